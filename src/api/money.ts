@@ -1,0 +1,114 @@
+/**
+ * Money is integer milliunits everywhere inside the project (1 unit = 1000 milliunits).
+ * This module is the only place that turns milliunits into text or decimal input into
+ * milliunits, and it does so with integer and string arithmetic only: never float maths.
+ */
+import type { CurrencyFormat } from './schemas/common.js';
+
+/** Largest magnitude accepted anywhere: keeps every sum of amounts a safe integer. */
+export const MAX_ABS_MILLIUNITS = 999_999_999_999_999;
+
+/** The format used when a budget has no currency format (the API allows null). */
+export const FALLBACK_CURRENCY_FORMAT: CurrencyFormat = {
+  iso_code: 'USD',
+  example_format: '123,456.78',
+  decimal_digits: 2,
+  decimal_separator: '.',
+  symbol_first: true,
+  group_separator: ',',
+  currency_symbol: '$',
+  display_symbol: true,
+};
+
+function groupDigits(digits: string, separator: string): string {
+  if (digits.length <= 3 || separator === '') return digits;
+  const head = digits.length % 3;
+  const parts: string[] = head ? [digits.slice(0, head)] : [];
+  for (let i = head; i < digits.length; i += 3) parts.push(digits.slice(i, i + 3));
+  return parts.join(separator);
+}
+
+/**
+ * Formats milliunits the way the budget displays them: rounded half away from zero to the
+ * currency's decimal digits, digits grouped, the symbol before or after, sign first.
+ * Examples: -1234560 in USD → "-$1,234.56"; 1234560 in EUR (de) → "1.234,56€".
+ */
+export function formatMilliunits(milliunits: number, format: CurrencyFormat | null | undefined): string {
+  const fmt = format ?? FALLBACK_CURRENCY_FORMAT;
+  const digits = Math.min(Math.max(fmt.decimal_digits, 0), 3);
+  const step = 10 ** (3 - digits);
+  const abs = Math.abs(milliunits);
+  let scaled = Math.floor(abs / step);
+  if ((abs % step) * 2 >= step) scaled += 1;
+  const unit = 10 ** digits;
+  const whole = groupDigits(String(Math.floor(scaled / unit)), fmt.group_separator);
+  const fraction = digits > 0 ? fmt.decimal_separator + String(scaled % unit).padStart(digits, '0') : '';
+  const number = whole + fraction;
+  const body = fmt.display_symbol
+    ? fmt.symbol_first
+      ? fmt.currency_symbol + number
+      : number + fmt.currency_symbol
+    : number;
+  return milliunits < 0 && scaled > 0 ? `-${body}` : body;
+}
+
+/** Exact decimal text of milliunits with three decimals, e.g. -294230 → "-294.230". */
+export function milliunitsToDecimalString(milliunits: number): string {
+  const abs = Math.abs(milliunits);
+  const text = `${Math.floor(abs / 1000)}.${String(abs % 1000).padStart(3, '0')}`;
+  return milliunits < 0 ? `-${text}` : text;
+}
+
+/**
+ * The API's `*_currency` companion: the amount as a decimal number (-294230 → -294.23).
+ * Built by parsing exact decimal text, so no float arithmetic is involved.
+ */
+export function milliunitsToCurrencyNumber(milliunits: number): number {
+  const value = Number(milliunitsToDecimalString(milliunits));
+  return Object.is(value, -0) ? 0 : value;
+}
+
+export class MoneyInputError extends Error {
+  override readonly name = 'MoneyInputError';
+}
+
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?$/;
+
+/**
+ * Parses a decimal currency amount ("12.34", -5, "0.125") into milliunits exactly.
+ * Refuses more than three decimals, non-finite numbers and anything outside ±MAX.
+ * `decimalDigits`, when given, refuses precision the currency cannot hold (e.g. cents of JPY).
+ */
+export function decimalToMilliunits(input: string | number, decimalDigits?: number): number {
+  let text: string;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) throw new MoneyInputError(`amount must be a finite number, got ${String(input)}`);
+    // Numbers whose shortest text is exponential (1e21, 1e-7) are outside any sane amount.
+    text = Object.is(input, -0) ? '0' : String(input);
+  } else {
+    text = input.trim();
+  }
+  const match = DECIMAL.exec(text);
+  if (!match) throw new MoneyInputError(`amount must be a decimal number like 12.34 or -5, got ${JSON.stringify(String(input))}`);
+  const [, sign, whole = '0', fraction = ''] = match;
+  const limit = decimalDigits === undefined ? 3 : Math.min(Math.max(decimalDigits, 0), 3);
+  const significant = fraction.replace(/0+$/, '');
+  if (significant.length > limit) {
+    throw new MoneyInputError(
+      `amount ${text} has ${significant.length} decimal places; at most ${limit} ${limit === 1 ? 'is' : 'are'} allowed`,
+    );
+  }
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '');
+  if (wholeDigits.length > 12) throw new MoneyInputError(`amount ${text} is too large (at most 999999999999.999)`);
+  const milli = Number(wholeDigits) * 1000 + Number(significant.padEnd(3, '0') || '0');
+  if (milli > MAX_ABS_MILLIUNITS) throw new MoneyInputError(`amount ${text} is too large (at most 999999999999.999)`);
+  return sign === '-' && milli !== 0 ? -milli : milli;
+}
+
+/** Sums milliunits, refusing a result that would leave the safe-integer range. */
+export function sumMilliunits(values: Iterable<number>): number {
+  let total = 0;
+  for (const v of values) total += v;
+  if (!Number.isSafeInteger(total)) throw new RangeError('sum of amounts left the safe integer range');
+  return total;
+}
