@@ -1,0 +1,256 @@
+/**
+ * The per-token request ledger: the policy that keeps every ynab-mcp process of this machine
+ * together under the API's limit of 200 requests per token per rolling hour.
+ *
+ *  - Every real HTTP request (retries included) takes a slot with `acquire()` first; replica
+ *    hits don't. A slot is the request's time; it frees `windowMs` after it.
+ *  - Reads may not take the last `writeReserve` slots, so a budget edit can still go out when
+ *    reads have used up the hour.
+ *  - After a 429, `recordRateLimited()` blocks everyone (the block is in the shared file) until
+ *    the window must have freed a slot.
+ *  - `reconcile()` aligns the ledger with the server's own count from X-Rate-Limit, which also
+ *    covers requests made with the same token elsewhere.
+ * The ledger is keyed by a hash of the token; the token itself is never stored or kept.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { formatNextSlot } from './format.js';
+import { type LedgerState, LedgerStore, MAX_ENTRIES } from './store.js';
+
+export const DEFAULT_LIMIT = 200;
+export const DEFAULT_WINDOW_MS = 3_600_000;
+export const DEFAULT_WRITE_RESERVE = 10;
+
+export type RequestKind = 'read' | 'write';
+
+export interface QuotaOptions {
+  /** The state directory (src/paths.ts `stateDir()`); the ledger goes to `<stateDir>/quota/`. */
+  stateDir: string;
+  /** Requests per window until the server announces its own limit. Default 200. */
+  limit?: number;
+  /** Length of the rolling window. Default one hour. */
+  windowMs?: number;
+  /** Slots only writes may use. Default 10; never more than half the limit, so reads keep a share. */
+  writeReserve?: number;
+  /** Clock in ms since the epoch; injectable for tests. */
+  now?: () => number;
+  /** Where a recovered corrupt ledger is reported. Default: one line on stderr. */
+  warn?: (message: string) => void;
+}
+
+export type AcquireResult =
+  | {
+      ok: true;
+      /** Requests in the window including this one. */
+      used: number;
+      /** Slots left for writes after this one (reads: `remaining - reserve`). */
+      remaining: number;
+      /** The slot's time (ledger clock); pass it to `reconcile()` as `sentAt`. */
+      at: number;
+    }
+  | {
+      ok: false;
+      /** `limit`: the window is full; `reserve`: only the write reserve is left; `blocked`: after a 429. */
+      reason: 'limit' | 'reserve' | 'blocked';
+      /** The earliest instant at which the same acquire can succeed. */
+      nextSlotAt: Date;
+      /** For users, e.g. "the hourly request limit is spent; next request possible at … UTC (in 12 minutes)". */
+      message: string;
+    };
+
+export interface QuotaStatus {
+  /** Effective limit: the server's, once announced, else the configured one. */
+  limit: number;
+  /** Requests counted in the current window. */
+  used: number;
+  /** Requests (of any kind) that may go out now; 0 while blocked. */
+  remaining: number;
+  /** Reads that may go out now; 0 while blocked. */
+  readRemaining: number;
+  /** When a request can go out again if none can now (`remaining` is 0); otherwise null. */
+  nextSlotAt: Date | null;
+  /** The end of a block after a 429, if one is in force. */
+  blockedUntil: Date | null;
+}
+
+/** The ledger key of a token: a truncated sha256, domain-separated so it matches no other use of the token's hash. */
+export function tokenKey(token: string): string {
+  return createHash('sha256').update(`ynab-mcp/quota/v1\n${token}`).digest('hex').slice(0, 24);
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+}
+
+export class QuotaLedger {
+  /** Hash of the token; also the ledger file's name. */
+  readonly key: string;
+  /** The ledger file (for diagnostics; contains no secret). */
+  readonly file: string;
+  private readonly store: LedgerStore;
+  private readonly configuredLimit: number;
+  private readonly windowMs: number;
+  private readonly writeReserve: number;
+  private readonly now: () => number;
+
+  private constructor(key: string, opts: QuotaOptions) {
+    this.key = key;
+    this.configuredLimit = positiveInteger('limit', opts.limit ?? DEFAULT_LIMIT);
+    this.windowMs = positiveInteger('windowMs', opts.windowMs ?? DEFAULT_WINDOW_MS);
+    const reserve = opts.writeReserve ?? DEFAULT_WRITE_RESERVE;
+    if (!Number.isInteger(reserve) || reserve < 0) throw new RangeError('writeReserve must be a non-negative integer');
+    this.writeReserve = reserve;
+    this.now = opts.now ?? Date.now;
+    this.file = join(opts.stateDir, 'quota', `${key}.json`);
+    const warn = opts.warn ?? ((message: string) => void process.stderr.write(`${message}\n`));
+    this.store = new LedgerStore(this.file, warn);
+  }
+
+  /** The ledger shared by every process using this token on this machine. The token is hashed at once and not kept. */
+  static forToken(token: string, opts: QuotaOptions): QuotaLedger {
+    if (typeof token !== 'string' || token.length === 0) throw new TypeError('an access token is required');
+    return new QuotaLedger(tokenKey(token), opts);
+  }
+
+  /**
+   * Takes a slot for one real HTTP request, or says why not and until when. Atomic across
+   * processes: N concurrent callers against a window with k free slots get exactly k slots.
+   */
+  acquire(kind: RequestKind): Promise<AcquireResult> {
+    return this.store.update<AcquireResult>((state) => {
+      const now = this.now();
+      const pruned = this.prune(state, now);
+      const limit = this.limitOf(state);
+      const cap = kind === 'write' ? limit : limit - this.reserveFor(limit);
+      const used = state.entries.length;
+      const blocked = state.blockedUntil !== null;
+      if (blocked || used >= cap) {
+        const freeAt = used >= cap ? this.freeAt(state, cap) : now;
+        const nextSlotAt = new Date(Math.max(freeAt, state.blockedUntil ?? freeAt));
+        const reason = blocked ? 'blocked' : used >= limit ? 'limit' : 'reserve';
+        return { result: { ok: false, reason, nextSlotAt, message: this.refusal(reason, nextSlotAt, now, limit) }, changed: pruned };
+      }
+      insertSorted(state.entries, now);
+      return { result: { ok: true, used: used + 1, remaining: limit - used - 1, at: now }, changed: true };
+    });
+  }
+
+  /**
+   * After a 429: no request goes out until the window has freed a slot, i.e. until
+   * max(now + Retry-After, oldest counted request + window). With nothing counted (the
+   * token is used elsewhere) and no Retry-After, the safe bound is a whole window.
+   */
+  recordRateLimited(retryAfterSeconds?: number): Promise<void> {
+    return this.store.update((state) => {
+      const now = this.now();
+      this.prune(state, now);
+      const candidates: number[] = [];
+      if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0) {
+        candidates.push(now + Math.ceil(retryAfterSeconds * 1000));
+      }
+      const oldest = state.entries[0];
+      if (oldest !== undefined) candidates.push(oldest + this.windowMs);
+      if (candidates.length === 0) candidates.push(now + this.windowMs);
+      state.blockedUntil = Math.max(state.blockedUntil ?? 0, ...candidates);
+      return { result: undefined, changed: true };
+    });
+  }
+
+  /**
+   * Aligns the ledger with a response's `X-Rate-Limit: used/limit`. `sentAt` (the `at` of the
+   * acquire for that request) restricts the comparison to slots taken up to that request:
+   * slots taken later by concurrent requests are not in the server's count yet and are kept.
+   * Missing requests are added at `sentAt` (the latest they can have been made, so they free
+   * no earlier than they really do); surplus ones are dropped oldest first. Invalid input is ignored.
+   */
+  reconcile(used: number, limit: number, sentAt?: number): Promise<void> {
+    return this.store.update((state) => {
+      const now = this.now();
+      let changed = this.prune(state, now);
+      if (Number.isInteger(limit) && limit >= 1 && limit !== this.limitOf(state)) {
+        state.limit = limit;
+        changed = true;
+      }
+      if (!Number.isInteger(used) || used < 0) return { result: undefined, changed };
+      const cutoff = sentAt ?? now;
+      const counted = state.entries.filter((t) => t <= cutoff);
+      const later = state.entries.filter((t) => t > cutoff);
+      const target = Math.min(used, MAX_ENTRIES - later.length);
+      if (target === counted.length) return { result: undefined, changed };
+      const aligned =
+        target > counted.length
+          ? [...counted, ...new Array<number>(target - counted.length).fill(Math.min(cutoff, now))]
+          : counted.slice(counted.length - target);
+      state.entries = [...aligned, ...later].sort((a, b) => a - b);
+      return { result: undefined, changed: true };
+    });
+  }
+
+  /** The ledger as it stands (read without locking; the file is replaced atomically). */
+  async status(): Promise<QuotaStatus> {
+    const state = await this.store.read();
+    const now = this.now();
+    this.prune(state, now);
+    const limit = this.limitOf(state);
+    const used = state.entries.length;
+    const blocked = state.blockedUntil !== null;
+    const remaining = blocked ? 0 : Math.max(0, limit - used);
+    const readRemaining = blocked ? 0 : Math.max(0, limit - this.reserveFor(limit) - used);
+    let nextSlotAt: Date | null = null;
+    if (remaining === 0) {
+      const freeAt = used >= limit ? this.freeAt(state, limit) : now;
+      nextSlotAt = new Date(Math.max(freeAt, state.blockedUntil ?? freeAt));
+    }
+    const blockedUntil = state.blockedUntil === null ? null : new Date(state.blockedUntil);
+    return { limit, used, remaining, readRemaining, nextSlotAt, blockedUntil };
+  }
+
+  /** Drops slots that have left the window and a block that has ended; true if anything changed. */
+  private prune(state: LedgerState, now: number): boolean {
+    const before = state.entries.length;
+    state.entries = state.entries.filter((t) => t + this.windowMs > now);
+    let changed = state.entries.length !== before;
+    if (state.blockedUntil !== null && state.blockedUntil <= now) {
+      state.blockedUntil = null;
+      changed = true;
+    }
+    return changed;
+  }
+
+  private limitOf(state: LedgerState): number {
+    return state.limit ?? this.configuredLimit;
+  }
+
+  private reserveFor(limit: number): number {
+    return Math.min(this.writeReserve, Math.floor(limit / 2));
+  }
+
+  /** When the count drops below `cap`: the window must lose `used - cap + 1` slots, oldest first. */
+  private freeAt(state: LedgerState, cap: number): number {
+    const index = state.entries.length - cap;
+    const entry = state.entries[Math.max(0, index)];
+    // entries is non-empty whenever used >= cap >= 1; cap is 0 only for a limit of 0, which is rejected.
+    return entry === undefined ? this.now() : entry + this.windowMs;
+  }
+
+  private refusal(reason: 'limit' | 'reserve' | 'blocked', nextSlotAt: Date, now: number, limit: number): string {
+    switch (reason) {
+      case 'limit':
+        return `the hourly request limit is spent; ${formatNextSlot(nextSlotAt, now)}`;
+      case 'reserve':
+        return (
+          `the hourly request limit for reads is spent (the last ${this.reserveFor(limit)} requests ` +
+          `are kept for changes); ${formatNextSlot(nextSlotAt, now, 'read')}`
+        );
+      case 'blocked':
+        return `the API refused a request for exceeding the hourly request limit; ${formatNextSlot(nextSlotAt, now)}`;
+    }
+  }
+}
+
+function insertSorted(entries: number[], t: number): void {
+  let i = entries.length;
+  while (i > 0 && (entries[i - 1] ?? 0) > t) i -= 1;
+  entries.splice(i, 0, t);
+}
