@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Temp directories created by a test file; remove them in afterEach/afterAll with cleanup(). */
+export function tempDirs() {
+  const dirs: string[] = [];
+  return {
+    make(): string {
+      const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-auth-'));
+      dirs.push(dir);
+      return dir;
+    },
+    cleanup(): void {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A secret that cannot appear anywhere by accident. */
+export function distinctiveSecret(): string {
+  return `ynab-SECRET-${randomBytes(12).toString('hex')}-DO-NOT-PRINT`;
+}
+
+export function collectingWarn() {
+  const messages: string[] = [];
+  return { messages, warn: (m: string) => void messages.push(m) };
+}
