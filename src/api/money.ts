@@ -112,3 +112,24 @@ export function sumMilliunits(values: Iterable<number>): number {
   if (!Number.isSafeInteger(total)) throw new RangeError('sum of amounts left the safe integer range');
   return total;
 }
+
+/** floor(a / b) for integers and a positive divisor, exact even where the float quotient rounds across an integer. */
+export function divFloor(a: number, b: number): number {
+  if (!(b > 0) || !Number.isInteger(a) || !Number.isInteger(b)) throw new RangeError('divFloor needs integers and a positive divisor');
+  let q = Math.floor(a / b);
+  if (q * b > a) q -= 1;
+  else if ((q + 1) * b <= a) q += 1;
+  return q;
+}
+
+/** ceil(a / b) for integers and a positive divisor. */
+export function divCeil(a: number, b: number): number {
+  return -divFloor(-a, b);
+}
+
+/** Whole percent of part in whole, floored and clamped to 0..100 (0 when whole is 0). BigInt keeps part*100 exact. */
+export function percentOf(part: number, whole: number): number {
+  if (whole <= 0 || part <= 0) return 0;
+  if (part >= whole) return 100;
+  return Number((BigInt(part) * 100n) / BigInt(whole));
+}

@@ -80,6 +80,7 @@ export const DebtTransactionType = z.enum([
   'credit',
   'charge',
 ]);
+export type DebtTransactionType = z.infer<typeof DebtTransactionType>;
 
 export const HybridTransactionType = z.enum(['transaction', 'subtransaction']);
 

@@ -283,6 +283,7 @@ export type ScheduledSubTransactionBase = z.infer<typeof ScheduledSubTransaction
 export type ScheduledSubTransaction = z.infer<typeof ScheduledSubTransaction>;
 export type ScheduledTransactionSummaryBase = z.infer<typeof ScheduledTransactionSummaryBase>;
 export type ScheduledTransactionDetail = z.infer<typeof ScheduledTransactionDetail>;
+export type MoneyMovementBase = z.infer<typeof MoneyMovementBase>;
 export type MoneyMovement = z.infer<typeof MoneyMovement>;
 export type MoneyMovementGroup = z.infer<typeof MoneyMovementGroup>;
 export type BudgetSummary = z.infer<typeof BudgetSummary>;

@@ -1,0 +1,227 @@
+/**
+ * Transaction answers, built the same way by the sandbox (from its records) and the replica
+ * (from its copy of the budget): details with split lines, the flat "hybrid" rows of the
+ * by-category and by-payee lists, and the list filters in the service's order: the date window
+ * (since_date defaulting to one year ago except by month), the type, then the caller's own
+ * filter (the sandbox's delta filter, for instance).
+ */
+import { addYears, monthOf } from '../dates.js';
+import type * as E from '../schemas/entities.js';
+import { money } from './companions.js';
+import type { BudgetLookup } from './lookup.js';
+
+/** A split line as stored: the SubTransactionBase fields that are not derived from elsewhere. */
+export type LineLike = Pick<E.SubTransactionBase, 'id' | 'amount' | 'deleted'> &
+  Partial<Pick<E.SubTransactionBase, 'memo' | 'payee_id' | 'category_id' | 'transfer_account_id' | 'transfer_transaction_id'>>;
+
+export interface TransactionQuery {
+  since_date?: string;
+  until_date?: string;
+  type?: 'uncategorized' | 'unapproved';
+}
+
+export type TransactionScope =
+  | { kind: 'all' }
+  | { kind: 'account'; id: string }
+  | { kind: 'month'; month: string }
+  | { kind: 'category'; id: string }
+  | { kind: 'payee'; id: string };
+
+/** The date window a list answers for: since_date defaults to one year ago, except by month. */
+export function transactionWindow(q: TransactionQuery, scope: TransactionScope, today: string): TransactionQuery {
+  return { ...q, since_date: q.since_date ?? (scope.kind === 'month' ? undefined : addYears(today, -1)) };
+}
+
+export function transactionSummaryBase(t: E.TransactionSummaryBase): E.TransactionSummaryBase {
+  return {
+    id: t.id,
+    date: t.date,
+    amount: t.amount,
+    memo: t.memo ?? null,
+    cleared: t.cleared,
+    approved: t.approved,
+    flag_color: t.flag_color ?? null,
+    flag_name: t.flag_name ?? null,
+    account_id: t.account_id,
+    payee_id: t.payee_id ?? null,
+    category_id: t.category_id ?? null,
+    transfer_account_id: t.transfer_account_id ?? null,
+    transfer_transaction_id: t.transfer_transaction_id ?? null,
+    matched_transaction_id: t.matched_transaction_id ?? null,
+    import_id: t.import_id ?? null,
+    import_payee_name: t.import_payee_name ?? null,
+    import_payee_name_original: t.import_payee_name_original ?? null,
+    debt_transaction_type: t.debt_transaction_type ?? null,
+    deleted: t.deleted,
+  };
+}
+
+/** Whether a line moves money between two on-budget accounts (such lines have no category). */
+function isBudgetTransfer(l: BudgetLookup, accountId: string, transferAccountId: string | null | undefined): boolean {
+  return !!transferAccountId && !!l.account(accountId)?.on_budget && !!l.account(transferAccountId)?.on_budget;
+}
+
+/** A line without a category that the budget counts as uncategorized (on budget, not a budget transfer). */
+export function isUncategorizedLine(l: BudgetLookup, accountId: string, categoryId: string | null | undefined, transferAccountId: string | null | undefined): boolean {
+  return !categoryId && !!l.account(accountId)?.on_budget && !isBudgetTransfer(l, accountId, transferAccountId);
+}
+
+/** The category name the service shows for a line: its category's, or "Uncategorized" for an uncategorized budget line. */
+export function lineCategoryName(l: BudgetLookup, accountId: string, categoryId: string | null | undefined, transferAccountId: string | null | undefined): string | null {
+  if (categoryId) return l.categoryName(categoryId);
+  return isUncategorizedLine(l, accountId, categoryId, transferAccountId) ? l.uncategorizedName : null;
+}
+
+export function subtransactionBase(l: BudgetLookup, x: LineLike, parent: Pick<E.TransactionSummaryBase, 'id' | 'account_id' | 'deleted'>): E.SubTransactionBase {
+  return {
+    id: x.id,
+    transaction_id: parent.id,
+    amount: x.amount,
+    memo: x.memo ?? null,
+    payee_id: x.payee_id ?? null,
+    payee_name: l.payeeName(x.payee_id ?? null),
+    category_id: x.category_id ?? null,
+    category_name: lineCategoryName(l, parent.account_id, x.category_id, x.transfer_account_id),
+    transfer_account_id: x.transfer_account_id ?? null,
+    transfer_transaction_id: x.transfer_transaction_id ?? null,
+    deleted: x.deleted || parent.deleted,
+  };
+}
+
+/** A transaction with its split lines (`lines`: the ones to show). */
+export function transactionDetail(l: BudgetLookup, t: E.TransactionSummaryBase, lines: readonly LineLike[]): E.TransactionDetail {
+  const base = transactionSummaryBase(t);
+  const subs = lines.map((x) => subtransactionBase(l, x, t));
+  return {
+    ...base,
+    ...money(l.currencyFormat, base, 'amount'),
+    account_name: l.account(t.account_id)?.name ?? '',
+    payee_name: l.payeeName(base.payee_id ?? null),
+    category_name: subs.some((x) => !x.deleted) ? 'Split' : lineCategoryName(l, t.account_id, t.category_id, t.transfer_account_id),
+    subtransactions: subs.map((x) => ({ ...x, ...money(l.currencyFormat, x, 'amount') })),
+  };
+}
+
+/** A whole transaction as a row of the by-category / by-payee lists. */
+export function hybridFromTransaction(l: BudgetLookup, t: E.TransactionSummaryBase, split: boolean): E.HybridTransaction {
+  const base = transactionSummaryBase(t);
+  return {
+    ...base,
+    ...money(l.currencyFormat, base, 'amount'),
+    type: 'transaction',
+    parent_transaction_id: null,
+    account_name: l.account(t.account_id)?.name ?? '',
+    payee_name: l.payeeName(base.payee_id ?? null),
+    category_name: split ? 'Split' : (lineCategoryName(l, t.account_id, t.category_id, t.transfer_account_id) ?? l.uncategorizedName),
+  };
+}
+
+/** One split line as its own row: the parent's date, account and status; the line's amount, payee, category, memo. */
+export function hybridFromLine(l: BudgetLookup, x: LineLike, t: E.TransactionSummaryBase): E.HybridTransaction {
+  const base: E.TransactionSummaryBase = {
+    ...transactionSummaryBase(t),
+    id: x.id,
+    amount: x.amount,
+    memo: x.memo ?? null,
+    payee_id: x.payee_id ?? t.payee_id ?? null,
+    category_id: x.category_id ?? null,
+    transfer_account_id: x.transfer_account_id ?? null,
+    transfer_transaction_id: x.transfer_transaction_id ?? null,
+    deleted: x.deleted || t.deleted,
+  };
+  return {
+    ...base,
+    ...money(l.currencyFormat, base, 'amount'),
+    type: 'subtransaction',
+    parent_transaction_id: t.id,
+    account_name: l.account(t.account_id)?.name ?? '',
+    payee_name: l.payeeName(base.payee_id ?? null),
+    category_name: lineCategoryName(l, t.account_id, x.category_id, x.transfer_account_id) ?? l.uncategorizedName,
+  };
+}
+
+export interface TransactionSource<T extends E.TransactionSummaryBase> {
+  transactions: Iterable<T>;
+  /** The lines to consider and show for a transaction (a tombstone shows the lines it had). */
+  linesOf(t: T): readonly LineLike[];
+  /** The caller's own filter, applied after the window and before the type (e.g. a delta filter). */
+  include(t: T): boolean;
+}
+
+function inWindow(date: string, q: TransactionQuery): boolean {
+  return (q.since_date === undefined || date >= q.since_date) && (q.until_date === undefined || date <= q.until_date);
+}
+
+function matchesType<T extends E.TransactionSummaryBase>(l: BudgetLookup, t: T, lines: readonly LineLike[], type: TransactionQuery['type']): boolean {
+  if (type === 'unapproved') return !t.approved;
+  if (type === 'uncategorized') {
+    const live = lines.filter((x) => !x.deleted);
+    return live.length
+      ? live.some((x) => isUncategorizedLine(l, t.account_id, x.category_id, x.transfer_account_id))
+      : isUncategorizedLine(l, t.account_id, t.category_id, t.transfer_account_id);
+  }
+  return true;
+}
+
+/** Transactions in the window that match `where`, the source's filter and the type, oldest first (stable). */
+function select<T extends E.TransactionSummaryBase>(l: BudgetLookup, src: TransactionSource<T>, q: TransactionQuery, where: (t: T) => boolean): T[] {
+  const out: T[] = [];
+  for (const t of src.transactions) {
+    if (!inWindow(t.date, q) || !where(t) || !src.include(t)) continue;
+    // A tombstone is reported whatever its type was.
+    if (!t.deleted && !matchesType(l, t, src.linesOf(t), q.type)) continue;
+    out.push(t);
+  }
+  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+const isSplit = (lines: readonly LineLike[]) => lines.some((x) => !x.deleted);
+
+/** The answer of a transaction list: details (all, by account, by month) or hybrid rows (by category, by payee). */
+export function listTransactions<T extends E.TransactionSummaryBase>(
+  l: BudgetLookup,
+  src: TransactionSource<T>,
+  query: TransactionQuery,
+  scope: TransactionScope,
+  today: string,
+): E.TransactionDetail[] | E.HybridTransaction[] {
+  const q = transactionWindow(query, scope, today);
+  switch (scope.kind) {
+    case 'all':
+      return select(l, src, q, () => true).map((t) => transactionDetail(l, t, src.linesOf(t)));
+    case 'account':
+      return select(l, src, q, (t) => t.account_id === scope.id).map((t) => transactionDetail(l, t, src.linesOf(t)));
+    case 'month':
+      return select(l, src, q, (t) => monthOf(t.date) === scope.month).map((t) => transactionDetail(l, t, src.linesOf(t)));
+    case 'category': {
+      // The Uncategorized category stands for lines without a category.
+      const inCategory = (accountId: string, categoryId: string | null | undefined, transfer: string | null | undefined) =>
+        scope.id === l.uncategorizedId ? isUncategorizedLine(l, accountId, categoryId, transfer) : categoryId === scope.id;
+      return hybrid(l, src, q, (t, lines) => !isSplit(lines) && inCategory(t.account_id, t.category_id, t.transfer_account_id), (x, t) =>
+        inCategory(t.account_id, x.category_id, x.transfer_account_id),
+      );
+    }
+    case 'payee':
+      return hybrid(l, src, q, (t) => t.payee_id === scope.id, (x, t) => x.payee_id === scope.id && t.payee_id !== scope.id);
+  }
+}
+
+function hybrid<T extends E.TransactionSummaryBase>(
+  l: BudgetLookup,
+  src: TransactionSource<T>,
+  q: TransactionQuery,
+  whole: (t: T, lines: readonly LineLike[]) => boolean,
+  line: (x: LineLike, t: T) => boolean,
+): E.HybridTransaction[] {
+  const rows: E.HybridTransaction[] = [];
+  for (const t of select(l, src, q, (t) => whole(t, src.linesOf(t)) || src.linesOf(t).some((x) => line(x, t)))) {
+    const lines = src.linesOf(t);
+    if (whole(t, lines)) rows.push(hybridFromTransaction(l, t, isSplit(lines)));
+    for (const x of lines) {
+      if (!line(x, t)) continue;
+      if (q.type === 'uncategorized' && !isUncategorizedLine(l, t.account_id, x.category_id, x.transfer_account_id)) continue;
+      rows.push(hybridFromLine(l, x, t));
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,108 @@
+/**
+ * `ynab-mcp sandbox`: starts the local v1 service with demo budgets. Once listening it prints
+ * exactly one JSON line on stdout (addresses, tokens, OAuth client) and logs only to stderr.
+ */
+import { startSandbox } from '../sandbox/app.js';
+import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
+import { intFlag, parseFlags, UsageError } from './args.js';
+
+export const SANDBOX_USAGE = `Usage: ynab-mcp sandbox [options]
+
+Starts a local, faithful implementation of the YNAB v1 API with demo budgets.
+Prints one JSON line on stdout once listening: base_url, app_url, access_token,
+read_only_token, oauth_client_id, oauth_client_secret.
+
+Options:
+  --port N               port to listen on (0 = a free port; default 0)
+  --host HOST            address to bind (default 127.0.0.1)
+  --token T              the full-access personal token to accept
+  --read-only-token T    the read-only personal token to accept
+  --seed S               demo data seed (default 1): same seed, same budgets
+  --data FILE            load the sandbox from FILE if present; save it there
+  --transactions N       transactions in the first demo budget (default ~1500, up to 200000)
+  --rate-limit N         requests per token per hour (default 200)
+  --faults SPEC          inject faults, e.g. "500=0.05,503=0.05,reset=0.02,slow=0.02,echo-auth=0.01"
+  --oauth-token-ttl S    lifetime of OAuth access tokens in seconds (default 7200)
+  --request-timeout MS   requests longer than this end with 503 (default 30000)
+  --verbose              log every request on stderr
+`;
+
+export async function sandboxCommand(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string' },
+    'read-only-token': { type: 'string' },
+    seed: { type: 'string' },
+    data: { type: 'string' },
+    transactions: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    faults: { type: 'string' },
+    'oauth-token-ttl': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags.help) {
+    process.stderr.write(SANDBOX_USAGE);
+    return;
+  }
+  if (flags.faults !== undefined) {
+    // A bad --faults value is a usage error (exit code 2), like every other bad flag value.
+    try {
+      parseFaults(flags.faults);
+    } catch (e) {
+      throw e instanceof FaultSpecError ? new UsageError(e.message.includes('--faults') ? e.message : `--faults: ${e.message}`) : e;
+    }
+  }
+  for (const flag of ['token', 'read-only-token'] as const) {
+    const value = flags[flag];
+    if (value !== undefined && !/^[\x21-\x7e]{1,512}$/.test(value)) {
+      throw new UsageError(`--${flag} must be 1 to 512 printable characters without spaces (it is sent as "Authorization: Bearer <token>")`);
+    }
+  }
+  if (flags.token !== undefined && flags.token === flags['read-only-token']) {
+    throw new UsageError('--token and --read-only-token must differ: one token cannot have both scopes');
+  }
+  const port = intFlag(flags.port, 'port', 0, 65535) ?? 0;
+  const host = flags.host ?? '127.0.0.1';
+  const sandbox = await startSandbox({
+    port,
+    host,
+    token: flags.token,
+    readOnlyToken: flags['read-only-token'],
+    seed: flags.seed,
+    dataFile: flags.data,
+    transactions: intFlag(flags.transactions, 'transactions', 0, 200_000),
+    rateLimit: intFlag(flags['rate-limit'], 'rate-limit', 1, 1_000_000),
+    faults: flags.faults,
+    oauthTokenTtl: intFlag(flags['oauth-token-ttl'], 'oauth-token-ttl', 1, 31_536_000),
+    requestTimeoutMs: intFlag(flags['request-timeout'], 'request-timeout', 1, 3_600_000),
+    verbose: flags.verbose,
+  }).catch((e: unknown) => {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${host}:${port}: the port is already in use; choose another --port, or --port 0 for a free one`);
+    if (code === 'EACCES') throw new Error(`cannot listen on ${host}:${port}: permission denied; choose a --port above 1023, or --port 0 for a free one`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on ${host}:${port}: --host ${host} is not an address of this machine`);
+    throw e;
+  });
+  process.stdout.write(`${JSON.stringify(sandbox.announcement())}\n`);
+  const names = sandbox.state.budgets.map((b) => `"${b.rec.name}"`).join(', ');
+  process.stderr.write(`ynab-mcp sandbox: serving ${names} at ${sandbox.baseUrl}${flags.data ? `, saving to ${flags.data}` : ''}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`ynab-mcp sandbox: ${signal}, stopping\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`ynab-mcp sandbox: could not save on exit: ${(e as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

@@ -1,0 +1,36 @@
+/**
+ * Where the project keeps files on this machine. State (request ledger, replicas, locks)
+ * and configuration (the fallback secrets file) live in the platform's usual places, or
+ * wherever YNAB_MCP_STATE_DIR / YNAB_MCP_CONFIG_DIR point.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+const APP = 'ynab-mcp';
+
+type Env = Record<string, string | undefined>;
+
+/** Directory for machine-local state shared by every ynab-mcp process of this user. */
+export function stateDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.YNAB_MCP_STATE_DIR) return env.YNAB_MCP_STATE_DIR;
+  const home = env.HOME || env.USERPROFILE || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP, 'state');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), APP, 'state');
+  return join(env.XDG_STATE_HOME || join(home, '.local', 'state'), APP);
+}
+
+/** Directory for user configuration (and the 0600 secrets file when no keychain exists). */
+export function configDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.YNAB_MCP_CONFIG_DIR) return env.YNAB_MCP_CONFIG_DIR;
+  const home = env.HOME || env.USERPROFILE || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP);
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), APP);
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), APP);
+}
+
+/** Creates a private directory (0700) if missing and returns it. */
+export function ensurePrivateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}

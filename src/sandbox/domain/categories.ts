@@ -1,0 +1,69 @@
+/**
+ * Category groups and categories, including the groups and categories the service keeps for
+ * itself: "Internal Master Category" (Inflow: Ready to Assign, Uncategorized), "Credit Card
+ * Payments" (one payment category per card) and "Hidden Categories".
+ */
+import type { BudgetStore } from '../store/budget-store.js';
+import type { CategoryGroupRec, CategoryRec, CategoryRole, GoalRec, GroupRole } from '../store/records.js';
+
+export function createGroup(b: BudgetStore, name: string, opts: { hidden?: boolean; internal?: boolean; role?: GroupRole } = {}): CategoryGroupRec {
+  const group = b.stamp<CategoryGroupRec>({
+    id: b.env.newId(),
+    name,
+    hidden: opts.hidden ?? false,
+    internal: opts.internal ?? false,
+    role: opts.role ?? null,
+    deleted: false,
+    knowledge: 0,
+  });
+  b.rec.category_groups.set(group.id, group);
+  return group;
+}
+
+export function createCategory(
+  b: BudgetStore,
+  groupId: string,
+  name: string,
+  opts: { hidden?: boolean; note?: string | null; goal?: GoalRec | null; role?: CategoryRole; linkedAccountId?: string; internal?: boolean } = {},
+): CategoryRec {
+  const category = b.stamp<CategoryRec>({
+    id: b.env.newId(),
+    category_group_id: groupId,
+    name,
+    hidden: opts.hidden ?? false,
+    internal: opts.internal ?? false,
+    note: opts.note ?? null,
+    goal: opts.goal ?? null,
+    role: opts.role ?? null,
+    linked_account_id: opts.linkedAccountId ?? null,
+    deleted: false,
+    knowledge: 0,
+  });
+  b.rec.categories.set(category.id, category);
+  return category;
+}
+
+function groupByRole(b: BudgetStore, role: GroupRole): CategoryGroupRec | undefined {
+  for (const g of b.rec.category_groups.values()) if (g.role === role && !g.deleted) return g;
+  return undefined;
+}
+
+/** The groups and categories every budget has from the start. */
+export function createInternalCategories(b: BudgetStore): void {
+  const master = createGroup(b, 'Internal Master Category', { internal: true, role: 'internal_master' });
+  createCategory(b, master.id, 'Inflow: Ready to Assign', { internal: true, role: 'ready_to_assign' });
+  createCategory(b, master.id, 'Uncategorized', { internal: true, role: 'uncategorized' });
+  createGroup(b, 'Credit Card Payments', { internal: true, role: 'credit_card_payments' });
+  createGroup(b, 'Hidden Categories', { internal: true, hidden: true, role: 'hidden_categories' });
+}
+
+/** A card's payment category, in the Credit Card Payments group. */
+export function createPaymentCategory(b: BudgetStore, accountId: string, accountName: string): CategoryRec {
+  const group = groupByRole(b, 'credit_card_payments') ?? createGroup(b, 'Credit Card Payments', { internal: true, role: 'credit_card_payments' });
+  return createCategory(b, group.id, accountName, { role: 'credit_card_payment', linkedAccountId: accountId });
+}
+
+/** Whether the user may put categories in this group (internal groups are the service's own). */
+export function isUserGroup(g: CategoryGroupRec): boolean {
+  return !g.internal;
+}

@@ -1,0 +1,29 @@
+/**
+ * Transaction lists and one transaction. The shared builder (src/api/read/transactions.ts)
+ * applies the service's filters; the sandbox adds the delta filter, which comes after the date
+ * window so that a delta never reaches outside it (REFERENCE §7.1).
+ */
+import { listTransactions, type TransactionQuery, type TransactionScope } from '../../api/read/transactions.js';
+import * as V from '../store/views.js';
+import { requireAccount, requireCategory, requireMonth, requirePayee, requireTransaction, sinceKnowledge, visible } from './common.js';
+import type { Handler, RequestContext } from './context.js';
+
+function list(ctx: RequestContext, scope: TransactionScope) {
+  const b = ctx.budget;
+  const since = sinceKnowledge(ctx);
+  const query = ctx.query as TransactionQuery;
+  const transactions = listTransactions(V.lookup(b), V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since)), query, scope, b.today());
+  return { data: { transactions, server_knowledge: b.knowledge } };
+}
+
+export const transactionReadHandlers: Record<string, Handler> = {
+  getTransactions: (ctx) => list(ctx, { kind: 'all' }),
+  getTransactionsByAccount: (ctx) => list(ctx, { kind: 'account', id: requireAccount(ctx.budget, ctx.params.account_id!).id }),
+  getTransactionsByMonth: (ctx) => list(ctx, { kind: 'month', month: requireMonth(ctx.budget, ctx.params.month!).month }),
+  getTransactionsByCategory: (ctx) => list(ctx, { kind: 'category', id: requireCategory(ctx.budget, ctx.params.category_id!).id }),
+  getTransactionsByPayee: (ctx) => list(ctx, { kind: 'payee', id: requirePayee(ctx.budget, ctx.params.payee_id!).id }),
+  getTransactionById: (ctx) => {
+    const b = ctx.budget;
+    return { data: { transaction: V.transactionDetail(b, requireTransaction(b, ctx.params.transaction_id!)), server_knowledge: b.knowledge } };
+  },
+};

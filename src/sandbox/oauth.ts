@@ -1,0 +1,171 @@
+/**
+ * The sandbox's OAuth endpoints on app_url, as the service offers them:
+ *  - GET  /oauth/authorize: approves at once (there is no one to ask) and redirects to the
+ *    loopback redirect_uri with `code` in the query (code grant) or the token in the fragment
+ *    (implicit grant), echoing `state`;
+ *  - POST /oauth/token: authorization_code and refresh_token grants, form data (or query);
+ *  - POST /oauth/revoke: RFC 7009 revocation.
+ * Errors are OAuth errors ({error, error_description}), never a crash.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { TokenRegistry } from './tokens.js';
+
+export interface OAuthClient {
+  id: string;
+  secret: string;
+}
+
+export interface OAuthResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface PendingCode {
+  redirect_uri: string;
+  scope: 'full' | 'read-only';
+  expires_at: number;
+}
+
+const CODE_TTL_MS = 10 * 60_000;
+
+function json(status: number, body: unknown): OAuthResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: JSON.stringify(body) };
+}
+
+const oauthError = (status: number, error: string, description: string) => json(status, { error, error_description: description });
+
+function page(status: number, message: string): OAuthResponse {
+  const escaped = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><title>Authorization error</title><p>${escaped}</p>` };
+}
+
+/** Redirect URIs must be loopback addresses: the sandbox serves local apps and tests only. */
+export function isLoopbackRedirect(uri: string): boolean {
+  try {
+    const u = new URL(uri);
+    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) && !u.hash;
+  } catch {
+    return false;
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class OAuthServer {
+  private readonly codes = new Map<string, PendingCode>();
+
+  constructor(
+    private readonly client: OAuthClient,
+    private readonly tokens: TokenRegistry,
+    private readonly defaultBudgetId: () => string | null,
+    private readonly clock: () => number,
+  ) {}
+
+  authorize(query: URLSearchParams): OAuthResponse {
+    const clientId = query.get('client_id');
+    const redirectUri = query.get('redirect_uri');
+    if (!clientId || !sameSecret(clientId, this.client.id)) return page(400, 'Unknown client_id: this application is not registered with the sandbox.');
+    if (!redirectUri || !isLoopbackRedirect(redirectUri)) {
+      return page(400, 'The redirect_uri must be an http loopback address (127.0.0.1, localhost or [::1]) without a fragment.');
+    }
+    const state = query.get('state');
+    const responseType = query.get('response_type');
+    const scopeParam = query.get('scope') ?? '';
+    const redirect = (params: Record<string, string>, inFragment: boolean): OAuthResponse => {
+      const u = new URL(redirectUri);
+      const p = new URLSearchParams(params);
+      if (state !== null) p.set('state', state);
+      if (inFragment) u.hash = p.toString();
+      else for (const [k, v] of p) u.searchParams.set(k, v);
+      return { status: 302, headers: { location: u.toString(), 'cache-control': 'no-store' }, body: '' };
+    };
+    if (responseType !== 'code' && responseType !== 'token') {
+      return redirect({ error: 'unsupported_response_type', error_description: 'response_type must be "code" or "token"' }, false);
+    }
+    if (scopeParam !== '' && scopeParam !== 'read-only') {
+      return redirect({ error: 'invalid_scope', error_description: 'scope must be empty or "read-only"' }, responseType === 'token');
+    }
+    const scope = scopeParam === 'read-only' ? 'read-only' : 'full';
+    if (responseType === 'token') {
+      const grant = this.tokens.issueOAuth(scope, false, this.defaultBudgetId());
+      return redirect(
+        { access_token: grant.access_token, token_type: 'bearer', expires_in: String(this.tokens.ttlSeconds), ...(scope === 'read-only' ? { scope } : {}) },
+        true,
+      );
+    }
+    const code = randomBytes(24).toString('base64url');
+    this.codes.set(code, { redirect_uri: redirectUri, scope, expires_at: this.clock() + CODE_TTL_MS });
+    return redirect({ code }, false);
+  }
+
+  token(params: URLSearchParams): OAuthResponse {
+    const clientId = params.get('client_id') ?? '';
+    const secret = params.get('client_secret') ?? '';
+    if (!sameSecret(clientId, this.client.id) || !sameSecret(secret, this.client.secret)) {
+      return oauthError(401, 'invalid_client', 'client authentication failed: unknown client_id or wrong client_secret');
+    }
+    const grantType = params.get('grant_type');
+    if (grantType === 'authorization_code') {
+      const code = params.get('code') ?? '';
+      const pending = this.codes.get(code);
+      if (!pending) return oauthError(400, 'invalid_grant', 'the authorization code is not valid or was already used');
+      this.codes.delete(code);
+      if (this.clock() > pending.expires_at) return oauthError(400, 'invalid_grant', 'the authorization code has expired');
+      if (params.get('redirect_uri') !== pending.redirect_uri) {
+        return oauthError(400, 'invalid_grant', 'redirect_uri does not match the one used in the authorization request');
+      }
+      return this.tokenResponse(this.tokens.issueOAuth(pending.scope, true, this.defaultBudgetId()));
+    }
+    if (grantType === 'refresh_token') {
+      const result = this.tokens.refresh(params.get('refresh_token') ?? '');
+      if ('error' in result) return oauthError(400, 'invalid_grant', result.error);
+      return this.tokenResponse(result);
+    }
+    return oauthError(400, 'unsupported_grant_type', 'grant_type must be "authorization_code" or "refresh_token"');
+  }
+
+  revoke(params: URLSearchParams): OAuthResponse {
+    const clientId = params.get('client_id') ?? '';
+    const secret = params.get('client_secret') ?? '';
+    if (!sameSecret(clientId, this.client.id) || !sameSecret(secret, this.client.secret)) {
+      return oauthError(401, 'invalid_client', 'client authentication failed: unknown client_id or wrong client_secret');
+    }
+    const token = params.get('token');
+    if (!token) return oauthError(400, 'invalid_request', 'token is required');
+    this.tokens.revoke(token);
+    return json(200, {});
+  }
+
+  private tokenResponse(grant: { access_token: string; refresh_token: string | null; scope: string }): OAuthResponse {
+    return json(200, {
+      access_token: grant.access_token,
+      token_type: 'bearer',
+      expires_in: this.tokens.ttlSeconds,
+      refresh_token: grant.refresh_token,
+      ...(grant.scope === 'read-only' ? { scope: 'read-only' } : {}),
+    });
+  }
+}
+
+/** Form data from the body (urlencoded or JSON) merged over the query string, as the service accepts both. */
+export function oauthParams(req: IncomingMessage, url: URL, body: string): URLSearchParams {
+  const params = new URLSearchParams(url.searchParams);
+  const type = req.headers['content-type'] ?? '';
+  if (type.includes('application/json')) {
+    try {
+      const parsed = JSON.parse(body) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string' || typeof v === 'number') params.set(k, String(v));
+    } catch {
+      // An unparseable body simply contributes nothing; the missing fields are reported.
+    }
+  } else {
+    for (const [k, v] of new URLSearchParams(body)) params.set(k, v);
+  }
+  return params;
+}

@@ -1,0 +1,172 @@
+/**
+ * One budget of the sandbox: its records, its server knowledge, and its computed figures.
+ *
+ * Every write runs inside `change()`: the budget's knowledge rises by exactly one, every record
+ * touched is stamped with it, and the computed figures are recomputed once and compared with
+ * their previous fingerprints so that computed entities whose value moved (an account balance,
+ * a month, a category's available) are stamped with the same knowledge.
+ */
+import { createHash } from 'node:crypto';
+import { todayUtc } from '../../api/dates.js';
+import { computeDerived, type Derived } from './derived.js';
+import type { AccountRec, BudgetRec, CategoryRec, PayeeRec, TransactionRec, Versioned } from './records.js';
+
+export interface StoreEnv {
+  clock: () => Date;
+  newId: () => string;
+  userId: string;
+}
+
+export class BudgetStore {
+  private derivedCache: Derived | null = null;
+  private pending: number | null = null;
+
+  constructor(
+    readonly rec: BudgetRec,
+    readonly env: StoreEnv,
+    /** Called after every change, e.g. to schedule persistence. */
+    private readonly onChange: () => void = () => {},
+  ) {}
+
+  get id(): string {
+    return this.rec.id;
+  }
+
+  get knowledge(): number {
+    return this.rec.knowledge;
+  }
+
+  now(): Date {
+    return this.env.clock();
+  }
+
+  today(): string {
+    return todayUtc(this.env.clock());
+  }
+
+  /** Runs one write. Validate before calling: the function must not fail half way. */
+  change<T>(fn: (knowledge: number) => T): T {
+    if (this.pending !== null) return fn(this.pending);
+    const k = this.rec.knowledge + 1;
+    this.rec.knowledge = k;
+    this.pending = k;
+    try {
+      return fn(k);
+    } finally {
+      this.pending = null;
+      this.rec.last_modified_on = this.env.clock().toISOString();
+      this.refresh(k);
+      this.onChange();
+    }
+  }
+
+  /** The knowledge of the write in progress; stamps a record as changed by it. */
+  stamp<T extends Versioned>(record: T): T {
+    if (this.pending === null) throw new Error('sandbox store: a record was changed outside change()');
+    record.knowledge = this.pending;
+    return record;
+  }
+
+  get writing(): number {
+    if (this.pending === null) throw new Error('sandbox store: no write in progress');
+    return this.pending;
+  }
+
+  /** Computed figures, recomputed when stale (after a write, or when the UTC day moved on). */
+  derived(): Derived {
+    if (!this.derivedCache || this.derivedCache.today !== this.today()) this.refresh(null);
+    return this.derivedCache!;
+  }
+
+  /** The knowledge of an entity: its record's, or later if its computed value changed since. */
+  knowledgeOf(key: string, recordKnowledge = 0): number {
+    return Math.max(recordKnowledge, this.rec.derived_state.get(key)?.knowledge ?? 0);
+  }
+
+  private refresh(writeKnowledge: number | null): void {
+    const d = computeDerived(this.rec, this.env.clock());
+    this.derivedCache = d;
+    const state = this.rec.derived_state;
+    const changed: string[] = [];
+    const seen = new Set<string>();
+    for (const [key, value] of fingerprints(this.rec, d)) {
+      seen.add(key);
+      const fp = createHash('sha1').update(value).digest('base64');
+      const prior = state.get(key);
+      if (!prior) state.set(key, { fp, knowledge: writeKnowledge ?? this.rec.knowledge });
+      else if (prior.fp !== fp) {
+        prior.fp = fp;
+        changed.push(key);
+      }
+    }
+    for (const key of state.keys()) if (!seen.has(key)) state.delete(key);
+    if (!changed.length) return;
+    // Outside a write, only the passing of time changed these values: that is a change too.
+    const k = writeKnowledge ?? ++this.rec.knowledge;
+    for (const key of changed) state.get(key)!.knowledge = k;
+    if (writeKnowledge === null) this.onChange();
+  }
+
+  // Lookups used across handlers. "Live" means present and not deleted.
+
+  account(id: string): AccountRec | undefined {
+    const a = this.rec.accounts.get(id);
+    return a && !a.deleted ? a : undefined;
+  }
+
+  category(id: string): CategoryRec | undefined {
+    const c = this.rec.categories.get(id);
+    return c && !c.deleted ? c : undefined;
+  }
+
+  payee(id: string): PayeeRec | undefined {
+    const p = this.rec.payees.get(id);
+    return p && !p.deleted ? p : undefined;
+  }
+
+  transaction(id: string): TransactionRec | undefined {
+    const t = this.rec.transactions.get(id);
+    return t && !t.deleted ? t : undefined;
+  }
+
+  categoryByRole(role: CategoryRec['role']): CategoryRec | undefined {
+    for (const c of this.rec.categories.values()) if (c.role === role && !c.deleted) return c;
+    return undefined;
+  }
+
+  /** The payee whose transfer_account_id is this account (the account's transfer payee). */
+  accountOfTransferPayee(payeeId: string | null): AccountRec | undefined {
+    if (!payeeId) return undefined;
+    const p = this.payee(payeeId);
+    return p?.transfer_account_id ? this.account(p.transfer_account_id) : undefined;
+  }
+
+  /** Next creation sequence number, for a stable order of same-day transactions. */
+  nextSeq(): number {
+    return this.rec.next_seq++;
+  }
+}
+
+/** What each computed entity's value is made of; a change in it is a change of the entity. */
+function* fingerprints(b: BudgetRec, d: Derived): Generator<[string, string]> {
+  for (const [id, bal] of d.balances) yield [`account:${id}`, `${bal.balance}|${bal.cleared}|${bal.uncleared}`];
+  const current = d.monthIndex.get(d.currentMonth);
+  const categoryVersions: string[] = [];
+  for (const c of b.categories.values()) {
+    const f = current?.categories.get(c.id);
+    const goal = d.goal(c, d.currentMonth);
+    yield [`category:${c.id}`, JSON.stringify([f, goal])];
+    categoryVersions.push(`${c.id}:${c.knowledge}`);
+  }
+  const categoryPart = categoryVersions.join(',');
+  for (const m of d.months) {
+    const parts = [m.note, m.income, m.budgeted, m.activity, m.to_be_budgeted, m.age_of_money];
+    const cats = [...m.categories].map(([id, f]) => {
+      const c = b.categories.get(id);
+      return [id, f.budgeted, f.activity, f.balance, c ? d.goal(c, m.month) : null];
+    });
+    // Category records (names, goals) appear inside every month, so their versions count too.
+    yield [`month:${m.month}`, JSON.stringify([parts, cats, categoryPart])];
+  }
+  for (const [id, next] of d.dateNext) yield [`scheduled:${id}`, next];
+}

@@ -1,0 +1,120 @@
+/**
+ * Goal (target) progress of a category in one month, per goal type, in integer milliunits.
+ * The service does not publish its formulas; these follow what the product shows:
+ *  - TB   "have a balance of X": progress is the available balance toward X.
+ *  - TBD  "have X by date": X spread over the months left until the target month.
+ *  - MF   "assign X monthly": progress is this month's assignment.
+ *  - NEED "need X for spending" per period (monthly, weekly or yearly/by date); set-aside asks
+ *         for the whole amount each period, refill asks only what tops the balance up to X.
+ *  - DEBT "pay X monthly toward a debt": progress is this month's assignment.
+ */
+import { addMonths, daysInMonth, monthOf, monthsBetween } from '../../api/dates.js';
+import { divCeil, percentOf } from '../../api/money.js';
+import type { GoalRec } from './records.js';
+
+export interface CategoryFigures {
+  budgeted: number;
+  activity: number;
+  balance: number;
+  /** Available carried in from the previous month. */
+  carry: number;
+}
+
+export interface GoalFigures {
+  percentage_complete: number;
+  months_to_budget: number | null;
+  under_funded: number;
+  overall_funded: number;
+  overall_left: number;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
+
+/** How many times weekday `day` (0 = Sunday) occurs in a month. */
+export function weekdaysInMonth(month: string, day: number): number {
+  const year = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  const firstWeekday = new Date(Date.UTC(year, m - 1, 1)).getUTCDay();
+  const days = daysInMonth(year, m);
+  const firstHit = 1 + ((day - firstWeekday + 7) % 7);
+  return firstHit > days ? 0 : 1 + Math.floor((days - firstHit) / 7);
+}
+
+/** Months from `month` through the month of the next due date (inclusive), at least 1. */
+function monthsUntilDue(month: string, dueDate: string, yearly: boolean): number {
+  let due = monthOf(dueDate);
+  if (yearly) while (due < month) due = addMonths(due, 12);
+  return Math.max(1, monthsBetween(month, due) + 1);
+}
+
+function byPeriod(target: number, funded: number, monthsToBudget: number | null, monthTarget = target): GoalFigures {
+  const left = Math.max(0, monthTarget - funded);
+  return {
+    percentage_complete: percentOf(funded, monthTarget),
+    months_to_budget: monthsToBudget,
+    under_funded: left,
+    overall_funded: funded,
+    overall_left: left,
+  };
+}
+
+export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string): GoalFigures {
+  const T = goal.target;
+  const snoozed = goal.snoozed_at !== null && monthOf(goal.snoozed_at.slice(0, 10)) === month;
+  const result = compute();
+  return snoozed ? { ...result, under_funded: 0 } : result;
+
+  function compute(): GoalFigures {
+    switch (goal.type) {
+      case 'TB': {
+        const funded = clamp(f.balance, 0, T);
+        return {
+          percentage_complete: percentOf(funded, T),
+          months_to_budget: null,
+          under_funded: Math.max(0, T - Math.max(0, f.carry + f.budgeted)),
+          overall_funded: funded,
+          overall_left: T - funded,
+        };
+      }
+      case 'TBD': {
+        const due = goal.target_date ?? month;
+        const monthsLeft = Math.max(0, monthsBetween(month, monthOf(due)) + 1);
+        const funded = clamp(f.balance, 0, T);
+        const stillNeeded = Math.max(0, T - Math.max(0, f.carry));
+        const needThisMonth = monthsLeft > 0 ? divCeil(stillNeeded, monthsLeft) : 0;
+        return {
+          percentage_complete: percentOf(funded, T),
+          months_to_budget: monthsLeft,
+          under_funded: Math.max(0, needThisMonth - f.budgeted),
+          overall_funded: funded,
+          overall_left: T - funded,
+        };
+      }
+      case 'MF':
+      case 'DEBT':
+        return byPeriod(T, clamp(f.budgeted, 0, T), null);
+      case 'NEED': {
+        if (goal.cadence === 13 || (goal.target_date !== null && goal.cadence !== 2)) {
+          // Yearly or by a date: spread what is still missing over the months until it is due.
+          const monthsLeft = monthsUntilDue(month, goal.target_date ?? `${month.slice(0, 4)}-12-31`, goal.cadence === 13);
+          const funded = clamp(f.carry + f.budgeted, 0, T);
+          const stillNeeded = Math.max(0, T - Math.max(0, f.carry));
+          const needThisMonth = divCeil(stillNeeded, monthsLeft);
+          return {
+            percentage_complete: percentOf(funded, T),
+            months_to_budget: monthsLeft,
+            under_funded: Math.max(0, needThisMonth - f.budgeted),
+            overall_funded: funded,
+            overall_left: T - funded,
+          };
+        }
+        const monthTarget = goal.cadence === 2 ? T * weekdaysInMonth(month, goal.day ?? 0) : T;
+        const funded =
+          goal.needs_whole_amount === false
+            ? clamp(f.carry + f.budgeted, 0, monthTarget) // refill up to the target
+            : clamp(f.budgeted, 0, monthTarget); // set aside the whole target again
+        return byPeriod(T, funded, 1, monthTarget);
+      }
+    }
+  }
+}
