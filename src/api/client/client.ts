@@ -1,0 +1,162 @@
+/**
+ * The API client: one `call(operationId, args)` for every operation of the table. Each real
+ * HTTP request, retries included, first takes a slot in the token's request ledger; answers
+ * reconcile the ledger with X-Rate-Limit; a 429 blocks the token until the window frees a slot
+ * (never a blind retry). Reads are retried on connection failures, timeouts, 500 and 503 with
+ * exponential backoff and jitter (at most three attempts); writes are never retried here, because
+ * a lost answer does not say whether the write happened (see the write coordinator).
+ */
+import { memberName, operation, type Era, type Operation, type OperationId } from '../operations.js';
+import { buildPath } from '../paths.js';
+import { QUERY_PARAMS, type QueryName } from '../query.js';
+import type { QuotaLedger } from '../../quota/ledger.js';
+import { parseRateLimitHeader } from '../../quota/header.js';
+import { ApiError, NetworkError, QuotaExhaustedError, ReadOnlyError, scrub } from './errors.js';
+import { Transport, type TransportOptions } from './transport.js';
+
+export interface TokenProvider {
+  /** The token to use now (an OAuth provider refreshes an expiring token first). */
+  token(): Promise<string>;
+  /** After a 401 with `failed`: true when a different token is now available to retry with. */
+  renewAfterUnauthorized?(failed: string): Promise<boolean>;
+}
+
+export interface CallArgs {
+  params?: Record<string, string>;
+  query?: Partial<Record<QueryName, unknown>>;
+  body?: unknown;
+}
+
+export interface CallResult {
+  status: number;
+  /** The `data` member, with member names of the operations table (plans era). */
+  data: Record<string, any>;
+}
+
+export interface ClientOptions {
+  transport?: Transport | TransportOptions;
+  tokens: TokenProvider;
+  /** The request ledger of a token (a new OAuth token is a new bucket at the service). */
+  quota: (token: string) => QuotaLedger;
+  /** Path prefix the client speaks: /budgets (the service spec's) by default. */
+  era?: Era;
+  readOnly?: boolean;
+  /** Told when the service says the token's scope is read-only (403.3). */
+  onReadOnlyScope?: () => void;
+  retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+const RETRYABLE_STATUS = new Set([500, 503]);
+
+export class YnabClient {
+  readonly transport: Transport;
+  readonly era: Era;
+  private readOnlyMode: boolean;
+  private readonly seenTokens = new Set<string>();
+
+  constructor(private readonly opts: ClientOptions) {
+    this.transport = opts.transport instanceof Transport ? opts.transport : new Transport(opts.transport);
+    this.era = opts.era ?? 'budgets';
+    this.readOnlyMode = opts.readOnly ?? false;
+  }
+
+  get readOnly(): boolean {
+    return this.readOnlyMode;
+  }
+
+  /** Every token this client has used, so that no message can carry one. */
+  secrets(): string[] {
+    return [...this.seenTokens];
+  }
+
+  scrub(text: string): string {
+    return scrub(text, this.secrets());
+  }
+
+  async call(id: OperationId, args: CallArgs = {}): Promise<CallResult> {
+    const op = operation(id);
+    if (op.access === 'write' && this.readOnlyMode) {
+      throw new ReadOnlyError(`${op.tool.name} changes the budget, and this server is in read-only mode`);
+    }
+    const path = buildPath(op, this.era, args.params ?? {});
+    const query: Record<string, string> = {};
+    for (const name of op.query) {
+      const value = args.query?.[name];
+      if (value !== undefined && value !== null) query[name] = (QUERY_PARAMS[name].toWire as (v: unknown) => string)(value);
+    }
+    const attempts = op.access === 'read' ? (this.opts.retry?.attempts ?? 3) : 1;
+    let renewed = false;
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.opts.tokens.token();
+      this.seenTokens.add(token);
+      const ledger = this.opts.quota(token);
+      const slot = await ledger.acquire(op.access);
+      if (!slot.ok) throw new QuotaExhaustedError(slot.nextSlotAt, slot.message);
+      let res;
+      try {
+        res = await this.transport.request({ method: op.method, path, query, body: args.body, token });
+      } catch (e) {
+        if (e instanceof NetworkError && attempt < attempts) {
+          await this.backoff(attempt);
+          continue;
+        }
+        throw e;
+      }
+      const header = parseRateLimitHeader(res.headers['x-rate-limit']);
+      if (header) await ledger.reconcile(header.used, header.limit, slot.at);
+      if (res.status >= 200 && res.status < 300) return { status: res.status, data: this.normalize(op, res.body) };
+      const error = this.apiError(res.status, res.body, res.headers['retry-after']);
+      if (res.status === 401 && !renewed && this.opts.tokens.renewAfterUnauthorized && (await this.opts.tokens.renewAfterUnauthorized(token))) {
+        renewed = true;
+        continue;
+      }
+      if (res.status === 429) {
+        await ledger.recordRateLimited(error.retryAfterSeconds);
+        throw error;
+      }
+      if (error.isReadOnlyScope) {
+        this.readOnlyMode = true;
+        this.opts.onReadOnlyScope?.();
+      }
+      if (RETRYABLE_STATUS.has(res.status) && attempt < attempts) {
+        await this.backoff(attempt);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  private normalize(op: Operation, body: unknown): Record<string, any> {
+    const data = ((body as { data?: Record<string, unknown> })?.data ?? {}) as Record<string, unknown>;
+    if (this.era === 'plans' || !op.legacyMembers) return data;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(op.data.shape)) {
+      const wire = memberName(op, key, this.era);
+      if (wire in data) out[key] = data[wire];
+    }
+    return out;
+  }
+
+  private apiError(status: number, body: unknown, retryAfter: string | undefined): ApiError {
+    const e = (body as { error?: { id?: unknown; name?: unknown; detail?: unknown } })?.error;
+    const seconds = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+    if (e && typeof e === 'object') {
+      return new ApiError(status, String(e.id ?? status), String(e.name ?? 'error'), this.scrub(String(e.detail ?? '')), seconds);
+    }
+    return new ApiError(status, String(status), 'unexpected_response', `the service answered HTTP ${status} without an error body`, seconds);
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    const base = this.opts.retry?.baseDelayMs ?? 250;
+    const max = this.opts.retry?.maxDelayMs ?? 4_000;
+    const ceiling = Math.min(max, base * 2 ** (attempt - 1));
+    const delay = Math.round(ceiling / 2 + (this.opts.random ?? Math.random)() * (ceiling / 2));
+    return (this.opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(delay);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

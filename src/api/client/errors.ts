@@ -1,0 +1,72 @@
+/**
+ * What can go wrong talking to the service, as typed errors that carry what a caller needs to
+ * decide and to explain: the status and error id/name/detail of an API error, whether a failed
+ * write may have reached the server, and when the next request is possible.
+ *
+ * Messages never contain the token: details the server sends back are scrubbed of it (a server
+ * that echoes a header must not be able to leak it through us).
+ */
+
+export class YnabError extends Error {
+  override name = 'YnabError';
+}
+
+export class ApiError extends YnabError {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly errorId: string,
+    readonly errorName: string,
+    readonly detail: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`${status} ${errorName}: ${detail}`);
+  }
+
+  get isReadOnlyScope(): boolean {
+    return this.status === 403 && this.errorId === '403.3';
+  }
+
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+}
+
+export type NetworkFailure = 'connect' | 'timeout' | 'reset';
+
+export class NetworkError extends YnabError {
+  override name = 'NetworkError';
+  constructor(
+    readonly failure: NetworkFailure,
+    /** The request was fully sent: a write may have been applied even though no answer came. */
+    readonly sent: boolean,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class QuotaExhaustedError extends YnabError {
+  override name = 'QuotaExhaustedError';
+  constructor(
+    readonly nextSlotAt: Date,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ReadOnlyError extends YnabError {
+  override name = 'ReadOnlyError';
+}
+
+export class ConfigError extends YnabError {
+  override name = 'ConfigError';
+}
+
+/** Removes a secret (and anything shaped like a bearer credential) from text shown to anyone. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join('[redacted]');
+  return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
+}

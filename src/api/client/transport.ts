@@ -1,0 +1,127 @@
+/**
+ * HTTP to the service with undici: a keep-alive pool per origin, a connect timeout and a
+ * response timeout above the service's own 30 s limit, the token only in the Authorization
+ * header, and a refusal of plain-HTTP base URLs except on the loopback interface.
+ */
+import { errors, Pool } from 'undici';
+import { ConfigError, NetworkError } from './errors.js';
+
+export const DEFAULT_BASE_URL = 'https://api.ynab.com/v1';
+
+export interface TransportOptions {
+  baseUrl?: string;
+  connectTimeoutMs?: number;
+  /** Time allowed for the answer's headers and, separately, its body. */
+  responseTimeoutMs?: number;
+  connections?: number;
+  userAgent?: string;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Path below the base URL, e.g. `/budgets/x/accounts`. */
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  token: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** Checks a base URL: HTTPS, or HTTP only to this machine (the sandbox). */
+export function checkBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`the base URL ${JSON.stringify(raw)} is not a valid URL; expected e.g. ${DEFAULT_BASE_URL}`);
+  }
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && (LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname))) return url;
+  throw new ConfigError(
+    `refusing the base URL ${url.origin}: the token would travel unencrypted. Use https://, or http:// only to 127.0.0.1/localhost (the sandbox).`,
+  );
+}
+
+function classify(e: unknown, sent: boolean): NetworkError {
+  const err = e as { code?: string; message?: string };
+  if (e instanceof errors.ConnectTimeoutError) return new NetworkError('connect', false, 'could not connect to the service in time');
+  if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError) {
+    return new NetworkError('timeout', true, 'the service did not answer in time');
+  }
+  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'EHOSTUNREACH') {
+    return new NetworkError('connect', false, `could not reach the service (${err.code})`);
+  }
+  return new NetworkError('reset', sent, `the connection to the service was lost${err.code ? ` (${err.code})` : ''}`);
+}
+
+export class Transport {
+  readonly baseUrl: URL;
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly responseTimeoutMs: number;
+
+  constructor(private readonly opts: TransportOptions = {}) {
+    this.baseUrl = checkBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
+    this.basePath = this.baseUrl.pathname.replace(/\/$/, '');
+    this.responseTimeoutMs = opts.responseTimeoutMs ?? 40_000;
+    this.pool = new Pool(this.baseUrl.origin, {
+      connections: opts.connections ?? 8,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
+    });
+  }
+
+  async request(req: RawRequest): Promise<RawResponse> {
+    const qs = req.query && Object.keys(req.query).length ? `?${new URLSearchParams(req.query)}` : '';
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${req.token}`,
+      'user-agent': this.opts.userAgent ?? 'ynab-mcp',
+    };
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    let sent = false;
+    try {
+      const res = await this.pool.request({
+        method: req.method as 'GET',
+        path: `${this.basePath}${req.path}${qs}`,
+        headers,
+        body: payload,
+        headersTimeout: this.responseTimeoutMs,
+        bodyTimeout: this.responseTimeoutMs,
+      });
+      sent = true;
+      const text = await res.body.text();
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      let body: unknown = text;
+      if (text) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // A non-JSON body (a proxy's error page, say) is kept as text for the error message.
+        }
+      }
+      return { status: res.statusCode, headers: out, body };
+    } catch (e) {
+      // undici rejects before `sent` for failures while connecting; anything after writing may have been applied.
+      const code = (e as { code?: string }).code;
+      const beforeSending = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+      throw classify(e, sent || !beforeSending);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

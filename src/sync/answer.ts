@@ -1,0 +1,152 @@
+/**
+ * Answers read operations from a replica with the same fields and values the service returns,
+ * using the same builders as the sandbox (src/api/read). Operations outside the budget export
+ * (the user, the budget list, money movements) are not answered here.
+ */
+import { currentMonth } from '../api/dates.js';
+import { ApiError } from '../api/client/errors.js';
+import type { OperationId } from '../api/operations.js';
+import * as R from '../api/read/entities.js';
+import { listTransactions, subtransactionBase, transactionDetail, transactionSummaryBase, type TransactionQuery, type TransactionScope } from '../api/read/transactions.js';
+import type * as E from '../api/schemas/entities.js';
+import type { BudgetReplica } from './replica.js';
+
+/** Operations a replica answers (all reads of the budget export, when no delta is asked for). */
+export const REPLICA_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'getPlanById',
+  'getPlanSettingsById',
+  'getAccounts',
+  'getAccountById',
+  'getCategories',
+  'getCategoryById',
+  'getMonthCategoryById',
+  'getPayees',
+  'getPayeeById',
+  'getPayeeLocations',
+  'getPayeeLocationById',
+  'getPayeeLocationsByPayee',
+  'getPlanMonths',
+  'getPlanMonth',
+  'getTransactions',
+  'getTransactionById',
+  'getTransactionsByAccount',
+  'getTransactionsByCategory',
+  'getTransactionsByPayee',
+  'getTransactionsByMonth',
+  'getScheduledTransactions',
+  'getScheduledTransactionById',
+]);
+
+const notFound = (what: string) => new ApiError(404, '404.2', 'resource_not_found', `${what} was not found in this budget`);
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw notFound(what);
+  return value;
+}
+
+export function exportOf(r: BudgetReplica): E.BudgetDetail {
+  const l = r.lookup();
+  const txns = [...r.transactions.values()];
+  const scheduled = [...r.scheduled.values()];
+  return {
+    id: r.summary.id,
+    name: r.summary.name,
+    last_modified_on: r.summary.last_modified_on ?? undefined,
+    first_month: r.summary.first_month ?? undefined,
+    last_month: r.summary.last_month ?? undefined,
+    date_format: r.summary.date_format,
+    currency_format: r.summary.currency_format,
+    accounts: [...r.accounts.values()].map(R.accountBase),
+    payees: [...r.payees.values()].map(R.payee),
+    payee_locations: [...r.payeeLocations.values()].map(R.payeeLocation),
+    category_groups: [...r.categoryGroups.values()].map(R.categoryGroup),
+    categories: [...r.categories.values()].map(R.categoryBase),
+    months: [...r.months.values()].map((m) => ({ ...R.monthSummaryBase(m), categories: m.categories.map(R.categoryBase) })),
+    transactions: txns.map(transactionSummaryBase),
+    subtransactions: txns.flatMap((t) => r.linesOf(t.id).map((x) => subtransactionBase(l, x, t))),
+    scheduled_transactions: scheduled.map(R.scheduledBase),
+    scheduled_subtransactions: scheduled.flatMap((s) => r.scheduledLinesOf(s.id).map((x) => R.scheduledSubBase(l, x))),
+  };
+}
+
+function monthOf(raw: string, now: Date): string {
+  return raw === 'current' ? currentMonth(now) : raw;
+}
+
+/**
+ * The `data` of a read operation (plans-era member names), answered from the replica.
+ * Throws the same 404s the service would for unknown ids and months.
+ */
+export function answerFromReplica(r: BudgetReplica, id: OperationId, params: Record<string, string>, query: TransactionQuery, now: Date): Record<string, unknown> {
+  const l = r.lookup();
+  const k = r.knowledge;
+  const today = now.toISOString().slice(0, 10);
+  const month = (raw: string) => need(r.months.get(monthOf(raw, now)), `month ${monthOf(raw, now)}`);
+  const list = (scope: TransactionScope) =>
+    listTransactions(l, { transactions: r.transactions.values(), linesOf: (t) => r.linesOf(t.id), include: () => true }, query, scope, today);
+  switch (id) {
+    case 'getPlanById':
+      return { plan: exportOf(r), server_knowledge: k };
+    case 'getPlanSettingsById':
+      return { settings: { date_format: r.summary.date_format, currency_format: r.summary.currency_format } };
+    case 'getAccounts':
+      return { accounts: [...r.accounts.values()].map((a) => R.account(l, a)), server_knowledge: k };
+    case 'getAccountById':
+      return { account: R.account(l, need(r.accounts.get(params.account_id!), `account ${params.account_id}`)) };
+    case 'getCategories':
+      return {
+        category_groups: [...r.categoryGroups.values()].map((g) => ({
+          ...R.categoryGroup(g),
+          categories: [...r.categories.values()].filter((c) => c.category_group_id === g.id).map((c) => R.category(l, c)),
+        })),
+        server_knowledge: k,
+      };
+    case 'getCategoryById':
+      return { category: R.category(l, need(r.categories.get(params.category_id!), `category ${params.category_id}`)) };
+    case 'getMonthCategoryById': {
+      const m = month(params.month!);
+      return { category: R.category(l, need(m.categories.find((c) => c.id === params.category_id), `category ${params.category_id}`)) };
+    }
+    case 'getPayees':
+      return { payees: [...r.payees.values()].map(R.payee), server_knowledge: k };
+    case 'getPayeeById':
+      return { payee: R.payee(need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`)) };
+    case 'getPayeeLocations':
+      return { payee_locations: [...r.payeeLocations.values()].map(R.payeeLocation) };
+    case 'getPayeeLocationById':
+      return { payee_location: R.payeeLocation(need(r.payeeLocations.get(params.payee_location_id!), `payee location ${params.payee_location_id}`)) };
+    case 'getPayeeLocationsByPayee': {
+      const p = need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`);
+      return { payee_locations: [...r.payeeLocations.values()].filter((x) => x.payee_id === p.id).map(R.payeeLocation) };
+    }
+    case 'getPlanMonths':
+      return { months: [...r.months.values()].map((m) => R.monthSummary(l, m)), server_knowledge: k };
+    case 'getPlanMonth':
+      return { month: R.monthDetail(l, month(params.month!)) };
+    case 'getTransactions':
+      return { transactions: list({ kind: 'all' }), server_knowledge: k };
+    case 'getTransactionsByAccount':
+      need(r.accounts.get(params.account_id!), `account ${params.account_id}`);
+      return { transactions: list({ kind: 'account', id: params.account_id! }), server_knowledge: k };
+    case 'getTransactionsByCategory':
+      need(r.categories.get(params.category_id!), `category ${params.category_id}`);
+      return { transactions: list({ kind: 'category', id: params.category_id! }), server_knowledge: k };
+    case 'getTransactionsByPayee':
+      need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`);
+      return { transactions: list({ kind: 'payee', id: params.payee_id! }), server_knowledge: k };
+    case 'getTransactionsByMonth':
+      return { transactions: list({ kind: 'month', month: month(params.month!).month }), server_knowledge: k };
+    case 'getTransactionById': {
+      const t = need(r.transactions.get(params.transaction_id!), `transaction ${JSON.stringify(params.transaction_id)}`);
+      return { transaction: transactionDetail(l, t, r.linesOf(t.id)), server_knowledge: k };
+    }
+    case 'getScheduledTransactions':
+      return { scheduled_transactions: [...r.scheduled.values()].map((s) => R.scheduledDetail(l, s, r.scheduledLinesOf(s.id))), server_knowledge: k };
+    case 'getScheduledTransactionById': {
+      const s = need(r.scheduled.get(params.scheduled_transaction_id!), `scheduled transaction ${JSON.stringify(params.scheduled_transaction_id)}`);
+      return { scheduled_transaction: R.scheduledDetail(l, s, r.scheduledLinesOf(s.id)) };
+    }
+    default:
+      throw new Error(`${id} is not answered from a replica`);
+  }
+}

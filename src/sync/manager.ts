@@ -1,0 +1,170 @@
+/**
+ * Keeps budget replicas fresh enough and answers from them.
+ *  - A read within the staleness bound costs no request. Past it, one delta export refreshes the
+ *    whole budget, and concurrent reads wait for that same request.
+ *  - After a write the replica is refreshed before the next read, so answers include the write's
+ *    effects the write's own answer did not show (balances, months, the other side of a transfer).
+ *  - `last-used` / `default` are resolved by the export itself: the delta is asked for by alias and
+ *    the answer names the budget, so an alias that moved to another budget is noticed for free.
+ *  - When no request is possible (quota spent, service unreachable), reads are answered from the
+ *    replica with a notice saying how old it is.
+ * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync.
+ */
+import { LRUCache } from 'lru-cache';
+import { ApiError, NetworkError, QuotaExhaustedError } from '../api/client/errors.js';
+import type { YnabClient } from '../api/client/client.js';
+import type { OperationId } from '../api/operations.js';
+import type { TransactionQuery } from '../api/read/transactions.js';
+import type * as E from '../api/schemas/entities.js';
+import { answerFromReplica } from './answer.js';
+import type { ReplicaFiles } from './persist.js';
+import { BudgetReplica } from './replica.js';
+
+export interface Freshness {
+  source: 'replica';
+  synced_at: string;
+  age_seconds: number;
+  stale: boolean;
+  /** Why a stale answer was given, and when fresh data can be had. */
+  notice?: string;
+}
+
+export interface ReplicaManagerOptions {
+  client: YnabClient;
+  /** Key of the current token (a hash), separating saved replicas of different users. */
+  tokenKey: () => Promise<string>;
+  files?: ReplicaFiles;
+  maxStalenessMs?: number;
+  maxBytes?: number;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+const ALIASES = new Set(['last-used', 'default']);
+
+/** Failures after which an older replica is still a useful answer. */
+function canServeStale(e: unknown): boolean {
+  return e instanceof QuotaExhaustedError || e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 429));
+}
+
+export class ReplicaManager {
+  private readonly cache: LRUCache<string, BudgetReplica>;
+  private readonly aliases = new Map<string, string>();
+  private readonly syncing = new Map<string, Promise<BudgetReplica>>();
+  private readonly now: () => number;
+  readonly maxStalenessMs: number;
+
+  constructor(private readonly opts: ReplicaManagerOptions) {
+    this.now = opts.now ?? Date.now;
+    this.maxStalenessMs = opts.maxStalenessMs ?? 60_000;
+    this.cache = new LRUCache<string, BudgetReplica>({
+      maxSize: opts.maxBytes ?? 256 * 1024 * 1024,
+      sizeCalculation: (r) => Math.max(1, r.approximateSize()),
+    });
+  }
+
+  /** Replicas held in memory, most recently used first. */
+  held(): BudgetReplica[] {
+    return [...this.cache.values()];
+  }
+
+  /** Answers a read operation from the budget's replica, syncing first when it is not fresh enough. */
+  async read(budgetParam: string, op: OperationId, params: Record<string, string>, query: TransactionQuery): Promise<{ data: Record<string, unknown>; freshness: Freshness }> {
+    const { replica, notice } = await this.fresh(budgetParam);
+    const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()));
+    return { data, freshness: this.freshnessOf(replica, notice) };
+  }
+
+  /** Merges what a write answered with; the next read syncs first. */
+  applyWrite(budgetParam: string, data: Record<string, unknown>): void {
+    const id = this.aliases.get(budgetParam) ?? budgetParam;
+    const replica = this.cache.get(id);
+    if (replica) replica.applyWrite(data);
+  }
+
+  freshnessOf(r: BudgetReplica, notice?: string): Freshness {
+    const age = Math.max(0, Math.round((this.now() - r.syncedAt) / 1000));
+    return { source: 'replica', synced_at: new Date(r.syncedAt).toISOString(), age_seconds: age, stale: notice !== undefined, ...(notice ? { notice } : {}) };
+  }
+
+  /** The replica of a budget, synced unless fresh enough; stale with a notice when no request is possible. */
+  async fresh(budgetParam: string): Promise<{ replica: BudgetReplica; notice?: string }> {
+    if (ALIASES.has(budgetParam) && !this.aliases.has(budgetParam) && this.opts.files) {
+      const saved = await this.opts.files.loadAliases(await this.opts.tokenKey());
+      if (saved[budgetParam]) this.aliases.set(budgetParam, saved[budgetParam]);
+    }
+    const known = this.aliases.get(budgetParam) ?? (ALIASES.has(budgetParam) ? undefined : budgetParam);
+    let replica = known ? (this.cache.get(known) ?? (await this.loadSaved(known))) : undefined;
+    if (replica && !replica.dirty && this.now() - replica.syncedAt <= this.maxStalenessMs) return { replica };
+    try {
+      replica = await this.sync(budgetParam, replica);
+      return { replica };
+    } catch (e) {
+      if (replica && canServeStale(e)) {
+        const why = e instanceof QuotaExhaustedError ? e.message : `the service could not be reached (${(e as Error).message})`;
+        return { replica, notice: `answered from a copy synced ${this.freshnessOf(replica).age_seconds} s ago: ${why}` };
+      }
+      throw e;
+    }
+  }
+
+  private async loadSaved(id: string): Promise<BudgetReplica | undefined> {
+    if (!this.opts.files) return undefined;
+    const snapshot = await this.opts.files.load(await this.opts.tokenKey(), id);
+    if (!snapshot) return undefined;
+    const replica = BudgetReplica.fromSnapshot(snapshot);
+    this.cache.set(id, replica);
+    return replica;
+  }
+
+  /** One sync per budget at a time: concurrent callers share the request. */
+  private sync(budgetParam: string, current: BudgetReplica | undefined): Promise<BudgetReplica> {
+    const key = current?.summary.id ?? budgetParam;
+    let pending = this.syncing.get(key);
+    if (!pending) {
+      pending = this.doSync(budgetParam, current).finally(() => this.syncing.delete(key));
+      this.syncing.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async doSync(budgetParam: string, current: BudgetReplica | undefined): Promise<BudgetReplica> {
+    const query = current ? { last_knowledge_of_server: current.knowledge } : {};
+    let res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetParam }, query });
+    let budget = res.data.plan as E.BudgetDetail;
+    const at = this.now();
+    if (current && budget.id !== current.summary.id) {
+      // The alias now names another budget: that answer was a delta against the wrong knowledge.
+      const other = this.cache.get(budget.id) ?? (await this.loadSaved(budget.id));
+      res = await this.opts.client.call('getPlanById', {
+        params: { budget_id: budget.id },
+        query: other ? { last_knowledge_of_server: other.knowledge } : {},
+      });
+      budget = res.data.plan as E.BudgetDetail;
+      current = other;
+    }
+    const replica = current ?? new BudgetReplica({ id: budget.id, name: budget.name, last_modified_on: null, first_month: null, last_month: null, date_format: null, currency_format: null });
+    replica.applyExport(budget, res.data.server_knowledge as number, at);
+    if (ALIASES.has(budgetParam) && this.aliases.get(budgetParam) !== replica.summary.id) {
+      this.aliases.set(budgetParam, replica.summary.id);
+      void this.opts.files?.saveAliases(await this.opts.tokenKey(), Object.fromEntries(this.aliases)).catch(() => {});
+    }
+    this.cache.set(replica.summary.id, replica);
+    void this.save(replica);
+    return replica;
+  }
+
+  private async save(replica: BudgetReplica): Promise<void> {
+    if (!this.opts.files) return;
+    try {
+      await this.opts.files.save(await this.opts.tokenKey(), replica.snapshot());
+    } catch (e) {
+      this.opts.log?.(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Waits for pending saves (tests, shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.cache.values()].map((r) => this.save(r)));
+  }
+}

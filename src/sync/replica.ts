@@ -1,0 +1,234 @@
+/**
+ * A normalized copy of one budget, loaded from the full export (`GET /budgets/{id}`) and kept
+ * current by delta exports (`?last_knowledge_of_server=K`): changed entities are merged by id,
+ * tombstones (`deleted: true`) remove. Entities returned by writes are merged at once, but the
+ * replica's knowledge only moves with a delta, so the next delta reconciles whatever a write
+ * changed that its answer did not show (balances, months, a transfer's other side).
+ */
+import type { BudgetLookup } from '../api/read/lookup.js';
+import type * as E from '../api/schemas/entities.js';
+
+type Keyed = { id: string; deleted: boolean };
+
+export interface ReplicaSummary {
+  id: string;
+  name: string;
+  last_modified_on: string | null;
+  first_month: string | null;
+  last_month: string | null;
+  date_format: E.BudgetSettings['date_format'];
+  currency_format: E.BudgetSettings['currency_format'];
+}
+
+export interface ReplicaSnapshot {
+  summary: ReplicaSummary;
+  knowledge: number;
+  syncedAt: number;
+  accounts: E.AccountBase[];
+  payees: E.Payee[];
+  payee_locations: E.PayeeLocation[];
+  category_groups: E.CategoryGroup[];
+  categories: E.CategoryBase[];
+  months: E.MonthDetailBase[];
+  transactions: E.TransactionSummaryBase[];
+  subtransactions: E.SubTransactionBase[];
+  scheduled_transactions: E.ScheduledTransactionSummaryBase[];
+  scheduled_subtransactions: E.ScheduledSubTransactionBase[];
+}
+
+function merge<T extends Keyed>(into: Map<string, T>, items: readonly T[] | undefined): void {
+  for (const item of items ?? []) {
+    if (item.deleted) into.delete(item.id);
+    else into.set(item.id, item);
+  }
+}
+
+/** Groups child lines under their parent id, merging by line id and dropping deleted lines. */
+function mergeLines<T extends Keyed>(into: Map<string, Map<string, T>>, items: readonly T[] | undefined, parentOf: (x: T) => string): void {
+  for (const x of items ?? []) {
+    const parent = parentOf(x);
+    let lines = into.get(parent);
+    if (x.deleted) {
+      lines?.delete(x.id);
+      if (lines && !lines.size) into.delete(parent);
+      continue;
+    }
+    if (!lines) into.set(parent, (lines = new Map()));
+    lines.set(x.id, x);
+  }
+}
+
+/** Approximate bytes per entity kind, for the cache's size bound. */
+const SIZE = { transaction: 700, line: 400, month: 300, category: 900, other: 400 };
+
+export class BudgetReplica {
+  summary: ReplicaSummary;
+  knowledge = 0;
+  /** When the replica last matched the service (epoch ms). */
+  syncedAt = 0;
+  /** A write changed the budget after the last sync: the next read refreshes first. */
+  dirty = false;
+  readonly accounts = new Map<string, E.AccountBase>();
+  readonly payees = new Map<string, E.Payee>();
+  readonly payeeLocations = new Map<string, E.PayeeLocation>();
+  readonly categoryGroups = new Map<string, E.CategoryGroup>();
+  readonly categories = new Map<string, E.CategoryBase>();
+  readonly months = new Map<string, E.MonthDetailBase>();
+  readonly transactions = new Map<string, E.TransactionSummaryBase>();
+  readonly lines = new Map<string, Map<string, E.SubTransactionBase>>();
+  readonly scheduled = new Map<string, E.ScheduledTransactionSummaryBase>();
+  readonly scheduledLines = new Map<string, Map<string, E.ScheduledSubTransactionBase>>();
+  /**
+   * Entities first seen in a write's answer. They are placed again when the next export names
+   * them, so that collections keep the service's order (a write's answer does not show what
+   * else it created, such as the other side of a transfer).
+   */
+  private readonly provisional: { map: Map<string, unknown>; id: string }[] = [];
+
+  constructor(summary: ReplicaSummary) {
+    this.summary = summary;
+  }
+
+  static fromExport(budget: E.BudgetDetail, knowledge: number, at: number): BudgetReplica {
+    const r = new BudgetReplica(summaryOf(budget));
+    r.applyExport(budget, knowledge, at);
+    return r;
+  }
+
+  /** Merges a full or delta export and moves the knowledge to the service's. */
+  applyExport(budget: E.BudgetDetail, knowledge: number, at: number): void {
+    for (const { map, id } of this.provisional.splice(0)) map.delete(id);
+    this.summary = { ...summaryOf(budget), date_format: budget.date_format ?? this.summary.date_format, currency_format: budget.currency_format ?? this.summary.currency_format };
+    merge(this.accounts, budget.accounts);
+    merge(this.payees, budget.payees);
+    merge(this.payeeLocations, budget.payee_locations);
+    merge(this.categoryGroups, budget.category_groups);
+    merge(this.categories, budget.categories);
+    for (const m of budget.months ?? []) {
+      if (m.deleted) this.months.delete(m.month);
+      else this.months.set(m.month, m);
+    }
+    this.applyTransactions(budget.transactions, budget.subtransactions);
+    merge(this.scheduled, budget.scheduled_transactions);
+    for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
+    mergeLines(this.scheduledLines, budget.scheduled_subtransactions, (x) => x.scheduled_transaction_id);
+    this.knowledge = knowledge;
+    this.syncedAt = at;
+    this.dirty = false;
+  }
+
+  private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined) {
+    merge(this.transactions, transactions);
+    for (const t of transactions ?? []) if (t.deleted) this.lines.delete(t.id);
+    mergeLines(this.lines, lines, (x) => x.transaction_id);
+  }
+
+  /** Merges the entities a write answered with (details carry their split lines). */
+  applyWrite(data: Record<string, any>): void {
+    const details: E.TransactionDetail[] = [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
+    const note = <T extends Keyed>(map: Map<string, T>, item: T) => {
+      if (!map.has(item.id) && !item.deleted) this.provisional.push({ map: map as Map<string, unknown>, id: item.id });
+    };
+    for (const t of details) {
+      note(this.transactions, t);
+      // A detail lists the lines the transaction has now: replace, don't merge.
+      this.lines.delete(t.id);
+      this.applyTransactions([t], t.subtransactions);
+    }
+    for (const [member, map] of [
+      ['account', this.accounts],
+      ['payee', this.payees],
+      ['category_group', this.categoryGroups],
+    ] as const) {
+      if (data[member]) {
+        note(map as Map<string, Keyed>, data[member]);
+        merge(map as Map<string, Keyed>, [data[member]]);
+      }
+    }
+    if (data.scheduled_transaction) {
+      const s = data.scheduled_transaction as E.ScheduledTransactionDetail;
+      note(this.scheduled, s);
+      merge(this.scheduled, [s]);
+      this.scheduledLines.delete(s.id);
+      if (!s.deleted) mergeLines(this.scheduledLines, s.subtransactions, (x) => x.scheduled_transaction_id);
+    }
+    this.dirty = true;
+  }
+
+  /** A category as of a month (from that month's categories), or the current one. */
+  monthCategory(month: string, id: string): E.CategoryBase | undefined {
+    return this.months.get(month)?.categories.find((c) => c.id === id);
+  }
+
+  linesOf(transactionId: string): E.SubTransactionBase[] {
+    return [...(this.lines.get(transactionId)?.values() ?? [])];
+  }
+
+  scheduledLinesOf(id: string): E.ScheduledSubTransactionBase[] {
+    return [...(this.scheduledLines.get(id)?.values() ?? [])];
+  }
+
+  lookup(): BudgetLookup {
+    const uncategorized = [...this.categories.values()].find((c) => c.internal && c.name === 'Uncategorized');
+    return {
+      currencyFormat: this.summary.currency_format ?? null,
+      account: (id) => this.accounts.get(id),
+      payeeName: (id) => (id ? (this.payees.get(id)?.name ?? null) : null),
+      categoryName: (id) => (id ? (this.categories.get(id)?.name ?? null) : null),
+      uncategorizedId: uncategorized?.id ?? null,
+      uncategorizedName: uncategorized?.name ?? 'Uncategorized',
+      groupName: (id) => this.categoryGroups.get(id)?.name,
+    };
+  }
+
+  /** Approximate memory use in bytes, for the LRU bound. */
+  approximateSize(): number {
+    let lines = 0;
+    for (const l of this.lines.values()) lines += l.size;
+    return (
+      this.transactions.size * SIZE.transaction +
+      lines * SIZE.line +
+      this.months.size * (SIZE.month + this.categories.size * SIZE.category) +
+      (this.accounts.size + this.payees.size + this.payeeLocations.size + this.scheduled.size + this.categoryGroups.size) * SIZE.other +
+      this.categories.size * SIZE.category
+    );
+  }
+
+  snapshot(): ReplicaSnapshot {
+    const flat = <T>(m: Map<string, Map<string, T>>) => [...m.values()].flatMap((x) => [...x.values()]);
+    return {
+      summary: this.summary,
+      knowledge: this.knowledge,
+      syncedAt: this.syncedAt,
+      accounts: [...this.accounts.values()],
+      payees: [...this.payees.values()],
+      payee_locations: [...this.payeeLocations.values()],
+      category_groups: [...this.categoryGroups.values()],
+      categories: [...this.categories.values()],
+      months: [...this.months.values()],
+      transactions: [...this.transactions.values()],
+      subtransactions: flat(this.lines),
+      scheduled_transactions: [...this.scheduled.values()],
+      scheduled_subtransactions: flat(this.scheduledLines),
+    };
+  }
+
+  static fromSnapshot(s: ReplicaSnapshot): BudgetReplica {
+    const r = new BudgetReplica(s.summary);
+    r.applyExport({ id: s.summary.id, name: s.summary.name, ...s } as unknown as E.BudgetDetail, s.knowledge, s.syncedAt);
+    r.summary = s.summary;
+    return r;
+  }
+}
+
+function summaryOf(b: E.BudgetDetail): ReplicaSummary {
+  return {
+    id: b.id,
+    name: b.name,
+    last_modified_on: b.last_modified_on ?? null,
+    first_month: b.first_month ?? null,
+    last_month: b.last_month ?? null,
+    date_format: b.date_format ?? null,
+    currency_format: b.currency_format ?? null,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The one entry point for operations: tool → here → replica (fresh enough? answer) → quota-gated
+ * client → API. Reads of the budget export are answered from replicas; the few reads outside it
+ * (the user, the budget list, money movements) are cached by key for a while; writes go to the
+ * API and their answers are merged into the replica.
+ */
+import { LRUCache } from 'lru-cache';
+import { QuotaExhaustedError } from '../api/client/errors.js';
+import type { CallArgs, YnabClient } from '../api/client/client.js';
+import { operation, type OperationId } from '../api/operations.js';
+import type { TransactionQuery } from '../api/read/transactions.js';
+import { REPLICA_OPERATIONS } from './answer.js';
+import type { Freshness, ReplicaManager } from './manager.js';
+
+export interface CacheFreshness {
+  source: 'api' | 'cache';
+  synced_at: string;
+  age_seconds: number;
+  stale: boolean;
+  notice?: string;
+}
+
+export interface ServiceResult {
+  status: number;
+  data: Record<string, any>;
+  /** How fresh the answer is, for reads. */
+  freshness?: Freshness | CacheFreshness;
+}
+
+export interface ServiceOptions {
+  client: YnabClient;
+  replicas: ReplicaManager;
+  now?: () => number;
+  /** How long answers outside the budget export are reused (ms). */
+  ttl?: Partial<Record<'user' | 'budgets' | 'money_movements', number>>;
+}
+
+interface Cached {
+  status: number;
+  data: Record<string, any>;
+  at: number;
+}
+
+export class YnabService {
+  private readonly cache: LRUCache<string, Cached>;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.now = opts.now ?? Date.now;
+    this.cache = new LRUCache<string, Cached>({ max: 500, allowStale: false });
+  }
+
+  get client(): YnabClient {
+    return this.opts.client;
+  }
+
+  get replicas(): ReplicaManager {
+    return this.opts.replicas;
+  }
+
+  private ttlOf(id: OperationId): number {
+    const t = this.opts.ttl ?? {};
+    if (id === 'getUser') return t.user ?? 3_600_000;
+    if (id === 'getPlans') return t.budgets ?? 300_000;
+    return t.money_movements ?? this.opts.replicas.maxStalenessMs;
+  }
+
+  async call(id: OperationId, args: CallArgs = {}): Promise<ServiceResult> {
+    const op = operation(id);
+    const params = args.params ?? {};
+    if (op.access === 'write') {
+      const res = await this.opts.client.call(id, args);
+      if (params.budget_id) {
+        this.opts.replicas.applyWrite(params.budget_id, res.data);
+        this.forgetBudget(params.budget_id);
+      }
+      return res;
+    }
+    if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
+      const { data, freshness } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery);
+      return { status: op.status, data, freshness };
+    }
+    return this.cached(id, args);
+  }
+
+  private async cached(id: OperationId, args: CallArgs): Promise<ServiceResult> {
+    const key = JSON.stringify([id, args.params ?? {}, args.query ?? {}]);
+    const ttl = this.ttlOf(id);
+    const hit = this.cache.get(key);
+    const now = this.now();
+    if (hit && now - hit.at <= ttl) return { status: hit.status, data: hit.data, freshness: this.freshness('cache', hit.at) };
+    try {
+      const res = await this.opts.client.call(id, args);
+      this.cache.set(key, { status: res.status, data: res.data, at: now });
+      return { ...res, freshness: this.freshness('api', now) };
+    } catch (e) {
+      if (hit && e instanceof QuotaExhaustedError) return { status: hit.status, data: hit.data, freshness: this.freshness('cache', hit.at, e.message) };
+      throw e;
+    }
+  }
+
+  private freshness(source: 'api' | 'cache', at: number, notice?: string): CacheFreshness {
+    return {
+      source,
+      synced_at: new Date(at).toISOString(),
+      age_seconds: Math.max(0, Math.round((this.now() - at) / 1000)),
+      stale: notice !== undefined,
+      ...(notice ? { notice } : {}),
+    };
+  }
+
+  /** A write changed the budget: cached answers about it (money movements, the list's dates) are old. */
+  private forgetBudget(budgetId: string): void {
+    for (const key of [...this.cache.keys()]) {
+      const [id, params] = JSON.parse(key) as [string, Record<string, string>];
+      if (id === 'getPlans' || params.budget_id === budgetId) this.cache.delete(key);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Assembles the client side from configuration: transport, one request ledger per token (in the
+ * shared state directory), replicas persisted under the token's identity, and the service.
+ */
+import { join } from 'node:path';
+import { YnabClient, type TokenProvider } from '../api/client/client.js';
+import type { Era } from '../api/operations.js';
+import { openSecretStore } from '../auth/secret-store.js';
+import { configDir as defaultConfigDir, ensurePrivateDir, stateDir as defaultStateDir } from '../paths.js';
+import { QuotaLedger, tokenKey } from '../quota/ledger.js';
+import { ReplicaManager } from './manager.js';
+import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
+import { YnabService } from './service.js';
+
+export interface StackOptions {
+  tokens: TokenProvider;
+  /** A stable name for whose data this is (survives token refreshes); defaults to a hash of the token. */
+  identity?: () => Promise<string>;
+  baseUrl?: string;
+  era?: Era;
+  readOnly?: boolean;
+  onReadOnlyScope?: () => void;
+  stateDir?: string;
+  configDir?: string;
+  maxStalenessMs?: number;
+  maxReplicaBytes?: number;
+  quotaLimit?: number;
+  writeReserve?: number;
+  /** Save replicas to the state directory (default true). */
+  persist?: boolean;
+  keySource?: KeySource;
+  log?: (line: string) => void;
+}
+
+export interface Stack {
+  client: YnabClient;
+  replicas: ReplicaManager;
+  service: YnabService;
+  ledger(token: string): QuotaLedger;
+  close(): Promise<void>;
+}
+
+/** The replica key: in the OS keychain when there is one, else in a 0600 file in the state directory. */
+export function defaultKeySource(stateDir: string, configDir: string, warn: (line: string) => void): KeySource {
+  let chosen: Promise<KeySource> | undefined;
+  const choose = async (): Promise<KeySource> => {
+    try {
+      const store = await openSecretStore({ configDir, keychain: 'auto', warn: () => {} });
+      if (store.kind === 'keychain') return secretKey(() => store.get('replica_key'), (v) => store.set('replica_key', v));
+    } catch (e) {
+      warn(`ynab-mcp: the keychain could not be used for the replica key (${(e as Error).message}); using a key file`);
+    }
+    return fileKey(join(ensurePrivateDir(stateDir), 'replica.key'));
+  };
+  return { key: async () => (await (chosen ??= choose())).key() };
+}
+
+export function createStack(opts: StackOptions): Stack {
+  const state = opts.stateDir ?? defaultStateDir();
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const ledgers = new Map<string, QuotaLedger>();
+  const ledger = (token: string): QuotaLedger => {
+    const key = tokenKey(token);
+    let l = ledgers.get(key);
+    if (!l) ledgers.set(key, (l = QuotaLedger.forToken(token, { stateDir: state, limit: opts.quotaLimit, writeReserve: opts.writeReserve })));
+    return l;
+  };
+  const client = new YnabClient({
+    transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL },
+    tokens: opts.tokens,
+    quota: ledger,
+    era: opts.era,
+    readOnly: opts.readOnly,
+    onReadOnlyScope: opts.onReadOnlyScope,
+  });
+  const identity = opts.identity ?? (async () => tokenKey(await opts.tokens.token()));
+  const files =
+    opts.persist === false
+      ? undefined
+      : new ReplicaFiles(join(state, 'replicas'), opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
+  const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log });
+  const service = new YnabService({ client, replicas });
+  return {
+    client,
+    replicas,
+    service,
+    ledger,
+    async close() {
+      await replicas.flush();
+      await client.close();
+    },
+  };
+}
