@@ -95,7 +95,7 @@ export class ReplicaManager {
     }
     const known = this.aliases.get(budgetParam) ?? (ALIASES.has(budgetParam) ? undefined : budgetParam);
     let replica = known ? (this.cache.get(known) ?? (await this.loadSaved(known))) : undefined;
-    if (replica && !replica.dirty && this.now() - replica.syncedAt <= this.maxStalenessMs) return { replica };
+    if (replica && !replica.dirty && this.now() - replica.syncedAt < this.maxStalenessMs) return { replica };
     try {
       replica = await this.sync(budgetParam, replica);
       return { replica };

@@ -129,7 +129,17 @@ export class BudgetReplica {
     const note = <T extends Keyed>(map: Map<string, T>, item: T) => {
       if (!map.has(item.id) && !item.deleted) this.provisional.push({ map: map as Map<string, unknown>, id: item.id });
     };
+    // A write may have created payees by name; the answer names them, which is all we need until the next sync.
+    const learnPayee = (id: string | null | undefined, name: string | null | undefined) => {
+      if (id && name && !this.payees.has(id)) {
+        const payee: E.Payee = { id, name, transfer_account_id: null, deleted: false };
+        note(this.payees, payee);
+        this.payees.set(id, payee);
+      }
+    };
     for (const t of details) {
+      learnPayee(t.payee_id, t.payee_name);
+      for (const x of t.subtransactions ?? []) learnPayee(x.payee_id, x.payee_name);
       note(this.transactions, t);
       // A detail lists the lines the transaction has now: replace, don't merge.
       this.lines.delete(t.id);

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { YnabClient, type TokenProvider } from '../api/client/client.js';
+import type { TransportOptions } from '../api/client/transport.js';
 import type { Era } from '../api/operations.js';
 import { openSecretStore } from '../auth/secret-store.js';
 import { configDir as defaultConfigDir, ensurePrivateDir, stateDir as defaultStateDir } from '../paths.js';
@@ -30,6 +31,7 @@ export interface StackOptions {
   persist?: boolean;
   keySource?: KeySource;
   log?: (line: string) => void;
+  onRequest?: TransportOptions['onRequest'];
 }
 
 export interface Stack {
@@ -66,7 +68,7 @@ export function createStack(opts: StackOptions): Stack {
     return l;
   };
   const client = new YnabClient({
-    transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL },
+    transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL, onRequest: opts.onRequest },
     tokens: opts.tokens,
     quota: ledger,
     era: opts.era,

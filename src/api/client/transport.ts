@@ -15,6 +15,17 @@ export interface TransportOptions {
   responseTimeoutMs?: number;
   connections?: number;
   userAgent?: string;
+  /** Told about every request after it ends (no headers, so never the token): for logs and tests. */
+  onRequest?: (info: RequestInfo) => void;
+}
+
+export interface RequestInfo {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** HTTP status, or the network failure. */
+  outcome: number | string;
+  ms: number;
 }
 
 export interface RawRequest {
@@ -91,6 +102,8 @@ export class Transport {
       headers['content-type'] = 'application/json';
     }
     let sent = false;
+    const started = Date.now();
+    const report = (outcome: number | string) => this.opts.onRequest?.({ method: req.method, path: req.path, query: req.query ?? {}, outcome, ms: Date.now() - started });
     try {
       const res = await this.pool.request({
         method: req.method as 'GET',
@@ -112,12 +125,15 @@ export class Transport {
           // A non-JSON body (a proxy's error page, say) is kept as text for the error message.
         }
       }
+      report(res.statusCode);
       return { status: res.statusCode, headers: out, body };
     } catch (e) {
       // undici rejects before `sent` for failures while connecting; anything after writing may have been applied.
       const code = (e as { code?: string }).code;
       const beforeSending = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ECONNREFUSED' || code === 'ENOTFOUND';
-      throw classify(e, sent || !beforeSending);
+      const failure = classify(e, sent || !beforeSending);
+      report(failure.failure);
+      throw failure;
     }
   }
 
