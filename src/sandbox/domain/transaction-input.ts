@@ -117,6 +117,11 @@ export function checkChange(b: BudgetStore, t: TransactionRec, input: ExistingTr
     }
   }
   const account = requireAccountRef(b, input.account_id ?? t.account_id, index);
+  if (split && account.id !== t.account_id) {
+    // A split's transfer lines move with it: none may end up transferring to its own account.
+    const i = t.subtransactions.findIndex((x) => !x.deleted && x.transfer_account_id === account.id);
+    if (i >= 0) throw badRequest(`subtransactions[${i}] is a transfer to account ${account.id}: the split cannot move into the account it transfers to${at(index)}`);
+  }
   const change: TransactionChange = {};
   if (input.account_id !== undefined) change.account_id = account.id;
   if (!split && input.date !== undefined) {
@@ -132,7 +137,9 @@ export function checkChange(b: BudgetStore, t: TransactionRec, input: ExistingTr
     change.payee_name = input.payee_id ? null : (input.payee_name ?? null);
   }
   const payeeForCheck = change.payee_id !== undefined ? change.payee_id : t.payee_id;
-  if (!split && input.category_id !== undefined) {
+  // A Credit Card Payment category is ignored: on an update that means the category stays as it is.
+  const ignoredCategory = !!input.category_id && b.category(input.category_id)?.role === 'credit_card_payment';
+  if (!split && input.category_id !== undefined && !ignoredCategory) {
     change.category_id = checkLine(b, account, { payee_id: payeeForCheck, category_id: input.category_id }, '', index);
   } else if (!split && (change.account_id !== undefined || change.payee_id !== undefined)) {
     // Re-check the kept category against the new account or payee (e.g. moved off budget).

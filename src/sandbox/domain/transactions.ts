@@ -222,6 +222,7 @@ export interface TransactionChange {
 export function changeTransaction(b: BudgetStore, t: TransactionRec, c: TransactionChange): TransactionRec {
   b.stamp(t);
   const wasTarget = t.transfer_account_id;
+  const wasAccount = t.account_id;
   if (c.account_id !== undefined) t.account_id = c.account_id;
   if (c.date !== undefined) t.date = c.date;
   if (c.amount !== undefined) t.amount = c.amount;
@@ -265,12 +266,25 @@ export function changeTransaction(b: BudgetStore, t: TransactionRec, c: Transact
     t.transfer_transaction_id = null;
     if (target) linkTransfer(b, t, account, target, t.category_id);
   }
-  // The split lines of a split keep the parent's date; their transfer sides follow it.
+  // The split lines of a split keep the parent's date; their transfer sides follow it, and
+  // when the split moves to another account they are relinked to it (categories as for any transfer).
+  const moved = account.id !== wasAccount;
   for (const x of t.subtransactions) {
     const linePair = x.transfer_transaction_id ? b.rec.transactions.get(x.transfer_transaction_id) : undefined;
-    if (linePair && !linePair.deleted && linePair.date !== t.date) {
-      b.stamp(linePair);
-      linePair.date = t.date;
+    const live = linePair && !linePair.deleted ? linePair : undefined;
+    if (moved && live) {
+      const cats = transferCategories(account, b.account(live.account_id)!, x.category_id ?? live.category_id);
+      b.stamp(live);
+      live.payee_id = account.transfer_payee_id;
+      live.transfer_account_id = account.id;
+      live.category_id = cats.to;
+      x.category_id = cats.from;
+    } else if (moved && !account.on_budget) {
+      x.category_id = null;
+    }
+    if (live && live.date !== t.date) {
+      b.stamp(live);
+      live.date = t.date;
     }
   }
   return t;

@@ -67,11 +67,12 @@ export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string): G
   function compute(): GoalFigures {
     switch (goal.type) {
       case 'TB': {
+        // No date: whatever the available balance lacks is needed now (spending from it counts).
         const funded = clamp(f.balance, 0, T);
         return {
           percentage_complete: percentOf(funded, T),
           months_to_budget: null,
-          under_funded: Math.max(0, T - Math.max(0, f.carry + f.budgeted)),
+          under_funded: T - funded,
           overall_funded: funded,
           overall_left: T - funded,
         };
