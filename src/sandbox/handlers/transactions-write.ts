@@ -104,8 +104,9 @@ export const transactionWriteHandlers: Record<string, Handler> = {
   updateTransactions: (ctx) => {
     const b = ctx.budget;
     const { transactions: items } = ctx.body as z.infer<typeof B.PatchTransactionsWrapper>;
-    const byImportId = new Map<string, TransactionRec>();
-    for (const t of b.rec.transactions.values()) if (!t.deleted && t.import_id) byImportId.set(t.import_id, t);
+    // import_id is unique per account, so the same one may exist on several accounts.
+    const byImportId = new Map<string, TransactionRec[]>();
+    for (const t of b.rec.transactions.values()) if (!t.deleted && t.import_id) byImportId.set(t.import_id, [...(byImportId.get(t.import_id) ?? []), t]);
     const plan: { t: TransactionRec; change: TransactionChange }[] = items.map((item, i) => {
       const { id, import_id: importId, ...fields } = item;
       if (id && importId) throw badRequest(`provide either id or import_id to identify a transaction, not both${at(i)}`);
@@ -115,8 +116,10 @@ export const transactionWriteHandlers: Record<string, Handler> = {
         if (!t && parentOfLine(b, id)) throw badRequest(`transaction does not exist in this budget: ${id} is a split line; update its split transaction${at(i)}`);
         if (!t) throw badRequest(`transaction does not exist in this budget${at(i)}`);
       } else if (importId) {
-        t = byImportId.get(importId);
-        if (!t) throw badRequest(`no transaction with import_id ${JSON.stringify(importId)} exists in this budget${at(i)}`);
+        const found = (byImportId.get(importId) ?? []).filter((x) => !fields.account_id || x.account_id === fields.account_id);
+        if (!found.length) throw badRequest(`no transaction with import_id ${JSON.stringify(importId)} exists in this budget${at(i)}`);
+        if (found.length > 1) throw badRequest(`import_id ${JSON.stringify(importId)} is on ${found.length} accounts; add account_id or use id${at(i)}`);
+        t = found[0]!;
       } else {
         throw badRequest(`each transaction needs an id or an import_id${at(i)}`);
       }

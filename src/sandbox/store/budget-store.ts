@@ -74,7 +74,8 @@ export class BudgetStore {
 
   /** Computed figures, recomputed when stale (after a write, or when the UTC day moved on). */
   derived(): Derived {
-    if (!this.derivedCache || this.derivedCache.today !== this.today()) this.refresh(null);
+    // During a write, whatever changed is stamped with the write's knowledge, never a new one.
+    if (!this.derivedCache || this.derivedCache.today !== this.today()) this.refresh(this.pending);
     return this.derivedCache!;
   }
 

@@ -104,8 +104,10 @@ export function computeDerived(b: BudgetRec, now: Date): Derived {
         budgetFlow += line.amount;
       }
       // Card spending funded from a category moves that money into the card's payment
-      // category; a payment into the card (an on-budget transfer) moves it out again.
-      if (payment && (internalTransfer || (line.category_id !== null && line.category_id !== rta))) {
+      // category; a payment into the card (an on-budget transfer in) moves it out again. A draw
+      // or cash advance (an on-budget transfer out) is new debt, not money for the payment.
+      const spending = !internalTransfer && line.category_id !== null && line.category_id !== rta;
+      if (payment && (spending || (internalTransfer && line.amount > 0))) {
         add(perCategory, payment, -line.amount);
       }
     }
