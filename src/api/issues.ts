@@ -10,7 +10,8 @@ function pathOf(issue: z.core.$ZodIssue, root: string): string {
   return parts.length ? (root ? `${root}.${parts.join('.')}` : parts.join('.')) : root || 'input';
 }
 
-function describe(issue: z.core.$ZodIssue): string {
+/** What was wrong with one value and what is expected, e.g. "must be at most 500 characters". */
+export function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
@@ -37,7 +38,7 @@ function describe(issue: z.core.$ZodIssue): string {
 
 /** "transaction.amount: must be an integer; transaction: unknown field \"foo\"" (first five problems). */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], root = ''): string {
-  const lines = issues.slice(0, 5).map((i) => `${pathOf(i, root)}: ${describe(i)}`);
+  const lines = issues.slice(0, 5).map((i) => `${pathOf(i, root)}: ${describeIssue(i)}`);
   if (issues.length > 5) lines.push(`and ${issues.length - 5} more problem${issues.length - 5 === 1 ? '' : 's'}`);
   return lines.join('; ');
 }

@@ -86,10 +86,8 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on ${host}:${port}: --host ${host} is not an address of this machine`);
     throw e;
   });
-  process.stdout.write(`${JSON.stringify(sandbox.announcement())}\n`);
-  const names = sandbox.state.budgets.map((b) => `"${b.rec.name}"`).join(', ');
-  process.stderr.write(`ynab-mcp sandbox: serving ${names} at ${sandbox.baseUrl}${flags.data ? `, saving to ${flags.data}` : ''}\n`);
-
+  // Handlers first: a client may signal as soon as it has read the announcement, and without
+  // a handler SIGTERM would end the process at once, unsaved.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -105,4 +103,8 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  process.stdout.write(`${JSON.stringify(sandbox.announcement())}\n`);
+  const names = sandbox.state.budgets.map((b) => `"${b.rec.name}"`).join(', ');
+  process.stderr.write(`ynab-mcp sandbox: serving ${names} at ${sandbox.baseUrl}${flags.data ? `, saving to ${flags.data}` : ''}\n`);
 }

@@ -111,7 +111,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const scheduleSave = () => {
     if (!opts.dataFile) return;
     dirty = true;
-    saveTimer ??= setTimeout(flush, 250);
+    saveTimer ??= setTimeout(() => {
+      // A failed save (disk full, directory gone) must not bring the service down: say so on
+      // stderr and try again on the next change and at exit.
+      try {
+        flush();
+      } catch (e) {
+        dirty = true;
+        log(`sandbox: ${(e as Error).message}; will retry on the next change`);
+      }
+    }, 250);
   };
   const records = saved?.budgets ?? createDemoBudgets({ seed, now: clock(), userId: env.userId, transactions: opts.transactions });
   const state: SandboxState = {
@@ -170,6 +179,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
 
   function sendOAuth(res: ServerResponse, r: OAuthResponse) {
+    // Issued and revoked grants are changes too: save them like budget writes.
+    if (r.status < 400) scheduleSave();
     res.writeHead(r.status, { ...CORS_HEADERS, ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) });
     res.end(r.body);
   }

@@ -153,7 +153,11 @@ export class OAuthServer {
   }
 }
 
-/** Form data from the body (urlencoded or JSON) merged over the query string, as the service accepts both. */
+/**
+ * Form data from the body (urlencoded or JSON) merged over the query string, as the service accepts
+ * both; client credentials may also come as HTTP Basic (RFC 6749 §2.3.1, which many OAuth client
+ * libraries use by default and the service's Doorkeeper accepts).
+ */
 export function oauthParams(req: IncomingMessage, url: URL, body: string): URLSearchParams {
   const params = new URLSearchParams(url.searchParams);
   const type = req.headers['content-type'] ?? '';
@@ -166,6 +170,22 @@ export function oauthParams(req: IncomingMessage, url: URL, body: string): URLSe
     }
   } else {
     for (const [k, v] of new URLSearchParams(body)) params.set(k, v);
+  }
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (basic) {
+    const pair = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = pair.indexOf(':');
+    const decode = (s: string) => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, ' '));
+      } catch {
+        return s;
+      }
+    };
+    if (colon >= 0) {
+      params.set('client_id', decode(pair.slice(0, colon)));
+      params.set('client_secret', decode(pair.slice(colon + 1)));
+    }
   }
   return params;
 }

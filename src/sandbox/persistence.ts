@@ -117,6 +117,7 @@ export function saveData(file: string, data: SandboxData): void {
     } catch {
       // Nothing to clean up.
     }
-    throw e;
+    const missingDir = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(`cannot save sandbox data to ${file}: ${missingDir ? 'its directory does not exist' : (e as Error).message}`);
   }
 }
