@@ -377,7 +377,7 @@ export const OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'get_payee', title: 'Get payee', description: 'One payee.' },
+    tool: { name: 'get_payee', title: 'Get payee', description: 'One payee by id; a transfer payee names the account it transfers to.' },
   },
   {
     id: 'updatePayee',
@@ -424,7 +424,7 @@ export const OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'get_payee_location', title: 'Get payee location', description: 'One payee location.' },
+    tool: { name: 'get_payee_location', title: 'Get payee location', description: 'One recorded GPS location of a payee (latitude and longitude as text).' },
   },
   {
     id: 'getPayeeLocationsByPayee',

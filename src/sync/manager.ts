@@ -68,6 +68,11 @@ export class ReplicaManager {
     return [...this.cache.values()];
   }
 
+  /** The replica of a budget if held, without syncing (for names and formats next to other answers). */
+  peek(budgetParam: string): BudgetReplica | undefined {
+    return this.cache.get(this.aliases.get(budgetParam) ?? budgetParam);
+  }
+
   /** Answers a read operation from the budget's replica, syncing first when it is not fresh enough. */
   async read(budgetParam: string, op: OperationId, params: Record<string, string>, query: TransactionQuery): Promise<{ data: Record<string, unknown>; freshness: Freshness }> {
     const { replica, notice } = await this.fresh(budgetParam);

@@ -1,0 +1,49 @@
+/**
+ * Finds the credentials the server runs with, at the first tool call (never at start):
+ * YNAB_ACCESS_TOKEN (how MCPB desktop hosts pass it) > the OS keychain > the 0600 file.
+ * A personal token is used as it is; an OAuth grant gets a refreshing token provider.
+ */
+import { tokenKey } from '../quota/ledger.js';
+import type { Connection } from '../mcp/state.js';
+import { NoTokenError } from '../mcp/state.js';
+import { oauthProvider } from './oauth-provider.js';
+import { accessTokenFromEnv } from './token-source.js';
+import { openSecretStore } from './secret-store.js';
+
+export interface ConnectionOptions {
+  configDir: string;
+  stateDir: string;
+  profile?: string;
+  baseUrl?: string;
+  env?: Record<string, string | undefined>;
+  warn?: (line: string) => void;
+}
+
+export const NO_TOKEN_MESSAGE =
+  'No YNAB access token: run "ynab-mcp login" (a personal access token, or --oauth), set YNAB_ACCESS_TOKEN, or start with --sandbox to try the demo budgets.';
+
+export async function resolveConnection(opts: ConnectionOptions): Promise<Connection> {
+  const env = opts.env ?? process.env;
+  const fromEnv = accessTokenFromEnv(env);
+  if (fromEnv !== null) {
+    return { tokens: { token: async () => fromEnv }, info: { source: 'env', kind: 'personal' }, baseUrl: opts.baseUrl };
+  }
+  const store = await openSecretStore({ configDir: opts.configDir, profile: opts.profile, warn: opts.warn });
+  const found = await store.lookup('access_token');
+  if (!found) throw new NoTokenError(NO_TOKEN_MESSAGE);
+  const source = found.source;
+  const kind = (await store.get('token_kind')) === 'oauth' ? 'oauth' : 'personal';
+  const baseUrl = opts.baseUrl ?? (await store.get('base_url')) ?? undefined;
+  if (kind === 'personal') {
+    const token = found.value;
+    return { tokens: { token: async () => token }, info: { source, kind }, baseUrl };
+  }
+  const provider = await oauthProvider({ store, stateDir: opts.stateDir, warn: opts.warn });
+  return {
+    tokens: provider,
+    info: { source, kind, scope: provider.scope, expiresAt: provider.expiresAt() },
+    // OAuth access tokens change every two hours; saved replicas belong to the grant, not one token.
+    identity: async () => tokenKey(`oauth:${provider.grantIdentity}`),
+    baseUrl,
+  };
+}

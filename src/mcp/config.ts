@@ -1,0 +1,38 @@
+/**
+ * What the MCP server exposes and how: default budget, toolsets, read-only mode, output limits.
+ * Read from flags with environment fallbacks, so hosts that only pass env (MCPB) can configure it.
+ */
+import { TOOLSETS, type Toolset } from '../api/operations.js';
+
+export interface McpConfig {
+  /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
+  defaultBudget: string;
+  toolsets: ReadonlySet<Toolset>;
+  /** Configured read-only (--read-only / YNAB_READ_ONLY=1). */
+  readOnly: boolean;
+  /** Largest tool result text, in characters; larger results are paged with a notice. */
+  maxResultChars: number;
+}
+
+export class ConfigError extends Error {}
+
+export function parseToolsets(value: string | undefined): ReadonlySet<Toolset> {
+  if (!value || value.trim() === '' || value.trim() === 'all') return new Set(TOOLSETS);
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
+  if (unknown.length) {
+    throw new ConfigError(`unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${TOOLSETS.join(', ')} (or "all")`);
+  }
+  return new Set(names as Toolset[]);
+}
+
+const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+
+export function mcpConfig(flags: { budget?: string; toolsets?: string; readOnly?: boolean; maxResultChars?: number }, env: Record<string, string | undefined> = process.env): McpConfig {
+  return {
+    defaultBudget: flags.budget ?? (env.YNAB_BUDGET_ID?.trim() || 'last-used'),
+    toolsets: parseToolsets(flags.toolsets ?? env.YNAB_MCP_TOOLSETS),
+    readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY),
+    maxResultChars: flags.maxResultChars ?? 60_000,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The one output builder: turns an operation's `data` into a tool result (and resource text).
+ *  - compact entities by default, `detail: "full"` for everything the API returns, `fields` to
+ *    pick fields (id and name always kept);
+ *  - lists paged with `limit` and an opaque cursor, with `count`, `has_more`, `next_cursor`;
+ *    transaction lists also carry their total, inflow and outflow (all matching rows, exact);
+ *  - a hard size cap: an answer that would be too large holds fewer items and says how to get
+ *    the rest; nothing is dropped silently;
+ *  - how fresh the answer is, and notices (e.g. the API's one-year default date window);
+ *  - member names as the API's (`accounts`, `transaction`, `category_groups`, `budgets`, …).
+ */
+import { formatMilliunits, sumMilliunits } from '../../api/money.js';
+import { compact, compactFieldNames, project, type CompactContext, type EntityKind } from './compact.js';
+import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from './page.js';
+
+export interface OutputShape {
+  /** The member of `data` holding the result (table name). */
+  member: string;
+  /** The member's name in the answer (the /budgets-era name, as the tools speak it). */
+  outputMember: string;
+  kind: EntityKind;
+  list: boolean;
+  /** For one entity holding a long list (a month's categories): page that list. */
+  nestedList?: string;
+  transactionTotals?: boolean;
+}
+
+export interface OutputOptions {
+  detail?: 'compact' | 'full';
+  fields?: string[];
+  limit?: number;
+  cursor?: string;
+  /** Fingerprint of the query, for cursors. */
+  queryKey: string;
+}
+
+export interface OutputInput {
+  shape: OutputShape;
+  data: Record<string, any>;
+  options: OutputOptions;
+  ctx: CompactContext;
+  /** Extra members copied through (freshness, transaction_ids, duplicate_import_ids, …). */
+  extras?: Record<string, unknown>;
+  notices?: string[];
+  maxChars: number;
+}
+
+export class OutputTooLargeError extends Error {}
+
+function render(kind: EntityKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext): Record<string, unknown> {
+  const base = o.detail === 'full' ? e : compact(kind, e, ctx);
+  return o.fields?.length ? project(base, o.fields) : base;
+}
+
+function checkFields(kind: EntityKind, o: OutputOptions, sample: Record<string, any> | undefined): void {
+  if (!o.fields?.length) return;
+  const known = new Set(o.detail === 'full' && sample ? Object.keys(sample) : compactFieldNames(kind));
+  const unknown = o.fields.filter((f) => !known.has(f));
+  if (unknown.length) {
+    throw new PagingError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => JSON.stringify(f)).join(', ')}; available${o.detail === 'full' ? '' : ' in compact detail'}: ${[...known].join(', ')}`);
+  }
+}
+
+function totals(items: Record<string, any>[], ctx: CompactContext): Record<string, unknown> {
+  const amounts = items.map((t) => t.amount as number);
+  const inflow = sumMilliunits(amounts.filter((a) => a > 0));
+  const outflow = sumMilliunits(amounts.filter((a) => a < 0));
+  const total = inflow + outflow;
+  return {
+    total_milliunits: total,
+    total_formatted: formatMilliunits(total, ctx.format),
+    inflow_milliunits: inflow,
+    inflow_formatted: formatMilliunits(inflow, ctx.format),
+    outflow_milliunits: outflow,
+    outflow_formatted: formatMilliunits(outflow, ctx.format),
+  };
+}
+
+export interface BuiltOutput {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+export function buildOutput(input: OutputInput): BuiltOutput {
+  const { shape, data, options: o, ctx } = input;
+  const value = data[shape.member];
+  const notices = [...(input.notices ?? [])];
+  const base: Record<string, unknown> = {};
+
+  if (!shape.list && !shape.nestedList) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) checkFields(shape.kind, o, value);
+    const entity = value && typeof value === 'object' && !Array.isArray(value) ? render(shape.kind, value, o, ctx) : value;
+    const structured = { [shape.outputMember]: entity, ...input.extras, ...(notices.length ? { notices } : {}) };
+    const text = JSON.stringify(structured);
+    if (text.length > input.maxChars) {
+      throw new OutputTooLargeError(
+        `the answer is ${text.length} characters, over the limit of ${input.maxChars}; ask for detail "compact" or specific fields, or use the list tools for its parts`,
+      );
+    }
+    return { structured, text };
+  }
+
+  // The list to page: the value itself, or a list inside one entity (a month's categories).
+  const parent = shape.nestedList ? (value as Record<string, any>) : undefined;
+  const all: Record<string, any>[] = ((shape.nestedList ? parent?.[shape.nestedList] : value) ?? []).filter((x: any) => !x?.deleted);
+  checkFields(shape.nestedList ? 'category' : shape.kind, o, all[0]);
+  const offset = decodeCursor(o.cursor, o.queryKey);
+  const limit = o.limit ?? DEFAULT_LIMIT;
+  const itemKind: EntityKind = shape.nestedList ? 'category' : shape.kind;
+  if (shape.transactionTotals) Object.assign(base, totals(all, ctx));
+
+  const assemble = (n: number) => {
+    const page = all.slice(offset, offset + n).map((e) => render(itemKind, e, o, ctx));
+    const end = offset + page.length;
+    const more = end < all.length;
+    const listValue = parent ? { ...(o.detail === 'full' ? parent : compact(shape.kind, { ...parent, categories: [] }, ctx)), [shape.nestedList!]: page } : page;
+    const structured: Record<string, unknown> = {
+      [shape.outputMember]: listValue,
+      count: all.length,
+      returned: page.length,
+      has_more: more,
+      ...(more ? { next_cursor: encodeCursor(end, o.queryKey) } : {}),
+      ...base,
+      ...input.extras,
+    };
+    return { structured, more, end };
+  };
+
+  let n = Math.min(limit, Math.max(0, all.length - offset));
+  let built = assemble(n);
+  let text = JSON.stringify({ ...built.structured, notices });
+  if (text.length > input.maxChars) {
+    // Largest page that fits, by bisection over the item count.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (JSON.stringify(assemble(mid).structured).length + 400 <= input.maxChars) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo === 0) {
+      throw new OutputTooLargeError(`a single item is over the answer limit of ${input.maxChars} characters; ask for specific fields`);
+    }
+    n = lo;
+    built = assemble(n);
+    notices.push(
+      `Only ${n} of the ${Math.min(limit, all.length - offset)} requested items fit in one answer (size limit). The rest: call again with cursor ${JSON.stringify(built.structured.next_cursor)}, or ask for fewer fields.`,
+    );
+  }
+  const structured = notices.length ? { ...built.structured, notices } : built.structured;
+  text = JSON.stringify(structured);
+  return { structured, text };
+}

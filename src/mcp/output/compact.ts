@@ -1,0 +1,153 @@
+/**
+ * The compact form of each kind of entity: the fields an assistant needs to answer budget
+ * questions, money as milliunits plus the budget's formatted text (never the float
+ * `_currency` companions), and names next to the ids they stand for.
+ */
+import { formatMilliunits } from '../../api/money.js';
+import type { CurrencyFormat } from '../../api/schemas/common.js';
+
+export type EntityKind =
+  | 'user'
+  | 'budget_summary'
+  | 'budget_detail'
+  | 'settings'
+  | 'account'
+  | 'category_group'
+  | 'category'
+  | 'payee'
+  | 'payee_location'
+  | 'month_summary'
+  | 'month_detail'
+  | 'money_movement'
+  | 'money_movement_group'
+  | 'transaction'
+  | 'hybrid_transaction'
+  | 'scheduled_transaction';
+
+/** Plain fields, then money fields (each shown as milliunits and formatted). */
+const COMPACT: Record<EntityKind, { plain: string[]; money?: string[] }> = {
+  user: { plain: ['id'] },
+  budget_summary: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency'] },
+  budget_detail: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency', 'counts'] },
+  settings: { plain: ['date_format', 'currency_format'] },
+  account: { plain: ['id', 'name', 'type', 'on_budget', 'closed', 'note', 'transfer_payee_id'], money: ['balance', 'cleared_balance', 'uncleared_balance'] },
+  category_group: { plain: ['id', 'name', 'hidden', 'internal'] },
+  category: {
+    plain: ['id', 'name', 'category_group_id', 'category_group_name', 'hidden', 'note', 'goal_type', 'goal_target_date', 'goal_percentage_complete', 'goal_months_to_budget'],
+    money: ['budgeted', 'activity', 'balance', 'goal_target', 'goal_under_funded'],
+  },
+  payee: { plain: ['id', 'name', 'transfer_account_id'] },
+  payee_location: { plain: ['id', 'payee_id', 'payee_name', 'latitude', 'longitude'] },
+  month_summary: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'] },
+  month_detail: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'] },
+  money_movement: { plain: ['id', 'month', 'moved_at', 'from_category_id', 'from_category_name', 'to_category_id', 'to_category_name', 'note', 'money_movement_group_id'], money: ['amount'] },
+  money_movement_group: { plain: ['id', 'month', 'group_created_at', 'note'] },
+  transaction: {
+    plain: ['id', 'date', 'payee_name', 'category_name', 'account_name', 'memo', 'cleared', 'approved', 'flag_color', 'transfer_account_id', 'import_id', 'payee_id', 'category_id', 'account_id'],
+    money: ['amount'],
+  },
+  hybrid_transaction: {
+    plain: ['id', 'type', 'parent_transaction_id', 'date', 'payee_name', 'category_name', 'account_name', 'memo', 'cleared', 'approved', 'flag_color', 'transfer_account_id', 'payee_id', 'category_id', 'account_id'],
+    money: ['amount'],
+  },
+  scheduled_transaction: {
+    plain: ['id', 'date_next', 'date_first', 'frequency', 'payee_name', 'category_name', 'account_name', 'memo', 'flag_color', 'transfer_account_id', 'payee_id', 'category_id', 'account_id'],
+    money: ['amount'],
+  },
+};
+
+/** Fields kept whatever `fields` asks for: what identifies the entity. */
+export const IDENTITY_FIELDS = ['id', 'name', 'month'];
+
+/** Names for ids the API leaves bare (money movements, payee locations). */
+export interface Names {
+  category(id: string | null | undefined): string | null;
+  payee(id: string | null | undefined): string | null;
+}
+
+export interface CompactContext {
+  format: CurrencyFormat | null;
+  names?: Names;
+}
+
+function moneyPair(e: Record<string, any>, key: string, ctx: CompactContext, out: Record<string, unknown>) {
+  const value = e[key];
+  if (value === undefined) return;
+  out[key] = value;
+  out[`${key}_formatted`] = value === null ? null : (e[`${key}_formatted`] ?? formatMilliunits(value, ctx.format));
+}
+
+/** Every field a compact entity of this kind can have (for `fields` validation). */
+export function compactFieldNames(kind: EntityKind): string[] {
+  const c = COMPACT[kind];
+  return [...c.plain, ...(c.money ?? []).flatMap((m) => [m, `${m}_formatted`]), ...nestedMembers(kind)];
+}
+
+function nestedMembers(kind: EntityKind): string[] {
+  if (kind === 'category_group' || kind === 'month_detail') return ['categories'];
+  if (kind === 'transaction' || kind === 'scheduled_transaction') return ['subtransactions'];
+  if (kind === 'budget_detail' || kind === 'budget_summary') return ['accounts'];
+  return [];
+}
+
+export function compact(kind: EntityKind, e: Record<string, any>, ctx: CompactContext): Record<string, unknown> {
+  const spec = COMPACT[kind];
+  const out: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  if (kind === 'budget_summary' || kind === 'budget_detail') extra.currency = e.currency_format?.iso_code ?? null;
+  if (kind === 'money_movement') {
+    extra.from_category_name = e.from_category_id ? (ctx.names?.category(e.from_category_id) ?? null) : 'Ready to Assign';
+    extra.to_category_name = e.to_category_id ? (ctx.names?.category(e.to_category_id) ?? null) : 'Ready to Assign';
+  }
+  if (kind === 'payee_location') extra.payee_name = ctx.names?.payee(e.payee_id) ?? null;
+  if (kind === 'budget_detail') {
+    const count = (k: string) => (Array.isArray(e[k]) ? e[k].length : 0);
+    extra.counts = {
+      accounts: count('accounts'),
+      category_groups: count('category_groups'),
+      categories: count('categories'),
+      payees: count('payees'),
+      months: count('months'),
+      transactions: count('transactions'),
+      scheduled_transactions: count('scheduled_transactions'),
+    };
+  }
+  for (const key of spec.plain) {
+    const value = key in extra ? extra[key] : e[key];
+    if (value !== undefined) out[key] = value;
+  }
+  for (const key of spec.money ?? []) moneyPair(e, key, ctx, out);
+  // Nested collections in their own compact form.
+  if ((kind === 'category_group' || kind === 'month_detail') && Array.isArray(e.categories)) {
+    out.categories = e.categories.filter((c: any) => !c.deleted).map((c: any) => compact('category', c, ctx));
+  }
+  if ((kind === 'transaction' || kind === 'scheduled_transaction') && Array.isArray(e.subtransactions) && e.subtransactions.length) {
+    out.subtransactions = e.subtransactions.map((x: any) => {
+      const line: Record<string, unknown> = {};
+      for (const k of ['id', 'payee_name', 'category_name', 'memo', 'transfer_account_id', 'category_id', 'payee_id']) if (x[k] !== undefined) line[k] = x[k];
+      moneyPair(x, 'amount', ctx, line);
+      return line;
+    });
+  }
+  if ((kind === 'budget_detail' || kind === 'budget_summary') && Array.isArray(e.accounts)) {
+    out.accounts = e.accounts.filter((a: any) => !a.deleted).map((a: any) => compact('account', a, ctx));
+  }
+  return dropNulls(out);
+}
+
+/** Compact answers leave out fields without a value: they cost tokens and say nothing. */
+function dropNulls(o: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, v] of Object.entries(o)) {
+    if (v === null || v === undefined) delete o[k];
+    else if (Array.isArray(v)) for (const item of v) if (item && typeof item === 'object') dropNulls(item as Record<string, unknown>);
+  }
+  return o;
+}
+
+/** Keeps only the requested fields (plus what identifies the entity). */
+export function project(entity: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const keep = new Set([...IDENTITY_FIELDS, ...fields]);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(entity)) if (keep.has(k)) out[k] = v;
+  return out;
+}

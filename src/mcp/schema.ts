@@ -1,0 +1,50 @@
+/**
+ * Tool schemas as the SDK takes them (Standard Schema with a JSON Schema converter), built from
+ * zod with two adjustments for hosts:
+ *  - nullable fields are advertised as `type: [T, "null"]` rather than `anyOf`, which some
+ *    clients cannot read (no anyOf/oneOf anywhere in input schemas);
+ *  - validation messages are the project's specific ones ("must be an integer", "unknown field").
+ */
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type * as z from 'zod';
+import { describeIssue } from '../api/issues.js';
+
+type Json = Record<string, unknown>;
+
+/** `anyOf: [X, {type: "null"}]` → X with `type: [X.type, "null"]`, recursively. */
+export function flattenNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(flattenNullable);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) out[k] = flattenNullable(v);
+  const any = out.anyOf as Json[] | undefined;
+  if (Array.isArray(any) && any.length === 2) {
+    const nullIndex = any.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
+    const other = any[1 - nullIndex];
+    if (nullIndex !== -1 && other && typeof other.type === 'string' && !other.anyOf && !other.oneOf) {
+      const { anyOf: _drop, ...rest } = out;
+      const merged: Json = { ...other, ...rest, type: [other.type, 'null'] };
+      if (Array.isArray(other.enum) && !other.enum.includes(null)) merged.enum = [...other.enum, null];
+      return merged;
+    }
+  }
+  return out;
+}
+
+export function toolSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
+  const std = (schema as unknown as { '~standard': StandardSchemaWithJSON<z.input<T>, z.output<T>>['~standard'] })['~standard'];
+  return {
+    '~standard': {
+      ...std,
+      validate: (value: unknown) => {
+        const result = schema.safeParse(value);
+        if (result.success) return { value: result.data };
+        return { issues: result.error.issues.map((i) => ({ message: describeIssue(i), path: i.path })) };
+      },
+      jsonSchema: {
+        input: (options) => flattenNullable(std.jsonSchema.input(options)) as Json,
+        output: (options) => flattenNullable(std.jsonSchema.output(options)) as Json,
+      },
+    },
+  } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
+}

@@ -1,0 +1,110 @@
+/**
+ * State shared by every MCP server instance of one process (stdio pins one instance; Streamable
+ * HTTP builds one per request): the API stack with its replicas and ledger, and whether the
+ * server is read-only now. Creating it is lazy: starting the server touches no keychain, file or
+ * network (hosts may start it twice to negotiate), the first tool call does.
+ */
+import type { TokenProvider } from '../api/client/client.js';
+import { createStack, type Stack, type StackOptions } from '../sync/stack.js';
+import type { YnabService } from '../sync/service.js';
+import type { McpConfig } from './config.js';
+
+/** Where the token came from and what kind it is: shown by ynab://status, never the token. */
+export interface TokenInfo {
+  source: 'env' | 'keychain' | 'file' | 'sandbox';
+  kind: 'personal' | 'oauth';
+  /** The grant's scope when known (OAuth grants carry it). */
+  scope?: 'full' | 'read-only';
+  expiresAt?: string | null;
+}
+
+export interface Connection {
+  tokens: TokenProvider;
+  info: TokenInfo;
+  /** Stable name of whose data this is, for saved replicas (survives OAuth refreshes). */
+  identity?: () => Promise<string>;
+  baseUrl?: string;
+}
+
+export class NoTokenError extends Error {}
+
+export class ServerState {
+  private stack: Promise<Stack> | undefined;
+  private connection: Connection | undefined;
+  private scopeReadOnly = false;
+  private readonly readOnlyListeners = new Set<() => void>();
+
+  constructor(
+    readonly config: McpConfig,
+    private readonly connect: () => Promise<Connection>,
+    private readonly stackOptions: Partial<StackOptions> = {},
+  ) {}
+
+  /** Read-only as configured, as granted (read-only OAuth scope), or as the service said (403.3). */
+  get readOnly(): boolean {
+    return this.config.readOnly || this.scopeReadOnly || this.connection?.info.scope === 'read-only';
+  }
+
+  /** Why the server is read-only, for tool results and ynab://status. */
+  readOnlyReason(): string | undefined {
+    if (this.config.readOnly) return 'started with --read-only';
+    if (this.connection?.info.scope === 'read-only') return 'the token was granted read-only access';
+    if (this.scopeReadOnly) return 'YNAB refused a change because the token only has read-only scope (403.3)';
+    return undefined;
+  }
+
+  onReadOnly(listener: () => void): () => void {
+    this.readOnlyListeners.add(listener);
+    return () => this.readOnlyListeners.delete(listener);
+  }
+
+  tokenInfo(): TokenInfo | undefined {
+    return this.connection?.info;
+  }
+
+  /** The API stack, created on first use. */
+  async ready(): Promise<Stack> {
+    this.stack ??= (async () => {
+      const connection = await this.connect();
+      this.connection = connection;
+      const stack = createStack({
+        ...this.stackOptions,
+        tokens: connection.tokens,
+        identity: connection.identity,
+        baseUrl: connection.baseUrl ?? this.stackOptions.baseUrl,
+        readOnly: this.readOnly,
+        onReadOnlyScope: () => {
+          if (this.scopeReadOnly) return;
+          this.scopeReadOnly = true;
+          for (const l of this.readOnlyListeners) l();
+        },
+      });
+      if (connection.info.scope === 'read-only') for (const l of this.readOnlyListeners) l();
+      return stack;
+    })().catch((e: unknown) => {
+      // A failed start (no token yet) is retried on the next call, e.g. after `ynab-mcp login`.
+      this.stack = undefined;
+      throw e;
+    });
+    return this.stack;
+  }
+
+  async service(): Promise<YnabService> {
+    return (await this.ready()).service;
+  }
+
+  /** The stack if it was started, without starting it (status must not cause side effects). */
+  async started(): Promise<Stack | undefined> {
+    if (!this.stack) return undefined;
+    try {
+      return await this.stack;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    const stack = await this.started();
+    await stack?.close();
+  }
+}

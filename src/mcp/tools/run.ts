@@ -1,0 +1,36 @@
+/**
+ * Runs a tool: the shared answer (arguments → the service → the one output builder, see
+ * ../answer.ts) → a result with structured content and its JSON text mirror, marked as data when
+ * it holds budget text. Every failure becomes an isError result with a specific message; nothing
+ * is thrown to the SDK.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { answer } from '../answer.js';
+import { describeError } from '../errors.js';
+import { markUserData } from '../output/untrusted.js';
+import type { ServerState } from '../state.js';
+import type { ToolDefinition } from './definitions.js';
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<CallToolResult> {
+  const write = def.op.access === 'write';
+  let scrub = (text: string) => text;
+  try {
+    if (write && state.readOnly) {
+      return errorResult(`${def.name} changes the budget, and this server is read-only (${state.readOnlyReason()}). Nothing was changed.`);
+    }
+    const service = await state.service();
+    scrub = (text) => service.client.scrub(text);
+    const { structured, userText } = await answer(def, args, state);
+    const text = JSON.stringify(structured);
+    return { content: [{ type: 'text', text: userText ? markUserData(text) : text }], structuredContent: structured };
+  } catch (e) {
+    if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
+      process.stderr.write(`ynab-mcp: ${def.name} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
+    }
+    return errorResult(scrub(describeError(e, def.name, write)));
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * A real MCP client connected to a ynab-mcp server whose API is a sandbox over real HTTP.
+ * In-process (linked transports) for speed; the stdio and HTTP suites spawn the CLI instead.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { mcpConfig } from '../../src/mcp/config.js';
+import { buildServer } from '../../src/mcp/server.js';
+import { ServerState } from '../../src/mcp/state.js';
+import type { SandboxOptions } from '../../src/sandbox/app.js';
+import { testSandbox, type TestSandbox } from './sandbox.js';
+
+export interface McpHarness {
+  sb: TestSandbox;
+  state: ServerState;
+  client: Client;
+  /** Calls a tool; returns the raw result. */
+  call(name: string, args?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  sandbox?: SandboxOptions;
+  flags?: Parameters<typeof mcpConfig>[0];
+  env?: Record<string, string | undefined>;
+  token?: 'full' | 'read-only';
+  maxStalenessMs?: number;
+}
+
+export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
+  const sb = await testSandbox({ rateLimit: 100_000, ...opts.sandbox });
+  const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-harness-'));
+  const token = opts.token === 'read-only' ? sb.readOnlyToken : sb.accessToken;
+  const state = new ServerState(
+    mcpConfig(opts.flags ?? {}, opts.env ?? {}),
+    async () => ({ tokens: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+    { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000 },
+  );
+  const server = buildServer(state, { live: true });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  return {
+    sb,
+    state,
+    client,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }),
+    async close() {
+      await client.close();
+      await server.close();
+      await state.close();
+      await sb.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The structured content of a successful result (fails the test with the message otherwise). */
+export function ok(result: any): any {
+  if (result.isError) throw new Error(`tool error: ${result.content?.[0]?.text}`);
+  return result.structuredContent;
+}

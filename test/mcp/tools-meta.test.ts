@@ -1,0 +1,108 @@
+/**
+ * The tool surface as clients see it (tools/list through a real MCP client): exactly the 44
+ * named tools, each with a title, a short description that states units, explicit annotations,
+ * an output schema, strict inputs without anyOf/oneOf/allOf; and a snapshot of every tool's
+ * schemas that fails on drift (UPDATE_TOOLSNAPS=1 rewrites them).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
+
+const EXPECTED = [
+  'get_user', 'list_budgets', 'get_budget', 'get_budget_settings',
+  'list_accounts', 'get_account', 'create_account',
+  'list_categories', 'get_category', 'create_category', 'update_category', 'get_month_category', 'update_month_category', 'create_category_group', 'update_category_group',
+  'list_payees', 'get_payee', 'create_payee', 'update_payee', 'list_payee_locations', 'get_payee_location', 'list_payee_locations_by_payee',
+  'list_months', 'get_month',
+  'list_money_movements', 'list_money_movements_by_month', 'list_money_movement_groups', 'list_money_movement_groups_by_month',
+  'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'create_transactions', 'update_transaction', 'update_transactions', 'delete_transaction', 'import_transactions',
+  'list_scheduled_transactions', 'get_scheduled_transaction', 'create_scheduled_transaction', 'update_scheduled_transaction', 'delete_scheduled_transaction',
+];
+
+let h: McpHarness;
+let tools: any[];
+
+beforeAll(async () => {
+  h = await mcpHarness();
+  tools = (await h.client.listTools()).tools;
+});
+afterAll(() => h.close());
+
+function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) => void, path = '$'): void {
+  if (Array.isArray(node)) node.forEach((n, i) => walk(n, visit, `${path}[${i}]`));
+  else if (node && typeof node === 'object') {
+    visit(node as Record<string, unknown>, path);
+    for (const [k, v] of Object.entries(node)) walk(v, visit, `${path}.${k}`);
+  }
+}
+
+describe('the tool surface', () => {
+  it('has exactly the 44 tools, named as the operations', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
+  });
+
+  it.each(EXPECTED)('%s has a title, a short description, explicit annotations and an output schema', (name) => {
+    const t = tools.find((x) => x.name === name);
+    expect(t.title).toMatch(/\w/);
+    expect(t.description.length).toBeGreaterThan(20);
+    expect(t.description.length).toBeLessThan(400);
+    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) expect(typeof t.annotations[hint]).toBe('boolean');
+    expect(t.annotations.readOnlyHint).toBe(/^(get|list)_/.test(name));
+    if (name.startsWith('delete_')) expect(t.annotations.destructiveHint).toBe(true);
+    if (name.startsWith('create_')) expect(t.annotations.destructiveHint).toBe(false);
+    expect(t.outputSchema?.type).toBe('object');
+  });
+
+  it('states units wherever money is involved', () => {
+    const moneyTools = tools.filter((t) => /transactions?$|accounts?$|categor|months?$|money_movements/.test(t.name) && t.annotations.readOnlyHint);
+    for (const t of moneyTools) if (!/payee_locations|groups/.test(t.name)) expect(t.description, t.name).toMatch(/milliunits/);
+  });
+
+  it('has strict input schemas without anyOf, oneOf or allOf', () => {
+    const problems: string[] = [];
+    for (const t of tools) {
+      if (t.inputSchema.additionalProperties !== false) problems.push(`${t.name}: unknown arguments are not refused`);
+      walk(t.inputSchema, (n, path) => {
+        for (const k of ['anyOf', 'oneOf', 'allOf']) if (k in n) problems.push(`${t.name} ${path}: ${k}`);
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('takes money as a decimal or as milliunits in every write that has an amount', () => {
+    const create = tools.find((t) => t.name === 'create_transactions');
+    const item = create.inputSchema.properties.transactions.items.properties;
+    expect(item.amount.type).toBe('number');
+    expect(item.amount_milliunits.type).toBe('integer');
+    expect(item.subtransactions.items.properties.amount_milliunits.type).toBe('integer');
+    for (const [tool, field] of [['update_month_category', 'budgeted'], ['create_account', 'balance'], ['update_category', 'goal_target'], ['create_scheduled_transaction', 'amount']]) {
+      const props = tools.find((t) => t.name === tool).inputSchema.properties;
+      expect(props[field], `${tool}.${field}`).toBeDefined();
+      expect(props[`${field}_milliunits`], `${tool}.${field}_milliunits`).toBeDefined();
+    }
+  });
+
+  it('makes budget_id optional everywhere', () => {
+    for (const t of tools) {
+      if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
+    }
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(42);
+  });
+});
+
+describe('schema snapshots', () => {
+  const dir = join(import.meta.dirname, '__toolsnaps__');
+  it.each(EXPECTED)('%s matches its snapshot', (name) => {
+    const t = tools.find((x) => x.name === name);
+    const current = `${JSON.stringify({ name: t.name, title: t.title, description: t.description, annotations: t.annotations, inputSchema: t.inputSchema, outputSchema: t.outputSchema }, null, 2)}\n`;
+    const file = join(dir, `${name}.json`);
+    if (process.env.UPDATE_TOOLSNAPS === '1' || !existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(file, current);
+      // A missing snapshot is written, then the test still compares (and so passes) only locally;
+      // CI has every snapshot committed, so drift fails there.
+    }
+    expect(current, `tool ${name} changed; rerun with UPDATE_TOOLSNAPS=1 if intended`).toBe(readFileSync(file, 'utf8'));
+  });
+});
