@@ -2,7 +2,7 @@
  * Every failure a tool can meet, as a message that says what happened and what to do next.
  * Messages pass through the client's scrubber, so no token can reach a result.
  */
-import { ApiError, ConfigError, NetworkError, QuotaExhaustedError, ReadOnlyError } from '../api/client/errors.js';
+import { ApiError, ConfigError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError } from '../api/client/errors.js';
 import { ArgumentError } from './tools/args.js';
 import { OutputTooLargeError } from './output/builder.js';
 import { PagingError } from './output/page.js';
@@ -13,6 +13,7 @@ export function describeError(e: unknown, tool: string, write: boolean): string 
   if (e instanceof OutputTooLargeError) return `The answer of ${tool} is too large: ${e.message}`;
   if (e instanceof NoTokenError || e instanceof ConfigError) return e.message;
   if (e instanceof ReadOnlyError) return `${e.message}. Nothing was changed.`;
+  if (e instanceof UncertainWriteError) return `Outcome unknown: ${e.message}.`;
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof NetworkError) {
     if (write && e.sent) return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;

@@ -80,6 +80,30 @@ export class ReplicaManager {
     return { data, freshness: this.freshnessOf(replica, notice) };
   }
 
+  /**
+   * The budget's knowledge now, as a baseline for finding what a write created: the held
+   * replica's, or that of a first sync when none is held.
+   */
+  async baseline(budgetParam: string): Promise<{ id: string; knowledge: number }> {
+    const held = this.peek(budgetParam);
+    if (held) return { id: held.summary.id, knowledge: held.knowledge };
+    const { replica } = await this.fresh(budgetParam);
+    return { id: replica.summary.id, knowledge: replica.knowledge };
+  }
+
+  /** Everything changed since `knowledge` (a raw delta export), merged into the replica too. */
+  async changesSince(budgetId: string, knowledge: number): Promise<E.BudgetDetail> {
+    const res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetId }, query: { last_knowledge_of_server: knowledge } });
+    const delta = res.data.plan as E.BudgetDetail;
+    const replica = this.cache.get(budgetId) ?? (await this.loadSaved(budgetId));
+    if (replica) {
+      replica.applyExport(delta, res.data.server_knowledge as number, this.now());
+      // The replica's knowledge is now the service's; anything in between was in this delta.
+      this.cache.set(budgetId, replica);
+    }
+    return delta;
+  }
+
   /** Merges what a write answered with; the next read syncs first. */
   applyWrite(budgetParam: string, data: Record<string, unknown>): void {
     const id = this.aliases.get(budgetParam) ?? budgetParam;

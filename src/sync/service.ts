@@ -11,6 +11,7 @@ import { operation, type OperationId } from '../api/operations.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import { REPLICA_OPERATIONS } from './answer.js';
 import type { Freshness, ReplicaManager } from './manager.js';
+import { WriteCoordinator } from './writes.js';
 
 export interface CacheFreshness {
   source: 'api' | 'cache';
@@ -25,12 +26,16 @@ export interface ServiceResult {
   data: Record<string, any>;
   /** How fresh the answer is, for reads. */
   freshness?: Freshness | CacheFreshness;
+  /** What happened on the way (a write whose answer was lost and what was done about it). */
+  notices?: string[];
 }
 
 export interface ServiceOptions {
   client: YnabClient;
   replicas: ReplicaManager;
   now?: () => number;
+  /** Pause before a write is checked or sent again (grows per attempt). */
+  writeRetryDelayMs?: number;
   /** How long answers outside the budget export are reused (ms). */
   ttl?: Partial<Record<'user' | 'budgets' | 'money_movements', number>>;
 }
@@ -44,9 +49,12 @@ interface Cached {
 export class YnabService {
   private readonly cache: LRUCache<string, Cached>;
   private readonly now: () => number;
+  private readonly writes: WriteCoordinator;
 
   constructor(private readonly opts: ServiceOptions) {
     this.now = opts.now ?? Date.now;
+    const step = opts.writeRetryDelayMs ?? 100;
+    this.writes = new WriteCoordinator(opts.client, opts.replicas, (attempt) => new Promise((r) => setTimeout(r, step * attempt)));
     this.cache = new LRUCache<string, Cached>({ max: 500, allowStale: false });
   }
 
@@ -69,12 +77,13 @@ export class YnabService {
     const op = operation(id);
     const params = args.params ?? {};
     if (op.access === 'write') {
-      const res = await this.opts.client.call(id, args);
+      if (this.opts.client.readOnly) return this.opts.client.call(id, args); // refused, with the reason
+      const res = await this.writes.write(id, args);
       if (params.budget_id) {
         this.opts.replicas.applyWrite(params.budget_id, res.data);
         this.forgetBudget(params.budget_id);
       }
-      return res;
+      return { status: res.status, data: res.data, notices: res.notices };
     }
     if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
       const { data, freshness } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery);

@@ -32,6 +32,8 @@ export interface StackOptions {
   keySource?: KeySource;
   log?: (line: string) => void;
   onRequest?: TransportOptions['onRequest'];
+  /** Backoff between attempts (reads and write recovery); tests shorten it. */
+  retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
 export interface Stack {
@@ -74,6 +76,7 @@ export function createStack(opts: StackOptions): Stack {
     era: opts.era,
     readOnly: opts.readOnly,
     onReadOnlyScope: opts.onReadOnlyScope,
+    retry: opts.retry,
   });
   const identity = opts.identity ?? (async () => tokenKey(await opts.tokens.token()));
   const files =
@@ -81,7 +84,7 @@ export function createStack(opts: StackOptions): Stack {
       ? undefined
       : new ReplicaFiles(join(state, 'replicas'), opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
   const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log });
-  const service = new YnabService({ client, replicas });
+  const service = new YnabService({ client, replicas, writeRetryDelayMs: opts.retry?.baseDelayMs });
   return {
     client,
     replicas,

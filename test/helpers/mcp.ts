@@ -10,6 +10,7 @@ import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
+import type { StackOptions } from '../../src/sync/stack.js';
 import { testSandbox, type TestSandbox } from './sandbox.js';
 
 export interface McpHarness {
@@ -27,6 +28,7 @@ export interface HarnessOptions {
   env?: Record<string, string | undefined>;
   token?: 'full' | 'read-only';
   maxStalenessMs?: number;
+  stack?: Partial<StackOptions>;
 }
 
 export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
@@ -36,7 +38,7 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
   const state = new ServerState(
     mcpConfig(opts.flags ?? {}, opts.env ?? {}),
     async () => ({ tokens: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
-    { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000 },
+    { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, ...opts.stack },
   );
   const server = buildServer(state, { live: true });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -56,6 +56,11 @@ export class QuotaExhaustedError extends YnabError {
   }
 }
 
+/** A write was sent, its answer was lost, and checking whether it happened failed too. */
+export class UncertainWriteError extends YnabError {
+  override name = 'UncertainWriteError';
+}
+
 export class ReadOnlyError extends YnabError {
   override name = 'ReadOnlyError';
 }
