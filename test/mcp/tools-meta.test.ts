@@ -76,7 +76,7 @@ describe('the tool surface', () => {
     expect(item.amount.type).toBe('number');
     expect(item.amount_milliunits.type).toBe('integer');
     expect(item.subtransactions.items.properties.amount_milliunits.type).toBe('integer');
-    for (const [tool, field] of [['update_month_category', 'budgeted'], ['create_account', 'balance'], ['update_category', 'goal_target'], ['create_scheduled_transaction', 'amount']]) {
+    for (const [tool, field] of <[string, string][]>[['update_month_category', 'budgeted'], ['create_account', 'balance'], ['update_category', 'goal_target'], ['create_scheduled_transaction', 'amount']]) {
       const props = tools.find((t) => t.name === tool).inputSchema.properties;
       expect(props[field], `${tool}.${field}`).toBeDefined();
       expect(props[`${field}_milliunits`], `${tool}.${field}_milliunits`).toBeDefined();

@@ -1,0 +1,79 @@
+/**
+ * The content of ynab://status: how many requests YNAB's hourly limit has left and when the next
+ * one is possible, how fresh each budget copy is, where the token came from (never the token),
+ * and the server's mode. Reading it starts nothing: before the first tool call or resource read
+ * there is no token, ledger or replica yet, and it says so.
+ */
+import { formatNextSlot } from '../quota/format.js';
+import type { Stack } from '../sync/stack.js';
+import { USER_DATA_NOTICE } from './output/untrusted.js';
+import type { ServerState } from './state.js';
+
+async function quota(stack: Stack, now: number): Promise<Record<string, unknown>> {
+  // The client keeps every token it has used (to scrub them from messages); the last one is the
+  // token in use. It only picks the ledger (which hashes it); it never leaves this function.
+  const token = stack.client.secrets().at(-1);
+  if (!token) return { note: 'no request has been made to YNAB yet' };
+  try {
+    const s = await stack.ledger(token).status();
+    return {
+      limit_per_hour: s.limit,
+      used: s.used,
+      remaining: s.remaining,
+      read_remaining: s.readRemaining,
+      next_slot_at: s.nextSlotAt?.toISOString() ?? null,
+      next_slot: formatNextSlot(s.nextSlotAt ?? new Date(now), now),
+      blocked_until: s.blockedUntil?.toISOString() ?? null,
+    };
+  } catch (e) {
+    return { error: `the request ledger could not be read: ${stack.client.scrub((e as Error).message)}` };
+  }
+}
+
+function replicas(stack: Stack, now: number): Record<string, unknown>[] {
+  const maxAge = stack.replicas.maxStalenessMs;
+  return stack.replicas.held().map((r) => {
+    const f = stack.replicas.freshnessOf(r);
+    return {
+      budget_id: r.summary.id,
+      name: r.summary.name,
+      synced_at: f.synced_at,
+      age_seconds: f.age_seconds,
+      knowledge: r.knowledge,
+      // What the next read does: answer from this copy, or ask YNAB for the changes first.
+      next_read: r.dirty ? 'syncs first (a write changed the budget)' : now - r.syncedAt < maxAge ? 'answered from this copy' : 'syncs first (older than the staleness bound)',
+    };
+  });
+}
+
+export async function serverStatus(state: ServerState, now: number = Date.now()): Promise<Record<string, unknown>> {
+  const stack = await state.started();
+  const info = state.tokenInfo();
+  const mode = {
+    default_budget: state.config.defaultBudget,
+    toolsets: [...state.config.toolsets],
+    read_only: state.readOnly,
+    ...(state.readOnly ? { read_only_reason: state.readOnlyReason() } : {}),
+  };
+  if (!stack) {
+    return {
+      connected: false,
+      connection: 'not connected yet: nothing has asked YNAB for data since the server started, so no token has been read and no request made. The first tool call or budget resource read connects.',
+      ...mode,
+      token: null,
+      quota: null,
+      replicas: [],
+    };
+  }
+  const held = replicas(stack, now);
+  return {
+    connected: true,
+    ...mode,
+    token: info ? { source: info.source, kind: info.kind, ...(info.scope ? { scope: info.scope } : {}), ...(info.expiresAt !== undefined ? { expires_at: info.expiresAt } : {}) } : null,
+    quota: await quota(stack, now),
+    max_staleness_seconds: Math.round(stack.replicas.maxStalenessMs / 1000),
+    replicas: held,
+    // Budget names are typed by people.
+    ...(held.length ? { data_notice: USER_DATA_NOTICE } : {}),
+  };
+}
