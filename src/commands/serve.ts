@@ -1,0 +1,120 @@
+/**
+ * `ynab-mcp serve` (the default command): the MCP server over stdio, or Streamable HTTP with
+ * `--transport http`. `--sandbox` serves the local demo budgets instead of a real account.
+ * Starting is cheap and side-effect free: credentials are looked up at the first tool call.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConnection } from '../auth/connection.js';
+import { ConfigError, mcpConfig } from '../mcp/config.js';
+import { serveHttp } from '../mcp/http.js';
+import { serveStdioServer } from '../mcp/stdio.js';
+import { ServerState, type Connection } from '../mcp/state.js';
+import { configDir, stateDir } from '../paths.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/app.js';
+import { intFlag, parseFlags, UsageError } from './args.js';
+
+export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
+
+Serves YNAB to MCP clients over stdio (default) or Streamable HTTP.
+
+Options:
+  --transport stdio|http   how to serve (default stdio)
+  --port N / --host H      HTTP: where to listen (default 127.0.0.1, port 8787; 0 = a free port)
+  --http-token T           HTTP: require "Authorization: Bearer T" (or YNAB_MCP_HTTP_TOKEN); needed off loopback
+  --sandbox                serve the local demo budgets (no account needed)
+  --seed S                 with --sandbox: demo data seed
+  --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
+  --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled (default all)
+  --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
+  --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
+  --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
+  --profile NAME           which stored sign-in to use (default "default")
+  --verbose                log each HTTP request on stderr
+`;
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv, {
+    transport: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'http-token': { type: 'string' },
+    sandbox: { type: 'boolean' },
+    seed: { type: 'string' },
+    budget: { type: 'string' },
+    toolsets: { type: 'string' },
+    'read-only': { type: 'boolean' },
+    'base-url': { type: 'string' },
+    'max-staleness': { type: 'string' },
+    profile: { type: 'string' },
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags.help) {
+    process.stderr.write(SERVE_USAGE);
+    return;
+  }
+  const transport = flags.transport ?? 'stdio';
+  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
+  let config;
+  try {
+    config = mcpConfig({ budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'] });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(`--toolsets: ${e.message}`);
+    throw e;
+  }
+  const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const baseUrl = flags['base-url'] ?? process.env.YNAB_BASE_URL;
+
+  let sandbox: RunningSandbox | undefined;
+  let state: ServerState;
+  if (flags.sandbox) {
+    // The demo is local and throwaway: its own state directory, nothing saved.
+    sandbox = await startSandbox({ seed: flags.seed ?? 'demo', log, rateLimit: 1_000_000 });
+    const running = sandbox;
+    const connection: Connection = { tokens: { token: async () => running.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: running.baseUrl };
+    state = new ServerState(config, async () => connection, { stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')), persist: false, maxStalenessMs: maxStaleness * 1000 });
+    log(`ynab-mcp: serving the sandbox's demo budgets (${sandbox.baseUrl})`);
+  } else {
+    const state_ = stateDir();
+    state = new ServerState(config, () => resolveConnection({ configDir: configDir(), stateDir: state_, profile: flags.profile, baseUrl, warn: log }), {
+      stateDir: state_,
+      maxStalenessMs: maxStaleness * 1000,
+      log,
+    });
+  }
+
+  let stop: () => Promise<void>;
+  if (transport === 'http') {
+    const http = await serveHttp(state, {
+      host: flags.host,
+      port: intFlag(flags.port, 'port', 0, 65535) ?? 8787,
+      token: flags['http-token'] ?? (process.env.YNAB_MCP_HTTP_TOKEN || undefined),
+      log: flags.verbose ? log : undefined,
+    });
+    log(`ynab-mcp: MCP endpoint at ${http.url}`);
+    stop = () => http.close();
+  } else {
+    const stdio = serveStdioServer(state);
+    stop = () => stdio.close();
+    process.stdin.on('end', () => void shutdown('stdin closed'));
+  }
+
+  let stopping = false;
+  async function shutdown(why: string) {
+    if (stopping) return;
+    stopping = true;
+    if (flags.verbose) log(`ynab-mcp: ${why}, stopping`);
+    try {
+      await stop();
+      await state.close();
+      await sandbox?.close();
+    } finally {
+      process.exit(0);
+    }
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,183 @@
+/**
+ * Serves MCP over Streamable HTTP on node:http, for both protocol eras: 2026-07-28 clients and
+ * 2025-era clients (the SDK's stateless legacy serving: each request gets a fresh server from the
+ * factory, GET answers 405). State lives in ServerState; the per-request McpServer is cheap.
+ *
+ * Each request passes, in order: Host (DNS rebinding) and Origin (browser pages) checks → 403, the
+ * endpoint path → 404, the bearer token when one is configured → 401, then the SDK handler under a
+ * body size limit (413) and a deadline. node:http's own timeouts cut off clients that trickle
+ * headers or a body, so they hold a socket but never the server.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { withDeadline, type Exchange } from './http-deadline.js';
+import { bearerToken, hostAllowed, hostAllowList, hostForHeader, isLoopbackHost, isWildcardHost, originAllowList, originCheck, tokenMatches } from './http-guards.js';
+import { buildServer } from './server.js';
+import type { ServerState } from './state.js';
+
+export interface HttpServeOptions {
+  /** Interface to bind; default 127.0.0.1. Anything but loopback needs `token`. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The MCP endpoint; default /mcp. */
+  path?: string;
+  /** When set, every request to the endpoint needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Extra Host values to accept: `name` (any port) or `name:port`. */
+  allowedHosts?: string[];
+  /** Extra Origins to accept: origins or hostnames (any port), or `scheme://*`. */
+  allowedOrigins?: string[];
+  /** Largest request body; default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Time to receive a request and, separately, to answer it; default 60 s. */
+  requestTimeoutMs?: number;
+  /** Time to receive a request's headers; default 10 s (at most requestTimeoutMs). */
+  headersTimeoutMs?: number;
+  /** One line per request (method, path, status, duration, JSON-RPC method): never headers. */
+  log?: (line: string) => void;
+}
+
+export interface HttpServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A configuration serveHttp refuses to start with. */
+export class HttpConfigError extends Error {}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Idle keep-alive sockets are closed after this; clients reconnect. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new HttpConfigError(`${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+export async function serveHttp(state: ServerState, opts: HttpServeOptions = {}): Promise<HttpServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const path = opts.path ?? '/mcp';
+  const token = opts.token;
+  if (token !== undefined && token.trim() === '') throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token / YNAB_MCP_HTTP_TOKEN, or none');
+  if (!isLoopbackHost(host) && token === undefined) {
+    throw new HttpConfigError(
+      `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, so other machines could reach your budget; set --http-token (or YNAB_MCP_HTTP_TOKEN), or bind 127.0.0.1`,
+    );
+  }
+  const maxBodyBytes = positive('maxBodyBytes', opts.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
+  const requestTimeoutMs = positive('requestTimeoutMs', opts.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
+  // node:http requires headersTimeout <= requestTimeout.
+  const headersTimeoutMs = Math.min(positive('headersTimeoutMs', opts.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS), requestTimeoutMs);
+  let origins: string[];
+  try {
+    origins = originAllowList(opts.allowedOrigins);
+    hostAllowList(host, 0, opts.allowedHosts); // validates the entries before anything is bound
+  } catch (e) {
+    throw new HttpConfigError((e as Error).message);
+  }
+  // Every line is scrubbed of the token: SDK error reports are the one thing here that could
+  // quote a request back, and the token must never reach a log.
+  const log = opts.log && ((line: string) => opts.log!(token ? line.split(token).join('[token]') : line));
+
+  const handler = createMcpHandler(() => buildServer(state, { live: false }), {
+    maxRequestBodySize: maxBodyBytes,
+    onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+  });
+  // Per-request servers cannot withdraw tools from a long-lived connection as stdio does; modern
+  // clients hear about it on their subscriptions/listen stream and list again. (2025-era HTTP
+  // clients have no stream to hear it on: their next tools/list is already without write tools.)
+  const stopReadOnly = state.onReadOnly(() => handler.notify.toolsChanged());
+
+  let hosts: ReturnType<typeof hostAllowList> = [];
+
+  async function serve(req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
+    if (!hostAllowed(req.headers.host, hosts)) return reject(res, 403, 'Forbidden: this Host is not allowed (DNS rebinding protection)');
+    const origin = originCheck(req.headers.origin, origins);
+    if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname !== path) return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
+    if (token !== undefined) {
+      const presented = bearerToken(req.headers.authorization);
+      if (!tokenMatches(token, presented)) {
+        const challenge = presented === undefined ? 'Bearer realm="ynab-mcp"' : 'Bearer realm="ynab-mcp", error="invalid_token"';
+        return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token this server was started with', { 'www-authenticate': challenge });
+      }
+    }
+    // The adapter answers a body over the limit with 413 (a JSON-RPC error body, Connection:
+    // close) before anything is parsed: there is no request id to answer to yet, and the status is
+    // what HTTP clients surface.
+    await toNodeHandler(withDeadline(handler, requestTimeoutMs, exchange), {
+      maxRequestBodySize: maxBodyBytes,
+      onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+    })(req, res);
+  }
+
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // How often node checks the two timeouts above (default 30 s, which would let a slow
+      // client hold on far past them).
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const started = performance.now();
+      const exchange: Exchange = { id: null };
+      if (log) {
+        res.on('close', () => {
+          const where = (req.url ?? '/').split('?')[0] === path ? path : '(other path)';
+          const what = [exchange.rpc, exchange.timedOut ? 'timed out' : undefined, res.writableFinished ? undefined : 'aborted'].filter(Boolean).join(', ');
+          log(`http: ${req.method} ${where} ${res.statusCode} ${Math.round(performance.now() - started)}ms${what ? ` (${what})` : ''}`);
+        });
+      }
+      serve(req, res, exchange).catch((e: unknown) => {
+        log?.(`http: ${e instanceof Error ? e.message : String(e)}`);
+        if (!res.headersSent) reject(res, 500, 'Internal server error');
+        else res.destroy();
+      });
+    },
+  );
+
+  await new Promise<void>((resolve, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen({ host, port: opts.port ?? 0 }, () => {
+      server.off('error', rejectListen);
+      resolve();
+    });
+  }).catch(async (e: unknown) => {
+    stopReadOnly();
+    await handler.close();
+    throw e;
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = hostAllowList(host, port, opts.allowedHosts);
+  const shownHost = isWildcardHost(host) ? '127.0.0.1' : hostForHeader(host);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    close() {
+      closing ??= (async () => {
+        stopReadOnly();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Open streams (subscriptions/listen) and idle keep-alive sockets would hold close() open.
+        server.closeAllConnections();
+        await handler.close();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
