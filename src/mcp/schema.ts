@@ -31,7 +31,28 @@ export function flattenNullable(node: unknown): unknown {
   return out;
 }
 
+/** Tool schemas never change: one wrapper per schema, and each JSON Schema converted once. */
+const wrappers = new WeakMap<z.ZodType, unknown>();
+
+function once<A extends { target: string }>(convert: (options: A) => Json): (options: A) => Json {
+  const done = new Map<string, Json>();
+  return (options) => {
+    const key = `${options.target}`;
+    let value = done.get(key);
+    if (!value) done.set(key, (value = convert(options)));
+    return value;
+  };
+}
+
 export function toolSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
+  const cached = wrappers.get(schema);
+  if (cached) return cached as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
+  const wrapper = wrap(schema);
+  wrappers.set(schema, wrapper);
+  return wrapper;
+}
+
+function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
   const std = (schema as unknown as { '~standard': StandardSchemaWithJSON<z.input<T>, z.output<T>>['~standard'] })['~standard'];
   return {
     '~standard': {
@@ -42,8 +63,8 @@ export function toolSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJS
         return { issues: result.error.issues.map((i) => ({ message: describeIssue(i), path: i.path })) };
       },
       jsonSchema: {
-        input: (options) => flattenNullable(std.jsonSchema.input(options)) as Json,
-        output: (options) => flattenNullable(std.jsonSchema.output(options)) as Json,
+        input: once((options) => flattenNullable(std.jsonSchema.input(options)) as Json),
+        output: once((options) => flattenNullable(std.jsonSchema.output(options)) as Json),
       },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;

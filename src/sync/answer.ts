@@ -83,7 +83,18 @@ export function answerFromReplica(r: BudgetReplica, id: OperationId, params: Rec
   const today = now.toISOString().slice(0, 10);
   const month = (raw: string) => need(r.months.get(monthOf(raw, now)), `month ${monthOf(raw, now)}`);
   const list = (scope: TransactionScope) =>
-    listTransactions(l, { transactions: r.transactions.values(), linesOf: (t) => r.linesOf(t.id), include: () => true }, query, scope, today);
+    listTransactions(
+      l,
+      {
+        transactions: r.transactions.values(),
+        linesOf: (t) => r.linesOf(t.id),
+        include: () => true,
+        detail: (t) => r.memo(t, () => transactionDetail(l, t, r.linesOf(t.id))),
+      },
+      query,
+      scope,
+      today,
+    );
   switch (id) {
     case 'getPlanById':
       return { plan: exportOf(r), server_knowledge: k };
@@ -97,7 +108,7 @@ export function answerFromReplica(r: BudgetReplica, id: OperationId, params: Rec
       return {
         category_groups: [...r.categoryGroups.values()].map((g) => ({
           ...R.categoryGroup(g),
-          categories: [...r.categories.values()].filter((c) => c.category_group_id === g.id).map((c) => R.category(l, c)),
+          categories: [...r.categories.values()].filter((c) => c.category_group_id === g.id).map((c) => r.memo(c, () => R.category(l, c))),
         })),
         server_knowledge: k,
       };
@@ -121,8 +132,10 @@ export function answerFromReplica(r: BudgetReplica, id: OperationId, params: Rec
     }
     case 'getPlanMonths':
       return { months: [...r.months.values()].map((m) => R.monthSummary(l, m)), server_knowledge: k };
-    case 'getPlanMonth':
-      return { month: R.monthDetail(l, month(params.month!)) };
+    case 'getPlanMonth': {
+      const m = month(params.month!);
+      return { month: r.memo(m, () => R.monthDetail(l, m)) };
+    }
     case 'getTransactions':
       return { transactions: list({ kind: 'all' }), server_knowledge: k };
     case 'getTransactionsByAccount':

@@ -68,6 +68,12 @@ export class BudgetReplica {
   syncedAt = 0;
   /** A write changed the budget after the last sync: the next read refreshes first. */
   dirty = false;
+  /**
+   * Rises with every merge. Answers built from the replica may be reused while it stays the same
+   * (an entity's answer depends on names elsewhere, such as its payee's, which a merge can change).
+   */
+  version = 0;
+  private readonly built = new WeakMap<object, { version: number; value: unknown }>();
   readonly accounts = new Map<string, E.AccountBase>();
   readonly payees = new Map<string, E.Payee>();
   readonly payeeLocations = new Map<string, E.PayeeLocation>();
@@ -115,6 +121,16 @@ export class BudgetReplica {
     this.knowledge = knowledge;
     this.syncedAt = at;
     this.dirty = false;
+    this.version += 1;
+  }
+
+  /** The answer built for an entity, reused until the next merge. */
+  memo<T>(entity: object, build: () => T): T {
+    const hit = this.built.get(entity);
+    if (hit && hit.version === this.version) return hit.value as T;
+    const value = build();
+    this.built.set(entity, { version: this.version, value });
+    return value;
   }
 
   private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined) {
@@ -163,6 +179,7 @@ export class BudgetReplica {
       if (!s.deleted) mergeLines(this.scheduledLines, s.subtransactions, (x) => x.scheduled_transaction_id);
     }
     this.dirty = true;
+    this.version += 1;
   }
 
   /** A category as of a month (from that month's categories), or the current one. */

@@ -67,6 +67,11 @@ describe('compact, fields and full detail', () => {
   it('projects fields, always keeping id and name', async () => {
     const accounts = ok(await h.call('list_accounts', { fields: ['balance_formatted'] })).accounts;
     for (const a of accounts) expect(Object.keys(a).sort()).toEqual(['balance_formatted', 'id', 'name']);
+    const groups = ok(await h.call('list_categories', { fields: ['balance_formatted'] })).category_groups;
+    for (const g of groups) {
+      expect(Object.keys(g).sort()).toEqual(['categories', 'id', 'name']);
+      for (const c of g.categories) expect(Object.keys(c).sort()).toEqual(['balance_formatted', 'id', 'name']);
+    }
     const err = await h.call('list_accounts', { fields: ['balance_fmt'] });
     expect(err.isError).toBe(true);
     expect(err.content[0].text).toMatch(/unknown field "balance_fmt"; available.*balance_formatted/);

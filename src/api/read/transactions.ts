@@ -146,6 +146,8 @@ export interface TransactionSource<T extends E.TransactionSummaryBase> {
   linesOf(t: T): readonly LineLike[];
   /** The caller's own filter, applied after the window and before the type (e.g. a delta filter). */
   include(t: T): boolean;
+  /** Builds a transaction's detail; a source may supply a cached one. */
+  detail?(t: T): E.TransactionDetail;
 }
 
 function inWindow(date: string, q: TransactionQuery): boolean {
@@ -186,13 +188,14 @@ export function listTransactions<T extends E.TransactionSummaryBase>(
   today: string,
 ): E.TransactionDetail[] | E.HybridTransaction[] {
   const q = transactionWindow(query, scope, today);
+  const detail = src.detail ?? ((t: T) => transactionDetail(l, t, src.linesOf(t)));
   switch (scope.kind) {
     case 'all':
-      return select(l, src, q, () => true).map((t) => transactionDetail(l, t, src.linesOf(t)));
+      return select(l, src, q, () => true).map(detail);
     case 'account':
-      return select(l, src, q, (t) => t.account_id === scope.id).map((t) => transactionDetail(l, t, src.linesOf(t)));
+      return select(l, src, q, (t) => t.account_id === scope.id).map(detail);
     case 'month':
-      return select(l, src, q, (t) => monthOf(t.date) === scope.month).map((t) => transactionDetail(l, t, src.linesOf(t)));
+      return select(l, src, q, (t) => monthOf(t.date) === scope.month).map(detail);
     case 'category': {
       // The Uncategorized category stands for lines without a category.
       const inCategory = (accountId: string, categoryId: string | null | undefined, transfer: string | null | undefined) =>

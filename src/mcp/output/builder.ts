@@ -47,14 +47,28 @@ export interface OutputInput {
 
 export class OutputTooLargeError extends Error {}
 
+/** In a list of category groups, `fields` picks fields of the categories inside them. */
+const FIELDS_APPLY_TO: Partial<Record<EntityKind, { kind: EntityKind; member: string }>> = {
+  category_group: { kind: 'category', member: 'categories' },
+};
+
 function render(kind: EntityKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext): Record<string, unknown> {
   const base = o.detail === 'full' ? e : compact(kind, e, ctx);
-  return o.fields?.length ? project(base, o.fields) : base;
+  if (!o.fields?.length) return base;
+  const nested = FIELDS_APPLY_TO[kind];
+  if (nested && Array.isArray(base[nested.member])) {
+    return { ...project(base, []), [nested.member]: (base[nested.member] as Record<string, unknown>[]).map((x) => project(x, o.fields!)) };
+  }
+  return project(base, o.fields);
 }
 
 function checkFields(kind: EntityKind, o: OutputOptions, sample: Record<string, any> | undefined): void {
   if (!o.fields?.length) return;
-  const known = new Set(o.detail === 'full' && sample ? Object.keys(sample) : compactFieldNames(kind));
+  const nested = FIELDS_APPLY_TO[kind];
+  const nestedSample = nested && Array.isArray(sample?.[nested.member]) ? sample![nested.member][0] : undefined;
+  const known = new Set(
+    o.detail === 'full' && sample ? Object.keys(nestedSample ?? sample) : compactFieldNames(nested?.kind ?? kind),
+  );
   const unknown = o.fields.filter((f) => !known.has(f));
   if (unknown.length) {
     throw new PagingError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => JSON.stringify(f)).join(', ')}; available${o.detail === 'full' ? '' : ' in compact detail'}: ${[...known].join(', ')}`);

@@ -33,7 +33,7 @@ export const FIELD_DOCS: Record<string, string> = {
   goal_frequency: 'Repeat the target monthly, weekly or yearly (needs goal_target; not with goal_target_date).',
   frequency: 'How often it repeats: never, daily, weekly, everyOtherWeek, twiceAMonth, every4Weeks, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly, everyOtherYear.',
   detail: '"compact" (default): the fields an assistant needs, names resolved; "full": every field the API returns.',
-  fields: 'Only these fields of each item (id and name are always included), e.g. ["date","amount_formatted","payee_name"].',
+  fields: 'Only these fields of each item (id and name are always included), e.g. ["date","amount_formatted","payee_name"]; for category lists, fields of each category.',
   limit: 'At most this many items (default 50, at most 500).',
   cursor: 'Continue a previous answer: pass its next_cursor, with the same other arguments.',
 };

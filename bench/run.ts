@@ -1,0 +1,29 @@
+/**
+ * `npm run bench`: performance figures, printed as a table and saved to bench/results/latest.json.
+ * Figures and ratios only; nothing here asserts a time. `npm run bench -- load` runs one section.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBench } from './load.bench.js';
+import { replicaBench } from './replica.bench.js';
+import { sandboxBench } from './sandbox.bench.js';
+
+const sections: Record<string, (report: (row: Record<string, string | number>) => void) => Promise<void>> = {
+  sandbox: sandboxBench,
+  replica: replicaBench,
+  load: loadBench,
+};
+
+const wanted = process.argv.slice(2).filter((a) => a in sections);
+const rows: Record<string, string | number>[] = [];
+for (const [name, bench] of Object.entries(sections)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  process.stderr.write(`bench: ${name}...\n`);
+  await bench((row) => {
+    rows.push(row);
+    process.stdout.write(`${Object.entries(row).map(([k, v]) => `${k}: ${v}`).join(' | ')}\n`);
+  });
+}
+const dir = join(import.meta.dirname, 'results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`);
