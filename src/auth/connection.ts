@@ -3,9 +3,9 @@
  * YNAB_ACCESS_TOKEN (how MCPB desktop hosts pass it) > the OS keychain > the 0600 file.
  * A personal token is used as it is; an OAuth grant gets a refreshing token provider.
  */
-import { tokenKey } from '../quota/ledger.js';
 import type { Connection } from '../mcp/state.js';
 import { NoTokenError } from '../mcp/state.js';
+import { oauthIdentity } from './credentials.js';
 import { oauthProvider } from './oauth-provider.js';
 import { accessTokenFromEnv } from './token-source.js';
 import { openSecretStore } from './secret-store.js';
@@ -28,7 +28,8 @@ export async function resolveConnection(opts: ConnectionOptions): Promise<Connec
   if (fromEnv !== null) {
     return { tokens: { token: async () => fromEnv }, info: { source: 'env', kind: 'personal' }, baseUrl: opts.baseUrl };
   }
-  const store = await openSecretStore({ configDir: opts.configDir, profile: opts.profile, warn: opts.warn });
+  // env also carries YNAB_MCP_KEYCHAIN=off, which forces the file store.
+  const store = await openSecretStore({ configDir: opts.configDir, profile: opts.profile, warn: opts.warn, env });
   const found = await store.lookup('access_token');
   if (!found) throw new NoTokenError(NO_TOKEN_MESSAGE);
   const source = found.source;
@@ -43,7 +44,7 @@ export async function resolveConnection(opts: ConnectionOptions): Promise<Connec
     tokens: provider,
     info: { source, kind, scope: provider.scope, expiresAt: provider.expiresAt() },
     // OAuth access tokens change every two hours; saved replicas belong to the grant, not one token.
-    identity: async () => tokenKey(`oauth:${provider.grantIdentity}`),
+    identity: async () => oauthIdentity(provider.grantIdentity),
     baseUrl,
   };
 }

@@ -8,18 +8,21 @@
  *    token a second time;
  *  - the new pair is stored before the new access token is used (its first use revokes the
  *    old refresh token at the service).
- * A refresh that fails, or an implicit-grant token that expired, ends with a clear message to
- * sign in again.
+ * A refresh the service refuses, or an implicit-grant token that expired, ends with a clear
+ * message to sign in again; a token endpoint that cannot be reached keeps the grant and says to
+ * try again (an outage must not force a new sign-in).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { request } from 'undici';
 import type { TokenProvider } from '../api/client/client.js';
-import { checkBaseUrl } from '../api/client/transport.js';
 import { NoTokenError } from '../mcp/state.js';
 import { ensurePrivateDir } from '../paths.js';
+import { storedGrantIdentity } from './credentials.js';
 import type { SecretStore } from './secret-store.js';
+import { exchangeToken, TokenEndpointError } from './token-endpoint.js';
+
+export { exchangeToken } from './token-endpoint.js';
 
 /** Refresh this long before the access token expires. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -48,7 +51,11 @@ interface Grant {
   expiresAt: number | null;
 }
 
+/** The grant is gone (refused, revoked, expired without a refresh token): the user must sign in again. */
 export class OAuthRefreshError extends NoTokenError {}
+
+/** The token endpoint could not be used just now; the stored grant is kept and a later call retries. */
+export class OAuthUnavailableError extends NoTokenError {}
 
 async function readGrant(store: OAuthProviderOptions['store']): Promise<Grant> {
   const access = await store.get('access_token');
@@ -57,37 +64,13 @@ async function readGrant(store: OAuthProviderOptions['store']): Promise<Grant> {
   return { access, refresh: await store.get('refresh_token'), expiresAt: expires ? Date.parse(expires) : null };
 }
 
-/** POST {app_url}/oauth/token; the response is the standard token answer. */
-export async function exchangeToken(appUrl: string, form: Record<string, string>): Promise<{ access_token: string; refresh_token?: string; expires_in?: number; scope?: string }> {
-  const base = checkBaseUrl(appUrl);
-  const res = await request(new URL('/oauth/token', base), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams(form).toString(),
-    headersTimeout: 30_000,
-    bodyTimeout: 30_000,
-  });
-  const text = await res.body.text();
-  let body: Record<string, unknown> = {};
-  try {
-    body = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // Reported below without the raw text, which could hold anything.
-  }
-  if (res.statusCode !== 200 || typeof body.access_token !== 'string') {
-    const reason = typeof body.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}` : `HTTP ${res.statusCode}`;
-    throw new OAuthRefreshError(`the token endpoint refused (${reason})`);
-  }
-  return body as { access_token: string; refresh_token?: string; expires_in?: number; scope?: string };
-}
-
 export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTokenProvider> {
   const now = opts.now ?? Date.now;
   const store = opts.store;
   const clientId = await store.get('oauth_client_id');
   const appUrl = (await store.get('oauth_app_url')) ?? 'https://app.ynab.com';
   const scope = (await store.get('token_scope')) === 'read-only' ? 'read-only' : 'full';
-  const grantIdentity = (await store.get('grant_id')) ?? clientId ?? 'oauth';
+  const grantIdentity = await storedGrantIdentity(store);
   let current = await readGrant(store);
   let refreshing: Promise<Grant> | undefined;
   let refreshes = 0;
@@ -96,6 +79,8 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
   mkdirSync(lockTarget, { recursive: true, mode: 0o700 });
 
   const usable = (g: Grant) => g.expiresAt === null || now() < g.expiresAt - REFRESH_MARGIN_MS;
+  // An implicit-grant token cannot be refreshed, so refreshing early gains nothing: use it until it expires.
+  const lastResort = (g: Grant) => g.refresh === null && g.expiresAt !== null && now() < g.expiresAt;
 
   /** Refreshes unless `failed` is no longer the current token (someone refreshed meanwhile). */
   const refresh = (failed: string | null): Promise<Grant> => {
@@ -105,13 +90,19 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
         const stored = await readGrant(store);
         const changed = stored.access !== (failed ?? current.access);
         if (changed && usable(stored)) return stored;
-        if (!stored.refresh) throw new OAuthRefreshError(SIGN_IN_AGAIN);
+        if (!stored.refresh) {
+          if (lastResort(stored) && stored.access !== failed) return stored;
+          throw new OAuthRefreshError(SIGN_IN_AGAIN);
+        }
         const secret = await store.get('oauth_client_secret');
         if (!clientId || !secret) throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (the OAuth client is not stored)`);
         let answer;
         try {
           answer = await exchangeToken(appUrl, { grant_type: 'refresh_token', refresh_token: stored.refresh, client_id: clientId, client_secret: secret });
         } catch (e) {
+          if (e instanceof TokenEndpointError && !e.refused) {
+            throw new OAuthUnavailableError(`Could not refresh the YNAB sign-in just now: ${e.message}. The stored sign-in is kept; try again shortly.`);
+          }
           throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (${(e as Error).message})`);
         }
         const next: Grant = {
@@ -148,7 +139,7 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
     },
     expiresAt: () => (current.expiresAt === null ? null : new Date(current.expiresAt).toISOString()),
     async token() {
-      if (usable(current)) return current.access;
+      if (usable(current) || lastResort(current)) return current.access;
       return (await refresh(null)).access;
     },
     async renewAfterUnauthorized(failed: string) {
@@ -156,7 +147,7 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
         const g = await refresh(failed);
         return g.access !== failed;
       } catch (e) {
-        if (e instanceof OAuthRefreshError) throw e;
+        if (e instanceof NoTokenError) throw e;
         opts.warn?.(`ynab-mcp: could not refresh the OAuth token: ${(e as Error).message}`);
         return false;
       }

@@ -33,6 +33,13 @@ export {
 export { FileSecretStore, SECRETS_FILE_NAME, secretsFilePath } from './file-store.js';
 export { KeychainSecretStore, probeKeychain, type KeychainBackend, type KeychainProbe } from './keychain.js';
 
+export const KEYCHAIN_ENV = 'YNAB_MCP_KEYCHAIN';
+
+/** True when the environment turns the keychain off (YNAB_MCP_KEYCHAIN=off, any case). */
+export function keychainOffByEnv(env: Record<string, string | undefined> = process.env): boolean {
+  return (env[KEYCHAIN_ENV] ?? '').trim().toLowerCase() === 'off';
+}
+
 export interface SecretStoreOptions {
   /** Keychain service name. Default "ynab-mcp". */
   service?: string;
@@ -42,8 +49,14 @@ export interface SecretStoreOptions {
   configDir: string;
   /** Where warnings go. Default: stderr. Never receives secret values. */
   warn?: (message: string) => void;
-  /** "off" forces the file store without touching the keychain (tests, or a user's explicit choice). Default "auto". */
+  /**
+   * "off" forces the file store without touching the keychain (tests, or a user's explicit choice). Default "auto".
+   * YNAB_MCP_KEYCHAIN=off in `env` forces "off" whatever is passed here: it is the user's (or a test's) choice for
+   * every place that opens the store, including ones that ask for "auto".
+   */
   keychain?: 'auto' | 'off';
+  /** Where YNAB_MCP_KEYCHAIN is read. Default: process.env. */
+  env?: Record<string, string | undefined>;
   /** Deadline for each keychain call, including the probe. Default 15 s. */
   keychainTimeoutMs?: number;
 }
@@ -88,11 +101,12 @@ export async function openSecretStore(opts: SecretStoreOptions): Promise<OpenedS
   const path = secretsFilePath(opts.configDir);
   const file = new FileSecretStore({ path, profile, warn });
 
-  if (opts.keychain === 'off') {
+  const offByEnv = keychainOffByEnv(opts.env ?? process.env);
+  if (opts.keychain === 'off' || offByEnv) {
     const probe: KeychainProbe = {
       available: false,
       backend: keychainBackendFor(),
-      reason: 'the keychain is turned off by configuration',
+      reason: offByEnv ? `the keychain is turned off by ${KEYCHAIN_ENV}=off` : 'the keychain is turned off by configuration',
       elapsedMs: 0,
     };
     return Object.assign(file, { probe });

@@ -1,0 +1,70 @@
+/**
+ * The saved replicas of one sign-in, as `status` shows them and `logout` removes them:
+ * `<stateDir>/replicas/<identity>/<budget>.replica` (see src/sync/persist.ts), plus the
+ * directory's aliases file. Only names, sizes and times are read; the content stays encrypted.
+ */
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface ReplicaFileInfo {
+  budgetId: string;
+  bytes: number;
+  modified: string;
+}
+
+export interface ReplicaSet {
+  directory: string;
+  budgets: ReplicaFileInfo[];
+  /** All files of the directory, replicas and bookkeeping. */
+  totalBytes: number;
+}
+
+export function replicasRoot(stateDir: string): string {
+  return join(stateDir, 'replicas');
+}
+
+export function replicaDir(stateDir: string, identity: string): string {
+  return join(replicasRoot(stateDir), identity);
+}
+
+/** What is saved for `identity`; an empty set when nothing is. */
+export async function listReplicas(stateDir: string, identity: string): Promise<ReplicaSet> {
+  const directory = replicaDir(stateDir, identity);
+  const set: ReplicaSet = { directory, budgets: [], totalBytes: 0 };
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    return set;
+  }
+  for (const name of names.sort()) {
+    let info;
+    try {
+      info = await stat(join(directory, name));
+    } catch {
+      continue; // removed meanwhile by a running server
+    }
+    if (!info.isFile()) continue;
+    set.totalBytes += info.size;
+    if (name.endsWith('.replica')) {
+      set.budgets.push({ budgetId: name.slice(0, -'.replica'.length), bytes: info.size, modified: info.mtime.toISOString() });
+    }
+  }
+  return set;
+}
+
+/** Identities other than `except` that have saved replicas (other profiles, a YNAB_ACCESS_TOKEN). */
+export async function otherReplicaIdentities(stateDir: string, except: string | null): Promise<string[]> {
+  try {
+    const entries = await readdir(replicasRoot(stateDir), { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory() && e.name !== except).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+export async function removeReplicas(stateDir: string, identity: string): Promise<ReplicaSet> {
+  const set = await listReplicas(stateDir, identity);
+  await rm(set.directory, { recursive: true, force: true });
+  return set;
+}
