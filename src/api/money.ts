@@ -8,8 +8,8 @@ import type { CurrencyFormat } from './schemas/common.js';
 /** Largest magnitude accepted anywhere: keeps every sum of amounts a safe integer. */
 export const MAX_ABS_MILLIUNITS = 999_999_999_999_999;
 
-/** The format used when a budget has no currency format (the API allows null). */
-export const FALLBACK_CURRENCY_FORMAT: CurrencyFormat = {
+/** US dollars as the service formats them. */
+export const USD_FORMAT: CurrencyFormat = {
   iso_code: 'USD',
   example_format: '123,456.78',
   decimal_digits: 2,
@@ -19,6 +19,9 @@ export const FALLBACK_CURRENCY_FORMAT: CurrencyFormat = {
   currency_symbol: '$',
   display_symbol: true,
 };
+
+/** The format used when a budget has no currency format (the API allows null). */
+export const FALLBACK_CURRENCY_FORMAT: CurrencyFormat = USD_FORMAT;
 
 function groupDigits(digits: string, separator: string): string {
   if (digits.length <= 3 || separator === '') return digits;

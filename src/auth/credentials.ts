@@ -5,21 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { tokenKey } from '../quota/ledger.js';
-import type { SecretStore } from './secret-common.js';
+import { CREDENTIAL_NAMES, type SecretStore } from './secret-common.js';
 
-/** Every name a sign-in writes. A new sign-in replaces all of them, so no field of an older one lingers. */
-export const CREDENTIAL_NAMES = [
-  'access_token',
-  'refresh_token',
-  'token_expires_at',
-  'token_scope',
-  'token_kind',
-  'oauth_client_id',
-  'oauth_client_secret',
-  'oauth_app_url',
-  'grant_id',
-  'base_url',
-] as const;
+export { CREDENTIAL_NAMES };
 
 export type CredentialName = (typeof CREDENTIAL_NAMES)[number];
 

@@ -7,13 +7,22 @@
  */
 
 /** Every secret ynab-mcp itself stores. Other names are allowed; the keychain store keeps a registry of them. */
-export const SECRET_NAMES = [
+/** Every name a sign-in writes. A new sign-in replaces all of them, so no field of an older one lingers. */
+export const CREDENTIAL_NAMES = [
   'access_token',
   'refresh_token',
   'token_expires_at',
+  'token_scope',
+  'token_kind',
+  'oauth_client_id',
   'oauth_client_secret',
-  'replica_key',
+  'oauth_app_url',
+  'grant_id',
+  'base_url',
 ] as const;
+
+/** Every name the product stores: the sign-in's, and the key of the saved budget copies. */
+export const SECRET_NAMES = [...CREDENTIAL_NAMES, 'replica_key'] as const;
 
 export type KnownSecretName = (typeof SECRET_NAMES)[number];
 

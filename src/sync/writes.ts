@@ -71,17 +71,34 @@ export class WriteCoordinator {
     return this.retrying(id, args);
   }
 
-  private async retrying(id: OperationId, args: CallArgs): Promise<WriteResult> {
-    const notices: string[] = [];
+  /**
+   * Sends a write until it gets a clear answer. After a failure that leaves the outcome open,
+   * `recover` looks at YNAB: it returns the result when the write turns out to have happened, or
+   * undefined to send it again.
+   */
+  private async untilClear(send: () => Promise<CallResult>, recover: (e: unknown, attempt: number) => Promise<CallResult | undefined>, notices: string[]): Promise<WriteResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return { ...(await this.client.call(id, args)), notices };
+        return { ...(await send()), notices };
       } catch (e) {
         if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) throw e;
-        notices.push(`Attempt ${attempt} got no clear answer (${(e as Error).message}); the change sets a value, so it was sent again.`);
+        const known = await recover(e, attempt);
+        if (known) return { ...known, notices };
         await this.pause(attempt);
       }
     }
+  }
+
+  private retrying(id: OperationId, args: CallArgs): Promise<WriteResult> {
+    const notices: string[] = [];
+    return this.untilClear(
+      () => this.client.call(id, args),
+      async (e, attempt) => {
+        notices.push(`Attempt ${attempt} got no clear answer (${(e as Error).message}); the change sets a value, so it was sent again.`);
+        return undefined;
+      },
+      notices,
+    );
   }
 
   /**
@@ -163,82 +180,89 @@ export class WriteCoordinator {
     return { status: 201, data, notices };
   }
 
-  private async updateTransactions(id: 'updateTransaction' | 'updateTransactions', base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
+  private updateTransactions(id: 'updateTransaction' | 'updateTransactions', base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
     const notices: string[] = [];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return { ...(await this.client.call(id, args)), notices };
-      } catch (e) {
-        if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) throw e;
+    return this.untilClear(
+      () => this.client.call(id, args),
+      async (e, attempt) => {
         await this.changes(base, e);
         const replica = this.replicas.peek(base.id);
         const body = args.body as { transaction?: Item; transactions?: Item[] };
         const wanted: [string | undefined, Item][] =
-          id === 'updateTransaction' ? [[args.params?.transaction_id, body.transaction ?? {}]] : (body.transactions ?? []).map((t) => [t.id ?? [...(replica?.transactions.values() ?? [])].find((x) => x.import_id === t.import_id)?.id, t]);
+          id === 'updateTransaction'
+            ? [[args.params?.transaction_id, body.transaction ?? {}]]
+            : (body.transactions ?? []).map((t) => [t.id ?? [...(replica?.transactions.values() ?? [])].find((x) => x.import_id === t.import_id)?.id, t]);
         const done = wanted.every(([tid, change]) => tid && applied(change, replica?.transactions.get(tid)));
-        if (done && replica) {
-          notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was found applied in YNAB, so it was not sent again.`);
-          const lookup = replica.lookup();
-          const details = wanted.map(([tid]) => transactionDetail(lookup, replica.transactions.get(tid!)!, replica.linesOf(tid!)));
-          const data = id === 'updateTransaction' ? { transaction: details[0], server_knowledge: replica.knowledge } : { transactions: details, transaction_ids: details.map((d) => d.id), server_knowledge: replica.knowledge };
-          return { status: 200, data, notices };
+        if (!done || !replica) {
+          notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was not found in YNAB, so it was sent again.`);
+          return undefined;
         }
-        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was not found in YNAB, so it was sent again.`);
-      }
-    }
+        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was found applied in YNAB, so it was not sent again.`);
+        const lookup = replica.lookup();
+        const details = wanted.map(([tid]) => transactionDetail(lookup, replica.transactions.get(tid!)!, replica.linesOf(tid!)));
+        const data =
+          id === 'updateTransaction'
+            ? { transaction: details[0], server_knowledge: replica.knowledge }
+            : { transactions: details, transaction_ids: details.map((d) => d.id), server_knowledge: replica.knowledge };
+        return { status: 200, data };
+      },
+      notices,
+    );
   }
 
-  private async deleteOnce(id: OperationId, base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
+  private deleteOnce(id: OperationId, base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
     const notices: string[] = [];
-    let lost = false;
-    for (let attempt = 1; ; attempt++) {
+    let lost: unknown;
+    const send = async (): Promise<CallResult> => {
       try {
-        return { ...(await this.client.call(id, args)), notices };
+        return await this.client.call(id, args);
       } catch (e) {
-        if (lost && e instanceof ApiError && e.status === 404) {
-          // The first attempt did it; its answer was lost.
-          const delta = await this.changes(base, e);
-          const key = id === 'deleteTransaction' ? 'transaction_id' : 'scheduled_transaction_id';
-          const target = args.params?.[key];
-          const tomb = [...(delta.transactions ?? []), ...(delta.scheduled_transactions ?? [])].find((x) => x.id === target);
-          notices.push('The first attempt\'s answer was lost; it had already deleted it.');
-          const member = id === 'deleteTransaction' ? 'transaction' : 'scheduled_transaction';
-          return { status: 200, data: { [member]: tomb ?? { id: target, deleted: true } }, notices };
-        }
-        if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) throw e;
-        lost = true;
-        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); checking whether it was deleted.`);
-        await this.pause(attempt);
+        if (!(lost && e instanceof ApiError && e.status === 404)) throw e;
+        // Gone now: the attempt whose answer was lost had deleted it.
+        const delta = await this.changes(base, lost);
+        const key = id === 'deleteTransaction' ? 'transaction_id' : 'scheduled_transaction_id';
+        const target = args.params?.[key];
+        const tomb = [...(delta.transactions ?? []), ...(delta.scheduled_transactions ?? [])].find((x) => x.id === target);
+        notices.push('The first attempt\'s answer was lost; it had already deleted it.');
+        return { status: 200, data: { [id === 'deleteTransaction' ? 'transaction' : 'scheduled_transaction']: tomb ?? { id: target, deleted: true } } };
       }
-    }
+    };
+    return this.untilClear(
+      send,
+      async (e, attempt) => {
+        lost = e;
+        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); checking whether it was deleted.`);
+        return undefined;
+      },
+      notices,
+    );
   }
 
   /** Creates of payees, categories, groups, accounts and scheduled transactions: found by what was sent. */
-  private async createOne(id: OperationId, base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
+  private createOne(id: OperationId, base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
     const op = operation(id);
-    const member = op.bodyMembers![0]!;
-    const sent = (args.body as Record<string, Item>)[member]!;
+    const sent = (args.body as Record<string, Item>)[op.bodyMembers![0]!]!;
     const notices: string[] = [];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return { ...(await this.client.call(id, args)), notices };
-      } catch (e) {
-        if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) throw e;
+    return this.untilClear(
+      () => this.client.call(id, args),
+      async (e, attempt) => {
         const delta = await this.changes(base, e);
         const match = findCreated(id, sent, delta);
         const replica = this.replicas.peek(base.id);
-        if (match && replica) {
-          notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it had been created anyway and was not sent again.`);
-          // Answered from the replica, which the delta just brought up to date: no extra request.
-          const data =
-            id === 'createCategoryGroup'
-              ? { category_group: R.categoryGroup(match as E.CategoryGroup) }
-              : answerFromReplica(replica, readBack(id), { budget_id: base.id, ...readBackParams(id, match.id) }, {}, new Date());
-          return { status: op.status, data: { ...data, ...(op.data.shape.server_knowledge ? { server_knowledge: replica.knowledge } : {}) }, notices };
+        if (!match || !replica) {
+          notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it was not found in YNAB, so it was sent again.`);
+          return undefined;
         }
-        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it was not found in YNAB, so it was sent again.`);
-      }
-    }
+        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it had been created anyway and was not sent again.`);
+        // Answered from the replica, which the delta just brought up to date: no extra request.
+        const data =
+          id === 'createCategoryGroup'
+            ? { category_group: R.categoryGroup(match as E.CategoryGroup) }
+            : answerFromReplica(replica, readBack(id), { budget_id: base.id, ...readBackParams(id, match.id) }, {}, new Date());
+        return { status: op.status, data: { ...data, ...(op.data.shape.server_knowledge ? { server_knowledge: replica.knowledge } : {}) } };
+      },
+      notices,
+    );
   }
 }
 

@@ -86,4 +86,33 @@ describe('exactly once through 20% faults', () => {
     expect(del.isError, del.content[0].text).toBeFalsy();
     expect(h.sb.state.budgets[0]!.rec.transactions.get(id)!.deleted).toBe(true);
   }, 120_000);
+
+  it('other creates (payees, groups, categories, scheduled) land once through faults', async () => {
+    const rec = () => h.sb.state.budgets[0]!.rec;
+    const group = ok(await h.call('create_category_group', { budget_id: budgetId, name: 'EO group' })).category_group.id;
+    const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    for (let i = 0; i < 40; i++) {
+      for (const [tool, args] of [
+        ['create_payee', { name: `EO payee ${i}` }],
+        ['create_category', { name: `EO category ${i}`, category_group_id: group }],
+        ['create_scheduled_transaction', { account_id: accounts[0].id, date: soon, amount_milliunits: -(500 + i), memo: `eo-scheduled-${i}`, frequency: 'monthly' }],
+      ] as const) {
+        const res = await h.call(tool, { budget_id: budgetId, ...args });
+        expect(res.isError, `${tool} ${i}: ${res.content[0].text}`).toBeFalsy();
+      }
+    }
+    const count = <T extends { deleted: boolean }>(m: Map<string, T>, pick: (x: T) => string | null) => {
+      const n = new Map<string, number>();
+      for (const x of m.values()) if (!x.deleted) n.set(pick(x) ?? '', (n.get(pick(x) ?? '') ?? 0) + 1);
+      return n;
+    };
+    const payees = count(rec().payees, (p) => p.name);
+    const categories = count(rec().categories, (c) => c.name);
+    const scheduled = count(rec().scheduled_transactions, (s) => s.memo);
+    for (let i = 0; i < 40; i++) {
+      expect(payees.get(`EO payee ${i}`), `payee ${i}`).toBe(1);
+      expect(categories.get(`EO category ${i}`), `category ${i}`).toBe(1);
+      expect(scheduled.get(`eo-scheduled-${i}`), `scheduled ${i}`).toBe(1);
+    }
+  }, 300_000);
 });

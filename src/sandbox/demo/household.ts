@@ -17,19 +17,12 @@ import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type Month
 import { HOUSEHOLD_GROUPS, HOUSEHOLD_LOCATIONS, HOUSEHOLD_MERCHANTS } from './household-catalog.js';
 import { addHouseholdScheduled } from './household-scheduled.js';
 import { householdExtras, planHouseholdMonth } from './household-months.js';
+import { USD_FORMAT } from '../../api/money.js';
 import { Ledger, type Entry } from './ledger.js';
 import { Random } from './random.js';
 
-export const USD = {
-  iso_code: 'USD',
-  example_format: '123,456.78',
-  decimal_digits: 2,
-  decimal_separator: '.',
-  symbol_first: true,
-  group_separator: ',',
-  currency_symbol: '$',
-  display_symbol: true,
-};
+/** The demo household budgets in US dollars. */
+export const USD = USD_FORMAT;
 
 const U = 1000;
 const HISTORY_MONTHS = 24;
