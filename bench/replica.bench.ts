@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/app.js';
 import { createStack } from '../src/sync/stack.js';
-import type { OperationId } from '../src/api/operations.js';
+import type { OperationId } from '../src/api/operations/index.js';
 import { median, ms, percentile, timed } from './stats.js';
 
 export async function replicaBench(report: (row: Record<string, string | number>) => void): Promise<void> {

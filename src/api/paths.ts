@@ -1,7 +1,7 @@
 /**
  * Builds and matches v1 URLs from the operations table, in either era (/plans or /budgets).
  */
-import { OPERATIONS, type Era, type Operation } from './operations.js';
+import { OPERATIONS, type Era, type Operation } from './operations/index.js';
 
 export interface PathMatch {
   op: Operation;

@@ -3,8 +3,7 @@
  * YNAB_ACCESS_TOKEN (how MCPB desktop hosts pass it) > the OS keychain > the 0600 file.
  * A personal token is used as it is; an OAuth grant gets a refreshing token provider.
  */
-import type { Connection } from '../mcp/state.js';
-import { NoTokenError } from '../mcp/state.js';
+import { NoTokenError, type Connection } from './session.js';
 import { oauthIdentity } from './credentials.js';
 import { oauthProvider } from './oauth-provider.js';
 import { accessTokenFromEnv } from './token-source.js';

@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { TokenProvider } from '../api/client/client.js';
-import { NoTokenError } from '../mcp/state.js';
+import { NoTokenError } from './session.js';
 import { ensurePrivateDir } from '../paths.js';
 import { storedGrantIdentity } from './credentials.js';
 import type { SecretStore } from './secret-store.js';

@@ -5,7 +5,7 @@
  * results (tools/run.ts); resources serve the same structure as JSON (resources.ts), so a
  * resource and the tool it mirrors can never disagree.
  */
-import type { OperationId } from '../api/operations.js';
+import type { OperationId } from '../api/operations/index.js';
 import type { ServiceResult } from '../sync/service.js';
 import { buildOutput } from './output/builder.js';
 import type { CompactContext, Names } from './output/compact.js';

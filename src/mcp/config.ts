@@ -2,7 +2,7 @@
  * What the MCP server exposes and how: default budget, toolsets, read-only mode, output limits.
  * Read from flags with environment fallbacks, so hosts that only pass env (MCPB) can configure it.
  */
-import { TOOLSETS, type Toolset } from '../api/operations.js';
+import { TOOLSETS, type Toolset } from '../api/operations/index.js';
 
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */

@@ -4,29 +4,12 @@
  * server is read-only now. Creating it is lazy: starting the server touches no keychain, file or
  * network (hosts may start it twice to negotiate), the first tool call does.
  */
-import type { TokenProvider } from '../api/client/client.js';
+import type { Connection, TokenInfo } from '../auth/session.js';
 import { createStack, type Stack, type StackOptions } from '../sync/stack.js';
 import type { YnabService } from '../sync/service.js';
 import type { McpConfig } from './config.js';
 
-/** Where the token came from and what kind it is: shown by ynab://status, never the token. */
-export interface TokenInfo {
-  source: 'env' | 'keychain' | 'file' | 'sandbox';
-  kind: 'personal' | 'oauth';
-  /** The grant's scope when known (OAuth grants carry it). */
-  scope?: 'full' | 'read-only';
-  expiresAt?: string | null;
-}
-
-export interface Connection {
-  tokens: TokenProvider;
-  info: TokenInfo;
-  /** Stable name of whose data this is, for saved replicas (survives OAuth refreshes). */
-  identity?: () => Promise<string>;
-  baseUrl?: string;
-}
-
-export class NoTokenError extends Error {}
+export { NoTokenError, type Connection, type TokenInfo } from '../auth/session.js';
 
 export class ServerState {
   private stack: Promise<Stack> | undefined;

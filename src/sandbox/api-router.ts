@@ -4,7 +4,7 @@
  * query and body against the table's schemas, run the handler, and name the response members
  * for the era that was asked (/plans or /budgets).
  */
-import { memberName } from '../api/operations.js';
+import { memberName } from '../api/operations/index.js';
 import { matchPath } from '../api/paths.js';
 import { parseWireQuery, type QueryName } from '../api/query.js';
 import { describeIssues } from '../api/issues.js';

@@ -5,7 +5,7 @@
  */
 import { currentMonth } from '../api/dates.js';
 import { ApiError } from '../api/client/errors.js';
-import type { OperationId } from '../api/operations.js';
+import type { OperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
 import { listTransactions, subtransactionBase, transactionDetail, transactionSummaryBase, type TransactionQuery, type TransactionScope } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';

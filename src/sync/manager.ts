@@ -13,7 +13,7 @@
 import { LRUCache } from 'lru-cache';
 import { ApiError, NetworkError, QuotaExhaustedError } from '../api/client/errors.js';
 import type { YnabClient } from '../api/client/client.js';
-import type { OperationId } from '../api/operations.js';
+import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { answerFromReplica } from './answer.js';

@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { CallArgs, YnabClient } from '../api/client/client.js';
-import { operation, type OperationId } from '../api/operations.js';
+import { operation, type OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import { REPLICA_OPERATIONS } from './answer.js';
 import type { Freshness, ReplicaManager } from './manager.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { YnabClient, type TokenProvider } from '../api/client/client.js';
 import type { TransportOptions } from '../api/client/transport.js';
-import type { Era } from '../api/operations.js';
+import type { Era } from '../api/operations/index.js';
 import { openSecretStore } from '../auth/secret-store.js';
 import { configDir as defaultConfigDir, ensurePrivateDir, stateDir as defaultStateDir } from '../paths.js';
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';

@@ -12,7 +12,7 @@
  */
 import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
-import { operation, type OperationId } from '../api/operations.js';
+import { operation, type OperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { OPERATIONS, type Operation } from '../../src/api/operations.js';
+import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
 import * as B from '../../src/api/schemas/bodies.js';
 import * as C from '../../src/api/schemas/common.js';
 import * as E from '../../src/api/schemas/entities.js';

@@ -3,7 +3,7 @@
  * spec's operation at the same method + path (/plans era), or against the /budgets-era spec.
  */
 import type * as z from 'zod';
-import { memberName, type Operation } from '../../src/api/operations.js';
+import { memberName, type Operation } from '../../src/api/operations/index.js';
 import { QUERY_PARAMS, type QueryName } from '../../src/api/query.js';
 import { diffShapes, type HttpMethod, type NameIndex, ourShape, type Shape, type Spec, type SpecOperation } from './openapi-shapes.js';
 

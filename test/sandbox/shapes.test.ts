@@ -4,7 +4,7 @@
  * no undeclared fields, member names of the era that was asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberName, OPERATIONS, type Era, type Operation } from '../../src/api/operations.js';
+import { memberName, OPERATIONS, type Era, type Operation } from '../../src/api/operations/index.js';
 import { buildPath } from '../../src/api/paths.js';
 import { HANDLERS } from '../../src/sandbox/handlers/index.js';
 import { exactShape } from '../helpers/shape.js';

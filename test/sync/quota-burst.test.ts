@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiError, QuotaExhaustedError } from '../../src/api/client/errors.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
-import type { OperationId } from '../../src/api/operations.js';
+import type { OperationId } from '../../src/api/operations/index.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/api/dates.js';
-import { operation, type OperationId } from '../../src/api/operations.js';
+import { operation, type OperationId } from '../../src/api/operations/index.js';
 import { buildPath, matchPath } from '../../src/api/paths.js';
 import { Random } from '../../src/sandbox/demo/random.js';
 import { REPLICA_OPERATIONS } from '../../src/sync/answer.js';

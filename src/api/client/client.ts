@@ -6,7 +6,7 @@
  * exponential backoff and jitter (at most three attempts); writes are never retried here, because
  * a lost answer does not say whether the write happened (see the write coordinator).
  */
-import { memberName, operation, type Era, type Operation, type OperationId } from '../operations.js';
+import { memberName, operation, type Era, type Operation, type OperationId } from '../operations/index.js';
 import { buildPath } from '../paths.js';
 import { QUERY_PARAMS, type QueryName } from '../query.js';
 import type { QuotaLedger } from '../../quota/ledger.js';

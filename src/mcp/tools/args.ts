@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { decimalToMilliunits, MoneyInputError } from '../../api/money.js';
-import type { Operation } from '../../api/operations.js';
+import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
 import { Uuid } from '../../api/schemas/common.js';
 import { FIELD_DOCS, MONEY_DOCS } from './field-docs.js';

@@ -4,7 +4,7 @@
  * compact by default, paged when a list), and annotations set explicitly.
  */
 import * as z from 'zod';
-import { memberName, OPERATIONS, type Operation } from '../../api/operations.js';
+import { memberName, OPERATIONS, type Operation } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
 import type { EntityKind } from '../output/compact.js';
 import { MAX_LIMIT } from '../output/page.js';

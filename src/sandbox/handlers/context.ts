@@ -2,7 +2,7 @@
  * What a handler receives and returns. Handlers are synchronous: each request runs to the end
  * before the next starts, so a write is atomic with respect to every other request.
  */
-import type { Era, Operation } from '../../api/operations.js';
+import type { Era, Operation } from '../../api/operations/index.js';
 import type { SandboxState, TokenInfo } from '../state.js';
 import type { BudgetStore } from '../store/budget-store.js';
 

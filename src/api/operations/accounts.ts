@@ -1,0 +1,59 @@
+/** Accounts. See index.ts for the table as a whole. */
+import * as B from '../schemas/bodies.js';
+import * as R from '../schemas/responses.js';
+import type { Operation } from './types.js';
+import { MONEY_NOTE } from './shared.js';
+
+export const ACCOUNTS_OPERATIONS = [
+  {
+    id: 'getAccounts',
+    method: 'GET',
+    scope: 'budget',
+    path: '/accounts',
+    params: [],
+    query: ['last_knowledge_of_server'],
+    status: 200,
+    data: R.AccountsData,
+    member: 'accounts',
+    delta: true,
+    access: 'read',
+    toolset: 'accounts',
+    tool: { name: 'list_accounts', title: 'List accounts', description: `Accounts with balances (working, cleared, uncleared). ${MONEY_NOTE}` },
+  },
+  {
+    id: 'createAccount',
+    method: 'POST',
+    scope: 'budget',
+    path: '/accounts',
+    params: [],
+    query: [],
+    body: B.PostAccountWrapper,
+    bodyMembers: ['account'],
+    status: 201,
+    data: R.AccountData,
+    member: 'account',
+    delta: false,
+    access: 'write',
+    toolset: 'accounts',
+    tool: {
+      name: 'create_account',
+      title: 'Create account',
+      description: 'Creates an account with a starting balance (checking, savings, cash, creditCard, otherAsset, otherLiability).',
+    },
+  },
+  {
+    id: 'getAccountById',
+    method: 'GET',
+    scope: 'budget',
+    path: '/accounts/{account_id}',
+    params: ['account_id'],
+    query: [],
+    status: 200,
+    data: R.AccountData,
+    member: 'account',
+    delta: false,
+    access: 'read',
+    toolset: 'accounts',
+    tool: { name: 'get_account', title: 'Get account', description: `One account and its balances. ${MONEY_NOTE}` },
+  },
+] as const satisfies readonly Operation[];

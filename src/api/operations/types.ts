@@ -1,0 +1,50 @@
+/** The shape of one declared operation, and the vocabulary it uses. */
+import type * as z from 'zod';
+import type { QueryName } from '../query.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Access = 'read' | 'write';
+export type Scope = 'root' | 'list' | 'budget';
+export type Era = 'plans' | 'budgets';
+
+export const TOOLSETS = [
+  'user',
+  'budgets',
+  'accounts',
+  'categories',
+  'months',
+  'payees',
+  'money_movements',
+  'transactions',
+  'scheduled',
+] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+export interface Operation {
+  /** operationId of the current (/plans) spec. */
+  id: string;
+  /** operationId in the /budgets-era spec where it differed. */
+  legacyId?: string;
+  method: Method;
+  scope: Scope;
+  path: string;
+  /** Path parameters besides budget_id, in path order. */
+  params: readonly string[];
+  query: readonly QueryName[];
+  /** Schema of the JSON body (wrapper included), for writes that take one. */
+  body?: z.ZodType;
+  /** The body's wrapper member(s), e.g. `transaction` or `transactions`. */
+  bodyMembers?: readonly string[];
+  /** Success status and the schema of `data`. */
+  status: number;
+  data: z.ZodObject;
+  /** The member of `data` that holds the resource (plans-era name). */
+  member: string;
+  /** /budgets-era names of members of `data` that differ. */
+  legacyMembers?: Readonly<Record<string, string>>;
+  /** Accepts last_knowledge_of_server. */
+  delta: boolean;
+  access: Access;
+  toolset: Toolset;
+  tool: { name: string; title: string; description: string };
+}
