@@ -1,0 +1,67 @@
+/**
+ * Writes manifest.json, the MCPB bundle manifest for desktop hosts, from the tool definitions and
+ * package.json, so that the bundle's tool list can never drift from the server's
+ * (`npm run manifest`; a test fails when the committed file differs).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
+
+const root = join(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; description: string };
+
+export function manifest(): Record<string, unknown> {
+  return {
+    manifest_version: '0.3',
+    name: 'ynab-mcp',
+    display_name: 'YNAB',
+    version: pkg.version,
+    description: 'Read and work with YNAB budgets: accounts, categories, months, payees, transactions.',
+    long_description: pkg.description,
+    author: { name: 'ynab-mcp contributors' },
+    license: 'MIT',
+    server: {
+      type: 'node',
+      entry_point: 'dist/cli.js',
+      mcp_config: {
+        command: 'node',
+        args: ['${__dirname}/dist/cli.js', 'serve'],
+        env: {
+          YNAB_ACCESS_TOKEN: '${user_config.access_token}',
+          YNAB_BUDGET_ID: '${user_config.budget_id}',
+          YNAB_READ_ONLY: '${user_config.read_only}',
+        },
+      },
+    },
+    user_config: {
+      access_token: {
+        type: 'string',
+        title: 'YNAB personal access token',
+        description: 'From YNAB: Account Settings → Developer Settings → New Token.',
+        sensitive: true,
+        required: true,
+      },
+      budget_id: {
+        type: 'string',
+        title: 'Budget',
+        description: 'The budget tools use when none is named: a budget id, or "last-used".',
+        default: 'last-used',
+        required: false,
+      },
+      read_only: {
+        type: 'boolean',
+        title: 'Read-only',
+        description: 'Offer no tools that change the budget.',
+        default: false,
+        required: false,
+      },
+    },
+    tools: TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })),
+    keywords: ['ynab', 'budget', 'finance', 'mcp'],
+    compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.18.1' } },
+  };
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  writeFileSync(join(root, 'manifest.json'), `${JSON.stringify(manifest(), null, 2)}\n`);
+}
