@@ -13,7 +13,8 @@ import { KEYRING_ENTRY_OPTIONS, loadKeyring } from '../../src/auth/keychain.js';
 import { probeKeychain } from '../../src/auth/secret-store.js';
 import { CREDENTIAL_NAMES } from '../../src/auth/credentials.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { killAll, runCli } from './cli-run.js';
+import { killAllCli } from '../helpers/cli.js';
+import { runCli } from './cli-run.js';
 import { tempDirs } from './helpers.js';
 
 const SERVICE = 'ynab-mcp';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   if (!skip) sb = await testSandbox();
 });
 afterEach(async () => {
-  await killAll();
+  await killAllCli();
 });
 afterAll(async () => {
   if (probe.available) {

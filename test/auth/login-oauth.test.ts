@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/auth/connection.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
 import { offeredTools } from '../../src/mcp/server.js';
@@ -16,33 +16,18 @@ import { mcpConfig } from '../../src/mcp/config.js';
 import { ServerState } from '../../src/mcp/state.js';
 import { ReadOnlyError } from '../../src/api/client/errors.js';
 import { createStack } from '../../src/sync/stack.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { allOutput, killAll, runCli, startCli, type CliRun } from './cli-run.js';
-import { tempDirs } from './helpers.js';
-import { authorize, expectNoSecrets, oauthGrants, sandboxSecrets } from './oauth-fixtures.js';
+import type { CliProcess } from '../helpers/cli.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { runCli, startCli } from './cli-run.js';
+import { cliSuite } from './cli-suite.js';
+import { authorize, oauthGrants } from './oauth-fixtures.js';
 
 let sb: TestSandbox;
-const dirs = tempDirs();
-
-beforeAll(async () => {
-  sb = await testSandbox({ rateLimit: 100_000 });
-});
-afterEach(async () => {
-  await killAll();
-  dirs.cleanup();
-});
-afterAll(async () => {
-  // Whatever any run printed, across every test of this file: no secret.
-  expectNoSecrets(allOutput.join(''), sandboxSecrets(sb), 'CLI output');
-  await sb?.close();
+const env = cliSuite((started) => {
+  sb = started;
 });
 
-function env() {
-  const root = dirs.make();
-  return { configDir: join(root, 'config'), stateDir: join(root, 'state') };
-}
-
-function login(dirsFor: { configDir: string; stateDir: string }, extra: string[], stdin?: string): CliRun {
+function login(dirsFor: { configDir: string; stateDir: string }, extra: string[], stdin?: string): CliProcess {
   return startCli(
     ['login', '--oauth', '--no-browser', '--client-id', sb.oauthClientId, '--app-url', sb.appUrl, '--base-url', sb.baseUrl, '--port', '0', ...extra],
     { ...dirsFor, stdin },
@@ -74,7 +59,7 @@ describe('authorization code grant', () => {
     const d = env();
     const grantsBefore = oauthGrants(sb).length;
     const run = login(d, ['--client-secret-stdin'], `${sb.oauthClientSecret}\n`);
-    const [, url] = await run.waitForStderr(AUTHORIZE_RE);
+    const [, url] = await run.waitFor('stderr', AUTHORIZE_RE);
     const auth = new URL(url!);
     expect(auth.searchParams.get('response_type')).toBe('code');
     expect(auth.searchParams.get('scope')).toBeNull();
@@ -126,7 +111,7 @@ describe('authorization code grant', () => {
     const d = env();
     const grantsBefore = oauthGrants(sb).length;
     const run = login(d, ['--client-secret-stdin'], `${sb.oauthClientSecret}\n`);
-    const [, url] = await run.waitForStderr(AUTHORIZE_RE);
+    const [, url] = await run.waitFor('stderr', AUTHORIZE_RE);
     const callback = await authorize(url!);
     callback.searchParams.set('state', 'forged-state-value');
     const page = await fetch(callback);
@@ -143,7 +128,7 @@ describe('authorization code grant', () => {
   it('a read-only grant is recorded, and the server then works as --read-only', async () => {
     const d = env();
     const run = login(d, ['--client-secret-stdin', '--scope', 'read-only'], `${sb.oauthClientSecret}\n`);
-    const [, url] = await run.waitForStderr(AUTHORIZE_RE);
+    const [, url] = await run.waitFor('stderr', AUTHORIZE_RE);
     expect(new URL(url!).searchParams.get('scope')).toBe('read-only');
     await fetch(await authorize(url!));
     expect((await run.exited).code).toBe(0);
@@ -174,7 +159,7 @@ describe('implicit grant', () => {
   it('the relay page hands the fragment back; the token is stored without refresh token or client secret', async () => {
     const d = env();
     const run = login(d, ['--implicit']);
-    const [, url] = await run.waitForStderr(AUTHORIZE_RE);
+    const [, url] = await run.waitFor('stderr', AUTHORIZE_RE);
     expect(new URL(url!).searchParams.get('response_type')).toBe('token');
     const callback = await authorize(url!);
     const fragment = new URLSearchParams(callback.hash.slice(1));
@@ -210,7 +195,7 @@ describe('implicit grant', () => {
   it('refuses a posted fragment with another state', async () => {
     const d = env();
     const run = login(d, ['--implicit']);
-    const [, url] = await run.waitForStderr(AUTHORIZE_RE);
+    const [, url] = await run.waitFor('stderr', AUTHORIZE_RE);
     const callback = await authorize(url!);
     const fields = new URLSearchParams(callback.hash.slice(1));
     fields.set('state', 'not-the-one');
@@ -250,7 +235,7 @@ describe('waiting and errors', () => {
     const d = env();
     const wrong = `wrong-secret-${'z'.repeat(20)}`;
     const run = login(d, ['--client-secret-stdin'], `${wrong}\n`);
-    const [, url] = await run.waitForStderr(AUTHORIZE_RE);
+    const [, url] = await run.waitFor('stderr', AUTHORIZE_RE);
     const page = await fetch(await authorize(url!));
     expect(page.status).toBe(400);
     expect((await run.exited).code).toBe(1);

@@ -7,36 +7,21 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/auth/connection.js';
 import { openSecretStore } from '../../src/auth/secret-store.js';
 import type { StatusReport } from '../../src/auth/status-report.js';
 import { fileKey } from '../../src/sync/persist.js';
 import { createStack } from '../../src/sync/stack.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { allOutput, killAll, runCli } from './cli-run.js';
-import { tempDirs } from './helpers.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { runCli } from './cli-run.js';
+import { cliSuite } from './cli-suite.js';
 import { expectNoSecrets, PAST, sandboxGrant, sandboxSecrets, storeGrant } from './oauth-fixtures.js';
 
 let sb: TestSandbox;
-const dirs = tempDirs();
-
-beforeAll(async () => {
-  sb = await testSandbox({ rateLimit: 100_000 });
+const env = cliSuite((started) => {
+  sb = started;
 });
-afterEach(async () => {
-  await killAll();
-  dirs.cleanup();
-});
-afterAll(async () => {
-  expectNoSecrets(allOutput.join(''), sandboxSecrets(sb), 'CLI output');
-  await sb?.close();
-});
-
-function env() {
-  const root = dirs.make();
-  return { configDir: join(root, 'config'), stateDir: join(root, 'state') };
-}
 
 const stored = (configDir: string): Record<string, string> => {
   const file = join(configDir, 'secrets.json');

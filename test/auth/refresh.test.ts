@@ -9,7 +9,6 @@
  *  - an unreachable token endpoint keeps the stored grant.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/auth/connection.js';
@@ -20,7 +19,8 @@ import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
 import { createStack } from '../../src/sync/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { cliEnv, ROOT } from './cli-run.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { cliEnv } from './cli-run.js';
 import { tempDirs } from './helpers.js';
 import { expectNoSecrets, oauthGrants, PAST, refreshStatus, revoke, sandboxGrant, sandboxSecrets, storeGrant, tryRefresh } from './oauth-fixtures.js';
 
@@ -41,10 +41,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-function env() {
-  const root = dirs.make();
-  return { configDir: join(root, 'config'), stateDir: join(root, 'state') };
-}
+const env = dirs.configAndState;
 
 const connect = (d: { configDir: string; stateDir: string }) => resolveConnection({ ...d, env: { YNAB_MCP_KEYCHAIN: 'off' }, warn: () => {} });
 
@@ -178,7 +175,7 @@ describe('exactly one refresh for concurrent calls', () => {
     await storeGrant(sb, d.configDir, await sandboxGrant(sb), PAST());
     const before = oauthGrants(sb).length;
     const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/auth/refresh-child.ts'], { cwd: ROOT, env: cliEnv(d), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/auth/refresh-child.ts'], { cwd: REPO_ROOT, env: cliEnv(d), stdio: ['pipe', 'pipe', 'pipe'] });
       children.add(child);
       let out = '';
       let err = '';

@@ -16,6 +16,18 @@ afterEach(() => dirs.cleanup());
 const linux = process.platform === 'linux';
 const uniqueService = () => `ynab-mcp-test-${process.pid}-${randomBytes(4).toString('hex')}`;
 
+/** A keychain store for profile "default" under a service name of its own, its leftover file in `dir`. */
+function keychainStore(keyring: KeyringModule, dir: string, extra: { timeoutMs?: number } = {}): KeychainSecretStore {
+  return new KeychainSecretStore({
+    keyring,
+    service: uniqueService(),
+    profile: 'default',
+    leftoverFile: new FileSecretStore({ path: join(dir, 'secrets.json'), profile: 'default', warn: () => undefined }),
+    warn: () => undefined,
+    ...extra,
+  });
+}
+
 /** Points D-Bus at a socket that does not exist, so Secret Service cannot be reached, whatever the shell. */
 function withoutDbus() {
   let saved: string | undefined;
@@ -198,13 +210,7 @@ describe('secrets never leak into output or errors', () => {
       },
     });
     const dir = dirs.make();
-    const store = new KeychainSecretStore({
-      keyring,
-      service: uniqueService(),
-      profile: 'default',
-      leftoverFile: new FileSecretStore({ path: join(dir, 'secrets.json'), profile: 'default', warn: () => undefined }),
-      warn: () => undefined,
-    });
+    const store = keychainStore(keyring, dir);
     const err = await store.set('access_token', secret).then(
       () => null,
       (e: unknown) => e as SecretStoreError,
@@ -220,13 +226,7 @@ describe('secrets never leak into output or errors', () => {
   it.runIf(linux)('keychain store: a real keychain failure names no secret', async () => {
     const secret = distinctiveSecret();
     const dir = dirs.make();
-    const store = new KeychainSecretStore({
-      keyring: await loadKeyring(),
-      service: uniqueService(),
-      profile: 'default',
-      leftoverFile: new FileSecretStore({ path: join(dir, 'secrets.json'), profile: 'default', warn: () => undefined }),
-      warn: () => undefined,
-    });
+    const store = keychainStore(await loadKeyring(), dir);
     const err = await store.set('access_token', secret).then(
       () => null,
       (e: unknown) => e as SecretStoreError,
@@ -240,15 +240,7 @@ describe('secrets never leak into output or errors', () => {
 
 describe('keychain store behaviour that needs no real keychain', () => {
   it('gives up on a keychain call that never answers', async () => {
-    const dir = dirs.make();
-    const store = new KeychainSecretStore({
-      keyring: fakeKeyring({ getPassword: () => new Promise<never>(() => undefined) }),
-      service: uniqueService(),
-      profile: 'default',
-      leftoverFile: new FileSecretStore({ path: join(dir, 'secrets.json'), profile: 'default', warn: () => undefined }),
-      warn: () => undefined,
-      timeoutMs: 50,
-    });
+    const store = keychainStore(fakeKeyring({ getPassword: () => new Promise<never>(() => undefined) }), dirs.make(), { timeoutMs: 50 });
     await expect(store.get('access_token')).rejects.toMatchObject({
       code: 'keychain_failed',
       message: expect.stringMatching(/no answer from the keychain within 50 ms/),

@@ -9,11 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MoneyMovement } from '../../src/api/schemas/entities.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { exactShape } from '../helpers/shape.js';
+import { pinnedDemo, TODAY, type PinnedDemo } from './pinned-demo.js';
 
-const T0 = Date.parse('2026-11-14T12:00:00.000Z');
-const TODAY = '2026-11-14';
 const PREV = '2026-10-01';
 const CUR = '2026-11-01';
 const NEXT = '2026-12-01';
@@ -21,16 +20,11 @@ const AFTER = '2027-01-01';
 
 let sb: TestSandbox;
 let b: string;
-const acc: Record<string, any> = {};
-const cat: Record<string, any> = {};
+let acc: PinnedDemo['accounts'];
+let cat: PinnedDemo['cat'];
 
 beforeAll(async () => {
-  const started = Date.now();
-  sb = await testSandbox({ rateLimit: 1_000_000, clock: () => new Date(T0 + (Date.now() - started)) });
-  const budget = (await sb.get('/budgets')).body.data.budgets.find((x: any) => x.name === 'Demo Household');
-  b = `/budgets/${budget.id}`;
-  for (const a of (await sb.get(`${b}/accounts`)).body.data.accounts) acc[a.name] = a;
-  for (const g of (await sb.get(`${b}/categories`)).body.data.category_groups) for (const c of g.categories) cat[c.name] = c;
+  ({ sb, b, accounts: acc, cat } = await pinnedDemo());
 });
 
 afterAll(() => sb.close());

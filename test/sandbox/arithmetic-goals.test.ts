@@ -7,17 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Category } from '../../src/api/schemas/entities.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { exactShape } from '../helpers/shape.js';
+import { pinnedDemo, TODAY, type PinnedDemo } from './pinned-demo.js';
 
-const T0 = Date.parse('2026-11-14T12:00:00.000Z');
-const TODAY = '2026-11-14';
 const CUR = '2026-11-01';
 
 let sb: TestSandbox;
 let b: string;
 let eur: string;
-const cat: Record<string, any> = {};
+let cat: PinnedDemo['cat'];
 
 const GOAL_FIELDS = [
   'goal_type',
@@ -38,12 +37,9 @@ const GOAL_FIELDS = [
 ];
 
 beforeAll(async () => {
-  const started = Date.now();
-  sb = await testSandbox({ rateLimit: 1_000_000, clock: () => new Date(T0 + (Date.now() - started)) });
-  const budgets = (await sb.get('/budgets')).body.data.budgets;
-  b = `/budgets/${budgets.find((x: any) => x.name === 'Demo Household').id}`;
+  let budgets: any[];
+  ({ sb, b, budgets, cat } = await pinnedDemo());
   eur = `/budgets/${budgets.find((x: any) => x.name === 'Haushalt Berlin').id}`;
-  for (const g of (await sb.get(`${b}/categories`)).body.data.category_groups) for (const c of g.categories) cat[c.name] = c;
 });
 
 afterAll(() => sb.close());

@@ -3,7 +3,7 @@
  * bad input gets a specific 400, and nothing is half-written by a refused request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type Operation } from '../../src/api/operations.js';
+import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
 import { buildPath } from '../../src/api/paths.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 

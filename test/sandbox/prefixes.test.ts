@@ -5,7 +5,7 @@
  * are visible under both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type Operation } from '../../src/api/operations.js';
+import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
 import { buildPath } from '../../src/api/paths.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 

@@ -8,44 +8,32 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HybridTransaction, TransactionDetail } from '../../src/api/schemas/entities.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { exactShape } from '../helpers/shape.js';
+import { day, pinnedDemo, TODAY, uniqueNames, type PinnedDemo } from './pinned-demo.js';
 
-const T0 = Date.parse('2026-11-14T12:00:00.000Z');
-const TODAY = '2026-11-14';
 const MONTH = '2026-11-01';
-const day = (offset: number) => new Date(Date.parse(`${TODAY}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 let sb: TestSandbox;
 let b: string;
 let checking: any;
 let firstMonth: string;
-const cat: Record<string, any> = {};
+let cat: PinnedDemo['cat'];
+let create: PinnedDemo['create'];
 let uncategorizedId: string;
-let n = 0;
 
 beforeAll(async () => {
-  const started = Date.now();
-  sb = await testSandbox({ rateLimit: 1_000_000, clock: () => new Date(T0 + (Date.now() - started)) });
-  const budget = (await sb.get('/budgets')).body.data.budgets.find((x: any) => x.name === 'Demo Household');
-  b = `/budgets/${budget.id}`;
-  firstMonth = budget.first_month;
-  const accounts = (await sb.get(`${b}/accounts`)).body.data.accounts;
-  checking = accounts.find((a: any) => a.name === 'Everyday Checking');
-  for (const g of (await sb.get(`${b}/categories`)).body.data.category_groups) for (const c of g.categories) cat[c.name] = c;
+  const demo = await pinnedDemo();
+  ({ sb, b, cat, create } = demo);
+  firstMonth = demo.budget.first_month;
+  checking = demo.acc.checking;
   uncategorizedId = cat['Uncategorized'].id;
 });
 
 afterAll(() => sb.close());
 
 /** A payee name no other test uses. */
-const unique = (what: string) => `${what} ${++n} ${Math.random().toString(36).slice(2, 8)}`;
-
-async function create(t: Record<string, unknown>): Promise<any> {
-  const res = await sb.call('POST', `${b}/transactions`, { transaction: { account_id: checking.id, date: TODAY, ...t } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.transaction;
-}
+const unique = uniqueNames(' ');
 
 async function list(path: string): Promise<any[]> {
   const res = await sb.get(path);

@@ -9,42 +9,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransactionDetail } from '../../src/api/schemas/entities.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { exactShape } from '../helpers/shape.js';
-
-const T0 = Date.parse('2026-11-14T12:00:00.000Z');
-const TODAY = '2026-11-14';
-const day = (offset: number) => new Date(Date.parse(`${TODAY}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+import { day, pinnedDemo, TODAY, uniqueNames, type PinnedDemo } from './pinned-demo.js';
 
 let sb: TestSandbox;
 let b: string;
-const acc: Record<string, any> = {};
-const cat: Record<string, any> = {};
-let n = 0;
+let acc: PinnedDemo['acc'];
+let cat: PinnedDemo['cat'];
+let create: PinnedDemo['create'];
 
 beforeAll(async () => {
-  const started = Date.now();
-  sb = await testSandbox({ rateLimit: 1_000_000, clock: () => new Date(T0 + (Date.now() - started)) });
-  const budget = (await sb.get('/budgets')).body.data.budgets.find((x: any) => x.name === 'Demo Household');
-  b = `/budgets/${budget.id}`;
-  const accounts = (await sb.get(`${b}/accounts`)).body.data.accounts;
-  acc.checking = accounts.find((a: any) => a.name === 'Everyday Checking');
-  acc.savings = accounts.find((a: any) => a.name === 'Rainy Day Savings');
-  acc.wallet = accounts.find((a: any) => a.name === 'Wallet');
-  acc.mortgage = accounts.find((a: any) => a.name === 'Lake Cabin Mortgage');
+  ({ sb, b, acc, cat, create } = await pinnedDemo());
   expect(acc.mortgage.on_budget).toBe(false);
-  for (const g of (await sb.get(`${b}/categories`)).body.data.category_groups) for (const c of g.categories) cat[c.name] = c;
 });
 
 afterAll(() => sb.close());
 
-const unique = (what: string) => `${what}-${++n}-${Math.random().toString(36).slice(2, 8)}`;
-
-async function create(t: Record<string, unknown>): Promise<any> {
-  const res = await sb.call('POST', `${b}/transactions`, { transaction: { account_id: acc.checking.id, date: TODAY, ...t } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.transaction;
-}
+const unique = uniqueNames('-');
 
 async function txn(id: string): Promise<any> {
   const res = await sb.get(`${b}/transactions/${id}`);

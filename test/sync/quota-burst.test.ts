@@ -3,37 +3,24 @@
  * allows 50 requests an hour causes no 429 at all; reads the replica can answer are answered
  * (stale, with a notice once the budget is spent), and every refusal names the next free slot.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiError, QuotaExhaustedError } from '../../src/api/client/errors.js';
-import { createStack, type Stack } from '../../src/sync/stack.js';
+import type { Stack } from '../../src/sync/stack.js';
 import type { OperationId } from '../../src/api/operations/index.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
 
+let fx: SandboxStack;
 let sb: TestSandbox;
 let stack: Stack;
-let dir: string;
 
 beforeAll(async () => {
-  sb = await testSandbox({ seed: 'burst', rateLimit: 50 });
-  dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-burst-'));
-  stack = createStack({
-    tokens: { token: async () => sb.accessToken },
-    baseUrl: sb.baseUrl,
-    stateDir: dir,
-    persist: false,
-    // Past the staleness bound every read wants a request: the hardest case for the budget.
-    maxStalenessMs: 0,
-  });
+  // Past the staleness bound every read wants a request: the hardest case for the budget.
+  fx = await sandboxStack({ seed: 'burst', rateLimit: 50 }, { maxStalenessMs: 0 });
+  ({ sb, stack } = fx);
 });
 
-afterAll(async () => {
-  await stack.close();
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fx.close());
 
 it('1,000 reads cause no 429; refusals name the next slot; answers say how fresh they are', async () => {
   const budgets = (await sb.get('/budgets', sb.readOnlyToken)).body.data.budgets;

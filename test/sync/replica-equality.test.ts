@@ -5,41 +5,27 @@
  * Replica answers come through the service facade (delta-synced); API answers come straight
  * from the sandbox over HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/api/dates.js';
 import { operation, type OperationId } from '../../src/api/operations/index.js';
 import { buildPath, matchPath } from '../../src/api/paths.js';
 import { Random } from '../../src/sandbox/demo/random.js';
 import { REPLICA_OPERATIONS } from '../../src/sync/answer.js';
-import { createStack, type Stack } from '../../src/sync/stack.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { Stack } from '../../src/sync/stack.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { randomWrite, WRITE_KINDS } from './random-writes.js';
+import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
 
+let fx: SandboxStack;
 let sb: TestSandbox;
 let stack: Stack;
-let dir: string;
 
 beforeAll(async () => {
-  sb = await testSandbox({ seed: 'equality', rateLimit: 1_000_000 });
-  dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-eq-'));
-  stack = createStack({
-    tokens: { token: async () => sb.accessToken },
-    baseUrl: sb.baseUrl,
-    stateDir: dir,
-    persist: false,
-    maxStalenessMs: 0,
-    quotaLimit: 1_000_000,
-  });
+  fx = await sandboxStack({ seed: 'equality', rateLimit: 1_000_000 }, { maxStalenessMs: 0, quotaLimit: 1_000_000 });
+  ({ sb, stack } = fx);
 });
 
-afterAll(async () => {
-  await stack.close();
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fx.close());
 
 /** Parameter sets to ask each operation with, drawn from the budget as it is now. */
 async function cases(budgetId: string, rng: Random): Promise<[OperationId, Record<string, string>, Record<string, string>][]> {
