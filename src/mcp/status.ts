@@ -10,12 +10,10 @@ import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 
 async function quota(stack: Stack, now: number): Promise<Record<string, unknown>> {
-  // The client keeps every token it has used (to scrub them from messages); the last one is the
-  // token in use. It only picks the ledger (which hashes it); it never leaves this function.
-  const token = stack.client.secrets().at(-1);
-  if (!token) return { note: 'no request has been made to YNAB yet' };
+  const ledger = stack.client.currentLedger();
+  if (!ledger) return { note: 'no request has been made to YNAB yet' };
   try {
-    const s = await stack.ledger(token).status();
+    const s = await ledger.status();
     return {
       limit_per_hour: s.limit,
       used: s.used,

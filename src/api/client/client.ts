@@ -55,6 +55,7 @@ export class YnabClient {
   readonly era: Era;
   private readOnlyMode: boolean;
   private readonly seenTokens = new Set<string>();
+  private lastToken: string | undefined;
 
   constructor(private readonly opts: ClientOptions) {
     this.transport = opts.transport instanceof Transport ? opts.transport : new Transport(opts.transport);
@@ -69,6 +70,11 @@ export class YnabClient {
   /** Every token this client has used, so that no message can carry one. */
   secrets(): string[] {
     return [...this.seenTokens];
+  }
+
+  /** The request ledger of the token used last, without asking for a token (which could refresh one). */
+  currentLedger(): QuotaLedger | undefined {
+    return this.lastToken === undefined ? undefined : this.opts.quota(this.lastToken);
   }
 
   scrub(text: string): string {
@@ -91,6 +97,7 @@ export class YnabClient {
     for (let attempt = 1; ; attempt++) {
       const token = await this.opts.tokens.token();
       this.seenTokens.add(token);
+      this.lastToken = token;
       const ledger = this.opts.quota(token);
       const slot = await ledger.acquire(op.access);
       if (!slot.ok) throw new QuotaExhaustedError(slot.nextSlotAt, slot.message);
