@@ -1,12 +1,11 @@
 /**
- * Scheduled transactions and bank-side pending imports for the demo budgets. There is no domain
- * function for scheduled transactions (the handler builds them), so the records are made here
- * the same way: a transfer names its account, a transfer between two budget accounts has no
- * category, and a split's lines (which the API cannot create, but the apps can) sum to it.
+ * Scheduled transactions and bank-side pending imports for the demo budgets, through the same
+ * domain function the API uses.
  */
 import type { ScheduledTransactionFrequency, TransactionFlagColor } from '../../api/schemas/common.js';
 import type { BudgetStore } from '../store/budget-store.js';
-import type { AccountRec, CategoryRec, PayeeRec, ScheduledSubtransactionRec, ScheduledTransactionRec } from '../store/records.js';
+import { insertScheduled } from '../domain/scheduled.js';
+import type { AccountRec, CategoryRec, PayeeRec, ScheduledTransactionRec } from '../store/records.js';
 
 export interface ScheduledSpec {
   date_first: string;
@@ -23,38 +22,17 @@ export interface ScheduledSpec {
 
 /** Adds one scheduled transaction. Must run inside `store.change()`. */
 export function addScheduled(store: BudgetStore, s: ScheduledSpec): ScheduledTransactionRec {
-  const target = s.payee.transfer_account_id ? store.rec.accounts.get(s.payee.transfer_account_id) : undefined;
-  const budgetTransfer = target !== undefined && target.on_budget && s.account.on_budget;
-  const id = store.env.newId();
-  const subtransactions = (s.lines ?? []).map(
-    (l): ScheduledSubtransactionRec => ({
-      id: store.env.newId(),
-      amount: l.amount,
-      memo: l.memo ?? null,
-      payee_id: null,
-      category_id: l.category?.id ?? null,
-      transfer_account_id: null,
-      deleted: false,
-    }),
-  );
-  const rec = store.stamp<ScheduledTransactionRec>({
-    id,
+  return insertScheduled(store, {
+    account_id: s.account.id,
     date_first: s.date_first,
     frequency: s.frequency,
-    amount: subtransactions.length ? subtransactions.reduce((sum, l) => sum + l.amount, 0) : s.amount,
+    amount: s.amount,
     memo: s.memo ?? null,
     flag_color: s.flag ?? null,
-    flag_name: null,
-    account_id: s.account.id,
     payee_id: s.payee.id,
-    category_id: subtransactions.length || budgetTransfer || !s.account.on_budget ? null : (s.category?.id ?? null),
-    transfer_account_id: target?.id ?? null,
-    subtransactions,
-    deleted: false,
-    knowledge: 0,
+    category_id: s.category?.id ?? null,
+    lines: s.lines?.map((l) => ({ amount: l.amount, category_id: l.category?.id ?? null, memo: l.memo ?? null })),
   });
-  store.rec.scheduled_transactions.set(id, rec);
-  return rec;
 }
 
 /** A transaction the linked account's bank has ready for `POST /transactions/import`. */

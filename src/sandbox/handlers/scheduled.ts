@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { addYears } from '../../api/dates.js';
 import type * as B from '../../api/schemas/bodies.js';
 import { payeeNamed } from '../domain/payees.js';
+import { insertScheduled, scheduledCategory } from '../domain/scheduled.js';
 import { badRequest, resourceNotFound } from '../errors.js';
 import type { BudgetStore } from '../store/budget-store.js';
 import type { ScheduledTransactionRec } from '../store/records.js';
@@ -42,9 +43,7 @@ function check(b: BudgetStore, input: Input) {
     const c = b.category(categoryId);
     if (!c) throw badRequest(`scheduled_transaction.category_id ${categoryId} does not exist in this budget`);
     if (c.role === 'credit_card_payment') throw badRequest('Credit Card Payment categories are not permitted on scheduled transactions');
-    // As on transactions: no category off budget, nor on a transfer between two budget accounts.
-    const target = transferAccountId ? b.account(transferAccountId) : undefined;
-    if (c.role === 'uncategorized' || !account.on_budget || target?.on_budget) categoryId = null;
+    categoryId = c.role === 'uncategorized' ? null : scheduledCategory(account, transferAccountId ? b.account(transferAccountId) : undefined, categoryId);
   }
   return {
     account_id: account.id,
@@ -86,18 +85,8 @@ export const scheduledHandlers: Record<string, Handler> = {
     const { scheduled_transaction: input } = ctx.body as z.infer<typeof B.PostScheduledTransactionWrapper>;
     const fields = check(b, input);
     const created = b.change(() => {
-      const s: ScheduledTransactionRec = {
-        id: b.env.newId(),
-        flag_name: null,
-        subtransactions: [],
-        deleted: false,
-        knowledge: 0,
-        ...fields,
-        payee_id: null,
-      };
-      apply(b, s, fields);
-      b.rec.scheduled_transactions.set(s.id, s);
-      return s;
+      const { payee_name, transfer_account_id: _derived, ...rest } = fields;
+      return insertScheduled(b, { ...rest, payee_id: fields.payee_id ?? (payee_name ? payeeNamed(b, payee_name).id : null) });
     });
     return { status: 201, data: { scheduled_transaction: V.scheduledDetail(b, created) } };
   },
