@@ -1,6 +1,7 @@
 /**
  * Builds and matches v1 URLs from the operations table, in either era (/plans or /budgets).
  */
+import { checkPathParam } from './argument-check.js';
 import { OPERATIONS, type Era, type Operation } from './operations/index.js';
 
 export interface PathMatch {
@@ -10,13 +11,19 @@ export interface PathMatch {
   params: Record<string, string>;
 }
 
+/** A parameter as one path segment: refused when it cannot be one (see argument-check.ts). */
+function segment(name: string, value: string): string {
+  checkPathParam(name, value);
+  return encodeURIComponent(value);
+}
+
 /** The path below /v1 for an operation, with parameters URI-encoded. */
 export function buildPath(op: Operation, era: Era, params: Record<string, string>): string {
   const fill = (template: string) =>
     template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
       if (value === undefined) throw new Error(`missing path parameter ${name} for ${op.id}`);
-      return encodeURIComponent(value);
+      return segment(name, value);
     });
   switch (op.scope) {
     case 'root':
@@ -26,7 +33,7 @@ export function buildPath(op: Operation, era: Era, params: Record<string, string
     case 'budget': {
       const budget = params.budget_id;
       if (budget === undefined) throw new Error(`missing path parameter budget_id for ${op.id}`);
-      return `/${era}/${encodeURIComponent(budget)}${fill(op.path)}`;
+      return `/${era}/${segment('budget_id', budget)}${fill(op.path)}`;
     }
   }
 }

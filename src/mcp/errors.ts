@@ -2,14 +2,15 @@
  * Every failure a tool can meet, as a message that says what happened and what to do next.
  * Messages pass through the client's scrubber, so no token can reach a result.
  */
-import { ApiError, ConfigError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError } from '../api/client/errors.js';
+import { ApiError, ConfigError, InvalidArgumentError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
 import { ArgumentError } from './tools/args.js';
 import { OutputTooLargeError } from './output/builder.js';
 import { PagingError } from './output/page.js';
 import { NoTokenError } from './state.js';
 
 export function describeError(e: unknown, tool: string, write: boolean): string {
-  if (e instanceof ArgumentError || e instanceof PagingError) return `Invalid arguments for ${tool}: ${e.message}`;
+  if (e instanceof ArgumentError || e instanceof PagingError || e instanceof InvalidArgumentError) return `Invalid arguments for ${tool}: ${e.message}`;
+  if (e instanceof UnsupportedChangeError) return `${e.message} Nothing was changed.`;
   if (e instanceof OutputTooLargeError) return `The answer of ${tool} is too large: ${e.message}`;
   if (e instanceof NoTokenError || e instanceof ConfigError) return e.message;
   if (e instanceof ReadOnlyError) return `${e.message}. Nothing was changed.`;

@@ -18,7 +18,7 @@ import {
   type ReadResourceResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { ApiError } from '../api/client/errors.js';
+import { ApiError, InvalidArgumentError } from '../api/client/errors.js';
 import { answer } from './answer.js';
 import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
 import { describeError } from './errors.js';
@@ -103,6 +103,7 @@ async function readAsTool(state: ServerState, uri: string, def: ToolDefinition, 
     if (e instanceof ApiError && e.status === 404) {
       throw new ResourceNotFoundError(uri, scrub(`Resource not found: ${uri} (${e.detail || e.errorName}). resources/list and the list tools give valid ids.`));
     }
+    if (e instanceof InvalidArgumentError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scrub(describeError(e, uri, false)));
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: reading ${uri} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
     }

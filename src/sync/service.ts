@@ -5,6 +5,7 @@
  * API and their answers are merged into the replica.
  */
 import { LRUCache } from 'lru-cache';
+import { checkCallArguments } from '../api/argument-check.js';
 import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { CallArgs, YnabClient } from '../api/client/client.js';
 import { operation, type OperationId } from '../api/operations/index.js';
@@ -76,6 +77,8 @@ export class YnabService {
   async call(id: OperationId, args: CallArgs = {}): Promise<ServiceResult> {
     const op = operation(id);
     const params = args.params ?? {};
+    // Also for reads the replica answers: a malformed id gets the same error as on the wire.
+    checkCallArguments(op, args);
     if (op.access === 'write') {
       if (this.opts.client.readOnly) return this.opts.client.call(id, args); // refused, with the reason
       const res = await this.writes.write(id, args);

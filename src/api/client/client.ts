@@ -6,6 +6,7 @@
  * exponential backoff and jitter (at most three attempts); writes are never retried here, because
  * a lost answer does not say whether the write happened (see the write coordinator).
  */
+import { checkCallArguments } from '../argument-check.js';
 import { memberName, operation, type Era, type Operation, type OperationId } from '../operations/index.js';
 import { buildPath } from '../paths.js';
 import { QUERY_PARAMS, type QueryName } from '../query.js';
@@ -86,6 +87,7 @@ export class YnabClient {
     if (op.access === 'write' && this.readOnlyMode) {
       throw new ReadOnlyError(`${op.tool.name} changes the budget, and this server is in read-only mode`);
     }
+    checkCallArguments(op, args);
     const path = buildPath(op, this.era, args.params ?? {});
     const query: Record<string, string> = {};
     for (const name of op.query) {

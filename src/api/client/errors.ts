@@ -69,6 +69,26 @@ export class ConfigError extends YnabError {
   override name = 'ConfigError';
 }
 
+/**
+ * An argument that cannot be sent as it is (an id with an unpaired surrogate, a path segment that
+ * would change the request's path): refused before any request, naming the argument.
+ */
+export class InvalidArgumentError extends YnabError {
+  override name = 'InvalidArgumentError';
+  constructor(
+    /** The argument as the caller named it: `budget_id`, `transactions[2].memo`. */
+    readonly argument: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A change the API cannot make (or silently would not make): refused before anything is sent. */
+export class UnsupportedChangeError extends YnabError {
+  override name = 'UnsupportedChangeError';
+}
+
 /** Removes a secret (and anything shaped like a bearer credential) from text shown to anyone. */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
