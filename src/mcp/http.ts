@@ -4,7 +4,8 @@
  * factory, GET answers 405). State lives in ServerState; the per-request McpServer is cheap.
  *
  * Each request passes, in order: Host (DNS rebinding) and Origin (browser pages) checks → 403, the
- * endpoint path → 404, the bearer token when one is configured → 401, then the SDK handler under a
+ * endpoint path → 404, a method other than POST → 405 with Allow (http-methods.ts), the bearer
+ * token when one is configured → 401, then the SDK handler under a
  * body size limit (413) and a deadline. node:http's own timeouts cut off clients that trickle
  * headers or a body, so they hold a socket but never the server.
  */
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { withDeadline, type Exchange } from './http-deadline.js';
+import { answerUnservedMethods, methodServed, refuseMethod } from './http-methods.js';
 import { bearerToken, hostAllowed, hostAllowList, hostForHeader, isLoopbackHost, isWildcardHost, originAllowList, originCheck, tokenMatches } from './http-guards.js';
 import { buildServer } from './server.js';
 import type { ServerState } from './state.js';
@@ -107,6 +109,7 @@ export async function serveHttp(state: ServerState, opts: HttpServeOptions = {})
     if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== path) return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
+    if (!methodServed(req.method)) return refuseMethod(req, res);
     if (token !== undefined) {
       const presented = bearerToken(req.headers.authorization);
       if (!tokenMatches(token, presented)) {
@@ -149,6 +152,8 @@ export async function serveHttp(state: ServerState, opts: HttpServeOptions = {})
       });
     },
   );
+
+  answerUnservedMethods(server);
 
   await new Promise<void>((resolve, rejectListen) => {
     server.once('error', rejectListen);
