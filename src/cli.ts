@@ -9,6 +9,7 @@ import { logoutCommand, LOGOUT_USAGE } from './commands/logout.js';
 import { sandboxCommand, SANDBOX_USAGE } from './commands/sandbox.js';
 import { serveCommand, SERVE_USAGE } from './commands/serve.js';
 import { statusCommand, STATUS_USAGE } from './commands/status.js';
+import { scrubStderr } from './scrubbed-stderr.js';
 
 const USAGE = `Usage: ynab-mcp <command> [options]
 
@@ -43,6 +44,7 @@ async function main(argv: string[]): Promise<void> {
   await command.run(rest);
 }
 
+scrubStderr();
 main(process.argv.slice(2)).catch((e: unknown) => {
   const usage = e instanceof UsageError;
   process.stderr.write(`ynab-mcp: ${(e as Error).message}\n`);

@@ -15,6 +15,7 @@ import { accessTokenFromEnv } from '../auth/token-source.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
 import { configDir, stateDir } from '../paths.js';
 import { intFlag, parseFlags, UsageError } from './args.js';
+import { baseUrlFlag } from './secret-flags.js';
 
 export const LOGIN_USAGE = `Usage: ynab-mcp login [--token-stdin] [options]
        ynab-mcp login --oauth --client-id ID [options]
@@ -93,7 +94,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
   const scope = parseScope(flags.scope);
   const port = intFlag(flags.port, 'port', 0, 65535) ?? DEFAULT_REDIRECT_PORT;
   const timeoutMs = (intFlag(flags.timeout, 'timeout', 1, 3600) ?? DEFAULT_LOGIN_TIMEOUT_MS / 1000) * 1000;
-  const baseUrl = flags['base-url'] ?? (process.env.YNAB_BASE_URL || undefined);
+  const baseUrl = baseUrlFlag(flags['base-url']) ?? (process.env.YNAB_BASE_URL || undefined);
   // Refuse a bad API address before anyone pastes a secret or visits the browser.
   if (baseUrl !== undefined) {
     try {

@@ -17,6 +17,8 @@ Options:
   --host HOST            address to bind (default 127.0.0.1)
   --token T              the full-access personal token to accept
   --read-only-token T    the read-only personal token to accept
+                         (test values for this local service, visible in the process list
+                         like any argument: never use a real YNAB token here)
   --seed S               demo data seed (default 1): same seed, same budgets
   --data FILE            load the sandbox from FILE if present; save it there
   --transactions N       transactions in the first demo budget (default ~1500, up to 200000)

@@ -14,6 +14,7 @@ import { ServerState, type Connection } from '../mcp/state.js';
 import { configDir, stateDir } from '../paths.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/app.js';
 import { intFlag, parseFlags, UsageError } from './args.js';
+import { baseUrlFlag, httpToken } from './secret-flags.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
 
@@ -22,7 +23,8 @@ Serves YNAB to MCP clients over stdio (default) or Streamable HTTP.
 Options:
   --transport stdio|http   how to serve (default stdio)
   --port N / --host H      HTTP: where to listen (default 127.0.0.1, port 8787; 0 = a free port)
-  --http-token T           HTTP: require "Authorization: Bearer T" (or YNAB_MCP_HTTP_TOKEN); needed off loopback
+  --http-token-file PATH   HTTP: require "Authorization: Bearer <the token in PATH>" (or set
+                           YNAB_MCP_HTTP_TOKEN); needed off loopback. Never on the command line.
   --sandbox                serve the local demo budgets (no account needed)
   --seed S                 with --sandbox: demo data seed
   --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
@@ -39,7 +41,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     transport: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
+    // Only to refuse it with a message that says what to use instead.
     'http-token': { type: 'string' },
+    'http-token-file': { type: 'string' },
     sandbox: { type: 'boolean' },
     seed: { type: 'string' },
     budget: { type: 'string' },
@@ -66,7 +70,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const baseUrl = flags['base-url'] ?? process.env.YNAB_BASE_URL;
+  const baseUrl = baseUrlFlag(flags['base-url']) ?? process.env.YNAB_BASE_URL;
+  // Before anything starts: a refused or unreadable token ends here with a usage error.
+  const bearer = httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`));
 
   let sandbox: RunningSandbox | undefined;
   let state: ServerState;
@@ -91,7 +97,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const http = await serveHttp(state, {
       host: flags.host,
       port: intFlag(flags.port, 'port', 0, 65535) ?? 8787,
-      token: flags['http-token'] ?? (process.env.YNAB_MCP_HTTP_TOKEN || undefined),
+      token: bearer,
       log: flags.verbose ? log : undefined,
     });
     log(`ynab-mcp: MCP endpoint at ${http.url}`);

@@ -1,8 +1,10 @@
 /**
  * `ynab-mcp status [--json]`: the sign-in (source, kind, scope, expiry), the keychain, the
- * token's request quota on this machine and the saved replicas. Never a secret. Reading it
+ * token's request quota on this machine and the saved replicas. Never a secret (not even one
+ * inside a configured URL). Reading it
  * changes nothing and asks YNAB nothing. `--json` prints one JSON object on stdout.
  */
+import { scrub } from '../api/client/scrub.js';
 import { formatBytes, relativeTime } from '../auth/describe.js';
 import { statusReport, type StatusReport } from '../auth/status-report.js';
 import { configDir, stateDir } from '../paths.js';
@@ -72,5 +74,6 @@ export async function statusCommand(argv: string[]): Promise<void> {
     profile: flags.profile,
     warn: (m) => process.stderr.write(`ynab-mcp: warning: ${m}\n`),
   });
-  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatStatus(report, Date.now()));
+  // A base URL configured with credentials in it is shown without them.
+  process.stdout.write(scrub(flags.json ? `${JSON.stringify(report)}\n` : formatStatus(report, Date.now())));
 }

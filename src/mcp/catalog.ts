@@ -4,6 +4,7 @@
  * a label ("Everyday Checking", "May 2025"). Typing part of a label finds the id; that is how a
  * client completes `{account_id}` from "check".
  */
+import { scrub } from '../api/client/scrub.js';
 import { currentMonth } from '../api/dates.js';
 import { formatMilliunits } from '../api/money.js';
 import type { BudgetReplica } from '../sync/replica.js';
@@ -42,7 +43,7 @@ export async function bestEffort<T>(state: ServerState, what: string, fallback: 
   } catch (e) {
     const stack = await state.started();
     const reason = (e as Error)?.message ?? String(e);
-    const line = `ynab-mcp: ${what}: ${stack ? stack.client.scrub(reason) : reason}`;
+    const line = `ynab-mcp: ${what}: ${scrub(reason, stack?.client.secrets() ?? [])}`;
     const now = Date.now();
     if (now - (lastLogged.get(reason) ?? 0) > 60_000) {
       lastLogged.set(reason, now);

@@ -71,10 +71,10 @@ export async function serveHttp(state: ServerState, opts: HttpServeOptions = {})
   const host = opts.host ?? '127.0.0.1';
   const path = opts.path ?? '/mcp';
   const token = opts.token;
-  if (token !== undefined && token.trim() === '') throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token / YNAB_MCP_HTTP_TOKEN, or none');
+  if (token !== undefined && token.trim() === '') throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token-file / YNAB_MCP_HTTP_TOKEN, or none');
   if (!isLoopbackHost(host) && token === undefined) {
     throw new HttpConfigError(
-      `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, so other machines could reach your budget; set --http-token (or YNAB_MCP_HTTP_TOKEN), or bind 127.0.0.1`,
+      `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, so other machines could reach your budget; set --http-token-file (or YNAB_MCP_HTTP_TOKEN), or bind 127.0.0.1`,
     );
   }
   const maxBodyBytes = positive('maxBodyBytes', opts.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);

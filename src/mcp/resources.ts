@@ -18,7 +18,7 @@ import {
   type ReadResourceResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { ApiError, InvalidArgumentError } from '../api/client/errors.js';
+import { ApiError, InvalidArgumentError, scrub } from '../api/client/errors.js';
 import { answer } from './answer.js';
 import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
 import { describeError } from './errors.js';
@@ -66,7 +66,7 @@ function tool(name: string): ToolDefinition {
 
 async function scrubber(state: ServerState): Promise<(text: string) => string> {
   const stack = await state.started();
-  return stack ? (text) => stack.client.scrub(text) : (text) => text;
+  return stack ? (text) => stack.client.scrub(text) : (text) => scrub(text);
 }
 
 function decode(value: string | string[] | undefined, uri: string, name: string): string {

@@ -4,7 +4,7 @@
  * write may have reached the server, and when the next request is possible.
  *
  * Messages never contain the token: details the server sends back are scrubbed of it (a server
- * that echoes a header must not be able to leak it through us).
+ * that echoes a header must not be able to leak it through us; see scrub.ts).
  */
 
 export class YnabError extends Error {
@@ -89,9 +89,5 @@ export class UnsupportedChangeError extends YnabError {
   override name = 'UnsupportedChangeError';
 }
 
-/** Removes a secret (and anything shaped like a bearer credential) from text shown to anyone. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join('[redacted]');
-  return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
-}
+// The one scrubber lives in its own module; it is re-exported here, where callers found it first.
+export { scrub } from './scrub.js';

@@ -5,6 +5,7 @@
  * is thrown to the SDK.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer } from '../answer.js';
 import { describeError } from '../errors.js';
 import { markUserData } from '../output/untrusted.js';
@@ -17,7 +18,9 @@ function errorResult(message: string): CallToolResult {
 
 export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<CallToolResult> {
   const write = def.op.access === 'write';
-  let scrub = (text: string) => text;
+  // Before the service exists (no token yet, a bad base URL) there are no tokens to know, but
+  // URL credentials are still removed.
+  let scrub = (text: string) => scrubText(text);
   try {
     if (write && state.readOnly) {
       return errorResult(`${def.name} changes the budget, and this server is read-only (${state.readOnlyReason()}). Nothing was changed.`);
