@@ -1,15 +1,18 @@
 /**
  * The answer to a read or write, as tools and resources both give it: arguments → the API
  * request → the service (replica, cache or API) → the one output builder → structured content,
- * with a data notice when it holds text typed by people. Tools add their text mirror and error
- * results (tools/run.ts); resources serve the same structure as JSON (resources.ts), so a
- * resource and the tool it mirrors can never disagree.
+ * with a data notice when it holds text typed by people, every string scrubbed of secrets and
+ * with control characters escaped (output/sanitize.ts: the one place budget text enters answers).
+ * Tools add their text mirror and error results (tools/run.ts); resources serve the same text
+ * (resources.ts, both through output/untrusted.ts), so a resource and the tool it mirrors can
+ * never disagree.
  */
 import type { OperationId } from '../api/operations/index.js';
 import type { ServiceResult } from '../sync/service.js';
 import { buildOutput } from './output/builder.js';
 import type { CompactContext, Names } from './output/compact.js';
 import { MAX_LIMIT, queryKey } from './output/page.js';
+import { sanitize } from './output/sanitize.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import type { ToolDefinition } from './tools/definitions.js';
@@ -92,6 +95,6 @@ export async function answer(def: ToolDefinition, args: Record<string, unknown>,
     maxChars: state.config.maxResultChars,
   });
   const userText = !NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids';
-  const structured = userText ? { ...built.structured, data_notice: USER_DATA_NOTICE } : built.structured;
-  return { structured, userText };
+  const marked = userText ? { ...built.structured, data_notice: USER_DATA_NOTICE } : built.structured;
+  return { structured: sanitize(marked, (text) => service.client.scrub(text)), userText };
 }

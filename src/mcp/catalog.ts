@@ -2,12 +2,15 @@
  * What the user has, by names people recognise, for resource lists and completions: budgets, and
  * a budget's accounts, categories, payees, months and scheduled transactions, each as an id with
  * a label ("Everyday Checking", "May 2025"). Typing part of a label finds the id; that is how a
- * client completes `{account_id}` from "check".
+ * client completes `{account_id}` from "check". Labels are budget text: their control characters
+ * are escaped here (output/sanitize.ts), so resource lists, completions and prompts that quote
+ * them get them clean.
  */
 import { scrub } from '../api/client/scrub.js';
 import { currentMonth } from '../api/dates.js';
 import { formatMilliunits } from '../api/money.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { escapeControls } from './output/sanitize.js';
 import type { ServerState } from './state.js';
 
 export type EntityType = 'account' | 'category' | 'payee' | 'month' | 'scheduled_transaction';
@@ -58,7 +61,11 @@ export async function budgetEntries(state: ServerState): Promise<Entry[]> {
   const service = await state.service();
   const res = await service.call('getPlans', { params: {}, query: {} });
   const budgets = (res.data.plans ?? []) as { id: string; name: string }[];
-  return [...budgets.map((b) => ({ id: b.id, label: b.name })), { id: 'last-used', label: 'last-used', detail: 'the budget last opened in YNAB' }];
+  return [...budgets.map((b) => clean({ id: b.id, label: b.name })), { id: 'last-used', label: 'last-used', detail: 'the budget last opened in YNAB' }];
+}
+
+function clean(e: Entry): Entry {
+  return { ...e, id: escapeControls(e.id), label: escapeControls(e.label), ...(e.detail !== undefined ? { detail: escapeControls(e.detail) } : {}) };
 }
 
 /** A budget's replica, synced when not fresh enough (the same copy the tools answer from). */
@@ -68,6 +75,10 @@ export async function replicaOf(state: ServerState, budget: string | undefined):
 }
 
 export function entityEntries(r: BudgetReplica, type: EntityType, now: Date = new Date()): Entry[] {
+  return entries(r, type, now).map(clean);
+}
+
+function entries(r: BudgetReplica, type: EntityType, now: Date): Entry[] {
   switch (type) {
     case 'account':
       return [...r.accounts.values()].map((a) => ({ id: a.id, label: a.name, detail: `${a.type}${a.on_budget ? '' : ', tracking'}${a.closed ? ', closed' : ''}`, closed: a.closed }));

@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { addMonths, currentMonth, todayUtc } from '../api/dates.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { bestEffort, budgetEntries, entityEntries, matching, monthLabel, replicaOf, type Entry } from './catalog.js';
+import { escapeControls } from './output/sanitize.js';
 import type { ServerState } from './state.js';
 import { TOOL_DEFINITIONS } from './tools/definitions.js';
 
@@ -67,8 +68,10 @@ function availability(state: ServerState, tools: string[]): string | undefined {
   return `Not available on this server: ${missing.join(', ')} (not in its toolsets${state.readOnly ? ', or a change' : ''}).${why}`;
 }
 
+/** The prompt's lines; budget text and arguments quoted in a line get their control characters escaped. */
 function message(lines: (string | undefined | false)[]): GetPromptResult {
-  return { messages: [{ role: 'user', content: { type: 'text', text: lines.filter((l): l is string => typeof l === 'string').join('\n') } }] };
+  const text = lines.filter((l): l is string => typeof l === 'string').map(escapeControls).join('\n');
+  return { messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
 
 function monthlyReview(state: ServerState) {
@@ -120,7 +123,8 @@ function logPurchase(state: ServerState) {
     const b = budgetPhrase(budget_id, replica);
     // With the budget's copy at hand, name the accounts the typed name points at (no request).
     const candidates = account && replica ? matching(entityEntries(replica, 'account').filter((e) => !e.closed), account).slice(0, 3) : [];
-    const hint = candidates.length ? ` Accounts matching it: ${candidates.map((e) => `${JSON.stringify(e.label)} (id ${e.id})`).join(', ')}.` : '';
+    // Labels are escaped already (catalog.ts): quoted as they are, not escaped a second time.
+    const hint = candidates.length ? ` Accounts matching it: ${candidates.map((e) => `"${e.label.replace(/"/g, '\\"')}" (id ${e.id})`).join(', ')}.` : '';
     return message([
       `Log one purchase in my YNAB budget${b.text}: ${JSON.stringify(description)}${amount ? `, amount ${JSON.stringify(amount)}` : ''}${account ? `, paid from ${JSON.stringify(account)}` : ''}.`,
       b.note,

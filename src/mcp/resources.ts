@@ -1,8 +1,9 @@
 /**
  * Resources: the budget list, each budget's overview, its collections and entities, and the
  * server's status, as JSON. A budget resource is the answer of the read tool it mirrors, built by
- * the same code (answer.ts: service → output builder), compact and with the same data notice, so
- * `ynab://budgets/{id}/accounts` is exactly what `list_accounts` says. Lists offer one URI per
+ * the same code (answer.ts: service → output builder), compact, and its text is the tool's text
+ * (budget text inside the same per-answer boundary), so `ynab://budgets/{id}/accounts` is exactly
+ * what `list_accounts` says. Lists offer one URI per
  * budget for collections and the default budget's entities by name; completions turn a typed
  * name into an id.
  */
@@ -23,6 +24,8 @@ import { answer } from './answer.js';
 import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
 import { describeError } from './errors.js';
 import { MAX_LIMIT } from './output/page.js';
+import { sanitize } from './output/sanitize.js';
+import { answerText } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import { serverStatus } from './status.js';
 import { TOOL_DEFINITIONS, type ToolDefinition } from './tools/definitions.js';
@@ -97,7 +100,7 @@ async function readAsTool(state: ServerState, uri: string, def: ToolDefinition, 
   }
   try {
     const { structured } = await answer(def, parsed.data as Record<string, unknown>, state);
-    return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(restNotice(def, full, structured)) }] };
+    return { contents: [{ uri, mimeType: MIME, text: answerText(restNotice(def, full, structured)) }] };
   } catch (e) {
     const scrub = await scrubber(state);
     if (e instanceof ApiError && e.status === 404) {
@@ -181,7 +184,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
       description: 'Requests left in the hourly YNAB limit and when the next is possible (UTC), how fresh each budget copy is, where the token came from (never the token), read-only state, toolsets, default budget.',
       mimeType: MIME,
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: MIME, text: JSON.stringify(await serverStatus(state)) }] }),
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: MIME, text: answerText(sanitize(await serverStatus(state), await scrubber(state))) }] }),
   );
   for (const spec of TEMPLATES) registerTemplate(server, state, spec);
 }

@@ -10,6 +10,7 @@ import { mcpConfig } from '../../src/mcp/config.js';
 import { USER_DATA_NOTICE } from '../../src/mcp/output/untrusted.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { NoTokenError, ServerState } from '../../src/mcp/state.js';
+import { readAnswerText } from '../helpers/answer-text.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const TEMPLATES: Record<string, string> = {
@@ -32,7 +33,7 @@ const COLLECTIONS = ['', '/accounts', '/categories', '/months', '/payees', '/sch
 function json(result: any): any {
   expect(result.contents).toHaveLength(1);
   expect(result.contents[0].mimeType).toBe('application/json');
-  return JSON.parse(result.contents[0].text);
+  return readAnswerText(result.contents[0].text).structured;
 }
 
 /** Freshness says when the answer was made; the rest must be identical. */
@@ -77,7 +78,7 @@ describe('ynab://status', () => {
     const budget = ok(await h.call('get_budget')).budget;
     const text: string = ((await h.client.readResource({ uri: 'ynab://status' })).contents[0] as { text: string }).text;
     expect(text).not.toContain(h.sb.accessToken);
-    const s = JSON.parse(text);
+    const s = readAnswerText(text).structured;
     expect(s.connected).toBe(true);
     expect(s.token).toEqual({ source: 'sandbox', kind: 'personal' });
     expect(s.quota.used).toBeGreaterThanOrEqual(1);

@@ -5,6 +5,7 @@
  * the size cap with a notice, and a JSON text mirror of the structured content.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAnswerText } from '../helpers/answer-text.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 let h: McpHarness;
@@ -16,9 +17,7 @@ afterAll(() => h.close());
 
 /** The JSON inside the user-data boundary of a result's text. */
 function mirror(result: any): any {
-  const text: string = result.content[0].text;
-  const inner = /<(budget-data-[0-9a-f]+)>\n([\s\S]*)\n<\/\1>/.exec(text);
-  return JSON.parse(inner ? inner[2]! : text);
+  return readAnswerText(result.content[0].text).structured;
 }
 
 describe('members, identity and money', () => {

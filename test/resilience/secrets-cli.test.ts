@@ -6,7 +6,9 @@
  *  - `--base-url` with credentials in it is refused (login and serve);
  *  - a base URL configured with credentials (user info, access_token=…, a token in the fragment)
  *    through YNAB_BASE_URL or stored by login shows nowhere: not in `status` (text or JSON), the
- *    server's logs, tool results or errors, or the CLI's own error messages.
+ *    server's logs, tool results or errors, or the CLI's own error messages;
+ *  - budget text quoting a credentialed URL or the token in use is scrubbed in tool results and
+ *    resources too.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -164,6 +166,13 @@ describe('a base URL carrying credentials', () => {
       results.push(await client.callTool({ name: 'list_accounts', arguments: {} }));
       results.push(await client.callTool({ name: 'get_account', arguments: { account_id: '00000000-0000-4000-8000-000000000000' } }));
       results.push(await client.readResource({ uri: 'ynab://status' }));
+      // Budget text quoting a credentialed URL, or the API token itself, is shown without them.
+      const account = (results[0] as any).structuredContent.accounts.find((a: any) => a.type === 'checking').id;
+      const memo = `statement https://bank.example/s?id=7&access_token=${URL_SECRET} token ${sb.accessToken}`;
+      const created: any = await client.callTool({ name: 'create_transactions', arguments: { transactions: [{ account_id: account, date: new Date().toISOString().slice(0, 10), amount: -1, memo }] } });
+      results.push(created, await client.callTool({ name: 'get_transaction', arguments: { transaction_id: created.structuredContent.transaction_ids[0] } }));
+      results.push(await client.readResource({ uri: `ynab://budgets/last-used/months/current/transactions` }));
+      expect((results.at(-2) as any).structuredContent.transaction.memo).toBe('statement https://bank.example/s?id=7&access_token=[redacted] token [redacted]');
     } finally {
       await client.close();
       await transport.close();
@@ -171,6 +180,7 @@ describe('a base URL carrying credentials', () => {
     expect((results[0] as any).isError).toBeFalsy();
     for (const output of [login.stdout, login.stderr, text.stdout, text.stderr, json.stdout, transport.stdout, transport.stderr, JSON.stringify(results)]) {
       expect(leaks(output)).toEqual([]);
+      expect(output).not.toContain(sb.accessToken);
     }
   }, 90_000);
 

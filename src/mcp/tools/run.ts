@@ -1,19 +1,21 @@
 /**
  * Runs a tool: the shared answer (arguments → the service → the one output builder, see
- * ../answer.ts) → a result with structured content and its JSON text mirror, marked as data when
- * it holds budget text. Every failure becomes an isError result with a specific message; nothing
+ * ../answer.ts) → a result with structured content and its JSON text mirror, inside a data
+ * boundary when it holds budget text (output/untrusted.ts). Every failure becomes an isError result with a specific message; nothing
  * is thrown to the SDK.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer } from '../answer.js';
 import { describeError } from '../errors.js';
-import { markUserData } from '../output/untrusted.js';
+import { escapeControls } from '../output/sanitize.js';
+import { answerText } from '../output/untrusted.js';
 import type { ServerState } from '../state.js';
 import type { ToolDefinition } from './definitions.js';
 
+/** Errors may quote what the service or the caller sent back: escaped like any answer. */
 function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  return { content: [{ type: 'text', text: escapeControls(message) }], isError: true };
 }
 
 export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<CallToolResult> {
@@ -27,9 +29,8 @@ export async function runTool(def: ToolDefinition, args: Record<string, unknown>
     }
     const service = await state.service();
     scrub = (text) => service.client.scrub(text);
-    const { structured, userText } = await answer(def, args, state);
-    const text = JSON.stringify(structured);
-    return { content: [{ type: 'text', text: userText ? markUserData(text) : text }], structuredContent: structured };
+    const { structured } = await answer(def, args, state);
+    return { content: [{ type: 'text', text: answerText(structured) }], structuredContent: structured };
   } catch (e) {
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: ${def.name} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
