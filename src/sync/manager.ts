@@ -183,7 +183,16 @@ export class ReplicaManager {
     return replica;
   }
 
-  private async save(replica: BudgetReplica): Promise<void> {
+  /** Saves under way, so that flush() also waits for those started by a sync. */
+  private readonly saving = new Set<Promise<void>>();
+
+  private save(replica: BudgetReplica): Promise<void> {
+    const pending = this.write(replica).finally(() => this.saving.delete(pending));
+    this.saving.add(pending);
+    return pending;
+  }
+
+  private async write(replica: BudgetReplica): Promise<void> {
     if (!this.opts.files) return;
     try {
       await this.opts.files.save(await this.opts.tokenKey(), replica.snapshot());
@@ -194,6 +203,8 @@ export class ReplicaManager {
 
   /** Waits for pending saves (tests, shutdown). */
   async flush(): Promise<void> {
+    // A save a sync started must not land after this (e.g. after the process's last write).
+    await Promise.all([...this.saving]);
     await Promise.all([...this.cache.values()].map((r) => this.save(r)));
   }
 }
