@@ -72,6 +72,7 @@ export async function answer(def: ToolDefinition, args: Record<string, unknown>,
   const extras: Record<string, unknown> = {};
   if (res.data.transaction_ids && def.shape.member !== 'transaction_ids') extras.transaction_ids = res.data.transaction_ids;
   if (res.data.duplicate_import_ids) extras.duplicate_import_ids = res.data.duplicate_import_ids;
+  if (res.data.not_applied) extras.not_applied = res.data.not_applied;
   if (res.freshness) extras.freshness = res.freshness;
   const notices = noticesFor(def, args, res);
   if (Array.isArray(res.data.duplicate_import_ids) && res.data.duplicate_import_ids.length) {

@@ -12,6 +12,7 @@ import { operation, type OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import { REPLICA_OPERATIONS } from './answer.js';
 import type { Freshness, ReplicaManager } from './manager.js';
+import { checkTransactionUpdate } from './transaction-updates.js';
 import { WriteCoordinator } from './writes.js';
 
 export interface CacheFreshness {
@@ -81,11 +82,16 @@ export class YnabService {
     checkCallArguments(op, args);
     if (op.access === 'write') {
       if (this.opts.client.readOnly) return this.opts.client.call(id, args); // refused, with the reason
+      // Split edits the API cannot make are refused before anything is sent.
+      const verify = await checkTransactionUpdate(id, args, this.opts.replicas);
       const res = await this.writes.write(id, args);
       if (params.budget_id) {
         this.opts.replicas.applyWrite(params.budget_id, res.data);
         this.forgetBudget(params.budget_id);
       }
+      // What the service ignored is reported (or refused when nothing took effect).
+      const report = verify?.(res.data);
+      if (report?.notApplied.length) return { status: res.status, data: { ...res.data, not_applied: report.notApplied }, notices: [...res.notices, ...report.notices] };
       return { status: res.status, data: res.data, notices: res.notices };
     }
     if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
