@@ -3,9 +3,9 @@
  * and configuration (the fallback secrets file) live in the platform's usual places, or
  * wherever YNAB_MCP_STATE_DIR / YNAB_MCP_CONFIG_DIR point.
  */
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { privateDir } from './storage/safe-fs.js';
 
 const APP = 'ynab-mcp';
 
@@ -29,8 +29,10 @@ export function configDir(env: Env = process.env, platform: NodeJS.Platform = pr
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), APP);
 }
 
-/** Creates a private directory (0700) if missing and returns it. */
-export function ensurePrivateDir(dir: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
+/**
+ * Makes `dir` a private directory (0700) and returns it: created if missing, tightened (with a
+ * warning) if open to others, refused if another user owns it (src/storage/safe-fs.ts).
+ */
+export function ensurePrivateDir(dir: string, warn: (message: string) => void = (m) => void process.stderr.write(`${m}\n`)): string {
+  return privateDir(dir, dir, warn);
 }

@@ -5,7 +5,11 @@
  *
  * - Writes are atomic (a new 0600 temp file, fsync, rename over the old one), so a reader never sees
  *   a torn file, and they hold a lock (proper-lockfile, `secrets.json.lock`) around read-modify-write,
- *   so two ynab-mcp processes never lose each other's updates.
+ *   so two ynab-mcp processes never lose each other's updates. The rules of src/storage/safe-fs.ts
+ *   apply: the directory is made (or tightened to) 0700, temp files are created exclusively, and
+ *   a link where the lock goes is removed.
+ * - The secrets file itself is never read or written through a link: a link there is refused with
+ *   an error naming it (it is not replaced, since the user may have put it there on purpose).
  * - Reads take no lock and create nothing: a missing file is an empty store.
  * - A file readable by others (mode & 077) is tightened to 0600 on read, with a warning.
  * - A file that cannot be parsed is never overwritten or discarded: it may hold other profiles'
@@ -14,11 +18,11 @@
  *   (or whitespace-only) file holds no secrets and is read as an empty store.
  * - When the last secret is removed, the file is deleted.
  */
-import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { ensurePrivateDir } from '../paths.js';
+import { clearLockPath, privateDir, writeAtomic } from '../storage/safe-fs.js';
 import {
   SecretStoreError,
   assertProfile,
@@ -173,10 +177,11 @@ export class FileSecretStore implements SecretStore {
   private async load(): Promise<SecretsFileV1> {
     let text: string;
     try {
-      const fh = await open(this.path, 'r');
+      const fh = await open(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
       try {
+        const st = await fh.stat();
+        if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
         if (!IS_WINDOWS) {
-          const st = await fh.stat();
           if ((st.mode & 0o077) !== 0) {
             await fh.chmod(0o600);
             if (!this.warnedLoose) {
@@ -194,6 +199,17 @@ export class FileSecretStore implements SecretStore {
       }
     } catch (err) {
       if (errCode(err) === 'ENOENT') return { version: 1, profiles: {} };
+      if (errCode(err) === 'ELOOP' || errCode(err) === 'EMLINK' || errCode(err) === 'EFTYPE') {
+        throw new SecretStoreError(
+          'file_io',
+          `The secrets file ${this.path} is a symbolic link. ynab-mcp reads and writes secrets only in a file of its own, ` +
+            'never through a link: replace the link with the file itself, or remove it and sign in again.',
+          { path: this.path, cause: err },
+        );
+      }
+      if (errCode(err) === 'ENOTFILE') {
+        throw new SecretStoreError('file_io', `The secrets file ${this.path} is not a regular file; move it aside and sign in again.`, { path: this.path, cause: err });
+      }
       throw new SecretStoreError('file_io', `Could not read the secrets file ${this.path} (${errCode(err) ?? 'error'}).`, {
         path: this.path,
         cause: err,
@@ -206,7 +222,7 @@ export class FileSecretStore implements SecretStore {
   private async update<R>(mutate: (profiles: Profiles) => { result: R; changed: boolean }): Promise<R> {
     const dir = dirname(this.path);
     try {
-      ensurePrivateDir(dir);
+      privateDir(dir, dir, this.warn);
     } catch (err) {
       throw new SecretStoreError('file_io', `Could not create the directory ${dir} (${errCode(err) ?? 'error'}).`, {
         path: this.path,
@@ -215,6 +231,7 @@ export class FileSecretStore implements SecretStore {
     }
     let release: () => Promise<void>;
     try {
+      await clearLockPath(`${this.path}.lock`, this.warn);
       release = await lockfile.lock(this.path, {
         realpath: false,
         stale: 10_000,
@@ -261,48 +278,7 @@ export class FileSecretStore implements SecretStore {
   }
 }
 
-/** Writes `data` to a new 0600 temp file beside `path`, flushes it, and renames it over `path`. */
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'wx', 0o600);
-  let renamed = false;
-  try {
-    try {
-      await fh.writeFile(data, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await renameWithRetry(tmp, path);
-    renamed = true;
-  } finally {
-    if (!renamed) await unlink(tmp).catch(() => undefined);
-  }
-  if (!IS_WINDOWS) {
-    // Make the rename itself durable. Best effort: some filesystems refuse fsync on a directory.
-    try {
-      const dh = await open(dirname(path), 'r');
-      try {
-        await dh.sync();
-      } finally {
-        await dh.close();
-      }
-    } catch {
-      /* durability of the directory entry only */
-    }
-  }
-}
-
-/** On Windows a rename over a file that another process (or a virus scanner) holds open fails briefly. */
-async function renameWithRetry(from: string, to: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await rename(from, to);
-      return;
-    } catch (err) {
-      const code = errCode(err);
-      if (!IS_WINDOWS || attempt >= 5 || (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY')) throw err;
-      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
-    }
-  }
+/** Writes `data` to a new 0600 temp file beside `path` (created exclusively), flushes it, and renames it over `path`. */
+export function writeFileAtomic(path: string, data: string): Promise<void> {
+  return writeAtomic(path, data, { sync: true });
 }

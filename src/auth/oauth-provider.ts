@@ -2,8 +2,9 @@
  * Access tokens from an OAuth grant. They last two hours and their refresh tokens are single
  * use, so refreshing is done exactly once for everyone who needs it:
  *  - in this process, concurrent callers share one refresh;
- *  - across processes (a desktop host and a coding agent on one grant), a lock file in the state
- *    directory serialises refreshes, and whoever takes the lock first re-reads the stored grant:
+ *  - across processes (a desktop host and a coding agent on one grant), a lock of the state store
+ *    (`locks/oauth-<grant>.lock` in the state directory) serialises refreshes, and whoever takes
+ *    the lock first re-reads the stored grant:
  *    if another process already refreshed, it uses that token instead of spending the refresh
  *    token a second time;
  *  - the new pair is stored before the new access token is used (its first use revokes the
@@ -12,12 +13,11 @@
  * message to sign in again; a token endpoint that cannot be reached keeps the grant and says to
  * try again (an outage must not force a new sign-in).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import type { TokenProvider } from '../api/client/client.js';
+import { FileStateStore } from '../storage/file-store.js';
+import { segment } from '../storage/keys.js';
+import type { StateStore } from '../storage/store.js';
 import { NoTokenError } from './session.js';
-import { ensurePrivateDir } from '../paths.js';
 import { storedGrantIdentity } from './credentials.js';
 import type { SecretStore } from './secret-store.js';
 import { exchangeToken, TokenEndpointError } from './token-endpoint.js';
@@ -41,6 +41,8 @@ export interface OAuthTokenProvider extends TokenProvider {
 export interface OAuthProviderOptions {
   store: Pick<SecretStore, 'get' | 'set' | 'delete'>;
   stateDir: string;
+  /** Where the refresh lock is taken; default a file store on `stateDir`. */
+  state?: StateStore;
   now?: () => number;
   warn?: (line: string) => void;
 }
@@ -74,9 +76,8 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
   let current = await readGrant(store);
   let refreshing: Promise<Grant> | undefined;
   let refreshes = 0;
-  const lockDir = ensurePrivateDir(join(opts.stateDir, 'locks'));
-  const lockTarget = join(lockDir, `oauth-${grantIdentity.replace(/[^0-9A-Za-z_-]/g, '_')}`);
-  mkdirSync(lockTarget, { recursive: true, mode: 0o700 });
+  const state = opts.state ?? new FileStateStore(opts.stateDir, { warn: opts.warn });
+  const lockName = `oauth-${segment(grantIdentity)}`;
 
   const usable = (g: Grant) => g.expiresAt === null || now() < g.expiresAt - REFRESH_MARGIN_MS;
   // An implicit-grant token cannot be refreshed, so refreshing early gains nothing: use it until it expires.
@@ -84,43 +85,38 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
 
   /** Refreshes unless `failed` is no longer the current token (someone refreshed meanwhile). */
   const refresh = (failed: string | null): Promise<Grant> => {
-    refreshing ??= (async () => {
-      const release = await lockfile.lock(lockTarget, { retries: { retries: 100, minTimeout: 50, maxTimeout: 500 }, stale: 30_000, realpath: false });
-      try {
-        const stored = await readGrant(store);
-        const changed = stored.access !== (failed ?? current.access);
-        if (changed && usable(stored)) return stored;
-        if (!stored.refresh) {
-          if (lastResort(stored) && stored.access !== failed) return stored;
-          throw new OAuthRefreshError(SIGN_IN_AGAIN);
-        }
-        const secret = await store.get('oauth_client_secret');
-        if (!clientId || !secret) throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (the OAuth client is not stored)`);
-        let answer;
-        try {
-          answer = await exchangeToken(appUrl, { grant_type: 'refresh_token', refresh_token: stored.refresh, client_id: clientId, client_secret: secret });
-        } catch (e) {
-          if (e instanceof TokenEndpointError && !e.refused) {
-            throw new OAuthUnavailableError(`Could not refresh the YNAB sign-in just now: ${e.message}. The stored sign-in is kept; try again shortly.`);
-          }
-          throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (${(e as Error).message})`);
-        }
-        const next: Grant = {
-          access: answer.access_token,
-          refresh: answer.refresh_token ?? null,
-          expiresAt: now() + (answer.expires_in ?? 7200) * 1000,
-        };
-        // Store first: the first use of the new access token revokes the old refresh token.
-        if (next.refresh) await store.set('refresh_token', next.refresh);
-        else await store.delete('refresh_token');
-        await store.set('token_expires_at', new Date(next.expiresAt!).toISOString());
-        await store.set('access_token', next.access);
-        refreshes += 1;
-        return next;
-      } finally {
-        await release();
+    refreshing ??= state.withLock(lockName, async () => {
+      const stored = await readGrant(store);
+      const changed = stored.access !== (failed ?? current.access);
+      if (changed && usable(stored)) return stored;
+      if (!stored.refresh) {
+        if (lastResort(stored) && stored.access !== failed) return stored;
+        throw new OAuthRefreshError(SIGN_IN_AGAIN);
       }
-    })()
+      const secret = await store.get('oauth_client_secret');
+      if (!clientId || !secret) throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (the OAuth client is not stored)`);
+      let answer;
+      try {
+        answer = await exchangeToken(appUrl, { grant_type: 'refresh_token', refresh_token: stored.refresh, client_id: clientId, client_secret: secret });
+      } catch (e) {
+        if (e instanceof TokenEndpointError && !e.refused) {
+          throw new OAuthUnavailableError(`Could not refresh the YNAB sign-in just now: ${e.message}. The stored sign-in is kept; try again shortly.`);
+        }
+        throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (${(e as Error).message})`);
+      }
+      const next: Grant = {
+        access: answer.access_token,
+        refresh: answer.refresh_token ?? null,
+        expiresAt: now() + (answer.expires_in ?? 7200) * 1000,
+      };
+      // Store first: the first use of the new access token revokes the old refresh token.
+      if (next.refresh) await store.set('refresh_token', next.refresh);
+      else await store.delete('refresh_token');
+      await store.set('token_expires_at', new Date(next.expiresAt!).toISOString());
+      await store.set('access_token', next.access);
+      refreshes += 1;
+      return next;
+    })
       .then((g) => {
         current = g;
         return g;

@@ -10,10 +10,19 @@
  *    the window must have freed a slot.
  *  - `reconcile()` aligns the ledger with the server's own count from X-Rate-Limit, which also
  *    covers requests made with the same token elsewhere.
+ *  - Cold start: until an answer has reconciled the ledger in the current window, the service
+ *    may have counted requests made elsewhere that this ledger cannot know. Then the client's
+ *    `acquireForRequest()` lets one request out (the probe) and makes every other caller, in
+ *    this process and in any other sharing the store, wait for its answer (see cold-start.ts).
+ *  - Nothing in the ledger may reach beyond now + window: a request time or a block dated later
+ *    is bogus (a clock that jumped, a planted file) and is dropped, so no file can stall the
+ *    token for longer than the window.
  * The ledger is keyed by a hash of the token; the token itself is never stored or kept.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { FileStateStore } from '../storage/file-store.js';
+import type { StateStore } from '../storage/store.js';
+import { ColdStart, type RequestSlot, type SettleOutcome } from './cold-start.js';
 import { formatNextSlot } from './format.js';
 import { type LedgerState, LedgerStore, MAX_ENTRIES } from './store.js';
 
@@ -25,7 +34,9 @@ export type RequestKind = 'read' | 'write';
 
 export interface QuotaOptions {
   /** The state directory (src/paths.ts `stateDir()`); the ledger goes to `<stateDir>/quota/`. */
-  stateDir: string;
+  stateDir?: string;
+  /** Where the ledger is kept instead (hosted mode: Redis); default a file store on `stateDir`. */
+  store?: StateStore;
   /** Requests per window until the server announces its own limit. Default 200. */
   limit?: number;
   /** Length of the rolling window. Default one hour. */
@@ -36,6 +47,8 @@ export interface QuotaOptions {
   now?: () => number;
   /** Where a recovered corrupt ledger is reported. Default: one line on stderr. */
   warn?: (message: string) => void;
+  /** How long a cold-start probe holds others back without its holder renewing it. Default 15 s. */
+  probeTtlMs?: number;
 }
 
 export type AcquireResult =
@@ -89,6 +102,8 @@ export class QuotaLedger {
   /** The ledger file (for diagnostics; contains no secret). */
   readonly file: string;
   private readonly store: LedgerStore;
+  private readonly coldStart: ColdStart;
+  private readonly warn: (message: string) => void;
   private readonly configuredLimit: number;
   private readonly windowMs: number;
   private readonly writeReserve: number;
@@ -102,9 +117,21 @@ export class QuotaLedger {
     if (!Number.isInteger(reserve) || reserve < 0) throw new RangeError('writeReserve must be a non-negative integer');
     this.writeReserve = reserve;
     this.now = opts.now ?? Date.now;
-    this.file = join(opts.stateDir, 'quota', `${key}.json`);
     const warn = opts.warn ?? ((message: string) => void process.stderr.write(`${message}\n`));
-    this.store = new LedgerStore(this.file, warn);
+    this.warn = warn;
+    if (!opts.store && !opts.stateDir) throw new TypeError('a state directory or a state store is required');
+    const store = opts.store ?? new FileStateStore(opts.stateDir!, { warn, now: this.now });
+    this.store = new LedgerStore(store, key, warn);
+    this.file = this.store.location;
+    this.coldStart = new ColdStart({
+      store: this.store,
+      now: this.now,
+      windowMs: this.windowMs,
+      probeTtlMs: opts.probeTtlMs ?? 15_000,
+      prune: (state, now) => this.prune(state, now),
+      take: (state, kind, now) => this.take(state, kind, now),
+      reconcile: (state, used, limit, sentAt, now) => this.align(state, used, limit, sentAt, now),
+    });
   }
 
   /** The ledger shared by every process using this token on this machine. The token is hashed at once and not kept. */
@@ -121,25 +148,46 @@ export class QuotaLedger {
     return this.store.update<AcquireResult>((state) => {
       const now = this.now();
       const pruned = this.prune(state, now);
-      const limit = this.limitOf(state);
-      const cap = kind === 'write' ? limit : limit - this.reserveFor(limit);
-      const used = state.entries.length;
-      const blocked = state.blockedUntil !== null;
-      if (blocked || used >= cap) {
-        const freeAt = used >= cap ? this.freeAt(state, cap) : now;
-        const nextSlotAt = new Date(Math.max(freeAt, state.blockedUntil ?? freeAt));
-        const reason = blocked ? 'blocked' : used >= limit ? 'limit' : 'reserve';
-        return { result: { ok: false, reason, nextSlotAt, message: this.refusal(reason, nextSlotAt, now, limit) }, changed: pruned };
-      }
-      insertSorted(state.entries, now);
-      return { result: { ok: true, used: used + 1, remaining: limit - used - 1, at: now }, changed: true };
+      const result = this.take(state, kind, now);
+      return { result, changed: pruned || result.ok };
     });
+  }
+
+  /**
+   * The slot for a real request, as the client takes it: like `acquire()`, but while the ledger is
+   * cold (no answer has reconciled it in the current window) only one request goes out and every
+   * other caller waits for its answer. The caller must `settle()` the slot with what came back.
+   */
+  acquireForRequest(kind: RequestKind): Promise<RequestSlot> {
+    return this.coldStart.acquire(kind);
+  }
+
+  /** Tells the ledger what the request of `slot` brought back: reconciles it and ends a probe. */
+  settle(slot: RequestSlot, outcome: SettleOutcome): Promise<void> {
+    return this.coldStart.settle(slot, outcome);
+  }
+
+  /** Takes a slot in `state` (already pruned) if the policy allows one now. */
+  private take(state: LedgerState, kind: RequestKind, now: number): AcquireResult {
+    const limit = this.limitOf(state);
+    const cap = kind === 'write' ? limit : limit - this.reserveFor(limit);
+    const used = state.entries.length;
+    const blocked = state.blockedUntil !== null;
+    if (blocked || used >= cap) {
+      const freeAt = used >= cap ? this.freeAt(state, cap) : now;
+      const nextSlotAt = new Date(Math.max(freeAt, state.blockedUntil ?? freeAt));
+      const reason = blocked ? 'blocked' : used >= limit ? 'limit' : 'reserve';
+      return { ok: false, reason, nextSlotAt, message: this.refusal(reason, nextSlotAt, now, limit) };
+    }
+    insertSorted(state.entries, now);
+    return { ok: true, used: used + 1, remaining: limit - used - 1, at: now };
   }
 
   /**
    * After a 429: no request goes out until the window has freed a slot, i.e. until
    * max(now + Retry-After, oldest counted request + window). With nothing counted (the
-   * token is used elsewhere) and no Retry-After, the safe bound is a whole window.
+   * token is used elsewhere) and no Retry-After, the safe bound is a whole window. A Retry-After
+   * beyond the window is capped at it: the window is the service's own rule.
    */
   recordRateLimited(retryAfterSeconds?: number): Promise<void> {
     return this.store.update((state) => {
@@ -147,7 +195,7 @@ export class QuotaLedger {
       this.prune(state, now);
       const candidates: number[] = [];
       if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0) {
-        candidates.push(now + Math.ceil(retryAfterSeconds * 1000));
+        candidates.push(now + Math.min(this.windowMs, Math.ceil(retryAfterSeconds * 1000)));
       }
       const oldest = state.entries[0];
       if (oldest !== undefined) candidates.push(oldest + this.windowMs);
@@ -167,24 +215,30 @@ export class QuotaLedger {
   reconcile(used: number, limit: number, sentAt?: number): Promise<void> {
     return this.store.update((state) => {
       const now = this.now();
-      let changed = this.prune(state, now);
-      if (Number.isInteger(limit) && limit >= 1 && limit !== this.limitOf(state)) {
-        state.limit = limit;
-        changed = true;
-      }
-      if (!Number.isInteger(used) || used < 0) return { result: undefined, changed };
-      const cutoff = sentAt ?? now;
-      const counted = state.entries.filter((t) => t <= cutoff);
-      const later = state.entries.filter((t) => t > cutoff);
-      const target = Math.min(used, MAX_ENTRIES - later.length);
-      if (target === counted.length) return { result: undefined, changed };
-      const aligned =
-        target > counted.length
-          ? [...counted, ...new Array<number>(target - counted.length).fill(Math.min(cutoff, now))]
-          : counted.slice(counted.length - target);
-      state.entries = [...aligned, ...later].sort((a, b) => a - b);
-      return { result: undefined, changed: true };
+      const pruned = this.prune(state, now);
+      return { result: undefined, changed: this.align(state, used, limit, sentAt, now) || pruned };
     });
+  }
+
+  /** The body of `reconcile()` on a pruned state; true if it changed anything. */
+  private align(state: LedgerState, used: number, limit: number, sentAt: number | undefined, now: number): boolean {
+    let changed = false;
+    if (Number.isInteger(limit) && limit >= 1 && limit !== this.limitOf(state)) {
+      state.limit = limit;
+      changed = true;
+    }
+    if (!Number.isInteger(used) || used < 0) return changed;
+    const cutoff = sentAt ?? now;
+    const counted = state.entries.filter((t) => t <= cutoff);
+    const later = state.entries.filter((t) => t > cutoff);
+    const target = Math.min(used, MAX_ENTRIES - later.length);
+    if (target === counted.length) return changed;
+    const aligned =
+      target > counted.length
+        ? [...counted, ...new Array<number>(target - counted.length).fill(Math.min(cutoff, now))]
+        : counted.slice(counted.length - target);
+    state.entries = [...aligned, ...later].sort((a, b) => a - b);
+    return true;
   }
 
   /** The ledger as it stands (read without locking; the file is replaced atomically). */
@@ -206,13 +260,33 @@ export class QuotaLedger {
     return { limit, used, remaining, readRemaining, nextSlotAt, blockedUntil };
   }
 
-  /** Drops slots that have left the window and a block that has ended; true if anything changed. */
+  /**
+   * Drops slots that have left the window and a block that has ended; true if anything changed.
+   * Anything dated beyond now + window cannot have been written by a ledger on this clock: it is
+   * dropped, with a warning. Slots a little in the future (clocks of two machines differ) count
+   * as taken now, so that none holds a slot for longer than a window from now.
+   */
   private prune(state: LedgerState, now: number): boolean {
+    const horizon = now + this.windowMs;
     const before = state.entries.length;
-    state.entries = state.entries.filter((t) => t + this.windowMs > now);
-    let changed = state.entries.length !== before;
-    if (state.blockedUntil !== null && state.blockedUntil <= now) {
+    const bogus = state.entries.filter((t) => t > horizon).length;
+    let changed = false;
+    state.entries = state.entries
+      .filter((t) => t + this.windowMs > now && t <= horizon)
+      .map((t) => {
+        if (t <= now) return t;
+        changed = true;
+        return now;
+      });
+    changed ||= state.entries.length !== before;
+    if (state.blockedUntil !== null && (state.blockedUntil <= now || state.blockedUntil > horizon)) {
+      if (state.blockedUntil > horizon) this.warn(`ynab-mcp: the request ledger ${this.file} held a block until ${new Date(state.blockedUntil).toISOString()}, beyond the one-hour window; it was dropped`);
       state.blockedUntil = null;
+      changed = true;
+    }
+    if (bogus) this.warn(`ynab-mcp: the request ledger ${this.file} held ${bogus} request time(s) beyond now + the window; they were dropped`);
+    if (state.reconciledAt !== null && state.reconciledAt > horizon) {
+      state.reconciledAt = null;
       changed = true;
     }
     return changed;

@@ -6,8 +6,10 @@
  *    effects the write's own answer did not show (balances, months, the other side of a transfer).
  *  - `last-used` / `default` are resolved by the export itself: the delta is asked for by alias and
  *    the answer names the budget, so an alias that moved to another budget is noticed for free.
- *  - When no request is possible (quota spent, service unreachable), reads are answered from the
- *    replica with a notice saying how old it is.
+ *  - When no request is possible (quota spent, service unreachable, the request ledger cannot be
+ *    read or written), reads are answered from the replica with a notice saying how old it is.
+ *  - A saved copy that could not be used was discarded and the budget fetched again: the next
+ *    answer about that budget says so.
  * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync.
  */
 import { LRUCache } from 'lru-cache';
@@ -16,6 +18,7 @@ import type { YnabClient } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
+import { StateStoreError } from '../storage/store.js';
 import { answerFromReplica } from './answer.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
@@ -44,13 +47,17 @@ const ALIASES = new Set(['last-used', 'default']);
 
 /** Failures after which an older replica is still a useful answer. */
 function canServeStale(e: unknown): boolean {
-  return e instanceof QuotaExhaustedError || e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 429));
+  return e instanceof QuotaExhaustedError || e instanceof StateStoreError || e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 429));
 }
 
 export class ReplicaManager {
   private readonly cache: LRUCache<string, BudgetReplica>;
   private readonly aliases = new Map<string, string>();
   private readonly syncing = new Map<string, Promise<BudgetReplica>>();
+  /** What the next answer about a budget must say (a saved copy discarded), by budget id. */
+  private readonly notes = new Map<string, string[]>();
+  /** Messages already logged, so that a state directory that cannot be written is said once, not per sync. */
+  private readonly logged = new Set<string>();
   private readonly now: () => number;
   readonly maxStalenessMs: number;
 
@@ -74,10 +81,15 @@ export class ReplicaManager {
   }
 
   /** Answers a read operation from the budget's replica, syncing first when it is not fresh enough. */
-  async read(budgetParam: string, op: OperationId, params: Record<string, string>, query: TransactionQuery): Promise<{ data: Record<string, unknown>; freshness: Freshness }> {
+  async read(
+    budgetParam: string,
+    op: OperationId,
+    params: Record<string, string>,
+    query: TransactionQuery,
+  ): Promise<{ data: Record<string, unknown>; freshness: Freshness; notices: string[] }> {
     const { replica, notice } = await this.fresh(budgetParam);
     const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()));
-    return { data, freshness: this.freshnessOf(replica, notice) };
+    return { data, freshness: this.freshnessOf(replica, notice), notices: this.takeNotes(replica) };
   }
 
   /**
@@ -130,18 +142,48 @@ export class ReplicaManager {
       return { replica };
     } catch (e) {
       if (replica && canServeStale(e)) {
-        const why = e instanceof QuotaExhaustedError ? e.message : `the service could not be reached (${(e as Error).message})`;
+        const why = e instanceof QuotaExhaustedError || e instanceof StateStoreError ? e.message : `the service could not be reached (${(e as Error).message})`;
         return { replica, notice: `answered from a copy synced ${this.freshnessOf(replica).age_seconds} s ago: ${why}` };
       }
       throw e;
     }
   }
 
+  /** What the next answer about this budget must also say (a saved copy that was discarded), once. */
+  private takeNotes(replica: BudgetReplica): string[] {
+    const notes = this.notes.get(replica.summary.id) ?? [];
+    this.notes.delete(replica.summary.id);
+    return notes;
+  }
+
+  private logOnce(line: string): void {
+    if (this.logged.has(line)) return;
+    this.logged.add(line);
+    this.opts.log?.(line);
+  }
+
+  /**
+   * The saved copy of a budget, if there is a usable one. One that was discarded leaves a note for
+   * the next answer; a state store that cannot be read is logged and treated as holding nothing
+   * (the budget is fetched; the request ledger reports the same directory by name if it fails too).
+   */
   private async loadSaved(id: string): Promise<BudgetReplica | undefined> {
     if (!this.opts.files) return undefined;
-    const snapshot = await this.opts.files.load(await this.opts.tokenKey(), id);
-    if (!snapshot) return undefined;
-    const replica = BudgetReplica.fromSnapshot(snapshot);
+    let loaded;
+    try {
+      loaded = await this.opts.files.load(await this.opts.tokenKey(), id);
+    } catch (e) {
+      if (!(e instanceof StateStoreError)) throw e;
+      this.logOnce(`ynab-mcp: ${e.message}`);
+      return undefined;
+    }
+    if (!loaded.snapshot) {
+      if (loaded.discarded) {
+        this.notes.set(id, [`The saved copy of this budget could not be used (${loaded.discarded}); it was discarded and the budget fetched again from YNAB.`]);
+      }
+      return undefined;
+    }
+    const replica = BudgetReplica.fromSnapshot(loaded.snapshot);
     this.cache.set(id, replica);
     return replica;
   }
@@ -197,7 +239,7 @@ export class ReplicaManager {
     try {
       await this.opts.files.save(await this.opts.tokenKey(), replica.snapshot());
     } catch (e) {
-      this.opts.log?.(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
+      this.logOnce(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
     }
   }
 

@@ -1,19 +1,22 @@
 /**
- * Replicas saved to the state directory after each sync, so that a restarted server needs one
- * delta request instead of a full export. Files are gzip'd JSON encrypted with AES-256-GCM; the
- * key lives in the OS keychain (via the secret store) or, without one, in a 0600 key file. The
- * file name and the token's key are bound in as associated data, so a file copied to another
- * name or token does not decrypt. A file that fails to decrypt or parse is removed and the
- * budget is fetched again: never a crash.
+ * Replicas saved to the state store after each sync, so that a restarted server needs one delta
+ * request instead of a full export. Values are gzip'd JSON encrypted with AES-256-GCM before
+ * they reach the store; the key lives in the OS keychain (via the secret store) or, without
+ * one, in a 0600 key file. The budget and the identity are bound in as associated data, so a
+ * copy moved to another name or identity does not decrypt.
+ * A saved copy that cannot be used (it does not decrypt, it is not the expected shape, its sync
+ * time is in the future) is removed and the budget fetched again, and the caller is told why so
+ * that the answer can say so: never a failing call, a stack trace or a crash loop.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { ensurePrivateDir } from '../paths.js';
+import { aliasesKey, replicaKey } from '../storage/keys.js';
+import { createOnce, privateDir, readNoFollow, removeFile, type Warn } from '../storage/safe-fs.js';
+import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type { ReplicaSnapshot } from './replica.js';
+import { snapshotProblem } from './snapshot-check.js';
 
 const MAGIC = Buffer.from('YMCPR1\n');
 const gzipAsync = promisify(gzip);
@@ -23,19 +26,37 @@ export interface KeySource {
   key(): Promise<Buffer>;
 }
 
-/** A 32-byte key kept in a 0600 file (used when no keychain holds it). */
-export function fileKey(path: string): KeySource {
-  let cached: Buffer | undefined;
-  return {
-    async key() {
-      if (cached) return cached;
-      if (existsSync(path)) {
-        const raw = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-        if (raw.length === 32) return (cached = raw);
+const stderr: Warn = (m) => void process.stderr.write(`${m}\n`);
+
+/**
+ * A 32-byte key kept in a 0600 file in the state directory (used when no keychain holds it).
+ * Created once, atomically, by whichever process comes first (two processes starting together
+ * agree on one key); never read or written through a link (src/storage/safe-fs.ts).
+ */
+export function fileKey(path: string, warn: Warn = stderr): KeySource {
+  let cached: Promise<Buffer> | undefined;
+  const load = async (): Promise<Buffer> => {
+    privateDir(dirname(path), dirname(path), warn);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const stored = await readNoFollow(path, warn); // a link there is removed, never followed
+      if (stored !== undefined) {
+        const raw = Buffer.from(stored.toString('utf8').trim(), 'base64');
+        if (raw.length === 32) return raw;
+        // Not a key of ours: replace it (its replicas, if any, no longer decrypt and are fetched again).
+        warn(`ynab-mcp: the replica key file ${path} did not hold a key; a new one was made`);
+        await removeFile(path);
       }
-      cached = randomBytes(32);
-      writeFileSync(path, cached.toString('base64'), { mode: 0o600 });
-      chmodSync(path, 0o600);
+      const fresh = randomBytes(32);
+      if (await createOnce(path, fresh.toString('base64'))) return fresh;
+    }
+    throw new Error(`could not create the replica key file ${path}`);
+  };
+  return {
+    key() {
+      cached ??= load().catch((e: unknown) => {
+        cached = undefined;
+        throw e;
+      });
       return cached;
     },
   };
@@ -59,83 +80,76 @@ export function secretKey(get: () => Promise<string | null>, set: (value: string
   };
 }
 
+/** What loading a saved copy gave: the copy, nothing saved, or a copy that was discarded (and why). */
+export type Loaded = { snapshot: ReplicaSnapshot } | { snapshot?: undefined; discarded?: string };
+
 export class ReplicaFiles {
   constructor(
-    private readonly dir: string,
+    private readonly store: StateStore,
     private readonly keys: KeySource,
-    private readonly warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
+    private readonly warn: Warn = stderr,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  private path(tokenKey: string, budgetId: string): string {
-    return join(this.dir, tokenKey, `${budgetId.replace(/[^0-9a-zA-Z-]/g, '_')}.replica`);
+  private aad(identity: string, budgetId: string): Buffer {
+    return Buffer.from(`${identity}/${budgetId}`);
   }
 
-  private aad(tokenKey: string, budgetId: string): Buffer {
-    return Buffer.from(`${tokenKey}/${budgetId}`);
-  }
-
-  async save(tokenKey: string, snapshot: ReplicaSnapshot): Promise<void> {
-    const file = this.path(tokenKey, snapshot.summary.id);
-    ensurePrivateDir(join(this.dir, tokenKey));
+  async save(identity: string, snapshot: ReplicaSnapshot): Promise<void> {
     const plain = await gzipAsync(Buffer.from(JSON.stringify(snapshot)));
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.keys.key(), iv);
-    cipher.setAAD(this.aad(tokenKey, snapshot.summary.id));
+    cipher.setAAD(this.aad(identity, snapshot.summary.id));
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(tmp, Buffer.concat([MAGIC, iv, cipher.getAuthTag(), body]), { mode: 0o600 });
-    await rename(tmp, file);
+    await this.store.set(replicaKey(identity, snapshot.summary.id), Buffer.concat([MAGIC, iv, cipher.getAuthTag(), body]));
   }
 
-  /** The saved snapshot, or undefined when there is none or it cannot be used (then it is removed). */
-  async load(tokenKey: string, budgetId: string): Promise<ReplicaSnapshot | undefined> {
-    const file = this.path(tokenKey, budgetId);
-    let bytes: Buffer;
+  /** The saved copy; a copy that cannot be used is removed and reported as discarded. */
+  async load(identity: string, budgetId: string): Promise<Loaded> {
+    const key = replicaKey(identity, budgetId);
+    const bytes = await this.store.get(key);
+    if (bytes === undefined) return {};
+    // A key that cannot be had now (a locked keychain) is no reason to throw the copy away.
+    const secret = await this.keys.key();
+    let problem: string;
     try {
-      bytes = await readFile(file);
-    } catch {
-      return undefined;
-    }
-    try {
-      if (bytes.length < MAGIC.length + 28 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a replica file');
-      const iv = bytes.subarray(MAGIC.length, MAGIC.length + 12);
-      const tag = bytes.subarray(MAGIC.length + 12, MAGIC.length + 28);
-      const decipher = createDecipheriv('aes-256-gcm', await this.keys.key(), iv);
-      decipher.setAAD(this.aad(tokenKey, budgetId));
+      const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (buf.length < MAGIC.length + 28 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a replica file');
+      const iv = buf.subarray(MAGIC.length, MAGIC.length + 12);
+      const tag = buf.subarray(MAGIC.length + 12, MAGIC.length + 28);
+      const decipher = createDecipheriv('aes-256-gcm', secret, iv);
+      decipher.setAAD(this.aad(identity, budgetId));
       decipher.setAuthTag(tag);
-      const plain = Buffer.concat([decipher.update(bytes.subarray(MAGIC.length + 28)), decipher.final()]);
-      const snapshot = JSON.parse((await gunzipAsync(plain)).toString('utf8')) as ReplicaSnapshot;
-      if (snapshot?.summary?.id !== budgetId || typeof snapshot.knowledge !== 'number' || !Array.isArray(snapshot.transactions)) {
-        throw new Error('unexpected content');
+      const plain = Buffer.concat([decipher.update(buf.subarray(MAGIC.length + 28)), decipher.final()]);
+      const data = JSON.parse((await gunzipAsync(plain)).toString('utf8')) as unknown;
+      const now = this.now();
+      const wrong = snapshotProblem(data, budgetId, now);
+      if (wrong === null) {
+        const snapshot = data as ReplicaSnapshot;
+        snapshot.syncedAt = Math.min(snapshot.syncedAt, now); // within the tolerated clock difference
+        return { snapshot };
       }
-      return snapshot;
+      problem = wrong;
     } catch (e) {
-      this.warn(`ynab-mcp: the saved copy of budget ${budgetId} could not be read (${(e as Error).message}); it was removed and the budget will be fetched again`);
-      await rm(file, { force: true });
-      return undefined;
+      problem = (e as Error).message;
     }
+    this.warn(`ynab-mcp: the saved copy of budget ${budgetId} could not be read (${problem}); it was removed and the budget will be fetched again`);
+    await this.store.delete(key).catch(() => undefined); // if it cannot be removed, the next start discards it again
+    return { discarded: problem };
   }
 
   /** Which budget `last-used` / `default` named at the last sync, so a restart can start from its saved copy. */
-  async loadAliases(tokenKey: string): Promise<Record<string, string>> {
-    try {
-      const parsed = JSON.parse(await readFile(join(this.dir, tokenKey, 'aliases.json'), 'utf8')) as unknown;
-      if (!parsed || typeof parsed !== 'object') return {};
-      return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    } catch {
-      return {};
-    }
+  async loadAliases(identity: string): Promise<Record<string, string>> {
+    const parsed = parseJsonBytes(await this.store.get(aliasesKey(identity)).catch(() => undefined));
+    if (!parsed || typeof parsed !== 'object') return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
   }
 
-  async saveAliases(tokenKey: string, aliases: Record<string, string>): Promise<void> {
-    ensurePrivateDir(join(this.dir, tokenKey));
-    const file = join(this.dir, tokenKey, 'aliases.json');
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(aliases), { mode: 0o600 });
-    await rename(tmp, file);
+  async saveAliases(identity: string, aliases: Record<string, string>): Promise<void> {
+    await this.store.set(aliasesKey(identity), jsonBytes(aliases));
   }
 
-  async remove(tokenKey: string, budgetId: string): Promise<void> {
-    await rm(this.path(tokenKey, budgetId), { force: true });
+  async remove(identity: string, budgetId: string): Promise<void> {
+    await this.store.delete(replicaKey(identity, budgetId));
   }
 }

@@ -95,8 +95,8 @@ export class YnabService {
       return { status: res.status, data: res.data, notices: res.notices };
     }
     if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
-      const { data, freshness } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery);
-      return { status: op.status, data, freshness };
+      const { data, freshness, notices } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery);
+      return { status: op.status, data, freshness, ...(notices.length ? { notices } : {}) };
     }
     return this.cached(id, args);
   }

@@ -1,14 +1,18 @@
 /**
- * Assembles the client side from configuration: transport, one request ledger per token (in the
- * shared state directory), replicas persisted under the token's identity, and the service.
+ * Assembles the client side from configuration: transport, one request ledger per token, replicas
+ * persisted under the token's identity, write journals, and the service. Everything kept between
+ * calls goes through one state store: by default files in the state directory, shared by every
+ * process of this user; hosted mode passes a Redis store instead and nothing else changes.
  */
 import { join } from 'node:path';
 import { YnabClient, type TokenProvider } from '../api/client/client.js';
 import type { TransportOptions } from '../api/client/transport.js';
 import type { Era } from '../api/operations/index.js';
 import { openSecretStore } from '../auth/secret-store.js';
-import { configDir as defaultConfigDir, ensurePrivateDir, stateDir as defaultStateDir } from '../paths.js';
+import { configDir as defaultConfigDir, stateDir as defaultStateDir } from '../paths.js';
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';
+import { FileStateStore } from '../storage/file-store.js';
+import type { StateStore } from '../storage/store.js';
 import { ReplicaManager } from './manager.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
 import { YnabService } from './service.js';
@@ -22,6 +26,8 @@ export interface StackOptions {
   readOnly?: boolean;
   onReadOnlyScope?: () => void;
   stateDir?: string;
+  /** Where ledgers, saved replicas and write journals are kept; default a file store on `stateDir`. */
+  store?: StateStore;
   configDir?: string;
   maxStalenessMs?: number;
   maxReplicaBytes?: number;
@@ -37,6 +43,7 @@ export interface StackOptions {
 }
 
 export interface Stack {
+  store: StateStore;
   client: YnabClient;
   replicas: ReplicaManager;
   service: YnabService;
@@ -54,7 +61,7 @@ export function defaultKeySource(stateDir: string, configDir: string, warn: (lin
     } catch (e) {
       warn(`ynab-mcp: the keychain could not be used for the replica key (${(e as Error).message}); using a key file`);
     }
-    return fileKey(join(ensurePrivateDir(stateDir), 'replica.key'));
+    return fileKey(join(stateDir, 'replica.key'), warn);
   };
   return { key: async () => (await (chosen ??= choose())).key() };
 }
@@ -62,11 +69,12 @@ export function defaultKeySource(stateDir: string, configDir: string, warn: (lin
 export function createStack(opts: StackOptions): Stack {
   const state = opts.stateDir ?? defaultStateDir();
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const store = opts.store ?? new FileStateStore(state, { warn: log });
   const ledgers = new Map<string, QuotaLedger>();
   const ledger = (token: string): QuotaLedger => {
     const key = tokenKey(token);
     let l = ledgers.get(key);
-    if (!l) ledgers.set(key, (l = QuotaLedger.forToken(token, { stateDir: state, limit: opts.quotaLimit, writeReserve: opts.writeReserve })));
+    if (!l) ledgers.set(key, (l = QuotaLedger.forToken(token, { store, limit: opts.quotaLimit, writeReserve: opts.writeReserve, warn: log })));
     return l;
   };
   const client = new YnabClient({
@@ -82,10 +90,11 @@ export function createStack(opts: StackOptions): Stack {
   const files =
     opts.persist === false
       ? undefined
-      : new ReplicaFiles(join(state, 'replicas'), opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
+      : new ReplicaFiles(store, opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
   const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log });
   const service = new YnabService({ client, replicas, writeRetryDelayMs: opts.retry?.baseDelayMs });
   return {
+    store,
     client,
     replicas,
     service,

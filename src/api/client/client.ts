@@ -2,9 +2,11 @@
  * The API client: one `call(operationId, args)` for every operation of the table. Each real
  * HTTP request, retries included, first takes a slot in the token's request ledger; answers
  * reconcile the ledger with X-Rate-Limit; a 429 blocks the token until the window frees a slot
- * (never a blind retry). Reads are retried on connection failures, timeouts, 500 and 503 with
- * exponential backoff and jitter (at most three attempts); writes are never retried here, because
- * a lost answer does not say whether the write happened (see the write coordinator).
+ * (never a blind retry); while the ledger is cold, one request goes out first and the others
+ * wait for its answer (src/quota/cold-start.ts). Reads are retried on connection failures,
+ * timeouts, 500 and 503 with exponential backoff and jitter (at most three attempts); writes are
+ * never retried here, because a lost answer does not say whether the write happened (see the
+ * write coordinator).
  */
 import { checkCallArguments } from '../argument-check.js';
 import { memberName, operation, type Era, type Operation, type OperationId } from '../operations/index.js';
@@ -50,6 +52,12 @@ export interface ClientOptions {
 }
 
 const RETRYABLE_STATUS = new Set([500, 503]);
+
+/**
+ * Recording what an answer said must not cost the answer (a write's above all): a ledger that
+ * cannot be written refuses the next acquire anyway, with its path.
+ */
+const ignoreSettle = (): void => undefined;
 
 export class YnabClient {
   readonly transport: Transport;
@@ -101,12 +109,13 @@ export class YnabClient {
       this.seenTokens.add(token);
       this.lastToken = token;
       const ledger = this.opts.quota(token);
-      const slot = await ledger.acquire(op.access);
+      const slot = await ledger.acquireForRequest(op.access);
       if (!slot.ok) throw new QuotaExhaustedError(slot.nextSlotAt, slot.message);
       let res;
       try {
         res = await this.transport.request({ method: op.method, path, query, body: args.body, token });
       } catch (e) {
+        await ledger.settle(slot, { answered: false, header: null }).catch(ignoreSettle);
         if (e instanceof NetworkError && attempt < attempts) {
           await this.backoff(attempt);
           continue;
@@ -114,7 +123,7 @@ export class YnabClient {
         throw e;
       }
       const header = parseRateLimitHeader(res.headers['x-rate-limit']);
-      if (header) await ledger.reconcile(header.used, header.limit, slot.at);
+      await ledger.settle(slot, { answered: true, header, rateLimited: res.status === 429 }).catch(ignoreSettle);
       if (res.status >= 200 && res.status < 300) return { status: res.status, data: this.normalize(op, res.body) };
       const error = this.apiError(res.status, res.body, res.headers['retry-after']);
       if (res.status === 401 && !renewed && this.opts.tokens.renewAfterUnauthorized && (await this.opts.tokens.renewAfterUnauthorized(token))) {

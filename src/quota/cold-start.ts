@@ -1,0 +1,151 @@
+/**
+ * Quota from a cold start. The service counts every request of a token, wherever it was made
+ * (another machine, the phone app's sync uses its own token but a script may share ours). Until
+ * an answer has told this ledger the service's count in the current window, the ledger may be
+ * missing requests, and a burst of parallel first calls could run into a 429. So while the
+ * ledger is cold:
+ *  - the first caller takes a slot and the *probe*, recorded in the ledger itself, so that every
+ *    process (and hosted instance) sharing the store sees it;
+ *  - every other caller waits (it does not fail) until the probe is settled, then takes its slot
+ *    from the reconciled ledger, which may by then be a refusal naming the next free slot;
+ *  - the probe lapses if its holder stops renewing it (a crashed process), so no one waits long.
+ * Settling: an answer with X-Rate-Limit reconciles the ledger and ends the cold start for the
+ * window. An answer without the header (the real service dropped it in 2025) ends it as well:
+ * with no count to learn, holding callers back teaches nothing, and the ledger's own count (plus
+ * the block after a 429) is all there is. A 429 or a lost connection ends the probe without
+ * ending the cold start, so the next waiter probes again (after the block, for a 429).
+ */
+import { randomBytes } from 'node:crypto';
+import type { RateLimitHeader } from './header.js';
+import type { AcquireResult, RequestKind } from './ledger.js';
+import type { LedgerState, LedgerStore } from './store.js';
+
+export type RequestSlot = (Extract<AcquireResult, { ok: true }> & { /** Set when this request is the cold-start probe. */ probe?: string }) | Extract<AcquireResult, { ok: false }>;
+
+export interface SettleOutcome {
+  /** An answer came back (any status); false when the connection failed before one did. */
+  answered: boolean;
+  /** The answer's X-Rate-Limit, when it carried one. */
+  header: RateLimitHeader | null;
+  /** The answer was a 429. */
+  rateLimited?: boolean;
+}
+
+interface Deps {
+  store: LedgerStore;
+  now: () => number;
+  windowMs: number;
+  probeTtlMs: number;
+  prune(state: LedgerState, now: number): boolean;
+  take(state: LedgerState, kind: RequestKind, now: number): AcquireResult;
+  reconcile(state: LedgerState, used: number, limit: number, sentAt: number, now: number): boolean;
+}
+
+/** reconciledAt is refreshed at most this often, so a steady stream of answers costs no extra writes. */
+const REFRESH_RECONCILED_MS = 60_000;
+
+/** Callers of this process waiting on a probe, per ledger, woken as soon as it is settled here. */
+const waiting = new Map<string, Set<() => void>>();
+
+export class ColdStart {
+  private readonly renewals = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly deps: Deps) {}
+
+  private cold(state: LedgerState, now: number): boolean {
+    return state.reconciledAt === null || state.reconciledAt + this.deps.windowMs <= now;
+  }
+
+  async acquire(kind: RequestKind): Promise<RequestSlot> {
+    for (;;) {
+      const outcome = await this.deps.store.update<{ slot: RequestSlot } | { waitUntil: number }>((state) => {
+        const now = this.deps.now();
+        let changed = this.deps.prune(state, now);
+        if (state.probe && state.probe.until <= now) {
+          state.probe = null; // its holder is gone
+          changed = true;
+        }
+        const cold = this.cold(state, now);
+        // A block after a 429 is answered at once: waiting for the probe would only end in it.
+        if (cold && state.probe && state.blockedUntil === null) return { result: { waitUntil: state.probe.until }, changed };
+        const slot = this.deps.take(state, kind, now);
+        if (!slot.ok) return { result: { slot }, changed };
+        if (!cold) return { result: { slot }, changed: true };
+        const probe = randomBytes(8).toString('hex');
+        state.probe = { id: probe, until: now + this.deps.probeTtlMs };
+        return { result: { slot: { ...slot, probe } }, changed: true };
+      });
+      if ('slot' in outcome) {
+        if (outcome.slot.ok && outcome.slot.probe) this.keepAlive(outcome.slot.probe);
+        return outcome.slot;
+      }
+      await this.pause(outcome.waitUntil);
+    }
+  }
+
+  async settle(slot: RequestSlot, outcome: SettleOutcome): Promise<void> {
+    if (!slot.ok) return;
+    const probe = slot.probe;
+    if (!outcome.header && !probe) return; // nothing learnt, nothing held: no write
+    if (probe) this.stopRenewing(probe);
+    try {
+      await this.deps.store.update((state) => {
+        const now = this.deps.now();
+        let changed = this.deps.prune(state, now);
+        const ours = probe !== undefined && state.probe?.id === probe;
+        const learnt = outcome.header !== null || (ours && outcome.answered && !outcome.rateLimited);
+        if (outcome.header) changed = this.deps.reconcile(state, outcome.header.used, outcome.header.limit, slot.at, now) || changed;
+        if (learnt && (state.reconciledAt === null || now - state.reconciledAt > REFRESH_RECONCILED_MS || this.cold(state, now))) {
+          state.reconciledAt = now;
+          changed = true;
+        }
+        if (ours) {
+          state.probe = null;
+          changed = true;
+        }
+        return { result: undefined, changed };
+      });
+    } finally {
+      for (const wake of waiting.get(this.deps.store.location) ?? []) wake();
+    }
+  }
+
+  /** Renews the probe while its request is out, so that only a dead holder lets it lapse. */
+  private keepAlive(probe: string): void {
+    const every = Math.max(50, Math.floor(this.deps.probeTtlMs / 3));
+    const timer = setInterval(() => {
+      void this.deps.store
+        .update((state) => {
+          if (state.probe?.id !== probe) return { result: undefined, changed: false };
+          state.probe.until = this.deps.now() + this.deps.probeTtlMs;
+          return { result: undefined, changed: true };
+        })
+        .catch(() => undefined); // a failed renewal only lets the probe lapse early
+    }, every);
+    timer.unref();
+    this.renewals.set(probe, timer);
+  }
+
+  private stopRenewing(probe: string): void {
+    clearInterval(this.renewals.get(probe));
+    this.renewals.delete(probe);
+  }
+
+  /** Waits a little (other processes are polled), or until a probe of this process is settled. */
+  private pause(until: number): Promise<void> {
+    const delay = Math.max(1, Math.min(until - this.deps.now(), 20 + Math.random() * 30));
+    const key = this.deps.store.location;
+    return new Promise((resolve) => {
+      let set = waiting.get(key);
+      if (!set) waiting.set(key, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (!set.size && waiting.get(key) === set) waiting.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, delay);
+      set.add(done);
+    });
+  }
+}
