@@ -16,6 +16,7 @@
  * ending the cold start, so the next waiter probes again (after the block, for a 429).
  */
 import { randomBytes } from 'node:crypto';
+import { pause, signal } from '../storage/wake.js';
 import type { RateLimitHeader } from './header.js';
 import type { AcquireResult, RequestKind } from './ledger.js';
 import type { LedgerState, LedgerStore } from './store.js';
@@ -43,9 +44,6 @@ interface Deps {
 
 /** reconciledAt is refreshed at most this often, so a steady stream of answers costs no extra writes. */
 const REFRESH_RECONCILED_MS = 60_000;
-
-/** Callers of this process waiting on a probe, per ledger, woken as soon as it is settled here. */
-const waiting = new Map<string, Set<() => void>>();
 
 export class ColdStart {
   private readonly renewals = new Map<string, NodeJS.Timeout>();
@@ -79,7 +77,7 @@ export class ColdStart {
         if (outcome.slot.ok && outcome.slot.probe) this.keepAlive(outcome.slot.probe);
         return outcome.slot;
       }
-      await this.pause(outcome.waitUntil);
+      await pause(this.deps.store.location, outcome.waitUntil - this.deps.now());
     }
   }
 
@@ -106,7 +104,7 @@ export class ColdStart {
         return { result: undefined, changed };
       });
     } finally {
-      for (const wake of waiting.get(this.deps.store.location) ?? []) wake();
+      signal(this.deps.store.location);
     }
   }
 
@@ -129,23 +127,5 @@ export class ColdStart {
   private stopRenewing(probe: string): void {
     clearInterval(this.renewals.get(probe));
     this.renewals.delete(probe);
-  }
-
-  /** Waits a little (other processes are polled), or until a probe of this process is settled. */
-  private pause(until: number): Promise<void> {
-    const delay = Math.max(1, Math.min(until - this.deps.now(), 20 + Math.random() * 30));
-    const key = this.deps.store.location;
-    return new Promise((resolve) => {
-      let set = waiting.get(key);
-      if (!set) waiting.set(key, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        if (!set.size && waiting.get(key) === set) waiting.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(done, delay);
-      set.add(done);
-    });
   }
 }

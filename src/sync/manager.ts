@@ -103,17 +103,22 @@ export class ReplicaManager {
     return { id: replica.summary.id, knowledge: replica.knowledge };
   }
 
-  /** Everything changed since `knowledge` (a raw delta export), merged into the replica too. */
-  async changesSince(budgetId: string, knowledge: number): Promise<E.BudgetDetail> {
+  /**
+   * Everything changed since `knowledge` (a raw delta export) and the service's knowledge now,
+   * merged into the replica too. When the replica knew less than `knowledge` (a write journal's
+   * baseline is often ahead of it), the delta does not cover the gap: the entities are merged but
+   * the replica keeps its own knowledge and syncs before its next answer.
+   */
+  async changesSince(budgetId: string, knowledge: number): Promise<{ delta: E.BudgetDetail; knowledge: number }> {
     const res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetId }, query: { last_knowledge_of_server: knowledge } });
     const delta = res.data.plan as E.BudgetDetail;
+    const now = res.data.server_knowledge as number;
     const replica = this.cache.get(budgetId) ?? (await this.loadSaved(budgetId));
     if (replica) {
-      replica.applyExport(delta, res.data.server_knowledge as number, this.now());
-      // The replica's knowledge is now the service's; anything in between was in this delta.
+      replica.applyExport(delta, now, this.now(), { gap: replica.knowledge < knowledge });
       this.cache.set(budgetId, replica);
     }
-    return delta;
+    return { delta, knowledge: now };
   }
 
   /** Merges what a write answered with; the next read syncs first. */

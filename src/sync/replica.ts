@@ -101,9 +101,14 @@ export class BudgetReplica {
     return r;
   }
 
-  /** Merges a full or delta export and moves the knowledge to the service's. */
-  applyExport(budget: E.BudgetDetail, knowledge: number, at: number): void {
-    for (const { map, id } of this.provisional.splice(0)) map.delete(id);
+  /**
+   * Merges a full or delta export and moves the knowledge to the service's. With `gap`, the
+   * export starts later than this replica's knowledge (a write journal's baseline is ahead of
+   * it): what it holds is merged, but the knowledge stays and the next read syncs first, since
+   * whatever changed in between is not in it (entities first seen in write answers are kept too).
+   */
+  applyExport(budget: E.BudgetDetail, knowledge: number, at: number, opts: { gap?: boolean } = {}): void {
+    if (!opts.gap) for (const { map, id } of this.provisional.splice(0)) map.delete(id);
     this.summary = { ...summaryOf(budget), date_format: budget.date_format ?? this.summary.date_format, currency_format: budget.currency_format ?? this.summary.currency_format };
     merge(this.accounts, budget.accounts);
     merge(this.payees, budget.payees);
@@ -118,10 +123,14 @@ export class BudgetReplica {
     merge(this.scheduled, budget.scheduled_transactions);
     for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
     mergeLines(this.scheduledLines, budget.scheduled_subtransactions, (x) => x.scheduled_transaction_id);
+    this.version += 1;
+    if (opts.gap) {
+      this.dirty = true;
+      return;
+    }
     this.knowledge = knowledge;
     this.syncedAt = at;
     this.dirty = false;
-    this.version += 1;
   }
 
   /** The answer built for an entity, reused until the next merge. */

@@ -11,6 +11,7 @@ import type { CallArgs, YnabClient } from '../api/client/client.js';
 import { operation, type OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import { REPLICA_OPERATIONS } from './answer.js';
+import type { WriteJournal } from './journal.js';
 import type { Freshness, ReplicaManager } from './manager.js';
 import { checkTransactionUpdate } from './transaction-updates.js';
 import { WriteCoordinator } from './writes.js';
@@ -35,7 +36,10 @@ export interface ServiceResult {
 export interface ServiceOptions {
   client: YnabClient;
   replicas: ReplicaManager;
+  /** The write journals (creates by identity, knowledge of every write answer). */
+  journal: WriteJournal;
   now?: () => number;
+  log?: (line: string) => void;
   /** Pause before a write is checked or sent again (grows per attempt). */
   writeRetryDelayMs?: number;
   /** How long answers outside the budget export are reused (ms). */
@@ -56,7 +60,7 @@ export class YnabService {
   constructor(private readonly opts: ServiceOptions) {
     this.now = opts.now ?? Date.now;
     const step = opts.writeRetryDelayMs ?? 100;
-    this.writes = new WriteCoordinator(opts.client, opts.replicas, (attempt) => new Promise((r) => setTimeout(r, step * attempt)));
+    this.writes = new WriteCoordinator(opts.client, opts.replicas, opts.journal, (attempt) => new Promise((r) => setTimeout(r, step * attempt)), opts.log);
     this.cache = new LRUCache<string, Cached>({ max: 500, allowStale: false });
   }
 

@@ -13,6 +13,7 @@ import { configDir as defaultConfigDir, stateDir as defaultStateDir } from '../p
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
+import { WriteJournal } from './journal.js';
 import { ReplicaManager } from './manager.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
 import { YnabService } from './service.js';
@@ -92,7 +93,8 @@ export function createStack(opts: StackOptions): Stack {
       ? undefined
       : new ReplicaFiles(store, opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
   const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log });
-  const service = new YnabService({ client, replicas, writeRetryDelayMs: opts.retry?.baseDelayMs });
+  const journal = new WriteJournal(store, identity);
+  const service = new YnabService({ client, replicas, journal, writeRetryDelayMs: opts.retry?.baseDelayMs, log });
   return {
     store,
     client,

@@ -2,47 +2,28 @@
  * Writes exactly once. When a write's answer is lost (the connection drops or times out after
  * the request was sent, or the service answers 500/503), the write may or may not have happened.
  * Sending it again blindly could create a transaction twice; giving up could lose it. So:
- *  - creates: fetch everything changed since just before the attempt and look for what was sent
- *    (same account, date, amount, payee and memo; same import_id when it has one); only what is
- *    not found is sent again;
+ *  - creates: recovered by identity through the budget's write journal (see creates.ts): only
+ *    what no call of ours accounts for can be this call's, and when that cannot be told, the
+ *    result says so and names the candidates;
  *  - updates: re-read and compare; send again only if the change is not there (they are
  *    idempotent, so a second send cannot double anything);
  *  - deletes: if it is gone, it is done.
+ * Every write answer's knowledge goes to the journal, so later creates start from it.
  * The caller is told what happened, truthfully: created, found after a lost answer, or refused.
  */
 import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
 import { operation, type OperationId } from '../api/operations/index.js';
-import * as R from '../api/read/entities.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
-import { answerFromReplica } from './answer.js';
+import { CREATE_KINDS } from './create-match.js';
+import { ambiguous, Creates, MAX_ATTEMPTS, type WriteResult } from './creates.js';
+import type { WriteJournal } from './journal.js';
 import type { ReplicaManager } from './manager.js';
 
-/** How many times a write is attempted in all, and the delta fetched while recovering. */
-const MAX_ATTEMPTS = 6;
-
-export interface WriteResult extends CallResult {
-  /** What happened on the way, when it was not a plain success. */
-  notices: string[];
-}
-
-/** A failure after which the write may have been applied. */
-function ambiguous(e: unknown): boolean {
-  if (e instanceof NetworkError) return e.sent;
-  return e instanceof ApiError && (e.status === 500 || e.status === 503);
-}
+export type { WriteResult } from './creates.js';
 
 type Item = Record<string, any>;
-
-function sameTransaction(item: Item, t: E.TransactionSummaryBase, payeeName: (id: string | null | undefined) => string | null): boolean {
-  if (t.deleted || t.account_id !== item.account_id || t.date !== item.date || t.amount !== item.amount) return false;
-  if ((item.memo ?? null) !== (t.memo ?? null)) return false;
-  if (item.import_id) return t.import_id === item.import_id;
-  if (item.payee_id) return t.payee_id === item.payee_id;
-  if (item.payee_name) return (payeeName(t.payee_id) ?? '').toLowerCase() === String(item.payee_name).trim().toLowerCase();
-  return !t.payee_id;
-}
 
 /** Fields of an update that the entity must show for the update to count as applied. */
 function applied(change: Item, current: Record<string, any> | undefined): boolean {
@@ -51,24 +32,43 @@ function applied(change: Item, current: Record<string, any> | undefined): boolea
 }
 
 export class WriteCoordinator {
+  private readonly creates: Creates;
+
   constructor(
     private readonly client: YnabClient,
     private readonly replicas: ReplicaManager,
+    private readonly journal: WriteJournal,
     /** Waits before attempt `n + 1`. */
     private readonly pause: (attempt: number) => Promise<void> = (attempt) => new Promise((r) => setTimeout(r, 100 * attempt)),
-  ) {}
+    private readonly log: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+  ) {
+    this.creates = new Creates({
+      client,
+      replicas,
+      journal,
+      pause: (attempt) => this.pause(attempt),
+      changes: (budgetId, knowledge, cause) => this.changes(budgetId, knowledge, cause),
+      log: this.log,
+    });
+  }
 
   async write(id: OperationId, args: CallArgs): Promise<WriteResult> {
     const op = operation(id);
     const budget = args.params?.budget_id;
     if (!budget || op.scope !== 'budget') return { ...(await this.client.call(id, args)), notices: [] };
     const base = await this.replicas.baseline(budget);
-    if (id === 'createTransaction') return this.createTransactions(base, args);
-    if (op.method === 'DELETE') return this.deleteOnce(id, base, args);
-    if (id === 'updateTransaction' || id === 'updateTransactions') return this.updateTransactions(id, base, args);
-    if (op.method === 'POST' && id !== 'importTransactions') return this.createOne(id, base, args);
+    if (id === 'createTransaction') return this.creates.transactions(base.id, args);
+    if (CREATE_KINDS[id]) return this.creates.one(id, base.id, args);
+    let result: WriteResult;
+    if (op.method === 'DELETE') result = await this.deleteOnce(id, base, args);
+    else if (id === 'updateTransaction' || id === 'updateTransactions') result = await this.updateTransactions(id, base, args);
     // Other updates set values (a name, an assigned amount): sending them again is harmless.
-    return this.retrying(id, args);
+    else result = await this.retrying(id, args);
+    const knowledge = result.data.server_knowledge;
+    if (typeof knowledge === 'number') {
+      await this.journal.record(base.id, knowledge).catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the write journal: ${(e as Error).message}`));
+    }
+    return result;
   }
 
   /**
@@ -102,13 +102,17 @@ export class WriteCoordinator {
   }
 
   /**
-   * Fetches what changed since the baseline, retrying while the service is flaky. If that fails
+   * Fetches what changed since `knowledge`, retrying while the service is flaky. If that fails
    * too, the outcome of the write cannot be known: say so rather than guess.
    */
-  private async changes(base: { id: string; knowledge: number }, cause: unknown): Promise<E.BudgetDetail> {
+  private async changes(budgetId: string, knowledge: number, cause: unknown): Promise<{ delta: E.BudgetDetail; knowledge: number }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.replicas.changesSince(base.id, base.knowledge);
+        // A replica behind the baseline first catches up (one more delta), so that every name
+        // and entity a candidate refers to is known when it is compared with what was sent.
+        const held = this.replicas.peek(budgetId);
+        if (held && held.knowledge < knowledge) await this.replicas.changesSince(budgetId, held.knowledge);
+        return await this.replicas.changesSince(budgetId, knowledge);
       } catch (e) {
         if ((ambiguous(e) || e instanceof NetworkError) && attempt < MAX_ATTEMPTS) {
           await this.pause(attempt);
@@ -121,71 +125,12 @@ export class WriteCoordinator {
     }
   }
 
-  private async createTransactions(base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
-    const body = args.body as { transactions?: Item[]; transaction?: Item };
-    const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
-    const single = !body.transactions;
-    const found = new Map<number, E.TransactionDetail>();
-    const duplicates: string[] = [];
-    let pending = items.map((_, i) => i);
-    const notices: string[] = [];
-    let knowledge = 0;
-    for (let attempt = 1; pending.length; attempt++) {
-      try {
-        const res = await this.client.call('createTransaction', { ...args, body: single ? { transaction: items[pending[0]!] } : { transactions: pending.map((i) => items[i]) } });
-        knowledge = res.data.server_knowledge;
-        const created: E.TransactionDetail[] = res.data.transactions ?? (res.data.transaction ? [res.data.transaction] : []);
-        const claimed = new Set<string>();
-        for (const i of pending) {
-          const t = created.find((c) => !claimed.has(c.id) && sameTransaction(items[i]!, c, () => c.payee_name ?? null));
-          if (t) {
-            claimed.add(t.id);
-            found.set(i, t);
-          }
-        }
-        duplicates.push(...(res.data.duplicate_import_ids ?? []));
-        break;
-      } catch (e) {
-        if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) {
-          if (found.size && !(ambiguous(e))) notices.push(`${found.size} of the transactions had been created before this error.`);
-          throw e;
-        }
-        // The answer was lost: find what already arrived, send only the rest.
-        const delta = await this.changes(base, e);
-        const replica = this.replicas.peek(base.id);
-        const lookup = replica?.lookup();
-        const claimed = new Set([...found.values()].map((t) => t.id));
-        const before = pending.length;
-        pending = pending.filter((i) => {
-          const t = (delta.transactions ?? []).find((x) => !claimed.has(x.id) && sameTransaction(items[i]!, x, (id) => lookup?.payeeName(id ?? null) ?? null));
-          if (!t || !lookup || !replica) return true;
-          claimed.add(t.id);
-          found.set(i, transactionDetail(lookup, t, replica.linesOf(t.id)));
-          return false;
-        });
-        const recovered = before - pending.length;
-        notices.push(
-          `Attempt ${attempt} got no answer (${(e as Error).message}). ${recovered ? `${recovered} transaction(s) had been created anyway and were not sent again. ` : ''}${pending.length ? `Sending the ${pending.length} not found in YNAB again.` : ''}`.trim(),
-        );
-      }
-    }
-    const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
-    const data: Record<string, unknown> = {
-      transaction_ids: ordered.map((t) => t.id),
-      ...(single && ordered[0] ? { transaction: ordered[0] } : { transactions: ordered }),
-      duplicate_import_ids: duplicates,
-      server_knowledge: knowledge || this.replicas.peek(base.id)?.knowledge || 0,
-    };
-    this.replicas.applyWrite(base.id, data);
-    return { status: 201, data, notices };
-  }
-
   private updateTransactions(id: 'updateTransaction' | 'updateTransactions', base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
     const notices: string[] = [];
     return this.untilClear(
       () => this.client.call(id, args),
       async (e, attempt) => {
-        await this.changes(base, e);
+        await this.changes(base.id, base.knowledge, e);
         const replica = this.replicas.peek(base.id);
         const body = args.body as { transaction?: Item; transactions?: Item[] };
         const wanted: [string | undefined, Item][] =
@@ -219,7 +164,7 @@ export class WriteCoordinator {
       } catch (e) {
         if (!(lost && e instanceof ApiError && e.status === 404)) throw e;
         // Gone now: the attempt whose answer was lost had deleted it.
-        const delta = await this.changes(base, lost);
+        const { delta } = await this.changes(base.id, base.knowledge, lost);
         const key = id === 'deleteTransaction' ? 'transaction_id' : 'scheduled_transaction_id';
         const target = args.params?.[key];
         const tomb = [...(delta.transactions ?? []), ...(delta.scheduled_transactions ?? [])].find((x) => x.id === target);
@@ -237,60 +182,4 @@ export class WriteCoordinator {
       notices,
     );
   }
-
-  /** Creates of payees, categories, groups, accounts and scheduled transactions: found by what was sent. */
-  private createOne(id: OperationId, base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
-    const op = operation(id);
-    const sent = (args.body as Record<string, Item>)[op.bodyMembers![0]!]!;
-    const notices: string[] = [];
-    return this.untilClear(
-      () => this.client.call(id, args),
-      async (e, attempt) => {
-        const delta = await this.changes(base, e);
-        const match = findCreated(id, sent, delta);
-        const replica = this.replicas.peek(base.id);
-        if (!match || !replica) {
-          notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it was not found in YNAB, so it was sent again.`);
-          return undefined;
-        }
-        notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it had been created anyway and was not sent again.`);
-        // Answered from the replica, which the delta just brought up to date: no extra request.
-        const data =
-          id === 'createCategoryGroup'
-            ? { category_group: R.categoryGroup(match as E.CategoryGroup) }
-            : answerFromReplica(replica, readBack(id), { budget_id: base.id, ...readBackParams(id, match.id) }, {}, new Date());
-        return { status: op.status, data: { ...data, ...(op.data.shape.server_knowledge ? { server_knowledge: replica.knowledge } : {}) } };
-      },
-      notices,
-    );
-  }
-}
-
-function findCreated(id: OperationId, sent: Item, d: E.BudgetDetail): { id: string } | undefined {
-  // Names compare as the service compares them: trimmed, case-insensitive.
-  const same = (a: unknown, b: unknown) => String(a ?? '').trim().toLowerCase() === String(b ?? '').trim().toLowerCase();
-  switch (id) {
-    case 'createPayee':
-      return d.payees?.find((p) => !p.deleted && same(p.name, sent.name));
-    case 'createCategoryGroup':
-      return d.category_groups?.find((g) => !g.deleted && same(g.name, sent.name));
-    case 'createCategory':
-      return d.categories?.find((c) => !c.deleted && same(c.name, sent.name) && c.category_group_id === sent.category_group_id);
-    case 'createAccount':
-      return d.accounts?.find((a) => !a.deleted && same(a.name, sent.name) && a.type === sent.type);
-    case 'createScheduledTransaction':
-      return d.scheduled_transactions?.find(
-        (s) => !s.deleted && s.account_id === sent.account_id && s.date_first === sent.date && s.amount === (sent.amount ?? 0) && (s.memo ?? null) === (sent.memo ?? null),
-      );
-    default:
-      return undefined;
-  }
-}
-
-function readBack(id: OperationId): OperationId {
-  return ({ createPayee: 'getPayeeById', createCategory: 'getCategoryById', createAccount: 'getAccountById', createScheduledTransaction: 'getScheduledTransactionById' } as Record<string, OperationId>)[id]!;
-}
-
-function readBackParams(id: OperationId, entity: string): Record<string, string> {
-  return ({ createPayee: { payee_id: entity }, createCategory: { category_id: entity }, createAccount: { account_id: entity }, createScheduledTransaction: { scheduled_transaction_id: entity } } as Record<string, Record<string, string>>)[id] ?? {};
 }

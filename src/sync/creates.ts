@@ -1,0 +1,227 @@
+/**
+ * Creates happen exactly once, by identity. A create whose answer is lost may or may not have
+ * reached the service; what it made is recognised only among entities no call of ours has
+ * accounted for, in a delta that starts after everything our earlier calls made:
+ *  1. an intent is opened in the budget's write journal (src/sync/journal.ts): it waits while an
+ *     identical create of ours (any process sharing the state) is unresolved, and its baseline is
+ *     the latest knowledge any of our answers carried;
+ *  2. the create is sent; its answer's ids and knowledge go to the journal;
+ *  3. when the answer is lost: the delta since the baseline is read, and for each group of
+ *     identical items the matching entities that no call of ours claimed and that did not exist
+ *     before are counted (create-match.ts `decide`): none → sent again; exactly as many as
+ *     missing → they are this call's; any other number → the outcome cannot be known, and the
+ *     result says so and names the candidates instead of claiming one.
+ * A result never names an id another call created or reported.
+ */
+import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
+import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
+import { operation, type OperationId } from '../api/operations/index.js';
+import * as R from '../api/read/entities.js';
+import { transactionDetail } from '../api/read/transactions.js';
+import type * as E from '../api/schemas/entities.js';
+import { answerFromReplica } from './answer.js';
+import { CREATE_KINDS, type CreateKind, decide, type Item, preexisting } from './create-match.js';
+import type { OpenIntent, WriteJournal } from './journal.js';
+import type { ReplicaManager } from './manager.js';
+
+/** How many times a create is attempted in all. */
+export const MAX_ATTEMPTS = 6;
+
+export interface WriteResult extends CallResult {
+  /** What happened on the way, when it was not a plain success. */
+  notices: string[];
+}
+
+export interface CreateDeps {
+  client: YnabClient;
+  replicas: ReplicaManager;
+  journal: WriteJournal;
+  /** Waits before attempt `n + 1`. */
+  pause(attempt: number): Promise<void>;
+  /** The delta since `knowledge`, merged into the replica; an UncertainWriteError when it cannot be had. */
+  changes(budgetId: string, knowledge: number, cause: unknown): Promise<{ delta: E.BudgetDetail; knowledge: number }>;
+  log(line: string): void;
+}
+
+/** A failure after which the write may have been applied. */
+export function ambiguous(e: unknown): boolean {
+  if (e instanceof NetworkError) return e.sent;
+  return e instanceof ApiError && (e.status === 500 || e.status === 503);
+}
+
+const ids = (entities: Iterable<{ id: string }>) => [...entities].map((e) => e.id);
+
+export class Creates {
+  constructor(private readonly deps: CreateDeps) {}
+
+  /** Opens the intent; the caller must end it. */
+  private async open(kind: CreateKind, budgetId: string, items: Item[]): Promise<{ intent: OpenIntent; before: Set<string> }> {
+    const replica = this.deps.replicas.peek(budgetId);
+    const intent = await this.deps.journal.open(budgetId, [...new Set(items.map((i) => kind.fingerprint(i)))], replica?.knowledge ?? 0);
+    // Read after the intent opened: whatever the replica holds now existed before this create.
+    return { intent, before: preexisting(kind, items, this.deps.replicas.peek(budgetId)) };
+  }
+
+  private async end(intent: OpenIntent, knowledge: number | undefined, made: string[]): Promise<void> {
+    await intent.end(knowledge, made).catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the write journal: ${(e as Error).message}`));
+  }
+
+  /** Transactions, one or a batch: only what did not arrive is sent again. */
+  async transactions(budgetId: string, args: CallArgs): Promise<WriteResult> {
+    const kind = CREATE_KINDS.createTransaction!;
+    const body = args.body as { transactions?: Item[]; transaction?: Item };
+    const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
+    const single = !body.transactions;
+    const found = new Map<number, E.TransactionDetail>();
+    const unknown: { items: number[]; candidates: string[] }[] = [];
+    const duplicates: string[] = [];
+    const notices: string[] = [];
+    let pending = items.map((_, i) => i);
+    let knowledge: number | undefined;
+    const { intent, before } = await this.open(kind, budgetId, items);
+    try {
+      for (let attempt = 1; pending.length; attempt++) {
+        try {
+          const sent = single ? { transaction: items[pending[0]!] } : { transactions: pending.map((i) => items[i]) };
+          const res = await this.deps.client.call('createTransaction', { ...args, body: sent });
+          knowledge = res.data.server_knowledge;
+          const created: E.TransactionDetail[] = res.data.transactions ?? (res.data.transaction ? [res.data.transaction] : []);
+          const taken = new Set<string>();
+          for (const i of pending) {
+            // The answer lists what this request made, in order; match by content within it.
+            const t = created.find((c) => !taken.has(c.id) && sameAnswered(items[i]!, c));
+            if (t) {
+              taken.add(t.id);
+              found.set(i, t);
+            }
+          }
+          duplicates.push(...(res.data.duplicate_import_ids ?? []));
+          break;
+        } catch (e) {
+          if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) {
+            if (found.size && !ambiguous(e)) notices.push(`${found.size} of the transactions had been created before this error.`);
+            throw e;
+          }
+          // The answer was lost: find what arrived among what no call of ours accounts for.
+          const { delta, knowledge: seen } = await this.deps.changes(budgetId, intent.baseline, e);
+          const replica = this.deps.replicas.peek(budgetId);
+          const excluded = new Set([...(await intent.claimed()), ...before, ...ids(found.values())]);
+          const decision = decide(kind, items, pending, kind.entities(delta), excluded, replica);
+          for (const [i, t] of decision.found) found.set(i, replica ? transactionDetail(replica.lookup(), t as E.TransactionSummaryBase, replica.linesOf(t.id)) : (t as E.TransactionDetail));
+          for (const u of decision.unknown) unknown.push({ items: u.items, candidates: u.candidates.map((c) => kind.describe(c, replica)) });
+          await intent.record(seen, [...ids(decision.found.values()), ...decision.unknown.flatMap((u) => ids(u.candidates))]);
+          pending = decision.resend;
+          const recovered = decision.found.size;
+          const undecided = decision.unknown.reduce((n, u) => n + u.items.length, 0);
+          notices.push(
+            [
+              `Attempt ${attempt} got no answer (${(e as Error).message}).`,
+              recovered ? `${recovered} transaction(s) had been created anyway and were not sent again.` : '',
+              undecided ? `${undecided} could not be told apart from identical transactions made elsewhere and were not sent again.` : '',
+              pending.length ? `Sending the ${pending.length} not found in YNAB again.` : '',
+            ]
+              .filter(Boolean)
+              .join(' '),
+          );
+          if (pending.length) await this.deps.pause(attempt);
+        }
+      }
+    } finally {
+      await this.end(intent, knowledge, ids(found.values()));
+    }
+    const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
+    if (unknown.length) throw new UncertainWriteError(uncertainMessage(unknown, ordered, items.length));
+    const data: Record<string, unknown> = {
+      transaction_ids: ordered.map((t) => t.id),
+      ...(single && ordered[0] ? { transaction: ordered[0] } : { transactions: ordered }),
+      duplicate_import_ids: duplicates,
+      server_knowledge: knowledge ?? this.deps.replicas.peek(budgetId)?.knowledge ?? 0,
+    };
+    this.deps.replicas.applyWrite(budgetId, data);
+    return { status: 201, data, notices };
+  }
+
+  /** Payees, category groups, categories, accounts and scheduled transactions: one entity per call. */
+  async one(id: OperationId, budgetId: string, args: CallArgs): Promise<WriteResult> {
+    const kind = CREATE_KINDS[id]!;
+    const op = operation(id);
+    const sent = (args.body as Record<string, Item>)[op.bodyMembers![0]!]!;
+    const notices: string[] = [];
+    let knowledge: number | undefined;
+    let made: string[] = [];
+    const { intent, before } = await this.open(kind, budgetId, [sent]);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await this.deps.client.call(id, args);
+          knowledge = typeof res.data.server_knowledge === 'number' ? res.data.server_knowledge : undefined;
+          made = Object.values(res.data).flatMap((v) => (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? [(v as { id: string }).id] : []));
+          return { ...res, notices };
+        } catch (e) {
+          if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) throw e;
+          const { delta, knowledge: seen } = await this.deps.changes(budgetId, intent.baseline, e);
+          const replica = this.deps.replicas.peek(budgetId);
+          const excluded = new Set([...(await intent.claimed()), ...before]);
+          const decision = decide(kind, [sent], [0], kind.entities(delta), excluded, replica);
+          const reported = decision.unknown.flatMap((u) => u.candidates);
+          await intent.record(seen, [...ids(decision.found.values()), ...ids(reported)]);
+          const match = decision.found.get(0);
+          if (reported.length) {
+            throw new UncertainWriteError(
+              `the answer was lost (${(e as Error).message}), and YNAB now holds ${reported.length} like it that no call of this server made: ` +
+                `${reported.map((c) => kind.describe(c, replica)).join('; ')}. One may be this one, or all come from elsewhere; it was not sent again, to avoid a duplicate. Check before trying again`,
+            );
+          }
+          if (!match || !replica) {
+            notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it was not found in YNAB, so it was sent again.`);
+            await this.deps.pause(attempt);
+            continue;
+          }
+          notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it had been created anyway and was not sent again.`);
+          made = [match.id];
+          // Answered from the replica, which the delta just brought up to date: no extra request.
+          const data =
+            id === 'createCategoryGroup'
+              ? { category_group: R.categoryGroup(match as E.CategoryGroup) }
+              : answerFromReplica(replica, readBack(id), { budget_id: budgetId, ...readBackParams(id, match.id) }, {}, new Date());
+          return { status: op.status, data: { ...data, ...(op.data.shape.server_knowledge ? { server_knowledge: replica.knowledge } : {}) }, notices };
+        }
+      }
+    } finally {
+      await this.end(intent, knowledge, made);
+    }
+  }
+}
+
+/** A created transaction in an answer matches what was sent (the answer names the payee). */
+function sameAnswered(item: Item, t: E.TransactionDetail): boolean {
+  if (t.account_id !== item.account_id) return false;
+  if (item.import_id) return t.import_id === item.import_id;
+  if (t.date !== item.date || t.amount !== item.amount || (item.memo ?? null) !== (t.memo ?? null)) return false;
+  if (item.payee_id) return t.payee_id === item.payee_id;
+  if (item.payee_name) return String(t.payee_name ?? '').trim().toLowerCase() === String(item.payee_name).trim().toLowerCase();
+  return !t.payee_id;
+}
+
+function uncertainMessage(unknown: { items: number[]; candidates: string[] }[], created: E.TransactionDetail[], total: number): string {
+  const undecided = unknown.reduce((n, u) => n + u.items.length, 0);
+  const parts = unknown.map(
+    (u) =>
+      `${u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`}: ` +
+      `YNAB holds ${u.candidates.length} like ${u.items.length === 1 ? 'it' : 'them'} that no call of this server made: ${u.candidates.join('; ')}`,
+  );
+  return (
+    `the answer was lost, and for ${undecided} of the ${total} transaction(s) it cannot be known whether this call created ${undecided === 1 ? 'it' : 'them'}: ` +
+    `${parts.join('. ')}. They may be this call's, or come from elsewhere (another app, a bank import); ` +
+    `they were not sent again, to avoid a duplicate. Check them in YNAB before trying again` +
+    (created.length ? `. Created by this call: ${created.map((t) => t.id).join(', ')}` : '')
+  );
+}
+
+function readBack(id: OperationId): OperationId {
+  return ({ createPayee: 'getPayeeById', createCategory: 'getCategoryById', createAccount: 'getAccountById', createScheduledTransaction: 'getScheduledTransactionById' } as Record<string, OperationId>)[id]!;
+}
+
+function readBackParams(id: OperationId, entity: string): Record<string, string> {
+  return ({ createPayee: { payee_id: entity }, createCategory: { category_id: entity }, createAccount: { account_id: entity }, createScheduledTransaction: { scheduled_transaction_id: entity } } as Record<string, Record<string, string>>)[id] ?? {};
+}

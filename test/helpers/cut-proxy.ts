@@ -1,0 +1,126 @@
+/**
+ * A small HTTP proxy between a stack and the sandbox that can cut the answer of a chosen request:
+ *  - `before`: the request is read in full and the connection dropped; it never reaches the
+ *    service (the client has sent it, so it cannot know that);
+ *  - `after`: the request is forwarded, the service answers (the change is applied), and the
+ *    connection is dropped instead of passing the answer on.
+ * Everything else is forwarded unchanged. `hold` runs before a cut request goes anywhere (to make
+ * another process's request come first); `meanwhile` runs after the service answered a request cut
+ * `after` (to create something elsewhere while the answer is lost).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CutRule {
+  method: string;
+  path: RegExp;
+  /** Which matching request to cut, counting from when the rule was armed: 1 = the next one. */
+  nth?: number;
+  when: 'before' | 'after';
+  hold?: () => Promise<void>;
+  meanwhile?: () => Promise<void>;
+}
+
+interface Armed extends CutRule {
+  seen: number;
+  done: () => void;
+}
+
+export interface CutProxy {
+  /** The base URL to give a stack (…/v1). */
+  baseUrl: string;
+  /** Arms a rule; the promise resolves once the chosen request was cut. */
+  cut(rule: CutRule): Promise<void>;
+  /** Resolves when `count` answers to matching requests have been passed on since the proxy started. */
+  answered(method: string, path: RegExp, count: number): Promise<void>;
+  /** How many answers to matching requests have been passed on so far. */
+  count(method: string, path: RegExp): number;
+  /** Requests cut so far. */
+  readonly cuts: { method: string; path: string; when: 'before' | 'after' }[];
+  close(): Promise<void>;
+}
+
+export async function cutProxy(targetBaseUrl: string): Promise<CutProxy> {
+  const target = new URL(targetBaseUrl);
+  const rules: Armed[] = [];
+  const cuts: CutProxy['cuts'] = [];
+  const passed: { method: string; path: string }[] = [];
+  const watchers: { method: string; path: RegExp; count: number; done: () => void }[] = [];
+
+  const notify = () => {
+    for (const w of [...watchers]) {
+      if (passed.filter((p) => p.method === w.method && w.path.test(p.path)).length >= w.count) {
+        watchers.splice(watchers.indexOf(w), 1);
+        w.done();
+      }
+    }
+  };
+
+  const forward = async (req: IncomingMessage, body: Buffer) => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
+    const res = await fetch(new URL(req.url!, target.origin), { method: req.method, headers, body: body.length ? body : undefined });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks);
+        const path = new URL(req.url!, 'http://x').pathname;
+        const rule = rules.find((r) => r.method === req.method && r.path.test(path) && ++r.seen === (r.nth ?? 1));
+        if (rule) rules.splice(rules.indexOf(rule), 1);
+        try {
+          if (rule) await rule.hold?.();
+          if (rule?.when === 'before') {
+            cuts.push({ method: req.method!, path, when: 'before' });
+            req.socket.destroy();
+            rule.done();
+            return;
+          }
+          const answer = await forward(req, body);
+          if (rule) {
+            await rule.meanwhile?.();
+            cuts.push({ method: req.method!, path, when: 'after' });
+            req.socket.destroy();
+            rule.done();
+            return;
+          }
+          const out: Record<string, string> = {};
+          answer.headers.forEach((v, k) => {
+            if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = v;
+          });
+          res.writeHead(answer.status, { ...out, 'content-length': String(answer.body.length) });
+          res.end(answer.body);
+          passed.push({ method: req.method!, path });
+          notify();
+        } catch {
+          req.socket.destroy();
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${target.pathname.replace(/\/$/, '')}`,
+    cuts,
+    cut(rule) {
+      return new Promise<void>((done) => rules.push({ ...rule, seen: 0, done }));
+    },
+    count: (method, path) => passed.filter((p) => p.method === method && path.test(p.path)).length,
+    answered(method, path, count) {
+      return new Promise<void>((done) => {
+        watchers.push({ method, path, count, done });
+        notify();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * Exactly once means identity, not resemblance. Two creates with identical content (two coffees,
+ * one card, one day, one payee) are two transactions, when the answer of either is lost before
+ * or after it reached the service, in one process and in two processes sharing a state
+ * directory; a recovered result names its own transaction, never one another call made; and when
+ * an identical transaction from a client this server cannot see makes the outcome unknowable, the
+ * result says so and names the candidates. A proxy between the stacks and the sandbox cuts the
+ * answer of a chosen create.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UncertainWriteError } from '../../src/api/client/errors.js';
+import { createStack, type Stack } from '../../src/sync/stack.js';
+import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const CREATE = /\/transactions$/;
+const today = new Date().toISOString().slice(0, 10);
+
+let sb: TestSandbox;
+let proxy: CutProxy;
+let budget: string;
+let account: string;
+let dir: string;
+let stacks: Stack[] = [];
+let run = 0;
+
+beforeAll(async () => {
+  sb = await testSandbox({ seed: 'identity', rateLimit: 100_000 });
+  proxy = await cutProxy(sb.baseUrl);
+  budget = sb.state.budgets[0]!.id;
+  account = (await sb.get(`/budgets/${budget}/accounts`)).body.data.accounts.find((a: any) => a.on_budget && !a.closed && a.type === 'checking').id;
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await sb.close();
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-identity-'));
+  run += 1;
+});
+
+afterEach(async () => {
+  for (const s of stacks) await s.close();
+  stacks = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function stack(): Stack {
+  const s = createStack({
+    tokens: { token: async () => sb.accessToken },
+    baseUrl: proxy.baseUrl,
+    stateDir: dir,
+    persist: false,
+    quotaLimit: 100_000,
+    retry: { baseDelayMs: 2, maxDelayMs: 10 },
+    log: () => {},
+  });
+  stacks.push(s);
+  return s;
+}
+
+/** One coffee: the same content every time within a test. */
+function coffee(memo = `coffee ${run}`) {
+  return { account_id: account, date: today, amount: -4_500, payee_name: 'Corner Café', memo };
+}
+
+/** The live transactions in the sandbox's own records with this memo. */
+function live(memo = `coffee ${run}`) {
+  return [...sb.state.budgets[0]!.rec.transactions.values()].filter((t) => !t.deleted && t.memo === memo);
+}
+
+function create(s: Stack, body: unknown) {
+  return s.service.call('createTransaction', { params: { budget_id: budget }, body });
+}
+
+describe('one process, one after the other', () => {
+  for (const when of ['before', 'after'] as const) {
+    it(`two identical creates, the second's answer cut ${when} it reached YNAB: two transactions, each result its own`, async () => {
+      const s = stack();
+      const first = await create(s, { transaction: coffee() });
+      const cut = proxy.cut({ method: 'POST', path: CREATE, when });
+      const second = await create(s, { transaction: coffee() });
+      await cut;
+      const rows = live();
+      expect(rows).toHaveLength(2);
+      expect(first.data.transaction_ids).toHaveLength(1);
+      expect(second.data.transaction_ids).toHaveLength(1);
+      expect(second.data.transaction_ids[0]).not.toBe(first.data.transaction_ids[0]);
+      expect(new Set([...first.data.transaction_ids, ...second.data.transaction_ids])).toEqual(new Set(rows.map((t) => t.id)));
+      expect(second.notices!.join(' ')).toMatch(when === 'before' ? /not found in YNAB again/ : /created anyway/);
+    });
+  }
+
+  it('the first of two identical creates cut after, then the second: two transactions', async () => {
+    const s = stack();
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'after' });
+    const first = await create(s, { transaction: coffee() });
+    await cut;
+    const second = await create(s, { transaction: coffee() });
+    expect(live()).toHaveLength(2);
+    expect(second.data.transaction_ids[0]).not.toBe(first.data.transaction_ids[0]);
+  });
+
+  it('two identical creates at the same time in one process, one answer cut: two transactions', async () => {
+    const s = stack();
+    await s.service.call('getAccounts', { params: { budget_id: budget } });
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'before' });
+    const [a, b] = await Promise.all([create(s, { transaction: coffee() }), create(s, { transaction: coffee() })]);
+    await cut;
+    expect(live()).toHaveLength(2);
+    expect(a.data.transaction_ids[0]).not.toBe(b.data.transaction_ids[0]);
+    expect(new Set([a.data.transaction_ids[0], b.data.transaction_ids[0]])).toEqual(new Set(live().map((t) => t.id)));
+  });
+});
+
+describe('batches', () => {
+  it('a batch of two identical purchases cut after: both found, each once', async () => {
+    const s = stack();
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'after' });
+    const res = await create(s, { transactions: [coffee(), coffee()] });
+    await cut;
+    expect(live()).toHaveLength(2);
+    expect(new Set(res.data.transaction_ids)).toEqual(new Set(live().map((t) => t.id)));
+  });
+
+  for (const when of ['before', 'after'] as const) {
+    it(`a second identical batch cut ${when}: four transactions, the second result names its own two`, async () => {
+      const s = stack();
+      const first = await create(s, { transactions: [coffee(), coffee(), coffee(`other ${run}`)] });
+      const cut = proxy.cut({ method: 'POST', path: CREATE, when });
+      const second = await create(s, { transactions: [coffee(), coffee(), coffee(`other ${run}`)] });
+      await cut;
+      expect(live()).toHaveLength(4);
+      expect(live(`other ${run}`)).toHaveLength(2);
+      expect(second.data.transaction_ids).toHaveLength(3);
+      const firstIds = new Set(first.data.transaction_ids);
+      for (const id of second.data.transaction_ids) expect(firstIds.has(id)).toBe(false);
+      expect(new Set([...first.data.transaction_ids, ...second.data.transaction_ids]).size).toBe(6);
+    });
+  }
+});
+
+describe('a client this server cannot see', () => {
+  it('an identical transaction made elsewhere while the answer is lost: the outcome is unknown and the candidates are named', async () => {
+    const s = stack();
+    await s.service.call('getAccounts', { params: { budget_id: budget } });
+    let foreign = '';
+    const cut = proxy.cut({
+      method: 'POST',
+      path: CREATE,
+      when: 'after',
+      meanwhile: async () => {
+        foreign = (await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })).body.data.transaction.id;
+      },
+    });
+    const outcome = await create(s, { transaction: coffee() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await cut;
+    expect(outcome).toBeInstanceOf(UncertainWriteError);
+    const message = (outcome as Error).message;
+    const rows = live();
+    expect(rows).toHaveLength(2); // ours (applied, answer lost) and the foreign one; nothing sent again
+    for (const t of rows) expect(message).toContain(t.id);
+    expect(message).toContain(foreign);
+    expect(message).toMatch(/cannot be known/);
+    expect(message).toMatch(/-\$4\.50/);
+    expect(message).toContain(today);
+  });
+
+  it('a batch with one such purchase: the others are created, the uncertain one is named, nothing is doubled', async () => {
+    const s = stack();
+    await s.service.call('getAccounts', { params: { budget_id: budget } });
+    const cut = proxy.cut({
+      method: 'POST',
+      path: CREATE,
+      when: 'after',
+      meanwhile: async () => void (await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })),
+    });
+    const outcome = await create(s, { transactions: [coffee(), coffee(`tea ${run}`)] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await cut;
+    expect(outcome).toBeInstanceOf(UncertainWriteError);
+    expect(live()).toHaveLength(2);
+    expect(live(`tea ${run}`)).toHaveLength(1);
+    expect(outcome!.message).toContain(`Created by this call: ${live(`tea ${run}`)[0]!.id}`);
+  });
+});
+
+interface ChildResult {
+  ids?: string[];
+  notices?: string[];
+  error?: string;
+}
+
+function child(body: unknown): { ready: Promise<void>; go(): void; done: Promise<ChildResult> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'creator.ts')], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: {
+      ...process.env,
+      CREATOR_TOKEN: sb.accessToken,
+      CREATOR_BASE_URL: proxy.baseUrl,
+      CREATOR_STATE_DIR: dir,
+      CREATOR_BUDGET: budget,
+      CREATOR_BODY: JSON.stringify(body),
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let onReady: () => void = () => undefined;
+  const ready = new Promise<void>((r) => (onReady = r));
+  proc.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (out.startsWith('ready\n')) onReady();
+  });
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<ChildResult>((resolve, reject) => {
+    proc.on('exit', (code) => {
+      const line = out.split('\n')[1];
+      if (code !== 0 || !line) reject(new Error(`creator exited ${code}: ${err}`));
+      else resolve(JSON.parse(line) as ChildResult);
+    });
+  });
+  return { ready, go: () => proc.stdin.end('go\n'), done };
+}
+
+describe('two processes sharing a state directory, at the same time', () => {
+  for (const shape of ['single', 'batch'] as const) {
+    for (const when of ['before', 'after'] as const) {
+      it(`${shape}: identical creates, the first to arrive cut ${when} (the other process's request goes first): two transactions each`, async () => {
+        const body = shape === 'single' ? { transaction: coffee() } : { transactions: [coffee(), coffee(`cake ${run}`)] };
+        const already = proxy.cuts.length;
+        // The cut request waits (at most 2 s) for the other process's create to be answered first,
+        // so that, were identical intents not kept apart, the lost one's delta would hold the other's.
+        const others = proxy.count('POST', CREATE);
+        const cut = proxy.cut({
+          method: 'POST',
+          path: CREATE,
+          when,
+          hold: () => Promise.race([proxy.answered('POST', CREATE, others + 1), new Promise<void>((r) => setTimeout(r, 2_000))]),
+        });
+        const a = child(body);
+        const b = child(body);
+        await Promise.all([a.ready, b.ready]);
+        a.go();
+        b.go();
+        const [ra, rb] = await Promise.all([a.done, b.done]);
+        await cut;
+        expect(proxy.cuts.length).toBe(already + 1);
+        expect(ra.error).toBeUndefined();
+        expect(rb.error).toBeUndefined();
+        const rows = live();
+        expect(rows).toHaveLength(2);
+        const named = [...ra.ids!, ...rb.ids!];
+        expect(named).toHaveLength(shape === 'single' ? 2 : 4);
+        expect(new Set(named).size).toBe(named.length);
+        for (const t of rows) expect(named).toContain(t.id);
+        if (shape === 'batch') expect(live(`cake ${run}`)).toHaveLength(2);
+      }, 60_000);
+    }
+  }
+});
