@@ -92,7 +92,11 @@ function checkOwnDir(path: string, mode: number, uid: number, warn: Warn): void 
  * between it and `dir`. Throws a file system error (with `path`) when that is not possible.
  */
 export function privateDir(root: string, dir: string, warn: Warn): string {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    if (errCode(e) !== 'EEXIST') throw e; // a file there: reported below, by name
+  }
   // The root may be a link the user made (their state on another disk): follow it, but check it.
   const rootStat = statSync(root);
   if (!rootStat.isDirectory()) throw fail('ENOTDIR', root);
