@@ -25,7 +25,7 @@ export interface CreateKind {
   /** Whether `e` is what `sent` would have made. */
   same(sent: Item, e: Entity, r: BudgetReplica | undefined): boolean;
   /** Groups identical items of one call (a batch may hold two identical purchases). */
-  contentKey(sent: Item): string;
+  contentKey(sent: Item, r: BudgetReplica | undefined): string;
   /** How a candidate is named in a result: id, date, amount, payee. */
   describe(e: Entity, r: BudgetReplica | undefined): string;
 }
@@ -45,6 +45,14 @@ export function sameTransaction(item: Item, t: Entity, r: BudgetReplica | undefi
   return !t.payee_id;
 }
 
+/** The payee an item names, by id when the name is one the budget knows (a name and an id can name one payee). */
+function payeeKey(item: Item, r: BudgetReplica | undefined): string | null {
+  if (item.payee_id) return item.payee_id;
+  if (!item.payee_name) return null;
+  for (const p of r?.payees.values() ?? []) if (!p.deleted && sameName(p.name, item.payee_name)) return p.id;
+  return `name:${String(item.payee_name).trim().toLowerCase()}`;
+}
+
 function payeeOf(e: Entity, r: BudgetReplica | undefined): string {
   const name = e.payee_id ? (r?.payees.get(e.payee_id)?.name ?? e.payee_name) : e.payee_name;
   return name ? JSON.stringify(name) : 'no payee';
@@ -59,7 +67,7 @@ const transactions: CreateKind = {
   held: (r) => r.transactions.values(),
   fingerprint: (t) => fingerprint('transaction', t.account_id, t.date, t.amount),
   same: sameTransaction,
-  contentKey: (t) => JSON.stringify([t.account_id, t.date, t.amount, t.import_id ?? null, t.payee_id ?? null, String(t.payee_name ?? '').trim().toLowerCase(), t.memo ?? null]),
+  contentKey: (t, r) => JSON.stringify([t.account_id, t.date, t.amount, t.import_id ?? null, payeeKey(t, r), t.memo ?? null]),
   describe: (t, r) => `${t.id} (${t.date}, ${amountOf(t, r)}, ${payeeOf(t, r)}${t.memo ? `, memo ${JSON.stringify(t.memo)}` : ''})`,
 };
 
@@ -116,7 +124,7 @@ export interface Decision {
 export function decide(kind: CreateKind, items: Item[], pending: number[], delta: Entity[], excluded: Set<string>, r: BudgetReplica | undefined): Decision {
   const groups = new Map<string, number[]>();
   for (const i of pending) {
-    const key = kind.contentKey(items[i]!);
+    const key = kind.contentKey(items[i]!, r);
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
   const taken = new Set(excluded);

@@ -40,7 +40,17 @@ export interface CutProxy {
   close(): Promise<void>;
 }
 
-export async function cutProxy(targetBaseUrl: string): Promise<CutProxy> {
+export interface CutProxyOptions {
+  /** Response headers not passed on (e.g. `x-rate-limit`, which the real service no longer sends). */
+  dropHeaders?: string[];
+  /** Every answer passed on is held this long first (a slow service: requests overlap). */
+  answerDelayMs?: number;
+  /** Told when each request arrives and when its answer is passed on (ms timestamps), for ordering checks. */
+  onTraffic?: (event: { kind: 'arrived' | 'answered'; method: string; path: string; at: number }) => void;
+}
+
+export async function cutProxy(targetBaseUrl: string, opts: CutProxyOptions = {}): Promise<CutProxy> {
+  const dropped = new Set((opts.dropHeaders ?? []).map((h) => h.toLowerCase()));
   const target = new URL(targetBaseUrl);
   const rules: Armed[] = [];
   const cuts: CutProxy['cuts'] = [];
@@ -70,6 +80,7 @@ export async function cutProxy(targetBaseUrl: string): Promise<CutProxy> {
       void (async () => {
         const body = Buffer.concat(chunks);
         const path = new URL(req.url!, 'http://x').pathname;
+        opts.onTraffic?.({ kind: 'arrived', method: req.method!, path, at: Date.now() });
         const rule = rules.find((r) => r.method === req.method && r.path.test(path) && ++r.seen === (r.nth ?? 1));
         if (rule) rules.splice(rules.indexOf(rule), 1);
         try {
@@ -88,13 +99,15 @@ export async function cutProxy(targetBaseUrl: string): Promise<CutProxy> {
             rule.done();
             return;
           }
+          if (opts.answerDelayMs) await new Promise((r) => setTimeout(r, opts.answerDelayMs));
           const out: Record<string, string> = {};
           answer.headers.forEach((v, k) => {
-            if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = v;
+            if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection' && !dropped.has(k)) out[k] = v;
           });
           res.writeHead(answer.status, { ...out, 'content-length': String(answer.body.length) });
           res.end(answer.body);
           passed.push({ method: req.method!, path });
+          opts.onTraffic?.({ kind: 'answered', method: req.method!, path, at: Date.now() });
           notify();
         } catch {
           req.socket.destroy();
