@@ -1,7 +1,9 @@
 /**
  * The saved replicas of one sign-in, as `status` shows them and `logout` removes them:
- * `<stateDir>/replicas/<identity>/<budget>.replica` (see src/sync/persist.ts), plus the
- * directory's aliases file. Only names, sizes and times are read; the content stays encrypted.
+ * `<stateDir>/replicas/<identity>/<budget>.replica` (the file store's layout, see
+ * src/storage/keys.ts), plus the directory's aliases file; `logout` removes the sign-in's write
+ * journals (`<stateDir>/journal/<identity>/`) too. Only names, sizes and times are read; the
+ * content stays encrypted.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -65,6 +67,8 @@ export async function otherReplicaIdentities(stateDir: string, except: string | 
 
 export async function removeReplicas(stateDir: string, identity: string): Promise<ReplicaSet> {
   const set = await listReplicas(stateDir, identity);
+  // rm does not follow links: a link planted here is removed, never what it points at.
   await rm(set.directory, { recursive: true, force: true });
+  await rm(join(stateDir, 'journal', identity), { recursive: true, force: true });
   return set;
 }
