@@ -7,7 +7,6 @@
  * quota refusal naming the next free slot. Without any X-Rate-Limit (as the real service since
  * 2025), the first answer ends the single-flight.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { QuotaExhaustedError } from '../../src/api/client/errors.js';
 import { QuotaLedger, tokenKey } from '../../src/quota/ledger.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
+import { runTogether, startChild } from '../helpers/go-child.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const NEXT_SLOT = /^the hourly request limit is spent; next request possible at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in (59|60) minutes\)$/;
@@ -74,10 +74,7 @@ describe('a token already at 4 of 5 on the service', () => {
   });
 
   it('three parallel first calls from three processes sharing the state directory: no 429, one succeeds, two are refused with the next slot', async () => {
-    const children = Array.from({ length: 3 }, () => firstCall());
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.go();
-    const results = await Promise.all(children.map((c) => c.done));
+    const results = await runTogether(Array.from({ length: 3 }, () => firstCall()));
     expect(results.flatMap((r) => r.outcomes)).not.toContain(429);
     expect(results.flatMap((r) => r.outcomes)).toEqual([200]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -100,29 +97,8 @@ interface FirstResult {
   outcomes: (number | string)[];
 }
 
-function firstCall(): { ready: Promise<void>; go(): void; done: Promise<FirstResult> } {
-  const proc: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'first-call.ts')], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    env: { ...process.env, FIRST_TOKEN: sb.accessToken, FIRST_BASE_URL: slow.baseUrl, FIRST_STATE_DIR: dir },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let onReady: () => void = () => undefined;
-  const ready = new Promise<void>((r) => (onReady = r));
-  proc.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (out.startsWith('ready\n')) onReady();
-  });
-  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const done = new Promise<FirstResult>((resolve, reject) => {
-    proc.on('exit', (code) => {
-      const line = out.split('\n')[1];
-      if (code !== 0 || !line) reject(new Error(`child exited ${code}: ${err}`));
-      else resolve(JSON.parse(line) as FirstResult);
-    });
-  });
-  return { ready, go: () => proc.stdin.end('go\n'), done };
+function firstCall() {
+  return startChild<FirstResult>(join(import.meta.dirname, 'fixtures', 'first-call.ts'), { FIRST_TOKEN: sb.accessToken, FIRST_BASE_URL: slow.baseUrl, FIRST_STATE_DIR: dir });
 }
 
 describe('a service that sends no X-Rate-Limit (the real one since 2025)', () => {

@@ -2,14 +2,13 @@
  * Real OS processes sharing one ledger file: the cross-process lock must make the sum of
  * granted slots exact (no over-grant from lost updates, no under-grant from lost slots).
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaLedger } from '../../src/quota/ledger.js';
+import { runTogether as together, startChild } from '../helpers/go-child.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'acquire-many.ts');
 const TOKEN = 'proc-test-token-8c1f2e';
 
@@ -22,43 +21,8 @@ interface Summary {
   end: number;
 }
 
-interface Child {
-  proc: ChildProcessWithoutNullStreams;
-  ready: Promise<void>;
-  done: Promise<Summary>;
-}
-
-function startChild(stateDir: string, count: number, kind: string, limit: number): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', FIXTURE, stateDir, String(count), kind, String(limit)], {
-    cwd: ROOT,
-    env: { ...process.env, QUOTA_TEST_TOKEN: TOKEN },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let onReady: () => void = () => undefined;
-  const ready = new Promise<void>((r) => (onReady = r));
-  proc.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.startsWith('ready\n')) onReady();
-  });
-  proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const done = new Promise<Summary>((resolveDone, reject) => {
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      const line = out.split('\n')[1];
-      if (code !== 0 || !line) reject(new Error(`child exited ${code}: ${err}`));
-      else resolveDone(JSON.parse(line) as Summary);
-    });
-  });
-  return { proc, ready, done };
-}
-
-async function runTogether(stateDir: string, specs: { count: number; kind: string }[], limit: number): Promise<Summary[]> {
-  const children = specs.map((s) => startChild(stateDir, s.count, s.kind, limit));
-  await Promise.all(children.map((c) => c.ready));
-  for (const c of children) c.proc.stdin.end('go\n');
-  return Promise.all(children.map((c) => c.done));
+function runTogether(stateDir: string, specs: { count: number; kind: string }[], limit: number): Promise<Summary[]> {
+  return together(specs.map((spec) => startChild<Summary>(FIXTURE, { QUOTA_TEST_TOKEN: TOKEN }, [stateDir, String(spec.count), spec.kind, String(limit)])));
 }
 
 function overlaps(a: number[], b: number[]): boolean {

@@ -7,7 +7,6 @@
  * result says so and names the candidates. A proxy between the stacks and the sandbox cuts the
  * answer of a chosen create.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { UncertainWriteError } from '../../src/api/client/errors.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
+import { runTogether, startChild } from '../helpers/go-child.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const CREATE = /\/transactions$/;
@@ -202,36 +202,14 @@ interface ChildResult {
   error?: string;
 }
 
-function child(body: unknown): { ready: Promise<void>; go(): void; done: Promise<ChildResult> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'creator.ts')], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    env: {
-      ...process.env,
-      CREATOR_TOKEN: sb.accessToken,
-      CREATOR_BASE_URL: proxy.baseUrl,
-      CREATOR_STATE_DIR: dir,
-      CREATOR_BUDGET: budget,
-      CREATOR_BODY: JSON.stringify(body),
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
+function child(body: unknown) {
+  return startChild<ChildResult>(join(import.meta.dirname, 'fixtures', 'creator.ts'), {
+    CREATOR_TOKEN: sb.accessToken,
+    CREATOR_BASE_URL: proxy.baseUrl,
+    CREATOR_STATE_DIR: dir,
+    CREATOR_BUDGET: budget,
+    CREATOR_BODY: JSON.stringify(body),
   });
-  let out = '';
-  let err = '';
-  let onReady: () => void = () => undefined;
-  const ready = new Promise<void>((r) => (onReady = r));
-  proc.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (out.startsWith('ready\n')) onReady();
-  });
-  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const done = new Promise<ChildResult>((resolve, reject) => {
-    proc.on('exit', (code) => {
-      const line = out.split('\n')[1];
-      if (code !== 0 || !line) reject(new Error(`creator exited ${code}: ${err}`));
-      else resolve(JSON.parse(line) as ChildResult);
-    });
-  });
-  return { ready, go: () => proc.stdin.end('go\n'), done };
 }
 
 describe('two processes sharing a state directory, at the same time', () => {
@@ -249,12 +227,7 @@ describe('two processes sharing a state directory, at the same time', () => {
           when,
           hold: () => Promise.race([proxy.answered('POST', CREATE, others + 1), new Promise<void>((r) => setTimeout(r, 2_000))]),
         });
-        const a = child(body);
-        const b = child(body);
-        await Promise.all([a.ready, b.ready]);
-        a.go();
-        b.go();
-        const [ra, rb] = await Promise.all([a.done, b.done]);
+        const [ra, rb] = (await runTogether([child(body), child(body)])) as [ChildResult, ChildResult];
         await cut;
         expect(proxy.cuts.length).toBe(already + 1);
         expect(ra.error).toBeUndefined();
