@@ -7,11 +7,13 @@ import { join } from 'node:path';
 import { loadBench } from './load.bench.js';
 import { replicaBench } from './replica.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
+import { stateBench } from './state.bench.js';
 
 const sections: Record<string, (report: (row: Record<string, string | number>) => void) => Promise<void>> = {
   sandbox: sandboxBench,
   replica: replicaBench,
   load: loadBench,
+  state: stateBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);

@@ -1,0 +1,65 @@
+/**
+ * The state store and what goes through it: latency of the file store's operations (the ledger
+ * and the write journal are atomic updates), what the write journal adds to a create compared
+ * with sending the same create straight through the client, and what checking a saved replica's
+ * shape costs when it is loaded.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../src/sandbox/app.js';
+import { FileStateStore } from '../src/storage/file-store.js';
+import { snapshotProblem } from '../src/sync/snapshot-check.js';
+import { createStack } from '../src/sync/stack.js';
+import { median, ms, percentile, timed } from './stats.js';
+
+async function times(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await timed(() => fn(i)))[1]);
+  return out;
+}
+
+const p = (v: number[]) => `${ms(median(v))} / ${ms(percentile(v, 99))}`;
+
+export async function stateBench(report: (row: Record<string, string | number>) => void): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-state-'));
+  try {
+    const store = new FileStateStore(dir);
+    const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, entries: Array.from({ length: 200 }, (_, i) => 1.7e12 + i) }));
+    const set = await times(300, () => store.set('quota/bench.json', bytes));
+    const get = await times(300, () => store.get('quota/bench.json'));
+    const update = await times(300, () => store.update('quota/bench.json', (cur) => ({ value: cur ?? bytes, result: undefined })));
+    report({ section: 'state', store: 'file', 'get p50 / p99': p(get), 'set p50 / p99': p(set), 'update (locked) p50 / p99': p(update) });
+
+    const sb = await startSandbox({ seed: 'bench-state', rateLimit: 10_000_000, log: () => {} });
+    const stack = createStack({ tokens: { token: async () => sb.accessToken }, baseUrl: sb.baseUrl, stateDir: join(dir, 'stack'), persist: false, quotaLimit: 10_000_000 });
+    const budget = sb.state.budgets[0]!.id;
+    const account = (await stack.service.call('getAccounts', { params: { budget_id: budget } })).data.accounts.find((a: any) => a.on_budget && !a.closed).id;
+    const body = (i: number) => ({ transaction: { account_id: account, date: '2026-01-15', amount: -1000 - i, payee_name: 'Bench', memo: `bench ${i}` } });
+    const direct = await times(150, (i) => stack.client.call('createTransaction', { params: { budget_id: budget }, body: body(i) }));
+    const journaled = await times(150, (i) => stack.service.call('createTransaction', { params: { budget_id: budget }, body: body(1000 + i) }));
+    report({
+      section: 'state',
+      store: 'file',
+      'create, client only p50': ms(median(direct)),
+      'create with journal p50 / p99': p(journaled),
+      'journal share of a create': `${ms(median(journaled) - median(direct))}`,
+    });
+    await stack.close();
+
+    for (const n of [1_500, 100_000]) {
+      const big = await startSandbox({ seed: 'bench-state', transactions: n, rateLimit: 10_000_000, log: () => {} });
+      const s = createStack({ tokens: { token: async () => big.accessToken }, baseUrl: big.baseUrl, stateDir: join(dir, `load-${n}`), persist: false, quotaLimit: 10_000_000 });
+      const id = big.state.budgets[0]!.id;
+      await s.service.call('getAccounts', { params: { budget_id: id } });
+      const snapshot = JSON.parse(JSON.stringify(s.replicas.peek(id)!.snapshot()));
+      const check = await times(5, async () => snapshotProblem(snapshot, id, Date.now()));
+      report({ section: 'state', transactions: n, 'replica shape check on load p50': ms(median(check)) });
+      await s.close();
+      await big.close();
+    }
+    await sb.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
