@@ -4,6 +4,7 @@
  */
 import { ApiError, ConfigError, InvalidArgumentError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
+import { JournalBusyError } from '../sync/journal.js';
 import { ArgumentError } from './tools/args.js';
 import { OutputTooLargeError } from './output/builder.js';
 import { PagingError } from './output/page.js';
@@ -17,6 +18,7 @@ export function describeError(e: unknown, tool: string, write: boolean): string 
   if (e instanceof ReadOnlyError) return `${e.message}. Nothing was changed.`;
   if (e instanceof UncertainWriteError) return `Outcome unknown: ${e.message}.`;
   if (e instanceof StateStoreError) return `ynab-mcp cannot use its state: ${e.message}${write ? ' Nothing was changed.' : ''}`;
+  if (e instanceof JournalBusyError) return `${e.message}.`;
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof NetworkError) {
     if (write && e.sent) return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;

@@ -28,6 +28,8 @@ export interface CreateKind {
   contentKey(sent: Item, r: BudgetReplica | undefined): string;
   /** How a candidate is named in a result: id, date, amount, payee. */
   describe(e: Entity, r: BudgetReplica | undefined): string;
+  /** A cheap first test of which held entities can match any of `items` (a budget may hold 200,000 transactions). */
+  near?(items: Item[]): (e: Entity) => boolean;
 }
 
 /**
@@ -69,6 +71,12 @@ const transactions: CreateKind = {
   same: sameTransaction,
   contentKey: (t, r) => JSON.stringify([t.account_id, t.date, t.amount, t.import_id ?? null, payeeKey(t, r), t.memo ?? null]),
   describe: (t, r) => `${t.id} (${t.date}, ${amountOf(t, r)}, ${payeeOf(t, r)}${t.memo ? `, memo ${JSON.stringify(t.memo)}` : ''})`,
+  near: (items) => {
+    // With an import_id only the account must agree; otherwise the amount too.
+    const imported = new Set(items.filter((i) => i.import_id).map((i) => i.account_id));
+    const keys = new Set(items.filter((i) => !i.import_id).map((i) => `${i.account_id}|${i.amount}`));
+    return (e) => imported.has(e.account_id) || keys.has(`${e.account_id}|${e.amount}`);
+  },
 };
 
 const byName = (collection: (d: E.BudgetDetail) => Entity[] | undefined, held: (r: BudgetReplica) => Iterable<Entity>, kind: string, extra?: (s: Item, e: Entity) => boolean): CreateKind => ({
@@ -101,7 +109,8 @@ export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
 export function preexisting(kind: CreateKind, items: Item[], r: BudgetReplica | undefined): Set<string> {
   const out = new Set<string>();
   if (!r) return out;
-  for (const e of kind.held(r)) if (items.some((item) => kind.same(item, e, r))) out.add(e.id);
+  const near = kind.near?.(items) ?? (() => true);
+  for (const e of kind.held(r)) if (near(e) && items.some((item) => kind.same(item, e, r))) out.add(e.id);
   return out;
 }
 
