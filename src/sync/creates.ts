@@ -87,14 +87,19 @@ export class Creates {
           knowledge = res.data.server_knowledge;
           const created: E.TransactionDetail[] = res.data.transactions ?? (res.data.transaction ? [res.data.transaction] : []);
           const taken = new Set<string>();
+          const unmatched: number[] = [];
           for (const i of pending) {
-            // The answer lists what this request made, in order; match by content within it.
+            // The answer lists what this request made; match by content within it.
             const t = created.find((c) => !taken.has(c.id) && sameAnswered(items[i]!, c));
             if (t) {
               taken.add(t.id);
               found.set(i, t);
-            }
+            } else unmatched.push(i);
           }
+          // What the service changed on the way (a payee name it normalised) still belongs to this
+          // request: when nothing was skipped as a duplicate, the rest pair up in order.
+          const rest = created.filter((c) => !taken.has(c.id));
+          if (!res.data.duplicate_import_ids?.length && rest.length === unmatched.length) unmatched.forEach((i, n) => found.set(i, rest[n]!));
           duplicates.push(...(res.data.duplicate_import_ids ?? []));
           break;
         } catch (e) {
