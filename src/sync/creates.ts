@@ -49,6 +49,10 @@ export function ambiguous(e: unknown): boolean {
   return e instanceof ApiError && (e.status === 500 || e.status === 503);
 }
 
+const WHICH_CANNOT_BE_TOLD =
+  'Some may be this call\'s and others made elsewhere (the YNAB app, another tool), and which is which cannot be told: ' +
+  'none was claimed and nothing was sent again, to avoid a duplicate. Check them in YNAB (and delete any extra) before trying again';
+
 const ids = (entities: Iterable<{ id: string }>) => [...entities].map((e) => e.id);
 
 export class Creates {
@@ -173,8 +177,8 @@ export class Creates {
           const match = decision.found.get(0);
           if (reported.length) {
             throw new UncertainWriteError(
-              `the answer was lost (${(e as Error).message}), and YNAB now holds ${reported.length} like it that no call of this server made: ` +
-                `${reported.map((c) => kind.describe(c, replica)).join('; ')}. One may be this one, or all come from elsewhere; it was not sent again, to avoid a duplicate. Check before trying again`,
+              `the answer was lost (${(e as Error).message}), and YNAB now holds ${reported.length} like it that no other call of this server made: ` +
+                `${reported.map((c) => kind.describe(c, replica)).join('; ')}. ${WHICH_CANNOT_BE_TOLD}`,
             );
           }
           if (!match || !replica) {
@@ -213,12 +217,11 @@ function uncertainMessage(unknown: { items: number[]; candidates: string[] }[], 
   const parts = unknown.map(
     (u) =>
       `${u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`}: ` +
-      `YNAB holds ${u.candidates.length} like ${u.items.length === 1 ? 'it' : 'them'} that no call of this server made: ${u.candidates.join('; ')}`,
+      `YNAB holds ${u.candidates.length} like ${u.items.length === 1 ? 'it' : 'them'} that no other call of this server made: ${u.candidates.join('; ')}`,
   );
   return (
     `the answer was lost, and for ${undecided} of the ${total} transaction(s) it cannot be known whether this call created ${undecided === 1 ? 'it' : 'them'}: ` +
-    `${parts.join('. ')}. They may be this call's, or come from elsewhere (another app, a bank import); ` +
-    `they were not sent again, to avoid a duplicate. Check them in YNAB before trying again` +
+    `${parts.join('. ')}. ${WHICH_CANNOT_BE_TOLD}` +
     (created.length ? `. Created by this call: ${created.map((t) => t.id).join(', ')}` : '')
   );
 }

@@ -29,15 +29,18 @@ export interface HarnessOptions {
   token?: 'full' | 'read-only';
   maxStalenessMs?: number;
   stack?: Partial<StackOptions>;
+  /** Where the server reaches the sandbox, given the sandbox's base URL (e.g. through a proxy). Default: directly. */
+  via?: (sandboxBaseUrl: string) => Promise<string>;
 }
 
 export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
   const sb = await testSandbox({ rateLimit: 100_000, ...opts.sandbox });
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-harness-'));
   const token = opts.token === 'read-only' ? sb.readOnlyToken : sb.accessToken;
+  const baseUrl = opts.via ? await opts.via(sb.baseUrl) : sb.baseUrl;
   const state = new ServerState(
     mcpConfig(opts.flags ?? {}, opts.env ?? {}),
-    async () => ({ tokens: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+    async () => ({ tokens: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl }),
     { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, ...opts.stack },
   );
   const server = buildServer(state, { live: true });

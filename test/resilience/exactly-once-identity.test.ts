@@ -15,6 +15,7 @@ import { UncertainWriteError } from '../../src/api/client/errors.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { runTogether, startChild } from '../helpers/go-child.js';
+import { mcpHarness } from '../helpers/mcp.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const CREATE = /\/transactions$/;
@@ -242,4 +243,39 @@ describe('two processes sharing a state directory, at the same time', () => {
       }, 60_000);
     }
   }
+});
+
+describe('through a real MCP client', () => {
+  it('create_transactions whose outcome cannot be known: an error result saying so and naming the candidates', async () => {
+    let viaProxy: CutProxy | undefined;
+    const h = await mcpHarness({
+      sandbox: { seed: 'identity-mcp' },
+      via: async (url) => (viaProxy = await cutProxy(url)).baseUrl,
+      stack: { retry: { baseDelayMs: 2, maxDelayMs: 10 } },
+    });
+    try {
+      const b = h.sb.state.budgets[0]!.id;
+      const acct = (await h.sb.get(`/budgets/${b}/accounts`)).body.data.accounts.find((a: any) => a.on_budget && !a.closed).id;
+      const purchase = { account_id: acct, date: today, amount_milliunits: -4_500, payee_name: 'Corner Café', memo: 'mcp coffee' };
+      await h.call('list_accounts', { budget_id: b });
+      const cut = viaProxy!.cut({
+        method: 'POST',
+        path: CREATE,
+        when: 'after',
+        meanwhile: async () =>
+          void (await h.sb.call('POST', `/budgets/${b}/transactions`, { transaction: { account_id: acct, date: today, amount: -4_500, payee_name: 'Corner Café', memo: 'mcp coffee' } })),
+      });
+      const res = await h.call('create_transactions', { budget_id: b, transactions: [purchase] });
+      await cut;
+      expect(res.isError).toBe(true);
+      const text = res.content[0].text as string;
+      expect(text).toMatch(/^Outcome unknown: /);
+      const rows = [...h.sb.state.budgets[0]!.rec.transactions.values()].filter((t) => !t.deleted && t.memo === 'mcp coffee');
+      expect(rows).toHaveLength(2);
+      for (const t of rows) expect(text).toContain(t.id);
+    } finally {
+      await h.close();
+      await viaProxy?.close();
+    }
+  });
 });
