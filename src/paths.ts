@@ -1,7 +1,8 @@
 /**
  * Where the project keeps files on this machine. State (request ledger, replicas, locks)
  * and configuration (the fallback secrets file) live in the platform's usual places, or
- * wherever YNAB_MCP_STATE_DIR / YNAB_MCP_CONFIG_DIR point.
+ * wherever YNAB_MCP_STATE_DIR / YNAB_MCP_CONFIG_DIR point. How files are written there (private
+ * directories, no links followed) is src/storage/safe-fs.ts.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
