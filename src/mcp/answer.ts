@@ -1,21 +1,28 @@
 /**
- * The answer to a read or write, as tools and resources both give it: arguments → the API
- * request → the service (replica, cache or API) → the one output builder → structured content,
- * with a data notice when it holds text typed by people, every string scrubbed of secrets and
- * with control characters escaped (output/sanitize.ts: the one place budget text enters answers).
- * Tools add their text mirror and error results (tools/run.ts); resources serve the same text
- * (resources.ts, both through output/untrusted.ts), so a resource and the tool it mirrors can
- * never disagree.
+ * The answer to a tool call, as tools and resources both give it. One path for every tool:
+ * arguments → the budget and names resolved (resolve.ts) → for an API tool, the request →
+ * the service (replica, cache or API) → the one output builder; for an insight tool, its
+ * compute function over the budget's local copy → structured content that names the budget
+ * when it was not given by id, says how fresh it is, and carries a data notice when it holds
+ * text typed by people, every string scrubbed of secrets and with control characters escaped
+ * (output/sanitize.ts: the one place budget text enters answers). Tools add their text mirror
+ * and error results (tools/run.ts); resources serve the same text (resources.ts, both through
+ * output/untrusted.ts), so a resource and the tool it mirrors can never disagree.
  */
 import type { OperationId } from '../api/operations/index.js';
+import { BudgetView } from '../insights/view.js';
+import { moneyWriter } from '../insights/format.js';
 import type { ServiceResult } from '../sync/service.js';
-import { buildOutput } from './output/builder.js';
+import { followUp } from './after-write.js';
+import { budgetList, resolveTarget, type Target } from './resolve.js';
+import { leaveOutCategories } from './output/categories.js';
+import { buildOutput, OutputTooLargeError } from './output/builder.js';
 import type { CompactContext, Names } from './output/compact.js';
 import { MAX_LIMIT, queryKey } from './output/page.js';
 import { sanitize } from './output/sanitize.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
-import type { ToolDefinition } from './tools/definitions.js';
+import type { ApiTool, InsightTool, ToolDefinition } from './tools/definitions.js';
 
 /** Kinds whose results hold text typed by people (names, payees, memos, notes). */
 const NO_USER_TEXT = new Set(['user', 'settings']);
@@ -45,7 +52,7 @@ async function compactContext(state: ServerState, budgetId: string | undefined, 
   return { format: replica.summary.currency_format ?? null, names };
 }
 
-function noticesFor(def: ToolDefinition, args: Record<string, unknown>, res: ServiceResult): string[] {
+function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceResult): string[] {
   const notices: string[] = [];
   const filtered = def.op.query.includes('since_date') && def.op.id !== 'getTransactionsByMonth';
   if (filtered && args.since_date === undefined) {
@@ -57,31 +64,37 @@ function noticesFor(def: ToolDefinition, args: Record<string, unknown>, res: Ser
   return notices;
 }
 
-/**
- * Runs one operation with tool arguments (already validated against the tool's input schema) and
- * builds its answer. Throws what the service or builder throw; callers turn that into their own
- * kind of error (an isError tool result, a resources/read error).
- */
-export async function answer(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<Answer> {
+/** An API tool: the request through the service, then the output builder. */
+async function apiAnswer(def: ApiTool, target: Target, state: ServerState): Promise<Record<string, unknown>> {
   const write = def.op.access === 'write';
+  const args = target.args;
   const service = await state.service();
-  const call = def.args.toCall(args, state.config.defaultBudget);
+  const format = target.replica?.summary.currency_format;
+  const call = def.args.toCall(args, { budget: target.budgetId ?? state.config.defaultBudget, decimalDigits: format ? format.decimal_digits : undefined });
   const res = await service.call(def.op.id as OperationId, call);
+  const after = write ? await followUp(state, def.op.id as OperationId, target.budgetId, res.data, call.params) : {};
+  const data = after.data ?? res.data;
   const needNames = def.shape.kind === 'money_movement' || def.shape.kind === 'payee_location';
   const ctx = await compactContext(state, call.params.budget_id, needNames);
   const extras: Record<string, unknown> = {};
-  if (res.data.transaction_ids && def.shape.member !== 'transaction_ids') extras.transaction_ids = res.data.transaction_ids;
-  if (res.data.duplicate_import_ids) extras.duplicate_import_ids = res.data.duplicate_import_ids;
-  if (res.data.not_applied) extras.not_applied = res.data.not_applied;
+  if (data.transaction_ids && def.shape.member !== 'transaction_ids') extras.transaction_ids = data.transaction_ids;
+  if (data.duplicate_import_ids) extras.duplicate_import_ids = data.duplicate_import_ids;
+  if (data.not_applied) extras.not_applied = data.not_applied;
+  Object.assign(extras, after.extras);
   if (res.freshness) extras.freshness = res.freshness;
-  const notices = noticesFor(def, args, res);
-  if (Array.isArray(res.data.duplicate_import_ids) && res.data.duplicate_import_ids.length) {
-    notices.push(`${res.data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${res.data.duplicate_import_ids.join(', ')}.`);
+  const notices = [...noticesFor(def, args, res), ...(after.notices ?? [])];
+  if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
+    notices.push(`${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`);
+  }
+  const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.id as OperationId, data);
+  if (shown.leftOut) {
+    extras.categories_left_out = shown.leftOut;
+    notices.push(`${shown.leftOut} categories are left out: hidden, internal, or with every figure zero. include_all: true lists them.`);
   }
   if (state.readOnly && !write) extras.read_only = state.readOnlyReason();
   const built = buildOutput({
     shape: def.shape,
-    data: res.data,
+    data: shown.data,
     options: {
       detail: args.detail as 'compact' | 'full' | undefined,
       fields: args.fields as string[] | undefined,
@@ -95,7 +108,59 @@ export async function answer(def: ToolDefinition, args: Record<string, unknown>,
     notices,
     maxChars: state.config.maxResultChars,
   });
-  const userText = !NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids';
-  const marked = userText ? { ...built.structured, data_notice: USER_DATA_NOTICE } : built.structured;
+  return built.structured;
+}
+
+/** An insight tool: computed from the budget's copy, synced first when not fresh enough. */
+async function insightAnswer(def: InsightTool, target: Target, state: ServerState): Promise<Record<string, unknown>> {
+  const service = await state.service();
+  const { replica, notice } = await service.replicas.fresh(target.budgetId!);
+  const format = replica.summary.currency_format ?? null;
+  const result = def.compute(
+    {
+      view: BudgetView.of(replica),
+      today: new Date().toISOString().slice(0, 10),
+      money: moneyWriter(format),
+      format,
+      digits: format?.decimal_digits,
+      queryKey: queryKey(def.name, target.args),
+    },
+    target.args,
+  );
+  const notices = [...(result.notices ?? []), ...(notice ? [notice] : [])];
+  const structured: Record<string, unknown> = { ...result.structured, freshness: service.replicas.freshnessOf(replica, notice), ...(notices.length ? { notices } : {}) };
+  if (state.readOnly) structured.read_only = state.readOnlyReason();
+  const size = JSON.stringify(structured).length;
+  if (size > state.config.maxResultChars) {
+    throw new OutputTooLargeError(`the answer is ${size} characters, over the limit of ${state.config.maxResultChars}; narrow the question (fewer days, a shorter period, filters)`);
+  }
+  return structured;
+}
+
+/** The budget's id and name, for answers where it was not given by id. */
+async function budgetNamed(state: ServerState, target: Target): Promise<{ id: string; name: string } | undefined> {
+  if (!target.named || !target.budgetId) return undefined;
+  const held = (await state.service()).replicas.peek(target.budgetId);
+  if (held) return { id: held.summary.id, name: held.summary.name };
+  try {
+    const b = (await budgetList(state)).find((x) => x.id === target.budgetId);
+    return b ? { id: b.id, name: b.name } : undefined;
+  } catch {
+    return undefined; // the answer stands without the budget's name
+  }
+}
+
+/**
+ * Answers a tool call with arguments already validated against the tool's input schema.
+ * Throws what resolution, the service or the builder throw; callers turn that into their own
+ * kind of error (an isError tool result, a resources/read error).
+ */
+export async function answer(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<Answer> {
+  const target = await resolveTarget(def, args, state);
+  const body = def.kind === 'api' ? await apiAnswer(def, target, state) : await insightAnswer(def, target, state);
+  const budget = await budgetNamed(state, target);
+  const userText = def.kind === 'insight' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
+  const marked = { ...(budget ? { budget } : {}), ...body, ...(userText ? { data_notice: USER_DATA_NOTICE } : {}) };
+  const service = await state.service();
   return { structured: sanitize(marked, (text) => service.client.scrub(text)), userText };
 }

@@ -2,12 +2,13 @@
  * What the MCP server exposes and how: default budget, toolsets, read-only mode, output limits.
  * Read from flags with environment fallbacks, so hosts that only pass env (MCPB) can configure it.
  */
-import { TOOLSETS, type Toolset } from '../api/operations/index.js';
+import { MCP_TOOLSETS, type Selection } from './toolsets.js';
 
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
   defaultBudget: string;
-  toolsets: ReadonlySet<Toolset>;
+  /** Toolsets and/or the `core` profile (see toolsets.ts). */
+  toolsets: Selection;
   /** Configured read-only (--read-only / YNAB_READ_ONLY=1). */
   readOnly: boolean;
   /** Largest tool result text, in characters; larger results are paged with a notice. */
@@ -16,14 +17,16 @@ export interface McpConfig {
 
 export class ConfigError extends Error {}
 
-export function parseToolsets(value: string | undefined): ReadonlySet<Toolset> {
-  if (!value || value.trim() === '' || value.trim() === 'all') return new Set(TOOLSETS);
+const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
+
+export function parseToolsets(value: string | undefined): Selection {
+  if (!value || value.trim() === '' || value.trim() === 'all') return new Set(MCP_TOOLSETS);
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
+  const unknown = names.filter((n) => !CHOICES.includes(n));
   if (unknown.length) {
-    throw new ConfigError(`unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${TOOLSETS.join(', ')} (or "all")`);
+    throw new ConfigError(`unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${MCP_TOOLSETS.join(', ')}, or the profile "core" (or "all")`);
   }
-  return new Set(names as Toolset[]);
+  return new Set(names as (typeof MCP_TOOLSETS[number] | 'core')[]);
 }
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());

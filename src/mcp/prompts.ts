@@ -14,6 +14,7 @@ import { bestEffort, budgetEntries, entityEntries, matching, monthLabel, replica
 import { escapeControls } from './output/sanitize.js';
 import type { ServerState } from './state.js';
 import { TOOL_DEFINITIONS } from './tools/definitions.js';
+import { selected } from './toolsets.js';
 
 const UNITS =
   'Money: the tools give amounts in milliunits (integers; 1000 = one unit of the budget\'s currency, so -12340 is -12.34) next to a *_formatted text in the budget\'s currency. Quote the formatted amounts to me; do arithmetic on the milliunits only.';
@@ -61,7 +62,7 @@ function budgetPhrase(budget: string | undefined, replica: BudgetReplica | undef
 function availability(state: ServerState, tools: string[]): string | undefined {
   const missing = tools.filter((name) => {
     const def = TOOL_DEFINITIONS.find((t) => t.name === name);
-    return !def || !state.config.toolsets.has(def.op.toolset) || (state.readOnly && def.op.access === 'write');
+    return !def || !selected(state.config.toolsets, def) || (state.readOnly && def.access === 'write');
   });
   if (!missing.length) return undefined;
   const why = state.readOnly ? ` This server is read-only (${state.readOnlyReason()}): prepare the changes and show them to me instead of making them.` : '';

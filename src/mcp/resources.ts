@@ -23,12 +23,13 @@ import { ApiError, InvalidArgumentError, scrub } from '../api/client/errors.js';
 import { answer } from './answer.js';
 import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
 import { describeError } from './errors.js';
+import { ArgumentError } from './tools/arg-checks.js';
 import { MAX_LIMIT } from './output/page.js';
 import { sanitize } from './output/sanitize.js';
 import { answerText } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import { serverStatus } from './status.js';
-import { TOOL_DEFINITIONS, type ToolDefinition } from './tools/definitions.js';
+import { apiTool, type ApiTool } from './tools/definitions.js';
 
 const MIME = 'application/json';
 const UNITS = 'Amounts are milliunits (1000 = one unit) with the amount formatted in the budget\'s currency.';
@@ -61,8 +62,8 @@ const TEMPLATES: TemplateSpec[] = [
   { name: 'month_transactions', path: '/months/{month}/transactions', tool: 'list_month_transactions', title: 'Transactions of a month', description: `Transactions dated in one month (YYYY-MM-01 or "current"), with count and totals. ${UNITS}`, list: 'per_budget', complete: { month: 'month' } },
 ];
 
-function tool(name: string): ToolDefinition {
-  const def = TOOL_DEFINITIONS.find((t) => t.name === name);
+function tool(name: string): ApiTool {
+  const def = apiTool(name);
   if (!def) throw new Error(`resources: no tool named ${name}`);
   return def;
 }
@@ -82,7 +83,7 @@ function decode(value: string | string[] | undefined, uri: string, name: string)
 }
 
 /** Points a reader at the rest of a list the resource could not hold, through the tool it mirrors. */
-function restNotice(def: ToolDefinition, args: Record<string, unknown>, structured: Record<string, unknown>): Record<string, unknown> {
+function restNotice(def: ApiTool, args: Record<string, unknown>, structured: Record<string, unknown>): Record<string, unknown> {
   if (structured.has_more !== true) return structured;
   const { limit: _limit, ...rest } = args;
   const notice = `This resource holds ${structured.returned} of ${structured.count} items. For the rest, call ${def.name} with ${JSON.stringify({ ...rest, cursor: structured.next_cursor })}.`;
@@ -90,7 +91,7 @@ function restNotice(def: ToolDefinition, args: Record<string, unknown>, structur
 }
 
 /** Reads a resource as the tool it mirrors answers; an unknown id or month is a not-found error. */
-async function readAsTool(state: ServerState, uri: string, def: ToolDefinition, args: Record<string, unknown>): Promise<ReadResourceResult> {
+async function readAsTool(state: ServerState, uri: string, def: ApiTool, args: Record<string, unknown>): Promise<ReadResourceResult> {
   // Resources cannot pass a cursor: they hold as much as one answer can, and say how to get more.
   const full = def.paged ? { ...args, limit: MAX_LIMIT } : args;
   const parsed = def.input.safeParse(full);
@@ -107,6 +108,8 @@ async function readAsTool(state: ServerState, uri: string, def: ToolDefinition, 
       throw new ResourceNotFoundError(uri, scrub(`Resource not found: ${uri} (${e.detail || e.errorName}). resources/list and the list tools give valid ids.`));
     }
     if (e instanceof InvalidArgumentError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scrub(describeError(e, uri, false)));
+    // A name in the URI that names nothing (or several things): not found, with the candidates.
+    if (e instanceof ArgumentError) throw new ResourceNotFoundError(uri, scrub(`Resource not found: ${uri} (${e.message})`));
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: reading ${uri} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
     }

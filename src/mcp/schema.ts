@@ -1,8 +1,11 @@
 /**
  * Tool schemas as the SDK takes them (Standard Schema with a JSON Schema converter), built from
- * zod with two adjustments for hosts:
+ * zod with adjustments for hosts:
  *  - nullable fields are advertised as `type: [T, "null"]` rather than `anyOf`, which some
  *    clients cannot read (no anyOf/oneOf anywhere in input schemas);
+ *  - lean: no `$schema` per tool, no ±2^53 bounds on integers (what zod writes for z.int()), no
+ *    empty `additionalProperties: {}` (JSON Schema's default). Every host pays for every byte of
+ *    tools/list at the start of each conversation, and these say nothing;
  *  - validation messages are the project's specific ones ("must be an integer", "unknown field").
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -11,12 +14,26 @@ import { describeIssue } from '../api/issues.js';
 
 type Json = Record<string, unknown>;
 
-/** `anyOf: [X, {type: "null"}]` → X with `type: [X.type, "null"]`, recursively. */
-export function flattenNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(flattenNullable);
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+const empty = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/** Keys that say nothing: the dialect on every tool, the safe-integer range, an empty schema, no properties below the root. */
+function noise(key: string, value: unknown, depth: number): boolean {
+  if (key === '$schema') return true;
+  if (key === 'properties' && depth > 0 && empty(value)) return true;
+  if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) return true;
+  // An empty schema allows anything, which is what leaving the keyword out says.
+  return (key === 'additionalProperties' || key === 'items') && empty(value);
+}
+
+/** `anyOf: [X, {type: "null"}]` → X with `type: [X.type, "null"]`, recursively; noise removed. */
+export function flattenNullable(node: unknown, names = false, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => flattenNullable(n, false, depth + 1));
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node as Json)) out[k] = flattenNullable(v);
+  // The members of `properties` are argument names, never keywords.
+  for (const [k, v] of Object.entries(node as Json)) if (names || !noise(k, v, depth)) out[k] = flattenNullable(v, !names && k === 'properties', depth + 1);
   const any = out.anyOf as Json[] | undefined;
   if (Array.isArray(any) && any.length === 2) {
     const nullIndex = any.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);

@@ -145,9 +145,9 @@ describe('authorization code grant', () => {
       const service = await state.service();
       expect(state.readOnly).toBe(true);
       expect(state.readOnlyReason()).toMatch(/granted read-only/);
-      const writes = TOOL_DEFINITIONS.filter((t) => t.op.access === 'write');
+      const writes = TOOL_DEFINITIONS.filter((t) => t.access === 'write');
       expect(writes.length).toBeGreaterThan(0);
-      expect(offeredTools(state).filter((t) => t.op.access === 'write')).toEqual([]);
+      expect(offeredTools(state).filter((t) => t.access === 'write')).toEqual([]);
       await expect(service.call('createAccount', { params: { budget_id: 'last-used' }, body: { account: { name: 'x', type: 'checking', balance: 0 } } })).rejects.toBeInstanceOf(ReadOnlyError);
     } finally {
       await state.close();

@@ -69,7 +69,7 @@ describe('ynab://status', () => {
     expect(s.connected).toBe(false);
     expect(s.connection).toMatch(/^not connected yet/);
     expect(s).toMatchObject({ default_budget: 'last-used', read_only: false, token: null, quota: null, replicas: [] });
-    expect(s.toolsets).toEqual(['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled']);
+    expect(s.toolsets).toEqual(['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled', 'insights']);
     expect(await h.state.started()).toBeUndefined();
     expect(h.state.tokenInfo()).toBeUndefined();
   });
@@ -279,7 +279,8 @@ describe('budget resources', () => {
       [`ynab://budgets/00000000-0000-4000-8000-000000000000/accounts`, /not found/],
       [`ynab://budgets/${main.id}/months/2025-13-01`, /YYYY-MM-01/],
       [`ynab://budgets/${main.id}/months/1999-01-01`, /not found/],
-      [`ynab://budgets/${main.id}/categories/not-an-id`, /category_id/],
+      [`ynab://budgets/${main.id}/categories/not-an-id`, /category_id "not-an-id": no category has that id or name\. Closest: /],
+      [`ynab://budgets/No Such Budget/accounts`, /budget_id "No Such Budget": no budget has that id or name\. Closest: .*"Demo Household" \(id /],
     ] as const;
     for (const [uri, message] of missing) {
       const e = await readError(h.client, uri);

@@ -31,7 +31,8 @@ describe('money in', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ ...base, amount: -1, amount_milliunits: -1000 }, /give transactions\[0\]\.amount .* or transactions\[0\]\.amount_milliunits .*, not both/],
       [{ ...base }, /transactions\[0\]\.amount is required/],
-      [{ ...base, amount: -1.2345 }, /has 4 decimal places; at most 3/],
+      [{ ...base, amount: -1.2345 }, /has 4 decimal places; at most 2 are allowed \(the budget's currency has 2; give transactions\[0\]\.amount_milliunits/],
+      [{ ...base, amount: -1.234 }, /has 3 decimal places; at most 2/],
       [{ ...base, amount: 0.1 + 0.2 }, /decimal places/],
       [{ ...base, amount_milliunits: 1.5 }, /amount_milliunits: must be an integer/],
       [{ ...base, amount: '12' }, /amount: must be a number/],
@@ -71,7 +72,10 @@ describe('bad input', () => {
   it('gets specific errors and never a crash', async () => {
     h = await mcpHarness();
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['get_account', { account_id: 'nope' }, /account_id: must be formatted as a uuid/],
+      ['get_account', { account_id: 'nope' }, /account_id "nope": no account has that id or name\. Closest: "[^"]+" \(id [0-9a-f-]{36}/],
+      ['get_account', { account_id: 'x'.repeat(501) }, /account_id: must be at most 500 characters/],
+      ['get_scheduled_transaction', { scheduled_transaction_id: 'nope' }, /scheduled_transaction_id: must be an id as the list tools give it/],
+      ['list_transactions', { since_date: '2026-02-01', until_date: '2026-01-31' }, /until_date 2026-01-31 is before since_date 2026-02-01/],
       ['get_account', { account_id: '00000000-0000-4000-8000-000000000000' }, /Not found \(404\.2 resource_not_found\)/],
       ['list_accounts', { colour: 'red' }, /unknown field "colour"/],
       ['get_month', { month: '2024-02-15' }, /must be "current" or the first day of a month/],
@@ -121,7 +125,7 @@ describe('modes', () => {
   it('--read-only registers no write tools, and says so', async () => {
     h = await mcpHarness({ flags: { readOnly: true } });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
-    expect(names).toHaveLength(28);
+    expect(names).toHaveLength(33);
     expect(names.some((n) => /^(create|update|delete|import)_/.test(n))).toBe(false);
     const res = ok(await h.call('list_accounts'));
     expect(res.read_only).toMatch(/--read-only/);
@@ -129,7 +133,7 @@ describe('modes', () => {
 
   it('YNAB_READ_ONLY=1 does the same', async () => {
     h = await mcpHarness({ env: { YNAB_READ_ONLY: '1' } });
-    expect((await h.client.listTools()).tools).toHaveLength(28);
+    expect((await h.client.listTools()).tools).toHaveLength(33);
   });
 
   it('a read-only token turns the server read-only when YNAB refuses a change (403.3)', async () => {
@@ -147,14 +151,15 @@ describe('modes', () => {
     expect(after.read_only).toMatch(/403\.3/);
     // The write tools are gone from the list.
     await new Promise((r) => setTimeout(r, 50));
-    expect((await h.client.listTools()).tools).toHaveLength(28);
+    expect((await h.client.listTools()).tools).toHaveLength(33);
     expect(changed).toBeGreaterThan(0);
   });
 
   it('--toolsets limits the tools', async () => {
     h = await mcpHarness({ flags: { toolsets: 'accounts,months' } });
     const names = (await h.client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(['create_account', 'get_account', 'get_month', 'list_accounts', 'list_months']);
+    // list_budgets comes with every selection, so budgets can always be found.
+    expect(names).toEqual(['create_account', 'get_account', 'get_month', 'list_accounts', 'list_budgets', 'list_months']);
   });
 
   it('uses the configured default budget, and budget_id overrides it', async () => {

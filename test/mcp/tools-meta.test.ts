@@ -1,8 +1,9 @@
 /**
  * The tool surface as clients see it (tools/list through a real MCP client): exactly the 44
- * named tools, each with a title, a short description that states units, explicit annotations,
- * an output schema, strict inputs without anyOf/oneOf/allOf; and a snapshot of every tool's
- * schemas that fails on drift (UPDATE_TOOLSNAPS=1 rewrites them).
+ * API tools and the 5 insight tools, each with a title, a short description that says when to
+ * use it and states units, annotations where they mean something, a lean output schema, strict
+ * inputs without anyOf/oneOf/allOf; and a snapshot of every tool's schemas that fails on drift
+ * (UPDATE_TOOLSNAPS=1 rewrites them).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ const EXPECTED = [
   'list_money_movements', 'list_money_movements_by_month', 'list_money_movement_groups', 'list_money_movement_groups_by_month',
   'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'create_transactions', 'update_transaction', 'update_transactions', 'delete_transaction', 'import_transactions',
   'list_scheduled_transactions', 'get_scheduled_transaction', 'create_scheduled_transaction', 'update_scheduled_transaction', 'delete_scheduled_transaction',
+  'spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming',
 ];
 
 let h: McpHarness;
@@ -38,25 +40,29 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
 }
 
 describe('the tool surface', () => {
-  it('has exactly the 44 tools, named as the operations', () => {
+  it('has exactly the 44 API tools, named as the operations, and the 5 insight tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
   });
 
-  it.each(EXPECTED)('%s has a title, a short description, explicit annotations and an output schema', (name) => {
+  it.each(EXPECTED)('%s has a title, a short description of when to use it, its annotations and an output schema', (name) => {
     const t = tools.find((x) => x.name === name);
     expect(t.title).toMatch(/\w/);
-    expect(t.description.length).toBeGreaterThan(20);
+    expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) expect(typeof t.annotations[hint]).toBe('boolean');
-    expect(t.annotations.readOnlyHint).toBe(/^(get|list)_/.test(name));
-    if (name.startsWith('delete_')) expect(t.annotations.destructiveHint).toBe(true);
-    if (name.startsWith('create_')) expect(t.annotations.destructiveHint).toBe(false);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import)_/.test(name);
+    if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
+    else {
+      // Writes say whether they destroy and whether repeating them is harmless; nothing else varies.
+      expect(t.annotations).toEqual({ readOnlyHint: false, destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
+      expect(t.annotations.destructiveHint).toBe(!name.startsWith('create_') && name !== 'import_transactions');
+    }
     expect(t.outputSchema?.type).toBe('object');
+    expect(Object.keys(t.outputSchema.properties ?? {}).length).toBeGreaterThan(0);
   });
 
   it('states units wherever money is involved', () => {
-    const moneyTools = tools.filter((t) => /transactions?$|accounts?$|categor|months?$|money_movements/.test(t.name) && t.annotations.readOnlyHint);
-    for (const t of moneyTools) if (!/payee_locations|groups/.test(t.name)) expect(t.description, t.name).toMatch(/milliunits/);
+    const moneyTools = tools.filter((t) => /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming/.test(t.name) && t.annotations.readOnlyHint);
+    for (const t of moneyTools) if (!/payee_locations|groups/.test(t.name)) expect(t.description, t.name).toMatch(/milliunits \(1000 = 1 unit\)|milliunits; 1000 = 1 unit|in milliunits/);
   });
 
   it('has strict input schemas without anyOf, oneOf or allOf', () => {
@@ -87,7 +93,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(42);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(47);
   });
 });
 

@@ -18,7 +18,7 @@ export const ACCOUNTS_OPERATIONS = [
     delta: true,
     access: 'read',
     toolset: 'accounts',
-    tool: { name: 'list_accounts', title: 'List accounts', description: `Accounts with balances (working, cleared, uncleared). ${MONEY_NOTE}` },
+    tool: { name: 'list_accounts', title: 'List accounts', description: `Use for balances or to find an account: working, cleared and uncleared balances. ${MONEY_NOTE}` },
   },
   {
     id: 'createAccount',
@@ -38,7 +38,7 @@ export const ACCOUNTS_OPERATIONS = [
     tool: {
       name: 'create_account',
       title: 'Create account',
-      description: 'Creates an account with a starting balance (checking, savings, cash, creditCard, otherAsset, otherLiability).',
+      description: 'Use when the user opened an account: creates it with a starting balance.',
     },
   },
   {
@@ -54,6 +54,6 @@ export const ACCOUNTS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'accounts',
-    tool: { name: 'get_account', title: 'Get account', description: `One account and its balances. ${MONEY_NOTE}` },
+    tool: { name: 'get_account', title: 'Get account', description: `Use for one account's balances. ${MONEY_NOTE}` },
   },
 ] as const satisfies readonly Operation[];

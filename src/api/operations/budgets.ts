@@ -1,7 +1,6 @@
 /** The user and budgets. See index.ts for the table as a whole. */
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
-import { MONEY_NOTE } from './shared.js';
 
 export const BUDGETS_OPERATIONS = [
   {
@@ -17,7 +16,7 @@ export const BUDGETS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'user',
-    tool: { name: 'get_user', title: 'Get user', description: 'The authenticated user (id only). Use to check that the token works.' },
+    tool: { name: 'get_user', title: 'Get user', description: `Use only to check that the token works: the signed-in user's id.` },
   },
   {
     id: 'getPlans',
@@ -37,7 +36,7 @@ export const BUDGETS_OPERATIONS = [
     tool: {
       name: 'list_budgets',
       title: 'List budgets',
-      description: 'Budgets the user can access: id, name, first/last month, currency. Use first to find a budget_id.',
+      description: `Use to find a budget_id: budgets with id, name, months and currency (tools also take a budget's name).`,
     },
   },
   {
@@ -58,7 +57,7 @@ export const BUDGETS_OPERATIONS = [
     tool: {
       name: 'get_budget',
       title: 'Get budget overview',
-      description: `One budget with counts of its accounts, categories, payees and transactions, its months and currency. ${MONEY_NOTE}`,
+      description: 'Use to see what a budget holds: counts of accounts, categories, payees and transactions; months; currency.',
     },
   },
   {
@@ -75,6 +74,6 @@ export const BUDGETS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'budgets',
-    tool: { name: 'get_budget_settings', title: 'Get budget settings', description: 'The budget\'s date format and currency format.' },
+    tool: { name: 'get_budget_settings', title: 'Get budget settings', description: 'Use to format amounts as the budget does: its date and currency formats.' },
   },
 ] as const satisfies readonly Operation[];

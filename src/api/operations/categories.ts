@@ -21,7 +21,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'list_categories',
       title: 'List categories',
-      description: `Category groups and categories with this month's assigned (budgeted), activity and available (balance), and goals. ${MONEY_NOTE}`,
+      description: `Use to find categories or see the budget at a glance: groups and categories with this month's assigned, activity and available (milliunits; 1000 = 1 unit), and what targets still need.`,
     },
   },
   {
@@ -39,7 +39,7 @@ export const CATEGORIES_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'categories',
-    tool: { name: 'create_category', title: 'Create category', description: 'Creates a category in a category group, optionally with a target.' },
+    tool: { name: 'create_category', title: 'Create category', description: 'Use to add a category to a group, optionally with a target.' },
   },
   {
     id: 'getCategoryById',
@@ -54,7 +54,7 @@ export const CATEGORIES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'categories',
-    tool: { name: 'get_category', title: 'Get category', description: `One category with this month's amounts and goal. ${MONEY_NOTE}` },
+    tool: { name: 'get_category', title: 'Get category', description: `Use for one category: this month's figures and its target. ${MONEY_NOTE}` },
   },
   {
     id: 'updateCategory',
@@ -74,7 +74,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'update_category',
       title: 'Update category',
-      description: 'Renames a category, changes its note or group, or sets/removes its target (goal_target null removes it).',
+      description: 'Use to rename, move or annotate a category, or set its target (goal_target null removes it).',
     },
   },
   {
@@ -90,7 +90,7 @@ export const CATEGORIES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'categories',
-    tool: { name: 'get_month_category', title: 'Get category for a month', description: `One category's amounts in a given month. ${MONEY_NOTE}` },
+    tool: { name: 'get_month_category', title: 'Get category for a month', description: `Use for a category's figures in another month. ${MONEY_NOTE}` },
   },
   {
     id: 'updateMonthCategory',
@@ -110,7 +110,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'update_month_category',
       title: 'Assign money to a category',
-      description: 'Sets the amount assigned (budgeted) to a category in a month; Ready to Assign changes by the difference.',
+      description: `Use to budget money: sets (not adds to) what is assigned to a category in a month; answers with the month's new Ready to Assign.`,
     },
   },
   {
@@ -128,7 +128,7 @@ export const CATEGORIES_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'categories',
-    tool: { name: 'create_category_group', title: 'Create category group', description: 'Creates a category group (name up to 50 characters).' },
+    tool: { name: 'create_category_group', title: 'Create category group', description: 'Use to add a category group.' },
   },
   {
     id: 'updateCategoryGroup',
@@ -145,6 +145,6 @@ export const CATEGORIES_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'categories',
-    tool: { name: 'update_category_group', title: 'Rename category group', description: 'Renames a category group (up to 50 characters).' },
+    tool: { name: 'update_category_group', title: 'Rename category group', description: 'Use to rename a category group.' },
   },
 ] as const satisfies readonly Operation[];

@@ -21,7 +21,7 @@ export const MONTHS_OPERATIONS = [
     tool: {
       name: 'list_months',
       title: 'List budget months',
-      description: `Every budget month with income, assigned, activity, Ready to Assign and age of money. ${MONEY_NOTE}`,
+      description: `Use for trends: every month's income, assigned, activity, Ready to Assign and age of money. ${MONEY_NOTE}`,
     },
   },
   {
@@ -41,7 +41,7 @@ export const MONTHS_OPERATIONS = [
     tool: {
       name: 'get_month',
       title: 'Get budget month',
-      description: `One month (YYYY-MM-01 or "current") with totals and every category's assigned, activity and available. ${MONEY_NOTE}`,
+      description: `Use to review a month: totals, and each category's assigned, activity and available (in milliunits). ${MONEY_NOTE}`,
     },
   },
   {
@@ -60,7 +60,7 @@ export const MONTHS_OPERATIONS = [
     tool: {
       name: 'list_money_movements',
       title: 'List money movements',
-      description: `Money moved between categories or from Ready to Assign (null category = Ready to Assign). ${MONEY_NOTE}`,
+      description: `Use to see how money was reassigned: moves between categories or from Ready to Assign (no category). ${MONEY_NOTE}`,
     },
   },
   {
@@ -76,7 +76,7 @@ export const MONTHS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'money_movements',
-    tool: { name: 'list_money_movements_by_month', title: 'List money movements in a month', description: `Money movements of one month. ${MONEY_NOTE}` },
+    tool: { name: 'list_money_movements_by_month', title: 'List money movements in a month', description: `Use for one month's money movements. ${MONEY_NOTE}` },
   },
   {
     id: 'getMoneyMovementGroups',
@@ -91,7 +91,7 @@ export const MONTHS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'money_movements',
-    tool: { name: 'list_money_movement_groups', title: 'List money movement groups', description: 'Groups of money movements made in one action.' },
+    tool: { name: 'list_money_movement_groups', title: 'List money movement groups', description: 'Use to see money movements grouped by the action that made them.' },
   },
   {
     id: 'getMoneyMovementGroupsByMonth',
@@ -109,7 +109,7 @@ export const MONTHS_OPERATIONS = [
     tool: {
       name: 'list_money_movement_groups_by_month',
       title: 'List money movement groups in a month',
-      description: 'Money movement groups of one month.',
+      description: `Use for one month's money movement groups.`,
     },
   },
 ] as const satisfies readonly Operation[];

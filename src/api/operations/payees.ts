@@ -17,7 +17,7 @@ export const PAYEES_OPERATIONS = [
     delta: true,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'list_payees', title: 'List payees', description: 'Payees, including the transfer payee of each account.' },
+    tool: { name: 'list_payees', title: 'List payees', description: `Use to find a payee: payees, including each account's transfer payee.` },
   },
   {
     id: 'createPayee',
@@ -34,7 +34,7 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'payees',
-    tool: { name: 'create_payee', title: 'Create payee', description: 'Creates a payee (name up to 500 characters).' },
+    tool: { name: 'create_payee', title: 'Create payee', description: 'Use only for a payee without transactions yet (payee_name on a transaction creates payees).' },
   },
   {
     id: 'getPayeeById',
@@ -49,7 +49,7 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'get_payee', title: 'Get payee', description: 'One payee by id; a transfer payee names the account it transfers to.' },
+    tool: { name: 'get_payee', title: 'Get payee', description: 'Use for one payee; a transfer payee names its account.' },
   },
   {
     id: 'updatePayee',
@@ -66,7 +66,7 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'payees',
-    tool: { name: 'update_payee', title: 'Rename payee', description: 'Renames a payee.' },
+    tool: { name: 'update_payee', title: 'Rename payee', description: 'Use to rename a payee.' },
   },
   {
     id: 'getPayeeLocations',
@@ -81,7 +81,7 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'list_payee_locations', title: 'List payee locations', description: 'GPS locations recorded for payees (latitude/longitude as text).' },
+    tool: { name: 'list_payee_locations', title: 'List payee locations', description: 'Use for where payments happened: GPS locations recorded for payees (latitude and longitude as text).' },
   },
   {
     id: 'getPayeeLocationById',
@@ -96,7 +96,7 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'get_payee_location', title: 'Get payee location', description: 'One recorded GPS location of a payee (latitude and longitude as text).' },
+    tool: { name: 'get_payee_location', title: 'Get payee location', description: 'Use for one recorded payee location.' },
   },
   {
     id: 'getPayeeLocationsByPayee',
@@ -111,6 +111,6 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'list_payee_locations_by_payee', title: 'List locations of a payee', description: 'The GPS locations of one payee.' },
+    tool: { name: 'list_payee_locations_by_payee', title: 'List locations of a payee', description: 'Use for where one payee was paid: its recorded GPS locations.' },
   },
 ] as const satisfies readonly Operation[];

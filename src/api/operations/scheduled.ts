@@ -21,7 +21,7 @@ export const SCHEDULED_OPERATIONS = [
     tool: {
       name: 'list_scheduled_transactions',
       title: 'List scheduled transactions',
-      description: `Recurring and future transactions with their next date and frequency. ${MONEY_NOTE}`,
+      description: `Use to see recurring and future transactions with next date and frequency (upcoming expands what is due soon). ${MONEY_NOTE}`,
     },
   },
   {
@@ -42,7 +42,7 @@ export const SCHEDULED_OPERATIONS = [
     tool: {
       name: 'create_scheduled_transaction',
       title: 'Create scheduled transaction',
-      description: 'Schedules a future (up to 5 years ahead), optionally recurring transaction.',
+      description: 'Use for bills and paychecks to come: schedules a transaction up to 5 years ahead, once or repeating.',
     },
   },
   {
@@ -58,7 +58,7 @@ export const SCHEDULED_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'scheduled',
-    tool: { name: 'get_scheduled_transaction', title: 'Get scheduled transaction', description: `One scheduled transaction. ${MONEY_NOTE}` },
+    tool: { name: 'get_scheduled_transaction', title: 'Get scheduled transaction', description: `Use for one scheduled transaction. ${MONEY_NOTE}` },
   },
   {
     id: 'updateScheduledTransaction',
@@ -75,7 +75,7 @@ export const SCHEDULED_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'scheduled',
-    tool: { name: 'update_scheduled_transaction', title: 'Update scheduled transaction', description: 'Replaces a scheduled transaction.' },
+    tool: { name: 'update_scheduled_transaction', title: 'Update scheduled transaction', description: 'Use to change a scheduled transaction: replaces it with the fields given.' },
   },
   {
     id: 'deleteScheduledTransaction',
@@ -90,6 +90,6 @@ export const SCHEDULED_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'scheduled',
-    tool: { name: 'delete_scheduled_transaction', title: 'Delete scheduled transaction', description: 'Deletes a scheduled transaction.' },
+    tool: { name: 'delete_scheduled_transaction', title: 'Delete scheduled transaction', description: 'Use to stop a scheduled transaction: deletes it.' },
   },
 ] as const satisfies readonly Operation[];

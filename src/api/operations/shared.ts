@@ -4,4 +4,4 @@
 export const TXN_FILTERS = ['since_date', 'until_date', 'type', 'last_knowledge_of_server'] as const;
 
 /** Said by every tool whose answer holds amounts. */
-export const MONEY_NOTE = 'Amounts are milliunits (1000 = 1 unit of the budget currency) with a formatted companion.';
+export const MONEY_NOTE = 'Money: milliunits (1000 = 1 unit) and formatted.';

@@ -21,7 +21,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'list_transactions',
       title: 'List transactions',
-      description: `Transactions of the budget, filtered by date range and type. since_date defaults to one year ago. ${MONEY_NOTE}`,
+      description: `Use to list transactions by date, or only uncategorized or unapproved ones; search_transactions searches text, amounts and payees. ${MONEY_NOTE}`,
     },
   },
   {
@@ -42,7 +42,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'create_transactions',
       title: 'Create transactions',
-      description: 'Creates one or more transactions (splits and transfers included). Dates may not be in the future.',
+      description: 'Use to log purchases, income or transfers: creates one or more transactions, splits included (dates not in the future).',
     },
   },
   {
@@ -63,7 +63,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transactions',
       title: 'Update several transactions',
-      description: 'Updates several transactions at once, each found by id or import_id (e.g. approve or recategorize a batch).',
+      description: 'Use to approve or recategorize a batch: changes several transactions, each found by id or import_id.',
     },
   },
   {
@@ -82,7 +82,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'import_transactions',
       title: 'Import linked-account transactions',
-      description: 'Imports available transactions from all linked (direct import) accounts now.',
+      description: 'Use to fetch waiting transactions from linked (direct import) accounts now; answers with them.',
     },
   },
   {
@@ -98,7 +98,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'transactions',
-    tool: { name: 'get_transaction', title: 'Get transaction', description: `One transaction with its split lines. ${MONEY_NOTE}` },
+    tool: { name: 'get_transaction', title: 'Get transaction', description: `Use for one transaction with its split lines. ${MONEY_NOTE}` },
   },
   {
     id: 'updateTransaction',
@@ -118,7 +118,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transaction',
       title: 'Update transaction',
-      description: 'Changes fields of one transaction (only the fields given). Can turn a transaction into a split.',
+      description: 'Use to fix, approve or recategorize one transaction, or make it a split: changes the fields given.',
     },
   },
   {
@@ -137,7 +137,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'delete_transaction',
       title: 'Delete transaction',
-      description: 'Deletes a transaction; deleting one side of a transfer deletes both sides.',
+      description: `Use to remove a transaction (a transfer's other side goes too).`,
     },
   },
   {
@@ -153,7 +153,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     toolset: 'transactions',
-    tool: { name: 'list_account_transactions', title: 'List transactions of an account', description: `Transactions of one account. ${MONEY_NOTE}` },
+    tool: { name: 'list_account_transactions', title: 'List transactions of an account', description: `Use for one account's transactions, e.g. to reconcile. ${MONEY_NOTE}` },
   },
   {
     id: 'getTransactionsByCategory',
@@ -171,7 +171,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'list_category_transactions',
       title: 'List transactions of a category',
-      description: `Transactions in one category, split lines included as their own rows. ${MONEY_NOTE}`,
+      description: `Use for one category's transactions (split lines as their own rows). ${MONEY_NOTE}`,
     },
   },
   {
@@ -190,7 +190,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'list_payee_transactions',
       title: 'List transactions of a payee',
-      description: `Transactions with one payee, split lines included as their own rows. ${MONEY_NOTE}`,
+      description: `Use for one payee's transactions (split lines as their own rows). ${MONEY_NOTE}`,
     },
   },
   {
@@ -206,6 +206,6 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     toolset: 'transactions',
-    tool: { name: 'list_month_transactions', title: 'List transactions of a month', description: `Transactions dated in one month. ${MONEY_NOTE}` },
+    tool: { name: 'list_month_transactions', title: 'List transactions of a month', description: `Use for the transactions of one month. ${MONEY_NOTE}` },
   },
 ] as const satisfies readonly Operation[];

@@ -10,7 +10,7 @@
  *  - member names as the API's (`accounts`, `transaction`, `category_groups`, `budgets`, …).
  */
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
-import { compact, compactFieldNames, project, type CompactContext, type EntityKind } from './compact.js';
+import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type EntityKind } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from './page.js';
 
 export interface OutputShape {
@@ -52,12 +52,17 @@ const FIELDS_APPLY_TO: Partial<Record<EntityKind, { kind: EntityKind; member: st
   category_group: { kind: 'category', member: 'categories' },
 };
 
-function render(kind: EntityKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext): Record<string, unknown> {
-  const base = o.detail === 'full' ? e : compact(kind, e, ctx);
-  if (!o.fields?.length) return base;
+/**
+ * One entity of an answer. Without `fields`, list items of some kinds are lean rows; with
+ * `fields`, they are picked from the entity's whole compact form (so any compact field can be asked for).
+ */
+function render(kind: EntityKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
+  if (!o.fields?.length) return o.detail === 'full' ? e : compact((item && ROW_KIND[kind]) || kind, e, ctx);
   const nested = FIELDS_APPLY_TO[kind];
-  if (nested && Array.isArray(base[nested.member])) {
-    return { ...project(base, []), [nested.member]: (base[nested.member] as Record<string, unknown>[]).map((x) => project(x, o.fields!)) };
+  const base = o.detail === 'full' ? e : compact(kind, nested ? { ...e, categories: [] } : e, ctx);
+  if (nested && Array.isArray(e[nested.member])) {
+    const items = (e[nested.member] as Record<string, any>[]).filter((x) => !x.deleted).map((x) => (o.detail === 'full' ? x : compact(nested.kind, x, ctx)));
+    return { ...project(base, []), [nested.member]: items.map((x) => project(x, o.fields!)) };
   }
   return project(base, o.fields);
 }
@@ -124,7 +129,7 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   if (shape.transactionTotals) Object.assign(base, totals(all, ctx));
 
   const assemble = (n: number) => {
-    const page = all.slice(offset, offset + n).map((e) => render(itemKind, e, o, ctx));
+    const page = all.slice(offset, offset + n).map((e) => render(itemKind, e, o, ctx, true));
     const end = offset + page.length;
     const more = end < all.length;
     const listValue = parent ? { ...(o.detail === 'full' ? parent : compact(shape.kind, { ...parent, categories: [] }, ctx)), [shape.nestedList!]: page } : page;

@@ -14,6 +14,7 @@ export type EntityKind =
   | 'account'
   | 'category_group'
   | 'category'
+  | 'category_row'
   | 'payee'
   | 'payee_location'
   | 'month_summary'
@@ -36,6 +37,10 @@ const COMPACT: Record<EntityKind, { plain: string[]; money?: string[] }> = {
     plain: ['id', 'name', 'category_group_id', 'category_group_name', 'hidden', 'note', 'goal_type', 'goal_target_date', 'goal_percentage_complete', 'goal_months_to_budget'],
     money: ['budgeted', 'activity', 'balance', 'goal_target', 'goal_under_funded'],
   },
+  // A category as a row of a list (a month's, a group's): its figures in milliunits, and what its
+  // target still needs. Formatted companions would double the size of a month (`fields` or
+  // detail "full" give them).
+  category_row: { plain: ['id', 'name', 'hidden', 'budgeted', 'activity', 'balance', 'goal_under_funded'] },
   payee: { plain: ['id', 'name', 'transfer_account_id'] },
   payee_location: { plain: ['id', 'payee_id', 'payee_name', 'latitude', 'longitude'] },
   month_summary: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'] },
@@ -55,6 +60,9 @@ const COMPACT: Record<EntityKind, { plain: string[]; money?: string[] }> = {
     money: ['amount'],
   },
 };
+
+/** Kinds shown as lean rows inside lists when no `fields` are asked for. */
+export const ROW_KIND: Partial<Record<EntityKind, EntityKind>> = { category: 'category_row' };
 
 /** Fields kept whatever `fields` asks for: what identifies the entity. */
 export const IDENTITY_FIELDS = ['id', 'name', 'month'];
@@ -117,9 +125,17 @@ export function compact(kind: EntityKind, e: Record<string, any>, ctx: CompactCo
     if (value !== undefined) out[key] = value;
   }
   for (const key of spec.money ?? []) moneyPair(e, key, ctx, out);
-  // Nested collections in their own compact form.
+  if (kind === 'category_row' || kind === 'category_group') {
+    // Rows and groups say only what is not the usual: hidden, internal, a target still short of money.
+    if (!out.hidden) delete out.hidden;
+    if (!out.internal) delete out.internal;
+    if (!e.goal_under_funded) delete out.goal_under_funded;
+  }
+  // A deleted entity (the answer of a delete) says so.
+  if (e.deleted === true) out.deleted = true;
+  // Nested collections in their own compact form; a group's categories need not repeat its name.
   if ((kind === 'category_group' || kind === 'month_detail') && Array.isArray(e.categories)) {
-    out.categories = e.categories.filter((c: any) => !c.deleted).map((c: any) => compact('category', c, ctx));
+    out.categories = e.categories.filter((c: any) => !c.deleted).map((c: any) => compact('category_row', c, ctx));
   }
   if ((kind === 'transaction' || kind === 'scheduled_transaction') && Array.isArray(e.subtransactions) && e.subtransactions.length) {
     out.subtransactions = e.subtransactions.map((x: any) => {

@@ -2,17 +2,21 @@
  * Tool arguments, derived from the operations table: path and query parameters as they are,
  * body fields flattened out of their wrapper, and every money field offered twice, as `<field>`
  * (a decimal amount in currency units) and `<field>_milliunits` (an integer), exactly one of
- * which must be given. Converting back produces the API's request (params, query, body).
+ * which must be given. Ids of budgets, accounts, categories, category groups and payees are
+ * plain strings here: each takes an id or an exact name, turned into the id before the call
+ * (../resolve.ts). Converting back produces the API's request (params, query, body).
  * Schemas are strict (an unknown argument is an error) and free of anyOf/oneOf.
  */
 import * as z from 'zod';
 import { decimalToMilliunits, MoneyInputError } from '../../api/money.js';
 import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
-import { Uuid } from '../../api/schemas/common.js';
-import { FIELD_DOCS, MONEY_DOCS } from './field-docs.js';
+import { MAX_LIMIT } from '../output/page.js';
+import { namedKindOf } from '../names.js';
+import { ArgumentError, checkDateRange } from './arg-checks.js';
+import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS } from './field-docs.js';
 
-export class ArgumentError extends Error {}
+export { ArgumentError, checkDateRange };
 
 type Def = { type?: string; innerType?: z.ZodType; element?: z.ZodType };
 const def = (s: z.ZodType) => (s as unknown as { def: Def }).def;
@@ -43,44 +47,80 @@ function unwrap(s: z.ZodType): { inner: z.ZodType; optional: boolean; nullable: 
 
 const MONEY = new Set(Object.keys(MONEY_DOCS));
 
-function describeMoney(key: string, nullable: boolean): Record<string, z.ZodType> {
-  const doc = MONEY_DOCS[key]!;
-  const decimal = z.number().describe(`${doc} In currency units as a decimal number (e.g. -12.34). Give this or ${key}_milliunits, not both.`);
-  const milli = z.int().describe(`${doc} In milliunits, an integer (1000 = one unit; -12.34 = -12340). Give this or ${key}, not both.`);
+/**
+ * A string whose length is bounded to guard the server, not to inform the caller: the bound is
+ * checked, with a specific message, but not advertised as a schema keyword that every host would
+ * pay for in every conversation.
+ */
+export function guardedString(max: number) {
+  return z
+    .string()
+    .refine((v) => v.length > 0, { message: 'must not be empty' })
+    .refine((v) => v.length <= max, { message: `must be at most ${max} characters` });
+}
+
+/** An id, or the exact name of what it stands for. */
+export const NameOrId = guardedString(500);
+
+/** budget_id, as every budget tool takes it (the server's instructions say what it takes, once). */
+export const BUDGET_ARG = NameOrId.optional();
+
+/** limit and cursor, as every paged tool takes them. */
+export const PAGING = {
+  limit: z.int().min(1).max(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!),
+  cursor: guardedString(200).optional().describe(FIELD_DOCS.cursor!),
+};
+
+/** `nested`: inside split lines, where the parent's fields already said what each one means. */
+function describeMoney(key: string, nullable: boolean, nested: boolean): Record<string, z.ZodType> {
+  const decimal = nested ? z.number() : z.number().describe(MONEY_DOCS[key]!);
+  const milli = nested ? z.int() : z.int().describe(MILLIUNITS_DOC);
   return {
     [key]: (nullable ? decimal.nullable() : decimal).optional(),
     [`${key}_milliunits`]: (nullable ? milli.nullable() : milli).optional(),
   };
 }
 
-/** Flattens a body object schema into tool argument fields, remembering how to convert back. */
-function flatten(schema: z.ZodObject, forceOptional: boolean): { shape: Record<string, z.ZodType>; plan: ObjectPlan } {
+/** A field's schema as a tool argument: ids of named things take names too. */
+function argumentSchema(key: string, field: z.ZodType, optional: boolean, nullable: boolean): z.ZodType {
+  if (!namedKindOf(key)) return field;
+  const base = nullable ? NameOrId.nullable() : NameOrId;
+  return optional ? base.optional() : base;
+}
+
+/**
+ * Flattens a body object schema into tool argument fields, remembering how to convert back.
+ * `nested` (split lines): fields carry no description, the parent's says what each means.
+ */
+function flatten(schema: z.ZodObject, forceOptional: boolean, nested = false): { shape: Record<string, z.ZodType>; plan: ObjectPlan } {
   const shape: Record<string, z.ZodType> = {};
   const plan: ObjectPlan = { fields: [] };
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     const { inner, optional, nullable } = unwrap(field);
     if (MONEY.has(key)) {
-      Object.assign(shape, describeMoney(key, nullable));
+      Object.assign(shape, describeMoney(key, nullable, nested));
       plan.fields.push({ kind: 'money', key, required: !optional && !forceOptional, nullable });
       continue;
     }
     const element = def(inner).type === 'array' ? def(inner).element! : undefined;
     if (element && def(unwrap(element).inner).type === 'object') {
-      const sub = flatten(unwrap(element).inner as z.ZodObject, false);
-      shape[key] = z.array(z.strictObject(sub.shape)).optional().describe(FIELD_DOCS[key] ?? key);
+      const sub = flatten(unwrap(element).inner as z.ZodObject, false, true);
+      const lines = z.array(z.strictObject(sub.shape)).optional();
+      shape[key] = FIELD_DOCS[key] ? lines.describe(FIELD_DOCS[key]) : lines;
       plan.fields.push({ kind: 'lines', key, item: sub.plan });
       continue;
     }
-    const doc = FIELD_DOCS[key === 'type' ? 'type_account' : key];
-    const described = doc ? field.describe(doc) : field;
+    const arg = argumentSchema(key, field, optional, nullable);
+    const doc = nested || key === 'type' ? undefined : FIELD_DOCS[key];
+    const described = doc ? arg.describe(doc) : arg;
     shape[key] = forceOptional && !optional ? described.optional() : described;
     plan.fields.push({ kind: 'plain', key });
   }
   return { shape, plan };
 }
 
-/** Milliunits from a money argument pair; undefined when neither was given. */
-function money(args: Record<string, unknown>, key: string, where: string, required: boolean, nullable: boolean): number | null | undefined {
+/** Milliunits from a money argument pair; undefined when neither was given. `digits`: the currency's decimal digits. */
+function money(args: Record<string, unknown>, key: string, where: string, required: boolean, nullable: boolean, digits: number | undefined): number | null | undefined {
   const decimal = args[key];
   const milli = args[`${key}_milliunits`];
   const label = where ? `${where}.${key}` : key;
@@ -97,22 +137,25 @@ function money(args: Record<string, unknown>, key: string, where: string, requir
   }
   if (milli !== undefined) return milli as number;
   try {
-    return decimalToMilliunits(decimal as number);
+    return decimalToMilliunits(decimal as number, digits);
   } catch (e) {
-    if (e instanceof MoneyInputError) throw new ArgumentError(`${label}: ${e.message}`);
+    if (e instanceof MoneyInputError) {
+      const hint = digits !== undefined && digits < 3 && /decimal places/.test(e.message) ? ` (the budget's currency has ${digits}; give ${label}_milliunits for an exact amount)` : '';
+      throw new ArgumentError(`${label}: ${e.message}${hint}`);
+    }
     throw e;
   }
 }
 
-function toBody(plan: ObjectPlan, args: Record<string, unknown>, where: string): Record<string, unknown> {
+function toBody(plan: ObjectPlan, args: Record<string, unknown>, where: string, digits: number | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of plan.fields) {
     if (f.kind === 'money') {
-      const v = money(args, f.key, where, f.required, f.nullable);
+      const v = money(args, f.key, where, f.required, f.nullable, digits);
       if (v !== undefined) out[f.key] = v;
     } else if (f.kind === 'lines') {
       const lines = args[f.key] as Record<string, unknown>[] | undefined;
-      if (lines !== undefined) out[f.key] = lines.map((line, i) => toBody(f.item, line, `${where ? `${where}.` : ''}${f.key}[${i}]`));
+      if (lines !== undefined) out[f.key] = lines.map((line, i) => toBody(f.item, line, `${where ? `${where}.` : ''}${f.key}[${i}]`, digits));
     } else if (args[f.key] !== undefined) {
       out[f.key] = args[f.key];
     }
@@ -120,24 +163,37 @@ function toBody(plan: ObjectPlan, args: Record<string, unknown>, where: string):
   return out;
 }
 
-const MONTH = z.string().regex(/^(current|\d{4}-(0[1-9]|1[0-2])-01)$/, { message: 'must be "current" or the first day of a month as YYYY-MM-01' });
+/** A budget month: "current" or YYYY-MM-01 (checked here; the description says the format once). */
+export const MONTH_ARG = z.string().refine((v) => /^(current|\d{4}-(0[1-9]|1[0-2])-01)$/.test(v), { message: 'must be "current" or the first day of a month as YYYY-MM-01' });
+
+/** An id that is a UUID in the API (checked, not advertised: the argument's name says what it is). */
+const UUID_ARG = z.string().refine((v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v), { message: 'must be an id as the list tools give it (a UUID)' });
 
 function pathParam(name: string): z.ZodType {
-  const doc = FIELD_DOCS[name] ?? name;
-  if (name === 'month') return MONTH.describe(doc);
-  // Transaction ids are not always UUIDs in the API; other ids are.
-  if (name === 'transaction_id') return z.string().min(1).max(100).describe(doc);
-  return Uuid.describe(doc);
+  const doc = FIELD_DOCS[name];
+  if (name === 'month') return MONTH_ARG.describe(doc!);
+  if (namedKindOf(name)) return NameOrId.describe(doc!);
+  // Transaction ids are not always UUIDs in the API; other ids are. Their names say what they are.
+  if (name === 'transaction_id') return guardedString(100);
+  return UUID_ARG;
+}
+
+/** What converting arguments needs to know about the budget. */
+export interface CallContext {
+  /** The budget id (or alias) to use when the arguments name none. */
+  budget: string;
+  /** Decimal digits of the budget's currency: a decimal amount may not have more. */
+  decimalDigits?: number;
 }
 
 export interface ToolArgs {
   shape: Record<string, z.ZodType>;
-  /** Builds the API request from validated tool arguments. */
-  toCall(args: Record<string, unknown>, defaultBudget: string): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
+  /** Builds the API request from validated tool arguments (names already turned into ids). */
+  toCall(args: Record<string, unknown>, ctx: CallContext): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
 }
 
 /** How a body wrapper is presented: its one member flattened, or an array member kept as a list. */
-function bodyArgs(op: Operation): { shape: Record<string, z.ZodType>; toBody: (args: Record<string, unknown>) => unknown } | undefined {
+function bodyArgs(op: Operation): { shape: Record<string, z.ZodType>; toBody: (args: Record<string, unknown>, digits: number | undefined) => unknown } | undefined {
   if (!op.body || !op.bodyMembers?.length) return undefined;
   const wrapper = op.body as z.ZodObject;
   if (op.id === 'createTransaction' || op.id === 'updateTransactions') {
@@ -145,38 +201,40 @@ function bodyArgs(op: Operation): { shape: Record<string, z.ZodType>; toBody: (a
     // duplicate import ids are reported per transaction rather than failing the whole call.
     const item = unwrap(def(unwrap((wrapper.shape as Record<string, z.ZodType>).transactions!).inner).element!).inner as z.ZodObject;
     const { shape, plan } = flatten(item, false);
-    const doc = op.id === 'createTransaction' ? 'The transactions to create (one or more, up to 100).' : 'The transactions to update, each with id or import_id and the fields to change (up to 100).';
+    const doc = op.id === 'createTransaction' ? 'Up to 100.' : 'Up to 100, each with id or import_id and the fields to change.';
     return {
       shape: { transactions: z.array(z.strictObject(shape)).min(1).max(100).describe(doc) },
-      toBody: (args) => ({ transactions: (args.transactions as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `transactions[${i}]`)) }),
+      toBody: (args, digits) => ({ transactions: (args.transactions as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `transactions[${i}]`, digits)) }),
     };
   }
   const member = op.bodyMembers[0]!;
   const inner = unwrap((wrapper.shape as Record<string, z.ZodType>)[member]!).inner as z.ZodObject;
   // PUT of a transaction changes only the fields given; every field is optional there.
   const { shape, plan } = flatten(inner, op.id === 'updateTransaction');
-  return { shape, toBody: (args) => ({ [member]: toBody(plan, args, '') }) };
+  return { shape, toBody: (args, digits) => ({ [member]: toBody(plan, args, '', digits) }) };
 }
 
 export function toolArgs(op: Operation): ToolArgs {
   const shape: Record<string, z.ZodType> = {};
-  if (op.scope === 'budget') shape.budget_id = z.string().min(1).max(100).optional().describe(FIELD_DOCS.budget_id!);
+  if (op.scope === 'budget') shape.budget_id = BUDGET_ARG;
   for (const p of op.params) shape[p] = pathParam(p);
   for (const q of op.query) {
     if (q === 'last_knowledge_of_server') continue; // deltas are the server's business, not the assistant's
-    shape[q] = (QUERY_PARAMS[q].schema as z.ZodType).optional().describe(FIELD_DOCS[q] ?? QUERY_PARAMS[q].description);
+    const param = (QUERY_PARAMS[q].schema as z.ZodType).optional();
+    shape[q] = FIELD_DOCS[q] ? param.describe(FIELD_DOCS[q]) : param;
   }
   const body = bodyArgs(op);
   if (body) for (const [k, v] of Object.entries(body.shape)) if (!(k in shape)) shape[k] = v;
   return {
     shape,
-    toCall(args, defaultBudget) {
+    toCall(args, ctx) {
+      checkDateRange(args);
       const params: Record<string, string> = {};
-      if (op.scope === 'budget') params.budget_id = (args.budget_id as string | undefined) ?? defaultBudget;
+      if (op.scope === 'budget') params.budget_id = (args.budget_id as string | undefined) ?? ctx.budget;
       for (const p of op.params) params[p] = args[p] as string;
       const query: Record<string, unknown> = {};
       for (const q of op.query) if (args[q] !== undefined) query[q] = args[q];
-      return { params, query, body: body?.toBody(args) };
+      return { params, query, body: body?.toBody(args, ctx.decimalDigits) };
     },
   };
 }

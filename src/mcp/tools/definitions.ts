@@ -1,37 +1,63 @@
 /**
- * One MCP tool per v1 operation, derived from the operations table: its arguments (path, query
- * and body fields, money as decimal or milliunits), its output (the operation's `data` member,
- * compact by default, paged when a list), and annotations set explicitly.
+ * The tools: one per v1 operation, derived from the operations table (its arguments: path, query
+ * and body fields, money as decimal or milliunits; its output: the operation's `data` member,
+ * compact by default, paged when a list), and the insight tools of insights.ts, computed from
+ * the budget's local copy. Both kinds share one shape, one registration and one answer path
+ * (../answer.ts). Annotations are set explicitly; output schemas are lean (the member that holds
+ * the answer and its type: what paging, freshness and notices mean is said once, in the server's
+ * instructions, not in every tool).
  */
 import * as z from 'zod';
-import { memberName, OPERATIONS, type Operation } from '../../api/operations/index.js';
+import { memberName, OPERATIONS, type Access, type Operation } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
 import type { EntityKind } from '../output/compact.js';
-import { MAX_LIMIT } from '../output/page.js';
-import { toolArgs, type ToolArgs } from './args.js';
+import type { McpToolset } from '../toolsets.js';
+import { BUDGET_ARG, guardedString, PAGING, toolArgs, type ToolArgs } from './args.js';
 import { FIELD_DOCS } from './field-docs.js';
+import { INSIGHTS, type InsightCompute, type InsightSpec } from './insights.js';
 
+/**
+ * What hosts may assume about a tool, stated where it means something: readOnlyHint always;
+ * destructiveHint and idempotentHint for writes only (the protocol says they mean nothing for a
+ * read-only tool). openWorldHint is left at the protocol's default, true: every tool reaches YNAB.
+ */
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
 }
 
-export interface ToolDefinition {
-  op: Operation;
+/** What every tool has, whatever answers it. */
+interface ToolBase {
   name: string;
   title: string;
   description: string;
-  args: ToolArgs;
+  toolset: McpToolset;
+  access: Access;
+  /** Takes budget_id (the budget's id, name or alias). */
+  budget: boolean;
   input: z.ZodObject;
   output: z.ZodObject;
-  shape: OutputShape;
   annotations: ToolAnnotations;
+}
+
+/** A tool for one v1 operation: arguments → the API request → the output builder. */
+export interface ApiTool extends ToolBase {
+  kind: 'api';
+  op: Operation;
+  args: ToolArgs;
+  shape: OutputShape;
   /** Accepts limit/cursor. */
   paged: boolean;
 }
+
+/** A tool computed from the budget's local copy (insights.ts). */
+export interface InsightTool extends ToolBase {
+  kind: 'insight';
+  compute: InsightCompute;
+}
+
+export type ToolDefinition = ApiTool | InsightTool;
 
 const KIND: Record<string, EntityKind> = {
   user: 'user',
@@ -55,13 +81,14 @@ const KIND: Record<string, EntityKind> = {
   transaction: 'transaction',
   scheduled_transactions: 'scheduled_transaction',
   scheduled_transaction: 'scheduled_transaction',
-  transaction_ids: 'transaction',
 };
 
 const HYBRID = new Set(['getTransactionsByCategory', 'getTransactionsByPayee']);
 
 function shapeOf(op: Operation): OutputShape {
-  const list = op.member.endsWith('s') && op.member !== 'settings' && op.id !== 'importTransactions';
+  // An import answers with the transactions it created (read back after the write), not their ids.
+  if (op.id === 'importTransactions') return { member: 'transactions', outputMember: 'transactions', kind: 'transaction', list: true };
+  const list = op.member.endsWith('s') && op.member !== 'settings';
   return {
     member: op.member,
     outputMember: memberName(op, op.member, 'budgets'),
@@ -72,75 +99,42 @@ function shapeOf(op: Operation): OutputShape {
   };
 }
 
+const READ: ToolAnnotations = { readOnlyHint: true };
+
 /** Deletes remove data; updates overwrite it; creates only add. */
 function annotations(op: Operation): ToolAnnotations {
   const read = op.access === 'read';
   const overwrites = op.method === 'DELETE' || op.method === 'PUT' || op.method === 'PATCH';
-  return {
-    title: op.tool.title,
-    readOnlyHint: read,
-    destructiveHint: !read && overwrites,
-    // Reading, setting a value (PUT/PATCH) and deleting again leave the same state; creating does not.
-    idempotentHint: read || overwrites,
-    openWorldHint: true,
-  };
+  if (read) return READ;
+  // Setting a value (PUT/PATCH) and deleting again leave the same state; creating does not.
+  return { readOnlyHint: false, destructiveHint: overwrites, idempotentHint: overwrites };
 }
 
-const Identity = z.looseObject({ id: z.string().optional(), name: z.string().optional(), month: z.string().optional() });
-
-const Freshness = z
-  .looseObject({
-    source: z.enum(['replica', 'cache', 'api']),
-    synced_at: z.string(),
-    age_seconds: z.int(),
-    stale: z.boolean(),
-    notice: z.string().optional(),
-  })
-  .describe('How fresh the answer is: from the local copy of the budget (replica), a short-lived cache, or the API just now.');
-
+/** The member that holds the answer, and its type; what it holds is the tool description's business. */
 function outputSchema(shape: OutputShape): z.ZodObject {
-  const member = shape.list
-    ? z.array(Identity)
-    : shape.member === 'transaction_ids'
-      ? z.array(z.string())
-      : shape.nestedList
-        ? Identity.extend({ [shape.nestedList]: z.array(Identity) })
-        : Identity;
-  const money = (name: string) => ({ [`${name}_milliunits`]: z.int().optional(), [`${name}_formatted`]: z.string().optional() });
-  return z.looseObject({
-    [shape.outputMember]: member.nullable(),
-    count: z.int().optional().describe('How many items match in all (not only this page).'),
-    returned: z.int().optional(),
-    has_more: z.boolean().optional(),
-    next_cursor: z.string().optional().describe('Pass as cursor, with the same other arguments, for the next items.'),
-    ...(shape.transactionTotals ? { ...money('total'), ...money('inflow'), ...money('outflow') } : {}),
-    transaction_ids: z.array(z.string()).optional(),
-    duplicate_import_ids: z.array(z.string()).optional(),
-    freshness: Freshness.optional(),
-    notices: z.array(z.string()).optional(),
-    read_only: z.string().optional(),
-  });
+  return z.looseObject({ [shape.outputMember]: (shape.list ? z.array(z.unknown()) : z.looseObject({})).optional() });
 }
 
-function define(op: Operation): ToolDefinition {
+function define(op: Operation): ApiTool {
   const args = toolArgs(op);
   const shape = shapeOf(op);
   const paged = op.access === 'read' && (shape.list || !!shape.nestedList);
   const controls: Record<string, z.ZodType> = {};
   if (op.access === 'read' && op.id !== 'getUser' && op.id !== 'getPlanSettingsById') {
-    controls.detail = z.enum(['compact', 'full']).optional().describe(FIELD_DOCS.detail!);
-    controls.fields = z.array(z.string().min(1).max(64)).max(50).optional().describe(FIELD_DOCS.fields!);
+    controls.detail = z.enum(['compact', 'full']).optional();
+    controls.fields = FIELDS.optional();
   }
-  if (paged) {
-    controls.limit = z.int().min(1).max(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!);
-    controls.cursor = z.string().min(1).max(200).optional().describe(FIELD_DOCS.cursor!);
-  }
-  const usage = op.access === 'write' ? ' Changes the budget.' : paged ? ' Compact and paged (limit, cursor); detail "full" for every field.' : '';
+  if (CATEGORY_LISTS.has(op.id)) controls.include_all = z.boolean().optional().describe(FIELD_DOCS.include_all!);
+  if (paged) Object.assign(controls, PAGING);
   return {
+    kind: 'api',
     op,
     name: op.tool.name,
     title: op.tool.title,
-    description: `${op.tool.description}${usage}`,
+    description: op.tool.description,
+    toolset: op.toolset,
+    access: op.access,
+    budget: op.scope === 'budget',
     args,
     input: z.strictObject({ ...args.shape, ...controls }),
     output: outputSchema(shape),
@@ -150,4 +144,34 @@ function define(op: Operation): ToolDefinition {
   };
 }
 
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = OPERATIONS.map((op) => define(op as Operation));
+const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { message: 'must hold at most 50 items' });
+
+/** Lists whose compact form leaves out hidden and all-zero categories unless include_all. */
+export const CATEGORY_LISTS: ReadonlySet<string> = new Set(['getCategories', 'getPlanMonth']);
+
+
+/** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */
+function defineInsight(spec: InsightSpec): InsightTool {
+  return {
+    kind: 'insight',
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    toolset: 'insights',
+    access: 'read',
+    budget: true,
+    input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.input }),
+    output: z.looseObject(spec.output),
+    annotations: READ,
+    compute: spec.compute,
+  };
+}
+
+export const API_TOOLS: readonly ApiTool[] = OPERATIONS.map((op) => define(op as Operation));
+export const INSIGHT_TOOLS: readonly InsightTool[] = INSIGHTS.map(defineInsight);
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...API_TOOLS, ...INSIGHT_TOOLS];
+
+/** The API tool of an operation's tool name (resources and prompts mirror API tools only). */
+export function apiTool(name: string): ApiTool | undefined {
+  return API_TOOLS.find((t) => t.name === name);
+}

@@ -19,7 +19,7 @@ function errorResult(message: string): CallToolResult {
 }
 
 export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<CallToolResult> {
-  const write = def.op.access === 'write';
+  const write = def.access === 'write';
   // Before the service exists (no token yet, a bad base URL) there are no tokens to know, but
   // URL credentials are still removed.
   let scrub = (text: string) => scrubText(text);

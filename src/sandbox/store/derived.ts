@@ -12,7 +12,7 @@
 import { currentMonth, daysBetween, monthOf, monthRange, addMonths, addDays } from '../../api/dates.js';
 import { goalFigures, type CategoryFigures, type GoalFigures } from './goals.js';
 import type { BudgetRec, CategoryRec, TransactionRec } from './records.js';
-import { nextOccurrence } from './schedule.js';
+import { nextOccurrence } from '../../api/schedule.js';
 
 export interface Balances {
   balance: number;

@@ -1,9 +1,11 @@
 /**
- * Occurrences of scheduled transactions. `date_next` is the first occurrence on or after
- * today (UTC); a one-off (`never`) schedule's next date is its first date.
+ * Occurrences of scheduled transactions, by the API's frequencies: the sandbox computes
+ * `date_next` with them, and the insight tools expand what is due in the coming days.
+ * `date_next` is the first occurrence on or after today (UTC); a one-off (`never`) schedule's
+ * next date is its first date.
  */
-import type { ScheduledTransactionFrequency } from '../../api/schemas/common.js';
-import { addDays, addMonths, daysInMonth } from '../../api/dates.js';
+import type { ScheduledTransactionFrequency } from './schemas/common.js';
+import { addDays, addMonths, daysInMonth } from './dates.js';
 
 /** The n-th occurrence (0 = date_first) of a schedule. */
 export function occurrence(first: string, frequency: ScheduledTransactionFrequency, n: number): string {

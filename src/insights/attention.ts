@@ -1,0 +1,166 @@
+/**
+ * What a careful budgeter would look at now, as a table of checks: each finds its items in the
+ * budget's copy, worst or newest first, with a one-line reason. Transaction checks look at every
+ * date; category checks at the current month; YNAB's card rules decide what is credit
+ * overspending (cash spending uses a category's money first, so a shortfall is credit up to what
+ * was spent on cards) and when a card's payment category falls short of what is owed.
+ */
+import { addDays, currentMonth } from '../api/dates.js';
+import type * as E from '../api/schemas/entities.js';
+import type { Money } from './format.js';
+import { present } from './format.js';
+import { project } from './schedule.js';
+import type { BudgetView, Line } from './view.js';
+
+export interface AttentionContext {
+  view: BudgetView;
+  today: string;
+  money: Money;
+  includeOffBudget: boolean;
+}
+
+interface Check {
+  kind: string;
+  reason: string;
+  /** Every item found, worst or newest first. */
+  find(ctx: AttentionContext): Record<string, unknown>[];
+}
+
+const CASH_TYPES = new Set(['checking', 'savings', 'cash']);
+const STALE_DAYS = 30;
+const SHORTFALL_DAYS = 14;
+
+function counted(ctx: AttentionContext, accountId: string): boolean {
+  const a = ctx.view.replica.accounts.get(accountId);
+  return !!a && (a.on_budget || ctx.includeOffBudget);
+}
+
+/** A transaction as an example row: enough to recognise it and act on it. */
+function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<string, unknown> {
+  return present({ id: t.id, date: t.date, payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount), account_name: ctx.view.accountName(t.account_id) });
+}
+
+const newestFirst = (a: E.TransactionSummaryBase, b: E.TransactionSummaryBase) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0);
+
+/** The month's categories, as the API's month view has them. */
+function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
+  return ctx.view.replica.months.get(currentMonth(new Date(`${ctx.today}T00:00:00Z`)))?.categories.filter((c) => !c.deleted) ?? [];
+}
+
+/** What was spent on cards in a category this month (net of card refunds, never below zero). */
+function creditSpending(ctx: AttentionContext, categoryId: string, month: string): number {
+  let total = 0;
+  for (const l of ctx.view.activity()) if (l.category_id === categoryId && l.date.startsWith(month.slice(0, 7)) && ctx.view.isCredit(l.account_id)) total += l.amount;
+  return Math.max(0, -total);
+}
+
+const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
+  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === ctx.view.uncategorizedId);
+
+export const CHECKS: readonly Check[] = [
+  {
+    kind: 'unapproved',
+    reason: 'Entered or imported transactions waiting for approval.',
+    find: (ctx) => [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst).map((t) => txnRow(ctx, t)),
+  },
+  {
+    kind: 'uncategorized',
+    reason: 'Transactions without a category: their money is not counted against any category.',
+    find: (ctx) => {
+      const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
+      return [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst).map((t) => txnRow(ctx, t));
+    },
+  },
+  {
+    kind: 'overspent',
+    reason: 'Categories below zero this month: cash overspending comes out of next month\'s Ready to Assign, credit overspending becomes card debt no payment money covers.',
+    find: (ctx) => {
+      const month = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
+      return monthCategories(ctx)
+        .filter((c) => c.balance < 0 && !c.internal && !ctx.view.isPaymentCategory(c.id))
+        .sort((a, b) => a.balance - b.balance)
+        .map((c) => {
+          const over = -c.balance;
+          const credit = Math.min(over, creditSpending(ctx, c.id, month));
+          const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
+          return { id: c.id, name: c.name, ...ctx.money('overspent', over), type };
+        });
+    },
+  },
+  {
+    kind: 'underfunded',
+    reason: 'Targets that still need money this month.',
+    find: (ctx) =>
+      monthCategories(ctx)
+        .filter((c) => (c.goal_under_funded ?? 0) > 0 && !c.hidden)
+        .sort((a, b) => (b.goal_under_funded ?? 0) - (a.goal_under_funded ?? 0))
+        .map((c) => ({ id: c.id, name: c.name, ...ctx.money('underfunded', c.goal_under_funded!) })),
+  },
+  {
+    kind: 'card_payment_shortfall',
+    reason: 'The card\'s payment category holds less than the card\'s balance: the difference is debt no budgeted money covers yet.',
+    find: (ctx) => {
+      const categories = new Map(monthCategories(ctx).map((c) => [c.id, c]));
+      const rows: { shortfall: number; row: Record<string, unknown> }[] = [];
+      for (const a of ctx.view.replica.accounts.values()) {
+        const payment = ctx.view.paymentCategoryOf(a.id);
+        if (a.closed || a.balance >= 0 || !payment) continue;
+        const available = categories.get(payment)?.balance ?? 0;
+        const shortfall = -a.balance - available;
+        if (shortfall > 0) rows.push({ shortfall, row: { id: a.id, name: a.name, ...ctx.money('balance', a.balance), ...ctx.money('payment_available', available), ...ctx.money('shortfall', shortfall) } });
+      }
+      return rows.sort((x, y) => y.shortfall - x.shortfall).map((x) => x.row);
+    },
+  },
+  {
+    kind: 'upcoming_shortfall',
+    reason: `Scheduled transactions in the next ${SHORTFALL_DAYS} days take the account below zero.`,
+    find: (ctx) => {
+      const lowest = new Map<string, { date: string; balance: number }>();
+      for (const o of project(ctx.view, ctx.today, SHORTFALL_DAYS)) {
+        const low = lowest.get(o.scheduled.account_id);
+        if (!low || o.balance < low.balance) lowest.set(o.scheduled.account_id, { date: o.date, balance: o.balance });
+      }
+      return [...lowest.entries()]
+        .map(([id, low]) => ({ a: ctx.view.replica.accounts.get(id)!, low }))
+        .filter(({ a, low }) => a && !a.closed && CASH_TYPES.has(a.type) && counted(ctx, a.id) && low.balance < 0)
+        .sort((x, y) => x.low.balance - y.low.balance)
+        .map(({ a, low }) => ({ id: a.id, name: a.name, ...ctx.money('balance', a.balance), ...ctx.money('lowest_balance', low.balance), lowest_on: low.date }));
+    },
+  },
+  {
+    kind: 'unreconciled',
+    reason: `Accounts not reconciled for over ${STALE_DAYS} days: compare the cleared balance with the bank's.`,
+    find: (ctx) => {
+      const cutoff = addDays(ctx.today, -STALE_DAYS);
+      const used = new Set([...ctx.view.replica.transactions.values()].map((t) => t.account_id));
+      return [...ctx.view.replica.accounts.values()]
+        .filter((a) => !a.closed && counted(ctx, a.id) && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff))
+        .sort((a, b) => (a.last_reconciled_at ?? '').localeCompare(b.last_reconciled_at ?? ''))
+        .map((a) => present({ id: a.id, name: a.name, last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? null, ...ctx.money('cleared_balance', a.cleared_balance) }));
+    },
+  },
+  {
+    kind: 'ready_to_assign',
+    reason: 'Ready to Assign is not zero: negative means more is assigned than the budget holds, positive is money waiting for a job.',
+    find: (ctx) => {
+      // The latest month holds the up-to-date figure (money assigned ahead comes out of it).
+      const months = [...ctx.view.replica.months.keys()].sort();
+      const month = months[months.length - 1];
+      const value = month ? ctx.view.replica.months.get(month)!.to_be_budgeted : 0;
+      return value === 0 ? [] : [{ month, ...ctx.money('ready_to_assign', value), state: value < 0 ? 'negative' : 'waiting' }];
+    },
+  },
+];
+
+/** Every check that found something: count, reason and up to `examples` items; and the ones that found nothing. */
+export function attention(ctx: AttentionContext, examples = 5): { attention: Record<string, unknown>[]; clear: string[] } {
+  const found: Record<string, unknown>[] = [];
+  const clear: string[] = [];
+  for (const check of CHECKS) {
+    const items = check.find(ctx);
+    if (!items.length) clear.push(check.kind);
+    else found.push({ kind: check.kind, count: items.length, reason: check.reason, examples: items.slice(0, examples) });
+  }
+  return { attention: found, clear };
+}

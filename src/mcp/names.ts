@@ -1,0 +1,158 @@
+/**
+ * Names wherever ids go: an argument that takes the id of a budget, account, category, category
+ * group or payee also takes its exact name (case-insensitive), since that is what people say and
+ * what an assistant has at hand. A name is never guessed: an unknown name, or one that several
+ * things share, is an error listing the closest candidates with their ids.
+ *
+ * Which arguments these are is decided by name (`account_id`, and any `…_account_id` such as a
+ * transfer's `from_account_id`), so that new tools get names for free.
+ */
+import type { BudgetReplica } from '../sync/replica.js';
+import { ArgumentError } from './tools/arg-checks.js';
+
+export type NamedKind = 'account' | 'category' | 'category_group' | 'payee';
+
+/** The plain argument names of each kind (also `…_<name>` prefixed ones, see namedKindOf). */
+export const NAMED_KINDS: Readonly<Record<string, NamedKind>> = {
+  account_id: 'account',
+  category_id: 'category',
+  category_group_id: 'category_group',
+  payee_id: 'payee',
+};
+
+/** The kind of thing an argument names, by its name: `account_id`, `from_account_id`, … */
+export function namedKindOf(key: string): NamedKind | undefined {
+  for (const [arg, kind] of Object.entries(NAMED_KINDS)) if (key === arg || key.endsWith(`_${arg}`)) return kind;
+  return undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function looksLikeId(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** One thing that can be named: its id, name, and a qualifier shown in errors (group, type). */
+export interface Named {
+  id: string;
+  name: string;
+  detail?: string;
+}
+
+/** Case-insensitive, accent-preserving comparison form of a name (exact names only). */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase();
+}
+
+/** Accent- and case-insensitive form, for finding candidates and for search. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const here = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = here;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The entries closest to a typed name, best first: prefix, word prefix, containment, then edit distance. */
+export function closest(entries: readonly Named[], typed: string, n = 5): Named[] {
+  const q = foldText(typed.trim());
+  const score = (e: Named): number => {
+    const label = foldText(e.name);
+    if (label.startsWith(q)) return 0;
+    if (label.split(/[\s\-:/&(),.]+/).some((w) => w && w.startsWith(q))) return 1;
+    if (label.includes(q) || (label.length > 2 && q.includes(label))) return 2;
+    return 3 + distance(label, q) / Math.max(label.length, q.length, 1);
+  };
+  return entries
+    .map((e, i) => ({ e, i, s: score(e) }))
+    .sort((a, b) => a.s - b.s || a.i - b.i)
+    .slice(0, n)
+    .map((x) => x.e);
+}
+
+const describe = (e: Named) => `${JSON.stringify(e.name)} (id ${e.id}${e.detail ? `, ${e.detail}` : ''})`;
+
+/**
+ * The id an argument stands for: itself when it looks like an id, else the one entry with that
+ * exact name. `label` names the argument in errors (`transactions[0].category_id`).
+ */
+export function resolveName(entries: readonly Named[], value: string, label: string, what: string): string {
+  if (looksLikeId(value)) return value;
+  const key = nameKey(value);
+  const matches = entries.filter((e) => nameKey(e.name) === key);
+  if (matches.length === 1) return matches[0]!.id;
+  if (matches.length > 1) {
+    throw new ArgumentError(`${label} ${JSON.stringify(value)}: ${matches.length} ${what}s have that name: ${matches.slice(0, 10).map(describe).join(', ')}. Give the id of the one you mean.`);
+  }
+  const near = closest(entries, value);
+  throw new ArgumentError(
+    `${label} ${JSON.stringify(value)}: no ${what} has that id or name${near.length ? `. Closest: ${near.map(describe).join(', ')}` : ''}. Give an id or an exact name.`,
+  );
+}
+
+/** What can be named in a budget, by kind. */
+export function namedIn(replica: BudgetReplica, kind: NamedKind): Named[] {
+  switch (kind) {
+    case 'account':
+      return [...replica.accounts.values()].map((a) => ({ id: a.id, name: a.name, detail: a.closed ? `${a.type}, closed` : a.type }));
+    case 'category':
+      return [...replica.categories.values()].map((c) => ({
+        id: c.id,
+        name: c.name,
+        detail: `in ${replica.categoryGroups.get(c.category_group_id)?.name ?? c.category_group_name ?? 'a group'}${c.hidden ? ', hidden' : ''}`,
+      }));
+    case 'category_group':
+      return [...replica.categoryGroups.values()].map((g) => ({ id: g.id, name: g.name, detail: g.hidden ? 'hidden' : undefined }));
+    case 'payee':
+      return [...replica.payees.values()].map((p) => ({ id: p.id, name: p.name }));
+  }
+}
+
+export const KIND_WORD: Record<NamedKind, string> = { account: 'account', category: 'category', category_group: 'category group', payee: 'payee' };
+
+/** Every (path, kind, value) of named arguments whose value is a name rather than an id, nested lines included. */
+export function namesIn(args: unknown, path = ''): { path: string; kind: NamedKind; value: string }[] {
+  const out: { path: string; kind: NamedKind; value: string }[] = [];
+  if (Array.isArray(args)) args.forEach((x, i) => out.push(...namesIn(x, `${path}[${i}]`)));
+  else if (args && typeof args === 'object') {
+    for (const [k, v] of Object.entries(args)) {
+      const kind = namedKindOf(k);
+      const here = path ? `${path}.${k}` : k;
+      if (kind && typeof v === 'string' && !looksLikeId(v)) out.push({ path: here, kind, value: v });
+      else if (v && typeof v === 'object') out.push(...namesIn(v, here));
+    }
+  }
+  return out;
+}
+
+/** A copy of the arguments with every name of `kinds` replaced by its id in the replica. */
+export function replaceNames(args: Record<string, unknown>, replica: BudgetReplica): Record<string, unknown> {
+  const cache = new Map<NamedKind, Named[]>();
+  const entries = (kind: NamedKind) => {
+    let list = cache.get(kind);
+    if (!list) cache.set(kind, (list = namedIn(replica, kind)));
+    return list;
+  };
+  const walk = (node: unknown, path: string): unknown => {
+    if (Array.isArray(node)) return node.map((x, i) => walk(x, `${path}[${i}]`));
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      const kind = namedKindOf(k);
+      const here = path ? `${path}.${k}` : k;
+      out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind]) : walk(v, here);
+    }
+    return out;
+  };
+  return walk(args, '') as Record<string, unknown>;
+}

@@ -1,0 +1,85 @@
+/**
+ * Where tool arguments meet the budget, once for every tool (API and insight alike): the budget
+ * is found by id, alias ("last-used", "default") or name, names of accounts, categories, groups
+ * and payees become ids, and what converting money needs (the currency's decimals) is known.
+ *
+ * It costs no request when the budget's copy is fresh: aliases resolve through the copy itself
+ * (a sync by alias is how a budget switch in YNAB is noticed), names through the copy held in
+ * memory, synced only when a name is not found in it (something created since), and budget
+ * names through the cached budget list.
+ */
+import type { BudgetReplica } from '../sync/replica.js';
+import { looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
+import type { ServerState } from './state.js';
+import type { ToolDefinition } from './tools/definitions.js';
+
+const ALIASES = new Set(['last-used', 'default']);
+
+export interface Target {
+  /** The arguments with every name turned into an id. */
+  args: Record<string, unknown>;
+  /** The budget's id, for tools that take one. */
+  budgetId?: string;
+  /** Named in the answer when budget_id was left out, an alias or a name. */
+  named: boolean;
+  /** The budget's copy when one was needed (possibly older than the staleness bound). */
+  replica?: BudgetReplica;
+}
+
+/** The user's budgets (the cached list: one request at most every few minutes). */
+export async function budgetList(state: ServerState): Promise<{ id: string; name: string }[]> {
+  const service = await state.service();
+  const res = await service.call('getPlans', { params: {}, query: {} });
+  return ((res.data.plans ?? []) as { id: string; name: string }[]).map((b) => ({ id: b.id, name: b.name }));
+}
+
+async function budgetFrom(state: ServerState, raw: string, given: boolean): Promise<{ id: string; replica?: BudgetReplica }> {
+  const service = await state.service();
+  if (looksLikeId(raw)) return { id: raw };
+  if (ALIASES.has(raw)) {
+    const { replica } = await service.replicas.fresh(raw);
+    return { id: replica.summary.id, replica };
+  }
+  const label = given ? 'budget_id' : 'the configured default budget (--budget / YNAB_BUDGET_ID)';
+  return { id: resolveName(await budgetList(state), raw, label, 'budget') };
+}
+
+/** The budget's copy: the one held in memory, else a synced one. */
+async function copyOf(state: ServerState, budgetId: string, fresh = false): Promise<BudgetReplica> {
+  const service = await state.service();
+  const held = fresh ? undefined : service.replicas.peek(budgetId);
+  return held ?? (await service.replicas.fresh(budgetId)).replica;
+}
+
+/** Arguments that are amounts in currency units: converting them needs the currency's decimals. */
+const DECIMAL_MONEY = new Set(['amount', 'balance', 'budgeted', 'goal_target', 'min_amount', 'max_amount']);
+
+function hasDecimalMoney(args: unknown): boolean {
+  if (Array.isArray(args)) return args.some(hasDecimalMoney);
+  if (!args || typeof args !== 'object') return false;
+  return Object.entries(args).some(([k, v]) => (typeof v === 'number' && DECIMAL_MONEY.has(k)) || (typeof v === 'object' && hasDecimalMoney(v)));
+}
+
+export async function resolveTarget(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<Target> {
+  if (!def.budget) return { args, named: false };
+  const given = args.budget_id !== undefined;
+  const raw = (args.budget_id as string | undefined) ?? state.config.defaultBudget;
+  const budget = await budgetFrom(state, raw, given);
+  const named = !given || !looksLikeId(raw);
+  const names = namesIn(args);
+  let replica = budget.replica;
+  if (!replica && (names.length || def.kind === 'insight' || hasDecimalMoney(args))) replica = await copyOf(state, budget.id);
+  let resolved = { ...args, ...(given ? { budget_id: budget.id } : {}) };
+  if (names.length && replica) {
+    try {
+      resolved = replaceNames(resolved, replica);
+    } catch (e) {
+      // Not in the copy held in memory: it may have been created since; look again in a synced copy.
+      const syncedAt = replica.syncedAt;
+      replica = await copyOf(state, budget.id, true);
+      if (replica.syncedAt === syncedAt) throw e;
+      resolved = replaceNames(resolved, replica);
+    }
+  }
+  return { args: resolved, budgetId: budget.id, named, replica };
+}

@@ -1,0 +1,33 @@
+/**
+ * Which tools a server offers: toolsets (one per area of the API, plus `insights`) and the
+ * `core` profile, the insight tools with the handful of API tools an assistant uses most, sized
+ * for hosts that pay for every tool definition at the start of each conversation.
+ * `list_budgets` is offered under every selection: whatever else is chosen, the assistant can
+ * always find the budgets (and their ids) it may name.
+ */
+import { TOOLSETS } from '../api/operations/index.js';
+
+export const MCP_TOOLSETS = [...TOOLSETS, 'insights'] as const;
+export type McpToolset = (typeof MCP_TOOLSETS)[number];
+
+/** A selection: toolsets, and/or the `core` profile. */
+export type Selection = ReadonlySet<McpToolset | 'core'>;
+
+/** The API tools of the core profile (all insight tools belong to it too). */
+export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
+  'list_budgets',
+  'list_accounts',
+  'list_categories',
+  'get_month',
+  'create_transactions',
+  'update_transactions',
+  'update_month_category',
+]);
+
+/** Offered whatever the selection. */
+const ALWAYS = new Set(['list_budgets']);
+
+export function selected(selection: Selection, tool: { name: string; toolset: McpToolset }): boolean {
+  if (ALWAYS.has(tool.name) || selection.has(tool.toolset)) return true;
+  return selection.has('core') && (tool.toolset === 'insights' || CORE_API_TOOLS.has(tool.name));
+}

@@ -1,0 +1,114 @@
+/**
+ * What a host pays for the tool definitions at the start of every conversation: the byte length
+ * of the JSON `tools` array of tools/list, through a real MCP client. The 44 API tools stay
+ * within 40 KB with every operation, argument and unit statement kept; the whole default list
+ * within 56 KB; the `core` profile within 16 KB. Every toolset selection can find budgets.
+ * Schemas are lean (no dialect per tool, no ±2^53 bounds, no empty schemas), and the MCP
+ * Inspector's portability check finds only the one kind of warning the README explains.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
+import { mcpConfig } from '../../src/mcp/config.js';
+import { buildServer } from '../../src/mcp/server.js';
+import { ServerState } from '../../src/mcp/state.js';
+import { MCP_TOOLSETS } from '../../src/mcp/toolsets.js';
+import { MONEY_DOCS } from '../../src/mcp/tools/field-docs.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+
+const KB = 1000;
+const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming'];
+
+/** tools/list as a client receives it, for a toolset selection (listing needs no token). */
+async function listed(toolsets?: string, readOnly = false): Promise<any[]> {
+  const state = new ServerState(mcpConfig({ toolsets, readOnly }, {}), async () => {
+    throw new Error('listing must not connect');
+  });
+  const server = buildServer(state);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name: 'budget', version: '1' });
+  await client.connect(a);
+  const { tools } = await client.listTools();
+  await client.close();
+  await server.close();
+  return tools;
+}
+
+const bytes = (tools: unknown[]) => Buffer.byteLength(JSON.stringify(tools), 'utf8');
+
+describe('definitions budget', () => {
+  it('the 44 API tools take at most 40 KB, the default list at most 56 KB, core at most 16 KB', async () => {
+    const all = await listed();
+    const api = all.filter((t) => !INSIGHTS.includes(t.name));
+    expect(api).toHaveLength(44);
+    expect(bytes(api)).toBeLessThanOrEqual(40 * KB);
+    expect(bytes(all)).toBeLessThanOrEqual(56 * KB);
+    const core = await listed('core');
+    expect(core.map((t) => t.name)).toEqual(expect.arrayContaining([...INSIGHTS, 'list_budgets']));
+    expect(bytes(core)).toBeLessThanOrEqual(16 * KB);
+  });
+
+  it.each([...MCP_TOOLSETS, 'core'])('toolset %s lets the assistant find budgets', async (toolset) => {
+    const names = (await listed(toolset)).map((t) => t.name);
+    expect(names).toContain('list_budgets');
+    expect((await listed(toolset, true)).map((t) => t.name)).toContain('list_budgets');
+  });
+
+  it('loses no operation, argument or unit statement', async () => {
+    const tools = new Map((await listed()).map((t) => [t.name, t]));
+    for (const op of OPERATIONS as readonly Operation[]) {
+      const t = tools.get(op.tool.name);
+      expect(t, op.id).toBeDefined();
+      const props = t.inputSchema.properties;
+      const expected = [...op.params, ...op.query.filter((q) => q !== 'last_knowledge_of_server')];
+      if (op.scope === 'budget') expected.push('budget_id');
+      for (const name of expected) expect(props, `${op.tool.name}.${name}`).toHaveProperty(name);
+      // Every body field: as itself, or as a money pair, flattened from the wrapper (or in the transactions list).
+      const fields = t.inputSchema.properties.transactions?.items?.properties ?? props;
+      const wrapper = (op.body as any)?.shape as Record<string, any> | undefined;
+      for (const member of op.bodyMembers ?? []) {
+        let inner = wrapper?.[member];
+        while (inner?.def?.innerType) inner = inner.def.innerType;
+        if (inner?.def?.type === 'array') inner = inner.def.element;
+        for (const key of Object.keys(inner?.shape ?? {})) {
+          if (key in MONEY_DOCS) {
+            expect(fields, `${op.tool.name}.${key}`).toHaveProperty(key);
+            expect(fields[key].description, `${op.tool.name}.${key}`).toBe(MONEY_DOCS[key]);
+            expect(fields[`${key}_milliunits`].description, `${op.tool.name}.${key}_milliunits`).toMatch(/milliunits/);
+          } else expect(fields, `${op.tool.name}.${key}`).toHaveProperty(key);
+        }
+      }
+    }
+  });
+
+  it('is lean: no dialect per tool, no safe-integer bounds, no empty schemas', async () => {
+    const text = JSON.stringify(await listed());
+    expect(text).not.toContain('$schema');
+    expect(text).not.toContain('9007199254740991');
+    expect(text).not.toContain('"additionalProperties":{}');
+    expect(text).not.toContain('"items":{}');
+    // What every answer carries (freshness, notices, paging members) is said once, in the instructions.
+    expect(text).not.toMatch(/freshness|has_more/);
+  });
+});
+
+describe('schema portability (MCP Inspector CLI)', () => {
+  it('warns only about nullable fields written as type arrays, which the README explains', () => {
+    const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
+    const run = spawnSync(inspector, ['--cli', '--method', 'tools/list', '--strict', process.execPath, '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'serve', '--sandbox'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const issues = [...run.stderr.matchAll(/^\s*Issue: (.*)$/gm)].map((m) => m[1]!);
+    expect(run.stderr).toMatch(/0 errors/);
+    const kinds = new Set(issues.map((i) => (/^`type` is an array \(\["\w+","null"\]\)/.test(i) ? 'nullable type array' : i)));
+    expect([...kinds]).toEqual(issues.length ? ['nullable type array'] : []);
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toMatch(/Inspector[\s\S]*nullable[\s\S]*type array/i);
+  });
+});
