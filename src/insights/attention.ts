@@ -2,8 +2,9 @@
  * What a careful budgeter would look at now, as a table of checks: each finds its items in the
  * budget's copy, worst or newest first, with a one-line reason. Transaction checks look at every
  * date; category checks at the current month; YNAB's card rules decide what is credit
- * overspending (cash spending uses a category's money first, so a shortfall is credit up to what
- * was spent on cards) and when a card's payment category falls short of what is owed.
+ * overspending (YNAB "takes the cash out first": an overspent category's shortfall is cash
+ * overspending up to what was spent from cash accounts, and credit overspending beyond that, up
+ * to what was spent on cards) and when a card's payment category falls short of what is owed.
  */
 import { addDays, currentMonth } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
@@ -47,11 +48,16 @@ function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
   return ctx.view.replica.months.get(currentMonth(new Date(`${ctx.today}T00:00:00Z`)))?.categories.filter((c) => !c.deleted) ?? [];
 }
 
-/** What was spent on cards in a category this month (net of card refunds, never below zero). */
-function creditSpending(ctx: AttentionContext, categoryId: string, month: string): number {
-  let total = 0;
-  for (const l of ctx.view.activity()) if (l.category_id === categoryId && l.date.startsWith(month.slice(0, 7)) && ctx.view.isCredit(l.account_id)) total += l.amount;
-  return Math.max(0, -total);
+/** What was spent in a category this month from cash accounts and on cards (each net of refunds, never below zero). */
+function spendingBySource(ctx: AttentionContext, categoryId: string, month: string): { cash: number; credit: number } {
+  let cash = 0;
+  let credit = 0;
+  for (const l of ctx.view.activity()) {
+    if (l.category_id !== categoryId || !l.date.startsWith(month.slice(0, 7))) continue;
+    if (ctx.view.isCredit(l.account_id)) credit += l.amount;
+    else cash += l.amount;
+  }
+  return { cash: Math.max(0, -cash), credit: Math.max(0, -credit) };
 }
 
 const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
@@ -81,9 +87,10 @@ export const CHECKS: readonly Check[] = [
         .sort((a, b) => a.balance - b.balance)
         .map((c) => {
           const over = -c.balance;
-          const credit = Math.min(over, creditSpending(ctx, c.id, month));
+          const spent = spendingBySource(ctx, c.id, month);
+          const credit = Math.min(Math.max(0, over - spent.cash), spent.credit);
           const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
-          return { id: c.id, name: c.name, ...ctx.money('overspent', over), type };
+          return { id: c.id, name: c.name, ...ctx.money('overspent', over), type, ...(type === 'cash and credit' ? ctx.money('credit_overspent', credit) : {}) };
         });
     },
   },

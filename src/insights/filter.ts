@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { decimalToMilliunits, MoneyInputError } from '../api/money.js';
 import { IsoDate, TransactionClearedStatus } from '../api/schemas/common.js';
 import { foldText } from '../mcp/names.js';
-import { ArgumentError } from '../mcp/tools/arg-checks.js';
+import { ArgumentError, checkDateRange } from '../mcp/tools/arg-checks.js';
 import { NameOrId } from '../mcp/tools/args.js';
 import { FIELD_DOCS } from '../mcp/tools/field-docs.js';
 import type { BudgetView, Line } from './view.js';
@@ -72,6 +72,7 @@ function size(value: number | undefined, name: string, digits: number | undefine
 
 /** A predicate for lines matching the filter. `digits`: the currency's decimal digits. */
 export function lineFilter(view: BudgetView, f: FilterArgs, digits: number | undefined): (line: Line) => boolean {
+  checkDateRange(f);
   const min = size(f.min_amount, 'min_amount', digits);
   const max = size(f.max_amount, 'max_amount', digits);
   if (min !== undefined && max !== undefined && max < min) throw new ArgumentError(`max_amount ${f.max_amount} is below min_amount ${f.min_amount}`);

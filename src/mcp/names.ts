@@ -80,6 +80,8 @@ export function closest(entries: readonly Named[], typed: string, n = 5): Named[
     .map((x) => x.e);
 }
 
+const plural = (what: string) => (what.endsWith('y') ? `${what.slice(0, -1)}ies` : `${what}s`);
+
 const describe = (e: Named) => `${JSON.stringify(e.name)} (id ${e.id}${e.detail ? `, ${e.detail}` : ''})`;
 
 /**
@@ -92,7 +94,7 @@ export function resolveName(entries: readonly Named[], value: string, label: str
   const matches = entries.filter((e) => nameKey(e.name) === key);
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length > 1) {
-    throw new ArgumentError(`${label} ${JSON.stringify(value)}: ${matches.length} ${what}s have that name: ${matches.slice(0, 10).map(describe).join(', ')}. Give the id of the one you mean.`);
+    throw new ArgumentError(`${label} ${JSON.stringify(value)}: ${matches.length} ${plural(what)} have that name: ${matches.slice(0, 10).map(describe).join(', ')}. Give the id of the one you mean.`);
   }
   const near = closest(entries, value);
   throw new ArgumentError(

@@ -5,8 +5,8 @@
  *
  * It costs no request when the budget's copy is fresh: aliases resolve through the copy itself
  * (a sync by alias is how a budget switch in YNAB is noticed), names through the copy held in
- * memory, synced only when a name is not found in it (something created since), and budget
- * names through the cached budget list.
+ * memory, brought up to date with one delta only when a name is not found in it (something
+ * created since), and budget names through the cached budget list.
  */
 import type { BudgetReplica } from '../sync/replica.js';
 import { looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
@@ -14,6 +14,9 @@ import type { ServerState } from './state.js';
 import type { ToolDefinition } from './tools/definitions.js';
 
 const ALIASES = new Set(['last-used', 'default']);
+
+/** A copy synced this recently is not asked again for a name it does not know. */
+const REFRESH_AFTER_MS = 1000;
 
 export interface Target {
   /** The arguments with every name turned into an id. */
@@ -45,10 +48,9 @@ async function budgetFrom(state: ServerState, raw: string, given: boolean): Prom
 }
 
 /** The budget's copy: the one held in memory, else a synced one. */
-async function copyOf(state: ServerState, budgetId: string, fresh = false): Promise<BudgetReplica> {
+async function copyOf(state: ServerState, budgetId: string): Promise<BudgetReplica> {
   const service = await state.service();
-  const held = fresh ? undefined : service.replicas.peek(budgetId);
-  return held ?? (await service.replicas.fresh(budgetId)).replica;
+  return service.replicas.peek(budgetId) ?? (await service.replicas.fresh(budgetId)).replica;
 }
 
 /** Arguments that are amounts in currency units: converting them needs the currency's decimals. */
@@ -74,10 +76,15 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
     try {
       resolved = replaceNames(resolved, replica);
     } catch (e) {
-      // Not in the copy held in memory: it may have been created since; look again in a synced copy.
-      const syncedAt = replica.syncedAt;
-      replica = await copyOf(state, budget.id, true);
-      if (replica.syncedAt === syncedAt) throw e;
+      // Not in the copy: it may have been created since (in YNAB, or by another client). One
+      // delta brings the copy up to date, then the names are looked up once more.
+      // A write since the last sync (whose answer may not have shown it all) syncs anyway.
+      const service = await state.service();
+      if (replica.dirty) replica = (await service.replicas.fresh(budget.id)).replica;
+      else if (Date.now() - replica.syncedAt >= REFRESH_AFTER_MS) {
+        await service.replicas.changesSince(budget.id, replica.knowledge);
+        replica = service.replicas.peek(budget.id) ?? replica;
+      } else throw e;
       resolved = replaceNames(resolved, replica);
     }
   }

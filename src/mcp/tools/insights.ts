@@ -62,7 +62,9 @@ function assignedIn(view: BudgetView, period: Period, by: GroupBy): Map<string, 
 const spendingSummary: InsightCompute = (ctx, a) => {
   const by: GroupBy = a.group_by ?? 'category';
   const { current, previous } = resolvePeriod(a, ctx.today);
-  const lines = ctx.view.activity(a.include_off_budget).filter(lineFilter(ctx.view, a as FilterArgs, ctx.digits));
+  // The period picks dates (and the previous period's); the filter picks everything else.
+  const { since_date: _since, until_date: _until, ...scope } = a as FilterArgs;
+  const lines = ctx.view.activity(a.include_off_budget).filter(lineFilter(ctx.view, scope, ctx.digits));
   const now = lines.filter((l) => within(l.date, current));
   // Month rows compare with the month before each; other rows with the previous equal period.
   const before = by === 'month' ? lines.filter((l) => l.date >= addMonths(monthOf(current.since), -1) && l.date < monthOf(current.since)).concat(now) : lines.filter((l) => within(l.date, previous));

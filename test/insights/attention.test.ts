@@ -1,0 +1,145 @@
+/**
+ * needs_attention through a real MCP client: each kind's count, examples and reason, with the
+ * expected items computed in the test from the API's raw answers: unapproved and uncategorized
+ * transactions of any date (transfers, starting balances and reconciled rows never
+ * uncategorized), overspent categories split into cash and credit as YNAB counts them (cash
+ * first), underfunded targets, card payment categories short of the card's balance, scheduled
+ * transactions an account cannot cover, stale reconciliation, Ready to Assign.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { raw, rawLines, thisMonth, todayUtc, type Raw } from './raw.js';
+
+let h: McpHarness;
+const u = Date.now().toString(36);
+const today = todayUtc();
+const CREDIT = new Set(['creditCard', 'lineOfCredit']);
+
+beforeAll(async () => {
+  h = await mcpHarness();
+});
+afterAll(() => h.close());
+
+const kind = (res: any, k: string) => res.attention.find((x: any) => x.kind === k);
+const create = async (t: Record<string, unknown>) => ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] })).transactions[0];
+
+function expectKind(res: any, k: string, ids: string[]) {
+  const found = kind(res, k);
+  if (!ids.length) {
+    expect(found, k).toBeUndefined();
+    expect(res.clear).toContain(k);
+    return;
+  }
+  expect(found.count, k).toBe(ids.length);
+  expect(found.reason).toMatch(/^[A-Z].{15,}\.$/);
+  expect(found.examples.length).toBe(Math.min(5, ids.length));
+  for (const e of found.examples) expect(ids, k).toContain(e.id);
+}
+
+/** Transactions YNAB shows as uncategorized: a budget line without a category that is not a transfer between budget accounts or a starting balance, on a row not reconciled. */
+function uncategorized(r: Raw): string[] {
+  return r.transactions
+    .filter((t) => r.account.get(t.account_id)?.on_budget && t.cleared !== 'reconciled' && t.payee_name !== 'Starting Balance')
+    .filter((t) => rawLines(t).some((l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget)))
+    .map((t) => t.id);
+}
+
+describe('needs_attention', () => {
+  it('lists every kind as the API\'s own data says', async () => {
+    // Make some of everything: overspending of each sort, an uncategorized row, a scheduled outflow the wallet cannot cover.
+    const group = 'Quality of Life';
+    const cats: Record<string, string> = {};
+    for (const [key, assigned] of [['credit', 10], ['mixed', 10], ['cash', 0]] as const) {
+      const c = ok(await h.call('create_category', { name: `Att ${key} ${u}`, category_group_id: group })).category;
+      cats[key] = c.id;
+      if (assigned) ok(await h.call('update_month_category', { month: 'current', category_id: c.name, budgeted: assigned }));
+    }
+    await create({ account_id: 'Visa Rewards', amount: -30, payee_name: `Att Card ${u}`, category_id: cats.credit });
+    await create({ account_id: 'Everyday Checking', amount: -15, payee_name: `Att Cash ${u}`, category_id: cats.mixed });
+    await create({ account_id: 'Visa Rewards', amount: -20, payee_name: `Att Card ${u}`, category_id: cats.mixed });
+    await create({ account_id: 'Everyday Checking', amount: -20, payee_name: `Att Cash ${u}`, category_id: cats.cash });
+    const wallet = ok(await h.call('get_account', { account_id: 'Wallet' })).account;
+    const inThreeDays = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: inThreeDays, amount_milliunits: -(wallet.balance + 100_000), payee_name: `Att Big Bill ${u}`, frequency: 'never' }));
+
+    const res = ok(await h.call('needs_attention'));
+    const r = await raw(h.sb);
+    const view = await r.month(thisMonth());
+    expect(res.as_of).toBe(today);
+    expect(res.budget).toEqual({ id: r.budget.id, name: 'Demo Household' });
+
+    expectKind(res, 'unapproved', r.transactions.filter((t) => !t.approved && r.account.get(t.account_id)?.on_budget).map((t) => t.id));
+    const newest = kind(res, 'unapproved').examples.map((e: any) => e.date);
+    expect(newest).toEqual([...newest].sort().reverse());
+    expectKind(res, 'uncategorized', uncategorized(r));
+
+    // Overspent: cash first, then credit up to what was spent on cards.
+    const paymentGroup = r.groups.find((g) => g.name === 'Credit Card Payments');
+    const overspent = view.categories.filter((c: any) => c.balance < 0 && !c.internal && c.category_group_id !== paymentGroup.id);
+    expectKind(res, 'overspent', overspent.map((c: any) => c.id));
+    const spent = (categoryId: string, credit: boolean) =>
+      Math.max(0, -r.transactions.flatMap(rawLines).filter((l) => l.category_id === categoryId && l.date.startsWith(thisMonth().slice(0, 7)) && CREDIT.has(r.account.get(l.account_id)?.type) === credit).reduce((s, l) => s + l.amount, 0));
+    for (const c of overspent) {
+      const over = -c.balance;
+      const credit = Math.min(Math.max(0, over - spent(c.id, false)), spent(c.id, true));
+      const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
+      const row = kind(res, 'overspent').examples.find((e: any) => e.id === c.id);
+      if (row) expect(row, c.name).toMatchObject({ overspent_milliunits: over, type });
+    }
+    const ours = view.categories.filter((c: any) => Object.values(cats).includes(c.id));
+    expect(ours.map((c: any) => -c.balance).sort((a: number, b: number) => a - b)).toEqual([20_000, 20_000, 25_000]);
+    // The three made above, wherever they are among the examples (the worst five).
+    const shown = (id: string) => kind(res, 'overspent').examples.find((e: any) => e.id === id);
+    if (shown(cats.credit!)) expect(shown(cats.credit!)).toMatchObject({ overspent_milliunits: 20_000, type: 'credit' });
+    if (shown(cats.mixed!)) expect(shown(cats.mixed!)).toMatchObject({ overspent_milliunits: 25_000, type: 'cash and credit', credit_overspent_milliunits: 10_000 });
+    if (shown(cats.cash!)) expect(shown(cats.cash!)).toMatchObject({ overspent_milliunits: 20_000, type: 'cash' });
+    expect([cats.credit, cats.mixed, cats.cash].some((id) => shown(id!))).toBe(true);
+
+    expectKind(res, 'underfunded', view.categories.filter((c: any) => c.goal_under_funded > 0 && !c.hidden).map((c: any) => c.id));
+
+    const shortfalls = r.accounts.filter((a) => {
+      const payment = paymentGroup.categories.find((c: any) => c.name === a.name);
+      const available = view.categories.find((c: any) => c.id === payment?.id)?.balance ?? 0;
+      return payment && a.on_budget && !a.closed && a.balance < 0 && -a.balance - available > 0;
+    });
+    expectKind(res, 'card_payment_shortfall', shortfalls.map((a) => a.id));
+    for (const e of kind(res, 'card_payment_shortfall')?.examples ?? []) {
+      const a = r.account.get(e.id);
+      const payment = view.categories.find((c: any) => c.name === a.name && c.category_group_id === paymentGroup.id);
+      expect(e).toMatchObject({ balance_milliunits: a.balance, payment_available_milliunits: payment.balance, shortfall_milliunits: -a.balance - payment.balance });
+    }
+
+    // The wallet cannot cover the bill in three days (nothing else is scheduled on it within 14).
+    expect(r.scheduled.filter((s) => s.account_id === wallet.id && !s.payee_name?.startsWith('Att Big Bill'))).toEqual([]);
+    const walletRow = kind(res, 'upcoming_shortfall').examples.find((e: any) => e.id === wallet.id);
+    expect(walletRow).toMatchObject({ balance_milliunits: wallet.balance, lowest_balance_milliunits: -100_000, lowest_on: inThreeDays });
+
+    const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const used = new Set(r.transactions.map((t) => t.account_id));
+    expectKind(res, 'unreconciled', r.accounts.filter((a) => a.on_budget && !a.closed && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff)).map((a) => a.id));
+
+    const last = r.months[r.months.length - 1];
+    const rta = kind(res, 'ready_to_assign');
+    if (last.to_be_budgeted === 0) expect(rta).toBeUndefined();
+    else expect(rta.examples[0]).toMatchObject({ month: last.month, ready_to_assign_milliunits: last.to_be_budgeted, state: last.to_be_budgeted < 0 ? 'negative' : 'waiting' });
+  });
+
+  it('never counts transfers, starting balances or reconciled rows as uncategorized; counts any date; tracking accounts only when asked', async () => {
+    const before = ok(await h.call('needs_attention'));
+    const count = (res: any, k: string) => kind(res, k)?.count ?? 0;
+    const savings = ok(await h.call('get_account', { account_id: 'Rainy Day Savings' })).account;
+    await create({ account_id: 'Everyday Checking', amount: -5, payee_id: savings.transfer_payee_id });
+    await create({ account_id: 'Everyday Checking', amount: -6, payee_name: `Att Reconciled ${u}`, cleared: 'reconciled' });
+    ok(await h.call('create_account', { name: `Att New ${u}`, type: 'savings', balance: 100 }));
+    const old = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
+    await create({ account_id: 'Everyday Checking', amount: -7, payee_name: `Att Old ${u}`, date: old, approved: false });
+    const tracking = (await raw(h.sb)).accounts.find((a) => !a.on_budget && !a.closed);
+    await create({ account_id: tracking.id, amount: -8, payee_name: `Att Tracking ${u}`, approved: false });
+    const after = ok(await h.call('needs_attention'));
+    // Only the year-old row is new: uncategorized and unapproved, whatever its date.
+    expect(count(after, 'uncategorized') - count(before, 'uncategorized')).toBe(1);
+    expect(count(after, 'unapproved') - count(before, 'unapproved')).toBe(1);
+    const everywhere = ok(await h.call('needs_attention', { include_off_budget: true }));
+    expect(count(everywhere, 'unapproved') - count(after, 'unapproved')).toBe(1);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * cash_flow and upcoming through a real MCP client, checked against the API's raw answers with
+ * arithmetic written in the test: each month's income and spending are the month view's income
+ * and minus its activity, net worth sums every account's transactions to the month's end; the
+ * scheduled transactions of the coming days are expanded by their frequency here too, and each
+ * occurrence's projected balance carried forward from the accounts' balances.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { lastDay, raw, shiftMonth, thisMonth, todayUtc, usd } from './raw.js';
+
+let h: McpHarness;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  h = await mcpHarness({ stack: { onRequest: (r) => requests.push(r.path) } });
+});
+afterAll(() => h.close());
+
+describe('cash_flow', () => {
+  it('gives each month\'s income, spending, net and net worth as the API\'s data says', async () => {
+    const r = await raw(h.sb);
+    const res = ok(await h.call('cash_flow'));
+    const expected = [5, 4, 3, 2, 1, 0].map((i) => shiftMonth(thisMonth(), -i));
+    expect(res.months.map((m: any) => m.month)).toEqual(expected);
+    let income = 0;
+    let spending = 0;
+    for (const row of res.months) {
+      const m = r.months.find((x) => x.month === row.month);
+      const end = row.month === thisMonth() ? todayUtc() : lastDay(row.month);
+      const worth = r.transactions.filter((t) => t.date <= end).reduce((s, t) => s + t.amount, 0);
+      expect(row).toMatchObject({
+        income_milliunits: m.income,
+        income_formatted: usd(m.income),
+        spending_milliunits: -m.activity,
+        spending_formatted: usd(-m.activity),
+        net_milliunits: m.income + m.activity,
+        net_worth_milliunits: worth,
+        net_worth_formatted: usd(worth),
+      });
+      expect(row.partial).toBe(row.month === thisMonth() ? true : undefined);
+      income += m.income;
+      spending -= m.activity;
+    }
+    // Today's net worth is every account's balance, on and off budget, closed ones included.
+    expect(res.months[5].net_worth_milliunits).toBe(r.accounts.reduce((s, a) => s + a.balance, 0));
+    expect(res.totals).toMatchObject({ income_milliunits: income, spending_milliunits: spending, net_milliunits: income - spending });
+    expect(ok(await h.call('cash_flow', { months: 2 })).months).toHaveLength(2);
+    expect(Buffer.byteLength((await h.call('cash_flow', { months: 3 })).content[0].text)).toBeLessThanOrEqual(2048);
+  });
+});
+
+/** The test's own expansion of a schedule: date_next, then date_first's lattice after it. */
+function occurrences(s: any, from: string, until: string): string[] {
+  const day = (d: string, add: number) => new Date(Date.parse(`${d}T00:00:00Z`) + add * 86_400_000).toISOString().slice(0, 10);
+  const month = (d: string, add: number, dayOfMonth = Number(d.slice(8))) => {
+    const [y, m] = d.split('-').map(Number) as [number, number];
+    const first = new Date(Date.UTC(y, m - 1 + add, 1));
+    const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+    return `${first.toISOString().slice(0, 8)}${String(Math.min(dayOfMonth, last)).padStart(2, '0')}`;
+  };
+  const step: Record<string, (n: number) => string> = {
+    daily: (n) => day(s.date_first, n),
+    weekly: (n) => day(s.date_first, 7 * n),
+    everyOtherWeek: (n) => day(s.date_first, 14 * n),
+    every4Weeks: (n) => day(s.date_first, 28 * n),
+    twiceAMonth: (n) => (n % 2 ? month(s.date_first, Math.floor(n / 2), Number(s.date_first.slice(8)) + 15) : month(s.date_first, n / 2)),
+    monthly: (n) => month(s.date_first, n),
+    everyOtherMonth: (n) => month(s.date_first, 2 * n),
+    every3Months: (n) => month(s.date_first, 3 * n),
+    every4Months: (n) => month(s.date_first, 4 * n),
+    twiceAYear: (n) => month(s.date_first, 6 * n),
+    yearly: (n) => month(s.date_first, 12 * n),
+    everyOtherYear: (n) => month(s.date_first, 24 * n),
+  };
+  const out = s.date_next >= from && s.date_next <= until ? [s.date_next] : [];
+  if (s.frequency === 'never') return out;
+  for (let n = 0; ; n++) {
+    const d = step[s.frequency]!(n);
+    if (d > until) break;
+    if (d > s.date_next && d >= from) out.push(d);
+  }
+  return out;
+}
+
+describe('upcoming', () => {
+  it('expands scheduled transactions by frequency, each with its account\'s projected balance', async () => {
+    // A weekly and a twice-a-month schedule besides the demo's, and a transfer into savings.
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: inTwoDays, amount: -12.5, payee_name: 'Weekly Farm Box', category_id: 'Groceries', frequency: 'weekly' }));
+    const savings = ok(await h.call('get_account', { account_id: 'Rainy Day Savings' })).account;
+    ok(await h.call('create_scheduled_transaction', { account_id: 'Everyday Checking', date: inTwoDays, amount: -25, payee_id: savings.transfer_payee_id, frequency: 'twiceAMonth' }));
+    const r = await raw(h.sb);
+    const days = 45;
+    const today = todayUtc();
+    const until = new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    // The writes above made the copy stale: one delta brings it up to date, then nothing more is asked.
+    ok(await h.call('upcoming', {}));
+    const n = requests.length;
+    const res = ok(await h.call('upcoming', { days }));
+    expect(requests.slice(n)).toEqual([]);
+    const expected = r.scheduled
+      .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
+      .filter((o) => r.account.get(o.s.account_id)?.on_budget)
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+    expect(res.count).toBe(expected.length);
+    expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
+    // Balances carried forward through every account's occurrences (tracking accounts too, unlisted).
+    const all = r.scheduled.flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s }))).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+    const balance = new Map(r.accounts.map((a) => [a.id, a.balance]));
+    const projected = new Map<string, number>();
+    for (const o of all) {
+      balance.set(o.s.account_id, balance.get(o.s.account_id)! + o.s.amount);
+      if (o.s.transfer_account_id) balance.set(o.s.transfer_account_id, balance.get(o.s.transfer_account_id)! - o.s.amount);
+      projected.set(`${o.date}/${o.s.id}`, balance.get(o.s.account_id)!);
+    }
+    for (const o of res.occurrences) {
+      const p = projected.get(`${o.date}/${o.scheduled_transaction_id}`)!;
+      expect(o, o.payee_name).toMatchObject({ projected_balance_milliunits: p, projected_balance_formatted: usd(p) });
+      const s = r.scheduled.find((x) => x.id === o.scheduled_transaction_id);
+      expect(o).toMatchObject({ amount_milliunits: s.amount, amount_formatted: usd(s.amount), frequency: s.frequency, account_name: s.account_name });
+    }
+    const farm = res.occurrences.filter((o: any) => o.payee_name === 'Weekly Farm Box');
+    expect(farm.length).toBeGreaterThanOrEqual(6);
+    const amounts = expected.map((o) => o.s.amount);
+    expect(res.inflow_milliunits).toBe(amounts.filter((a) => a > 0).reduce((s, a) => s + a, 0));
+    expect(res.outflow_milliunits).toBe(amounts.filter((a) => a < 0).reduce((s, a) => s + a, 0));
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * spending_summary through a real MCP client against the sandbox, every figure checked against
+ * the API's own answers with counting written in the test (raw.ts): with a month and group_by
+ * category each row's net is the month view's activity of that category; outflow, inflow and
+ * count add up the transactions' lines; previous periods and assigned amounts; every grouping;
+ * "everything else"; transfers between budget accounts and starting balances are never
+ * spending, split lines count where they are, tracking accounts only when asked for; a fresh
+ * copy answers without a request; the answer is small.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { activityLines, categoryOf, lastDay, raw, rawLines, shiftMonth, sumsOf, thisMonth, todayUtc, usd, type Raw } from './raw.js';
+
+let h: McpHarness;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  h = await mcpHarness({ stack: { onRequest: (r) => requests.push(`${r.method} ${r.path}`) } });
+});
+afterAll(() => h.close());
+
+const money = (row: any, name: string) => ({ milli: row[`${name}_milliunits`], text: row[`${name}_formatted`] });
+
+describe('spending_summary by category for a month', () => {
+  it.each([0, -1])('each row is the month view\'s activity of its category (month %i)', async (offset) => {
+    const month = shiftMonth(thisMonth(), offset);
+    const r = await raw(h.sb);
+    const view = await r.month(month);
+    const res = ok(await h.call('spending_summary', { month, top: 50 }));
+    expect(res.period).toEqual({ since: month, until: lastDay(month), month });
+    expect(res.budget).toEqual({ id: r.budget.id, name: 'Demo Household' });
+    const lines = activityLines(r, month, lastDay(month));
+    const previousLines = activityLines(r, shiftMonth(month, -1), lastDay(shiftMonth(month, -1)));
+    const previousView = await r.month(shiftMonth(month, -1));
+    expect(res.rows.length).toBeGreaterThan(5);
+    for (const row of res.rows) {
+      const category = view.categories.find((c: any) => c.id === row.id);
+      expect(category, row.name).toBeDefined();
+      expect(row.name).toBe(category.name);
+      expect(row.net_milliunits, row.name).toBe(category.activity);
+      const mine = lines.filter((l) => categoryOf(r, l) === row.id);
+      const sums = sumsOf(mine);
+      expect(money(row, 'outflow')).toEqual({ milli: sums.outflow, text: usd(sums.outflow) });
+      expect(money(row, 'inflow')).toEqual({ milli: sums.inflow, text: usd(sums.inflow) });
+      expect(money(row, 'net')).toEqual({ milli: sums.net, text: usd(sums.net) });
+      expect(row.count).toBe(mine.length);
+      const previous = previousView.categories.find((c: any) => c.id === row.id)?.activity ?? 0;
+      expect(money(row, 'previous_net')).toEqual({ milli: previous, text: usd(previous) });
+      expect(sumsOf(previousLines.filter((l) => categoryOf(r, l) === row.id)).net).toBe(previous);
+      expect(money(row, 'assigned')).toEqual({ milli: category.budgeted, text: usd(category.budgeted) });
+    }
+    // Every category with activity has its row, and the rows add up to the month's activity.
+    const active = view.categories.filter((c: any) => c.activity !== 0 && lines.some((l) => categoryOf(r, l) === c.id));
+    expect(res.rows.map((x: any) => x.id).sort()).toEqual(active.map((c: any) => c.id).sort());
+    expect(res.totals.net_milliunits).toBe(view.activity);
+    expect(res.totals.net_formatted).toBe(usd(view.activity));
+    expect(res.totals.count).toBe(lines.length);
+  });
+
+  it('keeps the top 10 by spending and sums the rest as everything else', async () => {
+    const month = shiftMonth(thisMonth(), -1);
+    const all = ok(await h.call('spending_summary', { month, top: 50 })).rows;
+    const res = ok(await h.call('spending_summary', { month }));
+    expect(all.length).toBeGreaterThan(11);
+    const byOutflow = [...all].sort((a: any, b: any) => a.outflow_milliunits - b.outflow_milliunits || a.net_milliunits - b.net_milliunits);
+    expect(res.rows.slice(0, 10).map((x: any) => x.id)).toEqual(byOutflow.slice(0, 10).map((x: any) => x.id));
+    const rest = res.rows[10];
+    expect(res.rows).toHaveLength(11);
+    expect(rest).toMatchObject({ name: 'everything else', groups: all.length - 10 });
+    expect(rest.id).toBeUndefined();
+    for (const k of ['outflow', 'inflow', 'net', 'previous_net', 'assigned']) {
+      const sum = byOutflow.slice(10).reduce((s: number, x: any) => s + x[`${k}_milliunits`], 0);
+      expect(rest[`${k}_milliunits`], k).toBe(sum);
+      expect(rest[`${k}_formatted`], k).toBe(usd(sum));
+    }
+    expect(rest.count).toBe(byOutflow.slice(10).reduce((s: number, x: any) => s + x.count, 0));
+  });
+});
+
+describe('other groupings and periods', () => {
+  it('groups by payee, account, category group and month over a date range, with the previous equal period', async () => {
+    const r = await raw(h.sb);
+    const since = shiftMonth(thisMonth(), -3);
+    const until = todayUtc();
+    const days = Math.round((Date.parse(until) - Date.parse(since)) / 86_400_000) + 1;
+    const prevUntil = new Date(Date.parse(since) - 86_400_000).toISOString().slice(0, 10);
+    const prevSince = new Date(Date.parse(since) - days * 86_400_000).toISOString().slice(0, 10);
+    const lines = activityLines(r, since, until);
+    const previous = activityLines(r, prevSince, prevUntil);
+    const keyOf: Record<string, (l: any) => string | null> = {
+      payee: (l) => l.payee_id,
+      account: (l) => l.account_id,
+      category_group: (l) => r.category.get(categoryOf(r, l)!)?.category_group_id ?? null,
+    };
+    for (const [by, key] of Object.entries(keyOf)) {
+      const res = ok(await h.call('spending_summary', { since_date: since, until_date: until, group_by: by, top: 50 }));
+      expect(res.previous_period).toEqual({ since: prevSince, until: prevUntil });
+      const ids = new Set(lines.map(key));
+      expect(res.rows).toHaveLength(ids.size);
+      for (const row of res.rows) {
+        const mine = lines.filter((l) => key(l) === (row.id ?? null));
+        const s = sumsOf(mine);
+        expect({ by, id: row.id, out: row.outflow_milliunits, in: row.inflow_milliunits, net: row.net_milliunits, n: row.count }).toEqual({ by, id: row.id, out: s.outflow, in: s.inflow, net: s.net, n: s.count });
+        expect(row.previous_net_milliunits).toBe(sumsOf(previous.filter((l) => key(l) === (row.id ?? null))).net);
+        if (by === 'category_group') {
+          // Assigned in the months the period touches, to the group's categories.
+          let assigned = 0;
+          for (let m = since; m <= until; m = shiftMonth(m, 1)) for (const c of (await r.month(m)).categories) if (c.category_group_id === row.id) assigned += c.budgeted;
+          expect(row.assigned_milliunits, row.name).toBe(assigned);
+        } else expect(row).not.toHaveProperty('assigned_milliunits');
+      }
+      expect(res.totals.net_milliunits).toBe(sumsOf(lines).net);
+    }
+    // Whole months compare with as many whole months before.
+    const byMonth = ok(await h.call('spending_summary', { since_date: since, until_date: lastDay(thisMonth()), group_by: 'month' }));
+    expect(byMonth.previous_period).toEqual({ since: shiftMonth(since, -4), until: lastDay(shiftMonth(since, -1)) });
+    expect(byMonth.rows.map((x: any) => x.id)).toEqual([0, 1, 2, 3].map((i) => shiftMonth(since, i)));
+    for (const row of byMonth.rows) {
+      expect(row.net_milliunits).toBe((await r.month(row.id)).activity);
+      expect(row.previous_net_milliunits).toBe((await r.month(shiftMonth(row.id, -1))).activity);
+    }
+  });
+
+  it('filters by category, account or payee given by name, and answers small', async () => {
+    const r = await raw(h.sb);
+    const month = shiftMonth(thisMonth(), -1);
+    const dining = r.categories.find((c) => c.name === 'Dining Out');
+    const res = await h.call('spending_summary', { month, category_id: 'dining out' });
+    const s = ok(res);
+    expect(s.rows).toHaveLength(1);
+    expect(s.rows[0]).toMatchObject({ id: dining.id, net_milliunits: (await r.month(month)).categories.find((c: any) => c.id === dining.id).activity });
+    expect(Buffer.byteLength(res.content[0].text)).toBeLessThanOrEqual(2048);
+    const visa = r.accounts.find((a) => a.name === 'Visa Rewards');
+    const onCard = ok(await h.call('spending_summary', { month, account_id: 'VISA REWARDS', group_by: 'account' }));
+    expect(onCard.rows.map((x: any) => x.id)).toEqual([visa.id]);
+    expect(onCard.totals.net_milliunits).toBe(sumsOf(activityLines(r, month, lastDay(month)).filter((l) => l.account_id === visa.id)).net);
+  });
+
+  it('refuses a month with a date range, a range that ends before it starts, and unknown names', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ month: 'current', since_date: '2026-01-01' }, /give month, or since_date\/until_date, not both/],
+      [{ since_date: '2026-03-01', until_date: '2026-02-01' }, /until_date 2026-02-01 is before since_date 2026-03-01/],
+      [{ until_date: '2026-02-01' }, /until_date needs since_date/],
+      [{ category_id: 'Dinning Out' }, /category_id "Dinning Out": no category has that id or name\. Closest: "Dining Out" \(id [0-9a-f-]{36}/],
+      [{ group_by: 'tag' }, /group_by: must be one of/],
+    ];
+    for (const [args, message] of cases) {
+      const res = await h.call('spending_summary', args);
+      expect(res.isError, JSON.stringify(args)).toBe(true);
+      expect(res.content[0].text).toMatch(message);
+    }
+  });
+});
+
+describe('what counts as spending', () => {
+  it('never counts transfers between budget accounts or starting balances; counts split lines; tracking accounts only when asked', async () => {
+    const r0: Raw = await raw(h.sb);
+    const today = todayUtc();
+    const month = thisMonth();
+    const before = ok(await h.call('spending_summary', { month, top: 50 }));
+    const beforeAll = ok(await h.call('spending_summary', { month, top: 50, include_off_budget: true }));
+    const checking = r0.accounts.find((a) => a.name === 'Everyday Checking');
+    const savings = r0.accounts.find((a) => a.name === 'Rainy Day Savings');
+    const mortgage = r0.accounts.find((a) => !a.on_budget && !a.closed);
+    const groceries = r0.categories.find((c) => c.name === 'Groceries');
+    const fun = r0.categories.find((c) => c.name === 'Fun Money');
+    // Written through the server (names for ids), so its copy knows it changed.
+    const create = async (t: Record<string, unknown>) => ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] }));
+    await create({ account_id: 'Everyday Checking', amount: -77, payee_id: savings.transfer_payee_id });
+    ok(await h.call('create_account', { name: `Spending Test ${Date.now()}`, type: 'checking', balance: 5000 }));
+    // A tracking account's starting balance has no category: still not spending.
+    ok(await h.call('create_account', { name: `Spending Test Asset ${Date.now()}`, type: 'otherAsset', balance: -2500 }));
+    await create({ account_id: checking.id, amount: -30, payee_name: 'Split Shop', subtransactions: [{ amount: -20, category_id: 'Groceries' }, { amount: -10, category_id: fun.id }] });
+    await create({ account_id: mortgage.name, amount: -12.34, payee_name: 'Escrow Fee' });
+    const after = ok(await h.call('spending_summary', { month, top: 50 }));
+    const net = (res: any, id: string) => res.rows.find((x: any) => x.id === id)?.net_milliunits ?? 0;
+    expect(after.totals.net_milliunits - before.totals.net_milliunits).toBe(-30_000);
+    expect(net(after, groceries.id) - net(before, groceries.id)).toBe(-20_000);
+    expect(net(after, fun.id) - net(before, fun.id)).toBe(-10_000);
+    expect(after.totals.count - before.totals.count).toBe(2);
+    // Still the month view's activity, category by category.
+    const r = await raw(h.sb);
+    const view = await r.month(month);
+    for (const row of after.rows) expect(row.net_milliunits, row.name).toBe(view.categories.find((c: any) => c.id === row.id).activity);
+    expect(after.totals.net_milliunits).toBe(view.activity);
+    // The tracking account's fee counts only when asked for; its new starting balance never.
+    const afterAll = ok(await h.call('spending_summary', { month, top: 50, include_off_budget: true }));
+    expect(afterAll.totals.net_milliunits - beforeAll.totals.net_milliunits).toBe(-30_000 - 12_340);
+    const withTracking = ok(await h.call('spending_summary', { month, top: 50, group_by: 'account', include_off_budget: true }));
+    expect(withTracking.rows.find((x: any) => x.id === mortgage.id)).toMatchObject({ net_milliunits: sumsOf(activityLines(r, month, lastDay(month), true).filter((l) => l.account_id === mortgage.id)).net });
+    expect(ok(await h.call('spending_summary', { month, group_by: 'account', top: 50 })).rows.some((x: any) => x.id === mortgage.id)).toBe(false);
+    expect(rawLines(r.transactions.find((t) => t.payee_name === 'Split Shop')).length).toBe(2);
+  });
+
+  it('answers from a fresh copy without a request', async () => {
+    ok(await h.call('spending_summary', {}));
+    const n = requests.length;
+    ok(await h.call('spending_summary', { group_by: 'payee' }));
+    ok(await h.call('spending_summary', { month: shiftMonth(thisMonth(), -2), category_id: 'Groceries' }));
+    expect(requests.slice(n)).toEqual([]);
+  });
+});
