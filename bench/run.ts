@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { answersBench } from './answers.bench.js';
 import { loadBench } from './load.bench.js';
 import { replicaBench } from './replica.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
@@ -14,6 +15,7 @@ const sections: Record<string, (report: (row: Record<string, string | number>) =
   replica: replicaBench,
   load: loadBench,
   state: stateBench,
+  answers: answersBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);

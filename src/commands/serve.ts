@@ -28,7 +28,8 @@ Options:
   --sandbox                serve the local demo budgets (no account needed)
   --seed S                 with --sandbox: demo data seed
   --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
-  --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled (default all)
+  --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
+                           insights, or the profile core (default all; list_budgets always)
   --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
   --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
   --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)

@@ -38,7 +38,7 @@ function counted(ctx: AttentionContext, accountId: string): boolean {
 
 /** A transaction as an example row: enough to recognise it and act on it. */
 function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<string, unknown> {
-  return present({ id: t.id, date: t.date, payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount), account_name: ctx.view.accountName(t.account_id) });
+  return present({ id: t.id, date: t.date, payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) });
 }
 
 const newestFirst = (a: E.TransactionSummaryBase, b: E.TransactionSummaryBase) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0);
@@ -66,12 +66,12 @@ const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
 export const CHECKS: readonly Check[] = [
   {
     kind: 'unapproved',
-    reason: 'Entered or imported transactions waiting for approval.',
+    reason: 'Transactions waiting for approval.',
     find: (ctx) => [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst).map((t) => txnRow(ctx, t)),
   },
   {
     kind: 'uncategorized',
-    reason: 'Transactions without a category: their money is not counted against any category.',
+    reason: 'Transactions without a category.',
     find: (ctx) => {
       const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
       return [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst).map((t) => txnRow(ctx, t));
@@ -79,7 +79,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'overspent',
-    reason: 'Categories below zero this month: cash overspending comes out of next month\'s Ready to Assign, credit overspending becomes card debt no payment money covers.',
+    reason: 'Below zero this month: cash overspending comes out of next month\'s Ready to Assign, credit overspending becomes uncovered card debt.',
     find: (ctx) => {
       const month = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
       return monthCategories(ctx)
@@ -96,7 +96,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'underfunded',
-    reason: 'Targets that still need money this month.',
+    reason: 'Targets still short of money this month.',
     find: (ctx) =>
       monthCategories(ctx)
         .filter((c) => (c.goal_under_funded ?? 0) > 0 && !c.hidden)
@@ -105,7 +105,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'card_payment_shortfall',
-    reason: 'The card\'s payment category holds less than the card\'s balance: the difference is debt no budgeted money covers yet.',
+    reason: 'The payment category holds less than the card owes.',
     find: (ctx) => {
       const categories = new Map(monthCategories(ctx).map((c) => [c.id, c]));
       const rows: { shortfall: number; row: Record<string, unknown> }[] = [];
@@ -121,7 +121,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'upcoming_shortfall',
-    reason: `Scheduled transactions in the next ${SHORTFALL_DAYS} days take the account below zero.`,
+    reason: `Scheduled in the next ${SHORTFALL_DAYS} days takes the account below zero.`,
     find: (ctx) => {
       const lowest = new Map<string, { date: string; balance: number }>();
       for (const o of project(ctx.view, ctx.today, SHORTFALL_DAYS)) {
@@ -137,7 +137,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'unreconciled',
-    reason: `Accounts not reconciled for over ${STALE_DAYS} days: compare the cleared balance with the bank's.`,
+    reason: `Not reconciled for over ${STALE_DAYS} days.`,
     find: (ctx) => {
       const cutoff = addDays(ctx.today, -STALE_DAYS);
       const used = new Set([...ctx.view.replica.transactions.values()].map((t) => t.account_id));
@@ -149,7 +149,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'ready_to_assign',
-    reason: 'Ready to Assign is not zero: negative means more is assigned than the budget holds, positive is money waiting for a job.',
+    reason: 'Negative: more assigned than the budget holds; positive: money waiting for a job.',
     find: (ctx) => {
       // The latest month holds the up-to-date figure (money assigned ahead comes out of it).
       const months = [...ctx.view.replica.months.keys()].sort();
