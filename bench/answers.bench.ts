@@ -6,6 +6,8 @@
  *    with the API tools alone (as an assistant would chain them, following every page): calls,
  *    bytes returned (the text a model reads) and requests to YNAB, each question on a new server
  *    so the requests include loading the budget.
+ *  - how long each insight takes to compute from a fresh copy, on budgets of 1,500 and 100,000
+ *    transactions.
  * Self-contained: a sandbox, a server and a real MCP client per question.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { ServerState } from '../src/mcp/state.js';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
 import { INSIGHT_TOOLS } from '../src/mcp/tools/definitions.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
+import { median, ms, timed } from './stats.js';
 
 type Report = (row: Record<string, string | number>) => void;
 type Call = (name: string, args?: Record<string, unknown>) => Promise<any>;
@@ -191,8 +194,37 @@ async function definitions(report: Report): Promise<void> {
   for (const t of [...all].sort((x, y) => bytes(y) - bytes(x))) report({ section: 'answers', what: 'tool definition bytes', tool: t.name, bytes: bytes(t) });
 }
 
+/** Each insight's time through the MCP client on a fresh copy (the first call pays the sync). */
+async function latency(report: Report): Promise<void> {
+  const calls: [string, Record<string, unknown>][] = [
+    ['spending_summary', {}],
+    ['spending_summary', { since_date: day(-365), group_by: 'payee' }],
+    ['search_transactions', { query: 'market', min_amount: 20 }],
+    ['needs_attention', {}],
+    ['cash_flow', { months: 12 }],
+    ['upcoming', { days: 30 }],
+  ];
+  for (const n of [1_500, 100_000]) {
+    const sb = await startSandbox({ seed: 'bench', transactions: n, rateLimit: 10_000_000, log: () => {} });
+    const s = await session(sb);
+    try {
+      const [, first] = await timed(() => s.call('list_accounts'));
+      for (const [name, args] of calls) {
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) times.push((await timed(() => s.call(name, args)))[1]);
+        report({ section: 'answers', what: 'insight time (fresh copy)', transactions: n, tool: name, args: JSON.stringify(args), 'p50': ms(median(times)), 'first sync': ms(first) });
+      }
+      report({ section: 'answers', what: 'insight requests (fresh copy)', transactions: n, requests: s.figures().requests });
+    } finally {
+      await s.close();
+      await sb.close();
+    }
+  }
+}
+
 export async function answersBench(report: Report): Promise<void> {
   await definitions(report);
+  await latency(report);
   const sb = await startSandbox({ seed: 'bench', rateLimit: 10_000_000, log: () => {} });
   try {
     const totals = { insights: { calls: 0, bytes: 0, requests: 0 }, api: { calls: 0, bytes: 0, requests: 0 } };

@@ -144,7 +144,7 @@ export const CHECKS: readonly Check[] = [
       return [...ctx.view.replica.accounts.values()]
         .filter((a) => !a.closed && counted(ctx, a.id) && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff))
         .sort((a, b) => (a.last_reconciled_at ?? '').localeCompare(b.last_reconciled_at ?? ''))
-        .map((a) => present({ id: a.id, name: a.name, last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? null, ...ctx.money('cleared_balance', a.cleared_balance) }));
+        .map((a) => ({ id: a.id, name: a.name, last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? 'never', ...ctx.money('cleared_balance', a.cleared_balance) }));
     },
   },
   {

@@ -98,3 +98,15 @@ export function lineFilter(view: BudgetView, f: FilterArgs, digits: number | und
     return q === undefined || text(line);
   };
 }
+
+/**
+ * The transactions a filter matches (each once, a split counted when any of its lines matches),
+ * newest first: what a tool that acts on "the transactions matching …" works on.
+ */
+export function matchingTransactions(view: BudgetView, f: FilterArgs, digits: number | undefined): string[] {
+  const match = lineFilter(view, f, digits);
+  const ids = new Set<string>();
+  const lines = view.lines.filter(match).sort((a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0));
+  for (const l of lines) ids.add(l.transaction.id);
+  return [...ids];
+}

@@ -6,6 +6,8 @@
  * matches are computed in the test from the API's raw transactions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchingTransactions } from '../../src/insights/filter.js';
+import { BudgetView } from '../../src/insights/view.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { raw, rawLines, todayUtc, usd, type Raw, type RawLine } from './raw.js';
 
@@ -114,6 +116,12 @@ describe('search_transactions', () => {
     const whole = await everything({ payee_id: `Market Split ${unique}` });
     expect(whole.rows.map((x) => x.amount_milliunits).sort((a, b) => a - b)).toEqual([-45_000, -15_000]);
     expect(whole.first.total_milliunits).toBe(-60_000);
+    // The same filter, as a tool acting on matching transactions sees it: each transaction once.
+    const replica = (await h.state.service()).replicas.peek(r.budget.id)!;
+    const view = BudgetView.of(replica);
+    expect(matchingTransactions(view, { query: 'soap' }, 2)).toEqual([split.id]);
+    const payee = r.payees.find((p) => p.name === `Market Split ${unique}`).id;
+    expect(matchingTransactions(view, { payee_id: payee }, 2)).toEqual([split.id]);
   });
 
   it('leaves tracking accounts out unless asked, and refuses bad filters', async () => {
