@@ -24,6 +24,9 @@ import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import type { ApiTool, InsightTool, ToolDefinition } from './tools/definitions.js';
 
+/** Room kept in an answer's size limit for what is added around the built output: the data notice and the budget's name. */
+const ENVELOPE = JSON.stringify({ data_notice: USER_DATA_NOTICE }).length + 300;
+
 /** Kinds whose results hold text typed by people (names, payees, memos, notes). */
 const NO_USER_TEXT = new Set(['user', 'settings']);
 
@@ -106,7 +109,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState): Prom
     ctx,
     extras,
     notices,
-    maxChars: state.config.maxResultChars,
+    maxChars: state.config.maxResultChars - ENVELOPE,
   });
   return built.structured;
 }

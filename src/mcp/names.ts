@@ -7,6 +7,7 @@
  * Which arguments these are is decided by name (`account_id`, and any `…_account_id` such as a
  * transfer's `from_account_id`), so that new tools get names for free.
  */
+import { checkPathParam } from '../api/argument-check.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from './tools/arg-checks.js';
 
@@ -89,6 +90,8 @@ const describe = (e: Named) => `${JSON.stringify(e.name)} (id ${e.id}${e.detail 
  * exact name. `label` names the argument in errors (`transactions[0].category_id`).
  */
 export function resolveName(entries: readonly Named[], value: string, label: string, what: string): string {
+  // What can never be an id or a name (half a character, "." or "..") is refused as such first.
+  checkPathParam(label, value);
   if (looksLikeId(value)) return value;
   const key = nameKey(value);
   const matches = entries.filter((e) => nameKey(e.name) === key);

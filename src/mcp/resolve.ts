@@ -8,6 +8,7 @@
  * memory, brought up to date with one delta only when a name is not found in it (something
  * created since), and budget names through the cached budget list.
  */
+import { checkPathParam } from '../api/argument-check.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
 import type { ServerState } from './state.js';
@@ -38,6 +39,7 @@ export async function budgetList(state: ServerState): Promise<{ id: string; name
 
 async function budgetFrom(state: ServerState, raw: string, given: boolean): Promise<{ id: string; replica?: BudgetReplica }> {
   const service = await state.service();
+  checkPathParam('budget_id', raw);
   if (looksLikeId(raw)) return { id: raw };
   if (ALIASES.has(raw)) {
     const { replica } = await service.replicas.fresh(raw);

@@ -6,6 +6,7 @@
  * the copy was synced is found. Answers name the budget when it was not given by id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAnswerText } from '../helpers/answer-text.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 let h: McpHarness;
@@ -131,7 +132,7 @@ describe('accounts, categories, groups and payees by name', () => {
 
   it('resolves names in resource URIs', async () => {
     const res = await h.client.readResource({ uri: `ynab://budgets/${encodeURIComponent('Demo Household')}/accounts/${encodeURIComponent('Everyday Checking')}` });
-    const account = JSON.parse((res.contents[0] as any).text).account;
+    const account = readAnswerText((res.contents[0] as any).text).structured.account;
     expect(account.name).toBe('Everyday Checking');
   });
 });
