@@ -48,16 +48,20 @@ function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
   return ctx.view.replica.months.get(currentMonth(new Date(`${ctx.today}T00:00:00Z`)))?.categories.filter((c) => !c.deleted) ?? [];
 }
 
-/** What was spent in a category this month from cash accounts and on cards (each net of refunds, never below zero). */
-function spendingBySource(ctx: AttentionContext, categoryId: string, month: string): { cash: number; credit: number } {
-  let cash = 0;
-  let credit = 0;
+/** What was spent in each category in a month from cash accounts and on cards (each net of refunds, never below zero). */
+function spendingBySource(ctx: AttentionContext, month: string): (categoryId: string) => { cash: number; credit: number } {
+  const sums = new Map<string, { cash: number; credit: number }>();
   for (const l of ctx.view.activity()) {
-    if (l.category_id !== categoryId || !l.date.startsWith(month.slice(0, 7))) continue;
-    if (ctx.view.isCredit(l.account_id)) credit += l.amount;
-    else cash += l.amount;
+    if (!l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
+    let s = sums.get(l.category_id);
+    if (!s) sums.set(l.category_id, (s = { cash: 0, credit: 0 }));
+    if (ctx.view.isCredit(l.account_id)) s.credit += l.amount;
+    else s.cash += l.amount;
   }
-  return { cash: Math.max(0, -cash), credit: Math.max(0, -credit) };
+  return (id) => {
+    const s = sums.get(id) ?? { cash: 0, credit: 0 };
+    return { cash: Math.max(0, -s.cash), credit: Math.max(0, -s.credit) };
+  };
 }
 
 const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
@@ -81,13 +85,13 @@ export const CHECKS: readonly Check[] = [
     kind: 'overspent',
     reason: 'Below zero this month: cash overspending comes out of next month\'s Ready to Assign, credit overspending becomes uncovered card debt.',
     find: (ctx) => {
-      const month = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
+      const spentIn = spendingBySource(ctx, currentMonth(new Date(`${ctx.today}T00:00:00Z`)));
       return monthCategories(ctx)
         .filter((c) => c.balance < 0 && !c.internal && !ctx.view.isPaymentCategory(c.id))
         .sort((a, b) => a.balance - b.balance)
         .map((c) => {
           const over = -c.balance;
-          const spent = spendingBySource(ctx, c.id, month);
+          const spent = spentIn(c.id);
           const credit = Math.min(Math.max(0, over - spent.cash), spent.credit);
           const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
           return { id: c.id, name: c.name, ...ctx.money('overspent', over), type, ...(type === 'cash and credit' ? ctx.money('credit_overspent', credit) : {}) };

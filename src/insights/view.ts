@@ -123,8 +123,25 @@ export class BudgetView {
 
   /** Sum of every account's transactions up to a date (on and off budget, closed ones too). */
   netWorthOn(date: string): number {
+    const days = (this.worth ??= this.runningWorth());
+    // The last day on or before `date` (binary search over the sorted days).
+    let lo = 0;
+    let hi = days.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (days[mid]!.date <= date) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo ? days[lo - 1]!.total : 0;
+  }
+
+  private worth: { date: string; total: number }[] | undefined;
+
+  /** Each day with transactions and the sum of all transactions up to its end, in date order. */
+  private runningWorth(): { date: string; total: number }[] {
+    const byDay = new Map<string, number>();
+    for (const t of this.replica.transactions.values()) byDay.set(t.date, (byDay.get(t.date) ?? 0) + t.amount);
     let total = 0;
-    for (const t of this.replica.transactions.values()) if (t.date <= date) total += t.amount;
-    return total;
+    return [...byDay.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([date, amount]) => ({ date, total: (total += amount) }));
   }
 }
