@@ -11,7 +11,6 @@ import { IsoDate, TransactionClearedStatus } from '../api/schemas/common.js';
 import { foldText } from '../mcp/names.js';
 import { ArgumentError, checkDateRange } from '../mcp/tools/arg-checks.js';
 import { NameOrId } from '../mcp/tools/args.js';
-import { FIELD_DOCS } from '../mcp/tools/field-docs.js';
 import type { BudgetView, Line } from './view.js';
 
 const FLAGS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'none'] as const;
@@ -24,11 +23,13 @@ export const WINDOW_ARGS = {
 
 export const OFF_BUDGET_ARG = { include_off_budget: z.boolean().optional().describe('Also tracking (off-budget) accounts.') };
 
+const BY_NAME = 'Id or name.';
+
 /** Which account, category or payee: the filters spending_summary shares with search. */
 export const SCOPE_ARGS = {
-  account_id: NameOrId.optional().describe(FIELD_DOCS.account_id!),
-  category_id: NameOrId.optional().describe(FIELD_DOCS.category_id!),
-  payee_id: NameOrId.optional().describe(FIELD_DOCS.payee_id!),
+  account_id: NameOrId.optional().describe(BY_NAME),
+  category_id: NameOrId.optional().describe(BY_NAME),
+  payee_id: NameOrId.optional().describe(BY_NAME),
 };
 
 export const FILTER_ARGS = {

@@ -212,7 +212,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     title: 'Spending summary',
     description: `Use for "how much did we spend on…" and "where did the money go": spending in a month or date range by category, group, payee, account or month, with the previous period and what was assigned. Transfers, income and starting balances are not spending. ${MONEY}`,
     input: {
-      month: MONTH_ARG.optional(),
+      month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (the default); or give since_date.'),
       ...WINDOW_ARGS,
       group_by: z.enum(GROUP_BY).optional().describe('Default category.'),
       top: z.int().min(1).max(50).optional().describe('Rows kept (default 10); the rest are summed as "everything else".'),
