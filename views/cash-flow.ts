@@ -1,0 +1,109 @@
+/**
+ * cash_flow as trend lines: income and spending per month on one chart, net worth on its own
+ * (its scale dwarfs the monthly flows), and the months as a table of the result's formatted
+ * figures. A month opens where its money went (spending_summary for that month).
+ */
+import { lineChart } from './chart.js';
+import { h, show } from './dom.js';
+import { drillPanel, startView, type ViewData } from './shell.js';
+
+function render(data: ViewData, root: HTMLElement): void {
+  const r = data.result;
+  const months = (r.months ?? []) as Record<string, any>[];
+  const panel = drillPanel();
+  if (!months.length) {
+    show(root, h('h1', {}, 'Cash flow'), h('p', { class: 'note' }, 'No months to show.'));
+    return;
+  }
+  const partial = months.at(-1)!.partial === true;
+  const names = months.map((m) => m.month as string);
+  const short = (m: string) => data.date(m, { month: 'short' }) + (m.endsWith('-01-01') || m === names[0] ? ` ${m.slice(0, 4)}` : '');
+  const long = (m: string) => data.date(m, { month: 'long', year: 'numeric' });
+  const span = `${long(names[0]!)} – ${long(names.at(-1)!)}${partial ? ' (this month so far)' : ''}`;
+  const pick = (key: string) => ({ values: months.map((m) => m[`${key}_milliunits`] as number), labels: months.map((m) => m[`${key}_formatted`] as string) });
+
+  const flows = lineChart({
+    months: names,
+    series: [
+      { name: 'Income', color: 'var(--income)', ...pick('income') },
+      { name: 'Spending', color: 'var(--spending)', ...pick('spending') },
+    ],
+    axis: data.wholeMoney,
+    monthLabel: short,
+    partial,
+    fromZero: true,
+    title: `Income and spending, ${span}`,
+  });
+  const worth = lineChart({
+    months: names,
+    series: [{ name: 'Net worth', color: 'var(--worth)', ...pick('net_worth') }],
+    axis: data.wholeMoney,
+    monthLabel: short,
+    partial,
+    fromZero: false,
+    title: `Net worth at month end, ${span}`,
+  });
+
+  const monthCell = (m: Record<string, any>) => {
+    const label = long(m.month) + (m.partial ? ' (so far)' : '');
+    if (!data.canCall('spending_summary')) return h('td', {}, label);
+    const open = () =>
+      panel.open(`${long(m.month)}: where the money went`, async () => {
+        const s = await data.call('spending_summary', { month: m.month, top: 8 });
+        const rows = (s.rows ?? []) as Record<string, any>[];
+        if (!rows.length) return h('p', { class: 'note' }, 'No spending this month.');
+        return h(
+          'table',
+          { class: 'rows' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Category'), h('th', { class: 'num' }, 'Net'), h('th', { class: 'num' }, 'Month before'))),
+          h(
+            'tbody',
+            {},
+            ...rows.map((row) => h('tr', {}, h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name), h('td', { class: 'num' }, row.net_formatted), h('td', { class: 'num' }, row.previous_net_formatted))),
+          ),
+        );
+      });
+    return h('td', {}, h('button', { class: 'link', type: 'button', onclick: open }, label));
+  };
+
+  const t = r.totals as Record<string, any>;
+  show(root, 
+    h('h1', {}, 'Cash flow'),
+    h('p', { class: 'sub' }, [r.budget?.name, span].filter(Boolean).join(' · ')),
+    h(
+      'div',
+      { class: 'cards' },
+      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Income'), h('div', { class: 'value' }, t.income_formatted)),
+      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Spending'), h('div', { class: 'value' }, t.spending_formatted)),
+      h('div', { class: `card ${t.net_milliunits < 0 ? 'bad' : 'good'}` }, h('div', { class: 'label' }, 'Net'), h('div', { class: 'value' }, t.net_formatted)),
+      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Net worth now'), h('div', { class: 'value' }, months.at(-1)!.net_worth_formatted)),
+    ),
+    h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--income)' }), 'income'), h('span', {}, h('i', { style: 'background:var(--spending)' }), 'spending')),
+    flows,
+    h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--worth)' }), 'net worth at month end')),
+    worth,
+    h(
+      'table',
+      { class: 'months' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Month'), ...['Income', 'Spending', 'Net', 'Net worth'].map((c) => h('th', { class: 'num' }, c)))),
+      h(
+        'tbody',
+        {},
+        ...months.map((m) =>
+          h(
+            'tr',
+            {},
+            monthCell(m),
+            h('td', { class: 'num' }, m.income_formatted),
+            h('td', { class: 'num' }, m.spending_formatted),
+            h('td', { class: `num ${m.net_milliunits < 0 ? 'neg' : ''}` }, m.net_formatted),
+            h('td', { class: 'num' }, m.net_worth_formatted),
+          ),
+        ),
+      ),
+    ),
+    panel.el,
+  );
+}
+
+startView('ynab-cash-flow', render);
