@@ -10,6 +10,7 @@
  * output/untrusted.ts), so a resource and the tool it mirrors can never disagree.
  */
 import type { OperationId } from '../api/operations/index.js';
+import type { CurrencyFormat } from '../api/schemas/common.js';
 import { BudgetView } from '../insights/view.js';
 import { moneyWriter } from '../insights/format.js';
 import type { ServiceResult } from '../sync/service.js';
@@ -34,6 +35,9 @@ export interface Answer {
   structured: Record<string, unknown>;
   /** The answer holds budget text (names, payees, memos): its text form must be marked as data. */
   userText: boolean;
+  /** The budget answered about, and its currency format, when known (for views: views/view-meta.ts). */
+  budgetId?: string;
+  format?: CurrencyFormat | null;
 }
 
 async function compactContext(state: ServerState, budgetId: string | undefined, needNames: boolean): Promise<CompactContext> {
@@ -165,5 +169,11 @@ export async function answer(def: ToolDefinition, args: Record<string, unknown>,
   const userText = def.kind === 'insight' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
   const marked = { ...(budget ? { budget } : {}), ...body, ...(userText ? { data_notice: USER_DATA_NOTICE } : {}) };
   const service = await state.service();
-  return { structured: sanitize(marked, (text) => service.client.scrub(text)), userText };
+  const held = target.budgetId ? service.replicas.peek(target.budgetId) : undefined;
+  return {
+    structured: sanitize(marked, (text) => service.client.scrub(text)),
+    userText,
+    budgetId: held?.summary.id ?? target.budgetId,
+    format: held?.summary.currency_format ?? null,
+  };
 }

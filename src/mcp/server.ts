@@ -1,6 +1,7 @@
 /**
  * Builds an MCP server instance: tools (the API tools from the operations table and the insight
- * tools, filtered by toolsets and read-only mode), resources and prompts. Instances are cheap and hold no state of their own:
+ * tools, filtered by toolsets and read-only mode), resources, prompts, and for clients that show
+ * them the MCP Apps views of four tools (views/). Instances are cheap and hold no state of their own:
  * stdio pins one per connection, Streamable HTTP builds one per request; the state they share
  * (replicas, ledger, read-only mode) lives in ServerState.
  */
@@ -13,6 +14,9 @@ import type { ServerState } from './state.js';
 import { TOOL_DEFINITIONS, type ToolDefinition } from './tools/definitions.js';
 import { selected } from './toolsets.js';
 import { runTool } from './tools/run.js';
+import { registerTool, registerViews, showsViews } from './views/register.js';
+import { viewOf } from './views/table.js';
+import { viewMeta } from './views/view-meta.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -45,8 +49,11 @@ export interface BuildOptions {
 export function buildServer(state: ServerState, opts: BuildOptions = {}): McpServer {
   const server = new McpServer({ name: 'ynab-mcp', title: 'YNAB', version: VERSION }, { instructions: instructions(state) });
   const writes: RegisteredTool[] = [];
-  for (const def of offeredTools(state)) {
-    const tool = server.registerTool(
+  const offered = offeredTools(state);
+  for (const def of offered) {
+    const view = viewOf(def.name);
+    const tool = registerTool(
+      server,
       def.name,
       {
         title: def.title,
@@ -55,7 +62,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
         outputSchema: toolSchema(def.output),
         annotations: def.annotations,
       },
-      (args) => runTool(def, args as Record<string, unknown>, state),
+      (args, ctx) =>
+        runTool(def, args as Record<string, unknown>, state, view && showsViews(server, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
     );
     if (def.access === 'write') writes.push(tool);
   }
@@ -67,5 +75,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   }
   registerResources(server, state);
   registerPrompts(server, state);
+  // Last: it narrows the lists the SDK answers for clients without the MCP Apps extension.
+  registerViews(server, offered);
   return server;
 }

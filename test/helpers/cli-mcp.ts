@@ -76,9 +76,13 @@ export class RecordingStdioTransport implements JsonRpcTransport {
   }
 }
 
-export async function cliMcp(args: string[], env: Record<string, string | undefined>): Promise<{ client: Client; transport: RecordingStdioTransport }> {
+export async function cliMcp(
+  args: string[],
+  env: Record<string, string | undefined>,
+  clientOptions: ConstructorParameters<typeof Client>[1] = {},
+): Promise<{ client: Client; transport: RecordingStdioTransport }> {
   const transport = new RecordingStdioTransport(args, env);
-  const client = new Client({ name: 'cli-test', version: '1.0.0' });
+  const client = new Client({ name: 'cli-test', version: '1.0.0' }, clientOptions);
   await client.connect(transport as never);
   return { client, transport };
 }

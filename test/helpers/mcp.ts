@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
@@ -31,6 +31,8 @@ export interface HarnessOptions {
   stack?: Partial<StackOptions>;
   /** Where the server reaches the sandbox, given the sandbox's base URL (e.g. through a proxy). Default: directly. */
   via?: (sandboxBaseUrl: string) => Promise<string>;
+  /** What the client announces (e.g. the MCP Apps extension). */
+  clientCapabilities?: ClientCapabilities;
 }
 
 export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
@@ -46,7 +48,7 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
   const server = buildServer(state, { live: true });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const client = new Client({ name: 'test', version: '1.0.0' }, opts.clientCapabilities ? { capabilities: opts.clientCapabilities } : {});
   await client.connect(clientTransport);
   return {
     sb,

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
-import { answer } from '../answer.js';
+import { answer, type Answer } from '../answer.js';
 import { describeError } from '../errors.js';
 import { escapeControls } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
@@ -18,7 +18,12 @@ function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: escapeControls(message) }], isError: true };
 }
 
-export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<CallToolResult> {
+export interface RunOptions {
+  /** The result's `_meta`, from the answer (what a view needs beside the result: ../views/view-meta.ts). */
+  resultMeta?: (answer: Answer) => Record<string, unknown>;
+}
+
+export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState, opts: RunOptions = {}): Promise<CallToolResult> {
   const write = def.access === 'write';
   // Before the service exists (no token yet, a bad base URL) there are no tokens to know, but
   // URL credentials are still removed.
@@ -29,8 +34,9 @@ export async function runTool(def: ToolDefinition, args: Record<string, unknown>
     }
     const service = await state.service();
     scrub = (text) => service.client.scrub(text);
-    const { structured } = await answer(def, args, state);
-    return { content: [{ type: 'text', text: answerText(structured) }], structuredContent: structured };
+    const answered = await answer(def, args, state);
+    const { structured } = answered;
+    return { content: [{ type: 'text', text: answerText(structured) }], structuredContent: structured, ...(opts.resultMeta ? { _meta: opts.resultMeta(answered) } : {}) };
   } catch (e) {
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: ${def.name} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);

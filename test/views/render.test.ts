@@ -1,0 +1,307 @@
+/**
+ * The views in a real browser (Debian's Chromium through playwright-core): each view, read from
+ * the server as a host reads it, is given a real tool result from the sandbox by a host page
+ * that plays the host side of the bridge with ext-apps' AppBridge. The figures of the result
+ * must appear in the page (names and amounts in the budget's currency, computed from the
+ * server's own answers, never written here), text must stay readable in light and dark themes,
+ * nothing may be fetched, and each view is photographed (into a temp dir). Drill-downs go the
+ * whole way: a click in the view → tools/call through the host → the server → rows in the view.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMilliunits } from '../../src/api/money.js';
+import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { CHROMIUM, ViewHost, type ShownView } from '../helpers/view-host.js';
+import { UI_CAPABILITIES, viewCall } from '../helpers/views.js';
+
+let h: McpHarness;
+let host: ViewHost;
+let shots: string;
+/** The tools/call requests the views sent through the host. */
+const calls: { name: string; arguments?: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`the view tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+  h = await mcpHarness({ clientCapabilities: UI_CAPABILITIES });
+  host = await ViewHost.launch();
+  shots = mkdtempSync(join(tmpdir(), 'ynab-mcp-view-shots-'));
+}, 60_000);
+
+afterAll(async () => {
+  await host?.close();
+  await h?.close();
+  if (shots) rmSync(shots, { recursive: true, force: true });
+});
+
+async function show(tool: string, input: Record<string, unknown>, theme: 'light' | 'dark' = 'light'): Promise<ShownView & { result: any }> {
+  const c = await viewCall(h, tool, input);
+  const shown = await host.show({
+    html: c.html,
+    tool: c.tool,
+    input,
+    result: c.result,
+    theme,
+    callTool: (params) => {
+      calls.push(params);
+      return h.client.callTool(params as { name: string; arguments: Record<string, unknown> });
+    },
+  });
+  return { ...shown, result: c.result.structuredContent };
+}
+
+const text = (v: ShownView, selector = 'body') => v.view.locator(selector).innerText();
+
+/** Every string appears in the view's text; a missing one is named. */
+async function expectShown(v: ShownView, strings: string[]): Promise<void> {
+  const body = await text(v);
+  const missing = [...new Set(strings)].filter((s) => !body.includes(s));
+  expect(missing, 'figures or names of the result missing from the view').toEqual([]);
+}
+
+/** Photographs the view and checks the file is a PNG of some size. */
+async function photograph(v: ShownView, name: string): Promise<void> {
+  const path = join(shots, `${name}.png`);
+  await v.screenshot(path);
+  const png = readFileSync(path);
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.length).toBeGreaterThan(5_000);
+}
+
+/** WCAG contrast of two rgb() colours. */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = c.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number).map((x) => x / 255).map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Text and secondary text against the page background, as the browser computed them. */
+async function readable(v: ShownView, theme: 'light' | 'dark'): Promise<void> {
+  const colours = await v.view.locator('html').evaluate((root: any) => {
+    const css = (el: any) => root.ownerDocument.defaultView.getComputedStyle(el);
+    const sub = root.ownerDocument.querySelector('.sub, .note, th');
+    return { bg: css(root).backgroundColor, fg: css(root).color, sub: sub ? css(sub).color : css(root).color };
+  });
+  const dark = contrast(colours.bg, 'rgb(0, 0, 0)') < contrast(colours.bg, 'rgb(255, 255, 255)');
+  expect(dark, `${theme} theme background ${colours.bg}`).toBe(theme === 'dark');
+  expect(contrast(colours.fg, colours.bg)).toBeGreaterThanOrEqual(7);
+  expect(contrast(colours.sub, colours.bg)).toBeGreaterThanOrEqual(4.5);
+}
+
+async function finish(v: ShownView): Promise<void> {
+  expect(v.blocked, 'requests the view made').toEqual([]);
+  expect(v.errors, 'errors in the page').toEqual([]);
+  await v.page.close();
+}
+
+describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
+  it('spending_summary: a bar per group with this period and the previous, in the budget currency', async () => {
+    const v = await show('spending_summary', {}, theme);
+    const r = v.result;
+    expect(r.rows.length).toBeGreaterThan(3);
+    await expectShown(v, [
+      r.budget.name,
+      ...r.rows.flatMap((row: any) => [row.name, row.net_formatted, row.previous_net_formatted]),
+      r.totals.net_formatted,
+      r.totals.previous_net_formatted,
+    ]);
+    expect(await v.view.locator('.bar.now, .bar.inflow').count()).toBe(r.rows.length);
+    expect(await v.view.locator('.bar.before').count()).toBe(r.rows.length);
+    await readable(v, theme);
+    await photograph(v, `spending-${theme}`);
+    await finish(v);
+  });
+
+  it('cash_flow: income, spending and net worth as lines, and each month in figures', async () => {
+    const v = await show('cash_flow', {}, theme);
+    const r = v.result;
+    expect(r.months.length).toBeGreaterThan(1);
+    await expectShown(v, [
+      ...r.months.flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]),
+      r.totals.income_formatted,
+      r.totals.spending_formatted,
+      r.totals.net_formatted,
+    ]);
+    // Two charts: income and spending (two lines), net worth (one); a point per month per line.
+    expect(await v.view.locator('svg.chart').count()).toBe(2);
+    expect(await v.view.locator('svg.chart circle').count()).toBe(r.months.length * 3);
+    await readable(v, theme);
+    await photograph(v, `cash-flow-${theme}`);
+    await finish(v);
+  });
+
+  it('get_month: every category with assigned, activity and available, overspending marked, Ready to Assign', async () => {
+    const v = await show('get_month', { month: 'current' }, theme);
+    const r = v.result;
+    // The figures as the server formats them (detail "full" carries the formatted companions).
+    const full = ok(await h.call('get_month', { month: 'current', detail: 'full' }));
+    const formatted = new Map(full.month.categories.map((c: any) => [c.id, c]));
+    const categories = r.month.categories as any[];
+    expect(categories.length).toBeGreaterThan(10);
+    await expectShown(v, [
+      r.month.to_be_budgeted_formatted,
+      r.month.income_formatted,
+      r.month.budgeted_formatted,
+      r.month.activity_formatted,
+      ...categories.flatMap((c) => {
+        const f = formatted.get(c.id) as any;
+        return [c.name, f.budgeted_formatted, f.activity_formatted, f.balance_formatted];
+      }),
+    ]);
+    const overspent = categories.filter((c) => c.balance < 0);
+    expect(overspent.length, 'the demo month has an overspent category').toBeGreaterThan(0);
+    expect(await v.view.locator('tr.over').count()).toBe(overspent.length);
+    for (const c of overspent) expect(await v.view.locator('tr.over', { hasText: c.name }).locator('.badge').innerText()).toBe('overspent');
+    await readable(v, theme);
+    await photograph(v, `month-${theme}`);
+    await finish(v);
+  });
+
+  it('needs_attention: each kind with its count, reason and examples', async () => {
+    const v = await show('needs_attention', {}, theme);
+    const r = v.result;
+    expect(r.attention.length).toBeGreaterThan(2);
+    const strings: string[] = [];
+    for (const kind of r.attention) {
+      strings.push(String(kind.count), kind.reason);
+      for (const e of kind.examples) {
+        if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
+        for (const [k, val] of Object.entries(e)) if (k.endsWith('_formatted') && !k.startsWith('credit_')) strings.push(val as string);
+      }
+    }
+    await expectShown(v, strings);
+    expect(await v.view.locator('li.kind').count()).toBe(r.attention.length);
+    await readable(v, theme);
+    await photograph(v, `attention-${theme}`);
+    await finish(v);
+  });
+});
+
+describe('another currency', () => {
+  it('shows a euro budget in its own format, figures computed from milliunits included', async () => {
+    const spending = await show('spending_summary', { budget_id: 'Haushalt Berlin', group_by: 'payee' });
+    await expectShown(spending, spending.result.rows.flatMap((row: any) => [row.name, row.net_formatted]));
+    expect(await text(spending)).toMatch(/\d,\d\d€/);
+    await finish(spending);
+
+    const month = await show('get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
+    const settings = ok(await h.call('get_budget_settings', { budget_id: 'Haushalt Berlin' }));
+    const format = settings.settings.currency_format;
+    expect(format.iso_code).toBe('EUR');
+    const balances = month.result.month.categories.map((c: any) => formatMilliunits(c.balance, format));
+    await expectShown(month, balances);
+    expect(await text(month)).not.toContain('$');
+    await finish(month);
+  });
+});
+
+describe('drill-down', () => {
+  it('spending: a category opens its transactions for the period, through the host and the server', async () => {
+    const v = await show('spending_summary', {});
+    const r = v.result;
+    const row = r.rows.find((x: any) => x.id && !x.groups && x.count > 1);
+    calls.length = 0;
+    await v.view.getByRole('button', { name: row.name, exact: true }).click();
+    await v.view.locator('.drill table').waitFor();
+    expect(calls).toEqual([
+      { name: 'search_transactions', arguments: { budget_id: r.budget.id, category_id: row.id, since_date: r.period.since, until_date: r.period.until, limit: 20 } },
+    ]);
+    // The rows the server gives for that question, shown in the view.
+    const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
+    expect(expected.count).toBe(row.count);
+    const drill = await text(v, '.drill');
+    for (const t of expected.transactions) {
+      expect(drill).toContain(t.amount_formatted);
+      if (t.payee_name) expect(drill).toContain(t.payee_name);
+    }
+    expect(drill).toContain(`${expected.count} transactions`);
+    expect(drill).toContain(`total ${expected.total_formatted}`);
+    expect(expected.total_formatted).toBe(row.net_formatted);
+    await photograph(v, 'spending-drill');
+    await finish(v);
+  });
+
+  it('month: a category opens its transactions for the month', async () => {
+    const v = await show('get_month', { month: 'current' });
+    const r = v.result;
+    const category = r.month.categories.find((c: any) => c.activity < 0 && c.balance < 0) ?? r.month.categories.find((c: any) => c.activity < 0);
+    calls.length = 0;
+    await v.view.getByRole('button', { name: category.name, exact: true }).click();
+    await v.view.locator('.drill table').waitFor();
+    expect(calls[0]!.name).toBe('search_transactions');
+    expect(calls[0]!.arguments).toMatchObject({ category_id: category.id, since_date: r.month.month });
+    const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
+    expect(expected.count).toBeGreaterThan(0);
+    const drill = await text(v, '.drill');
+    for (const t of expected.transactions) expect(drill).toContain(t.amount_formatted);
+    await finish(v);
+  });
+
+  it('cash flow: a month opens where its money went', async () => {
+    const v = await show('cash_flow', {});
+    const month = v.result.months.at(-2);
+    calls.length = 0;
+    await v.view.locator('table.months button').nth(v.result.months.length - 2).click();
+    await v.view.locator('.drill table').waitFor();
+    expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month: month.month, top: 8 } }]);
+    const expected = ok(await h.call('spending_summary', calls[0]!.arguments));
+    const drill = await text(v, '.drill');
+    for (const row of expected.rows) expect(drill).toContain(row.net_formatted);
+    await finish(v);
+  });
+
+  it('attention: "Show all" lists every unapproved transaction', async () => {
+    const v = await show('needs_attention', {});
+    const unapproved = v.result.attention.find((k: any) => k.kind === 'unapproved');
+    expect(unapproved.count).toBeGreaterThan(unapproved.examples.length);
+    calls.length = 0;
+    await v.view.getByRole('button', { name: `Show all ${unapproved.count}` }).click();
+    await v.view.locator('.drill table').waitFor();
+    expect(calls[0]).toEqual({ name: 'search_transactions', arguments: { budget_id: v.result.budget.id, approved: false, limit: 50 } });
+    const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
+    // Split transactions match by their lines: as many transactions as the attention list counts.
+    expect(new Set(expected.transactions.map((t: any) => t.transaction_id ?? t.id)).size).toBe(unapproved.count);
+    expect(await v.view.locator('.drill tbody tr').count()).toBe(expected.transactions.length);
+    const drill = await text(v, '.drill');
+    for (const t of expected.transactions) expect(drill).toContain(t.amount_formatted);
+    if (expected.transactions.some((t: any) => t.transaction_id)) expect(drill).toContain('split line');
+    await finish(v);
+  });
+
+  it('a failing call shows its error in the panel', async () => {
+    const c = await viewCall(h, 'spending_summary', {});
+    const r = c.result.structuredContent;
+    const row = r.rows.find((x: any) => x.id && !x.groups);
+    const v = await host.show({
+      html: c.html,
+      tool: c.tool,
+      input: {},
+      result: c.result,
+      theme: 'light',
+      // As if the category had been deleted between the summary and the click.
+      callTool: async () => ({ content: [{ type: 'text', text: `category_id "${row.id}" is not a category of this budget` }], isError: true }),
+    });
+    await v.view.getByRole('button', { name: row.name, exact: true }).click();
+    await expect.poll(() => text(v, '.drill')).toContain('is not a category of this budget');
+    expect(await v.view.locator('.drill [role=alert]').count()).toBe(1);
+    await finish(v);
+  });
+});
+
+describe('a host that passes the result without its _meta', () => {
+  it('still shows the month, figures it computes written without a symbol rather than in a wrong currency, and offers no drill-down', async () => {
+    const c = await viewCall(h, 'get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
+    const { _meta: _dropped, ...bare } = c.result;
+    const v = await host.show({ html: c.html, tool: c.tool, input: c.input, result: bare, theme: 'light', callTool: async () => ({ content: [], isError: true }) });
+    const categories = c.result.structuredContent.month.categories as any[];
+    const plain = { iso_code: '', example_format: '', decimal_digits: 2, decimal_separator: '.', symbol_first: true, group_separator: ',', currency_symbol: '', display_symbol: false };
+    await expectShown(v, [...categories.map((x) => x.name), ...categories.map((x) => formatMilliunits(x.balance, plain)), c.result.structuredContent.month.to_be_budgeted_formatted]);
+    expect(await text(v)).not.toContain('$');
+    expect(await v.view.locator('button.link').count()).toBe(0);
+    await finish(v);
+  });
+});
