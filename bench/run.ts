@@ -9,6 +9,7 @@ import { loadBench } from './load.bench.js';
 import { replicaBench } from './replica.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { stateBench } from './state.bench.js';
+import { viewsBench } from './views.bench.js';
 
 const sections: Record<string, (report: (row: Record<string, string | number>) => void) => Promise<void>> = {
   sandbox: sandboxBench,
@@ -16,6 +17,7 @@ const sections: Record<string, (report: (row: Record<string, string | number>) =
   load: loadBench,
   state: stateBench,
   answers: answersBench,
+  views: viewsBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);

@@ -5,7 +5,7 @@
  */
 import { lineChart } from './chart.js';
 import { h, show } from './dom.js';
-import { drillPanel, startView, type ViewData } from './shell.js';
+import { card, drillPanel, startView, type ViewData } from './shell.js';
 
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
@@ -73,10 +73,10 @@ function render(data: ViewData, root: HTMLElement): void {
     h(
       'div',
       { class: 'cards' },
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Income'), h('div', { class: 'value' }, t.income_formatted)),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Spending'), h('div', { class: 'value' }, t.spending_formatted)),
-      h('div', { class: `card ${t.net_milliunits < 0 ? 'bad' : 'good'}` }, h('div', { class: 'label' }, 'Net'), h('div', { class: 'value' }, t.net_formatted)),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Net worth now'), h('div', { class: 'value' }, months.at(-1)!.net_worth_formatted)),
+      card('Income', t.income_formatted),
+      card('Spending', t.spending_formatted),
+      card('Net', t.net_formatted, t.net_milliunits < 0 ? 'bad' : 'good'),
+      card('Net worth now', months.at(-1)!.net_worth_formatted),
     ),
     h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--income)' }), 'income'), h('span', {}, h('i', { style: 'background:var(--spending)' }), 'spending')),
     flows,

@@ -6,7 +6,7 @@
  * used as they are). A category opens its transactions for the month.
  */
 import { h, show } from './dom.js';
-import { drillPanel, monthEnd, startView, transactionRows, type ViewData } from './shell.js';
+import { card, drillPanel, monthEnd, startView, transactionRows, type ViewData } from './shell.js';
 
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
@@ -38,17 +38,12 @@ function render(data: ViewData, root: HTMLElement): void {
     h(
       'div',
       { class: 'cards' },
-      h(
-        'div',
-        { class: `card ${rta !== undefined && rta < 0 ? 'bad' : 'good'}` },
-        h('div', { class: 'label' }, 'Ready to Assign'),
-        h('div', { class: 'value' }, month.to_be_budgeted_formatted ?? (rta !== undefined ? data.money(rta) : '')),
-      ),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Income'), h('div', { class: 'value' }, figure(month, 'income'))),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Assigned'), h('div', { class: 'value' }, figure(month, 'budgeted'))),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Activity'), h('div', { class: 'value' }, figure(month, 'activity'))),
-      typeof month.age_of_money === 'number' ? h('div', { class: 'card' }, h('div', { class: 'label' }, 'Age of money'), h('div', { class: 'value' }, `${month.age_of_money} days`)) : null,
-      overspent.length ? h('div', { class: 'card bad' }, h('div', { class: 'label' }, 'Overspent'), h('div', { class: 'value' }, `${overspent.length} categor${overspent.length === 1 ? 'y' : 'ies'}`)) : null,
+      card('Ready to Assign', month.to_be_budgeted_formatted ?? (rta !== undefined ? data.money(rta) : ''), rta !== undefined && rta < 0 ? 'bad' : 'good'),
+      card('Income', figure(month, 'income')),
+      card('Assigned', figure(month, 'budgeted')),
+      card('Activity', figure(month, 'activity')),
+      typeof month.age_of_money === 'number' ? card('Age of money', `${month.age_of_money} days`) : null,
+      overspent.length ? card('Overspent', `${overspent.length} categor${overspent.length === 1 ? 'y' : 'ies'}`, 'bad') : null,
     ),
     categories.length
       ? h(

@@ -98,6 +98,11 @@ export function startView(name: string, render: (data: ViewData, root: HTMLEleme
     .catch((e: Error) => show(root, h('p', { class: 'error', role: 'alert' }, `Could not connect to the host: ${e.message}`)));
 }
 
+/** A figure with its label, as the cards above each view show them. */
+export function card(label: string, value: string, tone: '' | 'good' | 'bad' = ''): HTMLElement {
+  return h('div', { class: `card ${tone}`.trim() }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, value));
+}
+
 /** The last day of a month given as YYYY-MM-01. */
 export function monthEnd(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];

@@ -5,7 +5,7 @@
  * filters) in the drill-down panel.
  */
 import { h, show } from './dom.js';
-import { drillPanel, monthEnd, startView, transactionRows, type ViewData } from './shell.js';
+import { card, drillPanel, monthEnd, startView, transactionRows, type ViewData } from './shell.js';
 
 const BY: Record<string, { title: string; filter?: string; hide?: 'category' | 'account' | 'payee' }> = {
   category: { title: 'Spending by category', filter: 'category_id', hide: 'category' },
@@ -80,10 +80,10 @@ function render(data: ViewData, root: HTMLElement): void {
     h(
       'div',
       { class: 'cards' },
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Net this period'), h('div', { class: 'value' }, t.net_formatted)),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Previous period'), h('div', { class: 'value' }, t.previous_net_formatted)),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Outflow · inflow'), h('div', { class: 'value' }, `${t.outflow_formatted} · ${t.inflow_formatted}`)),
-      h('div', { class: 'card' }, h('div', { class: 'label' }, 'Transactions'), h('div', { class: 'value' }, String(t.count))),
+      card('Net this period', t.net_formatted),
+      card('Previous period', t.previous_net_formatted),
+      card('Outflow · inflow', `${t.outflow_formatted} · ${t.inflow_formatted}`),
+      card('Transactions', String(t.count)),
     ),
     h(
       'div',

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
 import { mcpConfig } from '../../src/mcp/config.js';
@@ -22,15 +23,15 @@ import { REPO_ROOT } from '../helpers/cli.js';
 const KB = 1000;
 const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming'];
 
-/** tools/list as a client receives it, for a toolset selection (listing needs no token). */
-async function listed(toolsets?: string, readOnly = false): Promise<any[]> {
+/** tools/list as a client receives it, for a toolset selection (listing needs no token); `ui`: a client that shows MCP Apps views. */
+async function listed(toolsets?: string, readOnly = false, ui = false): Promise<any[]> {
   const state = new ServerState(mcpConfig({ toolsets, readOnly }, {}), async () => {
     throw new Error('listing must not connect');
   });
   const server = buildServer(state);
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(b);
-  const client = new Client({ name: 'budget', version: '1' });
+  const client = new Client({ name: 'budget', version: '1' }, ui ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } } : {});
   await client.connect(a);
   const { tools } = await client.listTools();
   await client.close();
@@ -50,6 +51,17 @@ describe('definitions budget', () => {
     const core = await listed('core');
     expect(core.map((t) => t.name)).toEqual(expect.arrayContaining([...INSIGHTS, 'list_budgets']));
     expect(bytes(core)).toBeLessThanOrEqual(16 * KB);
+  });
+
+  it('a client that shows views pays under 100 bytes per view tool for it, within the same budgets', async () => {
+    for (const toolsets of [undefined, 'core']) {
+      const plain = bytes(await listed(toolsets));
+      const ui = bytes(await listed(toolsets, false, true));
+      expect(ui - plain).toBeGreaterThan(0);
+      expect(ui - plain).toBeLessThan(4 * 100);
+    }
+    expect(bytes(await listed(undefined, false, true))).toBeLessThanOrEqual(56 * KB);
+    expect(bytes(await listed('core', false, true))).toBeLessThanOrEqual(16 * KB);
   });
 
   it.each([...MCP_TOOLSETS, 'core'])('toolset %s lets the assistant find budgets', async (toolset) => {
