@@ -70,7 +70,9 @@ export function runOperation(state: SandboxState, req: ApiRequest): ApiAnswer {
   if (op.access === 'write' && req.token.scope === 'read-only') {
     throw new ApiError('unauthorized_scope', 'this access token has read-only scope and cannot change the budget');
   }
-  const query = parseQuery(op.query, req.query);
+  // Each era answers by its own description: a parameter the /budgets era did not know is ignored there.
+  const legacy = era === 'budgets' ? op.legacy : undefined;
+  const query = parseQuery(legacy?.query ?? op.query, req.query);
   let body: unknown;
   if (op.body) {
     const parsed = op.body.safeParse(parseBody(req.body));
@@ -84,7 +86,7 @@ export function runOperation(state: SandboxState, req: ApiRequest): ApiAnswer {
   const result = handler(ctx);
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result.data)) data[memberName(op, key, era)] = value;
-  return { status: result.status ?? op.status, body: { data } };
+  return { status: result.status ?? legacy?.status ?? op.status, body: { data } };
 }
 
 export function errorAnswer(e: unknown, log: (line: string) => void): ApiAnswer {

@@ -1,7 +1,8 @@
 /**
  * The common start of the sandbox behaviour suites: a sandbox whose clock starts at T0 (mid-month,
  * then runs at real speed), so months and date offsets are the same whatever day the tests run,
- * and the Demo Household budget with its accounts and categories looked up by name.
+ * and the Demo Household budget with its accounts and categories looked up by name. Paths are
+ * under /plans, the current description (prefixes.test.ts covers what /budgets answers otherwise).
  */
 import { expect } from 'vitest';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -24,7 +25,7 @@ export interface PinnedDemo {
   sb: TestSandbox;
   /** Every budget of the sandbox (the demo has two). */
   budgets: any[];
-  /** Demo Household, and its path prefix `/budgets/{id}`. */
+  /** Demo Household, and its path prefix `/plans/{id}`. */
   budget: any;
   b: string;
   /** Every account / every category (of every group, internal ones included) by name. */
@@ -39,9 +40,9 @@ export interface PinnedDemo {
 export async function pinnedDemo(): Promise<PinnedDemo> {
   const started = Date.now();
   const sb = await testSandbox({ rateLimit: 1_000_000, clock: () => new Date(T0 + (Date.now() - started)) });
-  const budgets = (await sb.get('/budgets')).body.data.budgets;
+  const budgets = (await sb.get('/plans')).body.data.plans;
   const budget = budgets.find((x: any) => x.name === 'Demo Household');
-  const b = `/budgets/${budget.id}`;
+  const b = `/plans/${budget.id}`;
   const list: any[] = (await sb.get(`${b}/accounts`)).body.data.accounts;
   const accounts: Record<string, any> = {};
   for (const a of list) accounts[a.name] = a;

@@ -41,7 +41,11 @@ export interface ClientOptions {
   tokens: TokenProvider;
   /** The request ledger of a token (a new OAuth token is a new bucket at the service). */
   quota: (token: string) => QuotaLedger;
-  /** Path prefix the client speaks: /budgets (the service spec's) by default. */
+  /**
+   * Path prefix the client speaks: /plans by default, the current description that the operations
+   * table models. Under /budgets the service answers some operations as its 1.76 description did
+   * (a month's transactions as hybrid rows, no since_date default), which the table does not.
+   */
   era?: Era;
   readOnly?: boolean;
   /** Told when the service says the token's scope is read-only (403.3). */
@@ -68,7 +72,7 @@ export class YnabClient {
 
   constructor(private readonly opts: ClientOptions) {
     this.transport = opts.transport instanceof Transport ? opts.transport : new Transport(opts.transport);
-    this.era = opts.era ?? 'budgets';
+    this.era = opts.era ?? 'plans';
     this.readOnlyMode = opts.readOnly ?? false;
   }
 

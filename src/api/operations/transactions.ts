@@ -2,7 +2,7 @@
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
-import { MONEY_NOTE, TXN_FILTERS } from './shared.js';
+import { LEGACY_TXN_LIST, MONEY_NOTE, TXN_FILTERS } from './shared.js';
 
 export const TRANSACTIONS_OPERATIONS = [
   {
@@ -12,6 +12,7 @@ export const TRANSACTIONS_OPERATIONS = [
     path: '/transactions',
     params: [],
     query: TXN_FILTERS,
+    legacy: LEGACY_TXN_LIST,
     status: 200,
     data: R.TransactionsData,
     member: 'transactions',
@@ -54,6 +55,7 @@ export const TRANSACTIONS_OPERATIONS = [
     query: [],
     body: B.PatchTransactionsWrapper,
     bodyMembers: ['transactions'],
+    legacy: { status: 209 },
     status: 200,
     data: R.SaveTransactionsData,
     member: 'transactions',
@@ -147,6 +149,7 @@ export const TRANSACTIONS_OPERATIONS = [
     path: '/accounts/{account_id}/transactions',
     params: ['account_id'],
     query: TXN_FILTERS,
+    legacy: LEGACY_TXN_LIST,
     status: 200,
     data: R.TransactionsData,
     member: 'transactions',
@@ -162,6 +165,7 @@ export const TRANSACTIONS_OPERATIONS = [
     path: '/categories/{category_id}/transactions',
     params: ['category_id'],
     query: TXN_FILTERS,
+    legacy: LEGACY_TXN_LIST,
     status: 200,
     data: R.HybridTransactionsData,
     member: 'transactions',
@@ -181,6 +185,7 @@ export const TRANSACTIONS_OPERATIONS = [
     path: '/payees/{payee_id}/transactions',
     params: ['payee_id'],
     query: TXN_FILTERS,
+    legacy: LEGACY_TXN_LIST,
     status: 200,
     data: R.HybridTransactionsData,
     member: 'transactions',
@@ -200,6 +205,8 @@ export const TRANSACTIONS_OPERATIONS = [
     path: '/months/{month}/transactions',
     params: ['month'],
     query: TXN_FILTERS,
+    // The /budgets era listed a month's transactions as hybrid rows (split lines as their own rows).
+    legacy: { ...LEGACY_TXN_LIST, data: R.HybridTransactionsData },
     status: 200,
     data: R.TransactionsData,
     member: 'transactions',

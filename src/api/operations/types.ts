@@ -42,6 +42,12 @@ export interface Operation {
   member: string;
   /** /budgets-era names of members of `data` that differ. */
   legacyMembers?: Readonly<Record<string, string>>;
+  /**
+   * Where the /budgets-era description (1.76) answers otherwise than the current one: another
+   * success status, another `data` schema, fewer query parameters (one it does not know is
+   * ignored there), no one-year default for since_date.
+   */
+  legacy?: { status?: number; data?: z.ZodObject; query?: readonly QueryName[]; sinceDateDefault?: false };
   /** Accepts last_knowledge_of_server. */
   delta: boolean;
   access: Access;

@@ -27,9 +27,18 @@ export type TransactionScope =
   | { kind: 'category'; id: string }
   | { kind: 'payee'; id: string };
 
+/** How a list answers, where the eras differ (the defaults are the current description's). */
+export interface ListStyle {
+  /** since_date defaults to one year ago (not in the /budgets era). */
+  sinceDateDefault?: boolean;
+  /** A month's transactions as hybrid rows, split lines as their own rows (the /budgets era). */
+  monthAsHybrid?: boolean;
+}
+
 /** The date window a list answers for: since_date defaults to one year ago, except by month. */
-export function transactionWindow(q: TransactionQuery, scope: TransactionScope, today: string): TransactionQuery {
-  return { ...q, since_date: q.since_date ?? (scope.kind === 'month' ? undefined : addYears(today, -1)) };
+export function transactionWindow(q: TransactionQuery, scope: TransactionScope, today: string, style: ListStyle = {}): TransactionQuery {
+  const defaulted = style.sinceDateDefault !== false && scope.kind !== 'month';
+  return { ...q, since_date: q.since_date ?? (defaulted ? addYears(today, -1) : undefined) };
 }
 
 export function transactionSummaryBase(t: E.TransactionSummaryBase): E.TransactionSummaryBase {
@@ -97,7 +106,9 @@ export function transactionDetail(l: BudgetLookup, t: E.TransactionSummaryBase, 
     ...money(l.currencyFormat, base, 'amount'),
     account_name: l.account(t.account_id)?.name ?? '',
     payee_name: l.payeeName(base.payee_id ?? null),
-    category_name: subs.some((x) => !x.deleted) ? 'Split' : lineCategoryName(l, t.account_id, t.category_id, t.transfer_account_id),
+    // A split shows 'Split' (its category_id is the service's internal split category), a deleted
+    // one too: its lines are listed, deleted with it.
+    category_name: subs.length ? 'Split' : lineCategoryName(l, t.account_id, t.category_id, t.transfer_account_id),
     subtransactions: subs.map((x) => ({ ...x, ...money(l.currencyFormat, x, 'amount') })),
   };
 }
@@ -186,16 +197,21 @@ export function listTransactions<T extends E.TransactionSummaryBase>(
   query: TransactionQuery,
   scope: TransactionScope,
   today: string,
+  style: ListStyle = {},
 ): E.TransactionDetail[] | E.HybridTransaction[] {
-  const q = transactionWindow(query, scope, today);
+  const q = transactionWindow(query, scope, today, style);
   const detail = src.detail ?? ((t: T) => transactionDetail(l, t, src.linesOf(t)));
   switch (scope.kind) {
     case 'all':
       return select(l, src, q, () => true).map(detail);
     case 'account':
       return select(l, src, q, (t) => t.account_id === scope.id).map(detail);
-    case 'month':
-      return select(l, src, q, (t) => monthOf(t.date) === scope.month).map(detail);
+    case 'month': {
+      const inMonth = (t: T) => monthOf(t.date) === scope.month;
+      // Each amount once: a whole transaction, or a split's lines.
+      if (style.monthAsHybrid) return hybrid(l, src, q, (t, lines) => inMonth(t) && !lines.length, (_x, t) => inMonth(t));
+      return select(l, src, q, inMonth).map(detail);
+    }
     case 'category': {
       // The Uncategorized category stands for lines without a category.
       const inCategory = (accountId: string, categoryId: string | null | undefined, transfer: string | null | undefined) =>

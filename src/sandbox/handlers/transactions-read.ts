@@ -1,7 +1,9 @@
 /**
  * Transaction lists and one transaction. The shared builder (src/api/read/transactions.ts)
  * applies the service's filters; the sandbox adds the delta filter, which comes after the date
- * window so that a delta never reaches outside it (REFERENCE §7.1).
+ * window so that a delta never reaches outside it (REFERENCE §7.1). Under /budgets the lists
+ * answer as that era's description does (no until_date, no since_date default, a month as
+ * hybrid rows).
  */
 import { listTransactions, type TransactionQuery, type TransactionScope } from '../../api/read/transactions.js';
 import * as V from '../store/views.js';
@@ -12,7 +14,8 @@ function list(ctx: RequestContext, scope: TransactionScope) {
   const b = ctx.budget;
   const since = sinceKnowledge(ctx);
   const query = ctx.query as TransactionQuery;
-  const transactions = listTransactions(V.lookup(b), V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since)), query, scope, b.today());
+  const style = ctx.era === 'budgets' ? { sinceDateDefault: ctx.op.legacy?.sinceDateDefault, monthAsHybrid: !!ctx.op.legacy?.data } : {};
+  const transactions = listTransactions(V.lookup(b), V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since)), query, scope, b.today(), style);
   return { data: { transactions, server_knowledge: b.knowledge } };
 }
 
