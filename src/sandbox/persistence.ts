@@ -4,6 +4,7 @@
  * changes and at exit. A file that cannot be read as sandbox data is refused with a clear error
  * and never overwritten.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { BudgetRec } from './store/records.js';
 import type { Grant, RefreshEntry } from './tokens.js';
@@ -61,7 +62,14 @@ function budgetFromJson(raw: unknown, index: number): BudgetRec {
   }
   rec.months = new Map((o.months as { month: string }[]).map((m) => [m.month, m]));
   rec.derived_state = new Map(o.derived_state as [string, { fp: string; knowledge: number }][]);
-  return rec as unknown as BudgetRec;
+  const budget = rec as unknown as BudgetRec;
+  if (typeof budget.split_category_id !== 'string') {
+    // Saved before splits had the service's "Split" category: give them one.
+    budget.split_category_id = randomUUID();
+    for (const t of budget.transactions.values()) if (t.subtransactions.length && t.category_id === null) t.category_id = budget.split_category_id;
+    for (const t of budget.scheduled_transactions.values()) if (t.subtransactions.length && t.category_id === null) t.category_id = budget.split_category_id;
+  }
+  return budget;
 }
 
 /** Reads a data file; undefined when it does not exist. Throws SandboxDataError when it is not sandbox data. */

@@ -111,9 +111,10 @@ describe('Demo Household', () => {
     const splits = live(household.transactions).filter((t) => t.subtransactions.length > 0);
     expect(splits.length).toBeGreaterThanOrEqual(10);
     expect(splits.some((t) => t.subtransactions.length >= 3)).toBe(true);
+    expect(household.categories.has(household.split_category_id)).toBe(false);
     for (const t of splits) {
       expect(t.subtransactions.reduce((s, x) => s + x.amount, 0)).toBe(t.amount);
-      expect(t.category_id).toBeNull();
+      expect(t.category_id).toBe(household.split_category_id);
     }
   });
 

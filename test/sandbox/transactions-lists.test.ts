@@ -156,7 +156,14 @@ describe('splits', () => {
     const linePayee = unique('Line Payee');
     const t = await createSplit(unique('Split Market'), linePayee);
     expect(exactShape(TransactionDetail, t)).toEqual([]);
-    expect(t).toMatchObject({ amount: -60_000, amount_formatted: '-$60.00', category_id: null, category_name: 'Split', memo: 'weekly shop' });
+    expect(t).toMatchObject({ amount: -60_000, amount_formatted: '-$60.00', category_name: 'Split', memo: 'weekly shop' });
+    // As on the service (and string-typed in the official SDK): the parent's category is the
+    // internal split category, the same for every split, and in no category list.
+    expect(t.category_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.values(cat).map((c: any) => c.id)).not.toContain(t.category_id);
+    expect((await sb.get(`${b}/categories/${t.category_id}`)).status).toBe(404);
+    const other = await createSplit(unique('Split Market'), linePayee);
+    expect(other.category_id).toBe(t.category_id);
     expect(t.subtransactions).toHaveLength(3);
     const [food, household, pets] = t.subtransactions;
     expect(food).toMatchObject({
@@ -175,9 +182,13 @@ describe('splits', () => {
     expect(household).toMatchObject({ amount: -15_500, amount_formatted: '-$15.50', category_name: 'Household Supplies', payee_name: linePayee });
     expect(household.payee_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(pets).toMatchObject({ amount: -4_500, amount_formatted: '-$4.50', category_name: 'Pet Care' });
-    // The same in the single GET and in the plain lists.
+    // The same in the single GET and in the plain lists; deleted, it still reads "Split".
     expect((await sb.get(`${b}/transactions/${t.id}`)).body.data.transaction).toEqual(t);
     expect((await list(`${b}/accounts/${checking.id}/transactions?since_date=${day(-1)}`)).find((x) => x.id === t.id)).toEqual(t);
+    const k = (await sb.get(`${b}/transactions?since_date=${day(-1)}`)).body.data.server_knowledge;
+    expect((await sb.call('DELETE', `${b}/transactions/${other.id}`)).status).toBe(200);
+    const gone = (await sb.get(`${b}/transactions?since_date=${day(-1)}&last_knowledge_of_server=${k}`)).body.data.transactions;
+    expect(gone.find((x: any) => x.id === other.id)).toMatchObject({ deleted: true, category_id: t.category_id, category_name: 'Split' });
   });
 
   it('returns split lines as hybrid rows by category and by payee', async () => {
@@ -270,7 +281,9 @@ describe('splits', () => {
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const split = put.body.data.transaction;
-    expect(split).toMatchObject({ id: t.id, amount: -25_000, category_id: null, category_name: 'Split' });
+    expect(split).toMatchObject({ id: t.id, amount: -25_000, category_name: 'Split' });
+    const earlier = (await list(`${b}/transactions?since_date=${firstMonth}`)).find((x) => x.subtransactions.length && x.id !== t.id);
+    expect(split.category_id).toBe(earlier.category_id);
     expect(split.subtransactions.map((x: any) => [x.amount, x.category_name, x.transaction_id])).toEqual([
       [-20_000, 'Groceries', t.id],
       [-5_000, 'Fuel', t.id],

@@ -176,7 +176,7 @@ export function scheduledDetail(
     ...money(l.currencyFormat, base, 'amount'),
     account_name: l.account(s.account_id)?.name ?? '',
     payee_name: l.payeeName(base.payee_id ?? null),
-    category_name: lines.some((x) => !x.deleted) ? 'Split' : l.categoryName(base.category_id ?? null),
+    category_name: lines.length ? 'Split' : l.categoryName(base.category_id ?? null),
     subtransactions: lines.map((x) => ({ ...x, ...money(l.currencyFormat, x, 'amount') })),
   };
 }

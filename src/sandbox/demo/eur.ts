@@ -87,7 +87,7 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
   let time = new Date(`${firstMonth}T06:30:00.000Z`);
   const clock: DemoClock = { now: env.now, today, set: (t) => (time = t) };
   const store = new BudgetStore(
-    emptyBudget({ id: ids.uuid(), name: 'Haushalt Berlin', first_month: firstMonth, now: time.toISOString(), date_format: { format: 'DD.MM.YYYY' }, currency_format: EUR }),
+    emptyBudget({ id: ids.uuid(), split_category_id: ids.uuid(), name: 'Haushalt Berlin', first_month: firstMonth, now: time.toISOString(), date_format: { format: 'DD.MM.YYYY' }, currency_format: EUR }),
     { clock: () => time, newId: () => ids.uuid(), userId: env.userId },
   );
   const through = new Map<string, string>();

@@ -57,7 +57,7 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
   let time = new Date(`${firstMonth}T07:00:00.000Z`);
   const clock: DemoClock = { now: env.now, today, set: (t) => (time = t) };
   const store = new BudgetStore(
-    emptyBudget({ id: ids.uuid(), name: 'Demo Household', first_month: firstMonth, now: time.toISOString(), date_format: { format: 'MM/DD/YYYY' }, currency_format: USD }),
+    emptyBudget({ id: ids.uuid(), split_category_id: ids.uuid(), name: 'Demo Household', first_month: firstMonth, now: time.toISOString(), date_format: { format: 'MM/DD/YYYY' }, currency_format: USD }),
     { clock: () => time, newId: () => ids.uuid(), userId: env.userId },
   );
   // Statements up to the end of the month before last have been reconciled.

@@ -44,7 +44,7 @@ export function insertScheduled(b: BudgetStore, spec: NewScheduled): ScheduledTr
     flag_name: null,
     account_id: account.id,
     payee_id: spec.payee_id,
-    category_id: split ? null : scheduledCategory(account, target, spec.category_id),
+    category_id: split ? b.rec.split_category_id : scheduledCategory(account, target, spec.category_id),
     transfer_account_id: target?.id ?? null,
     subtransactions,
     deleted: false,

@@ -131,7 +131,7 @@ export function insertTransaction(b: BudgetStore, spec: TransactionSpec): Transa
     flag_color: spec.flag_color ?? null,
     flag_name: spec.flag_name ?? null,
     payee_id: payeeId,
-    category_id: split ? null : spec.category_id,
+    category_id: split ? b.rec.split_category_id : spec.category_id,
     import_id: spec.import_id ?? null,
     import_payee_name: spec.import_payee_name ?? null,
     import_payee_name_original: spec.import_payee_name_original ?? null,
@@ -242,7 +242,7 @@ export function changeTransaction(b: BudgetStore, t: TransactionRec, c: Transact
     if (pair) tombstone(b, pair);
     t.transfer_account_id = null;
     t.transfer_transaction_id = null;
-    t.category_id = null;
+    t.category_id = b.rec.split_category_id;
     t.subtransactions = buildSubs(b, t, c.subtransactions);
     return t;
   }

@@ -193,6 +193,11 @@ export interface PendingImportRec {
 export interface BudgetRec {
   id: string;
   name: string;
+  /**
+   * The service's internal "Split" category: a split transaction's own category_id (its lines
+   * carry the real categories). Like the service's, it is in no category list.
+   */
+  split_category_id: string;
   last_modified_on: string;
   first_month: string;
   date_format: DateFormat | null;
@@ -221,6 +226,7 @@ export interface BudgetRec {
 
 export function emptyBudget(init: {
   id: string;
+  split_category_id: string;
   name: string;
   first_month: string;
   now: string;
