@@ -1,10 +1,15 @@
 /**
  * Accounts: each comes with its transfer payee, a starting balance transaction, and, for an
- * on-budget credit card or line of credit, a payment category.
+ * on-budget credit card or line of credit, a payment category. A credit account's opening debt
+ * is debt, not spending: it does not touch Ready to Assign (budget-math.ts), and its payment
+ * category gets the target YNAB's "budget for my entire balance" gives it, the opening debt
+ * as a "Pay Specific Amount Each Month" (MF) target, so it shows as underfunded until the user
+ * assigns to it.
  */
+import { monthOf } from '../../api/dates.js';
 import type { AccountType } from '../../api/schemas/common.js';
 import type { BudgetStore } from '../store/budget-store.js';
-import type { AccountRec } from '../store/records.js';
+import type { AccountRec, GoalRec } from '../store/records.js';
 import { createPaymentCategory } from './categories.js';
 import { createPayee, payeeNamed, transferPayeeName } from './payees.js';
 import { insertTransaction } from './transactions.js';
@@ -46,8 +51,12 @@ export function createAccount(b: BudgetStore, spec: NewAccount): AccountRec {
     knowledge: 0,
   });
   b.rec.accounts.set(id, account);
-  if (account.on_budget && CREDIT_TYPES.has(account.type)) createPaymentCategory(b, id, account.name);
-  // The starting balance enters the budget as an inflow to Ready to Assign (on budget only).
+  if (account.on_budget && CREDIT_TYPES.has(account.type)) {
+    const payment = createPaymentCategory(b, id, account.name);
+    if (spec.balance < 0) payment.goal = openingDebtTarget(-spec.balance, monthOf(spec.date));
+  }
+  // The starting balance is categorized to Ready to Assign on a budget account: cash is income,
+  // a credit account's debt only debt (budget-math.ts).
   insertTransaction(b, {
     account_id: id,
     date: spec.date,
@@ -59,4 +68,19 @@ export function createAccount(b: BudgetStore, spec: NewAccount): AccountRec {
     memo: null,
   });
   return account;
+}
+
+/** The target a credit account's payment category gets for its opening debt. */
+export function openingDebtTarget(debt: number, month: string): GoalRec {
+  return {
+    type: 'MF',
+    target: debt,
+    target_date: null,
+    needs_whole_amount: null,
+    day: null,
+    cadence: 1,
+    cadence_frequency: 1,
+    creation_month: month,
+    snoozed_at: null,
+  };
 }
