@@ -33,8 +33,12 @@ export interface CategoryPlan {
   note?: string;
   /** Default 'cover'. */
   policy?: Policy;
-  /** Most a target may ask for in one month. */
+  /** Most a target may ask for in one month (grows with the household, like `scales`). */
   cap?: number;
+  /** The target's amount is what the household usually spends here (per week for a weekly one). */
+  habitTarget?: boolean;
+  /** The target's amount grows with the household's spending (a bigger household keeps bigger reserves). */
+  scales?: boolean;
 }
 
 export interface GroupPlan {
@@ -71,6 +75,29 @@ export interface Merchant {
 }
 
 const U = 1000;
+
+/** An amount in whole units, rounded as a person would set a target. */
+function nice(units: number): number {
+  const step = units < 20 ? 1 : units < 100 ? 5 : units < 1000 ? 10 : 50;
+  return Math.max(step, Math.round(units / step) * step);
+}
+
+/**
+ * A category's target as the household sets it: from its usual spending (`expectedMonthly`,
+ * milliunits) when the plan says so, grown by `scale` when it scales, else as written.
+ */
+export function sizedTarget(plan: CategoryPlan, expectedMonthly: number, scale: number): TargetSpec | undefined {
+  const t = plan.target;
+  if (!t) return undefined;
+  if (plan.habitTarget && expectedMonthly > 0) {
+    const perPeriod = t.kind === 'weekly' ? (expectedMonthly * 12) / 52 : expectedMonthly;
+    return { ...t, target: nice(perPeriod / U) };
+  }
+  return plan.scales && scale > 1 ? { ...t, target: nice(t.target * scale) } : t;
+}
+
+/** A plan's monthly cap, grown by `scale` with the household. */
+export const sizedCap = (plan: CategoryPlan, scale: number) => (plan.cap === undefined ? undefined : nice(plan.cap * Math.max(1, scale)) * U);
 
 /** The GoalRec for a target, created in `creationMonth`; dates relative to `today`. */
 export function goalOf(spec: TargetSpec, creationMonth: string, today: string): GoalRec {

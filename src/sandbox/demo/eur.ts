@@ -10,8 +10,8 @@ import { payeeNamed } from '../domain/payees.js';
 import { BudgetStore } from '../store/budget-store.js';
 import { emptyBudget, type AccountRec, type BudgetRec, type CategoryRec, type PayeeRec } from '../store/records.js';
 import type { BudgetItem } from './budgeting.js';
-import { goalOf, type GroupPlan, type Merchant } from './catalog.js';
-import { balancingPayout, fillMonth, type FillContext } from './fill.js';
+import { goalOf, sizedTarget, type GroupPlan, type Merchant } from './catalog.js';
+import { balancingPayout, expectedSpending, fillMonth, type FillContext } from './fill.js';
 import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type MonthSlot, type Planned } from './history.js';
 import { Ledger, type Entry } from './ledger.js';
 import { Random } from './random.js';
@@ -30,6 +30,9 @@ export const EUR = {
 
 const U = 1000;
 const TRANSACTIONS = 150;
+/** Everyday purchases a month: the transactions less the monthly backbone (about 9), over 5.5 months. */
+const FILL_PER_MONTH = TRANSACTIONS / 5.5 - 9;
+
 
 const GROUPS: GroupPlan[] = [
   {
@@ -47,7 +50,7 @@ const GROUPS: GroupPlan[] = [
     name: 'Alltag',
     action: 1,
     categories: [
-      { key: 'lebensmittel', name: 'Lebensmittel', target: { kind: 'need', target: 380, whole: false } },
+      { key: 'lebensmittel', name: 'Lebensmittel', target: { kind: 'need', target: 380, whole: false }, habitTarget: true },
       { key: 'drogerie', name: 'Drogerie' },
       { key: 'essen', name: 'Restaurants & Cafés' },
       { key: 'freizeit', name: 'Freizeit' },
@@ -99,6 +102,7 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
   const transferTo = (a: AccountRec) => store.rec.payees.get(a.transfer_payee_id)!;
   let fill: FillContext | undefined;
   let cashPlanned = 0;
+  const expected = expectedSpending(MERCHANTS, FILL_PER_MONTH);
 
   const plan = (slot: MonthSlot): Planned[] => {
     const items: Planned[] = [];
@@ -143,7 +147,10 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
         createInternalCategories(store);
         for (const group of GROUPS) {
           const g = createGroup(store, group.name);
-          for (const c of group.categories) cat[c.key] = createCategory(store, g.id, c.name, { note: c.note ?? null, goal: c.target ? goalOf(c.target, firstMonth, today) : null });
+          for (const c of group.categories) {
+            const target = sizedTarget(c, expected.get(c.key) ?? 0, 1);
+            cat[c.key] = createCategory(store, g.id, c.name, { note: c.note ?? null, goal: target ? goalOf(target, firstMonth, today) : null });
+          }
         }
         const open = (name: string, type: AccountRec['type'], units: number, note: string | null) => createAccount(store, { name, type, balance: units * U, date: firstMonth, note });
         acc.giro = open('Girokonto', 'checking', 2400, 'Sparkasse Berlin');
@@ -168,12 +175,15 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
       budget: (slot) => ({
         month: slot.month,
         items: GROUPS.flatMap((g) =>
-          g.categories.map((c): BudgetItem => ({ category: cat[c.key]!, policy: c.policy ?? 'cover', action: g.action, ...(c.cap ? { cap: c.cap * U } : {}) })),
+          g.categories.map(
+            (c): BudgetItem => ({ category: cat[c.key]!, policy: c.policy ?? 'cover', action: g.action, expected: Math.round(expected.get(c.key) ?? 0), ...(c.cap ? { cap: c.cap * U } : {}) }),
+          ),
         ),
         sinks: [{ category: cat.notgroschen!, upTo: 5000 * U }, { category: cat.puffer! }],
         moments: [momentOn(clock, rng, slot.month, 17).toISOString(), dayIn(slot.month, 2) <= slot.last ? momentOn(clock, rng, dayIn(slot.month, 2), 20).toISOString() : null],
         keep: rng.cents(0, 40),
         reserve: cat.puffer!,
+        cover: slot.isCurrent ? null : { at: momentOn(clock, rng, dayIn(slot.month, 27), 19).toISOString(), chance: 0.5, from: [cat.puffer!, cat.notgroschen!] },
       }),
       finish() {
         addScheduled(store, { frequency: 'monthly', date_first: dayIn(firstMonth, 3), account: acc.giro, payee: payee('Hausverwaltung Krause'), amount: -1050 * U, category: cat.miete });

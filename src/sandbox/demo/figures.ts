@@ -1,44 +1,65 @@
 /**
- * The budget's month-end figures, kept while generating: each category's available balance and
- * Ready to Assign, closed month by month by the same rules as derived.ts (positive balances roll
- * over, a payment category carries what it holds, cash overspending comes off the next month's
- * Ready to Assign). The generator decides each month's assignments from these, so it need not
- * recompute the whole budget (O(transactions)) between months: large demos then fit in a few
- * `change()` calls. The tests check that the resulting Ready to Assign stays plausible in
- * derived.ts's own figures, month by month.
+ * The budget's month-end figures, kept while generating: closed month by month with the month
+ * rule of budget-math.ts (the one derived.ts uses), from the assignments in the store and the
+ * flows the ledger gathered. The generator decides each month's assignments from these, so it
+ * need not recompute the whole budget (O(transactions)) between months: large demos then fit in
+ * a few `change()` calls. It also remembers what each category spent lately: the household's
+ * habits, which it budgets by.
  */
 import type { BudgetStore } from '../store/budget-store.js';
+import { closeMonth, emptyStart, type ClosedMonth, type MonthFlows, type MonthStart } from '../store/budget-math.js';
 import type { CategoryRec } from '../store/records.js';
-import type { Ledger } from './ledger.js';
+
+/** How many past months a habit is the average of, and how many are remembered. */
+const HABIT_MONTHS = 3;
+const KEPT_MONTHS = 12;
 
 export class RunningBudget {
-  /** Available per category at the end of the last closed month. */
-  private readonly balances = new Map<string, number>();
-  /** Ready to Assign at the end of the last closed month. */
-  toBeBudgeted = 0;
-  /** The last closed month's cash overspending, taken from the next month's Ready to Assign. */
-  overspent = 0;
+  /** Where the month being planned starts (the last closed month's end). */
+  start: MonthStart = emptyStart();
+  /** Net spending per category in the last closed months, newest last. */
+  private readonly spent: Map<string, number>[] = [];
 
-  /** What a category brings into the next month. */
+  /** What a category brings into the month being planned. */
   carryOf(c: CategoryRec): number {
-    const balance = this.balances.get(c.id) ?? 0;
-    return c.role === 'credit_card_payment' ? balance : Math.max(0, balance);
+    return Math.max(0, this.start.balances.get(c.id) ?? 0);
   }
 
-  /** Closes `month` with its assignments (in the store) and its activity and income (in the ledger). */
-  close(store: BudgetStore, month: string, ledger: Ledger): void {
-    const budgeted = store.rec.months.get(month)?.budgeted ?? {};
-    let assigned = 0;
-    let overspent = 0;
-    for (const c of store.rec.categories.values()) {
-      if (c.deleted || c.role === 'ready_to_assign') continue;
-      const amount = budgeted[c.id] ?? 0;
-      const balance = this.carryOf(c) + amount + (ledger.activity.get(c.id) ?? 0);
-      assigned += amount;
-      if (balance < 0 && c.role !== 'credit_card_payment') overspent -= balance;
-      this.balances.set(c.id, balance);
-    }
-    this.toBeBudgeted += ledger.income - assigned - this.overspent;
-    this.overspent = overspent;
+  /** Ready to Assign at the start of the month being planned: last month's, less its cash overspending. */
+  get readyToAssign(): number {
+    return this.start.cumulative - this.start.overspent;
   }
+
+  /** What the household usually spends in a category each month; `fallback` until it has a history. */
+  habit(c: CategoryRec, fallback = 0): number {
+    return this.average(c, HABIT_MONTHS, fallback);
+  }
+
+  /** What a category spent monthly on average over the last `months` closed months (at most 12). */
+  average(c: CategoryRec, months: number, fallback = 0): number {
+    const recent = this.spent.slice(-months);
+    if (!recent.length) return fallback;
+    return Math.round(recent.reduce((sum, m) => sum + (m.get(c.id) ?? 0), 0) / recent.length);
+  }
+
+  /** The month's figures with the assignments made so far (nothing is closed). */
+  preview(store: BudgetStore, month: string, flows: MonthFlows): ClosedMonth {
+    return closeMonth(categoriesOf(store), this.start, flows, store.rec.months.get(month)?.budgeted ?? {});
+  }
+
+  /** Closes `month`: its figures become the next month's start. */
+  close(store: BudgetStore, month: string, flows: MonthFlows): ClosedMonth {
+    const closed = this.preview(store, month, flows);
+    this.start = closed.next;
+    const spent = new Map<string, number>();
+    for (const [id, amount] of flows.activity) spent.set(id, -amount);
+    this.spent.push(spent);
+    if (this.spent.length > KEPT_MONTHS) this.spent.shift();
+    return closed;
+  }
+}
+
+/** The categories a month is closed over: live, Ready to Assign aside, in record order. */
+function categoriesOf(store: BudgetStore): CategoryRec[] {
+  return [...store.rec.categories.values()].filter((c) => !c.deleted && c.role !== 'ready_to_assign');
 }

@@ -70,12 +70,37 @@ function splitLines(f: FillContext, m: Merchant): DemoLine[] {
   return lines;
 }
 
+const mean = (min: number, max: number) => (min + max) * 500; // milliunits
+
+/**
+ * What one purchase at a merchant spends on average, per category (split receipts included:
+ * 1 to min(3, parts) extra lines, each part as likely as the others).
+ */
+function averageReceipt(m: Merchant): Map<string, number> {
+  const out = new Map<string, number>([[m.category, mean(m.min, m.max)]]);
+  if (m.split?.length) {
+    const lines = (m.splitChance ?? 0) * ((1 + Math.min(3, m.split.length)) / 2);
+    for (const p of m.split) out.set(p.category, (out.get(p.category) ?? 0) + (lines / m.split.length) * mean(p.min, p.max));
+  }
+  return out;
+}
+
+/** What `perMonth` everyday purchases spend in a month on average, per category key (milliunits). */
+export function expectedSpending(merchants: readonly Merchant[], perMonth: number): Map<string, number> {
+  const weight = merchants.reduce((sum, m) => sum + m.weight, 0);
+  const out = new Map<string, number>();
+  for (const m of merchants) {
+    if (m.category === 'income') continue;
+    for (const [key, amount] of averageReceipt(m)) out.set(key, (out.get(key) ?? 0) + (perMonth * m.weight * amount) / weight);
+  }
+  return out;
+}
+
 /**
  * The income payout that, at the merchants' weights, pays for their purchases on average (split
  * receipts included) with a tenth to spare, as a household living within its means.
  */
 export function balancingPayout(merchants: readonly Merchant[]): number {
-  const mean = (min: number, max: number) => (min + max) * 500; // milliunits
   let incomeWeight = 0;
   let total = 0;
   for (const m of merchants) {
@@ -83,13 +108,7 @@ export function balancingPayout(merchants: readonly Merchant[]): number {
       incomeWeight += m.weight;
       continue;
     }
-    let spend = mean(m.min, m.max);
-    if (m.split?.length) {
-      // 1 to min(3, parts) extra lines, each an average part.
-      const parts = m.split.reduce((s, p) => s + mean(p.min, p.max), 0) / m.split.length;
-      spend += (m.splitChance ?? 0) * parts * ((1 + Math.min(3, m.split.length)) / 2);
-    }
-    total += m.weight * spend;
+    for (const amount of averageReceipt(m).values()) total += m.weight * amount;
   }
   return incomeWeight ? Math.round((total * 1.1) / incomeWeight) : 0;
 }

@@ -36,10 +36,10 @@ export interface Scenario {
   plan(slot: MonthSlot): Planned[];
   /** `count` everyday transactions of one record each, spread over the slot. */
   fill(slot: MonthSlot, count: number): Planned[];
-  /** How the month's money is assigned (called after its transactions are posted). */
-  budget(slot: MonthSlot): MonthBudget;
+  /** How the month's money is assigned (called after its transactions are posted; `running` holds where the month started). */
+  budget(slot: MonthSlot, running: RunningBudget): MonthBudget;
   /** Record edits at the end of a month: closing an account, hiding a category, new goals. */
-  endOfMonth?(slot: MonthSlot): void;
+  endOfMonth?(slot: MonthSlot, running: RunningBudget): void;
   /** Final touches in the last change: scheduled transactions, pending imports, reconciliation. */
   finish(): void;
 }
@@ -107,7 +107,6 @@ export function runHistory(h: HistoryRun, scenario: Scenario): void {
 function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, progress: { backbone: number; days: number }, month: string, index: number, isCurrent: boolean): void {
   const { store, ledger, rng, clock } = h;
   const slot: MonthSlot = { index, month, last: isCurrent ? clock.today : addDays(addMonths(month, 1), -1), isCurrent };
-  ledger.startMonth();
   if (index === 0) {
     scenario.setup();
     for (const t of store.rec.transactions.values()) ledger.absorb(t);
@@ -120,9 +119,9 @@ function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, pro
   // Stable sort: same-day transactions keep their planned order (and creation sequence).
   items.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   for (const p of items) p.run();
-  budgetMonth(store, ledger, running, scenario.budget(slot));
-  running.close(store, month, ledger);
-  scenario.endOfMonth?.(slot);
+  budgetMonth(store, ledger, running, scenario.budget(slot, running), rng);
+  running.close(store, month, ledger.flows(month));
+  scenario.endOfMonth?.(slot, running);
   if (isCurrent) scenario.finish();
   // The change ends at the last month it covers: that is its last_modified_on.
   clock.set(isCurrent ? clock.now : momentOn(clock, rng, slot.last, 21));

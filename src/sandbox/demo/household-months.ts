@@ -95,8 +95,14 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
   const savings = ledger.balance(acc.savings);
   const lastDay = dayIn(slot.month, 31);
   on(31, () => ({ date: lastDay, account: acc.savings, amount: monthlyInterest(savings, 4100), payee: h.payee('Ally Bank Interest'), category: h.rta, memo: null, flag: null }));
+  // The card: paid in full most months; now and then only part of it, and the rest carried.
+  for (const card of [acc.visa, acc.loc]) h.debts.set(card.id, Math.max(0, -ledger.balance(card)));
   const statement = -ledger.balance(acc.visa);
-  if (statement > 0) on(22, () => ({ date: dayIn(slot.month, 22), account: acc.checking, amount: -statement, payee: h.transferTo(acc.visa), memo: 'Statement balance' }), 2);
+  const partly = i > 0 && !slot.isCurrent && rng.chance(0.15);
+  const payment = partly ? Math.round((statement * rng.int(40, 70)) / 100 / (10 * U)) * 10 * U : statement;
+  if (payment > 0) {
+    on(22, () => ({ date: dayIn(slot.month, 22), account: acc.checking, amount: -payment, payee: h.transferTo(acc.visa), memo: partly ? 'Part of the statement' : 'Statement balance' }), 2);
+  }
   const walletStart = ledger.balance(acc.wallet);
   h.walletPlanned = 0;
   on(3, () => ({ date: dayIn(slot.month, 3), account: acc.checking, amount: -Math.max(60 * U, Math.ceil((h.walletPlanned + 40 * U - walletStart) / (20 * U)) * 20 * U), payee: h.transferTo(acc.wallet), memo: 'ATM' }), 2);

@@ -2,7 +2,9 @@
  * "Demo Household" (USD): two years of history ending today. Seven accounts (checking with
  * direct import, savings, a wallet, a credit card, a home equity line, an off-budget mortgage
  * and a closed old account), seven user category groups covering every goal type, about 1,500
- * transactions by default, monthly assignments, scheduled transactions and pending imports.
+ * transactions by default, scheduled transactions and pending imports. Targets follow what the
+ * household usually spends (at any size); money is assigned at the start of each month and on
+ * the second payday, some overspending is covered by moving money and some is left (budgeting.ts).
  */
 import { addDays, addMonths, monthOf } from '../../api/dates.js';
 import { createAccount } from '../domain/accounts.js';
@@ -11,8 +13,9 @@ import { payeeNamed } from '../domain/payees.js';
 import { BudgetStore } from '../store/budget-store.js';
 import { emptyBudget, type AccountRec, type BudgetRec, type CategoryRec, type PayeeLocationRec, type PayeeRec } from '../store/records.js';
 import type { BudgetItem } from './budgeting.js';
-import { goalOf, type TargetSpec } from './catalog.js';
-import { balancingPayout, fillMonth, type FillContext } from './fill.js';
+import { goalOf, sizedCap, sizedTarget, type CategoryPlan } from './catalog.js';
+import { balancingPayout, expectedSpending, fillMonth, type FillContext } from './fill.js';
+import type { RunningBudget } from './figures.js';
 import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type MonthSlot } from './history.js';
 import { HOUSEHOLD_GROUPS, HOUSEHOLD_LOCATIONS, HOUSEHOLD_MERCHANTS } from './household-catalog.js';
 import { addHouseholdScheduled } from './household-scheduled.js';
@@ -26,6 +29,16 @@ export const USD = USD_FORMAT;
 
 const U = 1000;
 const HISTORY_MONTHS = 24;
+/** Months of history, the current (partial) one counted as half. */
+const MONTHS = HISTORY_MONTHS + 0.5;
+/** Transaction records a month's fixed backbone makes (bills, pay, transfers), about. */
+const BACKBONE = 28;
+/** After this many months the household sets its everyday targets to what it actually spent. */
+const REVISIT_TARGETS = 12;
+/** Everyday purchases a month at the default size. */
+const BASE_FILL = 1500 / MONTHS - BACKBONE;
+/** The Friday coffee (household-months.ts): about 4.3 Fridays of about $5.63. */
+const FRIDAY_COFFEE = 24_400;
 
 type AccountKey = 'checking' | 'savings' | 'wallet' | 'visa' | 'loc' | 'mortgage' | 'oldBank';
 
@@ -44,6 +57,11 @@ export interface Household {
   drawMonth: number;
   /** Cash the month's planned wallet purchases need (for the ATM top-up). */
   walletPlanned: number;
+  /** What the household expects to spend monthly per category key (milliunits), and how much bigger than the default it is. */
+  expected: Map<string, number>;
+  scale: number;
+  /** Per credit account: its debt at the start of the month being built. */
+  debts: Map<string, number>;
   extras: Entry[];
   payee(name: string): PayeeRec;
   transferTo(account: AccountRec): PayeeRec;
@@ -78,6 +96,9 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
     primeMonth: Number(addMonths(firstMonth, 2).slice(5, 7)),
     drawMonth: 9,
     walletPlanned: 0,
+    expected: new Map(),
+    scale: 1,
+    debts: new Map(),
     extras: [],
     payee(name) {
       let p = payees.get(name);
@@ -87,7 +108,11 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
     transferTo: (account) => store.rec.payees.get(account.transfer_payee_id)!,
   };
   let fill: FillContext | undefined;
-  const targets = new Map<string, { spec: TargetSpec; from: number }>();
+  const targets = new Map<string, { plan: CategoryPlan; from: number }>();
+  const fillPerMonth = Math.max(0, transactions / MONTHS - BACKBONE);
+  h.scale = Math.max(1, fillPerMonth / BASE_FILL);
+  h.expected = expectedSpending(HOUSEHOLD_MERCHANTS, fillPerMonth);
+  h.expected.set('coffee', (h.expected.get('coffee') ?? 0) + FRIDAY_COFFEE);
 
   runHistory(
     { store, ledger, rng, clock, firstMonth, target: transactions },
@@ -114,30 +139,36 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
       budget: (slot) => ({
         month: slot.month,
         items: budgetItems(h),
-        sinks: [{ category: h.cat.emergency!, upTo: 10_000 * U }, { category: h.cat.rainy! }],
+        sinks: [{ category: h.cat.emergency!, upTo: h.cat.emergency!.goal!.target }, { category: h.cat.rainy! }],
         moments: [
           momentOn(clock, rng, slot.month, 18).toISOString(),
           dayIn(slot.month, 16) <= slot.last ? momentOn(clock, rng, dayIn(slot.month, 16), 19).toISOString() : null,
         ],
         keep: rng.cents(0, 150),
         reserve: h.cat.rainy!,
+        debts: h.debts,
+        // Overspending in the month still running is left for now; in past months about half of
+        // it was covered by moving money (a big one always), from savings the household keeps for it.
+        cover: slot.isCurrent
+          ? null
+          : { at: momentOn(clock, rng, dayIn(slot.month, 28), 20).toISOString(), chance: 0.5, always: 250 * U * h.scale, from: [h.cat.rainy!, h.cat.stuff!, h.cat.emergency!] },
       }),
-      endOfMonth: (slot) => endOfHouseholdMonth(h, slot, clock, targets, addDays(reconciledThrough, 4)),
+      endOfMonth: (slot, running) => endOfHouseholdMonth(h, slot, running, clock, targets, addDays(reconciledThrough, 4)),
       finish: () => finishHousehold(h, clock),
     },
   );
   return store.rec;
 }
 
-function setupHousehold(h: Household, targets: Map<string, { spec: TargetSpec; from: number }>): void {
+function setupHousehold(h: Household, targets: Map<string, { plan: CategoryPlan; from: number }>): void {
   const { store, firstMonth, today } = h;
   createInternalCategories(store);
   for (const group of HOUSEHOLD_GROUPS) {
     const g = createGroup(store, group.name);
     for (const c of group.categories) {
       const now = c.target && !c.targetFrom;
-      h.cat[c.key] = createCategory(store, g.id, c.name, { note: c.note ?? null, goal: now ? goalOf(c.target!, firstMonth, today) : null });
-      if (c.target && c.targetFrom) targets.set(c.key, { spec: c.target, from: c.targetFrom });
+      h.cat[c.key] = createCategory(store, g.id, c.name, { note: c.note ?? null, goal: now ? targetOf(h, c, firstMonth) : null });
+      if (c.target && c.targetFrom) targets.set(c.key, { plan: c, from: c.targetFrom });
     }
   }
   for (const m of HOUSEHOLD_MERCHANTS) {
@@ -164,21 +195,35 @@ function setupHousehold(h: Household, targets: Map<string, { spec: TargetSpec; f
   h.acc.oldBank = open('Old Credit Union Checking', 'checking', 1250);
 }
 
+/** A category's target as the household sets it (from its usual spending, or grown with its size). */
+function targetOf(h: Household, plan: CategoryPlan, month: string) {
+  const spec = sizedTarget(plan, h.expected.get(plan.key) ?? 0, h.scale);
+  return spec ? goalOf(spec, month, h.today) : null;
+}
+
 /** Payment categories first (a card must be payable), then the groups in display order. */
 function budgetItems(h: Household): BudgetItem[] {
   const items: BudgetItem[] = [];
   for (const c of h.store.rec.categories.values()) if (c.role === 'credit_card_payment') items.push({ category: c, policy: 'payment', action: 1 });
   for (const group of HOUSEHOLD_GROUPS) {
     for (const plan of group.categories) {
-      const item: BudgetItem = { category: h.cat[plan.key]!, policy: plan.policy ?? 'cover', action: group.action };
-      if (plan.cap !== undefined) item.cap = plan.cap * U;
+      const item: BudgetItem = { category: h.cat[plan.key]!, policy: plan.policy ?? 'cover', action: group.action, expected: Math.round(h.expected.get(plan.key) ?? 0) };
+      const cap = sizedCap(plan, h.scale);
+      if (cap !== undefined) item.cap = cap;
       items.push(item);
     }
   }
   return items;
 }
 
-function endOfHouseholdMonth(h: Household, slot: MonthSlot, clock: DemoClock, targets: Map<string, { spec: TargetSpec; from: number }>, reconciledOn: string): void {
+function endOfHouseholdMonth(
+  h: Household,
+  slot: MonthSlot,
+  running: RunningBudget,
+  clock: DemoClock,
+  targets: Map<string, { plan: CategoryPlan; from: number }>,
+  reconciledOn: string,
+): void {
   const { store, acc, rng } = h;
   if (slot.index === 2) {
     store.stamp(acc.oldBank).closed = true;
@@ -189,7 +234,22 @@ function endOfHouseholdMonth(h: Household, slot: MonthSlot, clock: DemoClock, ta
     for (const key of ['checking', 'savings', 'visa', 'loc', 'mortgage'] as const) store.stamp(acc[key]).last_reconciled_at = at;
   }
   if (slot.index === 6) store.stamp(h.cat.gym!).hidden = true;
-  for (const [key, t] of targets) if (t.from === slot.index) store.stamp(h.cat[key]!).goal = goalOf(t.spec, slot.month, h.today);
+  for (const [key, t] of targets) if (t.from === slot.index) store.stamp(h.cat[key]!).goal = targetOf(h, t.plan, slot.month);
+  // A year in, the everyday targets become what the household actually spent over that year.
+  if (slot.index === REVISIT_TARGETS) {
+    for (const group of HOUSEHOLD_GROUPS) {
+      for (const plan of group.categories) {
+        if (!plan.habitTarget) continue;
+        const c = h.cat[plan.key]!;
+        const spec = sizedTarget(plan, running.average(c, REVISIT_TARGETS), h.scale);
+        if (spec && c.goal) store.stamp(c).goal = { ...goalOf(spec, c.goal.creation_month, h.today), creation_month: c.goal.creation_month };
+      }
+    }
+  }
+  // The card's opening debt is paid off in the first month: its target has done its job.
+  if (slot.index === 0) {
+    for (const c of store.rec.categories.values()) if (c.role === 'credit_card_payment' && c.goal) store.stamp(c).goal = null;
+  }
 }
 
 function finishHousehold(h: Household, clock: DemoClock): void {

@@ -2,12 +2,14 @@
  * Posting demo transactions. Wraps `insertTransaction` with the details a real history has
  * (reconciled when old, uncleared and unapproved when recent, a few flags, bank-import ids on
  * the linked account) and keeps the running figures the generator needs without scanning the
- * budget: account balances, and this month's income, category activity and card payments.
+ * budget: account balances, and each month's flows gathered by the same collector derived.ts
+ * uses (budget-math.ts), so the generator plans with the figures the API will report.
  */
 import { addDays } from '../../api/dates.js';
 import type { DebtTransactionType, TransactionClearedStatus, TransactionFlagColor } from '../../api/schemas/common.js';
 import { insertTransaction, type LineSpec } from '../domain/transactions.js';
 import type { BudgetStore } from '../store/budget-store.js';
+import { budgetShape, FlowCollector, type MonthFlows } from '../store/budget-math.js';
 import type { AccountRec, CategoryRec, PayeeRec, TransactionRec } from '../store/records.js';
 import type { Random } from './random.js';
 
@@ -51,21 +53,15 @@ export interface LedgerDates {
 
 const FLAGS: TransactionFlagColor[] = ['red', 'orange', 'yellow', 'green', 'blue', 'purple'];
 const FLAG_NAMES = ['Tax deductible', 'Reimbursable', 'Check receipt', 'Return pending', 'Split with Sam'];
-const CREDIT = new Set(['creditCard', 'lineOfCredit']);
 
 export class Ledger {
   readonly balances = new Map<string, number>();
-  /** This month: inflows to Ready to Assign. */
-  income = 0;
-  /** This month: activity per category (outflows negative), payment categories included. */
-  readonly activity = new Map<string, number>();
-  /** This month: payments (on-budget transfers in) per credit account. */
-  readonly paymentsInto = new Map<string, number>();
+  /** Month flows, gathered as transactions are posted (in date order, as the collector needs). */
+  private collector: FlowCollector | null = null;
   private readonly importOccurrences = new Map<string, number>();
   private readonly recentSince: string;
   private readonly approvedBefore: string;
   private readonly importUntil: string;
-  private roles: ReturnType<typeof roleIds> | null = null;
 
   constructor(
     private readonly store: BudgetStore,
@@ -78,10 +74,14 @@ export class Ledger {
     this.importUntil = addDays(dates.today, -4);
   }
 
-  startMonth(): void {
-    this.income = 0;
-    this.activity.clear();
-    this.paymentsInto.clear();
+  /** What a month's transactions brought so far. */
+  flows(month: string): MonthFlows {
+    return this.flowsOf().flows(month);
+  }
+
+  private flowsOf(): FlowCollector {
+    // Created at the first transaction: by then the accounts and categories exist.
+    return (this.collector ??= new FlowCollector(budgetShape(this.store.rec)));
   }
 
   balance(account: AccountRec): number {
@@ -155,47 +155,11 @@ export class Ledger {
     return `YNAB:${e.amount}:${e.date}:${n}`;
   }
 
-  /**
-   * Updates the running figures with one stored transaction (either side of a transfer), by the
-   * rules of derived.ts: transfers between budget accounts are no activity; inflows to Ready to
-   * Assign are income; a credit account's categorized spending moves money into its payment
-   * category and payments into it move money out.
-   */
+  /** Counts one stored transaction (either side of a transfer) in the balances and month flows. */
   private track(t: TransactionRec): void {
-    const accounts = this.store.rec.accounts;
     this.balances.set(t.account_id, (this.balances.get(t.account_id) ?? 0) + t.amount);
-    const account = accounts.get(t.account_id)!;
-    if (!account.on_budget) return;
-    if (!this.roles) this.roles = roleIds(this.store);
-    const { rta, uncategorized, payments } = this.roles;
-    const payment = CREDIT.has(account.type) ? payments.get(account.id) : undefined;
-    for (const line of t.subtransactions.length ? t.subtransactions : [t]) {
-      const internal = line.transfer_account_id !== null && accounts.get(line.transfer_account_id)?.on_budget === true;
-      if (!internal) {
-        if (line.category_id === rta) this.income += line.amount;
-        else this.add(line.category_id ?? uncategorized, line.amount);
-      }
-      if (payment && (internal || (line.category_id !== null && line.category_id !== rta))) this.add(payment, -line.amount);
-      if (payment && internal && line.amount > 0) this.paymentsInto.set(account.id, (this.paymentsInto.get(account.id) ?? 0) + line.amount);
-    }
+    this.flowsOf().add(t);
   }
-
-  private add(categoryId: string, amount: number): void {
-    this.activity.set(categoryId, (this.activity.get(categoryId) ?? 0) + amount);
-  }
-}
-
-/** The categories with special roles (looked up once the budget's accounts exist). */
-function roleIds(store: BudgetStore) {
-  const payments = new Map<string, string>();
-  let rta = '';
-  let uncategorized = '';
-  for (const c of store.rec.categories.values()) {
-    if (c.role === 'ready_to_assign') rta = c.id;
-    if (c.role === 'uncategorized') uncategorized = c.id;
-    if (c.role === 'credit_card_payment' && c.linked_account_id) payments.set(c.linked_account_id, c.id);
-  }
-  return { rta, uncategorized, payments };
 }
 
 /** How a bank statement spells a merchant: upper case, often with a store number. */

@@ -44,3 +44,33 @@ export function assign(b: BudgetStore, month: string, amounts: { categoryId: str
     });
   }
 }
+
+/**
+ * Moves money from one category to another in a month, as one action (YNAB's "move money", e.g.
+ * to cover overspending): the first's assigned amount goes down, the second's up, and one money
+ * movement records it. Must run inside `b.change()`.
+ */
+export function moveMoney(b: BudgetStore, month: string, fromId: string, toId: string, amount: number, movedAt: string, note: string | null = null): void {
+  if (amount <= 0 || fromId === toId) return;
+  const rec = monthRecord(b, month);
+  const knowledge = b.writing;
+  const groupId = b.env.newId();
+  b.rec.money_movement_groups.push({ id: groupId, group_created_at: movedAt, month, note, performed_by_user_id: b.env.userId, knowledge });
+  for (const [id, delta] of [[fromId, -amount], [toId, amount]] as const) {
+    const budgeted = (rec.budgeted[id] ?? 0) + delta;
+    if (budgeted === 0) delete rec.budgeted[id];
+    else rec.budgeted[id] = budgeted;
+  }
+  b.rec.money_movements.push({
+    id: b.env.newId(),
+    month,
+    moved_at: movedAt,
+    note,
+    money_movement_group_id: groupId,
+    performed_by_user_id: b.env.userId,
+    from_category_id: fromId,
+    to_category_id: toId,
+    amount,
+    knowledge,
+  });
+}
