@@ -140,7 +140,7 @@ describe('where the /budgets era answers otherwise', () => {
     const lists = reads.filter((op) => op.legacy?.sinceDateDefault === false && !op.legacy.data);
     expect(lists.map((op) => op.id).sort()).toEqual(['getTransactions', 'getTransactionsByAccount', 'getTransactionsByCategory', 'getTransactionsByPayee']);
     for (const op of lists) {
-      const params = { ...ids, account_id: ids.account_id };
+      const params = ids;
       const [plansDefault, budgetsDefault, plansAll] = await Promise.all([
         sb.get(buildPath(op, 'plans', params)),
         sb.get(buildPath(op, 'budgets', params)),
