@@ -206,8 +206,8 @@ describe.skipIf(!specPresent)(`OpenAPI contract: ${SPEC_FILE}`, () => {
       expect(legacyOps.length).toBeGreaterThan(0);
     });
 
-    it.each(ops.map((op) => ({ id: op.id, op })))('$id: legacy operationId and member names', ({ op }) => {
-      expect(legacyDiff(legacySpec(), op)).toEqual([]);
+    it.each(ops.map((op) => ({ id: op.id, op })))('$id: legacy operationId, member names, status, query and entities', ({ op }) => {
+      expect(legacyDiff(legacySpec(), op, NAMES)).toEqual([]);
     });
   });
 });
@@ -321,6 +321,17 @@ describe.skipIf(!legacyPresent)('OpenAPI contract: the /budgets-era comparer det
     ]);
     expect(legacyDiff(s, { ...operation('createPayee'), legacyId: 'createBudgetPayee' })).toEqual([
       `createPayee (POST /budgets/{budget_id}/payees): has legacyId createBudgetPayee, but is not an operation of spec ${s.version}`,
+    ]);
+  });
+
+  it("reports an era's status, query parameters or listed entity that the table does not declare", () => {
+    const s = legacySpec();
+    const { legacy: _patch, ...patch } = operation('updateTransactions');
+    expect(legacyDiff(s, patch, NAMES)).toEqual([`updateTransactions (PATCH /budgets/{budget_id}/transactions): success status is 209 in spec ${s.version}, 200 in ours (legacy.status ?? status)`]);
+    const { legacy: _month, ...month } = operation('getTransactionsByMonth');
+    expect(legacyDiff(s, month, NAMES)).toEqual([
+      'getTransactionsByMonth (GET /budgets/{budget_id}/months/{month}/transactions) query parameter: "until_date" in ours, not in spec',
+      `getTransactionsByMonth (GET /budgets/{budget_id}/months/{month}/transactions) data.transactions: is HybridTransaction in spec ${s.version}, TransactionDetail in ours (legacy.data ?? data)`,
     ]);
   });
 });

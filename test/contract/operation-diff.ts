@@ -91,12 +91,17 @@ export function operationDiff(spec: Spec, op: Operation, names: NameIndex): stri
 /**
  * Differences against the /budgets-era spec, for an operation it has: the operationId must be
  * `legacyId ?? id`, and the `data` member names must be ours after `legacyMembers` renames.
- * An operation absent from that spec must not carry a legacyId.
+ * Where the era answered otherwise (`legacy`), the success status, the query parameters and the
+ * entity each `data` member lists must be the era's (given `names`, the entity check runs).
+ * An operation absent from that spec must not carry a legacyId or legacy answers.
  */
-export function legacyDiff(legacy: Spec, op: Operation): string[] {
+export function legacyDiff(legacy: Spec, op: Operation, names?: NameIndex): string[] {
   const at = label(op, 'budgets');
   const found = findSpecOperation(legacy, op, 'budgets');
-  if (!found) return op.legacyId ? [`${at}: has legacyId ${op.legacyId}, but is not an operation of spec ${legacy.version}`] : [];
+  if (!found) {
+    if (op.legacy) return [`${at}: declares legacy answers, but is not an operation of spec ${legacy.version}`];
+    return op.legacyId ? [`${at}: has legacyId ${op.legacyId}, but is not an operation of spec ${legacy.version}`] : [];
+  }
   const out: string[] = [];
   const expectedId = op.legacyId ?? op.id;
   if (found.operationId !== expectedId) {
@@ -109,5 +114,27 @@ export function legacyDiff(legacy: Spec, op: Operation): string[] {
   for (const key of Object.keys(op.legacyMembers ?? {})) {
     if (!op.data.shape[key]) out.push(`${at}: legacyMembers renames ${key}, which is not a member of our data schema`);
   }
+  const status = op.legacy?.status ?? op.status;
+  const statuses = [...found.success.keys()];
+  if (!statuses.includes(status)) out.push(`${at}: success status is ${statuses.join(' / ')} in spec ${legacy.version}, ${status} in ours (legacy.status ?? status)`);
+  out.push(...setDiff(`${at} query parameter`, [...found.query.keys()], op.legacy?.query ?? op.query));
+  if (names) {
+    // The entity each list member holds (HybridTransaction, TransactionDetail...), by component name.
+    const ours = ourShape(op.legacy?.data ?? op.data, 'output', names);
+    for (const [member, specShape] of specData.properties) {
+      const theirs = (specShape.items ?? specShape).names ?? [];
+      const mine = ((ours.properties?.get(memberOf(op, member)) ?? {}) as Shape);
+      const mineNames = (mine.items ?? mine).names ?? [];
+      for (const name of theirs) {
+        const current = name.replace(/^Budget/, 'Plan');
+        if (!mineNames.includes(current)) out.push(`${at} data.${member}: is ${name} in spec ${legacy.version}, ${mineNames.join('/') || 'unnamed'} in ours (legacy.data ?? data)`);
+      }
+    }
+  }
   return out;
+}
+
+/** Our (plans-era) name of a /budgets-era data member. */
+function memberOf(op: Operation, wire: string): string {
+  return Object.entries(op.legacyMembers ?? {}).find(([, old]) => old === wire)?.[0] ?? wire;
 }
