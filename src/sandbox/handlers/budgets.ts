@@ -4,6 +4,7 @@
 import type { BudgetSummary, BudgetDetail } from '../../api/schemas/entities.js';
 import type { BudgetStore } from '../store/budget-store.js';
 import * as R from '../../api/read/entities.js';
+import { exportSegments } from '../store/export-segments.js';
 import * as V from '../store/views.js';
 import { sinceKnowledge, visible } from './common.js';
 import type { Handler } from './context.js';
@@ -23,11 +24,15 @@ function summary(b: BudgetStore, includeAccounts: boolean): BudgetSummary {
   return s;
 }
 
-/** The normalized export: every collection flat, split lines apart from their transactions. */
+/**
+ * The normalized export: every collection flat, split lines apart from their transactions. A full
+ * export (no `since`) takes its transactions and split lines from the segments encoded once
+ * (export-segments.ts); a delta builds the few that changed.
+ */
 export function budgetDetail(b: BudgetStore, since: number | undefined): BudgetDetail {
   const d = b.derived();
   const r = b.rec;
-  const transactions = [...r.transactions.values()].filter((t) => visible(t.knowledge, t.deleted, since));
+  const transactions = since === undefined ? [] : [...r.transactions.values()].filter((t) => visible(t.knowledge, t.deleted, since));
   const scheduled = [...r.scheduled_transactions.values()].filter((s) => visible(b.knowledgeOf(`scheduled:${s.id}`, s.knowledge), s.deleted, since));
   return {
     ...summary(b, false),
@@ -37,8 +42,10 @@ export function budgetDetail(b: BudgetStore, since: number | undefined): BudgetD
     category_groups: [...r.category_groups.values()].filter((g) => visible(g.knowledge, g.deleted, since)).map(R.categoryGroup),
     categories: [...r.categories.values()].filter((c) => visible(b.knowledgeOf(`category:${c.id}`, c.knowledge), c.deleted, since)).map((c) => V.categoryBase(b, c)),
     months: d.months.filter((m) => visible(b.knowledgeOf(`month:${m.month}`), false, since)).map((m) => V.monthDetailBase(b, m)),
-    transactions: transactions.map(V.transactionSummary),
-    subtransactions: transactions.flatMap((t) => V.subtransactions(b, t)),
+    // Segments serialize as the arrays they stand for (json.ts).
+    ...(since === undefined
+      ? (exportSegments(b) as unknown as Pick<BudgetDetail, 'transactions' | 'subtransactions'>)
+      : { transactions: transactions.map(V.transactionSummary), subtransactions: transactions.flatMap((t) => V.subtransactions(b, t)) }),
     scheduled_transactions: scheduled.map((s) => V.scheduledBase(b, s)),
     scheduled_subtransactions: scheduled.flatMap((s) => V.scheduledSubs(b, s)),
   };

@@ -5,7 +5,7 @@
  * answer as that era's description does (no until_date, no since_date default, a month as
  * hybrid rows).
  */
-import { listTransactions, type TransactionQuery, type TransactionScope } from '../../api/read/transactions.js';
+import { listTransactions, transactionWindow, type TransactionQuery, type TransactionScope } from '../../api/read/transactions.js';
 import * as V from '../store/views.js';
 import { requireAccount, requireCategory, requireMonth, requirePayee, requireTransaction, sinceKnowledge, visible } from './common.js';
 import type { Handler, RequestContext } from './context.js';
@@ -15,7 +15,10 @@ function list(ctx: RequestContext, scope: TransactionScope) {
   const since = sinceKnowledge(ctx);
   const query = ctx.query as TransactionQuery;
   const style = ctx.era === 'budgets' ? { sinceDateDefault: ctx.op.legacy?.sinceDateDefault, monthAsHybrid: !!ctx.op.legacy?.data } : {};
-  const transactions = listTransactions(V.lookup(b), V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since)), query, scope, b.today(), style);
+  // Only the transactions the index finds for the scope and window are read, not the whole budget.
+  const l = V.lookup(b);
+  const candidates = b.index.candidates(scope, transactionWindow(query, scope, b.today(), style), l.uncategorizedId);
+  const transactions = listTransactions(l, V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since), candidates), query, scope, b.today(), style);
   return { data: { transactions, server_knowledge: b.knowledge } };
 }
 

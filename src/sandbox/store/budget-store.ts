@@ -4,12 +4,14 @@
  * Every write runs inside `change()`: the budget's knowledge rises by exactly one, every record
  * touched is stamped with it, and the computed figures are recomputed once and compared with
  * their previous fingerprints so that computed entities whose value moved (an account balance,
- * a month, a category's available) are stamped with the same knowledge.
+ * a month, a category's available) are stamped with the same knowledge. The records a write
+ * stamped also keep the transaction index current and tell answer caches when names changed.
  */
 import { createHash } from 'node:crypto';
 import { todayUtc } from '../../api/dates.js';
 import { computeDerived, type Derived } from './derived.js';
 import type { AccountRec, BudgetRec, CategoryRec, PayeeRec, TransactionRec, Versioned } from './records.js';
+import { TransactionIndex } from './transaction-index.js';
 
 export interface StoreEnv {
   clock: () => Date;
@@ -20,6 +22,11 @@ export interface StoreEnv {
 export class BudgetStore {
   private derivedCache: Derived | null = null;
   private pending: number | null = null;
+  /** Records stamped by the write in progress. */
+  private stamped: Versioned[] = [];
+  /** Rises whenever an account, payee, category or group changes: the names answers show. */
+  namesVersion = 0;
+  readonly index = new TransactionIndex(() => this.rec.transactions.values());
 
   constructor(
     readonly rec: BudgetRec,
@@ -54,6 +61,7 @@ export class BudgetStore {
       return fn(k);
     } finally {
       this.pending = null;
+      this.settle();
       this.rec.last_modified_on = this.env.clock().toISOString();
       this.refresh(k);
       this.onChange();
@@ -64,7 +72,21 @@ export class BudgetStore {
   stamp<T extends Versioned>(record: T): T {
     if (this.pending === null) throw new Error('sandbox store: a record was changed outside change()');
     record.knowledge = this.pending;
+    this.stamped.push(record);
     return record;
+  }
+
+  /** Tells the index which transactions the write changed, and the caches whether names did. */
+  private settle(): void {
+    const r = this.rec;
+    let names = false;
+    for (const record of this.stamped) {
+      const id = (record as { id?: string }).id ?? '';
+      if (r.transactions.get(id) === record) this.index.touched(record as TransactionRec);
+      else if (r.payees.get(id) === record || r.categories.get(id) === record || r.accounts.get(id) === record || r.category_groups.get(id) === record) names = true;
+    }
+    if (names) this.namesVersion += 1;
+    this.stamped = [];
   }
 
   get writing(): number {

@@ -2,11 +2,16 @@
  * The sandbox's side of building answers: records plus computed figures become base entities
  * (what the budget export holds), and the shared builders in src/api/read turn them into full
  * entities, exactly as the replica does from its copy.
+ *
+ * A transaction's detail is built once per change of the transaction or of the names it shows,
+ * and marked reusable so its JSON text is made once too (json.ts): big lists are then mostly
+ * ready text. (The full export keeps its own cache, by month: export-segments.ts.)
  */
 import * as R from '../../api/read/entities.js';
 import type { BudgetLookup } from '../../api/read/lookup.js';
 import { subtransactionBase, transactionDetail as detail, transactionSummaryBase, type TransactionSource } from '../../api/read/transactions.js';
 import type * as E from '../../api/schemas/entities.js';
+import { reusable } from '../json.js';
 import type { BudgetStore } from './budget-store.js';
 import type { MonthFigures } from './derived.js';
 import type { AccountRec, CategoryRec, ScheduledTransactionRec, TransactionRec } from './records.js';
@@ -117,16 +122,35 @@ export function subtransactions(s: BudgetStore, t: TransactionRec): E.SubTransac
   return linesOf(t).map((x) => subtransactionBase(lookup(s), x, t));
 }
 
-export function transactionDetail(s: BudgetStore, t: TransactionRec): E.TransactionDetail {
-  return detail(lookup(s), t, linesOf(t));
+interface CachedDetail {
+  knowledge: number;
+  names: number;
+  detail: E.TransactionDetail;
 }
 
-/** The budget's transactions as a source for the shared list builders, with the caller's filter. */
-export function transactionSource(s: BudgetStore, include: (t: TransactionRec) => boolean): TransactionSource<TransactionRec> {
+const details = new WeakMap<BudgetStore, Map<TransactionRec, CachedDetail>>();
+
+/** A transaction with its split lines; kept until it or a name it shows changes. */
+export function transactionDetail(s: BudgetStore, t: TransactionRec): E.TransactionDetail {
+  let cache = details.get(s);
+  if (!cache) details.set(s, (cache = new Map()));
+  const hit = cache.get(t);
+  if (hit && hit.knowledge === t.knowledge && hit.names === s.namesVersion) return hit.detail;
+  const made = reusable(detail(lookup(s), t, linesOf(t)));
+  cache.set(t, { knowledge: t.knowledge, names: s.namesVersion, detail: made });
+  return made;
+}
+
+/**
+ * The budget's transactions as a source for the shared list builders, with the caller's filter:
+ * all of them, or the candidates the index found for the list.
+ */
+export function transactionSource(s: BudgetStore, include: (t: TransactionRec) => boolean, candidates?: Iterable<TransactionRec>): TransactionSource<TransactionRec> {
   return {
-    transactions: s.rec.transactions.values(),
+    transactions: candidates ?? s.rec.transactions.values(),
     linesOf,
     include,
+    detail: (t) => transactionDetail(s, t),
   };
 }
 
