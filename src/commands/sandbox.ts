@@ -10,7 +10,8 @@ export const SANDBOX_USAGE = `Usage: ynab-mcp sandbox [options]
 
 Starts a local, faithful implementation of the YNAB v1 API with demo budgets.
 Prints one JSON line on stdout once listening: base_url, app_url, access_token,
-read_only_token, oauth_client_id, oauth_client_secret.
+read_only_token, oauth_client_id, oauth_client_secret (the first user's tokens), and
+users: [{email, access_token, read_only_token}] for every user.
 
 Options:
   --port N               port to listen on (0 = a free port; default 0)
@@ -20,7 +21,10 @@ Options:
                          (test values for this local service, visible in the process list
                          like any argument: never use a real YNAB token here)
   --seed S               demo data seed (default 1): same seed, same budgets
-  --data FILE            load the sandbox from FILE if present; save it there
+  --users N              users, each with their own demo budgets and tokens (default 1);
+                         /oauth/authorize?login=EMAIL signs in as one of them
+  --data FILE            load the sandbox from FILE if present; save it there (every
+                         answered change is on disk first, in FILE.journal)
   --transactions N       transactions in the first demo budget (default ~1500, up to 200000)
   --rate-limit N         requests per token per hour (default 200)
   --faults SPEC          inject faults, e.g. "500=0.05,503=0.05,reset=0.02,slow=0.02,echo-auth=0.01"
@@ -36,6 +40,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     token: { type: 'string' },
     'read-only-token': { type: 'string' },
     seed: { type: 'string' },
+    users: { type: 'string' },
     data: { type: 'string' },
     transactions: { type: 'string' },
     'rate-limit': { type: 'string' },
@@ -74,6 +79,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     token: flags.token,
     readOnlyToken: flags['read-only-token'],
     seed: flags.seed,
+    users: intFlag(flags.users, 'users', 1, 100),
     dataFile: flags.data,
     transactions: intFlag(flags.transactions, 'transactions', 0, 200_000),
     rateLimit: intFlag(flags['rate-limit'], 'rate-limit', 1, 1_000_000),

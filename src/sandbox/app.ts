@@ -6,14 +6,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiError } from './errors.js';
 import { errorAnswer, runOperation, type ApiAnswer } from './api-router.js';
-import { createDemoBudgets } from './demo/index.js';
-import { Random } from './demo/random.js';
 import { FaultInjector, parseFaults } from './faults.js';
 import { encodeBody } from './json.js';
 import { OAuthServer, oauthParams, type OAuthResponse } from './oauth.js';
-import { loadData, saveData, type PersistedTokens } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
-import type { SandboxState } from './state.js';
+import { Durability, loadDurable } from './durable.js';
+import { sandboxState, type SandboxState, type SandboxUser } from './state.js';
+import { newUsers } from './users.js';
 import { BudgetStore } from './store/budget-store.js';
 import { exportSegments } from './store/export-segments.js';
 import { newSecret, TokenRegistry } from './tokens.js';
@@ -26,6 +25,8 @@ export interface SandboxOptions {
   token?: string;
   readOnlyToken?: string;
   seed?: string | number;
+  /** Users, each with their own demo budgets and tokens (default 1). */
+  users?: number;
   dataFile?: string;
   /** Approximate transaction count of the first demo budget. */
   transactions?: number;
@@ -52,11 +53,21 @@ export interface RunningSandbox {
   oauthClientSecret: string;
   state: SandboxState;
   tokens: TokenRegistry;
-  /** The announcement printed by `ynab-mcp sandbox`. */
-  announcement(): Record<string, string>;
-  /** Writes --data now if anything changed. */
+  /** The announcement printed by `ynab-mcp sandbox`: the first user's tokens at the top, every user's in `users`. */
+  announcement(): Announcement;
+  /** Folds the --data journal into the file now. */
   flush(): void;
   close(): Promise<void>;
+}
+
+export interface Announcement {
+  base_url: string;
+  app_url: string;
+  access_token: string;
+  read_only_token: string;
+  oauth_client_id: string;
+  oauth_client_secret: string;
+  users: { email: string; access_token: string; read_only_token: string }[];
 }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -106,75 +117,101 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const limiter = new RateLimiter(opts.rateLimit ?? 200, () => clock().getTime());
   const tokens = new TokenRegistry(() => clock().getTime(), opts.oauthTokenTtl ?? 7200);
 
-  const saved = opts.dataFile ? loadData(opts.dataFile) : undefined;
-  const env = { clock, newId: randomUUID, userId: saved?.user_id ?? new Random(`user:${seed}`).uuid() };
-  let dirty = false;
-  let saveTimer: NodeJS.Timeout | undefined;
-  const scheduleSave = () => {
-    if (!opts.dataFile) return;
-    dirty = true;
-    saveTimer ??= setTimeout(() => {
-      // A failed save (disk full, directory gone) must not bring the service down: say so on
-      // stderr and try again on the next change and at exit.
-      try {
-        flush();
-      } catch (e) {
-        dirty = true;
-        log(`sandbox: ${(e as Error).message}; will retry on the next change`);
-      }
-    }, 250);
+  // The saved state (snapshot and journal), or new users with new demo budgets.
+  const loaded = opts.dataFile ? loadDurable(opts.dataFile, log) : undefined;
+  const saved = loaded?.data;
+  const persistedUsers = saved?.users ?? [];
+  const wanted = Math.max(opts.users ?? 1, 1);
+  if (persistedUsers.length < wanted) persistedUsers.push(...newUsers({ seed, now: clock(), transactions: opts.transactions }, persistedUsers.length + 1, wanted));
+  else if (opts.users !== undefined && persistedUsers.length > wanted) {
+    log(`sandbox: ${opts.dataFile} holds ${persistedUsers.length} users; all are kept (--users ${wanted} only adds users)`);
+  }
+  if (opts.token) persistedUsers[0]!.access_token = opts.token;
+  if (opts.readOnlyToken) persistedUsers[0]!.read_only_token = opts.readOnlyToken;
+
+  let durability: Durability | undefined;
+  const users: SandboxUser[] = persistedUsers.map((u) => {
+    const env = { clock, newId: randomUUID, userId: u.id };
+    const stores: BudgetStore[] = u.budgets.map((rec) => {
+      const store: BudgetStore = new BudgetStore(rec, env, (stamped) => durability?.budgetChanged(store, stamped));
+      return store;
+    });
+    return { id: u.id, email: u.email, budgets: stores, lastUsedBudgetId: u.last_used_budget_id, accessToken: u.access_token, readOnlyToken: u.read_only_token };
+  });
+  const state = sandboxState(users);
+  const client = {
+    id: saved?.oauth.client_id || `sbx-client-${newSecret('').slice(0, 12)}`,
+    secret: saved?.oauth.client_secret || newSecret('sbx_secret_'),
   };
-  const records = saved?.budgets ?? createDemoBudgets({ seed, now: clock(), userId: env.userId, transactions: opts.transactions });
-  const state: SandboxState = {
-    userId: env.userId,
-    budgets: records.map((rec) => new BudgetStore(rec, env, scheduleSave)),
-    lastUsedBudgetId: saved?.last_used_budget_id ?? null,
-  };
-  const secrets: PersistedTokens = {
-    access_token: opts.token ?? saved?.tokens.access_token ?? newSecret('sbx_pat_'),
-    read_only_token: opts.readOnlyToken ?? saved?.tokens.read_only_token ?? newSecret('sbx_pat_ro_'),
-    oauth_client_id: saved?.tokens.oauth_client_id ?? `sbx-client-${newSecret('').slice(0, 12)}`,
-    oauth_client_secret: saved?.tokens.oauth_client_secret ?? newSecret('sbx_secret_'),
-  };
-  if (saved) tokens.restore(saved.oauth);
-  tokens.addPersonal(secrets.access_token, 'full');
-  tokens.addPersonal(secrets.read_only_token, 'read-only');
+  if (saved) tokens.restore({ grants: saved.oauth.grants, refresh_tokens: saved.oauth.refresh_tokens });
+  for (const u of users) {
+    tokens.addPersonal(u.accessToken, 'full', u.id);
+    tokens.addPersonal(u.readOnlyToken, 'read-only', u.id);
+  }
   // Ready before the first request, as the service is: computed figures, the transaction index
   // and the export's encoded segments (at 100,000 transactions that is most of a second).
-  for (const b of state.budgets) {
-    b.derived();
-    exportSegments(b);
+  for (const u of users) {
+    for (const b of u.budgets) {
+      b.derived();
+      exportSegments(b);
+    }
   }
   const oauth = new OAuthServer(
-    { id: secrets.oauth_client_id, secret: secrets.oauth_client_secret },
+    client,
     tokens,
-    // OAuth grants come with default budget selection: the first budget.
-    () => state.budgets[0]?.id ?? null,
+    // OAuth grants come with default budget selection: the user's first budget.
+    () => users.map((u) => ({ id: u.id, email: u.email, defaultBudgetId: u.budgets[0]?.id ?? null })),
     () => clock().getTime(),
   );
+  if (saved) oauth.restoreCodes(saved.oauth.codes);
+
+  if (opts.dataFile) {
+    durability = new Durability(
+      opts.dataFile,
+      loaded?.seq ?? 0,
+      () => {
+        const snapshot = tokens.snapshot();
+        return {
+          users: users.map((u) => ({
+            id: u.id,
+            email: u.email,
+            access_token: u.accessToken,
+            read_only_token: u.readOnlyToken,
+            last_used_budget_id: u.lastUsedBudgetId,
+            budgets: u.budgets.map((b) => b.rec),
+          })),
+          // Personal tokens come from the users; only OAuth grants are kept here.
+          oauth: { client_id: client.id, client_secret: client.secret, grants: snapshot.grants.filter((g) => g.kind === 'oauth'), refresh_tokens: snapshot.refresh_tokens, codes: oauth.pendingCodes() },
+        };
+      },
+      users.flatMap((u) => u.budgets),
+      log,
+    );
+    // Grants, codes and last-used budgets are state too: journaled like budget writes.
+    tokens.onChange = (change) => durability!.record('grant' in change ? { kind: 'grant', grant: change.grant } : { kind: 'refresh', entry: change.refresh });
+    oauth.onCode = (code, pending) => durability!.record({ kind: 'code', code, pending });
+    state.onLastUsed = (user) => durability!.record({ kind: 'last_used', user_id: user.id, budget_id: user.lastUsedBudgetId });
+  }
+
+  /** Makes every change so far durable; false (and logged) when the disk refused. */
+  function commit(): boolean {
+    try {
+      durability?.commit();
+      return true;
+    } catch (e) {
+      log(`sandbox: ${(e as Error).message.split('\n')[0]}: a change could not be saved; it is answered as a failure`);
+      return false;
+    }
+  }
 
   function flush() {
-    clearTimeout(saveTimer);
-    saveTimer = undefined;
-    if (!opts.dataFile || !dirty) return;
-    dirty = false;
-    const snapshot = tokens.snapshot();
-    saveData(opts.dataFile, {
-      user_id: state.userId,
-      last_used_budget_id: state.lastUsedBudgetId,
-      tokens: secrets,
-      // Personal tokens are re-added from `tokens` at start; only OAuth grants are kept here.
-      oauth: { grants: snapshot.grants.filter((g) => g.kind === 'oauth'), refresh_tokens: snapshot.refresh_tokens },
-      budgets: state.budgets.map((b) => b.rec),
-    });
-  }
-  if (opts.dataFile && !saved) {
-    dirty = true;
-    flush();
+    durability?.fold();
   }
 
   function send(res: ServerResponse, answer: ApiAnswer, extra: Record<string, string> = {}) {
     if (res.headersSent || res.destroyed) return;
+    // Acknowledged means durable: whatever this request changed is on disk before it is answered.
+    if (!commit() && answer.status < 300) answer = { status: 500, body: new ApiError('internal_server_error', 'the change could not be saved').body() };
     // Entities and export segments encoded once are reused (json.ts) and written as they are.
     const pieces = encodeBody(answer.body);
     const length = pieces.reduce((n, p) => n + p.length, 0);
@@ -197,8 +234,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
 
   function sendOAuth(res: ServerResponse, r: OAuthResponse) {
-    // Issued and revoked grants are changes too: save them like budget writes.
-    if (r.status < 400) scheduleSave();
+    // Issued, rotated and revoked grants are changes too: durable before the answer.
+    if (!commit() && r.status < 400) r = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: 'server_error', error_description: 'the grant could not be saved' }) };
     res.writeHead(r.status, { ...CORS_HEADERS, ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) });
     res.end(r.body);
   }
@@ -211,7 +248,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       send(res, { status: 401, body: new ApiError('not_authorized', auth.detail).body() }, { 'www-authenticate': 'Bearer realm="sandbox", error="invalid_token"' });
       return;
     }
-    if (auth.grant.kind === 'oauth') scheduleSave();
     const taken = limiter.take(auth.grant.id);
     if (!taken.ok) {
       const detail = `rate limit of ${limiter.limit} requests per hour exceeded; retry in ${taken.retryAfterSeconds} seconds`;
@@ -305,28 +341,33 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     baseUrl: `${appUrl}/v1`,
     appUrl,
     port: address.port,
-    accessToken: secrets.access_token,
-    readOnlyToken: secrets.read_only_token,
-    oauthClientId: secrets.oauth_client_id,
-    oauthClientSecret: secrets.oauth_client_secret,
+    accessToken: users[0]!.accessToken,
+    readOnlyToken: users[0]!.readOnlyToken,
+    oauthClientId: client.id,
+    oauthClientSecret: client.secret,
     state,
     tokens,
     announcement() {
       return {
         base_url: `${appUrl}/v1`,
         app_url: appUrl,
-        access_token: secrets.access_token,
-        read_only_token: secrets.read_only_token,
-        oauth_client_id: secrets.oauth_client_id,
-        oauth_client_secret: secrets.oauth_client_secret,
+        access_token: users[0]!.accessToken,
+        read_only_token: users[0]!.readOnlyToken,
+        oauth_client_id: client.id,
+        oauth_client_secret: client.secret,
+        users: users.map((u) => ({ email: u.email, access_token: u.accessToken, read_only_token: u.readOnlyToken })),
       };
     },
     flush,
     close() {
-      return new Promise<void>((resolve) => {
-        flush();
+      return new Promise<void>((resolve, reject) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
+        try {
+          durability?.close();
+        } catch (e) {
+          reject(e);
+        }
       });
     },
   };

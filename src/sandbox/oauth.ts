@@ -1,8 +1,9 @@
 /**
  * The sandbox's OAuth endpoints on app_url, as the service offers them:
- *  - GET  /oauth/authorize: approves at once (there is no one to ask) and redirects to the
- *    loopback redirect_uri with `code` in the query (code grant) or the token in the fragment
- *    (implicit grant), echoing `state`;
+ *  - GET  /oauth/authorize: approves at once (there is no one to ask) as the user named by
+ *    `login=<email>` (the first user without it, as a login page would let a browser choose) and
+ *    redirects to the loopback redirect_uri with `code` in the query (code grant) or the token in
+ *    the fragment (implicit grant), echoing `state`;
  *  - POST /oauth/token: authorization_code and refresh_token grants, form data (or query);
  *  - POST /oauth/revoke: RFC 7009 revocation.
  * Errors are OAuth errors ({error, error_description}), never a crash.
@@ -22,10 +23,19 @@ export interface OAuthResponse {
   body: string;
 }
 
-interface PendingCode {
+export interface PendingCode {
   redirect_uri: string;
   scope: 'full' | 'read-only';
   expires_at: number;
+  /** The user who approved. */
+  user_id: string;
+}
+
+/** Who may sign in: each user's email, and the budget an OAuth grant defaults to. */
+export interface OAuthUser {
+  id: string;
+  email: string;
+  defaultBudgetId: string | null;
 }
 
 const CODE_TTL_MS = 10 * 60_000;
@@ -59,13 +69,28 @@ function sameSecret(a: string, b: string): boolean {
 
 export class OAuthServer {
   private readonly codes = new Map<string, PendingCode>();
+  /** Told when a code is issued (with it) or used (null): pending codes are state, saved too. */
+  onCode: (code: string, pending: PendingCode | null) => void = () => {};
 
   constructor(
     private readonly client: OAuthClient,
     private readonly tokens: TokenRegistry,
-    private readonly defaultBudgetId: () => string | null,
+    private readonly users: () => readonly OAuthUser[],
     private readonly clock: () => number,
   ) {}
+
+  /** Codes issued and not used yet, for saving. */
+  pendingCodes(): [string, PendingCode][] {
+    return [...this.codes];
+  }
+
+  restoreCodes(codes: readonly [string, PendingCode][]): void {
+    for (const [code, pending] of codes) this.codes.set(code, pending);
+  }
+
+  private userById(id: string): OAuthUser | undefined {
+    return this.users().find((u) => u.id === id);
+  }
 
   authorize(query: URLSearchParams): OAuthResponse {
     const clientId = query.get('client_id');
@@ -74,6 +99,9 @@ export class OAuthServer {
     if (!redirectUri || !isLoopbackRedirect(redirectUri)) {
       return page(400, 'The redirect_uri must be an http loopback address (127.0.0.1, localhost or [::1]) without a fragment.');
     }
+    const login = query.get('login');
+    const user = login === null ? this.users()[0] : this.users().find((u) => u.email.toLowerCase() === login.trim().toLowerCase());
+    if (!user) return page(400, `Unknown login: no sandbox user has the email ${login}.`);
     const state = query.get('state');
     const responseType = query.get('response_type');
     const scopeParam = query.get('scope') ?? '';
@@ -93,14 +121,16 @@ export class OAuthServer {
     }
     const scope = scopeParam === 'read-only' ? 'read-only' : 'full';
     if (responseType === 'token') {
-      const grant = this.tokens.issueOAuth(scope, false, this.defaultBudgetId());
+      const grant = this.tokens.issueOAuth(scope, false, user.id, user.defaultBudgetId);
       return redirect(
         { access_token: grant.access_token, token_type: 'bearer', expires_in: String(this.tokens.ttlSeconds), ...(scope === 'read-only' ? { scope } : {}) },
         true,
       );
     }
     const code = randomBytes(24).toString('base64url');
-    this.codes.set(code, { redirect_uri: redirectUri, scope, expires_at: this.clock() + CODE_TTL_MS });
+    const pending: PendingCode = { redirect_uri: redirectUri, scope, expires_at: this.clock() + CODE_TTL_MS, user_id: user.id };
+    this.codes.set(code, pending);
+    this.onCode(code, pending);
     return redirect({ code }, false);
   }
 
@@ -116,11 +146,14 @@ export class OAuthServer {
       const pending = this.codes.get(code);
       if (!pending) return oauthError(400, 'invalid_grant', 'the authorization code is not valid or was already used');
       this.codes.delete(code);
+      this.onCode(code, null);
       if (this.clock() > pending.expires_at) return oauthError(400, 'invalid_grant', 'the authorization code has expired');
       if (params.get('redirect_uri') !== pending.redirect_uri) {
         return oauthError(400, 'invalid_grant', 'redirect_uri does not match the one used in the authorization request');
       }
-      return this.tokenResponse(this.tokens.issueOAuth(pending.scope, true, this.defaultBudgetId()));
+      const user = this.userById(pending.user_id);
+      if (!user) return oauthError(400, 'invalid_grant', 'the user who approved this code no longer exists');
+      return this.tokenResponse(this.tokens.issueOAuth(pending.scope, true, user.id, user.defaultBudgetId));
     }
     if (grantType === 'refresh_token') {
       const result = this.tokens.refresh(params.get('refresh_token') ?? '');

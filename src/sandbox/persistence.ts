@@ -1,43 +1,51 @@
 /**
- * `--data FILE`: the sandbox's budgets, tokens and OAuth grants saved as JSON, loaded at start
- * when present, written atomically (temp file + rename, mode 0600 since it holds tokens) after
- * changes and at exit. A file that cannot be read as sandbox data is refused with a clear error
- * and never overwritten.
+ * `--data FILE`: the sandbox's users (their budgets and personal tokens), the OAuth client and
+ * its grants, saved as JSON. The file is a snapshot: every change is first appended to the
+ * journal beside it (journal.ts) and folded in later. A snapshot is written whole or not at all:
+ * to a new temp file (created exclusively, mode 0600 since it holds tokens), flushed to disk,
+ * renamed over FILE, and the directory flushed too. A file that cannot be read as sandbox data is
+ * refused with a clear error and never overwritten.
+ *
+ * Version 1 files (one user, before the journal) are read and saved as version 2.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { PendingCode } from './oauth.js';
 import type { BudgetRec } from './store/records.js';
 import type { Grant, RefreshEntry } from './tokens.js';
 
 export const DATA_FORMAT = 'ynab-mcp-sandbox';
-export const DATA_VERSION = 1;
+export const DATA_VERSION = 2;
 
-export interface PersistedTokens {
+export interface PersistedUser {
+  id: string;
+  email: string;
   access_token: string;
   read_only_token: string;
-  oauth_client_id: string;
-  oauth_client_secret: string;
+  last_used_budget_id: string | null;
+  budgets: BudgetRec[];
+}
+
+export interface PersistedOAuth {
+  client_id: string;
+  client_secret: string;
+  /** OAuth grants only: personal tokens come from the users. */
+  grants: Grant[];
+  refresh_tokens: RefreshEntry[];
+  codes: [string, PendingCode][];
 }
 
 export interface SandboxData {
-  user_id: string;
-  last_used_budget_id: string | null;
-  tokens: PersistedTokens;
-  oauth: { grants: Grant[]; refresh_tokens: RefreshEntry[] };
-  budgets: BudgetRec[];
+  /** The last journal entry folded into this snapshot. */
+  journal_seq: number;
+  users: PersistedUser[];
+  oauth: PersistedOAuth;
 }
 
 export class SandboxDataError extends Error {}
 
-const MAP_FIELDS = [
-  'accounts',
-  'payees',
-  'payee_locations',
-  'category_groups',
-  'categories',
-  'transactions',
-  'scheduled_transactions',
-] as const;
+const MAP_FIELDS = ['accounts', 'payees', 'payee_locations', 'category_groups', 'categories', 'transactions', 'scheduled_transactions'] as const;
 
 function budgetToJson(b: BudgetRec): unknown {
   const out: Record<string, unknown> = { ...b };
@@ -47,9 +55,8 @@ function budgetToJson(b: BudgetRec): unknown {
   return out;
 }
 
-function budgetFromJson(raw: unknown, index: number): BudgetRec {
+function budgetFromJson(raw: unknown, where: string): BudgetRec {
   const o = raw as Record<string, unknown>;
-  const where = `budgets[${index}]`;
   if (!o || typeof o !== 'object' || typeof o.id !== 'string' || typeof o.name !== 'string' || typeof o.knowledge !== 'number') {
     throw new SandboxDataError(`${where} is not a budget (id, name and knowledge are required)`);
   }
@@ -72,54 +79,126 @@ function budgetFromJson(raw: unknown, index: number): BudgetRec {
   return budget;
 }
 
+/** The email of the n-th sandbox user (1-based). */
+export const userEmail = (n: number) => `user${n}@sandbox.ynab-mcp.test`;
+
+/** Reads version 1 (one user) into version 2's shape. */
+function fromVersion1(parsed: Record<string, unknown>): SandboxData {
+  const tokens = parsed.tokens as { access_token?: unknown; read_only_token?: unknown; oauth_client_id?: unknown; oauth_client_secret?: unknown };
+  if (!tokens || typeof tokens.access_token !== 'string' || typeof tokens.read_only_token !== 'string') throw new SandboxDataError('its tokens are missing');
+  if (!Array.isArray(parsed.budgets) || !parsed.budgets.length) throw new SandboxDataError('it holds no budgets');
+  const userId = String(parsed.user_id);
+  const oauth = (parsed.oauth ?? {}) as { grants?: Grant[]; refresh_tokens?: RefreshEntry[] };
+  return {
+    journal_seq: 0,
+    users: [
+      {
+        id: userId,
+        email: userEmail(1),
+        access_token: tokens.access_token,
+        read_only_token: tokens.read_only_token,
+        last_used_budget_id: (parsed.last_used_budget_id as string | null) ?? null,
+        budgets: parsed.budgets.map((b, i) => budgetFromJson(b, `budgets[${i}]`)),
+      },
+    ],
+    oauth: {
+      client_id: String(tokens.oauth_client_id ?? ''),
+      client_secret: String(tokens.oauth_client_secret ?? ''),
+      grants: (oauth.grants ?? []).map((g) => ({ ...g, user_id: g.user_id ?? userId })),
+      refresh_tokens: oauth.refresh_tokens ?? [],
+      codes: [],
+    },
+  };
+}
+
+function fromVersion2(parsed: Record<string, unknown>): SandboxData {
+  if (!Array.isArray(parsed.users) || !parsed.users.length) throw new SandboxDataError('it holds no users');
+  const users = parsed.users.map((raw, i): PersistedUser => {
+    const u = raw as Record<string, unknown>;
+    const where = `users[${i}]`;
+    if (typeof u.id !== 'string' || typeof u.email !== 'string' || typeof u.access_token !== 'string' || typeof u.read_only_token !== 'string') {
+      throw new SandboxDataError(`${where} needs an id, an email and its tokens`);
+    }
+    if (!Array.isArray(u.budgets) || !u.budgets.length) throw new SandboxDataError(`${where} holds no budgets`);
+    return {
+      id: u.id,
+      email: u.email,
+      access_token: u.access_token,
+      read_only_token: u.read_only_token,
+      last_used_budget_id: (u.last_used_budget_id as string | null) ?? null,
+      budgets: u.budgets.map((b, j) => budgetFromJson(b, `${where}.budgets[${j}]`)),
+    };
+  });
+  const oauth = parsed.oauth as Partial<PersistedOAuth> | undefined;
+  if (!oauth || typeof oauth.client_id !== 'string' || typeof oauth.client_secret !== 'string') throw new SandboxDataError('its OAuth client is missing');
+  return {
+    journal_seq: typeof parsed.journal_seq === 'number' ? parsed.journal_seq : 0,
+    users,
+    oauth: { client_id: oauth.client_id, client_secret: oauth.client_secret, grants: oauth.grants ?? [], refresh_tokens: oauth.refresh_tokens ?? [], codes: oauth.codes ?? [] },
+  };
+}
+
 /** Reads a data file; undefined when it does not exist. Throws SandboxDataError when it is not sandbox data. */
 export function loadData(file: string): SandboxData | undefined {
   if (!existsSync(file)) return undefined;
   let parsed: Record<string, unknown>;
   try {
-    const text = readFileSync(file, 'utf8');
-    parsed = JSON.parse(text) as Record<string, unknown>;
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (e) {
     throw new SandboxDataError(`cannot read sandbox data from ${file}: ${(e as Error).message.split('\n')[0]}; the file was left untouched`);
   }
   try {
     if (parsed?.format !== DATA_FORMAT) throw new SandboxDataError(`it is not a ${DATA_FORMAT} file`);
+    if (parsed.version === 1) return fromVersion1(parsed);
     if (parsed.version !== DATA_VERSION) throw new SandboxDataError(`its version ${String(parsed.version)} is not supported (expected ${DATA_VERSION})`);
-    const tokens = parsed.tokens as PersistedTokens;
-    if (!tokens || typeof tokens.access_token !== 'string' || typeof tokens.read_only_token !== 'string') {
-      throw new SandboxDataError('its tokens are missing');
-    }
-    if (!Array.isArray(parsed.budgets) || !parsed.budgets.length) throw new SandboxDataError('it holds no budgets');
-    const oauth = (parsed.oauth ?? { grants: [], refresh_tokens: [] }) as SandboxData['oauth'];
-    return {
-      user_id: String(parsed.user_id),
-      last_used_budget_id: (parsed.last_used_budget_id as string | null) ?? null,
-      tokens,
-      oauth: { grants: oauth.grants ?? [], refresh_tokens: oauth.refresh_tokens ?? [] },
-      budgets: parsed.budgets.map(budgetFromJson),
-    };
+    return fromVersion2(parsed);
   } catch (e) {
     const reason = e instanceof SandboxDataError ? e.message : (e as Error).message;
     throw new SandboxDataError(`cannot load sandbox data from ${file}: ${reason}; the file was left untouched`);
   }
 }
 
+/** Writes all of `bytes` (a write may take less than asked). */
+export function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+}
+
+/** Flushes a directory, so that a rename in it survives a crash. */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems cannot flush a directory; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes a snapshot atomically and durably: temp file, flush, rename, flush the directory. */
 export function saveData(file: string, data: SandboxData): void {
   const body = JSON.stringify({
     format: DATA_FORMAT,
     version: DATA_VERSION,
     saved_at: new Date().toISOString(),
-    user_id: data.user_id,
-    last_used_budget_id: data.last_used_budget_id,
-    tokens: data.tokens,
+    journal_seq: data.journal_seq,
+    users: data.users.map((u) => ({ ...u, budgets: u.budgets.map(budgetToJson) })),
     oauth: data.oauth,
-    budgets: data.budgets.map(budgetToJson),
   });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  let fd: number | undefined;
   try {
-    writeFileSync(tmp, body, { mode: 0o600 });
+    // 'wx': a new file, never one that is there already (nor a link planted in its place).
+    fd = openSync(tmp, 'wx', 0o600);
+    writeAll(fd, Buffer.from(body));
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
     renameSync(tmp, file);
+    syncDirectory(dirname(file));
   } catch (e) {
+    if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(tmp);
     } catch {

@@ -1,7 +1,9 @@
 /**
- * Access tokens the sandbox accepts: personal tokens (one full, one read-only) that never
- * expire, and OAuth grants that expire and can be refreshed. A refresh token is single use in
- * the service's sense: it is revoked the first time the access token obtained with it is used.
+ * Access tokens the sandbox accepts: personal tokens (one full, one read-only per user) that
+ * never expire, and OAuth grants that expire and can be refreshed. Every token acts for one user.
+ * A refresh token is single use in the service's sense: it is revoked the first time the access
+ * token obtained with it is used. Every change to a grant or refresh token is told to `onChange`
+ * (it is state the sandbox saves before answering).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { TokenInfo } from './state.js';
@@ -9,6 +11,8 @@ import type { TokenInfo } from './state.js';
 export interface Grant {
   id: string;
   kind: 'personal' | 'oauth';
+  /** The user the token acts for. */
+  user_id: string;
   scope: 'full' | 'read-only';
   access_token: string;
   /** Epoch ms; null for personal tokens. */
@@ -39,10 +43,14 @@ const grantIdOf = (token: string) => createHash('sha256').update(token).digest('
 
 export type Authentication = { ok: true; info: TokenInfo; grant: Grant } | { ok: false; detail: string };
 
+export type TokenChange = { grant: Grant } | { refresh: RefreshEntry };
+
 export class TokenRegistry {
   private readonly byAccess = new Map<string, Grant>();
   private readonly byId = new Map<string, Grant>();
   private readonly refreshTokens = new Map<string, RefreshEntry>();
+  /** Told about every grant and refresh token that was issued or changed. */
+  onChange: (change: TokenChange) => void = () => {};
 
   constructor(
     private readonly clock: () => number,
@@ -53,21 +61,33 @@ export class TokenRegistry {
     return { grants: [...this.byAccess.values()], refresh_tokens: [...this.refreshTokens.values()] };
   }
 
+  /** Puts back saved grants and refresh tokens (a newer copy of one replaces the older). */
   restore(s: { grants: Grant[]; refresh_tokens: RefreshEntry[] }): void {
     for (const g of s.grants) this.add(g);
     for (const r of s.refresh_tokens) this.refreshTokens.set(r.token, r);
   }
 
   private add(grant: Grant): Grant {
+    const old = this.byId.get(grant.id);
+    if (old) this.byAccess.delete(old.access_token);
     this.byAccess.set(grant.access_token, grant);
     this.byId.set(grant.id, grant);
     return grant;
   }
 
-  addPersonal(token: string, scope: Grant['scope']): Grant {
+  private grantChanged(grant: Grant): void {
+    this.onChange({ grant });
+  }
+
+  private refreshChanged(entry: RefreshEntry): void {
+    this.onChange({ refresh: entry });
+  }
+
+  addPersonal(token: string, scope: Grant['scope'], userId: string): Grant {
     return this.add({
       id: grantIdOf(token),
       kind: 'personal',
+      user_id: userId,
       scope,
       access_token: token,
       expires_at: null,
@@ -78,11 +98,12 @@ export class TokenRegistry {
     });
   }
 
-  issueOAuth(scope: Grant['scope'], withRefresh: boolean, defaultBudgetId: string | null, parentRefresh: string | null = null): Grant {
+  issueOAuth(scope: Grant['scope'], withRefresh: boolean, userId: string, defaultBudgetId: string | null, parentRefresh: string | null = null): Grant {
     const access = newSecret('sbx_oauth_');
     const grant = this.add({
       id: grantIdOf(access),
       kind: 'oauth',
+      user_id: userId,
       scope,
       access_token: access,
       expires_at: this.clock() + this.ttlSeconds * 1000,
@@ -91,7 +112,12 @@ export class TokenRegistry {
       revoked: false,
       default_budget_id: defaultBudgetId,
     });
-    if (grant.refresh_token) this.refreshTokens.set(grant.refresh_token, { token: grant.refresh_token, status: 'active', grant_id: grant.id });
+    this.grantChanged(grant);
+    if (grant.refresh_token) {
+      const entry: RefreshEntry = { token: grant.refresh_token, status: 'active', grant_id: grant.id };
+      this.refreshTokens.set(grant.refresh_token, entry);
+      this.refreshChanged(entry);
+    }
     return grant;
   }
 
@@ -104,10 +130,14 @@ export class TokenRegistry {
     if (grant.expires_at !== null && this.clock() >= grant.expires_at) return { ok: false, detail: 'the access token has expired' };
     if (grant.parent_refresh_token) {
       const parent = this.refreshTokens.get(grant.parent_refresh_token);
-      if (parent) parent.status = 'used';
+      if (parent) {
+        parent.status = 'used';
+        this.refreshChanged(parent);
+      }
       grant.parent_refresh_token = null;
+      this.grantChanged(grant);
     }
-    return { ok: true, grant, info: { grantId: grant.id, scope: grant.scope, defaultBudgetId: grant.default_budget_id } };
+    return { ok: true, grant, info: { grantId: grant.id, scope: grant.scope, userId: grant.user_id, defaultBudgetId: grant.default_budget_id } };
   }
 
   /** Exchanges a refresh token for a new pair; the access token it last produced stops working. */
@@ -116,10 +146,13 @@ export class TokenRegistry {
     if (!entry) return { error: 'the refresh token is not valid' };
     if (entry.status === 'used') return { error: 'the refresh token has already been used or was revoked' };
     const previous = this.byId.get(entry.grant_id);
-    if (previous) previous.revoked = true;
-    const next = this.issueOAuth(previous?.scope ?? 'full', true, previous?.default_budget_id ?? null, refreshToken);
+    if (!previous) return { error: 'the refresh token is not valid' };
+    previous.revoked = true;
+    this.grantChanged(previous);
+    const next = this.issueOAuth(previous.scope, true, previous.user_id, previous.default_budget_id, refreshToken);
     entry.status = 'exchanged';
     entry.grant_id = next.id;
+    this.refreshChanged(entry);
     return next;
   }
 
@@ -129,12 +162,19 @@ export class TokenRegistry {
    */
   revoke(token: string): void {
     const grant = this.byAccess.get(token);
-    if (grant?.kind === 'oauth') grant.revoked = true;
+    if (grant?.kind === 'oauth' && !grant.revoked) {
+      grant.revoked = true;
+      this.grantChanged(grant);
+    }
     const entry = this.refreshTokens.get(token);
     if (entry) {
       entry.status = 'used';
+      this.refreshChanged(entry);
       const g = this.byId.get(entry.grant_id);
-      if (g) g.revoked = true;
+      if (g && !g.revoked) {
+        g.revoked = true;
+        this.grantChanged(g);
+      }
     }
   }
 }

@@ -13,6 +13,7 @@ export interface Announcement {
   read_only_token: string;
   oauth_client_id: string;
   oauth_client_secret: string;
+  users: { email: string; access_token: string; read_only_token: string }[];
 }
 
 export interface CliProcess extends cli.CliProcess {

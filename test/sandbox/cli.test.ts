@@ -11,6 +11,8 @@ import { killAllCli, runCli, startCli, type Announcement, type CliProcess } from
 afterAll(() => killAllCli());
 
 const KEYS = ['access_token', 'app_url', 'base_url', 'oauth_client_id', 'oauth_client_secret', 'read_only_token'];
+/** Besides the first user's tokens at the top, every user's under `users`. */
+const ALL_KEYS = [...KEYS, 'users'].sort();
 
 async function call(a: Announcement, method: string, path: string, token: string = a.access_token, body?: unknown) {
   const res = await fetch(`${a.base_url}${path}`, {
@@ -31,10 +33,11 @@ function expectNoSecrets(text: string, a: Announcement) {
 }
 
 describe('announcement and output channels', () => {
-  it('prints exactly one JSON line with exactly the six keys, and nothing more on stdout', async () => {
+  it('prints exactly one JSON line with exactly the six keys and users, and nothing more on stdout', async () => {
     const p = startCli(['sandbox', '--port', '0', '--seed', 's', '--verbose']);
     const a = await p.announcement;
-    expect(Object.keys(a).sort()).toEqual(KEYS);
+    expect(Object.keys(a).sort()).toEqual(ALL_KEYS);
+    expect((a as any).users).toEqual([{ email: 'user1@sandbox.ynab-mcp.test', access_token: a.access_token, read_only_token: a.read_only_token }]);
     expect(a.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d{2,5}\/v1$/);
     expect(a.base_url).toBe(`${a.app_url}/v1`);
     for (const key of KEYS) expect(typeof a[key as keyof Announcement]).toBe('string');

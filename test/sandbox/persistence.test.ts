@@ -218,12 +218,20 @@ describe('corrupt files', () => {
     ['a JSON array', () => Buffer.from('[1, 2, 3]')],
     ['JSON of another format', () => Buffer.from(JSON.stringify({ name: 'my settings', version: 1 }))],
     ['a future version', () => Buffer.from(JSON.stringify({ ...JSON.parse(readFileSync(valid(), 'utf8')), version: 99 }))],
-    ['no budgets', () => Buffer.from(JSON.stringify({ ...JSON.parse(readFileSync(valid(), 'utf8')), budgets: [] }))],
+    ['no users', () => Buffer.from(JSON.stringify({ ...JSON.parse(readFileSync(valid(), 'utf8')), users: [] }))],
+    [
+      'no budgets',
+      () => {
+        const data = JSON.parse(readFileSync(valid(), 'utf8'));
+        data.users[0].budgets = [];
+        return Buffer.from(JSON.stringify(data));
+      },
+    ],
     [
       'a budget missing its transactions',
       () => {
         const data = JSON.parse(readFileSync(valid(), 'utf8'));
-        delete data.budgets[0].transactions;
+        delete data.users[0].budgets[0].transactions;
         return Buffer.from(JSON.stringify(data));
       },
     ],

@@ -8,6 +8,7 @@ import { exportSegments } from '../store/export-segments.js';
 import * as V from '../store/views.js';
 import { sinceKnowledge, visible } from './common.js';
 import type { Handler } from './context.js';
+import { userOf } from '../state.js';
 
 function summary(b: BudgetStore, includeAccounts: boolean): BudgetSummary {
   const d = b.derived();
@@ -52,14 +53,15 @@ export function budgetDetail(b: BudgetStore, since: number | undefined): BudgetD
 }
 
 export const budgetHandlers: Record<string, Handler> = {
-  getUser: (ctx) => ({ data: { user: { id: ctx.state.userId } } }),
+  getUser: (ctx) => ({ data: { user: { id: userOf(ctx.state, ctx.token).id } } }),
 
   getPlans: (ctx) => {
     const include = ctx.query.include_accounts === true;
-    const defaultBudget = ctx.token.defaultBudgetId ? ctx.state.budgets.find((b) => b.id === ctx.token.defaultBudgetId) : undefined;
+    const budgets = userOf(ctx.state, ctx.token).budgets;
+    const defaultBudget = ctx.token.defaultBudgetId ? budgets.find((b) => b.id === ctx.token.defaultBudgetId) : undefined;
     return {
       data: {
-        plans: ctx.state.budgets.map((b) => summary(b, include)),
+        plans: budgets.map((b) => summary(b, include)),
         default_plan: defaultBudget ? summary(defaultBudget, include) : null,
       },
     };

@@ -31,8 +31,11 @@ export class BudgetStore {
   constructor(
     readonly rec: BudgetRec,
     readonly env: StoreEnv,
-    /** Called after every change, e.g. to schedule persistence. */
-    private readonly onChange: () => void = () => {},
+    /**
+     * Called after every change (a write, or the passing of a day moving computed figures) with
+     * the records the write stamped, e.g. to journal it before the answer goes out.
+     */
+    private readonly onCommit: (stamped: readonly Versioned[]) => void = () => {},
   ) {}
 
   get id(): string {
@@ -61,10 +64,10 @@ export class BudgetStore {
       return fn(k);
     } finally {
       this.pending = null;
-      this.settle();
+      const stamped = this.settle();
       this.rec.last_modified_on = this.env.clock().toISOString();
       this.refresh(k);
-      this.onChange();
+      this.onCommit(stamped);
     }
   }
 
@@ -77,7 +80,7 @@ export class BudgetStore {
   }
 
   /** Tells the index which transactions the write changed, and the caches whether names did. */
-  private settle(): void {
+  private settle(): Versioned[] {
     const r = this.rec;
     let names = false;
     for (const record of this.stamped) {
@@ -86,7 +89,9 @@ export class BudgetStore {
       else if (r.payees.get(id) === record || r.categories.get(id) === record || r.accounts.get(id) === record || r.category_groups.get(id) === record) names = true;
     }
     if (names) this.namesVersion += 1;
+    const stamped = this.stamped;
     this.stamped = [];
+    return stamped;
   }
 
   get writing(): number {
@@ -127,7 +132,7 @@ export class BudgetStore {
     // Outside a write, only the passing of time changed these values: that is a change too.
     const k = writeKnowledge ?? ++this.rec.knowledge;
     for (const key of changed) state.get(key)!.knowledge = k;
-    if (writeKnowledge === null) this.onChange();
+    if (writeKnowledge === null) this.onCommit([]);
   }
 
   // Lookups used across handlers. "Live" means present and not deleted.
