@@ -103,8 +103,11 @@ describe('fields the service ignored', () => {
     expect(res.transaction.memo).toBe('kept');
     expect(res.not_applied).toEqual([
       { transaction_id: id, field: 'date', sent: '2025-01-02', shown: today, reason: expect.stringMatching(/^YNAB keeps a split's date/) },
-      { transaction_id: id, field: 'category_id', sent: categories[3].id, shown: null, reason: expect.stringMatching(/a split has no single category/) },
+      // A split's own category is the service's internal split category (the sandbox's too).
+      { transaction_id: id, field: 'category_id', sent: categories[3].id, shown: res.transaction.category_id, reason: expect.stringMatching(/a split has no single category/) },
     ]);
+    expect(res.transaction.category_name).toBe('Split');
+    expect(res.transaction.category_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.notices).toEqual([expect.stringMatching(/^Not applied by YNAB: date of transaction .*sent "2025-01-02"/), expect.stringMatching(/^Not applied by YNAB: category_id/)]);
   });
 
