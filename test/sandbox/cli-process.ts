@@ -2,19 +2,12 @@
  * `ynab-mcp sandbox` as a child process: the shared CLI harness (test/helpers/cli.ts) plus the
  * sandbox's announcement, the JSON object on its first stdout line.
  */
+import type { Announcement } from '../../src/sandbox/app.js';
 import * as cli from '../helpers/cli.js';
 
 export { killAllCli, type Exit } from '../helpers/cli.js';
 
-export interface Announcement {
-  base_url: string;
-  app_url: string;
-  access_token: string;
-  read_only_token: string;
-  oauth_client_id: string;
-  oauth_client_secret: string;
-  users: { email: string; access_token: string; read_only_token: string }[];
-}
+export type { Announcement } from '../../src/sandbox/app.js';
 
 export interface CliProcess extends cli.CliProcess {
   /** Resolves with the parsed first stdout line; rejects if the process exits first. */

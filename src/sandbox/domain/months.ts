@@ -14,22 +14,20 @@ export function monthRecord(b: BudgetStore, month: string): MonthRec {
   return rec;
 }
 
+function setBudgeted(rec: MonthRec, categoryId: string, budgeted: number): void {
+  if (budgeted === 0) delete rec.budgeted[categoryId];
+  else rec.budgeted[categoryId] = budgeted;
+}
+
 /**
- * Sets what is assigned to categories in a month, as one action. Must run inside `b.change()`.
- * `movedAt` is when the user did it (a timestamp); demo history passes past times.
+ * Records one action's money movements, as one group: `null` on either side is Ready to Assign.
+ * Must run inside `b.change()`.
  */
-export function assign(b: BudgetStore, month: string, amounts: { categoryId: string; budgeted: number }[], movedAt: string, note: string | null = null): void {
-  const rec = monthRecord(b, month);
+function recordMovements(b: BudgetStore, month: string, movedAt: string, note: string | null, moves: { from: string | null; to: string | null; amount: number }[]): void {
   const knowledge = b.writing;
-  const moves = amounts
-    .map(({ categoryId, budgeted }) => ({ categoryId, budgeted, delta: budgeted - (rec.budgeted[categoryId] ?? 0) }))
-    .filter((m) => m.delta !== 0);
-  if (!moves.length) return;
   const groupId = b.env.newId();
   b.rec.money_movement_groups.push({ id: groupId, group_created_at: movedAt, month, note, performed_by_user_id: b.env.userId, knowledge });
   for (const m of moves) {
-    if (m.budgeted === 0) delete rec.budgeted[m.categoryId];
-    else rec.budgeted[m.categoryId] = m.budgeted;
     b.rec.money_movements.push({
       id: b.env.newId(),
       month,
@@ -37,12 +35,32 @@ export function assign(b: BudgetStore, month: string, amounts: { categoryId: str
       note,
       money_movement_group_id: groupId,
       performed_by_user_id: b.env.userId,
-      from_category_id: m.delta > 0 ? null : m.categoryId,
-      to_category_id: m.delta > 0 ? m.categoryId : null,
-      amount: Math.abs(m.delta),
+      from_category_id: m.from,
+      to_category_id: m.to,
+      amount: m.amount,
       knowledge,
     });
   }
+}
+
+/**
+ * Sets what is assigned to categories in a month, as one action. Must run inside `b.change()`.
+ * `movedAt` is when the user did it (a timestamp); demo history passes past times.
+ */
+export function assign(b: BudgetStore, month: string, amounts: { categoryId: string; budgeted: number }[], movedAt: string, note: string | null = null): void {
+  const rec = monthRecord(b, month);
+  const changes = amounts
+    .map(({ categoryId, budgeted }) => ({ categoryId, budgeted, delta: budgeted - (rec.budgeted[categoryId] ?? 0) }))
+    .filter((m) => m.delta !== 0);
+  if (!changes.length) return;
+  for (const m of changes) setBudgeted(rec, m.categoryId, m.budgeted);
+  recordMovements(
+    b,
+    month,
+    movedAt,
+    note,
+    changes.map((m) => ({ from: m.delta > 0 ? null : m.categoryId, to: m.delta > 0 ? m.categoryId : null, amount: Math.abs(m.delta) })),
+  );
 }
 
 /**
@@ -53,24 +71,7 @@ export function assign(b: BudgetStore, month: string, amounts: { categoryId: str
 export function moveMoney(b: BudgetStore, month: string, fromId: string, toId: string, amount: number, movedAt: string, note: string | null = null): void {
   if (amount <= 0 || fromId === toId) return;
   const rec = monthRecord(b, month);
-  const knowledge = b.writing;
-  const groupId = b.env.newId();
-  b.rec.money_movement_groups.push({ id: groupId, group_created_at: movedAt, month, note, performed_by_user_id: b.env.userId, knowledge });
-  for (const [id, delta] of [[fromId, -amount], [toId, amount]] as const) {
-    const budgeted = (rec.budgeted[id] ?? 0) + delta;
-    if (budgeted === 0) delete rec.budgeted[id];
-    else rec.budgeted[id] = budgeted;
-  }
-  b.rec.money_movements.push({
-    id: b.env.newId(),
-    month,
-    moved_at: movedAt,
-    note,
-    money_movement_group_id: groupId,
-    performed_by_user_id: b.env.userId,
-    from_category_id: fromId,
-    to_category_id: toId,
-    amount,
-    knowledge,
-  });
+  setBudgeted(rec, fromId, (rec.budgeted[fromId] ?? 0) - amount);
+  setBudgeted(rec, toId, (rec.budgeted[toId] ?? 0) + amount);
+  recordMovements(b, month, movedAt, note, [{ from: fromId, to: toId, amount }]);
 }
