@@ -35,6 +35,14 @@ Options:
   --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
   --profile NAME           which stored sign-in to use (default "default")
   --verbose                log each HTTP request on stderr
+
+Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
+  --hosted                 with --transport http: serve many users who sign in with YNAB
+  --public-url URL         the https origin clients reach (http on loopback for tests only)
+  --redis URL              redis://host:port[/db] (or YNAB_MCP_REDIS_URL; password in
+                           YNAB_MCP_REDIS_PASSWORD[_FILE], never on the command line)
+  --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
+  Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET, YNAB_MCP_DATA_KEY (or each …_FILE)
 `;
 
 export async function serveCommand(argv: string[]): Promise<void> {
@@ -54,6 +62,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'max-staleness': { type: 'string' },
     profile: { type: 'string' },
     verbose: { type: 'boolean' },
+    hosted: { type: 'boolean' },
+    'public-url': { type: 'string' },
+    redis: { type: 'string' },
+    'app-url': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -72,6 +84,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const baseUrl = baseUrlFlag(flags['base-url']) ?? process.env.YNAB_BASE_URL;
+  if (flags.hosted) {
+    // Loaded only here: the single-user server never loads Redis or the authorization server.
+    const { hostedCommand } = await import('../hosted/command.js');
+    return hostedCommand(flags, { config, maxStalenessMs: maxStaleness * 1000, baseUrl, log });
+  }
+  for (const f of ['public-url', 'redis', 'app-url'] as const) if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const bearer = httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`));
 
