@@ -15,7 +15,9 @@ import {
   UnauthorizedError,
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
-import { startCli, type CliProcess } from './cli.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { killAllCli, startCli, type CliProcess } from './cli.js';
+import { startRedis, type RunningRedis } from './redis.js';
 
 type Metadata = OAuthClientProvider['clientMetadata'];
 type Tokens = Awaited<ReturnType<OAuthClientProvider['tokens']>>;
@@ -86,6 +88,8 @@ export interface HostedEnv {
   args?: string[];
   /** Extra environment (e.g. NODE_EXTRA_CA_CERTS). */
   env?: Record<string, string>;
+  /** Where the instance listens (default a free port). */
+  port?: number;
 }
 
 export interface Instance {
@@ -97,7 +101,7 @@ export const newDataKey = (): string => randomBytes(32).toString('base64');
 
 export async function startInstance(env: HostedEnv): Promise<Instance> {
   const proc = startCli(
-    ['serve', '--transport', 'http', '--hosted', '--public-url', env.publicUrl, '--redis', env.redisUrl, '--app-url', env.appUrl, '--base-url', env.baseUrl, '--port', '0', ...(env.args ?? [])],
+    ['serve', '--transport', 'http', '--hosted', '--public-url', env.publicUrl, '--redis', env.redisUrl, '--app-url', env.appUrl, '--base-url', env.baseUrl, '--port', String(env.port ?? 0), ...(env.args ?? [])],
     {
       env: {
         YNAB_OAUTH_CLIENT_ID: env.clientId,
@@ -177,8 +181,8 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
 export interface BrowseOptions {
   /** The sandbox user YNAB's sign-in approves as (`login=<email>` on its authorize page). */
   login?: string;
-  /** What the user clicks on the consent page. */
-  decision?: 'allow' | 'read-only' | 'deny';
+  /** What the user clicks on the consent page ('look': nothing; the page is returned). */
+  decision?: 'allow' | 'read-only' | 'deny' | 'look';
   /** Changes YNAB's redirect before it is followed (a tampered state, say). */
   tamperYnabRedirect?: (url: URL) => URL;
   /** Every URL the browser visited, in order. */
@@ -222,7 +226,7 @@ export async function browse(start: URL, stopAt: string, opts: BrowseOptions = {
       continue;
     }
     const action = /<form method="post" action="([^"]+)"/.exec(body);
-    if (res.status === 200 && action) {
+    if (res.status === 200 && action && opts.decision !== 'look') {
       url = new URL(action[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))), url);
       method = 'POST';
       form = new URLSearchParams({ decision: opts.decision ?? 'allow' }).toString();
@@ -270,5 +274,134 @@ export async function signIn(mcpUrl: string, provider: MemoryOAuthProvider, opts
     transport,
     call: (name, args = {}) => client.callTool({ name, arguments: args }),
     close: () => client.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What reaches YNAB (the sandbox)
+
+export interface UpstreamRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  authorization?: string;
+  /** The form of a POST to /oauth/token (grant_type, …), secrets included: for assertions only. */
+  form?: URLSearchParams;
+}
+
+export interface RecordingProxy {
+  /** The proxy's origin: use `${url}/v1` as the base URL and `url` as the app URL. */
+  url: string;
+  requests: UpstreamRequest[];
+  close(): Promise<void>;
+}
+
+/** Sits between the instances and the sandbox and records every request (the sandbox's own view of who asked what). */
+export async function recordingProxy(targetOrigin: string): Promise<RecordingProxy> {
+  const requests: UpstreamRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const entry: UpstreamRequest = { method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization };
+      if ((req.url ?? '').startsWith('/oauth/token')) entry.form = new URLSearchParams(body.toString('utf8'));
+      requests.push(entry);
+      const up = httpRequest(`${targetOrigin}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(targetOrigin).host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      up.on('error', (e) => res.destroy(e));
+      up.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A whole deployment
+
+export interface Deployment {
+  redis: RunningRedis;
+  sandbox: RunningSandbox;
+  /** Between the instances and the sandbox: what reached YNAB. */
+  upstream: RecordingProxy;
+  /** The load balancer; its URL is the public URL. */
+  proxy: RoundRobinProxy;
+  env: HostedEnv;
+  instances: (Instance | undefined)[];
+  mcpUrl: string;
+  /** Kills instance i at once (SIGKILL: no shutdown, as a crash). */
+  kill(i: number): Promise<void>;
+  /** Starts instance i again (after kill), behind the proxy. */
+  start(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DeploymentOptions {
+  instances?: number;
+  sandbox?: SandboxOptions;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
+  const redis = await startRedis();
+  const sandbox = await startSandbox({ seed: 'hosted', log: () => {}, rateLimit: 100_000, ...opts.sandbox });
+  const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
+  const proxy = await roundRobinProxy();
+  const env: HostedEnv = {
+    redisUrl: redis.url,
+    publicUrl: proxy.url,
+    appUrl: upstream.url,
+    baseUrl: `${upstream.url}/v1`,
+    clientId: sandbox.oauthClientId,
+    clientSecret: sandbox.oauthClientSecret,
+    dataKey: newDataKey(),
+    args: opts.args,
+    env: opts.env,
+  };
+  const instances: (Instance | undefined)[] = await Promise.all(Array.from({ length: opts.instances ?? 3 }, () => startInstance(env)));
+  const sync = () => {
+    proxy.targets.splice(0, proxy.targets.length, ...instances.filter((i): i is Instance => i !== undefined).map((i) => i.url));
+  };
+  sync();
+  return {
+    redis,
+    sandbox,
+    upstream,
+    proxy,
+    env,
+    instances,
+    mcpUrl: `${proxy.url}/mcp`,
+    async kill(i) {
+      const inst = instances[i];
+      if (!inst) return;
+      // The proxy keeps sending to it until connections are refused, as a load balancer whose
+      // health check has not noticed yet: requests in flight there are cut.
+      await inst.proc.stop('SIGKILL');
+      instances[i] = undefined;
+      sync();
+    },
+    async start(i) {
+      instances[i] = await startInstance(env);
+      sync();
+    },
+    async close() {
+      await killAllCli();
+      await proxy.close();
+      await upstream.close();
+      await sandbox.close();
+      await redis.stop();
+    },
   };
 }
