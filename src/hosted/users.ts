@@ -17,6 +17,7 @@ import { ServerState, type Connection } from '../mcp/state.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';
 import type { HostedAuth } from './resource-server.js';
+import { sharedAnswers } from './shared-answers.js';
 import type { YnabGrants } from './ynab-grants.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
@@ -101,6 +102,7 @@ export class HostedUsers {
     const state = new ServerState(this.deps.config, connect, {
       store,
       shared: true,
+      sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
       persist: true,
       keySource: { key: async () => opts.dataKey.subkey('replicas') },
       maxStalenessMs: this.deps.maxStalenessMs,

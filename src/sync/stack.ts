@@ -17,7 +17,7 @@ import { segment } from '../storage/keys.js';
 import { WriteJournal } from './journal.js';
 import { ReplicaManager, type SharedReplicas } from './manager.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
-import { YnabService } from './service.js';
+import { YnabService, type SharedAnswers } from './service.js';
 
 export interface StackOptions {
   tokens: TokenProvider;
@@ -47,6 +47,8 @@ export interface StackOptions {
    * answering and sync one instance at a time (src/sync/manager.ts, SharedReplicas).
    */
   shared?: boolean;
+  /** Hosted mode: answers outside the budget export, cached in the shared store (src/sync/service.ts). */
+  sharedAnswers?: SharedAnswers;
 }
 
 export interface Stack {
@@ -106,7 +108,7 @@ export function createStack(opts: StackOptions): Stack {
       }
     : undefined;
   const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log, shared });
-  const service = new YnabService({ client, replicas, journal, writeRetryDelayMs: opts.retry?.baseDelayMs, log });
+  const service = new YnabService({ client, replicas, journal, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,
     client,

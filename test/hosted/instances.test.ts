@@ -1,0 +1,138 @@
+/**
+ * Three hosted instances behind a round-robin proxy, sharing one redis-server: every call of a
+ * client lands on the next instance. What a user sees must not depend on which one answers:
+ * a repeated question costs no request, their writes are in the next answer, an instance killed
+ * while they work loses nothing acknowledged, and restarting every instance costs at most one
+ * delta request per budget.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryOAuthProvider, signIn, type Deployment, type SignedIn, startDeployment, type UpstreamRequest } from '../helpers/hosted.js';
+import { ok } from '../helpers/mcp.js';
+
+/** Answers from a copy at most this old (s): short, so the restart below happens past it. */
+const STALENESS_S = 10;
+
+let d: Deployment;
+let user: SignedIn;
+let budgets: { id: string; name: string }[];
+
+beforeAll(async () => {
+  d = await startDeployment({ instances: 3, args: ['--max-staleness', String(STALENESS_S)] });
+  user = await signIn(d.mcpUrl, new MemoryOAuthProvider('Instances Test'));
+  budgets = ok(await user.call('list_budgets')).budgets;
+});
+
+afterAll(async () => {
+  await user?.close().catch(() => undefined);
+  await d?.close();
+});
+
+const apiRequests = (from: number): UpstreamRequest[] => d.upstream.requests.slice(from).filter((r) => r.url.startsWith('/v1/'));
+/** Requests for a budget's export (full or delta), by budget id. */
+const exportsOf = (requests: UpstreamRequest[], budgetId: string) => requests.filter((r) => new RegExp(`^/v1/(budgets|plans)/${budgetId}(\\?|$)`).test(r.url));
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function checkingAccount(budgetId: string): Promise<string> {
+  return ok(await user.call('list_accounts', { budget_id: budgetId })).accounts.find((a: any) => a.type === 'checking' && !a.closed).id;
+}
+
+describe('one user across three instances', () => {
+  it('a repeated question within the staleness bound costs no request, whichever instance answers', async () => {
+    const budget = budgets[0]!.id;
+    // First asked: each question may cost a request once (the export, the budget list, the user).
+    for (const [name, args] of [['list_accounts', { budget_id: budget }], ['list_budgets', {}], ['get_user', {}], ['get_month', { budget_id: budget, month: 'current' }]] as const) {
+      ok(await user.call(name, args));
+    }
+    const mark = d.upstream.requests.length;
+    const before = new Map(d.proxy.forwarded);
+    for (let round = 0; round < 3; round++) {
+      ok(await user.call('list_accounts', { budget_id: budget }));
+      ok(await user.call('list_budgets'));
+      ok(await user.call('get_user'));
+      ok(await user.call('get_month', { budget_id: budget, month: 'current' }));
+    }
+    expect(apiRequests(mark)).toEqual([]);
+    // And every instance answered some of them.
+    for (const inst of d.instances) expect((d.proxy.forwarded.get(inst!.url) ?? 0) - (before.get(inst!.url) ?? 0)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a write through one instance is in the next answer of every other', async () => {
+    const budget = budgets[0]!.id;
+    const account = await checkingAccount(budget);
+    for (let i = 0; i < 3; i++) {
+      const memo = `read-your-writes ${i} ${Date.now()}`;
+      const created = ok(await user.call('create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -12.34, memo }] }));
+      const id = created.transaction_ids[0];
+      // The next two calls land on the two other instances.
+      for (let other = 0; other < 2; other++) {
+        const listed = ok(await user.call('list_transactions', { budget_id: budget, since_date: today(), limit: 500 }));
+        expect(listed.transactions.map((t: any) => t.id), `instance ${other + 1} after write ${i}`).toContain(id);
+      }
+    }
+  });
+
+  it('an instance killed while the client works loses nothing acknowledged and doubles nothing; the others carry on with the same tokens', async () => {
+    const budget = budgets[0]!.id;
+    const account = await checkingAccount(budget);
+    const tokensBefore = user.provider.tokens()!.access_token;
+    const run = `kill-${Date.now()}`;
+    const acknowledged: string[] = [];
+    const failed: string[] = [];
+    let n = 0;
+    const worker = async () => {
+      while (n < 36) {
+        const i = n++;
+        const memo = `${run} ${i}`;
+        const res: any = await (i % 3 === 0
+          ? user.call('create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -1 - i / 100, memo }] })
+          : user.call(i % 3 === 1 ? 'list_accounts' : 'list_categories', { budget_id: budget })
+        ).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
+        if (i % 3 !== 0) continue;
+        if (res.isError) failed.push(memo);
+        else acknowledged.push(memo);
+      }
+    };
+    const working = Promise.all([worker(), worker(), worker()]);
+    await new Promise((r) => setTimeout(r, 400));
+    await d.kill(1);
+    await working;
+    try {
+      // Every acknowledged create is in YNAB exactly once; none is there twice.
+      const memos = [...d.sandbox.state.budgets.find((b) => b.rec.id === budget)!.rec.transactions.values()].filter((t) => !t.deleted && t.memo?.startsWith(run)).map((t) => t.memo!);
+      for (const memo of acknowledged) expect(memos.filter((m) => m === memo), memo).toHaveLength(1);
+      expect(new Set(memos).size).toBe(memos.length);
+      expect(acknowledged.length).toBeGreaterThan(6);
+      // No new sign-in was needed.
+      expect(user.provider.tokens()!.access_token).toBe(tokensBefore);
+      ok(await user.call('list_accounts', { budget_id: budget }));
+    } finally {
+      await d.start(1);
+    }
+  });
+
+  it('restarting every instance costs at most one delta request per budget, and no new sign-in', async () => {
+    for (const b of budgets) ok(await user.call('list_accounts', { budget_id: b.id }));
+    // Past the staleness bound, so that the copies in Redis need a delta after the restart.
+    await new Promise((r) => setTimeout(r, (STALENESS_S + 1) * 1000));
+    for (let i = 0; i < 3; i++) await d.kill(i);
+    await Promise.all([0, 1, 2].map((i) => d.start(i)));
+    const mark = d.upstream.requests.length;
+    const tokensBefore = user.provider.tokens()!.access_token;
+    // Every budget asked about on every instance, at once first: the instances must not each sync it.
+    for (const r of await Promise.all(budgets.flatMap((b) => [0, 1, 2].map(() => user.call('list_accounts', { budget_id: b.id }))))) ok(r);
+    for (let round = 0; round < 2; round++) {
+      for (const b of budgets) {
+        ok(await user.call('list_categories', { budget_id: b.id }));
+        ok(await user.call('get_month', { budget_id: b.id, month: 'current' }));
+      }
+    }
+    const after = apiRequests(mark);
+    for (const b of budgets) {
+      const exports = exportsOf(after, b.id);
+      expect(exports.length, `${b.name}: ${exports.map((r) => r.url).join(', ')}`).toBeLessThanOrEqual(1);
+      for (const r of exports) expect(r.url, 'a delta, not a full export').toMatch(/last_knowledge_of_server=\d+/);
+    }
+    expect(after.filter((r) => !budgets.some((b) => exportsOf([r], b.id).length))).toEqual([]);
+    expect(user.provider.tokens()!.access_token).toBe(tokensBefore);
+  });
+});
