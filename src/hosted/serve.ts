@@ -25,6 +25,14 @@ import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedA
 import { HostedUsers } from './users.js';
 import { YnabGrants } from './ynab-grants.js';
 
+const DAY = 86_400_000;
+/**
+ * What belongs to a user goes from Redis by itself once they stop coming: their grant, copies and
+ * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
+ * after a day (they only count the last hour).
+ */
+export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'quota/': DAY };
+
 export interface HostedServeOptions {
   hosted: HostedOptions;
   config: McpConfig;
@@ -48,7 +56,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> {
   const { hosted: opts, log } = o;
-  const store = await RedisStateStore.connect(opts.redisUrl, { log });
+  const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION });
   try {
     const provider = await createAuthorizationServer(store, opts, log);
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });

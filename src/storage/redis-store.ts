@@ -66,6 +66,11 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** Where connection trouble is reported (once per change of state). Default stderr. */
   log?: (line: string) => void;
+  /**
+   * How long keys under a prefix live after their last write when written without a ttl (e.g.
+   * `{ 'replicas/': 35 days }`), so that what belongs to users who stopped coming goes by itself.
+   */
+  retention?: Record<string, number>;
 }
 
 /** A Redis URL as it may be shown: without user name and password. */
@@ -86,6 +91,7 @@ export class RedisStateStore implements StateStore {
   readonly location: string;
   private readonly prefix: string;
   private readonly log: (line: string) => void;
+  private readonly retention: [string, number][];
   private constructor(
     private readonly client: Client,
     url: string,
@@ -94,6 +100,13 @@ export class RedisStateStore implements StateStore {
     this.location = redisLocation(url);
     this.prefix = opts.prefix ?? 'ynab-mcp:';
     this.log = opts.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    this.retention = Object.entries(opts.retention ?? {});
+  }
+
+  /** The ttl a write gets: its own, else the retention of its prefix, else none. */
+  private ttlFor(key: string, opts: SetOptions): number | undefined {
+    if (opts.ttlMs !== undefined) return Math.max(1, Math.round(opts.ttlMs));
+    return this.retention.find(([prefix]) => key.startsWith(prefix))?.[1];
   }
 
   /** Connects to `url` (redis:// or rediss://) and checks it answers. */
@@ -168,7 +181,8 @@ export class RedisStateStore implements StateStore {
 
   async set(key: string, value: Uint8Array, opts: SetOptions = {}): Promise<void> {
     const args: (string | Buffer)[] = ['SET', this.full(key), Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
-    if (opts.ttlMs !== undefined) args.push('PX', String(Math.max(1, Math.round(opts.ttlMs))));
+    const ttl = this.ttlFor(key, opts);
+    if (ttl !== undefined) args.push('PX', String(ttl));
     await this.run('write', key, args);
   }
 
@@ -198,7 +212,7 @@ export class RedisStateStore implements StateStore {
         const current = await this.get(key);
         const { value, result } = change(current);
         if (value === undefined) return result;
-        const ttl = opts.ttlMs !== undefined && value !== null ? String(Math.max(1, Math.round(opts.ttlMs))) : '';
+        const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
         const written = await this.script<number>('write', key, CAS_SHA, CAS_SCRIPT, [full], [
           current === undefined ? '' : sha1(current),
           value === null ? '' : Buffer.from(value.buffer, value.byteOffset, value.byteLength),

@@ -105,6 +105,23 @@ describe('Redis store', () => {
     }
   });
 
+  it('retention: keys under a prefix written without a ttl expire that long after their last write', async () => {
+    const store = await RedisStateStore.connect(redis.url, { prefix: `r${randomBytes(4).toString('hex')}:`, retention: { 'replicas/': 200 } });
+    try {
+      await store.set('replicas/u/b.replica', bytes('copy'));
+      await store.update('replicas/u/c.replica', () => ({ value: bytes('copy'), result: undefined }));
+      await store.set('quota/q.json', bytes('kept'));
+      await new Promise((r) => setTimeout(r, 120));
+      await store.set('replicas/u/b.replica', bytes('saved again')); // a write renews it
+      await new Promise((r) => setTimeout(r, 150));
+      expect(text(await store.get('replicas/u/b.replica'))).toBe('saved again');
+      expect(await store.get('replicas/u/c.replica')).toBeUndefined();
+      expect(text(await store.get('quota/q.json'))).toBe('kept');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('an unreachable Redis is an error naming where it was looked for, never the password', async () => {
     const port = await freePort();
     const err = await RedisStateStore.connect(`redis://user:s3cret-pw@127.0.0.1:${port}/0`).catch((e: unknown) => e);
