@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
 import { bearerToken } from '../mcp/http-guards.js';
+import { StateStoreError } from '../storage/store.js';
 import { MCP_SCOPE } from './authorization-server.js';
 import type { HostedOptions } from './options.js';
 import type { YnabGrant, YnabGrants } from './ynab-grants.js';
@@ -55,7 +56,17 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
     if (presented === undefined) {
       return unauthorized(res, opts, `Unauthorized: sign in first; this server's protected resource metadata is at ${opts.publicUrl}/.well-known/oauth-protected-resource/mcp`);
     }
-    const token = await provider.AccessToken.find(presented);
+    let token: InstanceType<Provider['AccessToken']> | undefined;
+    let grant: YnabGrant | undefined;
+    try {
+      token = await provider.AccessToken.find(presented);
+      grant = token?.accountId ? await grants.read(token.accountId) : undefined;
+    } catch (e) {
+      // The store cannot be reached: nobody can be told who they are, and nobody is turned away for good.
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Service unavailable: the server's state store cannot be reached just now (${e instanceof StateStoreError ? 'Redis' : 'internal error'}); try again shortly` }, id: null }));
+      return undefined;
+    }
     const invalid = (description: string) => unauthorized(res, opts, `Unauthorized: ${description}`, { code: 'invalid_token', description });
     if (!token || token.isExpired) return invalid('the access token is not valid (unknown, expired or revoked)');
     // Audience (RFC 8707): a token issued for another resource is refused, whoever issued it.
@@ -63,7 +74,6 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
     if (!audiences.includes(opts.resource)) return invalid(`the access token was not issued for ${opts.resource}`);
     if (!token.scopes.has(MCP_SCOPE)) return invalid(`the access token does not carry the ${MCP_SCOPE} scope`);
     const identity = token.accountId;
-    const grant = identity ? await grants.read(identity) : undefined;
     if (!identity || !grant) return invalid('the YNAB sign-in behind this token is gone (revoked or expired); sign in again');
     const extra: HostedAuth = { identity, grant };
     return {

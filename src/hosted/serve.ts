@@ -69,6 +69,10 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
 
     const route = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
       const url = new URL(req.url ?? '/', opts.publicUrl);
+      // The authorization server and the consent pages see the public origin (https behind the
+      // terminator: secure cookies, https URLs), whatever the terminator passed on.
+      req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+      req.headers['x-forwarded-host'] = publicUrl.host;
       if (PRM_PATHS.includes(url.pathname)) {
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           res.writeHead(405, { allow: 'GET' });
@@ -85,10 +89,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         return true;
       }
       if (await interactions(req, res, url)) return true;
-      // Everything else is the authorization server's. It sees the public origin, whatever the
-      // terminator passed on, and never a browser session: each sign-in goes through YNAB again.
-      req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
-      req.headers['x-forwarded-host'] = publicUrl.host;
+      // Everything else is the authorization server's. It never sees a browser session: each
+      // sign-in goes through consent and YNAB again.
       if (req.headers.cookie) {
         req.headers.cookie = req.headers.cookie
           .split(';')
