@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answersBench } from './answers.bench.js';
+import { hostedBench } from './hosted.bench.js';
 import { loadBench } from './load.bench.js';
 import { replicaBench } from './replica.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
@@ -18,6 +19,7 @@ const sections: Record<string, (report: (row: Record<string, string | number>) =
   state: stateBench,
   answers: answersBench,
   views: viewsBench,
+  hosted: hostedBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in sections);
