@@ -11,6 +11,7 @@
  * never in an MCP token, never in a log.
  */
 import { tokenKey } from '../quota/ledger.js';
+import { segment } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
 import type { DataKey } from './sealing.js';
 
@@ -36,6 +37,8 @@ export function identityOf(ynabUserId: string): string {
 }
 
 export const grantKey = (identity: string): string => `grants/${identity}.json`;
+/** The lock src/auth/oauth-provider.ts takes to refresh a grant whose grant_id is `identity`. */
+const refreshLockName = (identity: string): string => `oauth-${segment(identity)}`;
 
 export class YnabGrants {
   constructor(
@@ -50,10 +53,13 @@ export class YnabGrants {
     return grant && typeof grant.access_token === 'string' ? grant : undefined;
   }
 
-  /** Replaces the user's grant (a new sign-in). */
+  /**
+   * Replaces the user's grant (a new sign-in), under the lock their refreshes take, so that a
+   * refresh of the old grant under way elsewhere cannot write its pair over the new one.
+   */
   async save(identity: string, grant: YnabGrant): Promise<void> {
     const k = grantKey(identity);
-    await this.store.set(k, this.key.sealJson(grant, k));
+    await this.store.withLock(refreshLockName(identity), () => this.store.set(k, this.key.sealJson(grant, k)));
   }
 
   /** Forgets the user's grant: their MCP tokens stop working at the next request (sign in again). */
