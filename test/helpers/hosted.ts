@@ -187,6 +187,8 @@ export interface BrowseOptions {
   tamperYnabRedirect?: (url: URL) => URL;
   /** Every URL the browser visited, in order. */
   visited?: string[];
+  /** The protocol era the MCP client speaks (default 2025-era, as most assistants still do). */
+  era?: 'legacy' | 'modern';
 }
 
 /** A browser: follows redirects by hand, keeps cookies per origin, submits the consent form. */
@@ -249,7 +251,7 @@ export interface SignedIn {
 export async function signIn(mcpUrl: string, provider: MemoryOAuthProvider, opts: BrowseOptions = {}): Promise<SignedIn> {
   const connect = async () => {
     const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
-    const client = new Client({ name: provider.name, version: '1.0.0' });
+    const client = new Client({ name: provider.name, version: '1.0.0' }, opts.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
     await client.connect(transport);
     return { client, transport };
   };

@@ -110,6 +110,12 @@ describe('discovery', () => {
     expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
   });
 
+  it('/healthz answers while Redis does (for the load balancer)', async () => {
+    const res = await fetch(`${d.proxy.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true });
+  });
+
   it('an MCP request without a token gets 401 and a challenge naming the metadata and the scope', async () => {
     const res = await fetch(d.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     expect(res.status).toBe(401);
@@ -183,10 +189,12 @@ describe('signing in', () => {
   it('a client metadata document (CIMD): an https URL as client id, fetched and checked by the server', async () => {
     const url = `${tls.origin}/clients/assistant.json`;
     const provider = new MemoryOAuthProvider('CIMD Assistant', 'http://127.0.0.1:7778/callback', url);
+    // This one speaks the 2026 protocol era: authorization is the same for both.
     docsOf(tls.server).set('/clients/assistant.json', { client_id: url, client_name: 'CIMD Assistant', redirect_uris: [provider.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' });
     let consent = '';
-    const s = await signIn(d.mcpUrl, provider, { visited: [] });
+    const s = await signIn(d.mcpUrl, provider, { era: 'modern' });
     try {
+      expect(s.client.getProtocolEra?.()).toBe('modern');
       expect(provider.clientInformation()?.client_id).toBe(url);
       ok(await s.call('list_budgets'));
       // The consent page named it as its document does.
