@@ -5,6 +5,7 @@
  * p50/p99, upstream requests per user (what reached YNAB during the run, sign-in excluded) and
  * Redis memory per user (MEMORY USAGE of every key, by kind).
  */
+import { loadavg } from 'node:os';
 import { RedisStateStore } from '../src/storage/redis-store.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type SignedIn } from '../test/helpers/hosted.js';
 import { kb, median, ms, percentile } from './stats.js';
@@ -13,10 +14,10 @@ const USERS = 20;
 const CALLS = 50;
 
 export async function hostedBench(report: (row: Record<string, string | number>) => void): Promise<void> {
-  const d = await startDeployment({ instances: 3, sandbox: { users: USERS, rateLimit: 100_000 } as Parameters<typeof startDeployment>[0] extends infer O ? NonNullable<O> extends { sandbox?: infer S } ? S : never : never });
+  const d = await startDeployment({ instances: 3, sandbox: { users: USERS, rateLimit: 100_000 } });
   const clients: SignedIn[] = [];
   try {
-    const people = d.sandbox.announcement().users as unknown as { email: string }[];
+    const people = d.sandbox.announcement().users;
     const signInTimes: number[] = [];
     for (let u = 0; u < USERS; u++) {
       const t0 = performance.now();
@@ -52,6 +53,13 @@ export async function hostedBench(report: (row: Record<string, string | number>)
     );
     const wall = performance.now() - started;
     const upstream = d.upstream.requests.slice(mark).filter((r) => r.url.startsWith('/v1/')).length;
+    // For scale: one user alone, one call at a time, on the same deployment.
+    const alone: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      await clients[0]!.call(i % 2 ? 'list_accounts' : 'list_categories');
+      alone.push(performance.now() - t0);
+    }
     const store = await RedisStateStore.connect(d.redis.url, { log: () => undefined });
     const byKind: Record<string, number> = {};
     try {
@@ -68,10 +76,12 @@ export async function hostedBench(report: (row: Record<string, string | number>)
       p50: ms(median(latencies)),
       p99: ms(percentile(latencies, 99)),
       'upstream requests per user': (upstream / USERS).toFixed(1),
+      'one user alone p50': ms(median(alone)),
       'sign-in p50': ms(median(signInTimes)),
       'Redis memory per user': kb(total / USERS),
       'of which copies': kb(byKind['replicas/']! / USERS),
       'of which OAuth records': kb(byKind['oauth/']! / USERS),
+      'load average (1 min)': loadavg()[0]!.toFixed(1),
     });
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
