@@ -2,7 +2,7 @@
  * The saved replicas of one sign-in, as `status` shows them and `logout` removes them:
  * `<stateDir>/replicas/<identity>/<budget>.replica` (the file store's layout, see
  * src/storage/keys.ts), plus the directory's aliases file; `logout` removes the sign-in's write
- * journals (`<stateDir>/journal/<identity>/`) too. Only names, sizes and times are read; the
+ * journals, undo journals and confirm tokens (`<stateDir>/{journal,changes,confirm}/<identity>/`) too. Only names, sizes and times are read; the
  * content stays encrypted.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
@@ -69,6 +69,7 @@ export async function removeReplicas(stateDir: string, identity: string): Promis
   const set = await listReplicas(stateDir, identity);
   // rm does not follow links: a link planted here is removed, never what it points at.
   await rm(set.directory, { recursive: true, force: true });
-  await rm(join(stateDir, 'journal', identity), { recursive: true, force: true });
+  // The write journal, the undo journal and outstanding confirm tokens are the sign-in's too.
+  for (const kind of ['journal', 'changes', 'confirm']) await rm(join(stateDir, kind, identity), { recursive: true, force: true });
   return set;
 }

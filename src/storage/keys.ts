@@ -8,6 +8,8 @@
  *   replicas/<identity>/aliases.json       which budget `last-used` / `default` named
  *   journal/<identity>/<budget>.json       the write journal of a budget (src/sync/journal.ts)
  *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
+ *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/change-log.ts)
+ *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/tokens.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 
@@ -39,6 +41,10 @@ export const aliasesKey = (identity: string): string => `${replicaPrefix(identit
 export const journalPrefix = (identity: string): string => `journal/${segment(identity)}/`;
 export const journalKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.json`;
 export const writtenKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.written`;
+export const changesPrefix = (identity: string, budgetId: string): string => `changes/${segment(identity)}/${segment(budgetId)}/`;
+export const changeKey = (identity: string, budgetId: string, changeId: string): string => `${changesPrefix(identity, budgetId)}${segment(changeId)}.change`;
+export const confirmPrefix = (identity: string, budgetId: string): string => `confirm/${segment(identity)}/${segment(budgetId)}/`;
+export const confirmKey = (identity: string, budgetId: string, tokenHash: string): string => `${confirmPrefix(identity, budgetId)}${segment(tokenHash)}.token`;
 
 /** What a key holds, for messages ("the request ledger /…/quota/ab12.json cannot be read"). */
 export function labelOf(key: string): string {
@@ -49,6 +55,10 @@ export function labelOf(key: string): string {
       return key.endsWith('.replica') ? 'the saved copy of a budget' : 'the list of saved copies';
     case 'journal':
       return 'the write journal';
+    case 'changes':
+      return 'the undo journal';
+    case 'confirm':
+      return 'a confirm token';
     case 'locks':
       return 'the lock';
     default:

@@ -8,7 +8,7 @@
  * time is in the future) is removed and the budget fetched again, and the caller is told why so
  * that the answer can say so: never a failing call, a stack trace or a crash loop.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
@@ -16,15 +16,14 @@ import { aliasesKey, replicaKey } from '../storage/keys.js';
 import { createOnce, privateDir, readNoFollow, removeFile, type Warn } from '../storage/safe-fs.js';
 import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type { ReplicaSnapshot } from './replica.js';
+import { type KeySource, Sealer } from './seal.js';
 import { snapshotProblem } from './snapshot-check.js';
 
 const MAGIC = Buffer.from('YMCPR1\n');
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-export interface KeySource {
-  key(): Promise<Buffer>;
-}
+export type { KeySource } from './seal.js';
 
 const stderr: Warn = (m) => void process.stderr.write(`${m}\n`);
 
@@ -84,24 +83,24 @@ export function secretKey(get: () => Promise<string | null>, set: (value: string
 export type Loaded = { snapshot: ReplicaSnapshot } | { snapshot?: undefined; discarded?: string };
 
 export class ReplicaFiles {
+  private readonly sealer: Sealer;
+
   constructor(
     private readonly store: StateStore,
     private readonly keys: KeySource,
     private readonly warn: Warn = stderr,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.sealer = new Sealer(keys, MAGIC);
+  }
 
-  private aad(identity: string, budgetId: string): Buffer {
-    return Buffer.from(`${identity}/${budgetId}`);
+  private aad(identity: string, budgetId: string): string {
+    return `${identity}/${budgetId}`;
   }
 
   async save(identity: string, snapshot: ReplicaSnapshot): Promise<void> {
     const plain = await gzipAsync(Buffer.from(JSON.stringify(snapshot)));
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', await this.keys.key(), iv);
-    cipher.setAAD(this.aad(identity, snapshot.summary.id));
-    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-    await this.store.set(replicaKey(identity, snapshot.summary.id), Buffer.concat([MAGIC, iv, cipher.getAuthTag(), body]));
+    await this.store.set(replicaKey(identity, snapshot.summary.id), await this.sealer.seal(plain, this.aad(identity, snapshot.summary.id)));
   }
 
   /** The saved copy; a copy that cannot be used is removed and reported as discarded. */
@@ -113,14 +112,7 @@ export class ReplicaFiles {
     const secret = await this.keys.key();
     let problem: string;
     try {
-      const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      if (buf.length < MAGIC.length + 28 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a replica file');
-      const iv = buf.subarray(MAGIC.length, MAGIC.length + 12);
-      const tag = buf.subarray(MAGIC.length + 12, MAGIC.length + 28);
-      const decipher = createDecipheriv('aes-256-gcm', secret, iv);
-      decipher.setAAD(this.aad(identity, budgetId));
-      decipher.setAuthTag(tag);
-      const plain = Buffer.concat([decipher.update(buf.subarray(MAGIC.length + 28)), decipher.final()]);
+      const plain = this.sealer.openSync(secret, bytes, this.aad(identity, budgetId));
       const data = JSON.parse((await gunzipAsync(plain)).toString('utf8')) as unknown;
       const now = this.now();
       const wrong = snapshotProblem(data, budgetId, now);
