@@ -29,8 +29,13 @@ Options:
   --seed S                 with --sandbox: demo data seed
   --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
   --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
-                           insights, or the profile core (default all; list_budgets always)
+                           insights,changes, or the profile core (default all; list_budgets always)
   --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
+  --writes MODE            direct (default): deletes, bulk and split edits, undo and count mismatches
+                           answer with a preview and a confirm_token first; confirm: every write does;
+                           off: read-only (or YNAB_MCP_WRITES)
+  --elicitation on|off     ask the user through the client's confirmation dialog where it has one
+                           (default on; or YNAB_MCP_ELICITATION); the confirm_token path always works
   --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
   --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
   --profile NAME           which stored sign-in to use (default "default")
@@ -58,6 +63,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     budget: { type: 'string' },
     toolsets: { type: 'string' },
     'read-only': { type: 'boolean' },
+    writes: { type: 'string' },
+    elicitation: { type: 'string' },
     'base-url': { type: 'string' },
     'max-staleness': { type: 'string' },
     profile: { type: 'string' },
@@ -76,9 +83,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   let config;
   try {
-    config = mcpConfig({ budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'] });
+    config = mcpConfig({ budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], writes: flags.writes, elicitation: flags.elicitation });
   } catch (e) {
-    if (e instanceof ConfigError) throw new UsageError(`--toolsets: ${e.message}`);
+    if (e instanceof ConfigError) throw new UsageError(/toolset/.test(e.message) ? `--toolsets: ${e.message}` : e.message);
     throw e;
   }
   const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;

@@ -1,16 +1,35 @@
 /**
- * What the MCP server exposes and how: default budget, toolsets, read-only mode, output limits.
- * Read from flags with environment fallbacks, so hosts that only pass env (MCPB) can configure it.
+ * What the MCP server exposes and how: default budget, toolsets, read-only mode, how writes are
+ * confirmed, output limits. Read from flags with environment fallbacks, so hosts that only pass
+ * env (MCPB) can configure it.
  */
 import { MCP_TOOLSETS, type Selection } from './toolsets.js';
+
+/**
+ * How writes are let through (see src/writes/policy.ts):
+ *  - direct (the default): deletes, bulk updates of more than 5 transactions, split rewrites,
+ *    undo, and writes whose expected count does not hold answer with a preview first;
+ *  - confirm: creates and single updates too;
+ *  - off: read-only, no write tools.
+ */
+export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
 
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
   defaultBudget: string;
   /** Toolsets and/or the `core` profile (see toolsets.ts). */
   toolsets: Selection;
-  /** Configured read-only (--read-only / YNAB_READ_ONLY=1). */
+  /** Configured read-only (--read-only / YNAB_READ_ONLY=1, or --writes off). */
   readOnly: boolean;
+  /** How writes are confirmed (--writes / YNAB_MCP_WRITES). */
+  writes: WriteMode;
+  /**
+   * Ask the user through the client's form elicitation, where the client declares it, before a
+   * held write (--elicitation / YNAB_MCP_ELICITATION; default on). The confirm_token path works
+   * either way.
+   */
+  elicitation: boolean;
   /** Largest tool result text, in characters; larger results are paged with a notice. */
   maxResultChars: number;
 }
@@ -29,13 +48,37 @@ export function parseToolsets(value: string | undefined): Selection {
   return new Set(names as (typeof MCP_TOOLSETS[number] | 'core')[]);
 }
 
-const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+export function parseWriteMode(value: string | undefined, source: string): WriteMode {
+  const v = value?.trim().toLowerCase();
+  if (!v) return 'direct';
+  if ((WRITE_MODES as readonly string[]).includes(v)) return v as WriteMode;
+  throw new ConfigError(`${source} must be one of ${WRITE_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+}
 
-export function mcpConfig(flags: { budget?: string; toolsets?: string; readOnly?: boolean; maxResultChars?: number }, env: Record<string, string | undefined> = process.env): McpConfig {
+const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+const falsy = (v: string | undefined) => v !== undefined && /^(0|false|no|off)$/i.test(v.trim());
+
+export interface ConfigFlags {
+  budget?: string;
+  toolsets?: string;
+  readOnly?: boolean;
+  writes?: string;
+  elicitation?: string;
+  maxResultChars?: number;
+}
+
+export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undefined> = process.env): McpConfig {
+  const writes = flags.writes !== undefined ? parseWriteMode(flags.writes, '--writes') : parseWriteMode(env.YNAB_MCP_WRITES, 'YNAB_MCP_WRITES');
+  const elicit = flags.elicitation ?? env.YNAB_MCP_ELICITATION;
+  if (elicit !== undefined && !truthy(elicit) && !falsy(elicit)) {
+    throw new ConfigError(`${flags.elicitation !== undefined ? '--elicitation' : 'YNAB_MCP_ELICITATION'} must be on or off, got ${JSON.stringify(elicit)}`);
+  }
   return {
     defaultBudget: flags.budget ?? (env.YNAB_BUDGET_ID?.trim() || 'last-used'),
     toolsets: parseToolsets(flags.toolsets ?? env.YNAB_MCP_TOOLSETS),
-    readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY),
+    readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY) || writes === 'off',
+    writes,
+    elicitation: !falsy(elicit),
     maxResultChars: flags.maxResultChars ?? 60_000,
   };
 }

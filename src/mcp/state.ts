@@ -30,7 +30,7 @@ export class ServerState {
 
   /** Why the server is read-only, for tool results and ynab://status. */
   readOnlyReason(): string | undefined {
-    if (this.config.readOnly) return 'started with --read-only';
+    if (this.config.readOnly) return this.config.writes === 'off' ? 'started with --writes off' : 'started with --read-only';
     if (this.connection?.info.scope === 'read-only') return 'the token was granted read-only access';
     if (this.scopeReadOnly) return 'YNAB refused a change because the token only has read-only scope (403.3)';
     return undefined;
