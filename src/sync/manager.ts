@@ -150,15 +150,18 @@ export class ReplicaManager {
     return { source: 'replica', synced_at: new Date(r.syncedAt).toISOString(), age_seconds: age, stale: notice !== undefined, ...(notice ? { notice } : {}) };
   }
 
-  /** The replica of a budget, synced unless fresh enough; stale with a notice when no request is possible. */
-  async fresh(budgetParam: string): Promise<{ replica: BudgetReplica; notice?: string }> {
+  /**
+   * The replica of a budget, synced unless fresh enough (at most `maxAgeMs` old; writes that
+   * wait for confirmation ask for nearly now); stale with a notice when no request is possible.
+   */
+  async fresh(budgetParam: string, maxAgeMs: number = this.maxStalenessMs): Promise<{ replica: BudgetReplica; notice?: string }> {
     if (ALIASES.has(budgetParam) && !this.aliases.has(budgetParam) && this.opts.files) {
       const saved = await this.opts.files.loadAliases(await this.opts.tokenKey());
       if (saved[budgetParam]) this.aliases.set(budgetParam, saved[budgetParam]);
     }
     const known = this.aliases.get(budgetParam) ?? (ALIASES.has(budgetParam) ? undefined : budgetParam);
     let replica = known ? (this.cache.get(known) ?? (await this.loadSaved(known))) : undefined;
-    if (replica && this.usable(replica) && (await this.seesOwnWrites(replica))) return { replica };
+    if (replica && this.usable(replica, maxAgeMs) && (await this.seesOwnWrites(replica))) return { replica };
     try {
       replica = await this.sync(budgetParam, replica);
       return { replica };
@@ -171,8 +174,9 @@ export class ReplicaManager {
     }
   }
 
-  private usable(r: BudgetReplica): boolean {
-    return !r.dirty && this.now() - r.syncedAt < this.maxStalenessMs;
+  /** Clean, and synced within `maxAgeMs` (never more than the staleness bound). */
+  private usable(r: BudgetReplica, maxAgeMs: number = this.maxStalenessMs): boolean {
+    return !r.dirty && this.now() - r.syncedAt < Math.min(maxAgeMs, this.maxStalenessMs);
   }
 
   /** Shared replicas: no write of ours (any instance) is newer than this copy. Unknowable (store down): trusted. */

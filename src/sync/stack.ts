@@ -16,7 +16,10 @@ import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
 import { WriteJournal } from './journal.js';
 import { ReplicaManager, type SharedReplicas } from './manager.js';
+import { ChangeLog } from '../writes/change-log.js';
+import { ConfirmTokens } from '../writes/tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
+import { ephemeralKey } from './seal.js';
 import { YnabService, type SharedAnswers } from './service.js';
 
 export interface StackOptions {
@@ -49,6 +52,8 @@ export interface StackOptions {
   shared?: boolean;
   /** Hosted mode: answers outside the budget export, cached in the shared store (src/sync/service.ts). */
   sharedAnswers?: SharedAnswers;
+  /** The clock of confirm tokens and the undo journal (tests move it past a token's validity). */
+  now?: () => number;
 }
 
 export interface Stack {
@@ -56,6 +61,10 @@ export interface Stack {
   client: YnabClient;
   replicas: ReplicaManager;
   service: YnabService;
+  /** Confirm tokens of held writes (src/writes/tokens.ts). */
+  tokens: ConfirmTokens;
+  /** The undo journal (src/writes/change-log.ts). */
+  changes: ChangeLog;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -96,10 +105,11 @@ export function createStack(opts: StackOptions): Stack {
     retry: opts.retry,
   });
   const identity = opts.identity ?? (async () => tokenKey(await opts.tokens.token()));
-  const files =
-    opts.persist === false
-      ? undefined
-      : new ReplicaFiles(store, opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
+  // One key seals everything kept that holds budget data: saved replicas, the undo journal, confirm
+  // tokens. Without saved replicas (the sandbox, throwaway state) it lives only in this process;
+  // instances sharing a store (hosted mode) must be given one key source they share.
+  const keys = opts.keySource ?? (opts.persist === false ? ephemeralKey() : defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log));
+  const files = opts.persist === false ? undefined : new ReplicaFiles(store, keys, log);
   const journal = new WriteJournal(store, identity, Date.now, opts.shared === true);
   const shared: SharedReplicas | undefined = opts.shared
     ? {
@@ -114,6 +124,8 @@ export function createStack(opts: StackOptions): Stack {
     client,
     replicas,
     service,
+    tokens: new ConfirmTokens(store, keys, identity, opts.now),
+    changes: new ChangeLog(store, keys, identity, opts.now),
     ledger,
     async close() {
       await replicas.flush();

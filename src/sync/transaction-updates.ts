@@ -34,9 +34,9 @@ export interface NotApplied {
   reason: string;
 }
 
-/** Stays true once a tool that edits splits exists: it does this same delete-and-create. */
+/** What works instead: split_transaction, which deletes and re-creates (or the same by hand, where it is not offered). */
 export const SPLIT_EDIT_ADVICE =
-  'What works: delete the split (delete_transaction) and create it again with the new amount and lines (create_transactions); a tool that edits splits does this for you where the server offers one. Its memo, payee, account, cleared, approved and flag can be changed here.';
+  'What works: split_transaction with the new lines (and amount): it deletes the split and creates it again, keeping its date, payee, memo, cleared, approved, flag and import id where YNAB allows, after a preview; or by hand, delete the split (delete_transaction) and create it again with the new amount and lines (create_transactions). Its memo, payee, account, cleared, approved and flag can be changed here.';
 
 function items(id: OperationId, args: CallArgs): Item[] {
   const body = (args.body ?? {}) as { transaction?: Change; transactions?: Change[] };
@@ -94,7 +94,8 @@ const TEXT = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 const norm = (field: string, v: unknown) => (v === undefined || (field === 'flag_color' && v === '') ? null : field === 'memo' ? TEXT(v) : v);
 
 function reasonFor(field: string, item: Item, split: boolean): string {
-  if (split && (field === 'date' || field === 'amount')) return `YNAB keeps a split's ${field}; to change it, delete the split (delete_transaction) and create it again (create_transactions)`;
+  if (split && field === 'amount') return 'YNAB keeps a split\'s amount; to change it, rewrite the split with split_transaction (amount and lines), or delete it (delete_transaction) and create it again (create_transactions)';
+  if (split && field === 'date') return 'YNAB keeps a split\'s date; to change it, delete the split (delete_transaction) and create it again (create_transactions)';
   if (split && field === 'category_id') return 'a split has no single category: its lines carry the categories';
   if (field === 'payee_name' && item.change.payee_id) return 'YNAB ignores payee_name when payee_id is given';
   if (field === 'category_id') return 'YNAB ignores this category here (a Credit Card Payment category, a transfer between budget accounts, or an account off budget)';

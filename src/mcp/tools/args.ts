@@ -120,7 +120,7 @@ function flatten(schema: z.ZodObject, forceOptional: boolean, nested = false): {
 }
 
 /** Milliunits from a money argument pair; undefined when neither was given. `digits`: the currency's decimal digits. */
-function money(args: Record<string, unknown>, key: string, where: string, required: boolean, nullable: boolean, digits: number | undefined): number | null | undefined {
+export function money(args: Record<string, unknown>, key: string, where: string, required: boolean, nullable: boolean, digits: number | undefined): number | null | undefined {
   const decimal = args[key];
   const milli = args[`${key}_milliunits`];
   const label = where ? `${where}.${key}` : key;

@@ -1,0 +1,230 @@
+/**
+ * Plans and journal drafts for the API's own write tools (create_transactions,
+ * update_transaction(s), delete_transaction, the scheduled, category, payee and month writes):
+ * which entities a request touches, their state now (from the budget's copy) and after (as the
+ * request would leave them, for the preview; as the answer shows them, for the journal).
+ * Declared per operation in one table.
+ */
+import type { CallArgs } from '../api/client/client.js';
+import { currentMonth } from '../api/dates.js';
+import type { OperationId } from '../api/operations/index.js';
+import type * as E from '../api/schemas/entities.js';
+import type { BudgetReplica } from '../sync/replica.js';
+import {
+  accountState,
+  categoryState,
+  currentState,
+  describeEntity,
+  groupState,
+  monthCategoryId,
+  monthCategoryState,
+  payeeState,
+  scheduledState,
+  transactionState,
+  type EntityChange,
+  type EntityKind,
+  type Shown,
+  type State,
+} from './entities.js';
+import type { Draft, Plan } from './plan.js';
+import { BULK_LIMIT, type WriteKind } from './policy.js';
+
+type Item = Record<string, any>;
+
+/** A change's fields applied to a state (lines replace lines; a payee given by name is shown by name). */
+function predict(before: State | null, change: Item): State {
+  const after: State = { ...(before ?? {}) };
+  for (const [k, v] of Object.entries(change)) {
+    if (v === undefined || k === 'id') continue;
+    if (k === 'subtransactions') after.subtransactions = transactionState({ subtransactions: v }).subtransactions;
+    else if (k === 'payee_name' && change.payee_id === undefined && v !== null) {
+      after.payee_id = null;
+      after.payee_name = v;
+    } else if (k === 'date' && before && 'date_next' in before) after.date_next = v;
+    else after[k] = v;
+  }
+  return after;
+}
+
+const NOT_DELETABLE = 'YNAB\'s API cannot delete categories, category groups, payees or accounts; hide or close it in YNAB instead';
+
+interface ApiWrite {
+  kind: EntityKind;
+  /** What kinds of write the request makes (policy.ts). */
+  kinds(call: CallArgs): WriteKind[];
+  /** Entities touched, with before (now) and after (predicted). */
+  entities(call: CallArgs, r: BudgetReplica): EntityChange[];
+  /** The entities as the answer shows them, with the before-states of the plan. */
+  answered(data: Item, plan: EntityChange[], call: CallArgs): EntityChange[];
+  not_undoable?: string;
+  verb: string;
+}
+
+const body = (call: CallArgs, member: string): Item => ((call.body ?? {}) as Item)[member] ?? {};
+const param = (call: CallArgs, name: string): string => call.params?.[name] ?? '';
+const monthOf = (call: CallArgs) => (param(call, 'month') === 'current' ? currentMonth() : param(call, 'month'));
+
+/** The transaction an update item names: by id, or the one transaction with its import_id (on its account). */
+function targetOf(item: Item, r: BudgetReplica): string | undefined {
+  if (item.id) return item.id;
+  const found = [...r.transactions.values()].filter((t) => !t.deleted && t.import_id === item.import_id && (!item.account_id || t.account_id === item.account_id));
+  return found.length === 1 ? found[0]!.id : undefined;
+}
+
+/** A transfer's other side, when it is a transaction of its own (not a split line's). */
+function pairOf(r: BudgetReplica, id: string): EntityChange | undefined {
+  const t = r.transactions.get(id);
+  const pair = t?.transfer_transaction_id ? r.transactions.get(t.transfer_transaction_id) : undefined;
+  if (!pair || pair.deleted) return undefined;
+  return { kind: 'transaction', id: pair.id, action: 'delete', before: transactionState(pair, r.linesOf(pair.id)), after: null, linked: true };
+}
+
+function one(kind: EntityKind, idParam: string, member: string, state: (x: Item) => State, verb: string): ApiWrite {
+  return {
+    kind,
+    verb,
+    kinds: () => ['update'],
+    entities: (call, r) => {
+      const id = param(call, idParam);
+      const before = currentState(r, kind, id);
+      return [{ kind, id, action: 'update', before, after: predict(before, body(call, member)) }];
+    },
+    answered: (data, plan) => (data[member] ? [{ ...plan[0]!, after: state(data[member]) }] : plan),
+  };
+}
+
+function created(kind: EntityKind, member: string, state: (x: Item) => State, verb: string): ApiWrite {
+  return {
+    kind,
+    verb,
+    kinds: () => ['create'],
+    entities: (call) => [{ kind, id: 'new', action: 'create', before: null, after: body(call, member) }],
+    answered: (data) => (data[member] ? [{ kind, id: data[member].id, action: 'create', before: null, after: state(data[member]) }] : []),
+    not_undoable: NOT_DELETABLE,
+  };
+}
+
+const TRANSACTION_LIST = (data: Item): E.TransactionDetail[] => [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
+
+const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
+  createTransaction: {
+    kind: 'transaction',
+    verb: 'Create',
+    kinds: () => ['create'],
+    entities: (call) => ((call.body as Item).transactions ?? [(call.body as Item).transaction]).map((t: Item, i: number) => ({ kind: 'transaction', id: `new-${i + 1}`, action: 'create', before: null, after: predict(null, t) })),
+    answered: (data) => TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'create', before: null, after: transactionState(t) })),
+  },
+  updateTransaction: {
+    kind: 'transaction',
+    verb: 'Update',
+    kinds: () => ['update'],
+    entities: (call, r) => {
+      const id = param(call, 'transaction_id');
+      const before = currentState(r, 'transaction', id);
+      return [{ kind: 'transaction', id, action: 'update', before, after: predict(before, body(call, 'transaction')) }];
+    },
+    answered: (data, plan) => TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'update', before: plan.find((e) => e.id === t.id)?.before ?? null, after: transactionState(t) })),
+  },
+  updateTransactions: {
+    kind: 'transaction',
+    verb: 'Update',
+    kinds: (call) => [((call.body as Item).transactions?.length ?? 0) > BULK_LIMIT ? 'bulk' : 'update'],
+    entities: (call, r) =>
+      ((call.body as Item).transactions as Item[]).map((item, i) => {
+        const id = targetOf(item, r) ?? item.id ?? `import_id ${item.import_id}`;
+        const before = currentState(r, 'transaction', id);
+        const { import_id: _i, ...change } = item;
+        return { kind: 'transaction' as const, id: before ? id : (item.id ?? `item-${i + 1}`), action: 'update' as const, before, after: predict(before, change) };
+      }),
+    answered: (data, plan) => TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'update', before: plan.find((e) => e.id === t.id)?.before ?? null, after: transactionState(t) })),
+  },
+  deleteTransaction: {
+    kind: 'transaction',
+    verb: 'Delete',
+    kinds: () => ['delete'],
+    entities: (call, r) => {
+      const id = param(call, 'transaction_id');
+      const pair = pairOf(r, id);
+      return [{ kind: 'transaction', id, action: 'delete', before: currentState(r, 'transaction', id), after: null }, ...(pair ? [pair] : [])];
+    },
+    answered: (_data, plan) => plan,
+  },
+  importTransactions: {
+    kind: 'transaction',
+    verb: 'Import',
+    kinds: () => ['create'],
+    entities: () => [],
+    answered: (data) => ((data.transaction_ids ?? []) as string[]).map((id) => ({ kind: 'transaction', id, action: 'create', before: null, after: null })),
+    not_undoable: 'imported transactions come from the bank connection; delete any of them with delete_transaction',
+  },
+  createScheduledTransaction: {
+    kind: 'scheduled_transaction',
+    verb: 'Create',
+    kinds: () => ['create'],
+    entities: (call) => {
+      const s = body(call, 'scheduled_transaction');
+      return [{ kind: 'scheduled_transaction', id: 'new', action: 'create', before: null, after: scheduledState({ ...s, date_first: s.date, date_next: s.date, amount: s.amount ?? 0 }) }];
+    },
+    answered: (data) => (data.scheduled_transaction ? [{ kind: 'scheduled_transaction', id: data.scheduled_transaction.id, action: 'create', before: null, after: scheduledState(data.scheduled_transaction) }] : []),
+  },
+  updateScheduledTransaction: one('scheduled_transaction', 'scheduled_transaction_id', 'scheduled_transaction', (s) => scheduledState(s), 'Update'),
+  deleteScheduledTransaction: {
+    kind: 'scheduled_transaction',
+    verb: 'Delete',
+    kinds: () => ['delete'],
+    entities: (call, r) => {
+      const id = param(call, 'scheduled_transaction_id');
+      return [{ kind: 'scheduled_transaction', id, action: 'delete', before: currentState(r, 'scheduled_transaction', id), after: null }];
+    },
+    answered: (_data, plan) => plan,
+  },
+  updateMonthCategory: {
+    kind: 'month_category',
+    verb: 'Assign',
+    kinds: () => ['update'],
+    entities: (call, r) => {
+      const id = monthCategoryId(monthOf(call), param(call, 'category_id'));
+      const before = currentState(r, 'month_category', id);
+      return [{ kind: 'month_category', id, action: 'update', before, after: predict(before, body(call, 'category')) }];
+    },
+    answered: (data, plan, call) => (data.category ? [{ ...plan[0]!, after: monthCategoryState(monthOf(call), data.category) }] : plan),
+  },
+  updateCategory: one('category', 'category_id', 'category', categoryState, 'Update'),
+  updateCategoryGroup: one('category_group', 'category_group_id', 'category_group', groupState, 'Update'),
+  updatePayee: one('payee', 'payee_id', 'payee', payeeState, 'Update'),
+  createCategory: created('category', 'category', categoryState, 'Create'),
+  createCategoryGroup: created('category_group', 'category_group', groupState, 'Create'),
+  createPayee: created('payee', 'payee', payeeState, 'Create'),
+  createAccount: created('account', 'account', accountState, 'Create'),
+};
+
+/** The kinds of write an API write request makes (no budget copy needed). */
+export function apiWriteKinds(id: OperationId, call: CallArgs): WriteKind[] {
+  return API_WRITES[id]?.kinds(call) ?? [];
+}
+
+function summaryOf(verb: string, entities: EntityChange[], s: Shown): string {
+  const main = entities.filter((e) => !e.linked);
+  if (main.length === 1) return `${verb} ${describeEntity(main[0]!.kind, main[0]!.id, main[0]!.before ?? main[0]!.after, s)}`;
+  const kind = main[0]?.kind.replace('_', ' ') ?? 'entity';
+  return `${verb} ${main.length} ${kind}${main.length === 1 ? '' : 's'}`;
+}
+
+export function planApiWrite(tool: string, id: OperationId, call: CallArgs, budgetId: string, r: BudgetReplica, s: Shown): Plan {
+  const w = API_WRITES[id]!;
+  const entities = w.entities(call, r);
+  const args = { params: { ...call.params, budget_id: budgetId }, query: call.query ?? {}, body: call.body ?? null };
+  const summary = id === 'importTransactions' ? 'Import the transactions waiting in linked accounts' : summaryOf(w.verb, entities, s);
+  return { tool, budgetId, args, summary, kinds: w.kinds(call), entities };
+}
+
+/** What an applied API write is journaled as. */
+export function draftApiWrite(id: OperationId, call: CallArgs, plan: Plan, data: Item, s: Shown): Draft {
+  const w = API_WRITES[id]!;
+  const entities = w.answered(data, plan.entities, call);
+  return {
+    summary: id === 'importTransactions' ? `Imported ${entities.length} transaction(s) from linked accounts` : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s),
+    entities,
+    ...(w.not_undoable ? { not_undoable: w.not_undoable } : {}),
+  };
+}

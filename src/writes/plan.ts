@@ -1,0 +1,82 @@
+/**
+ * A write described before it is made: which budget, the tool and its canonical arguments (what
+ * a confirm token binds), what kinds of write it makes (policy.ts decides whether it waits for
+ * confirmation), and each entity it touches with its state now and after. The same plan gives
+ * the preview a person confirms, the binding of the confirm token, and the before-states the
+ * undo journal records. What was actually applied is journaled as a Draft.
+ */
+import type { WriteMode } from '../mcp/config.js';
+import { changedFields, readable, type EntityChange, type Shown } from './entities.js';
+import { whyConfirm, type WriteKind } from './policy.js';
+
+export interface Plan {
+  tool: string;
+  budgetId: string;
+  /** The tool's arguments as the API will get them (ids, milliunits), without confirm_token. */
+  args: Record<string, unknown>;
+  /** What the change does, in one sentence. */
+  summary: string;
+  kinds: WriteKind[];
+  /** `before`: as the budget is now; `after`: as the change would leave it. */
+  entities: EntityChange[];
+  /** More members of the preview (counts that did not hold, transactions left out and why). */
+  details?: Record<string, unknown>;
+  notices?: string[];
+}
+
+/** What an applied change is journaled as. */
+export interface Draft {
+  summary: string;
+  entities: EntityChange[];
+  not_undoable?: string;
+  undoes?: string;
+}
+
+/** Entities shown in one preview; the rest are counted. */
+export const PREVIEW_ROWS = 50;
+
+/** A preview row: the entity now, and what the change sets (all of it for a create). */
+export function previewRow(e: EntityChange, s: Shown): Record<string, unknown> {
+  let after: Record<string, unknown> | null = null;
+  if (e.after && !e.before) after = readable(e.kind, e.after, s);
+  else if (e.after && e.before) {
+    const changed = new Set(changedFields(e.kind, e.before, e.after));
+    for (const k of Object.keys(e.after)) if (!(k in e.before)) changed.add(k);
+    after = readable(e.kind, Object.fromEntries([...changed].map((k) => [k, e.after![k]])), s);
+  }
+  return { action: e.action, entity: e.kind, id: e.id, ...(e.linked ? { linked: true } : {}), current: readable(e.kind, e.before, s), after };
+}
+
+export interface PreviewOptions {
+  mode: WriteMode;
+  token: string;
+  expiresAt: string;
+  /** The user answered the client's confirmation dialog with this (decline, cancel). */
+  declined?: string;
+}
+
+/** The answer of a held write: nothing changed, what would change, and how to confirm. */
+export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<string, unknown> {
+  const rows = plan.entities.slice(0, PREVIEW_ROWS).map((e) => previewRow(e, s));
+  const notices = [...(plan.notices ?? [])];
+  if (plan.entities.length > rows.length) notices.push(`Only the first ${rows.length} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`);
+  if (o.declined) notices.push(`The user did not confirm in the client's dialog (${o.declined}); do not apply this unless they ask again.`);
+  return {
+    preview: true,
+    summary: plan.summary,
+    ...plan.details,
+    count: plan.entities.filter((e) => !e.linked).length,
+    changes: rows,
+    confirm_token: o.token,
+    expires_at: o.expiresAt,
+    message: `Nothing was changed: ${whyConfirm(o.mode, plan.kinds)}. Show the user this preview (summary and changes); only if they agree, call ${plan.tool} again with the same arguments plus confirm_token (valid once, until ${o.expiresAt}).`,
+    ...(notices.length ? { notices } : {}),
+  };
+}
+
+/** The question the client's confirmation dialog asks: the summary and the first changes, one line each. */
+export function dialogText(plan: Plan, describe: (e: EntityChange) => string): string {
+  const lines = plan.entities.filter((e) => !e.linked).slice(0, 10).map((e) => `- ${e.action} ${describe(e)}`);
+  const more = plan.entities.length > 10 ? `\n(and ${plan.entities.length - 10} more)` : '';
+  return `${plan.summary}\n${lines.join('\n')}${more}\nApply this change?`;
+}

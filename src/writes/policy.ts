@@ -1,0 +1,42 @@
+/**
+ * Which writes answer with a preview (and a confirm_token) before anything changes, by
+ * `--writes` mode:
+ *  - always (direct and confirm): deletes, updates of more than 5 transactions at once, split
+ *    rewrites, undo, and writes whose expected count does not hold;
+ *  - confirm: creates and single updates too;
+ *  - off: nothing is written (the server is read-only, its write tools are not offered).
+ * A plan says what kinds of write it makes; this decides.
+ */
+import type { WriteMode } from '../mcp/config.js';
+
+export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count';
+
+/** More transactions than this in one update is a bulk update. */
+export const BULK_LIMIT = 5;
+
+const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count']);
+
+export function mustConfirm(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
+  if (kinds.some((k) => ALWAYS.has(k))) return true;
+  return mode === 'confirm' && kinds.length > 0;
+}
+
+/** Why a write waits for confirmation, in words for the preview. */
+export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string {
+  const reasons: Record<WriteKind, string> = {
+    delete: 'deletes are confirmed first',
+    bulk: `updates of more than ${BULK_LIMIT} transactions are confirmed first`,
+    split: 'split rewrites are confirmed first',
+    undo: 'undoing is confirmed first',
+    count: 'the expected count does not hold',
+    create: 'this server confirms every change (--writes confirm)',
+    update: 'this server confirms every change (--writes confirm)',
+  };
+  const why = [...new Set(kinds.filter((k) => ALWAYS.has(k) || mode === 'confirm').map((k) => reasons[k]))];
+  return why.join('; ');
+}
+
+/** Whether a tool that makes these kinds of write can be held in this mode (it then takes confirm_token). */
+export function canHold(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
+  return mode !== 'off' && mustConfirm(mode, kinds);
+}

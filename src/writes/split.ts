@@ -1,0 +1,157 @@
+/**
+ * split_transaction: make a transaction a split, or give a split new lines (and a new total).
+ *  - Not yet a split: one update with the lines; the transaction keeps its id and everything else.
+ *  - Already a split: YNAB's API cannot change a split's lines or amount, so the split is deleted
+ *    and created again with the new lines. What the API lets a create set survives: account,
+ *    date, payee, memo, cleared (reconciled too), approved, flag color, and the import id, unless
+ *    that would make YNAB match the new split into another transaction (a transaction entered by
+ *    hand on the same account, same amount, within 10 days: YNAB's import matching), or YNAB
+ *    refuses the import id of a deleted transaction again (then it is created without, and says
+ *    so). What no create can set is lost: the id (a new one), a flag's custom name, the link to a
+ *    matched import. The preview says which is which.
+ *  - If the create fails after the delete, the original is created again (with a new id), and
+ *    the result says exactly what the budget holds.
+ */
+import { addYears } from '../api/dates.js';
+import type * as E from '../api/schemas/entities.js';
+import type { BudgetReplica } from '../sync/replica.js';
+import { ArgumentError } from '../mcp/tools/arg-checks.js';
+import { currentState, describeEntity, transactionState, type EntityChange, type Shown, type State } from './entities.js';
+import type { Draft } from './plan.js';
+import { StepError, transactionBody, type Writer } from './steps.js';
+import { UncertainWriteError } from '../api/client/errors.js';
+
+export interface SplitLine {
+  amount: number;
+  category_id: string | null;
+  payee_id?: string | null;
+  payee_name?: string | null;
+  memo?: string | null;
+}
+
+export interface SplitPlan {
+  /** Delete and create (an existing split), or one update (not yet a split). */
+  rewrite: boolean;
+  entities: EntityChange[];
+  summary: string;
+  kept: string[];
+  lost: string[];
+  notices: string[];
+  /** The create (or update) body. */
+  body: Record<string, unknown>;
+}
+
+const DAY = 86_400_000;
+
+/** A hand-entered transaction YNAB's import matching would merge a transaction with this import id into. */
+function importMatch(r: BudgetReplica, t: E.TransactionSummaryBase, amount: number): E.TransactionSummaryBase | undefined {
+  const day = Date.parse(t.date);
+  for (const x of r.transactions.values()) {
+    if (x.id === t.id || x.deleted || x.account_id !== t.account_id || x.amount !== amount || x.import_id || x.matched_transaction_id || x.transfer_account_id) continue;
+    if (Math.abs(Date.parse(x.date) - day) <= 10 * DAY) return x;
+  }
+  return undefined;
+}
+
+export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLine[], total: number | undefined, today: string): SplitPlan {
+  const t = r.transactions.get(id);
+  if (!t || t.deleted) throw new ArgumentError(`transaction_id ${id}: no such transaction in this budget (the list and search tools give ids)`);
+  if (t.transfer_transaction_id && !r.transactions.has(t.transfer_transaction_id)) {
+    throw new ArgumentError(`transaction ${id} is the other side of a transfer made by a split line; split the transaction that line belongs to instead`);
+  }
+  const before = currentState(r, 'transaction', id)!;
+  const split = (before.subtransactions as State[]).length > 0;
+  if (!split && t.transfer_account_id) {
+    throw new ArgumentError(`transaction ${id} is a transfer; a transfer cannot be made a split (a split's lines can be transfers: give a line the other account's transfer payee)`);
+  }
+  if (lines.length < 2) throw new ArgumentError('subtransactions: a split needs at least 2 lines');
+  const amount = total ?? t.amount;
+  const sum = lines.reduce((n, l) => n + l.amount, 0);
+  if (sum !== amount) {
+    throw new ArgumentError(`the lines add up to ${s.money(sum)} but the transaction's amount is ${s.money(amount)}: make them add up${total === undefined ? ', or give amount for a new total' : ''}`);
+  }
+  if (split && t.date < addYears(today, -5)) throw new ArgumentError(`transaction ${id} is dated ${t.date}, over 5 years ago: YNAB creates no transaction that old, so its split cannot be rewritten`);
+  const sub = lines.map((l) => ({ amount: l.amount, payee_id: l.payee_id ?? null, ...(l.payee_id ? {} : l.payee_name ? { payee_name: l.payee_name } : {}), category_id: l.category_id ?? null, memo: l.memo ?? null }));
+  const after: State = { ...before, amount, category_id: null, subtransactions: transactionState({ subtransactions: sub }).subtransactions };
+  const notices: string[] = [];
+  if (!split) {
+    const body = { ...(total !== undefined && total !== t.amount ? { amount } : {}), subtransactions: sub };
+    return {
+      rewrite: false,
+      entities: [{ kind: 'transaction', id, action: 'update', before, after }],
+      summary: `Split ${describeEntity('transaction', id, before, s)} into ${lines.length} lines`,
+      kept: ['id', 'date', 'payee', 'memo', 'cleared', 'approved', 'flag', ...(t.import_id ? ['import id'] : [])],
+      lost: [],
+      notices,
+      body,
+    };
+  }
+  const kept = ['account', 'date', 'payee', 'memo', 'cleared', 'approved', ...(t.flag_color ? ['flag color'] : [])];
+  const lost = ['id (the split is created again with a new one)', ...(t.flag_name ? [`the flag's name ${JSON.stringify(t.flag_name)}`] : []), ...(t.matched_transaction_id ? ['the link to the matched import'] : [])];
+  let keepImport = !!t.import_id;
+  if (t.import_id) {
+    const match = importMatch(r, t, amount);
+    if (match) {
+      keepImport = false;
+      lost.push(`the import id ${JSON.stringify(t.import_id)}: with it YNAB would match the new split into ${describeEntity('transaction', match.id, currentState(r, 'transaction', match.id), s)}`);
+    } else kept.push('import id');
+  }
+  const body = transactionBody({ ...after, payee_id: before.payee_id, import_id: keepImport ? before.import_id : null });
+  body.subtransactions = sub;
+  return {
+    rewrite: true,
+    entities: [
+      { kind: 'transaction', id, action: 'delete', before, after: null },
+      { kind: 'transaction', id: 'new', action: 'create', before: null, after: { ...after, import_id: keepImport ? before.import_id : null } },
+    ],
+    summary: `Rewrite the split ${describeEntity('transaction', id, before, s)} with ${lines.length} lines (deleted and created again)`,
+    kept,
+    lost,
+    notices,
+    body,
+  };
+}
+
+/** Applies a split plan; the transaction as YNAB now shows it, and what to journal. */
+export async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown): Promise<{ transaction: E.TransactionDetail; draft: Draft; notices: string[] }> {
+  const notices: string[] = [];
+  if (!p.rewrite) {
+    const t = await w.updateTransaction(id, p.body);
+    return { transaction: t, draft: { summary: p.summary, entities: [{ ...p.entities[0]!, after: transactionState(t) }] }, notices };
+  }
+  const old = p.entities[0]!;
+  await w.deleteTransaction(id);
+  let made: E.TransactionDetail | undefined;
+  try {
+    const { created, duplicateImportIds } = await w.createTransactions([p.body]);
+    made = created[0];
+    if (!made && duplicateImportIds.length) {
+      notices.push(`YNAB did not accept the import id ${JSON.stringify(p.body.import_id)} again after the delete, so the new split has none.`);
+      const { import_id: _drop, ...rest } = p.body;
+      made = (await w.createTransactions([rest])).created[0];
+    }
+    if (!made) throw new StepError('YNAB created nothing');
+  } catch (e) {
+    if (e instanceof UncertainWriteError) {
+      throw new UncertainWriteError(`the split ${describeEntity('transaction', id, old.before, s)} was deleted, and creating it again with the new lines lost its answer: ${e.message}`);
+    }
+    // Put the original back, so that the budget holds what it held.
+    try {
+      const back = await w.recreate('transaction', old.before!);
+      throw new StepError(
+        `creating the new split failed (${(e as Error).message}), so the original was created again as it was, with a new id ${back.id}. The budget holds the original split; nothing else changed`,
+      );
+    } catch (restore) {
+      if (restore instanceof StepError && /original was created again/.test(restore.message)) throw restore;
+      throw new StepError(
+        `the split was deleted, creating it with the new lines failed (${(e as Error).message}), and creating the original again failed too (${(restore as Error).message}). ` +
+          `The budget no longer holds ${describeEntity('transaction', id, old.before, s)}: create it again with create_transactions`,
+      );
+    }
+  }
+  return {
+    transaction: made,
+    draft: { summary: p.summary.replace(/^Rewrite/, 'Rewrote'), entities: [old, { kind: 'transaction', id: made.id, action: 'create', before: null, after: transactionState(made) }] },
+    notices: [...notices, `The split was created again with a new id, ${made.id} (it replaces ${id}).`],
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Undoing a journaled change: every entity it touched goes back to its state before, as one
+ * change, in reverse order:
+ *  - created → deleted;
+ *  - updated → updated back; a transaction whose split lines (or a split's amount) must change
+ *    back cannot be updated so (YNAB's API does not edit split lines), so it is deleted and
+ *    created again, with a new id, and the result says so;
+ *  - deleted → created again, with a new id, and the result says so.
+ * Before anything is sent, every entity (the other side of a transfer too) must still be as the
+ * change left it; when one is not, the undo is refused, naming each difference ("memo is now
+ * "x" (the change left "y")"), and nothing is changed.
+ */
+import { currentState, describeEntity, differenceText, transactionState, changedFields, type EntityChange, type Shown, type State } from './entities.js';
+import type { ChangeRecord } from './change-log.js';
+import type { Draft } from './plan.js';
+import type { Writer } from './steps.js';
+import type { BudgetReplica } from '../sync/replica.js';
+
+export class UndoConflictError extends Error {
+  override readonly name = 'UndoConflictError';
+}
+
+const lines = (s: State | null) => ((s?.subtransactions as State[] | undefined) ?? []);
+
+/** Whether putting a transaction back needs a delete and a create: its lines, or a split's amount, differ. */
+function needsRecreate(e: EntityChange): boolean {
+  if (e.kind !== 'transaction' || !e.before || !e.after) return false;
+  const split = lines(e.after).length > 0;
+  return changedFields('transaction', { subtransactions: lines(e.before) }, { subtransactions: lines(e.after) }).length > 0 || (split && e.before.amount !== e.after.amount);
+}
+
+/** The changes an undo makes, entity by entity (before: as the change left it; after: as it was). */
+export function undoEntities(change: ChangeRecord): EntityChange[] {
+  const out: EntityChange[] = [];
+  for (const e of [...change.entities].reverse()) {
+    if (e.linked) continue;
+    if (e.action === 'create') out.push({ kind: e.kind, id: e.id, action: 'delete', before: e.after, after: null });
+    else if (e.action === 'delete') out.push({ kind: e.kind, id: e.id, action: 'create', before: null, after: e.before });
+    else if (needsRecreate(e)) {
+      out.push({ kind: e.kind, id: e.id, action: 'delete', before: e.after, after: null });
+      out.push({ kind: e.kind, id: e.id, action: 'create', before: null, after: e.before });
+    } else out.push({ kind: e.kind, id: e.id, action: 'update', before: e.after, after: e.before });
+  }
+  return out;
+}
+
+/** Refuses (UndoConflictError) unless each entity the change left is still as it left it. */
+export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown): void {
+  if (change.not_undoable) throw new UndoConflictError(`change ${change.id} cannot be undone: ${change.not_undoable}`);
+  if (change.undo?.state === 'undone') throw new UndoConflictError(`change ${change.id} was already undone${change.undo.by ? ` by ${change.undo.by}` : ''}`);
+  const problems: string[] = [];
+  for (const e of change.entities) {
+    if (e.action === 'delete') continue; // gone stays gone: it is created again (a transfer's other side with it)
+    const now = currentState(r, e.kind, e.id);
+    if (!changedFields(e.kind, e.after, now).length) continue;
+    const what = describeEntity(e.kind, e.id, e.after, s);
+    problems.push(now ? `${what}: ${differenceText(e.kind, e.after, now, s, 'the change left')}` : `${what} was deleted since`);
+  }
+  if (problems.length) {
+    throw new UndoConflictError(`the budget changed since change ${change.id}, so undoing it would overwrite that: ${problems.join('; ')}. Nothing was changed.`);
+  }
+}
+
+/**
+ * Applies an undo. Returns what it did as a draft for the journal (entities with their ids now,
+ * re-created ones with their new ids) and the notices the result must carry.
+ */
+export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Promise<{ draft: Draft; notices: string[] }> {
+  const done: EntityChange[] = [];
+  const notices: string[] = [];
+  const planned = undoEntities(change);
+  try {
+    for (let i = 0; i < planned.length; i++) {
+      const e = planned[i]!;
+      if (e.action === 'delete') {
+        await w.remove(e.kind, e.id);
+        done.push(e);
+      } else if (e.action === 'update') {
+        const split = lines(e.before).length > 0;
+        const shown = await w.restore(e.kind, e.id, e.after!, split);
+        done.push({ ...e, after: e.kind === 'transaction' ? transactionState(shown) : e.after });
+      } else {
+        const made = await w.recreate(e.kind, e.after!);
+        const state = e.kind === 'transaction' ? transactionState(made) : e.after;
+        done.push({ kind: e.kind, id: made.id, action: 'create', before: null, after: state });
+        notices.push(`${describeEntity(e.kind, e.id, e.after, s)} was created again with a new id, ${made.id} (YNAB gives a re-created transaction a new id).`);
+      }
+    }
+  } catch (e) {
+    if (done.length) {
+      (e as Error).message = `${(e as Error).message}. The undo stopped part way: done so far: ${done.map((d) => `${d.action} ${describeEntity(d.kind, d.id, d.after ?? d.before, s)}`).join('; ')}; not done: ${planned
+        .slice(done.length)
+        .map((d) => `${d.action} ${describeEntity(d.kind, d.id, d.after ?? d.before, s)}`)
+        .join('; ')}`;
+      (e as { undoneSoFar?: EntityChange[] }).undoneSoFar = done;
+    }
+    throw e;
+  }
+  return { draft: { summary: `Undid ${change.id}: ${change.summary}`, entities: done, undoes: change.id }, notices };
+}
