@@ -18,7 +18,7 @@ import { mcpConfig } from '../src/mcp/config.js';
 import { buildServer } from '../src/mcp/server.js';
 import { ServerState } from '../src/mcp/state.js';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
-import { INSIGHT_TOOLS } from '../src/mcp/tools/definitions.js';
+import { INSIGHT_TOOLS, TASK_TOOLS } from '../src/mcp/tools/definitions.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
 import { median, ms, timed } from './stats.js';
 
@@ -181,8 +181,8 @@ async function definitions(report: Report): Promise<void> {
   const s = await session(undefined);
   const all = await s.listTools();
   await s.close();
-  const insights = new Set(INSIGHT_TOOLS.map((t) => t.name));
-  const api = all.filter((t) => !insights.has(t.name));
+  const notApi = new Set([...INSIGHT_TOOLS, ...TASK_TOOLS].map((t) => t.name));
+  const api = all.filter((t) => !notApi.has(t.name));
   report({ section: 'answers', what: 'tools/list bytes', selection: 'all (default)', tools: all.length, bytes: bytes(all) });
   report({ section: 'answers', what: 'tools/list bytes', selection: 'the 44 API tools', tools: api.length, bytes: bytes(api) });
   for (const toolset of [...MCP_TOOLSETS, 'core']) {

@@ -1,20 +1,32 @@
 /**
  * The answer to a tool call, as tools and resources both give it. One path for every tool:
  * arguments → the budget and names resolved (resolve.ts) → for an API tool, the request →
- * the service (replica, cache or API) → the one output builder; for an insight tool, its
- * compute function over the budget's local copy → structured content that names the budget
+ * (a write: its plan through the gate, guard.ts: a preview, or on) → the service (replica,
+ * cache or API) → the one output builder, and a write journaled for undo; for an insight tool,
+ * its compute function over the budget's local copy; for a task tool, its plan through the same
+ * gate, then its apply (tools/tasks.ts) → structured content that names the budget
  * when it was not given by id, says how fresh it is, and carries a data notice when it holds
  * text typed by people, every string scrubbed of secrets and with control characters escaped
  * (output/sanitize.ts: the one place budget text enters answers). Tools add their text mirror
  * and error results (tools/run.ts); resources serve the same text (resources.ts, both through
  * output/untrusted.ts), so a resource and the tool it mirrors can never disagree.
  */
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { checkCallArguments } from '../api/argument-check.js';
+import type { CallArgs } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { CurrencyFormat } from '../api/schemas/common.js';
 import { BudgetView } from '../insights/view.js';
 import { moneyWriter } from '../insights/format.js';
+import type { BudgetReplica } from '../sync/replica.js';
 import type { ServiceResult } from '../sync/service.js';
+import { currentState, shownBy } from '../writes/entities.js';
+import { duplicateCandidates } from '../writes/duplicates.js';
+import { apiWriteKinds, draftApiWrite, planApiWrite } from '../writes/api-plans.js';
+import { mustConfirm } from '../writes/policy.js';
+import { Writer } from '../writes/steps.js';
 import { followUp } from './after-write.js';
+import { gate, journal, NO_CONFIRM, type ConfirmInput } from './guard.js';
 import { budgetList, resolveTarget, type Target } from './resolve.js';
 import { leaveOutCategories } from './output/categories.js';
 import { buildOutput, OutputTooLargeError } from './output/builder.js';
@@ -23,7 +35,8 @@ import { MAX_LIMIT, queryKey } from './output/page.js';
 import { sanitize } from './output/sanitize.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
-import type { ApiTool, InsightTool, ToolDefinition } from './tools/definitions.js';
+import type { ApiTool, InsightTool, TaskTool, ToolDefinition } from './tools/definitions.js';
+import { txnRow, type TaskContext } from '../writes/task.js';
 
 /** Room kept in an answer's size limit for what is added around the built output: the data notice and the budget's name. */
 const ENVELOPE = JSON.stringify({ data_notice: USER_DATA_NOTICE }).length + 300;
@@ -38,7 +51,17 @@ export interface Answer {
   /** The budget answered about, and its currency format, when known (for views: views/view-meta.ts). */
   budgetId?: string;
   format?: CurrencyFormat | null;
+  /** A held write asks the user in the client's dialog (guard.ts) instead of answering. */
+  input?: InputRequiredResult;
 }
+
+/** A write's early end: a preview, a held duplicate, or the client's dialog. */
+type Stop = { answer: Record<string, unknown> } | { input: InputRequiredResult };
+/** What a kind of tool answers: its body, or where a write stopped. */
+type Outcome = { body: Record<string, unknown> } | Stop;
+
+/** How fresh a copy a write's plan reads: nearly now when it can be held (its preview and token must match YNAB), else as reads do. */
+const HOLD_MAX_AGE_MS = 1000;
 
 async function compactContext(state: ServerState, budgetId: string | undefined, needNames: boolean): Promise<CompactContext> {
   const stack = await state.started();
@@ -71,14 +94,55 @@ function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceRes
   return notices;
 }
 
+/**
+ * Before an API write: the duplicate guard (creates), then its plan through the gate. Returns the
+ * plan to journal once applied, or where the call stops (a preview, held duplicates, a dialog).
+ */
+async function beforeApiWrite(def: ApiTool, target: Target, call: CallArgs, state: ServerState, confirm: ConfirmInput): Promise<{ plan?: ReturnType<typeof planApiWrite>; replica?: BudgetReplica } | Stop> {
+  if (!def.op.id || def.op.scope !== 'budget' || !target.budgetId) return {};
+  // What can never be sent (half a character, "." as an id) is refused before anything is planned.
+  checkCallArguments(def.op, call);
+  const service = await state.service();
+  const id = def.op.id as OperationId;
+  const held = !!confirm.token || confirm.dialog !== undefined || mustConfirm(state.config.writes, apiWriteKinds(id, call));
+  const { replica } = await service.replicas.fresh(target.budgetId, held ? HOLD_MAX_AGE_MS : undefined);
+  const shown = shownBy(replica);
+  if (id === 'createTransaction' && target.args.allow_duplicate !== true) {
+    // A transaction with an import_id is kept unique by YNAB itself (per account and import_id).
+    const all = (call.body as { transactions: Record<string, any>[] }).transactions;
+    const items = all.filter((t) => !t.import_id);
+    const dup = duplicateCandidates(replica, items as never).map((d) => ({ ...d, index: all.indexOf(items[d.index]!) }));
+    if (dup.length) {
+      return {
+        answer: {
+          held: 'duplicate',
+          duplicate_candidates: dup.map((d) => ({ index: d.index, candidates: d.candidates.map((t) => txnRow(shown, t.id, transactionStateOf(replica, t.id))) })),
+          message: `Nothing was created: ${dup.length === 1 && all.length === 1 ? 'the account already has' : `${dup.length} of the ${all.length} transactions look like ones their account already has:`} a transaction with the same amount within 3 days and the same or a similar payee. Show the user the candidates; if they mean a new one, call again with allow_duplicate: true.`,
+        },
+      };
+    }
+  }
+  const plan = planApiWrite(def.name, id, call, target.budgetId, replica, shown);
+  const g = await gate(state, plan, confirm, replica);
+  if ('go' in g) return { plan, replica };
+  return g;
+}
+
+function transactionStateOf(r: BudgetReplica, id: string) {
+  return currentState(r, 'transaction', id)!;
+}
+
 /** An API tool: the request through the service, then the output builder. */
-async function apiAnswer(def: ApiTool, target: Target, state: ServerState): Promise<Record<string, unknown>> {
+async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confirm: ConfirmInput): Promise<Outcome> {
   const write = def.op.access === 'write';
   const args = target.args;
   const service = await state.service();
   const format = target.replica?.summary.currency_format;
   const call = def.args.toCall(args, { budget: target.budgetId ?? state.config.defaultBudget, decimalDigits: format ? format.decimal_digits : undefined });
+  const before = write ? await beforeApiWrite(def, target, call, state, confirm) : {};
+  if ('answer' in before || 'input' in before) return before;
   const res = await service.call(def.op.id as OperationId, call);
+  const recorded = before.plan && before.replica ? await journal(state, before.plan.budgetId, def.name, draftApiWrite(def.op.id as OperationId, call, before.plan, res.data, shownBy(before.replica))) : {};
   const after = write ? await followUp(state, def.op.id as OperationId, target.budgetId, res.data, call.params) : {};
   const data = after.data ?? res.data;
   const needNames = def.shape.kind === 'money_movement' || def.shape.kind === 'payee_location';
@@ -88,8 +152,9 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState): Prom
   if (data.duplicate_import_ids) extras.duplicate_import_ids = data.duplicate_import_ids;
   if (data.not_applied) extras.not_applied = data.not_applied;
   Object.assign(extras, after.extras);
+  if (recorded.change_id) extras.change_id = recorded.change_id;
   if (res.freshness) extras.freshness = res.freshness;
-  const notices = [...noticesFor(def, args, res), ...(after.notices ?? [])];
+  const notices = [...noticesFor(def, args, res), ...(after.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
     notices.push(`${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`);
   }
@@ -115,11 +180,11 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState): Prom
     notices,
     maxChars: state.config.maxResultChars - ENVELOPE,
   });
-  return built.structured;
+  return { body: built.structured };
 }
 
 /** An insight tool: computed from the budget's copy, synced first when not fresh enough. */
-async function insightAnswer(def: InsightTool, target: Target, state: ServerState): Promise<Record<string, unknown>> {
+async function insightAnswer(def: InsightTool, target: Target, state: ServerState): Promise<Outcome> {
   const service = await state.service();
   const { replica, notice } = await service.replicas.fresh(target.budgetId!);
   const format = replica.summary.currency_format ?? null;
@@ -141,7 +206,40 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
   if (size > state.config.maxResultChars) {
     throw new OutputTooLargeError(`the answer is ${size} characters, over the limit of ${state.config.maxResultChars}; narrow the question (fewer days, a shorter period, filters)`);
   }
-  return structured;
+  return { body: structured };
+}
+
+/**
+ * A task tool: its plan over the budget's copy (read nearly now, since what it computes, such as
+ * a month's assignments, must be YNAB's), through the gate, then applied and journaled.
+ */
+async function taskAnswer(def: TaskTool, target: Target, state: ServerState, confirm: ConfirmInput): Promise<Outcome> {
+  const service = await state.service();
+  const write = def.access === 'write';
+  const { replica, notice } = await service.replicas.fresh(target.budgetId!, write ? HOLD_MAX_AGE_MS : undefined);
+  const format = replica.summary.currency_format ?? null;
+  const ctx: TaskContext = {
+    changes: (await state.ready()).changes,
+    service,
+    budgetId: replica.summary.id,
+    replica,
+    view: BudgetView.of(replica),
+    shown: shownBy(replica),
+    digits: format?.decimal_digits,
+    today: new Date().toISOString().slice(0, 10),
+    tool: def.name,
+  };
+  const freshness = service.replicas.freshnessOf(replica, notice);
+  if (!write) return { body: { ...(await def.spec.read!(ctx, target.args)), freshness, ...(notice ? { notices: [notice] } : {}) } };
+  const plan = await def.spec.plan!(ctx, target.args);
+  if (plan.answer) return { answer: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };
+  const g = await gate(state, plan, confirm, replica);
+  if (!('go' in g)) return g;
+  const writer = new Writer(service, ctx.budgetId);
+  const applied = await plan.apply(writer);
+  const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
+  const notices = [...(plan.notices ?? []), ...writer.notices, ...(applied.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
+  return { body: { ...applied.structured, ...(recorded.change_id ? { change_id: recorded.change_id } : {}), ...(notices.length ? { notices } : {}) } };
 }
 
 /** The budget's id and name, for answers where it was not given by id. */
@@ -162,11 +260,16 @@ async function budgetNamed(state: ServerState, target: Target): Promise<{ id: st
  * Throws what resolution, the service or the builder throw; callers turn that into their own
  * kind of error (an isError tool result, a resources/read error).
  */
-export async function answer(def: ToolDefinition, args: Record<string, unknown>, state: ServerState): Promise<Answer> {
+export async function answer(def: ToolDefinition, rawArgs: Record<string, unknown>, state: ServerState, confirm: ConfirmInput = NO_CONFIRM): Promise<Answer> {
+  // The token is the gate's business, not an argument of the request (nor part of what it binds).
+  const { confirm_token: token, ...args } = rawArgs;
   const target = await resolveTarget(def, args, state);
-  const body = def.kind === 'api' ? await apiAnswer(def, target, state) : await insightAnswer(def, target, state);
+  const asked = { ...confirm, token: typeof token === 'string' ? token : confirm.token };
+  const result = def.kind === 'api' ? await apiAnswer(def, target, state, asked) : def.kind === 'task' ? await taskAnswer(def, target, state, asked) : await insightAnswer(def, target, state);
+  if ('input' in result) return { structured: {}, userText: false, input: result.input };
+  const body = 'answer' in result ? result.answer : result.body;
   const budget = await budgetNamed(state, target);
-  const userText = def.kind === 'insight' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
+  const userText = def.kind !== 'api' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
   const marked = { ...(budget ? { budget } : {}), ...body, ...(userText ? { data_notice: USER_DATA_NOTICE } : {}) };
   const service = await state.service();
   const held = target.budgetId ? service.replicas.peek(target.budgetId) : undefined;

@@ -5,6 +5,9 @@
 import { ApiError, ConfigError, InvalidArgumentError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
 import { JournalBusyError } from '../sync/journal.js';
+import { StepError } from '../writes/steps.js';
+import { ConfirmRefusedError } from '../writes/tokens.js';
+import { UndoConflictError } from '../writes/undo.js';
 import { ArgumentError } from './tools/args.js';
 import { OutputTooLargeError } from './output/builder.js';
 import { PagingError } from './output/page.js';
@@ -13,6 +16,9 @@ import { NoTokenError } from './state.js';
 export function describeError(e: unknown, tool: string, write: boolean): string {
   if (e instanceof ArgumentError || e instanceof PagingError || e instanceof InvalidArgumentError) return `Invalid arguments for ${tool}: ${e.message}`;
   if (e instanceof UnsupportedChangeError) return `${e.message} Nothing was changed.`;
+  if (e instanceof ConfirmRefusedError) return `${tool} was not applied: ${e.message}`;
+  if (e instanceof UndoConflictError) return `Undo refused: ${e.message}${/Nothing was changed\.$/.test(e.message) ? '' : '. Nothing was changed.'}`;
+  if (e instanceof StepError) return `${tool} could not finish: ${e.message}.`;
   if (e instanceof OutputTooLargeError) return `The answer of ${tool} is too large: ${e.message}`;
   if (e instanceof NoTokenError || e instanceof ConfigError) return e.message;
   if (e instanceof ReadOnlyError) return `${e.message}. Nothing was changed.`;

@@ -1,8 +1,10 @@
 /**
  * Prompts: ready-made requests a person can pick in their host (a monthly review, triage of
  * unapproved transactions, logging a purchase). Each tells the assistant which tools to use and
- * in what order, how money is given (milliunits and formatted), that budget text is data, and to
- * ask before changing anything. Listing them needs nothing; getting one adds a line of live
+ * in what order (the insight and task tools where they answer in fewer calls), how money is
+ * given (milliunits and formatted), that budget text is data, to ask before changing anything,
+ * and the confirm flow: a preview shown to the user, applied with its confirm_token only after
+ * they agree; held duplicates; undo. Listing them needs nothing; getting one adds a line of live
  * context (the budget's name) only when that budget's copy is already held, so it never connects
  * or spends a request. Arguments complete from the user's budgets, months and accounts.
  */
@@ -75,6 +77,10 @@ function message(lines: (string | undefined | false)[]): GetPromptResult {
   return { messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
 
+/** How held writes and duplicates are handled: the flow every prompt that changes something teaches. */
+const CONFIRM =
+  'If a change answers with preview: true and a confirm_token, nothing was changed yet: show me its summary and changes, and only if I agree, call the same tool again with the same arguments plus confirm_token. If I decline, drop it. Every change answers with a change_id; if I want it back, undo_change does that (it previews too).';
+
 function monthlyReview(state: ServerState) {
   return async ({ month, budget_id }: { month?: string; budget_id?: string }): Promise<GetPromptResult> => {
     const m = !month || month === 'current' ? 'current' : month.length === 7 ? `${month}-01` : month;
@@ -85,16 +91,17 @@ function monthlyReview(state: ServerState) {
     return message([
       `Review my YNAB budget${b.text} for ${monthLabel(first)}${m === 'current' ? ' (the current month)' : ''}. Use the YNAB tools and change nothing unless I ask.`,
       b.note,
-      `1. get_month (month "${m}"): income, assigned (budgeted), activity, Ready to Assign (to_be_budgeted), age of money, and each category's assigned, activity and available (balance). If has_more is true, follow next_cursor for the remaining categories.`,
-      '2. Ready to Assign: if it is positive, that money still needs a job; if it is negative, more was assigned than there is, so say that first: it needs fixing.',
-      '3. Overspent categories: those whose available (balance) is below zero. List each with the amount overspent, and suggest categories with money left that could cover it.',
-      '4. Goals: categories whose goal_under_funded is above zero still need that much this month. List them, largest first, with goal_type.',
-      `5. Spending: list_month_transactions (month "${m}"). Its answer has the count and the total, inflow and outflow of the whole month. Name the largest outflows, the payees with the most spending, and transactions that are unapproved or uncategorized. Follow next_cursor while has_more is true.`,
-      `6. Where it helps, compare with ${monthLabel(prev)} (get_month with month "${prev}"): income, spending, Ready to Assign.`,
-      'Finish with a short summary (three to six lines) and at most three concrete suggestions.',
+      `1. spending_summary (month "${m}", group_by "category"): where the money went, each category's spending next to what was assigned and next to ${monthLabel(prev)} (previous_net). Name the largest categories and the biggest changes from last month.`,
+      m === 'current'
+        ? '2. needs_attention: overspent and underfunded categories, card payment shortfalls, bills an account cannot cover, unapproved or uncategorized transactions, and Ready to Assign (negative: more was assigned than there is, so say that first). Go through what it lists, most urgent first.'
+        : `2. get_month (month "${m}"): Ready to Assign (to_be_budgeted; negative means more was assigned than there is, so say that first), categories whose available (balance) is below zero, and goals still under-funded (goal_under_funded above zero).`,
+      `3. Where it helps, compare income and spending with earlier months: cash_flow (months 3), or get_month with month "${prev}".`,
+      '4. For a question about particular purchases, search_transactions (a payee, a text, an amount) answers with the matches and their total.',
+      'Finish with a short summary (three to six lines) and at most three concrete suggestions. If I then ask to cover an overspent category, move_money moves the money between categories in one call.',
       UNITS,
       DATA,
-      availability(state, ['get_month', 'list_month_transactions']),
+      CONFIRM,
+      availability(state, ['spending_summary', m === 'current' ? 'needs_attention' : 'get_month', 'cash_flow']),
     ]);
   };
 }
@@ -105,15 +112,16 @@ function triageUnapproved(state: ServerState) {
     return message([
       `Help me go through the unapproved transactions in my YNAB budget${b.text}.`,
       b.note,
-      '1. list_transactions with type "unapproved". Follow next_cursor until has_more is false; the answer gives their count and total.',
-      '2. To suggest categories, use list_categories (the valid category ids and names) and list_payee_transactions (how that payee was categorized before). Transfers (transfer_account_id set) and split transactions need no single category.',
+      '1. search_transactions with approved: false. Follow next_cursor while has_more is true; its count is how many there are.',
+      '2. To suggest categories, use list_categories (the valid categories) and search_transactions with the payee_id (how that payee was categorized before). Transfers between budget accounts and split transactions need no single category.',
       '3. Show me the transactions in batches of at most 20: date, payee, amount_formatted, account, category (or "uncategorized") and memo, with your suggested category. Point out likely duplicates (same account and amount, dates a few days apart).',
       '4. Ask me to confirm or correct each batch. Do not change anything before I confirm.',
-      '5. For a confirmed batch, make one update_transactions call: for each transaction its id, approved: true, and category_id only where I accepted a category. Leave amounts, dates, payees and memos as they are unless I ask. Then tell me what was updated.',
+      '5. For a confirmed batch: recategorize_transactions with the transaction_ids of each group I gave one category (new_category_id), then approve_transactions with the batch\'s transaction_ids and expected_count (how many I confirmed). Leave amounts, dates, payees and memos as they are unless I ask. Then tell me what was changed.',
       '6. Never delete a transaction unless I explicitly ask for that one.',
+      CONFIRM,
       UNITS,
       DATA,
-      availability(state, ['list_transactions', 'list_categories', 'list_payee_transactions', 'update_transactions']),
+      availability(state, ['search_transactions', 'list_categories', 'recategorize_transactions', 'approve_transactions']),
     ]);
   };
 }
@@ -131,12 +139,14 @@ function logPurchase(state: ServerState) {
       b.note,
       `1. Account: list_accounts, and pick the open account ${account ? `matching ${JSON.stringify(account)}` : 'I paid from'}; ask me if it is not clear.${hint}`,
       '2. Payee: list_payees, and use the payee_id of the merchant if it exists; otherwise give payee_name with the new name (YNAB creates the payee).',
-      '3. Category: list_categories for the valid categories; list_payee_transactions shows how this payee was categorized before. Suggest one.',
+      '3. Category: list_categories for the valid categories; search_transactions with the payee shows how it was categorized before. Suggest one.',
       `4. Amount: a purchase is an outflow, so the amount is negative. Give either amount (a decimal in currency units, e.g. -12.34) or amount_milliunits (an integer, e.g. -12340), never both.${amount ? '' : ' If I gave no amount, ask me for it.'}`,
       `5. Date: today, ${todayUtc()} (UTC), unless I said otherwise; YYYY-MM-DD, not in the future.`,
       '6. Show me the date, account, payee, category, amount and memo, and ask me to confirm. Create nothing before I confirm.',
       '7. Then call create_transactions once with transactions: [{ account_id, date, amount or amount_milliunits, payee_id or payee_name, category_id, memo, approved: true }]. Leave import_id out: it is for bank imports (it stops the same import twice) and is not needed for a manual entry.',
-      '8. Tell me what was created (its amount_formatted) and the account\'s new balance (get_account).',
+      '8. If it answers held: "duplicate" with duplicate_candidates, nothing was created: the account already has a transaction like it. Show me the candidates; only if I say this is another purchase, call again with allow_duplicate: true.',
+      '9. Tell me what was created (its amount_formatted) and the account\'s new balance (get_account).',
+      CONFIRM,
       UNITS,
       DATA,
       availability(state, ['list_accounts', 'list_payees', 'list_categories', 'create_transactions']),
@@ -149,7 +159,7 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
     'monthly_review',
     {
       title: 'Monthly review',
-      description: 'Review one month of a budget: Ready to Assign, overspent categories, under-funded goals and spending. Read-only.',
+      description: 'Review one month of a budget: spending by category against last month, what needs attention (overspending, Ready to Assign, bills), trends. Read-only.',
       argsSchema: z.object({ month: monthArg(state), budget_id: budgetArg(state) }),
     },
     monthlyReview(state),
@@ -158,7 +168,7 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
     'triage_unapproved',
     {
       title: 'Triage unapproved transactions',
-      description: 'Go through unapproved transactions in batches, suggest categories, and approve them after you confirm each batch.',
+      description: 'Go through unapproved transactions in batches, suggest categories, and recategorize and approve each batch after you confirm it.',
       argsSchema: z.object({ budget_id: budgetArg(state) }),
     },
     triageUnapproved(state),

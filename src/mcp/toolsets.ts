@@ -1,5 +1,6 @@
 /**
- * Which tools a server offers: toolsets (one per area of the API, plus `insights`) and the
+ * Which tools a server offers: toolsets (one per area of the API, plus `insights`, and `changes`:
+ * the undo journal and undo) and the
  * `core` profile, the insight tools with the handful of API tools an assistant uses most, sized
  * for hosts that pay for every tool definition at the start of each conversation.
  * `list_budgets` is offered under every selection: whatever else is chosen, the assistant can
@@ -7,13 +8,16 @@
  */
 import { TOOLSETS } from '../api/operations/index.js';
 
-export const MCP_TOOLSETS = [...TOOLSETS, 'insights'] as const;
+export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'changes'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];
 
 /** A selection: toolsets, and/or the `core` profile. */
 export type Selection = ReadonlySet<McpToolset | 'core'>;
 
-/** The API tools of the core profile (all insight tools belong to it too). */
+/**
+ * The API tools of the core profile (all insight tools belong to it too), and move_money: moving
+ * money between categories is what budgeting asks for most after logging and assigning.
+ */
 export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'list_budgets',
   'list_accounts',
@@ -22,6 +26,7 @@ export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'create_transactions',
   'update_transactions',
   'update_month_category',
+  'move_money',
 ]);
 
 /** Offered whatever the selection. */

@@ -65,6 +65,16 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
   };
 }
 
+/**
+ * A held write, confirmed: the call answers with a preview (checked: nothing else), then the same
+ * call with its confirm_token applies it. Returns the preview and the applied result.
+ */
+export async function confirmed(h: McpHarness, name: string, args: Record<string, unknown>): Promise<{ preview: any; result: any }> {
+  const preview = ok(await h.call(name, args));
+  if (!preview.preview || typeof preview.confirm_token !== 'string') throw new Error(`${name} did not answer with a preview: ${JSON.stringify(preview).slice(0, 500)}`);
+  return { preview, result: await h.call(name, { ...args, confirm_token: preview.confirm_token }) };
+}
+
 /** The structured content of a successful result (fails the test with the message otherwise). */
 export function ok(result: any): any {
   if (result.isError) throw new Error(`tool error: ${result.content?.[0]?.text}`);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPendingImport } from '../../src/sandbox/demo/scheduled.js';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 let h: McpHarness;
 let demo: any;
@@ -73,11 +73,11 @@ describe('writes answer with what changed', () => {
 
   it('a deleted transaction or scheduled transaction says deleted: true', async () => {
     const t = ok(await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -3, payee_name: `Gone ${u}` }] })).transactions[0];
-    const gone = ok(await h.call('delete_transaction', { transaction_id: t.id }));
+    const gone = ok((await confirmed(h, 'delete_transaction', { transaction_id: t.id })).result);
     expect(gone.transaction).toMatchObject({ id: t.id, deleted: true });
     expect((await h.sb.get(`/budgets/${demo.id}/transactions/${t.id}`)).status).toBe(404);
     const s = ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), amount: -3, payee_name: `Gone ${u}` })).scheduled_transaction;
-    expect(ok(await h.call('delete_scheduled_transaction', { scheduled_transaction_id: s.id })).scheduled_transaction).toMatchObject({ id: s.id, deleted: true });
+    expect(ok((await confirmed(h, 'delete_scheduled_transaction', { scheduled_transaction_id: s.id })).result).scheduled_transaction).toMatchObject({ id: s.id, deleted: true });
     // A live entity does not carry the flag.
     expect(ok(await h.call('get_account', { account_id: 'Wallet' })).account).not.toHaveProperty('deleted');
   });

@@ -70,10 +70,10 @@ describe('prompts', () => {
     const month = currentMonth();
     expect(t).toContain(`for ${monthLabel(month)} (the current month)`);
     expect(t).toContain('(the server\'s default budget)');
-    expect(t).toContain('get_month (month "current")');
-    expect(t).toContain('list_month_transactions (month "current")');
+    expect(t).toContain('spending_summary (month "current", group_by "category")');
+    expect(t).toContain('needs_attention:');
     expect(t).toContain(`get_month with month "${addMonths(month, -1)}"`);
-    for (const topic of ['Ready to Assign', 'to_be_budgeted', 'below zero', 'goal_under_funded', 'change nothing unless I ask']) expect(t).toContain(topic);
+    for (const topic of ['Ready to Assign', 'overspent', 'previous_net', 'search_transactions', 'move_money', 'change nothing unless I ask']) expect(t).toContain(topic);
     expectCommonRules(t);
     expect(t).not.toMatch(/Not available/);
     expect(await h.state.started()).toBeUndefined();
@@ -83,8 +83,10 @@ describe('prompts', () => {
     const t = await text(h.client, 'monthly_review', { month: '2025-05', budget_id: 'some-budget' });
     expect(t).toContain('for May 2025.');
     expect(t).toContain('get_month (month "2025-05-01")');
-    expect(t).toContain('list_month_transactions (month "2025-05-01")');
-    expect(t).toContain('compare with April 2025 (get_month with month "2025-04-01")');
+    expect(t).toContain('spending_summary (month "2025-05-01", group_by "category")');
+    expect(t).toContain('next to April 2025 (previous_net)');
+    expect(t).toContain('get_month with month "2025-04-01"');
+    for (const topic of ['to_be_budgeted', 'below zero', 'goal_under_funded']) expect(t).toContain(topic);
     expect(t).toContain('Pass budget_id "some-budget" to every tool.');
     expect(t).toContain('(budget_id "some-budget")');
   });
@@ -102,12 +104,13 @@ describe('prompts', () => {
 
   it('triage_unapproved lists unapproved transactions, suggests, and approves in batches only after confirmation', async () => {
     const t = await text(h.client, 'triage_unapproved');
-    expect(t).toContain('list_transactions with type "unapproved"');
+    expect(t).toContain('search_transactions with approved: false');
     expect(t).toContain('batches of at most 20');
     expect(t).toContain('Do not change anything before I confirm');
-    expect(t).toContain('one update_transactions call');
-    expect(t).toContain('approved: true');
-    expect(t).toContain('list_payee_transactions');
+    expect(t).toContain('recategorize_transactions with the transaction_ids');
+    expect(t).toContain('approve_transactions with the batch\'s transaction_ids and expected_count');
+    // The confirm flow: a preview is shown, and applied with its token only after the user agrees.
+    expect(t).toMatch(/preview: true and a confirm_token, nothing was changed yet: show me .* only if I agree, call the same tool again .* plus confirm_token/);
     expectCommonRules(t);
   });
 
@@ -119,6 +122,8 @@ describe('prompts', () => {
     expect(t).toMatch(/Leave import_id out: .*not needed for a manual entry/);
     expect(t).toContain('Create nothing before I confirm');
     expect(t).toContain('outflow');
+    expect(t).toMatch(/held: "duplicate" with duplicate_candidates, nothing was created.*allow_duplicate: true/);
+    expect(t).toContain('undo_change');
     expect(t).not.toContain('If I gave no amount');
     expectCommonRules(t);
     expect(await text(h.client, 'log_purchase', { description: 'coffee' })).toContain('If I gave no amount, ask me for it.');
@@ -157,8 +162,8 @@ describe('prompts on a restricted server', () => {
       const purchase = await text(h.client, 'log_purchase', { description: 'coffee' });
       expect(purchase).toContain('Not available on this server: create_transactions');
       expect(purchase).toContain('This server is read-only (started with --read-only)');
-      expect(await text(h.client, 'triage_unapproved')).toContain('Not available on this server: update_transactions');
-      expect(await text(h.client, 'monthly_review')).toContain('Not available on this server: get_month');
+      expect(await text(h.client, 'triage_unapproved')).toContain('Not available on this server: search_transactions, recategorize_transactions, approve_transactions');
+      expect(await text(h.client, 'monthly_review')).toContain('Not available on this server: spending_summary, needs_attention, cash_flow');
     } finally {
       await h.close();
     }

@@ -69,7 +69,7 @@ describe('ynab://status', () => {
     expect(s.connected).toBe(false);
     expect(s.connection).toMatch(/^not connected yet/);
     expect(s).toMatchObject({ default_budget: 'last-used', read_only: false, token: null, quota: null, replicas: [] });
-    expect(s.toolsets).toEqual(['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled', 'insights']);
+    expect(s.toolsets).toEqual(['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled', 'insights', 'changes']);
     expect(await h.state.started()).toBeUndefined();
     expect(h.state.tokenInfo()).toBeUndefined();
   });

@@ -5,7 +5,7 @@
  * budget.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);
 let h: McpHarness | undefined;
@@ -104,7 +104,7 @@ describe('writes', () => {
     expect(after.account.balance).toBe(account.balance - 40_000);
     ok(await h.call('update_transaction', { transaction_id: id, memo: 'changed', approved: true }));
     expect(ok(await h.call('get_transaction', { transaction_id: id })).transaction).toMatchObject({ memo: 'changed', approved: true });
-    ok(await h.call('delete_transaction', { transaction_id: id }));
+    ok((await confirmed(h, 'delete_transaction', { transaction_id: id })).result);
     const gone = await h.call('get_transaction', { transaction_id: id });
     expect(gone.isError).toBe(true);
   });
@@ -125,7 +125,7 @@ describe('modes', () => {
   it('--read-only registers no write tools, and says so', async () => {
     h = await mcpHarness({ flags: { readOnly: true } });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
-    expect(names).toHaveLength(33);
+    expect(names).toHaveLength(34);
     expect(names.some((n) => /^(create|update|delete|import)_/.test(n))).toBe(false);
     const res = ok(await h.call('list_accounts'));
     expect(res.read_only).toMatch(/--read-only/);
@@ -133,7 +133,7 @@ describe('modes', () => {
 
   it('YNAB_READ_ONLY=1 does the same', async () => {
     h = await mcpHarness({ env: { YNAB_READ_ONLY: '1' } });
-    expect((await h.client.listTools()).tools).toHaveLength(33);
+    expect((await h.client.listTools()).tools).toHaveLength(34);
   });
 
   it('a read-only token turns the server read-only when YNAB refuses a change (403.3)', async () => {
@@ -151,7 +151,7 @@ describe('modes', () => {
     expect(after.read_only).toMatch(/403\.3/);
     // The write tools are gone from the list.
     await new Promise((r) => setTimeout(r, 50));
-    expect((await h.client.listTools()).tools).toHaveLength(33);
+    expect((await h.client.listTools()).tools).toHaveLength(34);
     expect(changed).toBeGreaterThan(0);
   });
 

@@ -1,6 +1,6 @@
 /**
  * The tool surface as clients see it (tools/list through a real MCP client): exactly the 44
- * API tools and the 5 insight tools, each with a title, a short description that says when to
+ * API tools, the 5 insight tools and the 7 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
  * use it and states units, annotations where they mean something, a lean output schema, strict
  * inputs without anyOf/oneOf/allOf; and a snapshot of every tool's schemas that fails on drift
  * (UPDATE_TOOLSNAPS=1 rewrites them).
@@ -20,6 +20,7 @@ const EXPECTED = [
   'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'create_transactions', 'update_transaction', 'update_transactions', 'delete_transaction', 'import_transactions',
   'list_scheduled_transactions', 'get_scheduled_transaction', 'create_scheduled_transaction', 'update_scheduled_transaction', 'delete_scheduled_transaction',
   'spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming',
+  'create_transfer', 'move_money', 'approve_transactions', 'recategorize_transactions', 'split_transaction', 'list_recent_changes', 'undo_change',
 ];
 
 let h: McpHarness;
@@ -40,7 +41,7 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
 }
 
 describe('the tool surface', () => {
-  it('has exactly the 44 API tools, named as the operations, and the 5 insight tools', () => {
+  it('has exactly the 44 API tools, named as the operations, the 5 insight tools and the 7 task tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
   });
 
@@ -49,7 +50,7 @@ describe('the tool surface', () => {
     expect(t.title).toMatch(/\w/);
     expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import)_/.test(name);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo)_/.test(name);
     if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
     else {
       // Writes say whether they destroy and whether repeating them is harmless; nothing else varies.
@@ -93,7 +94,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(47);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(54);
   });
 });
 

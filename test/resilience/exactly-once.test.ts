@@ -6,7 +6,7 @@
  * The check at the end reads the sandbox's own records (fault-free).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 let h: McpHarness;
 let budgetId: string;
@@ -82,7 +82,8 @@ describe('exactly once through 20% faults', () => {
       expect(res.isError, res.content[0].text).toBeFalsy();
       expect(h.sb.state.budgets[0]!.rec.transactions.get(id)!.memo).toBe(`eo-edit-${i}`);
     }
-    const del = await h.call('delete_transaction', { budget_id: budgetId, transaction_id: id });
+    // A delete answers with a preview first; the same call with its token applies it.
+    const { result: del } = await confirmed(h, 'delete_transaction', { budget_id: budgetId, transaction_id: id });
     expect(del.isError, del.content[0].text).toBeFalsy();
     expect(h.sb.state.budgets[0]!.rec.transactions.get(id)!.deleted).toBe(true);
   }, 120_000);

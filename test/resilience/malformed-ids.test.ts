@@ -32,7 +32,8 @@ function minimal(tool: { name: string; inputSchema: { required?: string[]; prope
     else if (name === 'type') args[name] = 'checking';
     else if (name === 'transactions') {
       args[name] = tool.name === 'create_transactions' ? [{ account_id: randomUUID(), date: today, amount: -1 }] : [{ id: randomUUID(), memo: 'm' }];
-    } else if (p.pattern || name.endsWith('_id')) args[name] = randomUUID();
+    } else if (name === 'subtransactions') args[name] = [{ amount: -1 }, { amount: -1 }];
+    else if (p.pattern || name.endsWith('_id')) args[name] = randomUUID();
     else args[name] = 'x';
   }
   // Money pairs are required by the tool, not by the schema (either form may be given).

@@ -30,6 +30,8 @@ afterAll(() => h.close());
 async function split(extra: Record<string, unknown> = {}): Promise<string> {
   const res = ok(
     await h.call('create_transactions', {
+      // The same split again and again, on purpose.
+      allow_duplicate: true,
       transactions: [{ account_id: account, date: today, amount: -30, payee_name: 'Split store', subtransactions: [{ amount: -10, category_id: categories[0].id }, { amount: -20, category_id: categories[1].id }], ...extra }],
     }),
   );
@@ -37,7 +39,7 @@ async function split(extra: Record<string, unknown> = {}): Promise<string> {
 }
 
 async function plain(): Promise<string> {
-  return ok(await h.call('create_transactions', { transactions: [{ account_id: account, date: today, amount: -5, payee_name: 'Plain store', category_id: categories[2].id }] })).transaction_ids[0];
+  return ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: account, date: today, amount: -5, payee_name: 'Plain store', category_id: categories[2].id }] })).transaction_ids[0];
 }
 
 const knowledge = () => h.sb.state.budgets[0]!.knowledge;
@@ -60,6 +62,7 @@ describe('a split\'s amount or lines', () => {
     ] as const) {
       const text = refusal(await h.call('update_transaction', { transaction_id: id, ...args }));
       expect(text).toMatch(new RegExp(`^transaction ${id} is a split, and YNAB's API cannot change ${what} of an existing split`));
+      expect(text).toMatch(/split_transaction with the new lines \(and amount\): it deletes the split and creates it again/);
       expect(text).toMatch(/delete the split \(delete_transaction\) and create it again with the new amount and lines \(create_transactions\)/);
       expect(text).toMatch(/Nothing was changed\.$/);
     }

@@ -73,6 +73,8 @@ function calls(): [string, Record<string, unknown>][] {
     ['update_payee', { payee_id: ids.payee_id, name: `${HOSTILE} again` }],
     ['create_payee', { name: `${HOSTILE} new` }],
     ['update_category', { category_id: ids.category_id, note: HOSTILE }],
+    // The undo journal names what the writes above changed.
+    ['list_recent_changes', {}],
   ];
 }
 
@@ -104,7 +106,7 @@ it('marks budget text as data on every tool that returns it', async () => {
   }
   expect(problems).toEqual([]);
   // The planted text really reached the results that show payee names, memos, notes and names.
-  const expected = ['list_categories', 'get_category', 'get_month_category', 'list_payees', 'get_payee', 'get_month', 'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'list_scheduled_transactions', 'get_scheduled_transaction', 'list_money_movements_by_month', 'update_transaction', 'update_payee', 'create_payee', 'update_category'];
+  const expected = ['list_categories', 'get_category', 'get_month_category', 'list_payees', 'get_payee', 'get_month', 'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'list_scheduled_transactions', 'get_scheduled_transaction', 'list_money_movements_by_month', 'update_transaction', 'update_payee', 'create_payee', 'update_category', 'list_recent_changes'];
   expect(expected.filter((t) => !carrying.has(t))).toEqual([]);
   // Every read tool that returns budget text is covered, plus writes that echo it.
   const exempt = new Set(['get_user', 'get_budget_settings', 'import_transactions']);

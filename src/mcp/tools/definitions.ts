@@ -1,9 +1,10 @@
 /**
  * The tools: one per v1 operation, derived from the operations table (its arguments: path, query
  * and body fields, money as decimal or milliunits; its output: the operation's `data` member,
- * compact by default, paged when a list), and the insight tools of insights.ts, computed from
- * the budget's local copy. Both kinds share one shape, one registration and one answer path
- * (../answer.ts). Annotations are set explicitly; output schemas are lean (the member that holds
+ * compact by default, paged when a list), the insight tools of insights.ts, computed from the
+ * budget's local copy, and the task-shaped writes of tasks.ts. All kinds share one shape, one
+ * registration and one answer path (../answer.ts); every write passes one gate (../guard.ts),
+ * and a write that the `--writes` mode can hold takes `confirm_token` (withConfirm). Annotations are set explicitly; output schemas are lean (the member that holds
  * the answer and its type: what paging, freshness and notices mean is said once, in the server's
  * instructions, not in every tool).
  */
@@ -11,10 +12,13 @@ import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
 import type { EntityKind } from '../output/compact.js';
+import type { WriteMode } from '../config.js';
 import type { McpToolset } from '../toolsets.js';
+import { canHold, type WriteKind } from '../../writes/policy.js';
 import { BUDGET_ARG, guardedString, PAGING, toolArgs, type ToolArgs } from './args.js';
 import { FIELD_DOCS } from './field-docs.js';
 import { INSIGHTS, type InsightCompute, type InsightSpec } from './insights.js';
+import { TASKS, type TaskSpec } from './tasks.js';
 
 /**
  * What hosts may assume about a tool, stated where it means something: readOnlyHint always;
@@ -39,6 +43,8 @@ interface ToolBase {
   input: z.ZodObject;
   output: z.ZodObject;
   annotations: ToolAnnotations;
+  /** The kinds of write it can make (none for reads): whether a mode can hold it (src/writes/policy.ts). */
+  kinds: readonly WriteKind[];
 }
 
 /** A tool for one v1 operation: arguments → the API request → the output builder. */
@@ -57,7 +63,13 @@ export interface InsightTool extends ToolBase {
   compute: InsightCompute;
 }
 
-export type ToolDefinition = ApiTool | InsightTool;
+/** A task-shaped write (or the undo journal's list) of tasks.ts. */
+export interface TaskTool extends ToolBase {
+  kind: 'task';
+  spec: TaskSpec;
+}
+
+export type ToolDefinition = ApiTool | InsightTool | TaskTool;
 
 const KIND: Record<string, EntityKind> = {
   user: 'user',
@@ -126,6 +138,8 @@ function define(op: Operation): ApiTool {
   }
   if (CATEGORY_LISTS.has(op.id)) controls.include_all = z.boolean().optional().describe(FIELD_DOCS.include_all!);
   if (paged) Object.assign(controls, PAGING);
+  // The duplicate guard holds a create that looks like one already there (src/writes/duplicates.ts).
+  if (op.id === 'createTransaction') controls.allow_duplicate = z.boolean().optional();
   return {
     kind: 'api',
     op,
@@ -140,8 +154,17 @@ function define(op: Operation): ApiTool {
     output: outputSchema(shape),
     shape,
     annotations: annotations(op),
+    kinds: writeKinds(op),
     paged,
   };
+}
+
+/** The kinds of write an operation can make, for the policy (a bulk update is one past 5 transactions). */
+function writeKinds(op: Operation): WriteKind[] {
+  if (op.access === 'read') return [];
+  if (op.method === 'DELETE') return ['delete'];
+  if (op.id === 'updateTransactions') return ['update', 'bulk'];
+  return [op.method === 'POST' ? 'create' : 'update'];
 }
 
 const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { message: 'must hold at most 50 items' });
@@ -163,13 +186,43 @@ function defineInsight(spec: InsightSpec): InsightTool {
     input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.input }),
     output: z.looseObject(spec.output),
     annotations: READ,
+    kinds: [],
     compute: spec.compute,
   };
 }
 
+/** A task tool from its row of tasks.ts. */
+function defineTask(spec: TaskSpec): TaskTool {
+  return {
+    kind: 'task',
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    toolset: spec.toolset,
+    access: spec.access,
+    budget: true,
+    input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.input }),
+    // Optional: a write may answer with a preview (or held duplicates) instead.
+    output: z.looseObject(Object.fromEntries(Object.entries(spec.output).map(([k, v]) => [k, v.optional()]))),
+    annotations: spec.access === 'read' ? READ : { readOnlyHint: false, destructiveHint: spec.destructive, idempotentHint: false },
+    kinds: spec.kinds,
+    spec,
+  };
+}
+
+/** confirm_token: said once in the server's instructions, so not described here. */
+const CONFIRM_TOKEN = guardedString(100).optional();
+
+/** The tool as offered in a `--writes` mode: a write the mode can hold takes confirm_token. */
+export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): T {
+  if (def.access !== 'write' || !canHold(mode, def.kinds)) return def;
+  return { ...def, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) };
+}
+
 export const API_TOOLS: readonly ApiTool[] = OPERATIONS.map((op) => define(op as Operation));
 export const INSIGHT_TOOLS: readonly InsightTool[] = INSIGHTS.map(defineInsight);
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...API_TOOLS, ...INSIGHT_TOOLS];
+export const TASK_TOOLS: readonly TaskTool[] = TASKS.map(defineTask);
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...API_TOOLS, ...INSIGHT_TOOLS, ...TASK_TOOLS];
 
 /** The API tool of an operation's tool name (resources and prompts mirror API tools only). */
 export function apiTool(name: string): ApiTool | undefined {

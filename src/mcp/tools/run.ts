@@ -4,10 +4,11 @@
  * boundary when it holds budget text (output/untrusted.ts). Every failure becomes an isError result with a specific message; nothing
  * is thrown to the SDK.
  */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer, type Answer } from '../answer.js';
 import { describeError } from '../errors.js';
+import { NO_CONFIRM, type ConfirmInput } from '../guard.js';
 import { escapeControls } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
 import type { ServerState } from '../state.js';
@@ -21,9 +22,11 @@ function errorResult(message: string): CallToolResult {
 export interface RunOptions {
   /** The result's `_meta`, from the answer (what a view needs beside the result: ../views/view-meta.ts). */
   resultMeta?: (answer: Answer) => Record<string, unknown>;
+  /** What the request says about confirming a held write (../guard.ts). */
+  confirm?: ConfirmInput;
 }
 
-export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState, opts: RunOptions = {}): Promise<CallToolResult> {
+export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState, opts: RunOptions = {}): Promise<CallToolResult | InputRequiredResult> {
   const write = def.access === 'write';
   // Before the service exists (no token yet, a bad base URL) there are no tokens to know, but
   // URL credentials are still removed.
@@ -34,7 +37,9 @@ export async function runTool(def: ToolDefinition, args: Record<string, unknown>
     }
     const service = await state.service();
     scrub = (text) => service.client.scrub(text);
-    const answered = await answer(def, args, state);
+    const answered = await answer(def, args, state, opts.confirm ?? NO_CONFIRM);
+    // A held write asks the user in the client's dialog; the SDK runs this call again with the answer.
+    if (answered.input) return answered.input;
     const { structured } = answered;
     return { content: [{ type: 'text', text: answerText(structured) }], structuredContent: structured, ...(opts.resultMeta ? { _meta: opts.resultMeta(answered) } : {}) };
   } catch (e) {

@@ -20,6 +20,7 @@ import {
   ResourceNotFoundError,
   type CallToolResult,
   type ClientCapabilities,
+  type InputRequiredResult,
   type JSONRPCRequest,
   type ListResourcesResult,
   type ListToolsResult,
@@ -51,7 +52,8 @@ interface ToolConfig {
   annotations: ToolAnnotations;
 }
 
-type ToolHandler = (args: unknown, ctx: ServerContext) => Promise<CallToolResult>;
+/** A tool's handler; a held write may answer with the client's dialog (inputRequired) instead of a result. */
+type ToolHandler = (args: unknown, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>;
 
 /** Registers a tool, pointing at its view (ext-apps' registerAppTool) when it has one. */
 export function registerTool(server: McpServer, name: string, config: ToolConfig, cb: ToolHandler): RegisteredTool {
