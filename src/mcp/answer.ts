@@ -60,8 +60,15 @@ type Stop = { answer: Record<string, unknown> } | { input: InputRequiredResult }
 /** What a kind of tool answers: its body, or where a write stopped. */
 type Outcome = { body: Record<string, unknown> } | Stop;
 
-/** How fresh a copy a write's plan reads: nearly now when it can be held (its preview and token must match YNAB), else as reads do. */
-const HOLD_MAX_AGE_MS = 1000;
+/**
+ * How old a copy a write's plan may read: a confirm is checked against YNAB now (the entities must
+ * not have changed since the preview); a write that may be held, against a copy synced within the
+ * last second (its preview must show YNAB's state); any other, as reads are.
+ */
+function planAge(confirm: ConfirmInput, holdable: boolean): number | undefined {
+  if (confirm.token || confirm.dialog) return 0;
+  return holdable ? 1000 : undefined;
+}
 
 async function compactContext(state: ServerState, budgetId: string | undefined, needNames: boolean): Promise<CompactContext> {
   const stack = await state.started();
@@ -104,8 +111,7 @@ async function beforeApiWrite(def: ApiTool, target: Target, call: CallArgs, stat
   checkCallArguments(def.op, call);
   const service = await state.service();
   const id = def.op.id as OperationId;
-  const held = !!confirm.token || confirm.dialog !== undefined || mustConfirm(state.config.writes, apiWriteKinds(id, call));
-  const { replica } = await service.replicas.fresh(target.budgetId, held ? HOLD_MAX_AGE_MS : undefined);
+  const { replica } = await service.replicas.fresh(target.budgetId, planAge(confirm, mustConfirm(state.config.writes, apiWriteKinds(id, call))));
   const shown = shownBy(replica);
   if (id === 'createTransaction' && target.args.allow_duplicate !== true) {
     // A transaction with an import_id is kept unique by YNAB itself (per account and import_id).
@@ -216,7 +222,8 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
 async function taskAnswer(def: TaskTool, target: Target, state: ServerState, confirm: ConfirmInput): Promise<Outcome> {
   const service = await state.service();
   const write = def.access === 'write';
-  const { replica, notice } = await service.replicas.fresh(target.budgetId!, write ? HOLD_MAX_AGE_MS : undefined);
+  // A task computes from the copy (a month's assignments, a split's lines): it must be YNAB's now.
+  const { replica, notice } = await service.replicas.fresh(target.budgetId!, write ? (planAge(confirm, true) ?? 1000) : undefined);
   const format = replica.summary.currency_format ?? null;
   const ctx: TaskContext = {
     changes: (await state.ready()).changes,
@@ -238,6 +245,8 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
   const writer = new Writer(service, ctx.budgetId);
   const applied = await plan.apply(writer);
   const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
+  // An undo marks the change it undid, so that it is not undone twice (its claim ends here).
+  if (applied.draft?.undoes) await ctx.changes.settle(ctx.budgetId, applied.draft.undoes, recorded.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);
   const notices = [...(plan.notices ?? []), ...writer.notices, ...(applied.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
   return { body: { ...applied.structured, ...(recorded.change_id ? { change_id: recorded.change_id } : {}), ...(notices.length ? { notices } : {}) } };
 }

@@ -71,7 +71,8 @@ export async function gate(state: ServerState, plan: Plan, input: ConfirmInput, 
   if (!mustConfirm(state.config.writes, plan.kinds)) return { go: true };
   const issued = await stack.tokens.issue(binding);
   if (input.canAsk && !input.dialog) {
-    const message = escapeControls(dialogText(plan, (e) => describeEntity(e.kind, e.id, e.before ?? e.after, shown)));
+    // Budget text is escaped line by line; the dialog's own line breaks stay.
+    const message = dialogText({ ...plan, summary: escapeControls(plan.summary) }, (e) => escapeControls(describeEntity(e.kind, e.id, e.before ?? e.after, shown)));
     return {
       input: inputRequired({
         inputRequests: {

@@ -51,6 +51,8 @@ export async function serverStatus(state: ServerState, now: number = Date.now())
     default_budget: state.config.defaultBudget,
     toolsets: [...state.config.toolsets],
     read_only: state.readOnly,
+    // Which writes answer with a preview and a confirm_token first (--writes).
+    writes: state.config.writes,
     ...(state.readOnly ? { read_only_reason: state.readOnlyReason() } : {}),
   };
   if (!stack) {

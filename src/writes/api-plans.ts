@@ -203,9 +203,11 @@ export function apiWriteKinds(id: OperationId, call: CallArgs): WriteKind[] {
   return API_WRITES[id]?.kinds(call) ?? [];
 }
 
-function summaryOf(verb: string, entities: EntityChange[], s: Shown): string {
+/** One sentence for a write: the entity as it is before it (a plan) or as the write left it (what was done). */
+function summaryOf(verb: string, entities: EntityChange[], s: Shown, done = false): string {
   const main = entities.filter((e) => !e.linked);
-  if (main.length === 1) return `${verb} ${describeEntity(main[0]!.kind, main[0]!.id, main[0]!.before ?? main[0]!.after, s)}`;
+  const e = main[0];
+  if (main.length === 1 && e) return `${verb} ${describeEntity(e.kind, e.id, done ? (e.after ?? e.before) : (e.before ?? e.after), s)}`;
   const kind = main[0]?.kind.replace('_', ' ') ?? 'entity';
   return `${verb} ${main.length} ${kind}${main.length === 1 ? '' : 's'}`;
 }
@@ -213,7 +215,12 @@ function summaryOf(verb: string, entities: EntityChange[], s: Shown): string {
 export function planApiWrite(tool: string, id: OperationId, call: CallArgs, budgetId: string, r: BudgetReplica, s: Shown): Plan {
   const w = API_WRITES[id]!;
   const entities = w.entities(call, r);
-  const args = { params: { ...call.params, budget_id: budgetId }, query: call.query ?? {}, body: call.body ?? null };
+  // The request as arguments (ids, milliunits), one level flat, so that a refusal can name what differs.
+  const { budget_id: _b, ...params } = call.params ?? {};
+  const body = (call.body ?? {}) as Item;
+  const members = Object.keys(body);
+  const fields = members.length === 1 && !Array.isArray(body[members[0]!]) ? body[members[0]!] : body;
+  const args = { ...params, ...(call.query ?? {}), ...fields };
   const summary = id === 'importTransactions' ? 'Import the transactions waiting in linked accounts' : summaryOf(w.verb, entities, s);
   return { tool, budgetId, args, summary, kinds: w.kinds(call), entities };
 }
@@ -223,7 +230,7 @@ export function draftApiWrite(id: OperationId, call: CallArgs, plan: Plan, data:
   const w = API_WRITES[id]!;
   const entities = w.answered(data, plan.entities, call);
   return {
-    summary: id === 'importTransactions' ? `Imported ${entities.length} transaction(s) from linked accounts` : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s),
+    summary: id === 'importTransactions' ? `Imported ${entities.length} transaction(s) from linked accounts` : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s, true),
     entities,
     ...(w.not_undoable ? { not_undoable: w.not_undoable } : {}),
   };

@@ -4,6 +4,8 @@
  *    service (the client has sent it, so it cannot know that);
  *  - `after`: the request is forwarded, the service answers (the change is applied), and the
  *    connection is dropped instead of passing the answer on.
+ *  - `refuse`: the request never reaches the service and is answered with an API error (a
+ *    definite refusal, e.g. 400), for failures that are not in doubt.
  * Everything else is forwarded unchanged. `hold` runs before a cut request goes anywhere (to make
  * another process's request come first); `meanwhile` runs after the service answered a request cut
  * `after` (to create something elsewhere while the answer is lost).
@@ -16,7 +18,9 @@ export interface CutRule {
   path: RegExp;
   /** Which matching request to cut, counting from when the rule was armed: 1 = the next one. */
   nth?: number;
-  when: 'before' | 'after';
+  when: 'before' | 'after' | 'refuse';
+  /** For `refuse`: the status and detail of the error answered. */
+  refuse?: { status: number; detail: string };
   hold?: () => Promise<void>;
   meanwhile?: () => Promise<void>;
 }
@@ -36,7 +40,7 @@ export interface CutProxy {
   /** How many answers to matching requests have been passed on so far. */
   count(method: string, path: RegExp): number;
   /** Requests cut so far. */
-  readonly cuts: { method: string; path: string; when: 'before' | 'after' }[];
+  readonly cuts: { method: string; path: string; when: 'before' | 'after' | 'refuse' }[];
   close(): Promise<void>;
 }
 
@@ -85,6 +89,15 @@ export async function cutProxy(targetBaseUrl: string, opts: CutProxyOptions = {}
         if (rule) rules.splice(rules.indexOf(rule), 1);
         try {
           if (rule) await rule.hold?.();
+          if (rule?.when === 'refuse') {
+            const { status, detail } = rule.refuse ?? { status: 400, detail: 'refused by the test proxy' };
+            const payload = Buffer.from(JSON.stringify({ error: { id: String(status), name: status === 409 ? 'conflict' : 'bad_request', detail } }));
+            cuts.push({ method: req.method!, path, when: 'refuse' });
+            res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(payload.length) });
+            res.end(payload);
+            rule.done();
+            return;
+          }
           if (rule?.when === 'before') {
             cuts.push({ method: req.method!, path, when: 'before' });
             req.socket.destroy();
