@@ -106,6 +106,10 @@ function created(kind: EntityKind, member: string, state: (x: Item) => State, ve
 
 const TRANSACTION_LIST = (data: Item): E.TransactionDetail[] => [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
 
+/** Updated transactions as the answer shows them, with their states before from the plan. */
+const updatedTransactions = (data: Item, plan: EntityChange[]): EntityChange[] =>
+  TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'update', before: plan.find((e) => e.id === t.id)?.before ?? null, after: transactionState(t) }));
+
 const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   createTransaction: {
     kind: 'transaction',
@@ -123,7 +127,7 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
       const before = currentState(r, 'transaction', id);
       return [{ kind: 'transaction', id, action: 'update', before, after: predict(before, body(call, 'transaction')) }];
     },
-    answered: (data, plan) => TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'update', before: plan.find((e) => e.id === t.id)?.before ?? null, after: transactionState(t) })),
+    answered: updatedTransactions,
   },
   updateTransactions: {
     kind: 'transaction',
@@ -136,7 +140,7 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
         const { import_id: _i, ...change } = item;
         return { kind: 'transaction' as const, id: before ? id : (item.id ?? `item-${i + 1}`), action: 'update' as const, before, after: predict(before, change) };
       }),
-    answered: (data, plan) => TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'update', before: plan.find((e) => e.id === t.id)?.before ?? null, after: transactionState(t) })),
+    answered: updatedTransactions,
   },
   deleteTransaction: {
     kind: 'transaction',

@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { changeKey, changesPrefix } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
-import { Sealer, SealError, type KeySource } from '../sync/seal.js';
+import { SealError, type KeySource } from '../sync/seal.js';
+import { SealedRecords } from './sealed-records.js';
 import type { EntityChange } from './entities.js';
 
 export const MAX_CHANGES = 100;
@@ -40,16 +41,9 @@ function newId(now: number): string {
   return `ch-${now.toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
 }
 
-export class ChangeLog {
-  private readonly sealer: Sealer;
-
-  constructor(
-    private readonly store: StateStore,
-    keys: KeySource,
-    private readonly identity: () => Promise<string>,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.sealer = new Sealer(keys, MAGIC);
+export class ChangeLog extends SealedRecords {
+  constructor(store: StateStore, keys: KeySource, identity: () => Promise<string>, now: () => number = Date.now) {
+    super(store, keys, identity, now, MAGIC);
   }
 
   private async keyOf(budgetId: string, id: string): Promise<string> {

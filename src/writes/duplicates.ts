@@ -12,7 +12,7 @@
  * No payee on either side is the same payee; a payee on one side only is not.
  */
 import type * as E from '../api/schemas/entities.js';
-import { foldText } from '../mcp/names.js';
+import { distance, foldText } from '../mcp/names.js';
 import type { BudgetReplica } from '../sync/replica.js';
 
 export const DUPLICATE_WINDOW_DAYS = 3;
@@ -27,20 +27,6 @@ export function payeeWords(name: string): string[] {
     .filter((w) => w && !/^\d+$/.test(w) && !NOISE.has(w));
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const here = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = here;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** Whether two payee names are the same or similar (see the header); null is no payee. */
 export function similarPayee(a: string | null, b: string | null): boolean {
   if (!a || !b) return !a && !b;
@@ -51,7 +37,7 @@ export function similarPayee(a: string | null, b: string | null): boolean {
   if (short.every((w, i) => w === long[i]) && short.join('').length >= 3) return true;
   const p = x.join(' ');
   const q = y.join(' ');
-  return editDistance(p, q) <= Math.floor(Math.min(p.length, q.length) / 5);
+  return distance(p, q) <= Math.floor(Math.min(p.length, q.length) / 5);
 }
 
 const DAY_MS = 86_400_000;

@@ -18,7 +18,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { confirmKey, confirmPrefix } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
-import { Sealer, type KeySource } from '../sync/seal.js';
+import type { KeySource } from '../sync/seal.js';
+import { SealedRecords } from './sealed-records.js';
 import { changedFields, describeEntity, differenceText, type EntityChange, type Shown } from './entities.js';
 
 export const TOKEN_TTL_MS = 5 * 60_000;
@@ -87,16 +88,9 @@ const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 
 type Redeemed = { ok: true } | { ok: false; why: string };
 
-export class ConfirmTokens {
-  private readonly sealer: Sealer;
-
-  constructor(
-    private readonly store: StateStore,
-    keys: KeySource,
-    private readonly identity: () => Promise<string>,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.sealer = new Sealer(keys, MAGIC);
+export class ConfirmTokens extends SealedRecords {
+  constructor(store: StateStore, keys: KeySource, identity: () => Promise<string>, now: () => number = Date.now) {
+    super(store, keys, identity, now, MAGIC);
   }
 
   private async key(budgetId: string, token: string): Promise<string> {

@@ -2,7 +2,8 @@
  * What a host pays for the tool definitions at the start of every conversation: the byte length
  * of the JSON `tools` array of tools/list, through a real MCP client. The 44 API tools stay
  * within 40 KB with every operation, argument and unit statement kept; the whole default list
- * within 56 KB; the `core` profile within 16 KB. Every toolset selection can find budgets.
+ * within 56 KB; the `core` profile within 16 KB, with `--writes confirm` too (every write then
+ * takes confirm_token). Every toolset selection can find budgets.
  * Schemas are lean (no dialect per tool, no ±2^53 bounds, no empty schemas), and the MCP
  * Inspector's portability check finds only the one kind of warning the README explains.
  */
@@ -25,8 +26,8 @@ const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 
 const TASKS = ['create_transfer', 'move_money', 'approve_transactions', 'recategorize_transactions', 'split_transaction', 'list_recent_changes', 'undo_change'];
 
 /** tools/list as a client receives it, for a toolset selection (listing needs no token); `ui`: a client that shows MCP Apps views. */
-async function listed(toolsets?: string, readOnly = false, ui = false): Promise<any[]> {
-  const state = new ServerState(mcpConfig({ toolsets, readOnly }, {}), async () => {
+async function listed(toolsets?: string, readOnly = false, ui = false, writes?: string): Promise<any[]> {
+  const state = new ServerState(mcpConfig({ toolsets, readOnly, writes }, {}), async () => {
     throw new Error('listing must not connect');
   });
   const server = buildServer(state);
@@ -52,6 +53,14 @@ describe('definitions budget', () => {
     const core = await listed('core');
     expect(core.map((t) => t.name)).toEqual(expect.arrayContaining([...INSIGHTS, 'list_budgets']));
     expect(bytes(core)).toBeLessThanOrEqual(16 * KB);
+  });
+
+  it('with --writes confirm (every write takes confirm_token) the lists stay within the same budgets', async () => {
+    const all = await listed(undefined, false, false, 'confirm');
+    expect(all.filter((t) => t.annotations?.readOnlyHint === false).every((t) => t.inputSchema.properties.confirm_token)).toBe(true);
+    expect(bytes(all.filter((t) => !INSIGHTS.includes(t.name) && !TASKS.includes(t.name)))).toBeLessThanOrEqual(40 * KB);
+    expect(bytes(all)).toBeLessThanOrEqual(56 * KB);
+    expect(bytes(await listed('core', false, false, 'confirm'))).toBeLessThanOrEqual(16 * KB);
   });
 
   it('a client that shows views pays under 100 bytes per view tool for it, within the same budgets', async () => {
