@@ -111,7 +111,10 @@ async function beforeApiWrite(def: ApiTool, target: Target, call: CallArgs, stat
   checkCallArguments(def.op, call);
   const service = await state.service();
   const id = def.op.id as OperationId;
-  const { replica } = await service.replicas.fresh(target.budgetId, planAge(confirm, mustConfirm(state.config.writes, apiWriteKinds(id, call))));
+  const holdable = mustConfirm(state.config.writes, apiWriteKinds(id, call));
+  // A direct write reads the entities it changes from the copy as our writes left it (no request
+  // before each of a run of writes); a held one, from YNAB now.
+  const { replica } = await service.replicas.fresh(target.budgetId, planAge(confirm, holdable), { dirtyOk: !holdable && !confirm.token && !confirm.dialog });
   const shown = shownBy(replica);
   if (id === 'createTransaction' && target.args.allow_duplicate !== true) {
     // A transaction with an import_id is kept unique by YNAB itself (per account and import_id).

@@ -73,9 +73,6 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
   const names = namesIn(args);
   let replica = budget.replica;
   if (!replica && (names.length || def.kind === 'insight' || hasDecimalMoney(args))) replica = await copyOf(state, budget.id);
-  // After a write of ours the copy may hold one of two like-named things and not the other (a
-  // write's answer does not show everything it made): names are looked up after the next sync.
-  if (replica?.dirty && names.length) replica = (await (await state.service()).replicas.fresh(budget.id)).replica;
   let resolved = { ...args, ...(given ? { budget_id: budget.id } : {}) };
   if (names.length && replica) {
     try {

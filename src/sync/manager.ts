@@ -153,15 +153,17 @@ export class ReplicaManager {
   /**
    * The replica of a budget, synced unless fresh enough (at most `maxAgeMs` old; writes that
    * wait for confirmation ask for nearly now); stale with a notice when no request is possible.
+   * `dirtyOk`: a copy our own writes changed since its sync will do (their answers are merged in;
+   * what it lacks is their side effects), so that a run of writes does not sync before each.
    */
-  async fresh(budgetParam: string, maxAgeMs: number = this.maxStalenessMs): Promise<{ replica: BudgetReplica; notice?: string }> {
+  async fresh(budgetParam: string, maxAgeMs: number = this.maxStalenessMs, opts: { dirtyOk?: boolean } = {}): Promise<{ replica: BudgetReplica; notice?: string }> {
     if (ALIASES.has(budgetParam) && !this.aliases.has(budgetParam) && this.opts.files) {
       const saved = await this.opts.files.loadAliases(await this.opts.tokenKey());
       if (saved[budgetParam]) this.aliases.set(budgetParam, saved[budgetParam]);
     }
     const known = this.aliases.get(budgetParam) ?? (ALIASES.has(budgetParam) ? undefined : budgetParam);
     let replica = known ? (this.cache.get(known) ?? (await this.loadSaved(known))) : undefined;
-    if (replica && this.usable(replica, maxAgeMs) && (await this.seesOwnWrites(replica))) return { replica };
+    if (replica && this.usable(replica, maxAgeMs, opts.dirtyOk) && (await this.seesOwnWrites(replica))) return { replica };
     try {
       replica = await this.sync(budgetParam, replica);
       return { replica };
@@ -174,9 +176,9 @@ export class ReplicaManager {
     }
   }
 
-  /** Clean, and synced within `maxAgeMs` (never more than the staleness bound). */
-  private usable(r: BudgetReplica, maxAgeMs: number = this.maxStalenessMs): boolean {
-    return !r.dirty && this.now() - r.syncedAt < Math.min(maxAgeMs, this.maxStalenessMs);
+  /** Clean (or `dirtyOk`: changed only by our own writes), and synced within `maxAgeMs` (never more than the staleness bound). */
+  private usable(r: BudgetReplica, maxAgeMs: number = this.maxStalenessMs, dirtyOk = false): boolean {
+    return (!r.dirty || dirtyOk) && this.now() - r.syncedAt < Math.min(maxAgeMs, this.maxStalenessMs);
   }
 
   /** Shared replicas: no write of ours (any instance) is newer than this copy. Unknowable (store down): trusted. */

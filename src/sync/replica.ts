@@ -180,6 +180,13 @@ export class BudgetReplica {
         merge(map as Map<string, Keyed>, [data[member]]);
       }
     }
+    // A category this budget did not have: a create's answer (names resolve to it before the next
+    // sync). An answer about a known category (a month's assignment) would bring that month's
+    // figures, so it waits for the sync.
+    if (data.category && !this.categories.has(data.category.id)) {
+      note(this.categories as Map<string, Keyed>, data.category);
+      merge(this.categories as Map<string, Keyed>, [data.category]);
+    }
     if (data.scheduled_transaction) {
       const s = data.scheduled_transaction as E.ScheduledTransactionDetail;
       note(this.scheduled, s);
