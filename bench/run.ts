@@ -10,6 +10,7 @@ import { loadBench } from './load.bench.js';
 import { replicaBench } from './replica.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { stateBench } from './state.bench.js';
+import { writesBench } from './writes.bench.js';
 import { viewsBench } from './views.bench.js';
 
 const sections: Record<string, (report: (row: Record<string, string | number>) => void) => Promise<void>> = {
@@ -18,6 +19,7 @@ const sections: Record<string, (report: (row: Record<string, string | number>) =
   load: loadBench,
   state: stateBench,
   answers: answersBench,
+  writes: writesBench,
   views: viewsBench,
   hosted: hostedBench,
 };

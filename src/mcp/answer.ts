@@ -23,7 +23,7 @@ import type { ServiceResult } from '../sync/service.js';
 import { currentState, shownBy } from '../writes/entities.js';
 import { duplicateCandidates } from '../writes/duplicates.js';
 import { apiWriteKinds, draftApiWrite, planApiWrite } from '../writes/api-plans.js';
-import { mustConfirm } from '../writes/policy.js';
+import { canHold, mustConfirm } from '../writes/policy.js';
 import { Writer } from '../writes/steps.js';
 import { followUp } from './after-write.js';
 import { gate, journal, NO_CONFIRM, type ConfirmInput } from './guard.js';
@@ -225,8 +225,10 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
 async function taskAnswer(def: TaskTool, target: Target, state: ServerState, confirm: ConfirmInput): Promise<Outcome> {
   const service = await state.service();
   const write = def.access === 'write';
-  // A task computes from the copy (a month's assignments, a split's lines): it must be YNAB's now.
-  const { replica, notice } = await service.replicas.fresh(target.budgetId!, write ? (planAge(confirm, true) ?? 1000) : undefined);
+  // A task that computes from YNAB's figures (a month's assignments), or whose preview the user
+  // may see, reads the budget as it is now; any other reads the copy as our writes left it.
+  const nearNow = write && (def.spec.needsNow === true || canHold(state.config.writes, def.kinds) || !!confirm.token || !!confirm.dialog);
+  const { replica, notice } = await service.replicas.fresh(target.budgetId!, nearNow ? planAge(confirm, true) : undefined, { dirtyOk: write && !nearNow });
   const format = replica.summary.currency_format ?? null;
   const ctx: TaskContext = {
     changes: (await state.ready()).changes,

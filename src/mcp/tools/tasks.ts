@@ -40,6 +40,8 @@ export interface TaskSpec {
   kinds: WriteKind[];
   /** Removes or overwrites data (annotations). */
   destructive: boolean;
+  /** Computes from YNAB's figures (a month's assignments): its plan always reads the budget as it is now. */
+  needsNow?: boolean;
   input: Record<string, z.ZodType>;
   output: Record<string, z.ZodType>;
   read?: (ctx: TaskContext, args: Record<string, any>) => Promise<Record<string, unknown>>;
@@ -169,6 +171,7 @@ export const TASKS: readonly TaskSpec[] = [
     access: 'write',
     kinds: ['update'],
     destructive: true,
+    needsNow: true,
     input: {
       from_category_id: NameOrId.describe('Id or name.'),
       to_category_id: NameOrId.describe('Id or name.'),
