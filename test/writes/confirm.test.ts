@@ -156,6 +156,8 @@ describe('--writes modes', () => {
     const tools = new Map((await h.client.listTools()).tools.map((t) => [t.name, t]));
     const takes = [...tools.values()].filter((t: any) => t.inputSchema.properties.confirm_token).map((t) => t.name).sort();
     expect(takes).toEqual(['approve_transactions', 'delete_scheduled_transaction', 'delete_transaction', 'recategorize_transactions', 'split_transaction', 'undo_change', 'update_transactions']);
+    // Each says so, and how the flow goes; the others do not.
+    for (const t of tools.values()) expect((t as any).description.includes('May answer with a preview first: show it to the user; only if they agree, repeat with confirm_token.'), t.name).toBe(takes.includes(t.name));
     expect((tools.get('create_transactions') as any).inputSchema.properties.allow_duplicate).toBeDefined();
   });
 

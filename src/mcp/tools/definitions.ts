@@ -213,10 +213,13 @@ function defineTask(spec: TaskSpec): TaskTool {
 /** confirm_token: said once in the server's instructions, so not described here. */
 const CONFIRM_TOKEN = guardedString(100).optional();
 
-/** The tool as offered in a `--writes` mode: a write the mode can hold takes confirm_token. */
+/** Said in every tool that may answer with a preview (the flow in full is in the server's instructions). */
+export const PREVIEW_HINT = 'May answer with a preview first: show it to the user; only if they agree, repeat with confirm_token.';
+
+/** The tool as offered in a `--writes` mode: a write the mode can hold says so and takes confirm_token. */
 export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): T {
   if (def.access !== 'write' || !canHold(mode, def.kinds)) return def;
-  return { ...def, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) };
+  return { ...def, description: `${def.description} ${PREVIEW_HINT}`, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) };
 }
 
 export const API_TOOLS: readonly ApiTool[] = OPERATIONS.map((op) => define(op as Operation));

@@ -50,7 +50,6 @@ export interface TaskSpec {
 
 const object = z.looseObject({});
 const rows = z.array(z.looseObject({}));
-const PREVIEWS = 'May answer with a preview and confirm_token first (see instructions).';
 const MONEY_PAIR = (doc: string) => ({ amount: z.number().optional().describe(doc), amount_milliunits: z.int().optional().describe(MILLIUNITS_DOC) });
 
 /** A transaction as a short row of a result. */
@@ -146,7 +145,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'create_transfer',
     title: 'Transfer between accounts',
-    description: `Use to move money between two accounts: makes both sides of the transfer once. A category is needed only from a budget to a tracking account. ${PREVIEWS}`,
+    description: 'Use to move money between two accounts: makes both sides of the transfer once. A category is needed only from a budget to a tracking account.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['create'],
@@ -166,7 +165,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'move_money',
     title: 'Move money between categories',
-    description: `Use to move assigned money from one category to another in a month (e.g. to cover overspending). ${PREVIEWS}`,
+    description: 'Use to move assigned money from one category to another in a month (e.g. to cover overspending).',
     toolset: 'categories',
     access: 'write',
     kinds: ['update'],
@@ -184,7 +183,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'approve_transactions',
     title: 'Approve transactions',
-    description: `Use to approve transactions by id, or all matching a search_transactions filter with expected_count. ${PREVIEWS}`,
+    description: 'Use to approve transactions by id, or all matching a search_transactions filter with expected_count.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],
@@ -196,7 +195,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'recategorize_transactions',
     title: 'Recategorize transactions',
-    description: `Use to set the category of transactions by id, or of all matching a search_transactions filter with expected_count. ${PREVIEWS}`,
+    description: 'Use to set the category of transactions by id, or of all matching a search_transactions filter with expected_count.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],
@@ -208,7 +207,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'split_transaction',
     title: 'Split a transaction',
-    description: `Use to make a transaction a split or change a split's lines (or total). A split is deleted and created again; the preview says what survives. ${PREVIEWS}`,
+    description: "Use to make a transaction a split or change a split's lines (or total). A split is deleted and created again; the preview says what survives.",
     toolset: 'transactions',
     access: 'write',
     kinds: ['split'],
@@ -236,7 +235,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'undo_change',
     title: 'Undo a change',
-    description: `Use to undo a change this server made (change_id from a write's answer or list_recent_changes). Refused if the budget changed since. ${PREVIEWS}`,
+    description: "Use to undo a change this server made (change_id from a write's answer or list_recent_changes). Refused if the budget changed since.",
     toolset: 'changes',
     access: 'write',
     kinds: ['undo'],
