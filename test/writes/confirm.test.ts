@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { ConfigError, mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -159,6 +160,15 @@ describe('--writes modes', () => {
     // Each says so, and how the flow goes; the others do not.
     for (const t of tools.values()) expect((t as any).description.includes('May answer with a preview first: show it to the user; only if they agree, repeat with confirm_token.'), t.name).toBe(takes.includes(t.name));
     expect((tools.get('create_transactions') as any).inputSchema.properties.allow_duplicate).toBeDefined();
+  });
+
+  it('are read from --writes or YNAB_MCP_WRITES (the flag first), and a wrong value is refused', () => {
+    expect(mcpConfig({}, {})).toMatchObject({ writes: 'direct', readOnly: false, elicitation: true });
+    expect(mcpConfig({}, { YNAB_MCP_WRITES: 'confirm', YNAB_MCP_ELICITATION: 'off' })).toMatchObject({ writes: 'confirm', elicitation: false });
+    expect(mcpConfig({ writes: 'off' }, { YNAB_MCP_WRITES: 'confirm' })).toMatchObject({ writes: 'off', readOnly: true });
+    expect(() => mcpConfig({ writes: 'sometimes' }, {})).toThrow(ConfigError);
+    expect(() => mcpConfig({ writes: 'sometimes' }, {})).toThrow(/--writes must be one of direct, confirm, off, got "sometimes"/);
+    expect(() => mcpConfig({}, { YNAB_MCP_ELICITATION: 'maybe' })).toThrow(/YNAB_MCP_ELICITATION must be on or off/);
   });
 
   it('confirm holds creates and single updates too', async () => {
