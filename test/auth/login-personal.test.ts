@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/auth/connection.js';
 import { openSecretStore } from '../../src/auth/secret-store.js';
 import type { StatusReport } from '../../src/auth/status-report.js';
+import { tokenKey } from '../../src/quota/ledger.js';
 import { fileKey } from '../../src/sync/persist.js';
 import { createStack } from '../../src/sync/stack.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
@@ -59,7 +60,15 @@ describe('personal access token', () => {
       keySource: fileKey(join(d.stateDir, 'test.key')),
     });
     await stack.service.call('getAccounts', { params: { budget_id: 'last-used' } });
+    // An applied change in the undo journal and an outstanding confirm token: the sign-in's too.
+    // A personal token's data is kept under a hash of the token (what the stack uses by default).
+    const identity = tokenKey(sb.accessToken);
+    const budget = sb.state.budgets[0]!.id;
+    await stack.changes.append(budget, { tool: 'update_payee', summary: 'renamed', entities: [] });
+    await stack.tokens.issue({ tool: 'delete_transaction', budgetId: budget, args: {}, entities: [] });
     await stack.close();
+    const kept = ['changes', 'confirm'].map((kind) => join(d.stateDir, kind, identity));
+    for (const dir of kept) expect(existsSync(dir), dir).toBe(true);
 
     const before = await status(d);
     expect(before.token).toMatchObject({ source: 'file', kind: 'personal', scope: null, expires_at: null, base_url: sb.baseUrl });
@@ -85,6 +94,7 @@ describe('personal access token', () => {
     expect(logout.stderr).toMatch(/Removed the saved replicas of 1 budget\(s\)/);
     expect(existsSync(before.replicas!.directory)).toBe(false);
     expect(existsSync(join(d.configDir, 'secrets.json'))).toBe(false);
+    for (const dir of kept) expect(existsSync(dir), dir).toBe(false);
 
     const after = await status(d);
     expect(after.token.source).toBe('none');
