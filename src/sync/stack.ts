@@ -107,7 +107,7 @@ export function createStack(opts: StackOptions): Stack {
   const identity = opts.identity ?? (async () => tokenKey(await opts.tokens.token()));
   // One key seals everything kept that holds budget data: saved replicas, the undo journal, confirm
   // tokens. Without saved replicas (the sandbox, throwaway state) it lives only in this process;
-  // instances sharing a store (hosted mode) must be given one key source they share.
+  // instances sharing a store are given one key source they share (hosted mode: the data key's).
   const keys = opts.keySource ?? (opts.persist === false ? ephemeralKey() : defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log));
   const files = opts.persist === false ? undefined : new ReplicaFiles(store, keys, log);
   const journal = new WriteJournal(store, identity, Date.now, opts.shared === true);

@@ -72,7 +72,8 @@ describe('two users across three instances', () => {
       const account = checking(p, budget);
       for (let i = 0; i < 3; i++) {
         const memo = `read-your-writes ${i} ${Date.now()}`;
-        const created = ok(await p.s.call('create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -12.34, memo }] }));
+        // Three alike on purpose (the duplicate guard would hold the second).
+        const created = ok(await p.s.call('create_transactions', { budget_id: budget, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -12.34, memo }] }));
         const id = created.transaction_ids[0];
         // The next two calls land on the two other instances.
         for (let other = 0; other < 2; other++) {

@@ -56,7 +56,7 @@ describe('two users', () => {
       const answers: unknown[] = [];
       for (let i = 0; i < 24; i++) {
         const [tool, args]: [string, Record<string, unknown>] =
-          i % 6 === 0 ? ['create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -2.5, memo: `${run} ${name} ${i}` }] }]
+          i % 6 === 0 ? ['create_transactions', { budget_id: budget, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -2.5, memo: `${run} ${name} ${i}` }] }]
           : i % 6 === 1 ? ['list_accounts', {}]
           : i % 6 === 2 ? ['list_transactions', { since_date: today(), limit: 50 }]
           : i % 6 === 3 ? ['get_month', { month: 'current', limit: 5 }]
@@ -132,7 +132,8 @@ describe('cross-user access is refused', () => {
     const status = async (who: SignedIn) => readAnswerText(((await who.client.readResource({ uri: 'ynab://status' })).contents[0] as { text: string }).text).structured;
     const write = (who: SignedIn, u: SandboxUser, memo: string) => {
       const account = [...u.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
-      return who.call('create_transactions', { budget_id: u.budgets[0]!.id, transactions: [{ account_id: account, date: today(), amount: -1, memo }] }).then(ok);
+      // Alike on purpose (the duplicate guard would hold the second).
+      return who.call('create_transactions', { budget_id: u.budgets[0]!.id, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -1, memo }] }).then(ok);
     };
     await write(alice, sbAlice, 'quota alice');
     await write(bob, sbBob, 'quota bob');
