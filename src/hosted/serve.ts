@@ -31,7 +31,7 @@ const DAY = 86_400_000;
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
  * after a day (they only count the last hour).
  */
-export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'quota/': DAY };
+export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
 
 export interface HostedServeOptions {
   hosted: HostedOptions;
