@@ -10,17 +10,14 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
 import { aliasesKey, replicaKey } from '../storage/keys.js';
 import { createOnce, privateDir, readNoFollow, removeFile, type Warn } from '../storage/safe-fs.js';
 import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type { ReplicaSnapshot } from './replica.js';
 import { snapshotProblem } from './snapshot-check.js';
+import { gunzipJson, gzipSnapshot } from './snapshot-codec.js';
 
 const MAGIC = Buffer.from('YMCPR1\n');
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 export interface KeySource {
   key(): Promise<Buffer>;
@@ -96,7 +93,7 @@ export class ReplicaFiles {
   }
 
   async save(identity: string, snapshot: ReplicaSnapshot): Promise<void> {
-    const plain = await gzipAsync(Buffer.from(JSON.stringify(snapshot)));
+    const plain = await gzipSnapshot(snapshot);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.keys.key(), iv);
     cipher.setAAD(this.aad(identity, snapshot.summary.id));
@@ -121,7 +118,7 @@ export class ReplicaFiles {
       decipher.setAAD(this.aad(identity, budgetId));
       decipher.setAuthTag(tag);
       const plain = Buffer.concat([decipher.update(buf.subarray(MAGIC.length + 28)), decipher.final()]);
-      const data = JSON.parse((await gunzipAsync(plain)).toString('utf8')) as unknown;
+      const data = await gunzipJson(plain);
       const now = this.now();
       const wrong = snapshotProblem(data, budgetId, now);
       if (wrong === null) {

@@ -3,7 +3,9 @@
  * response timeout above the service's own 30 s limit, the token only in the Authorization
  * header, and a refusal of plain-HTTP base URLs except on the loopback interface.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { errors, Pool } from 'undici';
+import { JsonStreamParser } from '../json-stream.js';
 import { ConfigError, NetworkError } from './errors.js';
 
 export const DEFAULT_BASE_URL = 'https://api.ynab.com/v1';
@@ -72,6 +74,44 @@ function classify(e: unknown, sent: boolean): NetworkError {
   return new NetworkError('reset', sent, `the connection to the service was lost${err.code ? ` (${err.code})` : ''}`);
 }
 
+/** How much of a body that is not JSON is kept for error messages. */
+const TEXT_KEPT = 64 * 1024;
+
+/**
+ * The body as JSON, parsed while it arrives (a full budget export is tens of megabytes: it is never
+ * held as one string); a body that is not JSON (a proxy's error page, say) is kept as text, its
+ * first 64 kB, for the error message.
+ */
+async function readBody(stream: AsyncIterable<Buffer>): Promise<unknown> {
+  const decoder = new StringDecoder('utf8');
+  const parser = new JsonStreamParser();
+  let json = true;
+  let text = '';
+  let empty = true;
+  const take = (piece: string) => {
+    if (!piece) return;
+    empty = false;
+    if (text.length < TEXT_KEPT) text += piece.slice(0, TEXT_KEPT - text.length);
+    if (!json) return;
+    try {
+      parser.write(piece);
+    } catch {
+      json = false;
+    }
+  };
+  for await (const chunk of stream) take(decoder.write(chunk));
+  take(decoder.end());
+  if (empty) return '';
+  if (json) {
+    try {
+      return parser.end();
+    } catch {
+      // Incomplete JSON: fall through to the text.
+    }
+  }
+  return text;
+}
+
 export class Transport {
   readonly baseUrl: URL;
   private readonly pool: Pool;
@@ -114,17 +154,9 @@ export class Transport {
         bodyTimeout: this.responseTimeoutMs,
       });
       sent = true;
-      const text = await res.body.text();
+      const body = await readBody(res.body);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      let body: unknown = text;
-      if (text) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // A non-JSON body (a proxy's error page, say) is kept as text for the error message.
-        }
-      }
       report(res.statusCode);
       return { status: res.statusCode, headers: out, body };
     } catch (e) {
