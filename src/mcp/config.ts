@@ -7,6 +7,10 @@ import { MCP_TOOLSETS, type Selection } from './toolsets.js';
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
   defaultBudget: string;
+  /** Where defaultBudget was set (for errors about it), or undefined for the built-in "last-used". */
+  defaultBudgetFrom?: '--budget' | 'YNAB_BUDGET_ID';
+  /** Serving the sandbox's demo budgets: writes change only throwaway local data. */
+  demo: boolean;
   /** Toolsets and/or the `core` profile (see toolsets.ts). */
   toolsets: Selection;
   /** Configured read-only (--read-only / YNAB_READ_ONLY=1). */
@@ -31,9 +35,15 @@ export function parseToolsets(value: string | undefined): Selection {
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
 
-export function mcpConfig(flags: { budget?: string; toolsets?: string; readOnly?: boolean; maxResultChars?: number }, env: Record<string, string | undefined> = process.env): McpConfig {
+export function mcpConfig(
+  flags: { budget?: string; toolsets?: string; readOnly?: boolean; maxResultChars?: number; demo?: boolean },
+  env: Record<string, string | undefined> = process.env,
+): McpConfig {
+  const fromEnv = env.YNAB_BUDGET_ID?.trim() || undefined;
   return {
-    defaultBudget: flags.budget ?? (env.YNAB_BUDGET_ID?.trim() || 'last-used'),
+    defaultBudget: flags.budget ?? fromEnv ?? 'last-used',
+    defaultBudgetFrom: flags.budget !== undefined ? '--budget' : fromEnv !== undefined ? 'YNAB_BUDGET_ID' : undefined,
+    demo: flags.demo === true,
     toolsets: parseToolsets(flags.toolsets ?? env.YNAB_MCP_TOOLSETS),
     readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY),
     maxResultChars: flags.maxResultChars ?? 60_000,

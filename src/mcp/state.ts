@@ -21,17 +21,26 @@ export class ServerState {
     readonly config: McpConfig,
     private readonly connect: () => Promise<Connection>,
     private readonly stackOptions: Partial<StackOptions> = {},
+    /**
+     * The scope of the stored grant as recorded at sign-in, known before connecting (so a
+     * read-only grant never lists write tools); what the connection says replaces it.
+     */
+    private readonly startScope?: 'full' | 'read-only',
   ) {}
+
+  private get grantScope(): 'full' | 'read-only' | undefined {
+    return this.connection ? this.connection.info.scope : this.startScope;
+  }
 
   /** Read-only as configured, as granted (read-only OAuth scope), or as the service said (403.3). */
   get readOnly(): boolean {
-    return this.config.readOnly || this.scopeReadOnly || this.connection?.info.scope === 'read-only';
+    return this.config.readOnly || this.scopeReadOnly || this.grantScope === 'read-only';
   }
 
   /** Why the server is read-only, for tool results and ynab://status. */
   readOnlyReason(): string | undefined {
     if (this.config.readOnly) return 'started with --read-only';
-    if (this.connection?.info.scope === 'read-only') return 'the token was granted read-only access';
+    if (this.grantScope === 'read-only') return 'the token was granted read-only access';
     if (this.scopeReadOnly) return 'YNAB refused a change because the token only has read-only scope (403.3)';
     return undefined;
   }
@@ -49,6 +58,7 @@ export class ServerState {
   async ready(): Promise<Stack> {
     this.stack ??= (async () => {
       const connection = await this.connect();
+      const wasReadOnly = this.readOnly;
       this.connection = connection;
       const stack = createStack({
         ...this.stackOptions,
@@ -62,7 +72,8 @@ export class ServerState {
           for (const l of this.readOnlyListeners) l();
         },
       });
-      if (connection.info.scope === 'read-only') for (const l of this.readOnlyListeners) l();
+      // Learned only now (a sign-in recorded before the scope was): one change, told once.
+      if (this.readOnly && !wasReadOnly) for (const l of this.readOnlyListeners) l();
       return stack;
     })().catch((e: unknown) => {
       // A failed start (no token yet) is retried on the next call, e.g. after `ynab-mcp login`.

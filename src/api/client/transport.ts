@@ -6,9 +6,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import { errors, Pool } from 'undici';
 import { JsonStreamParser } from '../json-stream.js';
-import { ConfigError, NetworkError } from './errors.js';
+import { checkApiBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
+import { NetworkError } from './errors.js';
 
-export const DEFAULT_BASE_URL = 'https://api.ynab.com/v1';
+export { checkApiBaseUrl, checkBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
 
 export interface TransportOptions {
   baseUrl?: string;
@@ -43,23 +44,6 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: unknown;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** Checks a base URL: HTTPS, or HTTP only to this machine (the sandbox). */
-export function checkBaseUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`the base URL ${JSON.stringify(raw)} is not a valid URL; expected e.g. ${DEFAULT_BASE_URL}`);
-  }
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && (LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname))) return url;
-  throw new ConfigError(
-    `refusing the base URL ${url.origin}: the token would travel unencrypted. Use https://, or http:// only to 127.0.0.1/localhost (the sandbox).`,
-  );
 }
 
 function classify(e: unknown, sent: boolean): NetworkError {
@@ -119,7 +103,7 @@ export class Transport {
   private readonly responseTimeoutMs: number;
 
   constructor(private readonly opts: TransportOptions = {}) {
-    this.baseUrl = checkBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
+    this.baseUrl = checkApiBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
     this.basePath = this.baseUrl.pathname.replace(/\/$/, '');
     this.responseTimeoutMs = opts.responseTimeoutMs ?? 40_000;
     this.pool = new Pool(this.baseUrl.origin, {

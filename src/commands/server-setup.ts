@@ -1,0 +1,139 @@
+/**
+ * What `serve`, `tools` and `call` share: the flags that say what the server offers and where its
+ * data comes from, the environment variables that stand in for them (named in each --help), and
+ * the ServerState they make. `tools` and `call` build their server exactly as `serve` does, so
+ * what they show is what a host connected to `serve` with the same flags gets.
+ *
+ * Modules only some runs need (the sandbox, the credential lookup) are imported when used, so
+ * starting the server loads no more than its first tools/list needs.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkApiBaseUrl } from '../api/client/base-url.js';
+import { ConfigError as ApiConfigError } from '../api/client/errors.js';
+import { storedScope } from '../auth/profile-info.js';
+import { accessTokenFromEnv } from '../auth/token-source.js';
+import { ConfigError, mcpConfig } from '../mcp/config.js';
+import { ServerState, type Connection } from '../mcp/state.js';
+import { configDir, stateDir } from '../paths.js';
+import type { RunningSandbox } from '../sandbox/app.js';
+import { intFlag, UsageError } from './args.js';
+import { baseUrlFlag } from './secret-flags.js';
+
+/** Flags of the server's content and data source, for parseArgs. */
+export const SERVER_FLAGS = {
+  sandbox: { type: 'boolean' },
+  seed: { type: 'string' },
+  budget: { type: 'string' },
+  toolsets: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  'base-url': { type: 'string' },
+  'max-staleness': { type: 'string' },
+  profile: { type: 'string' },
+  verbose: { type: 'boolean' },
+} as const;
+
+export const SERVER_FLAGS_HELP = `  --sandbox                serve the local demo budgets (no account needed)
+  --seed S                 with --sandbox: demo data seed
+  --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
+  --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
+                           insights, or the profile core (default all; list_budgets always)
+  --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
+  --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
+  --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
+  --profile NAME           which stored sign-in to use (default "default")
+  --verbose                log each HTTP request on stderr (requests to YNAB too)
+`;
+
+export const ENVIRONMENT_HELP = `Environment (a flag wins over its variable):
+  YNAB_ACCESS_TOKEN        the YNAB token to use, instead of the one stored by "ynab-mcp login"
+  YNAB_BUDGET_ID           as --budget             YNAB_READ_ONLY=1     as --read-only
+  YNAB_BASE_URL            as --base-url           YNAB_MCP_TOOLSETS    as --toolsets
+  YNAB_MCP_STATE_DIR       request ledger and saved budget copies (default: the platform's state directory)
+  YNAB_MCP_CONFIG_DIR      where the secrets file lives when there is no OS keychain
+  YNAB_MCP_KEYCHAIN=off    never use the OS keychain (the 0600 secrets file instead)
+`;
+
+export type ServerFlags = { [K in keyof typeof SERVER_FLAGS]?: (typeof SERVER_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export interface OpenedServer {
+  state: ServerState;
+  /** The in-process sandbox, with --sandbox. */
+  sandbox?: RunningSandbox;
+  close(): Promise<void>;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+/** Warnings from the credential code: some carry the prefix already. */
+const warn = (message: string) => log(message.startsWith('ynab-mcp:') ? message : `ynab-mcp: warning: ${message}`);
+
+/** The base URL to use, checked now so that a mistake is refused at start rather than at the first call. */
+function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefined {
+  const raw = baseUrlFlag(flags['base-url']) ?? (env.YNAB_BASE_URL?.trim() || undefined);
+  if (raw === undefined) return undefined;
+  const from = flags['base-url'] !== undefined ? '--base-url' : 'YNAB_BASE_URL';
+  try {
+    checkApiBaseUrl(raw);
+  } catch (e) {
+    if (e instanceof ApiConfigError) throw new UsageError(`${from}: ${e.message}`);
+    throw e;
+  }
+  return raw;
+}
+
+/** Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox). */
+export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): Promise<OpenedServer> {
+  let config;
+  try {
+    config = mcpConfig({ budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], demo: flags.sandbox === true }, env);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(`--toolsets: ${e.message}`);
+    throw e;
+  }
+  const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
+  const baseUrl = baseUrlOf(flags, env);
+  if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
+
+  if (flags.sandbox) {
+    const { startSandbox } = await import('../sandbox/app.js');
+    // The demo is local and throwaway: its own state directory, nothing saved.
+    const sandbox = await startSandbox({ seed: flags.seed ?? 'demo', log, rateLimit: 1_000_000 });
+    const connection: Connection = { tokens: { token: async () => sandbox.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sandbox.baseUrl };
+    const state = new ServerState(config, async () => connection, {
+      stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')),
+      persist: false,
+      maxStalenessMs: maxStaleness * 1000,
+      onRequest: flags.verbose ? requestLog : undefined,
+    });
+    return {
+      state,
+      sandbox,
+      async close() {
+        await state.close();
+        await sandbox.close();
+      },
+    };
+  }
+
+  const state_ = stateDir(env);
+  const config_ = configDir(env);
+  // A read-only OAuth grant is known from what `login` recorded (no keychain is read at start):
+  // its write tools are then never offered. A token in the environment is not that grant.
+  const startScope = accessTokenFromEnv(env) === null ? storedScope(config_, flags.profile) : undefined;
+  const state = new ServerState(
+    config,
+    async () => {
+      const { resolveConnection } = await import('../auth/connection.js');
+      return resolveConnection({ configDir: config_, stateDir: state_, profile: flags.profile, baseUrl, warn, env });
+    },
+    { stateDir: state_, configDir: config_, maxStalenessMs: maxStaleness * 1000, log, onRequest: flags.verbose ? requestLog : undefined },
+    startScope,
+  );
+  return { state, close: () => state.close() };
+}
+
+/** --verbose: one line per request to YNAB (method, path, outcome, time; never a header). */
+function requestLog(info: { method: string; path: string; outcome: number | string; ms: number }): void {
+  log(`api: ${info.method} ${info.path} ${info.outcome} ${info.ms}ms`);
+}
