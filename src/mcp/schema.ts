@@ -10,7 +10,7 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
-import { describeIssue } from '../api/issues.js';
+import { describeIssues } from '../api/issues.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,7 +77,9 @@ function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>
       validate: (value: unknown) => {
         const result = schema.safeParse(value);
         if (result.success) return { value: result.data };
-        return { issues: result.error.issues.map((i) => ({ message: describeIssue(i), path: i.path })) };
+        // One issue whose message lists every problem (path: what is wrong; …), so the SDK's
+        // "Invalid arguments for tool X:" message reads as the server's own ones do.
+        return { issues: [{ message: describeIssues(result.error.issues) }] };
       },
       jsonSchema: {
         input: once((options) => flattenNullable(std.jsonSchema.input(options)) as Json),
