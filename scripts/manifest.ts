@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 
 const root = join(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; description: string };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; description: string; homepage: string; license: string; keywords: string[] };
+
+/**
+ * Platforms the bundle serves. pack-mcpb.ts ships the keychain binaries of their usual
+ * architectures (KEYCHAIN_PLATFORMS); on any other (a musl Linux, say) the keychain module does not
+ * load and the server falls back to the token setting and a 0600 key file.
+ */
+export const PLATFORMS = ['darwin', 'win32', 'linux'] as const;
+export const KEYCHAIN_PLATFORMS = ['darwin-arm64', 'darwin-x64', 'win32-x64-msvc', 'win32-arm64-msvc', 'linux-x64-gnu', 'linux-arm64-gnu'] as const;
 
 export function manifest(): Record<string, unknown> {
   return {
@@ -19,7 +27,11 @@ export function manifest(): Record<string, unknown> {
     description: 'Read and work with YNAB budgets: accounts, categories, months, payees, transactions.',
     long_description: pkg.description,
     author: { name: 'ynab-mcp contributors' },
-    license: 'MIT',
+    homepage: pkg.homepage,
+    license: pkg.license,
+    icon: 'assets/icon.png',
+    // The server sends budget data only to YNAB's API, whose policy applies.
+    privacy_policies: ['https://www.ynab.com/privacy-policy'],
     server: {
       type: 'node',
       entry_point: 'dist/cli.js',
@@ -57,8 +69,8 @@ export function manifest(): Record<string, unknown> {
       },
     },
     tools: TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })),
-    keywords: ['ynab', 'budget', 'finance', 'mcp'],
-    compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.18.1' } },
+    keywords: pkg.keywords,
+    compatibility: { platforms: [...PLATFORMS], runtimes: { node: '>=20.18.1' } },
   };
 }
 
