@@ -2,10 +2,11 @@
  * State shared by every MCP server instance of one process (stdio pins one instance; Streamable
  * HTTP builds one per request): the API stack with its replicas and ledger, and whether the
  * server is read-only now. Creating it is lazy: starting the server touches no keychain, file or
- * network (hosts may start it twice to negotiate), the first tool call does.
+ * network (hosts may start it twice to negotiate), and does not even load that code; the first
+ * tool call does.
  */
 import type { Connection, TokenInfo } from '../auth/session.js';
-import { createStack, type Stack, type StackOptions } from '../sync/stack.js';
+import type { Stack, StackOptions } from '../sync/stack.js';
 import type { YnabService } from '../sync/service.js';
 import type { McpConfig } from './config.js';
 
@@ -57,7 +58,8 @@ export class ServerState {
   /** The API stack, created on first use. */
   async ready(): Promise<Stack> {
     this.stack ??= (async () => {
-      const connection = await this.connect();
+      // The HTTP client, replicas and ledger are loaded with the first call: tools/list needs none.
+      const [connection, { createStack }] = await Promise.all([this.connect(), import('../sync/stack.js')]);
       const wasReadOnly = this.readOnly;
       this.connection = connection;
       const stack = createStack({
