@@ -130,6 +130,7 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
     { stateDir: state_, configDir: config_, maxStalenessMs: maxStaleness * 1000, log, onRequest: flags.verbose ? requestLog : undefined },
     startScope,
   );
+  state.prepare = () => import('../auth/connection.js');
   return { state, close: () => state.close() };
 }
 

@@ -78,7 +78,8 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState): Prom
   const service = await state.service();
   const format = target.replica?.summary.currency_format;
   const call = def.args.toCall(args, { budget: target.budgetId ?? state.config.defaultBudget, decimalDigits: format ? format.decimal_digits : undefined });
-  const res = await service.call(def.op.id as OperationId, call);
+  // Lists come lazily where they can: only the page shown is built.
+  const res = await service.call(def.op.id as OperationId, call, { lazyLists: true });
   const after = write ? await followUp(state, def.op.id as OperationId, target.budgetId, res.data, call.params) : {};
   const data = after.data ?? res.data;
   const needNames = def.shape.kind === 'money_movement' || def.shape.kind === 'payee_location';

@@ -26,7 +26,7 @@ export interface ConfiguredBudget {
  */
 export async function configuredBudgetOf(state: ServerState, def: ToolDefinition, args: Record<string, unknown>): Promise<ConfiguredBudget | undefined> {
   const from = state.config.defaultBudgetFrom;
-  if (!from || def.op.scope !== 'budget' || args.budget_id !== undefined) return undefined;
+  if (!from || !def.budget || args.budget_id !== undefined) return undefined;
   const held = (await state.started())?.replicas.peek(state.config.defaultBudget);
   return held ? undefined : { value: state.config.defaultBudget, from };
 }

@@ -86,6 +86,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   }
   registerResources(server, state);
   registerPrompts(server, state);
+  // Once a client has connected, load what its first tool call needs while it is idle.
+  server.server.oninitialized = () => state.warmUp();
   // Last: it narrows the lists the SDK answers for clients without the MCP Apps extension.
   registerViews(server, offered);
   return server;

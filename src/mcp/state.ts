@@ -55,6 +55,23 @@ export class ServerState {
     return this.connection?.info;
   }
 
+  /** Loads what finding the credentials needs (set by whoever supplies `connect`). */
+  prepare?: () => Promise<unknown>;
+  private warmed = false;
+
+  /**
+   * Loads the code of the first tool call (HTTP client, replicas, credentials) in the background,
+   * after start: starting stays as quick as a bare server, and the first call does not wait for it.
+   */
+  warmUp(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    setTimeout(() => {
+      void import('../sync/stack.js').catch(() => {});
+      void this.prepare?.().catch(() => {});
+    }, 0).unref();
+  }
+
   /** The API stack, created on first use. */
   async ready(): Promise<Stack> {
     this.stack ??= (async () => {

@@ -5,6 +5,7 @@
  * own into the gzip stream, and reading parses the gunzipped text as it comes (json-stream.ts).
  * The bytes are the same JSON as before, so files written by either version read with the other.
  */
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import { JsonStreamParser } from '../api/json-stream.js';
@@ -40,22 +41,9 @@ export function* snapshotJson(snapshot: ReplicaSnapshot): Generator<string> {
   yield `${piece}}`;
 }
 
-/** gzip'd JSON of the snapshot, built without ever holding the whole text. */
-export async function gzipSnapshot(snapshot: ReplicaSnapshot): Promise<Buffer> {
-  const gzip = createGzip();
-  const chunks: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => chunks.push(c));
-  const finished = new Promise<void>((resolve, reject) => {
-    gzip.once('end', resolve);
-    gzip.once('error', reject);
-  });
-  for (const piece of snapshotJson(snapshot)) {
-    // Respect backpressure so at most a few pieces wait in memory.
-    if (!gzip.write(piece)) await new Promise<void>((resolve) => gzip.once('drain', resolve));
-  }
-  gzip.end();
-  await finished;
-  return Buffer.concat(chunks);
+/** gzip'd JSON of the snapshot as a stream of compressed chunks, never holding the whole text. */
+export function gzipSnapshot(snapshot: ReplicaSnapshot): Readable {
+  return Readable.from(snapshotJson(snapshot)).pipe(createGzip());
 }
 
 /** Parses gzip'd JSON as it is inflated, never holding the whole text. */

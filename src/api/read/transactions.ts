@@ -203,18 +203,16 @@ export function listTransactions<T extends E.TransactionSummaryBase>(
   style: ListStyle = {},
 ): E.TransactionDetail[] | E.HybridTransaction[] {
   const q = transactionWindow(query, scope, today, style);
-  const detail = src.detail ?? ((t: T) => transactionDetail(l, t, src.linesOf(t)));
+  if (scope.kind === 'month' && style.monthAsHybrid) {
+    const inMonth = (t: T) => monthOf(t.date) === scope.month;
+    // Each amount once: a whole transaction, or a split's lines.
+    return hybrid(l, src, q, (t, lines) => inMonth(t) && !lines.length, (_x, t) => inMonth(t));
+  }
+  if (scope.kind === 'all' || scope.kind === 'account' || scope.kind === 'month') {
+    const detail = src.detail ?? ((t: T) => transactionDetail(l, t, src.linesOf(t)));
+    return selectTransactions(l, src, query, scope, today, style).map(detail);
+  }
   switch (scope.kind) {
-    case 'all':
-      return select(l, src, q, () => true).map(detail);
-    case 'account':
-      return select(l, src, q, (t) => t.account_id === scope.id).map(detail);
-    case 'month': {
-      const inMonth = (t: T) => monthOf(t.date) === scope.month;
-      // Each amount once: a whole transaction, or a split's lines.
-      if (style.monthAsHybrid) return hybrid(l, src, q, (t, lines) => inMonth(t) && !lines.length, (_x, t) => inMonth(t));
-      return select(l, src, q, inMonth).map(detail);
-    }
     case 'category': {
       // The Uncategorized category stands for lines without a category.
       const inCategory = (accountId: string, categoryId: string | null | undefined, transfer: string | null | undefined) =>
@@ -225,6 +223,26 @@ export function listTransactions<T extends E.TransactionSummaryBase>(
     }
     case 'payee':
       return hybrid(l, src, q, (t) => t.payee_id === scope.id, (x, t) => x.payee_id === scope.id && t.payee_id !== scope.id);
+  }
+}
+
+/** The transactions a list of details holds (all, by account, by month), in its order, not yet built. */
+export function selectTransactions<T extends E.TransactionSummaryBase>(
+  l: BudgetLookup,
+  src: TransactionSource<T>,
+  query: TransactionQuery,
+  scope: Extract<TransactionScope, { kind: 'all' | 'account' | 'month' }>,
+  today: string,
+  style: ListStyle = {},
+): T[] {
+  const q = transactionWindow(query, scope, today, style);
+  switch (scope.kind) {
+    case 'all':
+      return select(l, src, q, () => true);
+    case 'account':
+      return select(l, src, q, (t) => t.account_id === scope.id);
+    case 'month':
+      return select(l, src, q, (t) => monthOf(t.date) === scope.month);
   }
 }
 
