@@ -2,9 +2,9 @@
  * `npm run pack:mcpb [-- --out FILE]`: builds the MCPB bundle for desktop hosts from production
  * dependencies only, in a staging directory (the repository's own dist/ and node_modules are not
  * used, so nothing stale or dev-only can slip in):
- *  1. compile src/ into the stage (with the tools' JSON Schemas, scripts/tool-schemas.mjs); copy package.json, package-lock.json, the manifest (as
+ *  1. compile src/ into the stage; copy package.json, package-lock.json, the manifest (as
  *     scripts/manifest.ts makes it), LICENSE, README.md, the icon and .mcpbignore;
- *  2. `npm ci --omit=dev` there;
+ *  2. `npm ci --omit=dev` there, then write the tools' JSON Schemas (scripts/tool-schemas.mjs);
  *  3. add the OS keychain binaries of the other platforms the manifest claims (npm installs only
  *     this machine's), fetched with `npm pack` at the version @napi-rs/keyring asks for;
  *  4. `mcpb pack`, which leaves out what .mcpbignore lists (hosted-mode and CLI-only packages,
@@ -44,7 +44,6 @@ try {
   mkdirSync(stage);
   log(`staging in ${stage}`);
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], root);
-  run(process.execPath, [join(root, 'scripts', 'tool-schemas.mjs'), join(stage, 'dist')], root);
   for (const file of ['package.json', 'package-lock.json', 'LICENSE', 'README.md', '.mcpbignore', join('assets', 'icon.png')]) {
     mkdirSync(dirname(join(stage, file)), { recursive: true });
     copyFileSync(join(root, file), join(stage, file));
@@ -53,6 +52,8 @@ try {
 
   log('npm ci --omit=dev');
   run(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], stage);
+  // The tools' JSON Schemas, made from the staged build (with the staged dependencies).
+  run(process.execPath, [join(root, 'scripts', 'tool-schemas.mjs'), join(stage, 'dist')], root);
 
   const keyring = JSON.parse(readFileSync(join(stage, 'node_modules', '@napi-rs', 'keyring', 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
   const downloads = join(work, 'downloads');

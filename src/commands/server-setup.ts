@@ -68,18 +68,21 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Warnings from the credential code: some carry the prefix already. */
 const warn = (message: string) => log(message.startsWith('ynab-mcp:') ? message : `ynab-mcp: warning: ${message}`);
 
-/** The base URL to use, checked now so that a mistake is refused at start rather than at the first call. */
+/**
+ * The base URL to use. A --base-url is checked now: a mistake typed on the command line is refused
+ * at start. YNAB_BASE_URL (how hosts that pass only the environment configure it) is checked at
+ * the first call, whose error the host shows in the conversation rather than in a log.
+ */
 function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefined {
-  const raw = baseUrlFlag(flags['base-url']) ?? (env.YNAB_BASE_URL?.trim() || undefined);
-  if (raw === undefined) return undefined;
-  const from = flags['base-url'] !== undefined ? '--base-url' : 'YNAB_BASE_URL';
+  const flag = baseUrlFlag(flags['base-url']);
+  if (flag === undefined) return env.YNAB_BASE_URL?.trim() || undefined;
   try {
-    checkApiBaseUrl(raw);
+    checkApiBaseUrl(flag);
   } catch (e) {
-    if (e instanceof ApiConfigError) throw new UsageError(`${from}: ${e.message}`);
+    if (e instanceof ApiConfigError) throw new UsageError(`--base-url: ${e.message}`);
     throw e;
   }
-  return raw;
+  return flag;
 }
 
 /** Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox). */
