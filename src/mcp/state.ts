@@ -12,6 +12,9 @@ import type { McpConfig } from './config.js';
 
 export { NoTokenError, type Connection, type TokenInfo } from '../auth/session.js';
 
+/** How long after a client connects the first call's code is loaded, if no call came first. */
+const WARM_UP_DELAY_MS = 250;
+
 export class ServerState {
   private stack: Promise<Stack> | undefined;
   private connection: Connection | undefined;
@@ -61,15 +64,18 @@ export class ServerState {
 
   /**
    * Loads the code of the first tool call (HTTP client, replicas, credentials) in the background,
-   * after start: starting stays as quick as a bare server, and the first call does not wait for it.
+   * a moment after a client connected: starting stays as quick as a bare server, and a first call
+   * made after that moment (a person reading the tools, then asking) does not wait for it. A call
+   * made sooner loads it itself, without a second load competing with it.
    */
   warmUp(): void {
     if (this.warmed) return;
     this.warmed = true;
     setTimeout(() => {
+      if (this.stack) return;
       void import('../sync/stack.js').catch(() => {});
       void this.prepare?.().catch(() => {});
-    }, 0).unref();
+    }, WARM_UP_DELAY_MS).unref();
   }
 
   /** The API stack, created on first use. */
