@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliMcp } from '../helpers/cli-mcp.js';
 import { killAllCli, REPO_ROOT, runCli, startCli } from '../helpers/cli.js';
+import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+
+/** Every tool: what a server with the default options lists. */
+const ALL = TOOL_DEFINITIONS.length;
 
 let root: string;
 beforeAll(() => {
@@ -114,9 +118,9 @@ describe('ynab-mcp tools', () => {
     const rows = r.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^TOOL\s+BYTES\s+ACCESS$/);
     const tools = rows.slice(1, -1).map((line) => line.split(/\s+/));
-    expect(tools).toHaveLength(44);
+    expect(tools).toHaveLength(ALL);
     const total = tools.reduce((n, [, bytes]) => n + Number(bytes!.replace(/,/g, '')), 0);
-    expect(rows.at(-1)).toContain(`44 tools: ${total.toLocaleString('en-US')} bytes`);
+    expect(rows.at(-1)).toContain(`${ALL} tools: ${total.toLocaleString('en-US')} bytes`);
   });
 
   it('--json sizes are the bytes a host receives in tools/list, honouring --read-only and --toolsets', async () => {
@@ -131,7 +135,7 @@ describe('ynab-mcp tools', () => {
     expect(readOnly.count).toBeLessThan(all.count);
     expect(readOnly.tools.every((t) => t.access === 'read')).toBe(true);
     expect(readOnly.total_bytes).toBeLessThan(all.total_bytes);
-    expect(accounts.tools.map((t) => t.name).sort()).toEqual(['create_account', 'get_account', 'list_accounts']);
+    expect(accounts.tools.map((t) => t.name).sort()).toEqual(['create_account', 'get_account', 'list_accounts', 'list_budgets']);
 
     // What a host connected to `serve --read-only` over stdio receives, byte for byte.
     const { client, transport } = await cliMcp(['serve', '--read-only'], { PATH: process.env.PATH, ...env() });

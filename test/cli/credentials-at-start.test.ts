@@ -14,6 +14,11 @@ import { authorize } from '../auth/oauth-fixtures.js';
 import { cliMcp } from '../helpers/cli-mcp.js';
 import { childEnv } from '../helpers/cli.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
+import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+
+/** Every tool, and the read-only ones: what a default and a read-only server list. */
+const ALL = TOOL_DEFINITIONS.length;
+const READS = TOOL_DEFINITIONS.filter((t) => t.access === 'read').length;
 
 let sb: TestSandbox;
 const dirs = cliSuite((started) => {
@@ -46,7 +51,7 @@ describe('a read-only OAuth grant', () => {
       let changed = 0;
       client.setNotificationHandler('notifications/tools/list_changed', () => void (changed += 1));
       const first = (await client.listTools()).tools.map((t) => t.name);
-      expect(first).toHaveLength(28);
+      expect(first).toHaveLength(READS);
       expect(first.filter((n) => WRITE.test(n))).toEqual([]);
       expect(client.getInstructions()).toMatch(/read-only \(the token was granted read-only access\)/);
       const res: any = await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } });
@@ -54,7 +59,7 @@ describe('a read-only OAuth grant', () => {
       expect(res.structuredContent.read_only).toMatch(/granted read-only/);
       await new Promise((r) => setTimeout(r, 100));
       expect(changed).toBe(0);
-      expect((await client.listTools()).tools).toHaveLength(28);
+      expect((await client.listTools()).tools).toHaveLength(READS);
     } finally {
       await client.close();
       await transport.close();
@@ -69,7 +74,7 @@ describe('a read-only OAuth grant', () => {
     const d = dirs();
     const { client, transport } = await serve(d, { YNAB_ACCESS_TOKEN: sb.accessToken, YNAB_BASE_URL: sb.baseUrl });
     try {
-      expect((await client.listTools()).tools).toHaveLength(44);
+      expect((await client.listTools()).tools).toHaveLength(ALL);
     } finally {
       await client.close();
       await transport.close();
@@ -84,13 +89,13 @@ describe('a token found read-only at run time (403.3)', () => {
     try {
       let changed = 0;
       client.setNotificationHandler('notifications/tools/list_changed', () => void (changed += 1));
-      expect((await client.listTools()).tools).toHaveLength(44);
+      expect((await client.listTools()).tools).toHaveLength(ALL);
       const res: any = await client.callTool({ name: 'create_payee', arguments: { name: 'Nope' } });
       expect(res.isError).toBe(true);
       expect(res.content[0].text).toMatch(/403\.3/);
       await new Promise((r) => setTimeout(r, 200));
       expect(changed).toBe(1);
-      expect((await client.listTools()).tools).toHaveLength(28);
+      expect((await client.listTools()).tools).toHaveLength(READS);
     } finally {
       await client.close();
       await transport.close();
