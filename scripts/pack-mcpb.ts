@@ -4,7 +4,8 @@
  * used, so nothing stale or dev-only can slip in):
  *  1. compile src/ into the stage; copy package.json, package-lock.json, the manifest (as
  *     scripts/manifest.ts makes it), LICENSE, README.md, the icon and .mcpbignore;
- *  2. `npm ci --omit=dev` there, then write the tools' JSON Schemas (scripts/tool-schemas.mjs);
+ *  2. `npm ci --omit=dev` there, then write the tools' JSON Schemas (scripts/tool-schemas.mjs)
+ *     and build the views (scripts/build-views.ts);
  *  3. add the OS keychain binaries of the other platforms the manifest claims (npm installs only
  *     this machine's), fetched with `npm pack` at the version @napi-rs/keyring asks for;
  *  4. `mcpb pack`, which leaves out what .mcpbignore lists (hosted-mode and CLI-only packages,
@@ -16,6 +17,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildViews } from './build-views.js';
 import { KEYCHAIN_PLATFORMS, manifest } from './manifest.js';
 
 const root = join(import.meta.dirname, '..');
@@ -52,8 +54,9 @@ try {
 
   log('npm ci --omit=dev');
   run(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], stage);
-  // The tools' JSON Schemas, made from the staged build (with the staged dependencies).
+  // The tools' JSON Schemas, made from the staged build (with the staged dependencies), and the views.
   run(process.execPath, [join(root, 'scripts', 'tool-schemas.mjs'), join(stage, 'dist')], root);
+  await buildViews(join(stage, 'dist', 'views'));
 
   const keyring = JSON.parse(readFileSync(join(stage, 'node_modules', '@napi-rs', 'keyring', 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
   const downloads = join(work, 'downloads');
