@@ -4,6 +4,7 @@
  */
 import { answersSection } from './answers.bench.js';
 import { footprintSection } from './footprint.bench.js';
+import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
 import { replicaSection } from './replica.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
@@ -11,4 +12,4 @@ import { stateSection } from './state.bench.js';
 import { viewsSection } from './views.bench.js';
 import type { BenchSection } from './section.js';
 
-export const SECTIONS: readonly BenchSection[] = [footprintSection, sandboxSection, replicaSection, loadSection, stateSection, answersSection, viewsSection];
+export const SECTIONS: readonly BenchSection[] = [footprintSection, sandboxSection, replicaSection, loadSection, stateSection, answersSection, viewsSection, hostedSection];

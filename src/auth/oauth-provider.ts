@@ -45,6 +45,8 @@ export interface OAuthProviderOptions {
   state?: StateStore;
   now?: () => number;
   warn?: (line: string) => void;
+  /** What to tell the user when the grant is gone (hosted mode: the assistant signs in again). */
+  signInAgain?: string;
 }
 
 interface Grant {
@@ -59,9 +61,9 @@ export class OAuthRefreshError extends NoTokenError {}
 /** The token endpoint could not be used just now; the stored grant is kept and a later call retries. */
 export class OAuthUnavailableError extends NoTokenError {}
 
-async function readGrant(store: OAuthProviderOptions['store']): Promise<Grant> {
+async function readGrant(store: OAuthProviderOptions['store'], signInAgain: string): Promise<Grant> {
   const access = await store.get('access_token');
-  if (!access) throw new OAuthRefreshError(SIGN_IN_AGAIN);
+  if (!access) throw new OAuthRefreshError(signInAgain);
   const expires = await store.get('token_expires_at');
   return { access, refresh: await store.get('refresh_token'), expiresAt: expires ? Date.parse(expires) : null };
 }
@@ -69,11 +71,12 @@ async function readGrant(store: OAuthProviderOptions['store']): Promise<Grant> {
 export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTokenProvider> {
   const now = opts.now ?? Date.now;
   const store = opts.store;
+  const signInAgain = opts.signInAgain ?? SIGN_IN_AGAIN;
   const clientId = await store.get('oauth_client_id');
   const appUrl = (await store.get('oauth_app_url')) ?? 'https://app.ynab.com';
   const scope = (await store.get('token_scope')) === 'read-only' ? 'read-only' : 'full';
   const grantIdentity = await storedGrantIdentity(store);
-  let current = await readGrant(store);
+  let current = await readGrant(store, signInAgain);
   let refreshing: Promise<Grant> | undefined;
   let refreshes = 0;
   const state = opts.state ?? new FileStateStore(opts.stateDir, { warn: opts.warn });
@@ -86,15 +89,15 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
   /** Refreshes unless `failed` is no longer the current token (someone refreshed meanwhile). */
   const refresh = (failed: string | null): Promise<Grant> => {
     refreshing ??= state.withLock(lockName, async () => {
-      const stored = await readGrant(store);
+      const stored = await readGrant(store, signInAgain);
       const changed = stored.access !== (failed ?? current.access);
       if (changed && usable(stored)) return stored;
       if (!stored.refresh) {
         if (lastResort(stored) && stored.access !== failed) return stored;
-        throw new OAuthRefreshError(SIGN_IN_AGAIN);
+        throw new OAuthRefreshError(signInAgain);
       }
       const secret = await store.get('oauth_client_secret');
-      if (!clientId || !secret) throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (the OAuth client is not stored)`);
+      if (!clientId || !secret) throw new OAuthRefreshError(`${signInAgain} (the OAuth client is not stored)`);
       let answer;
       try {
         answer = await exchangeToken(appUrl, { grant_type: 'refresh_token', refresh_token: stored.refresh, client_id: clientId, client_secret: secret });
@@ -102,7 +105,7 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
         if (e instanceof TokenEndpointError && !e.refused) {
           throw new OAuthUnavailableError(`Could not refresh the YNAB sign-in just now: ${e.message}. The stored sign-in is kept; try again shortly.`);
         }
-        throw new OAuthRefreshError(`${SIGN_IN_AGAIN} (${(e as Error).message})`);
+        throw new OAuthRefreshError(`${signInAgain} (${(e as Error).message})`);
       }
       const next: Grant = {
         access: answer.access_token,

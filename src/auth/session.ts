@@ -6,7 +6,7 @@ import type { TokenProvider } from '../api/client/client.js';
 
 /** Where the token came from and what kind it is: shown by ynab://status, never the token. */
 export interface TokenInfo {
-  source: 'env' | 'keychain' | 'file' | 'sandbox';
+  source: 'env' | 'keychain' | 'file' | 'sandbox' | 'hosted';
   kind: 'personal' | 'oauth';
   /** The grant's scope when known (OAuth grants carry it). */
   scope?: 'full' | 'read-only';

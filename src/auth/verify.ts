@@ -6,13 +6,16 @@
 import { YnabClient } from '../api/client/client.js';
 import { ApiError, ConfigError, NetworkError } from '../api/client/errors.js';
 import { QuotaLedger } from '../quota/ledger.js';
+import type { StateStore } from '../storage/store.js';
 
 export class VerifyError extends Error {}
 
 export interface VerifyOptions {
   token: string;
   baseUrl?: string;
-  stateDir: string;
+  /** Where the request ledger lives: a state directory, or a store (hosted mode: Redis). */
+  stateDir?: string;
+  store?: StateStore;
 }
 
 /** Returns the YNAB user id the token belongs to; throws a VerifyError that says why it cannot be used. */
@@ -22,7 +25,7 @@ export async function verifyToken(opts: VerifyOptions): Promise<string> {
     client = new YnabClient({
       transport: { baseUrl: opts.baseUrl },
       tokens: { token: async () => opts.token },
-      quota: (token) => QuotaLedger.forToken(token, { stateDir: opts.stateDir }),
+      quota: (token) => QuotaLedger.forToken(token, { stateDir: opts.stateDir, store: opts.store }),
       // One attempt: a person is waiting, and the error says what to do.
       retry: { attempts: 1 },
     });

@@ -6,7 +6,7 @@
 import type { HttpServer } from '../mcp/http.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError } from './args.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
-import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP } from './server-setup.js';
+import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions } from './server-setup.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
 
@@ -22,6 +22,14 @@ HTTP (with --transport http):
   --allowed-hosts LIST     more Host names to answer to, comma-separated, each NAME or NAME:PORT (a LAN
                            name, a reverse proxy's public name); every other Host is refused (DNS rebinding)
   --allowed-origins LIST   more browser Origins to answer to, comma-separated (e.g. https://app.example.com)
+
+Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
+  --hosted                 with --transport http: serve many users who sign in with YNAB
+  --public-url URL         the https origin clients reach (http on loopback for tests only)
+  --redis URL              redis://host:port[/db] (or YNAB_MCP_REDIS_URL; password in
+                           YNAB_MCP_REDIS_PASSWORD[_FILE], never on the command line)
+  --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
+  Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET, YNAB_MCP_DATA_KEY (or each …_FILE)
 
 ${ENVIRONMENT_HELP}  YNAB_MCP_HTTP_TOKEN      the HTTP bearer token, instead of --http-token-file
   YNAB_MCP_ALLOWED_HOSTS   as --allowed-hosts      YNAB_MCP_ALLOWED_ORIGINS  as --allowed-origins
@@ -41,6 +49,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'http-token-file': { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'allowed-origins': { type: 'string' },
+    hosted: { type: 'boolean' },
+    'public-url': { type: 'string' },
+    redis: { type: 'string' },
+    'app-url': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -56,6 +68,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   const port = intFlag(flags.port, 'port', 0, 65535) ?? 8787;
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (flags.hosted) {
+    // Loaded only here: the single-user server never loads Redis or the authorization server.
+    const { hostedCommand } = await import('../hosted/command.js');
+    return hostedCommand(flags, { ...serverOptions(flags), log });
+  }
+  for (const f of ['public-url', 'redis', 'app-url'] as const) if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;
 

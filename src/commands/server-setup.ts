@@ -14,7 +14,7 @@ import { checkApiBaseUrl } from '../api/client/base-url.js';
 import { ConfigError as ApiConfigError } from '../api/client/errors.js';
 import { storedScope } from '../auth/profile-info.js';
 import { accessTokenFromEnv } from '../auth/token-source.js';
-import { ConfigError, mcpConfig } from '../mcp/config.js';
+import { ConfigError, mcpConfig, type McpConfig } from '../mcp/config.js';
 import { ServerState, type Connection } from '../mcp/state.js';
 import { configDir, stateDir } from '../paths.js';
 import type { RunningSandbox } from '../sandbox/app.js';
@@ -85,8 +85,8 @@ function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefin
   return flag;
 }
 
-/** Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox). */
-export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): Promise<OpenedServer> {
+/** What the content flags ask for: the MCP configuration, the staleness bound and the API's base URL. */
+export function serverOptions(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined } {
   let config;
   try {
     config = mcpConfig({ budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], demo: flags.sandbox === true }, env);
@@ -95,7 +95,12 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
     throw e;
   }
   const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
-  const baseUrl = baseUrlOf(flags, env);
+  return { config, maxStalenessMs: maxStaleness * 1000, baseUrl: baseUrlOf(flags, env) };
+}
+
+/** Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox). */
+export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): Promise<OpenedServer> {
+  const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env);
   if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
 
   if (flags.sandbox) {
@@ -106,7 +111,7 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
     const state = new ServerState(config, async () => connection, {
       stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')),
       persist: false,
-      maxStalenessMs: maxStaleness * 1000,
+      maxStalenessMs,
       onRequest: flags.verbose ? requestLog : undefined,
     });
     return {
@@ -130,7 +135,7 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
       const { resolveConnection } = await import('../auth/connection.js');
       return resolveConnection({ configDir: config_, stateDir: state_, profile: flags.profile, baseUrl, warn, env });
     },
-    { stateDir: state_, configDir: config_, maxStalenessMs: maxStaleness * 1000, log, onRequest: flags.verbose ? requestLog : undefined },
+    { stateDir: state_, configDir: config_, maxStalenessMs, log, onRequest: flags.verbose ? requestLog : undefined },
     startScope,
   );
   state.prepare = () => import('../auth/connection.js');

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { withDeadline, type Exchange } from './http-deadline.js';
 import { answerUnservedMethods, methodServed, refuseMethod } from './http-methods.js';
 import {
@@ -51,6 +51,24 @@ export interface HttpServeOptions {
   headersTimeoutMs?: number;
   /** One line per request (method, path, status, duration, JSON-RPC method): never headers. */
   log?: (line: string) => void;
+  /**
+   * Hosted mode (src/hosted): many users, OAuth. Replaces the single state and the static token:
+   * requests outside the MCP endpoint go to `route` first, and `authenticate` decides whose state
+   * an MCP request is served with. Host and Origin are not checked (a public server behind a TLS
+   * terminator; bearer tokens, not cookies, authenticate), nor is binding beyond loopback refused.
+   */
+  hosted?: HostedRouting;
+}
+
+export interface HostedRouting {
+  /** Answers a request outside the MCP endpoint (OAuth, metadata, consent); true when it did. */
+  route(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The user an MCP request is for, or undefined after answering it (401 with a challenge). */
+  authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined>;
+  /** The state of the user `auth` names (authenticate's answer). */
+  stateFor(auth: AuthInfo): ServerState;
+  /** Told when any user's server became read-only. */
+  onReadOnly(listener: () => void): () => void;
 }
 
 export interface HttpServer {
@@ -81,12 +99,14 @@ function reject(res: ServerResponse, status: number, message: string, headers: R
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-export async function serveHttp(state: ServerState, opts: HttpServeOptions = {}): Promise<HttpServer> {
+export async function serveHttp(state: ServerState | undefined, opts: HttpServeOptions = {}): Promise<HttpServer> {
   const host = opts.host ?? '127.0.0.1';
   const path = opts.path ?? '/mcp';
   const token = opts.token;
+  const hosted = opts.hosted;
+  if (!state && !hosted) throw new HttpConfigError('serveHttp needs a server state or hosted routing');
   if (token !== undefined && token.trim() === '') throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token-file / YNAB_MCP_HTTP_TOKEN, or none');
-  if (!isLoopbackHost(host) && token === undefined) {
+  if (!hosted && !isLoopbackHost(host) && token === undefined) {
     throw new HttpConfigError(
       `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, so other machines could reach your budget; set --http-token-file (or YNAB_MCP_HTTP_TOKEN), or bind 127.0.0.1`,
     );
@@ -106,25 +126,35 @@ export async function serveHttp(state: ServerState, opts: HttpServeOptions = {})
   // quote a request back, and the token must never reach a log.
   const log = opts.log && ((line: string) => opts.log!(token ? line.split(token).join('[token]') : line));
 
-  const handler = createMcpHandler(() => buildServer(state, { live: false }), {
+  const handler = createMcpHandler((ctx) => buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, { live: false }), {
     maxRequestBodySize: maxBodyBytes,
     onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
   });
   // Per-request servers cannot withdraw tools from a long-lived connection as stdio does; modern
   // clients hear about it on their subscriptions/listen stream and list again. (2025-era HTTP
   // clients have no stream to hear it on: their next tools/list is already without write tools.)
-  const stopReadOnly = state.onReadOnly(() => handler.notify.toolsChanged());
+  const stopReadOnly = (hosted ?? state!).onReadOnly(() => handler.notify.toolsChanged());
 
   let hosts: ReturnType<typeof hostAllowList> = [];
 
   async function serve(req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
-    if (!hostAllowed(req.headers.host, hosts)) return reject(res, 403, 'Forbidden: this Host is not allowed (DNS rebinding protection)');
-    const origin = originCheck(req.headers.origin, origins);
-    if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
+    if (!hosted) {
+      if (!hostAllowed(req.headers.host, hosts)) return reject(res, 403, 'Forbidden: this Host is not allowed (DNS rebinding protection)');
+      const origin = originCheck(req.headers.origin, origins);
+      if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
+    }
     const pathname = (req.url ?? '/').split('?')[0];
-    if (pathname !== path) return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
+    if (pathname !== path) {
+      if (hosted && (await hosted.route(req, res))) return;
+      return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
+    }
     if (!methodServed(req.method)) return refuseMethod(req, res);
-    if (token !== undefined) {
+    if (hosted) {
+      const auth = await hosted.authenticate(req, res);
+      if (!auth) return;
+      // Read by the SDK's node adapter and handed to the server factory (ctx.authInfo).
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+    } else if (token !== undefined) {
       const presented = bearerToken(req.headers.authorization);
       if (!tokenMatches(token, presented)) {
         const challenge = presented === undefined ? 'Bearer realm="ynab-mcp"' : 'Bearer realm="ynab-mcp", error="invalid_token"';

@@ -7,6 +7,7 @@
  *   replicas/<identity>/<budget>.replica   a saved, encrypted replica (src/sync/persist.ts)
  *   replicas/<identity>/aliases.json       which budget `last-used` / `default` named
  *   journal/<identity>/<budget>.json       the write journal of a budget (src/sync/journal.ts)
+ *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 
@@ -37,6 +38,7 @@ export const replicaKey = (identity: string, budgetId: string): string => `${rep
 export const aliasesKey = (identity: string): string => `${replicaPrefix(identity)}aliases.json`;
 export const journalPrefix = (identity: string): string => `journal/${segment(identity)}/`;
 export const journalKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.json`;
+export const writtenKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.written`;
 
 /** What a key holds, for messages ("the request ledger /…/quota/ab12.json cannot be read"). */
 export function labelOf(key: string): string {

@@ -14,10 +14,14 @@
  *  - claimed: ids that our calls created or reported, recently (bounded by age and count). A
  *    recovery never claims one of them, even when an entity of ours changed after the baseline.
  * The journal holds ids, knowledge numbers and hashed fingerprints: no budget text, no amounts.
+ *
+ * With `trackWritten` (hosted mode), the highest knowledge is also kept in a small key of its own
+ * (`<budget>.written`), which every instance reads before answering from a replica it holds, so
+ * that a user reads their own writes whichever instance serves them (see ReplicaManager.shared).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { journalKey } from '../storage/keys.js';
+import { journalKey, writtenKey } from '../storage/keys.js';
 import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
 import { pause, signal } from '../storage/wake.js';
 
@@ -89,7 +93,23 @@ export class WriteJournal {
     private readonly store: StateStore,
     private readonly identity: () => Promise<string>,
     private readonly now: () => number = Date.now,
+    private readonly trackWritten = false,
   ) {}
+
+  /** The highest knowledge a write answer carried for the budget (kept with `trackWritten`); 0 when none. */
+  async written(budgetId: string): Promise<number> {
+    const n = Number(parseJsonBytes(await this.store.get(writtenKey(await this.identity(), budgetId))));
+    return Number.isSafeInteger(n) ? n : 0;
+  }
+
+  /** Moves the written mark forward (never back), before the write's answer is returned. */
+  private async markWritten(budgetId: string, knowledge: number | undefined): Promise<void> {
+    if (!this.trackWritten || knowledge === undefined || !Number.isSafeInteger(knowledge)) return;
+    await this.store.update(writtenKey(await this.identity(), budgetId), (bytes) => {
+      const had = Number(parseJsonBytes(bytes));
+      return { value: Number.isSafeInteger(had) && had >= knowledge ? undefined : jsonBytes(knowledge), result: undefined };
+    });
+  }
 
   private prune(state: JournalState, now: number): void {
     state.intents = state.intents.filter((i) => i.until > now);
@@ -106,6 +126,7 @@ export class WriteJournal {
   /** Records what a write answer or a delta said (its knowledge), outside any intent. */
   async record(budgetId: string, knowledge: number | undefined, ids: string[] = []): Promise<void> {
     if (knowledge === undefined && !ids.length) return;
+    await this.markWritten(budgetId, knowledge);
     const key = journalKey(await this.identity(), budgetId);
     await this.store.update(key, (bytes) => {
       const state = parse(bytes);
@@ -156,6 +177,7 @@ export class WriteJournal {
     renew.unref();
     let claimedNow = new Set(opened.claimed);
     const change = async (knowledge: number | undefined, ids: string[], close: boolean): Promise<void> => {
+      await this.markWritten(budgetId, knowledge);
       await this.store.update(key, (bytes) => {
         const state = parse(bytes);
         const now = this.now();

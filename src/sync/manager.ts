@@ -11,6 +11,14 @@
  *  - A saved copy that could not be used was discarded and the budget fetched again: the next
  *    answer about that budget says so.
  * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync.
+ *
+ * Hosted mode shares replicas between instances through the state store (`shared`):
+ *  - before a replica held here answers, the highest knowledge any instance's write reached for
+ *    the budget is checked (one small read): a write made through another instance makes this
+ *    copy sync first, so a user reads their own writes whichever instance answers;
+ *  - a budget is synced by one instance at a time (a store lock), and inside it the saved copy is
+ *    read again: when another instance has just synced, its copy answers and no request is made.
+ *    Saves happen inside the lock, so the saved copy only moves forward.
  */
 import { LRUCache } from 'lru-cache';
 import { ApiError, NetworkError, QuotaExhaustedError } from '../api/client/errors.js';
@@ -41,6 +49,15 @@ export interface ReplicaManagerOptions {
   maxBytes?: number;
   now?: () => number;
   log?: (line: string) => void;
+  /** Replicas shared with other instances (hosted mode); see the header. */
+  shared?: SharedReplicas;
+}
+
+export interface SharedReplicas {
+  /** The highest server knowledge a write of ours (any instance) reached for the budget; 0 when none. */
+  written(budgetId: string): Promise<number>;
+  /** Runs `fn` as the only sync of this budget across instances. */
+  exclusive<T>(budgetId: string, fn: () => Promise<T>): Promise<T>;
 }
 
 const ALIASES = new Set(['last-used', 'default']);
@@ -142,7 +159,7 @@ export class ReplicaManager {
     }
     const known = this.aliases.get(budgetParam) ?? (ALIASES.has(budgetParam) ? undefined : budgetParam);
     let replica = known ? (this.cache.get(known) ?? (await this.loadSaved(known))) : undefined;
-    if (replica && !replica.dirty && this.now() - replica.syncedAt < this.maxStalenessMs) return { replica };
+    if (replica && this.usable(replica) && (await this.seesOwnWrites(replica))) return { replica };
     try {
       replica = await this.sync(budgetParam, replica);
       return { replica };
@@ -152,6 +169,20 @@ export class ReplicaManager {
         return { replica, notice: `answered from a copy synced ${this.freshnessOf(replica).age_seconds} s ago: ${why}` };
       }
       throw e;
+    }
+  }
+
+  private usable(r: BudgetReplica): boolean {
+    return !r.dirty && this.now() - r.syncedAt < this.maxStalenessMs;
+  }
+
+  /** Shared replicas: no write of ours (any instance) is newer than this copy. Unknowable (store down): trusted. */
+  private async seesOwnWrites(r: BudgetReplica): Promise<boolean> {
+    if (!this.opts.shared) return true;
+    try {
+      return (await this.opts.shared.written(r.summary.id)) <= r.knowledge;
+    } catch {
+      return true;
     }
   }
 
@@ -174,6 +205,13 @@ export class ReplicaManager {
    * (the budget is fetched; the request ledger reports the same directory by name if it fails too).
    */
   private async loadSaved(id: string): Promise<BudgetReplica | undefined> {
+    const replica = await this.readSaved(id);
+    if (replica) this.cache.set(id, replica);
+    return replica;
+  }
+
+  /** The saved copy as a replica, without holding it (loadSaved holds it). */
+  private async readSaved(id: string): Promise<BudgetReplica | undefined> {
     if (!this.opts.files) return undefined;
     let loaded;
     try {
@@ -189,9 +227,7 @@ export class ReplicaManager {
       }
       return undefined;
     }
-    const replica = BudgetReplica.fromSnapshot(loaded.snapshot);
-    this.cache.set(id, replica);
-    return replica;
+    return BudgetReplica.fromSnapshot(loaded.snapshot);
   }
 
   /** One sync per budget at a time: concurrent callers share the request. */
@@ -199,13 +235,29 @@ export class ReplicaManager {
     const key = current?.summary.id ?? budgetParam;
     let pending = this.syncing.get(key);
     if (!pending) {
-      pending = this.doSync(budgetParam, current).finally(() => this.syncing.delete(key));
+      pending = (this.opts.shared ? this.sharedSync(budgetParam, current, this.opts.shared) : this.doSync(budgetParam, current)).finally(() => this.syncing.delete(key));
       this.syncing.set(key, pending);
     }
     return pending;
   }
 
-  private async doSync(budgetParam: string, current: BudgetReplica | undefined): Promise<BudgetReplica> {
+  /** A sync no other instance runs at the same time, starting from the best copy there is. */
+  private sharedSync(budgetParam: string, current: BudgetReplica | undefined, shared: SharedReplicas): Promise<BudgetReplica> {
+    const id = current?.summary.id ?? this.aliases.get(budgetParam) ?? budgetParam;
+    return shared.exclusive(id, async () => {
+      // Another instance may have synced while this one waited: its saved copy may do.
+      const saved = ALIASES.has(id) ? undefined : await this.readSaved(id);
+      let base = current;
+      if (saved && (!base || saved.knowledge > base.knowledge || (saved.knowledge === base.knowledge && !base.dirty))) base = saved;
+      if (base && base !== current && this.usable(base) && (await this.seesOwnWrites(base))) {
+        this.cache.set(base.summary.id, base);
+        return base;
+      }
+      return this.doSync(budgetParam, base, true);
+    });
+  }
+
+  private async doSync(budgetParam: string, current: BudgetReplica | undefined, awaitSave = false): Promise<BudgetReplica> {
     const query = current ? { last_knowledge_of_server: current.knowledge } : {};
     let res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetParam }, query });
     let budget = res.data.plan as E.BudgetDetail;
@@ -227,7 +279,9 @@ export class ReplicaManager {
       void this.opts.files?.saveAliases(await this.opts.tokenKey(), Object.fromEntries(this.aliases)).catch(() => {});
     }
     this.cache.set(replica.summary.id, replica);
-    void this.save(replica);
+    // Shared replicas are saved before the lock is released, so the next instance finds this copy.
+    if (awaitSave) await this.save(replica);
+    else void this.save(replica);
     return replica;
   }
 
@@ -256,6 +310,9 @@ export class ReplicaManager {
   async flush(): Promise<void> {
     // A save a sync started must not land after this (e.g. after the process's last write).
     await Promise.all([...this.saving]);
+    // Shared replicas are saved by the sync that made them, under its lock: saving a held copy now
+    // could put an older one over a newer one another instance saved.
+    if (this.opts.shared) return;
     await Promise.all([...this.cache.values()].map((r) => this.save(r)));
   }
 }

@@ -3,6 +3,10 @@
  * client → API. Reads of the budget export are answered from replicas; the few reads outside it
  * (the user, the budget list, money movements) are cached by key for a while; writes go to the
  * API and their answers are merged into the replica.
+ *
+ * In hosted mode those cached answers live in the shared store instead of this process's memory
+ * (`sharedAnswers`), so a repeated question costs no request whichever instance answers it, and a
+ * write through one instance clears what every instance would answer about that budget.
  */
 import { LRUCache } from 'lru-cache';
 import { checkCallArguments } from '../api/argument-check.js';
@@ -44,7 +48,19 @@ export interface ServiceOptions {
   writeRetryDelayMs?: number;
   /** How long answers outside the budget export are reused (ms). */
   ttl?: Partial<Record<'user' | 'budgets' | 'money_movements', number>>;
+  /** Hosted mode: the cached answers, shared by instances (see the header). */
+  sharedAnswers?: SharedAnswers;
 }
+
+/** A cache of answers shared by instances; `budgetId` groups what a write to that budget makes old. */
+export interface SharedAnswers {
+  get(key: string, budgetId: string | undefined): Promise<CachedAnswer | undefined>;
+  set(key: string, budgetId: string | undefined, answer: CachedAnswer, ttlMs: number): Promise<void>;
+  /** Forgets the budget's answers and the budget list. */
+  forget(budgetId: string): Promise<void>;
+}
+
+export type CachedAnswer = Cached;
 
 interface Cached {
   status: number;
@@ -95,7 +111,7 @@ export class YnabService {
       const res = await this.writes.write(id, args);
       if (params.budget_id) {
         this.opts.replicas.applyWrite(params.budget_id, res.data);
-        this.forgetBudget(params.budget_id);
+        await this.forgetBudget(params.budget_id);
       }
       // What the service ignored is reported (or refused when nothing took effect).
       const report = verify?.(res.data);
@@ -112,12 +128,16 @@ export class YnabService {
   private async cached(id: OperationId, args: CallArgs): Promise<ServiceResult> {
     const key = JSON.stringify([id, args.params ?? {}, args.query ?? {}]);
     const ttl = this.ttlOf(id);
-    const hit = this.cache.get(key);
+    const shared = this.opts.sharedAnswers;
+    const budgetId = args.params?.budget_id;
+    const hit = shared ? await shared.get(key, budgetId).catch(() => undefined) : this.cache.get(key);
     const now = this.now();
     if (hit && now - hit.at <= ttl) return { status: hit.status, data: hit.data, freshness: this.freshness('cache', hit.at) };
     try {
       const res = await this.opts.client.call(id, args);
-      this.cache.set(key, { status: res.status, data: res.data, at: now });
+      const answer = { status: res.status, data: res.data, at: now };
+      if (shared) await shared.set(key, budgetId, answer, ttl).catch((e: unknown) => this.opts.log?.(`ynab-mcp: could not share a cached answer: ${(e as Error).message}`));
+      else this.cache.set(key, answer);
       return { ...res, freshness: this.freshness('api', now) };
     } catch (e) {
       if (hit && e instanceof QuotaExhaustedError) return { status: hit.status, data: hit.data, freshness: this.freshness('cache', hit.at, e.message) };
@@ -136,7 +156,11 @@ export class YnabService {
   }
 
   /** A write changed the budget: cached answers about it (money movements, the list's dates) are old. */
-  private forgetBudget(budgetId: string): void {
+  private async forgetBudget(budgetId: string): Promise<void> {
+    if (this.opts.sharedAnswers) {
+      await this.opts.sharedAnswers.forget(budgetId).catch((e: unknown) => this.opts.log?.(`ynab-mcp: could not clear shared answers: ${(e as Error).message}`));
+      return;
+    }
     for (const key of [...this.cache.keys()]) {
       const [id, params] = JSON.parse(key) as [string, Record<string, string>];
       if (id === 'getPlans' || params.budget_id === budgetId) this.cache.delete(key);

@@ -13,10 +13,11 @@ import { configDir as defaultConfigDir, stateDir as defaultStateDir } from '../p
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
+import { segment } from '../storage/keys.js';
 import { WriteJournal } from './journal.js';
-import { ReplicaManager } from './manager.js';
+import { ReplicaManager, type SharedReplicas } from './manager.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
-import { YnabService } from './service.js';
+import { YnabService, type SharedAnswers } from './service.js';
 
 export interface StackOptions {
   tokens: TokenProvider;
@@ -41,6 +42,13 @@ export interface StackOptions {
   onRequest?: TransportOptions['onRequest'];
   /** Backoff between attempts (reads and write recovery); tests shorten it. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Hosted mode: the store is shared by instances. Replicas check the budget's written mark before
+   * answering and sync one instance at a time (src/sync/manager.ts, SharedReplicas).
+   */
+  shared?: boolean;
+  /** Hosted mode: answers outside the budget export, cached in the shared store (src/sync/service.ts). */
+  sharedAnswers?: SharedAnswers;
 }
 
 export interface Stack {
@@ -92,9 +100,15 @@ export function createStack(opts: StackOptions): Stack {
     opts.persist === false
       ? undefined
       : new ReplicaFiles(store, opts.keySource ?? defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log), log);
-  const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log });
-  const journal = new WriteJournal(store, identity);
-  const service = new YnabService({ client, replicas, journal, writeRetryDelayMs: opts.retry?.baseDelayMs, log });
+  const journal = new WriteJournal(store, identity, Date.now, opts.shared === true);
+  const shared: SharedReplicas | undefined = opts.shared
+    ? {
+        written: (budgetId) => journal.written(budgetId),
+        exclusive: async (budgetId, fn) => store.withLock(`sync-${segment(await identity())}-${segment(budgetId)}`, fn),
+      }
+    : undefined;
+  const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log, shared });
+  const service = new YnabService({ client, replicas, journal, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,
     client,

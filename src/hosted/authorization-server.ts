@@ -1,0 +1,153 @@
+/**
+ * The authorization server of hosted mode, as the MCP specification (2025-11-25) asks: RFC 8414
+ * metadata, PKCE with S256 required of every client, client ID metadata documents and dynamic
+ * client registration, resource indicators (RFC 8707) with every access token bound to this
+ * server's MCP endpoint, short-lived opaque access tokens and rotating refresh tokens, and the
+ * `iss` parameter in authorization responses (RFC 9207).
+ *
+ * It is oidc-provider (panva), configured; nothing of OAuth is written here by hand. Its records
+ * live in the state store (oauth-records.ts), its cookie keys and signing key come from the data
+ * key and the store, so every instance is the same authorization server. Who the user is gets
+ * settled by YNAB: the interaction (interactions.ts) sends the browser to YNAB's own sign-in.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { StateStore } from '../storage/store.js';
+import { storeAdapter } from './oauth-records.js';
+import type { HostedOptions } from './options.js';
+import { errorPage } from './pages.js';
+
+/** The one scope of the MCP resource: the user's YNAB budgets, as YNAB granted them. */
+export const MCP_SCOPE = 'ynab';
+export const ACCESS_TOKEN_TTL_S = 3600;
+export const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+/** A sign-in (consent, then YNAB) must be finished within this. */
+export const INTERACTION_TTL_S = 600;
+
+export const ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  userinfo: '/oauth/userinfo',
+  end_session: '/oauth/logout',
+  pushed_authorization_request: '/oauth/par',
+} as const;
+
+/** The resource indicators that name this server; tokens always carry the canonical one. */
+export function acceptsResource(opts: HostedOptions, indicator: string): boolean {
+  const trimmed = indicator.replace(/\/+$/, '');
+  return trimmed.toLowerCase() === opts.resource.toLowerCase() || trimmed.toLowerCase() === opts.publicUrl.toLowerCase();
+}
+
+/** The signing key (ID tokens, should a client ask for openid): made once, sealed in the store, the same for every instance. */
+async function signingKeys(store: StateStore, opts: HostedOptions): Promise<{ keys: Record<string, unknown>[] }> {
+  const name = 'hosted/signing-keys.json';
+  return store.update(name, (bytes) => {
+    const known = opts.dataKey.openJson<{ keys: Record<string, unknown>[] }>(bytes, name);
+    if (known?.keys?.length) return { value: undefined, result: known };
+    const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as Record<string, unknown>;
+    const fresh = { keys: [{ ...jwk, kid: randomBytes(8).toString('hex'), alg: 'ES256', use: 'sig' }] };
+    return { value: opts.dataKey.sealJson(fresh, name), result: fresh };
+  });
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void): Promise<Provider> {
+  const config: Configuration = {
+    adapter: storeAdapter(store, opts.dataKey),
+    jwks: (await signingKeys(store, opts)) as Configuration['jwks'],
+    cookies: {
+      keys: [opts.dataKey.subkey('cookies').toString('hex')],
+      long: { sameSite: 'lax' },
+      short: { sameSite: 'lax' },
+    },
+    scopes: [MCP_SCOPE, 'offline_access'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    routes: ROUTES,
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: false },
+      // Tokens are bearer tokens: the MCP endpoint reads `Authorization: Bearer` only.
+      dPoP: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      revocation: { enabled: true },
+      registration: { enabled: true, issueRegistrationAccessToken: false },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        // https only, no credentials in the URL (checked by oidc-provider), fetched with a 2.5 s
+        // timeout, a 5 KiB limit and a connection that refuses private and loopback addresses.
+        allowFetch: async (_ctx: KoaContextWithOIDC, clientId: string) => {
+          try {
+            return new URL(clientId).protocol === 'https:';
+          } catch {
+            return false;
+          }
+        },
+        cacheDuration: { min: 60, max: 86_400 },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => opts.resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+          if (!acceptsResource(opts, indicator)) throw new errors.InvalidTarget(`this server only issues tokens for ${opts.resource}`);
+          return { scope: MCP_SCOPE, audience: opts.resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_S };
+        },
+      },
+    },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_S,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+      Grant: REFRESH_TOKEN_TTL_S,
+      Interaction: INTERACTION_TTL_S,
+      // A browser session is only the thread of one sign-in: every sign-in goes through YNAB again.
+      Session: INTERACTION_TTL_S,
+    },
+    interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx: KoaContextWithOIDC, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    // The grant comes from this sign-in only, never from an earlier one: consent is asked every time
+    // (the MCP specification requires it before forwarding to YNAB for each client).
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    // Tokens outlive the browser session that produced them; they end with their own expiry or a revocation.
+    expiresWithSession: () => false,
+    issueRefreshToken: (_ctx: KoaContextWithOIDC, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    // Tests only (an http loopback public URL): client metadata documents may be served from this machine.
+    ...(opts.loopbackTest
+      ? {
+          fetch: (input: string | URL | Request, init?: RequestInit) => {
+            const url = new URL(input instanceof Request ? input.url : String(input));
+            if (LOOPBACK_HOSTS.has(url.hostname) && init) delete (init as { dispatcher?: unknown }).dispatcher;
+            return fetch(input, init);
+          },
+        }
+      : {}),
+    renderError: (ctx: KoaContextWithOIDC, out) => {
+      errorPage(ctx.res, ctx.status >= 400 ? ctx.status : 400, out.error, out.error_description ?? 'The request could not be completed.');
+      ctx.respond = false;
+    },
+  };
+  const provider = new Provider(opts.publicUrl, config);
+  // Behind the TLS terminator; the hosted server sets X-Forwarded-Proto/Host from --public-url itself.
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: unknown, e: Error) => log(`ynab-mcp: authorization server error: ${e.message}`));
+  return provider;
+}

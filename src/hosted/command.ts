@@ -1,0 +1,59 @@
+/**
+ * `serve --hosted`: checks the flags that do not belong to hosted mode, reads the hosted options
+ * (options.ts), starts the instance and stops it cleanly on SIGINT/SIGTERM. Loaded by
+ * src/commands/serve.ts only when --hosted is given.
+ */
+import { intFlag, UsageError } from '../commands/args.js';
+import type { McpConfig } from '../mcp/config.js';
+import { hostedOptions } from './options.js';
+import { serveHosted } from './serve.js';
+
+export interface HostedCommandContext {
+  config: McpConfig;
+  maxStalenessMs: number;
+  baseUrl: string | undefined;
+  log: (line: string) => void;
+}
+
+/** Flags of the single-user server that mean nothing (or something wrong) for many users. */
+const NOT_HOSTED: Record<string, string> = {
+  sandbox: 'hosted mode serves real YNAB accounts; point --app-url and --base-url at a sandbox to try it',
+  seed: 'it belongs to --sandbox',
+  budget: 'each user has their own budgets; tools use the last-used budget unless budget_id is given',
+  profile: 'each user signs in through their assistant; there is no stored sign-in',
+  'http-token': 'hosted mode authenticates with OAuth',
+  'http-token-file': 'hosted mode authenticates with OAuth',
+};
+
+export async function hostedCommand(flags: Record<string, string | boolean | undefined>, ctx: HostedCommandContext): Promise<void> {
+  if ((flags.transport ?? 'stdio') !== 'http') throw new UsageError('--hosted serves over HTTP: add --transport http');
+  for (const [flag, why] of Object.entries(NOT_HOSTED)) if (flags[flag] !== undefined) throw new UsageError(`--${flag} cannot be used with --hosted: ${why}`);
+  const warn = (m: string) => ctx.log(`ynab-mcp: warning: ${m}`);
+  const hosted = hostedOptions(
+    { 'public-url': flags['public-url'] as string | undefined, redis: flags.redis as string | undefined, 'app-url': flags['app-url'] as string | undefined, 'base-url': ctx.baseUrl },
+    process.env,
+    warn,
+  );
+  const server = await serveHosted({
+    hosted,
+    config: ctx.config,
+    maxStalenessMs: ctx.maxStalenessMs,
+    host: flags.host as string | undefined,
+    port: intFlag(flags.port as string | undefined, 'port', 0, 65535) ?? 8787,
+    log: ctx.log,
+    verbose: flags.verbose === true,
+  });
+  ctx.log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await server.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}

@@ -1,0 +1,154 @@
+/**
+ * What `serve --transport http --hosted` runs with, read and checked before anything starts:
+ *  - --public-url: the origin clients reach (behind the TLS terminator). https, or http on a
+ *    loopback address for tests only. It names the MCP resource (`<origin>/mcp`), the issuer of the
+ *    authorization server and the YNAB redirect URI (`<origin>/oauth/callback`).
+ *  - --redis redis://host:port[/db] (or YNAB_MCP_REDIS_URL). A password is not taken on the command
+ *    line (every user of the machine can read it): YNAB_MCP_REDIS_URL may carry one, or
+ *    YNAB_MCP_REDIS_PASSWORD / YNAB_MCP_REDIS_PASSWORD_FILE.
+ *  - the YNAB OAuth application: YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET, each also as
+ *    …_FILE (a file holding the value, as container secrets are mounted);
+ *  - the data key: YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE (32 random bytes, base64 or hex);
+ *  - --app-url / --base-url: YNAB's OAuth and API origins (the sandbox's in tests).
+ * Every problem is a UsageError that says what is wrong and what is expected.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { checkBaseUrl } from '../api/client/transport.js';
+import { DEFAULT_APP_URL } from '../auth/oauth-login.js';
+import { UsageError } from '../commands/args.js';
+import { DataKey, parseDataKey } from './sealing.js';
+
+export interface HostedOptions {
+  /** The public origin, without a trailing slash: https://mcp.example.com */
+  publicUrl: string;
+  /** The MCP endpoint and the audience of every token issued: <publicUrl>/mcp */
+  resource: string;
+  /** Where YNAB sends the browser back: <publicUrl>/oauth/callback (register it in the YNAB app). */
+  ynabRedirectUri: string;
+  /** True when the public URL is plain http on loopback: tests only (CIMD documents may be local too). */
+  loopbackTest: boolean;
+  redisUrl: string;
+  ynab: { clientId: string; clientSecret: string; appUrl: string; baseUrl?: string };
+  dataKey: DataKey;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const MAX_SECRET_FILE_BYTES = 4096;
+
+/** A value from NAME or NAME_FILE (not both); undefined when neither is set. */
+export function secretFromEnv(name: string, env: Env, warn: (m: string) => void): string | undefined {
+  const direct = env[name];
+  const file = env[`${name}_FILE`];
+  if (direct && file) throw new UsageError(`set ${name} or ${name}_FILE, not both`);
+  if (direct !== undefined && direct !== '') return direct.trim();
+  if (!file) return undefined;
+  let text: string;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new UsageError(`${name}_FILE ${file} is not a file`);
+    if (st.size > MAX_SECRET_FILE_BYTES) throw new UsageError(`${name}_FILE ${file} is ${st.size} bytes; it should hold only the value`);
+    if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) warn(`${name}_FILE ${file} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
+    text = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${name}_FILE ${file} cannot be read: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+  }
+  if (!text) throw new UsageError(`${name}_FILE ${file} is empty`);
+  return text;
+}
+
+export function publicOrigin(value: string | undefined): { origin: string; loopback: boolean } {
+  if (!value) throw new UsageError('--hosted needs --public-url: the https origin clients reach, e.g. --public-url https://ynab-mcp.example.com');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--public-url is not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.username || url.password) throw new UsageError('--public-url may not carry a user name or password');
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+    throw new UsageError(`--public-url must be an origin (scheme://host[:port]) without a path, query or fragment; the MCP endpoint is <origin>/mcp. Got ${JSON.stringify(value)}`);
+  }
+  const loopback = LOOPBACK.has(url.hostname);
+  if (url.protocol === 'http:' && !loopback) {
+    throw new UsageError(`--public-url must be https (put a TLS terminator in front); plain http is accepted on a loopback address only, for tests. Got ${url.origin}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--public-url must be https, got ${url.protocol}`);
+  return { origin: url.origin, loopback: url.protocol === 'http:' };
+}
+
+export function redisUrlFrom(flag: string | undefined, env: Env, warn: (m: string) => void): string {
+  if (flag !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(flag);
+    } catch {
+      throw new UsageError(`--redis is not a URL: expected redis://host:port[/db] or rediss://…`);
+    }
+    if (url.password) {
+      throw new UsageError(
+        '--redis carries a password: a command line can be read by every user of this machine. Pass the URL without it and set YNAB_MCP_REDIS_PASSWORD or YNAB_MCP_REDIS_PASSWORD_FILE, or give the whole URL in YNAB_MCP_REDIS_URL.',
+      );
+    }
+  }
+  const raw = flag ?? env.YNAB_MCP_REDIS_URL;
+  if (!raw) throw new UsageError('--hosted needs Redis: --redis redis://host:6379 (or YNAB_MCP_REDIS_URL)');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError('YNAB_MCP_REDIS_URL is not a URL: expected redis://[user:password@]host:port[/db] or rediss://…');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`the Redis URL must start with redis:// or rediss://, got ${url.protocol}//`);
+  const password = secretFromEnv('YNAB_MCP_REDIS_PASSWORD', env, warn);
+  if (password !== undefined) {
+    if (url.password) throw new UsageError('the Redis URL already carries a password; do not also set YNAB_MCP_REDIS_PASSWORD');
+    url.password = encodeURIComponent(password);
+  }
+  return url.toString();
+}
+
+export interface HostedFlags {
+  'public-url'?: string;
+  redis?: string;
+  'app-url'?: string;
+  'base-url'?: string;
+}
+
+export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
+  const { origin, loopback } = publicOrigin(flags['public-url']);
+  const redisUrl = redisUrlFrom(flags.redis, env, warn);
+  const clientId = secretFromEnv('YNAB_OAUTH_CLIENT_ID', env, warn);
+  const clientSecret = secretFromEnv('YNAB_OAUTH_CLIENT_SECRET', env, warn);
+  if (!clientId || !clientSecret) {
+    throw new UsageError(
+      `--hosted needs the YNAB OAuth application: set YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET (or …_FILE). Create it at https://app.ynab.com/settings/developer with the redirect URI ${origin}/oauth/callback`,
+    );
+  }
+  const keyText = secretFromEnv('YNAB_MCP_DATA_KEY', env, warn);
+  if (!keyText) throw new UsageError('--hosted needs a data key: set YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE to 32 random bytes (openssl rand -base64 32); every instance needs the same one');
+  let dataKey: DataKey;
+  try {
+    dataKey = new DataKey(parseDataKey(keyText, env.YNAB_MCP_DATA_KEY ? 'YNAB_MCP_DATA_KEY' : 'YNAB_MCP_DATA_KEY_FILE'));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  let appUrl: string;
+  try {
+    appUrl = checkBaseUrl(flags['app-url'] ?? DEFAULT_APP_URL).origin;
+  } catch (e) {
+    throw new UsageError(`--app-url: ${(e as Error).message}`);
+  }
+  return {
+    publicUrl: origin,
+    resource: `${origin}/mcp`,
+    ynabRedirectUri: `${origin}/oauth/callback`,
+    loopbackTest: loopback,
+    redisUrl,
+    ynab: { clientId, clientSecret, appUrl, baseUrl: flags['base-url'] },
+    dataKey,
+  };
+}

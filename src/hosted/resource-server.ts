@@ -1,0 +1,88 @@
+/**
+ * The MCP endpoint as an OAuth resource server (MCP specification 2025-11-25, Authorization):
+ *  - Protected resource metadata (RFC 9728) at /.well-known/oauth-protected-resource and at the
+ *    path-suffixed /.well-known/oauth-protected-resource/mcp: the resource is <public URL>/mcp,
+ *    its authorization server this same origin.
+ *  - Every request to /mcp needs `Authorization: Bearer <access token>`. Without one: 401 with
+ *    `WWW-Authenticate: Bearer resource_metadata="…", scope="ynab"`, which is how clients find
+ *    where to sign in. A token that is unknown, expired, revoked, issued for another resource
+ *    (audience) or whose YNAB grant is gone: 401 with error="invalid_token", so the client signs in
+ *    again. Tokens in the query string are never read.
+ *  - A valid token names the user (the account of the grant): the request is served with that
+ *    user's state and nobody else's.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type Provider from 'oidc-provider';
+import { bearerToken } from '../mcp/http-guards.js';
+import { StateStoreError } from '../storage/store.js';
+import { MCP_SCOPE } from './authorization-server.js';
+import type { HostedOptions } from './options.js';
+import type { YnabGrant, YnabGrants } from './ynab-grants.js';
+
+export const PRM_PATHS = ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'];
+
+export function protectedResourceMetadata(opts: HostedOptions): Record<string, unknown> {
+  return {
+    resource: opts.resource,
+    authorization_servers: [opts.publicUrl],
+    scopes_supported: [MCP_SCOPE],
+    bearer_methods_supported: ['header'],
+    resource_name: 'YNAB budgets (ynab-mcp)',
+  };
+}
+
+/** What authenticate() hands on in AuthInfo.extra. */
+export interface HostedAuth {
+  identity: string;
+  grant: YnabGrant;
+}
+
+function challenge(opts: HostedOptions, error?: { code: string; description: string }): string {
+  const parts = [`resource_metadata="${opts.publicUrl}/.well-known/oauth-protected-resource/mcp"`, `scope="${MCP_SCOPE}"`];
+  if (error) parts.push(`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, '')}"`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
+function unauthorized(res: ServerResponse, opts: HostedOptions, message: string, error?: { code: string; description: string }): undefined {
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': challenge(opts, error), 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+  return undefined;
+}
+
+export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts: HostedOptions) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> => {
+    const presented = bearerToken(req.headers.authorization);
+    if (presented === undefined) {
+      return unauthorized(res, opts, `Unauthorized: sign in first; this server's protected resource metadata is at ${opts.publicUrl}/.well-known/oauth-protected-resource/mcp`);
+    }
+    let token: InstanceType<Provider['AccessToken']> | undefined;
+    let grant: YnabGrant | undefined;
+    try {
+      token = await provider.AccessToken.find(presented);
+      grant = token?.accountId ? await grants.read(token.accountId) : undefined;
+    } catch (e) {
+      // The store cannot be reached: nobody can be told who they are, and nobody is turned away for good.
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Service unavailable: the server's state store cannot be reached just now (${e instanceof StateStoreError ? 'Redis' : 'internal error'}); try again shortly` }, id: null }));
+      return undefined;
+    }
+    const invalid = (description: string) => unauthorized(res, opts, `Unauthorized: ${description}`, { code: 'invalid_token', description });
+    if (!token || token.isExpired) return invalid('the access token is not valid (unknown, expired or revoked)');
+    // Audience (RFC 8707): a token issued for another resource is refused, whoever issued it.
+    const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
+    if (!audiences.includes(opts.resource)) return invalid(`the access token was not issued for ${opts.resource}`);
+    if (!token.scopes.has(MCP_SCOPE)) return invalid(`the access token does not carry the ${MCP_SCOPE} scope`);
+    const identity = token.accountId;
+    if (!identity || !grant) return invalid('the YNAB sign-in behind this token is gone (revoked or expired); sign in again');
+    const extra: HostedAuth = { identity, grant };
+    return {
+      token: presented,
+      clientId: token.clientId ?? '',
+      scopes: [...token.scopes],
+      expiresAt: token.exp,
+      resource: new URL(opts.resource),
+      extra: extra as unknown as Record<string, unknown>,
+    };
+  };
+}

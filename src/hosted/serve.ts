@@ -1,0 +1,130 @@
+/**
+ * Hosted mode assembled: `ynab-mcp serve --transport http --hosted`. One process is one
+ * stateless instance; run as many as you like behind a TLS terminator, all with the same Redis,
+ * data key and YNAB OAuth application.
+ *
+ *   /mcp                                         MCP (Streamable HTTP), bearer tokens only
+ *   /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata
+ *   /.well-known/oauth-authorization-server      RFC 8414 metadata (and openid-configuration)
+ *   /oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke, /oauth/jwks
+ *                                                the authorization server (oidc-provider)
+ *   /interaction/<uid>, /oauth/callback          consent, and the round trip to YNAB
+ *   /healthz                                     200 when Redis answers (for load balancers)
+ *
+ * The MCP serving itself is src/mcp/http.ts, as in the single-user server, with a router that
+ * picks the user's state per request instead of one state for the process.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpConfig } from '../mcp/config.js';
+import { serveHttp, type HttpServer } from '../mcp/http.js';
+import { RedisStateStore } from '../storage/redis-store.js';
+import { createAuthorizationServer } from './authorization-server.js';
+import { interactionRoutes } from './interactions.js';
+import type { HostedOptions } from './options.js';
+import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedAuth } from './resource-server.js';
+import { HostedUsers } from './users.js';
+import { YnabGrants } from './ynab-grants.js';
+
+const DAY = 86_400_000;
+/**
+ * What belongs to a user goes from Redis by itself once they stop coming: their grant, copies and
+ * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
+ * after a day (they only count the last hour).
+ */
+export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'quota/': DAY };
+
+export interface HostedServeOptions {
+  hosted: HostedOptions;
+  config: McpConfig;
+  maxStalenessMs: number;
+  host?: string;
+  port?: number;
+  log: (line: string) => void;
+  /** One line per request on the log. */
+  verbose?: boolean;
+}
+
+export interface HostedServer extends HttpServer {
+  users: HostedUsers;
+  store: RedisStateStore;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> {
+  const { hosted: opts, log } = o;
+  const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION });
+  try {
+    const provider = await createAuthorizationServer(store, opts, log);
+    const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
+    const users = new HostedUsers({ store, opts, config: o.config, grants, maxStalenessMs: o.maxStalenessMs, log });
+    const authenticate = bearerAuthenticator(provider, grants, opts);
+    const interactions = interactionRoutes({ provider, store, grants, opts, log });
+    const authorizationServer = provider.callback();
+    const publicUrl = new URL(opts.publicUrl);
+    const metadata = protectedResourceMetadata(opts);
+
+    const route = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+      const url = new URL(req.url ?? '/', opts.publicUrl);
+      // The authorization server and the consent pages see the public origin (https behind the
+      // terminator: secure cookies, https URLs), whatever the terminator passed on.
+      req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+      req.headers['x-forwarded-host'] = publicUrl.host;
+      if (PRM_PATHS.includes(url.pathname)) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          res.writeHead(405, { allow: 'GET' });
+          res.end();
+        } else json(res, 200, metadata, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
+        return true;
+      }
+      if (url.pathname === '/healthz') {
+        const ok = await store.get('hosted/health').then(
+          () => true,
+          () => false,
+        );
+        json(res, ok ? 200 : 503, { ok, users_held: users.size });
+        return true;
+      }
+      if (await interactions(req, res, url)) return true;
+      // Everything else is the authorization server's. It never sees a browser session: each
+      // sign-in goes through consent and YNAB again.
+      if (req.headers.cookie) {
+        req.headers.cookie = req.headers.cookie
+          .split(';')
+          .filter((c) => !c.trim().startsWith('_session'))
+          .join(';');
+      }
+      await authorizationServer(req, res);
+      return true;
+    };
+
+    const http = await serveHttp(undefined, {
+      host: o.host,
+      port: o.port,
+      log: o.verbose ? log : undefined,
+      hosted: {
+        route,
+        authenticate,
+        stateFor: (auth) => users.stateFor(auth.extra as unknown as HostedAuth),
+        onReadOnly: (listener) => users.onReadOnly(listener),
+      },
+    });
+    return {
+      url: http.url,
+      urls: http.urls,
+      users,
+      store,
+      async close() {
+        await http.close();
+        await users.close();
+        await store.close();
+      },
+    };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * One ServerState per signed-in user, held by this instance in a bounded LRU. A user's state is
+ * the same stack as the single-user server's (client, quota ledger, replicas, write journal,
+ * service) over the shared Redis store, named by their identity: their YNAB grant, their
+ * replicas, their journal, their ledgers, and nothing of anyone else's. Everything in it can be
+ * rebuilt from the store, so an evicted user (or an instance that restarts) costs a reload, not
+ * data; a request is served by whichever instance gets it.
+ *
+ * A new sign-in of the same user (another grant, perhaps read-only now) replaces the state this
+ * instance holds for them: the grant's sign-in time is compared on every request.
+ */
+import { LRUCache } from 'lru-cache';
+import type { TokenProvider } from '../api/client/client.js';
+import { OAuthRefreshError, oauthProvider } from '../auth/oauth-provider.js';
+import type { McpConfig } from '../mcp/config.js';
+import { ServerState, type Connection } from '../mcp/state.js';
+import type { StateStore } from '../storage/store.js';
+import type { HostedOptions } from './options.js';
+import type { HostedAuth } from './resource-server.js';
+import { sharedAnswers } from './shared-answers.js';
+import type { YnabGrants } from './ynab-grants.js';
+
+/** Users whose state one instance keeps in memory at once; the least recently served go first. */
+export const MAX_USERS_HELD = 200;
+/** Budget copies one user may hold in an instance's memory. */
+export const MAX_REPLICA_BYTES_PER_USER = 32 * 1024 * 1024;
+
+export const HOSTED_SIGN_IN_AGAIN = 'The YNAB sign-in behind this connection has expired or was revoked. Reconnect the YNAB connector in your assistant to sign in again.';
+
+interface Held {
+  state: ServerState;
+  signedInAt: string;
+}
+
+export interface HostedUsersOptions {
+  store: StateStore;
+  opts: HostedOptions;
+  config: McpConfig;
+  grants: YnabGrants;
+  maxStalenessMs: number;
+  log: (line: string) => void;
+  maxHeld?: number;
+}
+
+export class HostedUsers {
+  private readonly held: LRUCache<string, Held>;
+  private readonly readOnlyListeners = new Set<() => void>();
+
+  constructor(private readonly deps: HostedUsersOptions) {
+    this.held = new LRUCache<string, Held>({
+      max: deps.maxHeld ?? MAX_USERS_HELD,
+      // Evicted or replaced states only wait for saves under way; their copies are in the store already.
+      dispose: (h, _identity, reason) => {
+        if (reason === 'evict' || reason === 'set') void h.state.close().catch(() => undefined);
+      },
+    });
+  }
+
+  /** The state of the user an authenticated request is for. */
+  stateFor(auth: HostedAuth): ServerState {
+    const signedInAt = auth.grant.signed_in_at ?? '';
+    const known = this.held.get(auth.identity);
+    if (known && known.signedInAt === signedInAt) return known.state;
+    const state = this.create(auth.identity);
+    this.held.set(auth.identity, { state, signedInAt });
+    return state;
+  }
+
+  onReadOnly(listener: () => void): () => void {
+    this.readOnlyListeners.add(listener);
+    return () => this.readOnlyListeners.delete(listener);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  private create(identity: string): ServerState {
+    const { store, opts, grants, log } = this.deps;
+    const connect = async (): Promise<Connection> => {
+      const provider = await oauthProvider({ store: grants.secretsFor(identity), stateDir: '', state: store, warn: log, signInAgain: HOSTED_SIGN_IN_AGAIN });
+      // A grant YNAB refused is forgotten, so the user's MCP tokens get 401 and the client signs in again.
+      const forget = async <T>(p: Promise<T>): Promise<T> => {
+        try {
+          return await p;
+        } catch (e) {
+          if (e instanceof OAuthRefreshError) await grants.remove(identity).catch(() => undefined);
+          throw e;
+        }
+      };
+      const tokens: TokenProvider = {
+        token: () => forget(provider.token()),
+        renewAfterUnauthorized: (failed) => forget(provider.renewAfterUnauthorized!(failed)),
+      };
+      return {
+        tokens,
+        info: { source: 'hosted', kind: 'oauth', scope: provider.scope, expiresAt: provider.expiresAt() },
+        identity: async () => identity,
+        baseUrl: opts.ynab.baseUrl,
+      };
+    };
+    const state = new ServerState(this.deps.config, connect, {
+      store,
+      shared: true,
+      sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
+      persist: true,
+      keySource: { key: async () => opts.dataKey.subkey('replicas') },
+      maxStalenessMs: this.deps.maxStalenessMs,
+      maxReplicaBytes: MAX_REPLICA_BYTES_PER_USER,
+      baseUrl: opts.ynab.baseUrl,
+      log,
+    });
+    state.onReadOnly(() => {
+      for (const l of this.readOnlyListeners) l();
+    });
+    return state;
+  }
+
+  async close(): Promise<void> {
+    const states = [...this.held.values()].map((h) => h.state);
+    this.held.clear();
+    await Promise.all(states.map((s) => s.close().catch(() => undefined)));
+  }
+}

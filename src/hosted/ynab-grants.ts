@@ -1,0 +1,106 @@
+/**
+ * Each user's YNAB grant (access token, refresh token, expiry, scope), kept in the state store
+ * as one record sealed with the data key: `grants/<identity>.json`. The identity is a hash of the
+ * user's YNAB id (identityOf), the same name their replicas, journals and MCP tokens carry.
+ *
+ * `secretsFor` presents a user's grant the way the single-user OAuth token provider
+ * (src/auth/oauth-provider.ts) reads its sign-in, so hosted mode refreshes YNAB tokens with the
+ * same code: single-flight across instances through the store's lock, the new pair stored before
+ * it is used. The OAuth application's id, secret and app URL are the deployment's, not stored per
+ * user. YNAB tokens live only here and in the instance that uses them: never in an MCP answer,
+ * never in an MCP token, never in a log.
+ */
+import { tokenKey } from '../quota/ledger.js';
+import { segment } from '../storage/keys.js';
+import type { StateStore } from '../storage/store.js';
+import type { DataKey } from './sealing.js';
+
+/** What is kept of a user's YNAB grant, by the names the token provider reads. */
+export interface YnabGrant {
+  access_token: string;
+  refresh_token?: string;
+  token_expires_at?: string;
+  token_scope?: 'full' | 'read-only';
+  /** When the user signed in: a new sign-in replaces what instances hold for the old one. */
+  signed_in_at?: string;
+}
+
+export interface YnabApp {
+  clientId: string;
+  clientSecret: string;
+  appUrl: string;
+}
+
+/** The identity of a YNAB user in this deployment: stable, and not their YNAB id itself. */
+export function identityOf(ynabUserId: string): string {
+  return tokenKey(`ynab-user:${ynabUserId}`);
+}
+
+export const grantKey = (identity: string): string => `grants/${identity}.json`;
+/** The lock src/auth/oauth-provider.ts takes to refresh a grant whose grant_id is `identity`. */
+const refreshLockName = (identity: string): string => `oauth-${segment(identity)}`;
+
+export class YnabGrants {
+  constructor(
+    private readonly store: StateStore,
+    private readonly key: DataKey,
+    private readonly app: YnabApp,
+  ) {}
+
+  async read(identity: string): Promise<YnabGrant | undefined> {
+    const k = grantKey(identity);
+    const grant = this.key.openJson<YnabGrant>(await this.store.get(k), k);
+    return grant && typeof grant.access_token === 'string' ? grant : undefined;
+  }
+
+  /**
+   * Replaces the user's grant (a new sign-in), under the lock their refreshes take, so that a
+   * refresh of the old grant under way elsewhere cannot write its pair over the new one.
+   */
+  async save(identity: string, grant: YnabGrant): Promise<void> {
+    const k = grantKey(identity);
+    await this.store.withLock(refreshLockName(identity), () => this.store.set(k, this.key.sealJson(grant, k)));
+  }
+
+  /** Forgets the user's grant: their MCP tokens stop working at the next request (sign in again). */
+  async remove(identity: string): Promise<void> {
+    await this.store.delete(grantKey(identity));
+  }
+
+  /** A user's grant under the secret names of src/auth/oauth-provider.ts. */
+  secretsFor(identity: string): { get(name: string): Promise<string | null>; set(name: string, value: string): Promise<void>; delete(name: string): Promise<boolean> } {
+    const k = grantKey(identity);
+    const change = (name: string, value: string | undefined) =>
+      this.store.update(k, (bytes) => {
+        const grant = this.key.openJson<Record<string, string>>(bytes, k) ?? {};
+        if (value === undefined) delete grant[name];
+        else grant[name] = value;
+        return { value: this.key.sealJson(grant, k), result: undefined };
+      });
+    return {
+      get: async (name) => {
+        switch (name) {
+          case 'oauth_client_id':
+            return this.app.clientId;
+          case 'oauth_client_secret':
+            return this.app.clientSecret;
+          case 'oauth_app_url':
+            return this.app.appUrl;
+          case 'token_kind':
+            return 'oauth';
+          case 'grant_id':
+            return identity; // names the refresh lock: one per user, shared by every instance
+          default: {
+            const grant = this.key.openJson<Record<string, string>>(await this.store.get(k), k);
+            return grant?.[name] ?? null;
+          }
+        }
+      },
+      set: (name, value) => change(name, value),
+      delete: async (name) => {
+        await change(name, undefined);
+        return true;
+      },
+    };
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The state store of hosted mode: the same keys as the file store (keys.ts), kept in Redis so
+ * that any number of stateless instances share ledgers, replicas, journals, grants and the
+ * authorization server's records. Loaded only by hosted mode (`serve --hosted`); the single-user
+ * default never imports it, nor the Redis client.
+ *
+ * How each operation maps (see store.ts):
+ *  - get / set / delete: GET, SET (PX for a ttl), DEL, under a key prefix (default `ynab-mcp:`).
+ *  - list: SCAN MATCH `<prefix><key prefix>*`.
+ *  - update: optimistic compare-and-set. The value is read, `change` computes the next one, and
+ *    a Lua script writes it only if the stored value still has the digest that was read (SHA-1 of
+ *    the bytes, computed by Redis itself), else the whole round is retried. One shared connection
+ *    serves every caller (WATCH would need a connection per caller); callers of one instance take
+ *    turns per key, so retries only happen between instances.
+ *  - withLock: a lease, `SET locks/<name> <random> NX PX 15000`, renewed every 5 s while held and
+ *    released by a compare-and-delete script. A crashed holder's lease lapses within 15 s.
+ * Commands fail fast when Redis cannot be reached (no offline queue, a per-command timeout), with
+ * a StateStoreError naming the Redis location (never its password), so callers degrade as they
+ * do for an unwritable state directory: reads answered from a copy in memory, with a notice.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createClient, RESP_TYPES } from 'redis';
+import { checkKey, labelOf } from './keys.js';
+import { type Change, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
+import { inTurn } from './turns.js';
+
+/** A lease on a lock lapses this long after its holder stopped renewing it. */
+const LEASE_MS = 15_000;
+/** How long withLock waits for a lock before it gives up with an error. */
+const LOCK_WAIT_MS = 60_000;
+/** How long one command may take before the store reports Redis as unreachable. */
+const COMMAND_TIMEOUT_MS = 5_000;
+/** Conflicting updates from other instances are retried this many times before giving up. */
+const MAX_UPDATE_ROUNDS = 200;
+
+/** Writes ARGV[2] (or deletes when ARGV[3] is 'del') only if the value's digest is still ARGV[1] ('' = absent). */
+const CAS_SCRIPT = `
+local cur = redis.call('GET', KEYS[1])
+local digest = ''
+if cur then digest = redis.sha1hex(cur) end
+if digest ~= ARGV[1] then return 0 end
+if ARGV[3] == 'del' then
+  redis.call('DEL', KEYS[1])
+elseif ARGV[4] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[4])
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+return 1`;
+
+/** Renews (ARGV[2] = ms) or releases (ARGV[2] = 'release') a lease, only if it is still ours (ARGV[1]). */
+const LEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == 'release' then return redis.call('DEL', KEYS[1]) end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
+
+const sha1 = (text: string | Uint8Array) => createHash('sha1').update(text).digest('hex');
+const CAS_SHA = sha1(CAS_SCRIPT);
+const LEASE_SHA = sha1(LEASE_SCRIPT);
+
+/** Glob characters in the configured prefix are matched literally by SCAN. */
+const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+
+export interface RedisStoreOptions {
+  /** Prefix of every key this store writes; lets one Redis serve several deployments. Default `ynab-mcp:`. */
+  prefix?: string;
+  /** Where connection trouble is reported (once per change of state). Default stderr. */
+  log?: (line: string) => void;
+  /**
+   * How long keys under a prefix live after their last write when written without a ttl (e.g.
+   * `{ 'replicas/': 35 days }`), so that what belongs to users who stopped coming goes by itself.
+   */
+  retention?: Record<string, number>;
+}
+
+/** A Redis URL as it may be shown: without user name and password. */
+export function redisLocation(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return 'redis (unparseable URL)';
+  }
+}
+
+type Client = ReturnType<typeof createClient>;
+
+export class RedisStateStore implements StateStore {
+  readonly location: string;
+  private readonly prefix: string;
+  private readonly log: (line: string) => void;
+  private readonly retention: [string, number][];
+  private constructor(
+    private readonly client: Client,
+    url: string,
+    opts: RedisStoreOptions,
+  ) {
+    this.location = redisLocation(url);
+    this.prefix = opts.prefix ?? 'ynab-mcp:';
+    this.log = opts.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    this.retention = Object.entries(opts.retention ?? {});
+  }
+
+  /** The ttl a write gets: its own, else the retention of its prefix, else none. */
+  private ttlFor(key: string, opts: SetOptions): number | undefined {
+    if (opts.ttlMs !== undefined) return Math.max(1, Math.round(opts.ttlMs));
+    return this.retention.find(([prefix]) => key.startsWith(prefix))?.[1];
+  }
+
+  /** Connects to `url` (redis:// or rediss://) and checks it answers. */
+  static async connect(url: string, opts: RedisStoreOptions = {}): Promise<RedisStateStore> {
+    const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    const location = redisLocation(url);
+    let down = false;
+    let connected = false;
+    const client = createClient({
+      url,
+      // Fail at once while disconnected rather than queue: a caller waiting on a dead Redis
+      // would hold an MCP request until its deadline.
+      disableOfflineQueue: true,
+      // At start, a Redis that cannot be reached is a configuration error (said at once); once
+      // connected, a lost connection is retried for as long as it takes.
+      socket: {
+        connectTimeout: COMMAND_TIMEOUT_MS,
+        reconnectStrategy: (retries, cause) => (connected ? Math.min(100 * 2 ** retries, 5_000) : retries >= 2 ? cause : 200),
+      },
+      commandOptions: { timeout: COMMAND_TIMEOUT_MS, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } },
+    });
+    client.on('error', (e: Error) => {
+      if (down) return;
+      down = true;
+      log(`ynab-mcp: Redis at ${location} cannot be reached (${e.message}); retrying`);
+    });
+    client.on('ready', () => {
+      connected = true;
+      if (down) log(`ynab-mcp: Redis at ${location} is reachable again`);
+      down = false;
+    });
+    try {
+      await client.connect();
+      await client.sendCommand(['PING']);
+    } catch (e) {
+      await client.destroy();
+      throw new StateStoreError('read', location, `Redis at ${location} cannot be reached (${(e as Error).message}); check --redis and that Redis is running`, { cause: e });
+    }
+    return new RedisStateStore(client as Client, url, opts);
+  }
+
+  describe(key: string): string {
+    return `${this.location} key ${this.prefix}${checkKey(key)}`;
+  }
+
+  private full(key: string): string {
+    return this.prefix + checkKey(key);
+  }
+
+  private async run<T>(failure: StoreFailure, key: string, args: (string | Buffer)[]): Promise<T> {
+    try {
+      return (await this.client.sendCommand(args)) as T;
+    } catch (e) {
+      throw this.error(failure, key, e);
+    }
+  }
+
+  /** EVALSHA, loading the script when this Redis has not seen it yet (or was restarted). */
+  private async script<T>(failure: StoreFailure, key: string, sha: string, source: string, keys: string[], args: (string | Buffer)[]): Promise<T> {
+    try {
+      return (await this.client.sendCommand(['EVALSHA', sha, String(keys.length), ...keys, ...args])) as T;
+    } catch (e) {
+      if (!/NOSCRIPT/.test((e as Error).message ?? '')) throw this.error(failure, key, e);
+    }
+    return this.run<T>(failure, key, ['EVAL', source, String(keys.length), ...keys, ...args]);
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const value = await this.run<Buffer | null>('read', key, ['GET', this.full(key)]);
+    return value ?? undefined;
+  }
+
+  async set(key: string, value: Uint8Array, opts: SetOptions = {}): Promise<void> {
+    const args: (string | Buffer)[] = ['SET', this.full(key), Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
+    const ttl = this.ttlFor(key, opts);
+    if (ttl !== undefined) args.push('PX', String(ttl));
+    await this.run('write', key, args);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.run('write', key, ['DEL', this.full(key)]);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const match = `${escapeGlob(this.prefix + prefix)}*`;
+    const keys = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, batch] = await this.run<[Buffer | string, (Buffer | string)[]]>('read', prefix || 'state', ['SCAN', cursor, 'MATCH', match, 'COUNT', '1000']);
+      cursor = String(next);
+      for (const k of batch) {
+        const name = String(k).slice(this.prefix.length);
+        if (!name.startsWith('locks/')) keys.add(name);
+      }
+    } while (cursor !== '0');
+    return [...keys];
+  }
+
+  update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts: SetOptions = {}): Promise<T> {
+    const full = this.full(key);
+    return inTurn(`redis:${this.location}:${full}`, async () => {
+      for (let round = 1; ; round++) {
+        const current = await this.get(key);
+        const { value, result } = change(current);
+        if (value === undefined) return result;
+        const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
+        const written = await this.script<number>('write', key, CAS_SHA, CAS_SCRIPT, [full], [
+          current === undefined ? '' : sha1(current),
+          value === null ? '' : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+          value === null ? 'del' : 'set',
+          ttl,
+        ]);
+        if (written === 1) return result;
+        if (round >= MAX_UPDATE_ROUNDS) {
+          throw new StateStoreError('write', this.describe(key), `${labelOf(key)} ${this.describe(key)} kept changing under this update; try again`);
+        }
+        // Another instance wrote in between: read again after a short, jittered pause.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, round * 2)));
+      }
+    });
+  }
+
+  withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const key = `locks/${name}`;
+    const full = this.full(key);
+    return inTurn(`redis:${this.location}:${full}`, async () => {
+      const token = randomBytes(16).toString('hex');
+      const started = Date.now();
+      for (;;) {
+        const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)]);
+        if (got !== null) break;
+        if (Date.now() - started > LOCK_WAIT_MS) {
+          throw new StateStoreError('lock', this.describe(key), `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`);
+        }
+        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+      }
+      const renew = setInterval(() => {
+        void this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, String(LEASE_MS)]).catch(() => undefined);
+      }, LEASE_MS / 3);
+      renew.unref();
+      try {
+        return await fn();
+      } finally {
+        clearInterval(renew);
+        await this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, 'release']).catch(() => undefined); // lapses on its own otherwise
+      }
+    });
+  }
+
+  /** Memory Redis reports for the keys under `prefix` (MEMORY USAGE), for the bench. */
+  async memoryUsage(prefix = ''): Promise<number> {
+    let total = 0;
+    for (const key of await this.list(prefix)) {
+      total += Number((await this.run<number | null>('read', key, ['MEMORY', 'USAGE', this.full(key), 'SAMPLES', '0'])) ?? 0);
+    }
+    return total;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => this.client.destroy());
+  }
+
+  private error(failure: StoreFailure, key: string, e: unknown): StateStoreError {
+    if (e instanceof StateStoreError) return e;
+    const verb = { read: 'cannot be read', write: 'cannot be written', lock: 'cannot be locked' }[failure];
+    const where = key === 'state' || key === '' ? `Redis at ${this.location}` : `${labelOf(key)} (${this.describe(key)})`;
+    return new StateStoreError(failure, this.location, `${where} ${verb} (${(e as Error)?.message ?? String(e)})`, { cause: e });
+  }
+}

@@ -1,0 +1,409 @@
+/**
+ * A hosted deployment for tests, all real: a redis-server, hosted instances as child processes
+ * (`ynab-mcp serve --transport http --hosted`), a small round-robin proxy in front of them (the
+ * load balancer; its address is the public URL), and users who sign in through the full MCP
+ * authorization flow with the real MCP client's OAuth support. The test plays the browser:
+ * fetch with `redirect: "manual"`, a cookie jar per browser, the consent form submitted, and the
+ * YNAB sign-in answered by the sandbox as the user named by `login=<email>`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { killAllCli, startCli, type CliProcess } from './cli.js';
+import { startRedis, type RunningRedis } from './redis.js';
+
+type Metadata = OAuthClientProvider['clientMetadata'];
+type Tokens = Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+type ClientInfo = Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+
+// ---------------------------------------------------------------------------------------------
+// The load balancer
+
+export interface RoundRobinProxy {
+  url: string;
+  /** Where requests go, in turn; replaced as instances come and go. */
+  targets: string[];
+  /** Requests forwarded to each target (by URL). */
+  forwarded: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Forwards each request to the next target; a target that refuses the connection is skipped. */
+export async function roundRobinProxy(): Promise<RoundRobinProxy> {
+  let next = 0;
+  const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), close: async () => undefined };
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tries: number): void => {
+    if (!proxy.targets.length || tries >= proxy.targets.length) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('no instance reachable');
+      return;
+    }
+    const target = proxy.targets[next++ % proxy.targets.length]!;
+    const up = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    up.on('error', (e: NodeJS.ErrnoException) => {
+      // Refused before anything was sent: that instance is down, the next one gets the request.
+      if (!res.headersSent && (e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET') && !up.reusedSocket) forward(req, res, body, tries + 1);
+      else res.destroy(e);
+    });
+    up.end(body);
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => forward(req, res, Buffer.concat(chunks), 0));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return proxy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instances
+
+export interface HostedEnv {
+  redisUrl: string;
+  publicUrl: string;
+  appUrl: string;
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  dataKey: string;
+  /** Extra arguments (e.g. --max-staleness). */
+  args?: string[];
+  /** Extra environment (e.g. NODE_EXTRA_CA_CERTS). */
+  env?: Record<string, string>;
+  /** Where the instance listens (default a free port). */
+  port?: number;
+}
+
+export interface Instance {
+  proc: CliProcess;
+  url: string;
+}
+
+export const newDataKey = (): string => randomBytes(32).toString('base64');
+
+export async function startInstance(env: HostedEnv): Promise<Instance> {
+  const proc = startCli(
+    ['serve', '--transport', 'http', '--hosted', '--public-url', env.publicUrl, '--redis', env.redisUrl, '--app-url', env.appUrl, '--base-url', env.baseUrl, '--port', String(env.port ?? 0), ...(env.args ?? [])],
+    {
+      env: {
+        YNAB_OAUTH_CLIENT_ID: env.clientId,
+        YNAB_OAUTH_CLIENT_SECRET: env.clientSecret,
+        YNAB_MCP_DATA_KEY: env.dataKey,
+        YNAB_ACCESS_TOKEN: undefined,
+        ...env.env,
+      },
+    },
+  );
+  const m = await proc.waitFor('stderr', /listening on (http:\/\/[^/]+)\/mcp/, 60_000);
+  return { proc, url: m[1]! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// An MCP client with OAuth, and a browser
+
+/** The MCP client's side of OAuth, in memory (a real client keeps this in its own storage). */
+export class MemoryOAuthProvider implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  private info: ClientInfo;
+  private saved: Tokens;
+  private verifier = '';
+  private discovery: Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
+  readonly stateValue = randomBytes(16).toString('hex');
+
+  constructor(
+    readonly name: string,
+    readonly redirect = 'http://127.0.0.1:7777/callback',
+    readonly clientMetadataUrl?: string,
+  ) {}
+
+  get redirectUrl(): string {
+    return this.redirect;
+  }
+
+  get clientMetadata(): Metadata {
+    return { client_name: this.name, redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+
+  state(): string {
+    return this.stateValue;
+  }
+  clientInformation(): ClientInfo {
+    return this.info;
+  }
+  saveClientInformation(info: NonNullable<ClientInfo>): void {
+    this.info = info;
+  }
+  tokens(): Tokens {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<Tokens>): void {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string): void {
+    this.verifier = v;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
+  saveDiscoveryState(s: NonNullable<typeof this.discovery>): void {
+    this.discovery = s;
+  }
+  discoveryState(): typeof this.discovery {
+    return this.discovery;
+  }
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.info = undefined;
+  }
+}
+
+export interface BrowseOptions {
+  /** The sandbox user YNAB's sign-in approves as (`login=<email>` on its authorize page). */
+  login?: string;
+  /** What the user clicks on the consent page ('look': nothing; the page is returned). */
+  decision?: 'allow' | 'read-only' | 'deny' | 'look';
+  /** Changes YNAB's redirect before it is followed (a tampered state, say). */
+  tamperYnabRedirect?: (url: URL) => URL;
+  /** Every URL the browser visited, in order. */
+  visited?: string[];
+  /** The protocol era the MCP client speaks (default 2025-era, as most assistants still do). */
+  era?: 'legacy' | 'modern';
+}
+
+/** A browser: follows redirects by hand, keeps cookies per origin, submits the consent form. */
+export async function browse(start: URL, stopAt: string, opts: BrowseOptions = {}): Promise<{ url: URL; status: number; body: string }> {
+  const jar = new Map<string, Map<string, string>>();
+  let url = start;
+  let method = 'GET';
+  let form: string | undefined;
+  for (let hop = 0; hop < 25; hop++) {
+    opts.visited?.push(url.toString());
+    if (url.toString().startsWith(stopAt)) return { url, status: 0, body: '' };
+    const cookies = jar.get(url.origin);
+    const headers: Record<string, string> = {};
+    if (cookies?.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(url, { method, headers, body: form, redirect: 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (!jar.has(url.origin)) jar.set(url.origin, new Map());
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) jar.get(url.origin)!.delete(name);
+      else jar.get(url.origin)!.set(name, value);
+    }
+    const body = await res.text();
+    method = 'GET';
+    form = undefined;
+    if (res.status >= 300 && res.status < 400) {
+      let next = new URL(res.headers.get('location')!, url);
+      if (next.pathname === '/oauth/authorize' && next.searchParams.has('redirect_uri') && next.searchParams.get('redirect_uri')!.endsWith('/oauth/callback')) {
+        // YNAB's sign-in page: the user picks who they are.
+        if (opts.login) next.searchParams.set('login', opts.login);
+      }
+      if (next.pathname === '/oauth/callback' && opts.tamperYnabRedirect) next = opts.tamperYnabRedirect(next);
+      url = next;
+      continue;
+    }
+    const action = /<form method="post" action="([^"]+)"/.exec(body);
+    if (res.status === 200 && action && opts.decision !== 'look') {
+      url = new URL(action[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))), url);
+      method = 'POST';
+      form = new URLSearchParams({ decision: opts.decision ?? 'allow' }).toString();
+      continue;
+    }
+    return { url, status: res.status, body };
+  }
+  throw new Error('too many redirects');
+}
+
+export interface SignedIn {
+  client: Client;
+  provider: MemoryOAuthProvider;
+  transport: StreamableHTTPClientTransport;
+  call(name: string, args?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+/** Connects an MCP client to `mcpUrl`, signing in through the browser when the server asks. */
+export async function signIn(mcpUrl: string, provider: MemoryOAuthProvider, opts: BrowseOptions = {}): Promise<SignedIn> {
+  const connect = async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
+    const client = new Client({ name: provider.name, version: '1.0.0' }, opts.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
+    await client.connect(transport);
+    return { client, transport };
+  };
+  let connected: { client: Client; transport: StreamableHTTPClientTransport };
+  try {
+    connected = await connect();
+  } catch (e) {
+    if (!(e instanceof UnauthorizedError) || !provider.authorizationUrl) throw e;
+    const back = await browse(provider.authorizationUrl, provider.redirect, opts);
+    if (back.status !== 0) throw new Error(`the sign-in did not come back to the client: ${back.status} ${back.url} ${back.body.slice(0, 300)}`);
+    if (back.url.searchParams.get('state') !== provider.stateValue) throw new Error('the state came back changed');
+    const error = back.url.searchParams.get('error');
+    if (error) throw Object.assign(new Error(`authorization refused: ${error}: ${back.url.searchParams.get('error_description')}`), { oauthError: error, redirect: back.url });
+    const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
+    await transport.finishAuth(back.url.searchParams);
+    connected = await connect();
+  }
+  const { client, transport } = connected;
+  return {
+    client,
+    provider,
+    transport,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }),
+    close: () => client.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What reaches YNAB (the sandbox)
+
+export interface UpstreamRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  authorization?: string;
+  /** The form of a POST to /oauth/token (grant_type, …), secrets included: for assertions only. */
+  form?: URLSearchParams;
+}
+
+export interface RecordingProxy {
+  /** The proxy's origin: use `${url}/v1` as the base URL and `url` as the app URL. */
+  url: string;
+  requests: UpstreamRequest[];
+  close(): Promise<void>;
+}
+
+/** Sits between the instances and the sandbox and records every request (the sandbox's own view of who asked what). */
+export async function recordingProxy(targetOrigin: string): Promise<RecordingProxy> {
+  const requests: UpstreamRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const entry: UpstreamRequest = { method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization };
+      if ((req.url ?? '').startsWith('/oauth/token')) entry.form = new URLSearchParams(body.toString('utf8'));
+      requests.push(entry);
+      const up = httpRequest(`${targetOrigin}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(targetOrigin).host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      up.on('error', (e) => res.destroy(e));
+      up.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A whole deployment
+
+export interface Deployment {
+  redis: RunningRedis;
+  sandbox: RunningSandbox;
+  /** Between the instances and the sandbox: what reached YNAB. */
+  upstream: RecordingProxy;
+  /** The load balancer; its URL is the public URL. */
+  proxy: RoundRobinProxy;
+  env: HostedEnv;
+  instances: (Instance | undefined)[];
+  mcpUrl: string;
+  /** Kills instance i at once (SIGKILL: no shutdown, as a crash). */
+  kill(i: number): Promise<void>;
+  /** Starts instance i again (after kill), behind the proxy. */
+  start(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DeploymentOptions {
+  instances?: number;
+  sandbox?: SandboxOptions;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
+  const redis = await startRedis();
+  const sandbox = await startSandbox({ seed: 'hosted', log: () => {}, rateLimit: 100_000, ...opts.sandbox });
+  const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
+  const proxy = await roundRobinProxy();
+  const env: HostedEnv = {
+    redisUrl: redis.url,
+    publicUrl: proxy.url,
+    appUrl: upstream.url,
+    baseUrl: `${upstream.url}/v1`,
+    clientId: sandbox.oauthClientId,
+    clientSecret: sandbox.oauthClientSecret,
+    dataKey: newDataKey(),
+    args: opts.args,
+    env: opts.env,
+  };
+  const instances: (Instance | undefined)[] = await Promise.all(Array.from({ length: opts.instances ?? 3 }, () => startInstance(env)));
+  const sync = () => {
+    proxy.targets.splice(0, proxy.targets.length, ...instances.filter((i): i is Instance => i !== undefined).map((i) => i.url));
+  };
+  sync();
+  return {
+    redis,
+    sandbox,
+    upstream,
+    proxy,
+    env,
+    instances,
+    mcpUrl: `${proxy.url}/mcp`,
+    async kill(i) {
+      const inst = instances[i];
+      if (!inst) return;
+      // The proxy keeps sending to it until connections are refused, as a load balancer whose
+      // health check has not noticed yet: requests in flight there are cut.
+      await inst.proc.stop('SIGKILL');
+      instances[i] = undefined;
+      sync();
+    },
+    async start(i) {
+      instances[i] = await startInstance(env);
+      sync();
+    },
+    async close() {
+      await killAllCli();
+      await proxy.close();
+      await upstream.close();
+      await sandbox.close();
+      await redis.stop();
+    },
+  };
+}

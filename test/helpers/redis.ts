@@ -1,0 +1,68 @@
+/**
+ * A real redis-server for one test file: started on a free loopback port (found by binding port 0
+ * and releasing it), with nothing saved to disk, and killed by stop(). redis-server is installed on
+ * this machine and by .ci/run; without it the suites that need it fail with a message saying so.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function redisAvailable(): boolean {
+  return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/** A redis-server on a free port, or on `port` (to bring one back where it was). */
+export async function startRedis(port?: number): Promise<RunningRedis> {
+  if (!redisAvailable()) throw new Error('redis-server is not installed (apt-get install redis-server; .ci/run installs it)');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const chosen = port ?? (await freePort());
+    const proc: ChildProcess = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      proc.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (/Ready to accept connections/.test(out)) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      proc.once('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (!ready) {
+      proc.kill('SIGKILL');
+      continue; // the port was taken meanwhile: try another
+    }
+    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+    return {
+      url: `redis://127.0.0.1:${chosen}`,
+      port: chosen,
+      async stop() {
+        if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+        await exited;
+      },
+    };
+  }
+  throw new Error('could not start redis-server on a free port');
+}

@@ -1,0 +1,115 @@
+/**
+ * `serve --hosted`: its fixed interface and the mistakes it refuses before starting (each with
+ * what is wrong and what is expected), and the single-user default that must not load Redis or
+ * the authorization server at all.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/commands/args.js';
+import { hostedOptions } from '../../src/hosted/options.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const env = (over: Record<string, string | undefined> = {}) => ({ YNAB_OAUTH_CLIENT_ID: 'cid', YNAB_OAUTH_CLIENT_SECRET: 'csecret', YNAB_MCP_DATA_KEY: KEY, ...over });
+const flags = (over: Record<string, string | undefined> = {}) => ({ 'public-url': 'https://mcp.example.com', redis: 'redis://127.0.0.1:6379', ...over });
+const refused = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(UsageError);
+    return (e as Error).message;
+  }
+  throw new Error('not refused');
+};
+
+describe('hosted options', () => {
+  it('takes the public origin, Redis, the YNAB application and the data key', () => {
+    const o = hostedOptions(flags({ 'app-url': 'http://127.0.0.1:9/', 'base-url': 'http://127.0.0.1:9/v1' }), env(), () => undefined);
+    expect(o).toMatchObject({
+      publicUrl: 'https://mcp.example.com',
+      resource: 'https://mcp.example.com/mcp',
+      ynabRedirectUri: 'https://mcp.example.com/oauth/callback',
+      loopbackTest: false,
+      redisUrl: 'redis://127.0.0.1:6379',
+      ynab: { clientId: 'cid', clientSecret: 'csecret', appUrl: 'http://127.0.0.1:9', baseUrl: 'http://127.0.0.1:9/v1' },
+    });
+    expect(hostedOptions(flags({ 'public-url': 'http://127.0.0.1:8080' }), env(), () => undefined).loopbackTest).toBe(true);
+  });
+
+  it('refuses a public URL that is plain http off loopback, has a path, or carries credentials', () => {
+    expect(refused(() => hostedOptions(flags({ 'public-url': 'http://mcp.example.com' }), env(), () => undefined))).toMatch(/must be https.*loopback/);
+    expect(refused(() => hostedOptions(flags({ 'public-url': 'https://mcp.example.com/ynab' }), env(), () => undefined))).toMatch(/must be an origin/);
+    expect(refused(() => hostedOptions(flags({ 'public-url': 'https://u:p@mcp.example.com' }), env(), () => undefined))).toMatch(/user name or password/);
+    expect(refused(() => hostedOptions(flags({ 'public-url': undefined }), env(), () => undefined))).toMatch(/needs --public-url/);
+  });
+
+  it('takes no Redis password on the command line; the environment may carry one', () => {
+    expect(refused(() => hostedOptions(flags({ redis: 'redis://:pw@127.0.0.1:6379' }), env(), () => undefined))).toMatch(/YNAB_MCP_REDIS_PASSWORD/);
+    expect(hostedOptions(flags({ redis: undefined }), env({ YNAB_MCP_REDIS_URL: 'rediss://:pw@redis.internal:6380/2' }), () => undefined).redisUrl).toBe('rediss://:pw@redis.internal:6380/2');
+    expect(hostedOptions(flags(), env({ YNAB_MCP_REDIS_PASSWORD: 'p@ss' }), () => undefined).redisUrl).toBe('redis://:p%40ss@127.0.0.1:6379');
+    expect(refused(() => hostedOptions(flags({ redis: 'http://127.0.0.1' }), env(), () => undefined))).toMatch(/redis:\/\/ or rediss:\/\//);
+    expect(refused(() => hostedOptions(flags({ redis: undefined }), env(), () => undefined))).toMatch(/needs Redis/);
+  });
+
+  it('needs the YNAB application and a 32-byte data key, from the environment or files', () => {
+    expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined }), () => undefined))).toMatch(/YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET.*redirect URI https:\/\/mcp\.example\.com\/oauth\/callback/);
+    expect(refused(() => hostedOptions(flags(), env({ YNAB_MCP_DATA_KEY: undefined }), () => undefined))).toMatch(/openssl rand -base64 32/);
+    expect(refused(() => hostedOptions(flags(), env({ YNAB_MCP_DATA_KEY: 'too-short' }), () => undefined))).toMatch(/32 random bytes/);
+    const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-hosted-opts-'));
+    try {
+      writeFileSync(join(dir, 'secret'), 'from-file\n', { mode: 0o600 });
+      writeFileSync(join(dir, 'key'), `${Buffer.alloc(32, 9).toString('hex')}\n`, { mode: 0o644 });
+      const warnings: string[] = [];
+      const o = hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined, YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'secret'), YNAB_MCP_DATA_KEY: undefined, YNAB_MCP_DATA_KEY_FILE: join(dir, 'key') }), (w) => warnings.push(w));
+      expect(o.ynab.clientSecret).toBe('from-file');
+      expect(warnings.join('\n')).toMatch(/YNAB_MCP_DATA_KEY_FILE .* can be read by other users/);
+      expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'secret') }), () => undefined))).toMatch(/not both/);
+      expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined, YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'missing') }), () => undefined))).toMatch(/no such file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('serve --hosted on the command line', () => {
+  it('refuses flags that do not belong together, saying why, and never echoes a secret', async () => {
+    const run = (args: string[]) => runCli(['serve', ...args], { env: env() });
+    const notHttp = await run(['--hosted', '--public-url', 'https://mcp.example.com']);
+    expect(notHttp.code).not.toBe(0);
+    expect(notHttp.stderr).toMatch(/--hosted serves over HTTP: add --transport http/);
+    const sandbox = await run(['--transport', 'http', '--hosted', '--sandbox', '--public-url', 'https://mcp.example.com', '--redis', 'redis://127.0.0.1:1']);
+    expect(sandbox.stderr).toMatch(/--sandbox cannot be used with --hosted/);
+    const stray = await run(['--transport', 'http', '--redis', 'redis://127.0.0.1:1']);
+    expect(stray.stderr).toMatch(/--redis belongs to hosted mode: add --hosted/);
+    const noRedis = await run(['--transport', 'http', '--hosted', '--public-url', 'https://mcp.example.com', '--redis', 'redis://127.0.0.1:1', '--port', '0']);
+    expect(noRedis.code).not.toBe(0);
+    expect(noRedis.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 cannot be reached/);
+    for (const r of [notHttp, sandbox, stray, noRedis]) expect(r.stderr).not.toContain('csecret');
+  });
+});
+
+describe('the single-user default', () => {
+  /** Files statically imported from `file` (dynamic `await import()` excluded), transitively. */
+  function staticImports(file: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)';/gms)) {
+      const spec = m[1]!;
+      if (/^import\s+type\s/.test(m[0]) || /^export\s+type\s/.test(m[0])) continue;
+      if (spec.startsWith('.')) staticImports(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen);
+      else seen.add(`pkg:${spec}`);
+    }
+    return seen;
+  }
+
+  it('loads neither Redis nor the authorization server nor any hosted module (they are imported only on --hosted)', () => {
+    const loaded = [...staticImports(join(REPO_ROOT, 'src/cli.ts'))];
+    expect(loaded.filter((f) => f === 'pkg:redis' || f === 'pkg:oidc-provider' || f.includes('/src/hosted/') || f.endsWith('redis-store.ts'))).toEqual([]);
+    // The walk does see the server itself, so an empty list above means something.
+    expect(loaded.some((f) => f.endsWith('src/mcp/http.ts'))).toBe(true);
+    expect(loaded).toContain('pkg:undici');
+  });
+});

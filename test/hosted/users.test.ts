@@ -1,0 +1,160 @@
+/**
+ * Two users of one hosted deployment (three instances behind a round-robin proxy, one Redis, the
+ * sandbox with two users): each signs in through the full MCP authorization flow as themselves
+ * (`login=<email>` on YNAB's sign-in page), works at the same time as the other, and reaches only
+ * their own budgets, copies, journals and quota, through every tool, resource and completion.
+ * (A token replayed at a deployment with another audience: authorization.test.ts.)
+ */
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityOf } from '../../src/hosted/ynab-grants.js';
+import type { SandboxUser } from '../../src/sandbox/state.js';
+import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { readAnswerText } from '../helpers/answer-text.js';
+import { ok } from '../helpers/mcp.js';
+
+let d: Deployment;
+let alice: SignedIn;
+let bob: SignedIn;
+let sbAlice: SandboxUser;
+let sbBob: SandboxUser;
+
+beforeAll(async () => {
+  d = await startDeployment({ instances: 3, sandbox: { users: 2 } });
+  [sbAlice, sbBob] = d.sandbox.state.users as [SandboxUser, SandboxUser];
+  alice = await signIn(d.mcpUrl, new MemoryOAuthProvider("Alice's assistant"), { login: sbAlice.email });
+  bob = await signIn(d.mcpUrl, new MemoryOAuthProvider("Bob's assistant", 'http://127.0.0.1:7779/callback'), { login: sbBob.email, era: 'modern' });
+});
+
+afterAll(async () => {
+  await alice?.close().catch(() => undefined);
+  await bob?.close().catch(() => undefined);
+  await d?.close();
+});
+
+const idsOf = (u: SandboxUser) => new Set(u.budgets.map((b) => b.id));
+const accountsOf = (u: SandboxUser) => new Set(u.budgets.flatMap((b) => [...b.rec.accounts.keys()]));
+const today = () => new Date().toISOString().slice(0, 10);
+const text = (r: any) => JSON.stringify(r);
+
+describe('two users', () => {
+  it('each signs in as themselves and sees only their own budgets', async () => {
+    const a = ok(await alice.call('list_budgets')).budgets.map((b: any) => b.id);
+    const b = ok(await bob.call('list_budgets')).budgets.map((b: any) => b.id);
+    expect(new Set(a)).toEqual(idsOf(sbAlice));
+    expect(new Set(b)).toEqual(idsOf(sbBob));
+    expect(a.filter((id: string) => b.includes(id))).toEqual([]);
+    expect(ok(await alice.call('get_user')).user.id).toBe(sbAlice.id);
+    expect(ok(await bob.call('get_user')).user.id).toBe(sbBob.id);
+  });
+
+  it('mixed calls of both at once, over every instance: every answer and every write is the caller\'s own', async () => {
+    const run = `mixed-${Date.now()}`;
+    const work = async (who: SignedIn, me: SandboxUser, other: SandboxUser, name: string) => {
+      const budget = me.budgets[0]!.id;
+      const account = [...me.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
+      const answers: unknown[] = [];
+      for (let i = 0; i < 24; i++) {
+        const [tool, args]: [string, Record<string, unknown>] =
+          i % 6 === 0 ? ['create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -2.5, memo: `${run} ${name} ${i}` }] }]
+          : i % 6 === 1 ? ['list_accounts', {}]
+          : i % 6 === 2 ? ['list_transactions', { since_date: today(), limit: 50 }]
+          : i % 6 === 3 ? ['get_month', { month: 'current', limit: 5 }]
+          : i % 6 === 4 ? ['list_payees', { limit: 10 }]
+          : ['list_budgets', {}];
+        answers.push(ok(await who.call(tool, args)));
+      }
+      // Nothing the other user owns appears in what this one was told.
+      const all = text(answers);
+      for (const id of [...idsOf(other), ...accountsOf(other)]) expect(all).not.toContain(id);
+      return answers;
+    };
+    await Promise.all([work(alice, sbAlice, sbBob, 'alice'), work(bob, sbBob, sbAlice, 'bob')]);
+    const memos = (u: SandboxUser) => u.budgets.flatMap((b) => [...b.rec.transactions.values()]).filter((t) => !t.deleted && t.memo?.startsWith(run)).map((t) => t.memo!);
+    expect(memos(sbAlice).sort()).toEqual([0, 6, 12, 18].map((i) => `${run} alice ${i}`).sort());
+    expect(memos(sbBob).sort()).toEqual([0, 6, 12, 18].map((i) => `${run} bob ${i}`).sort());
+  });
+});
+
+describe('cross-user access is refused', () => {
+  it('through tools: reading or writing another user\'s budget, account or transactions', async () => {
+    const budget = sbAlice.budgets[0]!;
+    const account = [...budget.rec.accounts.values()].find((a) => !a.closed)!;
+    const before = budget.rec.transactions.size;
+    const attempts = [
+      await bob.call('list_accounts', { budget_id: budget.id }),
+      await bob.call('get_account', { budget_id: budget.id, account_id: account.id }),
+      await bob.call('list_transactions', { budget_id: budget.id }),
+      await bob.call('get_budget_settings', { budget_id: budget.id }),
+      await bob.call('create_transactions', { budget_id: budget.id, transactions: [{ account_id: account.id, date: today(), amount: -1, memo: 'bob was here' }] }),
+    ];
+    for (const r of attempts) {
+      expect(r.isError, text(r)).toBe(true);
+      expect(text(r)).not.toContain(account.name);
+    }
+    expect(budget.rec.transactions.size).toBe(before);
+    // Bob's own budget still answers.
+    ok(await bob.call('list_accounts', { budget_id: sbBob.budgets[0]!.id }));
+  });
+
+  it('through resources and their lists', async () => {
+    const budget = sbAlice.budgets[0]!;
+    await expect(bob.client.readResource({ uri: `ynab://budgets/${budget.id}/accounts` })).rejects.toThrow(/not found/i);
+    await expect(bob.client.readResource({ uri: `ynab://budgets/${budget.id}` })).rejects.toThrow(/not found/i);
+    const listed = text(await bob.client.listResources());
+    for (const id of idsOf(sbAlice)) expect(listed).not.toContain(id);
+    for (const id of idsOf(sbBob)) expect(listed).toContain(id);
+  });
+
+  it('through completions: budget ids are the caller\'s, and another user\'s budget completes nothing', async () => {
+    const ref = { type: 'ref/resource' as const, uri: 'ynab://budgets/{budget_id}/accounts/{account_id}' };
+    const budgets = await bob.client.complete({ ref, argument: { name: 'budget_id', value: '' } });
+    expect(new Set(budgets.completion.values.filter((v) => v !== 'last-used'))).toEqual(idsOf(sbBob));
+    const theirs = await bob.client.complete({ ref, argument: { name: 'account_id', value: '' }, context: { arguments: { budget_id: sbAlice.budgets[0]!.id } } });
+    expect(theirs.completion.values).toEqual([]);
+    const mine = await bob.client.complete({ ref, argument: { name: 'account_id', value: '' }, context: { arguments: { budget_id: sbBob.budgets[0]!.id } } });
+    expect(mine.completion.values.length).toBeGreaterThan(0);
+    for (const v of mine.completion.values) expect(accountsOf(sbBob).has(v)).toBe(true);
+  });
+
+  it("with the other user's refresh token: invalid_grant for another client", async () => {
+    const tokens = alice.provider.tokens()!;
+    const res = await fetch(`${d.proxy.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: bob.provider.clientInformation()!.client_id, resource: d.mcpUrl }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
+  });
+
+  it("quota, copies and journals are each user's own in Redis", async () => {
+    const status = async (who: SignedIn) => readAnswerText(((await who.client.readResource({ uri: 'ynab://status' })).contents[0] as { text: string }).text).structured;
+    const write = (who: SignedIn, u: SandboxUser, memo: string) => {
+      const account = [...u.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
+      return who.call('create_transactions', { budget_id: u.budgets[0]!.id, transactions: [{ account_id: account, date: today(), amount: -1, memo }] }).then(ok);
+    };
+    await write(alice, sbAlice, 'quota alice');
+    await write(bob, sbBob, 'quota bob');
+    const aliceBefore = (await status(alice)).quota?.used;
+    const bobBefore = (await status(bob)).quota?.used;
+    expect(typeof aliceBefore).toBe('number');
+    for (let i = 0; i < 3; i++) await write(bob, sbBob, `quota bob ${i}`);
+    expect((await status(alice)).quota?.used).toBe(aliceBefore);
+    expect((await status(bob)).quota?.used).toBeGreaterThanOrEqual(bobBefore + 3);
+    const raw = createClient({ url: d.redis.url });
+    await raw.connect();
+    try {
+      for (const [u, other] of [[sbAlice, sbBob], [sbBob, sbAlice]] as const) {
+        const identity = identityOf(u.id);
+        const keys: string[] = [];
+        for await (const batch of raw.scanIterator({ MATCH: `ynab-mcp:*/${identity}/*`, COUNT: 1000 })) keys.push(...batch);
+        expect(keys.some((k) => k.includes('/replicas/') || k.startsWith('ynab-mcp:replicas/'))).toBe(true);
+        expect(keys.some((k) => k.startsWith('ynab-mcp:journal/'))).toBe(true);
+        for (const k of keys) for (const id of idsOf(other)) expect(k).not.toContain(id);
+      }
+    } finally {
+      await raw.close();
+    }
+  });
+});
