@@ -26,10 +26,11 @@ HTTP (with --transport http):
 Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
   --hosted                 with --transport http: serve many users who sign in with YNAB
   --public-url URL         the https origin clients reach (http on loopback for tests only)
-  --redis URL              redis://host:port[/db] (or YNAB_MCP_REDIS_URL; password in
-                           YNAB_MCP_REDIS_PASSWORD[_FILE], never on the command line)
+  --redis URL              redis://host:port[/db] (or YNAB_MCP_REDIS_URL); its password in YNAB_MCP_REDIS_PASSWORD
+                           or YNAB_MCP_REDIS_PASSWORD_FILE, never on the command line
   --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
-  Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET, YNAB_MCP_DATA_KEY (or each …_FILE)
+  Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET and YNAB_MCP_DATA_KEY, or files holding them
+  named by YNAB_OAUTH_CLIENT_ID_FILE, YNAB_OAUTH_CLIENT_SECRET_FILE and YNAB_MCP_DATA_KEY_FILE
 
 ${ENVIRONMENT_HELP}  YNAB_MCP_HTTP_TOKEN      the HTTP bearer token, instead of --http-token-file
   YNAB_MCP_ALLOWED_HOSTS   as --allowed-hosts      YNAB_MCP_ALLOWED_ORIGINS  as --allowed-origins
