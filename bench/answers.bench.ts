@@ -22,6 +22,8 @@ import { INSIGHT_TOOLS, TASK_TOOLS } from '../src/mcp/tools/definitions.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
 import { median, ms, timed } from './stats.js';
 
+import type { BenchSection } from './section.js';
+
 type Report = (row: Record<string, string | number>) => void;
 type Call = (name: string, args?: Record<string, unknown>) => Promise<any>;
 
@@ -261,3 +263,10 @@ export async function answersBench(report: Report): Promise<void> {
     await sb.close();
   }
 }
+
+export const answersSection: BenchSection = {
+  name: 'answers',
+  title: 'What answers cost an assistant',
+  about: 'The tool definitions a host pays for at the start of every conversation (tools/list bytes: all tools, the API tools, each toolset, the core profile, each tool); typical questions answered with the insight tools against the API tools alone (calls, bytes returned, requests to YNAB); and how long each insight takes to compute at 1,500 and 100,000 transactions.',
+  run: (r) => answersBench((row) => r.row(row)),
+};

@@ -8,6 +8,7 @@
 import { loadavg } from 'node:os';
 import { RedisStateStore } from '../src/storage/redis-store.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type SignedIn } from '../test/helpers/hosted.js';
+import type { BenchSection } from './section.js';
 import { kb, median, ms, percentile } from './stats.js';
 
 const USERS = 20;
@@ -88,3 +89,10 @@ export async function hostedBench(report: (row: Record<string, string | number>)
     await d.close();
   }
 }
+
+export const hostedSection: BenchSection = {
+  name: 'hosted',
+  title: 'Hosted mode',
+  about: 'Three instances behind a round-robin proxy, one redis-server, 20 sandbox users signed in through the full MCP authorization flow, 50 calls each: calls/s, p50/p99, upstream requests per user and Redis memory per user.',
+  run: (r) => hostedBench((row) => r.row(row)),
+};

@@ -10,6 +10,7 @@ import { mcpConfig } from '../src/mcp/config.js';
 import { serveHttp } from '../src/mcp/http.js';
 import { ServerState } from '../src/mcp/state.js';
 import { startSandbox } from '../src/sandbox/app.js';
+import type { BenchSection } from './section.js';
 import { median, ms, percentile } from './stats.js';
 
 async function run(faults: string, report: (row: Record<string, string | number>) => void): Promise<void> {
@@ -66,7 +67,6 @@ async function run(faults: string, report: (row: Record<string, string | number>
   const wall = performance.now() - started;
   const created = [...sb.state.budgets[0]!.rec.transactions.values()].filter((t) => !t.deleted && t.memo?.startsWith('load ')).length;
   report({
-    section: 'load (20 HTTP clients x 100 calls)',
     faults: faults || 'none',
     calls: latencies.length,
     errors,
@@ -88,3 +88,10 @@ export async function loadBench(report: (row: Record<string, string | number>) =
   await run('', report);
   await run('500=0.05,503=0.05,reset=0.02', report);
 }
+
+export const loadSection: BenchSection = {
+  name: 'load',
+  title: 'Load over Streamable HTTP',
+  about: '20 concurrent MCP clients, 100 mixed calls each (2% writes), against one server on the sandbox; then the same with the sandbox injecting 5% 500s, 5% 503s and 2% connection resets.',
+  run: (r) => loadBench((row) => r.row(row)),
+};

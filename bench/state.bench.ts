@@ -11,6 +11,7 @@ import { startSandbox } from '../src/sandbox/app.js';
 import { FileStateStore } from '../src/storage/file-store.js';
 import { snapshotProblem } from '../src/sync/snapshot-check.js';
 import { createStack } from '../src/sync/stack.js';
+import type { BenchSection } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';
 
 async function times(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -63,3 +64,10 @@ export async function stateBench(report: (row: Record<string, string | number>) 
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export const stateSection: BenchSection = {
+  name: 'state',
+  title: 'State store',
+  about: "The state store and what goes through it: latency of the file store's operations (the ledger and the write journal are atomic updates), what the write journal adds to a create compared with sending it straight through the client, and what checking a saved replica's shape costs when it is loaded.",
+  run: (r) => stateBench((row) => r.row(row)),
+};

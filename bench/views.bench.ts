@@ -20,6 +20,8 @@ import { VIEW_META_KEY } from '../src/mcp/views/table.js';
 import { startSandbox } from '../src/sandbox/app.js';
 import { kb, median, ms, timed } from './stats.js';
 
+import type { BenchSection } from './section.js';
+
 type Report = (row: Record<string, string | number>) => void;
 
 const UI = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
@@ -89,3 +91,10 @@ export async function viewsBench(report: Report): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export const viewsSection: BenchSection = {
+  name: 'views',
+  title: 'MCP Apps views',
+  about: 'The views (spending, cash flow, the month, what needs attention): their sizes raw and gzipped, tools/list with and without views, first and later reads, and the _meta results carry for clients that show views.',
+  run: (r) => viewsBench((row) => r.row(row)),
+};

@@ -15,6 +15,7 @@ import { startSandbox } from '../src/sandbox/app.js';
 import { FileStateStore } from '../src/storage/file-store.js';
 import { ephemeralKey } from '../src/sync/seal.js';
 import { ChangeLog } from '../src/writes/change-log.js';
+import type { BenchSection } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';
 
 export async function writesBench(report: (row: Record<string, string | number>) => void): Promise<void> {
@@ -75,3 +76,10 @@ export async function writesBench(report: (row: Record<string, string | number>)
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export const writesSection: BenchSection = {
+  name: 'writes',
+  title: 'Writes: confirm, undo, task tools',
+  about: 'Through a real MCP client on the sandbox: requests to YNAB and time per call for a direct create, a held delete (preview, then confirm), move_money, create_transfer and an undo (preview and confirm); and the undo journal\'s append and list latency on the file store.',
+  run: (r) => writesBench((row) => r.row(row)),
+};

@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 
 const root = join(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; description: string };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; description: string; homepage: string; license: string; keywords: string[] };
+
+/**
+ * Platforms the bundle serves. pack-mcpb.ts ships the keychain binaries of their usual
+ * architectures (KEYCHAIN_PLATFORMS); on any other (a musl Linux, say) the keychain module does not
+ * load and the server falls back to the token setting and a 0600 key file.
+ */
+export const PLATFORMS = ['darwin', 'win32', 'linux'] as const;
+export const KEYCHAIN_PLATFORMS = ['darwin-arm64', 'darwin-x64', 'win32-x64-msvc', 'win32-arm64-msvc', 'linux-x64-gnu', 'linux-arm64-gnu'] as const;
 
 export function manifest(): Record<string, unknown> {
   return {
@@ -19,7 +27,11 @@ export function manifest(): Record<string, unknown> {
     description: 'Read and work with YNAB budgets: accounts, categories, months, payees, transactions.',
     long_description: pkg.description,
     author: { name: 'ynab-mcp contributors' },
-    license: 'MIT',
+    homepage: pkg.homepage,
+    license: pkg.license,
+    icon: 'assets/icon.png',
+    // The server sends budget data only to YNAB's API, whose policy applies.
+    privacy_policies: ['https://www.ynab.com/privacy-policy'],
     server: {
       type: 'node',
       entry_point: 'dist/cli.js',
@@ -30,6 +42,7 @@ export function manifest(): Record<string, unknown> {
           YNAB_ACCESS_TOKEN: '${user_config.access_token}',
           YNAB_BUDGET_ID: '${user_config.budget_id}',
           YNAB_READ_ONLY: '${user_config.read_only}',
+          YNAB_MCP_WRITES: '${user_config.writes}',
         },
       },
     },
@@ -55,10 +68,17 @@ export function manifest(): Record<string, unknown> {
         default: false,
         required: false,
       },
+      writes: {
+        type: 'string',
+        title: 'Confirm writes',
+        description: 'direct: deletes, bulk and split edits and undo show a preview to confirm first; confirm: every change does; off: read-only.',
+        default: 'direct',
+        required: false,
+      },
     },
     tools: TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })),
-    keywords: ['ynab', 'budget', 'finance', 'mcp'],
-    compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.18.1' } },
+    keywords: pkg.keywords,
+    compatibility: { platforms: [...PLATFORMS], runtimes: { node: '>=20.18.1' } },
   };
 }
 

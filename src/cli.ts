@@ -3,45 +3,51 @@
  * ynab-mcp command line. stdout belongs to the MCP channel (serve) or to one machine-readable
  * line (sandbox); everything for people goes to stderr.
  */
+import { createRequire } from 'node:module';
 import { UsageError } from './commands/args.js';
-import { loginCommand, LOGIN_USAGE } from './commands/login.js';
-import { logoutCommand, LOGOUT_USAGE } from './commands/logout.js';
-import { sandboxCommand, SANDBOX_USAGE } from './commands/sandbox.js';
-import { serveCommand, SERVE_USAGE } from './commands/serve.js';
-import { statusCommand, STATUS_USAGE } from './commands/status.js';
 import { scrubStderr } from './scrubbed-stderr.js';
 
 const USAGE = `Usage: ynab-mcp <command> [options]
 
 Commands:
   serve      serve YNAB to MCP clients (the default): stdio, or --transport http
+  tools      list the tools serve offers with the same options, and their sizes (--json)
+  call       make one tool call as a host would and print its result: call TOOL '{"arg": 1}'
   sandbox    start the local YNAB v1 sandbox service with demo budgets
   login      store a personal access token, or sign in with OAuth (--oauth)
   logout     remove the stored sign-in and its saved replicas
   status     token source, scope, expiry, quota left, keychain and replicas (--json)
 
-Run "ynab-mcp <command> --help" for a command's options.
+Run "ynab-mcp <command> --help" for a command's options; "ynab-mcp --version" for the version.
 `;
 
-const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; usage: string }> = {
-  serve: { run: serveCommand, usage: SERVE_USAGE },
-  sandbox: { run: sandboxCommand, usage: SANDBOX_USAGE },
-  login: { run: loginCommand, usage: LOGIN_USAGE },
-  logout: { run: logoutCommand, usage: LOGOUT_USAGE },
-  status: { run: statusCommand, usage: STATUS_USAGE },
+// Each command is loaded when run: starting the server loads nothing the others need.
+const COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<void>>> = {
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  tools: async () => (await import('./commands/tools.js')).toolsCommand,
+  call: async () => (await import('./commands/call.js')).callCommand,
+  sandbox: async () => (await import('./commands/sandbox.js')).sandboxCommand,
+  login: async () => (await import('./commands/login.js')).loginCommand,
+  logout: async () => (await import('./commands/logout.js')).logoutCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
 };
 
 async function main(argv: string[]): Promise<void> {
   // `serve` is the default command: `ynab-mcp` and `ynab-mcp --sandbox` serve over stdio.
   const [first, ...others] = argv;
-  const [name, rest] = first === undefined || first.startsWith('--') && first !== '--help' ? ['serve', argv] : [first, others];
+  if (first === '--version' || first === '-v' || first === 'version') {
+    const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+    process.stdout.write(`ynab-mcp ${version}\n`);
+    return;
+  }
+  const [name, rest] = first === undefined || (first.startsWith('--') && first !== '--help') ? ['serve', argv] : [first, others];
   if (name === '--help' || name === '-h' || name === 'help') {
     process.stderr.write(USAGE);
     return;
   }
-  const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
-  await command.run(rest);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+  await (await load())(rest);
 }
 
 scrubStderr();

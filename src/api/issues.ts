@@ -5,9 +5,11 @@
  */
 import type * as z from 'zod';
 
+/** `where: ` for an issue (a dotted path), or nothing for the top level itself ("unknown field x" says enough). */
 function pathOf(issue: z.core.$ZodIssue, root: string): string {
   const parts = issue.path.map(String);
-  return parts.length ? (root ? `${root}.${parts.join('.')}` : parts.join('.')) : root || 'input';
+  const path = parts.length ? (root ? `${root}.${parts.join('.')}` : parts.join('.')) : root;
+  return path ? `${path}: ` : '';
 }
 
 /** What was wrong with one value and what is expected, e.g. "must be at most 500 characters". */
@@ -36,9 +38,12 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** "transaction.amount: must be an integer; transaction: unknown field \"foo\"" (first five problems). */
+/**
+ * "transaction.amount: must be an integer; transaction: unknown field \"foo\"" (first five problems):
+ * the one format of validation messages, for the sandbox's 400 details and the tools' input errors.
+ */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], root = ''): string {
-  const lines = issues.slice(0, 5).map((i) => `${pathOf(i, root)}: ${describeIssue(i)}`);
+  const lines = issues.slice(0, 5).map((i) => `${pathOf(i, root)}${describeIssue(i)}`);
   if (issues.length > 5) lines.push(`and ${issues.length - 5} more problem${issues.length - 5 === 1 ? '' : 's'}`);
   return lines.join('; ');
 }

@@ -14,10 +14,33 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
   }
 }
 
+/** Like parseFlags, and also returns the positional arguments (for commands that take some). */
+export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
 export function intFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number between ${min} and ${max}, got ${JSON.stringify(value)}`);
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/** A comma-separated list flag (or variable): its non-empty entries, trimmed. */
+export function listFlag(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** A failure to listen, as a message that says what to change (the port, the host). */
+export function listenError(e: unknown, host: string, port: number): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new Error(`cannot listen on ${host}:${port}: the port is already in use (another ynab-mcp?); choose another --port, or --port 0 for a free one`);
+  if (code === 'EACCES') return new Error(`cannot listen on ${host}:${port}: permission denied; choose a --port above 1023, or --port 0 for a free one`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new Error(`cannot listen on ${host}:${port}: --host ${host} is not an address of this machine`);
+  return e as Error;
 }

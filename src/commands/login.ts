@@ -4,10 +4,11 @@
  * and the replicas saved for it. Everything for people goes to stderr; no secret is ever printed.
  */
 import { ConfigError } from '../api/client/errors.js';
-import { checkBaseUrl } from '../api/client/transport.js';
+import { checkApiBaseUrl } from '../api/client/base-url.js';
 import { saveCredentials, storedIdentity, type Scope } from '../auth/credentials.js';
 import { whereStored } from '../auth/describe.js';
 import { DEFAULT_APP_URL, DEFAULT_LOGIN_TIMEOUT_MS, DEFAULT_REDIRECT_PORT, LoginError, oauthLogin } from '../auth/oauth-login.js';
+import { writeProfileInfo } from '../auth/profile-info.js';
 import { readSecret } from '../auth/prompt.js';
 import { removeReplicas } from '../auth/replica-files.js';
 import { openSecretStore, type OpenedSecretStore } from '../auth/secret-store.js';
@@ -98,7 +99,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
   // Refuse a bad API address before anyone pastes a secret or visits the browser.
   if (baseUrl !== undefined) {
     try {
-      checkBaseUrl(baseUrl);
+      checkApiBaseUrl(baseUrl);
     } catch (e) {
       throw new UsageError(`--base-url: ${(e as Error).message}`);
     }
@@ -127,6 +128,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
       log,
     });
     await dropOldReplicas(store, previous);
+    writeProfileInfo(configDir(), store.profile, { kind: 'oauth', scope: result.scope });
     const kind = flags.implicit ? 'OAuth implicit grant (no refresh token: sign in again when it expires)' : 'OAuth grant, refreshed automatically';
     log(`Signed in to YNAB as user ${result.userId}: ${kind}, ${result.scope === 'read-only' ? 'read-only access' : 'full access'}, token valid until ${result.expiresAt.toISOString()}.`);
     log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
@@ -143,6 +145,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
   }
   await saveCredentials(store, { kind: 'personal', accessToken: token, baseUrl });
   await dropOldReplicas(store, previous);
+  writeProfileInfo(configDir(), store.profile, { kind: 'personal', scope: 'full' });
   log(`Signed in to YNAB as user ${userId} with a personal access token.`);
   log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
 }

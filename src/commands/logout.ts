@@ -5,6 +5,7 @@
  */
 import { storedIdentity } from '../auth/credentials.js';
 import { formatBytes } from '../auth/describe.js';
+import { removeProfileInfo } from '../auth/profile-info.js';
 import { otherReplicaIdentities, removeReplicas } from '../auth/replica-files.js';
 import { openSecretStore } from '../auth/secret-store.js';
 import { accessTokenFromEnv } from '../auth/token-source.js';
@@ -35,6 +36,7 @@ export async function logoutCommand(argv: string[]): Promise<void> {
   const replicaKey = await store.get('replica_key');
 
   const removed = await store.clear();
+  removeProfileInfo(configDir(), store.profile);
   const replicas = identity === null ? null : await removeReplicas(state, identity);
   let keptKey = false;
   if (replicaKey !== null && (await otherReplicaIdentities(state, identity)).length > 0) {

@@ -4,7 +4,7 @@
  */
 import { startSandbox } from '../sandbox/app.js';
 import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
-import { intFlag, parseFlags, UsageError } from './args.js';
+import { intFlag, listenError, parseFlags, UsageError } from './args.js';
 
 export const SANDBOX_USAGE = `Usage: ynab-mcp sandbox [options]
 
@@ -88,11 +88,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     requestTimeoutMs: intFlag(flags['request-timeout'], 'request-timeout', 1, 3_600_000),
     verbose: flags.verbose,
   }).catch((e: unknown) => {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${host}:${port}: the port is already in use; choose another --port, or --port 0 for a free one`);
-    if (code === 'EACCES') throw new Error(`cannot listen on ${host}:${port}: permission denied; choose a --port above 1023, or --port 0 for a free one`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on ${host}:${port}: --host ${host} is not an address of this machine`);
-    throw e;
+    throw listenError(e, host, port);
   });
   // Handlers first: a client may signal as soon as it has read the announcement, and without
   // a handler SIGTERM would end the process at once, unsaved.

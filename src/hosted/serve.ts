@@ -114,6 +114,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
     });
     return {
       url: http.url,
+      urls: http.urls,
       users,
       store,
       async close() {

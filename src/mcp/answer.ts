@@ -150,7 +150,8 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   const call = def.args.toCall(args, { budget: target.budgetId ?? state.config.defaultBudget, decimalDigits: format ? format.decimal_digits : undefined });
   const before = write ? await beforeApiWrite(def, target, call, state, confirm) : {};
   if ('answer' in before || 'input' in before) return before;
-  const res = await service.call(def.op.id as OperationId, call);
+  // Lists come lazily where they can: only the page shown is built.
+  const res = await service.call(def.op.id as OperationId, call, { lazyLists: true });
   const recorded = before.plan && before.replica ? await journal(state, before.plan.budgetId, def.name, draftApiWrite(def.op.id as OperationId, call, before.plan, res.data, shownBy(before.replica))) : {};
   const after = write ? await followUp(state, def.op.id as OperationId, target.budgetId, res.data, call.params) : {};
   const data = after.data ?? res.data;

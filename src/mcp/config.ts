@@ -18,6 +18,10 @@ export type WriteMode = (typeof WRITE_MODES)[number];
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
   defaultBudget: string;
+  /** Where defaultBudget was set (for errors about it), or undefined for the built-in "last-used". */
+  defaultBudgetFrom?: '--budget' | 'YNAB_BUDGET_ID';
+  /** Serving the sandbox's demo budgets: writes change only throwaway local data. */
+  demo: boolean;
   /** Toolsets and/or the `core` profile (see toolsets.ts). */
   toolsets: Selection;
   /** Configured read-only (--read-only / YNAB_READ_ONLY=1, or --writes off). */
@@ -65,6 +69,7 @@ export interface ConfigFlags {
   writes?: string;
   elicitation?: string;
   maxResultChars?: number;
+  demo?: boolean;
 }
 
 export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undefined> = process.env): McpConfig {
@@ -73,8 +78,11 @@ export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undef
   if (elicit !== undefined && !truthy(elicit) && !falsy(elicit)) {
     throw new ConfigError(`${flags.elicitation !== undefined ? '--elicitation' : 'YNAB_MCP_ELICITATION'} must be on or off, got ${JSON.stringify(elicit)}`);
   }
+  const fromEnv = env.YNAB_BUDGET_ID?.trim() || undefined;
   return {
-    defaultBudget: flags.budget ?? (env.YNAB_BUDGET_ID?.trim() || 'last-used'),
+    defaultBudget: flags.budget ?? fromEnv ?? 'last-used',
+    defaultBudgetFrom: flags.budget !== undefined ? '--budget' : fromEnv !== undefined ? 'YNAB_BUDGET_ID' : undefined,
+    demo: flags.demo === true,
     toolsets: parseToolsets(flags.toolsets ?? env.YNAB_MCP_TOOLSETS),
     readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY) || writes === 'off',
     writes,

@@ -2,6 +2,7 @@
  * Every failure a tool can meet, as a message that says what happened and what to do next.
  * Messages pass through the client's scrubber, so no token can reach a result.
  */
+import { DEFAULT_BASE_URL } from '../api/client/base-url.js';
 import { ApiError, ConfigError, InvalidArgumentError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
 import { JournalBusyError } from '../sync/journal.js';
@@ -11,10 +12,35 @@ import { UndoConflictError } from '../writes/undo.js';
 import { ArgumentError } from './tools/args.js';
 import { OutputTooLargeError } from './output/builder.js';
 import { PagingError } from './output/page.js';
-import { NoTokenError } from './state.js';
+import { NoTokenError, type ServerState } from './state.js';
+import type { ToolDefinition } from './tools/definitions.js';
 
-export function describeError(e: unknown, tool: string, write: boolean): string {
-  if (e instanceof ArgumentError || e instanceof PagingError || e instanceof InvalidArgumentError) return `Invalid arguments for ${tool}: ${e.message}`;
+const DEFAULT_API_HOST = new URL(DEFAULT_BASE_URL).host;
+
+/** A default budget that came from the server's configuration, for errors about it. */
+export interface ConfiguredBudget {
+  value: string;
+  from: string;
+}
+
+/**
+ * The configured default budget when `args` used it and it has not been seen to exist (no copy
+ * of it is held): a 404 then most likely means the setting is wrong, not an id in the arguments.
+ */
+export async function configuredBudgetOf(state: ServerState, def: ToolDefinition, args: Record<string, unknown>): Promise<ConfiguredBudget | undefined> {
+  const from = state.config.defaultBudgetFrom;
+  if (!from || !def.budget || args.budget_id !== undefined) return undefined;
+  const held = (await state.started())?.replicas.peek(state.config.defaultBudget);
+  return held ? undefined : { value: state.config.defaultBudget, from };
+}
+
+/** The one format of every invalid-arguments message, the SDK's own included. */
+export function invalidArguments(tool: string, problems: string): string {
+  return `Input validation error: Invalid arguments for tool ${tool}: ${problems}`;
+}
+
+export function describeError(e: unknown, tool: string, write: boolean, configured?: ConfiguredBudget): string {
+  if (e instanceof ArgumentError || e instanceof PagingError || e instanceof InvalidArgumentError) return invalidArguments(tool, e.message);
   if (e instanceof UnsupportedChangeError) return `${e.message} Nothing was changed.`;
   if (e instanceof ConfirmRefusedError) return `${tool} was not applied: ${e.message}`;
   if (e instanceof UndoConflictError) return `Undo refused: ${e.message}${/Nothing was changed\.$/.test(e.message) ? '' : '. Nothing was changed.'}`;
@@ -28,7 +54,19 @@ export function describeError(e: unknown, tool: string, write: boolean): string 
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof NetworkError) {
     if (write && e.sent) return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;
-    return `Could not reach YNAB: ${e.message}.${write ? ' Nothing was changed.' : ' Try again shortly.'}`;
+    const unchanged = write ? ' Nothing was changed.' : '';
+    if (e.failure === 'tls') return `Could not connect to YNAB securely: ${e.message}.${unchanged}`;
+    const next = e.message.includes(DEFAULT_API_HOST) ? 'Try again shortly.' : 'Check that address (--base-url or YNAB_BASE_URL), or try again shortly.';
+    return `Could not reach YNAB: ${e.message}.${unchanged} ${next}`;
+  }
+  if (e instanceof ApiError && e.errorName === 'unexpected_response' && (e.status === 404 || e.status === 405)) {
+    return `${e.detail}: that does not look like the YNAB API. Check the base URL (--base-url or YNAB_BASE_URL; YNAB's is ${DEFAULT_BASE_URL}).${write ? ' Nothing was changed.' : ''}`;
+  }
+  if (e instanceof ApiError && e.status === 404 && configured) {
+    return (
+      `The budget ${JSON.stringify(configured.value)} set by ${configured.from} (this server's configuration, checked at the first call that uses it) was not found (404). ` +
+      `Set ${configured.from} to an id from list_budgets, or to "last-used"; or pass budget_id.`
+    );
   }
   if (e instanceof ApiError) {
     switch (true) {

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 
 /** Hostnames that reach this machine only; binding them needs no token. */
@@ -35,6 +36,23 @@ export function hostForHeader(host: string): string {
   return isIP(h) === 6 ? `[${h}]` : h;
 }
 
+/**
+ * The addresses other machines can reach this one at, for a server bound to a wildcard: IPv4 for
+ * 0.0.0.0, IPv4 and IPv6 for :: (dual stack). Link-local IPv6 addresses are left out: they need a
+ * zone id, which a Host header cannot carry.
+ */
+export function machineAddresses(boundHost: string, interfaces = networkInterfaces()): string[] {
+  const v6 = unbracket(boundHost.trim()) !== '0.0.0.0';
+  const out: string[] = [];
+  for (const list of Object.values(interfaces)) {
+    for (const a of list ?? []) {
+      if (a.internal) continue;
+      if (a.family === 'IPv4' || (v6 && a.family === 'IPv6' && !/^fe[89ab]/i.test(a.address))) out.push(a.address);
+    }
+  }
+  return out;
+}
+
 interface HostRule {
   hostname: string;
   /** Undefined: any port. */
@@ -53,13 +71,16 @@ function parseHost(value: string): HostRule | undefined {
 
 /**
  * Allowed Host headers: the loopback names on the bound port, the bound host itself (a specific
- * address or name the user chose; never a wildcard), and `extra` entries, each `name` (any port)
- * or `name:port`. The SDK's own helper ignores ports; this one pins loopback names to the bound
- * port so a page served by another local process cannot claim to address this one.
+ * address or name the user chose), for a wildcard bind the machine's own addresses (`addresses`),
+ * and `extra` entries, each `name` (any port) or `name:port`. The SDK's own helper ignores ports;
+ * this one pins loopback names to the bound port so a page served by another local process cannot
+ * claim to address this one. Addresses as Host values are safe to accept: a DNS rebinding attack
+ * needs the attacker's own hostname in Host.
  */
-export function hostAllowList(boundHost: string, port: number, extra: readonly string[] = []): HostRule[] {
+export function hostAllowList(boundHost: string, port: number, extra: readonly string[] = [], addresses: readonly string[] = []): HostRule[] {
   const rules: HostRule[] = LOOPBACK_NAMES.map((hostname) => ({ hostname, port }));
   if (!isWildcardHost(boundHost) && !isLoopbackHost(boundHost)) rules.push({ hostname: hostForHeader(boundHost), port });
+  for (const a of addresses) rules.push({ hostname: hostForHeader(a), port });
   for (const entry of extra) {
     const rule = parseHost(entry);
     if (!rule) throw new RangeError(`allowed host ${JSON.stringify(entry)} is not a hostname or hostname:port`);

@@ -15,7 +15,18 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { withDeadline, type Exchange } from './http-deadline.js';
 import { answerUnservedMethods, methodServed, refuseMethod } from './http-methods.js';
-import { bearerToken, hostAllowed, hostAllowList, hostForHeader, isLoopbackHost, isWildcardHost, originAllowList, originCheck, tokenMatches } from './http-guards.js';
+import {
+  bearerToken,
+  hostAllowed,
+  hostAllowList,
+  hostForHeader,
+  isLoopbackHost,
+  isWildcardHost,
+  machineAddresses,
+  originAllowList,
+  originCheck,
+  tokenMatches,
+} from './http-guards.js';
 import { buildServer } from './server.js';
 import type { ServerState } from './state.js';
 
@@ -61,7 +72,10 @@ export interface HostedRouting {
 }
 
 export interface HttpServer {
+  /** The endpoint as this machine reaches it. */
   url: string;
+  /** Every address the endpoint answers at: the bound one, or for 0.0.0.0 / :: loopback and each of the machine's. */
+  urls: string[];
   close(): Promise<void>;
 }
 
@@ -197,12 +211,16 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     throw e;
   });
   const port = (server.address() as AddressInfo).port;
-  hosts = hostAllowList(host, port, opts.allowedHosts);
+  // Bound to every interface, the server answers at each of the machine's addresses.
+  const addresses = isWildcardHost(host) ? machineAddresses(host) : [];
+  hosts = hostAllowList(host, port, opts.allowedHosts, addresses);
   const shownHost = isWildcardHost(host) ? '127.0.0.1' : hostForHeader(host);
+  const urlOf = (h: string) => `http://${hostForHeader(h)}:${port}${path}`;
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${port}${path}`,
+    url: urlOf(shownHost),
+    urls: [urlOf(shownHost), ...addresses.map(urlOf)],
     close() {
       closing ??= (async () => {
         stopReadOnly();

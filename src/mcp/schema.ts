@@ -10,9 +10,10 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
-import { describeIssue } from '../api/issues.js';
+import { describeIssues } from '../api/issues.js';
 
 type Json = Record<string, unknown>;
+type JsonOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -50,15 +51,21 @@ export function flattenNullable(node: unknown, names = false, depth = 0): unknow
 
 /** Tool schemas never change: one wrapper per schema, and each JSON Schema converted once. */
 const wrappers = new WeakMap<z.ZodType, unknown>();
+/** The JSON Schemas of each schema, by direction and target: converted, or given (precomputed). */
+const converted = new WeakMap<z.ZodType, Record<'input' | 'output', Map<string, Json>>>();
 
-function once<A extends { target: string }>(convert: (options: A) => Json): (options: A) => Json {
-  const done = new Map<string, Json>();
-  return (options) => {
-    const key = `${options.target}`;
-    let value = done.get(key);
-    if (!value) done.set(key, (value = convert(options)));
-    return value;
-  };
+function jsonSchemas(schema: z.ZodType): Record<'input' | 'output', Map<string, Json>> {
+  let maps = converted.get(schema);
+  if (!maps) converted.set(schema, (maps = { input: new Map(), output: new Map() }));
+  return maps;
+}
+
+/**
+ * Gives a schema's JSON Schema for one direction and target instead of converting it (the build
+ * converts every tool's once, see tool-schemas.ts; zod's conversion is most of a cold start).
+ */
+export function provideJsonSchema(schema: z.ZodType, io: 'input' | 'output', target: string, json: Json): void {
+  jsonSchemas(schema)[io].set(target, json);
 }
 
 export function toolSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
@@ -77,12 +84,21 @@ function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>
       validate: (value: unknown) => {
         const result = schema.safeParse(value);
         if (result.success) return { value: result.data };
-        return { issues: result.error.issues.map((i) => ({ message: describeIssue(i), path: i.path })) };
+        // One issue whose message lists every problem (path: what is wrong; …), so the SDK's
+        // "Invalid arguments for tool X:" message reads as the server's own ones do.
+        return { issues: [{ message: describeIssues(result.error.issues) }] };
       },
       jsonSchema: {
-        input: once((options) => flattenNullable(std.jsonSchema.input(options)) as Json),
-        output: once((options) => flattenNullable(std.jsonSchema.output(options)) as Json),
+        input: (options: JsonOptions) => convertOnce(schema, 'input', options, () => flattenNullable(std.jsonSchema.input(options)) as Json),
+        output: (options: JsonOptions) => convertOnce(schema, 'output', options, () => flattenNullable(std.jsonSchema.output(options)) as Json),
       },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
+}
+
+function convertOnce(schema: z.ZodType, io: 'input' | 'output', options: { target: string }, convert: () => Json): Json {
+  const done = jsonSchemas(schema)[io];
+  let value = done.get(options.target);
+  if (!value) done.set(options.target, (value = convert()));
+  return value;
 }

@@ -2,14 +2,18 @@
  * State shared by every MCP server instance of one process (stdio pins one instance; Streamable
  * HTTP builds one per request): the API stack with its replicas and ledger, and whether the
  * server is read-only now. Creating it is lazy: starting the server touches no keychain, file or
- * network (hosts may start it twice to negotiate), the first tool call does.
+ * network (hosts may start it twice to negotiate), and does not even load that code; the first
+ * tool call does.
  */
 import type { Connection, TokenInfo } from '../auth/session.js';
-import { createStack, type Stack, type StackOptions } from '../sync/stack.js';
+import type { Stack, StackOptions } from '../sync/stack.js';
 import type { YnabService } from '../sync/service.js';
 import type { McpConfig } from './config.js';
 
 export { NoTokenError, type Connection, type TokenInfo } from '../auth/session.js';
+
+/** How long after a client connects the first call's code is loaded, if no call came first. */
+const WARM_UP_DELAY_MS = 250;
 
 export class ServerState {
   private stack: Promise<Stack> | undefined;
@@ -21,17 +25,26 @@ export class ServerState {
     readonly config: McpConfig,
     private readonly connect: () => Promise<Connection>,
     private readonly stackOptions: Partial<StackOptions> = {},
+    /**
+     * The scope of the stored grant as recorded at sign-in, known before connecting (so a
+     * read-only grant never lists write tools); what the connection says replaces it.
+     */
+    private readonly startScope?: 'full' | 'read-only',
   ) {}
+
+  private get grantScope(): 'full' | 'read-only' | undefined {
+    return this.connection ? this.connection.info.scope : this.startScope;
+  }
 
   /** Read-only as configured, as granted (read-only OAuth scope), or as the service said (403.3). */
   get readOnly(): boolean {
-    return this.config.readOnly || this.scopeReadOnly || this.connection?.info.scope === 'read-only';
+    return this.config.readOnly || this.scopeReadOnly || this.grantScope === 'read-only';
   }
 
   /** Why the server is read-only, for tool results and ynab://status. */
   readOnlyReason(): string | undefined {
     if (this.config.readOnly) return this.config.writes === 'off' ? 'started with --writes off' : 'started with --read-only';
-    if (this.connection?.info.scope === 'read-only') return 'the token was granted read-only access';
+    if (this.grantScope === 'read-only') return 'the token was granted read-only access';
     if (this.scopeReadOnly) return 'YNAB refused a change because the token only has read-only scope (403.3)';
     return undefined;
   }
@@ -45,10 +58,32 @@ export class ServerState {
     return this.connection?.info;
   }
 
+  /** Loads what finding the credentials needs (set by whoever supplies `connect`). */
+  prepare?: () => Promise<unknown>;
+  private warmed = false;
+
+  /**
+   * Loads the code of the first tool call (HTTP client, replicas, credentials) in the background,
+   * a moment after a client connected: starting stays as quick as a bare server, and a first call
+   * made after that moment (a person reading the tools, then asking) does not wait for it. A call
+   * made sooner loads it itself, without a second load competing with it.
+   */
+  warmUp(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    setTimeout(() => {
+      if (this.stack) return;
+      void import('../sync/stack.js').catch(() => {});
+      void this.prepare?.().catch(() => {});
+    }, WARM_UP_DELAY_MS).unref();
+  }
+
   /** The API stack, created on first use. */
   async ready(): Promise<Stack> {
     this.stack ??= (async () => {
-      const connection = await this.connect();
+      // The HTTP client, replicas and ledger are loaded with the first call: tools/list needs none.
+      const [connection, { createStack }] = await Promise.all([this.connect(), import('../sync/stack.js')]);
+      const wasReadOnly = this.readOnly;
       this.connection = connection;
       const stack = createStack({
         ...this.stackOptions,
@@ -62,7 +97,8 @@ export class ServerState {
           for (const l of this.readOnlyListeners) l();
         },
       });
-      if (connection.info.scope === 'read-only') for (const l of this.readOnlyListeners) l();
+      // Learned only now (a sign-in recorded before the scope was): one change, told once.
+      if (this.readOnly && !wasReadOnly) for (const l of this.readOnlyListeners) l();
       return stack;
     })().catch((e: unknown) => {
       // A failed start (no token yet) is retried on the next call, e.g. after `ynab-mcp login`.

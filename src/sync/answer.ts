@@ -7,7 +7,8 @@ import { currentMonth } from '../api/dates.js';
 import { ApiError } from '../api/client/errors.js';
 import type { OperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
-import { listTransactions, subtransactionBase, transactionDetail, transactionSummaryBase, type TransactionQuery, type TransactionScope } from '../api/read/transactions.js';
+import { LazyList } from '../api/read/lazy-list.js';
+import { listTransactions, selectTransactions, subtransactionBase, transactionDetail, transactionSummaryBase, type TransactionQuery, type TransactionScope } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from './replica.js';
 
@@ -77,24 +78,32 @@ function monthOf(raw: string, now: Date): string {
  * The `data` of a read operation (plans-era member names), answered from the replica.
  * Throws the same 404s the service would for unknown ids and months.
  */
-export function answerFromReplica(r: BudgetReplica, id: OperationId, params: Record<string, string>, query: TransactionQuery, now: Date): Record<string, unknown> {
+export interface ReplicaAnswerOptions {
+  /** Lists of transaction details as a LazyList: rows selected now, each detail built when shown. */
+  lazyLists?: boolean;
+}
+
+export function answerFromReplica(
+  r: BudgetReplica,
+  id: OperationId,
+  params: Record<string, string>,
+  query: TransactionQuery,
+  now: Date,
+  opts: ReplicaAnswerOptions = {},
+): Record<string, unknown> {
   const l = r.lookup();
   const k = r.knowledge;
   const today = now.toISOString().slice(0, 10);
   const month = (raw: string) => need(r.months.get(monthOf(raw, now)), `month ${monthOf(raw, now)}`);
-  const list = (scope: TransactionScope) =>
-    listTransactions(
-      l,
-      {
-        transactions: r.transactions.values(),
-        linesOf: (t) => r.linesOf(t.id),
-        include: () => true,
-        detail: (t) => r.memo(t, () => transactionDetail(l, t, r.linesOf(t.id))),
-      },
-      query,
-      scope,
-      today,
-    );
+  // Details are built for each answer, not kept: kept for every transaction listed, they cost as
+  // much memory as the replica itself, and building one takes about a microsecond.
+  const source = () => ({ transactions: r.transactions.values(), linesOf: (t: E.TransactionSummaryBase) => r.linesOf(t.id), include: () => true });
+  const list = (scope: TransactionScope) => {
+    if (opts.lazyLists && (scope.kind === 'all' || scope.kind === 'account' || scope.kind === 'month')) {
+      return new LazyList(selectTransactions(l, source(), query, scope, today), (t) => transactionDetail(l, t, r.linesOf(t.id)));
+    }
+    return listTransactions(l, source(), query, scope, today);
+  };
   switch (id) {
     case 'getPlanById':
       return { plan: exportOf(r), server_knowledge: k };

@@ -27,7 +27,7 @@ import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { StateStoreError } from '../storage/store.js';
-import { answerFromReplica } from './answer.js';
+import { answerFromReplica, type ReplicaAnswerOptions } from './answer.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
 
@@ -103,9 +103,10 @@ export class ReplicaManager {
     op: OperationId,
     params: Record<string, string>,
     query: TransactionQuery,
+    opts: ReplicaAnswerOptions = {},
   ): Promise<{ data: Record<string, unknown>; freshness: Freshness; notices: string[] }> {
     const { replica, notice } = await this.fresh(budgetParam);
-    const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()));
+    const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()), opts);
     return { data, freshness: this.freshnessOf(replica, notice), notices: this.takeNotes(replica) };
   }
 
@@ -301,6 +302,9 @@ export class ReplicaManager {
 
   private async write(replica: BudgetReplica): Promise<void> {
     if (!this.opts.files) return;
+    // Once the answer waiting for the sync has gone out: saving compresses and encrypts the whole
+    // budget, and the first time opens the keychain for the key.
+    await new Promise((r) => setImmediate(r));
     try {
       await this.opts.files.save(await this.opts.tokenKey(), replica.snapshot());
     } catch (e) {

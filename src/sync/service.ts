@@ -14,7 +14,7 @@ import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { CallArgs, YnabClient } from '../api/client/client.js';
 import { operation, type OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
-import { REPLICA_OPERATIONS } from './answer.js';
+import { REPLICA_OPERATIONS, type ReplicaAnswerOptions } from './answer.js';
 import type { WriteJournal } from './journal.js';
 import type { Freshness, ReplicaManager } from './manager.js';
 import { checkTransactionUpdate } from './transaction-updates.js';
@@ -95,7 +95,11 @@ export class YnabService {
     return t.money_movements ?? this.opts.replicas.maxStalenessMs;
   }
 
-  async call(id: OperationId, args: CallArgs = {}): Promise<ServiceResult> {
+  /**
+   * `opts.lazyLists`: transaction lists answered from a replica may come as a LazyList (built
+   * when shown), for callers that show a page of them (the tools' output builder).
+   */
+  async call(id: OperationId, args: CallArgs = {}, opts: ReplicaAnswerOptions = {}): Promise<ServiceResult> {
     const op = operation(id);
     const params = args.params ?? {};
     // Also for reads the replica answers: a malformed id gets the same error as on the wire.
@@ -115,7 +119,7 @@ export class YnabService {
       return { status: res.status, data: res.data, notices: res.notices };
     }
     if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
-      const { data, freshness, notices } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery);
+      const { data, freshness, notices } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery, opts);
       return { status: op.status, data, freshness, ...(notices.length ? { notices } : {}) };
     }
     return this.cached(id, args);

@@ -54,7 +54,7 @@ describe('an unpaired surrogate', () => {
     for (const tool of tools) {
       const res = await h.call(tool.name, { ...minimal(tool as any), budget_id: LONE });
       const text = textOf(res);
-      if (!res.isError || !new RegExp(`^Invalid arguments for ${tool.name}: budget_id "ab\\\\ud800cd" contains an unpaired surrogate \\(U\\+D800\\)`).test(text)) {
+      if (!res.isError || !new RegExp(`^Input validation error: Invalid arguments for tool ${tool.name}: budget_id "ab\\\\ud800cd" contains an unpaired surrogate \\(U\\+D800\\)`).test(text)) {
         wrong.push(`${tool.name}: ${text.slice(0, 160)}`);
       }
     }
@@ -76,7 +76,7 @@ describe('an unpaired surrogate', () => {
     for (const [tool, args, argument] of cases) {
       const res = await h.call(tool, args);
       expect(res.isError, tool).toBe(true);
-      expect(textOf(res), tool).toMatch(new RegExp(`^Invalid arguments for ${tool}: ${argument} ".*" contains an unpaired surrogate`));
+      expect(textOf(res), tool).toMatch(new RegExp(`^Input validation error: Invalid arguments for tool ${tool}: ${argument} ".*" contains an unpaired surrogate`));
     }
     // The valid first item of each batch was not written either.
     expect(ok(await h.call('list_transactions', { since_date: today, limit: 1 })).count).toBe(before);
@@ -88,7 +88,7 @@ describe('an unpaired surrogate', () => {
     try {
       const res: any = await client.callTool({ name: 'list_accounts', arguments: { budget_id: LONE } });
       expect(res.isError).toBe(true);
-      expect(textOf(res)).toMatch(/^Invalid arguments for list_accounts: budget_id "ab\\ud800cd" contains an unpaired surrogate/);
+      expect(textOf(res)).toMatch(/^Input validation error: Invalid arguments for tool list_accounts: budget_id "ab\\ud800cd" contains an unpaired surrogate/);
     } finally {
       await client.close();
       await transport.close();
@@ -110,7 +110,7 @@ describe('"." and ".." as ids', () => {
     for (const [tool, args, argument] of cases) {
       const res = await h.call(tool, args);
       expect(res.isError, tool).toBe(true);
-      expect(textOf(res), tool).toMatch(new RegExp(`^Invalid arguments for ${tool}: ${argument} "\\.\\.?" is not an id`));
+      expect(textOf(res), tool).toMatch(new RegExp(`^Input validation error: Invalid arguments for tool ${tool}: ${argument} "\\.\\.?" is not an id`));
     }
   });
 

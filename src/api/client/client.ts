@@ -120,7 +120,7 @@ export class YnabClient {
         res = await this.transport.request({ method: op.method, path, query, body: args.body, token });
       } catch (e) {
         await ledger.settle(slot, { answered: false, header: null }).catch(ignoreSettle);
-        if (e instanceof NetworkError && attempt < attempts) {
+        if (e instanceof NetworkError && e.failure !== 'tls' && attempt < attempts) {
           await this.backoff(attempt);
           continue;
         }
@@ -167,7 +167,8 @@ export class YnabClient {
     if (e && typeof e === 'object') {
       return new ApiError(status, String(e.id ?? status), String(e.name ?? 'error'), this.scrub(String(e.detail ?? '')), seconds);
     }
-    return new ApiError(status, String(status), 'unexpected_response', `the service answered HTTP ${status} without an error body`, seconds);
+    const at = `${this.transport.baseUrl.origin}${this.transport.baseUrl.pathname.replace(/\/$/, '')}`;
+    return new ApiError(status, String(status), 'unexpected_response', `${at} answered HTTP ${status} without a YNAB error body`, seconds);
   }
 
   private backoff(attempt: number): Promise<void> {

@@ -32,7 +32,8 @@ export class ApiError extends YnabError {
   }
 }
 
-export type NetworkFailure = 'connect' | 'timeout' | 'reset';
+/** `tls`: the certificate or handshake was refused; trying again gives the same answer. */
+export type NetworkFailure = 'connect' | 'timeout' | 'reset' | 'tls';
 
 export class NetworkError extends YnabError {
   override name = 'NetworkError';

@@ -3,10 +3,13 @@
  * response timeout above the service's own 30 s limit, the token only in the Authorization
  * header, and a refusal of plain-HTTP base URLs except on the loopback interface.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { errors, Pool } from 'undici';
-import { ConfigError, NetworkError } from './errors.js';
+import { JsonStreamParser } from '../json-stream.js';
+import { checkApiBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
+import { NetworkError } from './errors.js';
 
-export const DEFAULT_BASE_URL = 'https://api.ynab.com/v1';
+export { checkApiBaseUrl, checkBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
 
 export interface TransportOptions {
   baseUrl?: string;
@@ -43,33 +46,89 @@ export interface RawResponse {
   body: unknown;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+/** Certificate and TLS handshake failures (OpenSSL's codes and node's ERR_TLS_/ERR_SSL_). */
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|^ERR_TLS_|^ERR_SSL_/;
 
-/** Checks a base URL: HTTPS, or HTTP only to this machine (the sandbox). */
-export function checkBaseUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`the base URL ${JSON.stringify(raw)} is not a valid URL; expected e.g. ${DEFAULT_BASE_URL}`);
-  }
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && (LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname))) return url;
-  throw new ConfigError(
-    `refusing the base URL ${url.origin}: the token would travel unencrypted. Use https://, or http:// only to 127.0.0.1/localhost (the sandbox).`,
-  );
+/** Connection failures that happen before anything is sent, and what each means. */
+const CONNECT_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens there',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be looked up; is this machine online?',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+};
+
+/** The error code: undici's own wrapper codes give way to the system or TLS error inside them. */
+function codeOf(e: unknown): string | undefined {
+  const err = e as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const own = typeof err?.code === 'string' ? err.code : undefined;
+  const inner = typeof err?.cause?.code === 'string' ? err.cause.code : undefined;
+  return own !== undefined && !(own.startsWith('UND_ERR') && inner !== undefined) ? own : (inner ?? own);
 }
 
-function classify(e: unknown, sent: boolean): NetworkError {
-  const err = e as { code?: string; message?: string };
-  if (e instanceof errors.ConnectTimeoutError) return new NetworkError('connect', false, 'could not connect to the service in time');
+/** Whether a failure happened before the request was written (so a write cannot have been applied). */
+function beforeSending(code: string | undefined): boolean {
+  return code === 'UND_ERR_CONNECT_TIMEOUT' || (code !== undefined && (code in CONNECT_FAILURES || TLS_CODE.test(code)));
+}
+
+/** A network failure as a message naming where the client tried to go (never a header, so never the token). */
+function classify(e: unknown, sent: boolean, where: URL, connectTimeoutMs: number): NetworkError {
+  const at = `${where.protocol}//${where.host}${where.pathname.replace(/\/$/, '')}`;
+  const code = codeOf(e);
+  if (e instanceof errors.ConnectTimeoutError) return new NetworkError('connect', false, `could not connect to ${at} within ${connectTimeoutMs / 1000} s`);
   if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError) {
-    return new NetworkError('timeout', true, 'the service did not answer in time');
+    return new NetworkError('timeout', true, `${at} did not answer in time`);
   }
-  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'EHOSTUNREACH') {
-    return new NetworkError('connect', false, `could not reach the service (${err.code})`);
+  if (code !== undefined && TLS_CODE.test(code)) {
+    const detail = ((e as Error).message || (e as { cause?: Error }).cause?.message || '').replace(/\s+/g, ' ').trim();
+    return new NetworkError(
+      'tls',
+      false,
+      `the TLS certificate of ${where.host} was not accepted (${code}${detail && !detail.includes(code) ? `: ${detail}` : ''}). ` +
+        'This is a certificate problem, not a passing network failure: retrying will not help. If a proxy or security software on this machine ' +
+        'intercepts HTTPS, give Node its certificate authority with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+    );
   }
-  return new NetworkError('reset', sent, `the connection to the service was lost${err.code ? ` (${err.code})` : ''}`);
+  if (code !== undefined && code in CONNECT_FAILURES) return new NetworkError('connect', false, `could not reach ${at} (${code}: ${CONNECT_FAILURES[code]})`);
+  return new NetworkError('reset', sent, `the connection to ${at} was lost${code ? ` (${code})` : ''}`);
+}
+
+/** How much of a body that is not JSON is kept for error messages. */
+const TEXT_KEPT = 64 * 1024;
+
+/**
+ * The body as JSON, parsed while it arrives (a full budget export is tens of megabytes: it is never
+ * held as one string); a body that is not JSON (a proxy's error page, say) is kept as text, its
+ * first 64 kB, for the error message.
+ */
+async function readBody(stream: AsyncIterable<Buffer>): Promise<unknown> {
+  const decoder = new StringDecoder('utf8');
+  const parser = new JsonStreamParser();
+  let json = true;
+  let text = '';
+  let empty = true;
+  const take = (piece: string) => {
+    if (!piece) return;
+    empty = false;
+    if (text.length < TEXT_KEPT) text += piece.slice(0, TEXT_KEPT - text.length);
+    if (!json) return;
+    try {
+      parser.write(piece);
+    } catch {
+      json = false;
+    }
+  };
+  for await (const chunk of stream) take(decoder.write(chunk));
+  take(decoder.end());
+  if (empty) return '';
+  if (json) {
+    try {
+      return parser.end();
+    } catch {
+      // Incomplete JSON: fall through to the text.
+    }
+  }
+  return text;
 }
 
 export class Transport {
@@ -77,15 +136,17 @@ export class Transport {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly responseTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
 
   constructor(private readonly opts: TransportOptions = {}) {
-    this.baseUrl = checkBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
+    this.baseUrl = checkApiBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
     this.basePath = this.baseUrl.pathname.replace(/\/$/, '');
     this.responseTimeoutMs = opts.responseTimeoutMs ?? 40_000;
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
     this.pool = new Pool(this.baseUrl.origin, {
       connections: opts.connections ?? 8,
       keepAliveTimeout: 30_000,
-      connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
+      connect: { timeout: this.connectTimeoutMs },
     });
   }
 
@@ -114,24 +175,14 @@ export class Transport {
         bodyTimeout: this.responseTimeoutMs,
       });
       sent = true;
-      const text = await res.body.text();
+      const body = await readBody(res.body);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      let body: unknown = text;
-      if (text) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // A non-JSON body (a proxy's error page, say) is kept as text for the error message.
-        }
-      }
       report(res.statusCode);
       return { status: res.statusCode, headers: out, body };
     } catch (e) {
       // undici rejects before `sent` for failures while connecting; anything after writing may have been applied.
-      const code = (e as { code?: string }).code;
-      const beforeSending = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ECONNREFUSED' || code === 'ENOTFOUND';
-      const failure = classify(e, sent || !beforeSending);
+      const failure = classify(e, sent || !beforeSending(codeOf(e)), this.baseUrl, this.connectTimeoutMs);
       report(failure.failure);
       throw failure;
     }

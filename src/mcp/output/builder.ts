@@ -10,6 +10,7 @@
  *  - member names as the API's (`accounts`, `transaction`, `category_groups`, `budgets`, …).
  */
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
+import { LazyList } from '../../api/read/lazy-list.js';
 import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type EntityKind } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from './page.js';
 
@@ -121,16 +122,27 @@ export function buildOutput(input: OutputInput): BuiltOutput {
 
   // The list to page: the value itself, or a list inside one entity (a month's categories).
   const parent = shape.nestedList ? (value as Record<string, any>) : undefined;
-  const all: Record<string, any>[] = ((shape.nestedList ? parent?.[shape.nestedList] : value) ?? []).filter((x: any) => !x?.deleted);
-  checkFields(shape.nestedList ? 'category' : shape.kind, o, all[0]);
+  const list = shape.nestedList ? parent?.[shape.nestedList] : value;
+  // A lazy list is counted and totalled from its rows; only the items shown are built (once).
+  const lazy = list instanceof LazyList ? list : undefined;
+  const all: Record<string, any>[] = (lazy ? lazy.rows : (list ?? [])).filter((x: any) => !x?.deleted);
+  const shown = new Map<number, Record<string, any>>();
+  const item = (i: number): Record<string, any> => {
+    if (!lazy) return all[i]!;
+    let v = shown.get(i);
+    if (!v) shown.set(i, (v = lazy.build(all[i] as never) as Record<string, any>));
+    return v;
+  };
+  checkFields(shape.nestedList ? 'category' : shape.kind, o, all.length ? item(0) : undefined);
   const offset = decodeCursor(o.cursor, o.queryKey);
   const limit = o.limit ?? DEFAULT_LIMIT;
   const itemKind: EntityKind = shape.nestedList ? 'category' : shape.kind;
   if (shape.transactionTotals) Object.assign(base, totals(all, ctx));
 
   const assemble = (n: number) => {
-    const page = all.slice(offset, offset + n).map((e) => render(itemKind, e, o, ctx, true));
-    const end = offset + page.length;
+    const end = Math.min(offset + n, all.length);
+    const page: Record<string, unknown>[] = [];
+    for (let i = offset; i < end; i++) page.push(render(itemKind, item(i), o, ctx, true));
     const more = end < all.length;
     const listValue = parent ? { ...(o.detail === 'full' ? parent : compact(shape.kind, { ...parent, categories: [] }, ctx)), [shape.nestedList!]: page } : page;
     const structured: Record<string, unknown> = {

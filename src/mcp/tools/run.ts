@@ -7,7 +7,7 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer, type Answer } from '../answer.js';
-import { describeError } from '../errors.js';
+import { configuredBudgetOf, describeError } from '../errors.js';
 import { NO_CONFIRM, type ConfirmInput } from '../guard.js';
 import { escapeControls } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
@@ -46,6 +46,6 @@ export async function runTool(def: ToolDefinition, args: Record<string, unknown>
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: ${def.name} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
     }
-    return errorResult(scrub(describeError(e, def.name, write)));
+    return errorResult(scrub(describeError(e, def.name, write, await configuredBudgetOf(state, def, args))));
   }
 }

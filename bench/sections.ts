@@ -1,0 +1,16 @@
+/**
+ * Every benchmark section, in the order `npm run bench` runs them and RESULTS.md shows them.
+ * A new section is a file exporting a BenchSection (see section.ts) and one line here.
+ */
+import { answersSection } from './answers.bench.js';
+import { footprintSection } from './footprint.bench.js';
+import { hostedSection } from './hosted.bench.js';
+import { loadSection } from './load.bench.js';
+import { replicaSection } from './replica.bench.js';
+import { sandboxSection } from './sandbox.bench.js';
+import { stateSection } from './state.bench.js';
+import { viewsSection } from './views.bench.js';
+import { writesSection } from './writes.bench.js';
+import type { BenchSection } from './section.js';
+
+export const SECTIONS: readonly BenchSection[] = [footprintSection, sandboxSection, replicaSection, loadSection, stateSection, answersSection, writesSection, viewsSection, hostedSection];

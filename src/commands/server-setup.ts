@@ -1,0 +1,160 @@
+/**
+ * What `serve`, `tools` and `call` share: the flags that say what the server offers and where its
+ * data comes from, the environment variables that stand in for them (named in each --help), and
+ * the ServerState they make. `tools` and `call` build their server exactly as `serve` does, so
+ * what they show is what a host connected to `serve` with the same flags gets.
+ *
+ * Modules only some runs need (the sandbox, the credential lookup) are imported when used, so
+ * starting the server loads no more than its first tools/list needs.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkApiBaseUrl } from '../api/client/base-url.js';
+import { ConfigError as ApiConfigError } from '../api/client/errors.js';
+import { storedScope } from '../auth/profile-info.js';
+import { accessTokenFromEnv } from '../auth/token-source.js';
+import { ConfigError, mcpConfig, type McpConfig } from '../mcp/config.js';
+import { ServerState, type Connection } from '../mcp/state.js';
+import { configDir, stateDir } from '../paths.js';
+import type { RunningSandbox } from '../sandbox/app.js';
+import { intFlag, UsageError } from './args.js';
+import { baseUrlFlag } from './secret-flags.js';
+
+/** Flags of the server's content and data source, for parseArgs. */
+export const SERVER_FLAGS = {
+  sandbox: { type: 'boolean' },
+  seed: { type: 'string' },
+  budget: { type: 'string' },
+  toolsets: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  writes: { type: 'string' },
+  elicitation: { type: 'string' },
+  'base-url': { type: 'string' },
+  'max-staleness': { type: 'string' },
+  profile: { type: 'string' },
+  verbose: { type: 'boolean' },
+} as const;
+
+export const SERVER_FLAGS_HELP = `  --sandbox                serve the local demo budgets (no account needed)
+  --seed S                 with --sandbox: demo data seed
+  --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
+  --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
+                           insights,changes, or the profile core (default all; list_budgets always)
+  --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
+  --writes MODE            direct (default): deletes, bulk and split edits, undo and count mismatches
+                           answer with a preview and a confirm_token first; confirm: every write does;
+                           off: read-only (or YNAB_MCP_WRITES)
+  --elicitation on|off     ask the user through the client's confirmation dialog where it has one
+                           (default on; or YNAB_MCP_ELICITATION); the confirm_token path always works
+  --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
+  --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
+  --profile NAME           which stored sign-in to use (default "default")
+  --verbose                log each HTTP request on stderr (requests to YNAB too)
+`;
+
+export const ENVIRONMENT_HELP = `Environment (a flag wins over its variable):
+  YNAB_ACCESS_TOKEN        the YNAB token to use, instead of the one stored by "ynab-mcp login"
+  YNAB_BUDGET_ID           as --budget             YNAB_READ_ONLY=1     as --read-only
+  YNAB_BASE_URL            as --base-url           YNAB_MCP_TOOLSETS    as --toolsets
+  YNAB_MCP_WRITES          as --writes             YNAB_MCP_ELICITATION as --elicitation
+  YNAB_MCP_STATE_DIR       request ledger and saved budget copies (default: the platform's state directory)
+  YNAB_MCP_CONFIG_DIR      where the secrets file lives when there is no OS keychain
+  YNAB_MCP_KEYCHAIN=off    never use the OS keychain (the 0600 secrets file instead)
+`;
+
+export type ServerFlags = { [K in keyof typeof SERVER_FLAGS]?: (typeof SERVER_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export interface OpenedServer {
+  state: ServerState;
+  /** The in-process sandbox, with --sandbox. */
+  sandbox?: RunningSandbox;
+  close(): Promise<void>;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+/** Warnings from the credential code: some carry the prefix already. */
+const warn = (message: string) => log(message.startsWith('ynab-mcp:') ? message : `ynab-mcp: warning: ${message}`);
+
+/**
+ * The base URL to use. A --base-url is checked now: a mistake typed on the command line is refused
+ * at start. YNAB_BASE_URL (how hosts that pass only the environment configure it) is checked at
+ * the first call, whose error the host shows in the conversation rather than in a log.
+ */
+function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefined {
+  const flag = baseUrlFlag(flags['base-url']);
+  if (flag === undefined) return env.YNAB_BASE_URL?.trim() || undefined;
+  try {
+    checkApiBaseUrl(flag);
+  } catch (e) {
+    if (e instanceof ApiConfigError) throw new UsageError(`--base-url: ${e.message}`);
+    throw e;
+  }
+  return flag;
+}
+
+/** What the content flags ask for: the MCP configuration, the staleness bound and the API's base URL. */
+export function serverOptions(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined } {
+  let config;
+  try {
+    config = mcpConfig(
+      { budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], writes: flags.writes, elicitation: flags.elicitation, demo: flags.sandbox === true },
+      env,
+    );
+  } catch (e) {
+    // Toolset errors name no flag of their own; the writes and dialog ones do.
+    if (e instanceof ConfigError) throw new UsageError(/toolset/.test(e.message) ? `--toolsets: ${e.message}` : e.message);
+    throw e;
+  }
+  const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
+  return { config, maxStalenessMs: maxStaleness * 1000, baseUrl: baseUrlOf(flags, env) };
+}
+
+/** Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox). */
+export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): Promise<OpenedServer> {
+  const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env);
+  if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
+
+  if (flags.sandbox) {
+    const { startSandbox } = await import('../sandbox/app.js');
+    // The demo is local and throwaway: its own state directory, nothing saved.
+    const sandbox = await startSandbox({ seed: flags.seed ?? 'demo', log, rateLimit: 1_000_000 });
+    const connection: Connection = { tokens: { token: async () => sandbox.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sandbox.baseUrl };
+    const state = new ServerState(config, async () => connection, {
+      stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')),
+      persist: false,
+      maxStalenessMs,
+      onRequest: flags.verbose ? requestLog : undefined,
+    });
+    return {
+      state,
+      sandbox,
+      async close() {
+        await state.close();
+        await sandbox.close();
+      },
+    };
+  }
+
+  const state_ = stateDir(env);
+  const config_ = configDir(env);
+  // A read-only OAuth grant is known from what `login` recorded (no keychain is read at start):
+  // its write tools are then never offered. A token in the environment is not that grant.
+  const startScope = accessTokenFromEnv(env) === null ? storedScope(config_, flags.profile) : undefined;
+  const state = new ServerState(
+    config,
+    async () => {
+      const { resolveConnection } = await import('../auth/connection.js');
+      return resolveConnection({ configDir: config_, stateDir: state_, profile: flags.profile, baseUrl, warn, env });
+    },
+    { stateDir: state_, configDir: config_, maxStalenessMs, log, onRequest: flags.verbose ? requestLog : undefined },
+    startScope,
+  );
+  state.prepare = () => import('../auth/connection.js');
+  return { state, close: () => state.close() };
+}
+
+/** --verbose: one line per request to YNAB (method, path, outcome, time; never a header). */
+function requestLog(info: { method: string; path: string; outcome: number | string; ms: number }): void {
+  log(`api: ${info.method} ${info.path} ${info.outcome} ${info.ms}ms`);
+}
