@@ -38,6 +38,7 @@ export interface TaskPlan extends Plan {
   apply(w: Writer): Promise<Applied>;
 }
 
+/** A transaction as a short row of a result. */
 export function txnRow(s: Shown, id: string, t: State): Record<string, unknown> {
   const lines = (t.subtransactions as State[] | undefined) ?? [];
   return {

@@ -52,7 +52,6 @@ const object = z.looseObject({});
 const rows = z.array(z.looseObject({}));
 const MONEY_PAIR = (doc: string) => ({ amount: z.number().optional().describe(doc), amount_milliunits: z.int().optional().describe(MILLIUNITS_DOC) });
 
-/** A transaction as a short row of a result. */
 // ---- split_transaction, undo_change, list_recent_changes --------------------------------------
 
 async function planSplitTool(ctx: TaskContext, a: Record<string, any>): Promise<TaskPlan> {
