@@ -3,6 +3,7 @@
  * `--transport http`. `--sandbox` serves the local demo budgets instead of a real account.
  * Starting is cheap and side-effect free: credentials are looked up at the first tool call.
  */
+import { join } from 'node:path';
 import type { HttpServer } from '../mcp/http.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError } from './args.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
@@ -88,7 +89,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const host = flags.host ?? '127.0.0.1';
     let http: HttpServer;
     try {
+      // Signs 2025-era session ids; kept in the state directory, so a restart keeps connected clients' views.
+      const sessionKey = opened.stateDir ? await sessionKeyOf(opened.stateDir, log) : undefined;
       http = await serveHttp(state, {
+        sessionKey,
         host,
         port,
         token,
@@ -132,4 +136,20 @@ export async function serveCommand(argv: string[]): Promise<void> {
 export function connectHint(url: string, token: string | undefined): string {
   const header = token ? ` --header "Authorization: Bearer ${token}"` : '';
   return `ynab-mcp: connect with Claude Code: claude mcp add --transport http ynab ${url}${header}; or the MCP Inspector: npx @modelcontextprotocol/inspector (Streamable HTTP, ${url})`;
+}
+
+/**
+ * The key that signs 2025-era HTTP session ids, from the state directory; a process key (with a
+ * warning) when it cannot be kept there: the server still starts, and clients connected across a
+ * restart are then served as clients without views until they connect again.
+ */
+async function sessionKeyOf(stateDir: string, log: (line: string) => void): Promise<Buffer | undefined> {
+  const { fileKey } = await import('../storage/key-file.js');
+  const warn = (m: string) => log(m.startsWith('ynab-mcp:') ? m : `ynab-mcp: warning: ${m}`);
+  try {
+    return await fileKey(join(stateDir, 'http-session.key'), warn, 'session key file').key();
+  } catch (e) {
+    warn(`the session key could not be kept in ${stateDir} (${(e as Error).message}); one for this run is used`);
+    return undefined;
+  }
 }

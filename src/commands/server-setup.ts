@@ -69,6 +69,8 @@ export interface OpenedServer {
   state: ServerState;
   /** The in-process sandbox, with --sandbox. */
   sandbox?: RunningSandbox;
+  /** The state directory kept across runs (none for the throwaway sandbox). */
+  stateDir?: string;
   close(): Promise<void>;
 }
 
@@ -151,7 +153,7 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
     startScope,
   );
   state.prepare = () => import('../auth/connection.js');
-  return { state, close: () => state.close() };
+  return { state, stateDir: state_, close: () => state.close() };
 }
 
 /** --verbose: one line per request to YNAB (method, path, outcome, time; never a header). */

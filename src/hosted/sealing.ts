@@ -2,7 +2,8 @@
  * The data key of a hosted deployment (YNAB_MCP_DATA_KEY, 32 random bytes) and what is derived
  * from it. Every instance gets the same key, so every instance can read what another wrote; Redis
  * alone (a dump, a replica, a backup) reveals no budget data and no secret.
- *  - Subkeys by purpose (HKDF-SHA-256): replicas, sealed records, cookie signing, key names. A key
+ *  - Subkeys by purpose (HKDF-SHA-256): replicas, sealed records, cookie signing, key names,
+ *    2025-era session ids (src/mcp/session-id.ts). A key
  *    used for one purpose is never used for another.
  *  - seal/open: AES-256-GCM with a random IV; the record's key name is bound in as associated data,
  *    so a sealed value moved to another key (another user's grant) does not open.
@@ -13,7 +14,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 
 const MAGIC = Buffer.from('YMCPS1');
 
-export type Purpose = 'replicas' | 'records' | 'cookies' | 'names';
+export type Purpose = 'replicas' | 'records' | 'cookies' | 'names' | 'sessions';
 
 /** The key as given: 32 bytes in base64, base64url or hex; anything else is refused with how to make one. */
 export function parseDataKey(text: string, source: string): Buffer {

@@ -1,7 +1,11 @@
 /**
  * Serves MCP over Streamable HTTP on node:http, for both protocol eras: 2026-07-28 clients and
  * 2025-era clients (the SDK's stateless legacy serving: each request gets a fresh server from the
- * factory, GET answers 405). State lives in ServerState; the per-request McpServer is cheap.
+ * factory, GET and DELETE answer 405). State lives in ServerState; the per-request McpServer is
+ * cheap. A 2025-era client's capabilities reach the instances serving it through a signed
+ * `Mcp-Session-Id` (http-sessions.ts): MCP Apps views work in both eras, on any number of
+ * instances, with nothing remembered between requests. The confirm dialog does not (a stateless
+ * instance cannot receive the client's answer); such clients get the preview and confirm_token.
  *
  * Each request passes, in order: Host (DNS rebinding) and Origin (browser pages) checks → 403, the
  * endpoint path → 404, a method other than POST → 405 with Allow (http-methods.ts), the bearer
@@ -9,11 +13,14 @@
  * body size limit (413) and a deadline. node:http's own timeouts cut off clients that trickle
  * headers or a body, so they hold a socket but never the server.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { withDeadline, type Exchange } from './http-deadline.js';
+import { sessionCapabilities, withSessionIds, type SessionBinding } from './http-sessions.js';
+import { SessionIds } from './session-id.js';
 import { answerUnservedMethods, methodServed, refuseMethod } from './http-methods.js';
 import {
   bearerToken,
@@ -52,6 +59,12 @@ export interface HttpServeOptions {
   /** One line per request (method, path, status, duration, JSON-RPC method): never headers. */
   log?: (line: string) => void;
   /**
+   * Signs 2025-era session ids (32+ bytes); keep it across restarts (serve keeps it in the state
+   * directory) so connected clients keep their views. Default: a key of this process. Hosted
+   * mode brings its own.
+   */
+  sessionKey?: Buffer;
+  /**
    * Hosted mode (src/hosted): many users, OAuth. Replaces the single state and the static token:
    * requests outside the MCP endpoint go to `route` first, and `authenticate` decides whose state
    * an MCP request is served with. Host and Origin are not checked (a public server behind a TLS
@@ -69,6 +82,10 @@ export interface HostedRouting {
   stateFor(auth: AuthInfo): ServerState;
   /** Told when any user's server became read-only. */
   onReadOnly(listener: () => void): () => void;
+  /** Signs 2025-era session ids: the same on every instance (derived from the shared data key). */
+  sessionKey: Buffer;
+  /** Whom a session id is bound to (the user `auth` names), so that it is worthless to anyone else. */
+  sessionSubject(auth: AuthInfo): string;
 }
 
 export interface HttpServer {
@@ -126,10 +143,22 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   // quote a request back, and the token must never reach a log.
   const log = opts.log && ((line: string) => opts.log!(token ? line.split(token).join('[token]') : line));
 
-  const handler = createMcpHandler((ctx) => buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, { live: false }), {
-    maxRequestBodySize: maxBodyBytes,
-    onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
-  });
+  const sessions: SessionBinding = {
+    ids: new SessionIds(hosted?.sessionKey ?? opts.sessionKey ?? randomBytes(32)),
+    subject: (auth) => (hosted && auth ? hosted.sessionSubject(auth) : ''),
+  };
+  const handler = createMcpHandler(
+    (ctx) =>
+      buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, {
+        live: false,
+        declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
+      }),
+    {
+      maxRequestBodySize: maxBodyBytes,
+      onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+    },
+  );
+  const served = withSessionIds(handler, sessions);
   // Per-request servers cannot withdraw tools from a long-lived connection as stdio does; modern
   // clients hear about it on their subscriptions/listen stream and list again. (2025-era HTTP
   // clients have no stream to hear it on: their next tools/list is already without write tools.)
@@ -164,7 +193,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     // The adapter answers a body over the limit with 413 (a JSON-RPC error body, Connection:
     // close) before anything is parsed: there is no request id to answer to yet, and the status is
     // what HTTP clients surface.
-    await toNodeHandler(withDeadline(handler, requestTimeoutMs, exchange), {
+    await toNodeHandler(withDeadline(served, requestTimeoutMs, exchange), {
       maxRequestBodySize: maxBodyBytes,
       onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
     })(req, res);

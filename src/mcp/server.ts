@@ -6,7 +6,7 @@
  * (replicas, ledger, read-only mode) lives in ServerState.
  */
 import { readFileSync } from 'node:fs';
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
+import { McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { toolSchema } from './schema.js';
@@ -60,6 +60,11 @@ const CONFIRM_FLOW =
 export interface BuildOptions {
   /** A long-lived instance (stdio) follows read-only changes by withdrawing write tools. */
   live?: boolean;
+  /**
+   * What a 2025-era client declared at an initialize this instance never saw (Streamable HTTP
+   * serves each request with a fresh instance), as its signed session id vouches (http-sessions.ts).
+   */
+  declared?: ClientCapabilities;
 }
 
 export function buildServer(state: ServerState, opts: BuildOptions = {}): McpServer {
@@ -73,7 +78,11 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
     },
   );
   // What a 2025-era client declared at initialize (2026-era requests carry it in their envelope, read first).
-  const declared = () => server.server.getClientCapabilities();
+  const initialized = () => server.server.getClientCapabilities();
+  // For views, also what the session id vouches for. Not for the dialog: asking the user needs a
+  // connection that can carry the answer back to this call, which only an instance that saw the
+  // initialize (stdio) has.
+  const declared = () => initialized() ?? opts.declared;
   const writes: RegisteredTool[] = [];
   const offered = offeredTools(state);
   for (const def of offered) {
@@ -91,8 +100,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
       },
       (args, ctx) =>
         runTool(def, args as Record<string, unknown>, state, {
-          confirm: confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, declared, state.config.elicitation),
-          ...(view && showsViews(server, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
+          confirm: confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation),
+          ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
         }),
     );
     if (def.access === 'write') writes.push(tool);
@@ -108,6 +117,6 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   // Once a client has connected, load what its first tool call needs while it is idle.
   server.server.oninitialized = () => state.warmUp();
   // Last: it narrows the lists the SDK answers for clients without the MCP Apps extension.
-  registerViews(server, offered);
+  registerViews(server, offered, declared);
   return server;
 }

@@ -9,9 +9,8 @@
  * that the answer can say so: never a failing call, a stack trace or a crash loop.
  */
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
 import { aliasesKey, replicaKey } from '../storage/keys.js';
-import { createOnce, privateDir, readNoFollow, removeFile, type Warn } from '../storage/safe-fs.js';
+import type { Warn } from '../storage/safe-fs.js';
 import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type { ReplicaSnapshot } from './replica.js';
 import { type KeySource, Sealer } from './seal.js';
@@ -24,39 +23,8 @@ export type { KeySource } from './seal.js';
 
 const stderr: Warn = (m) => void process.stderr.write(`${m}\n`);
 
-/**
- * A 32-byte key kept in a 0600 file in the state directory (used when no keychain holds it).
- * Created once, atomically, by whichever process comes first (two processes starting together
- * agree on one key); never read or written through a link (src/storage/safe-fs.ts).
- */
-export function fileKey(path: string, warn: Warn = stderr): KeySource {
-  let cached: Promise<Buffer> | undefined;
-  const load = async (): Promise<Buffer> => {
-    privateDir(dirname(path), dirname(path), warn);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const stored = await readNoFollow(path, warn); // a link there is removed, never followed
-      if (stored !== undefined) {
-        const raw = Buffer.from(stored.toString('utf8').trim(), 'base64');
-        if (raw.length === 32) return raw;
-        // Not a key of ours: replace it (its replicas, if any, no longer decrypt and are fetched again).
-        warn(`ynab-mcp: the replica key file ${path} did not hold a key; a new one was made`);
-        await removeFile(path);
-      }
-      const fresh = randomBytes(32);
-      if (await createOnce(path, fresh.toString('base64'))) return fresh;
-    }
-    throw new Error(`could not create the replica key file ${path}`);
-  };
-  return {
-    key() {
-      cached ??= load().catch((e: unknown) => {
-        cached = undefined;
-        throw e;
-      });
-      return cached;
-    },
-  };
-}
+/** A 32-byte key in a 0600 file of the state directory (used when no keychain holds it). */
+export { fileKey } from '../storage/key-file.js';
 
 /** A key kept as a named secret (the OS keychain when there is one). */
 export function secretKey(get: () => Promise<string | null>, set: (value: string) => Promise<void>): KeySource {

@@ -162,11 +162,23 @@ describe('over HTTP', () => {
     }
   });
 
-  it('a 2025-era client gets none even when it announces MCP Apps: its requests are served statelessly, without its initialize', async () => {
+  it('a 2025-era client announcing MCP Apps gets the views: its signed session id carries what it declared at initialize', async () => {
     const client = await connect('legacy', true);
     try {
       expect(client.getProtocolEra()).toBe('legacy');
+      await expectViews(client);
+      const res: any = await client.callTool({ name: 'cash_flow', arguments: {} });
+      expect(res._meta[VIEW_META_KEY].currency_format.iso_code).toBe('USD');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a 2025-era client without it gets none', async () => {
+    const client = await connect('legacy', false);
+    try {
       await expectNoViews(client);
+      expect(((await client.callTool({ name: 'cash_flow', arguments: {} })) as any)._meta?.[VIEW_META_KEY]).toBeUndefined();
     } finally {
       await client.close();
     }

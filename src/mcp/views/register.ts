@@ -11,8 +11,9 @@
  * for it. Tool results carry what a view needs beside the result (view-meta.ts) only for
  * clients with the extension.
  *
- * (A 2025-era client over HTTP is served statelessly: the instance answering its tools/list
- * never saw its initialize, so it gets no views. Over stdio, and for 2026-07-28 clients, it does.)
+ * A 2025-era client over HTTP is served statelessly: the instance answering its tools/list never
+ * saw its initialize. What it announced there comes back with its signed session id
+ * (../http-sessions.ts), handed to the instance as `declared`.
  */
 import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import {
@@ -36,11 +37,14 @@ import { viewOf, viewUri, VIEWS } from './table.js';
 
 const UI_SCHEME = 'ui://ynab/';
 
+/** What a 2025-era client declared: at this instance's initialize, or at one its session id vouches for. */
+export type Declared = () => ClientCapabilities | undefined;
+
 /** Whether the client sending this request shows MCP Apps views (it announces the extension with the HTML profile). */
-export function showsViews(server: McpServer, ctx: ServerContext): boolean {
+export function showsViews(declared: Declared, ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   // 2026-07-28: each request declares the client's capabilities; 2025 era: initialize did.
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
+  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? declared();
   return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }
 
@@ -63,20 +67,21 @@ export function registerTool(server: McpServer, name: string, config: ToolConfig
 }
 
 /** The views of the offered tools as `ui://ynab/<view>` resources, and the per-request gate. Call after the tools and other resources are registered. */
-export function registerViews(server: McpServer, offered: readonly ToolDefinition[]): void {
+export function registerViews(server: McpServer, offered: readonly ToolDefinition[], declared: Declared): void {
   const views = VIEWS.filter((v) => offered.some((t) => t.name === v.tool));
   if (!views.length) return;
   for (const view of views) {
     const uri = viewUri(view);
     registerAppResource(server, view.title, uri, { description: view.description, _meta: { ui: { prefersBorder: true } } }, async (_uri, ctx) => {
-      if (!showsViews(server, ctx)) throw new ResourceNotFoundError(uri);
+      if (!showsViews(declared, ctx)) throw new ResourceNotFoundError(uri);
       // The default content-security policy (no network, inline script and style only) is
       // what the views need: no `csp` is declared.
       return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view.name), _meta: { ui: { prefersBorder: true } } }] };
     });
   }
-  gateList(server, 'tools/list', (result: ListToolsResult) => ({ ...result, tools: result.tools.map(withoutViewMeta) }));
-  gateList(server, 'resources/list', (result: ListResourcesResult) => ({ ...result, resources: result.resources.filter((r) => !r.uri.startsWith(UI_SCHEME)) }));
+  const shows = (ctx: ServerContext) => showsViews(declared, ctx);
+  gateList(server, 'tools/list', shows, (result: ListToolsResult) => ({ ...result, tools: result.tools.map(withoutViewMeta) }));
+  gateList(server, 'resources/list', shows, (result: ListResourcesResult) => ({ ...result, resources: result.resources.filter((r) => !r.uri.startsWith(UI_SCHEME)) }));
 }
 
 /** A tool as clients without the extension know it: no view metadata. */
@@ -95,13 +100,13 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<un
  * the protocol's handler accessor (protected, meant for role classes); a test pins that it
  * exists, so an SDK update that moves it fails loudly rather than showing views to everyone.
  */
-function gateList<R>(server: McpServer, method: 'tools/list' | 'resources/list', narrow: (result: R) => R): void {
+function gateList<R>(server: McpServer, method: 'tools/list' | 'resources/list', shows: (ctx: ServerContext) => boolean, narrow: (result: R) => R): void {
   const protocol = server.server as unknown as { _getRequestHandler(method: string): StoredHandler | undefined };
   const sdkHandler = protocol._getRequestHandler(method);
   if (!sdkHandler) throw new Error(`ynab-mcp: no ${method} handler to gate for MCP Apps views (has the MCP SDK changed?)`);
   server.server.removeRequestHandler(method);
   server.server.setRequestHandler(method, async (request, ctx) => {
     const result = (await sdkHandler(request as unknown as JSONRPCRequest, ctx)) as R;
-    return (showsViews(server, ctx) ? result : narrow(result)) as never;
+    return (shows(ctx) ? result : narrow(result)) as never;
   });
 }
