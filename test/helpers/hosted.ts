@@ -13,6 +13,7 @@ import {
   Client,
   StreamableHTTPClientTransport,
   UnauthorizedError,
+  type ClientCapabilities,
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
@@ -189,6 +190,8 @@ export interface BrowseOptions {
   visited?: string[];
   /** The protocol era the MCP client speaks (default 2025-era, as most assistants still do). */
   era?: 'legacy' | 'modern';
+  /** What the MCP client announces (MCP Apps, say). */
+  capabilities?: ClientCapabilities;
 }
 
 /** A browser: follows redirects by hand, keeps cookies per origin, submits the consent form. */
@@ -251,7 +254,7 @@ export interface SignedIn {
 export async function signIn(mcpUrl: string, provider: MemoryOAuthProvider, opts: BrowseOptions = {}): Promise<SignedIn> {
   const connect = async () => {
     const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
-    const client = new Client({ name: provider.name, version: '1.0.0' }, opts.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
+    const client = new Client({ name: provider.name, version: '1.0.0' }, { ...(opts.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}), ...(opts.capabilities ? { capabilities: opts.capabilities } : {}) });
     await client.connect(transport);
     return { client, transport };
   };

@@ -13,6 +13,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { ConfigError, mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
+import { UI_CAPABILITIES } from '../helpers/views.js';
 
 const today = new Date().toISOString().slice(0, 10);
 let h: McpHarness;
@@ -279,12 +280,15 @@ describe('the dialog over Streamable HTTP, both protocol eras', () => {
     try {
       for (const era of ['modern', 'legacy'] as const) {
         const asked: string[] = [];
-        const client = new Client({ name: `dialog-${era}`, version: '1' }, { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+        // It announces MCP Apps too: a 2025-era client then holds a session id carrying its
+        // views, and the dialog is still not sent over stateless HTTP (test/views/http-sessions.test.ts).
+        const client = new Client({ name: `dialog-${era}`, version: '1' }, { capabilities: { elicitation: { form: {} }, ...UI_CAPABILITIES }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
         client.setRequestHandler('elicitation/create', async (req: any) => {
           asked.push(req.params.message);
           return { action: 'accept', content: { confirm: true } };
         });
-        await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+        const transport = new StreamableHTTPClientTransport(new URL(s.url));
+        await client.connect(transport);
         try {
           const id = await purchase(`http ${era}`);
           const res: any = await client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id } });
@@ -295,6 +299,7 @@ describe('the dialog over Streamable HTTP, both protocol eras', () => {
             expect(res.structuredContent.transaction).toMatchObject({ id, deleted: true });
           } else {
             // Stateless 2025-era serving cannot send the dialog: the token path answers instead.
+            expect(transport.sessionId).toBeDefined();
             expect(asked).toHaveLength(0);
             expect(res.structuredContent.preview).toBe(true);
             expect((await raw(id)).deleted).toBe(false);
