@@ -2,7 +2,9 @@
  * HTTP methods at the MCP endpoint. Both protocol eras the server speaks send every message as a
  * POST: 2026-07-28 clients listen for changes through a POST (subscriptions/listen), and 2025-era
  * clients are served statelessly, so the session operations of that era (GET for a stream, DELETE
- * to end a session) have nothing to act on. Every other method is answered 405 with
+ * to end a session) have nothing to act on; their signed session ids (http-sessions.ts) are never
+ * withdrawn, and 405 to DELETE is how the specification lets such a server say so. Every other
+ * method is answered 405 with
  * `Allow: POST`, before the bearer token is looked at (the answer depends on nothing else):
  *  - methods node parses reach the request handler (`refuseMethod`);
  *  - TRACE, TRACK and CONNECT would otherwise fail further in: the Fetch API the SDK adapter
