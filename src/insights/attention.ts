@@ -16,13 +16,17 @@ import type { BudgetView, Line } from './view.js';
 export interface AttentionContext {
   view: BudgetView;
   today: string;
+  /** Writes the figures of example rows (milliunits only in compact detail). */
   money: Money;
+  /** Full detail: ids of categories and accounts too (compact rows name them; tools take names). */
+  full: boolean;
   includeOffBudget: boolean;
 }
 
 interface Check {
   kind: string;
-  reason: string;
+  /** One line; for a kind whose items say which way it went (Ready to Assign), from its items. */
+  reason: string | ((items: Record<string, unknown>[]) => string);
   /** Every item found, worst or newest first. */
   find(ctx: AttentionContext): Record<string, unknown>[];
 }
@@ -38,8 +42,11 @@ function counted(ctx: AttentionContext, accountId: string): boolean {
 
 /** A transaction as an example row: enough to recognise it and act on it. */
 function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<string, unknown> {
-  return present({ id: t.id, date: t.date, payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) });
+  return present({ id: ctx.full ? t.id : null, date: ctx.full ? t.date : null, payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) });
 }
+
+/** A category's or account's id, in full detail only (compact rows name them; every tool takes names). */
+const idOf = (ctx: AttentionContext, id: string) => (ctx.full ? { id } : {});
 
 const newestFirst = (a: E.TransactionSummaryBase, b: E.TransactionSummaryBase) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0);
 
@@ -70,12 +77,12 @@ const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
 export const CHECKS: readonly Check[] = [
   {
     kind: 'unapproved',
-    reason: 'Transactions waiting for approval.',
+    reason: 'Waiting for approval.',
     find: (ctx) => [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst).map((t) => txnRow(ctx, t)),
   },
   {
     kind: 'uncategorized',
-    reason: 'Transactions without a category.',
+    reason: 'Without a category.',
     find: (ctx) => {
       const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
       return [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst).map((t) => txnRow(ctx, t));
@@ -83,7 +90,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     kind: 'overspent',
-    reason: 'Below zero this month: cash overspending comes out of next month\'s Ready to Assign, credit overspending becomes uncovered card debt.',
+    reason: 'Below zero: cash is taken from next month, credit becomes card debt.',
     find: (ctx) => {
       const spentIn = spendingBySource(ctx, currentMonth(new Date(`${ctx.today}T00:00:00Z`)));
       return monthCategories(ctx)
@@ -94,22 +101,22 @@ export const CHECKS: readonly Check[] = [
           const spent = spentIn(c.id);
           const credit = Math.min(Math.max(0, over - spent.cash), spent.credit);
           const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
-          return { id: c.id, name: c.name, ...ctx.money('overspent', over), type, ...(type === 'cash and credit' ? ctx.money('credit_overspent', credit) : {}) };
+          return { ...idOf(ctx, c.id), name: c.name, ...ctx.money('overspent', over), type, ...(type === 'cash and credit' ? ctx.money('credit_overspent', credit) : {}) };
         });
     },
   },
   {
     kind: 'underfunded',
-    reason: 'Targets still short of money this month.',
+    reason: 'Targets short this month.',
     find: (ctx) =>
       monthCategories(ctx)
         .filter((c) => (c.goal_under_funded ?? 0) > 0 && !c.hidden)
         .sort((a, b) => (b.goal_under_funded ?? 0) - (a.goal_under_funded ?? 0))
-        .map((c) => ({ id: c.id, name: c.name, ...ctx.money('underfunded', c.goal_under_funded!) })),
+        .map((c) => ({ ...idOf(ctx, c.id), name: c.name, ...ctx.money('underfunded', c.goal_under_funded!) })),
   },
   {
     kind: 'card_payment_shortfall',
-    reason: 'The payment category holds less than the card owes.',
+    reason: 'Payment category holds less than the card owes.',
     find: (ctx) => {
       const categories = new Map(monthCategories(ctx).map((c) => [c.id, c]));
       const rows: { shortfall: number; row: Record<string, unknown> }[] = [];
@@ -118,14 +125,14 @@ export const CHECKS: readonly Check[] = [
         if (a.closed || a.balance >= 0 || !payment) continue;
         const available = categories.get(payment)?.balance ?? 0;
         const shortfall = -a.balance - available;
-        if (shortfall > 0) rows.push({ shortfall, row: { id: a.id, name: a.name, ...ctx.money('balance', a.balance), ...ctx.money('payment_available', available), ...ctx.money('shortfall', shortfall) } });
+        if (shortfall > 0) rows.push({ shortfall, row: { ...idOf(ctx, a.id), name: a.name, ...ctx.money('balance', a.balance), ...(ctx.full ? ctx.money('payment_available', available) : {}), ...ctx.money('shortfall', shortfall) } });
       }
       return rows.sort((x, y) => y.shortfall - x.shortfall).map((x) => x.row);
     },
   },
   {
     kind: 'upcoming_shortfall',
-    reason: `Scheduled in the next ${SHORTFALL_DAYS} days takes the account below zero.`,
+    reason: `Scheduled in ${SHORTFALL_DAYS} days takes it below zero.`,
     find: (ctx) => {
       const lowest = new Map<string, { date: string; balance: number }>();
       for (const o of project(ctx.view, ctx.today, SHORTFALL_DAYS)) {
@@ -136,42 +143,47 @@ export const CHECKS: readonly Check[] = [
         .map(([id, low]) => ({ a: ctx.view.replica.accounts.get(id)!, low }))
         .filter(({ a, low }) => a && !a.closed && CASH_TYPES.has(a.type) && counted(ctx, a.id) && low.balance < 0)
         .sort((x, y) => x.low.balance - y.low.balance)
-        .map(({ a, low }) => ({ id: a.id, name: a.name, ...ctx.money('balance', a.balance), ...ctx.money('lowest_balance', low.balance), lowest_on: low.date }));
+        .map(({ a, low }) => ({ ...idOf(ctx, a.id), name: a.name, ...ctx.money('balance', a.balance), ...ctx.money('lowest_balance', low.balance), lowest_on: low.date }));
     },
   },
   {
     kind: 'unreconciled',
-    reason: `Not reconciled for over ${STALE_DAYS} days.`,
+    reason: `Not reconciled for ${STALE_DAYS}+ days.`,
     find: (ctx) => {
       const cutoff = addDays(ctx.today, -STALE_DAYS);
       const used = new Set([...ctx.view.replica.transactions.values()].map((t) => t.account_id));
       return [...ctx.view.replica.accounts.values()]
         .filter((a) => !a.closed && counted(ctx, a.id) && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff))
         .sort((a, b) => (a.last_reconciled_at ?? '').localeCompare(b.last_reconciled_at ?? ''))
-        .map((a) => ({ id: a.id, name: a.name, last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? 'never', ...ctx.money('cleared_balance', a.cleared_balance) }));
+        .map((a) => ({ ...idOf(ctx, a.id), name: a.name, last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? 'never', ...(ctx.full ? ctx.money('cleared_balance', a.cleared_balance) : {}) }));
     },
   },
   {
     kind: 'ready_to_assign',
-    reason: 'Negative: more assigned than the budget holds; positive: money waiting for a job.',
+    reason: (items) => (items[0]?.state === 'negative' ? 'Negative: more assigned than the budget holds.' : 'Money waiting for a job.'),
     find: (ctx) => {
       // The latest month holds the up-to-date figure (money assigned ahead comes out of it).
       const months = [...ctx.view.replica.months.keys()].sort();
       const month = months[months.length - 1];
       const value = month ? ctx.view.replica.months.get(month)!.to_be_budgeted : 0;
-      return value === 0 ? [] : [{ month, ...ctx.money('ready_to_assign', value), state: value < 0 ? 'negative' : 'waiting' }];
+      return value === 0 ? [] : [{ ...(ctx.full ? { month } : {}), ...ctx.money('ready_to_assign', value), state: value < 0 ? 'negative' : 'waiting' }];
     },
   },
 ];
 
-/** Every check that found something: count, reason and up to `examples` items; and the ones that found nothing. */
-export function attention(ctx: AttentionContext, examples = 5): { attention: Record<string, unknown>[]; clear: string[] } {
+export const ATTENTION_KINDS = ['unapproved', 'uncategorized', 'overspent', 'underfunded', 'card_payment_shortfall', 'upcoming_shortfall', 'unreconciled', 'ready_to_assign'] as const;
+
+/**
+ * Every check that found something: count, reason and up to `examples` items; and the ones that
+ * found nothing. With `kind`, that check alone.
+ */
+export function attention(ctx: AttentionContext, examples: number, kind?: string): { attention: Record<string, unknown>[]; clear: string[] } {
   const found: Record<string, unknown>[] = [];
   const clear: string[] = [];
-  for (const check of CHECKS) {
+  for (const check of CHECKS.filter((c) => !kind || c.kind === kind)) {
     const items = check.find(ctx);
     if (!items.length) clear.push(check.kind);
-    else found.push({ kind: check.kind, count: items.length, reason: check.reason, examples: items.slice(0, examples) });
+    else found.push({ kind: check.kind, count: items.length, reason: typeof check.reason === 'string' ? check.reason : check.reason(items), examples: items.slice(0, examples) });
   }
   return { attention: found, clear };
 }

@@ -13,6 +13,16 @@ export function moneyWriter(format: CurrencyFormat | null): Money {
   return (name, milliunits) => ({ [`${name}_milliunits`]: milliunits, [`${name}_formatted`]: formatMilliunits(milliunits, format) });
 }
 
+/**
+ * The writer for the figures of rows (a summary's rows, examples, occurrences): the pair in full
+ * detail; in compact detail (the default) milliunits only, as the compact category rows of the
+ * API tools, since formatted companions on every row would double a typical answer. Totals and
+ * headline figures always keep their formatted companions.
+ */
+export function rowMoney(money: Money, full: boolean): Money {
+  return full ? money : (name, milliunits) => ({ [`${name}_milliunits`]: milliunits });
+}
+
 /** Leaves out null and undefined members (they cost tokens and say nothing). */
 export function present<T extends Record<string, unknown>>(o: T): T {
   for (const k of Object.keys(o)) if (o[k] === null || o[k] === undefined) delete o[k];

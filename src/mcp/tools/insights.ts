@@ -10,9 +10,9 @@ import * as z from 'zod';
 import { addDays, addMonths, currentMonth, monthOf } from '../../api/dates.js';
 import { sumMilliunits } from '../../api/money.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
-import { attention } from '../../insights/attention.js';
+import { attention, ATTENTION_KINDS } from '../../insights/attention.js';
 import { FILTER_ARGS, lineFilter, OFF_BUDGET_ARG, SCOPE_ARGS, WINDOW_ARGS, type FilterArgs } from '../../insights/filter.js';
-import { present, type Money } from '../../insights/format.js';
+import { present, rowMoney, type Money } from '../../insights/format.js';
 import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type GroupBy } from '../../insights/group.js';
 import { monthsOf, resolvePeriod, within, type Period } from '../../insights/period.js';
 import { project } from '../../insights/schedule.js';
@@ -44,6 +44,8 @@ export interface InsightSpec {
 }
 
 const MONEY = 'Money: milliunits (1000 = 1 unit) and formatted.';
+/** Compact rows by default: figures in milliunits (totals formatted too), no ids a name stands for. */
+const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional().describe('full: formatted row figures, ids.') };
 const rows = z.array(z.looseObject({}));
 const object = z.looseObject({});
 
@@ -73,16 +75,20 @@ const spendingSummary: InsightCompute = (ctx, a) => {
   for (const g of groupLines(ctx.view, before, by)) prevNet.set(by === 'month' ? addMonths(g.id!, 1) : key(g), g.net);
   const assigned = by === 'category' || by === 'category_group' ? assignedIn(ctx.view, current, by) : undefined;
   const { rows: kept, others } = topGroups(groupLines(ctx.view, now, by), by, a.top ?? 10);
+  const full = a.detail === 'full';
+  const fig = rowMoney(ctx.money, full);
+  // Compact rows name what they are (follow-up tools take names), give outflow and inflow only
+  // where they differ from the net (the row had refunds) and leave what was assigned to full
+  // detail: ten rows of every figure would not fit a typical answer (2 KB).
   const row = (g: Group, previousNet: number, assignedSum?: number): Record<string, unknown> =>
     present({
-      id: g.id,
+      id: full ? g.id : null,
       name: g.name,
-      ...ctx.money('outflow', g.outflow),
-      ...ctx.money('inflow', g.inflow),
-      ...ctx.money('net', g.net),
+      ...(full || g.inflow !== 0 ? { ...fig('outflow', g.outflow), ...fig('inflow', g.inflow) } : {}),
+      ...fig('net', g.net),
       count: g.count,
-      ...ctx.money('previous_net', previousNet),
-      ...(assignedSum !== undefined ? ctx.money('assigned', assignedSum) : {}),
+      ...fig('previous_net', previousNet),
+      ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
     });
   const assignedTo = (groups: readonly Group[]) => (assigned ? sumMilliunits(groups.map((g) => (g.id ? (assigned.get(g.id) ?? 0) : 0))) : undefined);
   const out = kept.map((g) => row(g, prevNet.get(key(g)) ?? 0, assignedTo([g])));
@@ -104,13 +110,13 @@ const spendingSummary: InsightCompute = (ctx, a) => {
 };
 
 /** A line as a search row: what identifies it and what it says. */
-function searchRow(ctx: InsightContext, l: Line): Record<string, unknown> {
+function searchRow(ctx: InsightContext, l: Line, full: boolean): Record<string, unknown> {
   const t = l.transaction;
   return present({
     id: l.id,
     transaction_id: l.parent_id,
     date: l.date,
-    ...ctx.money('amount', l.amount),
+    ...rowMoney(ctx.money, full)('amount', l.amount),
     payee_name: ctx.view.payeeName(l.payee_id),
     category_name: ctx.view.categoryName(l),
     account_name: ctx.view.accountName(l.account_id),
@@ -132,7 +138,7 @@ const searchTransactions: InsightCompute = (ctx, a) => {
   const total = sums(matches);
   return {
     structured: {
-      transactions: page.map((l) => searchRow(ctx, l)),
+      transactions: page.map((l) => searchRow(ctx, l, a.detail === 'full')),
       count: matches.length,
       returned: page.length,
       has_more: end < matches.length,
@@ -144,14 +150,22 @@ const searchTransactions: InsightCompute = (ctx, a) => {
   };
 };
 
-const needsAttention: InsightCompute = (ctx, a) => ({
-  structured: { as_of: ctx.today, ...attention({ view: ctx.view, today: ctx.today, money: ctx.money, includeOffBudget: a.include_off_budget === true }) },
-});
+/** Examples per kind: a few in compact detail, the five of the full answer, every item of one kind asked for. */
+const EXAMPLES = { compact: 2, full: 5, kind: 100 };
+
+const needsAttention: InsightCompute = (ctx, a) => {
+  const full = a.detail === 'full';
+  const examples = a.kind ? EXAMPLES.kind : full ? EXAMPLES.full : EXAMPLES.compact;
+  const found = attention({ view: ctx.view, today: ctx.today, money: rowMoney(ctx.money, full), full, includeOffBudget: a.include_off_budget === true }, examples, a.kind);
+  return { structured: { as_of: ctx.today, ...found } };
+};
 
 const cashFlow: InsightCompute = (ctx, a) => {
   const last = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
   const out: Record<string, unknown>[] = [];
   const totals = { income: 0, spending: 0 };
+  const full = a.detail === 'full';
+  const fig = rowMoney(ctx.money, full);
   for (let i = (a.months ?? 6) - 1; i >= 0; i--) {
     const month = addMonths(last, -i);
     const m = ctx.view.replica.months.get(month);
@@ -162,47 +176,56 @@ const cashFlow: InsightCompute = (ctx, a) => {
     out.push(
       present({
         month,
-        ...ctx.money('income', m.income),
-        ...ctx.money('spending', -m.activity),
-        ...ctx.money('net', m.income + m.activity),
-        ...ctx.money('net_worth', ctx.view.netWorthOn(monthEnd)),
+        ...fig('income', m.income),
+        ...fig('spending', -m.activity),
+        // The net is income minus spending: said in full detail, left to the reader in compact.
+        ...(full ? fig('net', m.income + m.activity) : {}),
+        ...fig('net_worth', ctx.view.netWorthOn(monthEnd)),
         partial: month === last ? true : null,
       }),
     );
   }
   return {
-    structured: { months: out, totals: { ...ctx.money('income', totals.income), ...ctx.money('spending', totals.spending), ...ctx.money('net', totals.income - totals.spending) } },
+    structured: { months: out, totals: { ...ctx.money('income', totals.income), ...ctx.money('spending', totals.spending), ...(full ? ctx.money('net', totals.income - totals.spending) : {}) } },
   };
 };
 
-const UPCOMING_ROWS = 100;
+/** Occurrences per page: a few in compact detail (the totals cover them all), more in full. */
+const UPCOMING_ROWS = { compact: 8, full: 100 };
 
 const upcoming: InsightCompute = (ctx, a) => {
   const r = ctx.view.replica;
   const all = project(ctx.view, ctx.today, a.days ?? 30).filter((o) => ctx.view.onBudget(o.scheduled.account_id) || a.include_off_budget);
-  const shown = all.slice(0, UPCOMING_ROWS);
+  const full = a.detail === 'full';
+  const offset = decodeCursor(a.cursor, ctx.queryKey);
+  const shown = all.slice(offset, offset + (a.limit ?? (full ? UPCOMING_ROWS.full : UPCOMING_ROWS.compact)));
+  const end = offset + shown.length;
+  const fig = rowMoney(ctx.money, full);
   const amounts = all.map((o) => o.scheduled.amount);
   const category = (s: (typeof all)[number]['scheduled']) =>
     r.scheduledLinesOf(s.id).some((x) => !x.deleted) ? 'Split' : s.category_id ? (r.categories.get(s.category_id)?.name ?? null) : null;
   return {
     structured: {
+      // Compact: when, who, from where, how much and what is left (the payee says what it is for).
       occurrences: shown.map((o) =>
         present({
           date: o.date,
-          scheduled_transaction_id: o.scheduled.id,
+          scheduled_transaction_id: full ? o.scheduled.id : null,
           payee_name: ctx.view.payeeName(o.scheduled.payee_id ?? null),
-          category_name: category(o.scheduled),
+          category_name: full ? category(o.scheduled) : null,
           account_name: ctx.view.accountName(o.scheduled.account_id),
-          frequency: o.scheduled.frequency,
-          ...ctx.money('amount', o.scheduled.amount),
-          ...ctx.money('projected_balance', o.balance),
+          frequency: full ? o.scheduled.frequency : null,
+          ...fig('amount', o.scheduled.amount),
+          ...fig('projected_balance', o.balance),
         }),
       ),
       count: all.length,
+      returned: shown.length,
+      has_more: end < all.length,
+      ...(end < all.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),
       ...ctx.money('inflow', sumMilliunits(amounts.filter((x) => x > 0))),
       ...ctx.money('outflow', sumMilliunits(amounts.filter((x) => x < 0))),
     },
-    notices: all.length > shown.length ? [`Only the first ${shown.length} of ${all.length} occurrences are listed; ask for fewer days for the rest.`] : undefined,
   };
 };
 
@@ -218,6 +241,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
       top: z.int().min(1).max(50).optional().describe('Rows kept (default 10); the rest are summed as "everything else".'),
       ...SCOPE_ARGS,
       ...OFF_BUDGET_ARG,
+      ...DETAIL_ARG,
     },
     output: { period: object, rows, totals: object },
     compute: spendingSummary,
@@ -226,7 +250,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'search_transactions',
     title: 'Search transactions',
     description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals of all matches (split lines match on their own). ${MONEY}`,
-    input: { ...FILTER_ARGS, ...PAGING },
+    input: { ...FILTER_ARGS, ...PAGING, ...DETAIL_ARG },
     output: { transactions: rows },
     compute: searchTransactions,
   },
@@ -234,7 +258,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'needs_attention',
     title: 'What needs attention',
     description: `Use for "what needs my attention" or a check-up: unapproved and uncategorized transactions, overspent and underfunded categories, card payment shortfalls, scheduled transactions an account cannot cover, stale reconciliation, Ready to Assign. ${MONEY}`,
-    input: { ...OFF_BUDGET_ARG },
+    input: { kind: z.enum(ATTENTION_KINDS).optional().describe('One kind, up to 100 items.'), ...OFF_BUDGET_ARG, ...DETAIL_ARG },
     output: { attention: rows },
     compute: needsAttention,
   },
@@ -242,7 +266,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'cash_flow',
     title: 'Cash flow',
     description: `Use for trends and "are we saving": income, spending, net and net worth for each recent month (the current one partial). ${MONEY}`,
-    input: { months: z.int().min(1).max(36).optional().describe('How many months, up to this one (default 6).') },
+    input: { months: z.int().min(1).max(36).optional().describe('How many months, up to this one (default 6).'), ...DETAIL_ARG },
     output: { months: rows },
     compute: cashFlow,
   },
@@ -250,7 +274,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
     description: `Use for "what bills are coming" and "will we have enough": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
-    input: { days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'), ...OFF_BUDGET_ARG },
+    input: { days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'), ...OFF_BUDGET_ARG, ...PAGING, ...DETAIL_ARG },
     output: { occurrences: rows },
     compute: upcoming,
   },
