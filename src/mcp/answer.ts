@@ -41,6 +41,17 @@ import { txnRow, type TaskContext } from '../writes/task.js';
 /** Room kept in an answer's size limit for what is added around the built output: the data notice and the budget's name. */
 const ENVELOPE = JSON.stringify({ data_notice: USER_DATA_NOTICE }).length + 300;
 
+/**
+ * How fresh an answer is, as the answer says it: how many seconds old its data is, and
+ * `stale: true` only when it could not be brought up to date (why is among the notices). Where
+ * the data came from (the budget's copy, an answer held for a while, YNAB just now) and when it
+ * was synced add nothing an assistant acts on, and would cost every answer some 75 bytes (a
+ * typical answer is at most 2 KB); ynab://status shows when each budget's copy was synced.
+ */
+function answerFreshness(f: { age_seconds: number; stale: boolean }): Record<string, unknown> {
+  return { age_seconds: f.age_seconds, ...(f.stale ? { stale: true } : {}) };
+}
+
 /** Kinds whose results hold text typed by people (names, payees, memos, notes). */
 const NO_USER_TEXT = new Set(['user', 'settings']);
 
@@ -163,7 +174,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   if (data.not_applied) extras.not_applied = data.not_applied;
   Object.assign(extras, after.extras);
   if (recorded.change_id) extras.change_id = recorded.change_id;
-  if (res.freshness) extras.freshness = res.freshness;
+  if (res.freshness) extras.freshness = answerFreshness(res.freshness);
   const notices = [...noticesFor(def, args, res), ...(after.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
     notices.push(`${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`);
@@ -210,7 +221,7 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     target.args,
   );
   const notices = [...(result.notices ?? []), ...(notice ? [notice] : [])];
-  const structured: Record<string, unknown> = { ...result.structured, freshness: service.replicas.freshnessOf(replica, notice), ...(notices.length ? { notices } : {}) };
+  const structured: Record<string, unknown> = { ...result.structured, freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)), ...(notices.length ? { notices } : {}) };
   if (state.readOnly) structured.read_only = state.readOnlyReason();
   const size = JSON.stringify(structured).length;
   if (size > state.config.maxResultChars) {
@@ -242,7 +253,7 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
     today: new Date().toISOString().slice(0, 10),
     tool: def.name,
   };
-  const freshness = service.replicas.freshnessOf(replica, notice);
+  const freshness = answerFreshness(service.replicas.freshnessOf(replica, notice));
   if (!write) return { body: { ...(await def.spec.read!(ctx, target.args)), freshness, ...(notice ? { notices: [notice] } : {}) } };
   const plan = await def.spec.plan!(ctx, target.args);
   if (plan.answer) return { answer: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };

@@ -48,8 +48,30 @@ describe('members, identity and money', () => {
   it('says how fresh an answer is and mirrors it as JSON text', async () => {
     const res = await h.call('list_payees', { limit: 3 });
     const s = ok(res);
-    expect(s.freshness).toMatchObject({ source: 'replica', stale: false });
+    // Fresh: its age only (stale: true, with the reason among the notices, only when it could not be synced).
+    expect(s.freshness).toEqual({ age_seconds: expect.any(Number) });
+    expect(s.freshness.age_seconds).toBeLessThan(60);
     expect(mirror(res)).toEqual(s);
+  });
+});
+
+describe('a stale answer', () => {
+  it('says stale: true, and why once, among the notices, in API and insight answers alike', async () => {
+    // Every read wants a sync (--max-staleness 0); then YNAB refuses this token for a while.
+    const s = await mcpHarness({ maxStalenessMs: 0 });
+    try {
+      ok(await s.call('list_accounts'));
+      await (await s.state.ready()).ledger(s.sb.accessToken).recordRateLimited(1800);
+      for (const [tool, args] of [['list_accounts', {}], ['spending_summary', {}]] as const) {
+        const res = ok(await s.call(tool, args));
+        expect(res.freshness, tool).toEqual({ age_seconds: expect.any(Number), stale: true });
+        const why = (res.notices as string[]).filter((n) => /next request possible/.test(n));
+        expect(why, tool).toHaveLength(1);
+        expect(why[0]).toMatch(/^answered from a copy synced \d+ s ago/);
+      }
+    } finally {
+      await s.close();
+    }
   });
 });
 
