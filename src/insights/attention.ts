@@ -74,7 +74,7 @@ function spendingBySource(ctx: AttentionContext, month: string): (categoryId: st
 const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
   l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === ctx.view.uncategorizedId);
 
-export const CHECKS: readonly Check[] = [
+export const CHECKS = [
   {
     kind: 'unapproved',
     reason: 'Waiting for approval.',
@@ -169,9 +169,12 @@ export const CHECKS: readonly Check[] = [
       return value === 0 ? [] : [{ ...(ctx.full ? { month } : {}), ...ctx.money('ready_to_assign', value), state: value < 0 ? 'negative' : 'waiting' }];
     },
   },
-];
+] as const satisfies readonly Check[];
 
-export const ATTENTION_KINDS = ['unapproved', 'uncategorized', 'overspent', 'underfunded', 'card_payment_shortfall', 'upcoming_shortfall', 'unreconciled', 'ready_to_assign'] as const;
+export type AttentionKind = (typeof CHECKS)[number]['kind'];
+
+/** The kinds, in the order answers list them (the values of needs_attention's kind argument). */
+export const ATTENTION_KINDS = CHECKS.map((c) => c.kind) as [AttentionKind, ...AttentionKind[]];
 
 /**
  * Every check that found something: count, reason and up to `examples` items; and the ones that

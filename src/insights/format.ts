@@ -23,6 +23,14 @@ export function rowMoney(money: Money, full: boolean): Money {
   return full ? money : (name, milliunits) => ({ [`${name}_milliunits`]: milliunits });
 }
 
+/**
+ * Outflow and inflow of a row or total: in full detail always; in compact detail only when both
+ * are there, since otherwise the net (or total) says it all, the other being zero.
+ */
+export function flows(money: Money, outflow: number, inflow: number, full: boolean): Record<string, number | string> {
+  return full || (outflow !== 0 && inflow !== 0) ? { ...money('outflow', outflow), ...money('inflow', inflow) } : {};
+}
+
 /** Leaves out null and undefined members (they cost tokens and say nothing). */
 export function present<T extends Record<string, unknown>>(o: T): T {
   for (const k of Object.keys(o)) if (o[k] === null || o[k] === undefined) delete o[k];

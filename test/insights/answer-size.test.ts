@@ -2,10 +2,14 @@
  * A typical answer is at most 2 KB: each of the answers bench's twelve questions (the same calls,
  * shared through bench/questions.ts), asked through the real MCP client against the bench's demo
  * budget, answers in at most 2,048 bytes of text (the text a model reads, data boundary
- * included). Shortened lists still carry exact totals of everything and say how to get the rest.
+ * included). The demo budget is made relative to today, so what the questions find (which
+ * categories, how many bills, which checks fire) moves with the date: they are also asked every
+ * other week through the coming year (the clock of this process set to each; the server and
+ * sandbox run in it). Shortened lists still carry exact totals of everything and say how to get
+ * the rest.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUESTIONS } from '../../bench/questions.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { QUESTIONS, type Call } from '../../bench/questions.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 let h: McpHarness;
@@ -26,6 +30,45 @@ describe('typical answers', () => {
     expect(sizes).toHaveLength(1);
     expect(sizes[0]).toBeLessThanOrEqual(2048);
   });
+});
+
+/** The text size of each question's one answer. */
+async function sizes(call: (name: string, args: Record<string, unknown>) => Promise<any>): Promise<number[]> {
+  const out: number[] = [];
+  for (const q of QUESTIONS) {
+    const asked: number[] = [];
+    const ask: Call = async (name, args = {}) => {
+      const res = await call(name, args);
+      asked.push(Buffer.byteLength(res.content[0].text, 'utf8'));
+      return ok(res);
+    };
+    await q.insights(ask);
+    expect(asked, q.question).toHaveLength(1);
+    out.push(asked[0]!);
+  }
+  return out;
+}
+
+describe('through the year', () => {
+  it('every question answers in at most 2,048 bytes every other week through the coming year', async () => {
+    const worst = QUESTIONS.map(() => ({ bytes: 0, on: '' }));
+    for (let k = 1; k <= 26; k++) {
+      // Every month, on different days of it (a month's start and end change what is found).
+      const now = Date.now() + k * 14 * 86_400_000;
+      vi.useFakeTimers({ toFake: ['Date'], now });
+      const other = await mcpHarness({ sandbox: { seed: 'bench' } });
+      try {
+        (await sizes(other.call)).forEach((bytes, i) => {
+          if (bytes > worst[i]!.bytes) worst[i] = { bytes, on: new Date(now).toISOString().slice(0, 10) };
+        });
+      } finally {
+        await other.close();
+        vi.useRealTimers();
+      }
+    }
+    const over = worst.map((w, i) => ({ question: `Q${i + 1} ${QUESTIONS[i]!.question}`, ...w })).filter((w) => w.bytes > 2048);
+    expect(over).toEqual([]);
+  }, 180_000);
 });
 
 describe('shortened lists', () => {

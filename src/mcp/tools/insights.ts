@@ -12,7 +12,7 @@ import { sumMilliunits } from '../../api/money.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
 import { attention, ATTENTION_KINDS } from '../../insights/attention.js';
 import { FILTER_ARGS, lineFilter, OFF_BUDGET_ARG, SCOPE_ARGS, WINDOW_ARGS, type FilterArgs } from '../../insights/filter.js';
-import { present, rowMoney, type Money } from '../../insights/format.js';
+import { flows, present, rowMoney, type Money } from '../../insights/format.js';
 import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type GroupBy } from '../../insights/group.js';
 import { monthsOf, resolvePeriod, within, type Period } from '../../insights/period.js';
 import { project } from '../../insights/schedule.js';
@@ -43,9 +43,14 @@ export interface InsightSpec {
   compute: InsightCompute;
 }
 
-const MONEY = 'Money: milliunits (1000 = 1 unit) and formatted.';
-/** Compact rows by default: figures in milliunits (totals formatted too), no ids a name stands for. */
-const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional().describe('full: formatted row figures, ids.') };
+const MONEY = 'Money: milliunits (1000 = 1 unit); totals formatted.';
+/**
+ * Compact rows by default: figures in milliunits (totals formatted too), no ids a name stands
+ * for, usual values left out (the server's instructions say so once for all five tools).
+ */
+const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional().describe('full: every field, formatted.') };
+/** Paging with the tool's own page size (the API tools' default of 50 is not theirs). */
+const paging = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}).`) });
 const rows = z.array(z.looseObject({}));
 const object = z.looseObject({});
 
@@ -78,13 +83,13 @@ const spendingSummary: InsightCompute = (ctx, a) => {
   const full = a.detail === 'full';
   const fig = rowMoney(ctx.money, full);
   // Compact rows name what they are (follow-up tools take names), give outflow and inflow only
-  // where they differ from the net (the row had refunds) and leave what was assigned to full
+  // where they differ from the net (money went both ways) and leave what was assigned to full
   // detail: ten rows of every figure would not fit a typical answer (2 KB).
   const row = (g: Group, previousNet: number, assignedSum?: number): Record<string, unknown> =>
     present({
       id: full ? g.id : null,
       name: g.name,
-      ...(full || g.inflow !== 0 ? { ...fig('outflow', g.outflow), ...fig('inflow', g.inflow) } : {}),
+      ...flows(fig, g.outflow, g.inflow, full),
       ...fig('net', g.net),
       count: g.count,
       ...fig('previous_net', previousNet),
@@ -100,11 +105,12 @@ const spendingSummary: InsightCompute = (ctx, a) => {
   const previousTotal = sums(lines.filter((l) => within(l.date, previous)));
   return {
     structured: {
-      period: present({ ...current }),
+      // The month a period was asked as is its since date: said again in full detail only.
+      period: present({ ...current, month: full ? current.month : null }),
       previous_period: { since: previous.since, until: previous.until },
       group_by: by,
       rows: out,
-      totals: { ...ctx.money('outflow', total.outflow), ...ctx.money('inflow', total.inflow), ...ctx.money('net', total.net), count: total.count, ...ctx.money('previous_net', previousTotal.net) },
+      totals: { ...flows(ctx.money, total.outflow, total.inflow, full), ...ctx.money('net', total.net), count: total.count, ...ctx.money('previous_net', previousTotal.net) },
     },
   };
 };
@@ -121,7 +127,8 @@ function searchRow(ctx: InsightContext, l: Line, full: boolean): Record<string, 
     category_name: ctx.view.categoryName(l),
     account_name: ctx.view.accountName(l.account_id),
     memo: l.memo,
-    cleared: t.cleared,
+    // Compact rows say the status only where it is not the usual one (cleared, approved).
+    cleared: full || t.cleared !== 'cleared' ? t.cleared : null,
     approved: t.approved ? null : false,
     flag_color: t.flag_color || null,
   });
@@ -136,16 +143,16 @@ const searchTransactions: InsightCompute = (ctx, a) => {
   const page = matches.slice(offset, offset + (a.limit ?? SEARCH_LIMIT));
   const end = offset + page.length;
   const total = sums(matches);
+  const full = a.detail === 'full';
   return {
     structured: {
-      transactions: page.map((l) => searchRow(ctx, l, a.detail === 'full')),
+      transactions: page.map((l) => searchRow(ctx, l, full)),
       count: matches.length,
       returned: page.length,
       has_more: end < matches.length,
       ...(end < matches.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),
       ...ctx.money('total', total.net),
-      ...ctx.money('inflow', total.inflow),
-      ...ctx.money('outflow', total.outflow),
+      ...flows(ctx.money, total.outflow, total.inflow, full),
     },
   };
 };
@@ -191,7 +198,7 @@ const cashFlow: InsightCompute = (ctx, a) => {
 };
 
 /** Occurrences per page: a few in compact detail (the totals cover them all), more in full. */
-const UPCOMING_ROWS = { compact: 8, full: 100 };
+const UPCOMING_ROWS = { compact: 7, full: 100 };
 
 const upcoming: InsightCompute = (ctx, a) => {
   const r = ctx.view.replica;
@@ -250,7 +257,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'search_transactions',
     title: 'Search transactions',
     description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals of all matches (split lines match on their own). ${MONEY}`,
-    input: { ...FILTER_ARGS, ...PAGING, ...DETAIL_ARG },
+    input: { ...FILTER_ARGS, ...paging(String(SEARCH_LIMIT)), ...DETAIL_ARG },
     output: { transactions: rows },
     compute: searchTransactions,
   },
@@ -274,7 +281,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
     description: `Use for "what bills are coming" and "will we have enough": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
-    input: { days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'), ...OFF_BUDGET_ARG, ...PAGING, ...DETAIL_ARG },
+    input: { days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'), ...OFF_BUDGET_ARG, ...paging(`${UPCOMING_ROWS.compact}, full ${UPCOMING_ROWS.full}`), ...DETAIL_ARG },
     output: { occurrences: rows },
     compute: upcoming,
   },
