@@ -23,7 +23,8 @@ afterAll(() => h.close());
 const kind = (res: any, k: string) => res.attention.find((x: any) => x.kind === k);
 const create = async (t: Record<string, unknown>) => ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] })).transactions[0];
 
-function expectKind(res: any, k: string, ids: string[]) {
+/** A kind in full detail: its count, a one-line reason, the first five items as examples; asked for alone (kind), every item. */
+async function expectKind(res: any, k: string, ids: string[]) {
   const found = kind(res, k);
   if (!ids.length) {
     expect(found, k).toBeUndefined();
@@ -34,6 +35,36 @@ function expectKind(res: any, k: string, ids: string[]) {
   expect(found.reason).toMatch(/^[A-Z].{15,}\.$/);
   expect(found.examples.length).toBe(Math.min(5, ids.length));
   for (const e of found.examples) expect(ids, k).toContain(e.id);
+  const alone = ok(await h.call('needs_attention', { kind: k, detail: 'full' }));
+  expect(alone.attention.map((x: any) => x.kind)).toEqual([k]);
+  expect(alone.attention[0].examples.map((e: any) => e.id).sort(), k).toEqual([...ids].sort());
+  expect(alone.attention[0].examples.slice(0, 5)).toEqual(found.examples);
+}
+
+/**
+ * An item as compact detail writes it: named (every tool takes names), figures in milliunits,
+ * and only what the kind is about (a transaction's payee and amount; a category's or account's
+ * name and figure; no ids, dates of transactions, payment available or cleared balance).
+ */
+function compactOf(k: string, e: any): any {
+  const figures = (...names: string[]) => Object.fromEntries(names.filter((n) => e[`${n}_milliunits`] !== undefined).map((n) => [`${n}_milliunits`, e[`${n}_milliunits`]]));
+  switch (k) {
+    case 'unapproved':
+    case 'uncategorized':
+      return { payee_name: e.payee_name, ...figures('amount') };
+    case 'overspent':
+      return { name: e.name, ...figures('overspent', 'credit_overspent'), type: e.type };
+    case 'underfunded':
+      return { name: e.name, ...figures('underfunded') };
+    case 'card_payment_shortfall':
+      return { name: e.name, ...figures('balance', 'shortfall') };
+    case 'upcoming_shortfall':
+      return { name: e.name, ...figures('balance', 'lowest_balance'), lowest_on: e.lowest_on };
+    case 'unreconciled':
+      return { name: e.name, last_reconciled_on: e.last_reconciled_on };
+    default:
+      return { ...figures('ready_to_assign'), state: e.state };
+  }
 }
 
 /** Transactions YNAB shows as uncategorized: a budget line without a category that is not a transfer between budget accounts or a starting balance, on a row not reconciled. */
@@ -62,21 +93,21 @@ describe('needs_attention', () => {
     const inThreeDays = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: inThreeDays, amount_milliunits: -(wallet.balance + 100_000), payee_name: `Att Big Bill ${u}`, frequency: 'never' }));
 
-    const res = ok(await h.call('needs_attention'));
+    const res = ok(await h.call('needs_attention', { detail: 'full' }));
     const r = await raw(h.sb);
     const view = await r.month(thisMonth());
     expect(res.as_of).toBe(today);
     expect(res.budget).toEqual({ id: r.budget.id, name: 'Demo Household' });
 
-    expectKind(res, 'unapproved', r.transactions.filter((t) => !t.approved && r.account.get(t.account_id)?.on_budget).map((t) => t.id));
+    await expectKind(res, 'unapproved', r.transactions.filter((t) => !t.approved && r.account.get(t.account_id)?.on_budget).map((t) => t.id));
     const newest = kind(res, 'unapproved').examples.map((e: any) => e.date);
     expect(newest).toEqual([...newest].sort().reverse());
-    expectKind(res, 'uncategorized', uncategorized(r));
+    await expectKind(res, 'uncategorized', uncategorized(r));
 
     // Overspent: cash first, then credit up to what was spent on cards.
     const paymentGroup = r.groups.find((g) => g.name === 'Credit Card Payments');
     const overspent = view.categories.filter((c: any) => c.balance < 0 && !c.internal && c.category_group_id !== paymentGroup.id);
-    expectKind(res, 'overspent', overspent.map((c: any) => c.id));
+    await expectKind(res, 'overspent', overspent.map((c: any) => c.id));
     const spent = (categoryId: string, credit: boolean) =>
       Math.max(0, -r.transactions.flatMap(rawLines).filter((l) => l.category_id === categoryId && l.date.startsWith(thisMonth().slice(0, 7)) && CREDIT.has(r.account.get(l.account_id)?.type) === credit).reduce((s, l) => s + l.amount, 0));
     for (const c of overspent) {
@@ -95,14 +126,14 @@ describe('needs_attention', () => {
     if (shown(cats.cash!)) expect(shown(cats.cash!)).toMatchObject({ overspent_milliunits: 20_000, type: 'cash' });
     expect([cats.credit, cats.mixed, cats.cash].some((id) => shown(id!))).toBe(true);
 
-    expectKind(res, 'underfunded', view.categories.filter((c: any) => c.goal_under_funded > 0 && !c.hidden).map((c: any) => c.id));
+    await expectKind(res, 'underfunded', view.categories.filter((c: any) => c.goal_under_funded > 0 && !c.hidden).map((c: any) => c.id));
 
     const shortfalls = r.accounts.filter((a) => {
       const payment = paymentGroup.categories.find((c: any) => c.name === a.name);
       const available = view.categories.find((c: any) => c.id === payment?.id)?.balance ?? 0;
       return payment && a.on_budget && !a.closed && a.balance < 0 && -a.balance - available > 0;
     });
-    expectKind(res, 'card_payment_shortfall', shortfalls.map((a) => a.id));
+    await expectKind(res, 'card_payment_shortfall', shortfalls.map((a) => a.id));
     for (const e of kind(res, 'card_payment_shortfall')?.examples ?? []) {
       const a = r.account.get(e.id);
       const payment = view.categories.find((c: any) => c.name === a.name && c.category_group_id === paymentGroup.id);
@@ -116,12 +147,34 @@ describe('needs_attention', () => {
 
     const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const used = new Set(r.transactions.map((t) => t.account_id));
-    expectKind(res, 'unreconciled', r.accounts.filter((a) => a.on_budget && !a.closed && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff)).map((a) => a.id));
+    await expectKind(res, 'unreconciled', r.accounts.filter((a) => a.on_budget && !a.closed && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff)).map((a) => a.id));
 
     const last = r.months[r.months.length - 1];
     const rta = kind(res, 'ready_to_assign');
     if (last.to_be_budgeted === 0) expect(rta).toBeUndefined();
     else expect(rta.examples[0]).toMatchObject({ month: last.month, ready_to_assign_milliunits: last.to_be_budgeted, state: last.to_be_budgeted < 0 ? 'negative' : 'waiting' });
+  });
+
+  it('compact (the default): the same kinds, counts and reasons, two examples each as compact rows; kind lists every item', async () => {
+    const full = ok(await h.call('needs_attention', { detail: 'full' }));
+    const compact = ok(await h.call('needs_attention'));
+    expect(compact.as_of).toBe(today);
+    expect(compact.clear).toEqual(full.clear);
+    expect(compact.attention.map((k: any) => [k.kind, k.count, k.reason])).toEqual(full.attention.map((k: any) => [k.kind, k.count, k.reason]));
+    expect(full.attention.some((k: any) => k.count > 2), 'a kind with more than two items').toBe(true);
+    for (const k of compact.attention) {
+      const f = kind(full, k.kind);
+      expect(k.examples, k.kind).toEqual(f.examples.slice(0, 2).map((e: any) => compactOf(k.kind, e)));
+      // Asked for alone: every item, compact, in the full answer's order.
+      const alone = ok(await h.call('needs_attention', { kind: k.kind }));
+      const all = ok(await h.call('needs_attention', { kind: k.kind, detail: 'full' }));
+      expect(alone.attention).toHaveLength(1);
+      expect(alone.attention[0]).toMatchObject({ kind: k.kind, count: k.count, reason: k.reason });
+      expect(alone.attention[0].examples).toHaveLength(Math.min(100, k.count));
+      expect(alone.attention[0].examples, k.kind).toEqual(all.attention[0].examples.map((e: any) => compactOf(k.kind, e)));
+    }
+    // A kind that found nothing is said clear.
+    for (const k of compact.clear) expect(ok(await h.call('needs_attention', { kind: k }))).toMatchObject({ attention: [], clear: [k] });
   });
 
   it('never counts transfers, starting balances or reconciled rows as uncategorized; counts any date; tracking accounts only when asked', async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { lastDay, raw, shiftMonth, thisMonth, todayUtc, usd } from './raw.js';
+import { lastDay, raw, shiftMonth, thisMonth, todayUtc, usd, written, type Detail } from './raw.js';
 
 let h: McpHarness;
 const requests: string[] = [];
@@ -18,9 +18,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('cash_flow', () => {
-  it('gives each month\'s income, spending, net and net worth as the API\'s data says', async () => {
+  it.each(['compact', 'full'] as const)('gives each month\'s income, spending, net and net worth as the API\'s data says (%s)', async (detail: Detail) => {
+    const full = detail === 'full';
     const r = await raw(h.sb);
-    const res = ok(await h.call('cash_flow'));
+    const res = ok(await h.call('cash_flow', full ? { detail } : {}));
     const expected = [5, 4, 3, 2, 1, 0].map((i) => shiftMonth(thisMonth(), -i));
     expect(res.months.map((m: any) => m.month)).toEqual(expected);
     let income = 0;
@@ -29,22 +30,21 @@ describe('cash_flow', () => {
       const m = r.months.find((x) => x.month === row.month);
       const end = row.month === thisMonth() ? todayUtc() : lastDay(row.month);
       const worth = r.transactions.filter((t) => t.date <= end).reduce((s, t) => s + t.amount, 0);
-      expect(row).toMatchObject({
-        income_milliunits: m.income,
-        income_formatted: usd(m.income),
-        spending_milliunits: -m.activity,
-        spending_formatted: usd(-m.activity),
-        net_milliunits: m.income + m.activity,
-        net_worth_milliunits: worth,
-        net_worth_formatted: usd(worth),
+      // Compact: milliunits only, and the net left to the reader (income minus spending).
+      expect(row).toEqual({
+        month: row.month,
+        ...written(detail, { income: m.income, spending: -m.activity }),
+        ...(full ? written(detail, { net: m.income + m.activity }) : {}),
+        ...written(detail, { net_worth: worth }),
+        partial: row.month === thisMonth() ? true : undefined,
       });
-      expect(row.partial).toBe(row.month === thisMonth() ? true : undefined);
       income += m.income;
       spending -= m.activity;
     }
     // Today's net worth is every account's balance, on and off budget, closed ones included.
     expect(res.months[5].net_worth_milliunits).toBe(r.accounts.reduce((s, a) => s + a.balance, 0));
-    expect(res.totals).toMatchObject({ income_milliunits: income, spending_milliunits: spending, net_milliunits: income - spending });
+    // Totals keep their dollars in both details.
+    expect(res.totals).toEqual(written(detail, { income, spending, ...(full ? { net: income - spending } : {}) }, true));
     expect(ok(await h.call('cash_flow', { months: 2 })).months).toHaveLength(2);
     expect(Buffer.byteLength((await h.call('cash_flow', { months: 3 })).content[0].text)).toBeLessThanOrEqual(2048);
   });
@@ -97,7 +97,7 @@ describe('upcoming', () => {
     // The writes above made the copy stale: one delta brings it up to date, then nothing more is asked.
     ok(await h.call('upcoming', {}));
     const n = requests.length;
-    const res = ok(await h.call('upcoming', { days }));
+    const res = ok(await h.call('upcoming', { days, detail: 'full' }));
     expect(requests.slice(n)).toEqual([]);
     const expected = r.scheduled
       .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
@@ -123,7 +123,29 @@ describe('upcoming', () => {
     const farm = res.occurrences.filter((o: any) => o.payee_name === 'Weekly Farm Box');
     expect(farm.length).toBeGreaterThanOrEqual(6);
     const amounts = expected.map((o) => o.s.amount);
-    expect(res.inflow_milliunits).toBe(amounts.filter((a) => a > 0).reduce((s, a) => s + a, 0));
-    expect(res.outflow_milliunits).toBe(amounts.filter((a) => a < 0).reduce((s, a) => s + a, 0));
+    const inflow = amounts.filter((a) => a > 0).reduce((s, a) => s + a, 0);
+    const outflow = amounts.filter((a) => a < 0).reduce((s, a) => s + a, 0);
+    expect(res).toMatchObject({ count: expected.length, returned: expected.length, has_more: false, inflow_milliunits: inflow, inflow_formatted: usd(inflow), outflow_milliunits: outflow, outflow_formatted: usd(outflow) });
+
+    // Compact (the default): pages of 7 occurrences, each when, who, from where, how much and
+    // what is left; every page totals every occurrence.
+    const compact: any[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = ok(await h.call('upcoming', { days, ...(cursor ? { cursor } : {}) }));
+      expect(page).toMatchObject({ count: expected.length, returned: page.occurrences.length, inflow_milliunits: inflow, inflow_formatted: usd(inflow), outflow_milliunits: outflow, outflow_formatted: usd(outflow) });
+      expect(page.occurrences.length).toBe(Math.min(7, expected.length - compact.length));
+      compact.push(...page.occurrences);
+      cursor = page.has_more ? page.next_cursor : undefined;
+    } while (cursor);
+    expect(compact).toEqual(
+      expected.map((o) => ({
+        date: o.date,
+        payee_name: o.s.payee_name ?? undefined,
+        account_name: o.s.account_name,
+        amount_milliunits: o.s.amount,
+        projected_balance_milliunits: projected.get(`${o.date}/${o.s.id}`),
+      })),
+    );
   });
 });

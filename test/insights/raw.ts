@@ -124,3 +124,24 @@ export function shiftMonth(month: string, n: number): string {
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 export const thisMonth = () => `${todayUtc().slice(0, 7)}-01`;
+
+export type Detail = 'compact' | 'full';
+
+/**
+ * Figures as an insight answer writes them, from expectations computed here: in full detail
+ * each as milliunits and in US dollars; in compact detail a row's figures in milliunits only
+ * (`headline`: a total's, which keep their dollars in both details).
+ */
+export function written(detail: Detail, figures: Record<string, number>, headline = false): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const [k, v] of Object.entries(figures)) {
+    out[`${k}_milliunits`] = v;
+    if (detail === 'full' || headline) out[`${k}_formatted`] = usd(v);
+  }
+  return out;
+}
+
+/** Outflow and inflow as written: always in full detail; in compact only when money went both ways (else the net says it). */
+export function flowsWritten(detail: Detail, outflow: number, inflow: number, headline = false): Record<string, number | string> {
+  return detail === 'full' || (outflow !== 0 && inflow !== 0) ? written(detail, { outflow, inflow }, headline) : {};
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchingTransactions } from '../../src/insights/filter.js';
 import { BudgetView } from '../../src/insights/view.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { raw, rawLines, todayUtc, usd, type Raw, type RawLine } from './raw.js';
+import { flowsWritten, raw, rawLines, todayUtc, usd, written, type Detail, type Raw, type RawLine } from './raw.js';
 
 let h: McpHarness;
 let r: Raw;
@@ -53,23 +53,51 @@ const nameOf = (l: RawLine) => ({
 });
 
 /** Every page of a search, and its first answer. */
-async function everything(args: Record<string, unknown>): Promise<{ first: any; rows: any[] }> {
-  const first = ok(await h.call('search_transactions', { ...args, limit: 7 }));
+async function everything(args: Record<string, unknown>, detail: Detail = 'compact'): Promise<{ first: any; rows: any[]; detail: Detail }> {
+  const asked = { ...args, limit: 7, ...(detail === 'full' ? { detail } : {}) };
+  const first = ok(await h.call('search_transactions', asked));
   const rows = [...first.transactions];
   let page = first;
   while (page.has_more) {
-    page = ok(await h.call('search_transactions', { ...args, limit: 7, cursor: page.next_cursor }));
+    page = ok(await h.call('search_transactions', { ...asked, cursor: page.next_cursor }));
     rows.push(...page.transactions);
   }
-  return { first, rows };
+  return { first, rows, detail };
 }
 
-function expectSame(found: { first: any; rows: any[] }, expected: RawLine[]) {
+/**
+ * A line as a row: in both details its ids, date, names, memo, approved only when not, and
+ * flag; the amount in dollars too and cleared always in full detail, cleared only when not
+ * "cleared" in compact. (The category name is checked where the line has a category.)
+ */
+function expectRow(row: any, l: RawLine, detail: Detail) {
+  const { category_name, ...rest } = row;
+  if (l.category_id) expect(category_name).toBe(r.category.get(l.category_id)?.name);
+  expect(rest).toEqual({
+    id: l.id,
+    transaction_id: l.id === l.t.id ? undefined : l.t.id,
+    date: l.date,
+    ...written(detail, { amount: l.amount }),
+    payee_name: nameOf(l).payee,
+    account_name: nameOf(l).account,
+    memo: l.memo ?? undefined,
+    cleared: detail === 'full' || l.t.cleared !== 'cleared' ? l.t.cleared : undefined,
+    approved: l.t.approved ? undefined : false,
+    flag_color: l.t.flag_color || undefined,
+  });
+}
+
+function expectSame(found: { first: any; rows: any[]; detail: Detail }, expected: RawLine[]) {
   expect(found.first.count).toBe(expected.length);
   expect(found.rows.map((x) => x.id).sort()).toEqual(expected.map((l) => l.id).sort());
+  const lines = new Map(expected.map((l) => [l.id, l]));
+  for (const row of found.rows) expectRow(row, lines.get(row.id)!, found.detail);
   const total = expected.reduce((s, l) => s + l.amount, 0);
   const inflow = expected.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0);
-  expect(found.first).toMatchObject({ total_milliunits: total, total_formatted: usd(total), inflow_milliunits: inflow, outflow_milliunits: total - inflow, outflow_formatted: usd(total - inflow) });
+  // Totals keep their dollars; compact detail gives outflow and inflow only when both are there.
+  const totals = { total_milliunits: total, total_formatted: usd(total), ...flowsWritten(found.detail, total - inflow, inflow, true) };
+  const { transactions: _t, count: _c, returned: _r, has_more: _m, next_cursor: _n, budget: _b, freshness: _f, data_notice: _d, ...rest } = found.first;
+  expect(rest).toEqual(totals);
   // Newest first.
   const dates = found.rows.map((x) => x.date);
   expect(dates).toEqual([...dates].sort().reverse());
@@ -77,16 +105,19 @@ function expectSame(found: { first: any; rows: any[] }, expected: RawLine[]) {
 
 describe('search_transactions', () => {
   it('matches text in payee, memo, category and account names, ignoring case and accents', async () => {
+    const row = { payee_name: `Café Crème ${unique}`, amount_milliunits: -4500, category_name: 'Coffee', account_name: 'Everyday Checking', memo: 'Croissant au beurre', cleared: 'uncleared', approved: false, flag_color: 'purple' };
     const cafe = await everything({ query: `cafe creme ${unique}` });
     expect(cafe.rows).toHaveLength(1);
-    expect(cafe.rows[0]).toMatchObject({ payee_name: `Café Crème ${unique}`, amount_milliunits: -4500, amount_formatted: '-$4.50', category_name: 'Coffee', account_name: 'Everyday Checking', memo: 'Croissant au beurre', cleared: 'uncleared', approved: false, flag_color: 'purple' });
+    expect(cafe.rows[0]).toMatchObject(row);
+    expect(cafe.rows[0]).not.toHaveProperty('amount_formatted');
+    expect((await everything({ query: `cafe creme ${unique}` }, 'full')).rows[0]).toMatchObject({ ...row, amount_formatted: '-$4.50' });
     expect((await everything({ query: 'CROISSANT AU' })).rows.map((x) => x.payee_name)).toEqual([`Café Crème ${unique}`]);
     for (const q of ['coffee', 'visa rew', 'groceries']) {
       const expected = all().filter((l) => {
         const n = nameOf(l);
         return [n.payee, n.category, n.account, l.memo, l.t.subtransactions?.length ? l.t.memo : null].some((s) => fold(s).includes(q));
       });
-      expectSame(await everything({ query: q }), expected);
+      for (const detail of ['compact', 'full'] as const) expectSame(await everything({ query: q }, detail), expected);
     }
   });
 
@@ -104,7 +135,7 @@ describe('search_transactions', () => {
       [{ cleared: 'uncleared', since_date: since }, (l) => l.t.cleared === 'uncleared' && l.date >= since],
       [{ flag_color: 'purple' }, (l) => l.t.flag_color === 'purple'],
     ];
-    for (const [args, match] of cases) expectSame(await everything(args), all().filter(match));
+    for (const [args, match] of cases) for (const detail of ['compact', 'full'] as const) expectSame(await everything(args, detail), all().filter(match));
   });
 
   it('finds split lines on their own, with their transaction', async () => {

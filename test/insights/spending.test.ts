@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { activityLines, categoryOf, lastDay, raw, rawLines, shiftMonth, sumsOf, thisMonth, todayUtc, usd, type Raw } from './raw.js';
+import { activityLines, categoryOf, flowsWritten, lastDay, raw, rawLines, shiftMonth, sumsOf, thisMonth, todayUtc, usd, written, type Raw } from './raw.js';
 
 let h: McpHarness;
 const requests: string[] = [];
@@ -21,46 +21,74 @@ afterAll(() => h.close());
 
 const money = (row: any, name: string) => ({ milli: row[`${name}_milliunits`], text: row[`${name}_formatted`] });
 
+/** A full row as compact detail writes it: its name, figures in milliunits, outflow and inflow only where money went both ways, nothing assigned. */
+const compactOf = (x: any) => ({
+  name: x.name,
+  ...flowsWritten('compact', x.outflow_milliunits, x.inflow_milliunits),
+  net_milliunits: x.net_milliunits,
+  count: x.count,
+  previous_net_milliunits: x.previous_net_milliunits,
+  ...(x.groups ? { groups: x.groups } : {}),
+});
+
 describe('spending_summary by category for a month', () => {
-  it.each([0, -1])('each row is the month view\'s activity of its category (month %i)', async (offset) => {
+  it.each([
+    [0, 'full'],
+    [-1, 'full'],
+    [0, 'compact'],
+    [-1, 'compact'],
+  ] as const)('each row is the month view\'s activity of its category (month %i, %s)', async (offset, detail) => {
+    const full = detail === 'full';
     const month = shiftMonth(thisMonth(), offset);
     const r = await raw(h.sb);
     const view = await r.month(month);
-    const res = ok(await h.call('spending_summary', { month, top: 50 }));
-    expect(res.period).toEqual({ since: month, until: lastDay(month), month });
+    const res = ok(await h.call('spending_summary', { month, top: 50, ...(full ? { detail } : {}) }));
+    // The month a period was asked as is said again in full detail only (it is its since date).
+    expect(res.period).toEqual(full ? { since: month, until: lastDay(month), month } : { since: month, until: lastDay(month) });
     expect(res.budget).toEqual({ id: r.budget.id, name: 'Demo Household' });
     const lines = activityLines(r, month, lastDay(month));
     const previousLines = activityLines(r, shiftMonth(month, -1), lastDay(shiftMonth(month, -1)));
     const previousView = await r.month(shiftMonth(month, -1));
+    // Compact rows name their category (every tool takes names; they are unique in this budget), full rows give its id too.
+    const named = new Map<string, any>(view.categories.map((c: any) => [c.name, c]));
+    expect(named.size).toBe(view.categories.length);
     expect(res.rows.length).toBeGreaterThan(5);
     for (const row of res.rows) {
-      const category = view.categories.find((c: any) => c.id === row.id);
+      const category = full ? view.categories.find((c: any) => c.id === row.id) : named.get(row.name);
       expect(category, row.name).toBeDefined();
-      expect(row.name).toBe(category.name);
       expect(row.net_milliunits, row.name).toBe(category.activity);
-      const mine = lines.filter((l) => categoryOf(r, l) === row.id);
+      const mine = lines.filter((l) => categoryOf(r, l) === category.id);
       const sums = sumsOf(mine);
-      expect(money(row, 'outflow')).toEqual({ milli: sums.outflow, text: usd(sums.outflow) });
-      expect(money(row, 'inflow')).toEqual({ milli: sums.inflow, text: usd(sums.inflow) });
-      expect(money(row, 'net')).toEqual({ milli: sums.net, text: usd(sums.net) });
-      expect(row.count).toBe(mine.length);
-      const previous = previousView.categories.find((c: any) => c.id === row.id)?.activity ?? 0;
-      expect(money(row, 'previous_net')).toEqual({ milli: previous, text: usd(previous) });
-      expect(sumsOf(previousLines.filter((l) => categoryOf(r, l) === row.id)).net).toBe(previous);
-      expect(money(row, 'assigned')).toEqual({ milli: category.budgeted, text: usd(category.budgeted) });
+      const previous = previousView.categories.find((c: any) => c.id === category.id)?.activity ?? 0;
+      expect(sumsOf(previousLines.filter((l) => categoryOf(r, l) === category.id)).net).toBe(previous);
+      expect(row).toEqual({
+        ...(full ? { id: category.id } : {}),
+        name: category.name,
+        ...flowsWritten(detail, sums.outflow, sums.inflow),
+        ...written(detail, { net: sums.net }),
+        count: mine.length,
+        ...written(detail, { previous_net: previous }),
+        ...(full ? written(detail, { assigned: category.budgeted }) : {}),
+      });
     }
     // Every category with activity has its row, and the rows add up to the month's activity.
     const active = view.categories.filter((c: any) => c.activity !== 0 && lines.some((l) => categoryOf(r, l) === c.id));
-    expect(res.rows.map((x: any) => x.id).sort()).toEqual(active.map((c: any) => c.id).sort());
-    expect(res.totals.net_milliunits).toBe(view.activity);
-    expect(res.totals.net_formatted).toBe(usd(view.activity));
-    expect(res.totals.count).toBe(lines.length);
+    expect(res.rows.map((x: any) => (full ? x.id : named.get(x.name).id)).sort()).toEqual(active.map((c: any) => c.id).sort());
+    const total = sumsOf(lines);
+    expect(total.net).toBe(view.activity);
+    // Totals keep their dollars in both details.
+    expect(res.totals).toEqual({
+      ...flowsWritten(detail, total.outflow, total.inflow, true),
+      ...written(detail, { net: view.activity }, true),
+      count: lines.length,
+      ...written(detail, { previous_net: sumsOf(previousLines).net }, true),
+    });
   });
 
   it('keeps the top 10 by spending and sums the rest as everything else', async () => {
     const month = shiftMonth(thisMonth(), -1);
-    const all = ok(await h.call('spending_summary', { month, top: 50 })).rows;
-    const res = ok(await h.call('spending_summary', { month }));
+    const all = ok(await h.call('spending_summary', { month, top: 50, detail: 'full' })).rows;
+    const res = ok(await h.call('spending_summary', { month, detail: 'full' }));
     expect(all.length).toBeGreaterThan(11);
     const byOutflow = [...all].sort((a: any, b: any) => a.outflow_milliunits - b.outflow_milliunits || a.net_milliunits - b.net_milliunits);
     expect(res.rows.slice(0, 10).map((x: any) => x.id)).toEqual(byOutflow.slice(0, 10).map((x: any) => x.id));
@@ -74,6 +102,10 @@ describe('spending_summary by category for a month', () => {
       expect(rest[`${k}_formatted`], k).toBe(usd(sum));
     }
     expect(rest.count).toBe(byOutflow.slice(10).reduce((s: number, x: any) => s + x.count, 0));
+    // Compact detail: the same rows and sums, as compact rows.
+    const compact = ok(await h.call('spending_summary', { month }));
+    expect(compact.rows).toEqual(res.rows.map(compactOf));
+    expect(compact.rows[10]).toMatchObject({ name: 'everything else', groups: all.length - 10 });
   });
 });
 
@@ -93,7 +125,7 @@ describe('other groupings and periods', () => {
       category_group: (l) => r.category.get(categoryOf(r, l)!)?.category_group_id ?? null,
     };
     for (const [by, key] of Object.entries(keyOf)) {
-      const res = ok(await h.call('spending_summary', { since_date: since, until_date: until, group_by: by, top: 50 }));
+      const res = ok(await h.call('spending_summary', { since_date: since, until_date: until, group_by: by, top: 50, detail: 'full' }));
       expect(res.previous_period).toEqual({ since: prevSince, until: prevUntil });
       const ids = new Set(lines.map(key));
       expect(res.rows).toHaveLength(ids.size);
@@ -110,14 +142,23 @@ describe('other groupings and periods', () => {
         } else expect(row).not.toHaveProperty('assigned_milliunits');
       }
       expect(res.totals.net_milliunits).toBe(sumsOf(lines).net);
+      // Compact detail: the same groups by name, the same figures.
+      const compact = ok(await h.call('spending_summary', { since_date: since, until_date: until, group_by: by, top: 50 }));
+      expect(compact.rows, by).toEqual(res.rows.map(compactOf));
+      expect(compact.totals.net_milliunits).toBe(sumsOf(lines).net);
     }
     // Whole months compare with as many whole months before.
-    const byMonth = ok(await h.call('spending_summary', { since_date: since, until_date: lastDay(thisMonth()), group_by: 'month' }));
-    expect(byMonth.previous_period).toEqual({ since: shiftMonth(since, -4), until: lastDay(shiftMonth(since, -1)) });
-    expect(byMonth.rows.map((x: any) => x.id)).toEqual([0, 1, 2, 3].map((i) => shiftMonth(since, i)));
-    for (const row of byMonth.rows) {
-      expect(row.net_milliunits).toBe((await r.month(row.id)).activity);
-      expect(row.previous_net_milliunits).toBe((await r.month(shiftMonth(row.id, -1))).activity);
+    // A month row is named by its month (its id too, in full detail).
+    const months = [0, 1, 2, 3].map((i) => shiftMonth(since, i));
+    for (const detail of ['compact', 'full'] as const) {
+      const byMonth = ok(await h.call('spending_summary', { since_date: since, until_date: lastDay(thisMonth()), group_by: 'month', detail }));
+      expect(byMonth.previous_period).toEqual({ since: shiftMonth(since, -4), until: lastDay(shiftMonth(since, -1)) });
+      expect(byMonth.rows.map((x: any) => x.name)).toEqual(months);
+      expect(byMonth.rows.map((x: any) => x.id)).toEqual(detail === 'full' ? months : months.map(() => undefined));
+      for (const row of byMonth.rows) {
+        expect(row.net_milliunits).toBe((await r.month(row.name)).activity);
+        expect(row.previous_net_milliunits).toBe((await r.month(shiftMonth(row.name, -1))).activity);
+      }
     }
   });
 
@@ -127,11 +168,13 @@ describe('other groupings and periods', () => {
     const dining = r.categories.find((c) => c.name === 'Dining Out');
     const res = await h.call('spending_summary', { month, category_id: 'dining out' });
     const s = ok(res);
+    const activity = (await r.month(month)).categories.find((c: any) => c.id === dining.id).activity;
     expect(s.rows).toHaveLength(1);
-    expect(s.rows[0]).toMatchObject({ id: dining.id, net_milliunits: (await r.month(month)).categories.find((c: any) => c.id === dining.id).activity });
+    expect(s.rows[0]).toMatchObject({ name: 'Dining Out', net_milliunits: activity });
     expect(Buffer.byteLength(res.content[0].text)).toBeLessThanOrEqual(2048);
+    expect(ok(await h.call('spending_summary', { month, category_id: 'dining out', detail: 'full' })).rows[0]).toMatchObject({ id: dining.id, name: 'Dining Out', net_milliunits: activity });
     const visa = r.accounts.find((a) => a.name === 'Visa Rewards');
-    const onCard = ok(await h.call('spending_summary', { month, account_id: 'VISA REWARDS', group_by: 'account' }));
+    const onCard = ok(await h.call('spending_summary', { month, account_id: 'VISA REWARDS', group_by: 'account', detail: 'full' }));
     expect(onCard.rows.map((x: any) => x.id)).toEqual([visa.id]);
     expect(onCard.totals.net_milliunits).toBe(sumsOf(activityLines(r, month, lastDay(month)).filter((l) => l.account_id === visa.id)).net);
   });
@@ -157,7 +200,7 @@ describe('what counts as spending', () => {
     const r0: Raw = await raw(h.sb);
     const today = todayUtc();
     const month = thisMonth();
-    const before = ok(await h.call('spending_summary', { month, top: 50 }));
+    const before = ok(await h.call('spending_summary', { month, top: 50, detail: 'full' }));
     const beforeAll = ok(await h.call('spending_summary', { month, top: 50, include_off_budget: true }));
     const checking = r0.accounts.find((a) => a.name === 'Everyday Checking');
     const savings = r0.accounts.find((a) => a.name === 'Rainy Day Savings');
@@ -172,7 +215,7 @@ describe('what counts as spending', () => {
     ok(await h.call('create_account', { name: `Spending Test Asset ${Date.now()}`, type: 'otherAsset', balance: -2500 }));
     await create({ account_id: checking.id, amount: -30, payee_name: 'Split Shop', subtransactions: [{ amount: -20, category_id: 'Groceries' }, { amount: -10, category_id: fun.id }] });
     await create({ account_id: mortgage.name, amount: -12.34, payee_name: 'Escrow Fee' });
-    const after = ok(await h.call('spending_summary', { month, top: 50 }));
+    const after = ok(await h.call('spending_summary', { month, top: 50, detail: 'full' }));
     const net = (res: any, id: string) => res.rows.find((x: any) => x.id === id)?.net_milliunits ?? 0;
     expect(after.totals.net_milliunits - before.totals.net_milliunits).toBe(-30_000);
     expect(net(after, groceries.id) - net(before, groceries.id)).toBe(-20_000);
@@ -186,9 +229,9 @@ describe('what counts as spending', () => {
     // The tracking account's fee counts only when asked for; its new starting balance never.
     const afterAll = ok(await h.call('spending_summary', { month, top: 50, include_off_budget: true }));
     expect(afterAll.totals.net_milliunits - beforeAll.totals.net_milliunits).toBe(-30_000 - 12_340);
-    const withTracking = ok(await h.call('spending_summary', { month, top: 50, group_by: 'account', include_off_budget: true }));
+    const withTracking = ok(await h.call('spending_summary', { month, top: 50, detail: 'full', group_by: 'account', include_off_budget: true }));
     expect(withTracking.rows.find((x: any) => x.id === mortgage.id)).toMatchObject({ net_milliunits: sumsOf(activityLines(r, month, lastDay(month), true).filter((l) => l.account_id === mortgage.id)).net });
-    expect(ok(await h.call('spending_summary', { month, group_by: 'account', top: 50 })).rows.some((x: any) => x.id === mortgage.id)).toBe(false);
+    expect(ok(await h.call('spending_summary', { month, group_by: 'account', top: 50, detail: 'full' })).rows.some((x: any) => x.id === mortgage.id)).toBe(false);
     expect(rawLines(r.transactions.find((t) => t.payee_name === 'Split Shop')).length).toBe(2);
   });
 
