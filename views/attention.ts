@@ -1,8 +1,11 @@
 /**
  * needs_attention as a checklist: each kind that found something with its count, reason and
  * examples (by what the kind is about: transactions, categories, accounts, the month), and the
- * kinds that found nothing. Unapproved transactions open in full; a category example opens its
- * transactions this month; an account not reconciled lately opens what came since.
+ * kinds that found nothing; figures in the budget's currency (compact examples carry milliunits
+ * only, and leave out what full detail adds: dates, ids, what a payment category holds, cleared
+ * balances). Unapproved transactions open in full; a category example opens its transactions
+ * this month; an account not reconciled lately opens what came since (by id, or by name in
+ * compact detail: every tool takes names).
  */
 import { h, show } from './dom.js';
 import { drillPanel, startView, transactionRows, type ViewData } from './shell.js';
@@ -19,11 +22,18 @@ interface Kind {
 }
 
 const KINDS: Record<string, Kind> = {
-  unapproved: { title: 'Unapproved transactions', clear: 'Every transaction approved', tone: 'warn', figure: 'amount', detail: (e, d) => d.date(e.date) },
-  uncategorized: { title: 'Uncategorized transactions', clear: 'Every transaction categorized', tone: 'warn', figure: 'amount', detail: (e, d) => d.date(e.date) },
+  unapproved: { title: 'Unapproved transactions', clear: 'Every transaction approved', tone: 'warn', figure: 'amount', detail: (e, d) => (e.date ? d.date(e.date) : undefined) },
+  uncategorized: { title: 'Uncategorized transactions', clear: 'Every transaction categorized', tone: 'warn', figure: 'amount', detail: (e, d) => (e.date ? d.date(e.date) : undefined) },
   overspent: { title: 'Overspent categories', clear: 'Nothing overspent', tone: 'danger', figure: 'overspent', detail: (e) => (e.type ? `${e.type} overspending` : undefined) },
   underfunded: { title: 'Underfunded targets', clear: 'Every target funded', tone: 'warn', figure: 'underfunded' },
-  card_payment_shortfall: { title: 'Card payments short', clear: 'Card payments covered', tone: 'danger', figure: 'shortfall', detail: (e) => `owes ${e.balance_formatted}, payment category holds ${e.payment_available_formatted}` },
+  card_payment_shortfall: {
+    title: 'Card payments short',
+    clear: 'Card payments covered',
+    tone: 'danger',
+    figure: 'shortfall',
+    // What the payment category holds is the balance owed less the shortfall (compact leaves it out).
+    detail: (e, d) => `owes ${d.figure(e, 'balance')}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance_milliunits - e.shortfall_milliunits)}`,
+  },
   upcoming_shortfall: { title: 'Scheduled payments an account cannot cover', clear: 'Scheduled payments covered', tone: 'danger', figure: 'lowest_balance', detail: (e, d) => `lowest on ${d.date(e.lowest_on)}` },
   unreconciled: { title: 'Accounts not reconciled lately', clear: 'Accounts reconciled', tone: 'info', figure: 'cleared_balance', detail: (e, d) => (e.last_reconciled_on === 'never' ? 'never reconciled' : `last reconciled ${d.date(e.last_reconciled_on)}`) },
   ready_to_assign: { title: 'Ready to Assign', clear: 'Ready to Assign is zero', tone: 'info', figure: 'ready_to_assign', detail: (e) => (e.state === 'negative' ? 'more assigned than the budget holds' : 'money waiting for a job') },
@@ -39,13 +49,14 @@ function render(data: ViewData, root: HTMLElement): void {
 
   /** What an example opens, if anything. */
   const opens = (kind: string, e: Example): (() => void) | undefined => {
-    if (!search || !e.id) return undefined;
+    const key = e.id ?? e.name;
+    if (!search || !key) return undefined;
     if (kind === 'overspent' || kind === 'underfunded') {
-      return () => panel.open(`${e.name}: this month`, async () => transactionRows(data, await data.call('search_transactions', { category_id: e.id, since_date: monthStart, limit: 20 }), 'category'));
+      return () => panel.open(`${e.name}: this month`, async () => transactionRows(data, await data.call('search_transactions', { category_id: key, since_date: monthStart, limit: 20 }), 'category'));
     }
     if (kind === 'unreconciled') {
       const since = e.last_reconciled_on !== 'never' ? { since_date: e.last_reconciled_on } : {};
-      return () => panel.open(`${e.name}: since it was last reconciled`, async () => transactionRows(data, await data.call('search_transactions', { account_id: e.id, ...since, limit: 20 }), 'account'));
+      return () => panel.open(`${e.name}: since it was last reconciled`, async () => transactionRows(data, await data.call('search_transactions', { account_id: key, ...since, limit: 20 }), 'account'));
     }
     return undefined;
   };
@@ -72,7 +83,7 @@ function render(data: ViewData, root: HTMLElement): void {
             {},
             h('span', {}, open ? h('button', { class: 'link', type: 'button', onclick: open }, label) : label, k.detail ? h('small', {}, k.detail(e, data) ?? '') : null),
             // A negative balance is the problem; a negative transaction amount is only spending.
-            h('span', { class: `num ${k.figure !== 'amount' && (e[`${k.figure}_milliunits`] ?? 0) < 0 ? 'neg' : ''}` }, e[`${k.figure}_formatted`] ?? ''),
+            h('span', { class: `num ${k.figure !== 'amount' && (e[`${k.figure}_milliunits`] ?? 0) < 0 ? 'neg' : ''}` }, data.figure(e, k.figure)),
           );
         }),
       ),

@@ -1,7 +1,9 @@
 /**
  * cash_flow as trend lines: income and spending per month on one chart, net worth on its own
- * (its scale dwarfs the monthly flows), and the months as a table of the result's formatted
- * figures. A month opens where its money went (spending_summary for that month).
+ * (its scale dwarfs the monthly flows), and the months as a table, in the budget's currency
+ * (compact months carry milliunits only and leave the net, income minus spending, to the
+ * reader: it is computed here, in integer milliunits). A month opens where its money went
+ * (spending_summary for that month).
  */
 import { lineChart } from './chart.js';
 import { h, show } from './dom.js';
@@ -20,7 +22,10 @@ function render(data: ViewData, root: HTMLElement): void {
   const short = (m: string) => data.date(m, { month: 'short' }) + (m.endsWith('-01-01') || m === names[0] ? ` ${m.slice(0, 4)}` : '');
   const long = (m: string) => data.date(m, { month: 'long', year: 'numeric' });
   const span = `${long(names[0]!)} – ${long(names.at(-1)!)}${partial ? ' (this month so far)' : ''}`;
-  const pick = (key: string) => ({ values: months.map((m) => m[`${key}_milliunits`] as number), labels: months.map((m) => m[`${key}_formatted`] as string) });
+  const pick = (key: string) => ({ values: months.map((m) => m[`${key}_milliunits`] as number), labels: months.map((m) => data.figure(m, key)) });
+  // The net, where the answer leaves it out (compact): income minus spending.
+  const net = (o: Record<string, any>) => (o.net_milliunits ?? o.income_milliunits - o.spending_milliunits) as number;
+  const netFigure = (o: Record<string, any>) => (typeof o.net_formatted === 'string' ? o.net_formatted : data.money(net(o)));
 
   const flows = lineChart({
     months: names,
@@ -59,7 +64,7 @@ function render(data: ViewData, root: HTMLElement): void {
           h(
             'tbody',
             {},
-            ...rows.map((row) => h('tr', {}, h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name), h('td', { class: 'num' }, row.net_formatted), h('td', { class: 'num' }, row.previous_net_formatted))),
+            ...rows.map((row) => h('tr', {}, h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name), h('td', { class: 'num' }, data.figure(row, 'net')), h('td', { class: 'num' }, data.figure(row, 'previous_net')))),
           ),
         );
       });
@@ -73,10 +78,10 @@ function render(data: ViewData, root: HTMLElement): void {
     h(
       'div',
       { class: 'cards' },
-      card('Income', t.income_formatted),
-      card('Spending', t.spending_formatted),
-      card('Net', t.net_formatted, t.net_milliunits < 0 ? 'bad' : 'good'),
-      card('Net worth now', months.at(-1)!.net_worth_formatted),
+      card('Income', data.figure(t, 'income')),
+      card('Spending', data.figure(t, 'spending')),
+      card('Net', netFigure(t), net(t) < 0 ? 'bad' : 'good'),
+      card('Net worth now', data.figure(months.at(-1), 'net_worth')),
     ),
     h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--income)' }), 'income'), h('span', {}, h('i', { style: 'background:var(--spending)' }), 'spending')),
     flows,
@@ -94,10 +99,10 @@ function render(data: ViewData, root: HTMLElement): void {
             'tr',
             {},
             monthCell(m),
-            h('td', { class: 'num' }, m.income_formatted),
-            h('td', { class: 'num' }, m.spending_formatted),
-            h('td', { class: `num ${m.net_milliunits < 0 ? 'neg' : ''}` }, m.net_formatted),
-            h('td', { class: 'num' }, m.net_worth_formatted),
+            h('td', { class: 'num' }, data.figure(m, 'income')),
+            h('td', { class: 'num' }, data.figure(m, 'spending')),
+            h('td', { class: `num ${net(m) < 0 ? 'neg' : ''}` }, netFigure(m)),
+            h('td', { class: 'num' }, data.figure(m, 'net_worth')),
           ),
         ),
       ),

@@ -20,6 +20,12 @@ export interface ViewData {
   locale: string;
   /** Milliunits in the budget's currency (without a symbol when the host passed no format). */
   money(milliunits: number): string;
+  /**
+   * A figure of an answer (`name_milliunits`, `name_formatted`): the server's formatted text when
+   * the answer carries it (totals; rows in full detail), else the milliunits written in the
+   * budget's currency (compact rows carry milliunits only); '' when the answer has neither.
+   */
+  figure(o: Record<string, any> | undefined, name: string): string;
   /** Whole units in the budget's currency, for chart axes. */
   wholeMoney(milliunits: number): string;
   /** A date (YYYY-MM-DD) in the host's locale. */
@@ -74,6 +80,7 @@ export function startView(name: string, render: (data: ViewData, root: HTMLEleme
           budgetId,
           locale,
           money: (m) => formatMilliunits(m, format),
+          figure: (o, key) => (typeof o?.[`${key}_formatted`] === 'string' ? o[`${key}_formatted`] : typeof o?.[`${key}_milliunits`] === 'number' ? formatMilliunits(o[`${key}_milliunits`], format) : ''),
           wholeMoney: (m) => formatMilliunits(m, { ...format, decimal_digits: 0 }),
           date: (iso, style = { month: 'short', day: 'numeric', year: 'numeric' }) =>
             new Intl.DateTimeFormat(locale, { ...style, timeZone: 'UTC' }).format(new Date(`${iso.slice(0, 10)}T00:00:00Z`)),
@@ -156,7 +163,7 @@ export function transactionRows(data: ViewData, answer: Record<string, any>, hid
           ...cols.map((c) =>
             h('td', {}, t[`${c}_name`] ?? '', c === 'payee' && (t.memo || t.transaction_id) ? h('small', {}, [t.transaction_id ? 'split line' : '', t.memo ?? ''].filter(Boolean).join(' · ')) : null),
           ),
-          h('td', { class: `num ${t.amount_milliunits < 0 ? 'out' : 'in'}` }, t.amount_formatted),
+          h('td', { class: `num ${t.amount_milliunits < 0 ? 'out' : 'in'}` }, data.figure(t, 'amount')),
         ),
       ),
     ),
@@ -164,6 +171,6 @@ export function transactionRows(data: ViewData, answer: Record<string, any>, hid
   const count = answer.count as number;
   // Split transactions match by their lines, each listed (and counted) on its own.
   const split = rows.some((t) => t.transaction_id) ? ' (split transactions by their lines)' : '';
-  const summary = `${count} transaction${count === 1 ? '' : 's'}${split}, total ${answer.total_formatted}${count > rows.length ? `; the newest ${rows.length} are shown` : ''}.`;
+  const summary = `${count} transaction${count === 1 ? '' : 's'}${split}, total ${data.figure(answer, 'total')}${count > rows.length ? `; the newest ${rows.length} are shown` : ''}.`;
   return h('div', {}, table, h('p', { class: 'note' }, summary));
 }

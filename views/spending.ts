@@ -1,8 +1,9 @@
 /**
  * spending_summary as bars: one row per group (category, group, payee, account or month), this
- * period's net against the previous period's, with the formatted figures of the result. A row
- * whose transactions can be listed opens them (search_transactions over the same period and
- * filters) in the drill-down panel.
+ * period's net against the previous period's, in the budget's currency (compact rows carry
+ * milliunits only; full ones their formatted text too). A row whose transactions can be listed
+ * opens them (search_transactions over the same period and filters) in the drill-down panel,
+ * naming the row by its id when the answer has one, else by its name (every tool takes names).
  */
 import { h, show } from './dom.js';
 import { card, drillPanel, monthEnd, startView, transactionRows, type ViewData } from './shell.js';
@@ -29,18 +30,21 @@ function render(data: ViewData, root: HTMLElement): void {
   const width = (m: number) => `${Math.max(0.5, (Math.abs(m) / scale) * 100).toFixed(2)}%`;
   const scope = Object.fromEntries(SCOPE.filter((k) => data.input[k] !== undefined).map((k) => [k, data.input[k]]));
 
+  // A full row without an id (no payee, no category) has nothing to open; compact rows have none, and go by name.
+  const compact = data.input.detail !== 'full';
   const drillArgs = (row: Record<string, any>): Record<string, unknown> | undefined => {
-    if (!data.canCall('search_transactions') || !row.id || row.groups) return undefined;
+    const key = (row.id ?? (compact ? row.name : undefined)) as string | undefined;
+    if (!data.canCall('search_transactions') || !key || row.groups) return undefined;
     if (r.group_by === 'month') {
-      const since = row.id > period.since ? row.id : period.since;
-      const end = monthEnd(row.id);
+      const since = key > period.since ? key : period.since;
+      const end = monthEnd(key);
       return { ...scope, since_date: since, until_date: end < period.until ? end : period.until };
     }
-    return by.filter ? { ...scope, [by.filter]: row.id, since_date: period.since, until_date: period.until } : undefined;
+    return by.filter ? { ...scope, [by.filter]: key, since_date: period.since, until_date: period.until } : undefined;
   };
 
   const rowName = (row: Record<string, any>) => {
-    const label = row.groups ? `${row.name} (${row.groups})` : r.group_by === 'month' ? data.date(row.id, { month: 'long', year: 'numeric' }) : row.name;
+    const label = row.groups ? `${row.name} (${row.groups})` : r.group_by === 'month' ? data.date(row.id ?? row.name, { month: 'long', year: 'numeric' }) : row.name;
     const args = drillArgs(row);
     if (!args) return h('div', { class: 'name' }, label);
     const open = () =>
@@ -62,14 +66,18 @@ function render(data: ViewData, root: HTMLElement): void {
       h(
         'div',
         { class: 'num' },
-        row.net_formatted,
-        h('small', {}, `before: ${row.previous_net_formatted}`),
-        row.assigned_formatted !== undefined ? h('small', {}, `assigned: ${row.assigned_formatted}`) : null,
+        data.figure(row, 'net'),
+        h('small', {}, `before: ${data.figure(row, 'previous_net')}`),
+        row.assigned_milliunits !== undefined ? h('small', {}, `assigned: ${data.figure(row, 'assigned')}`) : null,
       ),
     );
   }
 
   const t = r.totals as Record<string, any>;
+  // Compact totals leave outflow and inflow out when the money went one way: the net is all of it.
+  const net = t.net_milliunits as number;
+  const outflow = t.outflow_milliunits === undefined ? data.money(Math.min(0, net)) : data.figure(t, 'outflow');
+  const inflow = t.inflow_milliunits === undefined ? data.money(Math.max(0, net)) : data.figure(t, 'inflow');
   show(root, 
     h('h1', {}, by.title),
     h(
@@ -80,9 +88,9 @@ function render(data: ViewData, root: HTMLElement): void {
     h(
       'div',
       { class: 'cards' },
-      card('Net this period', t.net_formatted),
-      card('Previous period', t.previous_net_formatted),
-      card('Outflow · inflow', `${t.outflow_formatted} · ${t.inflow_formatted}`),
+      card('Net this period', data.figure(t, 'net')),
+      card('Previous period', data.figure(t, 'previous_net')),
+      card('Outflow · inflow', `${outflow} · ${inflow}`),
       card('Transactions', String(t.count)),
     ),
     h(

@@ -18,6 +18,8 @@ import { UI_CAPABILITIES, viewCall } from '../helpers/views.js';
 
 let h: McpHarness;
 let host: ViewHost;
+/** Milliunits as the demo budget writes them (its own currency format, from its settings). */
+let money: (milliunits: number) => string;
 let shots: string;
 /** The tools/call requests the views sent through the host. */
 const calls: { name: string; arguments?: Record<string, unknown> }[] = [];
@@ -25,6 +27,8 @@ const calls: { name: string; arguments?: Record<string, unknown> }[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`the view tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
   h = await mcpHarness({ clientCapabilities: UI_CAPABILITIES });
+  const format = ok(await h.call('get_budget_settings')).settings.currency_format;
+  money = (m) => formatMilliunits(m, format);
   host = await ViewHost.launch();
   shots = mkdtempSync(join(tmpdir(), 'ynab-mcp-view-shots-'));
 }, 60_000);
@@ -103,9 +107,11 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const v = await show('spending_summary', {}, theme);
     const r = v.result;
     expect(r.rows.length).toBeGreaterThan(3);
+    // Compact rows carry milliunits only: the view writes them in the budget's currency.
+    expect(r.rows[0]).not.toHaveProperty('net_formatted');
     await expectShown(v, [
       r.budget.name,
-      ...r.rows.flatMap((row: any) => [row.name, row.net_formatted, row.previous_net_formatted]),
+      ...r.rows.flatMap((row: any) => [row.name, money(row.net_milliunits), money(row.previous_net_milliunits)]),
       r.totals.net_formatted,
       r.totals.previous_net_formatted,
     ]);
@@ -120,11 +126,13 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const v = await show('cash_flow', {}, theme);
     const r = v.result;
     expect(r.months.length).toBeGreaterThan(1);
+    // Compact months carry milliunits only and no net: the view writes them, and income minus spending.
+    expect(r.months[0]).not.toHaveProperty('net_milliunits');
     await expectShown(v, [
-      ...r.months.flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]),
+      ...r.months.flatMap((m: any) => [money(m.income_milliunits), money(m.spending_milliunits), money(m.income_milliunits - m.spending_milliunits), money(m.net_worth_milliunits)]),
       r.totals.income_formatted,
       r.totals.spending_formatted,
-      r.totals.net_formatted,
+      money(r.totals.income_milliunits - r.totals.spending_milliunits),
     ]);
     // Two charts: income and spending (two lines), net worth (one); a point per month per line.
     expect(await v.view.locator('svg.chart').count()).toBe(2);
@@ -170,7 +178,9 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
       strings.push(String(kind.count), kind.reason);
       for (const e of kind.examples) {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
-        for (const [k, val] of Object.entries(e)) if (k.endsWith('_formatted') && !k.startsWith('credit_')) strings.push(val as string);
+        // Compact examples carry milliunits only: the view writes them in the budget's currency.
+        expect(Object.keys(e).filter((k) => k.endsWith('_formatted'))).toEqual([]);
+        for (const [k, val] of Object.entries(e)) if (k.endsWith('_milliunits') && !k.startsWith('credit_')) strings.push(money(val as number));
       }
     }
     await expectShown(v, strings);
@@ -181,17 +191,41 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
   });
 });
 
-describe('another currency', () => {
-  it('shows a euro budget in its own format, figures computed from milliunits included', async () => {
-    const spending = await show('spending_summary', { budget_id: 'Haushalt Berlin', group_by: 'payee' });
-    await expectShown(spending, spending.result.rows.flatMap((row: any) => [row.name, row.net_formatted]));
-    expect(await text(spending)).toMatch(/\d,\d\d€/);
+describe('full detail', () => {
+  it('renders the formatted figures the server wrote, ids and what full detail adds', async () => {
+    const spending = await show('spending_summary', { detail: 'full' });
+    const s = spending.result;
+    expect(s.rows[0]).toHaveProperty('id');
+    await expectShown(spending, [...s.rows.flatMap((row: any) => [row.name, row.net_formatted, row.previous_net_formatted, ...(row.assigned_formatted ? [`assigned: ${row.assigned_formatted}`] : [])]), s.totals.outflow_formatted, s.totals.inflow_formatted]);
     await finish(spending);
 
-    const month = await show('get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
+    const flow = await show('cash_flow', { detail: 'full' });
+    const f = flow.result;
+    await expectShown(flow, [...f.months.flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]), f.totals.net_formatted]);
+    await finish(flow);
+
+    const attention = await show('needs_attention', { detail: 'full' });
+    const strings: string[] = [];
+    for (const kind of attention.result.attention) {
+      for (const e of kind.examples) for (const [k, val] of Object.entries(e)) if (k.endsWith('_formatted') && !k.startsWith('credit_') && !/^(balance|lowest_balance)_/.test(k)) strings.push(val as string);
+    }
+    await expectShown(attention, strings);
+    await finish(attention);
+  });
+});
+
+describe('another currency', () => {
+  it('shows a euro budget in its own format, figures computed from milliunits included', async () => {
     const settings = ok(await h.call('get_budget_settings', { budget_id: 'Haushalt Berlin' }));
     const format = settings.settings.currency_format;
     expect(format.iso_code).toBe('EUR');
+    const spending = await show('spending_summary', { budget_id: 'Haushalt Berlin', group_by: 'payee' });
+    await expectShown(spending, [...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net_milliunits, format)]), spending.result.totals.net_formatted]);
+    expect(await text(spending)).toMatch(/\d,\d\d€/);
+    expect(await text(spending)).not.toContain('$');
+    await finish(spending);
+
+    const month = await show('get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
     const balances = month.result.month.categories.map((c: any) => formatMilliunits(c.balance, format));
     await expectShown(month, balances);
     expect(await text(month)).not.toContain('$');
@@ -203,24 +237,26 @@ describe('drill-down', () => {
   it('spending: a category opens its transactions for the period, through the host and the server', async () => {
     const v = await show('spending_summary', {});
     const r = v.result;
-    const row = r.rows.find((x: any) => x.id && !x.groups && x.count > 1);
+    // A compact row: the category by its name (tools take names).
+    const row = r.rows.find((x: any) => !x.groups && x.count > 1);
+    expect(row.id).toBeUndefined();
     calls.length = 0;
     await v.view.getByRole('button', { name: row.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();
     expect(calls).toEqual([
-      { name: 'search_transactions', arguments: { budget_id: r.budget.id, category_id: row.id, since_date: r.period.since, until_date: r.period.until, limit: 20 } },
+      { name: 'search_transactions', arguments: { budget_id: r.budget.id, category_id: row.name, since_date: r.period.since, until_date: r.period.until, limit: 20 } },
     ]);
     // The rows the server gives for that question, shown in the view.
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBe(row.count);
     const drill = await text(v, '.drill');
     for (const t of expected.transactions) {
-      expect(drill).toContain(t.amount_formatted);
+      expect(drill).toContain(money(t.amount_milliunits));
       if (t.payee_name) expect(drill).toContain(t.payee_name);
     }
     expect(drill).toContain(`${expected.count} transactions`);
     expect(drill).toContain(`total ${expected.total_formatted}`);
-    expect(expected.total_formatted).toBe(row.net_formatted);
+    expect(expected.total_formatted).toBe(money(row.net_milliunits));
     await photograph(v, 'spending-drill');
     await finish(v);
   });
@@ -237,7 +273,7 @@ describe('drill-down', () => {
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBeGreaterThan(0);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(t.amount_formatted);
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
     await finish(v);
   });
 
@@ -250,7 +286,7 @@ describe('drill-down', () => {
     expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month: month.month, top: 8 } }]);
     const expected = ok(await h.call('spending_summary', calls[0]!.arguments));
     const drill = await text(v, '.drill');
-    for (const row of expected.rows) expect(drill).toContain(row.net_formatted);
+    for (const row of expected.rows) expect(drill).toContain(money(row.net_milliunits));
     await finish(v);
   });
 
@@ -267,15 +303,31 @@ describe('drill-down', () => {
     expect(new Set(expected.transactions.map((t: any) => t.transaction_id ?? t.id)).size).toBe(unapproved.count);
     expect(await v.view.locator('.drill tbody tr').count()).toBe(expected.transactions.length);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(t.amount_formatted);
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
     if (expected.transactions.some((t: any) => t.transaction_id)) expect(drill).toContain('split line');
+    await finish(v);
+  });
+
+  it('attention: an overspent category (a compact example, by name) opens its transactions this month', async () => {
+    const v = await show('needs_attention', {});
+    const overspent = v.result.attention.find((k: any) => k.kind === 'overspent');
+    const e = overspent.examples[0];
+    expect(e.id).toBeUndefined();
+    calls.length = 0;
+    await v.view.getByRole('button', { name: e.name, exact: true }).click();
+    await v.view.locator('.drill table').waitFor();
+    expect(calls).toEqual([{ name: 'search_transactions', arguments: { budget_id: v.result.budget.id, category_id: e.name, since_date: `${v.result.as_of.slice(0, 7)}-01`, limit: 20 } }]);
+    const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
+    expect(expected.count).toBeGreaterThan(0);
+    const drill = await text(v, '.drill');
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
     await finish(v);
   });
 
   it('a failing call shows its error in the panel', async () => {
     const c = await viewCall(h, 'spending_summary', {});
     const r = c.result.structuredContent;
-    const row = r.rows.find((x: any) => x.id && !x.groups);
+    const row = r.rows.find((x: any) => !x.groups);
     const v = await host.show({
       html: c.html,
       tool: c.tool,
@@ -283,7 +335,7 @@ describe('drill-down', () => {
       result: c.result,
       theme: 'light',
       // As if the category had been deleted between the summary and the click.
-      callTool: async () => ({ content: [{ type: 'text', text: `category_id "${row.id}" is not a category of this budget` }], isError: true }),
+      callTool: async () => ({ content: [{ type: 'text', text: `category_id "${row.name}" is not a category of this budget` }], isError: true }),
     });
     await v.view.getByRole('button', { name: row.name, exact: true }).click();
     await expect.poll(() => text(v, '.drill')).toContain('is not a category of this budget');
