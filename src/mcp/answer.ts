@@ -295,7 +295,8 @@ export async function answer(def: ToolDefinition, rawArgs: Record<string, unknow
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
   const body = 'answer' in result ? result.answer : result.body;
   const budget = await budgetNamed(state, target);
-  const userText = def.kind !== 'api' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
+  // A budget's name is text its owner typed: an answer that names the budget is marked too.
+  const userText = budget !== undefined || def.kind !== 'api' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
   const marked = { ...(budget ? { budget } : {}), ...body, ...(userText ? { data_notice: USER_DATA_NOTICE } : {}) };
   const service = await state.service();
   const held = target.budgetId ? service.replicas.peek(target.budgetId) : undefined;

@@ -14,6 +14,8 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   h = await mcpHarness({ sandbox: { seed: 'untrusted' } });
+  // A budget's name is typed by its owner too (answers that name the budget carry it).
+  h.sb.state.budgets[0]!.rec.name = `${HOSTILE} (budget)`;
   const accounts = ok(await h.call('list_accounts')).accounts;
   const account = accounts.find((a: any) => a.type === 'checking');
   ids.account_id = account.id;
@@ -44,6 +46,7 @@ function calls(): [string, Record<string, unknown>][] {
   const month = 'current';
   return [
     ['list_budgets', {}],
+    ['get_budget_settings', {}],
     ['get_budget', {}],
     ['list_accounts', {}],
     ['get_account', { account_id: ids.account_id }],
@@ -106,10 +109,10 @@ it('marks budget text as data on every tool that returns it', async () => {
   }
   expect(problems).toEqual([]);
   // The planted text really reached the results that show payee names, memos, notes and names.
-  const expected = ['list_categories', 'get_category', 'get_month_category', 'list_payees', 'get_payee', 'get_month', 'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'list_scheduled_transactions', 'get_scheduled_transaction', 'list_money_movements_by_month', 'update_transaction', 'update_payee', 'create_payee', 'update_category', 'list_recent_changes'];
+  const expected = ['list_budgets', 'get_budget_settings', 'list_categories', 'get_category', 'get_month_category', 'list_payees', 'get_payee', 'get_month', 'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'list_scheduled_transactions', 'get_scheduled_transaction', 'list_money_movements_by_month', 'update_transaction', 'update_payee', 'create_payee', 'update_category', 'list_recent_changes'];
   expect(expected.filter((t) => !carrying.has(t))).toEqual([]);
   // Every read tool that returns budget text is covered, plus writes that echo it.
-  const exempt = new Set(['get_user', 'get_budget_settings', 'import_transactions']);
+  const exempt = new Set(['get_user', 'import_transactions']);
   const reads = [...offered].filter((n) => /^(get|list)_/.test(n) && !exempt.has(n));
   expect(reads.filter((n) => !covered.has(n))).toEqual([]);
 });
