@@ -100,9 +100,9 @@ export const QUESTIONS: readonly Question[] = [
     api: async (call) => allPages(call, 'list_category_transactions', { category_id: await categoryId(call, 'Groceries'), since_date: yearStart() }),
   },
   {
-    question: 'What did we pay Dr. Patel, and when?',
-    insights: (call) => call('search_transactions', { query: 'patel' }),
-    api: async (call) => allPages(call, 'list_payee_transactions', { payee_id: await payeeId(call, 'Dr. Patel Dental'), since_date: '2000-01-01' }),
+    question: 'What have we paid State Farm, and when?',
+    insights: (call) => call('search_transactions', { query: 'state farm' }),
+    api: async (call) => allPages(call, 'list_payee_transactions', { payee_id: await payeeId(call, 'State Farm'), since_date: '2000-01-01' }),
   },
   {
     question: 'How has our net worth changed over the year?',
