@@ -30,10 +30,10 @@ function render(data: ViewData, root: HTMLElement): void {
   const width = (m: number) => `${Math.max(0.5, (Math.abs(m) / scale) * 100).toFixed(2)}%`;
   const scope = Object.fromEntries(SCOPE.filter((k) => data.input[k] !== undefined).map((k) => [k, data.input[k]]));
 
-  // A full row without an id (no payee, no category) has nothing to open; compact rows have none, and go by name.
-  const compact = data.input.detail !== 'full';
+  // A row with `id: null` (no payee, no category) has nothing to open; compact rows of entities
+  // carry no id and go by name (tools take names).
   const drillArgs = (row: Record<string, any>): Record<string, unknown> | undefined => {
-    const key = (row.id ?? (compact ? row.name : undefined)) as string | undefined;
+    const key = ('id' in row ? row.id : row.name) as string | null | undefined;
     if (!data.canCall('search_transactions') || !key || row.groups) return undefined;
     if (r.group_by === 'month') {
       const since = key > period.since ? key : period.since;

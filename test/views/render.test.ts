@@ -357,3 +357,19 @@ describe('a host that passes the result without its _meta', () => {
     await finish(v);
   });
 });
+
+describe('a group that is no entity', () => {
+  it('spending by payee: "No payee" is shown with its figures and is not a link (nothing a tool could open); named payees are', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    ok(await h.call('create_transactions', { transactions: [{ account_id: 'Everyday Checking', date: today, amount: -987.65, category_id: 'Groceries', memo: 'no payee' }] }));
+    const v = await show('spending_summary', { group_by: 'payee' });
+    const none = v.result.rows.find((x: any) => x.id === null);
+    expect(none).toMatchObject({ id: null, name: 'No payee' });
+    const named = v.result.rows.find((x: any) => !('id' in x) && !x.groups);
+    expect(named).toBeDefined();
+    await expectShown(v, [none.name, money(none.net_milliunits)]);
+    expect(await v.view.getByRole('button', { name: none.name, exact: true }).count()).toBe(0);
+    expect(await v.view.getByRole('button', { name: named.name, exact: true }).count()).toBe(1);
+    await finish(v);
+  });
+});

@@ -85,8 +85,11 @@ const spendingSummary: InsightCompute = (ctx, a) => {
   // Compact rows name what they are (follow-up tools take names), give outflow and inflow only
   // where they differ from the net (money went both ways) and leave what was assigned to full
   // detail: ten rows of every figure would not fit a typical answer (2 KB).
-  const row = (g: Group, previousNet: number, assignedSum?: number): Record<string, unknown> =>
-    present({
+  // A group that is no entity (no payee, no category) says `id: null` in both details: its name
+  // is ours, not one a tool takes. The combined "everything else" row is no group and has no id.
+  const row = (g: Group, previousNet: number, assignedSum?: number, combinedRow = false): Record<string, unknown> => ({
+    ...(g.id === null && !combinedRow ? { id: null } : {}),
+    ...present({
       id: full ? g.id : null,
       name: g.name,
       ...flows(fig, g.outflow, g.inflow, full),
@@ -94,12 +97,13 @@ const spendingSummary: InsightCompute = (ctx, a) => {
       count: g.count,
       ...fig('previous_net', previousNet),
       ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
-    });
+    }),
+  });
   const assignedTo = (groups: readonly Group[]) => (assigned ? sumMilliunits(groups.map((g) => (g.id ? (assigned.get(g.id) ?? 0) : 0))) : undefined);
   const out = kept.map((g) => row(g, prevNet.get(key(g)) ?? 0, assignedTo([g])));
   if (others.length) {
     const previousNet = sumMilliunits(others.map((g) => prevNet.get(key(g)) ?? 0));
-    out.push({ ...row(combined(others, 'everything else'), previousNet, assignedTo(others)), groups: others.length });
+    out.push({ ...row(combined(others, 'everything else'), previousNet, assignedTo(others), true), groups: others.length });
   }
   const total = sums(now);
   const previousTotal = sums(lines.filter((l) => within(l.date, previous)));
