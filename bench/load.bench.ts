@@ -27,6 +27,7 @@ async function run(faults: string, report: (row: Record<string, string | number>
   const latencies: number[] = [];
   let errors = 0;
   let rateLimited = 0;
+  let held = 0;
   const messages = new Map<string, number>();
   const clients = await Promise.all(
     Array.from({ length: 20 }, async (_, c) => {
@@ -41,11 +42,13 @@ async function run(faults: string, report: (row: Record<string, string | number>
   await Promise.all(
     clients.map(async (client, c) => {
       for (let i = 0; i < 100; i++) {
-        // An assistant's mix: mostly questions, now and then logging a purchase (2% writes).
+        // An assistant's mix: mostly questions, now and then logging a purchase (2% writes). Each
+        // purchase has its own amount: the same amount at a similar payee within 3 days is held by
+        // the duplicate guard, which is right for an agent and wrong for a load test.
         const n = c * 100 + i;
         const pick = n % 10;
         const [name, args]: [string, Record<string, unknown>] =
-          n % 50 === 0 ? ['create_transactions', { transactions: [{ account_id: account, date: today, amount: -1 - i / 100, payee_name: `Load ${c}`, memo: `load ${c}-${i}` }] }]
+          n % 50 === 0 ? ['create_transactions', { transactions: [{ account_id: account, date: today, amount: -(1 + n / 100), payee_name: `Load ${c}`, memo: `load ${c}-${i}` }] }]
           : pick < 3 ? ['list_transactions', { limit: 20 }]
           : pick < 5 ? ['list_accounts', {}]
           : pick < 7 ? ['get_month', { month: 'current', limit: 20 }]
@@ -54,6 +57,7 @@ async function run(faults: string, report: (row: Record<string, string | number>
         const t0 = performance.now();
         const res: any = await client.callTool({ name, arguments: args }).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
         latencies.push(performance.now() - t0);
+        if (res.structuredContent?.duplicate_candidates) held += 1;
         if (res.isError) {
           errors += 1;
           const text = String(res.content?.[0]?.text ?? '');
@@ -75,6 +79,7 @@ async function run(faults: string, report: (row: Record<string, string | number>
     p99: ms(percentile(latencies, 99)),
     'calls/s': Math.round(latencies.length / (wall / 1000)),
     'writes landed (of 40)': created,
+    'held as duplicates': held,
   });
   if (messages.size) for (const [m, n] of messages) process.stderr.write(`  ${n} x ${m}\n`);
   await Promise.all(clients.map((c) => c.close()));
