@@ -13,8 +13,9 @@
  *                               single-use `state` that names this sign-in. "Cancel": the client
  *                               gets error=access_denied.
  *  3. GET  /oauth/callback      YNAB sends the browser back. The state must be one we issued and
- *                               not yet used, else the request is refused (a stale or forged
- *                               redirect). The code is exchanged for the user's YNAB grant, GET
+ *                               not yet used, to this same browser (the sign-in cookie set in
+ *                               step 2 carries an HMAC of it), else the request is refused (a
+ *                               stale, forged or stolen redirect) before the state is spent. The code is exchanged for the user's YNAB grant, GET
  *                               /user says who they are, the grant is stored sealed under their
  *                               identity, and the authorization server resumes: it issues the MCP
  *                               client an authorization code for our own tokens. A refusal at YNAB
@@ -23,7 +24,7 @@
  * that started; the resume cookie binds step 3's continuation to it. Every step can be served by
  * a different instance: the pending sign-in lives in the state store.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { authorizeUrl } from '../auth/oauth-login.js';
@@ -61,9 +62,24 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   });
 }
 
-function redirect(res: ServerResponse, location: string): void {
-  res.writeHead(303, { location, 'cache-control': 'no-store' });
+function redirect(res: ServerResponse, location: string, cookies: string[] = []): void {
+  res.writeHead(303, { location, 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
   res.end();
+}
+
+/** The value of cookie `name` in the request, if it has one. */
+function cookieOf(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export interface InteractionDeps {
@@ -77,6 +93,19 @@ export interface InteractionDeps {
 export function interactionRoutes(deps: InteractionDeps) {
   const { provider, store, opts } = deps;
   const pendingKey = (state: string) => `hosted/logins/${opts.dataKey.keyName(`state\n${state}`)}`;
+  // The browser that went to YNAB holds a cookie proving it: named per sign-in (two tabs may sign
+  // in at once), valued with an HMAC of the state that only this server can compute. A redirect
+  // opened in any other browser (a stolen or planted callback URL: login CSRF) is refused before
+  // its state is spent, so the sign-in that owns it still completes.
+  const signinCookie = (state: string) => {
+    const mac = opts.dataKey.keyName(`browser\n${state}`);
+    return { name: `ynab_mcp_signin_${mac.slice(0, 12)}`, value: mac };
+  };
+  const secure = new URL(opts.publicUrl).protocol === 'https:' ? '; Secure' : '';
+  const cookieHeader = (state: string, maxAge: number) => {
+    const c = signinCookie(state);
+    return `${c.name}=${maxAge > 0 ? c.value : ''}; Path=/oauth/callback; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+  };
 
   /** The interaction this browser is in, or an error page when it has none (expired, other browser). */
   async function details(req: IncomingMessage, res: ServerResponse) {
@@ -130,6 +159,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     redirect(
       res,
       authorizeUrl(opts.ynab.appUrl, { clientId: opts.ynab.clientId, redirectUri: opts.ynabRedirectUri, implicit: false, scope: pending.readOnly ? 'read-only' : 'full', state }),
+      [cookieHeader(state, INTERACTION_TTL_S)],
     );
   }
 
@@ -137,6 +167,11 @@ export function interactionRoutes(deps: InteractionDeps) {
   async function callback(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const state = url.searchParams.get('state');
     if (!state) return errorPage(res, 400, 'invalid_request', 'YNAB sent the browser back without a state parameter, so this sign-in cannot be matched to one started here.');
+    const bound = signinCookie(state);
+    const held = cookieOf(req, bound.name);
+    if (!held || !sameText(held, bound.value)) {
+      return errorPage(res, 400, 'invalid_request', 'This redirect from YNAB was opened in another browser than the one that started the sign-in (or its sign-in cookie has expired); nothing was signed in. Start the sign-in again from the application.');
+    }
     const key = pendingKey(state);
     // Taken once: a second use of the same state (a replayed redirect) finds nothing.
     const pending = await store.update(key, (bytes) => ({ value: bytes === undefined ? undefined : null, result: opts.dataKey.openJson<PendingLogin>(bytes, key) }));
@@ -148,7 +183,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     const finish = async (result: InteractionResult) => {
       interaction.result = result;
       await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
-      redirect(res, interaction.returnTo);
+      redirect(res, interaction.returnTo, [cookieHeader(state, 0)]);
     };
 
     const error = url.searchParams.get('error');

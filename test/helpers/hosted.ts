@@ -188,6 +188,8 @@ export interface BrowseOptions {
   tamperYnabRedirect?: (url: URL) => URL;
   /** Every URL the browser visited, in order. */
   visited?: string[];
+  /** This browser's cookies, by origin (given to look at them, or to go on in the same browser). */
+  jar?: Map<string, Map<string, string>>;
   /** The protocol era the MCP client speaks (default 2025-era, as most assistants still do). */
   era?: 'legacy' | 'modern';
   /** What the MCP client announces (MCP Apps, say). */
@@ -196,7 +198,7 @@ export interface BrowseOptions {
 
 /** A browser: follows redirects by hand, keeps cookies per origin, submits the consent form. */
 export async function browse(start: URL, stopAt: string, opts: BrowseOptions = {}): Promise<{ url: URL; status: number; body: string }> {
-  const jar = new Map<string, Map<string, string>>();
+  const jar = opts.jar ?? new Map<string, Map<string, string>>();
   let url = start;
   let method = 'GET';
   let form: string | undefined;

@@ -242,10 +242,12 @@ describe('refusals are OAuth errors', () => {
     expect(back.url.searchParams.get('state')).toBe('st-1');
   });
 
-  it('a forged or replayed state on the YNAB callback is refused and signs nobody in', async () => {
+  it('a forged, replayed or other-browser state on the YNAB callback is refused and signs nobody in', async () => {
     const clientId = await register();
     let seen: URL | undefined;
+    const jar = new Map<string, Map<string, string>>();
     const forged = await browse(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), 'http://127.0.0.1:7777/callback', {
+      jar,
       tamperYnabRedirect: (u) => {
         seen = new URL(u);
         const f = new URL(u);
@@ -255,11 +257,22 @@ describe('refusals are OAuth errors', () => {
     });
     expect(forged.status).toBe(400);
     expect(forged.body).toMatch(/invalid_request/);
-    expect(forged.body).toMatch(/state/);
-    // The genuine redirect works once; its replay is refused.
-    const first = await fetch(seen!, { redirect: 'manual' });
+    expect(forged.body).toMatch(/another browser/);
+    // The browser that went to YNAB holds the sign-in cookie, bound to the path of the callback.
+    const cookies = [...(jar.get(seen!.origin) ?? new Map())].filter(([k]) => k.startsWith('ynab_mcp_signin_'));
+    expect(cookies).toHaveLength(1);
+    const cookie = cookies.map(([k, v]) => `${k}=${v}`).join('; ');
+    // The genuine redirect opened in another browser (a stolen or planted link): refused, state not spent.
+    const elsewhere = await fetch(seen!, { redirect: 'manual' });
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toMatch(/another browser/);
+    const wrongCookie = await fetch(seen!, { redirect: 'manual', headers: { cookie: `${cookies[0]![0]}=${'A'.repeat(cookies[0]![1].length)}` } });
+    expect(wrongCookie.status).toBe(400);
+    // In its own browser it works once, and clears the cookie; a replay is refused.
+    const first = await fetch(seen!, { redirect: 'manual', headers: { cookie } });
     expect(first.status).toBe(303);
-    const replay = await fetch(seen!, { redirect: 'manual' });
+    expect(first.headers.getSetCookie().join('\n')).toMatch(new RegExp(`${cookies[0]![0]}=;.*Max-Age=0`));
+    const replay = await fetch(seen!, { redirect: 'manual', headers: { cookie } });
     expect(replay.status).toBe(400);
     expect(await replay.text()).toMatch(/already used|not one this server issued/);
   });
