@@ -61,7 +61,7 @@ export class HostedUsers {
     const signedInAt = auth.grant.signed_in_at ?? '';
     const known = this.held.get(auth.identity);
     if (known && known.signedInAt === signedInAt) return known.state;
-    const state = this.create(auth.identity);
+    const state = this.create(auth.identity, auth.grant.token_scope);
     this.held.set(auth.identity, { state, signedInAt });
     return state;
   }
@@ -75,7 +75,8 @@ export class HostedUsers {
     return this.held.size;
   }
 
-  private create(identity: string): ServerState {
+  /** `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered write tools. */
+  private create(identity: string, scope: 'full' | 'read-only' | undefined): ServerState {
     const { store, opts, grants, log } = this.deps;
     const connect = async (): Promise<Connection> => {
       const provider = await oauthProvider({ store: grants.secretsFor(identity), stateDir: '', state: store, warn: log, signInAgain: HOSTED_SIGN_IN_AGAIN });
@@ -109,7 +110,7 @@ export class HostedUsers {
       maxReplicaBytes: MAX_REPLICA_BYTES_PER_USER,
       baseUrl: opts.ynab.baseUrl,
       log,
-    });
+    }, scope);
     state.onReadOnly(() => {
       for (const l of this.readOnlyListeners) l();
     });

@@ -159,3 +159,22 @@ describe('cross-user access is refused', () => {
     }
   });
 });
+
+// Last: it signs Bob in again read-only, which the rest of this file does not expect.
+describe('a user who chose read-only access', () => {
+  it('is never offered write tools, from the first tools/list on whichever instance answers it', async () => {
+    const readOnly = await signIn(d.mcpUrl, new MemoryOAuthProvider("Bob's read-only assistant", 'http://127.0.0.1:7781/callback'), { login: sbBob.email, decision: 'read-only' });
+    try {
+      // initialize, initialized and this list go to three different instances (round robin): on
+      // this one nothing of Bob's has connected yet, so only the grant's stored scope can tell.
+      const first = (await readOnly.client.listTools()).tools.map((t) => t.name);
+      expect(first).toContain('list_budgets');
+      expect(first).not.toContain('create_transactions');
+      expect(first).not.toContain('delete_transaction');
+      for (let i = 0; i < 3; i++) expect((await readOnly.client.listTools()).tools.map((t) => t.name)).not.toContain('update_transactions');
+      expect(ok(await readOnly.call('list_budgets')).budgets.length).toBeGreaterThan(0);
+    } finally {
+      await readOnly.close();
+    }
+  });
+});
