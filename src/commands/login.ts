@@ -128,7 +128,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
       log,
     });
     await dropOldReplicas(store, previous);
-    writeProfileInfo(configDir(), store.profile, { kind: 'oauth', scope: result.scope });
+    await writeProfileInfo(configDir(), store.profile, { kind: 'oauth', scope: result.scope });
     const kind = flags.implicit ? 'OAuth implicit grant (no refresh token: sign in again when it expires)' : 'OAuth grant, refreshed automatically';
     log(`Signed in to YNAB as user ${result.userId}: ${kind}, ${result.scope === 'read-only' ? 'read-only access' : 'full access'}, token valid until ${result.expiresAt.toISOString()}.`);
     log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
@@ -145,7 +145,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
   }
   await saveCredentials(store, { kind: 'personal', accessToken: token, baseUrl });
   await dropOldReplicas(store, previous);
-  writeProfileInfo(configDir(), store.profile, { kind: 'personal', scope: 'full' });
+  await writeProfileInfo(configDir(), store.profile, { kind: 'personal', scope: 'full' });
   log(`Signed in to YNAB as user ${userId} with a personal access token.`);
   log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
 }

@@ -36,7 +36,7 @@ export async function logoutCommand(argv: string[]): Promise<void> {
   const replicaKey = await store.get('replica_key');
 
   const removed = await store.clear();
-  removeProfileInfo(configDir(), store.profile);
+  await removeProfileInfo(configDir(), store.profile);
   const replicas = identity === null ? null : await removeReplicas(state, identity);
   let keptKey = false;
   if (replicaKey !== null && (await otherReplicaIdentities(state, identity)).length > 0) {

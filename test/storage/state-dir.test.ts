@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../src/api/client/transport.js';
 import { FileSecretStore } from '../../src/auth/file-store.js';
+import { removeProfileInfo, storedScope, writeProfileInfo } from '../../src/auth/profile-info.js';
 import { QuotaLedger, tokenKey } from '../../src/quota/ledger.js';
 import { fileKey } from '../../src/sync/persist.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
@@ -164,6 +165,34 @@ describe('nothing is written through a link', () => {
     expectVictimUntouched();
     expect(String(got)).toMatch(/secrets\.json is a symbolic link/);
     expect(String(set)).toMatch(/symbolic link/);
+  });
+});
+
+describe.skipIf(!posix)('the profile record (what login knows of a sign-in)', () => {
+  it('a link at the record or at the temp name a writer once used is not followed; the record is written in its place', async () => {
+    const config = join(root, `config-${n}`);
+    mkdirSync(join(config, 'profiles'), { recursive: true, mode: 0o700 });
+    symlinkSync(victim, join(config, 'profiles', `.default.${process.pid}.tmp`));
+    const other = join(root, `victim-${n}-b.txt`);
+    writeFileSync(other, VICTIM_TEXT, { mode: 0o644 });
+    symlinkSync(other, join(config, 'profiles', 'default.json'));
+    await writeProfileInfo(config, 'default', { kind: 'oauth', scope: 'read-only' });
+    expectVictimUntouched();
+    expect(readFileSync(other, 'utf8')).toBe(VICTIM_TEXT);
+    expect(lstatSync(join(config, 'profiles', 'default.json')).isFile()).toBe(true);
+    expect(statSync(join(config, 'profiles', 'default.json')).mode & 0o777).toBe(0o600);
+    expect(storedScope(config, 'default')).toBe('read-only');
+  });
+
+  it('a record that is a link is not read (nothing is recorded), and logout removes the link only', async () => {
+    const config = join(root, `config-${n}`);
+    mkdirSync(join(config, 'profiles'), { recursive: true, mode: 0o700 });
+    writeFileSync(victim, JSON.stringify({ kind: 'oauth', scope: 'read-only' }));
+    symlinkSync(victim, join(config, 'profiles', 'default.json'));
+    expect(storedScope(config, 'default')).toBeUndefined();
+    await removeProfileInfo(config, 'default');
+    expect(existsSync(join(config, 'profiles', 'default.json'))).toBe(false);
+    expect(JSON.parse(readFileSync(victim, 'utf8')).scope).toBe('read-only');
   });
 });
 
