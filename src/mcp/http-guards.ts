@@ -93,9 +93,11 @@ export function hostAllowed(header: string | undefined, rules: readonly HostRule
   if (!header) return false;
   const host = parseHost(header);
   if (!host) return false;
-  // No port in Host means the scheme's default.
-  const port = host.port ?? 80;
-  return rules.some((r) => r.hostname === host.hostname && (r.port === undefined || r.port === port));
+  // No port in Host means the scheme's default, and the scheme is the client's: behind a TLS
+  // terminator a request for https://host/ arrives as plain HTTP with `Host: host`. So a portless
+  // Host matches a rule for either default port (80 or 443), or one without a port.
+  const portMatches = (r: HostRule) => r.port === undefined || (host.port === undefined ? r.port === 80 || r.port === 443 : r.port === host.port);
+  return rules.some((r) => r.hostname === host.hostname && portMatches(r));
 }
 
 /**

@@ -91,7 +91,12 @@ describe('bound to every interface (0.0.0.0) with a token', () => {
     expect((await post(lan, port, { host: `box.lan:${port}` })).status).toBe(200);
     expect((await post(lan, port, { host: 'box.lan' })).status).toBe(200);
     expect((await post(lan, port, { host: 'proxy.example:443' })).status).toBe(200);
+    // A TLS terminator forwards https://proxy.example/ as plain HTTP with a portless Host.
+    expect((await post(lan, port, { host: 'proxy.example' })).status).toBe(200);
     expect((await post(lan, port, { host: 'proxy.example:8443' })).status).toBe(403);
+    expect((await post(lan, port, { host: 'proxy.example:80' })).status).toBe(403);
+    // The loopback names are allowed on the bound port only, with or without one named.
+    expect((await post(lan, port, { host: 'localhost' })).status).toBe(403);
     expect((await post(lan, port, { host: `evil.example:${port}` })).status).toBe(403);
   });
 
