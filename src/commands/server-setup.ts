@@ -30,6 +30,7 @@ export const SERVER_FLAGS = {
   'read-only': { type: 'boolean' },
   writes: { type: 'string' },
   elicitation: { type: 'string' },
+  'elicitation-timeout': { type: 'string' },
   'base-url': { type: 'string' },
   'max-staleness': { type: 'string' },
   profile: { type: 'string' },
@@ -47,6 +48,8 @@ export const SERVER_FLAGS_HELP = `  --sandbox                serve the local dem
                            off: read-only (or YNAB_MCP_WRITES)
   --elicitation on|off     ask the user through the client's confirmation dialog where it has one
                            (default on; or YNAB_MCP_ELICITATION); the confirm_token path always works
+  --elicitation-timeout S  a dialog unanswered after S seconds ends in the preview and its confirm_token
+                           (default 120; or YNAB_MCP_ELICITATION_TIMEOUT)
   --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
   --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
   --profile NAME           which stored sign-in to use (default "default")
@@ -100,7 +103,7 @@ export function serverOptions(flags: ServerFlags, env: NodeJS.ProcessEnv = proce
   let config;
   try {
     config = mcpConfig(
-      { budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], writes: flags.writes, elicitation: flags.elicitation, demo: flags.sandbox === true },
+      { budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], writes: flags.writes, elicitation: flags.elicitation, elicitationTimeout: flags['elicitation-timeout'], demo: flags.sandbox === true },
       env,
     );
   } catch (e) {

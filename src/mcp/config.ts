@@ -34,6 +34,12 @@ export interface McpConfig {
    * either way.
    */
   elicitation: boolean;
+  /**
+   * How long a 2025-era client's dialog may stay unanswered before the write answers with its
+   * preview and confirm_token instead (--elicitation-timeout SECONDS / YNAB_MCP_ELICITATION_TIMEOUT;
+   * default 120 s): some hosts never show the dialog, and never answer it.
+   */
+  elicitationTimeoutMs: number;
   /** Largest tool result text, in characters; larger results are paged with a notice. */
   maxResultChars: number;
 }
@@ -68,6 +74,7 @@ export interface ConfigFlags {
   readOnly?: boolean;
   writes?: string;
   elicitation?: string;
+  elicitationTimeout?: string;
   maxResultChars?: number;
   demo?: boolean;
 }
@@ -78,6 +85,11 @@ export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undef
   if (elicit !== undefined && !truthy(elicit) && !falsy(elicit)) {
     throw new ConfigError(`${flags.elicitation !== undefined ? '--elicitation' : 'YNAB_MCP_ELICITATION'} must be on or off, got ${JSON.stringify(elicit)}`);
   }
+  const timeoutText = flags.elicitationTimeout ?? env.YNAB_MCP_ELICITATION_TIMEOUT;
+  const timeoutS = timeoutText === undefined ? 120 : Number(timeoutText);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
+    throw new ConfigError(`${flags.elicitationTimeout !== undefined ? '--elicitation-timeout' : 'YNAB_MCP_ELICITATION_TIMEOUT'} must be a number of seconds between 0 and 3600, got ${JSON.stringify(timeoutText)}`);
+  }
   const fromEnv = env.YNAB_BUDGET_ID?.trim() || undefined;
   return {
     defaultBudget: flags.budget ?? fromEnv ?? 'last-used',
@@ -87,6 +99,7 @@ export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undef
     readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY) || writes === 'off',
     writes,
     elicitation: !falsy(elicit),
+    elicitationTimeoutMs: Math.round(timeoutS * 1000),
     maxResultChars: flags.maxResultChars ?? 60_000,
   };
 }

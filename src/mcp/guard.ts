@@ -10,10 +10,12 @@
  *    multi-round-trip `inputRequired` (it serves both protocol eras; the token rides along as
  *    the request state). An accepted dialog applies the change with that token; a declined or
  *    cancelled one (or a client that cannot ask) leaves the preview and its token, so the
- *    token path always works.
+ *    token path always works. A 2025-era client is asked by us (withDialog), not by the SDK's
+ *    shim, with a bounded wait: a dialog that fails, or hangs past --elicitation-timeout, ends
+ *    in the preview and a fresh token instead of an error.
  * After a write is applied, what it did is journaled for undo (change-log.ts).
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, isInputRequiredResult, type ElicitRequestFormParams, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { describeEntity, shownBy, type Shown } from '../writes/entities.js';
 import { dialogText, previewAnswer, type Draft, type Plan } from '../writes/plan.js';
 import { mustConfirm } from '../writes/policy.js';
@@ -27,8 +29,11 @@ export interface ConfirmInput {
   token?: string;
   /** The client declared form elicitation on this request or connection (and --elicitation is on). */
   canAsk: boolean;
-  /** Re-entry after the client's dialog: what the user answered, and the token the dialog was for. */
-  dialog?: { confirmed: boolean; action: string; token?: string };
+  /**
+   * Re-entry after the client's dialog: what the user answered, and the token the dialog was for;
+   * `failed` when the dialog could not be shown or answered (the user said nothing).
+   */
+  dialog?: { confirmed: boolean; action: string; token?: string; failed?: string };
 }
 
 export const NO_CONFIRM: ConfirmInput = { canAsk: false };
@@ -51,6 +56,33 @@ export function confirmInput(ctx: ServerContext | undefined, token: string | und
     canAsk,
     dialog: { confirmed: answered.action === 'accept' && answered.content?.[KEY] === true, action: answered.action === 'accept' ? 'not confirmed' : answered.action, token: typeof state === 'string' ? state : undefined },
   };
+}
+
+/**
+ * Runs a tool, and where it asks for the user's confirmation on a 2025-era request (no envelope:
+ * the client was told about the dialog at initialize), asks the client itself and runs the tool
+ * again with the answer, as the SDK's shim would, but with a bounded wait and no error: a dialog
+ * that throws, or stays unanswered for `timeoutMs`, is a dialog that failed, and the tool answers
+ * with its preview and a confirm_token (the token path always works).
+ */
+export async function withDialog<R>(ctx: ServerContext | undefined, input: ConfirmInput, timeoutMs: number, run: (input: ConfirmInput) => Promise<R | InputRequiredResult>): Promise<R | InputRequiredResult> {
+  const first = await run(input);
+  if (!ctx || !isInputRequiredResult(first)) return first;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[CLIENT_CAPABILITIES_META_KEY] !== undefined) return first; // 2026 era: the client drives the rounds
+  const asked = first.inputRequests?.[KEY] as { params?: ElicitRequestFormParams } | undefined;
+  const token = typeof first.requestState === 'string' ? first.requestState : undefined;
+  if (!asked?.params) return first;
+  let dialog: ConfirmInput['dialog'];
+  try {
+    const answer = await ctx.mcpReq.elicitInput(asked.params, { timeout: timeoutMs, signal: ctx.mcpReq.signal });
+    dialog = { confirmed: answer.action === 'accept' && answer.content?.[KEY] === true, action: answer.action === 'accept' ? 'not confirmed' : answer.action, token };
+  } catch (e) {
+    if (ctx.mcpReq.signal.aborted) throw e; // the call itself was cancelled
+    const why = e instanceof Error ? e.message : String(e);
+    dialog = { confirmed: false, action: 'failed', failed: /timed? ?out/i.test(why) ? `no answer within ${Number((timeoutMs / 1000).toFixed(1))} s` : why.slice(0, 200) };
+  }
+  return run({ ...input, dialog });
 }
 
 export type Gate = { go: true } | { answer: Record<string, unknown> } | { input: InputRequiredResult };
@@ -86,7 +118,15 @@ export async function gate(state: ServerState, plan: Plan, input: ConfirmInput, 
       }),
     };
   }
-  return { answer: previewAnswer(plan, shown, { mode: state.config.writes, token: issued.token, expiresAt: issued.expiresAt, declined: input.dialog?.action }) };
+  const dialog = input.dialog;
+  return {
+    answer: previewAnswer(plan, shown, {
+      mode: state.config.writes,
+      token: issued.token,
+      expiresAt: issued.expiresAt,
+      ...(dialog?.failed !== undefined ? { dialogFailed: escapeControls(dialog.failed) } : dialog ? { declined: dialog.action } : {}),
+    }),
+  };
 }
 
 /** Records an applied change in the undo journal; its id for the answer, or a notice when it could not be recorded. */

@@ -12,7 +12,7 @@ import { registerResources } from './resources.js';
 import { toolSchema } from './schema.js';
 import { useBuiltSchemas } from './tool-schemas.js';
 import type { ServerState } from './state.js';
-import { confirmInput } from './guard.js';
+import { confirmInput, withDialog } from './guard.js';
 import { TOOL_DEFINITIONS, withConfirm, type ToolDefinition } from './tools/definitions.js';
 import { selected } from './toolsets.js';
 import { runTool } from './tools/run.js';
@@ -101,10 +101,12 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
         annotations: def.annotations,
       },
       (args, ctx) =>
-        runTool(def, args as Record<string, unknown>, state, {
-          confirm: confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation),
-          ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
-        }),
+        withDialog(ctx, confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation), state.config.elicitationTimeoutMs, (confirm) =>
+          runTool(def, args as Record<string, unknown>, state, {
+            confirm,
+            ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
+          }),
+        ),
     );
     if (def.access === 'write') writes.push(tool);
   }

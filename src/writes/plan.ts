@@ -53,6 +53,8 @@ export interface PreviewOptions {
   expiresAt: string;
   /** The user answered the client's confirmation dialog with this (decline, cancel). */
   declined?: string;
+  /** The client's dialog could not be shown or answered: why (the user said nothing). */
+  dialogFailed?: string;
 }
 
 /** The answer of a held write: nothing changed, what would change, and how to confirm. */
@@ -61,6 +63,7 @@ export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<s
   const notices = [...(plan.notices ?? [])];
   if (plan.entities.length > rows.length) notices.push(`Only the first ${rows.length} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`);
   if (o.declined) notices.push(`The user did not confirm in the client's dialog (${o.declined}); do not apply this unless they ask again.`);
+  if (o.dialogFailed) notices.push(`The client's confirmation dialog could not be shown or answered (${o.dialogFailed}), so nothing was asked: show the user this preview yourself.`);
   return {
     preview: true,
     summary: plan.summary,

@@ -210,9 +210,10 @@ describe('--writes modes', () => {
 
 describe('the client\'s confirmation dialog', () => {
   /** A second client on the same server state, declaring form elicitation and answering with `answer`. */
-  async function dialogClient(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> }, opts: { elicitation?: boolean } = {}) {
+  async function dialogClient(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> } | Promise<never>, opts: { elicitation?: boolean; timeoutMs?: number } = {}) {
     const asked: string[] = [];
-    const server = buildServer(opts.elicitation === false ? Object.assign(Object.create(Object.getPrototypeOf(h.state)), h.state, { config: { ...h.state.config, elicitation: false } }) : h.state);
+    const config = { ...h.state.config, ...(opts.elicitation === false ? { elicitation: false } : {}), ...(opts.timeoutMs ? { elicitationTimeoutMs: opts.timeoutMs } : {}) };
+    const server = buildServer(Object.assign(Object.create(Object.getPrototypeOf(h.state)), h.state, { config }));
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(b);
     const client = new Client({ name: 'dialog', version: '1' }, { capabilities: { elicitation: { form: {} } } });
@@ -251,6 +252,29 @@ describe('the client\'s confirmation dialog', () => {
         const later: any = await d.client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id, confirm_token: res.structuredContent.confirm_token } });
         expect(later.structuredContent.transaction.deleted).toBe(true);
         expect(d.asked).toHaveLength(1);
+      } finally {
+        await d.close();
+      }
+    }
+  });
+
+  it('a dialog that fails, or is never answered, ends in the preview and a working token, not an error', async () => {
+    const hosts = {
+      throws: () => Promise.reject(new Error('the host cannot show forms')),
+      hangs: () => new Promise<never>(() => undefined),
+    };
+    for (const [how, answer] of Object.entries(hosts)) {
+      const id = await purchase(`dialog ${how}`);
+      const d = await dialogClient(answer, { timeoutMs: 400 });
+      try {
+        const res: any = await d.client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id } });
+        expect(res.isError, `${how}: ${res.content?.[0]?.text}`).toBeFalsy();
+        expect(res.structuredContent).toMatchObject({ preview: true });
+        expect(res.structuredContent.notices.join(' ')).toMatch(how === 'hangs' ? /dialog could not be shown or answered \(no answer within 0.4 s\)/ : /dialog could not be shown or answered \(.*cannot show forms/);
+        expect(d.asked).toHaveLength(1);
+        expect((await raw(id)).deleted).toBe(false);
+        const later: any = await d.client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id, confirm_token: res.structuredContent.confirm_token } });
+        expect(later.structuredContent.transaction.deleted, how).toBe(true);
       } finally {
         await d.close();
       }
