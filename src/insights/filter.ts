@@ -104,10 +104,11 @@ export function lineFilter(view: BudgetView, f: FilterArgs, digits: number | und
  * The transactions a filter matches (each once, a split counted when any of its lines matches),
  * newest first: what a tool that acts on "the transactions matching …" works on.
  */
-export function matchingTransactions(view: BudgetView, f: FilterArgs, digits: number | undefined): string[] {
+export function matchingTransactions(view: BudgetView, f: FilterArgs, digits: number | undefined): { ids: string[]; lines: number } {
   const match = lineFilter(view, f, digits);
   const ids = new Set<string>();
   const lines = view.lines.filter(match).sort((a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0));
   for (const l of lines) ids.add(l.transaction.id);
-  return [...ids];
+  // `lines` is what search_transactions counts for the same filter (a split counts by its lines).
+  return { ids: [...ids], lines: lines.length };
 }

@@ -29,11 +29,19 @@ function planBulk(verb: string, decide: Decide) {
     if (!a.transaction_ids && !byFilter) throw new ArgumentError('give transaction_ids, or a filter as search_transactions takes it (with expected_count)');
     if (byFilter && a.expected_count === undefined) throw new ArgumentError('expected_count is needed with a filter: the count search_transactions gave for it, so that nothing else is changed');
     let ids: string[];
+    // What expected_count is compared with: the number of transactions given, or for a filter the
+    // count search_transactions gives for it (matching lines: a split counts by its lines).
+    let counted: number;
     if (a.transaction_ids) {
       ids = [...new Set(a.transaction_ids as string[])];
       const unknown = ids.filter((id) => !r.transactions.get(id) || r.transactions.get(id)!.deleted);
       if (unknown.length) throw new ArgumentError(`no such transaction in this budget: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`);
-    } else ids = matchingTransactions(ctx.view, filter, ctx.digits);
+      counted = ids.length;
+    } else {
+      const found = matchingTransactions(ctx.view, filter, ctx.digits);
+      ids = found.ids;
+      counted = found.lines;
+    }
     if (ids.length > MAX_SELECTED) throw new ArgumentError(`${ids.length} transactions match; at most ${MAX_SELECTED} are changed in one call: narrow the filter (dates, account)`);
     const entities: EntityChange[] = [];
     const unchanged: string[] = [];
@@ -48,16 +56,18 @@ function planBulk(verb: string, decide: Decide) {
         entities.push({ kind: 'transaction', id, action: 'update', before, after: { ...before, ...d.change } });
       }
     }
-    const expected = a.expected_count ?? ids.length;
-    const kinds: WriteKind[] = [entities.length > BULK_LIMIT ? 'bulk' : 'update', ...(expected !== ids.length ? ['count' as const] : [])];
+    const expected = a.expected_count ?? counted;
+    const kinds: WriteKind[] = [entities.length > BULK_LIMIT ? 'bulk' : 'update', ...(expected !== counted ? ['count' as const] : [])];
     const summary = `${verb} ${entities.length} transaction${entities.length === 1 ? '' : 's'}`;
     const details = {
       matched: ids.length,
+      ...(counted !== ids.length ? { matched_lines: counted } : {}),
       ...(a.expected_count !== undefined ? { expected_count: a.expected_count } : {}),
       ...(unchanged.length ? { unchanged: unchanged.length } : {}),
       ...(skipped.length ? { skipped } : {}),
     };
-    const notices = expected !== ids.length ? [`expected_count ${expected} does not hold: ${ids.length} transaction${ids.length === 1 ? '' : 's'} match${ids.length === 1 ? 'es' : ''}. Check the list before confirming.`] : [];
+    const matchedText = counted !== ids.length ? `${counted} lines match (as search_transactions counts them), in ${ids.length} transaction${ids.length === 1 ? '' : 's'}` : `${ids.length} transaction${ids.length === 1 ? '' : 's'} match${ids.length === 1 ? 'es' : ''}`;
+    const notices = expected !== counted ? [`expected_count ${expected} does not hold: ${matchedText}. Check the list before confirming.`] : [];
     const args = { ...(a.transaction_ids ? { transaction_ids: ids } : { filter }), expected_count: expected, ...extra };
     const base = { tool: ctx.tool, budgetId: ctx.budgetId, args, summary, kinds, entities, details, notices };
     if (!entities.length) {

@@ -150,9 +150,9 @@ describe('search_transactions', () => {
     // The same filter, as a tool acting on matching transactions sees it: each transaction once.
     const replica = (await h.state.service()).replicas.peek(r.budget.id)!;
     const view = BudgetView.of(replica);
-    expect(matchingTransactions(view, { query: 'soap' }, 2)).toEqual([split.id]);
+    expect(matchingTransactions(view, { query: 'soap' }, 2)).toEqual({ ids: [split.id], lines: 1 });
     const payee = r.payees.find((p) => p.name === `Market Split ${unique}`).id;
-    expect(matchingTransactions(view, { payee_id: payee }, 2)).toEqual([split.id]);
+    expect(matchingTransactions(view, { payee_id: payee }, 2).ids).toEqual([split.id]);
   });
 
   it('leaves tracking accounts out unless asked, and refuses bad filters', async () => {

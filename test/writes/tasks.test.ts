@@ -161,12 +161,33 @@ describe('approve_transactions and recategorize_transactions', () => {
     for (const id of ids) expect((await raw(id)).approved).toBe(false);
   });
 
+  it('expected_count is the count search_transactions gave, split lines included: it holds with that count, and with the number of transactions it previews saying both', async () => {
+    const split = ok(
+      await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Approve lines', memo: 'lines', approved: false, subtransactions: [{ amount: -10, category_id: 'Coffee' }, { amount: -20, category_id: 'Groceries' }] }] }),
+    ).transaction_ids[0];
+    const plain = await unapproved('lines', 1, -12);
+    const filter = { query: 'Approve lines', approved: false };
+    const found = ok(await h.call('search_transactions', filter));
+    expect(found.count).toBe(3);
+    const held = ok(await h.call('approve_transactions', { ...filter, expected_count: 2 }));
+    expect(held).toMatchObject({ preview: true, matched: 2, matched_lines: 3, expected_count: 2 });
+    expect(held.notices.join(' ')).toMatch(/expected_count 2 does not hold: 3 lines match \(as search_transactions counts them\), in 2 transactions/);
+    expect((await raw(split)).approved).toBe(false);
+    const res = ok(await h.call('approve_transactions', { ...filter, expected_count: found.count }));
+    expect(res.preview).toBeUndefined();
+    expect(res.updated).toBe(2);
+    for (const id of [split, ...plain]) expect((await raw(id)).approved).toBe(true);
+  });
+
   it('recategorizes by filter, skipping splits and transfers with the reason', async () => {
     const plain = await unapproved('recat', 2, -11);
     const split = ok(
       await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -20, payee_name: 'Approve recat', memo: 'recat', subtransactions: [{ amount: -5, category_id: 'Coffee' }, { amount: -15, category_id: 'Groceries' }] }] }),
     ).transaction_ids[0];
-    const res = ok(await h.call('recategorize_transactions', { query: 'Approve recat', new_category_id: 'Household Supplies', expected_count: 3 }));
+    // The split's two lines both match: search_transactions counts 4, in 3 transactions.
+    const counted = ok(await h.call('search_transactions', { query: 'Approve recat' }));
+    expect(counted.count).toBe(4);
+    const res = ok(await h.call('recategorize_transactions', { query: 'Approve recat', new_category_id: 'Household Supplies', expected_count: counted.count }));
     expect(res.updated).toBe(2);
     expect(res.skipped).toEqual([{ id: split, reason: expect.stringMatching(/a split: its lines carry the categories/) }]);
     for (const id of plain) expect((await raw(id)).category_id).toBe(categoryId('Household Supplies'));

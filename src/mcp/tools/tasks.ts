@@ -137,7 +137,7 @@ const LINE = z.strictObject({
 const SELECTION = {
   transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as search_transactions takes it.'),
   ...FILTER_ARGS,
-  expected_count: z.int().min(0).optional().describe('How many match (as search_transactions counted); needed with a filter.'),
+  expected_count: z.int().min(0).optional().describe('The count search_transactions gave for the filter (split lines count); needed with a filter.'),
 };
 
 export const TASKS: readonly TaskSpec[] = [
