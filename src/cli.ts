@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { UsageError } from './commands/args.js';
-import { scrubStderr } from './scrubbed-stderr.js';
+import { exitOnUncaught, scrubStderr } from './scrubbed-stderr.js';
 
 const USAGE = `Usage: ynab-mcp <command> [options]
 
@@ -51,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 scrubStderr();
+exitOnUncaught();
 main(process.argv.slice(2)).catch((e: unknown) => {
   const usage = e instanceof UsageError;
   process.stderr.write(`ynab-mcp: ${(e as Error).message}\n`);

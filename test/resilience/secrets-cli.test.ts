@@ -204,3 +204,26 @@ describe('a base URL carrying credentials', () => {
     expect(leaks(login.stdout + login.stderr)).toEqual([]);
   }, 90_000);
 });
+
+describe('an error nothing caught', () => {
+  // Node prints these itself, straight to file descriptor 2: the CLI's handlers print them through the scrubber.
+  const script = (fault: string) => `
+    const { scrubStderr, exitOnUncaught } = await import(${JSON.stringify(new URL('../../dist/scrubbed-stderr.js', import.meta.url).href)});
+    scrubStderr();
+    exitOnUncaught();
+    const message = 'boom ' + process.env.YNAB_ACCESS_TOKEN + ' at https://api.example/v1/budgets?access_token=QuerySecret-7781';
+    ${fault}`;
+  for (const [kind, fault, said] of [
+    ['an uncaught exception', 'setTimeout(() => { throw new Error(message); });', 'unexpected error'],
+    ['an unhandled rejection', 'Promise.reject(new Error(message));', 'unhandled rejection'],
+  ] as const) {
+    it(`${kind} is printed without the tokens, and the process exits 1`, async () => {
+      const { spawnSync } = await import('node:child_process');
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script(fault)], { env: { ...process.env, YNAB_ACCESS_TOKEN: 'EnvToken-Zx91-distinctive' }, encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`ynab-mcp: ${said}: Error: boom [redacted]`);
+      expect(run.stderr).not.toContain('EnvToken-Zx91-distinctive');
+      expect(run.stderr).not.toContain('QuerySecret-7781');
+    });
+  }
+});
