@@ -34,8 +34,8 @@ export const SCOPE_ARGS = {
 
 export const FILTER_ARGS = {
   query: z.string().min(1).max(200).optional().describe('Text in payee, memo, category or account name (case and accents ignored).'),
-  min_amount: z.number().min(0).optional().describe('Amount of at least this size, in currency units (e.g. 25).'),
-  max_amount: z.number().min(0).optional().describe('Amount of at most this size, in currency units.'),
+  min_amount: z.number().min(0).optional().describe('At least this size, in currency units (e.g. 25).'),
+  max_amount: z.number().min(0).optional().describe('At most this size, in currency units.'),
   direction: z.enum(['outflow', 'inflow']).optional(),
   ...WINDOW_ARGS,
   ...SCOPE_ARGS,

@@ -74,6 +74,16 @@ describe('definitions budget', () => {
     expect(bytes(await listed('core', false, true))).toBeLessThanOrEqual(16 * KB);
   });
 
+  it('every combination of --writes and views stays within the budgets (core with confirm and views the largest)', async () => {
+    const sizes: Record<string, number> = {};
+    for (const writes of ['direct', 'confirm', 'off'])
+      for (const ui of [false, true]) {
+        sizes[`all ${writes}${ui ? ' views' : ''}`] = bytes(await listed(undefined, false, ui, writes));
+        sizes[`core ${writes}${ui ? ' views' : ''}`] = bytes(await listed('core', false, ui, writes));
+      }
+    for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThanOrEqual((name.startsWith('core') ? 16 : 56) * KB);
+  });
+
   it.each([...MCP_TOOLSETS, 'core'])('toolset %s lets the assistant find budgets', async (toolset) => {
     const names = (await listed(toolset)).map((t) => t.name);
     expect(names).toContain('list_budgets');

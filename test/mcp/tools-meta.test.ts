@@ -63,7 +63,7 @@ describe('the tool surface', () => {
 
   it('states units wherever money is involved', () => {
     const moneyTools = tools.filter((t) => /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming/.test(t.name) && t.annotations.readOnlyHint);
-    for (const t of moneyTools) if (!/payee_locations|groups/.test(t.name)) expect(t.description, t.name).toMatch(/milliunits \(1000 = 1 unit\)|milliunits; 1000 = 1 unit|in milliunits/);
+    for (const t of moneyTools) if (!/payee_locations|groups/.test(t.name)) expect(t.description, t.name).toMatch(/milliunits \(1000 = 1 unit\)|milliunits; 1000 = 1 unit|in milliunits/i);
   });
 
   it('has strict input schemas without anyOf, oneOf or allOf', () => {

@@ -13,6 +13,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { ConfigError, mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
+import { PREVIEW_HINT } from '../../src/mcp/tools/definitions.js';
 import { UI_CAPABILITIES } from '../helpers/views.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -159,7 +160,7 @@ describe('--writes modes', () => {
     const takes = [...tools.values()].filter((t: any) => t.inputSchema.properties.confirm_token).map((t) => t.name).sort();
     expect(takes).toEqual(['approve_transactions', 'delete_scheduled_transaction', 'delete_transaction', 'recategorize_transactions', 'split_transaction', 'undo_change', 'update_transactions']);
     // Each says so, and how the flow goes; the others do not.
-    for (const t of tools.values()) expect((t as any).description.includes('May answer with a preview first: show it to the user; only if they agree, repeat with confirm_token.'), t.name).toBe(takes.includes(t.name));
+    for (const t of tools.values()) expect((t as any).description.includes(PREVIEW_HINT), t.name).toBe(takes.includes(t.name));
     expect((tools.get('create_transactions') as any).inputSchema.properties.allow_duplicate).toBeDefined();
   });
 

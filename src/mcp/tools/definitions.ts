@@ -214,7 +214,7 @@ function defineTask(spec: TaskSpec): TaskTool {
 const CONFIRM_TOKEN = guardedString(100).optional();
 
 /** Said in every tool that may answer with a preview (the flow in full is in the server's instructions). */
-export const PREVIEW_HINT = 'May answer with a preview first: show it to the user; only if they agree, repeat with confirm_token.';
+export const PREVIEW_HINT = 'May answer with a preview: show the user; repeat with confirm_token only if they agree.';
 
 /** The tool as offered in a `--writes` mode: a write the mode can hold says so and takes confirm_token. */
 export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): T {

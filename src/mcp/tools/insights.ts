@@ -43,7 +43,7 @@ export interface InsightSpec {
   compute: InsightCompute;
 }
 
-const MONEY = 'Money: milliunits (1000 = 1 unit); totals formatted.';
+const MONEY = 'Milliunits (1000 = 1 unit); totals formatted.';
 /**
  * Compact rows by default: figures in milliunits (totals formatted too), no ids a name stands
  * for, usual values left out (the server's instructions say so once for all five tools).
@@ -51,7 +51,7 @@ const MONEY = 'Money: milliunits (1000 = 1 unit); totals formatted.';
 const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional().describe('full: every field, formatted.') };
 /** Paging with the tool's own page size (the API tools' default of 50 is not theirs). */
 const paging = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}).`) });
-const rows = z.array(z.looseObject({}));
+const rows = z.array(z.unknown());
 const object = z.looseObject({});
 
 /** What was assigned to each category (or group) in the months a period touches. */
@@ -244,7 +244,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
   {
     name: 'spending_summary',
     title: 'Spending summary',
-    description: `Use for "how much did we spend on…" and "where did the money go": spending in a month or date range by category, group, payee, account or month, with the previous period and what was assigned. Transfers, income and starting balances are not spending. ${MONEY}`,
+    description: `Use for "how much did we spend on…": spending in a month or date range by category, group, payee, account or month, against the previous period. Transfers, income and starting balances are not spending. ${MONEY}`,
     input: {
       month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (the default); or give since_date.'),
       ...WINDOW_ARGS,
@@ -268,7 +268,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: unapproved and uncategorized transactions, overspent and underfunded categories, card payment shortfalls, scheduled transactions an account cannot cover, stale reconciliation, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention" or a check-up: unapproved or uncategorized transactions, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, Ready to Assign. ${MONEY}`,
     input: { kind: z.enum(ATTENTION_KINDS).optional().describe('One kind, up to 100 items.'), ...OFF_BUDGET_ARG, ...DETAIL_ARG },
     output: { attention: rows },
     compute: needsAttention,
@@ -284,7 +284,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
   {
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
-    description: `Use for "what bills are coming" and "will we have enough": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
+    description: `Use for "what bills are coming": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
     input: { days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'), ...OFF_BUDGET_ARG, ...paging(`${UPCOMING_ROWS.compact}, full ${UPCOMING_ROWS.full}`), ...DETAIL_ARG },
     output: { occurrences: rows },
     compute: upcoming,
