@@ -3,7 +3,7 @@
  * Messages pass through the client's scrubber, so no token can reach a result.
  */
 import { DEFAULT_BASE_URL } from '../api/client/base-url.js';
-import { ApiError, ConfigError, InvalidArgumentError, NetworkError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
+import { ApiError, ConfigError, InvalidArgumentError, NetworkError, PartialWriteError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
 import { JournalBusyError } from '../sync/journal.js';
 import { StepError } from '../writes/steps.js';
@@ -49,6 +49,7 @@ export function describeError(e: unknown, tool: string, write: boolean, configur
   if (e instanceof NoTokenError || e instanceof ConfigError) return e.message;
   if (e instanceof ReadOnlyError) return `${e.message}. Nothing was changed.`;
   if (e instanceof UncertainWriteError) return `Outcome unknown: ${e.message}.`;
+  if (e instanceof PartialWriteError) return `Partly done: ${e.message}.`;
   if (e instanceof StateStoreError) return `ynab-mcp cannot use its state: ${e.message}${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof JournalBusyError) return `${e.message}.`;
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;

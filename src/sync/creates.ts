@@ -13,7 +13,7 @@
  *     result says so and names the candidates instead of claiming one.
  * A result never names an id another call created or reported.
  */
-import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
+import { ApiError, NetworkError, PartialWriteError, UncertainWriteError } from '../api/client/errors.js';
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
 import { operation, type OperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
@@ -82,6 +82,8 @@ export class Creates {
     const notices: string[] = [];
     let pending = items.map((_, i) => i);
     let knowledge: number | undefined;
+    // A failure after part of the batch was found made: reported with what was made, not dropped.
+    let failure: unknown;
     const { intent, before } = await this.open(kind, budgetId, items);
     try {
       for (let attempt = 1; pending.length; attempt++) {
@@ -108,8 +110,9 @@ export class Creates {
           break;
         } catch (e) {
           if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) {
-            if (found.size && !ambiguous(e)) notices.push(`${found.size} of the transactions had been created before this error.`);
-            throw e;
+            if (!found.size && !unknown.length) throw e;
+            failure = e;
+            break;
           }
           // The answer was lost: find what arrived among what no call of ours accounts for.
           const { delta, knowledge: seen } = await this.deps.changes(budgetId, intent.baseline, e);
@@ -139,6 +142,18 @@ export class Creates {
       await this.end(intent, knowledge, ids(found.values()));
     }
     const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
+    if (failure !== undefined) {
+      // What was found made stays in the copy (it is in YNAB), and the answer names it.
+      if (ordered.length) this.deps.replicas.applyWrite(budgetId, { transactions: ordered, server_knowledge: knowledge ?? this.deps.replicas.peek(budgetId)?.knowledge ?? 0 });
+      const why = failure instanceof Error ? failure.message : String(failure);
+      const made = ordered.length
+        ? `created by this call: ${ordered.length} of the ${items.length} (${[...found.entries()].sort(([a], [b]) => a - b).map(([i, t]) => `transaction ${i + 1}: ${t.id}`).join(', ')})`
+        : `none of the ${items.length} was found created by this call`;
+      const left = `sending the other ${pending.length} (transaction${pending.length === 1 ? '' : 's'} ${pending.map((i) => i + 1).join(', ')}) again failed: ${why}`;
+      const uncertain = unknown.length ? `. ${uncertainMessage(unknown, [], items.length)}` : '';
+      if (ambiguous(failure)) throw new UncertainWriteError(`${made}; ${left}, and whether ${pending.length === 1 ? 'it' : 'they'} arrived cannot be known: check before sending ${pending.length === 1 ? 'it' : 'them'} again${uncertain}`);
+      throw new PartialWriteError(`${made}; ${left}, so ${pending.length === 1 ? 'it was' : 'they were'} not created: send only ${pending.length === 1 ? 'it' : 'those'} again${uncertain}`);
+    }
     if (unknown.length) throw new UncertainWriteError(uncertainMessage(unknown, ordered, items.length));
     const data: Record<string, unknown> = {
       transaction_ids: ordered.map((t) => t.id),

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UncertainWriteError } from '../../src/api/client/errors.js';
+import { PartialWriteError, UncertainWriteError } from '../../src/api/client/errors.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { runTogether, startChild } from '../helpers/go-child.js';
@@ -194,6 +194,38 @@ describe('a client this server cannot see', () => {
     expect(live()).toHaveLength(2);
     expect(live(`tea ${run}`)).toHaveLength(1);
     expect(outcome!.message).toContain(`Created by this call: ${live(`tea ${run}`)[0]!.id}`);
+  });
+});
+
+describe('a batch whose resend is refused', () => {
+  it('after a lost answer: the result names the uncertain item and the one not created, not only the refusal', async () => {
+    const s = stack();
+    await s.service.call('getAccounts', { params: { budget_id: budget } });
+    const twins: string[] = [];
+    // The first request never arrives; meanwhile two coffees like ours are made elsewhere.
+    const lost = proxy.cut({
+      method: 'POST',
+      path: CREATE,
+      when: 'before',
+      hold: async () => {
+        for (let i = 0; i < 2; i++) twins.push((await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })).body.data.transaction.id);
+      },
+    });
+    const refused = proxy.cut({ method: 'POST', path: CREATE, when: 'refuse', refuse: { status: 400, detail: 'the account is closed' } });
+    const outcome = await create(s, { transactions: [coffee(), coffee(`tea ${run}`)] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await lost;
+    await refused;
+    expect(outcome).toBeInstanceOf(PartialWriteError);
+    const message = outcome!.message;
+    expect(message).toMatch(/none of the 2 was found created by this call/);
+    expect(message).toMatch(/sending the other 1 \(transaction 2\) again failed: .*the account is closed.*not created: send only it again/);
+    expect(message).toMatch(/cannot be known/);
+    for (const id of twins) expect(message).toContain(id);
+    expect(live()).toHaveLength(2);
+    expect(live(`tea ${run}`)).toHaveLength(0);
   });
 });
 

@@ -62,6 +62,11 @@ export class UncertainWriteError extends YnabError {
   override name = 'UncertainWriteError';
 }
 
+/** Part of a batch was made and the rest definitively was not: the message names which is which. */
+export class PartialWriteError extends YnabError {
+  override name = 'PartialWriteError';
+}
+
 export class ReadOnlyError extends YnabError {
   override name = 'ReadOnlyError';
 }
