@@ -48,6 +48,13 @@ export function undoEntities(change: ChangeRecord): EntityChange[] {
 export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown): void {
   if (change.not_undoable) throw new UndoConflictError(`change ${change.id} cannot be undone: ${change.not_undoable}`);
   if (change.undo?.state === 'undone') throw new UndoConflictError(`change ${change.id} was already undone${change.undo.by ? ` by ${change.undo.by}` : ''}`);
+  // An update of an entity this server's copy did not hold yet (found by an import_id, say): YNAB
+  // answers with the new state only, so there is nothing to put back.
+  const unknownBefore = change.entities.filter((e) => !e.linked && e.action === 'update' && !e.before);
+  if (unknownBefore.length) {
+    const what = unknownBefore.map((e) => describeEntity(e.kind, e.id, e.after, s)).join('; ');
+    throw new UndoConflictError(`change ${change.id} cannot be undone: ${what} ${unknownBefore.length === 1 ? 'was' : 'were'} not in this server's copy of the budget when it was changed, so what to put back is not known`);
+  }
   const problems: string[] = [];
   for (const e of change.entities) {
     if (e.action === 'delete') continue; // gone stays gone: it is created again (a transfer's other side with it)

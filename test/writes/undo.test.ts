@@ -135,6 +135,19 @@ describe('undo_change', () => {
     expect(no.content[0].text).toMatch(/cannot be undone: YNAB's API cannot delete categories, category groups, payees or accounts/);
   });
 
+  it('an update found by an import_id this server had not seen yet: refused saying why (its state before is not known), never a crash', async () => {
+    await h.call('list_accounts', {});
+    const account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
+    const importId = `YNAB:-9999:${today}:${Date.now() % 1000}`.slice(0, 36);
+    const made = (await h.sb.call('POST', `/budgets/${budget}/transactions`, { transaction: { account_id: account, date: today, amount: -9999, memo: 'imported elsewhere', import_id: importId } })).body.data.transaction;
+    const changed = ok(await h.call('update_transactions', { transactions: [{ import_id: importId, memo: 'changed here' }] }));
+    expect(changed.change_id).toBeDefined();
+    const refused = await h.call('undo_change', { change_id: changed.change_id });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^Undo refused: change ch-\S+ cannot be undone: transaction .* was not in this server's copy of the budget when it was changed, so what to put back is not known\. Nothing was changed\.$/);
+    expect((await raw(made.id)).body.data.transaction.memo).toBe('changed here');
+  });
+
   it('of two undos confirmed at once with their own tokens, exactly one applies', async () => {
     const made = await buy('racing undo');
     const p1 = ok(await h.call('undo_change', { change_id: made.change_id }));
