@@ -3,7 +3,7 @@
  * to the MCP client:
  *
  *  1. GET  /interaction/<uid>   the consent page: which application (its name and client id),
- *                               where the browser goes back to (its host; a warning when that is
+ *                               where the browser goes back to (its host and the whole URI; a warning when that is
  *                               this computer), and what it may do. Asked for every sign-in and
  *                               every client: the MCP specification requires consent per client
  *                               before a proxy sends the user on to a third party with its own,
@@ -133,7 +133,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     } catch {
       // shown as given
     }
-    consentPage(res, { clientName: client?.clientName ?? clientId, clientId, redirectHost, localRedirect, action: `/interaction/${encodeURIComponent(uid)}` });
+    consentPage(res, { clientName: client?.clientName ?? clientId, clientId, redirectHost, redirectUri, localRedirect, action: `/interaction/${encodeURIComponent(uid)}` });
   }
 
   async function decide(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {

@@ -40,6 +40,8 @@ export interface ConsentView {
   clientName: string;
   clientId: string;
   redirectHost: string;
+  /** The whole redirect URI, shown as well: a look-alike path on a shared host must be visible. */
+  redirectUri: string;
   /** The application only sends the browser back to this machine (a desktop or command-line app). */
   localRedirect: boolean;
   action: string;
@@ -55,7 +57,7 @@ export function consentPage(res: ServerResponse, view: ConsentView): void {
     'Connect to YNAB',
     `<h1>Connect ${escapeHtml(view.clientName)} to your YNAB budgets?</h1>` +
       `<p><strong>${escapeHtml(view.clientName)}</strong> asks to use ynab-mcp with your YNAB account. After you sign in to YNAB, it can read your budgets and, unless you choose read-only, add and change transactions, categories and payees.</p>` +
-      `<p>It will be sent back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>` +
+      `<p>It will be sent back to <strong>${escapeHtml(view.redirectHost)}</strong> (<code>${escapeHtml(view.redirectUri)}</code>).</p>` +
       (view.clientName !== view.clientId ? `<p>Application id: <code>${escapeHtml(view.clientId)}</code></p>` : '') +
       local +
       `<form method="post" action="${escapeHtml(view.action)}">` +

@@ -202,6 +202,8 @@ describe('signing in', () => {
       consent = res.body;
       expect(consent).toContain('CIMD Assistant');
       expect(consent).toContain('127.0.0.1:7778');
+      // The whole redirect URI, path included, escaped.
+      expect(consent).toContain('<code>http://127.0.0.1:7778/callback</code>');
     } finally {
       await s.close();
     }
