@@ -9,7 +9,9 @@
  *                                 so key names cannot be turned back into tokens.
  *   oauth/grant-index/<name>      the records issued under one grant, to revoke them together
  *   oauth/uid/<name>              a session's uid → its id
- * Records expire with their artifact (Redis ttl). `consume` is atomic across instances and
+ * Records expire with their artifact (Redis ttl). Clients, which oidc-provider keeps forever, go
+ * after CLIENT_IDLE_DAYS unused (each use renews them): dynamic registration is open to anyone,
+ * so unused registrations must not pile up in Redis. `consume` is atomic across instances and
  * refuses a second consumption with invalid_grant, so an authorization code or a rotated refresh
  * token is redeemed once even when two instances receive it at the same moment.
  */
@@ -28,6 +30,10 @@ interface IndexEntry {
 
 const FOREVER = Number.MAX_SAFE_INTEGER;
 
+/** A registered client (or a cached client metadata document) unused this long is forgotten; it registers again. */
+export const CLIENT_IDLE_DAYS = 30;
+const CLIENT_TTL_MS = CLIENT_IDLE_DAYS * 24 * 3600 * 1000;
+
 export function storeAdapter(store: StateStore, key: DataKey, now: () => number = Date.now): (model: string) => Adapter {
   const recordKey = (model: string, id: string) => `oauth/${model}/${key.keyName(`${model}\n${id}`)}`;
   const uidKey = (uid: string) => `oauth/uid/${key.keyName(`uid\n${uid}`)}`;
@@ -37,7 +43,7 @@ export function storeAdapter(store: StateStore, key: DataKey, now: () => number 
   return (model: string): Adapter => ({
     async upsert(id, payload, expiresIn) {
       const k = recordKey(model, id);
-      await store.set(k, key.sealJson(payload, k), ttlOf(expiresIn));
+      await store.set(k, key.sealJson(payload, k), model === 'Client' && !(typeof expiresIn === 'number' && expiresIn > 0) ? { ttlMs: CLIENT_TTL_MS } : ttlOf(expiresIn));
       const exp = typeof expiresIn === 'number' && expiresIn > 0 ? now() + expiresIn * 1000 : FOREVER;
       if (GRANTABLE.has(model) && payload.grantId) {
         const g = grantKey(payload.grantId);
@@ -58,7 +64,10 @@ export function storeAdapter(store: StateStore, key: DataKey, now: () => number 
 
     async find(id) {
       const k = recordKey(model, id);
-      return key.openJson<AdapterPayload>(await store.get(k), k);
+      const bytes = await store.get(k);
+      // A client in use stays: its idle time starts again.
+      if (model === 'Client' && bytes) await store.set(k, bytes, { ttlMs: CLIENT_TTL_MS });
+      return key.openJson<AdapterPayload>(bytes, k);
     },
 
     async findByUid(uid) {

@@ -279,6 +279,30 @@ describe('refusals are OAuth errors', () => {
     expect(await replay.text()).toMatch(/already used|not one this server issued/);
   });
 
+  it('registered clients are forgotten after 30 days unused, and each use renews them', async () => {
+    const raw = createClient({ url: d.redis.url });
+    await raw.connect();
+    try {
+      const ttls = async () => {
+        const out: number[] = [];
+        for await (const batch of raw.scanIterator({ MATCH: 'ynab-mcp:oauth/Client/*', COUNT: 1000 })) for (const k of batch) out.push(await raw.pTTL(k));
+        return out;
+      };
+      const clientId = await register();
+      const month = 30 * 24 * 3600 * 1000;
+      const after = await ttls();
+      expect(after.length).toBeGreaterThan(0);
+      for (const t of after) expect(t > 0 && t <= month, `ttl ${t}`).toBe(true);
+      // Used (an authorization request looks it up): its ttl is back to 30 days.
+      await new Promise((r) => setTimeout(r, 50));
+      const before = Math.min(...(await ttls()));
+      await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+      expect(Math.max(...(await ttls()))).toBeGreaterThan(before);
+    } finally {
+      await raw.close();
+    }
+  });
+
   it('PKCE is required, with S256 only', async () => {
     const clientId = await register();
     const none = await fetch(authorizeUrl(clientId, {}), { redirect: 'manual' });
