@@ -357,12 +357,14 @@ describe('demo households that look real, for every seed', () => {
   });
 
   it('has a line of credit whose payments reduce it, its payment category funded', () => {
+    let checked = 0;
     for (const { name, h, dh } of built) {
       const loc = accountNamed(h, 'Home Equity Line');
       const payment = live(h.categories).find((c) => c.linked_account_id === loc.id)!;
       const txns = live(h.transactions).filter((t) => t.account_id === loc.id);
       const draws = txns.filter((t) => t.amount < 0);
       if (!draws.length) continue; // history shorter than the draw
+      checked += 1;
       expect(draws.length, name).toBe(1);
       let owed = Infinity;
       for (const m of dh.months.filter((x) => x.month >= monthOf(draws[0]!.date))) {
@@ -373,6 +375,8 @@ describe('demo households that look real, for every seed', () => {
       }
       expect(owed, name).toBeLessThan(-draws[0]!.amount);
     }
+    // Most seeds' histories reach the draw: the rule is checked, not skipped.
+    expect(checked, 'households whose line of credit was drawn').toBeGreaterThanOrEqual(Math.ceil(built.length / 2));
   });
 
   it('never shows absurd figures in past months', () => {
