@@ -9,6 +9,8 @@
  * created since), and budget names through the cached budget list.
  */
 import { checkPathParam } from '../api/argument-check.js';
+import { ConfigError, InvalidArgumentError } from '../api/client/errors.js';
+import { ArgumentError } from './tools/args.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
 import type { ServerState } from './state.js';
@@ -38,6 +40,22 @@ export async function budgetList(state: ServerState): Promise<{ id: string; name
 }
 
 async function budgetFrom(state: ServerState, raw: string, given: boolean): Promise<{ id: string; replica?: BudgetReplica }> {
+  if (given) return budgetNamedBy(state, raw, 'budget_id');
+  // The default comes from the server's configuration: a bad one is blamed there, not on the call.
+  const from = state.config.defaultBudgetFrom ?? '--budget / YNAB_BUDGET_ID';
+  try {
+    return await budgetNamedBy(state, raw, `the configured default budget (${from})`);
+  } catch (e) {
+    if (!(e instanceof ArgumentError || e instanceof InvalidArgumentError)) throw e;
+    const why = e.message.replace(/^the configured default budget \([^)]*\):?\s*/, '').replace(/^budget_id /, '').replace(/\.$/, '');
+    throw new ConfigError(
+      `The budget ${JSON.stringify(raw)} set by ${from} (this server's configuration, checked at the first call that uses it) cannot be used: ${why}. ` +
+        `Set ${from} to an id or name from list_budgets, or to "last-used"; or pass budget_id.`,
+    );
+  }
+}
+
+async function budgetNamedBy(state: ServerState, raw: string, label: string): Promise<{ id: string; replica?: BudgetReplica }> {
   const service = await state.service();
   checkPathParam('budget_id', raw);
   if (looksLikeId(raw)) return { id: raw };
@@ -45,7 +63,6 @@ async function budgetFrom(state: ServerState, raw: string, given: boolean): Prom
     const { replica } = await service.replicas.fresh(raw);
     return { id: replica.summary.id, replica };
   }
-  const label = given ? 'budget_id' : 'the configured default budget (--budget / YNAB_BUDGET_ID)';
   return { id: resolveName(await budgetList(state), raw, label, 'budget') };
 }
 

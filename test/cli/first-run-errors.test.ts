@@ -124,6 +124,18 @@ describe('the default budget from the configuration', () => {
     expect(r.stderr).toContain(`The budget "${missing}" set by ${from} (this server's configuration, checked at the first call that uses it) was not found (404). Set ${from} to an id from list_budgets`);
   });
 
+  it.each([
+    ['an unknown name', 'No Such Budget', /no budget|not found|closest/i],
+    ['a malformed value', '..', /is not an id/],
+  ] as const)('%s in --budget is blamed on the configuration, with the remedy', async (_, value, detail) => {
+    const r = await runCli(['call', 'list_accounts', '--sandbox', '--budget', value], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`The budget ${JSON.stringify(value)} set by --budget (this server's configuration, checked at the first call that uses it) cannot be used: `);
+    expect(r.stderr).toMatch(detail);
+    expect(r.stderr).toContain('Set --budget to an id or name from list_budgets, or to "last-used"; or pass budget_id.');
+    expect(r.stderr).not.toMatch(/Invalid arguments for tool/);
+  });
+
   it('a bad budget_id in the arguments is not blamed on the configuration', async () => {
     const r = await runCli(['call', 'list_accounts', JSON.stringify({ budget_id: missing }), '--sandbox', '--budget', 'last-used'], { env: env() });
     expect(r.code).toBe(1);
