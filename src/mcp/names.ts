@@ -106,6 +106,20 @@ export function resolveName(entries: readonly Named[], value: string, label: str
   );
 }
 
+/**
+ * Refuses an id (in an argument that names an account, category, group or payee) that the budget's
+ * copy does not hold: tools that answer from the copy would otherwise answer as if nothing matched.
+ */
+export function checkIdsKnown(args: Record<string, unknown>, replica: BudgetReplica): void {
+  for (const [k, v] of Object.entries(args)) {
+    const kind = namedKindOf(k);
+    if (!kind || typeof v !== 'string' || !looksLikeId(v)) continue;
+    if (!namedIn(replica, kind).some((e) => e.id === v)) {
+      throw new ArgumentError(`${k} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id. Give an id from this budget, or a name.`);
+    }
+  }
+}
+
 /** What can be named in a budget, by kind. */
 export function namedIn(replica: BudgetReplica, kind: NamedKind): Named[] {
   switch (kind) {

@@ -12,7 +12,7 @@ import { checkPathParam } from '../api/argument-check.js';
 import { ConfigError, InvalidArgumentError } from '../api/client/errors.js';
 import { ArgumentError } from './tools/args.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import { looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
+import { checkIdsKnown, looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
 import type { ServerState } from './state.js';
 import type { ToolDefinition } from './tools/definitions.js';
 
@@ -91,9 +91,16 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
   let replica = budget.replica;
   if (!replica && (names.length || def.kind === 'insight' || hasDecimalMoney(args))) replica = await copyOf(state, budget.id);
   let resolved = { ...args, ...(given ? { budget_id: budget.id } : {}) };
-  if (names.length && replica) {
+  // Insights answer from the copy: an id it does not hold is refused (the API would say 404).
+  const checkIds = def.kind === 'insight';
+  const resolveIn = (r: BudgetReplica) => {
+    const out = names.length ? replaceNames(resolved, r) : resolved;
+    if (checkIds) checkIdsKnown(out, r);
+    return out;
+  };
+  if ((names.length || checkIds) && replica) {
     try {
-      resolved = replaceNames(resolved, replica);
+      resolved = resolveIn(replica);
     } catch (e) {
       // Not in the copy: it may have been created since (in YNAB, or by another client). One
       // delta brings the copy up to date, then the names are looked up once more.
@@ -104,7 +111,7 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
         await service.replicas.changesSince(budget.id, replica.knowledge);
         replica = service.replicas.peek(budget.id) ?? replica;
       } else throw e;
-      resolved = replaceNames(resolved, replica);
+      resolved = resolveIn(replica);
     }
   }
   return { args: resolved, budgetId: budget.id, named, replica };

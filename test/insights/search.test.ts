@@ -168,6 +168,9 @@ describe('search_transactions', () => {
       [{ since_date: '2026-05-01', until_date: '2026-04-30' }, /until_date 2026-04-30 is before since_date 2026-05-01/],
       [{ payee_id: 'Nobody At All' }, /payee_id "Nobody At All": no payee has that id or name\. Closest: /],
       [{ cursor: 'bogus' }, /cursor is not one this server gave out/],
+      // An id of nothing in this budget (a category's id given as an account's, or none at all): refused, not an empty answer.
+      [{ account_id: r.categories[0].id }, /account_id "[0-9a-f-]{36}": no account of this budget has that id/],
+      [{ category_id: '00000000-0000-4000-8000-000000000000' }, /category_id "0{8}-0000-4000-8000-0{12}": no category of this budget has that id/],
     ];
     for (const [args, message] of cases) {
       const res = await h.call('search_transactions', args);
