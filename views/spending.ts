@@ -38,9 +38,10 @@ function render(data: ViewData, root: HTMLElement): void {
     if (r.group_by === 'month') {
       const since = key > period.since ? key : period.since;
       const end = monthEnd(key);
-      return { ...scope, since_date: since, until_date: end < period.until ? end : period.until };
+      return { ...scope, spending_only: true, since_date: since, until_date: end < period.until ? end : period.until };
     }
-    return by.filter ? { ...scope, [by.filter]: key, since_date: period.since, until_date: period.until } : undefined;
+    // spending_only: the lines the bar counts (no transfers, income or starting balances), so the list adds up to it.
+    return by.filter ? { ...scope, spending_only: true, [by.filter]: key, since_date: period.since, until_date: period.until } : undefined;
   };
 
   const rowName = (row: Record<string, any>) => {

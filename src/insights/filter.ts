@@ -21,7 +21,7 @@ export const WINDOW_ARGS = {
   until_date: IsoDate.optional().describe('Up to this date (YYYY-MM-DD; default today).'),
 };
 
-export const OFF_BUDGET_ARG = { include_off_budget: z.boolean().optional().describe('Also tracking (off-budget) accounts.') };
+export const OFF_BUDGET_ARG = { include_off_budget: z.boolean().optional().describe('Tracking accounts too.') };
 
 const BY_NAME = 'Id or name.';
 

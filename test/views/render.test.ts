@@ -244,7 +244,7 @@ describe('drill-down', () => {
     await v.view.getByRole('button', { name: row.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();
     expect(calls).toEqual([
-      { name: 'search_transactions', arguments: { budget_id: r.budget.id, category_id: row.name, since_date: r.period.since, until_date: r.period.until, limit: 20 } },
+      { name: 'search_transactions', arguments: { budget_id: r.budget.id, spending_only: true, category_id: row.name, since_date: r.period.since, until_date: r.period.until, limit: 20 } },
     ]);
     // The rows the server gives for that question, shown in the view.
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
@@ -258,6 +258,23 @@ describe('drill-down', () => {
     expect(drill).toContain(`total ${expected.total_formatted}`);
     expect(expected.total_formatted).toBe(money(row.net_milliunits));
     await photograph(v, 'spending-drill');
+    await finish(v);
+  });
+
+  it('spending by account: an account opens only the spending its bar counts, and the list adds up to it', async () => {
+    const v = await show('spending_summary', { group_by: 'account' });
+    const row = v.result.rows.find((x: any) => !x.groups && x.count > 1);
+    calls.length = 0;
+    await v.view.getByRole('button', { name: row.name, exact: true }).click();
+    await v.view.locator('.drill table').waitFor();
+    expect(calls[0]!.arguments).toMatchObject({ spending_only: true, account_id: row.name });
+    const listed = ok(await h.call('search_transactions', calls[0]!.arguments));
+    expect(listed.count).toBe(row.count);
+    expect(listed.total_milliunits).toBe(row.net_milliunits);
+    // Without it the account's transfers and income would be listed too.
+    const { spending_only: _, ...everything } = calls[0]!.arguments as Record<string, unknown>;
+    expect(ok(await h.call('search_transactions', everything)).count).toBeGreaterThan(row.count);
+    expect(await text(v, '.drill')).toContain(`total ${money(row.net_milliunits)}`);
     await finish(v);
   });
 

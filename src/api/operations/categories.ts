@@ -21,7 +21,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'list_categories',
       title: 'List categories',
-      description: `Use to find categories or see the budget at a glance: groups and categories with this month's assigned, activity and available (milliunits; 1000 = 1 unit), and what targets still need.`,
+      description: `Use to find categories or see the budget: groups and categories with this month's assigned, activity and available (milliunits; 1000 = 1 unit), and what targets still need.`,
     },
   },
   {

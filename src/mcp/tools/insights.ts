@@ -141,7 +141,9 @@ function searchRow(ctx: InsightContext, l: Line, full: boolean): Record<string, 
 const SEARCH_LIMIT = 20;
 
 const searchTransactions: InsightCompute = (ctx, a) => {
-  const matches = ctx.view.lines.filter(lineFilter(ctx.view, a as FilterArgs, ctx.digits));
+  // spending_only: the lines spending_summary counts (a view's drill-down adds up to its bar).
+  const lines = a.spending_only ? ctx.view.activity(a.include_off_budget) : ctx.view.lines;
+  const matches = lines.filter(lineFilter(ctx.view, a as FilterArgs, ctx.digits));
   matches.sort((x, y) => (x.date > y.date ? -1 : x.date < y.date ? 1 : x.id < y.id ? -1 : 1));
   const offset = decodeCursor(a.cursor, ctx.queryKey);
   const page = matches.slice(offset, offset + (a.limit ?? SEARCH_LIMIT));
@@ -260,8 +262,8 @@ export const INSIGHTS: readonly InsightSpec[] = [
   {
     name: 'search_transactions',
     title: 'Search transactions',
-    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals of all matches (split lines match on their own). ${MONEY}`,
-    input: { ...FILTER_ARGS, ...paging(String(SEARCH_LIMIT)), ...DETAIL_ARG },
+    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines match on their own). ${MONEY}`,
+    input: { ...FILTER_ARGS, spending_only: z.boolean().optional().describe('Only spending, as spending_summary counts it.'), ...paging(String(SEARCH_LIMIT)), ...DETAIL_ARG },
     output: { transactions: rows },
     compute: searchTransactions,
   },
