@@ -211,7 +211,7 @@ export function interactionRoutes(deps: InteractionDeps) {
       const why = e instanceof VerifyError ? e.message : describeError(e, [answer.access_token, answer.refresh_token]);
       return finish({ error: 'temporarily_unavailable', error_description: `the new YNAB sign-in could not be checked: ${why}` });
     }
-    const identity = identityOf(ynabUserId);
+    const identity = identityOf(opts.dataKey, ynabUserId);
     const scope = answer.scope ? (answer.scope.split(/\s+/).includes('read-only') ? 'read-only' : 'full') : pending.readOnly ? 'read-only' : 'full';
     await deps.grants.save(identity, {
       access_token: answer.access_token,

@@ -1,7 +1,7 @@
 /**
  * Each user's YNAB grant (access token, refresh token, expiry, scope), kept in the state store
- * as one record sealed with the data key: `grants/<identity>.json`. The identity is a hash of the
- * user's YNAB id (identityOf), the same name their replicas, journals and MCP tokens carry.
+ * as one record sealed with the data key: `grants/<identity>.json`. The identity is a keyed hash of
+ * the user's YNAB id (identityOf), the same name their replicas, journals and MCP tokens carry.
  *
  * `secretsFor` presents a user's grant the way the single-user OAuth token provider
  * (src/auth/oauth-provider.ts) reads its sign-in, so hosted mode refreshes YNAB tokens with the
@@ -10,7 +10,7 @@
  * user. YNAB tokens live only here and in the instance that uses them: never in an MCP answer,
  * never in an MCP token, never in a log.
  */
-import { tokenKey } from '../quota/ledger.js';
+import { createHmac } from 'node:crypto';
 import { segment } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
 import type { DataKey } from './sealing.js';
@@ -31,9 +31,14 @@ export interface YnabApp {
   appUrl: string;
 }
 
-/** The identity of a YNAB user in this deployment: stable, and not their YNAB id itself. */
-export function identityOf(ynabUserId: string): string {
-  return tokenKey(`ynab-user:${ynabUserId}`);
+/**
+ * The identity of a YNAB user in this deployment: stable, not their YNAB id, and not a plain hash
+ * of it either. It names their keys in Redis (`grants/<identity>.json`, `replicas/<identity>/…`),
+ * so it is an HMAC under a key derived from the data key: someone with Redis alone (a dump, a
+ * backup) cannot check whether a given YNAB user id has data there.
+ */
+export function identityOf(key: DataKey, ynabUserId: string): string {
+  return createHmac('sha256', key.subkey('identities')).update(`ynab-user\n${ynabUserId}`).digest('hex').slice(0, 24);
 }
 
 export const grantKey = (identity: string): string => `grants/${identity}.json`;

@@ -7,7 +7,9 @@
  */
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataKey, parseDataKey } from '../../src/hosted/sealing.js';
 import { identityOf } from '../../src/hosted/ynab-grants.js';
+import { tokenKey } from '../../src/quota/ledger.js';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { readAnswerText } from '../helpers/answer-text.js';
@@ -147,12 +149,30 @@ describe('cross-user access is refused', () => {
     await raw.connect();
     try {
       for (const [u, other] of [[sbAlice, sbBob], [sbBob, sbAlice]] as const) {
-        const identity = identityOf(u.id);
+        const identity = identityOf(new DataKey(parseDataKey(d.env.dataKey, 'test')), u.id);
         const keys: string[] = [];
         for await (const batch of raw.scanIterator({ MATCH: `ynab-mcp:*/${identity}/*`, COUNT: 1000 })) keys.push(...batch);
         expect(keys.some((k) => k.includes('/replicas/') || k.startsWith('ynab-mcp:replicas/'))).toBe(true);
         expect(keys.some((k) => k.startsWith('ynab-mcp:journal/'))).toBe(true);
         for (const k of keys) for (const id of idsOf(other)) expect(k).not.toContain(id);
+      }
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('Redis key names do not confirm who has data there: neither a YNAB user id nor an unkeyed hash of it', async () => {
+    const raw = createClient({ url: d.redis.url });
+    await raw.connect();
+    try {
+      const all: string[] = [];
+      for await (const batch of raw.scanIterator({ MATCH: '*', COUNT: 1000 })) all.push(...batch);
+      const key = new DataKey(parseDataKey(d.env.dataKey, 'test'));
+      for (const u of [sbAlice, sbBob]) {
+        // Their grant is there, under the identity only the data key can compute...
+        expect(all).toContain(`ynab-mcp:grants/${identityOf(key, u.id)}.json`);
+        // ...and nothing a holder of their YNAB id could compute without it names any key.
+        for (const guess of [u.id, tokenKey(`ynab-user:${u.id}`)]) expect(all.filter((k) => k.includes(guess)), guess).toEqual([]);
       }
     } finally {
       await raw.close();
