@@ -14,7 +14,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 
 const MAGIC = Buffer.from('YMCPS1');
 
-export type Purpose = 'replicas' | 'records' | 'cookies' | 'names' | 'sessions';
+export type Purpose = 'replicas' | 'records' | 'cookies' | 'names' | 'sessions' | 'identities';
 
 /** The key as given: 32 bytes in base64, base64url or hex; anything else is refused with how to make one. */
 export function parseDataKey(text: string, source: string): Buffer {

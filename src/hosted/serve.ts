@@ -110,6 +110,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         authenticate,
         stateFor: (auth) => users.stateFor(auth.extra as unknown as HostedAuth),
         onReadOnly: (listener) => users.onReadOnly(listener),
+        userOf: (auth) => (auth.extra as unknown as HostedAuth).identity,
         // Every instance signs and reads 2025-era session ids alike; an id names its user and client.
         sessionKey: opts.dataKey.subkey('sessions'),
         sessionSubject: (auth) => `${(auth.extra as unknown as HostedAuth).identity}\n${auth.clientId}`,

@@ -44,7 +44,7 @@ export interface HostedUsersOptions {
 
 export class HostedUsers {
   private readonly held: LRUCache<string, Held>;
-  private readonly readOnlyListeners = new Set<() => void>();
+  private readonly readOnlyListeners = new Set<(identity: string) => void>();
 
   constructor(private readonly deps: HostedUsersOptions) {
     this.held = new LRUCache<string, Held>({
@@ -66,7 +66,8 @@ export class HostedUsers {
     return state;
   }
 
-  onReadOnly(listener: () => void): () => void {
+  /** Told, with the user's identity, when a user's server became read-only. */
+  onReadOnly(listener: (identity: string) => void): () => void {
     this.readOnlyListeners.add(listener);
     return () => this.readOnlyListeners.delete(listener);
   }
@@ -112,7 +113,7 @@ export class HostedUsers {
       log,
     }, scope);
     state.onReadOnly(() => {
-      for (const l of this.readOnlyListeners) l();
+      for (const l of this.readOnlyListeners) l(identity);
     });
     return state;
   }

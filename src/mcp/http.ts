@@ -20,6 +20,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { withDeadline, type Exchange } from './http-deadline.js';
 import { sessionCapabilities, withSessionIds, type SessionBinding } from './http-sessions.js';
+import { UserScopedBus } from './scoped-bus.js';
 import { SessionIds } from './session-id.js';
 import { answerUnservedMethods, methodServed, refuseMethod } from './http-methods.js';
 import {
@@ -80,8 +81,10 @@ export interface HostedRouting {
   authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined>;
   /** The state of the user `auth` names (authenticate's answer). */
   stateFor(auth: AuthInfo): ServerState;
-  /** Told when any user's server became read-only. */
-  onReadOnly(listener: () => void): () => void;
+  /** Told when a user's server became read-only, with who (userOf's name for them). */
+  onReadOnly(listener: (user: string) => void): () => void;
+  /** Who `auth` is: the name onReadOnly uses, so that only their open streams are told. */
+  userOf(auth: AuthInfo): string;
   /** Signs 2025-era session ids: the same on every instance (derived from the shared data key). */
   sessionKey: Buffer;
   /** Whom a session id is bound to (the user `auth` names), so that it is worthless to anyone else. */
@@ -147,6 +150,8 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     ids: new SessionIds(hosted?.sessionKey ?? opts.sessionKey ?? randomBytes(32)),
     subject: (auth) => (hosted && auth ? hosted.sessionSubject(auth) : ''),
   };
+  // Hosted: each listen stream belongs to the user who opened it (scoped-bus.ts).
+  const bus = hosted ? new UserScopedBus(log ? (e) => log(`http: ${e.message}`) : undefined) : undefined;
   const handler = createMcpHandler(
     (ctx) =>
       buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, {
@@ -156,13 +161,17 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     {
       maxRequestBodySize: maxBodyBytes,
       onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+      ...(bus ? { bus } : {}),
     },
   );
   const served = withSessionIds(handler, sessions);
   // Per-request servers cannot withdraw tools from a long-lived connection as stdio does; modern
   // clients hear about it on their subscriptions/listen stream and list again. (2025-era HTTP
   // clients have no stream to hear it on: their next tools/list is already without write tools.)
-  const stopReadOnly = (hosted ?? state!).onReadOnly(() => handler.notify.toolsChanged());
+  // Hosted: only the streams of the user whose server it was.
+  const stopReadOnly = hosted
+    ? hosted.onReadOnly((user) => bus!.publishTo(user, { kind: 'tools_list_changed' }))
+    : state!.onReadOnly(() => handler.notify.toolsChanged());
 
   let hosts: ReturnType<typeof hostAllowList> = [];
 
@@ -193,10 +202,13 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     // The adapter answers a body over the limit with 413 (a JSON-RPC error body, Connection:
     // close) before anything is parsed: there is no request id to answer to yet, and the status is
     // what HTTP clients surface.
-    await toNodeHandler(withDeadline(served, requestTimeoutMs, exchange), {
-      maxRequestBodySize: maxBodyBytes,
-      onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
-    })(req, res);
+    const answer = () =>
+      toNodeHandler(withDeadline(served, requestTimeoutMs, exchange), {
+        maxRequestBodySize: maxBodyBytes,
+        onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+      })(req, res);
+    const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+    await (bus && auth ? bus.run(hosted!.userOf(auth), answer) : answer());
   }
 
   const server = createServer(

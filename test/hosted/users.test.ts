@@ -5,10 +5,11 @@
  * their own budgets, copies, journals and quota, through every tool, resource and completion.
  * (A token replayed at a deployment with another audience: authorization.test.ts.)
  */
-import { createClient } from 'redis';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataKey, parseDataKey } from '../../src/hosted/sealing.js';
-import { identityOf } from '../../src/hosted/ynab-grants.js';
+import { grantKey, identityOf, type YnabGrant } from '../../src/hosted/ynab-grants.js';
 import { tokenKey } from '../../src/quota/ledger.js';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
@@ -20,10 +21,13 @@ let alice: SignedIn;
 let bob: SignedIn;
 let sbAlice: SandboxUser;
 let sbBob: SandboxUser;
+let sbCarol: SandboxUser;
+let sbDave: SandboxUser;
 
 beforeAll(async () => {
-  d = await startDeployment({ instances: 3, sandbox: { users: 2 } });
-  [sbAlice, sbBob] = d.sandbox.state.users as [SandboxUser, SandboxUser];
+  // Carol and Dave sign in read-only in their own tests.
+  d = await startDeployment({ instances: 3, sandbox: { users: 4 } });
+  [sbAlice, sbBob, sbCarol, sbDave] = d.sandbox.state.users as [SandboxUser, SandboxUser, SandboxUser, SandboxUser];
   alice = await signIn(d.mcpUrl, new MemoryOAuthProvider("Alice's assistant"), { login: sbAlice.email });
   bob = await signIn(d.mcpUrl, new MemoryOAuthProvider("Bob's assistant", 'http://127.0.0.1:7779/callback'), { login: sbBob.email, era: 'modern' });
 });
@@ -75,6 +79,77 @@ describe('two users', () => {
     const memos = (u: SandboxUser) => u.budgets.flatMap((b) => [...b.rec.transactions.values()]).filter((t) => !t.deleted && t.memo?.startsWith(run)).map((t) => t.memo!);
     expect(memos(sbAlice).sort()).toEqual([0, 6, 12, 18].map((i) => `${run} alice ${i}`).sort());
     expect(memos(sbBob).sort()).toEqual([0, 6, 12, 18].map((i) => `${run} bob ${i}`).sort());
+  });
+});
+
+describe('a read-only grant', () => {
+  it('lists no write tools from the first tools/list, on every instance; a full grant lists them', async () => {
+    const writeTools = async (who: SignedIn) => (await who.client.listTools()).tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name);
+    const carol = await signIn(d.mcpUrl, new MemoryOAuthProvider("Carol's assistant", 'http://127.0.0.1:7781/callback'), { login: sbCarol.email, decision: 'read-only' });
+    try {
+      // Before any tool call (nothing has reached YNAB for her yet), whichever instance answers.
+      for (let i = 0; i < 3; i++) expect(await writeTools(carol)).toEqual([]);
+      expect(await writeTools(alice)).toContain('create_transactions');
+      ok(await carol.call('list_budgets'));
+      expect(await writeTools(carol)).toEqual([]);
+    } finally {
+      await carol.close();
+    }
+  });
+});
+
+describe("a user's server turning read-only", () => {
+  it("tells that user's listening client, and not another user's listening on the same instance", async () => {
+    // Dave signs in read-only; then his grant is made to look full, as one recorded before its
+    // scope was (signed_in_at moved, so instances build his state again): his first write is
+    // refused by YNAB (403.3), which is what turns a server read-only while clients listen.
+    const dave = await signIn(d.mcpUrl, new MemoryOAuthProvider("Dave's assistant", 'http://127.0.0.1:7782/callback'), { login: sbDave.email, decision: 'read-only', era: 'modern' });
+    const key = new DataKey(parseDataKey(d.env.dataKey, 'test'));
+    const name = grantKey(identityOf(key, sbDave.id));
+    const raw = createClient({ url: d.redis.url, commandOptions: { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } });
+    await raw.connect();
+    try {
+      const grant = key.openJson<YnabGrant>((await raw.get(`ynab-mcp:${name}`)) as Buffer, name)!;
+      expect(grant.token_scope).toBe('read-only');
+      await raw.set(`ynab-mcp:${name}`, key.sealJson({ ...grant, token_scope: 'full', signed_in_at: new Date(Date.now() + 1000).toISOString() }, name));
+    } finally {
+      await raw.close();
+    }
+    // Both listen on one instance (a stream hears only the instance it is open on).
+    const direct = async (who: SignedIn) => {
+      const client = new Client({ name: `${who.provider.name} (direct)`, version: '1' }, { versionNegotiation: { mode: 'auto' } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${d.instances[0]!.url}/mcp`), { authProvider: who.provider }));
+      const heard: number[] = [];
+      let first!: () => void;
+      const firstHeard = new Promise<void>((r) => (first = r));
+      client.setNotificationHandler('notifications/tools/list_changed', () => {
+        heard.push(1);
+        first();
+      });
+      const sub = await client.listen({ toolsListChanged: true });
+      expect(sub.honoredFilter.toolsListChanged).toBe(true);
+      return { client, heard, firstHeard, sub };
+    };
+    const daveListens = await direct(dave);
+    const bobListens = await direct(bob);
+    try {
+      expect((await daveListens.client.listTools({}, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toContain('create_transactions');
+      const account = [...sbDave.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
+      const refused: any = await daveListens.client.callTool({ name: 'create_transactions', arguments: { budget_id: sbDave.budgets[0]!.id, transactions: [{ account_id: account, date: today(), amount: -1, memo: 'dave' }] } });
+      expect(refused.isError).toBe(true);
+      await daveListens.firstHeard;
+      expect((await daveListens.client.listTools({}, { cacheMode: 'bypass' })).tools.map((t) => t.name)).not.toContain('create_transactions');
+      // Bob's stream was open on the same instance when Dave's event was published. (The event is
+      // written to every matching stream at once; that Bob's is not among them is proven without
+      // any wait in test/mcp/scoped-bus.test.ts.)
+      expect(bobListens.heard).toEqual([]);
+    } finally {
+      for (const l of [daveListens, bobListens]) {
+        await l.sub.close();
+        await l.client.close();
+      }
+      await dave.close();
+    }
   });
 });
 
