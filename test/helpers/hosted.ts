@@ -31,15 +31,20 @@ export interface RoundRobinProxy {
   url: string;
   /** Where requests go, in turn; replaced as instances come and go. */
   targets: string[];
-  /** Requests forwarded to each target (by URL). */
+  /** Requests forwarded to each target (by URL), counted when their answer starts. */
   forwarded: Map<string, number>;
+  /** Requests sent to each target whose answer has not started yet. */
+  inFlight: Map<string, number>;
+  /** Called right after a request was sent to a target, before it can have answered. */
+  onForward?: (target: string, body: Buffer) => void;
   close(): Promise<void>;
 }
 
 /** Forwards each request to the next target; a target that refuses the connection is skipped. */
 export async function roundRobinProxy(): Promise<RoundRobinProxy> {
   let next = 0;
-  const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), close: async () => undefined };
+  const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), inFlight: new Map(), close: async () => undefined };
+  const flight = (target: string, by: number) => proxy.inFlight.set(target, (proxy.inFlight.get(target) ?? 0) + by);
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tries: number): void => {
     if (!proxy.targets.length || tries >= proxy.targets.length) {
       res.writeHead(502, { 'content-type': 'text/plain' });
@@ -47,17 +52,26 @@ export async function roundRobinProxy(): Promise<RoundRobinProxy> {
       return;
     }
     const target = proxy.targets[next++ % proxy.targets.length]!;
+    let landed = false;
+    const land = () => {
+      if (!landed) flight(target, -1);
+      landed = true;
+    };
     const up = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      land();
       proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
     up.on('error', (e: NodeJS.ErrnoException) => {
+      land();
       // Refused before anything was sent: that instance is down, the next one gets the request.
       if (!res.headersSent && (e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET') && !up.reusedSocket) forward(req, res, body, tries + 1);
       else res.destroy(e);
     });
+    flight(target, 1);
     up.end(body);
+    proxy.onForward?.(target, body);
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
