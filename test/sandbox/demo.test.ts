@@ -210,25 +210,29 @@ describe('Demo Household', () => {
 
   it('budgets from targets and habits, not from what was spent after the fact', () => {
     // An everyday category assigned exactly what it then spent would be a household budgeting in
-    // hindsight; with targets and habits decided at the start of the month that is rare.
+    // hindsight; with targets and habits decided at the start of the month that is rare. A month
+    // whose overspending was covered by moving money ends at exactly zero by design (the move is
+    // part of `budgeted`), so it is not counted as hindsight: the household reacted to it.
     const everyday = userCategories(household).filter((c) => ['Groceries', 'Fuel', 'Dining Out', 'Household Supplies', 'Pet Care'].includes(c.name));
+    const covered = new Set(household.money_movements.filter((m) => m.note === 'Covering overspending').map((m) => `${m.month}/${m.to_category_id}`));
     let months = 0;
     let exact = 0;
     for (const m of d.months.filter((x) => x.month < d.currentMonth)) {
       for (const c of everyday) {
         const f = m.categories.get(c.id)!;
-        if (f.activity === 0) continue;
+        if (f.activity === 0 || covered.has(`${m.month}/${c.id}`)) continue;
         months += 1;
         if (f.budgeted === -f.activity) exact += 1;
       }
     }
-    expect(months).toBeGreaterThan(80);
-    expect(exact / months).toBeLessThan(0.1);
+    expect(months).toBeGreaterThan(70);
+    expect(exact / months).toBeLessThan(0.05);
   });
 
   it('has targets close to what the household usually spends', () => {
     // Everyday spending is noisy at a few purchases a month: each target within a factor of two
-    // of the last year's average (for categories spending $20+ a month), all of them together within 20%.
+    // of the last year's average (for categories spending $30+ a month: below that a category sees
+    // a purchase or two a month and one large receipt moves its year), all of them together within 20%.
     const past = d.months.filter((m) => m.month < d.currentMonth).slice(-12);
     let targets = 0;
     let spent = 0;
@@ -237,7 +241,7 @@ describe('Demo Household', () => {
       if (!g || !['NEED', 'MF'].includes(g.type) || g.cadence === 13) continue;
       const monthly = g.cadence === 2 ? (g.target * 52) / 12 : g.target;
       const average = past.reduce((sum, m) => sum - m.categories.get(c.id)!.activity, 0) / past.length;
-      if (average < 20_000) continue;
+      if (average < 30_000) continue;
       expect(monthly / average, c.name).toBeGreaterThan(0.5);
       expect(monthly / average, c.name).toBeLessThan(2);
       targets += monthly;
@@ -290,6 +294,8 @@ describe('demo households that look real, for every seed', () => {
     ['x', '2026-01-01T00:00:01.000Z'],
     [42, '2025-12-31T12:00:00.000Z'],
     ['sandbox', '2026-11-14T12:00:00.000Z'],
+    // A week after a yearly bill's due date: the target now shows next year's, the month paid this one.
+    ['after-due', '2026-11-23T12:00:00.000Z'],
   ] as const;
   const built = CASES.map(([seed, now]) => {
     const [h, berlin] = createDemoBudgets({ ...OPTS, seed, now: new Date(now) });
@@ -347,13 +353,49 @@ describe('demo households that look real, for every seed', () => {
         const end = m.categories.get(payment.id)!.balance;
         const debtAtEnd = -txns.filter((t) => monthOf(t.date) <= m.month).reduce((sum, t) => sum + t.amount, 0);
         expect(end, `${name} ${m.month}`).toBeGreaterThanOrEqual(0);
-        // What the payment category does not cover is the month's credit overspending left, at most a few hundred.
-        expect(debtAtEnd - end, `${name} ${m.month}`).toBeLessThan(500_000);
+        // What the payment category does not cover is the month's credit overspending left: a few hundred
+        // dollars at most ($600; a new budget's first month, before habits are known, comes closest).
+        expect(debtAtEnd - end, `${name} ${m.month}`).toBeLessThan(600_000);
         expect(debtAtEnd - end, `${name} ${m.month}`).toBeGreaterThanOrEqual(0);
       }
       expect(full / months, name).toBeGreaterThan(0.6);
     }
     expect(partialPayments).toBeGreaterThan(0);
+  });
+
+  it('saves for yearly bills month by month, so each is paid from money set aside, never overspent', () => {
+    let bills = 0;
+    for (const { name, h, dh } of built) {
+      const yearly = userCategories(h).filter((c) => c.goal?.type === 'NEED' && c.goal.cadence === 13);
+      expect(yearly.length, name).toBeGreaterThan(1);
+      for (const c of yearly) {
+        for (const m of dh.months.filter((x) => x.month <= dh.currentMonth)) {
+          const f = m.categories.get(c.id)!;
+          expect(f.balance, `${name} ${c.name} ${m.month}`).toBeGreaterThanOrEqual(0);
+          // A month that pays a bill of the whole target had it (nearly) all set aside beforehand
+          // (but for the budget's first month: nothing could be set aside before it).
+          if (-f.activity >= c.goal!.target && m.month > dh.months[0]!.month) {
+            bills += 1;
+            expect(f.carry, `${name} ${c.name} ${m.month}`).toBeGreaterThan(c.goal!.target / 2);
+          }
+        }
+      }
+    }
+    expect(bills).toBeGreaterThan(3);
+  });
+
+  it('fills the current month by the days gone, not with what the history had left over', () => {
+    // Transactions a day this month against a past month's: about the same once a week has gone
+    // (fixed bills cluster on the first days, so the first days run a little higher).
+    for (const { name, h, dh } of built) {
+      const day = Number(dh.today.slice(8, 10));
+      if (day < 7) continue;
+      const txns = live(h.transactions);
+      const current = txns.filter((t) => t.date >= dh.currentMonth).length / day;
+      const pastList = txns.filter((t) => t.date < dh.currentMonth);
+      const pastDays = new Set(pastList.map((t) => t.date.slice(0, 7))).size * 30.44;
+      expect(current / (pastList.length / pastDays), name).toBeLessThan(1.3);
+    }
   });
 
   it('has a line of credit whose payments reduce it, its payment category funded', () => {

@@ -68,7 +68,8 @@ export function budgetMonth(store: BudgetStore, ledger: Ledger, running: Running
   let available = running.readyToAssign + flows.income;
   const goalNeed = (item: BudgetItem, carry: number) => {
     if (!item.category.goal) return 0;
-    const need = goalFigures(item.category.goal, { budgeted: 0, activity: 0, balance: carry, carry }, month).under_funded;
+    // As the household sees it at the start of the month (a yearly bill's due date then).
+    const need = goalFigures(item.category.goal, { budgeted: 0, activity: 0, balance: carry, carry }, month, month).under_funded;
     return item.cap === undefined ? need : Math.min(need, item.cap);
   };
 

@@ -93,7 +93,7 @@ export function runHistory(h: HistoryRun, scenario: Scenario): void {
   const { store, rng, clock } = h;
   const months = monthRange(h.firstMonth, clock.today.slice(0, 8) + '01');
   const running = new RunningBudget();
-  const progress = { backbone: 0, days: 0 };
+  const progress: Progress = { backbone: 0, months: 0, total: months.length, byToday: 1 };
   const perChange = Math.max(1, Math.ceil(h.target / PER_CHANGE));
   for (let start = 0; start < months.length; start += perChange) {
     const chunk = months.slice(start, start + perChange);
@@ -104,7 +104,17 @@ export function runHistory(h: HistoryRun, scenario: Scenario): void {
   }
 }
 
-function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, progress: { backbone: number; days: number }, month: string, index: number, isCurrent: boolean): void {
+interface Progress {
+  /** Backbone records (bills, paychecks, transfers) of the months run so far, and how many months. */
+  backbone: number;
+  months: number;
+  /** Months in the history, the current one included. */
+  total: number;
+  /** The share of the last month's backbone records dated on or before today's day of the month. */
+  byToday: number;
+}
+
+function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, progress: Progress, month: string, index: number, isCurrent: boolean): void {
   const { store, ledger, rng, clock } = h;
   const slot: MonthSlot = { index, month, last: isCurrent ? clock.today : addDays(addMonths(month, 1), -1), isCurrent };
   if (index === 0) {
@@ -113,9 +123,13 @@ function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, pro
   }
   const items = scenario.plan(slot);
   const own = items.reduce((n, p) => n + p.records, 0);
-  items.push(...scenario.fill(slot, fillQuota(h, slot, own, progress.backbone, progress.days)));
+  const ownCount = items.length;
+  items.push(...scenario.fill(slot, fillQuota(h, slot, own, progress)));
   progress.backbone += own;
-  progress.days += daysBetween(month, slot.last) + 1;
+  progress.months += 1;
+  const todayDay = clock.today.slice(8, 10);
+  const early = items.slice(0, ownCount).reduce((n, p) => n + (p.date.slice(8, 10) <= todayDay ? p.records : 0), 0);
+  progress.byToday = own > 0 ? early / own : 1;
   // Stable sort: same-day transactions keep their planned order (and creation sequence).
   items.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   for (const p of items) p.run();
@@ -128,17 +142,20 @@ function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, pro
 }
 
 /**
- * Everyday transactions for this month: the share, by days, of what the target leaves after the
- * backbone (estimated for the months still to come from its rate so far, with a margin). The last
- * month takes exactly the rest, so the total matches the target whenever the backbone fits in it.
+ * Everyday transactions for this month: its share, by days, of what the target leaves after the
+ * backbone. The backbone still to come is estimated from the months so far: a full month's for
+ * each month before the current one, and for the current one the share of a month's backbone that
+ * falls by today's day of the month (its fixed bills cluster on the first days). A month of 14
+ * days then holds about 14 days' purchases, not the rounding of the whole history. The last month
+ * takes exactly the rest, so the total matches the target whenever the backbone fits in it.
  */
-function fillQuota(h: HistoryRun, slot: MonthSlot, own: number, backboneSoFar: number, daysSoFar: number): number {
+function fillQuota(h: HistoryRun, slot: MonthSlot, own: number, progress: Progress): number {
   const left = h.target - h.store.rec.transactions.size - own;
   if (slot.isCurrent) return Math.max(0, left);
+  const perMonth = progress.months > 0 ? progress.backbone / progress.months : own;
+  const fullMonthsAfter = progress.total - progress.months - 2;
   const days = daysBetween(slot.month, slot.last) + 1;
   const daysLeft = daysBetween(slot.month, h.clock.today) + 1;
-  const perDay = daysSoFar > 0 ? backboneSoFar / daysSoFar : own / days;
-  // A margin for the current month, whose fixed bills cluster on its first days.
-  const fill = left - perDay * (daysLeft - days) - 25;
+  const fill = left - perMonth * (fullMonthsAfter + progress.byToday);
   return Math.max(0, Math.round((fill * days) / daysLeft));
 }

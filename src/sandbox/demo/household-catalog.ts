@@ -30,7 +30,7 @@ export const HOUSEHOLD_GROUPS: GroupPlan[] = [
         target: { kind: 'debt', target: 1150, day: 5 },
         note: 'Columbia Bank loan on the lake cabin. Escrow covers the cabin insurance.',
       },
-      { key: 'property_tax', name: 'Cabin Property Tax', target: { kind: 'yearly', target: 2400, due: '11-15' } },
+      { key: 'property_tax', name: 'Cabin Property Tax', target: { kind: 'yearly', target: 2400, due: '11-15' }, policy: 'goal' },
     ],
   },
   {
@@ -59,8 +59,8 @@ export const HOUSEHOLD_GROUPS: GroupPlan[] = [
     name: 'True Expenses',
     action: 2,
     categories: [
-      { key: 'christmas', name: 'Christmas & Gifts', target: { kind: 'yearly', target: 1200, due: '12-15' } },
-      { key: 'car_reg', name: 'Car Registration', target: { kind: 'yearly', target: 180, due: '06-30' } },
+      { key: 'christmas', name: 'Christmas & Gifts', target: { kind: 'yearly', target: 1200, due: '12-15' }, policy: 'goal' },
+      { key: 'car_reg', name: 'Car Registration', target: { kind: 'yearly', target: 180, due: '06-30' }, policy: 'goal' },
       { key: 'home_maint', name: 'Home Maintenance', target: { kind: 'balance', target: 2000 }, cap: 150, scales: true },
       { key: 'car_maint', name: 'Car Maintenance', target: { kind: 'balance', target: 1200 }, cap: 100, scales: true },
       { key: 'stuff', name: 'Stuff I Forgot to Budget For' },

@@ -33,8 +33,13 @@ const HISTORY_MONTHS = 24;
 const MONTHS = HISTORY_MONTHS + 0.5;
 /** Transaction records a month's fixed backbone makes (bills, pay, transfers), about. */
 const BACKBONE = 28;
-/** After this many months the household sets its everyday targets to what it actually spent. */
+/**
+ * After this many months the household sets its everyday targets to what it actually spent over
+ * the last year, and looks at them again every REVISIT_EVERY months: a few purchases a month make
+ * a category's spending lumpy, and a target set once drifts away from it.
+ */
 const REVISIT_TARGETS = 12;
+const REVISIT_EVERY = 6;
 /** Everyday purchases a month at the default size. */
 const BASE_FILL = 1500 / MONTHS - BACKBONE;
 /** The Friday coffee (household-months.ts): about 4.3 Fridays of about $5.63. */
@@ -235,8 +240,9 @@ function endOfHouseholdMonth(
   }
   if (slot.index === 6) store.stamp(h.cat.gym!).hidden = true;
   for (const [key, t] of targets) if (t.from === slot.index) store.stamp(h.cat[key]!).goal = targetOf(h, t.plan, slot.month);
-  // A year in, the everyday targets become what the household actually spent over that year.
-  if (slot.index === REVISIT_TARGETS) {
+  // A year in, and twice a year after, the everyday targets become what the household actually
+  // spent over the last year (closed months only: the current one is not over).
+  if (!slot.isCurrent && slot.index >= REVISIT_TARGETS && (slot.index - REVISIT_TARGETS) % REVISIT_EVERY === 0) {
     for (const group of HOUSEHOLD_GROUPS) {
       for (const plan of group.categories) {
         if (!plan.habitTarget) continue;

@@ -47,6 +47,12 @@ function monthsUntilDue(month: string, dueDate: string, yearly: boolean): number
   return Math.max(1, monthsBetween(month, due) + 1);
 }
 
+/** The same day a year before (28 February for a 29th). */
+function yearEarlier(date: string): string {
+  const day = date.slice(5) === '02-29' ? '02-28' : date.slice(5);
+  return `${Number(date.slice(0, 4)) - 1}-${day}`;
+}
+
 function byPeriod(target: number, funded: number, monthsToBudget: number | null, monthTarget = target): GoalFigures {
   const left = Math.max(0, monthTarget - funded);
   return {
@@ -58,7 +64,12 @@ function byPeriod(target: number, funded: number, monthsToBudget: number | null,
   };
 }
 
-export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string): GoalFigures {
+/**
+ * `asOf` (a date) is for looking back: a repeating yearly target's due date then was the first of
+ * its yearly dates on or after that day, not the one it shows now (the demo's households budget
+ * each past month with the due date they saw at its start). Without it, the goal's own date.
+ */
+export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string, asOf?: string): GoalFigures {
   const T = goal.target;
   const snoozed = goal.snoozed_at !== null && monthOf(goal.snoozed_at.slice(0, 10)) === month;
   const result = compute();
@@ -97,7 +108,10 @@ export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string): G
       case 'NEED': {
         if (goal.cadence === 13 || (goal.target_date !== null && goal.cadence !== 2)) {
           // Yearly or by a date: spread what is still missing over the months until it is due.
-          const monthsLeft = monthsUntilDue(month, goal.target_date ?? `${month.slice(0, 4)}-12-31`, goal.cadence === 13);
+          const yearly = goal.cadence === 13;
+          let due = goal.target_date ?? `${month.slice(0, 4)}-12-31`;
+          if (yearly && asOf) while (yearEarlier(due) >= asOf) due = yearEarlier(due);
+          const monthsLeft = monthsUntilDue(month, due, yearly);
           const funded = clamp(f.carry + f.budgeted, 0, T);
           const stillNeeded = Math.max(0, T - Math.max(0, f.carry));
           const needThisMonth = divCeil(stillNeeded, monthsLeft);
