@@ -47,6 +47,24 @@ describe('money in', () => {
     expect(list.count).toBe(2);
   });
 
+  it('refuses any fraction of a currency without decimals (JPY), and takes whole amounts', async () => {
+    h = await mcpHarness();
+    // The second demo budget becomes a yen budget before the server has seen it.
+    const budget = h.sb.state.budgets[1]!;
+    budget.rec.currency_format = { iso_code: 'JPY', example_format: '123,456', decimal_digits: 0, decimal_separator: '.', symbol_first: true, group_separator: ',', currency_symbol: '¥', display_symbol: true };
+    const account = ok(await h.call('list_accounts', { budget_id: budget.id })).accounts.find((a: any) => a.on_budget && !a.closed);
+    const base = { account_id: account.id, date: today, payee_name: 'Yen Rules' };
+    for (const amount of [-1200.5, -0.1, -1200.05]) {
+      const res = await h.call('create_transactions', { budget_id: budget.id, transactions: [{ ...base, amount }] });
+      expect(res.isError, String(amount)).toBe(true);
+      expect(res.content[0].text).toMatch(/decimal place.*at most 0 are allowed \(the budget's currency has 0; give transactions\[0\]\.amount_milliunits/);
+    }
+    const made = ok(await h.call('create_transactions', { budget_id: budget.id, transactions: [{ ...base, amount: -1200 }] }));
+    expect(made.transactions[0]).toMatchObject({ amount: -1_200_000, amount_formatted: '-¥1,200' });
+    const list = ok(await h.call('list_payee_transactions', { budget_id: budget.id, payee_id: made.transactions[0].payee_id }));
+    expect(list.count).toBe(1);
+  });
+
   it('splits money the same way in split lines and assigns with budgeted', async () => {
     h = await mcpHarness();
     const account = await checking(h);
