@@ -31,8 +31,9 @@ const KINDS: Record<string, Kind> = {
     clear: 'Card payments covered',
     tone: 'danger',
     figure: 'shortfall',
-    // What the payment category holds is the balance owed less the shortfall (compact leaves it out).
-    detail: (e, d) => `owes ${d.figure(e, 'balance')}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance_milliunits - e.shortfall_milliunits)}`,
+    // The card's balance is negative: what it owes is its opposite. What the payment category
+    // holds is the balance owed less the shortfall (compact leaves it out).
+    detail: (e, d) => `owes ${d.money(-e.balance_milliunits)}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance_milliunits - e.shortfall_milliunits)}`,
   },
   upcoming_shortfall: { title: 'Scheduled payments an account cannot cover', clear: 'Scheduled payments covered', tone: 'danger', figure: 'lowest_balance', detail: (e, d) => `lowest on ${d.date(e.lowest_on)}` },
   unreconciled: { title: 'Accounts not reconciled lately', clear: 'Accounts reconciled', tone: 'info', figure: 'cleared_balance', detail: (e, d) => (e.last_reconciled_on === 'never' ? 'never reconciled' : `last reconciled ${d.date(e.last_reconciled_on)}`) },

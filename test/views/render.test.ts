@@ -170,9 +170,16 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
   });
 
   it('needs_attention: each kind with its count, reason and examples', async () => {
+    // A card purchase beyond what its category holds: credit overspending the payment category
+    // does not cover, so the card's shortfall is among the kinds shown.
+    const card = ok(await h.call('list_accounts')).accounts.find((a: any) => a.type === 'creditCard' && !a.closed);
+    const category = ok(await h.call('list_categories')).category_groups.flatMap((g: any) => g.categories).find((c: any) => c.name === 'Clothing');
+    const made = await h.call('create_transactions', { transactions: [{ account_id: card.id, date: new Date().toISOString().slice(0, 10), amount_milliunits: -Math.max(0, category.balance) - 300_000, payee_name: 'Coat Shop', category_id: category.id }], allow_duplicate: true });
+    expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     const v = await show('needs_attention', {}, theme);
     const r = v.result;
     expect(r.attention.length).toBeGreaterThan(2);
+    expect(r.attention.map((k: any) => k.kind)).toContain('card_payment_shortfall');
     const strings: string[] = [];
     for (const kind of r.attention) {
       strings.push(String(kind.count), kind.reason);
@@ -180,10 +187,13 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
         // Compact examples carry milliunits only: the view writes them in the budget's currency.
         expect(Object.keys(e).filter((k) => k.endsWith('_formatted'))).toEqual([]);
-        for (const [k, val] of Object.entries(e)) if (k.endsWith('_milliunits') && !k.startsWith('credit_')) strings.push(money(val as number));
+        for (const [k, val] of Object.entries(e)) if (k.endsWith('_milliunits') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_milliunits')) strings.push(money(val as number));
+        // A card owes the opposite of its (negative) balance, said without a minus.
+        if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance_milliunits)}`);
       }
     }
     await expectShown(v, strings);
+    expect(await v.view.locator('body').innerText()).not.toMatch(/owes -/);
     expect(await v.view.locator('li.kind').count()).toBe(r.attention.length);
     await readable(v, theme);
     await photograph(v, `attention-${theme}`);
