@@ -85,7 +85,7 @@ export async function sandboxBench(report: (row: Record<string, string | number>
     // questions ask for. The category and payee are those of the latest categorized purchase.
     const month = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const latest = [...budget.rec.transactions.values()]
-      .filter((t) => !t.deleted && t.category_id && t.payee_id && t.amount < 0)
+      .filter((t) => !t.deleted && t.category_id && t.payee_id && t.amount < 0 && !t.subtransactions.length)
       .reduce((a, b) => (b.date > a.date ? b : a));
     const account30 = await warmLoad(`${base}/accounts/${latest.account_id}/transactions?since_date=${month}`, sb.accessToken);
     const category30 = await warmLoad(`${base}/categories/${latest.category_id}/transactions?since_date=${month}`, sb.accessToken);

@@ -1,6 +1,7 @@
 /**
- * The sandbox answers transaction lists from an index and the full export from cached segments
- * (for speed at 100,000 transactions); neither may change an answer. After every step of a
+ * The sandbox answers transaction lists from an index, with cached rows (details, and the hybrid
+ * rows of the by-category and by-payee lists), and the full export from cached segments (for
+ * speed at 100,000 transactions); none of it may change an answer. After every step of a
  * sequence of writes that moves transactions between dates, accounts, categories and payees,
  * approves them, splits and deletes them, and renames payees and categories, every list over
  * real HTTP equals what the shared list builder gives by scanning all transactions, and the full

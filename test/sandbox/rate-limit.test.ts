@@ -90,3 +90,31 @@ describe('rate limit', () => {
     expect(Number(after.headers.get('x-rate-limit')!.split('/')[0])).toBe(Number(before!.split('/')[0]) + 1);
   });
 });
+
+describe('the rolling window with many requests', () => {
+  it('counts, refuses and lets requests fall out one by one through thousands of them', async () => {
+    const { RateLimiter } = await import('../../src/sandbox/rate-limit.js');
+    let t = 0;
+    const limiter = new RateLimiter(3000, () => t, 3_600_000);
+    // 3000 requests over the first half hour fill the window.
+    for (let i = 1; i <= 3000; i++) {
+      t = i * 600;
+      expect(limiter.take('a')).toEqual({ ok: true, used: i });
+    }
+    t = 1_900_000;
+    const refused = limiter.take('a');
+    expect(refused.ok).toBe(false);
+    // The oldest (at 600 ms) leaves the window at 3,600,600 ms: 1,700.6 s from now.
+    expect(refused).toEqual({ ok: false, retryAfterSeconds: 1701 });
+    // Another token is not affected.
+    expect(limiter.take('b')).toEqual({ ok: true, used: 1 });
+    // Once 2000 have left the window (past the point where the store compacts), 1000 remain.
+    t = 3_600_000 + 2000 * 600;
+    expect(limiter.take('a')).toEqual({ ok: true, used: 1001 });
+    for (let i = 0; i < 1999; i++) expect(limiter.take('a').ok).toBe(true);
+    expect(limiter.take('a').ok).toBe(false);
+    // An hour after the last, the window is empty again.
+    t += 3_600_001;
+    expect(limiter.take('a')).toEqual({ ok: true, used: 1 });
+  });
+});

@@ -162,6 +162,9 @@ export interface TransactionSource<T extends E.TransactionSummaryBase> {
   include(t: T): boolean;
   /** Builds a transaction's detail; a source may supply a cached one. */
   detail?(t: T): E.TransactionDetail;
+  /** Builds the hybrid row of a whole transaction, or of one of its lines; a source may cache them too. */
+  hybridWhole?(t: T, split: boolean): E.HybridTransaction;
+  hybridLine?(x: LineLike, t: T): E.HybridTransaction;
 }
 
 function inWindow(date: string, q: TransactionQuery): boolean {
@@ -254,13 +257,15 @@ function hybrid<T extends E.TransactionSummaryBase>(
   line: (x: LineLike, t: T) => boolean,
 ): E.HybridTransaction[] {
   const rows: E.HybridTransaction[] = [];
+  const wholeRow = src.hybridWhole ?? ((t: T, split: boolean) => hybridFromTransaction(l, t, split));
+  const lineRow = src.hybridLine ?? ((x: LineLike, t: T) => hybridFromLine(l, x, t));
   for (const t of select(l, src, q, (t) => whole(t, src.linesOf(t)) || src.linesOf(t).some((x) => line(x, t)))) {
     const lines = src.linesOf(t);
-    if (whole(t, lines)) rows.push(hybridFromTransaction(l, t, isSplit(lines)));
+    if (whole(t, lines)) rows.push(wholeRow(t, isSplit(lines)));
     for (const x of lines) {
       if (!line(x, t)) continue;
       if (q.type === 'uncategorized' && !isUncategorizedLine(l, t.account_id, x.category_id, x.transfer_account_id)) continue;
-      rows.push(hybridFromLine(l, x, t));
+      rows.push(lineRow(x, t));
     }
   }
   return rows;

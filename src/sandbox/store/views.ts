@@ -9,7 +9,7 @@
  */
 import * as R from '../../api/read/entities.js';
 import type { BudgetLookup } from '../../api/read/lookup.js';
-import { subtransactionBase, transactionDetail as detail, transactionSummaryBase, type TransactionSource } from '../../api/read/transactions.js';
+import { hybridFromLine, hybridFromTransaction, subtransactionBase, transactionDetail as detail, transactionSummaryBase, type TransactionSource } from '../../api/read/transactions.js';
 import type * as E from '../../api/schemas/entities.js';
 import { reusable } from '../json.js';
 import type { BudgetStore } from './budget-store.js';
@@ -141,6 +141,30 @@ export function transactionDetail(s: BudgetStore, t: TransactionRec): E.Transact
   return made;
 }
 
+interface CachedRows {
+  knowledge: number;
+  names: number;
+  /** 'w0' / 'w1': the whole transaction (not split / split); 'l' + id: one of its lines. */
+  rows: Map<string, E.HybridTransaction>;
+}
+
+const hybrids = new WeakMap<BudgetStore, Map<TransactionRec, CachedRows>>();
+
+/**
+ * A hybrid row of the by-category and by-payee lists, kept and marked reusable as details are:
+ * those lists otherwise built and encoded every row afresh on each request, several times the
+ * cost per byte of the other lists.
+ */
+function hybridRow(s: BudgetStore, t: TransactionRec, key: string, make: () => E.HybridTransaction): E.HybridTransaction {
+  let cache = hybrids.get(s);
+  if (!cache) hybrids.set(s, (cache = new Map()));
+  let hit = cache.get(t);
+  if (!hit || hit.knowledge !== t.knowledge || hit.names !== s.namesVersion) cache.set(t, (hit = { knowledge: t.knowledge, names: s.namesVersion, rows: new Map() }));
+  let row = hit.rows.get(key);
+  if (!row) hit.rows.set(key, (row = reusable(make())));
+  return row;
+}
+
 /**
  * The budget's transactions as a source for the shared list builders, with the caller's filter:
  * all of them, or the candidates the index found for the list.
@@ -151,6 +175,8 @@ export function transactionSource(s: BudgetStore, include: (t: TransactionRec) =
     linesOf,
     include,
     detail: (t) => transactionDetail(s, t),
+    hybridWhole: (t, split) => hybridRow(s, t, split ? 'w1' : 'w0', () => hybridFromTransaction(lookup(s), t, split)),
+    hybridLine: (x, t) => hybridRow(s, t, `l${x.id}`, () => hybridFromLine(lookup(s), x, t)),
   };
 }
 
