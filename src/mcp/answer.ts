@@ -24,7 +24,7 @@ import { currentState, shownBy } from '../writes/entities.js';
 import { duplicateCandidates } from '../writes/duplicates.js';
 import { apiWriteKinds, draftApiWrite, planApiWrite } from '../writes/api-plans.js';
 import { canHold, mustConfirm } from '../writes/policy.js';
-import { Writer } from '../writes/steps.js';
+import { StepError, Writer } from '../writes/steps.js';
 import { followUp } from './after-write.js';
 import { gate, journal, NO_CONFIRM, type ConfirmInput } from './guard.js';
 import { budgetList, resolveTarget, type Target } from './resolve.js';
@@ -260,7 +260,13 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
   const g = await gate(state, plan, confirm, replica);
   if (!('go' in g)) return g;
   const writer = new Writer(service, ctx.budgetId);
-  const applied = await plan.apply(writer);
+  const applied = await plan.apply(writer).catch(async (e: unknown) => {
+    // A task that failed halfway and could not put back what it had done: journal that part,
+    // so that list_recent_changes shows it and undo_change can put it back.
+    if (!(e instanceof StepError) || !e.partial) throw e;
+    const kept = await journal(state, ctx.budgetId, def.name, e.partial);
+    throw new StepError(kept.change_id ? `${e.message}. What was done is recorded as change ${kept.change_id}: undo_change puts it back` : e.message);
+  });
   const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
   // An undo marks the change it undid, so that it is not undone twice (its claim ends here).
   if (applied.draft?.undoes) await ctx.changes.settle(ctx.budgetId, applied.draft.undoes, recorded.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);

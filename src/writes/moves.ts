@@ -10,6 +10,7 @@ import { ArgumentError } from '../mcp/tools/args.js';
 import { ambiguous } from '../sync/creates.js';
 import { duplicateCandidates } from './duplicates.js';
 import { currentState, monthCategoryId, monthCategoryState, transactionState, type EntityChange } from './entities.js';
+import type { Draft } from './plan.js';
 import type { WriteKind } from './policy.js';
 import { StepError, type Writer } from './steps.js';
 import { openAccount, positive, txnRow, type TaskContext, type TaskPlan } from './task.js';
@@ -130,7 +131,7 @@ export async function planMove(ctx: TaskContext, a: Record<string, any>): Promis
       try {
         gave = await w.setAssigned(month, to.id, to.budgeted + amount);
       } catch (e) {
-        gave = await secondStep(w, ctx, month, to, to.budgeted + amount, e);
+        gave = await secondStep(w, ctx, month, to, to.budgeted + amount, e, took);
       }
       const done: EntityChange[] = [
         { ...entities[0]!, after: monthCategoryState(month, took) },
@@ -145,13 +146,19 @@ export async function planMove(ctx: TaskContext, a: Record<string, any>): Promis
    * time), look; when it did not, give the first category its money back; say exactly where the
    * budget stands when even that fails.
    */
-  async function secondStep(w: Writer, c: TaskContext, m: string, target: E.CategoryBase, wanted: number, e: unknown): Promise<E.CategoryBase> {
+  async function secondStep(w: Writer, c: TaskContext, m: string, target: E.CategoryBase, wanted: number, e: unknown, took: E.CategoryBase): Promise<E.CategoryBase> {
+    // What stays applied when the money cannot be put back: the first assignment alone.
+    const tookOnly: Draft = {
+      summary: `Took ${c.shown.money(amount)} from ${JSON.stringify(from.name)} in ${m.slice(0, 7)} (moving it to ${JSON.stringify(target.name)} failed)`,
+      entities: [{ ...entities[0]!, after: monthCategoryState(m, took) }],
+    };
     if (ambiguous(e)) {
       const now = await c.service.replicas.fresh(c.budgetId, 0).then((f) => f.replica.monthCategory(m, target.id)).catch(() => undefined);
       if (now?.budgeted === wanted) return now;
       if (!now) {
         throw new StepError(
           `${(e as Error).message}. ${JSON.stringify(from.name)} now has ${c.shown.money(from.budgeted - amount)} assigned (was ${c.shown.money(from.budgeted)}); whether ${JSON.stringify(target.name)} got the ${c.shown.money(amount)} cannot be known now (YNAB could not be read). Look at both in get_month before trying again`,
+          tookOnly,
         );
       }
     }
@@ -160,6 +167,7 @@ export async function planMove(ctx: TaskContext, a: Record<string, any>): Promis
     } catch (back) {
       throw new StepError(
         `${(e as Error).message}. The money was taken from ${JSON.stringify(from.name)} (assigned now ${c.shown.money(from.budgeted - amount)}, was ${c.shown.money(from.budgeted)}) but not given to ${JSON.stringify(target.name)} (assigned still ${c.shown.money(target.budgeted)}), and putting it back failed too (${(back as Error).message}): that ${c.shown.money(amount)} is in Ready to Assign. Assign it with update_month_category`,
+        tookOnly,
       );
     }
     throw new StepError(`${(e as Error).message}. Nothing was moved: ${JSON.stringify(from.name)} was given back its ${c.shown.money(from.budgeted)}`);

@@ -146,6 +146,7 @@ export async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown):
       throw new StepError(
         `the split was deleted, creating it with the new lines failed (${(e as Error).message}), and creating the original again failed too (${(restore as Error).message}). ` +
           `The budget no longer holds ${describeEntity('transaction', id, old.before, s)}: create it again with create_transactions`,
+        { summary: `Deleted the split ${describeEntity('transaction', id, old.before, s)} (rewriting it failed)`, entities: [old] },
       );
     }
   }

@@ -8,15 +8,25 @@
 import type * as E from '../api/schemas/entities.js';
 import type { YnabService } from '../sync/service.js';
 import type { EntityKind, State } from './entities.js';
+import type { Draft } from './plan.js';
 
 type Item = Record<string, any>;
 
 /** Updates sent in one request (the API takes more; this keeps each request's answer small). */
 const CHUNK = 100;
 
-/** A step that cannot be made at all, for a reason the user can act on. */
+/**
+ * A step that cannot be made at all, for a reason the user can act on. `partial`: what the task
+ * had applied before it and could not put back; it is journaled, so undo_change can.
+ */
 export class StepError extends Error {
   override readonly name = 'StepError';
+  constructor(
+    message: string,
+    readonly partial?: Draft,
+  ) {
+    super(message);
+  }
 }
 
 /** A transaction's state as a create body (its lines as split lines; a transfer payee makes the other side again). */

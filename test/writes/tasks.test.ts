@@ -119,6 +119,15 @@ describe('move_money', () => {
       expect(res.isError).toBe(true);
       expect(res.content[0].text).toMatch(/The money was taken from "Fun Money" \(assigned now .*\) but not given to "Dining Out" .* putting it back failed too \(.*refused twice\): that \$10\.00 is in Ready to Assign/);
       expect(await assigned('Fun Money')).toBe(fun - 10_000);
+      // What stayed done is journaled: the error names the change, and undo_change puts it back.
+      const changeId = /recorded as change (\S+): undo_change puts it back/.exec(res.content[0].text)?.[1];
+      expect(changeId, res.content[0].text).toBeDefined();
+      const recent = ok(await proxied.call('list_recent_changes', {})).changes;
+      expect(recent[0]).toMatchObject({ change_id: changeId, tool: 'move_money' });
+      expect(recent[0].summary).toMatch(/Took \$10\.00 from "Fun Money".*moving it to "Dining Out" failed/);
+      const { result } = await confirmed(proxied, 'undo_change', { change_id: changeId });
+      ok(result);
+      expect(await assigned('Fun Money')).toBe(fun);
     });
   });
 });
@@ -294,6 +303,35 @@ describe('split_transaction', () => {
       expect((await p.sb.get(`/budgets/${b.id}/transactions/${id}`)).status).toBe(404);
     } finally {
       await proxied.p.close();
+    }
+  });
+
+  it('when putting the original back is refused too, the delete is journaled and undo_change re-creates it', async () => {
+    let proxy!: CutProxy;
+    const p = await mcpHarness({ sandbox: { seed: 'tasks-split-2' }, via: async (url) => (proxy = await cutProxy(url)).baseUrl });
+    try {
+      const b = p.sb.state.budgets[0]!;
+      const lines = [{ amount: -10, category_id: 'Coffee' }, { amount: -20, category_id: 'Groceries' }];
+      const id = ok(await p.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Lost Split', memo: 'keep me', subtransactions: lines }] })).transaction_ids[0];
+      const next = [{ amount: -15, category_id: 'Coffee' }, { amount: -15, category_id: 'Groceries' }];
+      const preview = ok(await p.call('split_transaction', { transaction_id: id, subtransactions: next }));
+      void proxy.cut({ method: 'POST', path: /\/transactions$/, when: 'refuse', refuse: { status: 400, detail: 'no new split today' } });
+      void proxy.cut({ method: 'POST', path: /\/transactions$/, when: 'refuse', refuse: { status: 400, detail: 'nor the old one' } });
+      const res = await p.call('split_transaction', { transaction_id: id, subtransactions: next, confirm_token: preview.confirm_token });
+      expect(res.isError).toBe(true);
+      expect(res.content[0].text).toMatch(/creating the original again failed too \(.*nor the old one.*\)\. The budget no longer holds/);
+      expect((await p.sb.get(`/budgets/${b.id}/transactions/${id}`)).status).toBe(404);
+      const changeId = /recorded as change (\S+): undo_change puts it back/.exec(res.content[0].text)?.[1];
+      expect(changeId, res.content[0].text).toBeDefined();
+      const { result } = await confirmed(p, 'undo_change', { change_id: changeId });
+      const back = ok(result);
+      expect(JSON.stringify(back)).toMatch(/new id/);
+      const again = (await p.sb.get(`/budgets/${b.id}/transactions`)).body.data.transactions.filter((t: any) => t.memo === 'keep me' && !t.deleted);
+      expect(again).toHaveLength(1);
+      expect(again[0]).toMatchObject({ amount: -30_000 });
+      expect(again[0].subtransactions.map((x: any) => x.amount).sort((a: number, c: number) => a - c)).toEqual([-20_000, -10_000]);
+    } finally {
+      await p.close();
     }
   });
 });
