@@ -24,13 +24,14 @@
  * that started; the resume cookie binds step 3's continuation to it. Every step can be served by
  * a different instance: the pending sign-in lives in the state store.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { authorizeUrl } from '../auth/oauth-login.js';
 import { describeError } from '../auth/secret-common.js';
 import { exchangeToken, TokenEndpointError } from '../auth/token-endpoint.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
+import { tokenMatches } from '../mcp/http-guards.js';
 import type { StateStore } from '../storage/store.js';
 import { INTERACTION_TTL_S, MCP_SCOPE } from './authorization-server.js';
 import type { HostedOptions } from './options.js';
@@ -74,12 +75,6 @@ function cookieOf(req: IncomingMessage, name: string): string | undefined {
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export interface InteractionDeps {
@@ -168,8 +163,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     const state = url.searchParams.get('state');
     if (!state) return errorPage(res, 400, 'invalid_request', 'YNAB sent the browser back without a state parameter, so this sign-in cannot be matched to one started here.');
     const bound = signinCookie(state);
-    const held = cookieOf(req, bound.name);
-    if (!held || !sameText(held, bound.value)) {
+    if (!tokenMatches(bound.value, cookieOf(req, bound.name))) {
       return errorPage(res, 400, 'invalid_request', 'This redirect from YNAB was opened in another browser than the one that started the sign-in (or its sign-in cookie has expired); nothing was signed in. Start the sign-in again from the application.');
     }
     const key = pendingKey(state);

@@ -87,18 +87,20 @@ const spendingSummary: InsightCompute = (ctx, a) => {
   // detail: ten rows of every figure would not fit a typical answer (2 KB).
   // A group that is no entity (no payee, no category) says `id: null` in both details: its name
   // is ours, not one a tool takes. The combined "everything else" row is no group and has no id.
-  const row = (g: Group, previousNet: number, assignedSum?: number, combinedRow = false): Record<string, unknown> => ({
-    ...(g.id === null && !combinedRow ? { id: null } : {}),
-    ...present({
-      id: full ? g.id : null,
-      name: g.name,
-      ...flows(fig, g.outflow, g.inflow, full),
-      ...fig('net', g.net),
-      count: g.count,
-      ...fig('previous_net', previousNet),
-      ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
-    }),
-  });
+  const row = (g: Group, previousNet: number, assignedSum?: number, combinedRow = false): Record<string, unknown> => {
+    const id = combinedRow ? undefined : g.id === null ? null : full ? g.id : undefined;
+    return {
+      ...(id !== undefined ? { id } : {}),
+      ...present({
+        name: g.name,
+        ...flows(fig, g.outflow, g.inflow, full),
+        ...fig('net', g.net),
+        count: g.count,
+        ...fig('previous_net', previousNet),
+        ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
+      }),
+    };
+  };
   const assignedTo = (groups: readonly Group[]) => (assigned ? sumMilliunits(groups.map((g) => (g.id ? (assigned.get(g.id) ?? 0) : 0))) : undefined);
   const out = kept.map((g) => row(g, prevNet.get(key(g)) ?? 0, assignedTo([g])));
   if (others.length) {

@@ -155,7 +155,7 @@ const hybrids = new WeakMap<BudgetStore, Map<TransactionRec, CachedRows>>();
  * those lists otherwise built and encoded every row afresh on each request, several times the
  * cost per byte of the other lists.
  */
-function hybridRow(s: BudgetStore, t: TransactionRec, key: string, make: () => E.HybridTransaction): E.HybridTransaction {
+function cachedHybrid(s: BudgetStore, t: TransactionRec, key: string, make: () => E.HybridTransaction): E.HybridTransaction {
   let cache = hybrids.get(s);
   if (!cache) hybrids.set(s, (cache = new Map()));
   let hit = cache.get(t);
@@ -175,8 +175,8 @@ export function transactionSource(s: BudgetStore, include: (t: TransactionRec) =
     linesOf,
     include,
     detail: (t) => transactionDetail(s, t),
-    hybridWhole: (t, split) => hybridRow(s, t, split ? 'w1' : 'w0', () => hybridFromTransaction(lookup(s), t, split)),
-    hybridLine: (x, t) => hybridRow(s, t, `l${x.id}`, () => hybridFromLine(lookup(s), x, t)),
+    hybridWhole: (t, split) => cachedHybrid(s, t, split ? 'w1' : 'w0', () => hybridFromTransaction(lookup(s), t, split)),
+    hybridLine: (x, t) => cachedHybrid(s, t, `l${x.id}`, () => hybridFromLine(lookup(s), x, t)),
   };
 }
 
