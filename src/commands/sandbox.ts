@@ -27,7 +27,7 @@ Options:
                          answered change is on disk first, in FILE.journal)
   --transactions N       transactions in the first demo budget (default ~1500, up to 200000)
   --rate-limit N         requests per token per hour (default 200)
-  --faults SPEC          inject faults, e.g. "500=0.05,503=0.05,reset=0.02,slow=0.02,echo-auth=0.01"
+  --faults SPEC          inject faults, e.g. "500=0.05,503=0.05,reset=0.02,silent=0.01,slow=0.02,echo-auth=0.01"
   --oauth-token-ttl S    lifetime of OAuth access tokens in seconds (default 7200)
   --request-timeout MS   requests longer than this end with 503 (default 30000)
   --verbose              log every request on stderr

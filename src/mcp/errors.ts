@@ -54,6 +54,9 @@ export function describeError(e: unknown, tool: string, write: boolean, configur
   if (e instanceof JournalBusyError) return `${e.message}.`;
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof NetworkError) {
+    if (write && e.answered !== undefined && e.answered >= 400 && e.answered < 500) {
+      return `YNAB refused the change (${e.message}); it was not applied, and why was cut off with the connection. Try once more to see the reason.`;
+    }
     if (write && e.sent) return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;
     const unchanged = write ? ' Nothing was changed.' : '';
     if (e.failure === 'tls') return `Could not connect to YNAB securely: ${e.message}.${unchanged}`;

@@ -208,7 +208,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     durability?.fold();
   }
 
-  function send(res: ServerResponse, answer: ApiAnswer, extra: Record<string, string> = {}) {
+  /** `cut`: the status line, headers and half the body go out, then the connection drops (an answer lost on its way back). */
+  function send(res: ServerResponse, answer: ApiAnswer, extra: Record<string, string> = {}, cut = false) {
     if (res.headersSent || res.destroyed) return;
     // Acknowledged means durable: whatever this request changed is on disk before it is answered.
     if (!commit() && answer.status < 300) answer = { status: 500, body: new ApiError('internal_server_error', 'the change could not be saved').body() };
@@ -222,9 +223,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       ...extra,
       ...answer.headers,
     });
+    if (cut) {
+      res.write(Buffer.concat(pieces, length).subarray(0, length >> 1), () => res.destroy());
+      return;
+    }
     // The ready pieces go out as they are, uncopied (one writev).
     if (pieces.length === 1) {
-      res.end(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, length));
+      res.end(pieces[0]);
       return;
     }
     res.cork();
@@ -285,12 +290,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     } catch (e) {
       answer = errorAnswer(e, log);
     }
-    if (fault === 'reset-after') {
-      // The change was applied; the answer is lost on the way back.
+    if (fault === 'silent') {
+      // The change was applied; the connection drops before any of the answer is sent.
       req.socket.destroy();
       return;
     }
-    send(res, answer, rateHeader);
+    // 'reset-after': the change was applied; the answer is lost on its way back, after its status line.
+    send(res, answer, rateHeader, fault === 'reset-after');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {

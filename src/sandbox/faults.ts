@@ -2,8 +2,10 @@
  * Injected faults for resilience tests: `--faults "500=0.05,503=0.05,reset=0.02,slow=0.02"`.
  * Each request draws one outcome with the given probabilities (seeded, so runs repeat):
  *  - 500 / 503: an error answer, nothing applied;
- *  - reset: the connection is dropped; half the time after the request was applied (as real
- *    networks lose responses), half the time before;
+ *  - reset: the connection is dropped; half the time before the request was applied, half the
+ *    time after, in the middle of the answer (its status line arrived: a client knows it arrived);
+ *  - silent: the request is applied and the connection dropped before any of the answer, as
+ *    when a response is lost whole (nothing tells a client whether it arrived);
  *  - slow: the answer is delayed by up to 1.5x the request timeout; past the timeout the
  *    request ends with 503 and nothing is applied;
  *  - echo-auth: a 500 whose detail echoes the Authorization header, to prove that clients never
@@ -11,7 +13,7 @@
  */
 import { Random } from './demo/random.js';
 
-export const FAULT_KINDS = ['500', '503', 'reset', 'slow', 'echo-auth'] as const;
+export const FAULT_KINDS = ['500', '503', 'reset', 'silent', 'slow', 'echo-auth'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type FaultDecision = FaultKind | 'reset-after' | 'none';
 

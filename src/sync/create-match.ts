@@ -30,6 +30,14 @@ export interface CreateKind {
   describe(e: Entity, r: BudgetReplica | undefined): string;
   /** A cheap first test of which held entities can match any of `items` (a budget may hold 200,000 transactions). */
   near?(items: Item[]): (e: Entity) => boolean;
+  /**
+   * Whether two identical ones are something people mean to make (two coffees, two identical
+   * bills). Then an identical one that appeared while the answer was lost may be someone else's
+   * even when it is the only one, and without proof that the request arrived it is not claimed.
+   * Nobody means two payees, categories or accounts of one name, nor two transactions with one
+   * import_id (the service keeps one): the one that appeared is what was wanted, whoever made it.
+   */
+  twinsMeant(sent: Item): boolean;
 }
 
 /**
@@ -71,6 +79,7 @@ const transactions: CreateKind = {
   same: sameTransaction,
   contentKey: (t, r) => JSON.stringify([t.account_id, t.date, t.amount, t.import_id ?? null, payeeKey(t, r), t.memo ?? null]),
   describe: (t, r) => `${t.id} (${t.date}, ${amountOf(t, r)}, ${payeeOf(t, r)}${t.memo ? `, memo ${JSON.stringify(t.memo)}` : ''})`,
+  twinsMeant: (t) => !t.import_id,
   near: (items) => {
     // With an import_id only the account must agree; otherwise the amount too.
     const imported = new Set(items.filter((i) => i.import_id).map((i) => i.account_id));
@@ -86,6 +95,7 @@ const byName = (collection: (d: E.BudgetDetail) => Entity[] | undefined, held: (
   same: (s, e) => !e.deleted && sameName(e.name, s.name) && (extra?.(s, e) ?? true),
   contentKey: (s) => JSON.stringify([String(s.name ?? '').trim().toLowerCase(), s.category_group_id ?? null, s.type ?? null]),
   describe: (e) => `${e.id} (${JSON.stringify(e.name)})`,
+  twinsMeant: () => false,
 });
 
 /** The kinds of create whose recovery goes by identity, by operation. */
@@ -102,6 +112,7 @@ export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
     same: (s, e) => !e.deleted && e.account_id === s.account_id && e.date_first === s.date && e.amount === (s.amount ?? 0) && (e.memo ?? null) === (s.memo ?? null),
     contentKey: (s) => JSON.stringify([s.account_id, s.date, s.amount ?? 0, s.memo ?? null]),
     describe: (e, r) => `${e.id} (from ${e.date_first}, ${amountOf(e, r)}, ${payeeOf(e, r)})`,
+    twinsMeant: () => true,
   },
 };
 
@@ -119,18 +130,26 @@ export interface Decision {
   found: Map<number, Entity>;
   /** Items not found: they did not reach the service and may be sent again. */
   resend: number[];
-  /** Items whose outcome cannot be known, with the candidates that could be theirs. */
-  unknown: { items: number[]; candidates: Entity[] }[];
+  /**
+   * Items whose outcome cannot be known, with the candidates that could be theirs. `likely`: as
+   * many candidates as items, so most likely theirs, but nothing proves the request arrived and
+   * an identical one made elsewhere meanwhile would look the same.
+   */
+  unknown: { items: number[]; candidates: Entity[]; likely: boolean }[];
 }
 
 /**
  * After a lost answer: for each group of identical items still pending, the candidates are the
  * matching entities of the delta since the baseline that no call of ours created or reported.
- *   none           → the request did not arrive: send the group again;
- *   exactly enough → they are this call's: claim them;
+ * `arrived`: the service's status line (a 2xx) came before the connection was lost, so the
+ * request was applied.
+ *   none            → not arrived: send the group again (arrived: the outcome cannot be known);
+ *   exactly enough  → arrived, or a kind nobody makes twins of: they are this call's, claimed;
+ *                     otherwise they may be identical ones made elsewhere while this call's never
+ *                     arrived: named as most likely this call's, not claimed;
  *   any other count → some come from elsewhere and which cannot be told: say so, name them.
  */
-export function decide(kind: CreateKind, items: Item[], pending: number[], delta: Entity[], excluded: Set<string>, r: BudgetReplica | undefined): Decision {
+export function decide(kind: CreateKind, items: Item[], pending: number[], delta: Entity[], excluded: Set<string>, r: BudgetReplica | undefined, arrived = false): Decision {
   const groups = new Map<string, number[]>();
   for (const i of pending) {
     const key = kind.contentKey(items[i]!, r);
@@ -142,9 +161,10 @@ export function decide(kind: CreateKind, items: Item[], pending: number[], delta
     const sample = items[members[0]!]!;
     const candidates = delta.filter((e) => !taken.has(e.id) && !e.deleted && kind.same(sample, e, r));
     for (const c of candidates) taken.add(c.id);
-    if (candidates.length === 0) decision.resend.push(...members);
-    else if (candidates.length === members.length) members.forEach((i, n) => decision.found.set(i, candidates[n]!));
-    else decision.unknown.push({ items: members, candidates });
+    const enough = candidates.length === members.length;
+    if (candidates.length === 0 && !arrived) decision.resend.push(...members);
+    else if (enough && (arrived || !kind.twinsMeant(sample))) members.forEach((i, n) => decision.found.set(i, candidates[n]!));
+    else decision.unknown.push({ items: members, candidates, likely: enough });
   }
   decision.resend.sort((a, b) => a - b);
   return decision;

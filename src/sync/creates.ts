@@ -9,8 +9,10 @@
  *  3. when the answer is lost: the delta since the baseline is read, and for each group of
  *     identical items the matching entities that no call of ours claimed and that did not exist
  *     before are counted (create-match.ts `decide`): none → sent again; exactly as many as
- *     missing → they are this call's; any other number → the outcome cannot be known, and the
- *     result says so and names the candidates instead of claiming one.
+ *     missing → they are this call's when the request is proven to have arrived (its 2xx status
+ *     line came) or twins are not something anyone makes; otherwise, and for any other number,
+ *     the outcome cannot be known, and the result says so and names the candidates instead of
+ *     claiming one.
  * A result never names an id another call created or reported.
  */
 import { ApiError, NetworkError, PartialWriteError, UncertainWriteError } from '../api/client/errors.js';
@@ -43,15 +45,32 @@ export interface CreateDeps {
   log(line: string): void;
 }
 
-/** A failure after which the write may have been applied. */
+/** A failure after which the write may have been applied (a refusal whose details were cut off was not). */
 export function ambiguous(e: unknown): boolean {
-  if (e instanceof NetworkError) return e.sent;
+  if (e instanceof NetworkError) return e.sent && !(e.answered !== undefined && e.answered >= 400 && e.answered < 500);
   return e instanceof ApiError && (e.status === 500 || e.status === 503);
+}
+
+/** Proof that a request whose answer was lost reached the service and was applied: its 2xx status line came. */
+export function arrived(e: unknown): boolean {
+  return e instanceof NetworkError && e.answered !== undefined && e.answered >= 200 && e.answered < 300;
 }
 
 const WHICH_CANNOT_BE_TOLD =
   'Some may be this call\'s and others made elsewhere (the YNAB app, another tool), and which is which cannot be told: ' +
   'none was claimed and nothing was sent again, to avoid a duplicate. Check them in YNAB (and delete any extra) before trying again';
+
+const MOST_LIKELY_OURS =
+  'Most likely they are this call\'s, but nothing proves that its request arrived, and identical ones entered elsewhere (the YNAB app, another tool) ' +
+  'while the answer was missing would look the same: they were not claimed and nothing was sent again, to avoid a duplicate. ' +
+  'Check in YNAB that each purchase meant is there once before trying again';
+
+/** What the user is told about one group of items whose outcome cannot be known. */
+function unknownGroup(u: { items: number[]; candidates: string[]; likely: boolean }, label: string): string {
+  const them = u.items.length === 1 ? 'it' : 'them';
+  if (!u.candidates.length) return `${label}: YNAB answered that it was created, yet nothing like ${them} that no other call of this server made is there`;
+  return `${label}: YNAB now holds ${u.candidates.length} like ${them} that no other call of this server made: ${u.candidates.join('; ')}. ${u.likely ? MOST_LIKELY_OURS : WHICH_CANNOT_BE_TOLD}`;
+}
 
 const ids = (entities: Iterable<{ id: string }>) => [...entities].map((e) => e.id);
 
@@ -77,7 +96,7 @@ export class Creates {
     const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
     const single = !body.transactions;
     const found = new Map<number, E.TransactionDetail>();
-    const unknown: { items: number[]; candidates: string[] }[] = [];
+    const unknown: { items: number[]; candidates: string[]; likely: boolean }[] = [];
     const duplicates: string[] = [];
     const notices: string[] = [];
     let pending = items.map((_, i) => i);
@@ -118,9 +137,9 @@ export class Creates {
           const { delta, knowledge: seen } = await this.deps.changes(budgetId, intent.baseline, e);
           const replica = this.deps.replicas.peek(budgetId);
           const excluded = new Set([...(await intent.claimed()), ...before, ...ids(found.values())]);
-          const decision = decide(kind, items, pending, kind.entities(delta), excluded, replica);
+          const decision = decide(kind, items, pending, kind.entities(delta), excluded, replica, arrived(e));
           for (const [i, t] of decision.found) found.set(i, replica ? transactionDetail(replica.lookup(), t as E.TransactionSummaryBase, replica.linesOf(t.id)) : (t as E.TransactionDetail));
-          for (const u of decision.unknown) unknown.push({ items: u.items, candidates: u.candidates.map((c) => kind.describe(c, replica)) });
+          for (const u of decision.unknown) unknown.push({ items: u.items, candidates: u.candidates.map((c) => kind.describe(c, replica)), likely: u.likely });
           await intent.record(seen, [...ids(decision.found.values()), ...decision.unknown.flatMap((u) => ids(u.candidates))]);
           pending = decision.resend;
           const recovered = decision.found.size;
@@ -186,15 +205,14 @@ export class Creates {
           const { delta, knowledge: seen } = await this.deps.changes(budgetId, intent.baseline, e);
           const replica = this.deps.replicas.peek(budgetId);
           const excluded = new Set([...(await intent.claimed()), ...before]);
-          const decision = decide(kind, [sent], [0], kind.entities(delta), excluded, replica);
+          const decision = decide(kind, [sent], [0], kind.entities(delta), excluded, replica, arrived(e));
           const reported = decision.unknown.flatMap((u) => u.candidates);
           await intent.record(seen, [...ids(decision.found.values()), ...ids(reported)]);
           const match = decision.found.get(0);
-          if (reported.length) {
-            throw new UncertainWriteError(
-              `the answer was lost (${(e as Error).message}), and YNAB now holds ${reported.length} like it that no other call of this server made: ` +
-                `${reported.map((c) => kind.describe(c, replica)).join('; ')}. ${WHICH_CANNOT_BE_TOLD}`,
-            );
+          const undecided = decision.unknown[0];
+          if (undecided) {
+            const group = { items: [0], candidates: undecided.candidates.map((c) => kind.describe(c, replica)), likely: undecided.likely };
+            throw new UncertainWriteError(`the answer was lost (${(e as Error).message}); ${unknownGroup(group, 'what was sent')}`);
           }
           if (!match || !replica) {
             notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it was not found in YNAB, so it was sent again.`);
@@ -227,16 +245,12 @@ function sameAnswered(item: Item, t: E.TransactionDetail): boolean {
   return !t.payee_id;
 }
 
-function uncertainMessage(unknown: { items: number[]; candidates: string[] }[], created: E.TransactionDetail[], total: number): string {
+function uncertainMessage(unknown: { items: number[]; candidates: string[]; likely: boolean }[], created: E.TransactionDetail[], total: number): string {
   const undecided = unknown.reduce((n, u) => n + u.items.length, 0);
-  const parts = unknown.map(
-    (u) =>
-      `${u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`}: ` +
-      `YNAB holds ${u.candidates.length} like ${u.items.length === 1 ? 'it' : 'them'} that no other call of this server made: ${u.candidates.join('; ')}`,
-  );
+  const parts = unknown.map((u) => unknownGroup(u, u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`));
   return (
     `the answer was lost, and for ${undecided} of the ${total} transaction(s) it cannot be known whether this call created ${undecided === 1 ? 'it' : 'them'}: ` +
-    `${parts.join('. ')}. ${WHICH_CANNOT_BE_TOLD}` +
+    `${parts.join('. ')}` +
     (created.length ? `. Created by this call: ${created.map((t) => t.id).join(', ')}` : '')
   );
 }

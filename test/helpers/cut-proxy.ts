@@ -3,7 +3,10 @@
  *  - `before`: the request is read in full and the connection dropped; it never reaches the
  *    service (the client has sent it, so it cannot know that);
  *  - `after`: the request is forwarded, the service answers (the change is applied), and the
- *    connection is dropped instead of passing the answer on.
+ *    connection is dropped after the answer's status line and headers, in the middle of its body
+ *    (the client knows it arrived, but not what it made);
+ *  - `silent`: the same, but the connection is dropped before any of the answer is passed on
+ *    (nothing proves to the client that the request arrived).
  *  - `refuse`: the request never reaches the service and is answered with an API error (a
  *    definite refusal, e.g. 400), for failures that are not in doubt.
  * Everything else is forwarded unchanged. `hold` runs before a cut request goes anywhere (to make
@@ -18,7 +21,7 @@ export interface CutRule {
   path: RegExp;
   /** Which matching request to cut, counting from when the rule was armed: 1 = the next one. */
   nth?: number;
-  when: 'before' | 'after' | 'refuse';
+  when: 'before' | 'after' | 'silent' | 'refuse';
   /** For `refuse`: the status and detail of the error answered. */
   refuse?: { status: number; detail: string };
   hold?: () => Promise<void>;
@@ -40,7 +43,7 @@ export interface CutProxy {
   /** How many answers to matching requests have been passed on so far. */
   count(method: string, path: RegExp): number;
   /** Requests cut so far. */
-  readonly cuts: { method: string; path: string; when: 'before' | 'after' | 'refuse' }[];
+  readonly cuts: { method: string; path: string; when: CutRule['when'] }[];
   close(): Promise<void>;
 }
 
@@ -107,7 +110,13 @@ export async function cutProxy(targetBaseUrl: string, opts: CutProxyOptions = {}
           const answer = await forward(req, body);
           if (rule) {
             await rule.meanwhile?.();
-            cuts.push({ method: req.method!, path, when: 'after' });
+            cuts.push({ method: req.method!, path, when: rule.when });
+            if (rule.when === 'after') {
+              // The status line and headers (with the full length), half the body, then nothing.
+              res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(answer.body.length) });
+              res.write(answer.body.subarray(0, answer.body.length >> 1));
+              await new Promise((r) => setTimeout(r, 20));
+            }
             req.socket.destroy();
             rule.done();
             return;

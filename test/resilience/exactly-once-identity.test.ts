@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PartialWriteError, UncertainWriteError } from '../../src/api/client/errors.js';
+import { NetworkError, PartialWriteError, UncertainWriteError } from '../../src/api/client/errors.js';
+import { describeError } from '../../src/mcp/errors.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { runTogether, startChild } from '../helpers/go-child.js';
@@ -194,6 +195,112 @@ describe('a client this server cannot see', () => {
     expect(live()).toHaveLength(2);
     expect(live(`tea ${run}`)).toHaveLength(1);
     expect(outcome!.message).toContain(`Created by this call: ${live(`tea ${run}`)[0]!.id}`);
+  });
+});
+
+describe('nothing proves the request arrived', () => {
+  it('an identical transaction made elsewhere while a request that never arrived waits: named as the candidate, not claimed, nothing sent again', async () => {
+    const s = stack();
+    await s.service.call('getAccounts', { params: { budget_id: budget } });
+    let foreign = '';
+    const cut = proxy.cut({
+      method: 'POST',
+      path: CREATE,
+      when: 'before',
+      hold: async () => {
+        foreign = (await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })).body.data.transaction.id;
+      },
+    });
+    const outcome = await create(s, { transaction: coffee() }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await cut;
+    // Before: the foreign coffee was taken as this call's ("had been created anyway").
+    expect(outcome).toBeInstanceOf(UncertainWriteError);
+    expect(outcome!.message).toContain(foreign);
+    expect(outcome!.message).toMatch(/cannot be known/);
+    expect(outcome!.message).toMatch(/Most likely they are this call's, but nothing proves that its request arrived/);
+    expect(outcome!.message).toMatch(/not claimed and nothing was sent again/);
+    expect(live().map((t) => t.id)).toEqual([foreign]);
+  });
+
+  it('an answer lost whole after the request arrived: the one that appeared is named, not claimed; the next identical create is a new transaction', async () => {
+    const s = stack();
+    const first = await create(s, { transaction: coffee() });
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'silent' });
+    const outcome = await create(s, { transaction: coffee() }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await cut;
+    expect(outcome).toBeInstanceOf(UncertainWriteError);
+    const ours = live().find((t) => t.id !== first.data.transaction_ids[0])!;
+    expect(live()).toHaveLength(2);
+    expect(outcome!.message).toContain(ours.id);
+    expect(outcome!.message).not.toContain(first.data.transaction_ids[0]);
+    expect(outcome!.message).toMatch(/Most likely/);
+    // Reported once, never claimed later: a third identical create makes a third transaction.
+    const third = await create(s, { transaction: coffee() });
+    expect(live()).toHaveLength(3);
+    expect([first.data.transaction_ids[0], ours.id]).not.toContain(third.data.transaction_ids[0]);
+  });
+
+  it('a batch lost whole: every item is named with its candidate; none is claimed or sent again', async () => {
+    const s = stack();
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'silent' });
+    const outcome = await create(s, { transactions: [coffee(), coffee(), coffee(`tea ${run}`)] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await cut;
+    expect(outcome).toBeInstanceOf(UncertainWriteError);
+    expect(outcome!.message).toMatch(/for 3 of the 3 transaction\(s\) it cannot be known/);
+    for (const t of [...live(), ...live(`tea ${run}`)]) expect(outcome!.message).toContain(t.id);
+    expect(live()).toHaveLength(2);
+    expect(live(`tea ${run}`)).toHaveLength(1);
+  });
+
+  it('a payee lost whole: the one that appeared is taken (nobody means two payees of one name)', async () => {
+    const s = stack();
+    await s.service.call('getPayees', { params: { budget_id: budget } });
+    const name = `Silent Payee ${run}`;
+    const cut = proxy.cut({ method: 'POST', path: /\/payees$/, when: 'silent' });
+    const res = await s.service.call('createPayee', { params: { budget_id: budget }, body: { payee: { name } } });
+    await cut;
+    const held = [...sb.state.budgets[0]!.rec.payees.values()].filter((p) => !p.deleted && p.name === name);
+    expect(held).toHaveLength(1);
+    expect(res.data.payee.id).toBe(held[0]!.id);
+    expect(res.notices!.join(' ')).toMatch(/created anyway/);
+  });
+
+  it('a status line that arrived before the body was cut proves the request arrived: the one that appeared is claimed', async () => {
+    const s = stack();
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'after' });
+    const res = await create(s, { transaction: coffee() });
+    await cut;
+    expect(res.data.transaction_ids).toEqual(live().map((t) => t.id));
+    expect(res.notices!.join(' ')).toMatch(/answered 201, and the connection was lost before the rest of the answer/);
+  });
+});
+
+describe('a refusal whose details were cut off', () => {
+  it('is not sent again and not taken for a lost success: the error says it was refused and not applied', async () => {
+    const s = stack();
+    const before = proxy.count('POST', CREATE);
+    const arrivedBefore = proxy.cuts.length;
+    const cut = proxy.cut({ method: 'POST', path: CREATE, when: 'after' });
+    const e = await create(s, { transaction: { ...coffee(), account_id: '00000000-0000-4000-8000-000000000000' } }).then(
+      () => undefined,
+      (x: unknown) => x as NetworkError,
+    );
+    await cut;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e!.answered).toBe(400);
+    // One attempt: the cut one. Nothing passed on since (no resend).
+    expect(proxy.cuts.length).toBe(arrivedBefore + 1);
+    expect(proxy.count('POST', CREATE)).toBe(before);
+    expect(describeError(e, 'create_transactions', true)).toMatch(/^YNAB refused the change .*answered 400.*it was not applied/);
   });
 });
 

@@ -82,7 +82,7 @@ describe('reset', () => {
     const n = 30;
     for (let i = 0; i < n; i++) {
       const attempt = sb.call('POST', path, createBody(checking.id, `reset-${i}`));
-      await expect(attempt).rejects.toThrow(/fetch failed/);
+      await expect(attempt).rejects.toThrow(/fetch failed|terminated/);
     }
     const memos = applied(sb, 'reset-');
     // Each write either happened completely or not at all, and both halves occur.
@@ -90,9 +90,46 @@ describe('reset', () => {
     expect(memos.size).toBeLessThan(n);
     expect(budget.knowledge - k0).toBe(memos.size);
     // Reads are dropped too.
-    await expect(sb.get('/user')).rejects.toThrow(/fetch failed/);
+    await expect(sb.get('/user')).rejects.toThrow(/fetch failed|terminated/);
   });
 
+  it('after applying, the status line arrives and the body is cut; before, nothing arrives', async () => {
+    const sb = await faulty('reset=1');
+    const { checking, path } = target(sb);
+    let cut = 0;
+    let none = 0;
+    for (let i = 0; i < 30; i++) {
+      const memo = `line-${i}`;
+      const res = await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify(createBody(checking.id, memo)) }).catch(() => undefined);
+      if (!res) {
+        none++;
+        expect(applied(sb, memo).has(memo), memo).toBe(false);
+        continue;
+      }
+      cut++;
+      expect(res.status).toBe(201);
+      await expect(res.text()).rejects.toThrow(/terminated/);
+      expect(applied(sb, memo).has(memo), memo).toBe(true);
+    }
+    expect(cut).toBeGreaterThan(0);
+    expect(none).toBeGreaterThan(0);
+  });
+});
+
+describe('silent', () => {
+  it('applies every write and answers none of them: not even a status line', async () => {
+    const sb = await faulty('silent=1');
+    const { budget, checking, path } = target(sb);
+    const k0 = budget.knowledge;
+    for (let i = 0; i < 10; i++) {
+      await expect(fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify(createBody(checking.id, `silent-${i}`)) })).rejects.toThrow(/fetch failed/);
+    }
+    expect(applied(sb, 'silent-').size).toBe(10);
+    expect(budget.knowledge - k0).toBe(10);
+  });
+});
+
+describe('reset with retries', () => {
   it('at a lower probability lets the rest through; a client retrying with import_id ends with exactly one of each', async () => {
     const sb = await faulty('reset=0.5');
     const { checking, path } = target(sb);
@@ -204,12 +241,12 @@ describe('spec parsing', () => {
     expect(parseFaults('500=.5,503=0.5')).toEqual(new Map([['500', 0.5], ['503', 0.5]]));
     // Floating point: these add up to 1.
     expect(parseFaults('500=0.1,503=0.2,reset=0.7').size).toBe(3);
-    expect(FAULT_KINDS).toEqual(['500', '503', 'reset', 'slow', 'echo-auth']);
+    expect(FAULT_KINDS).toEqual(['500', '503', 'reset', 'silent', 'slow', 'echo-auth']);
   });
 
   it.each([
     ['timeout=0.1', /unknown fault "timeout"/],
-    ['429=0.1', /unknown fault "429".*expected one of 500, 503, reset, slow, echo-auth/],
+    ['429=0.1', /unknown fault "429".*expected one of 500, 503, reset, silent, slow, echo-auth/],
     ['500', /500 needs a probability between 0 and 1/],
     ['500=', /500 needs a probability/],
     ['500=1.5', /500 needs a probability between 0 and 1/],

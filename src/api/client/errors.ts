@@ -42,6 +42,11 @@ export class NetworkError extends YnabError {
     /** The request was fully sent: a write may have been applied even though no answer came. */
     readonly sent: boolean,
     message: string,
+    /**
+     * The status the service answered with, when its status line arrived and the body was lost:
+     * proof that the request reached it (a 2xx write was applied), which a lost answer otherwise lacks.
+     */
+    readonly answered?: number,
   ) {
     super(message);
   }

@@ -72,9 +72,12 @@ function beforeSending(code: string | undefined): boolean {
 }
 
 /** A network failure as a message naming where the client tried to go (never a header, so never the token). */
-function classify(e: unknown, sent: boolean, where: URL, connectTimeoutMs: number): NetworkError {
+function classify(e: unknown, sent: boolean, where: URL, connectTimeoutMs: number, answered?: number): NetworkError {
   const at = `${where.protocol}//${where.host}${where.pathname.replace(/\/$/, '')}`;
   const code = codeOf(e);
+  if (answered !== undefined) {
+    return new NetworkError(e instanceof errors.BodyTimeoutError ? 'timeout' : 'reset', true, `${at} answered ${answered}, and the connection was lost before the rest of the answer${code ? ` (${code})` : ''}`, answered);
+  }
   if (e instanceof errors.ConnectTimeoutError) return new NetworkError('connect', false, `could not connect to ${at} within ${connectTimeoutMs / 1000} s`);
   if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError) {
     return new NetworkError('timeout', true, `${at} did not answer in time`);
@@ -163,6 +166,7 @@ export class Transport {
       headers['content-type'] = 'application/json';
     }
     let sent = false;
+    let answered: number | undefined;
     const started = Date.now();
     const report = (outcome: number | string) => this.opts.onRequest?.({ method: req.method, path: req.path, query: req.query ?? {}, outcome, ms: Date.now() - started });
     try {
@@ -175,6 +179,7 @@ export class Transport {
         bodyTimeout: this.responseTimeoutMs,
       });
       sent = true;
+      answered = res.statusCode;
       const body = await readBody(res.body);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -182,7 +187,7 @@ export class Transport {
       return { status: res.statusCode, headers: out, body };
     } catch (e) {
       // undici rejects before `sent` for failures while connecting; anything after writing may have been applied.
-      const failure = classify(e, sent || !beforeSending(codeOf(e)), this.baseUrl, this.connectTimeoutMs);
+      const failure = classify(e, sent || !beforeSending(codeOf(e)), this.baseUrl, this.connectTimeoutMs, answered);
       report(failure.failure);
       throw failure;
     }
