@@ -6,7 +6,7 @@
  * before any answer leaves the process; the journal is folded into the snapshot when the sandbox
  * has been quiet for a moment, when it has grown, and at exit.
  */
-import { loadData, saveData, type SandboxData } from './persistence.js';
+import { loadData, removeStaleTemps, saveData, type SandboxData } from './persistence.js';
 import { Journal, type JournalChange, type JournalEntry } from './journal.js';
 import { applyDelta, DeltaRecorder } from './store/budget-delta.js';
 import type { BudgetStore } from './store/budget-store.js';
@@ -55,6 +55,7 @@ function replay(data: SandboxData, entries: readonly JournalEntry[]): void {
 
 /** The saved state with the journal applied; undefined when there is no file yet. */
 export function loadDurable(file: string, log: (line: string) => void): { data: SandboxData; seq: number } | undefined {
+  removeStaleTemps(file, log);
   const data = loadData(file);
   if (!data) return undefined;
   const { entries, torn } = Journal.read(journalPath(file), data.journal_seq);

@@ -9,8 +9,8 @@
  * Version 1 files (one user, before the journal) are read and saved as version 2.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { PendingCode } from './oauth.js';
 import type { BudgetRec } from './store/records.js';
 import type { Grant, RefreshEntry } from './tokens.js';
@@ -177,6 +177,44 @@ function syncDirectory(dir: string): void {
 }
 
 /** Writes a snapshot atomically and durably: temp file, flush, rename, flush the directory. */
+/** The temp file a save writes before renaming it over `file`: pid and a random part, so two writers never share one. */
+const tempName = (file: string) => `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+
+/**
+ * Removes what saves of `file` left behind when their process was killed mid-write (a snapshot
+ * of a large budget is tens of megabytes): temp files named as `tempName` makes them, whose
+ * process is gone. A live process's temp file (another sandbox on the same file) is left alone.
+ */
+export function removeStaleTemps(file: string, log: (line: string) => void): void {
+  const pattern = new RegExp(`^${basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[0-9a-f]{8}\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (!pid || alive(pid)) continue;
+    try {
+      unlinkSync(join(dirname(file), name));
+      log(`sandbox: removed ${name}, a snapshot left half-written when its process stopped`);
+    } catch {
+      // Gone already, or not ours to remove: the next start tries again.
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function saveData(file: string, data: SandboxData): void {
   const body = JSON.stringify({
     format: DATA_FORMAT,
@@ -186,7 +224,7 @@ export function saveData(file: string, data: SandboxData): void {
     users: data.users.map((u) => ({ ...u, budgets: u.budgets.map(budgetToJson) })),
     oauth: data.oauth,
   });
-  const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const tmp = tempName(file);
   let fd: number | undefined;
   try {
     // 'wx': a new file, never one that is there already (nor a link planted in its place).

@@ -7,7 +7,7 @@
  * all of its transactions or none, an update or assignment holds its acknowledged value (or a
  * later one that was applied while its answer was lost).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,53 @@ describe('--data survives SIGKILL', () => {
     expect((await p.stop()).code).toBe(0);
     expect(existsSync(`${file}.journal`)).toBe(true);
   });
+});
+
+describe('a kill inside the fold', () => {
+  it('lands while the snapshot is half-written: every acknowledged write survives, and the next start removes the half-written file', async () => {
+    const file = join(dir, 'folding.json');
+    const made: string[] = [];
+    let landed = false;
+    // A large budget makes the snapshot slow enough to write that the kill can land inside it.
+    for (let attempt = 1; attempt <= 5 && !landed; attempt++) {
+      const p = startCli(['sandbox', '--port', '0', '--data', file, '--rate-limit', '1000000', '--seed', 'fold', '--transactions', '30000']);
+      const a = await p.announcement;
+      const budget = (await call(a, 'GET', '/plans')).body.data.plans[0].id;
+      const checking = (await call(a, 'GET', `/plans/${budget}/accounts`)).body.data.accounts.find((x: any) => x.name === 'Everyday Checking').id;
+      // Armed after the start's own fold: the next temp file is the quiet-time fold of these writes.
+      const temps = new Set<string>();
+      const watcher = watch(dir, (_event, name) => {
+        if (!name || !/^folding\.json\.\d+\.[0-9a-f]{8}\.tmp$/.test(name) || temps.has(name)) return;
+        temps.add(name);
+        p.child.kill('SIGKILL');
+      });
+      try {
+        for (let i = 0; i < 20; i++) {
+          const memo = `fold ${attempt}-${i}`;
+          const res = await call(a, 'POST', `/plans/${budget}/transactions`, { transaction: { account_id: checking, date: today(), amount: -1_000, memo } });
+          expect(res.status).toBe(201);
+          made.push(res.body.data.transaction.id);
+        }
+        // Quiet now: the fold starts within about a second, and its temp file brings the kill.
+        expect((await p.exited).signal).toBe('SIGKILL');
+      } finally {
+        watcher.close();
+      }
+      // The kill landed inside the fold when the temp file is still there (it is renamed over the file at the end).
+      landed = readdirSync(dir).some((n) => temps.has(n));
+    }
+    expect(landed).toBe(true);
+
+    const p = startCli(['sandbox', '--port', '0', '--data', file, '--rate-limit', '1000000']);
+    const a = await p.announcement;
+    const budget = (await call(a, 'GET', '/plans')).body.data.plans[0].id;
+    const all: any[] = (await call(a, 'GET', `/plans/${budget}/transactions?since_date=2000-01-01`)).body.data.transactions;
+    const ids = new Set(all.map((t) => t.id));
+    for (const id of made) expect(ids.has(id), id).toBe(true);
+    expect(readdirSync(dir).filter((n) => n.startsWith('folding.json.') && n.endsWith('.tmp'))).toEqual([]);
+    expect(p.stderr).toMatch(/removed folding\.json\.\d+\.[0-9a-f]{8}\.tmp, a snapshot left half-written/);
+    expect((await p.stop()).code).toBe(0);
+  }, 180_000);
 });
 
 async function verify(a: Announcement, b: (path: string) => string, ledger: Ledger, ids: { checking: string; savings: string; category: string }) {
