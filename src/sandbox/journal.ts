@@ -11,7 +11,7 @@
  * snapshot records the last entry it holds, the journal is emptied, and entries the snapshot
  * already holds are skipped if the emptying did not happen.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import type { PendingCode } from './oauth.js';
 import { writeAll } from './persistence.js';
 import type { BudgetDelta } from './store/budget-delta.js';
@@ -37,7 +37,7 @@ export class Journal {
     /** The number of the last entry written (or folded). */
     private seq: number,
   ) {
-    this.fd = openSync(path, 'a', 0o600);
+    this.fd = openJournal(path);
   }
 
   get lastSeq(): number {
@@ -81,7 +81,8 @@ export class Journal {
    * ended in an incomplete entry (dropped: it was never acknowledged).
    */
   static read(path: string, since: number): { entries: JournalEntry[]; torn: boolean } {
-    if (!existsSync(path)) return { entries: [], torn: false };
+    // Only a file of ours is read: a link planted there (to anything) holds no change of ours.
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) return { entries: [], torn: false };
     const text = readFileSync(path, 'utf8');
     const entries: JournalEntry[] = [];
     let start = 0;
@@ -104,5 +105,18 @@ export class Journal {
       start = end + 1;
     }
     return { entries, torn };
+  }
+}
+
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+/** Opens the journal for appending, never through a link: one planted where it goes is removed first. */
+function openJournal(path: string): number {
+  try {
+    return openSync(path, APPEND, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ELOOP' || !lstatSync(path).isSymbolicLink()) throw e;
+    unlinkSync(path);
+    return openSync(path, APPEND | constants.O_EXCL, 0o600);
   }
 }

@@ -164,7 +164,7 @@ function tempPath(path: string): string {
 }
 
 /** Creates a new 0600 file that cannot be anything but ours: never through a link, never an existing file. */
-async function writeExclusive(path: string, data: Uint8Array | string, sync: boolean): Promise<void> {
+export async function writeExclusive(path: string, data: Uint8Array | string, sync: boolean): Promise<void> {
   const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
   try {
     if (!IS_WINDOWS) await fh.chmod(0o600); // the umask may have narrowed it further

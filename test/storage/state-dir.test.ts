@@ -18,6 +18,7 @@ import type { RequestInfo } from '../../src/api/client/transport.js';
 import { FileSecretStore } from '../../src/auth/file-store.js';
 import { removeProfileInfo, storedScope, writeProfileInfo } from '../../src/auth/profile-info.js';
 import { QuotaLedger, tokenKey } from '../../src/quota/ledger.js';
+import { writeExclusive } from '../../src/storage/safe-fs.js';
 import { fileKey } from '../../src/sync/persist.js';
 import { createStack, type Stack } from '../../src/sync/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -143,6 +144,33 @@ describe('nothing is written through a link', () => {
     expect(requests[0]!.query).toEqual({}); // a full export: the link was no copy
     expectVictimUntouched();
     expect(lstatSync(replicaFile()).isFile()).toBe(true);
+  });
+
+  it('a temp file at its exact (random) name: a link planted there, even one pointing nowhere, is refused, not followed', async () => {
+    // Every state file is written through a temp file of a random name created with O_EXCL and
+    // O_NOFOLLOW (safe-fs.ts); this plants the link at the very name the create is given.
+    const temp = join(dir, `ledger.json.${process.pid}.0123456789ab.tmp`);
+    const nowhere = join(root, `nowhere-${n}.txt`);
+    symlinkSync(nowhere, temp);
+    await expect(writeExclusive(temp, 'x', false)).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(existsSync(nowhere)).toBe(false);
+    rmSync(temp);
+    symlinkSync(victim, temp);
+    await expect(writeExclusive(temp, 'x', true)).rejects.toMatchObject({ code: 'EEXIST' });
+    expectVictimUntouched();
+  });
+
+  it('the sandbox --data journal: a link planted there is removed, not appended through, its target untouched', async () => {
+    const file = join(dir, 'sandbox.json');
+    symlinkSync(victim, `${file}.journal`);
+    const data = await testSandbox({ seed: 'state-dir-data', dataFile: file });
+    const b = data.state.budgets[0]!.id;
+    const acct = (await data.get(`/plans/${b}/accounts`)).body.data.accounts[0].id;
+    expect((await data.call('POST', `/plans/${b}/transactions`, { transaction: { account_id: acct, date: '2026-01-02', amount: -1_000, memo: 'through no link' } })).status).toBe(201);
+    await data.close();
+    expectVictimUntouched();
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(lstatSync(`${file}.journal`).isFile()).toBe(true);
   });
 
   it('the aliases file temp name: a link planted there is not followed', async () => {
