@@ -6,7 +6,7 @@
  * or could not be used (network, 5xx, 429: try again later, keep what is stored). The distinction
  * matters for refreshes: a passing outage must not send the user through a new sign-in.
  */
-import { request } from 'undici';
+import { Pool } from '../api/client/http.js';
 import { checkBaseUrl } from '../api/client/transport.js';
 import { describeError } from './secret-common.js';
 
@@ -38,8 +38,11 @@ export async function exchangeToken(appUrl: string, form: Record<string, string>
   const url = new URL('/oauth/token', checkBaseUrl(appUrl));
   let status: number;
   let text: string;
+  // A pool of one connection for this one exchange (undici's bare `request` would load all of undici: http.ts).
+  const pool = new Pool(url.origin, { connections: 1 });
   try {
-    const res = await request(url, {
+    const res = await pool.request({
+      path: url.pathname,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(form).toString(),
@@ -51,6 +54,8 @@ export async function exchangeToken(appUrl: string, form: Record<string, string>
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     throw new TokenEndpointError(`could not reach ${url.origin} (${typeof code === 'string' ? code : clean((e as Error).message ?? 'error', form)})`, false);
+  } finally {
+    void pool.close().catch(() => undefined);
   }
   let body: Record<string, unknown> = {};
   try {

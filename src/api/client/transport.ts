@@ -4,9 +4,9 @@
  * header, and a refusal of plain-HTTP base URLs except on the loopback interface.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { errors, Pool } from 'undici';
 import { JsonStreamParser } from '../json-stream.js';
 import { checkApiBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
+import { errors, Pool } from './http.js';
 import { NetworkError } from './errors.js';
 
 export { checkApiBaseUrl, checkBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
