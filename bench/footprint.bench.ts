@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, initialize, mb, memoryOf, requireBuild, ROOT, startSandboxProcess, startStdio, type StdioServer } from './processes.js';
+import { CLI, initialize, mb, memoryOf, requireBuild, ROOT, type SandboxProcess, startSandboxProcess, startStdio, type StdioServer } from './processes.js';
 import type { BenchSection, Reporter } from './section.js';
 import { median, ms } from './stats.js';
 
@@ -117,7 +117,8 @@ async function firstCall(report: Reporter): Promise<void> {
   }
   const idle = median(runs.idle.beyond);
   report.figure('first tool call on the demo budget from a fresh state, beyond its one request (host idle 1 s after tools/list)', ms(idle), { goal: '≤ 150 ms', met: idle <= 150 });
-  report.figure('the same, called right after tools/list', ms(median(runs.now.beyond)));
+  const now = median(runs.now.beyond);
+  report.figure('the same, called right after tools/list (its code still loading)', ms(now), { goal: '≤ 150 ms', met: now <= 150 });
   for (const [mode, label] of [['now', 'right after tools/list'], ['idle', 'after 1 s idle']] as const) {
     const r = runs[mode];
     report.row({ measure: `first list_accounts, fresh state, demo budget, ${label} (p50 of 5)`, total: ms(median(r.total)), 'its one request (the budget export)': ms(median(r.request)), beyond: ms(median(r.beyond)) });
@@ -141,15 +142,40 @@ async function replicaSaved(env: NodeJS.ProcessEnv): Promise<void> {
   }
 }
 
-async function largeBudget(report: Reporter): Promise<void> {
-  const sandbox = await startSandboxProcess(['--transactions', '100000']);
+/** The first list_accounts of a fresh server on a fresh state: the full sync of the budget. */
+async function firstSync(sandbox: SandboxProcess): Promise<{ ms: number; exportMs: number }> {
   const env = freshEnv({ YNAB_ACCESS_TOKEN: sandbox.token, YNAB_BASE_URL: sandbox.baseUrl });
   const server = startStdio(CLI, ['serve', '--verbose'], env);
   try {
     await initialize(server);
     await server.request('tools/list');
     const sync = await timedCall(server, 'list_accounts', {});
-    const [exportMs] = apiRequests(server.stderr());
+    return { ms: sync.ms, exportMs: apiRequests(server.stderr())[0] ?? NaN };
+  } finally {
+    await server.stop();
+    removeDirs(env);
+  }
+}
+
+async function largeBudget(report: Reporter): Promise<void> {
+  const sandbox = await startSandboxProcess(['--transactions', '100000']);
+  // The full sync, p50 of 5 fresh servers after one unmeasured (which warms the sandbox's encodings).
+  const syncs: { ms: number; exportMs: number }[] = [];
+  try {
+    await firstSync(sandbox);
+    for (let i = 0; i < 5; i++) syncs.push(await firstSync(sandbox));
+  } catch (e) {
+    await sandbox.stop();
+    throw e;
+  }
+  const syncMs = median(syncs.map((s) => s.ms));
+  const exportMs = median(syncs.map((s) => s.exportMs));
+  const env = freshEnv({ YNAB_ACCESS_TOKEN: sandbox.token, YNAB_BASE_URL: sandbox.baseUrl });
+  const server = startStdio(CLI, ['serve', '--verbose'], env);
+  try {
+    await initialize(server);
+    await server.request('tools/list');
+    await timedCall(server, 'list_accounts', {});
     const queries: [string, Record<string, unknown>][] = [
       ['list_transactions', { limit: 50 }],
       ['list_transactions', { since_date: '2000-01-01', limit: 50 }],
@@ -167,9 +193,10 @@ async function largeBudget(report: Reporter): Promise<void> {
     // Let the save finish and the heap settle, as it would between an assistant's questions.
     await new Promise((r) => setTimeout(r, 3_000));
     const { rss, peak } = memoryOf(server.child.pid!);
-    report.figure('first full sync at 100,000 transactions (first list_accounts on a fresh state)', `${ms(sync.ms)} (the export request ${ms(exportMs ?? NaN)})`, { goal: '≤ 1 s', met: sync.ms <= 1_000 });
+    const all = syncs.map((s) => ms(s.ms)).join(', ');
+    report.figure('first full sync at 100,000 transactions (first list_accounts on a fresh state, p50 of 5)', `${ms(syncMs)} (the export request ${ms(exportMs)}; runs ${all})`, { goal: '≤ 1 s', met: syncMs <= 1_000 });
     report.figure('server resident memory at 100,000 transactions, replica loaded, queried and saved', `${mb(rss)} (peak ${mb(peak)})`, { goal: '≤ 200 MB', met: rss <= 200 * 2 ** 20 });
-    report.row({ measure: '100,000 transactions: first list_accounts (full sync)', value: `${ms(sync.ms)}, of which the export request ${ms(exportMs ?? NaN)}` });
+    report.row({ measure: '100,000 transactions: first list_accounts (full sync, p50 of 5 fresh servers)', value: `${ms(syncMs)}, of which the export request ${ms(exportMs)} (runs: ${all})` });
     report.row({ measure: '100,000 transactions: then each query once', value: times.join('; ') });
     report.row({ measure: '100,000 transactions: resident memory after those and the save', value: `${mb(rss)} now, ${mb(peak)} at the peak` });
   } finally {

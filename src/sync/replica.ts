@@ -62,6 +62,9 @@ function mergeLines<T extends Keyed>(into: Map<string, Map<string, T>>, items: r
 const TRANSACTION_SHARED = ['date', 'cleared', 'flag_color', 'flag_name', 'account_id', 'payee_id', 'category_id', 'transfer_account_id', 'debt_transaction_type'] as const;
 const LINE_SHARED = ['transaction_id', 'payee_id', 'category_id', 'transfer_account_id'] as const;
 
+/** Rows whose strings are shared at once; more are shared in slices this size, after the answer (see share). */
+const SHARE_AT_ONCE = 10_000;
+
 /** Approximate bytes per entity kind, for the cache's size bound. */
 const SIZE = { transaction: 700, line: 400, month: 300, category: 900, other: 400 };
 
@@ -149,8 +152,8 @@ export class BudgetReplica {
   }
 
   private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined) {
-    for (const t of transactions ?? []) this.shareStrings(t as unknown as Record<string, unknown>, TRANSACTION_SHARED);
-    for (const x of lines ?? []) this.shareStrings(x as unknown as Record<string, unknown>, LINE_SHARED);
+    this.share(transactions ?? [], TRANSACTION_SHARED);
+    this.share(lines ?? [], LINE_SHARED);
     merge(this.transactions, transactions);
     for (const t of transactions ?? []) if (t.deleted) this.lines.delete(t.id);
     mergeLines(this.lines, lines, (x) => x.transaction_id);
@@ -211,6 +214,29 @@ export class BudgetReplica {
    * categories, dates, cleared states) one string each instead of one copy per row, as they come
    * from the parser: at 100,000 transactions that is a fifth of the replica's memory.
    */
+  private share(rows: readonly object[], fields: readonly string[]): void {
+    if (rows.length <= SHARE_AT_ONCE) {
+      for (const row of rows) this.shareStrings(row as Record<string, unknown>, fields);
+      return;
+    }
+    // A full export (100,000 rows: about a tenth of a second) is shared after the answer waiting
+    // for it has gone out, a slice at a time, so that neither that answer nor the next waits for
+    // it. Sharing changes no value, only which copy of an equal string a row holds.
+    this.sharing.push({ rows, fields, at: 0 });
+    if (this.sharing.length === 1) setImmediate(() => this.shareSlice());
+  }
+
+  private readonly sharing: { rows: readonly object[]; fields: readonly string[]; at: number }[] = [];
+
+  private shareSlice(): void {
+    const job = this.sharing[0];
+    if (!job) return;
+    const end = Math.min(job.rows.length, job.at + SHARE_AT_ONCE);
+    for (; job.at < end; job.at++) this.shareStrings(job.rows[job.at] as Record<string, unknown>, job.fields);
+    if (job.at === job.rows.length) this.sharing.shift();
+    if (this.sharing.length) setImmediate(() => this.shareSlice());
+  }
+
   private shareStrings(row: Record<string, unknown>, fields: readonly string[]): void {
     for (const f of fields) {
       const v = row[f];
