@@ -60,16 +60,21 @@ const WHICH_CANNOT_BE_TOLD =
   'Some may be this call\'s and others made elsewhere (the YNAB app, another tool), and which is which cannot be told: ' +
   'none was claimed and nothing was sent again, to avoid a duplicate. Check them in YNAB (and delete any extra) before trying again';
 
-const MOST_LIKELY_OURS =
-  'Most likely they are this call\'s, but nothing proves that its request arrived, and identical ones entered elsewhere (the YNAB app, another tool) ' +
-  'while the answer was missing would look the same: they were not claimed and nothing was sent again, to avoid a duplicate. ' +
-  'Check in YNAB that each purchase meant is there once before trying again';
+/** Said of candidates that are as many as the items: most likely theirs, but not provably. */
+function mostLikelyOurs(n: number): string {
+  const [they, are, ones] = n === 1 ? ['it', 'is', 'an identical one'] : ['they', 'are', 'identical ones'];
+  return (
+    `Most likely ${they} ${are} this call's, but nothing proves that its request arrived, and ${ones} entered elsewhere (the YNAB app, another tool) ` +
+    `while the answer was missing would look the same: not claimed, and nothing was sent again, to avoid a duplicate. ` +
+    'Check in YNAB that each purchase meant is there once before trying again'
+  );
+}
 
 /** What the user is told about one group of items whose outcome cannot be known. */
 function unknownGroup(u: { items: number[]; candidates: string[]; likely: boolean }, label: string): string {
   const them = u.items.length === 1 ? 'it' : 'them';
   if (!u.candidates.length) return `${label}: YNAB answered that it was created, yet nothing like ${them} that no other call of this server made is there`;
-  return `${label}: YNAB now holds ${u.candidates.length} like ${them} that no other call of this server made: ${u.candidates.join('; ')}. ${u.likely ? MOST_LIKELY_OURS : WHICH_CANNOT_BE_TOLD}`;
+  return `${label}: YNAB now holds ${u.candidates.length} like ${them} that no other call of this server made: ${u.candidates.join('; ')}. ${u.likely ? mostLikelyOurs(u.candidates.length) : WHICH_CANNOT_BE_TOLD}`;
 }
 
 const ids = (entities: Iterable<{ id: string }>) => [...entities].map((e) => e.id);
