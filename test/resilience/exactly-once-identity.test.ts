@@ -81,6 +81,27 @@ function create(s: Stack, body: unknown) {
   return s.service.call('createTransaction', { params: { budget_id: budget }, body });
 }
 
+/**
+ * One coffee whose create is cut `when` (before it reaches YNAB, or after), while an identical
+ * coffee is made directly at the sandbox (a client this server cannot see) before the answer is
+ * missed. Resolves with what the create threw (undefined if it succeeded) and the foreign id.
+ */
+async function coffeeWithForeignTwin(when: 'before' | 'after'): Promise<{ outcome: Error | undefined; foreign: string }> {
+  const s = stack();
+  await s.service.call('getAccounts', { params: { budget_id: budget } });
+  let foreign = '';
+  const makeTwin = async () => {
+    foreign = (await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })).body.data.transaction.id;
+  };
+  const cut = proxy.cut({ method: 'POST', path: CREATE, when, ...(when === 'before' ? { hold: makeTwin } : { meanwhile: makeTwin }) });
+  const outcome = await create(s, { transaction: coffee() }).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  await cut;
+  return { outcome, foreign };
+}
+
 describe('one process, one after the other', () => {
   for (const when of ['before', 'after'] as const) {
     it(`two identical creates, the second's answer cut ${when} it reached YNAB: two transactions, each result its own`, async () => {
@@ -150,24 +171,9 @@ describe('batches', () => {
 
 describe('a client this server cannot see', () => {
   it('an identical transaction made elsewhere while the answer is lost: the outcome is unknown and the candidates are named', async () => {
-    const s = stack();
-    await s.service.call('getAccounts', { params: { budget_id: budget } });
-    let foreign = '';
-    const cut = proxy.cut({
-      method: 'POST',
-      path: CREATE,
-      when: 'after',
-      meanwhile: async () => {
-        foreign = (await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })).body.data.transaction.id;
-      },
-    });
-    const outcome = await create(s, { transaction: coffee() }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    await cut;
+    const { outcome, foreign } = await coffeeWithForeignTwin('after');
     expect(outcome).toBeInstanceOf(UncertainWriteError);
-    const message = (outcome as Error).message;
+    const message = outcome!.message;
     const rows = live();
     expect(rows).toHaveLength(2); // ours (applied, answer lost) and the foreign one; nothing sent again
     for (const t of rows) expect(message).toContain(t.id);
@@ -200,22 +206,7 @@ describe('a client this server cannot see', () => {
 
 describe('nothing proves the request arrived', () => {
   it('an identical transaction made elsewhere while a request that never arrived waits: named as the candidate, not claimed, nothing sent again', async () => {
-    const s = stack();
-    await s.service.call('getAccounts', { params: { budget_id: budget } });
-    let foreign = '';
-    const cut = proxy.cut({
-      method: 'POST',
-      path: CREATE,
-      when: 'before',
-      hold: async () => {
-        foreign = (await sb.call('POST', `/budgets/${budget}/transactions`, { transaction: coffee() })).body.data.transaction.id;
-      },
-    });
-    const outcome = await create(s, { transaction: coffee() }).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
-    await cut;
+    const { outcome, foreign } = await coffeeWithForeignTwin('before');
     // Before: the foreign coffee was taken as this call's ("had been created anyway").
     expect(outcome).toBeInstanceOf(UncertainWriteError);
     expect(outcome!.message).toContain(foreign);
