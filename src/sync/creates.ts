@@ -70,8 +70,11 @@ function mostLikelyOurs(n: number): string {
   );
 }
 
+/** Items of one call whose outcome cannot be known, with their candidates as named to the user (create-match.ts Decision). */
+type Undecided = { items: number[]; candidates: string[]; likely: boolean };
+
 /** What the user is told about one group of items whose outcome cannot be known. */
-function unknownGroup(u: { items: number[]; candidates: string[]; likely: boolean }, label: string): string {
+function unknownGroup(u: Undecided, label: string): string {
   const them = u.items.length === 1 ? 'it' : 'them';
   if (!u.candidates.length) return `${label}: YNAB answered that it was created, yet nothing like ${them} that no other call of this server made is there`;
   return `${label}: YNAB now holds ${u.candidates.length} like ${them} that no other call of this server made: ${u.candidates.join('; ')}. ${u.likely ? mostLikelyOurs(u.candidates.length) : WHICH_CANNOT_BE_TOLD}`;
@@ -101,7 +104,7 @@ export class Creates {
     const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
     const single = !body.transactions;
     const found = new Map<number, E.TransactionDetail>();
-    const unknown: { items: number[]; candidates: string[]; likely: boolean }[] = [];
+    const unknown: Undecided[] = [];
     const duplicates: string[] = [];
     const notices: string[] = [];
     let pending = items.map((_, i) => i);
@@ -216,7 +219,7 @@ export class Creates {
           const match = decision.found.get(0);
           const undecided = decision.unknown[0];
           if (undecided) {
-            const group = { items: [0], candidates: undecided.candidates.map((c) => kind.describe(c, replica)), likely: undecided.likely };
+            const group: Undecided = { items: [0], candidates: undecided.candidates.map((c) => kind.describe(c, replica)), likely: undecided.likely };
             throw new UncertainWriteError(`the answer was lost (${(e as Error).message}); ${unknownGroup(group, 'what was sent')}`);
           }
           if (!match || !replica) {
@@ -250,7 +253,7 @@ function sameAnswered(item: Item, t: E.TransactionDetail): boolean {
   return !t.payee_id;
 }
 
-function uncertainMessage(unknown: { items: number[]; candidates: string[]; likely: boolean }[], created: E.TransactionDetail[], total: number): string {
+function uncertainMessage(unknown: Undecided[], created: E.TransactionDetail[], total: number): string {
   const undecided = unknown.reduce((n, u) => n + u.items.length, 0);
   const parts = unknown.map((u) => unknownGroup(u, u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`));
   return (
