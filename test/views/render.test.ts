@@ -48,7 +48,8 @@ async function show(tool: string, input: Record<string, unknown>, theme: 'light'
     result: c.result,
     theme,
     callTool: (params) => {
-      calls.push(params);
+      // What the view asked for (App adds the protocol's own _meta, a progress token, to each request).
+      calls.push({ name: params.name, arguments: params.arguments });
       return h.client.callTool(params as { name: string; arguments: Record<string, unknown> });
     },
   });
