@@ -54,7 +54,7 @@ export function describeError(e: unknown, tool: string, write: boolean, configur
   if (e instanceof JournalBusyError) return `${e.message}.`;
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof NetworkError) {
-    if (write && e.answered !== undefined && e.answered >= 400 && e.answered < 500) {
+    if (write && e.refused) {
       return `YNAB refused the change (${e.message}); it was not applied, and why was cut off with the connection. Try once more to see the reason.`;
     }
     if (write && e.sent) return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;

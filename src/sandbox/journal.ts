@@ -13,6 +13,7 @@
  */
 import { closeSync, constants, fsyncSync, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import type { PendingCode } from './oauth.js';
+import { errCode, isLink } from '../storage/safe-fs.js';
 import { writeAll } from './persistence.js';
 import type { BudgetDelta } from './store/budget-delta.js';
 import type { Grant, RefreshEntry } from './tokens.js';
@@ -115,7 +116,7 @@ function openJournal(path: string): number {
   try {
     return openSync(path, APPEND, 0o600);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ELOOP' || !lstatSync(path).isSymbolicLink()) throw e;
+    if (!isLink(errCode(e)) || !lstatSync(path).isSymbolicLink()) throw e;
     unlinkSync(path);
     return openSync(path, APPEND | constants.O_EXCL, 0o600);
   }

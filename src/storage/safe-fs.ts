@@ -68,7 +68,8 @@ function fail(code: string, path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: ${path}`), { code, path });
 }
 
-function isLink(code: string | undefined): boolean {
+/** Whether an open with O_NOFOLLOW was refused because the path is a link. */
+export function isLink(code: string | undefined): boolean {
   // Linux says ELOOP for O_NOFOLLOW on a link, FreeBSD EMLINK, NetBSD EFTYPE.
   return code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE';
 }

@@ -47,13 +47,13 @@ export interface CreateDeps {
 
 /** A failure after which the write may have been applied (a refusal whose details were cut off was not). */
 export function ambiguous(e: unknown): boolean {
-  if (e instanceof NetworkError) return e.sent && !(e.answered !== undefined && e.answered >= 400 && e.answered < 500);
+  if (e instanceof NetworkError) return e.sent && !e.refused;
   return e instanceof ApiError && (e.status === 500 || e.status === 503);
 }
 
 /** Proof that a request whose answer was lost reached the service and was applied: its 2xx status line came. */
 export function arrived(e: unknown): boolean {
-  return e instanceof NetworkError && e.answered !== undefined && e.answered >= 200 && e.answered < 300;
+  return e instanceof NetworkError && e.applied;
 }
 
 const WHICH_CANNOT_BE_TOLD =

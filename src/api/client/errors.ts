@@ -50,6 +50,16 @@ export class NetworkError extends YnabError {
   ) {
     super(message);
   }
+
+  /** The status line said the change was applied (2xx): only its details were lost. */
+  get applied(): boolean {
+    return this.answered !== undefined && this.answered >= 200 && this.answered < 300;
+  }
+
+  /** The status line said the change was refused (4xx): nothing was applied, only why was lost. */
+  get refused(): boolean {
+    return this.answered !== undefined && this.answered >= 400 && this.answered < 500;
+  }
 }
 
 export class QuotaExhaustedError extends YnabError {
