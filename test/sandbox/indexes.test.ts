@@ -1,14 +1,15 @@
 /**
  * The sandbox answers transaction lists from an index, with cached rows (details, and the hybrid
- * rows of the by-category and by-payee lists), and the full export from cached segments (for
- * speed at 100,000 transactions); none of it may change an answer. After every step of a
+ * rows of the by-category and by-payee lists), full lists of details from runs encoded a day at
+ * a time (list-runs.ts), and the full export from cached segments (for speed at 100,000
+ * transactions); none of it may change an answer. After every step of a
  * sequence of writes that moves transactions between dates, accounts, categories and payees,
  * approves them, splits and deletes them, and renames payees and categories, every list over
  * real HTTP equals what the shared list builder gives by scanning all transactions, and the full
  * export equals one built without the cache. Also: the body encoder writes exactly JSON.stringify's bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTransactions, type TransactionQuery, type TransactionScope } from '../../src/api/read/transactions.js';
+import { listTransactions, type ListStyle, type TransactionQuery, type TransactionScope } from '../../src/api/read/transactions.js';
 import { encodeBody, JsonSegments, reusable, encodeRun } from '../../src/sandbox/json.js';
 import type { BudgetStore } from '../../src/sandbox/store/budget-store.js';
 import * as V from '../../src/sandbox/store/views.js';
@@ -30,10 +31,10 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 /** What the shared builder answers by scanning every transaction (no index). */
-function scanned(scope: TransactionScope, query: TransactionQuery & { last_knowledge_of_server?: number }) {
+function scanned(scope: TransactionScope, query: TransactionQuery & { last_knowledge_of_server?: number }, style: ListStyle = {}) {
   const since = query.last_knowledge_of_server;
   const source = { transactions: store.rec.transactions.values(), linesOf: V.linesOf, include: (t: any) => (since === undefined ? !t.deleted : t.knowledge > since) };
-  return JSON.parse(JSON.stringify(listTransactions(V.lookup(store), source, query, scope, store.today())));
+  return JSON.parse(JSON.stringify(listTransactions(V.lookup(store), source, query, scope, store.today(), style)));
 }
 
 async function checkLists(knowledge: number) {
@@ -63,6 +64,15 @@ async function checkLists(knowledge: number) {
       const res = await sb.get(`${b}${path}?${qs}`);
       expect(res.status, `${path}?${qs}`).toBe(200);
       expect(res.body.data.transactions, `${path}?${qs}`).toEqual(scanned(scope, q as TransactionQuery));
+    }
+  }
+  // The /budgets era's lists of details have no since_date default: their runs reach back to the first day.
+  const budgets = b.replace(/^\/plans\//, '/budgets/');
+  for (const [path, scope] of scopes.slice(0, 3)) {
+    for (const q of [{}, { type: 'unapproved' }] as TransactionQuery[]) {
+      const qs = new URLSearchParams(q as Record<string, string>);
+      const res = await sb.get(`${budgets}${path}?${qs}`);
+      expect(res.body.data.transactions, `/budgets era ${path}?${qs}`).toEqual(scanned(scope, q, { sinceDateDefault: false }));
     }
   }
 }

@@ -7,7 +7,9 @@
  *
  * Kept up to date from the transactions each write stamped (BudgetStore tells it): a few are
  * moved in place, a large batch (the demo's history) rebuilds the index. The lists hold
- * candidates; the shared list builder still applies every filter itself.
+ * candidates; the shared list builder still applies every filter itself. A list can also be read
+ * a day at a time, each day with a version that moves when that day's part of the list changes:
+ * list-runs.ts keeps each day's answer encoded until then.
  *
  * It also keeps the transactions in creation order, in chunks of CHUNK, each with a version that
  * moves when one of its transactions changes: the full export is encoded chunk by chunk and
@@ -32,9 +34,8 @@ interface Entry {
   keys: string[];
 }
 
-/** First position in `list` (in date, then creation order) not before (date, seq). */
-function lowerBound(list: readonly Entry[], date: string, seq: number): number {
-  let lo = 0;
+/** First position in `list` (in date, then creation order) not before (date, seq), from `lo` on. */
+function lowerBound(list: readonly Entry[], date: string, seq: number, lo = 0): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -55,6 +56,21 @@ function keysOf(t: TransactionRec): string[] {
   return [...keys];
 }
 
+/**
+ * One day of a list: its date and a version that moves whenever one of the list's transactions
+ * of that day changes, arrives or leaves (or the index is rebuilt).
+ */
+export interface ListDay {
+  /** The index list the day belongs to (one per account, category, payee; the unapproved; all). */
+  key: string;
+  date: string;
+  version: string;
+  /** The list's transactions of that day (tombstones included), in creation order. */
+  transactions(): TransactionRec[];
+}
+
+const dayKey = (key: string, date: string) => `${key}\u0000${date}`;
+
 export class TransactionIndex {
   private readonly lists = new Map<string, Entry[]>();
   private readonly entries = new Map<TransactionRec, Entry>();
@@ -65,6 +81,8 @@ export class TransactionIndex {
   private readonly chunkVersions = new Map<number, number>();
   /** Creation order, chunked. */
   private readonly byChunk = new Map<number, TransactionRec[]>();
+  /** Per list and day, how many times that day's part of the list changed since the last rebuild. */
+  private readonly dayVersions = new Map<string, number>();
 
   constructor(private readonly transactions: () => Iterable<TransactionRec>) {}
 
@@ -79,6 +97,28 @@ export class TransactionIndex {
    * asks for them over the whole budget. `uncategorized` is the id of the Uncategorized category.
    */
   candidates(scope: TransactionScope, q: TransactionQuery, uncategorized: string | null): readonly TransactionRec[] {
+    const { list, from, to } = this.window(scope, q, uncategorized);
+    const out = new Array<TransactionRec>(to - from);
+    for (let i = from; i < to; i++) out[i - from] = list[i]!.t;
+    return out;
+  }
+
+  /** The same candidates a day at a time, in date order, each day with its version. */
+  days(scope: TransactionScope, q: TransactionQuery, uncategorized: string | null): ListDay[] {
+    const { key, list, from, to } = this.window(scope, q, uncategorized);
+    const out: ListDay[] = [];
+    for (let start = from; start < to; ) {
+      const date = list[start]!.date;
+      const end = Math.min(to, lowerBound(list, `${date}\u0000`, -Infinity, start));
+      const first = start;
+      out.push({ key, date, version: `${this.epoch}:${this.dayVersions.get(dayKey(key, date)) ?? 0}`, transactions: () => list.slice(first, end).map((e) => e.t) });
+      start = end;
+    }
+    return out;
+  }
+
+  /** The list a scope reads and the positions of the query's date window in it. */
+  private window(scope: TransactionScope, q: TransactionQuery, uncategorized: string | null): { key: string; list: readonly Entry[]; from: number; to: number } {
     this.sync();
     let key = ALL;
     let since = q.since_date;
@@ -109,9 +149,7 @@ export class TransactionIndex {
     const list = this.lists.get(key) ?? [];
     const from = since === undefined ? 0 : lowerBound(list, since, -Infinity);
     const to = until === undefined ? list.length : lowerBound(list, `${until}\u0000`, -Infinity);
-    const out = new Array<TransactionRec>(to - from);
-    for (let i = from; i < to; i++) out[i - from] = list[i]!.t;
-    return out;
+    return { key, list, from, to };
   }
 
   /** The transactions (tombstones included) in creation order, by chunk, in chunk order. */
@@ -138,6 +176,7 @@ export class TransactionIndex {
     for (const t of this.dirty) {
       const old = this.entries.get(t);
       if (old) for (const key of old.keys) this.remove(key, t, old);
+      if (old) for (const key of old.keys) this.dayChanged(key, old.date);
       const chunk = this.chunkOf(t);
       this.chunkVersions.set(chunk, (this.chunkVersions.get(chunk) ?? 0) + 1);
       if (!old) {
@@ -152,9 +191,15 @@ export class TransactionIndex {
         let list = this.lists.get(key);
         if (!list) this.lists.set(key, (list = []));
         list.splice(lowerBound(list, entry.date, entry.seq), 0, entry);
+        this.dayChanged(key, entry.date);
       }
     }
     this.dirty.clear();
+  }
+
+  private dayChanged(key: string, date: string): void {
+    const k = dayKey(key, date);
+    this.dayVersions.set(k, (this.dayVersions.get(k) ?? 0) + 1);
   }
 
   private remove(key: string, t: TransactionRec, at: Entry): void {
@@ -167,6 +212,7 @@ export class TransactionIndex {
   private rebuild(): void {
     this.epoch += 1;
     this.lists.clear();
+    this.dayVersions.clear();
     this.byChunk.clear();
     for (const t of this.transactions()) {
       const chunk = this.chunkOf(t);
