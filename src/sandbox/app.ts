@@ -8,6 +8,7 @@ import { ApiError } from './errors.js';
 import { errorAnswer, runOperation, type ApiAnswer } from './api-router.js';
 import { FaultInjector, parseFaults } from './faults.js';
 import { encodeBody } from './json.js';
+import { JOIN_MAX, SendBuffers } from './send-buffers.js';
 import { OAuthServer, oauthParams, type OAuthResponse } from './oauth.js';
 import { RateLimiter } from './rate-limit.js';
 import { Durability, loadDurable } from './durable.js';
@@ -115,6 +116,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
   const faults = new FaultInjector(parseFaults(opts.faults ?? ''), seed);
   const limiter = new RateLimiter(opts.rateLimit ?? 200, () => clock().getTime());
+  const sendBuffers = new SendBuffers();
   const tokens = new TokenRegistry(() => clock().getTime(), opts.oauthTokenTtl ?? 7200);
 
   // The saved state (snapshot and journal), or new users with new demo budgets.
@@ -227,9 +229,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       res.write(Buffer.concat(pieces, length).subarray(0, length >> 1), () => res.destroy());
       return;
     }
-    // The ready pieces go out as they are, uncopied (one writev).
     if (pieces.length === 1) {
       res.end(pieces[0]);
+      return;
+    }
+    // A list's many pieces go out as one buffer, lent until written (send-buffers.ts); a full
+    // export's few large runs as they are, uncopied (one writev).
+    if (length <= JOIN_MAX) {
+      const joined = sendBuffers.join(pieces, length);
+      res.once('finish', joined.release);
+      res.end(joined.bytes);
       return;
     }
     res.cork();
