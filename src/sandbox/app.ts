@@ -8,7 +8,7 @@ import { ApiError } from './errors.js';
 import { errorAnswer, runOperation, type ApiAnswer } from './api-router.js';
 import { FaultInjector, parseFaults } from './faults.js';
 import { encodeBody } from './json.js';
-import { JOIN_MAX, SendBuffers } from './send-buffers.js';
+import { joinsBetter, SendBuffers } from './send-buffers.js';
 import { OAuthServer, oauthParams, type OAuthResponse } from './oauth.js';
 import { RateLimiter } from './rate-limit.js';
 import { Durability, loadDurable } from './durable.js';
@@ -233,9 +233,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       res.end(pieces[0]);
       return;
     }
-    // A list's many pieces go out as one buffer, lent until written (send-buffers.ts); a full
-    // export's few large runs as they are, uncopied (one writev).
-    if (length <= JOIN_MAX) {
+    // Many small pieces (rows encoded one by one) go out as one buffer, lent until written
+    // (send-buffers.ts); larger ones (a list's days, an export's chunks) as they are, uncopied.
+    if (joinsBetter(pieces.length, length)) {
       const joined = sendBuffers.join(pieces, length);
       res.once('finish', joined.release);
       res.end(joined.bytes);

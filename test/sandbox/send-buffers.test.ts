@@ -8,7 +8,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SendBuffers } from '../../src/sandbox/send-buffers.js';
+import { joinsBetter, SendBuffers } from '../../src/sandbox/send-buffers.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const pieces = (n: number, size: number, fill: (i: number) => number) => Array.from({ length: n }, (_, i) => Buffer.alloc(size, fill(i)));
@@ -46,6 +46,14 @@ describe('SendBuffers', () => {
     for (const x of lent) x.release();
     // 32 MB of free buffers at most: the 4 kB one and 31 of 1 MB.
     expect(buffers.kept).toBe(32);
+  });
+});
+
+describe('joinsBetter', () => {
+  it('copies many small pieces, and writes large pieces and answers over 4 MB as they are', () => {
+    expect(joinsBetter(970, 814_119)).toBe(true); // rows encoded one by one
+    expect(joinsBetter(63, 814_119)).toBe(false); // a month of days
+    expect(joinsBetter(6_000, 5 * 1024 * 1024)).toBe(false); // too large to copy
   });
 });
 
@@ -103,15 +111,16 @@ describe('lent buffers over real HTTP', () => {
   it('an answer held up behind a slow reader is exactly its own, while other large answers go out', async () => {
     const budget = (await sb.get('/budgets')).body.data.budgets[0].id;
     const accounts = (await sb.get(`/budgets/${budget}/accounts`)).body.data.accounts;
-    const all = `/budgets/${budget}/transactions?since_date=${monthsAgo(8)}`;
+    // A delta list: details written one by one, so many small pieces, copied into a lent buffer.
+    const all = `/budgets/${budget}/transactions?since_date=${monthsAgo(8)}&last_knowledge_of_server=1`;
     const expected = await get(all);
-    // Large, and small enough to be copied into a lent buffer (JOIN_MAX).
-    expect(expected.length).toBeGreaterThan(1_000_000);
+    // Large, and small enough to be copied into a lent buffer (4 MB at most).
+    expect(expected.length).toBeGreaterThan(2 * 1024 * 1024);
     expect(expected.length).toBeLessThan(4 * 1024 * 1024);
     // Other answers that take lent buffers too (over 64 kB).
     const others: string[] = [];
     for (const a of accounts) {
-      const path = `/budgets/${budget}/accounts/${a.id}/transactions?since_date=${monthsAgo(8)}`;
+      const path = `/budgets/${budget}/accounts/${a.id}/transactions?since_date=${monthsAgo(8)}&last_knowledge_of_server=1`;
       if ((await get(path)).length > 64 * 1024) others.push(path);
     }
     expect(others.length).toBeGreaterThanOrEqual(2);
@@ -121,8 +130,13 @@ describe('lent buffers over real HTTP', () => {
     expect(exported.length).toBeGreaterThan(6_000_000);
     const slow = slowGets([`/budgets/${budget}`, all]);
     await slow.started;
-    // Answers of every size meanwhile, the slow one's own list included (the same size of buffer).
-    const meanwhile = [all, ...others];
+    // Answers of other sizes meanwhile, and another list of the held one's size class (2-4 MB)
+    // with other bytes: a buffer taken back too early is lent to it and overwritten.
+    const sameClass = `/budgets/${budget}/transactions?since_date=${monthsAgo(7)}&last_knowledge_of_server=1`;
+    const sameClassBytes = await get(sameClass);
+    expect(sameClassBytes.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(expected.length).toBeGreaterThan(sameClassBytes.length);
+    const meanwhile = [sameClass, ...others];
     await Promise.all(Array.from({ length: 20 }, (_, i) => get(meanwhile[i % meanwhile.length]!)));
     slow.resume();
     const [first, second] = await slow.bodies;
