@@ -25,6 +25,7 @@ const JOIN_PIECE = 2048;
 export function joinsBetter(pieces: number, length: number): boolean {
   return length <= JOIN_MAX && length < pieces * JOIN_PIECE;
 }
+
 /** Buffers come in powers of two from this size up (4 kB). */
 const MIN_CLASS = 12;
 /** Free buffers kept, in bytes: enough for a few dozen concurrent large answers. */
@@ -45,7 +46,7 @@ export class SendBuffers {
   join(pieces: readonly Buffer[], length: number): Joined {
     const whole = this.take(length);
     let at = 0;
-    // TypedArray#set: the cheapest copy per piece, and answers have a thousand pieces.
+    // TypedArray#set: the cheapest copy per piece, and a joined answer has hundreds of them.
     for (const piece of pieces) {
       whole.set(piece, at);
       at += piece.length;

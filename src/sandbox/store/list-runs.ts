@@ -6,11 +6,12 @@
  * A list over a window is then its days' runs in date order: the bytes the builder gives for the
  * whole window, since it keeps date order and, within a day, the index's creation order.
  *
- * Why: at 100,000 transactions an account's month is about 1,800 transactions (800 kB); selecting,
- * looking up and writing each one's encoded detail cost the service three times what sending the
- * answer does. Read as a few dozen runs, the answer costs about what sending it does
- * (bench/RESULTS.md §Sandbox). Deltas, the uncategorized type and the hybrid lists (by category,
- * by payee, and by month in the /budgets era) are built per request as before.
+ * Why: at 100,000 transactions an account's 30 days are about 970 transactions (817 kB);
+ * selecting them, looking up each one's encoded detail and writing the pieces took about 1.0 ms
+ * of the service's time per answer, of which the socket's write was about 0.3. Read as 30 runs,
+ * about 0.35 to 0.45 ms (A/B runs, 2026-11-23; rates in bench/RESULTS.md §Sandbox). The first
+ * answer for a window encodes its days. Deltas, the uncategorized type and the hybrid lists (by
+ * category, by payee, and by month in the /budgets era) are built per request as before.
  */
 import { LRUCache } from 'lru-cache';
 import { listTransactions, type ListStyle, type TransactionQuery, type TransactionScope } from '../../api/read/transactions.js';

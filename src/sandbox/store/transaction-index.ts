@@ -175,8 +175,12 @@ export class TransactionIndex {
     if (this.dirty.size > 256 && this.dirty.size * 8 > this.entries.size) return this.rebuild();
     for (const t of this.dirty) {
       const old = this.entries.get(t);
-      if (old) for (const key of old.keys) this.remove(key, t, old);
-      if (old) for (const key of old.keys) this.dayChanged(key, old.date);
+      if (old) {
+        for (const key of old.keys) {
+          this.remove(key, t, old);
+          this.dayChanged(key, old.date);
+        }
+      }
       const chunk = this.chunkOf(t);
       this.chunkVersions.set(chunk, (this.chunkVersions.get(chunk) ?? 0) + 1);
       if (!old) {
