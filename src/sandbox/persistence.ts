@@ -176,7 +176,6 @@ function syncDirectory(dir: string): void {
   }
 }
 
-/** Writes a snapshot atomically and durably: temp file, flush, rename, flush the directory. */
 /** The temp file a save writes before renaming it over `file`: pid and a random part, so two writers never share one. */
 const tempName = (file: string) => `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
 
@@ -215,6 +214,7 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Writes a snapshot atomically and durably: temp file, flush, rename, flush the directory. */
 export function saveData(file: string, data: SandboxData): void {
   const body = JSON.stringify({
     format: DATA_FORMAT,

@@ -226,8 +226,10 @@ export class BudgetReplica {
     if (this.sharing.length === 1) setImmediate(() => this.shareSlice());
   }
 
+  /** Sharing still to do, oldest first: the rows of a large batch and how far it has got. */
   private readonly sharing: { rows: readonly object[]; fields: readonly string[]; at: number }[] = [];
 
+  /** Shares the next slice of the oldest batch waiting, and comes back for the rest after other work. */
   private shareSlice(): void {
     const job = this.sharing[0];
     if (!job) return;
