@@ -95,6 +95,22 @@ describe(REQUIRE_ENV, () => {
   });
 });
 
+describe('the README', () => {
+  it('says in its Quick start what a full test run needs, and how to make those tests mandatory', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const quick = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    const line = quick.split('\n').find((l) => l.startsWith('sudo apt-get install '));
+    expect(line).toBeDefined();
+    // Every Debian package the services name, on the one install line.
+    const packages = SERVICES.flatMap((s) => s.install.match(/apt-get install ([\w. -]+?)(?:,|$| \()/)![1]!.split(' '));
+    expect(packages.length).toBeGreaterThanOrEqual(SERVICES.length);
+    for (const p of packages) expect(line!.split(' '), p).toContain(p);
+    for (const text of [`${REQUIRE_ENV}=all`, 'redis,chromium,keychain,openssl', 'YNAB_MCP_CHROMIUM', 'dbus-run-session', 'gnome-keyring-daemon --unlock', 'skip']) {
+      expect(quick, text).toContain(text);
+    }
+  });
+});
+
 /** What in a test file shows that it uses each service, and how it says so. */
 const USES: Record<ServiceName, RegExp> = {
   redis: /\bstart(?:Redis|Deployment)\(/,
