@@ -126,7 +126,7 @@ export function serviceNotices(statuses: readonly ServiceStatus[]): string[] {
     .map((s) =>
       s.required
         ? `MISSING, and required by ${REQUIRE_ENV}: ${s.missing}, so the tests tagged "${s.name}" will fail. Get it with: ${s.install}`
-        : `skipping the tests tagged "${s.name}": ${s.missing}. Get it with: ${s.install} (${REQUIRE_ENV}=${s.name} makes them fail instead)`,
+        : `skipping the tests tagged "${s.name}": ${s.missing}. Get it with: ${s.install}; ${REQUIRE_ENV}=${s.name} makes them fail instead`,
     );
 }
 
