@@ -1,9 +1,11 @@
+// @module-tag keychain (needs a Secret Service keychain: skipped without it, see test/helpers/services.ts)
 /**
  * Round trips through the REAL OS keychain (Secret Service on Linux).
  *
- * CI runs the suite inside `dbus-run-session` with an unlocked gnome-keyring and sets
- * YNAB_MCP_KEYCHAIN_TEST=1: then these tests always run, and fail if the keychain does not work.
- * Without that variable they run when a keychain works here, and otherwise skip, saying why.
+ * Tagged "keychain" (test/helpers/services.ts): they run when a keychain works here and otherwise
+ * skip, with one line for the run saying why. CI runs the suite inside `dbus-run-session` with an
+ * unlocked gnome-keyring and makes them mandatory (YNAB_MCP_REQUIRE_SERVICES, or the older
+ * YNAB_MCP_KEYCHAIN_TEST=1): then they always run, and fail if the keychain does not work.
  *
  * Every entry lives under a service name unique to this run and is removed afterwards.
  */
@@ -17,15 +19,7 @@ import { resolveAccessToken } from '../../src/auth/token-source.js';
 import { collectingWarn, tempDirs } from './helpers.js';
 
 const service = `ynab-mcp-test-${process.pid}-${randomBytes(4).toString('hex')}`;
-const required = process.env.YNAB_MCP_KEYCHAIN_TEST === '1';
 const probe = await probeKeychain({ service });
-const skip = !probe.available && !required;
-if (skip) {
-  console.warn(
-    `keychain tests skipped: ${probe.reason ?? 'unknown reason'} ` +
-      '(set YNAB_MCP_KEYCHAIN_TEST=1 to make them mandatory; CI runs them inside dbus-run-session with gnome-keyring)',
-  );
-}
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -50,7 +44,7 @@ afterAll(async () => {
   }
 });
 
-describe.skipIf(skip)(`real OS keychain (${keychainBackendFor()})`, () => {
+describe(`real OS keychain (${keychainBackendFor()})`, () => {
   it('works here, decided by a sentinel round trip that leaves nothing behind', async () => {
     expect(probe.reason).toBeNull();
     expect(probe.available).toBe(true);

@@ -1,8 +1,9 @@
+// @module-tag keychain (needs a Secret Service keychain: skipped without it, see test/helpers/services.ts)
 /**
  * `login`, `status` and `logout` through the REAL OS keychain (Secret Service on Linux), via the
- * CLI. Guarded like keychain.test.ts: with YNAB_MCP_KEYCHAIN_TEST=1 (CI, inside dbus-run-session
- * with an unlocked gnome-keyring) it must run; otherwise it runs when a keychain works here and
- * else skips, saying why. It uses the real service name "ynab-mcp" (the CLI has no other) with a
+ * CLI. Tagged "keychain" like keychain.test.ts: mandatory in CI (inside dbus-run-session with an
+ * unlocked gnome-keyring); elsewhere it runs when a keychain works here and else skips, with one
+ * line for the run saying why (test/helpers/services.ts). It uses the real service name "ynab-mcp" (the CLI has no other) with a
  * profile unique to this run, and removes every entry of that profile afterwards.
  */
 import { existsSync } from 'node:fs';
@@ -19,12 +20,7 @@ import { tempDirs } from './helpers.js';
 
 const SERVICE = 'ynab-mcp';
 const profile = `test-${process.pid}-${randomBytes(4).toString('hex')}`;
-const required = process.env.YNAB_MCP_KEYCHAIN_TEST === '1';
 const probe = await probeKeychain({ service: SERVICE });
-const skip = !probe.available && !required;
-if (skip) {
-  console.warn(`keychain login tests skipped: ${probe.reason ?? 'unknown reason'} (set YNAB_MCP_KEYCHAIN_TEST=1 to make them mandatory)`);
-}
 
 let sb: TestSandbox;
 const dirs = tempDirs();
@@ -35,7 +31,7 @@ async function rawGet(name: string): Promise<string | null> {
 }
 
 beforeAll(async () => {
-  if (!skip) sb = await testSandbox();
+  sb = await testSandbox();
 });
 afterEach(async () => {
   await killAllCli();
@@ -51,7 +47,7 @@ afterAll(async () => {
   dirs.cleanup();
 });
 
-describe.skipIf(skip)('login through the real OS keychain', () => {
+describe('login through the real OS keychain', () => {
   it('stores the token in the keychain (not the file), status finds it there, logout removes it', async () => {
     const root = dirs.make();
     const d = { configDir: join(root, 'config'), stateDir: join(root, 'state'), env: { YNAB_MCP_KEYCHAIN: undefined } };

@@ -91,9 +91,10 @@ describe('the API address', () => {
     expect([plain.code, plain.stderr]).toEqual([2, expect.stringMatching(/--base-url: refusing the base URL http:\/\/example\.com: the token would travel unencrypted/)]);
   });
 
-  it('a certificate the client refuses is a certificate problem, tried once, not "try again"', async () => {
+  // Tagged: it makes its certificate with the openssl command (test/helpers/services.ts).
+  it('a certificate the client refuses is a certificate problem, tried once, not "try again"', { tags: ['openssl'] }, async () => {
     const dir = mkdirSync(join(root, 'tls'), { recursive: true })!;
-    // A self-signed certificate, made now (openssl is on every CI image), that no client trusts.
+    // A self-signed certificate, made now, that no client trusts.
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=ynab-mcp-test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], {
       stdio: 'ignore',
     });

@@ -1,10 +1,11 @@
 /**
  * A real redis-server for one test file: started on a free loopback port (found by binding port 0
- * and releasing it), with nothing saved to disk, and killed by stop(). redis-server is installed on
- * this machine and by .ci/run; without it the suites that need it fail with a message saying so.
+ * and releasing it), with nothing saved to disk, and killed by stop(). Files that use it are tagged
+ * "redis" (services.ts): without redis-server they skip, or fail saying so when the run requires it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { missingMessage } from './services.js';
 
 export interface RunningRedis {
   url: string;
@@ -29,7 +30,7 @@ export function redisAvailable(): boolean {
 
 /** A redis-server on a free port, or on `port` (to bring one back where it was). */
 export async function startRedis(port?: number): Promise<RunningRedis> {
-  if (!redisAvailable()) throw new Error('redis-server is not installed (apt-get install redis-server; .ci/run installs it)');
+  if (!redisAvailable()) throw new Error(`redis-server is not installed: ${missingMessage('redis')}`);
   for (let attempt = 0; attempt < 5; attempt++) {
     const chosen = port ?? (await freePort());
     const proc: ChildProcess = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {

@@ -13,8 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
+import { chromiumPath } from './services.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** /usr/bin/chromium (Debian's package), or YNAB_MCP_CHROMIUM. */
+export const CHROMIUM = chromiumPath();
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -1,3 +1,5 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
+// @module-tag openssl (makes a TLS certificate for the client metadata server)
 /**
  * MCP authorization in hosted mode (specification 2025-11-25), against a real deployment: a
  * redis-server, two hosted instances behind a round-robin proxy (so consecutive steps of one

@@ -1,3 +1,4 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
 /**
  * Three hosted instances behind a round-robin proxy, sharing one redis-server, and two users of
  * the sandbox working at once: every call of a client lands on the next instance. What a user

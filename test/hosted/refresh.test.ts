@@ -1,3 +1,4 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
 /**
  * Two users' YNAB access tokens expiring while three instances serve them: each is refreshed
  * exactly once for everyone (YNAB refresh tokens are single use), whichever instances notice first and

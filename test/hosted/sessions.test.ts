@@ -1,3 +1,4 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
 /**
  * Hosted mode, three instances behind a round-robin proxy: a 2025-era client announcing MCP Apps
  * gets its views whichever instance answers, because its session id is signed with a key every

@@ -1,3 +1,4 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
 /**
  * Two users of one hosted deployment (three instances behind a round-robin proxy, one Redis, the
  * sandbox with two users): each signs in through the full MCP authorization flow as themselves

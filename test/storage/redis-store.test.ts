@@ -1,3 +1,4 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
 /**
  * The Redis store against a real redis-server (one per file, on a free loopback port): the
  * StateStore contract with two connections standing for two instances, and what is particular to

@@ -1,3 +1,4 @@
+// @module-tag chromium (needs Debian's Chromium: skipped without it, see test/helpers/services.ts)
 /**
  * The views in a real browser (Debian's Chromium through playwright-core): each view, read from
  * the server as a host reads it, is given a real tool result from the sandbox by a host page
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMilliunits } from '../../src/api/money.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { missingMessage } from '../helpers/services.js';
 import { CHROMIUM, ViewHost, type ShownView } from '../helpers/view-host.js';
 import { UI_CAPABILITIES, viewCall } from '../helpers/views.js';
 
@@ -25,7 +27,8 @@ let shots: string;
 const calls: { name: string; arguments?: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`the view tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+  // Reached without Chromium only when the run requires it (the tag skips this file otherwise).
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: ${missingMessage('chromium')}`);
   h = await mcpHarness({ clientCapabilities: UI_CAPABILITIES });
   const format = ok(await h.call('get_budget_settings')).settings.currency_format;
   money = (m) => formatMilliunits(m, format);
