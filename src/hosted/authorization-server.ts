@@ -13,6 +13,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { StateStore } from '../storage/store.js';
+import { isLoopbackHost } from './addresses.js';
 import { storeAdapter } from './oauth-records.js';
 import type { HostedOptions } from './options.js';
 import { errorPage } from './pages.js';
@@ -55,6 +56,20 @@ async function signingKeys(store: StateStore, opts: HostedOptions): Promise<{ ke
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+/**
+ * Redirect URIs a client may register (dynamically or in its metadata document): https, or http
+ * to a loopback host (MCP authorization specification, 2025-11-25). An http URI elsewhere would
+ * send the authorization code across the network in the clear.
+ */
+export function redirectUriProblem(uri: unknown): string | undefined {
+  if (typeof uri !== 'string') return undefined; // the library's schema reports what is not a string
+  const url = URL.parse(uri);
+  if (!url) return undefined; // and what is not a URL
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  return `redirect_uris must be https URLs, or http URLs on a loopback address (127.0.0.1, [::1] or localhost); ${JSON.stringify(uri)} is neither`;
+}
+
 export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void): Promise<Provider> {
   const config: Configuration = {
     adapter: storeAdapter(store, opts.dataKey),
@@ -65,6 +80,17 @@ export async function createAuthorizationServer(store: StateStore, opts: HostedO
       short: { sameSite: 'lax' },
     },
     scopes: [MCP_SCOPE, 'offline_access'],
+    extraClientMetadata: {
+      // Not an extra property: listed so that the validator sees every client's redirect URIs.
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const problem = redirectUriProblem(uri);
+          if (problem) throw new errors.InvalidClientMetadata(problem);
+        }
+      },
+    },
     responseTypes: ['code'],
     pkce: { required: () => true },
     routes: ROUTES,

@@ -33,6 +33,7 @@ import { exchangeToken, TokenEndpointError } from '../auth/token-endpoint.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
 import { tokenMatches } from '../mcp/http-guards.js';
 import type { StateStore } from '../storage/store.js';
+import { isLoopbackHost } from './addresses.js';
 import { INTERACTION_TTL_S, MCP_SCOPE } from './authorization-server.js';
 import type { HostedOptions } from './options.js';
 import { consentPage, errorPage } from './pages.js';
@@ -124,7 +125,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     try {
       const u = new URL(redirectUri);
       redirectHost = u.host || u.protocol;
-      localRedirect = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+      localRedirect = isLoopbackHost(u.hostname);
     } catch {
       // shown as given
     }

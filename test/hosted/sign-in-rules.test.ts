@@ -1,0 +1,87 @@
+/**
+ * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
+ * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
+ * sandbox as YNAB): which redirect URIs a client may register.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeployment, type Deployment } from '../helpers/hosted.js';
+
+const REDIRECT = 'http://127.0.0.1:7777/callback';
+
+let d: Deployment;
+/** A TLS server on 127.0.0.1 (certificate made for this run) serving client metadata documents. */
+let tls: { dir: string; server: HttpsServer; origin: string; docs: Map<string, unknown> };
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-signin-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const docs = new Map<string, unknown>();
+  const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+    const doc = docs.get(req.url ?? '');
+    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=60' });
+    res.end(JSON.stringify(doc ?? {}));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  tls = { dir, server, origin: `https://127.0.0.1:${(server.address() as { port: number }).port}`, docs };
+  d = await startDeployment({ instances: 2, env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+});
+
+afterAll(async () => {
+  await d?.close();
+  tls?.server.closeAllConnections();
+  tls?.server.close();
+  if (tls) rmSync(tls.dir, { recursive: true, force: true });
+});
+
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+async function register(redirectUris: string[]): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${d.proxy.url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'rules test client', redirect_uris: redirectUris, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function authorizeUrl(clientId: string, params: Record<string, string | undefined> = {}): URL {
+  const u = new URL(`${d.proxy.url}/oauth/authorize`);
+  const all: Record<string, string | undefined> = { client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'ynab', state: 'st-rules', resource: d.mcpUrl, ...params };
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) u.searchParams.set(k, v);
+  return u;
+}
+
+describe('redirect URIs a client may register', () => {
+  it('dynamic registration accepts https and loopback http only; anything else is invalid_redirect_uri', async () => {
+    for (const uri of ['https://assistant.example/oauth/callback', 'http://127.0.0.1:8123/cb', 'http://localhost:8123/cb', 'http://[::1]:8123/cb']) {
+      expect((await register([uri])).status, uri).toBe(201);
+    }
+    for (const uri of ['http://assistant.example/oauth/callback', 'http://192.168.1.20/cb', 'http://10.0.0.5:8080/cb', 'myapp://callback']) {
+      const r = await register([uri]);
+      expect(r, uri).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
+      expect(r.body.error_description).toMatch(/https URLs, or http URLs on a loopback address/);
+    }
+    // One bad URI among good ones refuses the registration.
+    expect(await register(['https://assistant.example/cb', 'http://assistant.example/cb'])).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
+  });
+
+  it('a client metadata document with a plain-http redirect URI on a public host is refused', async () => {
+    const url = `${tls.origin}/clients/plain-http.json`;
+    tls.docs.set('/clients/plain-http.json', { client_id: url, client_name: 'Plain HTTP', redirect_uris: ['http://assistant.example/cb'], token_endpoint_auth_method: 'none' });
+    const res = await fetch(authorizeUrl(url, { redirect_uri: 'http://assistant.example/cb', code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    const page = await res.text();
+    expect(page).toMatch(/invalid_redirect_uri/);
+    expect(page).toMatch(/loopback address/);
+  });
+});
