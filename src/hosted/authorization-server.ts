@@ -70,6 +70,22 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   return `redirect_uris must be https URLs, or http URLs on a loopback address (127.0.0.1, [::1] or localhost); ${JSON.stringify(uri)} is neither`;
 }
 
+/**
+ * Checked in the refresh_token grant right before the library rotates (spends) the refresh token,
+ * after its own checks of the client and the scope: a `resource` the token was not issued for is
+ * refused here. The library refuses it only after spending the token, and the client's corrected
+ * retry would then count as reuse and revoke the whole grant.
+ */
+function refuseBeforeRotation(ctx: KoaContextWithOIDC, opts: HostedOptions): void {
+  const resource = ctx.oidc.params?.resource as string | string[] | undefined;
+  if (resource === undefined) return; // the resource the token was issued for
+  if (Array.isArray(resource)) throw new errors.InvalidTarget('a refresh asks for one resource only');
+  const token = ctx.oidc.entities.RefreshToken;
+  if (!acceptsResource(opts, resource) || !token?.resourceIndicators.has(resource)) {
+    throw new errors.InvalidTarget(`this refresh token was issued for ${opts.resource} only; the refresh token is still valid`);
+  }
+}
+
 export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void): Promise<Provider> {
   const config: Configuration = {
     adapter: storeAdapter(store, opts.dataKey),
@@ -154,7 +170,10 @@ export async function createAuthorizationServer(store: StateStore, opts: HostedO
     // Tokens outlive the browser session that produced them; they end with their own expiry or a revocation.
     expiresWithSession: () => false,
     issueRefreshToken: (_ctx: KoaContextWithOIDC, client) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: () => true,
+    rotateRefreshToken: (ctx: KoaContextWithOIDC) => {
+      refuseBeforeRotation(ctx, opts);
+      return true;
+    },
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     // Tests only (an http loopback public URL): client metadata documents may be served from this machine.
     ...(opts.loopbackTest

@@ -1,7 +1,8 @@
 /**
  * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
  * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
- * sandbox as YNAB): which redirect URIs a client may register.
+ * sandbox as YNAB): which redirect URIs a client may register, and a refused refresh leaving its
+ * token usable.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,7 +11,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeployment, type Deployment } from '../helpers/hosted.js';
+import { browse, startDeployment, type Deployment } from '../helpers/hosted.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
@@ -53,12 +54,37 @@ async function register(redirectUris: string[]): Promise<{ status: number; body:
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+async function registered(): Promise<string> {
+  const r = await register([REDIRECT]);
+  expect(r.status).toBe(201);
+  return r.body.client_id as string;
+}
+
 function authorizeUrl(clientId: string, params: Record<string, string | undefined> = {}): URL {
   const u = new URL(`${d.proxy.url}/oauth/authorize`);
   const all: Record<string, string | undefined> = { client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'ynab', state: 'st-rules', resource: d.mcpUrl, ...params };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) u.searchParams.set(k, v);
   return u;
 }
+
+async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${d.proxy.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Signs in through the browser and redeems the code: the client's first token response. */
+async function tokensFor(clientId: string, params: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
+  const { verifier, challenge } = pkce();
+  const back = await browse(authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256', ...params }), REDIRECT);
+  const code = back.url.searchParams.get('code');
+  if (!code) throw new Error(`no code: ${back.url} ${back.body.slice(0, 200)}`);
+  const t = await token({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier, resource: d.mcpUrl });
+  expect(t.status).toBe(200);
+  return t.body;
+}
+
+const mcpStatus = async (accessToken: string) =>
+  (await fetch(d.mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).status;
 
 describe('redirect URIs a client may register', () => {
   it('dynamic registration accepts https and loopback http only; anything else is invalid_redirect_uri', async () => {
@@ -83,5 +109,37 @@ describe('redirect URIs a client may register', () => {
     const page = await res.text();
     expect(page).toMatch(/invalid_redirect_uri/);
     expect(page).toMatch(/loopback address/);
+  });
+});
+
+describe('a refused refresh leaves the refresh token usable', () => {
+  it('refused for its resource: the corrected retry succeeds and is not taken for reuse', async () => {
+    const clientId = await registered();
+    const first = await tokensFor(clientId);
+    const r1 = first.refresh_token as string;
+    for (const resource of ['https://other.example/mcp', `${d.mcpUrl}/`, d.proxy.url]) {
+      const refused = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource });
+      expect(refused, resource).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    }
+    const retry = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ scope: 'ynab', token_type: 'Bearer' });
+    expect(await mcpStatus(retry.body.access_token as string)).toBe(200);
+    // Real reuse of the now rotated token still revokes the grant: the newer pair stops working.
+    const r2 = retry.body.refresh_token as string;
+    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r2, resource: d.mcpUrl })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await mcpStatus(retry.body.access_token as string)).toBe(401);
+  });
+
+  it('refused for its scope or its client: the token still refreshes afterwards', async () => {
+    const clientId = await registered();
+    const other = await registered();
+    const r1 = (await tokensFor(clientId)).refresh_token as string;
+    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl, scope: 'ynab openid' })).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    expect(await token({ grant_type: 'refresh_token', client_id: other, refresh_token: r1, resource: d.mcpUrl })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const retry = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl });
+    expect(retry.status).toBe(200);
+    expect(await mcpStatus(retry.body.access_token as string)).toBe(200);
   });
 });
