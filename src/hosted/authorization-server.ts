@@ -96,6 +96,14 @@ export async function createAuthorizationServer(store: StateStore, opts: HostedO
       short: { sameSite: 'lax' },
     },
     scopes: [MCP_SCOPE, 'offline_access'],
+    // RFC 6749 §3.3: a request that names no scope of this server gets its default scope, not a
+    // refusal after the user consented (the MCP client may leave scope out, or ask only offline_access).
+    extraParams: {
+      scope: (ctx: KoaContextWithOIDC, value: string | undefined) => {
+        const asked = (value ?? '').split(' ').filter(Boolean);
+        if (!asked.includes(MCP_SCOPE)) ctx.oidc.params!.scope = [...asked, MCP_SCOPE].join(' ');
+      },
+    },
     extraClientMetadata: {
       // Not an extra property: listed so that the validator sees every client's redirect URIs.
       properties: ['redirect_uris'],

@@ -1,8 +1,8 @@
 /**
  * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
  * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
- * sandbox as YNAB): which redirect URIs a client may register, and a refused refresh leaving its
- * token usable.
+ * sandbox as YNAB): which redirect URIs a client may register, a refused refresh leaving its token
+ * usable, and the default scope.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -141,5 +141,19 @@ describe('a refused refresh leaves the refresh token usable', () => {
     const retry = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl });
     expect(retry.status).toBe(200);
     expect(await mcpStatus(retry.body.access_token as string)).toBe(200);
+  });
+});
+
+describe('scope', () => {
+  it('an authorization request without scope gets the default scope (ynab), not access_denied after consent', async () => {
+    const clientId = await registered();
+    const t = await tokensFor(clientId, { scope: undefined });
+    expect(t.scope).toBe('ynab');
+    expect(await mcpStatus(t.access_token as string)).toBe(200);
+    // Asking only for offline_access gets ynab too, with a refresh token.
+    const o = await tokensFor(clientId, { scope: 'offline_access' });
+    expect(o.scope).toBe('ynab');
+    expect(o.refresh_token).toBeTruthy();
+    expect(await mcpStatus(o.access_token as string)).toBe(200);
   });
 });
