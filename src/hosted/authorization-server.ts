@@ -11,7 +11,7 @@
  * settled by YNAB: the interaction (interactions.ts) sends the browser to YNAB's own sign-in.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { StateStore } from '../storage/store.js';
 import { isLoopbackHost } from './addresses.js';
 import { storeAdapter } from './oauth-records.js';
@@ -86,9 +86,23 @@ function refuseBeforeRotation(ctx: KoaContextWithOIDC, opts: HostedOptions): voi
   }
 }
 
-export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void): Promise<Provider> {
+/** Called before an authorization code is saved, with the grant it is issued under: the end of a sign-in that succeeded. */
+export type BeforeCodeIssued = (grantId: string) => Promise<void>;
+
+export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void, beforeCodeIssued: BeforeCodeIssued): Promise<Provider> {
+  const records = storeAdapter(store, opts.dataKey);
   const config: Configuration = {
-    adapter: storeAdapter(store, opts.dataKey),
+    adapter: (model: string): Adapter => {
+      const adapter = records(model);
+      if (model !== 'AuthorizationCode') return adapter;
+      return {
+        ...adapter,
+        async upsert(id, payload, expiresIn) {
+          if (payload.grantId) await beforeCodeIssued(payload.grantId);
+          return adapter.upsert(id, payload, expiresIn);
+        },
+      };
+    },
     jwks: (await signingKeys(store, opts)) as Configuration['jwks'],
     cookies: {
       keys: [opts.dataKey.subkey('cookies').toString('hex')],

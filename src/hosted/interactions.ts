@@ -16,9 +16,10 @@
  *                               not yet used, to this same browser (the sign-in cookie set in
  *                               step 2 carries an HMAC of it), else the request is refused (a
  *                               stale, forged or stolen redirect) before the state is spent. The code is exchanged for the user's YNAB grant, GET
- *                               /user says who they are, the grant is stored sealed under their
- *                               identity, and the authorization server resumes: it issues the MCP
- *                               client an authorization code for our own tokens. A refusal at YNAB
+ *                               /user says who they are, the grant is staged (sealed) beside the
+ *                               new MCP grant, and the authorization server resumes: it issues the
+ *                               MCP client an authorization code for our own tokens, and only then
+ *                               does the staged grant become the user's. A refusal at YNAB
  *                               reaches the client as error=access_denied.
  * The interaction cookie (SameSite=Lax, path /interaction/<uid>) binds steps 1-2 to the browser
  * that started; the resume cookie binds step 3's continuation to it. Every step can be served by
@@ -208,13 +209,6 @@ export function interactionRoutes(deps: InteractionDeps) {
     }
     const identity = identityOf(opts.dataKey, ynabUserId);
     const scope = answer.scope ? (answer.scope.split(/\s+/).includes('read-only') ? 'read-only' : 'full') : pending.readOnly ? 'read-only' : 'full';
-    await deps.grants.save(identity, {
-      access_token: answer.access_token,
-      ...(answer.refresh_token ? { refresh_token: answer.refresh_token } : {}),
-      token_expires_at: new Date(Date.now() + (answer.expires_in ?? 7200) * 1000).toISOString(),
-      token_scope: scope,
-      signed_in_at: new Date().toISOString(),
-    });
 
     // The MCP grant: this client, this user, the scopes asked for on this resource only.
     const grant = new provider.Grant({ accountId: identity, clientId: String(interaction.params.client_id) });
@@ -222,6 +216,21 @@ export function interactionRoutes(deps: InteractionDeps) {
     grant.addOIDCScope([...new Set([MCP_SCOPE, ...asked])].join(' '));
     grant.addResourceScope(opts.resource, MCP_SCOPE);
     const grantId = await grant.save();
+    // The YNAB grant waits beside it and replaces the user's only when the authorization server
+    // issues the client its code (authorization-server.ts): a sign-in that fails from here on (an
+    // expired or lost resume, a store error) leaves the user's grant as it was.
+    await deps.grants.stage(
+      grantId,
+      identity,
+      {
+        access_token: answer.access_token,
+        ...(answer.refresh_token ? { refresh_token: answer.refresh_token } : {}),
+        token_expires_at: new Date(Date.now() + (answer.expires_in ?? 7200) * 1000).toISOString(),
+        token_scope: scope,
+        signed_in_at: new Date().toISOString(),
+      },
+      INTERACTION_TTL_S * 1000,
+    );
     return finish({ login: { accountId: identity, remember: false }, consent: { grantId } });
   }
 

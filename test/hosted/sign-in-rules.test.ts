@@ -2,7 +2,7 @@
  * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
  * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
  * sandbox as YNAB): which redirect URIs a client may register, a refused refresh leaving its token
- * usable, and the default scope.
+ * usable, and the default scope, nothing of a failed sign-in kept.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,7 +10,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataKey, parseDataKey } from '../../src/hosted/sealing.js';
+import { grantKey, identityOf } from '../../src/hosted/ynab-grants.js';
+import type { SandboxUser } from '../../src/sandbox/state.js';
 import { browse, startDeployment, type Deployment } from '../helpers/hosted.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
@@ -30,7 +34,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   tls = { dir, server, origin: `https://127.0.0.1:${(server.address() as { port: number }).port}`, docs };
-  d = await startDeployment({ instances: 2, env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+  d = await startDeployment({ instances: 2, sandbox: { users: 2 }, env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
 });
 
 afterAll(async () => {
@@ -155,5 +159,36 @@ describe('scope', () => {
     expect(o.scope).toBe('ynab');
     expect(o.refresh_token).toBeTruthy();
     expect(await mcpStatus(o.access_token as string)).toBe(200);
+  });
+});
+
+describe('a sign-in that ends in an error', () => {
+  it("stores no YNAB grant for the user; the same sign-in finished stores it", async () => {
+    const user = d.sandbox.state.users[1] as SandboxUser; // signs in nowhere else in this file
+    const name = `ynab-mcp:${grantKey(identityOf(new DataKey(parseDataKey(d.env.dataKey, 'test')), user.id))}`;
+    const raw = createClient({ url: d.redis.url });
+    await raw.connect();
+    try {
+      const clientId = await registered();
+      const { verifier, challenge } = pkce();
+      const jar = new Map<string, Map<string, string>>();
+      // Consent, YNAB's sign-in and its callback, up to the authorization server's resume step.
+      const resumeAt = await browse(authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), `${d.proxy.url}/oauth/authorize/`, { login: user.email, jar });
+      expect(resumeAt.status).toBe(0);
+      // The resume opened without this browser's cookies (another browser, cookies cleared): the sign-in fails.
+      const failed = await fetch(resumeAt.url, { redirect: 'manual' });
+      expect(failed.status).toBe(400);
+      expect(await failed.text()).toMatch(/Sign-in failed/);
+      expect(await raw.exists(name)).toBe(0);
+      // The same sign-in finished in its own browser: the code is issued and the grant is the user's.
+      const back = await browse(resumeAt.url, REDIRECT, { jar });
+      const code = back.url.searchParams.get('code');
+      expect(code).toBeTruthy();
+      expect(await raw.exists(name)).toBe(1);
+      const t = await token({ grant_type: 'authorization_code', client_id: clientId, code: code!, redirect_uri: REDIRECT, code_verifier: verifier, resource: d.mcpUrl });
+      expect(await mcpStatus(t.body.access_token as string)).toBe(200);
+    } finally {
+      await raw.close();
+    }
   });
 });
