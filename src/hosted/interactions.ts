@@ -48,19 +48,27 @@ interface PendingLogin {
 type InteractionResult = { error: string; error_description: string } | { login: { accountId: string; remember: boolean }; consent: { grantId: string } };
 
 const MAX_FORM_BYTES = 4096;
+/** A larger form is read this far and thrown away so that its 413 page can be delivered; past it the connection is cut. */
+const MAX_DRAINED_BYTES = 1024 * 1024;
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+/**
+ * The consent form, or 'too large'. A form over MAX_FORM_BYTES is still read to its end (and
+ * thrown away): a server that answers while the browser is still sending, or cuts the
+ * connection, leaves the browser with a reset connection instead of the answer.
+ */
+function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too large'> {
   return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > MAX_FORM_BYTES) {
-        reject(new Error('form too large'));
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= MAX_FORM_BYTES) chunks.push(chunk);
+      else if (received > MAX_DRAINED_BYTES) {
         req.destroy();
+        reject(new Error('form far too large'));
       }
     });
-    req.on('end', () => resolve(new URLSearchParams(body)));
+    req.on('end', () => resolve(received > MAX_FORM_BYTES ? 'too large' : new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
   });
 }
@@ -137,11 +145,15 @@ export function interactionRoutes(deps: InteractionDeps) {
     const interaction = await details(req, res);
     if (!interaction) return;
     if (interaction.uid !== uid) return errorPage(res, 400, 'invalid_request', 'This sign-in page does not belong to the sign-in this browser started.');
-    let form: URLSearchParams;
+    let form: URLSearchParams | 'too large';
     try {
       form = await readForm(req);
     } catch {
-      return errorPage(res, 413, 'invalid_request', 'The form was too large.');
+      return; // cut off mid-way (readForm destroyed the connection): there is no one to answer
+    }
+    if (form === 'too large') {
+      res.setHeader('connection', 'close');
+      return errorPage(res, 413, 'invalid_request', `The form was too large (a consent form is a few bytes; at most ${MAX_FORM_BYTES} are read).`);
     }
     const decision = form.get('decision');
     if (decision === 'deny') {

@@ -2,7 +2,7 @@
  * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
  * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
  * sandbox as YNAB): which redirect URIs a client may register, a refused refresh leaving its token
- * usable, and the default scope, nothing of a failed sign-in kept.
+ * usable, the default scope, nothing of a failed sign-in kept, and the oversized consent form.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -189,6 +189,27 @@ describe('a sign-in that ends in an error', () => {
       expect(await mcpStatus(t.body.access_token as string)).toBe(200);
     } finally {
       await raw.close();
+    }
+  });
+});
+
+describe('the consent form', () => {
+  it('an oversized form gets the 413 page over the connection, not a reset', async () => {
+    const clientId = await registered();
+    const jar = new Map<string, Map<string, string>>();
+    const consent = await browse(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), REDIRECT, { decision: 'look', jar });
+    expect(consent.status).toBe(200);
+    const action = /<form method="post" action="([^"]+)"/.exec(consent.body)![1]!;
+    const cookie = [...(jar.get(d.proxy.url) ?? new Map())].map(([k, v]) => `${k}=${v}`).join('; ');
+    // Straight to an instance (the test proxy reads whole bodies first): as a browser posts it.
+    for (const size of [8 * 1024, 256 * 1024]) {
+      const res = await fetch(`${d.instances[0]!.url}${action}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `decision=allow&padding=${'x'.repeat(size)}`,
+      });
+      expect(res.status, `${size}`).toBe(413);
+      expect(await res.text()).toMatch(/The form was too large/);
     }
   });
 });
