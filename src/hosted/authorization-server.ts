@@ -13,7 +13,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { StateStore } from '../storage/store.js';
-import { isLoopbackHost } from './addresses.js';
+import { isLoopbackHost, isSpecialUseAddress, resolveHost } from './addresses.js';
 import { storeAdapter } from './oauth-records.js';
 import type { HostedOptions } from './options.js';
 import { errorPage } from './pages.js';
@@ -54,7 +54,8 @@ async function signingKeys(store: StateStore, opts: HostedOptions): Promise<{ ke
   });
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+/** oidc-provider's own limit on a client metadata document fetch (lib/helpers/fetch_request.js); resolving its host gets as long again. */
+export const METADATA_FETCH_TIMEOUT_MS = 2500;
 
 /**
  * Redirect URIs a client may register (dynamically or in its metadata document): https, or http
@@ -91,6 +92,9 @@ export type BeforeCodeIssued = (grantId: string) => Promise<void>;
 
 export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void, beforeCodeIssued: BeforeCodeIssued): Promise<Provider> {
   const records = storeAdapter(store, opts.dataKey);
+  // A client metadata document is fetched at most once per request: after a failed fetch the
+  // library looks the client up again to word its error, which would wait for the timeout twice.
+  const fetchedIn = new WeakMap<object, Set<string>>();
   const config: Configuration = {
     adapter: (model: string): Adapter => {
       const adapter = records(model);
@@ -151,14 +155,31 @@ export async function createAuthorizationServer(store: StateStore, opts: HostedO
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
-        // https only, no credentials in the URL (checked by oidc-provider), fetched with a 2.5 s
-        // timeout, a 5 KiB limit and a connection that refuses private and loopback addresses.
-        allowFetch: async (_ctx: KoaContextWithOIDC, clientId: string) => {
-          try {
-            return new URL(clientId).protocol === 'https:';
-          } catch {
-            return false;
+        // https only, no credentials in the URL (checked by oidc-provider), a host that resolves to
+        // public addresses only (checked here, before any connection), fetched with a 2.5 s timeout
+        // and a 5 KiB limit (oidc-provider's, whose connection also refuses special-use addresses,
+        // should the name resolve differently the second time).
+        allowFetch: async (ctx: KoaContextWithOIDC | undefined, clientId: string) => {
+          const url = URL.parse(clientId);
+          if (url?.protocol !== 'https:') return false;
+          if (ctx) {
+            const tried = fetchedIn.get(ctx) ?? new Set<string>();
+            if (tried.has(clientId)) return false;
+            fetchedIn.set(ctx, tried.add(clientId));
           }
+          // Tests only: the test's document server on this machine, named by its address.
+          if (opts.loopbackTest && url.hostname === '127.0.0.1') return true;
+          let addresses: string[];
+          try {
+            addresses = await resolveHost(url.hostname, METADATA_FETCH_TIMEOUT_MS);
+          } catch (e) {
+            throw new errors.InvalidClient(`the host of the client_id metadata document URL, ${url.hostname}, cannot be resolved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+          }
+          const inside = addresses.find(isSpecialUseAddress);
+          if (inside !== undefined) {
+            throw new errors.InvalidClient(`the client_id metadata document URL names ${url.hostname}, which resolves to a private or loopback address (${inside}); client metadata documents are fetched from public addresses only`);
+          }
+          return true;
         },
         cacheDuration: { min: 60, max: 86_400 },
       },
@@ -197,12 +218,13 @@ export async function createAuthorizationServer(store: StateStore, opts: HostedO
       return true;
     },
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
-    // Tests only (an http loopback public URL): client metadata documents may be served from this machine.
+    // Tests only (an http loopback public URL): client metadata documents may be served from
+    // 127.0.0.1 (by that address: a name that resolves to it is refused as anywhere else).
     ...(opts.loopbackTest
       ? {
           fetch: (input: string | URL | Request, init?: RequestInit) => {
             const url = new URL(input instanceof Request ? input.url : String(input));
-            if (LOOPBACK_HOSTS.has(url.hostname) && init) delete (init as { dispatcher?: unknown }).dispatcher;
+            if (url.hostname === '127.0.0.1' && init) delete (init as { dispatcher?: unknown }).dispatcher;
             return fetch(input, init);
           },
         }

@@ -2,12 +2,14 @@
  * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
  * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
  * sandbox as YNAB): which redirect URIs a client may register, a refused refresh leaving its token
- * usable, the default scope, nothing of a failed sign-in kept, and the oversized consent form.
+ * usable, the default scope, nothing of a failed sign-in kept, the oversized consent form, and the
+ * fetch of a client metadata document (public addresses only, one 2.5 s attempt).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
@@ -20,20 +22,25 @@ import { browse, startDeployment, type Deployment } from '../helpers/hosted.js';
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 let d: Deployment;
-/** A TLS server on 127.0.0.1 (certificate made for this run) serving client metadata documents. */
-let tls: { dir: string; server: HttpsServer; origin: string; docs: Map<string, unknown> };
+/** A TLS server on 127.0.0.1 (certificate made for this run): client metadata documents, and a path that never answers. */
+let tls: { dir: string; server: HttpsServer; origin: string; docs: Map<string, unknown>; requests: { url: string; received: number; closed?: number }[] };
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-signin-'));
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
   const docs = new Map<string, unknown>();
+  const requests: { url: string; received: number; closed?: number }[] = [];
   const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+    const r: (typeof requests)[number] = { url: req.url ?? '', received: Date.now() };
+    requests.push(r);
+    req.socket.on('close', () => (r.closed = Date.now()));
+    if (req.url === '/never-answers.json') return; // accepted, read, never answered
     const doc = docs.get(req.url ?? '');
     res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=60' });
     res.end(JSON.stringify(doc ?? {}));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  tls = { dir, server, origin: `https://127.0.0.1:${(server.address() as { port: number }).port}`, docs };
+  tls = { dir, server, origin: `https://127.0.0.1:${(server.address() as { port: number }).port}`, docs, requests };
   d = await startDeployment({ instances: 2, sandbox: { users: 2 }, env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
 });
 
@@ -211,5 +218,73 @@ describe('the consent form', () => {
       expect(res.status, `${size}`).toBe(413);
       expect(await res.text()).toMatch(/The form was too large/);
     }
+  });
+});
+
+describe('client metadata documents are fetched from public addresses only, once, within 2.5 s', () => {
+  /** A TCP server on loopback that only counts the connections it gets (IPv4, and IPv6 when this machine has it). */
+  async function countingServer(): Promise<{ port: number; count: () => number; close: () => void }> {
+    let count = 0;
+    const servers: NetServer[] = [];
+    const listen = (host: string, port: number) =>
+      new Promise<NetServer | undefined>((resolve) => {
+        const s = createNetServer((socket) => {
+          count++;
+          socket.destroy();
+        });
+        s.once('error', () => resolve(undefined));
+        s.listen(port, host, () => resolve(s));
+      });
+    const v4 = (await listen('127.0.0.1', 0))!;
+    servers.push(v4);
+    const port = (v4.address() as { port: number }).port;
+    const v6 = await listen('::1', port);
+    if (v6) servers.push(v6);
+    return { port, count: () => count, close: () => servers.forEach((s) => s.close()) };
+  }
+
+  it('a URL whose host resolves to a loopback address is refused before any connection', async () => {
+    const target = await countingServer();
+    try {
+      const pages = new Map<string, { status: number; page: string }>();
+      for (const url of [`https://localhost:${target.port}/client.json`, `https://[::1]:${target.port}/client.json`, `https://127.0.0.2:${target.port}/client.json`]) {
+        const res = await fetch(authorizeUrl(url, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+        pages.set(url, { status: res.status, page: await res.text() });
+      }
+      expect(target.count()).toBe(0);
+      for (const [url, { status, page }] of pages) {
+        expect(status, url).toBe(400);
+        expect(page, url).toMatch(/invalid_client/);
+        expect(page, url).toMatch(/resolves to a private or loopback address/);
+      }
+    } finally {
+      target.close();
+    }
+  });
+
+  it('a URL on a private network address is refused', async () => {
+    for (const url of ['https://10.20.30.40/client.json', 'https://192.168.0.10/client.json', 'https://169.254.169.254/latest/meta-data']) {
+      const res = await fetch(authorizeUrl(url, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+      expect(res.status, url).toBe(400);
+      expect(await res.text(), url).toMatch(/resolves to a private or loopback address/);
+    }
+  });
+
+  it('a server that accepts and never answers: asked once, given up at 2.5 s, and the sign-in answered then', async () => {
+    const before = tls.requests.length;
+    const started = Date.now();
+    const res = await fetch(authorizeUrl(`${tls.origin}/never-answers.json`, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    const answeredAfter = Date.now() - started;
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/invalid_client/);
+    // One request (not a second one once the first timed out), whose connection the instance
+    // closed at its timeout; the browser had its answer then.
+    await new Promise((r) => setTimeout(r, 200));
+    const made = tls.requests.slice(before);
+    expect(made.map((r) => r.url)).toEqual(['/never-answers.json']);
+    expect(made[0]!.closed).toBeDefined();
+    expect(made[0]!.closed! - made[0]!.received).toBeGreaterThanOrEqual(2300);
+    expect(answeredAfter).toBeGreaterThanOrEqual(2400);
+    expect(answeredAfter).toBeLessThan(4500);
   });
 });
