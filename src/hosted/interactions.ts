@@ -16,9 +16,10 @@
  *                               not yet used, to this same browser (the sign-in cookie set in
  *                               step 2 carries an HMAC of it), else the request is refused (a
  *                               stale, forged or stolen redirect) before the state is spent. The code is exchanged for the user's YNAB grant, GET
- *                               /user says who they are, the grant is stored sealed under their
- *                               identity, and the authorization server resumes: it issues the MCP
- *                               client an authorization code for our own tokens. A refusal at YNAB
+ *                               /user says who they are, the grant is staged (sealed) beside the
+ *                               new MCP grant, and the authorization server resumes: it issues the
+ *                               MCP client an authorization code for our own tokens, and only then
+ *                               does the staged grant become the user's. A refusal at YNAB
  *                               reaches the client as error=access_denied.
  * The interaction cookie (SameSite=Lax, path /interaction/<uid>) binds steps 1-2 to the browser
  * that started; the resume cookie binds step 3's continuation to it. Every step can be served by
@@ -33,6 +34,7 @@ import { exchangeToken, TokenEndpointError } from '../auth/token-endpoint.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
 import { tokenMatches } from '../mcp/http-guards.js';
 import type { StateStore } from '../storage/store.js';
+import { isLoopbackHost } from './addresses.js';
 import { INTERACTION_TTL_S, MCP_SCOPE } from './authorization-server.js';
 import type { HostedOptions } from './options.js';
 import { consentPage, errorPage } from './pages.js';
@@ -46,19 +48,27 @@ interface PendingLogin {
 type InteractionResult = { error: string; error_description: string } | { login: { accountId: string; remember: boolean }; consent: { grantId: string } };
 
 const MAX_FORM_BYTES = 4096;
+/** A larger form is read this far and thrown away so that its 413 page can be delivered; past it the connection is cut. */
+const MAX_DRAINED_BYTES = 1024 * 1024;
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+/**
+ * The consent form, or 'too large'. A form over MAX_FORM_BYTES is still read to its end (and
+ * thrown away): a server that answers while the browser is still sending, or cuts the
+ * connection, leaves the browser with a reset connection instead of the answer.
+ */
+function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too large'> {
   return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > MAX_FORM_BYTES) {
-        reject(new Error('form too large'));
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= MAX_FORM_BYTES) chunks.push(chunk);
+      else if (received > MAX_DRAINED_BYTES) {
         req.destroy();
+        reject(new Error('form far too large'));
       }
     });
-    req.on('end', () => resolve(new URLSearchParams(body)));
+    req.on('end', () => resolve(received > MAX_FORM_BYTES ? 'too large' : new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
   });
 }
@@ -124,7 +134,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     try {
       const u = new URL(redirectUri);
       redirectHost = u.host || u.protocol;
-      localRedirect = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+      localRedirect = isLoopbackHost(u.hostname);
     } catch {
       // shown as given
     }
@@ -135,11 +145,15 @@ export function interactionRoutes(deps: InteractionDeps) {
     const interaction = await details(req, res);
     if (!interaction) return;
     if (interaction.uid !== uid) return errorPage(res, 400, 'invalid_request', 'This sign-in page does not belong to the sign-in this browser started.');
-    let form: URLSearchParams;
+    let form: URLSearchParams | 'too large';
     try {
       form = await readForm(req);
     } catch {
-      return errorPage(res, 413, 'invalid_request', 'The form was too large.');
+      return; // cut off mid-way (readForm destroyed the connection): there is no one to answer
+    }
+    if (form === 'too large') {
+      res.setHeader('connection', 'close');
+      return errorPage(res, 413, 'invalid_request', `The form was too large (a consent form is a few bytes; at most ${MAX_FORM_BYTES} are read).`);
     }
     const decision = form.get('decision');
     if (decision === 'deny') {
@@ -207,13 +221,6 @@ export function interactionRoutes(deps: InteractionDeps) {
     }
     const identity = identityOf(opts.dataKey, ynabUserId);
     const scope = answer.scope ? (answer.scope.split(/\s+/).includes('read-only') ? 'read-only' : 'full') : pending.readOnly ? 'read-only' : 'full';
-    await deps.grants.save(identity, {
-      access_token: answer.access_token,
-      ...(answer.refresh_token ? { refresh_token: answer.refresh_token } : {}),
-      token_expires_at: new Date(Date.now() + (answer.expires_in ?? 7200) * 1000).toISOString(),
-      token_scope: scope,
-      signed_in_at: new Date().toISOString(),
-    });
 
     // The MCP grant: this client, this user, the scopes asked for on this resource only.
     const grant = new provider.Grant({ accountId: identity, clientId: String(interaction.params.client_id) });
@@ -221,6 +228,21 @@ export function interactionRoutes(deps: InteractionDeps) {
     grant.addOIDCScope([...new Set([MCP_SCOPE, ...asked])].join(' '));
     grant.addResourceScope(opts.resource, MCP_SCOPE);
     const grantId = await grant.save();
+    // The YNAB grant waits beside it and replaces the user's only when the authorization server
+    // issues the client its code (authorization-server.ts): a sign-in that fails from here on (an
+    // expired or lost resume, a store error) leaves the user's grant as it was.
+    await deps.grants.stage(
+      grantId,
+      identity,
+      {
+        access_token: answer.access_token,
+        ...(answer.refresh_token ? { refresh_token: answer.refresh_token } : {}),
+        token_expires_at: new Date(Date.now() + (answer.expires_in ?? 7200) * 1000).toISOString(),
+        token_scope: scope,
+        signed_in_at: new Date().toISOString(),
+      },
+      INTERACTION_TTL_S * 1000,
+    );
     return finish({ login: { accountId: identity, remember: false }, consent: { grantId } });
   }
 

@@ -58,8 +58,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const { hosted: opts, log } = o;
   const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION });
   try {
-    const provider = await createAuthorizationServer(store, opts, log);
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
+    // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
+    const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
     const users = new HostedUsers({ store, opts, config: o.config, grants, maxStalenessMs: o.maxStalenessMs, log });
     const authenticate = bearerAuthenticator(provider, grants, opts);
     const interactions = interactionRoutes({ provider, store, grants, opts, log });

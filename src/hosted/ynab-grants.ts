@@ -67,6 +67,29 @@ export class YnabGrants {
     await this.store.withLock(refreshLockName(identity), () => this.store.set(k, this.key.sealJson(grant, k)));
   }
 
+  /**
+   * Keeps the grant of a sign-in in progress under the MCP grant it will be issued under, for
+   * `ttlMs` at most: it becomes the user's grant only when the sign-in succeeds (commitStaged, as
+   * the authorization code is issued). A sign-in that ends in an error, after YNAB's answer, leaves
+   * the user's grant as it was.
+   */
+  async stage(grantId: string, identity: string, grant: YnabGrant, ttlMs: number): Promise<void> {
+    const k = this.stagedKey(grantId);
+    await this.store.set(k, this.key.sealJson({ identity, grant }, k), { ttlMs });
+  }
+
+  /** Makes the grant staged under `grantId` the user's (once: it is taken); nothing when none is staged. */
+  async commitStaged(grantId: string): Promise<void> {
+    const k = this.stagedKey(grantId);
+    const staged = await this.store.update(k, (bytes) => ({ value: bytes === undefined ? undefined : null, result: this.key.openJson<{ identity: string; grant: YnabGrant }>(bytes, k) }));
+    if (staged) await this.save(staged.identity, staged.grant);
+  }
+
+  /** A sign-in in progress, as the YNAB round trip's pending state (interactions.ts) is. */
+  private stagedKey(grantId: string): string {
+    return `hosted/logins/${this.key.keyName(`staged grant\n${grantId}`)}`;
+  }
+
   /** Forgets the user's grant: their MCP tokens stop working at the next request (sign in again). */
   async remove(identity: string): Promise<void> {
     await this.store.delete(grantKey(identity));
