@@ -16,6 +16,7 @@ import { addYears } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from '../mcp/tools/arg-checks.js';
+import { absentText } from './checks.js';
 import { currentState, describeEntity, transactionState, type EntityChange, type Shown, type State } from './entities.js';
 import type { Draft } from './plan.js';
 import { StepError, transactionBody, type Writer } from './steps.js';
@@ -55,7 +56,7 @@ function importMatch(r: BudgetReplica, t: E.TransactionSummaryBase, amount: numb
 
 export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLine[], total: number | undefined, today: string): SplitPlan {
   const t = r.transactions.get(id);
-  if (!t || t.deleted) throw new ArgumentError(`transaction_id ${id}: no such transaction in this budget (the list and search tools give ids)`);
+  if (!t || t.deleted) throw new ArgumentError(`transaction_id ${id}: ${absentText(r, id)}${r.wasDeleted(id) ? '' : ' (the list and search tools give ids)'}`);
   if (t.transfer_transaction_id && !r.transactions.has(t.transfer_transaction_id)) {
     throw new ArgumentError(`transaction ${id} is the other side of a transfer made by a split line; split the transaction that line belongs to instead`);
   }
