@@ -268,7 +268,8 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
     // so that list_recent_changes shows it and undo_change can put it back.
     if (!(e instanceof StepError) || !e.partial) throw e;
     const kept = await journal(state, ctx.budgetId, def.name, e.partial);
-    throw new StepError(kept.change_id ? `${e.message}. What was done is recorded as change ${kept.change_id}: undo_change puts it back` : e.message);
+    if (!kept.change_id) throw new StepError(e.message);
+    throw new StepError(`${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`);
   });
   const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
   // An undo marks the change it undid, so that it is not undone twice (its claim ends here).

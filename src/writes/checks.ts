@@ -4,6 +4,9 @@
  *    (an id of another budget, a typo) or saw deleted is refused, "not found" or "already
  *    deleted", before a preview is answered, so that no confirm token is handed out for nothing
  *    (the gate calls this, guard.ts);
+ *  - its references: the ids a re-creation sends (account, payee, category, split lines') are
+ *    this budget's, so that a delete is never followed by a create YNAB refuses (undo.ts; the
+ *    ids in a task's arguments are checked where names are resolved, ../mcp/resolve.ts);
  *  - closed accounts: YNAB takes a transaction into a closed account as into an open one (the
  *    account stays closed), so such a write is made, with a notice saying the account is closed.
  */
@@ -41,6 +44,23 @@ export function checkTargets(entities: readonly EntityChange[], r: BudgetReplica
 }
 
 const lines = (s: State) => (s.subtransactions as State[] | undefined) ?? [];
+
+/** The ids a transaction's state refers to that this budget's copy does not hold ("category 1a2b…: not found in this budget"). */
+export function unknownReferences(r: BudgetReplica, s: State): string[] {
+  const out: string[] = [];
+  const check = (what: string, id: unknown, map: Map<string, unknown>) => {
+    if (typeof id === 'string' && id && !map.has(id)) out.push(`${what} ${id}: ${absentText(r, id)}`);
+  };
+  check('account', s.account_id, r.accounts);
+  check('payee', s.payee_id, r.payees);
+  // A split's own category is YNAB's placeholder for splits (not among the categories); it is not sent.
+  if (!lines(s).length) check('category', s.category_id, r.categories);
+  lines(s).forEach((x, i) => {
+    check(`split line ${i + 1}'s payee`, x.payee_id, r.payees);
+    check(`split line ${i + 1}'s category`, x.category_id, r.categories);
+  });
+  return out;
+}
 
 /** The accounts a transaction's state puts money in: its own, and a transfer's other account (its own or a line's). */
 function accountsOf(r: BudgetReplica, s: State): string[] {

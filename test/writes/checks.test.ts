@@ -1,6 +1,10 @@
 /**
  * What writes are checked for before anything is sent, through a real MCP client against the
  * sandbox over HTTP (its two demo budgets give ids of another budget):
+ *  - a task write of several requests refuses, before its preview or its first request, any
+ *    account, category or payee id (split lines' too) that is not this budget's: of another
+ *    budget, unknown, or deleted; an undo that would create again what names such an id is
+ *    refused the same way;
  *  - a preview (delete, update, bulk, task) of an entity this budget does not hold, or has seen
  *    deleted, is refused with "not found" or "already deleted", and no confirm_token;
  *  - a create or transfer into a closed account is made, as YNAB makes it, with a notice that the
@@ -38,6 +42,54 @@ async function split(memo: string): Promise<string> {
   ];
   return ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Checked Split', memo, subtransactions: lines }] })).transaction_ids[0];
 }
+
+describe('a write of several requests checks every id it will send first', () => {
+  it('split_transaction: a line category or payee of another budget, or unknown, is refused at the preview, with no token; nothing is sent', async () => {
+    const id = await split('split ids');
+    const k = knowledge();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ amount: -15, category_id: foreignCategory() }, /subtransactions\[1\]\.category_id "[0-9a-f-]{36}": no category of this budget has that id/],
+      [{ amount: -15, category_id: '00000000-0000-4000-8000-000000000001' }, /subtransactions\[1\]\.category_id "00000000-0000-4000-8000-000000000001": no category of this budget has that id/],
+      [{ amount: -15, category_id: 'Groceries', payee_id: foreignPayee() }, /subtransactions\[1\]\.payee_id "[0-9a-f-]{36}": no payee of this budget has that id/],
+    ];
+    for (const [line, message] of cases) {
+      const res = await h.call('split_transaction', { transaction_id: id, subtransactions: [{ amount: -15, category_id: 'Coffee' }, line] });
+      expect(res.isError, JSON.stringify(res.structuredContent)).toBe(true);
+      expect(res.content[0].text).toMatch(message);
+      expect(res.content[0].text).not.toMatch(/confirm_token/);
+    }
+    expect(knowledge()).toBe(k);
+    expect((await raw(id)).body.data.transaction.subtransactions).toHaveLength(2);
+  });
+
+  it('create_transfer and move_money: an account or category of another budget is refused before anything is sent', async () => {
+    const k = knowledge();
+    const transfer = await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Lake Cabin Mortgage', amount: 12.34, category_id: foreignCategory() });
+    expect(transfer.content[0].text).toMatch(/category_id "[0-9a-f-]{36}": no category of this budget has that id/);
+    const foreignAccount = [...other().rec.accounts.values()][0]!.id;
+    const across = await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: foreignAccount, amount: 12.34 });
+    expect(across.content[0].text).toMatch(/to_account_id "[0-9a-f-]{36}": no account of this budget has that id/);
+    const move = await h.call('move_money', { from_category_id: 'Fun Money', to_category_id: foreignCategory(), amount: 1 });
+    expect(move.content[0].text).toMatch(/to_category_id "[0-9a-f-]{36}": no category of this budget has that id/);
+    expect(knowledge()).toBe(k);
+  });
+
+  it('undo_change that would create again a transaction whose category was deleted since is refused before anything is sent', async () => {
+    const group = [...home().rec.category_groups.values()].find((g) => g.role === null && !g.hidden && !g.deleted)!;
+    const category = ok(await h.call('create_category', { category_group_id: group.id, name: `Short-lived ${Date.now()}` })).category;
+    const id = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -4.2, payee_name: 'Gone Category', category_id: category.id }] })).transaction_ids[0];
+    const deleted = ok((await confirmed(h, 'delete_transaction', { transaction_id: id })).result);
+    // The user deletes the category in YNAB's app.
+    home().change(() => {
+      home().stamp(home().rec.categories.get(category.id)!).deleted = true;
+    });
+    const k = knowledge();
+    const res = await h.call('undo_change', { change_id: deleted.change_id });
+    expect(res.isError, JSON.stringify(res.structuredContent)).toBe(true);
+    expect(res.content[0].text).toMatch(new RegExp(`cannot be undone: transaction .* would be created again, but its category ${category.id}: already deleted\\. Nothing was changed`));
+    expect(knowledge()).toBe(k);
+  });
+});
 
 describe('a preview is of something', () => {
   it('delete_transaction of a transaction of another budget: not found, no token', async () => {
