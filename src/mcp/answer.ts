@@ -20,6 +20,7 @@ import { BudgetView } from '../insights/view.js';
 import { moneyWriter } from '../insights/format.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import type { ServiceResult } from '../sync/service.js';
+import { closedAccountNotices } from '../writes/checks.js';
 import { currentState, shownBy } from '../writes/entities.js';
 import { duplicateCandidates } from '../writes/duplicates.js';
 import { apiWriteKinds, draftApiWrite, planApiWrite } from '../writes/api-plans.js';
@@ -175,7 +176,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   Object.assign(extras, after.extras);
   if (recorded.change_id) extras.change_id = recorded.change_id;
   if (res.freshness) extras.freshness = answerFreshness(res.freshness);
-  const notices = [...noticesFor(def, args, res), ...(after.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
+  const notices = [...noticesFor(def, args, res), ...(before.plan?.notices ?? []), ...(after.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
     notices.push(`${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`);
   }
@@ -256,6 +257,8 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
   const freshness = answerFreshness(service.replicas.freshnessOf(replica, notice));
   if (!write) return { body: { ...(await def.spec.read!(ctx, target.args)), freshness, ...(notice ? { notices: [notice] } : {}) } };
   const plan = await def.spec.plan!(ctx, target.args);
+  const closed = closedAccountNotices(replica, plan.entities);
+  if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];
   if (plan.answer) return { answer: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };
   const g = await gate(state, plan, confirm, replica);
   if (!('go' in g)) return g;
@@ -265,7 +268,8 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
     // so that list_recent_changes shows it and undo_change can put it back.
     if (!(e instanceof StepError) || !e.partial) throw e;
     const kept = await journal(state, ctx.budgetId, def.name, e.partial);
-    throw new StepError(kept.change_id ? `${e.message}. What was done is recorded as change ${kept.change_id}: undo_change puts it back` : e.message);
+    if (!kept.change_id) throw new StepError(e.message);
+    throw new StepError(`${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`);
   });
   const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
   // An undo marks the change it undid, so that it is not undone twice (its claim ends here).

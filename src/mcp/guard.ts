@@ -5,7 +5,8 @@
  *  - With a confirm_token: the token must match this tool, these arguments, this budget and the
  *    entities as they are now (read fresh); else the call is refused saying why (tokens.ts).
  *  - Without one, when the mode and the kind of write call for confirmation (policy.ts): a
- *    token is issued and the preview answered. Where the client declared form elicitation (and
+ *    write that would update or delete what the budget does not hold is refused (checks.ts);
+ *    else a token is issued and the preview answered. Where the client declared form elicitation (and
  *    --elicitation is on), the user is asked in the client's dialog instead, through the SDK's
  *    multi-round-trip `inputRequired` (it serves both protocol eras; the token rides along as
  *    the request state). An accepted dialog applies the change with that token; a declined or
@@ -16,6 +17,7 @@
  * After a write is applied, what it did is journaled for undo (change-log.ts).
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, isInputRequiredResult, type ElicitRequestFormParams, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { checkTargets } from '../writes/checks.js';
 import { describeEntity, shownBy, type Shown } from '../writes/entities.js';
 import { dialogText, previewAnswer, type Draft, type Plan } from '../writes/plan.js';
 import { mustConfirm } from '../writes/policy.js';
@@ -101,6 +103,8 @@ export async function gate(state: ServerState, plan: Plan, input: ConfirmInput, 
     return { go: true };
   }
   if (!mustConfirm(state.config.writes, plan.kinds)) return { go: true };
+  // A preview is of something: no token for an update or delete of what the budget does not hold.
+  checkTargets(plan.entities, replica);
   const issued = await stack.tokens.issue(binding);
   if (input.canAsk && !input.dialog) {
     // Budget text is escaped line by line; the dialog's own line breaks stay.

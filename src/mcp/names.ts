@@ -107,15 +107,24 @@ export function resolveName(entries: readonly Named[], value: string, label: str
 }
 
 /**
- * Refuses an id (in an argument that names an account, category, group or payee) that the budget's
- * copy does not hold: tools that answer from the copy would otherwise answer as if nothing matched.
+ * Refuses an id (in an argument that names an account, category, group or payee, nested lines'
+ * too) that the budget's copy does not hold: tools that answer from the copy would otherwise
+ * answer as if nothing matched, and a write of several steps would be refused part way.
  */
-export function checkIdsKnown(args: Record<string, unknown>, replica: BudgetReplica): void {
+export function checkIdsKnown(args: unknown, replica: BudgetReplica, path = ''): void {
+  if (Array.isArray(args)) return args.forEach((x, i) => checkIdsKnown(x, replica, `${path}[${i}]`));
+  if (!args || typeof args !== 'object') return;
   for (const [k, v] of Object.entries(args)) {
+    const here = path ? `${path}.${k}` : k;
     const kind = namedKindOf(k);
-    if (!kind || typeof v !== 'string' || !looksLikeId(v)) continue;
+    if (!kind || typeof v !== 'string') {
+      if (v && typeof v === 'object') checkIdsKnown(v, replica, here);
+      continue;
+    }
+    if (!looksLikeId(v)) continue;
     if (!namedIn(replica, kind).some((e) => e.id === v)) {
-      throw new ArgumentError(`${k} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id. Give an id from this budget, or a name.`);
+      const gone = replica.wasDeleted(v) ? ` (it was deleted)` : '';
+      throw new ArgumentError(`${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}. Give an id from this budget, or a name.`);
     }
   }
 }

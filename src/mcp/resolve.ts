@@ -89,10 +89,13 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
   const named = !given || !looksLikeId(raw);
   const names = namesIn(args);
   let replica = budget.replica;
-  if (!replica && (names.length || def.kind === 'insight' || hasDecimalMoney(args))) replica = await copyOf(state, budget.id);
+  // Insights answer from the copy: an id it does not hold is refused (the API would say 404). A
+  // task write sends several requests: every account, category and payee id it will send (split
+  // lines' too) must be this budget's before the first one goes, so that no step is refused
+  // after another was made (an id of another budget, one deleted, a typo).
+  const checkIds = def.kind === 'insight' || (def.kind === 'task' && def.access === 'write');
+  if (!replica && (names.length || checkIds || hasDecimalMoney(args))) replica = await copyOf(state, budget.id);
   let resolved = { ...args, ...(given ? { budget_id: budget.id } : {}) };
-  // Insights answer from the copy: an id it does not hold is refused (the API would say 404).
-  const checkIds = def.kind === 'insight';
   const resolveIn = (r: BudgetReplica) => {
     const out = names.length ? replaceNames(resolved, r) : resolved;
     if (checkIds) checkIdsKnown(out, r);

@@ -36,10 +36,19 @@ export interface ReplicaSnapshot {
   scheduled_subtransactions: E.ScheduledSubTransactionBase[];
 }
 
-function merge<T extends Keyed>(into: Map<string, T>, items: readonly T[] | undefined): void {
+/** Ids of entities seen deleted (tombstones of deltas and write answers), newest last, at most this many. */
+const GONE_LIMIT = 10_000;
+
+function merge<T extends Keyed>(into: Map<string, T>, items: readonly T[] | undefined, gone?: Set<string>): void {
   for (const item of items ?? []) {
-    if (item.deleted) into.delete(item.id);
-    else into.set(item.id, item);
+    if (item.deleted) {
+      into.delete(item.id);
+      if (gone) {
+        gone.delete(item.id);
+        gone.add(item.id);
+        if (gone.size > GONE_LIMIT) gone.delete(gone.values().next().value!);
+      }
+    } else into.set(item.id, item);
   }
 }
 
@@ -97,6 +106,12 @@ export class BudgetReplica {
    * else it created, such as the other side of a transfer).
    */
   private readonly provisional: { map: Map<string, unknown>; id: string }[] = [];
+  /**
+   * Ids this copy saw deleted since it was loaded (deltas' tombstones, a delete's answer), so that
+   * a write naming one can be told "already deleted" rather than "not found". Not persisted: a
+   * copy loaded again knows only what it sees deleted after.
+   */
+  private readonly gone = new Set<string>();
   /** One copy of each repeated string value (see shareStrings). */
   private readonly strings = new Map<string, string>();
 
@@ -119,17 +134,17 @@ export class BudgetReplica {
   applyExport(budget: E.BudgetDetail, knowledge: number, at: number, opts: { gap?: boolean } = {}): void {
     if (!opts.gap) for (const { map, id } of this.provisional.splice(0)) map.delete(id);
     this.summary = { ...summaryOf(budget), date_format: budget.date_format ?? this.summary.date_format, currency_format: budget.currency_format ?? this.summary.currency_format };
-    merge(this.accounts, budget.accounts);
-    merge(this.payees, budget.payees);
+    merge(this.accounts, budget.accounts, this.gone);
+    merge(this.payees, budget.payees, this.gone);
     merge(this.payeeLocations, budget.payee_locations);
-    merge(this.categoryGroups, budget.category_groups);
-    merge(this.categories, budget.categories);
+    merge(this.categoryGroups, budget.category_groups, this.gone);
+    merge(this.categories, budget.categories, this.gone);
     for (const m of budget.months ?? []) {
       if (m.deleted) this.months.delete(m.month);
       else this.months.set(m.month, m);
     }
     this.applyTransactions(budget.transactions, budget.subtransactions);
-    merge(this.scheduled, budget.scheduled_transactions);
+    merge(this.scheduled, budget.scheduled_transactions, this.gone);
     for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
     mergeLines(this.scheduledLines, budget.scheduled_subtransactions, (x) => x.scheduled_transaction_id);
     this.version += 1;
@@ -140,6 +155,11 @@ export class BudgetReplica {
     this.knowledge = knowledge;
     this.syncedAt = at;
     this.dirty = false;
+  }
+
+  /** Whether this copy saw the entity with this id deleted (see gone). */
+  wasDeleted(id: string): boolean {
+    return this.gone.has(id);
   }
 
   /** The answer built for an entity, reused until the next merge. */
@@ -154,7 +174,7 @@ export class BudgetReplica {
   private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined) {
     this.share(transactions ?? [], TRANSACTION_SHARED);
     this.share(lines ?? [], LINE_SHARED);
-    merge(this.transactions, transactions);
+    merge(this.transactions, transactions, this.gone);
     for (const t of transactions ?? []) if (t.deleted) this.lines.delete(t.id);
     mergeLines(this.lines, lines, (x) => x.transaction_id);
   }
@@ -188,7 +208,7 @@ export class BudgetReplica {
     ] as const) {
       if (data[member]) {
         note(map as Map<string, Keyed>, data[member]);
-        merge(map as Map<string, Keyed>, [data[member]]);
+        merge(map as Map<string, Keyed>, [data[member]], this.gone);
       }
     }
     // A category this budget did not have: a create's answer (names resolve to it before the next
@@ -201,7 +221,7 @@ export class BudgetReplica {
     if (data.scheduled_transaction) {
       const s = data.scheduled_transaction as E.ScheduledTransactionDetail;
       note(this.scheduled, s);
-      merge(this.scheduled, [s]);
+      merge(this.scheduled, [s], this.gone);
       this.scheduledLines.delete(s.id);
       if (!s.deleted) mergeLines(this.scheduledLines, s.subtransactions, (x) => x.scheduled_transaction_id);
     }

@@ -10,6 +10,7 @@ import { currentMonth } from '../api/dates.js';
 import type { OperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { closedAccountNotices } from './checks.js';
 import {
   accountState,
   categoryState,
@@ -134,11 +135,11 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
     verb: 'Update',
     kinds: (call) => [((call.body as Item).transactions?.length ?? 0) > BULK_LIMIT ? 'bulk' : 'update'],
     entities: (call, r) =>
-      ((call.body as Item).transactions as Item[]).map((item, i) => {
+      ((call.body as Item).transactions as Item[]).map((item) => {
         const id = targetOf(item, r) ?? item.id ?? `import_id ${item.import_id}`;
         const before = currentState(r, 'transaction', id);
         const { import_id: _i, ...change } = item;
-        return { kind: 'transaction' as const, id: before ? id : (item.id ?? `item-${i + 1}`), action: 'update' as const, before, after: predict(before, change) };
+        return { kind: 'transaction' as const, id: before ? id : (item.id ?? `import_id ${item.import_id}`), action: 'update' as const, before, after: predict(before, change) };
       }),
     answered: updatedTransactions,
   },
@@ -226,7 +227,8 @@ export function planApiWrite(tool: string, id: OperationId, call: CallArgs, budg
   const fields = members.length === 1 && !Array.isArray(body[members[0]!]) ? body[members[0]!] : body;
   const args = { ...params, ...(call.query ?? {}), ...fields };
   const summary = id === 'importTransactions' ? 'Import the transactions waiting in linked accounts' : summaryOf(w.verb, entities, s);
-  return { tool, budgetId, args, summary, kinds: w.kinds(call), entities };
+  const notices = closedAccountNotices(r, entities);
+  return { tool, budgetId, args, summary, kinds: w.kinds(call), entities, ...(notices.length ? { notices } : {}) };
 }
 
 /** What an applied API write is journaled as. */

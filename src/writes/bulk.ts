@@ -9,6 +9,7 @@
 import type * as E from '../api/schemas/entities.js';
 import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../insights/filter.js';
 import { ArgumentError } from '../mcp/tools/args.js';
+import { absentText } from './checks.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import { BULK_LIMIT, type WriteKind } from './policy.js';
 import { txnRow, type TaskContext, type TaskPlan } from './task.js';
@@ -35,7 +36,10 @@ function planBulk(verb: string, decide: Decide) {
     if (a.transaction_ids) {
       ids = [...new Set(a.transaction_ids as string[])];
       const unknown = ids.filter((id) => !r.transactions.get(id) || r.transactions.get(id)!.deleted);
-      if (unknown.length) throw new ArgumentError(`no such transaction in this budget: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`);
+      if (unknown.length) {
+        const named = unknown.slice(0, 10).map((id) => `transaction ${id}: ${absentText(r, id)}`);
+        throw new ArgumentError(`${named.join('; ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`);
+      }
       counted = ids.length;
     } else {
       const found = matchingTransactions(ctx.view, filter, ctx.digits);

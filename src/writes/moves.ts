@@ -13,14 +13,14 @@ import { currentState, monthCategoryId, monthCategoryState, transactionState, ty
 import type { Draft } from './plan.js';
 import type { WriteKind } from './policy.js';
 import { StepError, type Writer } from './steps.js';
-import { openAccount, positive, txnRow, type TaskContext, type TaskPlan } from './task.js';
+import { accountOf, positive, txnRow, type TaskContext, type TaskPlan } from './task.js';
 
 // ---- create_transfer -------------------------------------------------------------------------
 
 export async function planTransfer(ctx: TaskContext, a: Record<string, any>): Promise<TaskPlan> {
   const r = ctx.replica;
-  const from = openAccount(r, a.from_account_id, 'from_account_id');
-  const to = openAccount(r, a.to_account_id, 'to_account_id');
+  const from = accountOf(r, a.from_account_id, 'from_account_id');
+  const to = accountOf(r, a.to_account_id, 'to_account_id');
   if (from.id === to.id) throw new ArgumentError('from_account_id and to_account_id are the same account; a transfer needs two');
   const amount = positive(a, ctx.digits);
   const date = a.date ?? ctx.today;

@@ -10,12 +10,16 @@
  *    so). What no create can set is lost: the id (a new one), a flag's custom name, the link to a
  *    matched import. The preview says which is which.
  *  - If the create fails after the delete, the original is created again (with a new id), and
- *    the result says exactly what the budget holds.
+ *    the result says exactly what the budget holds. That restore is journaled as a change of its
+ *    own (not undoable: it changed only the id), so list_recent_changes shows where the old id went.
+ *    Every id the lines name is checked before anything is sent (../mcp/resolve.ts), so that a
+ *    create YNAB would refuse for an unknown category or payee never follows the delete.
  */
 import { addYears } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from '../mcp/tools/arg-checks.js';
+import { absentText } from './checks.js';
 import { currentState, describeEntity, transactionState, type EntityChange, type Shown, type State } from './entities.js';
 import type { Draft } from './plan.js';
 import { StepError, transactionBody, type Writer } from './steps.js';
@@ -55,7 +59,7 @@ function importMatch(r: BudgetReplica, t: E.TransactionSummaryBase, amount: numb
 
 export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLine[], total: number | undefined, today: string): SplitPlan {
   const t = r.transactions.get(id);
-  if (!t || t.deleted) throw new ArgumentError(`transaction_id ${id}: no such transaction in this budget (the list and search tools give ids)`);
+  if (!t || t.deleted) throw new ArgumentError(`transaction_id ${id}: ${absentText(r, id)}${r.wasDeleted(id) ? '' : ' (the list and search tools give ids)'}`);
   if (t.transfer_transaction_id && !r.transactions.has(t.transfer_transaction_id)) {
     throw new ArgumentError(`transaction ${id} is the other side of a transfer made by a split line; split the transaction that line belongs to instead`);
   }
@@ -136,19 +140,28 @@ export async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown):
       throw new UncertainWriteError(`the split ${describeEntity('transaction', id, old.before, s)} was deleted, and creating it again with the new lines lost its answer: ${e.message}`);
     }
     // Put the original back, so that the budget holds what it held.
+    let back: Record<string, any>;
     try {
-      const back = await w.recreate('transaction', old.before!);
-      throw new StepError(
-        `creating the new split failed (${(e as Error).message}), so the original was created again as it was, with a new id ${back.id}. The budget holds the original split; nothing else changed`,
-      );
+      back = await w.recreate('transaction', old.before!);
     } catch (restore) {
-      if (restore instanceof StepError && /original was created again/.test(restore.message)) throw restore;
       throw new StepError(
         `the split was deleted, creating it with the new lines failed (${(e as Error).message}), and creating the original again failed too (${(restore as Error).message}). ` +
           `The budget no longer holds ${describeEntity('transaction', id, old.before, s)}: create it again with create_transactions`,
         { summary: `Deleted the split ${describeEntity('transaction', id, old.before, s)} (rewriting it failed)`, entities: [old] },
       );
     }
+    // The budget changed all the same: the original has a new id. That is journaled as a change
+    // of its own, so that list_recent_changes shows where the old id went. It cannot be undone:
+    // what it changed is the id alone, and an undo (deleting the original and creating it once
+    // more) would only give it yet another id.
+    throw new StepError(
+      `creating the new split failed (${(e as Error).message}), so the original was created again as it was, with a new id ${back.id}. The budget holds the original split; nothing else changed`,
+      {
+        summary: `Created the split ${describeEntity('transaction', id, old.before, s)} again as it was, with a new id ${back.id} (rewriting it failed)`,
+        entities: [old, { kind: 'transaction', id: back.id, action: 'create', before: null, after: transactionState(back) }],
+        not_undoable: `it put the original split back as it was, with a new id ${back.id} (YNAB gives a re-created transaction a new id); undoing it would only delete it and create it once more`,
+      },
+    );
   }
   return {
     transaction: made,

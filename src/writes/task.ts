@@ -61,10 +61,13 @@ export function positive(args: Record<string, unknown>, digits: number | undefin
   return m;
 }
 
-export function openAccount(r: BudgetReplica, id: string, label: string): E.AccountBase {
+/**
+ * The account an argument names. A closed one is taken, as YNAB takes it (the plan's notices say
+ * it is closed: ./checks.ts).
+ */
+export function accountOf(r: BudgetReplica, id: string, label: string): E.AccountBase {
   const a = r.accounts.get(id);
   if (!a || a.deleted) throw new ArgumentError(`${label} ${id}: no such account in this budget`);
-  if (a.closed) throw new ArgumentError(`${label}: the account ${JSON.stringify(a.name)} is closed`);
   return a;
 }
 

@@ -7,11 +7,13 @@
  *    created again, with a new id, and the result says so;
  *  - deleted → created again, with a new id, and the result says so.
  * Before anything is sent, every entity (the other side of a transfer too) must still be as the
- * change left it; when one is not, the undo is refused, naming each difference ("memo is now
- * "x" (the change left "y")"), and nothing is changed.
+ * change left it, and what is created again must name accounts, payees and categories the budget
+ * still holds; when not, the undo is refused, naming each difference ("memo is now "x" (the
+ * change left "y")") or each id, and nothing is changed.
  */
 import { currentState, describeEntity, differenceText, transactionState, changedFields, type EntityChange, type Shown, type State } from './entities.js';
 import type { ChangeRecord } from './change-log.js';
+import { unknownReferences } from './checks.js';
 import type { Draft } from './plan.js';
 import type { Writer } from './steps.js';
 import type { BudgetReplica } from '../sync/replica.js';
@@ -66,6 +68,14 @@ export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown):
   if (problems.length) {
     throw new UndoConflictError(`the budget changed since change ${change.id}, so undoing it would overwrite that: ${problems.join('; ')}. Nothing was changed.`);
   }
+  // What is created again names accounts, payees and categories as they were: each must still be
+  // this budget's, or YNAB would refuse the create after the undo had deleted or changed others.
+  for (const e of undoEntities(change)) {
+    if (e.action !== 'create' || e.kind !== 'transaction' || !e.after) continue;
+    const unknown = unknownReferences(r, e.after);
+    if (unknown.length) problems.push(`${describeEntity(e.kind, e.id, e.after, s)} would be created again, but its ${unknown.join('; ')}`);
+  }
+  if (problems.length) throw new UndoConflictError(`change ${change.id} cannot be undone: ${problems.join('; ')}. Nothing was changed.`);
 }
 
 /**

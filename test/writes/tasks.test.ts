@@ -12,7 +12,8 @@
  *  - split_transaction: a plain transaction becomes a split keeping its id; a split is rewritten
  *    (delete + create) keeping date, cleared, approved, flag and import id, preview first; an
  *    import id that YNAB would match elsewhere is dropped and said so; a create refused after the
- *    delete puts the original back.
+ *    delete puts the original back, journaled as a change of its own (not undoable: only the id
+ *    changed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, currentMonth } from '../../src/api/dates.js';
@@ -281,7 +282,7 @@ describe('split_transaction', () => {
     expect((await raw(hand)).data.transaction.import_id).toBeNull();
   });
 
-  it('puts the original back when the create is refused after the delete', async () => {
+  it('puts the original back when the create is refused after the delete, journaled as a change of its own that says why it cannot be undone', async () => {
     const proxied = await (async () => {
       let proxy!: CutProxy;
       const p = await mcpHarness({ sandbox: { seed: 'tasks-split' }, via: async (url) => (proxy = await cutProxy(url)).baseUrl });
@@ -301,6 +302,19 @@ describe('split_transaction', () => {
       expect(t).toMatchObject({ amount: -30_000, memo: 'original' });
       expect(t.subtransactions.map((x: any) => x.amount).sort((a: number, b: number) => a - b)).toEqual([-20_000, -10_000]);
       expect((await p.sb.get(`/budgets/${b.id}/transactions/${id}`)).status).toBe(404);
+      // The budget changed (the original has a new id): that is a change of its own, named in the
+      // error. Undoing it would only delete the original and create it once more, so it says why not.
+      const changeId = /recorded as change (\S+) \(list_recent_changes shows it; there is nothing for undo_change to put back\)/.exec(res.content[0].text)?.[1];
+      expect(changeId, res.content[0].text).toBeDefined();
+      const [listed] = ok(await p.call('list_recent_changes', { limit: 1 })).changes;
+      expect(listed).toMatchObject({ change_id: changeId, tool: 'split_transaction', count: 2, undoable: false });
+      expect(listed.summary).toMatch(new RegExp(`Created the split transaction ${id} .* again as it was, with a new id ${again} \\(rewriting it failed\\)`));
+      expect(listed.why_not).toMatch(new RegExp(`put the original split back as it was, with a new id ${again}`));
+      const k = b.knowledge;
+      const undone = await p.call('undo_change', { change_id: changeId });
+      expect(undone.isError).toBe(true);
+      expect(undone.content[0].text).toMatch(/cannot be undone: it put the original split back as it was/);
+      expect(b.knowledge).toBe(k);
     } finally {
       await proxied.p.close();
     }
