@@ -190,14 +190,14 @@ describe('fields the API does not define', () => {
   });
 
   it('every write body has a stripping schema, and the shared schemas stay strict', () => {
-    for (const op of OPERATIONS) {
+    for (const op of OPERATIONS as readonly Operation[]) {
       if (!op.body) continue;
       const lenient = requestBodySchema(op.body, false);
       expect(lenient, op.id).not.toBe(op.body);
       expect(requestBodySchema(op.body, true), op.id).toBe(op.body);
     }
     // The client and the MCP tools still refuse a field the API does not define.
-    const month = OPERATIONS.find((o) => o.id === 'updateMonthCategory')!;
+    const month = (OPERATIONS as readonly Operation[]).find((o) => o.id === 'updateMonthCategory')!;
     expect(month.body!.safeParse({ category: { budgeted: 1, activity: 5 } }).success).toBe(false);
     expect(requestBodySchema(month.body!, false).safeParse({ category: { budgeted: 1, activity: 5 } })).toMatchObject({ success: true, data: { category: { budgeted: 1 } } });
   });
