@@ -30,6 +30,8 @@ Options:
   --faults SPEC          inject faults, e.g. "500=0.05,503=0.05,reset=0.02,silent=0.01,slow=0.02,echo-auth=0.01"
   --oauth-token-ttl S    lifetime of OAuth access tokens in seconds (default 7200)
   --request-timeout MS   requests longer than this end with 503 (default 30000)
+  --strict               refuse request bodies with fields the API does not define (400
+                         naming them); by default they are ignored, as the service does
   --verbose              log every request on stderr
 `;
 
@@ -48,6 +50,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     'oauth-token-ttl': { type: 'string' },
     'request-timeout': { type: 'string' },
     verbose: { type: 'boolean' },
+    strict: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -87,6 +90,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     oauthTokenTtl: intFlag(flags['oauth-token-ttl'], 'oauth-token-ttl', 1, 31_536_000),
     requestTimeoutMs: intFlag(flags['request-timeout'], 'request-timeout', 1, 3_600_000),
     verbose: flags.verbose,
+    strict: flags.strict,
   }).catch((e: unknown) => {
     throw listenError(e, host, port);
   });

@@ -8,6 +8,7 @@ import { memberName } from '../api/operations/index.js';
 import { matchPath } from '../api/paths.js';
 import { parseWireQuery, type QueryName } from '../api/query.js';
 import { describeIssues } from '../api/issues.js';
+import { requestBodySchema } from './body-schemas.js';
 import { ApiError, badRequest } from './errors.js';
 import type { FaultDecision } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
@@ -59,8 +60,13 @@ function parseBody(text: string): unknown {
   }
 }
 
+export interface RunOptions {
+  /** Refuse unknown body fields with a 400 (`--strict`) instead of ignoring them as the service does. */
+  strictBodies?: boolean;
+}
+
 /** Runs the operation. Throws ApiError for answers other than success. */
-export function runOperation(state: SandboxState, req: ApiRequest): ApiAnswer {
+export function runOperation(state: SandboxState, req: ApiRequest, options: RunOptions = {}): ApiAnswer {
   const found = matchPath(req.method, req.path);
   if (found.kind === 'none') throw new ApiError('not_found', `no such endpoint: ${req.method} /v1${req.path}`);
   if (found.kind === 'method_not_allowed') {
@@ -75,7 +81,7 @@ export function runOperation(state: SandboxState, req: ApiRequest): ApiAnswer {
   const query = parseQuery(legacy?.query ?? op.query, req.query);
   let body: unknown;
   if (op.body) {
-    const parsed = op.body.safeParse(parseBody(req.body));
+    const parsed = requestBodySchema(op.body, options.strictBodies === true).safeParse(parseBody(req.body));
     if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues));
     body = parsed.data;
   }

@@ -41,6 +41,11 @@ export interface SandboxOptions {
   clock?: () => Date;
   /** One stderr line per request. */
   verbose?: boolean;
+  /**
+   * Refuse request bodies with fields the API does not define (400 naming them). By default they
+   * are ignored, as the service ignores them.
+   */
+  strict?: boolean;
   log?: (line: string) => void;
 }
 
@@ -295,7 +300,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     }
     let answer: ApiAnswer;
     try {
-      answer = runOperation(state, { method: req.method ?? 'GET', path: url.pathname.slice(3), query: url.searchParams, body, token: auth.info });
+      answer = runOperation(state, { method: req.method ?? 'GET', path: url.pathname.slice(3), query: url.searchParams, body, token: auth.info }, { strictBodies: opts.strict });
     } catch (e) {
       answer = errorAnswer(e, log);
     }

@@ -377,7 +377,8 @@ export interface DeploymentOptions {
 
 export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
   const redis = await startRedis();
-  const sandbox = await startSandbox({ seed: 'hosted', log: () => {}, rateLimit: 100_000, ...opts.sandbox });
+  // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
+  const sandbox = await startSandbox({ seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox });
   const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
   const proxy = await roundRobinProxy();
   const env: HostedEnv = {

@@ -36,7 +36,9 @@ export interface HarnessOptions {
 }
 
 export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
-  const sb = await testSandbox({ rateLimit: 100_000, ...opts.sandbox });
+  // Strict: the server's own requests must send only fields the API defines (the sandbox's
+  // default ignores the others, as the service does, and would hide a client bug).
+  const sb = await testSandbox({ rateLimit: 100_000, strict: true, ...opts.sandbox });
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-harness-'));
   const token = opts.token === 'read-only' ? sb.readOnlyToken : sb.accessToken;
   const baseUrl = opts.via ? await opts.via(sb.baseUrl) : sb.baseUrl;

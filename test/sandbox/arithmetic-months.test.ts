@@ -1,8 +1,9 @@
 /**
  * Future months, over real HTTP: money assigned in a later month reduces this month's Ready to
- * Assign ("assigned in future"); each month's to_be_budgeted follows the rule for that month (a
- * past month as it closed, the current and future months less what is assigned after them, the
- * furthest month holding the most up-to-date figure); and how far ahead months exist.
+ * Assign ("assigned in future") down to 0.00, and what the month does not hold makes the future
+ * month negative; each month's to_be_budgeted follows the rule for that month (a past month as it
+ * closed, the current and future months less what is assigned after them, the furthest month
+ * holding the most up-to-date figure); and how far ahead months exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestSandbox } from '../helpers/sandbox.js';
@@ -39,9 +40,16 @@ async function rta(month: string): Promise<number> {
 }
 
 describe('assigned in future', () => {
+  /** This month gets `amount` of income, so its Ready to Assign holds a known sum. */
+  async function income(amount: number) {
+    await demo.create({ amount, category_id: demo.cat['Inflow: Ready to Assign'].id, payee_name: 'Bonus', approved: true });
+  }
+
   it('reduces Ready to Assign in this month and every month up to the one assigned in; earlier months keep theirs', async () => {
     await assign('Hobbies', NEXT, 0);
+    await income(100_000);
     const before = { prev: await rta(PREV), cur: await rta(CUR) };
+    expect(before.cur).toBeGreaterThanOrEqual(100_000);
     await assign('Vacation', NEXT, 40_000);
     const afterNext = { prev: await rta(PREV), cur: await rta(CUR), next: await rta(NEXT) };
     expect([afterNext.prev - before.prev, afterNext.cur - before.cur]).toEqual([0, -40_000]);
@@ -63,6 +71,57 @@ describe('assigned in future', () => {
     await assign('Vacation', AFTER, 0);
     await assign('Vacation', NEXT, 0);
     expect(await rta(CUR)).toBe(before.cur);
+  });
+
+  // YNAB's help, "Assigning Money in Future Months" (https://docs.youneedabudget.com/article/230-future-budgeting):
+  // with money assigned in the future, "Ready to Assign will remain $0.00 in the current month—and
+  // the $200 will be taken from the future month's Ready to Assign"; "When Ready to Assign is
+  // Negative: An Overview" (https://support.ynab.com/en_us/when-ready-to-assign-is-negative-an-overview-HylZA0zCc):
+  // "you may not see a negative Ready to Assign in the current month due to overassigning in the
+  // future. It can appear as if Ready to Assign is at $0.00".
+  it("assigning more in a future month than Ready to Assign holds leaves this month at 0.00 and makes that month negative", async () => {
+    await income(50_000);
+    // This month's cash overspending comes off next month's Ready to Assign: measured with a
+    // small assignment there, which this month can pay for.
+    await assign('Hobbies', NEXT, 1_000);
+    const spill = (await rta(CUR)) - (await rta(NEXT));
+    await assign('Hobbies', NEXT, 0);
+    const held = await rta(CUR);
+    const prev = await rta(PREV);
+    expect(held).toBeGreaterThanOrEqual(50_000);
+
+    // Issue 24's case: this month's Ready to Assign + 10.00, assigned next month.
+    await assign('Vacation', NEXT, held + 10_000);
+    expect(await rta(PREV)).toBe(prev);
+    expect(await rta(CUR)).toBe(0);
+    expect(await rta(NEXT)).toBe(-10_000 - spill);
+    expect((await sb.get(`${b}/months/current`)).body.data.month.to_be_budgeted).toBe(0);
+
+    // Further ahead: each month gives what it holds, the furthest one shows what is missing.
+    await assign('Vacation', NEXT, held - 20_000);
+    await assign('Vacation', AFTER, 30_000);
+    expect([await rta(CUR), await rta(NEXT), await rta(AFTER)]).toEqual([0, 0, -10_000 - spill]);
+
+    // Assigning more this month takes it from the future month; this month stays at 0.00.
+    await assign('Hobbies', CUR, (await sb.get(`${b}/months/${CUR}/categories/${demo.cat['Hobbies'].id}`)).body.data.category.budgeted + 5_000);
+    expect([await rta(CUR), await rta(AFTER)]).toEqual([0, -15_000 - spill]);
+
+    // Un-assigning in the future gives it back.
+    await assign('Vacation', AFTER, 0);
+    await assign('Vacation', NEXT, 0);
+    expect(await rta(CUR)).toBe(held - 5_000);
+  });
+
+  it('a month overassigned by itself stays negative, whatever is assigned later', async () => {
+    const held = await rta(CUR);
+    const hobbies = (await sb.get(`${b}/months/${CUR}/categories/${demo.cat['Hobbies'].id}`)).body.data.category.budgeted;
+    await assign('Hobbies', CUR, hobbies + held + 7_000);
+    expect(await rta(CUR)).toBe(-7_000);
+    await assign('Vacation', NEXT, 3_000);
+    expect(await rta(CUR)).toBe(-7_000);
+    await assign('Vacation', NEXT, 0);
+    await assign('Hobbies', CUR, hobbies);
+    expect(await rta(CUR)).toBe(held);
   });
 
   it("takes this month's cash overspending from next month's Ready to Assign, not this month's", async () => {

@@ -146,6 +146,23 @@ describe('flags', () => {
     expect(one).not.toEqual(other);
   });
 
+  it('ignores body fields the API does not define, and --strict refuses them with a 400 naming them', async () => {
+    const assign = async (args: string[]) => {
+      const p = startCli(['sandbox', '--port', '0', ...args]);
+      const a = await p.announcement;
+      const groups = (await call(a, 'GET', '/budgets/last-used/categories')).body.data.category_groups;
+      const category = groups.filter((g: any) => !g.internal).flatMap((g: any) => g.categories)[0];
+      const res = await call(a, 'PATCH', `/budgets/last-used/months/current/categories/${category.id}`, a.access_token, { category: { budgeted: 1000, activity: 5 } });
+      expect((await p.stop()).code).toBe(0);
+      return res;
+    };
+    const [lenient, strict] = await Promise.all([assign([]), assign(['--strict'])]);
+    expect(lenient.status).toBe(200);
+    expect(lenient.body.data.category.budgeted).toBe(1000);
+    expect(strict.status).toBe(400);
+    expect(strict.body.error.detail).toBe('category: unknown field "activity"');
+  });
+
   it('--help prints the usage on stderr and exits 0', async () => {
     const run = await runCli(['sandbox', '--help']);
     expect(run.code).toBe(0);

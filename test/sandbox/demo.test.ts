@@ -421,6 +421,29 @@ describe('demo households that look real, for every seed', () => {
     expect(checked, 'households whose line of credit was drawn').toBeGreaterThanOrEqual(Math.ceil(built.length / 2));
   });
 
+  it('never ends a month with a cash account overdrawn, for seeds 0 to 30', () => {
+    // Issue 24: with seed 6 on 2026-11-23, Everyday Checking ended the month at -2,735.46 while
+    // savings held $24,000. Seeds 0..30, each at one of three moments (seed 6 at that one).
+    const NOWS = ['2026-11-23T12:00:00.000Z', '2025-06-14T15:30:00.000Z', '2026-01-01T00:00:01.000Z'];
+    const overdrawn: string[] = [];
+    for (let seed = 0; seed <= 30; seed++) {
+      const now = NOWS[seed % NOWS.length]!;
+      for (const b of createDemoBudgets({ ...OPTS, seed, now: new Date(now) })) {
+        for (const a of live(b.accounts).filter((x) => ['checking', 'savings', 'cash'].includes(x.type))) {
+          const byMonth = new Map<string, number>();
+          for (const t of live(b.transactions)) if (t.account_id === a.id) byMonth.set(monthOf(t.date), (byMonth.get(monthOf(t.date)) ?? 0) + t.amount);
+          let balance = 0;
+          // Month by month to the current one (whose end is today).
+          for (const month of [...byMonth.keys()].sort()) {
+            balance += byMonth.get(month)!;
+            if (balance < 0) overdrawn.push(`seed ${seed} at ${now}: ${b.name} ${a.name} ended ${month} at ${balance / 1000}`);
+          }
+        }
+      }
+    }
+    expect(overdrawn).toEqual([]);
+  });
+
   it('never shows absurd figures in past months', () => {
     for (const { name, h, berlin, dh, db } of built) {
       for (const [b, d] of [[h, dh], [berlin, db]] as const) {

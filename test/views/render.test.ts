@@ -147,6 +147,12 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
   });
 
   it('get_month: every category with assigned, activity and available, overspending marked, Ready to Assign', async () => {
+    // A purchase beyond what its category holds: the month has overspending to mark whatever
+    // the demo's current month holds on the day the test runs.
+    const checking = ok(await h.call('list_accounts')).accounts.find((a: any) => a.type === 'checking' && !a.closed);
+    const hobbies = ok(await h.call('list_categories')).category_groups.flatMap((g: any) => g.categories).find((c: any) => c.name === 'Hobbies');
+    const made = await h.call('create_transactions', { transactions: [{ account_id: checking.id, date: new Date().toISOString().slice(0, 10), amount_milliunits: -Math.max(0, hobbies.balance) - 20_000, payee_name: 'Model Shop', category_id: hobbies.id }], allow_duplicate: true });
+    expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     const v = await show('get_month', { month: 'current' }, theme);
     const r = v.result;
     // The figures as the server formats them (detail "full" carries the formatted companions).

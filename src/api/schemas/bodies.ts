@@ -1,6 +1,8 @@
 /**
- * Request bodies of the write operations. Objects are strict: an unknown field is refused
- * with a 400 naming it, rather than silently ignored, so a typo never becomes a no-op.
+ * Request bodies of the write operations. Objects are strict: the client and the MCP tools build
+ * their arguments from them, and an unknown field is refused naming it, so a typo never becomes a
+ * no-op. The sandbox parses with a stripping copy (sandbox/body-schemas.ts): the service ignores
+ * fields it does not define, and only `--strict` refuses them.
  *
  * Field limits are the spec's where it documents one (memo 500, payee_name 200, import_id 36,
  * category group name 50, payee name 500). Where the spec documents none, the project applies

@@ -27,6 +27,8 @@ export interface Planned {
   date: string;
   records: number;
   run: () => void;
+  /** Posted after everything else of its day (a step that looks at the day's balances). */
+  late?: boolean;
 }
 
 export interface Scenario {
@@ -130,8 +132,8 @@ function runMonth(h: HistoryRun, scenario: Scenario, running: RunningBudget, pro
   const todayDay = clock.today.slice(8, 10);
   const early = items.slice(0, ownCount).reduce((n, p) => n + (p.date.slice(8, 10) <= todayDay ? p.records : 0), 0);
   progress.byToday = own > 0 ? early / own : 1;
-  // Stable sort: same-day transactions keep their planned order (and creation sequence).
-  items.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  // Stable sort: same-day transactions keep their planned order (and creation sequence), late ones last.
+  items.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : Number(a.late ?? false) - Number(b.late ?? false)));
   for (const p of items) p.run();
   budgetMonth(store, ledger, running, scenario.budget(slot, running), rng);
   running.close(store, month, ledger.flows(month));

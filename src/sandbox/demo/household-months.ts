@@ -72,7 +72,11 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
   if (i % 3 === 1) spend(10, acc.checking, 'GEICO', 420 * U, 'car_ins', 'Auto policy, 3 months');
   if (i % 6 === 4) spend(15, acc.checking, 'State Farm', 780 * U, 'home_ins', 'Renters + cabin policy, 6 months');
   if (month === 6) spend(20, acc.checking, 'Oregon DMV', 180 * U, 'car_reg');
-  if (month === 11) spend(10, acc.checking, 'Lake County Treasurer', 2400 * U, 'property_tax', 'Cabin property tax');
+  if (month === 11) {
+    // The money saved for it sits in savings until the bill is due.
+    on(9, () => ({ date: dayIn(slot.month, 9), account: acc.savings, amount: -2400 * U, payee: h.transferTo(acc.checking), memo: 'For the property tax' }), 2);
+    spend(10, acc.checking, 'Lake County Treasurer', 2400 * U, 'property_tax', 'Cabin property tax');
+  }
   if (month === 11 || month === 12) {
     const gifts = ['Gift for Mom', 'Stocking stuffers', 'Secret Santa', 'Gift for Sam', null];
     for (let n = month === 11 ? 2 : 4; n > 0; n--) {
@@ -90,8 +94,9 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
     on(day, () => ({ date: dayIn(slot.month, day), account: acc.visa, amount: -rng.cents(big.min, big.max), payee: h.payee(big.payee), category: cat[big.category], memo: big.memo, flag: rng.pick(['blue', 'purple', null]) }));
   }
 
-  // Moving money between accounts.
-  on(2, () => ({ date: dayIn(slot.month, 2), account: acc.checking, amount: -600 * U, payee: h.transferTo(acc.savings), memo: 'Monthly savings' }), 2);
+  // Moving money between accounts. Savings at the end of the month (today, in the current one),
+  // after everything else of that day: checking keeps a buffer and never ends a month overdrawn.
+  items.push({ date: slot.last, records: 2, late: true, run: () => ledger.post(savingsSweep(h, slot.last)) });
   const savings = ledger.balance(acc.savings);
   const lastDay = dayIn(slot.month, 31);
   on(31, () => ({ date: lastDay, account: acc.savings, amount: monthlyInterest(savings, 4100), payee: h.payee('Ally Bank Interest'), category: h.rta, memo: null, flag: null }));
@@ -141,6 +146,29 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
 
   for (const extra of h.extras) if (extra.date >= slot.month && extra.date <= slot.last) at(extra.date, () => extra, 1);
   return items;
+}
+
+/** What checking keeps at the end of a month, and what the household saves a month when it can. */
+const BUFFER = 1000 * U;
+const MONTHLY_SAVINGS = 600 * U;
+
+/**
+ * The end-of-month move between checking and savings: what checking holds above its buffer goes
+ * to savings (up to the monthly amount, in $50 steps); when the month left checking below the
+ * buffer, savings tops it up (in $100 steps), as a household does before its bank would charge
+ * for an overdraft. Either way one transfer, so the month's record count is known when planned.
+ */
+export function savingsSweep(h: Household, date: string): Entry {
+  const { acc, ledger } = h;
+  const spare = ledger.balance(acc.checking) - BUFFER;
+  if (spare >= 50 * U) {
+    const amount = Math.min(MONTHLY_SAVINGS, Math.floor(spare / (50 * U)) * 50 * U);
+    return { date, account: acc.checking, amount: -amount, payee: h.transferTo(acc.savings), memo: 'Monthly savings' };
+  }
+  const short = Math.max(100 * U, Math.ceil(-spare / (100 * U)) * 100 * U);
+  // Savings gives what it has (a household that has spent all its savings is overdrawn).
+  const amount = Math.min(short, Math.max(ledger.balance(acc.savings), 10));
+  return { date, account: acc.savings, amount: -amount, payee: h.transferTo(acc.checking), memo: 'From savings: checking ran low' };
 }
 
 /** Recent one-offs: uncategorized ones to sort out, and one the bank has not imported yet. */

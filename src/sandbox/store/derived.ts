@@ -6,7 +6,7 @@
  *    spending moves into payment categories, payments and draws);
  *  - per month: income (inflows to Ready to Assign), assigned, activity, Ready to Assign (a past
  *    month as it closed; the current and future months less what is assigned after them, as
- *    "assigned in future" does in the app) and age of money;
+ *    "assigned in future" does in the app, down to zero: see readyToAssign) and age of money;
  *  - goal progress per category and month, and each scheduled transaction's next date.
  */
 import { currentMonth, daysBetween, monthOf, monthRange, addMonths, addDays } from '../../api/dates.js';
@@ -90,7 +90,7 @@ export function computeDerived(b: BudgetRec, now: Date): Derived {
   const monthIndex = new Map<string, MonthFigures>();
   range.forEach((month, i) => {
     const c = closed[i]!;
-    const toBeBudgeted = month < thisMonth ? c.cumulative : c.cumulative - assignedAfter[i]!;
+    const toBeBudgeted = month < thisMonth ? c.cumulative : readyToAssign(c.cumulative, assignedAfter[i]!);
     if (shape.rta) c.categories.set(shape.rta, { budgeted: 0, activity: c.income, balance: toBeBudgeted, carry: 0 });
     const rec = b.months.get(month);
     const mf: MonthFigures = {
@@ -132,6 +132,22 @@ export function computeDerived(b: BudgetRec, now: Date): Derived {
       return goalCache.get(key) ?? null;
     },
   };
+}
+
+/**
+ * Ready to Assign of the current or a future month: what the month has to assign (`own`: income
+ * less assignments and cash overspending through it) less what later months took from it. Later
+ * months can take only what the month holds: assigning more in a future month than Ready to
+ * Assign holds leaves this month at 0.00 and that future month negative, YNAB's help "Assigning
+ * Money in Future Months" (https://docs.youneedabudget.com/article/230-future-budgeting: "Ready to
+ * Assign will remain $0.00 in the current month—and the $200 will be taken from the future month's
+ * Ready to Assign") and "When Ready to Assign is Negative: An Overview"
+ * (https://support.ynab.com/en_us/when-ready-to-assign-is-negative-an-overview-HylZA0zCc: "you may
+ * not see a negative Ready to Assign in the current month due to overassigning in the future").
+ * A month overassigned by itself stays negative.
+ */
+export function readyToAssign(own: number, assignedAfter: number): number {
+  return own - Math.min(assignedAfter, Math.max(own, 0));
 }
 
 /**
