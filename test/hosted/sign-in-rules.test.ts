@@ -1,3 +1,5 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
+// @module-tag openssl (makes a TLS certificate for the metadata-document servers)
 /**
  * The rules of a hosted sign-in that protect the user from a client's mistakes and from a hostile
  * client, against a real deployment (redis-server, two instances behind a round-robin proxy, the
