@@ -123,7 +123,12 @@ export async function oauthLogin(opts: OAuthLoginOptions): Promise<OAuthLoginRes
     }
     let userId: string;
     try {
-      userId = await verifyToken({ token: answer.access_token, baseUrl: opts.baseUrl, stateDir: opts.stateDir });
+      userId = await verifyToken({
+        token: answer.access_token,
+        baseUrl: opts.baseUrl,
+        stateDir: opts.stateDir,
+        onRetry: (failure, ms) => opts.log(`Checking the new token: ${failure}; trying again in ${ms / 1000} s.`),
+      });
     } catch (e) {
       const why = e instanceof VerifyError ? e.message : describeError(e, [answer.access_token, answer.refresh_token, ...secrets()]);
       return { ok: false, message: `The new token did not work: ${why}. ${nothing}` };

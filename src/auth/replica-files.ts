@@ -5,8 +5,11 @@
  * journals, undo journals and confirm tokens (`<stateDir>/{journal,changes,confirm}/<identity>/`) too. Only names, sizes and times are read; the
  * content stays encrypted.
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { noticeLink, type Warn } from '../storage/safe-fs.js';
+
+const stderr: Warn = (m) => void process.stderr.write(`${m}\n`);
 
 export interface ReplicaFileInfo {
   budgetId: string;
@@ -29,8 +32,11 @@ export function replicaDir(stateDir: string, identity: string): string {
   return join(replicasRoot(stateDir), identity);
 }
 
-/** What is saved for `identity`; an empty set when nothing is. */
-export async function listReplicas(stateDir: string, identity: string): Promise<ReplicaSet> {
+/**
+ * What is saved for `identity`; an empty set when nothing is. A link where a file belongs is not
+ * a saved copy: it is never followed nor counted, and `warn` hears of it once per file.
+ */
+export async function listReplicas(stateDir: string, identity: string, warn: Warn = stderr): Promise<ReplicaSet> {
   const directory = replicaDir(stateDir, identity);
   const set: ReplicaSet = { directory, budgets: [], totalBytes: 0 };
   let names: string[];
@@ -40,11 +46,16 @@ export async function listReplicas(stateDir: string, identity: string): Promise<
     return set;
   }
   for (const name of names.sort()) {
+    const path = join(directory, name);
     let info;
     try {
-      info = await stat(join(directory, name));
+      info = await lstat(path);
     } catch {
       continue; // removed meanwhile by a running server
+    }
+    if (info.isSymbolicLink()) {
+      if (name.endsWith('.replica')) noticeLink(warn, path, 'it is not a saved copy');
+      continue;
     }
     if (!info.isFile()) continue;
     set.totalBytes += info.size;

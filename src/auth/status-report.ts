@@ -1,11 +1,13 @@
 /**
  * What `ynab-mcp status` reports: where the token comes from and what it is, the keychain, the
- * token's request quota on this machine, and the saved replicas. Built from names, dates, counts
+ * token's request quota on this machine, the saved replicas and their key. Built from names, dates, counts
  * and hashes only: no token or client secret is ever put into the report. Reading it changes
  * nothing (no refresh, no request to YNAB).
  */
+import { join } from 'node:path';
 import { DEFAULT_BASE_URL } from '../api/client/transport.js';
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';
+import { keyFileProblem } from '../storage/key-file.js';
 import { oauthIdentity, storedGrantIdentity } from './credentials.js';
 import { listReplicas } from './replica-files.js';
 import { keychainBackendLabel, type KeychainBackend } from './keychain.js';
@@ -38,6 +40,8 @@ export interface StatusReport {
   keychain: { backend: KeychainBackend; label: string; available: boolean; reason: string | null };
   quota: { limit: number; used: number; remaining: number; read_remaining: number; next_slot_at: string | null; blocked_until: string | null } | null;
   replicas: { directory: string; budgets: number; bytes: number; files: { budget_id: string; bytes: number; modified: string }[] } | null;
+  /** Where the key sealing saved replicas lives, and what is wrong with it (a key file only; the keychain is not read). */
+  replica_key: { location: string; problem: string | null };
 }
 
 export interface StatusOptions {
@@ -75,6 +79,10 @@ export async function statusReport(opts: StatusOptions): Promise<StatusReport> {
     keychain: { backend: store.probe.backend, label: keychainBackendLabel(store.probe.backend), available: store.probe.available, reason: store.probe.reason },
     quota: null,
     replicas: null,
+    replica_key:
+      store.kind === 'keychain'
+        ? { location: `the OS keychain (${store.location})`, problem: null }
+        : { location: join(opts.stateDir, 'replica.key'), problem: await keyFileProblem(join(opts.stateDir, 'replica.key')) },
   };
 
   // The token in use, and the identity its replicas are saved under (as connection.ts decides).
@@ -112,7 +120,7 @@ export async function statusReport(opts: StatusOptions): Promise<StatusReport> {
     };
   }
   if (identity !== null) {
-    const set = await listReplicas(opts.stateDir, identity);
+    const set = await listReplicas(opts.stateDir, identity, opts.warn);
     report.replicas = {
       directory: set.directory,
       budgets: set.budgets.length,

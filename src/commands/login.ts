@@ -138,7 +138,12 @@ export async function loginCommand(argv: string[]): Promise<void> {
   const token = await readSecret('YNAB personal access token', flags['token-stdin'] === true, '--token-stdin');
   let userId: string;
   try {
-    userId = await verifyToken({ token, baseUrl, stateDir: stateDir() });
+    userId = await verifyToken({
+      token,
+      baseUrl,
+      stateDir: stateDir(),
+      onRetry: (failure, ms) => log(`Checking the token: ${failure}; trying again in ${ms / 1000} s.`),
+    });
   } catch (e) {
     if (e instanceof VerifyError || e instanceof ConfigError) throw new LoginError(`the token was not stored: ${e.message}`);
     throw e;

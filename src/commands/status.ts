@@ -59,6 +59,7 @@ export function formatStatus(r: StatusReport, now: number): string {
     lines.push(p.budgets === 0 ? `Replicas:  none saved yet (${p.directory})` : `Replicas:  ${p.budgets} budget(s), ${formatBytes(p.bytes)} in ${p.directory}`);
     for (const f of p.files) lines.push(`           ${f.budget_id}  ${formatBytes(f.bytes)}  modified ${f.modified}`);
   }
+  if (r.replica_key.problem) lines.push(`Key:       the replica key file ${r.replica_key.location}: ${r.replica_key.problem}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -72,7 +73,7 @@ export async function statusCommand(argv: string[]): Promise<void> {
     configDir: configDir(),
     stateDir: stateDir(),
     profile: flags.profile,
-    warn: (m) => process.stderr.write(`ynab-mcp: warning: ${m}\n`),
+    warn: (m) => process.stderr.write(`${m.startsWith('ynab-mcp:') ? m : `ynab-mcp: warning: ${m}`}\n`),
   });
   // A base URL configured with credentials in it is shown without them.
   process.stdout.write(scrub(flags.json ? `${JSON.stringify(report)}\n` : formatStatus(report, Date.now())));

@@ -10,7 +10,7 @@ import { scrub } from '../api/client/scrub.js';
 import { currentMonth } from '../api/dates.js';
 import { formatMilliunits } from '../api/money.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import { escapeControls } from './output/sanitize.js';
+import { escapeText } from './output/sanitize.js';
 import type { ServerState } from './state.js';
 
 export type EntityType = 'account' | 'category' | 'payee' | 'month' | 'scheduled_transaction';
@@ -65,7 +65,7 @@ export async function budgetEntries(state: ServerState): Promise<Entry[]> {
 }
 
 function clean(e: Entry): Entry {
-  return { ...e, id: escapeControls(e.id), label: escapeControls(e.label), ...(e.detail !== undefined ? { detail: escapeControls(e.detail) } : {}) };
+  return { ...e, id: escapeText(e.id), label: escapeText(e.label), ...(e.detail !== undefined ? { detail: escapeText(e.detail) } : {}) };
 }
 
 /** A budget's replica, synced when not fresh enough (the same copy the tools answer from). */
@@ -106,7 +106,8 @@ function entries(r: BudgetReplica, type: EntityType, now: Date): Entry[] {
  * Case-insensitive; nothing typed matches everything.
  */
 export function matching(entries: readonly Entry[], typed: string): Entry[] {
-  const q = typed.trim().toLowerCase();
+  // Labels are escaped (clean): so is what was typed, so that "Tom >" finds "Tom \u003e Jerry".
+  const q = escapeText(typed.trim()).toLowerCase();
   if (!q) return [...entries];
   const rank = (e: Entry): number => {
     const label = e.label.toLowerCase();

@@ -10,6 +10,7 @@
 import { checkPathParam } from '../api/argument-check.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from './tools/arg-checks.js';
+import { escapeText } from './output/sanitize.js';
 
 export type NamedKind = 'account' | 'category' | 'category_group' | 'payee';
 
@@ -40,9 +41,13 @@ export interface Named {
   detail?: string;
 }
 
-/** Case-insensitive, accent-preserving comparison form of a name (exact names only). */
+/**
+ * Case-insensitive, accent-preserving comparison form of a name (exact names only). Answers show
+ * names escaped (`Tom \u003e Jerry`, output/sanitize.ts): the form compared is the escaped one, so
+ * a name given back as it was shown finds the same entry as the name itself.
+ */
 export function nameKey(name: string): string {
-  return name.normalize('NFC').trim().toLowerCase();
+  return escapeText(name.normalize('NFC').trim()).toLowerCase();
 }
 
 /** Accent- and case-insensitive form, for finding candidates and for search. */

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { addMonths, currentMonth, todayUtc } from '../api/dates.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { bestEffort, budgetEntries, entityEntries, matching, monthLabel, replicaOf, type Entry } from './catalog.js';
-import { escapeControls } from './output/sanitize.js';
+import { escapeText } from './output/sanitize.js';
 import type { ServerState } from './state.js';
 import { TOOL_DEFINITIONS } from './tools/definitions.js';
 import { selected } from './toolsets.js';
@@ -71,9 +71,9 @@ function availability(state: ServerState, tools: string[]): string | undefined {
   return `Not available on this server: ${missing.join(', ')} (not in its toolsets${state.readOnly ? ', or a change' : ''}).${why}`;
 }
 
-/** The prompt's lines; budget text and arguments quoted in a line get their control characters escaped. */
+/** The prompt's lines; budget text and arguments quoted in a line get their control characters, `<` and `>` escaped. */
 function message(lines: (string | undefined | false)[]): GetPromptResult {
-  const text = lines.filter((l): l is string => typeof l === 'string').map(escapeControls).join('\n');
+  const text = lines.filter((l): l is string => typeof l === 'string').map(escapeText).join('\n');
   return { messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
 

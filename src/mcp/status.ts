@@ -1,6 +1,7 @@
 /**
  * The content of ynab://status: how many requests YNAB's hourly limit has left and when the next
- * one is possible, how fresh each budget copy is, where the token came from (never the token),
+ * one is possible, how fresh each budget copy is (and what kept copies from being saved or read
+ * back, such as a replica key that cannot be read), where the token came from (never the token),
  * and the server's mode. Reading it starts nothing: before the first tool call or resource read
  * there is no token, ledger or replica yet, and it says so.
  */
@@ -66,6 +67,9 @@ export async function serverStatus(state: ServerState, now: number = Date.now())
     };
   }
   const held = replicas(stack, now);
+  // Saved copies that could not be read or kept (the replica key, the state directory): answers
+  // come from YNAB and live in memory only until that is fixed.
+  const problems = stack.replicas.problems().map((p) => stack.client.scrub(p));
   return {
     connected: true,
     ...mode,
@@ -73,6 +77,7 @@ export async function serverStatus(state: ServerState, now: number = Date.now())
     quota: await quota(stack, now),
     max_staleness_seconds: Math.round(stack.replicas.maxStalenessMs / 1000),
     replicas: held,
+    ...(problems.length ? { saved_copy_problems: problems } : {}),
     // Budget names are typed by people.
     ...(held.length ? { data_notice: USER_DATA_NOTICE } : {}),
   };

@@ -16,7 +16,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { checkKey, labelOf } from './keys.js';
-import { clearLockPath, errCode, privateDir, readNoFollow, reasonOf, removeFile, writeAtomic, type Warn } from './safe-fs.js';
+import { clearLockPath, errCode, isLinkAt, noticeLink, privateDir, readNoFollow, reasonOf, removeFile, writeAtomic, type Warn } from './safe-fs.js';
 import { type Change, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
 import { inTurn } from './turns.js';
 
@@ -75,6 +75,8 @@ export class FileStateStore implements StateStore {
     const path = this.describe(key);
     try {
       privateDir(this.root, dirname(path), this.warn);
+      // The rename replaces a link planted there without following it; say so (once per file).
+      if (await isLinkAt(path)) noticeLink(this.warn, path, 'it was replaced by the file, its target untouched');
       await writeAtomic(path, this.wrap(value, opts));
     } catch (e) {
       throw this.error('write', key, e);
@@ -105,8 +107,9 @@ export class FileStateStore implements StateStore {
       for (const entry of entries) {
         const key = relDir ? `${relDir}/${entry.name}` : entry.name;
         if (entry.isDirectory() && !entry.name.endsWith('.lock')) await walk(key);
-        // Links are not followed and not listed; temp files and locks are the store's own.
+        // Links are not followed and not listed (said once); temp files and locks are the store's own.
         else if (entry.isFile() && validKey(key) && key.startsWith(prefix)) keys.push(key);
+        else if (entry.isSymbolicLink() && validKey(key) && key.startsWith(prefix)) noticeLink(this.warn, this.describe(key), 'it is not read');
       }
     };
     await walk(base);

@@ -11,6 +11,8 @@
  *    renamed over the target; rename replaces a link planted at the target instead of following it;
  *  - files are read with O_NOFOLLOW: a link where a file belongs is removed and reads as absent;
  *    anything that is not a regular file (a directory, a FIFO) is an error naming the path;
+ *  - every link met where a file belongs (read, written over, listed) is said once per path, in
+ *    one line on stderr (noticeLink);
  *  - a link or a file where a lock directory goes is removed before locking.
  * The checks are repeated on every write (a few lstat calls): cheap, and a directory removed or
  * replaced while the server runs is noticed and made again.
@@ -33,6 +35,23 @@ function warnOnce(warn: Warn, key: string, message: string): void {
   if (warned.has(key)) return;
   warned.add(key);
   warn(message);
+}
+
+/**
+ * Says, once per path in this process (not on every read or write), that a symbolic link stands
+ * where a file of ours belongs and is ignored; `done` says what became of it.
+ */
+export function noticeLink(warn: Warn, path: string, done: string): void {
+  warnOnce(warn, `link:${path}`, `ynab-mcp: ignoring ${path}: it is a symbolic link, never followed; ${done}`);
+}
+
+/** Whether `path` is a symbolic link now (false when it is absent or cannot be looked at). */
+export async function isLinkAt(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 export function errCode(e: unknown): string | undefined {
@@ -146,7 +165,7 @@ export async function readNoFollow(path: string, warn: Warn): Promise<Buffer | u
     if (code === 'ENOENT') return undefined;
     if (isLink(code)) {
       await removeFile(path);
-      warnOnce(warn, `link:${path}`, `ynab-mcp: ${path} was a symbolic link; it was removed unread, and is written afresh`);
+      noticeLink(warn, path, 'it was removed unread, and the file is written afresh');
       return undefined;
     }
     throw e;

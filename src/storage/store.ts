@@ -70,6 +70,13 @@ export class StateStoreError extends Error {
   }
 }
 
+/**
+ * The key that seals what is kept (saved replicas, the undo journal, confirm tokens) cannot be
+ * had: nothing sealed can be read or kept until it can. The message names where the key lives
+ * (its file, or the keychain) and what to do; reads are still answered, from YNAB, in memory.
+ */
+export class KeyUnavailableError extends StateStoreError {}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -9,7 +9,9 @@
  *  - When no request is possible (quota spent, service unreachable, the request ledger cannot be
  *    read or written), reads are answered from the replica with a notice saying how old it is.
  *  - A saved copy that could not be used was discarded and the budget fetched again: the next
- *    answer about that budget says so.
+ *    answer about that budget says so. So does the first answer after saved copies could not be
+ *    read at all (the replica key or the state directory cannot be used): the budget is then
+ *    fetched and held in memory only, and status lists the problem.
  * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync.
  *
  * Hosted mode shares replicas between instances through the state store (`shared`):
@@ -26,7 +28,7 @@ import type { YnabClient } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
-import { StateStoreError } from '../storage/store.js';
+import { KeyUnavailableError, StateStoreError } from '../storage/store.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './answer.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
@@ -61,6 +63,11 @@ export interface SharedReplicas {
 }
 
 const ALIASES = new Set(['last-used', 'default']);
+
+/** What an answer says when saved copies cannot be read or kept (the replica key, the state directory). */
+function noCopy(e: StateStoreError): string {
+  return `No saved copy of this budget can be used or kept: ${e.message} Answers come from YNAB; the copy is held in memory only.`;
+}
 
 /** Failures after which an older replica is still a useful answer. */
 function canServeStale(e: unknown): boolean {
@@ -205,6 +212,21 @@ export class ReplicaManager {
     this.opts.log?.(line);
   }
 
+  /** Budgets whose answers were told that no saved copy can be used or kept. */
+  private readonly toldNoCopy = new Set<string>();
+
+  /** The next answer about `budgetId` says why no saved copy is used or kept (once per budget). */
+  private noteNoCopy(budgetId: string, e: StateStoreError): void {
+    if (this.toldNoCopy.has(budgetId)) return;
+    this.toldNoCopy.add(budgetId);
+    this.notes.set(budgetId, [...(this.notes.get(budgetId) ?? []), noCopy(e)]);
+  }
+
+  /** What kept saved copies from being read or saved so far (the state directory, the replica key), for status. */
+  problems(): string[] {
+    return [...this.logged].map((line) => line.replace(/^ynab-mcp: /, ''));
+  }
+
   /**
    * The saved copy of a budget, if there is a usable one. One that was discarded leaves a note for
    * the next answer; a state store that cannot be read is logged and treated as holding nothing
@@ -225,6 +247,8 @@ export class ReplicaManager {
     } catch (e) {
       if (!(e instanceof StateStoreError)) throw e;
       this.logOnce(`ynab-mcp: ${e.message}`);
+      // The budget is fetched and held in memory; the answer says why no saved copy is used.
+      this.noteNoCopy(id, e);
       return undefined;
     }
     if (!loaded.snapshot) {
@@ -308,7 +332,14 @@ export class ReplicaManager {
     try {
       await this.opts.files.save(await this.opts.tokenKey(), replica.snapshot());
     } catch (e) {
-      this.logOnce(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
+      if (!(e instanceof KeyUnavailableError)) {
+        this.logOnce(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
+        return;
+      }
+      // One problem for every budget, said once on stderr (as when loading); the next answer about
+      // this budget says it too, unless an answer about it already did.
+      this.logOnce(`ynab-mcp: ${e.message}`);
+      this.noteNoCopy(replica.summary.id, e);
     }
   }
 

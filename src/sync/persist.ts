@@ -6,12 +6,14 @@
  * copy moved to another name or identity does not decrypt.
  * A saved copy that cannot be used (it does not decrypt, it is not the expected shape, its sync
  * time is in the future) is removed and the budget fetched again, and the caller is told why so
- * that the answer can say so: never a failing call, a stack trace or a crash loop.
+ * that the answer can say so: never a failing call, a stack trace or a crash loop. A key that
+ * cannot be had (an unreadable key file, a locked keychain) is a KeyUnavailableError naming it:
+ * the copy is kept, and the caller answers from YNAB, in memory, saying why.
  */
 import { randomBytes } from 'node:crypto';
 import { aliasesKey, replicaKey } from '../storage/keys.js';
 import type { Warn } from '../storage/safe-fs.js';
-import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
+import { jsonBytes, KeyUnavailableError, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type { ReplicaSnapshot } from './replica.js';
 import { type KeySource, Sealer } from './seal.js';
 import { snapshotProblem } from './snapshot-check.js';
@@ -26,19 +28,31 @@ const stderr: Warn = (m) => void process.stderr.write(`${m}\n`);
 /** A 32-byte key in a 0600 file of the state directory (used when no keychain holds it). */
 export { fileKey } from '../storage/key-file.js';
 
-/** A key kept as a named secret (the OS keychain when there is one). */
-export function secretKey(get: () => Promise<string | null>, set: (value: string) => Promise<void>): KeySource {
+/**
+ * A key kept as a named secret (the OS keychain when there is one). A keychain that cannot give
+ * it now (locked, its entry unreadable) is a KeyUnavailableError naming it, and is asked again
+ * next time.
+ */
+export function secretKey(get: () => Promise<string | null>, set: (value: string) => Promise<void>, where = 'the OS keychain'): KeySource {
   let cached: Promise<Buffer> | undefined;
+  const load = async (): Promise<Buffer> => {
+    try {
+      const stored = await get();
+      const raw = stored ? Buffer.from(stored, 'base64') : undefined;
+      if (raw?.length === 32) return raw;
+      const fresh = randomBytes(32);
+      await set(fresh.toString('base64'));
+      return fresh;
+    } catch (e) {
+      throw new KeyUnavailableError('read', where, `the replica key in ${where} cannot be had (${(e as Error)?.message ?? String(e)}). Unlock the keychain, or set YNAB_MCP_KEYCHAIN=off to keep the key in a file.`, { cause: e });
+    }
+  };
   return {
     key() {
-      cached ??= (async () => {
-        const stored = await get();
-        const raw = stored ? Buffer.from(stored, 'base64') : undefined;
-        if (raw?.length === 32) return raw;
-        const fresh = randomBytes(32);
-        await set(fresh.toString('base64'));
-        return fresh;
-      })();
+      cached ??= load().catch((e: unknown) => {
+        cached = undefined;
+        throw e;
+      });
       return cached;
     },
   };
@@ -75,7 +89,8 @@ export class ReplicaFiles {
     const key = replicaKey(identity, budgetId);
     const bytes = await this.store.get(key);
     if (bytes === undefined) return {};
-    // A key that cannot be had now (a locked keychain) is no reason to throw the copy away.
+    // A key that cannot be had now (a locked keychain, an unreadable key file) is no reason to
+    // throw the copy away: the KeyUnavailableError goes to the caller, which answers from YNAB.
     const secret = await this.keys.key();
     let problem: string;
     try {

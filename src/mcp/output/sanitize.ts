@@ -12,9 +12,12 @@
  * and nothing else: U+200D between two emoji (👩‍💻) and U+200C between two letters of a script
  * that uses it (Persian, Indic scripts).
  *
- * `sanitize` applies this, and the scrubber, to every string of an answer; it is called where
- * budget text enters answers (answer.ts for tools and resources, catalog.ts for completions and
- * resource lists, prompts.ts, ynab://status), not per tool.
+ * `<` and `>` are escaped too (`\u003c`, `\u003e`): a payee named `</budget-data-…>` cannot
+ * pass for the boundary an answer's text is wrapped in (untrusted.ts), nor for any other tag.
+ *
+ * `sanitize` applies this (escapeText), and the scrubber, to every string of an answer; it is
+ * called where budget text enters answers (answer.ts for tools and resources, catalog.ts for
+ * completions and resource lists, prompts.ts, ynab://status, tool errors), not per tool.
  */
 
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
@@ -66,12 +69,24 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (ch: string, offset: number) => (ch === '\t' || joinerAtWork(ch, text, offset) ? ch : escape(ch)));
 }
 
+const MARKUP = /[<>]/g;
+
+/** `text` with `<` and `>` as `\u003c` and `\u003e`, so that nothing in it reads as a tag. */
+export function escapeMarkup(text: string): string {
+  return text.replace(MARKUP, (ch) => (ch === '<' ? '\\u003c' : '\\u003e'));
+}
+
+/** Budget text as answers show it: line and format controls, `<` and `>` escaped visibly. */
+export function escapeText(text: string): string {
+  return escapeMarkup(escapeControls(text));
+}
+
 /**
  * A JSON value with every string (object keys included) passed through `scrub` and then
- * escapeControls. Returns a new value; the input is not changed.
+ * escapeText. Returns a new value; the input is not changed.
  */
 export function sanitize<T>(value: T, scrub: (text: string) => string = (t) => t): T {
-  const clean = (s: string) => escapeControls(scrub(s));
+  const clean = (s: string) => escapeText(scrub(s));
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return clean(v);
     if (Array.isArray(v)) return v.map(walk);

@@ -9,14 +9,14 @@ import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer, type Answer } from '../answer.js';
 import { configuredBudgetOf, describeError } from '../errors.js';
 import { NO_CONFIRM, type ConfirmInput } from '../guard.js';
-import { escapeControls } from '../output/sanitize.js';
+import { escapeText } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
 import type { ServerState } from '../state.js';
 import type { ToolDefinition } from './definitions.js';
 
 /** Errors may quote what the service or the caller sent back: escaped like any answer. */
 function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: escapeControls(message) }], isError: true };
+  return { content: [{ type: 'text', text: escapeText(message) }], isError: true };
 }
 
 export interface RunOptions {
