@@ -1,3 +1,4 @@
+// @module-tag chromium (renders a view in Debian's Chromium: skipped without it, see test/helpers/services.ts)
 /**
  * Budget text with `<` and `>` in a view (issue 24, item 6): answers write them as `\u003c` and
  * `\u003e` for the model, and the view, which sets budget text as text only, shows them as typed.
