@@ -109,7 +109,15 @@ async function latency(report: Report): Promise<void> {
       for (const [name, args] of calls) {
         const times: number[] = [];
         for (let i = 0; i < 5; i++) times.push((await timed(() => s.call(name, args)))[1]);
-        report({ section: 'answers', what: 'insight time (fresh copy)', transactions: n, tool: name, args: JSON.stringify(args), 'p50': ms(median(times)), 'first sync': ms(first) });
+        report({
+          section: 'answers',
+          what: 'insight time (fresh copy)',
+          transactions: n,
+          tool: name,
+          args: JSON.stringify(args),
+          p50: ms(median(times)),
+          'first sync': ms(first),
+        });
       }
       report({ section: 'answers', what: 'insight requests (fresh copy)', transactions: n, requests: s.figures().requests });
     } finally {
@@ -162,6 +170,7 @@ export async function answersBench(report: Report): Promise<void> {
 export const answersSection: BenchSection = {
   name: 'answers',
   title: 'What answers cost an assistant',
-  about: 'The tool definitions a host pays for at the start of every conversation (tools/list bytes: all tools, the API tools, each toolset, the core profile, each tool); typical questions answered with the insight tools against the API tools alone (calls, bytes returned, requests to YNAB); and how long each insight takes to compute at 1,500 and 100,000 transactions.',
+  about:
+    'The tool definitions a host pays for at the start of every conversation (tools/list bytes: all tools, the API tools, each toolset, the core profile, each tool); typical questions answered with the insight tools against the API tools alone (calls, bytes returned, requests to YNAB); and how long each insight takes to compute at 1,500 and 100,000 transactions.',
   run: (r) => answersBench((row) => r.row(row)),
 };

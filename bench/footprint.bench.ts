@@ -60,9 +60,22 @@ async function coldStart(report: Reporter): Promise<void> {
     minimalRss = b.rss;
   }
   const ratio = median(ours) / median(minimal);
-  report.figure('cold start to the first tools/list, ynab-mcp / minimal SDK server', `${ratio.toFixed(2)}× (${ms(median(ours))} / ${ms(median(minimal))})`, { goal: '≤ 1.5×', met: ratio <= 1.5 });
-  report.row({ measure: 'cold start to first tools/list (p50 of 9)', 'ynab-mcp serve': ms(median(ours)), 'minimal SDK server': ms(median(minimal)), ratio: `${ratio.toFixed(2)}×` });
-  report.row({ measure: 'resident memory after that tools/list', 'ynab-mcp serve': mb(oursRss), 'minimal SDK server': mb(minimalRss), ratio: `${(oursRss / minimalRss).toFixed(2)}×` });
+  report.figure('cold start to the first tools/list, ynab-mcp / minimal SDK server', `${ratio.toFixed(2)}× (${ms(median(ours))} / ${ms(median(minimal))})`, {
+    goal: '≤ 1.5×',
+    met: ratio <= 1.5,
+  });
+  report.row({
+    measure: 'cold start to first tools/list (p50 of 9)',
+    'ynab-mcp serve': ms(median(ours)),
+    'minimal SDK server': ms(median(minimal)),
+    ratio: `${ratio.toFixed(2)}×`,
+  });
+  report.row({
+    measure: 'resident memory after that tools/list',
+    'ynab-mcp serve': mb(oursRss),
+    'minimal SDK server': mb(minimalRss),
+    ratio: `${(oursRss / minimalRss).toFixed(2)}×`,
+  });
 }
 
 /** The durations of requests to YNAB that `serve --verbose` logged. */
@@ -116,12 +129,23 @@ async function firstCall(report: Reporter): Promise<void> {
     await sandbox.stop();
   }
   const idle = median(runs.idle.beyond);
-  report.figure('first tool call on the demo budget from a fresh state, beyond its one request (host idle 1 s after tools/list)', ms(idle), { goal: '≤ 150 ms', met: idle <= 150 });
+  report.figure('first tool call on the demo budget from a fresh state, beyond its one request (host idle 1 s after tools/list)', ms(idle), {
+    goal: '≤ 150 ms',
+    met: idle <= 150,
+  });
   const now = median(runs.now.beyond);
   report.figure('the same, called right after tools/list (its code still loading)', ms(now), { goal: '≤ 150 ms', met: now <= 150 });
-  for (const [mode, label] of [['now', 'right after tools/list'], ['idle', 'after 1 s idle']] as const) {
+  for (const [mode, label] of [
+    ['now', 'right after tools/list'],
+    ['idle', 'after 1 s idle'],
+  ] as const) {
     const r = runs[mode];
-    report.row({ measure: `first list_accounts, fresh state, demo budget, ${label} (p50 of 5)`, total: ms(median(r.total)), 'its one request (the budget export)': ms(median(r.request)), beyond: ms(median(r.beyond)) });
+    report.row({
+      measure: `first list_accounts, fresh state, demo budget, ${label} (p50 of 5)`,
+      total: ms(median(r.total)),
+      'its one request (the budget export)': ms(median(r.request)),
+      beyond: ms(median(r.beyond)),
+    });
   }
 }
 
@@ -187,16 +211,30 @@ async function largeBudget(report: Reporter): Promise<void> {
     ];
     const times: string[] = [];
     for (const [name, args] of queries) times.push(`${name} ${ms((await timedCall(server, name, args)).ms)}`);
-    const categories = (await timedCall(server, 'list_categories', { detail: 'full' })).result.structuredContent.category_groups.flatMap((g: any) => g.categories);
-    times.push(`list_category_transactions ${ms((await timedCall(server, 'list_category_transactions', { category_id: categories.find((c: any) => !c.hidden && c.activity_milliunits !== 0)?.id ?? categories[0].id, limit: 50 })).ms)}`);
+    const categories = (await timedCall(server, 'list_categories', { detail: 'full' })).result.structuredContent.category_groups.flatMap(
+      (g: any) => g.categories,
+    );
+    times.push(
+      `list_category_transactions ${ms((await timedCall(server, 'list_category_transactions', { category_id: categories.find((c: any) => !c.hidden && c.activity_milliunits !== 0)?.id ?? categories[0].id, limit: 50 })).ms)}`,
+    );
     await replicaSaved(env);
     // Let the save finish and the heap settle, as it would between an assistant's questions.
     await new Promise((r) => setTimeout(r, 3_000));
     const { rss, peak } = memoryOf(server.child.pid!);
     const all = syncs.map((s) => ms(s.ms)).join(', ');
-    report.figure('first full sync at 100,000 transactions (first list_accounts on a fresh state, p50 of 5)', `${ms(syncMs)} (the export request ${ms(exportMs)}; runs ${all})`, { goal: '≤ 1 s', met: syncMs <= 1_000 });
-    report.figure('server resident memory at 100,000 transactions, replica loaded, queried and saved', `${mb(rss)} (peak ${mb(peak)})`, { goal: '≤ 200 MB', met: rss <= 200 * 2 ** 20 });
-    report.row({ measure: '100,000 transactions: first list_accounts (full sync, p50 of 5 fresh servers)', value: `${ms(syncMs)}, of which the export request ${ms(exportMs)} (runs: ${all})` });
+    report.figure(
+      'first full sync at 100,000 transactions (first list_accounts on a fresh state, p50 of 5)',
+      `${ms(syncMs)} (the export request ${ms(exportMs)}; runs ${all})`,
+      { goal: '≤ 1 s', met: syncMs <= 1_000 },
+    );
+    report.figure('server resident memory at 100,000 transactions, replica loaded, queried and saved', `${mb(rss)} (peak ${mb(peak)})`, {
+      goal: '≤ 200 MB',
+      met: rss <= 200 * 2 ** 20,
+    });
+    report.row({
+      measure: '100,000 transactions: first list_accounts (full sync, p50 of 5 fresh servers)',
+      value: `${ms(syncMs)}, of which the export request ${ms(exportMs)} (runs: ${all})`,
+    });
     report.row({ measure: '100,000 transactions: then each query once', value: times.join('; ') });
     report.row({ measure: '100,000 transactions: resident memory after those and the save', value: `${mb(rss)} now, ${mb(peak)} at the peak` });
   } finally {
@@ -210,7 +248,7 @@ export const footprintSection: BenchSection = {
   name: 'footprint',
   title: 'Footprint of the server process',
   about:
-    'The built server started as a host starts it (`node dist/cli.js serve`, stdio, bare JSON-RPC lines so no client library is timed), with a sandbox in its own process standing in for YNAB and a fresh state directory per start. Memory is the process\'s resident set as the OS reports it.',
+    "The built server started as a host starts it (`node dist/cli.js serve`, stdio, bare JSON-RPC lines so no client library is timed), with a sandbox in its own process standing in for YNAB and a fresh state directory per start. Memory is the process's resident set as the OS reports it.",
   async run(report) {
     requireBuild();
     await coldStart(report);

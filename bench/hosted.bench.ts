@@ -27,7 +27,9 @@ export async function hostedBench(report: (row: Record<string, string | number>)
     }
     const today = new Date().toISOString().slice(0, 10);
     const accounts = await Promise.all(
-      clients.map(async (c) => ((await c.call('list_accounts')) as any).structuredContent.accounts.find((a: any) => a.type === 'checking' && !a.closed)?.id as string),
+      clients.map(
+        async (c) => ((await c.call('list_accounts')) as any).structuredContent.accounts.find((a: any) => a.type === 'checking' && !a.closed)?.id as string,
+      ),
     );
     const mark = d.upstream.requests.length;
     const latencies: number[] = [];
@@ -39,12 +41,20 @@ export async function hostedBench(report: (row: Record<string, string | number>)
           const n = u * CALLS + i;
           const pick = n % 10;
           const [name, args]: [string, Record<string, unknown>] =
-            n % 50 === 7 ? ['create_transactions', { transactions: [{ account_id: accounts[u], date: today, amount: -1 - i / 100, payee_name: 'Bench', memo: `bench ${u}-${i}` }] }]
-            : pick < 3 ? ['list_transactions', { limit: 20 }]
-            : pick < 5 ? ['list_accounts', {}]
-            : pick < 7 ? ['get_month', { month: 'current', limit: 20 }]
-            : pick < 9 ? ['list_categories', {}]
-            : ['list_payees', { limit: 20 }];
+            n % 50 === 7
+              ? [
+                  'create_transactions',
+                  { transactions: [{ account_id: accounts[u], date: today, amount: -1 - i / 100, payee_name: 'Bench', memo: `bench ${u}-${i}` }] },
+                ]
+              : pick < 3
+                ? ['list_transactions', { limit: 20 }]
+                : pick < 5
+                  ? ['list_accounts', {}]
+                  : pick < 7
+                    ? ['get_month', { month: 'current', limit: 20 }]
+                    : pick < 9
+                      ? ['list_categories', {}]
+                      : ['list_payees', { limit: 20 }];
           const t0 = performance.now();
           const res: any = await client.call(name, args).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
           latencies.push(performance.now() - t0);
@@ -93,6 +103,7 @@ export async function hostedBench(report: (row: Record<string, string | number>)
 export const hostedSection: BenchSection = {
   name: 'hosted',
   title: 'Hosted mode',
-  about: 'Three instances behind a round-robin proxy, one redis-server, 20 sandbox users signed in through the full MCP authorization flow, 50 calls each: calls/s, p50/p99, upstream requests per user and Redis memory per user.',
+  about:
+    'Three instances behind a round-robin proxy, one redis-server, 20 sandbox users signed in through the full MCP authorization flow, 50 calls each: calls/s, p50/p99, upstream requests per user and Redis memory per user.',
   run: (r) => hostedBench((row) => r.row(row)),
 };

@@ -16,12 +16,16 @@ import { median, ms, percentile } from './stats.js';
 async function run(faults: string, report: (row: Record<string, string | number>) => void): Promise<void> {
   const sb = await startSandbox({ seed: 'load', faults, rateLimit: 200, log: () => {} });
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-load-'));
-  const state = new ServerState(mcpConfig({}, {}), async () => ({ tokens: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }), {
-    stateDir: dir,
-    persist: false,
-    maxStalenessMs: 60_000,
-    retry: { baseDelayMs: 20, maxDelayMs: 200 },
-  });
+  const state = new ServerState(
+    mcpConfig({}, {}),
+    async () => ({ tokens: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+    {
+      stateDir: dir,
+      persist: false,
+      maxStalenessMs: 60_000,
+      retry: { baseDelayMs: 20, maxDelayMs: 200 },
+    },
+  );
   const http = await serveHttp(state, { port: 0 });
   const today = new Date().toISOString().slice(0, 10);
   const latencies: number[] = [];
@@ -48,12 +52,20 @@ async function run(faults: string, report: (row: Record<string, string | number>
         const n = c * 100 + i;
         const pick = n % 10;
         const [name, args]: [string, Record<string, unknown>] =
-          n % 50 === 0 ? ['create_transactions', { transactions: [{ account_id: account, date: today, amount: -(1 + n / 100), payee_name: `Load ${c}`, memo: `load ${c}-${i}` }] }]
-          : pick < 3 ? ['list_transactions', { limit: 20 }]
-          : pick < 5 ? ['list_accounts', {}]
-          : pick < 7 ? ['get_month', { month: 'current', limit: 20 }]
-          : pick < 9 ? ['list_categories', { fields: ['balance_formatted'] }]
-          : ['list_payees', { limit: 20 }];
+          n % 50 === 0
+            ? [
+                'create_transactions',
+                { transactions: [{ account_id: account, date: today, amount: -(1 + n / 100), payee_name: `Load ${c}`, memo: `load ${c}-${i}` }] },
+              ]
+            : pick < 3
+              ? ['list_transactions', { limit: 20 }]
+              : pick < 5
+                ? ['list_accounts', {}]
+                : pick < 7
+                  ? ['get_month', { month: 'current', limit: 20 }]
+                  : pick < 9
+                    ? ['list_categories', { fields: ['balance_formatted'] }]
+                    : ['list_payees', { limit: 20 }];
         const t0 = performance.now();
         const res: any = await client.callTool({ name, arguments: args }).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
         latencies.push(performance.now() - t0);
@@ -97,6 +109,7 @@ export async function loadBench(report: (row: Record<string, string | number>) =
 export const loadSection: BenchSection = {
   name: 'load',
   title: 'Load over Streamable HTTP',
-  about: '20 concurrent MCP clients, 100 mixed calls each (2% writes), against one server on the sandbox; then the same with the sandbox injecting 5% 500s, 5% 503s and 2% connection resets.',
+  about:
+    '20 concurrent MCP clients, 100 mixed calls each (2% writes), against one server on the sandbox; then the same with the sandbox injecting 5% 500s, 5% 503s and 2% connection resets.',
   run: (r) => loadBench((row) => r.row(row)),
 };

@@ -105,7 +105,11 @@ export interface SandboxProcess {
 
 /** `ynab-mcp sandbox` in its own process; resolves once it has announced itself. */
 export function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--rate-limit', '1000000', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--rate-limit', '1000000', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

@@ -37,7 +37,8 @@ export const monthEnd = (offset: number) => new Date(Date.parse(`${monthStart(of
 const yearStart = () => `${new Date().getUTCFullYear()}-01-01`;
 
 const payeeId = async (call: Call, name: string) => (await allPages(call, 'list_payees', {})).find((p: any) => p.name === name)?.id;
-const categoryId = async (call: Call, name: string) => (await call('list_categories', { include_all: true })).category_groups.flatMap((g: any) => g.categories).find((c: any) => c.name === name)?.id;
+const categoryId = async (call: Call, name: string) =>
+  (await call('list_categories', { include_all: true })).category_groups.flatMap((g: any) => g.categories).find((c: any) => c.name === name)?.id;
 
 export const QUESTIONS: readonly Question[] = [
   {
@@ -68,8 +69,10 @@ export const QUESTIONS: readonly Question[] = [
   },
   {
     question: 'Which coffee purchases last month were over $5?',
-    insights: (call) => call('search_transactions', { category_id: 'Coffee', min_amount: 5, direction: 'outflow', since_date: monthStart(-1), until_date: monthEnd(-1) }),
-    api: async (call) => allPages(call, 'list_category_transactions', { category_id: await categoryId(call, 'Coffee'), since_date: monthStart(-1), until_date: monthEnd(-1) }),
+    insights: (call) =>
+      call('search_transactions', { category_id: 'Coffee', min_amount: 5, direction: 'outflow', since_date: monthStart(-1), until_date: monthEnd(-1) }),
+    api: async (call) =>
+      allPages(call, 'list_category_transactions', { category_id: await categoryId(call, 'Coffee'), since_date: monthStart(-1), until_date: monthEnd(-1) }),
   },
   {
     question: 'Are we earning more than we spend (last 6 months)?',

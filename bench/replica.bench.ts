@@ -16,7 +16,15 @@ export async function replicaBench(report: Reporter): Promise<void> {
     const sb = await startSandbox({ seed: 'bench', transactions: n, rateLimit: 10_000_000, log: () => {} });
     const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-'));
     let requests = 0;
-    const stack = createStack({ tokens: { token: async () => sb.accessToken }, baseUrl: sb.baseUrl, stateDir: dir, persist: false, maxStalenessMs: 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) });
+    const stack = createStack({
+      tokens: { token: async () => sb.accessToken },
+      baseUrl: sb.baseUrl,
+      stateDir: dir,
+      persist: false,
+      maxStalenessMs: 60_000,
+      quotaLimit: 10_000_000,
+      onRequest: () => (requests += 1),
+    });
     const budget = sb.state.budgets[0]!.id;
     const reads: [OperationId, Record<string, string>, Record<string, string>][] = [
       ['getAccounts', { budget_id: budget }, {}],
@@ -61,6 +69,7 @@ export async function replicaBench(report: Reporter): Promise<void> {
 export const replicaSection: BenchSection = {
   name: 'replica',
   title: 'Replica against the API',
-  about: 'Assistant-style reads (accounts, unapproved transactions, categories, this month, this month\'s transactions) answered from the replica versus fetched from the service each time, at 1,500 and 100,000 transactions, with the sandbox in the same process; and how many real requests 200 such reads cost.',
+  about:
+    "Assistant-style reads (accounts, unapproved transactions, categories, this month, this month's transactions) answered from the replica versus fetched from the service each time, at 1,500 and 100,000 transactions, with the sandbox in the same process; and how many real requests 200 such reads cost.",
   run: replicaBench,
 };

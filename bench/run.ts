@@ -65,7 +65,11 @@ for (const section of SECTIONS) {
   const report: Reporter = {
     row(values) {
       rows.push(values);
-      process.stdout.write(`${section.name}: ${Object.entries(values).map(([k, v]) => `${k}: ${v}`).join(' | ')}\n`);
+      process.stdout.write(
+        `${section.name}: ${Object.entries(values)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(' | ')}\n`,
+      );
     },
     figure(name, value, target) {
       const verdict = target ? ` (target ${target.goal}: ${target.met ? 'met' : '**not met**'})` : '';

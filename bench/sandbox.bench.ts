@@ -73,7 +73,8 @@ async function ceiling(bytes: number): Promise<number> {
 }
 
 /** Answers per second and the answer's size, as one cell; with the ceiling for that size when it binds. */
-const rate = (r: { perSecond: number; bytes: number }, top?: number): string => `${r.perSecond} (${kb(r.bytes)}${top === undefined ? '' : `; a ready-made answer of that size: ${top}`})`;
+const rate = (r: { perSecond: number; bytes: number }, top?: number): string =>
+  `${r.perSecond} (${kb(r.bytes)}${top === undefined ? '' : `; a ready-made answer of that size: ${top}`})`;
 
 export async function sandboxBench(report: (row: Record<string, string | number>) => void): Promise<void> {
   for (const n of [1_500, 100_000]) {
@@ -116,7 +117,11 @@ export async function sandboxBench(report: (row: Record<string, string | number>
     const account30 = await warmLoad(`${accountList}?since_date=${month}`, sb.accessToken);
     // 30-day windows ending on 30 different days, asked in turn: shared days, no answer repeated
     // in a row. Under /plans, since until_date is a parameter of the current description only.
-    const windows = Array.from({ length: 30 }, (_, i) => `${accountList.replace('/budgets/', '/plans/')}?since_date=${new Date(Date.now() - (30 + i) * 86_400_000).toISOString().slice(0, 10)}&until_date=${new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10)}`);
+    const windows = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `${accountList.replace('/budgets/', '/plans/')}?since_date=${new Date(Date.now() - (30 + i) * 86_400_000).toISOString().slice(0, 10)}&until_date=${new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10)}`,
+    );
     const accountWindows = await warmLoad(windows, sb.accessToken);
     const category30 = await warmLoad(`${base}/categories/${latest.category_id}/transactions?since_date=${month}`, sb.accessToken);
     const payee30 = await warmLoad(`${base}/payees/${latest.payee_id}/transactions?since_date=${month}`, sb.accessToken);
@@ -145,6 +150,7 @@ export async function sandboxBench(report: (row: Record<string, string | number>
 export const sandboxSection: BenchSection = {
   name: 'sandbox',
   title: 'Sandbox service',
-  about: 'The local v1 service: time and size of a full budget export and of a one-change delta at 1,500 and 100,000 transactions, and requests per second for filtered transaction lists (10 concurrent clients, 3 s each), with the size of each answer (the client counts the bytes of each answer as they arrive, as wrk does, and checks them against its content-length): the rate of a list is bound by the size of its answer, since the index finds its candidates without scanning and lists of details are read as runs encoded a day at a time. For answers over 200 kB, the rate the same client gets from a plain node:http server sending a ready-made answer of that size is given beside it: the ceiling on this machine. The account list is also measured for its first answer (which encodes its days) and over 30 different 30-day windows asked in turn.',
+  about:
+    'The local v1 service: time and size of a full budget export and of a one-change delta at 1,500 and 100,000 transactions, and requests per second for filtered transaction lists (10 concurrent clients, 3 s each), with the size of each answer (the client counts the bytes of each answer as they arrive, as wrk does, and checks them against its content-length): the rate of a list is bound by the size of its answer, since the index finds its candidates without scanning and lists of details are read as runs encoded a day at a time. For answers over 200 kB, the rate the same client gets from a plain node:http server sending a ready-made answer of that size is given beside it: the ceiling on this machine. The account list is also measured for its first answer (which encodes its days) and over 30 different 30-day windows asked in turn.',
   run: (r) => sandboxBench((row) => r.row(row)),
 };

@@ -13,4 +13,14 @@ import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
 
-export const SECTIONS: readonly BenchSection[] = [footprintSection, sandboxSection, replicaSection, loadSection, stateSection, answersSection, writesSection, viewsSection, hostedSection];
+export const SECTIONS: readonly BenchSection[] = [
+  footprintSection,
+  sandboxSection,
+  replicaSection,
+  loadSection,
+  stateSection,
+  answersSection,
+  writesSection,
+  viewsSection,
+  hostedSection,
+];

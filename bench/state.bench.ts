@@ -33,7 +33,13 @@ export async function stateBench(report: (row: Record<string, string | number>) 
     report({ section: 'state', store: 'file', 'get p50 / p99': p(get), 'set p50 / p99': p(set), 'update (locked) p50 / p99': p(update) });
 
     const sb = await startSandbox({ seed: 'bench-state', rateLimit: 10_000_000, log: () => {} });
-    const stack = createStack({ tokens: { token: async () => sb.accessToken }, baseUrl: sb.baseUrl, stateDir: join(dir, 'stack'), persist: false, quotaLimit: 10_000_000 });
+    const stack = createStack({
+      tokens: { token: async () => sb.accessToken },
+      baseUrl: sb.baseUrl,
+      stateDir: join(dir, 'stack'),
+      persist: false,
+      quotaLimit: 10_000_000,
+    });
     const budget = sb.state.budgets[0]!.id;
     const account = (await stack.service.call('getAccounts', { params: { budget_id: budget } })).data.accounts.find((a: any) => a.on_budget && !a.closed).id;
     const body = (i: number) => ({ transaction: { account_id: account, date: '2026-01-15', amount: -1000 - i, payee_name: 'Bench', memo: `bench ${i}` } });
@@ -50,7 +56,13 @@ export async function stateBench(report: (row: Record<string, string | number>) 
 
     for (const n of [1_500, 100_000]) {
       const big = await startSandbox({ seed: 'bench-state', transactions: n, rateLimit: 10_000_000, log: () => {} });
-      const s = createStack({ tokens: { token: async () => big.accessToken }, baseUrl: big.baseUrl, stateDir: join(dir, `load-${n}`), persist: false, quotaLimit: 10_000_000 });
+      const s = createStack({
+        tokens: { token: async () => big.accessToken },
+        baseUrl: big.baseUrl,
+        stateDir: join(dir, `load-${n}`),
+        persist: false,
+        quotaLimit: 10_000_000,
+      });
       const id = big.state.budgets[0]!.id;
       await s.service.call('getAccounts', { params: { budget_id: id } });
       const snapshot = JSON.parse(JSON.stringify(s.replicas.peek(id)!.snapshot()));
@@ -68,6 +80,7 @@ export async function stateBench(report: (row: Record<string, string | number>) 
 export const stateSection: BenchSection = {
   name: 'state',
   title: 'State store',
-  about: "The state store and what goes through it: latency of the file store's operations (the ledger and the write journal are atomic updates), what the write journal adds to a create compared with sending it straight through the client, and what checking a saved replica's shape costs when it is loaded.",
+  about:
+    "The state store and what goes through it: latency of the file store's operations (the ledger and the write journal are atomic updates), what the write journal adds to a create compared with sending it straight through the client, and what checking a saved replica's shape costs when it is loaded.",
   run: (r) => stateBench((row) => r.row(row)),
 };

@@ -54,7 +54,13 @@ export async function viewsBench(report: Report): Promise<void> {
       sizes[ui ? 'ui' : 'plain'] = bytes((await c.client.listTools()).tools);
       await c.close();
     }
-    report({ bench: 'views', 'tools/list': toolsets ?? 'all', 'without views': kb(sizes.plain!), 'with views': kb(sizes.ui!), extra: `${sizes.ui! - sizes.plain!} B` });
+    report({
+      bench: 'views',
+      'tools/list': toolsets ?? 'all',
+      'without views': kb(sizes.plain!),
+      'with views': kb(sizes.ui!),
+      extra: `${sizes.ui! - sizes.plain!} B`,
+    });
   }
 
   const builds: number[] = [];
@@ -82,7 +88,12 @@ export async function viewsBench(report: Report): Promise<void> {
       ['spending_summary', {}],
     ] as const) {
       const res: any = await c.client.callTool({ name: tool, arguments: args });
-      report({ bench: 'views', result: tool, 'structured bytes': kb(bytes(res.structuredContent)), '_meta for the view': `${bytes({ [VIEW_META_KEY]: res._meta[VIEW_META_KEY] })} B` });
+      report({
+        bench: 'views',
+        result: tool,
+        'structured bytes': kb(bytes(res.structuredContent)),
+        '_meta for the view': `${bytes({ [VIEW_META_KEY]: res._meta[VIEW_META_KEY] })} B`,
+      });
     }
     await c.close();
     await state.close();
@@ -95,6 +106,7 @@ export async function viewsBench(report: Report): Promise<void> {
 export const viewsSection: BenchSection = {
   name: 'views',
   title: 'MCP Apps views',
-  about: 'The views (spending, cash flow, the month, what needs attention): their sizes raw and gzipped, tools/list with and without views, first and later reads, and the _meta results carry for clients that show views.',
+  about:
+    'The views (spending, cash flow, the month, what needs attention): their sizes raw and gzipped, tools/list with and without views, first and later reads, and the _meta results carry for clients that show views.',
   run: (r) => viewsBench((row) => r.row(row)),
 };

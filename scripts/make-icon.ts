@@ -29,9 +29,18 @@ function segment(x: number, y: number, [ax, ay]: number[], [bx, by]: number[], w
 }
 
 const Y_STROKES: [number[], number[]][] = [
-  [[80, 66], [128, 132]],
-  [[176, 66], [128, 132]],
-  [[128, 132], [128, 194]],
+  [
+    [80, 66],
+    [128, 132],
+  ],
+  [
+    [176, 66],
+    [128, 132],
+  ],
+  [
+    [128, 132],
+    [128, 194],
+  ],
 ];
 
 const rows: Buffer[] = [];
@@ -41,7 +50,19 @@ for (let y = 0; y < SIZE; y++) {
     const px = x + 0.5;
     const py = y + 0.5;
     const bg = cover(roundedSquare(px, py, 8 * S, 44 * S));
-    const fg = Math.max(...Y_STROKES.map(([a, b]) => cover(segment(px, py, a.map((v) => v * S), b.map((v) => v * S), 26 * S))));
+    const fg = Math.max(
+      ...Y_STROKES.map(([a, b]) =>
+        cover(
+          segment(
+            px,
+            py,
+            a.map((v) => v * S),
+            b.map((v) => v * S),
+            26 * S,
+          ),
+        ),
+      ),
+    );
     const o = 1 + x * 4;
     for (let i = 0; i < 3; i++) row[o + i] = Math.round(GREEN[i]! * (1 - fg) + 255 * fg);
     row[o + 3] = Math.round(255 * bg);

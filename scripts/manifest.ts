@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 
 const root = join(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; description: string; homepage: string; license: string; keywords: string[] };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  description: string;
+  homepage: string;
+  license: string;
+  keywords: string[];
+};
 
 /**
  * Platforms the bundle serves. pack-mcpb.ts ships the keychain binaries of their usual

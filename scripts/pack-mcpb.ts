@@ -31,7 +31,13 @@ const out = resolve(values.out ?? join(root, 'pack', `ynab-mcp-${pkg.version}.mc
 const log = (line: string) => process.stderr.write(`pack:mcpb: ${line}\n`);
 
 function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, shell: win });
+  return execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    shell: win,
+  });
 }
 
 function dirBytes(dir: string): number {
@@ -45,7 +51,11 @@ const stage = join(work, 'ynab-mcp');
 try {
   mkdirSync(stage);
   log(`staging in ${stage}`);
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], root);
+  run(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')],
+    root,
+  );
   for (const file of ['package.json', 'package-lock.json', 'LICENSE', 'README.md', '.mcpbignore', join('assets', 'icon.png')]) {
     mkdirSync(dirname(join(stage, file)), { recursive: true });
     copyFileSync(join(root, file), join(stage, file));
@@ -58,7 +68,9 @@ try {
   run(process.execPath, [join(root, 'scripts', 'tool-schemas.mjs'), join(stage, 'dist')], root);
   await buildViews(join(stage, 'dist', 'views'));
 
-  const keyring = JSON.parse(readFileSync(join(stage, 'node_modules', '@napi-rs', 'keyring', 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
+  const keyring = JSON.parse(readFileSync(join(stage, 'node_modules', '@napi-rs', 'keyring', 'package.json'), 'utf8')) as {
+    optionalDependencies: Record<string, string>;
+  };
   const downloads = join(work, 'downloads');
   mkdirSync(downloads);
   for (const platform of KEYCHAIN_PLATFORMS) {
@@ -68,7 +80,9 @@ try {
     const version = keyring.optionalDependencies[name];
     if (!version) throw new Error(`@napi-rs/keyring does not list ${name}; update KEYCHAIN_PLATFORMS in scripts/manifest.ts`);
     log(`fetching ${name}@${version}`);
-    const [packed] = JSON.parse(run(npm, ['pack', `${name}@${version}`, '--json', '--prefer-offline', '--pack-destination', downloads], downloads)) as [{ filename: string }];
+    const [packed] = JSON.parse(run(npm, ['pack', `${name}@${version}`, '--json', '--prefer-offline', '--pack-destination', downloads], downloads)) as [
+      { filename: string },
+    ];
     mkdirSync(target, { recursive: true });
     run('tar', ['-xzf', join(downloads, packed.filename), '-C', target, '--strip-components=1'], downloads);
   }

@@ -13,7 +13,9 @@ import { scrub } from './api/client/scrub.js';
 
 /** The tokens this process was given through its environment: removed wherever they appear. */
 function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
-  return [env.YNAB_ACCESS_TOKEN, env.YNAB_MCP_HTTP_TOKEN, env.YNAB_OAUTH_CLIENT_SECRET, env.YNAB_MCP_DATA_KEY].filter((v): v is string => !!v && v.trim().length >= 8).map((v) => v.trim());
+  return [env.YNAB_ACCESS_TOKEN, env.YNAB_MCP_HTTP_TOKEN, env.YNAB_OAUTH_CLIENT_SECRET, env.YNAB_MCP_DATA_KEY]
+    .filter((v): v is string => !!v && v.trim().length >= 8)
+    .map((v) => v.trim());
 }
 
 export function scrubStderr(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): void {

@@ -22,9 +22,27 @@ interface Kind {
 }
 
 const KINDS: Record<string, Kind> = {
-  unapproved: { title: 'Unapproved transactions', clear: 'Every transaction approved', tone: 'warn', figure: 'amount', detail: (e, d) => (e.date ? d.date(e.date) : undefined) },
-  uncategorized: { title: 'Uncategorized transactions', clear: 'Every transaction categorized', tone: 'warn', figure: 'amount', detail: (e, d) => (e.date ? d.date(e.date) : undefined) },
-  overspent: { title: 'Overspent categories', clear: 'Nothing overspent', tone: 'danger', figure: 'overspent', detail: (e) => (e.type ? `${e.type} overspending` : undefined) },
+  unapproved: {
+    title: 'Unapproved transactions',
+    clear: 'Every transaction approved',
+    tone: 'warn',
+    figure: 'amount',
+    detail: (e, d) => (e.date ? d.date(e.date) : undefined),
+  },
+  uncategorized: {
+    title: 'Uncategorized transactions',
+    clear: 'Every transaction categorized',
+    tone: 'warn',
+    figure: 'amount',
+    detail: (e, d) => (e.date ? d.date(e.date) : undefined),
+  },
+  overspent: {
+    title: 'Overspent categories',
+    clear: 'Nothing overspent',
+    tone: 'danger',
+    figure: 'overspent',
+    detail: (e) => (e.type ? `${e.type} overspending` : undefined),
+  },
   underfunded: { title: 'Underfunded targets', clear: 'Every target funded', tone: 'warn', figure: 'underfunded' },
   card_payment_shortfall: {
     title: 'Card payments short',
@@ -33,11 +51,30 @@ const KINDS: Record<string, Kind> = {
     figure: 'shortfall',
     // The card's balance is negative: what it owes is its opposite. What the payment category
     // holds is the balance owed less the shortfall (compact leaves it out).
-    detail: (e, d) => `owes ${d.money(-e.balance_milliunits)}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance_milliunits - e.shortfall_milliunits)}`,
+    detail: (e, d) =>
+      `owes ${d.money(-e.balance_milliunits)}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance_milliunits - e.shortfall_milliunits)}`,
   },
-  upcoming_shortfall: { title: 'Scheduled payments an account cannot cover', clear: 'Scheduled payments covered', tone: 'danger', figure: 'lowest_balance', detail: (e, d) => `lowest on ${d.date(e.lowest_on)}` },
-  unreconciled: { title: 'Accounts not reconciled lately', clear: 'Accounts reconciled', tone: 'info', figure: 'cleared_balance', detail: (e, d) => (e.last_reconciled_on === 'never' ? 'never reconciled' : `last reconciled ${d.date(e.last_reconciled_on)}`) },
-  ready_to_assign: { title: 'Ready to Assign', clear: 'Ready to Assign is zero', tone: 'info', figure: 'ready_to_assign', detail: (e) => (e.state === 'negative' ? 'more assigned than the budget holds' : 'money waiting for a job') },
+  upcoming_shortfall: {
+    title: 'Scheduled payments an account cannot cover',
+    clear: 'Scheduled payments covered',
+    tone: 'danger',
+    figure: 'lowest_balance',
+    detail: (e, d) => `lowest on ${d.date(e.lowest_on)}`,
+  },
+  unreconciled: {
+    title: 'Accounts not reconciled lately',
+    clear: 'Accounts reconciled',
+    tone: 'info',
+    figure: 'cleared_balance',
+    detail: (e, d) => (e.last_reconciled_on === 'never' ? 'never reconciled' : `last reconciled ${d.date(e.last_reconciled_on)}`),
+  },
+  ready_to_assign: {
+    title: 'Ready to Assign',
+    clear: 'Ready to Assign is zero',
+    tone: 'info',
+    figure: 'ready_to_assign',
+    detail: (e) => (e.state === 'negative' ? 'more assigned than the budget holds' : 'money waiting for a job'),
+  },
 };
 
 function render(data: ViewData, root: HTMLElement): void {
@@ -53,11 +90,17 @@ function render(data: ViewData, root: HTMLElement): void {
     const key = e.id ?? e.name;
     if (!search || !key) return undefined;
     if (kind === 'overspent' || kind === 'underfunded') {
-      return () => panel.open(`${e.name}: this month`, async () => transactionRows(data, await data.call('search_transactions', { category_id: key, since_date: monthStart, limit: 20 }), 'category'));
+      return () =>
+        panel.open(`${e.name}: this month`, async () =>
+          transactionRows(data, await data.call('search_transactions', { category_id: key, since_date: monthStart, limit: 20 }), 'category'),
+        );
     }
     if (kind === 'unreconciled') {
       const since = e.last_reconciled_on !== 'never' ? { since_date: e.last_reconciled_on } : {};
-      return () => panel.open(`${e.name}: since it was last reconciled`, async () => transactionRows(data, await data.call('search_transactions', { account_id: key, ...since, limit: 20 }), 'account'));
+      return () =>
+        panel.open(`${e.name}: since it was last reconciled`, async () =>
+          transactionRows(data, await data.call('search_transactions', { account_id: key, ...since, limit: 20 }), 'account'),
+        );
     }
     return undefined;
   };
@@ -66,7 +109,18 @@ function render(data: ViewData, root: HTMLElement): void {
     const k = KINDS[item.kind] ?? { title: item.kind, clear: item.kind, tone: 'info' as const, figure: '' };
     const showAll =
       item.kind === 'unapproved' && search
-        ? h('button', { class: 'link', type: 'button', onclick: () => panel.open('Unapproved transactions', async () => transactionRows(data, await data.call('search_transactions', { approved: false, limit: 50 }))) }, `Show all ${item.count}`)
+        ? h(
+            'button',
+            {
+              class: 'link',
+              type: 'button',
+              onclick: () =>
+                panel.open('Unapproved transactions', async () =>
+                  transactionRows(data, await data.call('search_transactions', { approved: false, limit: 50 })),
+                ),
+            },
+            `Show all ${item.count}`,
+          )
         : null;
     return h(
       'li',
@@ -82,7 +136,12 @@ function render(data: ViewData, root: HTMLElement): void {
           return h(
             'li',
             {},
-            h('span', {}, open ? h('button', { class: 'link', type: 'button', onclick: open }, label) : label, k.detail ? h('small', {}, k.detail(e, data) ?? '') : null),
+            h(
+              'span',
+              {},
+              open ? h('button', { class: 'link', type: 'button', onclick: open }, label) : label,
+              k.detail ? h('small', {}, k.detail(e, data) ?? '') : null,
+            ),
             // A negative balance is the problem; a negative transaction amount is only spending.
             h('span', { class: `num ${k.figure !== 'amount' && (e[`${k.figure}_milliunits`] ?? 0) < 0 ? 'neg' : ''}` }, data.figure(e, k.figure)),
           );
@@ -92,7 +151,8 @@ function render(data: ViewData, root: HTMLElement): void {
     );
   };
 
-  show(root, 
+  show(
+    root,
     h('h1', {}, 'Needs attention'),
     h('p', { class: 'sub' }, [r.budget?.name, r.as_of ? `as of ${data.date(r.as_of)}` : null].filter(Boolean).join(' · ')),
     found.length ? h('ul', { class: 'kinds' }, ...found.map(card)) : h('p', { class: 'clear' }, 'Nothing needs attention.'),

@@ -64,7 +64,15 @@ function render(data: ViewData, root: HTMLElement): void {
           h(
             'tbody',
             {},
-            ...rows.map((row) => h('tr', {}, h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name), h('td', { class: 'num' }, data.figure(row, 'net')), h('td', { class: 'num' }, data.figure(row, 'previous_net')))),
+            ...rows.map((row) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name),
+                h('td', { class: 'num' }, data.figure(row, 'net')),
+                h('td', { class: 'num' }, data.figure(row, 'previous_net')),
+              ),
+            ),
           ),
         );
       });
@@ -72,7 +80,8 @@ function render(data: ViewData, root: HTMLElement): void {
   };
 
   const t = r.totals as Record<string, any>;
-  show(root, 
+  show(
+    root,
     h('h1', {}, 'Cash flow'),
     h('p', { class: 'sub' }, [r.budget?.name, span].filter(Boolean).join(' · ')),
     h(
@@ -83,7 +92,12 @@ function render(data: ViewData, root: HTMLElement): void {
       card('Net', netFigure(t), net(t) < 0 ? 'bad' : 'good'),
       card('Net worth now', data.figure(months.at(-1), 'net_worth')),
     ),
-    h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--income)' }), 'income'), h('span', {}, h('i', { style: 'background:var(--spending)' }), 'spending')),
+    h(
+      'div',
+      { class: 'legend' },
+      h('span', {}, h('i', { style: 'background:var(--income)' }), 'income'),
+      h('span', {}, h('i', { style: 'background:var(--spending)' }), 'spending'),
+    ),
     flows,
     h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--worth)' }), 'net worth at month end')),
     worth,

@@ -73,7 +73,13 @@ export function lineChart(o: ChartOptions): SVGSVGElement {
     if (solid.length > 1) svg.append(s('polyline', { class: 'line', points: solid.join(' '), style: `stroke:${series.color}` }));
     if (o.partial && pts.length > 1) svg.append(s('polyline', { class: 'line partial', points: pts.slice(-2).join(' '), style: `stroke:${series.color}` }));
     series.values.forEach((v, i) =>
-      svg.append(s('circle', { cx: x(i), cy: y(v), r: 3.5, style: `fill:${series.color}` }, s('title', {}, `${series.name}, ${o.monthLabel(o.months[i]!)}: ${series.labels[i]}`))),
+      svg.append(
+        s(
+          'circle',
+          { cx: x(i), cy: y(v), r: 3.5, style: `fill:${series.color}` },
+          s('title', {}, `${series.name}, ${o.monthLabel(o.months[i]!)}: ${series.labels[i]}`),
+        ),
+      ),
     );
   }
   return svg;

@@ -13,7 +13,8 @@ function render(data: ViewData, root: HTMLElement): void {
   const month = (r.month ?? {}) as Record<string, any>;
   const categories = (month.categories ?? []) as Record<string, any>[];
   const panel = drillPanel();
-  const figure = (c: Record<string, any>, key: string) => (typeof c[`${key}_formatted`] === 'string' ? c[`${key}_formatted`] : typeof c[key] === 'number' ? data.money(c[key]) : '');
+  const figure = (c: Record<string, any>, key: string) =>
+    typeof c[`${key}_formatted`] === 'string' ? c[`${key}_formatted`] : typeof c[key] === 'number' ? data.money(c[key]) : '';
   const overspent = categories.filter((c) => typeof c.balance === 'number' && c.balance < 0);
   const title = month.month ? data.date(month.month, { month: 'long', year: 'numeric' }) : 'Month';
 
@@ -22,7 +23,11 @@ function render(data: ViewData, root: HTMLElement): void {
     if (!data.canCall('search_transactions') || !c.id || !month.month) return h('td', {}, ...label);
     const open = () =>
       panel.open(`${c.name}: ${title}`, async () =>
-        transactionRows(data, await data.call('search_transactions', { category_id: c.id, since_date: month.month, until_date: monthEnd(month.month), limit: 20 }), 'category'),
+        transactionRows(
+          data,
+          await data.call('search_transactions', { category_id: c.id, since_date: month.month, until_date: monthEnd(month.month), limit: 20 }),
+          'category',
+        ),
       );
     return h('td', {}, h('button', { class: 'link', type: 'button', onclick: open }, c.name), label[1]);
   };
@@ -32,7 +37,8 @@ function render(data: ViewData, root: HTMLElement): void {
   if (r.has_more) notes.push(`${r.returned} of ${r.count} categories are shown; ask for the next page for the rest.`);
   if (r.categories_left_out) notes.push(`${r.categories_left_out} categories are left out: hidden, internal, or with every figure zero.`);
 
-  show(root, 
+  show(
+    root,
     h('h1', {}, title),
     r.budget?.name ? h('p', { class: 'sub' }, r.budget.name) : null,
     h(
@@ -49,7 +55,18 @@ function render(data: ViewData, root: HTMLElement): void {
       ? h(
           'table',
           { class: 'categories' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Category'), h('th', { class: 'num' }, 'Assigned'), h('th', { class: 'num' }, 'Activity'), h('th', { class: 'num' }, 'Available'))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'Category'),
+              h('th', { class: 'num' }, 'Assigned'),
+              h('th', { class: 'num' }, 'Activity'),
+              h('th', { class: 'num' }, 'Available'),
+            ),
+          ),
           h(
             'tbody',
             {},

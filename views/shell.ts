@@ -80,7 +80,12 @@ export function startView(name: string, render: (data: ViewData, root: HTMLEleme
           budgetId,
           locale,
           money: (m) => formatMilliunits(m, format),
-          figure: (o, key) => (typeof o?.[`${key}_formatted`] === 'string' ? o[`${key}_formatted`] : typeof o?.[`${key}_milliunits`] === 'number' ? formatMilliunits(o[`${key}_milliunits`], format) : ''),
+          figure: (o, key) =>
+            typeof o?.[`${key}_formatted`] === 'string'
+              ? o[`${key}_formatted`]
+              : typeof o?.[`${key}_milliunits`] === 'number'
+                ? formatMilliunits(o[`${key}_milliunits`], format)
+                : '',
           wholeMoney: (m) => formatMilliunits(m, { ...format, decimal_digits: 0 }),
           date: (iso, style = { month: 'short', day: 'numeric', year: 'numeric' }) =>
             new Intl.DateTimeFormat(locale, { ...style, timeZone: 'UTC' }).format(new Date(`${iso.slice(0, 10)}T00:00:00Z`)),
@@ -161,7 +166,14 @@ export function transactionRows(data: ViewData, answer: Record<string, any>, hid
           {},
           h('td', { class: 'date' }, data.date(t.date, { month: 'short', day: 'numeric' })),
           ...cols.map((c) =>
-            h('td', {}, t[`${c}_name`] ?? '', c === 'payee' && (t.memo || t.transaction_id) ? h('small', {}, [t.transaction_id ? 'split line' : '', t.memo ?? ''].filter(Boolean).join(' · ')) : null),
+            h(
+              'td',
+              {},
+              t[`${c}_name`] ?? '',
+              c === 'payee' && (t.memo || t.transaction_id)
+                ? h('small', {}, [t.transaction_id ? 'split line' : '', t.memo ?? ''].filter(Boolean).join(' · '))
+                : null,
+            ),
           ),
           h('td', { class: `num ${t.amount_milliunits < 0 ? 'out' : 'in'}` }, data.figure(t, 'amount')),
         ),

@@ -45,7 +45,11 @@ function render(data: ViewData, root: HTMLElement): void {
   };
 
   const rowName = (row: Record<string, any>) => {
-    const label = row.groups ? `${row.name} (${row.groups})` : r.group_by === 'month' ? data.date(row.id ?? row.name, { month: 'long', year: 'numeric' }) : row.name;
+    const label = row.groups
+      ? `${row.name} (${row.groups})`
+      : r.group_by === 'month'
+        ? data.date(row.id ?? row.name, { month: 'long', year: 'numeric' })
+        : row.name;
     const args = drillArgs(row);
     if (!args) return h('div', { class: 'name' }, label);
     const open = () =>
@@ -79,12 +83,15 @@ function render(data: ViewData, root: HTMLElement): void {
   const net = t.net_milliunits as number;
   const outflow = t.outflow_milliunits === undefined ? data.money(Math.min(0, net)) : data.figure(t, 'outflow');
   const inflow = t.inflow_milliunits === undefined ? data.money(Math.max(0, net)) : data.figure(t, 'inflow');
-  show(root, 
+  show(
+    root,
     h('h1', {}, by.title),
     h(
       'p',
       { class: 'sub' },
-      [r.budget?.name, `${data.date(period.since)} – ${data.date(period.until)}`, `compared with ${data.date(previous.since)} – ${data.date(previous.until)}`].filter(Boolean).join(' · '),
+      [r.budget?.name, `${data.date(period.since)} – ${data.date(period.until)}`, `compared with ${data.date(previous.since)} – ${data.date(previous.until)}`]
+        .filter(Boolean)
+        .join(' · '),
     ),
     h(
       'div',

@@ -159,7 +159,9 @@ export class JsonStreamParser {
         return true;
       }
       this.pos++;
-      this.stack.push(c === 0x7b ? { kind: 'object', value: {}, key: '', expect: 'key', first: true } : { kind: 'array', value: [], expect: 'value', first: true });
+      this.stack.push(
+        c === 0x7b ? { kind: 'object', value: {}, key: '', expect: 'key', first: true } : { kind: 'array', value: [], expect: 'value', first: true },
+      );
       return true;
     }
     let end: number;

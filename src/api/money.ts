@@ -47,11 +47,7 @@ export function formatMilliunits(milliunits: number, format: CurrencyFormat | nu
   const whole = groupDigits(String(Math.floor(scaled / unit)), fmt.group_separator);
   const fraction = digits > 0 ? fmt.decimal_separator + String(scaled % unit).padStart(digits, '0') : '';
   const number = whole + fraction;
-  const body = fmt.display_symbol
-    ? fmt.symbol_first
-      ? fmt.currency_symbol + number
-      : number + fmt.currency_symbol
-    : number;
+  const body = fmt.display_symbol ? (fmt.symbol_first ? fmt.currency_symbol + number : number + fmt.currency_symbol) : number;
   return milliunits < 0 && scaled > 0 ? `-${body}` : body;
 }
 
@@ -97,9 +93,7 @@ export function decimalToMilliunits(input: string | number, decimalDigits?: numb
   const limit = decimalDigits === undefined ? 3 : Math.min(Math.max(decimalDigits, 0), 3);
   const significant = fraction.replace(/0+$/, '');
   if (significant.length > limit) {
-    throw new MoneyInputError(
-      `amount ${text} has ${significant.length} decimal places; at most ${limit} ${limit === 1 ? 'is' : 'are'} allowed`,
-    );
+    throw new MoneyInputError(`amount ${text} has ${significant.length} decimal places; at most ${limit} ${limit === 1 ? 'is' : 'are'} allowed`);
   }
   const wholeDigits = whole.replace(/^0+(?=\d)/, '');
   if (wholeDigits.length > 12) throw new MoneyInputError(`amount ${text} is too large (at most 999999999999.999)`);

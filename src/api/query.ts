@@ -32,7 +32,7 @@ export const QUERY_PARAMS = {
   } as QueryParam<number>,
   include_accounts: {
     schema: z.boolean(),
-    description: 'Include each budget\'s accounts in the list.',
+    description: "Include each budget's accounts in the list.",
     toWire: (v: boolean) => String(v),
   } as QueryParam<boolean>,
 } as const;
@@ -54,7 +54,6 @@ export function parseWireQuery(name: QueryName, text: string): { ok: true; value
   }
   const parsed = QUERY_PARAMS[name].schema.safeParse(candidate);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const expected =
-    name === 'type' ? 'one of uncategorized, unapproved' : name.endsWith('_date') ? 'a valid ISO date (YYYY-MM-DD)' : 'a valid value';
+  const expected = name === 'type' ? 'one of uncategorized, unapproved' : name.endsWith('_date') ? 'a valid ISO date (YYYY-MM-DD)' : 'a valid value';
   return { ok: false, error: `${name} must be ${expected}, got ${JSON.stringify(text)}` };
 }

@@ -208,7 +208,10 @@ export class FileSecretStore implements SecretStore {
         );
       }
       if (errCode(err) === 'ENOTFILE') {
-        throw new SecretStoreError('file_io', `The secrets file ${this.path} is not a regular file; move it aside and sign in again.`, { path: this.path, cause: err });
+        throw new SecretStoreError('file_io', `The secrets file ${this.path} is not a regular file; move it aside and sign in again.`, {
+          path: this.path,
+          cause: err,
+        });
       }
       throw new SecretStoreError('file_io', `Could not read the secrets file ${this.path} (${errCode(err) ?? 'error'}).`, {
         path: this.path,

@@ -117,9 +117,7 @@ export async function probeKeychain(opts: ProbeOptions = {}): Promise<KeychainPr
 }
 
 /** @internal Also hands back the loaded module when the keychain works. */
-export async function probeKeychainInternal(
-  opts: ProbeOptions = {},
-): Promise<{ probe: KeychainProbe; keyring: KeyringModule | null }> {
+export async function probeKeychainInternal(opts: ProbeOptions = {}): Promise<{ probe: KeychainProbe; keyring: KeyringModule | null }> {
   const service = opts.service ?? 'ynab-mcp';
   const timeoutMs = opts.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
   const backend = keychainBackendFor();

@@ -123,9 +123,7 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       const hint =
-        e.code === 'EADDRINUSE'
-          ? `; another program uses it. Pass --port with another port (registered as a redirect URI of the OAuth application)`
-          : '';
+        e.code === 'EADDRINUSE' ? `; another program uses it. Pass --port with another port (registered as a redirect URI of the OAuth application)` : '';
       reject(new LoopbackError(`could not listen on ${LOOPBACK_HOST}:${opts.port} for the OAuth redirect (${e.code ?? e.message})${hint}`));
     });
     server.listen(opts.port, LOOPBACK_HOST, () => resolve());

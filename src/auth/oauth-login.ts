@@ -104,7 +104,11 @@ export async function oauthLogin(opts: OAuthLoginOptions): Promise<OAuthLoginRes
       const access = params.get('access_token');
       if (!access) return { ok: false, message: `The redirect carried no access token. ${nothing}` };
       const expiresIn = Number(params.get('expires_in'));
-      answer = { access_token: access, expires_in: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined, scope: params.get('scope') ?? undefined };
+      answer = {
+        access_token: access,
+        expires_in: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined,
+        scope: params.get('scope') ?? undefined,
+      };
     } else {
       const code = params.get('code');
       if (!code) return { ok: false, message: `The redirect carried no authorization code. ${nothing}` };

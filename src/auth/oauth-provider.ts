@@ -88,38 +88,39 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
 
   /** Refreshes unless `failed` is no longer the current token (someone refreshed meanwhile). */
   const refresh = (failed: string | null): Promise<Grant> => {
-    refreshing ??= state.withLock(lockName, async () => {
-      const stored = await readGrant(store, signInAgain);
-      const changed = stored.access !== (failed ?? current.access);
-      if (changed && usable(stored)) return stored;
-      if (!stored.refresh) {
-        if (lastResort(stored) && stored.access !== failed) return stored;
-        throw new OAuthRefreshError(signInAgain);
-      }
-      const secret = await store.get('oauth_client_secret');
-      if (!clientId || !secret) throw new OAuthRefreshError(`${signInAgain} (the OAuth client is not stored)`);
-      let answer;
-      try {
-        answer = await exchangeToken(appUrl, { grant_type: 'refresh_token', refresh_token: stored.refresh, client_id: clientId, client_secret: secret });
-      } catch (e) {
-        if (e instanceof TokenEndpointError && !e.refused) {
-          throw new OAuthUnavailableError(`Could not refresh the YNAB sign-in just now: ${e.message}. The stored sign-in is kept; try again shortly.`);
+    refreshing ??= state
+      .withLock(lockName, async () => {
+        const stored = await readGrant(store, signInAgain);
+        const changed = stored.access !== (failed ?? current.access);
+        if (changed && usable(stored)) return stored;
+        if (!stored.refresh) {
+          if (lastResort(stored) && stored.access !== failed) return stored;
+          throw new OAuthRefreshError(signInAgain);
         }
-        throw new OAuthRefreshError(`${signInAgain} (${(e as Error).message})`);
-      }
-      const next: Grant = {
-        access: answer.access_token,
-        refresh: answer.refresh_token ?? null,
-        expiresAt: now() + (answer.expires_in ?? 7200) * 1000,
-      };
-      // Store first: the first use of the new access token revokes the old refresh token.
-      if (next.refresh) await store.set('refresh_token', next.refresh);
-      else await store.delete('refresh_token');
-      await store.set('token_expires_at', new Date(next.expiresAt!).toISOString());
-      await store.set('access_token', next.access);
-      refreshes += 1;
-      return next;
-    })
+        const secret = await store.get('oauth_client_secret');
+        if (!clientId || !secret) throw new OAuthRefreshError(`${signInAgain} (the OAuth client is not stored)`);
+        let answer;
+        try {
+          answer = await exchangeToken(appUrl, { grant_type: 'refresh_token', refresh_token: stored.refresh, client_id: clientId, client_secret: secret });
+        } catch (e) {
+          if (e instanceof TokenEndpointError && !e.refused) {
+            throw new OAuthUnavailableError(`Could not refresh the YNAB sign-in just now: ${e.message}. The stored sign-in is kept; try again shortly.`);
+          }
+          throw new OAuthRefreshError(`${signInAgain} (${(e as Error).message})`);
+        }
+        const next: Grant = {
+          access: answer.access_token,
+          refresh: answer.refresh_token ?? null,
+          expiresAt: now() + (answer.expires_in ?? 7200) * 1000,
+        };
+        // Store first: the first use of the new access token revokes the old refresh token.
+        if (next.refresh) await store.set('refresh_token', next.refresh);
+        else await store.delete('refresh_token');
+        await store.set('token_expires_at', new Date(next.expiresAt!).toISOString());
+        await store.set('access_token', next.access);
+        refreshes += 1;
+        return next;
+      })
       .then((g) => {
         current = g;
         return g;

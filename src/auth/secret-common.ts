@@ -51,13 +51,7 @@ export interface SecretStore {
   clear(): Promise<string[]>;
 }
 
-export type SecretStoreErrorCode =
-  | 'invalid_name'
-  | 'invalid_profile'
-  | 'invalid_value'
-  | 'file_corrupt'
-  | 'file_io'
-  | 'keychain_failed';
+export type SecretStoreErrorCode = 'invalid_name' | 'invalid_profile' | 'invalid_value' | 'file_corrupt' | 'file_io' | 'keychain_failed';
 
 /** Every failure of a secret store. Messages never contain secret values. */
 export class SecretStoreError extends Error {

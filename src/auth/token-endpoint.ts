@@ -31,7 +31,10 @@ const TIMEOUT_MS = 30_000;
 
 /** Text the service sent, cut short and stripped of anything we sent (it must never echo a secret to the user). */
 function clean(text: string, form: Record<string, string>): string {
-  return describeError(text, Object.values(form).filter((v) => v.length >= 8));
+  return describeError(
+    text,
+    Object.values(form).filter((v) => v.length >= 8),
+  );
 }
 
 export async function exchangeToken(appUrl: string, form: Record<string, string>): Promise<TokenAnswer> {

@@ -33,13 +33,17 @@ export function intFlag(value: string | undefined, flag: string, min: number, ma
 
 /** A comma-separated list flag (or variable): its non-empty entries, trimmed. */
 export function listFlag(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** A failure to listen, as a message that says what to change (the port, the host). */
 export function listenError(e: unknown, host: string, port: number): Error {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new Error(`cannot listen on ${host}:${port}: the port is already in use (another ynab-mcp?); choose another --port, or --port 0 for a free one`);
+  if (code === 'EADDRINUSE')
+    return new Error(`cannot listen on ${host}:${port}: the port is already in use (another ynab-mcp?); choose another --port, or --port 0 for a free one`);
   if (code === 'EACCES') return new Error(`cannot listen on ${host}:${port}: permission denied; choose a --port above 1023, or --port 0 for a free one`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new Error(`cannot listen on ${host}:${port}: --host ${host} is not an address of this machine`);
   return e as Error;

@@ -31,7 +31,8 @@ function parseArguments(raw: string | undefined): Record<string, unknown> {
   } catch (e) {
     throw new UsageError(`ARGUMENTS must be a JSON object, e.g. '{"limit": 5}': ${(e as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`ARGUMENTS must be a JSON object, e.g. '{"limit": 5}', not ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError(`ARGUMENTS must be a JSON object, e.g. '{"limit": 5}', not ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`);
   return value as Record<string, unknown>;
 }
 
@@ -49,7 +50,11 @@ function distance(a: string, b: string): number {
 /** The tool names closest to `name` (typos, a missing prefix), best first. */
 function nearest(name: string, names: string[]): string[] {
   const scored = names.map((n) => ({ n, d: n.includes(name) ? 1 : distance(name, n) }));
-  return scored.filter((s) => s.d <= Math.max(2, Math.floor(name.length / 4))).sort((a, b) => a.d - b.d).slice(0, 3).map((s) => s.n);
+  return scored
+    .filter((s) => s.d <= Math.max(2, Math.floor(name.length / 4)))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((s) => s.n);
 }
 
 export async function callCommand(argv: string[]): Promise<void> {
@@ -60,7 +65,8 @@ export async function callCommand(argv: string[]): Promise<void> {
   }
   const [tool, rawArgs, ...extra] = positionals;
   if (!tool) throw new UsageError(`name the tool to call: ynab-mcp call TOOL [ARGUMENTS] ("ynab-mcp tools" lists them)`);
-  if (extra.length) throw new UsageError(`unexpected ${extra.map((e) => JSON.stringify(e)).join(' ')}: give ARGUMENTS as one JSON object (quote it for the shell)`);
+  if (extra.length)
+    throw new UsageError(`unexpected ${extra.map((e) => JSON.stringify(e)).join(' ')}: give ARGUMENTS as one JSON object (quote it for the shell)`);
   const args = parseArguments(rawArgs);
 
   const opened = await openServer(flags);
@@ -70,7 +76,9 @@ export async function callCommand(argv: string[]): Promise<void> {
       const names = (await connection.client.listTools()).tools.map((t) => t.name);
       if (!names.includes(tool)) {
         const near = nearest(tool, names);
-        throw new UsageError(`no tool ${JSON.stringify(tool)} with these options${near.length ? `; did you mean ${near.join(', ')}?` : ''} ("ynab-mcp tools" lists them)`);
+        throw new UsageError(
+          `no tool ${JSON.stringify(tool)} with these options${near.length ? `; did you mean ${near.join(', ')}?` : ''} ("ynab-mcp tools" lists them)`,
+        );
       }
       const result = await connection.client.callTool({ name: tool, arguments: args });
       const text = (result.content as { type: string; text?: string }[] | undefined)?.find((c) => c.type === 'text')?.text ?? '';

@@ -89,7 +89,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
     if (stray) throw new UsageError(`--${stray} is an OAuth option: add --oauth`);
   } else {
     if (flags['token-stdin']) throw new UsageError('--token-stdin is for personal access tokens; with --oauth use --client-secret-stdin');
-    if (!flags['client-id']) throw new UsageError('--oauth needs --client-id (the OAuth application\'s client id)');
+    if (!flags['client-id']) throw new UsageError("--oauth needs --client-id (the OAuth application's client id)");
     if (flags.implicit && flags['client-secret-stdin']) throw new UsageError('--implicit uses no client secret; drop --client-secret-stdin');
   }
   const scope = parseScope(flags.scope);
@@ -130,7 +130,9 @@ export async function loginCommand(argv: string[]): Promise<void> {
     await dropOldReplicas(store, previous);
     await writeProfileInfo(configDir(), store.profile, { kind: 'oauth', scope: result.scope });
     const kind = flags.implicit ? 'OAuth implicit grant (no refresh token: sign in again when it expires)' : 'OAuth grant, refreshed automatically';
-    log(`Signed in to YNAB as user ${result.userId}: ${kind}, ${result.scope === 'read-only' ? 'read-only access' : 'full access'}, token valid until ${result.expiresAt.toISOString()}.`);
+    log(
+      `Signed in to YNAB as user ${result.userId}: ${kind}, ${result.scope === 'read-only' ? 'read-only access' : 'full access'}, token valid until ${result.expiresAt.toISOString()}.`,
+    );
     log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
     return;
   }

@@ -45,7 +45,10 @@ export async function logoutCommand(argv: string[]): Promise<void> {
   }
   const names = removed.filter((n) => !(keptKey && n === 'replica_key'));
 
-  if (names.length > 0) log(`Removed from ${store.kind === 'keychain' ? `the OS keychain (${store.location})` : `the file ${store.location}`} for profile "${store.profile}": ${names.join(', ')}.`);
+  if (names.length > 0)
+    log(
+      `Removed from ${store.kind === 'keychain' ? `the OS keychain (${store.location})` : `the file ${store.location}`} for profile "${store.profile}": ${names.join(', ')}.`,
+    );
   else log(`Nothing was stored for profile "${store.profile}".`);
   if (replicas && replicas.budgets.length > 0) {
     log(`Removed the saved replicas of ${replicas.budgets.length} budget(s), ${formatBytes(replicas.totalBytes)} (${replicas.directory}).`);

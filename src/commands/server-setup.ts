@@ -99,11 +99,22 @@ function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefin
 }
 
 /** What the content flags ask for: the MCP configuration, the staleness bound and the API's base URL. */
-export function serverOptions(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined } {
+export function serverOptions(
+  flags: ServerFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined } {
   let config;
   try {
     config = mcpConfig(
-      { budget: flags.budget, toolsets: flags.toolsets, readOnly: flags['read-only'], writes: flags.writes, elicitation: flags.elicitation, elicitationTimeout: flags['elicitation-timeout'], demo: flags.sandbox === true },
+      {
+        budget: flags.budget,
+        toolsets: flags.toolsets,
+        readOnly: flags['read-only'],
+        writes: flags.writes,
+        elicitation: flags.elicitation,
+        elicitationTimeout: flags['elicitation-timeout'],
+        demo: flags.sandbox === true,
+      },
       env,
     );
   } catch (e) {
@@ -124,7 +135,11 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
     const { startSandbox } = await import('../sandbox/app.js');
     // The demo is local and throwaway: its own state directory, nothing saved.
     const sandbox = await startSandbox({ seed: flags.seed ?? 'demo', log, rateLimit: 1_000_000 });
-    const connection: Connection = { tokens: { token: async () => sandbox.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sandbox.baseUrl };
+    const connection: Connection = {
+      tokens: { token: async () => sandbox.accessToken },
+      info: { source: 'sandbox', kind: 'personal' },
+      baseUrl: sandbox.baseUrl,
+    };
     const state = new ServerState(config, async () => connection, {
       stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')),
       persist: false,

@@ -38,13 +38,19 @@ export function formatStatus(r: StatusReport, now: number): string {
     if (t.scope) lines.push(`Scope:     ${t.scope === 'read-only' ? 'read-only (the server works as --read-only)' : 'full'}`);
     if (t.expires_at) {
       const at = Date.parse(t.expires_at);
-      const what = !t.expired ? relativeTime(at, now) : t.refreshable ? `expired ${relativeTime(at, now)}; refreshed at the next use` : `expired ${relativeTime(at, now)}; run "ynab-mcp login --oauth" again`;
+      const what = !t.expired
+        ? relativeTime(at, now)
+        : t.refreshable
+          ? `expired ${relativeTime(at, now)}; refreshed at the next use`
+          : `expired ${relativeTime(at, now)}; run "ynab-mcp login --oauth" again`;
       lines.push(`Expires:   ${t.expires_at} (${what})`);
     }
     if (t.oauth_client_id) lines.push(`OAuth:     client ${t.oauth_client_id} at ${t.oauth_app_url ?? 'https://app.ynab.com'}`);
   }
   lines.push(`API:       ${t.base_url}`);
-  lines.push(`Stored in: ${r.store.kind === 'keychain' ? `OS keychain (${r.store.location})` : `file ${r.store.location}`}${r.store.names.length ? `: ${r.store.names.join(', ')}` : ': nothing'}`);
+  lines.push(
+    `Stored in: ${r.store.kind === 'keychain' ? `OS keychain (${r.store.location})` : `file ${r.store.location}`}${r.store.names.length ? `: ${r.store.names.join(', ')}` : ': nothing'}`,
+  );
   if (r.store.overridden_by_env) lines.push('           (not used while YNAB_ACCESS_TOKEN is set)');
   lines.push(`Keychain:  ${r.keychain.label}: ${r.keychain.available ? 'available' : `not used (${r.keychain.reason ?? 'unavailable'})`}`);
   if (r.quota) {

@@ -90,7 +90,12 @@ function refuseBeforeRotation(ctx: KoaContextWithOIDC, opts: HostedOptions): voi
 /** Called before an authorization code is saved, with the grant it is issued under: the end of a sign-in that succeeded. */
 export type BeforeCodeIssued = (grantId: string) => Promise<void>;
 
-export async function createAuthorizationServer(store: StateStore, opts: HostedOptions, log: (line: string) => void, beforeCodeIssued: BeforeCodeIssued): Promise<Provider> {
+export async function createAuthorizationServer(
+  store: StateStore,
+  opts: HostedOptions,
+  log: (line: string) => void,
+  beforeCodeIssued: BeforeCodeIssued,
+): Promise<Provider> {
   const records = storeAdapter(store, opts.dataKey);
   // A client metadata document is fetched at most once per request: after a failed fetch the
   // library looks the client up again to word its error, which would wait for the timeout twice.
@@ -173,11 +178,15 @@ export async function createAuthorizationServer(store: StateStore, opts: HostedO
           try {
             addresses = await resolveHost(url.hostname, METADATA_FETCH_TIMEOUT_MS);
           } catch (e) {
-            throw new errors.InvalidClient(`the host of the client_id metadata document URL, ${url.hostname}, cannot be resolved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+            throw new errors.InvalidClient(
+              `the host of the client_id metadata document URL, ${url.hostname}, cannot be resolved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+            );
           }
           const inside = addresses.find(isSpecialUseAddress);
           if (inside !== undefined) {
-            throw new errors.InvalidClient(`the client_id metadata document URL names ${url.hostname}, which resolves to a private or loopback address (${inside}); client metadata documents are fetched from public addresses only`);
+            throw new errors.InvalidClient(
+              `the client_id metadata document URL names ${url.hostname}, which resolves to a private or loopback address (${inside}); client metadata documents are fetched from public addresses only`,
+            );
           }
           return true;
         },

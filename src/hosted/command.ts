@@ -30,7 +30,12 @@ export async function hostedCommand(flags: Record<string, string | boolean | und
   for (const [flag, why] of Object.entries(NOT_HOSTED)) if (flags[flag] !== undefined) throw new UsageError(`--${flag} cannot be used with --hosted: ${why}`);
   const warn = (m: string) => ctx.log(`ynab-mcp: warning: ${m}`);
   const hosted = hostedOptions(
-    { 'public-url': flags['public-url'] as string | undefined, redis: flags.redis as string | undefined, 'app-url': flags['app-url'] as string | undefined, 'base-url': ctx.baseUrl },
+    {
+      'public-url': flags['public-url'] as string | undefined,
+      redis: flags.redis as string | undefined,
+      'app-url': flags['app-url'] as string | undefined,
+      'base-url': ctx.baseUrl,
+    },
     process.env,
     warn,
   );

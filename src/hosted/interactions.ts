@@ -138,7 +138,14 @@ export function interactionRoutes(deps: InteractionDeps) {
     } catch {
       // shown as given
     }
-    consentPage(res, { clientName: client?.clientName ?? clientId, clientId, redirectHost, redirectUri, localRedirect, action: `/interaction/${encodeURIComponent(uid)}` });
+    consentPage(res, {
+      clientName: client?.clientName ?? clientId,
+      clientId,
+      redirectHost,
+      redirectUri,
+      localRedirect,
+      action: `/interaction/${encodeURIComponent(uid)}`,
+    });
   }
 
   async function decide(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -157,17 +164,29 @@ export function interactionRoutes(deps: InteractionDeps) {
     }
     const decision = form.get('decision');
     if (decision === 'deny') {
-      const to = await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'the user declined to connect the application to YNAB' }, { mergeWithLastSubmission: false });
+      const to = await provider.interactionResult(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'the user declined to connect the application to YNAB' },
+        { mergeWithLastSubmission: false },
+      );
       return redirect(res, to);
     }
-    if (decision !== 'allow' && decision !== 'read-only') return errorPage(res, 400, 'invalid_request', 'Choose "Continue to YNAB", "Read-only access" or "Cancel".');
+    if (decision !== 'allow' && decision !== 'read-only')
+      return errorPage(res, 400, 'invalid_request', 'Choose "Continue to YNAB", "Read-only access" or "Cancel".');
     const state = randomBytes(32).toString('base64url');
     const key = pendingKey(state);
     const pending: PendingLogin = { uid, readOnly: decision === 'read-only' };
     await store.set(key, opts.dataKey.sealJson(pending, key), { ttlMs: INTERACTION_TTL_S * 1000 });
     redirect(
       res,
-      authorizeUrl(opts.ynab.appUrl, { clientId: opts.ynab.clientId, redirectUri: opts.ynabRedirectUri, implicit: false, scope: pending.readOnly ? 'read-only' : 'full', state }),
+      authorizeUrl(opts.ynab.appUrl, {
+        clientId: opts.ynab.clientId,
+        redirectUri: opts.ynabRedirectUri,
+        implicit: false,
+        scope: pending.readOnly ? 'read-only' : 'full',
+        state,
+      }),
       [cookieHeader(state, INTERACTION_TTL_S)],
     );
   }
@@ -175,16 +194,35 @@ export function interactionRoutes(deps: InteractionDeps) {
   /** YNAB's answer. Everything after the state check ends at the MCP client's redirect URI, as an OAuth answer. */
   async function callback(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const state = url.searchParams.get('state');
-    if (!state) return errorPage(res, 400, 'invalid_request', 'YNAB sent the browser back without a state parameter, so this sign-in cannot be matched to one started here.');
+    if (!state)
+      return errorPage(
+        res,
+        400,
+        'invalid_request',
+        'YNAB sent the browser back without a state parameter, so this sign-in cannot be matched to one started here.',
+      );
     const bound = signinCookie(state);
     if (!tokenMatches(bound.value, cookieOf(req, bound.name))) {
-      return errorPage(res, 400, 'invalid_request', 'This redirect from YNAB was opened in another browser than the one that started the sign-in (or its sign-in cookie has expired); nothing was signed in. Start the sign-in again from the application.');
+      return errorPage(
+        res,
+        400,
+        'invalid_request',
+        'This redirect from YNAB was opened in another browser than the one that started the sign-in (or its sign-in cookie has expired); nothing was signed in. Start the sign-in again from the application.',
+      );
     }
     const key = pendingKey(state);
     // Taken once: a second use of the same state (a replayed redirect) finds nothing.
-    const pending = await store.update(key, (bytes) => ({ value: bytes === undefined ? undefined : null, result: opts.dataKey.openJson<PendingLogin>(bytes, key) }));
+    const pending = await store.update(key, (bytes) => ({
+      value: bytes === undefined ? undefined : null,
+      result: opts.dataKey.openJson<PendingLogin>(bytes, key),
+    }));
     if (!pending) {
-      return errorPage(res, 400, 'invalid_request', 'The state of this redirect is not one this server issued, or it was already used or has expired (a stale or forged redirect); nothing was signed in.');
+      return errorPage(
+        res,
+        400,
+        'invalid_request',
+        'The state of this redirect is not one this server issued, or it was already used or has expired (a stale or forged redirect); nothing was signed in.',
+      );
     }
     const interaction = await provider.Interaction.find(pending.uid);
     if (!interaction) return errorPage(res, 400, 'invalid_request', `The sign-in took longer than ${INTERACTION_TTL_S / 60} minutes and has expired.`);
@@ -206,11 +244,20 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!code) return finish({ error: 'server_error', error_description: 'YNAB sent the browser back without an authorization code' });
     let answer;
     try {
-      answer = await exchangeToken(opts.ynab.appUrl, { grant_type: 'authorization_code', code, redirect_uri: opts.ynabRedirectUri, client_id: opts.ynab.clientId, client_secret: opts.ynab.clientSecret });
+      answer = await exchangeToken(opts.ynab.appUrl, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: opts.ynabRedirectUri,
+        client_id: opts.ynab.clientId,
+        client_secret: opts.ynab.clientSecret,
+      });
     } catch (e) {
       const why = e instanceof TokenEndpointError ? e.message : describeError(e, [code, opts.ynab.clientSecret]);
       deps.log(`ynab-mcp: exchanging a YNAB authorization code failed: ${why}`);
-      return finish({ error: e instanceof TokenEndpointError && e.refused ? 'access_denied' : 'temporarily_unavailable', error_description: `YNAB did not complete the sign-in: ${why}` });
+      return finish({
+        error: e instanceof TokenEndpointError && e.refused ? 'access_denied' : 'temporarily_unavailable',
+        error_description: `YNAB did not complete the sign-in: ${why}`,
+      });
     }
     let ynabUserId: string;
     try {
@@ -224,7 +271,9 @@ export function interactionRoutes(deps: InteractionDeps) {
 
     // The MCP grant: this client, this user, the scopes asked for on this resource only.
     const grant = new provider.Grant({ accountId: identity, clientId: String(interaction.params.client_id) });
-    const asked = String(interaction.params.scope ?? MCP_SCOPE).split(/\s+/).filter((s) => s === MCP_SCOPE || s === 'offline_access' || s === 'openid');
+    const asked = String(interaction.params.scope ?? MCP_SCOPE)
+      .split(/\s+/)
+      .filter((s) => s === MCP_SCOPE || s === 'offline_access' || s === 'openid');
     grant.addOIDCScope([...new Set([MCP_SCOPE, ...asked])].join(' '));
     grant.addResourceScope(opts.resource, MCP_SCOPE);
     const grantId = await grant.save();

@@ -43,11 +43,16 @@ export function storeAdapter(store: StateStore, key: DataKey, now: () => number 
   return (model: string): Adapter => ({
     async upsert(id, payload, expiresIn) {
       const k = recordKey(model, id);
-      await store.set(k, key.sealJson(payload, k), model === 'Client' && !(typeof expiresIn === 'number' && expiresIn > 0) ? { ttlMs: CLIENT_TTL_MS } : ttlOf(expiresIn));
+      await store.set(
+        k,
+        key.sealJson(payload, k),
+        model === 'Client' && !(typeof expiresIn === 'number' && expiresIn > 0) ? { ttlMs: CLIENT_TTL_MS } : ttlOf(expiresIn),
+      );
       const exp = typeof expiresIn === 'number' && expiresIn > 0 ? now() + expiresIn * 1000 : FOREVER;
       if (GRANTABLE.has(model) && payload.grantId) {
         const g = grantKey(payload.grantId);
-        const live = (bytes: Uint8Array | undefined, t: number) => ((parseJsonBytes(bytes) as IndexEntry[] | undefined) ?? []).filter((e) => e.exp > t && e.key !== k);
+        const live = (bytes: Uint8Array | undefined, t: number) =>
+          ((parseJsonBytes(bytes) as IndexEntry[] | undefined) ?? []).filter((e) => e.exp > t && e.key !== k);
         // The index lives as long as its longest-lived record (read first: an update's ttl is fixed).
         const last = Math.max(exp, ...live(await store.get(g), now()).map((e) => e.exp));
         await store.update(

@@ -49,12 +49,15 @@ export function secretFromEnv(name: string, env: Env, warn: (m: string) => void)
     const st = statSync(file);
     if (!st.isFile()) throw new UsageError(`${name}_FILE ${file} is not a file`);
     if (st.size > MAX_SECRET_FILE_BYTES) throw new UsageError(`${name}_FILE ${file} is ${st.size} bytes; it should hold only the value`);
-    if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) warn(`${name}_FILE ${file} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
+    if (process.platform !== 'win32' && (st.mode & 0o077) !== 0)
+      warn(`${name}_FILE ${file} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
     text = readFileSync(file, 'utf8').trim();
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${name}_FILE ${file} cannot be read: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    throw new UsageError(
+      `${name}_FILE ${file} cannot be read: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
   }
   if (!text) throw new UsageError(`${name}_FILE ${file} is empty`);
   return text;
@@ -70,11 +73,15 @@ export function publicOrigin(value: string | undefined): { origin: string; loopb
   }
   if (url.username || url.password) throw new UsageError('--public-url may not carry a user name or password');
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
-    throw new UsageError(`--public-url must be an origin (scheme://host[:port]) without a path, query or fragment; the MCP endpoint is <origin>/mcp. Got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--public-url must be an origin (scheme://host[:port]) without a path, query or fragment; the MCP endpoint is <origin>/mcp. Got ${JSON.stringify(value)}`,
+    );
   }
   const loopback = LOOPBACK.has(url.hostname);
   if (url.protocol === 'http:' && !loopback) {
-    throw new UsageError(`--public-url must be https (put a TLS terminator in front); plain http is accepted on a loopback address only, for tests. Got ${url.origin}`);
+    throw new UsageError(
+      `--public-url must be https (put a TLS terminator in front); plain http is accepted on a loopback address only, for tests. Got ${url.origin}`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--public-url must be https, got ${url.protocol}`);
   return { origin: url.origin, loopback: url.protocol === 'http:' };
@@ -102,7 +109,8 @@ export function redisUrlFrom(flag: string | undefined, env: Env, warn: (m: strin
   } catch {
     throw new UsageError('YNAB_MCP_REDIS_URL is not a URL: expected redis://[user:password@]host:port[/db] or rediss://…');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`the Redis URL must start with redis:// or rediss://, got ${url.protocol}//`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new UsageError(`the Redis URL must start with redis:// or rediss://, got ${url.protocol}//`);
   const password = secretFromEnv('YNAB_MCP_REDIS_PASSWORD', env, warn);
   if (password !== undefined) {
     if (url.password) throw new UsageError('the Redis URL already carries a password; do not also set YNAB_MCP_REDIS_PASSWORD');
@@ -129,7 +137,10 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     );
   }
   const keyText = secretFromEnv('YNAB_MCP_DATA_KEY', env, warn);
-  if (!keyText) throw new UsageError('--hosted needs a data key: set YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE to 32 random bytes (openssl rand -base64 32); every instance needs the same one');
+  if (!keyText)
+    throw new UsageError(
+      '--hosted needs a data key: set YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE to 32 random bytes (openssl rand -base64 32); every instance needs the same one',
+    );
   let dataKey: DataKey;
   try {
     dataKey = new DataKey(parseDataKey(keyText, env.YNAB_MCP_DATA_KEY ? 'YNAB_MCP_DATA_KEY' : 'YNAB_MCP_DATA_KEY_FILE'));

@@ -20,11 +20,14 @@ export function sendPage(res: ServerResponse, status: number, title: string, bod
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'",
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
   });
-  res.end(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>${STYLE}</style><body>${bodyHtml}</body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>${STYLE}</style><body>${bodyHtml}</body></html>`,
+  );
 }
 
 export function errorPage(res: ServerResponse, status: number, error: string, description: string): void {

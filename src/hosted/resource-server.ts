@@ -54,7 +54,11 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
   return async (req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> => {
     const presented = bearerToken(req.headers.authorization);
     if (presented === undefined) {
-      return unauthorized(res, opts, `Unauthorized: sign in first; this server's protected resource metadata is at ${opts.publicUrl}/.well-known/oauth-protected-resource/mcp`);
+      return unauthorized(
+        res,
+        opts,
+        `Unauthorized: sign in first; this server's protected resource metadata is at ${opts.publicUrl}/.well-known/oauth-protected-resource/mcp`,
+      );
     }
     let token: InstanceType<Provider['AccessToken']> | undefined;
     let grant: YnabGrant | undefined;
@@ -64,7 +68,16 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
     } catch (e) {
       // The store cannot be reached: nobody can be told who they are, and nobody is turned away for good.
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Service unavailable: the server's state store cannot be reached just now (${e instanceof StateStoreError ? 'Redis' : 'internal error'}); try again shortly` }, id: null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message: `Service unavailable: the server's state store cannot be reached just now (${e instanceof StateStoreError ? 'Redis' : 'internal error'}); try again shortly`,
+          },
+          id: null,
+        }),
+      );
       return undefined;
     }
     const invalid = (description: string) => unauthorized(res, opts, `Unauthorized: ${description}`, { code: 'invalid_token', description });

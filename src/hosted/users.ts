@@ -25,7 +25,8 @@ export const MAX_USERS_HELD = 200;
 /** Budget copies one user may hold in an instance's memory. */
 export const MAX_REPLICA_BYTES_PER_USER = 32 * 1024 * 1024;
 
-export const HOSTED_SIGN_IN_AGAIN = 'The YNAB sign-in behind this connection has expired or was revoked. Reconnect the YNAB connector in your assistant to sign in again.';
+export const HOSTED_SIGN_IN_AGAIN =
+  'The YNAB sign-in behind this connection has expired or was revoked. Reconnect the YNAB connector in your assistant to sign in again.';
 
 interface Held {
   state: ServerState;
@@ -101,17 +102,22 @@ export class HostedUsers {
         baseUrl: opts.ynab.baseUrl,
       };
     };
-    const state = new ServerState(this.deps.config, connect, {
-      store,
-      shared: true,
-      sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
-      persist: true,
-      keySource: { key: async () => opts.dataKey.subkey('replicas') },
-      maxStalenessMs: this.deps.maxStalenessMs,
-      maxReplicaBytes: MAX_REPLICA_BYTES_PER_USER,
-      baseUrl: opts.ynab.baseUrl,
-      log,
-    }, scope);
+    const state = new ServerState(
+      this.deps.config,
+      connect,
+      {
+        store,
+        shared: true,
+        sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
+        persist: true,
+        keySource: { key: async () => opts.dataKey.subkey('replicas') },
+        maxStalenessMs: this.deps.maxStalenessMs,
+        maxReplicaBytes: MAX_REPLICA_BYTES_PER_USER,
+        baseUrl: opts.ynab.baseUrl,
+        log,
+      },
+      scope,
+    );
     state.onReadOnly(() => {
       for (const l of this.readOnlyListeners) l(identity);
     });

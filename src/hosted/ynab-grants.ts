@@ -81,7 +81,10 @@ export class YnabGrants {
   /** Makes the grant staged under `grantId` the user's (once: it is taken); nothing when none is staged. */
   async commitStaged(grantId: string): Promise<void> {
     const k = this.stagedKey(grantId);
-    const staged = await this.store.update(k, (bytes) => ({ value: bytes === undefined ? undefined : null, result: this.key.openJson<{ identity: string; grant: YnabGrant }>(bytes, k) }));
+    const staged = await this.store.update(k, (bytes) => ({
+      value: bytes === undefined ? undefined : null,
+      result: this.key.openJson<{ identity: string; grant: YnabGrant }>(bytes, k),
+    }));
     if (staged) await this.save(staged.identity, staged.grant);
   }
 
@@ -96,7 +99,11 @@ export class YnabGrants {
   }
 
   /** A user's grant under the secret names of src/auth/oauth-provider.ts. */
-  secretsFor(identity: string): { get(name: string): Promise<string | null>; set(name: string, value: string): Promise<void>; delete(name: string): Promise<boolean> } {
+  secretsFor(identity: string): {
+    get(name: string): Promise<string | null>;
+    set(name: string, value: string): Promise<void>;
+    delete(name: string): Promise<boolean>;
+  } {
     const k = grantKey(identity);
     const change = (name: string, value: string | undefined) =>
       this.store.update(k, (bytes) => {

@@ -42,7 +42,12 @@ function counted(ctx: AttentionContext, accountId: string): boolean {
 
 /** A transaction as an example row: enough to recognise it and act on it. */
 function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<string, unknown> {
-  return present({ id: ctx.full ? t.id : null, date: ctx.full ? t.date : null, payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) });
+  return present({
+    id: ctx.full ? t.id : null,
+    date: ctx.full ? t.date : null,
+    payee_name: ctx.view.payeeName(t.payee_id ?? null),
+    ...ctx.money('amount', t.amount),
+  });
 }
 
 /** A category's or account's id, in full detail only (compact rows name them; every tool takes names). */
@@ -78,14 +83,21 @@ export const CHECKS = [
   {
     kind: 'unapproved',
     reason: 'Waiting for approval.',
-    find: (ctx) => [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst).map((t) => txnRow(ctx, t)),
+    find: (ctx) =>
+      [...ctx.view.replica.transactions.values()]
+        .filter((t) => !t.approved && counted(ctx, t.account_id))
+        .sort(newestFirst)
+        .map((t) => txnRow(ctx, t)),
   },
   {
     kind: 'uncategorized',
     reason: 'Without a category.',
     find: (ctx) => {
       const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
-      return [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst).map((t) => txnRow(ctx, t));
+      return [...ids]
+        .map((id) => ctx.view.replica.transactions.get(id)!)
+        .sort(newestFirst)
+        .map((t) => txnRow(ctx, t));
     },
   },
   {
@@ -101,7 +113,13 @@ export const CHECKS = [
           const spent = spentIn(c.id);
           const credit = Math.min(Math.max(0, over - spent.cash), spent.credit);
           const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
-          return { ...idOf(ctx, c.id), name: c.name, ...ctx.money('overspent', over), type, ...(type === 'cash and credit' ? ctx.money('credit_overspent', credit) : {}) };
+          return {
+            ...idOf(ctx, c.id),
+            name: c.name,
+            ...ctx.money('overspent', over),
+            type,
+            ...(type === 'cash and credit' ? ctx.money('credit_overspent', credit) : {}),
+          };
         });
     },
   },
@@ -125,7 +143,17 @@ export const CHECKS = [
         if (a.closed || a.balance >= 0 || !payment) continue;
         const available = categories.get(payment)?.balance ?? 0;
         const shortfall = -a.balance - available;
-        if (shortfall > 0) rows.push({ shortfall, row: { ...idOf(ctx, a.id), name: a.name, ...ctx.money('balance', a.balance), ...(ctx.full ? ctx.money('payment_available', available) : {}), ...ctx.money('shortfall', shortfall) } });
+        if (shortfall > 0)
+          rows.push({
+            shortfall,
+            row: {
+              ...idOf(ctx, a.id),
+              name: a.name,
+              ...ctx.money('balance', a.balance),
+              ...(ctx.full ? ctx.money('payment_available', available) : {}),
+              ...ctx.money('shortfall', shortfall),
+            },
+          });
       }
       return rows.sort((x, y) => y.shortfall - x.shortfall).map((x) => x.row);
     },
@@ -143,7 +171,13 @@ export const CHECKS = [
         .map(([id, low]) => ({ a: ctx.view.replica.accounts.get(id)!, low }))
         .filter(({ a, low }) => a && !a.closed && CASH_TYPES.has(a.type) && counted(ctx, a.id) && low.balance < 0)
         .sort((x, y) => x.low.balance - y.low.balance)
-        .map(({ a, low }) => ({ ...idOf(ctx, a.id), name: a.name, ...ctx.money('balance', a.balance), ...ctx.money('lowest_balance', low.balance), lowest_on: low.date }));
+        .map(({ a, low }) => ({
+          ...idOf(ctx, a.id),
+          name: a.name,
+          ...ctx.money('balance', a.balance),
+          ...ctx.money('lowest_balance', low.balance),
+          lowest_on: low.date,
+        }));
     },
   },
   {
@@ -155,7 +189,12 @@ export const CHECKS = [
       return [...ctx.view.replica.accounts.values()]
         .filter((a) => !a.closed && counted(ctx, a.id) && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff))
         .sort((a, b) => (a.last_reconciled_at ?? '').localeCompare(b.last_reconciled_at ?? ''))
-        .map((a) => ({ ...idOf(ctx, a.id), name: a.name, last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? 'never', ...(ctx.full ? ctx.money('cleared_balance', a.cleared_balance) : {}) }));
+        .map((a) => ({
+          ...idOf(ctx, a.id),
+          name: a.name,
+          last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? 'never',
+          ...(ctx.full ? ctx.money('cleared_balance', a.cleared_balance) : {}),
+        }));
     },
   },
   {
@@ -186,7 +225,13 @@ export function attention(ctx: AttentionContext, examples: number, kind?: string
   for (const check of CHECKS.filter((c) => !kind || c.kind === kind)) {
     const items = check.find(ctx);
     if (!items.length) clear.push(check.kind);
-    else found.push({ kind: check.kind, count: items.length, reason: typeof check.reason === 'string' ? check.reason : check.reason(items), examples: items.slice(0, examples) });
+    else
+      found.push({
+        kind: check.kind,
+        count: items.length,
+        reason: typeof check.reason === 'string' ? check.reason : check.reason(items),
+        examples: items.slice(0, examples),
+      });
   }
   return { attention: found, clear };
 }

@@ -57,8 +57,12 @@ export class BudgetView {
     }
     for (const t of replica.transactions.values()) {
       const split = replica.linesOf(t.id).filter((x) => !x.deleted);
-      if (!split.length) this.lines.push(this.line(t, null, t.id, t.amount, t.payee_id ?? null, t.category_id ?? null, t.transfer_account_id ?? null, t.memo ?? null));
-      for (const x of split) this.lines.push(this.line(t, t.id, x.id, x.amount, x.payee_id ?? t.payee_id ?? null, x.category_id ?? null, x.transfer_account_id ?? null, x.memo ?? null));
+      if (!split.length)
+        this.lines.push(this.line(t, null, t.id, t.amount, t.payee_id ?? null, t.category_id ?? null, t.transfer_account_id ?? null, t.memo ?? null));
+      for (const x of split)
+        this.lines.push(
+          this.line(t, t.id, x.id, x.amount, x.payee_id ?? t.payee_id ?? null, x.category_id ?? null, x.transfer_account_id ?? null, x.memo ?? null),
+        );
     }
   }
 
@@ -67,13 +71,35 @@ export class BudgetView {
     return replica.memo(replica, () => new BudgetView(replica));
   }
 
-  private line(t: E.TransactionSummaryBase, parent: string | null, id: string, amount: number, payee: string | null, category: string | null, transfer: string | null, memo: string | null): Line {
+  private line(
+    t: E.TransactionSummaryBase,
+    parent: string | null,
+    id: string,
+    amount: number,
+    payee: string | null,
+    category: string | null,
+    transfer: string | null,
+    memo: string | null,
+  ): Line {
     const onBudget = this.onBudget(t.account_id);
     let kind: LineKind = 'activity';
     if (transfer && !(onBudget && !this.onBudget(transfer))) kind = 'transfer';
     else if (!transfer && payee && this.startingPayees.has(payee) && !parent) kind = 'starting_balance';
     else if (category && category === this.readyToAssignId) kind = 'income';
-    return { id, parent_id: parent, transaction: t, date: t.date, amount, account_id: t.account_id, payee_id: payee, category_id: category, transfer_account_id: transfer, memo, on_budget: onBudget, kind };
+    return {
+      id,
+      parent_id: parent,
+      transaction: t,
+      date: t.date,
+      amount,
+      account_id: t.account_id,
+      payee_id: payee,
+      category_id: category,
+      transfer_account_id: transfer,
+      memo,
+      on_budget: onBudget,
+      kind,
+    };
   }
 
   onBudget(accountId: string): boolean {

@@ -32,7 +32,7 @@ const FOLLOW_UPS: Partial<Record<OperationId, { what: string; run: FollowUp }>> 
     },
   },
   updateMonthCategory: {
-    what: 'the month\'s new Ready to Assign',
+    what: "the month's new Ready to Assign",
     run: (r, _data, params) => {
       const month = params.month === 'current' ? currentMonth() : params.month!;
       const m = r.months.get(month);
@@ -44,7 +44,13 @@ const FOLLOW_UPS: Partial<Record<OperationId, { what: string; run: FollowUp }>> 
 };
 
 /** Runs the follow-up of a write, if it has one. */
-export async function followUp(state: ServerState, op: OperationId, budgetId: string | undefined, data: Record<string, any>, params: Record<string, string>): Promise<WriteFollowUp> {
+export async function followUp(
+  state: ServerState,
+  op: OperationId,
+  budgetId: string | undefined,
+  data: Record<string, any>,
+  params: Record<string, string>,
+): Promise<WriteFollowUp> {
   const step = FOLLOW_UPS[op];
   if (!step || !budgetId) return {};
   if (op === 'importTransactions' && !(data.transaction_ids as unknown[] | undefined)?.length) return { data: { ...data, transactions: [] } };

@@ -105,7 +105,7 @@ function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceRes
   const notices: string[] = [];
   const filtered = def.op.query.includes('since_date') && def.op.id !== 'getTransactionsByMonth';
   if (filtered && args.since_date === undefined) {
-    notices.push('Only transactions from the last year are included (the API\'s default window); pass since_date for earlier ones.');
+    notices.push("Only transactions from the last year are included (the API's default window); pass since_date for earlier ones.");
   }
   if (res.freshness?.stale && res.freshness.notice) notices.push(res.freshness.notice);
   // What a write went through (a lost answer, what was found, what was sent again).
@@ -117,7 +117,13 @@ function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceRes
  * Before an API write: the duplicate guard (creates), then its plan through the gate. Returns the
  * plan to journal once applied, or where the call stops (a preview, held duplicates, a dialog).
  */
-async function beforeApiWrite(def: ApiTool, target: Target, call: CallArgs, state: ServerState, confirm: ConfirmInput): Promise<{ plan?: ReturnType<typeof planApiWrite>; replica?: BudgetReplica } | Stop> {
+async function beforeApiWrite(
+  def: ApiTool,
+  target: Target,
+  call: CallArgs,
+  state: ServerState,
+  confirm: ConfirmInput,
+): Promise<{ plan?: ReturnType<typeof planApiWrite>; replica?: BudgetReplica } | Stop> {
   if (!def.op.id || def.op.scope !== 'budget' || !target.budgetId) return {};
   // What can never be sent (half a character, "." as an id) is refused before anything is planned.
   checkCallArguments(def.op, call);
@@ -137,7 +143,10 @@ async function beforeApiWrite(def: ApiTool, target: Target, call: CallArgs, stat
       return {
         answer: {
           held: 'duplicate',
-          duplicate_candidates: dup.map((d) => ({ index: d.index, candidates: d.candidates.map((t) => txnRow(shown, t.id, transactionStateOf(replica, t.id))) })),
+          duplicate_candidates: dup.map((d) => ({
+            index: d.index,
+            candidates: d.candidates.map((t) => txnRow(shown, t.id, transactionStateOf(replica, t.id))),
+          })),
           message: `Nothing was created: ${dup.length === 1 && all.length === 1 ? 'the account already has' : `${dup.length} of the ${all.length} transactions look like ones their account already has:`} a transaction with the same amount within 3 days and the same or a similar payee. Show the user the candidates; if they mean a new one, call again with allow_duplicate: true.`,
         },
       };
@@ -164,7 +173,10 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   if ('answer' in before || 'input' in before) return before;
   // Lists come lazily where they can: only the page shown is built.
   const res = await service.call(def.op.id as OperationId, call, { lazyLists: true });
-  const recorded = before.plan && before.replica ? await journal(state, before.plan.budgetId, def.name, draftApiWrite(def.op.id as OperationId, call, before.plan, res.data, shownBy(before.replica))) : {};
+  const recorded =
+    before.plan && before.replica
+      ? await journal(state, before.plan.budgetId, def.name, draftApiWrite(def.op.id as OperationId, call, before.plan, res.data, shownBy(before.replica)))
+      : {};
   const after = write ? await followUp(state, def.op.id as OperationId, target.budgetId, res.data, call.params) : {};
   const data = after.data ?? res.data;
   const needNames = def.shape.kind === 'money_movement' || def.shape.kind === 'payee_location';
@@ -178,7 +190,9 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   if (res.freshness) extras.freshness = answerFreshness(res.freshness);
   const notices = [...noticesFor(def, args, res), ...(before.plan?.notices ?? []), ...(after.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
-    notices.push(`${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`);
+    notices.push(
+      `${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`,
+    );
   }
   const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.id as OperationId, data);
   if (shown.leftOut) {
@@ -222,11 +236,17 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     target.args,
   );
   const notices = [...(result.notices ?? []), ...(notice ? [notice] : [])];
-  const structured: Record<string, unknown> = { ...result.structured, freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)), ...(notices.length ? { notices } : {}) };
+  const structured: Record<string, unknown> = {
+    ...result.structured,
+    freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)),
+    ...(notices.length ? { notices } : {}),
+  };
   if (state.readOnly) structured.read_only = state.readOnlyReason();
   const size = JSON.stringify(structured).length;
   if (size > state.config.maxResultChars) {
-    throw new OutputTooLargeError(`the answer is ${size} characters, over the limit of ${state.config.maxResultChars}; narrow the question (fewer days, a shorter period, filters)`);
+    throw new OutputTooLargeError(
+      `the answer is ${size} characters, over the limit of ${state.config.maxResultChars}; narrow the question (fewer days, a shorter period, filters)`,
+    );
   }
   return { body: structured };
 }
@@ -269,11 +289,14 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
     if (!(e instanceof StepError) || !e.partial) throw e;
     const kept = await journal(state, ctx.budgetId, def.name, e.partial);
     if (!kept.change_id) throw new StepError(e.message);
-    throw new StepError(`${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`);
+    throw new StepError(
+      `${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`,
+    );
   });
   const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
   // An undo marks the change it undid, so that it is not undone twice (its claim ends here).
-  if (applied.draft?.undoes) await ctx.changes.settle(ctx.budgetId, applied.draft.undoes, recorded.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);
+  if (applied.draft?.undoes)
+    await ctx.changes.settle(ctx.budgetId, applied.draft.undoes, recorded.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);
   const notices = [...(plan.notices ?? []), ...writer.notices, ...(applied.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
   return { body: { ...applied.structured, ...(recorded.change_id ? { change_id: recorded.change_id } : {}), ...(notices.length ? { notices } : {}) } };
 }
@@ -301,7 +324,12 @@ export async function answer(def: ToolDefinition, rawArgs: Record<string, unknow
   const { confirm_token: token, ...args } = rawArgs;
   const target = await resolveTarget(def, args, state);
   const asked = { ...confirm, token: typeof token === 'string' ? token : confirm.token };
-  const result = def.kind === 'api' ? await apiAnswer(def, target, state, asked) : def.kind === 'task' ? await taskAnswer(def, target, state, asked) : await insightAnswer(def, target, state);
+  const result =
+    def.kind === 'api'
+      ? await apiAnswer(def, target, state, asked)
+      : def.kind === 'task'
+        ? await taskAnswer(def, target, state, asked)
+        : await insightAnswer(def, target, state);
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
   const body = 'answer' in result ? result.answer : result.body;
   const budget = await budgetNamed(state, target);

@@ -81,9 +81,18 @@ export function entityEntries(r: BudgetReplica, type: EntityType, now: Date = ne
 function entries(r: BudgetReplica, type: EntityType, now: Date): Entry[] {
   switch (type) {
     case 'account':
-      return [...r.accounts.values()].map((a) => ({ id: a.id, label: a.name, detail: `${a.type}${a.on_budget ? '' : ', tracking'}${a.closed ? ', closed' : ''}`, closed: a.closed }));
+      return [...r.accounts.values()].map((a) => ({
+        id: a.id,
+        label: a.name,
+        detail: `${a.type}${a.on_budget ? '' : ', tracking'}${a.closed ? ', closed' : ''}`,
+        closed: a.closed,
+      }));
     case 'category':
-      return [...r.categories.values()].map((c) => ({ id: c.id, label: c.name, detail: r.categoryGroups.get(c.category_group_id)?.name ?? c.category_group_name }));
+      return [...r.categories.values()].map((c) => ({
+        id: c.id,
+        label: c.name,
+        detail: r.categoryGroups.get(c.category_group_id)?.name ?? c.category_group_name,
+      }));
     case 'payee':
       return [...r.payees.values()].map((p) => ({ id: p.id, label: p.name }));
     case 'month': {

@@ -50,12 +50,17 @@ const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
 
 export function parseToolsets(value: string | undefined): Selection {
   if (!value || value.trim() === '' || value.trim() === 'all') return new Set(MCP_TOOLSETS);
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !CHOICES.includes(n));
   if (unknown.length) {
-    throw new ConfigError(`unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${MCP_TOOLSETS.join(', ')}, or the profile "core" (or "all")`);
+    throw new ConfigError(
+      `unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${MCP_TOOLSETS.join(', ')}, or the profile "core" (or "all")`,
+    );
   }
-  return new Set(names as (typeof MCP_TOOLSETS[number] | 'core')[]);
+  return new Set(names as ((typeof MCP_TOOLSETS)[number] | 'core')[]);
 }
 
 export function parseWriteMode(value: string | undefined, source: string): WriteMode {
@@ -88,7 +93,9 @@ export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undef
   const timeoutText = flags.elicitationTimeout ?? env.YNAB_MCP_ELICITATION_TIMEOUT;
   const timeoutS = timeoutText === undefined ? 120 : Number(timeoutText);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
-    throw new ConfigError(`${flags.elicitationTimeout !== undefined ? '--elicitation-timeout' : 'YNAB_MCP_ELICITATION_TIMEOUT'} must be a number of seconds between 0 and 3600, got ${JSON.stringify(timeoutText)}`);
+    throw new ConfigError(
+      `${flags.elicitationTimeout !== undefined ? '--elicitation-timeout' : 'YNAB_MCP_ELICITATION_TIMEOUT'} must be a number of seconds between 0 and 3600, got ${JSON.stringify(timeoutText)}`,
+    );
   }
   const fromEnv = env.YNAB_BUDGET_ID?.trim() || undefined;
   return {

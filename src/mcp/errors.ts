@@ -3,7 +3,17 @@
  * Messages pass through the client's scrubber, so no token can reach a result.
  */
 import { DEFAULT_BASE_URL } from '../api/client/base-url.js';
-import { ApiError, ConfigError, InvalidArgumentError, NetworkError, PartialWriteError, QuotaExhaustedError, ReadOnlyError, UncertainWriteError, UnsupportedChangeError } from '../api/client/errors.js';
+import {
+  ApiError,
+  ConfigError,
+  InvalidArgumentError,
+  NetworkError,
+  PartialWriteError,
+  QuotaExhaustedError,
+  ReadOnlyError,
+  UncertainWriteError,
+  UnsupportedChangeError,
+} from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
 import { JournalBusyError } from '../sync/journal.js';
 import { StepError } from '../writes/steps.js';
@@ -57,7 +67,8 @@ export function describeError(e: unknown, tool: string, write: boolean, configur
     if (write && e.refused) {
       return `YNAB refused the change (${e.message}); it was not applied, and why was cut off with the connection. Try once more to see the reason.`;
     }
-    if (write && e.sent) return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;
+    if (write && e.sent)
+      return `The connection to YNAB failed after the change was sent (${e.message}); it is not known whether it was applied. Check before retrying.`;
     const unchanged = write ? ' Nothing was changed.' : '';
     if (e.failure === 'tls') return `Could not connect to YNAB securely: ${e.message}.${unchanged}`;
     const next = e.message.includes(DEFAULT_API_HOST) ? 'Try again shortly.' : 'Check that address (--base-url or YNAB_BASE_URL), or try again shortly.';
@@ -81,9 +92,9 @@ export function describeError(e: unknown, tool: string, write: boolean, configur
       case e.isReadOnlyScope:
         return 'YNAB refused the change: this token only has read-only access (403.3 unauthorized_scope). The server now works read-only; sign in with full access to make changes.';
       case e.errorId === '403.1':
-        return 'YNAB refused the request: the account\'s subscription has lapsed (403.1).';
+        return "YNAB refused the request: the account's subscription has lapsed (403.1).";
       case e.errorId === '403.2':
-        return 'YNAB refused the request: the account\'s trial has expired (403.2).';
+        return "YNAB refused the request: the account's trial has expired (403.2).";
       case e.status === 403:
         return `YNAB refused the request (${e.errorId} ${e.errorName}): ${e.detail}`;
       case e.status === 404:

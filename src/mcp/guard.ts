@@ -16,7 +16,15 @@
  *    in the preview and a fresh token instead of an error.
  * After a write is applied, what it did is journaled for undo (change-log.ts).
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, isInputRequiredResult, type ElicitRequestFormParams, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  isInputRequiredResult,
+  type ElicitRequestFormParams,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { checkTargets } from '../writes/checks.js';
 import { describeEntity, shownBy, type Shown } from '../writes/entities.js';
 import { dialogText, previewAnswer, type Draft, type Plan } from '../writes/plan.js';
@@ -56,7 +64,11 @@ export function confirmInput(ctx: ServerContext | undefined, token: string | und
   return {
     token,
     canAsk,
-    dialog: { confirmed: answered.action === 'accept' && answered.content?.[KEY] === true, action: answered.action === 'accept' ? 'not confirmed' : answered.action, token: typeof state === 'string' ? state : undefined },
+    dialog: {
+      confirmed: answered.action === 'accept' && answered.content?.[KEY] === true,
+      action: answered.action === 'accept' ? 'not confirmed' : answered.action,
+      token: typeof state === 'string' ? state : undefined,
+    },
   };
 }
 
@@ -67,7 +79,12 @@ export function confirmInput(ctx: ServerContext | undefined, token: string | und
  * that throws, or stays unanswered for `timeoutMs`, is a dialog that failed, and the tool answers
  * with its preview and a confirm_token (the token path always works).
  */
-export async function withDialog<R>(ctx: ServerContext | undefined, input: ConfirmInput, timeoutMs: number, run: (input: ConfirmInput) => Promise<R | InputRequiredResult>): Promise<R | InputRequiredResult> {
+export async function withDialog<R>(
+  ctx: ServerContext | undefined,
+  input: ConfirmInput,
+  timeoutMs: number,
+  run: (input: ConfirmInput) => Promise<R | InputRequiredResult>,
+): Promise<R | InputRequiredResult> {
   const first = await run(input);
   if (!ctx || !isInputRequiredResult(first)) return first;
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -78,11 +95,19 @@ export async function withDialog<R>(ctx: ServerContext | undefined, input: Confi
   let dialog: ConfirmInput['dialog'];
   try {
     const answer = await ctx.mcpReq.elicitInput(asked.params, { timeout: timeoutMs, signal: ctx.mcpReq.signal });
-    dialog = { confirmed: answer.action === 'accept' && answer.content?.[KEY] === true, action: answer.action === 'accept' ? 'not confirmed' : answer.action, token };
+    dialog = {
+      confirmed: answer.action === 'accept' && answer.content?.[KEY] === true,
+      action: answer.action === 'accept' ? 'not confirmed' : answer.action,
+      token,
+    };
   } catch (e) {
     if (ctx.mcpReq.signal.aborted) throw e; // the call itself was cancelled
     const why = e instanceof Error ? e.message : String(e);
-    dialog = { confirmed: false, action: 'failed', failed: /timed? ?out/i.test(why) ? `no answer within ${Number((timeoutMs / 1000).toFixed(1))} s` : why.slice(0, 200) };
+    dialog = {
+      confirmed: false,
+      action: 'failed',
+      failed: /timed? ?out/i.test(why) ? `no answer within ${Number((timeoutMs / 1000).toFixed(1))} s` : why.slice(0, 200),
+    };
   }
   return run({ ...input, dialog });
 }
@@ -108,7 +133,9 @@ export async function gate(state: ServerState, plan: Plan, input: ConfirmInput, 
   const issued = await stack.tokens.issue(binding);
   if (input.canAsk && !input.dialog) {
     // Budget text is escaped line by line; the dialog's own line breaks stay.
-    const message = dialogText({ ...plan, summary: escapeControls(plan.summary) }, (e) => escapeControls(describeEntity(e.kind, e.id, e.before ?? e.after, shown)));
+    const message = dialogText({ ...plan, summary: escapeControls(plan.summary) }, (e) =>
+      escapeControls(describeEntity(e.kind, e.id, e.before ?? e.after, shown)),
+    );
     return {
       input: inputRequired({
         inputRequests: {

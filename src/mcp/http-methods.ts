@@ -23,7 +23,11 @@ export function methodServed(method: string | undefined): boolean {
 
 function body(method: string | undefined): string {
   const what = method ? `${method} is` : 'this method is';
-  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed: ${what} not served here; MCP messages are sent with POST` }, id: null });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: -32000, message: `Method not allowed: ${what} not served here; MCP messages are sent with POST` },
+    id: null,
+  });
 }
 
 export function refuseMethod(req: IncomingMessage, res: ServerResponse): void {

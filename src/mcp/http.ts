@@ -125,7 +125,8 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   const token = opts.token;
   const hosted = opts.hosted;
   if (!state && !hosted) throw new HttpConfigError('serveHttp needs a server state or hosted routing');
-  if (token !== undefined && token.trim() === '') throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token-file / YNAB_MCP_HTTP_TOKEN, or none');
+  if (token !== undefined && token.trim() === '')
+    throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token-file / YNAB_MCP_HTTP_TOKEN, or none');
   if (!hosted && !isLoopbackHost(host) && token === undefined) {
     throw new HttpConfigError(
       `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, so other machines could reach your budget; set --http-token-file (or YNAB_MCP_HTTP_TOKEN), or bind 127.0.0.1`,
@@ -196,7 +197,9 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
       const presented = bearerToken(req.headers.authorization);
       if (!tokenMatches(token, presented)) {
         const challenge = presented === undefined ? 'Bearer realm="ynab-mcp"' : 'Bearer realm="ynab-mcp", error="invalid_token"';
-        return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token this server was started with', { 'www-authenticate': challenge });
+        return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token this server was started with', {
+          'www-authenticate': challenge,
+        });
       }
     }
     // The adapter answers a body over the limit with 413 (a JSON-RPC error body, Connection:

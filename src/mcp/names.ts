@@ -103,7 +103,9 @@ export function resolveName(entries: readonly Named[], value: string, label: str
   const matches = entries.filter((e) => nameKey(e.name) === key);
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length > 1) {
-    throw new ArgumentError(`${label} ${JSON.stringify(value)}: ${matches.length} ${plural(what)} have that name: ${matches.slice(0, 10).map(describe).join(', ')}. Give the id of the one you mean.`);
+    throw new ArgumentError(
+      `${label} ${JSON.stringify(value)}: ${matches.length} ${plural(what)} have that name: ${matches.slice(0, 10).map(describe).join(', ')}. Give the id of the one you mean.`,
+    );
   }
   const near = closest(entries, value);
   throw new ArgumentError(

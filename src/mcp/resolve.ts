@@ -47,7 +47,10 @@ async function budgetFrom(state: ServerState, raw: string, given: boolean): Prom
     return await budgetNamedBy(state, raw, `the configured default budget (${from})`);
   } catch (e) {
     if (!(e instanceof ArgumentError || e instanceof InvalidArgumentError)) throw e;
-    const why = e.message.replace(/^the configured default budget \([^)]*\):?\s*/, '').replace(/^budget_id /, '').replace(/\.$/, '');
+    const why = e.message
+      .replace(/^the configured default budget \([^)]*\):?\s*/, '')
+      .replace(/^budget_id /, '')
+      .replace(/\.$/, '');
     throw new ConfigError(
       `The budget ${JSON.stringify(raw)} set by ${from} (this server's configuration, checked at the first call that uses it) cannot be used: ${why}. ` +
         `Set ${from} to an id or name from list_budgets, or to "last-used"; or pass budget_id.`,

@@ -32,7 +32,7 @@ import { serverStatus } from './status.js';
 import { apiTool, type ApiTool } from './tools/definitions.js';
 
 const MIME = 'application/json';
-const UNITS = 'Amounts are milliunits (1000 = one unit) with the amount formatted in the budget\'s currency.';
+const UNITS = "Amounts are milliunits (1000 = one unit) with the amount formatted in the budget's currency.";
 
 interface TemplateSpec {
   name: string;
@@ -48,18 +48,101 @@ interface TemplateSpec {
 }
 
 const TEMPLATES: TemplateSpec[] = [
-  { name: 'budget', path: '', tool: 'get_budget', title: 'Budget overview', description: `One budget: name, currency, months covered, how many of each thing it holds, and its accounts. ${UNITS}`, list: 'per_budget' },
-  { name: 'accounts', path: '/accounts', tool: 'list_accounts', title: 'Accounts', description: `A budget's accounts with balances. ${UNITS}`, list: 'per_budget' },
-  { name: 'account', path: '/accounts/{account_id}', tool: 'get_account', title: 'Account', description: `One account with its balances. ${UNITS}`, list: 'account', complete: { account_id: 'account' } },
-  { name: 'categories', path: '/categories', tool: 'list_categories', title: 'Categories', description: `A budget's category groups and categories for the current month: assigned, activity, available, goals. ${UNITS}`, list: 'per_budget' },
-  { name: 'category', path: '/categories/{category_id}', tool: 'get_category', title: 'Category', description: `One category for the current month, with its goal. ${UNITS}`, list: 'category', complete: { category_id: 'category' } },
-  { name: 'months', path: '/months', tool: 'list_months', title: 'Months', description: `A budget's months: income, assigned, activity, Ready to Assign. ${UNITS}`, list: 'per_budget' },
-  { name: 'month', path: '/months/{month}', tool: 'get_month', title: 'Month', description: `One month (YYYY-MM-01 or "current") with every category's figures. ${UNITS}`, list: 'month', complete: { month: 'month' } },
-  { name: 'payees', path: '/payees', tool: 'list_payees', title: 'Payees', description: 'A budget\'s payees, transfer payees included.', list: 'per_budget' },
-  { name: 'payee', path: '/payees/{payee_id}', tool: 'get_payee', title: 'Payee', description: 'One payee: its name and, for a transfer payee, the account it transfers to.', list: 'payee', complete: { payee_id: 'payee' } },
-  { name: 'scheduled_transactions', path: '/scheduled_transactions', tool: 'list_scheduled_transactions', title: 'Scheduled transactions', description: `A budget's scheduled (recurring) transactions. ${UNITS}`, list: 'per_budget' },
-  { name: 'scheduled_transaction', path: '/scheduled_transactions/{scheduled_transaction_id}', tool: 'get_scheduled_transaction', title: 'Scheduled transaction', description: `One scheduled transaction. ${UNITS}`, list: 'scheduled_transaction', complete: { scheduled_transaction_id: 'scheduled_transaction' } },
-  { name: 'month_transactions', path: '/months/{month}/transactions', tool: 'list_month_transactions', title: 'Transactions of a month', description: `Transactions dated in one month (YYYY-MM-01 or "current"), with count and totals. ${UNITS}`, list: 'per_budget', complete: { month: 'month' } },
+  {
+    name: 'budget',
+    path: '',
+    tool: 'get_budget',
+    title: 'Budget overview',
+    description: `One budget: name, currency, months covered, how many of each thing it holds, and its accounts. ${UNITS}`,
+    list: 'per_budget',
+  },
+  {
+    name: 'accounts',
+    path: '/accounts',
+    tool: 'list_accounts',
+    title: 'Accounts',
+    description: `A budget's accounts with balances. ${UNITS}`,
+    list: 'per_budget',
+  },
+  {
+    name: 'account',
+    path: '/accounts/{account_id}',
+    tool: 'get_account',
+    title: 'Account',
+    description: `One account with its balances. ${UNITS}`,
+    list: 'account',
+    complete: { account_id: 'account' },
+  },
+  {
+    name: 'categories',
+    path: '/categories',
+    tool: 'list_categories',
+    title: 'Categories',
+    description: `A budget's category groups and categories for the current month: assigned, activity, available, goals. ${UNITS}`,
+    list: 'per_budget',
+  },
+  {
+    name: 'category',
+    path: '/categories/{category_id}',
+    tool: 'get_category',
+    title: 'Category',
+    description: `One category for the current month, with its goal. ${UNITS}`,
+    list: 'category',
+    complete: { category_id: 'category' },
+  },
+  {
+    name: 'months',
+    path: '/months',
+    tool: 'list_months',
+    title: 'Months',
+    description: `A budget's months: income, assigned, activity, Ready to Assign. ${UNITS}`,
+    list: 'per_budget',
+  },
+  {
+    name: 'month',
+    path: '/months/{month}',
+    tool: 'get_month',
+    title: 'Month',
+    description: `One month (YYYY-MM-01 or "current") with every category's figures. ${UNITS}`,
+    list: 'month',
+    complete: { month: 'month' },
+  },
+  { name: 'payees', path: '/payees', tool: 'list_payees', title: 'Payees', description: "A budget's payees, transfer payees included.", list: 'per_budget' },
+  {
+    name: 'payee',
+    path: '/payees/{payee_id}',
+    tool: 'get_payee',
+    title: 'Payee',
+    description: 'One payee: its name and, for a transfer payee, the account it transfers to.',
+    list: 'payee',
+    complete: { payee_id: 'payee' },
+  },
+  {
+    name: 'scheduled_transactions',
+    path: '/scheduled_transactions',
+    tool: 'list_scheduled_transactions',
+    title: 'Scheduled transactions',
+    description: `A budget's scheduled (recurring) transactions. ${UNITS}`,
+    list: 'per_budget',
+  },
+  {
+    name: 'scheduled_transaction',
+    path: '/scheduled_transactions/{scheduled_transaction_id}',
+    tool: 'get_scheduled_transaction',
+    title: 'Scheduled transaction',
+    description: `One scheduled transaction. ${UNITS}`,
+    list: 'scheduled_transaction',
+    complete: { scheduled_transaction_id: 'scheduled_transaction' },
+  },
+  {
+    name: 'month_transactions',
+    path: '/months/{month}/transactions',
+    tool: 'list_month_transactions',
+    title: 'Transactions of a month',
+    description: `Transactions dated in one month (YYYY-MM-01 or "current"), with count and totals. ${UNITS}`,
+    list: 'per_budget',
+    complete: { month: 'month' },
+  },
 ];
 
 function tool(name: string): ApiTool {
@@ -123,7 +206,9 @@ function completeBudget(state: ServerState): CompleteResourceTemplateCallback {
 
 function completeEntity(state: ServerState, type: EntityType): CompleteResourceTemplateCallback {
   return (value, context) =>
-    bestEffort(state, `completing ${type} ids`, [], async () => matching(entityEntries(await replicaOf(state, context?.arguments?.budget_id), type), value).map((e) => e.id));
+    bestEffort(state, `completing ${type} ids`, [], async () =>
+      matching(entityEntries(await replicaOf(state, context?.arguments?.budget_id), type), value).map((e) => e.id),
+    );
 }
 
 function titled(title: string, e: Entry): string {
@@ -176,7 +261,11 @@ export function registerResources(server: McpServer, state: ServerState): void {
   server.registerResource(
     'budgets',
     'ynab://budgets',
-    { title: 'Budgets', description: 'The budgets this token can see: id, name, months covered, currency. Each has ynab://budgets/{budget_id} and its collections.', mimeType: MIME },
+    {
+      title: 'Budgets',
+      description: 'The budgets this token can see: id, name, months covered, currency. Each has ynab://budgets/{budget_id} and its collections.',
+      mimeType: MIME,
+    },
     (uri) => readAsTool(state, uri.href, tool('list_budgets'), {}),
   );
   server.registerResource(
@@ -184,7 +273,8 @@ export function registerResources(server: McpServer, state: ServerState): void {
     'ynab://status',
     {
       title: 'Server status',
-      description: 'Requests left in the hourly YNAB limit and when the next is possible (UTC), how fresh each budget copy is, where the token came from (never the token), read-only state, toolsets, default budget.',
+      description:
+        'Requests left in the hourly YNAB limit and when the next is possible (UTC), how fresh each budget copy is, where the token came from (never the token), read-only state, toolsets, default budget.',
       mimeType: MIME,
     },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: MIME, text: answerText(sanitize(await serverStatus(state), await scrubber(state))) }] }),

@@ -25,7 +25,9 @@ export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.j
 
 /** The tools this server offers now: the configured toolsets, without writes when read-only; writes the mode can hold take confirm_token. */
 export function offeredTools(state: ServerState): ToolDefinition[] {
-  return TOOL_DEFINITIONS.filter((t) => selected(state.config.toolsets, t) && !(state.readOnly && t.access === 'write')).map((t) => withConfirm(t, state.config.writes));
+  return TOOL_DEFINITIONS.filter((t) => selected(state.config.toolsets, t) && !(state.readOnly && t.access === 'write')).map((t) =>
+    withConfirm(t, state.config.writes),
+  );
 }
 
 /** How long the client's confirmation dialog may stay open: a confirm token's life. */
@@ -35,7 +37,7 @@ function instructions(state: ServerState): string {
   const insights = offeredTools(state).some((t) => t.kind === 'insight');
   return [
     'YNAB budgets: accounts, categories, months, payees, transactions and scheduled transactions.',
-    'Money is given as milliunits (integers, 1000 = one unit) with the amount formatted in the budget\'s currency; when writing, give either the decimal amount or the _milliunits integer.',
+    "Money is given as milliunits (integers, 1000 = one unit) with the amount formatted in the budget's currency; when writing, give either the decimal amount or the _milliunits integer.",
     `Tools use the budget "${state.config.defaultBudget}" unless budget_id is given (a budget's id or name); list_budgets lists them.`,
     'Accounts, categories, category groups and payees may be given by id or by exact name.',
     insights
@@ -101,11 +103,15 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
         annotations: def.annotations,
       },
       (args, ctx) =>
-        withDialog(ctx, confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation), state.config.elicitationTimeoutMs, (confirm) =>
-          runTool(def, args as Record<string, unknown>, state, {
-            confirm,
-            ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
-          }),
+        withDialog(
+          ctx,
+          confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation),
+          state.config.elicitationTimeoutMs,
+          (confirm) =>
+            runTool(def, args as Record<string, unknown>, state, {
+              confirm,
+              ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
+            }),
         ),
     );
     if (def.access === 'write') writes.push(tool);

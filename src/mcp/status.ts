@@ -40,7 +40,11 @@ function replicas(stack: Stack, now: number): Record<string, unknown>[] {
       age_seconds: f.age_seconds,
       knowledge: r.knowledge,
       // What the next read does: answer from this copy, or ask YNAB for the changes first.
-      next_read: r.dirty ? 'syncs first (a write changed the budget)' : now - r.syncedAt < maxAge ? 'answered from this copy' : 'syncs first (older than the staleness bound)',
+      next_read: r.dirty
+        ? 'syncs first (a write changed the budget)'
+        : now - r.syncedAt < maxAge
+          ? 'answered from this copy'
+          : 'syncs first (older than the staleness bound)',
     };
   });
 }
@@ -59,7 +63,8 @@ export async function serverStatus(state: ServerState, now: number = Date.now())
   if (!stack) {
     return {
       connected: false,
-      connection: 'not connected yet: nothing has asked YNAB for data since the server started, so no token has been read and no request made. The first tool call or budget resource read connects.',
+      connection:
+        'not connected yet: nothing has asked YNAB for data since the server started, so no token has been read and no request made. The first tool call or budget resource read connects.',
       ...mode,
       token: null,
       quota: null,
@@ -73,7 +78,14 @@ export async function serverStatus(state: ServerState, now: number = Date.now())
   return {
     connected: true,
     ...mode,
-    token: info ? { source: info.source, kind: info.kind, ...(info.scope ? { scope: info.scope } : {}), ...(info.expiresAt !== undefined ? { expires_at: info.expiresAt } : {}) } : null,
+    token: info
+      ? {
+          source: info.source,
+          kind: info.kind,
+          ...(info.scope ? { scope: info.scope } : {}),
+          ...(info.expiresAt !== undefined ? { expires_at: info.expiresAt } : {}),
+        }
+      : null,
     quota: await quota(stack, now),
     max_staleness_seconds: Math.round(stack.replicas.maxStalenessMs / 1000),
     replicas: held,

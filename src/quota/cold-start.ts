@@ -21,7 +21,9 @@ import type { RateLimitHeader } from './header.js';
 import type { AcquireResult, RequestKind } from './ledger.js';
 import type { LedgerState, LedgerStore } from './store.js';
 
-export type RequestSlot = (Extract<AcquireResult, { ok: true }> & { /** Set when this request is the cold-start probe. */ probe?: string }) | Extract<AcquireResult, { ok: false }>;
+export type RequestSlot =
+  | (Extract<AcquireResult, { ok: true }> & { /** Set when this request is the cold-start probe. */ probe?: string })
+  | Extract<AcquireResult, { ok: false }>;
 
 export interface SettleOutcome {
   /** An answer came back (any status); false when the connection failed before one did. */

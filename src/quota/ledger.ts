@@ -280,7 +280,10 @@ export class QuotaLedger {
       });
     changed ||= state.entries.length !== before;
     if (state.blockedUntil !== null && (state.blockedUntil <= now || state.blockedUntil > horizon)) {
-      if (state.blockedUntil > horizon) this.warn(`ynab-mcp: the request ledger ${this.file} held a block until ${new Date(state.blockedUntil).toISOString()}, beyond the one-hour window; it was dropped`);
+      if (state.blockedUntil > horizon)
+        this.warn(
+          `ynab-mcp: the request ledger ${this.file} held a block until ${new Date(state.blockedUntil).toISOString()}, beyond the one-hour window; it was dropped`,
+        );
       state.blockedUntil = null;
       changed = true;
     }

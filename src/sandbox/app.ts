@@ -129,7 +129,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const saved = loaded?.data;
   const persistedUsers = saved?.users ?? [];
   const wanted = Math.max(opts.users ?? 1, 1);
-  if (persistedUsers.length < wanted) persistedUsers.push(...newUsers({ seed, now: clock(), transactions: opts.transactions }, persistedUsers.length + 1, wanted));
+  if (persistedUsers.length < wanted)
+    persistedUsers.push(...newUsers({ seed, now: clock(), transactions: opts.transactions }, persistedUsers.length + 1, wanted));
   else if (opts.users !== undefined && persistedUsers.length > wanted) {
     log(`sandbox: ${opts.dataFile} holds ${persistedUsers.length} users; all are kept (--users ${wanted} only adds users)`);
   }
@@ -143,7 +144,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const store: BudgetStore = new BudgetStore(rec, env, (stamped) => durability?.budgetChanged(store, stamped));
       return store;
     });
-    return { id: u.id, email: u.email, budgets: stores, lastUsedBudgetId: u.last_used_budget_id, accessToken: u.access_token, readOnlyToken: u.read_only_token };
+    return {
+      id: u.id,
+      email: u.email,
+      budgets: stores,
+      lastUsedBudgetId: u.last_used_budget_id,
+      accessToken: u.access_token,
+      readOnlyToken: u.read_only_token,
+    };
   });
   const state = sandboxState(users);
   const client = {
@@ -188,7 +196,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
             budgets: u.budgets.map((b) => b.rec),
           })),
           // Personal tokens come from the users; only OAuth grants are kept here.
-          oauth: { client_id: client.id, client_secret: client.secret, grants: snapshot.grants.filter((g) => g.kind === 'oauth'), refresh_tokens: snapshot.refresh_tokens, codes: oauth.pendingCodes() },
+          oauth: {
+            client_id: client.id,
+            client_secret: client.secret,
+            grants: snapshot.grants.filter((g) => g.kind === 'oauth'),
+            refresh_tokens: snapshot.refresh_tokens,
+            codes: oauth.pendingCodes(),
+          },
         };
       },
       users.flatMap((u) => u.budgets),
@@ -254,7 +268,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
   function sendOAuth(res: ServerResponse, r: OAuthResponse) {
     // Issued, rotated and revoked grants are changes too: durable before the answer.
-    if (!commit() && r.status < 400) r = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: 'server_error', error_description: 'the grant could not be saved' }) };
+    if (!commit() && r.status < 400)
+      r = {
+        status: 500,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ error: 'server_error', error_description: 'the grant could not be saved' }),
+      };
     res.writeHead(r.status, { ...CORS_HEADERS, ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) });
     res.end(r.body);
   }
@@ -264,7 +283,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, body: string) {
     const auth = tokens.authenticate(bearerOf(req, url));
     if (!auth.ok) {
-      send(res, { status: 401, body: new ApiError('not_authorized', auth.detail).body() }, { 'www-authenticate': 'Bearer realm="sandbox", error="invalid_token"' });
+      send(
+        res,
+        { status: 401, body: new ApiError('not_authorized', auth.detail).body() },
+        { 'www-authenticate': 'Bearer realm="sandbox", error="invalid_token"' },
+      );
       return;
     }
     const taken = limiter.take(auth.grant.id);
@@ -293,14 +316,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const fraction = faults.slowFraction();
       if (fraction > 1) {
         await sleep(requestTimeoutMs);
-        send(res, { status: 503, body: new ApiError('service_unavailable', `the request took longer than ${requestTimeoutMs / 1000} seconds`).body() }, rateHeader);
+        send(
+          res,
+          { status: 503, body: new ApiError('service_unavailable', `the request took longer than ${requestTimeoutMs / 1000} seconds`).body() },
+          rateHeader,
+        );
         return;
       }
       await sleep(Math.round(fraction * requestTimeoutMs));
     }
     let answer: ApiAnswer;
     try {
-      answer = runOperation(state, { method: req.method ?? 'GET', path: url.pathname.slice(3), query: url.searchParams, body, token: auth.info }, { strictBodies: opts.strict });
+      answer = runOperation(
+        state,
+        { method: req.method ?? 'GET', path: url.pathname.slice(3), query: url.searchParams, body, token: auth.info },
+        { strictBodies: opts.strict },
+      );
     } catch (e) {
       answer = errorAnswer(e, log);
     }
@@ -327,7 +358,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         body = await readBody(req);
       } catch (e) {
         if (!(e instanceof BodyTooLarge)) throw e;
-        send(res, { status: 400, body: new ApiError('bad_request', `the request body is too large (limit ${MAX_BODY_BYTES / 1024 / 1024} MB)`).body() }, { connection: 'close' });
+        send(
+          res,
+          { status: 400, body: new ApiError('bad_request', `the request body is too large (limit ${MAX_BODY_BYTES / 1024 / 1024} MB)`).body() },
+          { connection: 'close' },
+        );
         return;
       }
       if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) await handleApi(req, res, url, body);

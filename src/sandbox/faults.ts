@@ -22,7 +22,10 @@ export class FaultSpecError extends Error {}
 export function parseFaults(spec: string): Map<FaultKind, number> {
   const out = new Map<FaultKind, number>();
   let total = 0;
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [kind, value] = part.split('=');
     if (!kind || !(FAULT_KINDS as readonly string[]).includes(kind)) {
       throw new FaultSpecError(`unknown fault ${JSON.stringify(kind)} in --faults; expected one of ${FAULT_KINDS.join(', ')}, as kind=probability`);

@@ -134,7 +134,13 @@ function fromVersion2(parsed: Record<string, unknown>): SandboxData {
   return {
     journal_seq: typeof parsed.journal_seq === 'number' ? parsed.journal_seq : 0,
     users,
-    oauth: { client_id: oauth.client_id, client_secret: oauth.client_secret, grants: oauth.grants ?? [], refresh_tokens: oauth.refresh_tokens ?? [], codes: oauth.codes ?? [] },
+    oauth: {
+      client_id: oauth.client_id,
+      client_secret: oauth.client_secret,
+      grants: oauth.grants ?? [],
+      refresh_tokens: oauth.refresh_tokens ?? [],
+      codes: oauth.codes ?? [],
+    },
   };
 }
 

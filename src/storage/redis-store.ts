@@ -143,7 +143,9 @@ export class RedisStateStore implements StateStore {
       await client.sendCommand(['PING']);
     } catch (e) {
       await client.destroy();
-      throw new StateStoreError('read', location, `Redis at ${location} cannot be reached (${(e as Error).message}); check --redis and that Redis is running`, { cause: e });
+      throw new StateStoreError('read', location, `Redis at ${location} cannot be reached (${(e as Error).message}); check --redis and that Redis is running`, {
+        cause: e,
+      });
     }
     return new RedisStateStore(client as Client, url, opts);
   }
@@ -195,7 +197,14 @@ export class RedisStateStore implements StateStore {
     const keys = new Set<string>();
     let cursor = '0';
     do {
-      const [next, batch] = await this.run<[Buffer | string, (Buffer | string)[]]>('read', prefix || 'state', ['SCAN', cursor, 'MATCH', match, 'COUNT', '1000']);
+      const [next, batch] = await this.run<[Buffer | string, (Buffer | string)[]]>('read', prefix || 'state', [
+        'SCAN',
+        cursor,
+        'MATCH',
+        match,
+        'COUNT',
+        '1000',
+      ]);
       cursor = String(next);
       for (const k of batch) {
         const name = String(k).slice(this.prefix.length);
@@ -213,12 +222,19 @@ export class RedisStateStore implements StateStore {
         const { value, result } = change(current);
         if (value === undefined) return result;
         const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
-        const written = await this.script<number>('write', key, CAS_SHA, CAS_SCRIPT, [full], [
-          current === undefined ? '' : sha1(current),
-          value === null ? '' : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
-          value === null ? 'del' : 'set',
-          ttl,
-        ]);
+        const written = await this.script<number>(
+          'write',
+          key,
+          CAS_SHA,
+          CAS_SCRIPT,
+          [full],
+          [
+            current === undefined ? '' : sha1(current),
+            value === null ? '' : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+            value === null ? 'del' : 'set',
+            ttl,
+          ],
+        );
         if (written === 1) return result;
         if (round >= MAX_UPDATE_ROUNDS) {
           throw new StateStoreError('write', this.describe(key), `${labelOf(key)} ${this.describe(key)} kept changing under this update; try again`);
@@ -239,7 +255,11 @@ export class RedisStateStore implements StateStore {
         const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)]);
         if (got !== null) break;
         if (Date.now() - started > LOCK_WAIT_MS) {
-          throw new StateStoreError('lock', this.describe(key), `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`);
+          throw new StateStoreError(
+            'lock',
+            this.describe(key),
+            `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`,
+          );
         }
         await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
       }

@@ -8,7 +8,15 @@ import { ApiError } from '../api/client/errors.js';
 import type { OperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
 import { LazyList } from '../api/read/lazy-list.js';
-import { listTransactions, selectTransactions, subtransactionBase, transactionDetail, transactionSummaryBase, type TransactionQuery, type TransactionScope } from '../api/read/transactions.js';
+import {
+  listTransactions,
+  selectTransactions,
+  subtransactionBase,
+  transactionDetail,
+  transactionSummaryBase,
+  type TransactionQuery,
+  type TransactionScope,
+} from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from './replica.js';
 
@@ -125,7 +133,15 @@ export function answerFromReplica(
       return { category: R.category(l, need(r.categories.get(params.category_id!), `category ${params.category_id}`)) };
     case 'getMonthCategoryById': {
       const m = month(params.month!);
-      return { category: R.category(l, need(m.categories.find((c) => c.id === params.category_id), `category ${params.category_id}`)) };
+      return {
+        category: R.category(
+          l,
+          need(
+            m.categories.find((c) => c.id === params.category_id),
+            `category ${params.category_id}`,
+          ),
+        ),
+      };
     }
     case 'getPayees':
       return { payees: [...r.payees.values()].map(R.payee), server_knowledge: k };

@@ -13,7 +13,13 @@ export type Item = Record<string, any>;
 type Entity = { id: string; deleted?: boolean } & Record<string, any>;
 
 /** Names compare as the service compares them: trimmed, case-insensitive. */
-const sameName = (a: unknown, b: unknown) => String(a ?? '').trim().toLowerCase() === String(b ?? '').trim().toLowerCase();
+const sameName = (a: unknown, b: unknown) =>
+  String(a ?? '')
+    .trim()
+    .toLowerCase() ===
+  String(b ?? '')
+    .trim()
+    .toLowerCase();
 
 export interface CreateKind {
   /** The collection of a delta (or replica export) where created entities appear. */
@@ -88,12 +94,30 @@ const transactions: CreateKind = {
   },
 };
 
-const byName = (collection: (d: E.BudgetDetail) => Entity[] | undefined, held: (r: BudgetReplica) => Iterable<Entity>, kind: string, extra?: (s: Item, e: Entity) => boolean): CreateKind => ({
+const byName = (
+  collection: (d: E.BudgetDetail) => Entity[] | undefined,
+  held: (r: BudgetReplica) => Iterable<Entity>,
+  kind: string,
+  extra?: (s: Item, e: Entity) => boolean,
+): CreateKind => ({
   entities: (d) => collection(d) ?? [],
   held,
-  fingerprint: (s) => fingerprint(kind, String(s.name ?? '').trim().toLowerCase()),
+  fingerprint: (s) =>
+    fingerprint(
+      kind,
+      String(s.name ?? '')
+        .trim()
+        .toLowerCase(),
+    ),
   same: (s, e) => !e.deleted && sameName(e.name, s.name) && (extra?.(s, e) ?? true),
-  contentKey: (s) => JSON.stringify([String(s.name ?? '').trim().toLowerCase(), s.category_group_id ?? null, s.type ?? null]),
+  contentKey: (s) =>
+    JSON.stringify([
+      String(s.name ?? '')
+        .trim()
+        .toLowerCase(),
+      s.category_group_id ?? null,
+      s.type ?? null,
+    ]),
   describe: (e) => `${e.id} (${JSON.stringify(e.name)})`,
   twinsMeant: () => false,
 });
@@ -101,15 +125,34 @@ const byName = (collection: (d: E.BudgetDetail) => Entity[] | undefined, held: (
 /** The kinds of create whose recovery goes by identity, by operation. */
 export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
   createTransaction: transactions,
-  createPayee: byName((d) => d.payees, (r) => r.payees.values(), 'payee'),
-  createCategoryGroup: byName((d) => d.category_groups, (r) => r.categoryGroups.values(), 'category_group'),
-  createCategory: byName((d) => d.categories, (r) => r.categories.values(), 'category', (s, e) => e.category_group_id === s.category_group_id),
-  createAccount: byName((d) => d.accounts, (r) => r.accounts.values(), 'account', (s, e) => e.type === s.type),
+  createPayee: byName(
+    (d) => d.payees,
+    (r) => r.payees.values(),
+    'payee',
+  ),
+  createCategoryGroup: byName(
+    (d) => d.category_groups,
+    (r) => r.categoryGroups.values(),
+    'category_group',
+  ),
+  createCategory: byName(
+    (d) => d.categories,
+    (r) => r.categories.values(),
+    'category',
+    (s, e) => e.category_group_id === s.category_group_id,
+  ),
+  createAccount: byName(
+    (d) => d.accounts,
+    (r) => r.accounts.values(),
+    'account',
+    (s, e) => e.type === s.type,
+  ),
   createScheduledTransaction: {
     entities: (d) => d.scheduled_transactions ?? [],
     held: (r) => r.scheduled.values(),
     fingerprint: (s) => fingerprint('scheduled', s.account_id, s.date, s.amount ?? 0),
-    same: (s, e) => !e.deleted && e.account_id === s.account_id && e.date_first === s.date && e.amount === (s.amount ?? 0) && (e.memo ?? null) === (s.memo ?? null),
+    same: (s, e) =>
+      !e.deleted && e.account_id === s.account_id && e.date_first === s.date && e.amount === (s.amount ?? 0) && (e.memo ?? null) === (s.memo ?? null),
     contentKey: (s) => JSON.stringify([s.account_id, s.date, s.amount ?? 0, s.memo ?? null]),
     describe: (e, r) => `${e.id} (from ${e.date_first}, ${amountOf(e, r)}, ${payeeOf(e, r)})`,
     twinsMeant: () => true,
@@ -149,7 +192,15 @@ export interface Decision {
  *                     arrived: named as most likely this call's, not claimed;
  *   any other count → some come from elsewhere and which cannot be told: say so, name them.
  */
-export function decide(kind: CreateKind, items: Item[], pending: number[], delta: Entity[], excluded: Set<string>, r: BudgetReplica | undefined, arrived = false): Decision {
+export function decide(
+  kind: CreateKind,
+  items: Item[],
+  pending: number[],
+  delta: Entity[],
+  excluded: Set<string>,
+  r: BudgetReplica | undefined,
+  arrived = false,
+): Decision {
   const groups = new Map<string, number[]>();
   for (const i of pending) {
     const key = kind.contentKey(items[i]!, r);

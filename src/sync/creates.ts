@@ -57,7 +57,7 @@ export function arrived(e: unknown): boolean {
 }
 
 const WHICH_CANNOT_BE_TOLD =
-  'Some may be this call\'s and others made elsewhere (the YNAB app, another tool), and which is which cannot be told: ' +
+  "Some may be this call's and others made elsewhere (the YNAB app, another tool), and which is which cannot be told: " +
   'none was claimed and nothing was sent again, to avoid a duplicate. Check them in YNAB (and delete any extra) before trying again';
 
 /** Said of candidates that are as many as the items: most likely theirs, but not provably. */
@@ -146,7 +146,8 @@ export class Creates {
           const replica = this.deps.replicas.peek(budgetId);
           const excluded = new Set([...(await intent.claimed()), ...before, ...ids(found.values())]);
           const decision = decide(kind, items, pending, kind.entities(delta), excluded, replica, arrived(e));
-          for (const [i, t] of decision.found) found.set(i, replica ? transactionDetail(replica.lookup(), t as E.TransactionSummaryBase, replica.linesOf(t.id)) : (t as E.TransactionDetail));
+          for (const [i, t] of decision.found)
+            found.set(i, replica ? transactionDetail(replica.lookup(), t as E.TransactionSummaryBase, replica.linesOf(t.id)) : (t as E.TransactionDetail));
           for (const u of decision.unknown) unknown.push({ items: u.items, candidates: u.candidates.map((c) => kind.describe(c, replica)), likely: u.likely });
           await intent.record(seen, [...ids(decision.found.values()), ...decision.unknown.flatMap((u) => ids(u.candidates))]);
           pending = decision.resend;
@@ -171,15 +172,24 @@ export class Creates {
     const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
     if (failure !== undefined) {
       // What was found made stays in the copy (it is in YNAB), and the answer names it.
-      if (ordered.length) this.deps.replicas.applyWrite(budgetId, { transactions: ordered, server_knowledge: knowledge ?? this.deps.replicas.peek(budgetId)?.knowledge ?? 0 });
+      if (ordered.length)
+        this.deps.replicas.applyWrite(budgetId, { transactions: ordered, server_knowledge: knowledge ?? this.deps.replicas.peek(budgetId)?.knowledge ?? 0 });
       const why = failure instanceof Error ? failure.message : String(failure);
       const made = ordered.length
-        ? `created by this call: ${ordered.length} of the ${items.length} (${[...found.entries()].sort(([a], [b]) => a - b).map(([i, t]) => `transaction ${i + 1}: ${t.id}`).join(', ')})`
+        ? `created by this call: ${ordered.length} of the ${items.length} (${[...found.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([i, t]) => `transaction ${i + 1}: ${t.id}`)
+            .join(', ')})`
         : `none of the ${items.length} was found created by this call`;
       const left = `sending the other ${pending.length} (transaction${pending.length === 1 ? '' : 's'} ${pending.map((i) => i + 1).join(', ')}) again failed: ${why}`;
       const uncertain = unknown.length ? `. ${uncertainMessage(unknown, [], items.length)}` : '';
-      if (ambiguous(failure)) throw new UncertainWriteError(`${made}; ${left}, and whether ${pending.length === 1 ? 'it' : 'they'} arrived cannot be known: check before sending ${pending.length === 1 ? 'it' : 'them'} again${uncertain}`);
-      throw new PartialWriteError(`${made}; ${left}, so ${pending.length === 1 ? 'it was' : 'they were'} not created: send only ${pending.length === 1 ? 'it' : 'those'} again${uncertain}`);
+      if (ambiguous(failure))
+        throw new UncertainWriteError(
+          `${made}; ${left}, and whether ${pending.length === 1 ? 'it' : 'they'} arrived cannot be known: check before sending ${pending.length === 1 ? 'it' : 'them'} again${uncertain}`,
+        );
+      throw new PartialWriteError(
+        `${made}; ${left}, so ${pending.length === 1 ? 'it was' : 'they were'} not created: send only ${pending.length === 1 ? 'it' : 'those'} again${uncertain}`,
+      );
     }
     if (unknown.length) throw new UncertainWriteError(uncertainMessage(unknown, ordered, items.length));
     const data: Record<string, unknown> = {
@@ -206,7 +216,9 @@ export class Creates {
         try {
           const res = await this.deps.client.call(id, args);
           knowledge = typeof res.data.server_knowledge === 'number' ? res.data.server_knowledge : undefined;
-          made = Object.values(res.data).flatMap((v) => (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? [(v as { id: string }).id] : []));
+          made = Object.values(res.data).flatMap((v) =>
+            v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? [(v as { id: string }).id] : [],
+          );
           return { ...res, notices };
         } catch (e) {
           if (!ambiguous(e) || attempt >= MAX_ATTEMPTS) throw e;
@@ -249,13 +261,20 @@ function sameAnswered(item: Item, t: E.TransactionDetail): boolean {
   if (item.import_id) return t.import_id === item.import_id;
   if (t.date !== item.date || t.amount !== item.amount || (item.memo ?? null) !== (t.memo ?? null)) return false;
   if (item.payee_id) return t.payee_id === item.payee_id;
-  if (item.payee_name) return String(t.payee_name ?? '').trim().toLowerCase() === String(item.payee_name).trim().toLowerCase();
+  if (item.payee_name)
+    return (
+      String(t.payee_name ?? '')
+        .trim()
+        .toLowerCase() === String(item.payee_name).trim().toLowerCase()
+    );
   return !t.payee_id;
 }
 
 function uncertainMessage(unknown: Undecided[], created: E.TransactionDetail[], total: number): string {
   const undecided = unknown.reduce((n, u) => n + u.items.length, 0);
-  const parts = unknown.map((u) => unknownGroup(u, u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`));
+  const parts = unknown.map((u) =>
+    unknownGroup(u, u.items.length === 1 ? `transaction ${u.items[0]! + 1}` : `transactions ${u.items.map((i) => i + 1).join(', ')}`),
+  );
   return (
     `the answer was lost, and for ${undecided} of the ${total} transaction(s) it cannot be known whether this call created ${undecided === 1 ? 'it' : 'them'}: ` +
     `${parts.join('. ')}` +
@@ -264,9 +283,25 @@ function uncertainMessage(unknown: Undecided[], created: E.TransactionDetail[], 
 }
 
 function readBack(id: OperationId): OperationId {
-  return ({ createPayee: 'getPayeeById', createCategory: 'getCategoryById', createAccount: 'getAccountById', createScheduledTransaction: 'getScheduledTransactionById' } as Record<string, OperationId>)[id]!;
+  return (
+    {
+      createPayee: 'getPayeeById',
+      createCategory: 'getCategoryById',
+      createAccount: 'getAccountById',
+      createScheduledTransaction: 'getScheduledTransactionById',
+    } as Record<string, OperationId>
+  )[id]!;
 }
 
 function readBackParams(id: OperationId, entity: string): Record<string, string> {
-  return ({ createPayee: { payee_id: entity }, createCategory: { category_id: entity }, createAccount: { account_id: entity }, createScheduledTransaction: { scheduled_transaction_id: entity } } as Record<string, Record<string, string>>)[id] ?? {};
+  return (
+    (
+      {
+        createPayee: { payee_id: entity },
+        createCategory: { category_id: entity },
+        createAccount: { account_id: entity },
+        createScheduledTransaction: { scheduled_transaction_id: entity },
+      } as Record<string, Record<string, string>>
+    )[id] ?? {}
+  );
 }

@@ -56,7 +56,10 @@ export class JournalBusyError extends Error {
 
 /** The fingerprint an intent is serialised by: a hash, so the journal holds no amounts or dates. */
 export function fingerprint(...parts: (string | number | null | undefined)[]): string {
-  return createHash('sha256').update(`ynab-mcp/intent/v1\n${parts.map((p) => String(p ?? '')).join('\n')}`).digest('hex').slice(0, 20);
+  return createHash('sha256')
+    .update(`ynab-mcp/intent/v1\n${parts.map((p) => String(p ?? '')).join('\n')}`)
+    .digest('hex')
+    .slice(0, 20);
 }
 
 function parse(bytes: Uint8Array | undefined): JournalState {
@@ -67,7 +70,9 @@ function parse(bytes: Uint8Array | undefined): JournalState {
   const intents = Array.isArray(doc.intents)
     ? (doc.intents as Intent[]).filter((i) => i && typeof i.id === 'string' && Array.isArray(i.fingerprints) && Number.isFinite(i.until))
     : [];
-  const claimed = Array.isArray(doc.claimed) ? (doc.claimed as JournalState['claimed']).filter((c) => c && typeof c.id === 'string' && Number.isFinite(c.at)) : [];
+  const claimed = Array.isArray(doc.claimed)
+    ? (doc.claimed as JournalState['claimed']).filter((c) => c && typeof c.id === 'string' && Number.isFinite(c.at))
+    : [];
   return { knowledge, intents, claimed };
 }
 

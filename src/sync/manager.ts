@@ -71,7 +71,12 @@ function noCopy(e: StateStoreError): string {
 
 /** Failures after which an older replica is still a useful answer. */
 function canServeStale(e: unknown): boolean {
-  return e instanceof QuotaExhaustedError || e instanceof StateStoreError || e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 429));
+  return (
+    e instanceof QuotaExhaustedError ||
+    e instanceof StateStoreError ||
+    e instanceof NetworkError ||
+    (e instanceof ApiError && (e.status >= 500 || e.status === 429))
+  );
 }
 
 export class ReplicaManager {
@@ -164,7 +169,11 @@ export class ReplicaManager {
    * `dirtyOk`: a copy our own writes changed since its sync will do (their answers are merged in;
    * what it lacks is their side effects), so that a run of writes does not sync before each.
    */
-  async fresh(budgetParam: string, maxAgeMs: number = this.maxStalenessMs, opts: { dirtyOk?: boolean } = {}): Promise<{ replica: BudgetReplica; notice?: string }> {
+  async fresh(
+    budgetParam: string,
+    maxAgeMs: number = this.maxStalenessMs,
+    opts: { dirtyOk?: boolean } = {},
+  ): Promise<{ replica: BudgetReplica; notice?: string }> {
     if (ALIASES.has(budgetParam) && !this.aliases.has(budgetParam) && this.opts.files) {
       const saved = await this.opts.files.loadAliases(await this.opts.tokenKey());
       if (saved[budgetParam]) this.aliases.set(budgetParam, saved[budgetParam]);
@@ -265,7 +274,9 @@ export class ReplicaManager {
     const key = current?.summary.id ?? budgetParam;
     let pending = this.syncing.get(key);
     if (!pending) {
-      pending = (this.opts.shared ? this.sharedSync(budgetParam, current, this.opts.shared) : this.doSync(budgetParam, current)).finally(() => this.syncing.delete(key));
+      pending = (this.opts.shared ? this.sharedSync(budgetParam, current, this.opts.shared) : this.doSync(budgetParam, current)).finally(() =>
+        this.syncing.delete(key),
+      );
       this.syncing.set(key, pending);
     }
     return pending;
@@ -302,7 +313,17 @@ export class ReplicaManager {
       budget = res.data.plan as E.BudgetDetail;
       current = other;
     }
-    const replica = current ?? new BudgetReplica({ id: budget.id, name: budget.name, last_modified_on: null, first_month: null, last_month: null, date_format: null, currency_format: null });
+    const replica =
+      current ??
+      new BudgetReplica({
+        id: budget.id,
+        name: budget.name,
+        last_modified_on: null,
+        first_month: null,
+        last_month: null,
+        date_format: null,
+        currency_format: null,
+      });
     replica.applyExport(budget, res.data.server_knowledge as number, at);
     if (ALIASES.has(budgetParam) && this.aliases.get(budgetParam) !== replica.summary.id) {
       this.aliases.set(budgetParam, replica.summary.id);

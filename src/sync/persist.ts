@@ -44,7 +44,12 @@ export function secretKey(get: () => Promise<string | null>, set: (value: string
       await set(fresh.toString('base64'));
       return fresh;
     } catch (e) {
-      throw new KeyUnavailableError('read', where, `the replica key in ${where} cannot be had (${(e as Error)?.message ?? String(e)}). Unlock the keychain, or set YNAB_MCP_KEYCHAIN=off to keep the key in a file.`, { cause: e });
+      throw new KeyUnavailableError(
+        'read',
+        where,
+        `the replica key in ${where} cannot be had (${(e as Error)?.message ?? String(e)}). Unlock the keychain, or set YNAB_MCP_KEYCHAIN=off to keep the key in a file.`,
+        { cause: e },
+      );
     }
   };
   return {

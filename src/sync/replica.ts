@@ -68,7 +68,17 @@ function mergeLines<T extends Keyed>(into: Map<string, Map<string, T>>, items: r
 }
 
 /** Fields whose values repeat across many rows (see BudgetReplica.shareStrings). */
-const TRANSACTION_SHARED = ['date', 'cleared', 'flag_color', 'flag_name', 'account_id', 'payee_id', 'category_id', 'transfer_account_id', 'debt_transaction_type'] as const;
+const TRANSACTION_SHARED = [
+  'date',
+  'cleared',
+  'flag_color',
+  'flag_name',
+  'account_id',
+  'payee_id',
+  'category_id',
+  'transfer_account_id',
+  'debt_transaction_type',
+] as const;
 const LINE_SHARED = ['transaction_id', 'payee_id', 'category_id', 'transfer_account_id'] as const;
 
 /** Rows whose strings are shared at once; more are shared in slices this size, after the answer (see share). */
@@ -133,7 +143,11 @@ export class BudgetReplica {
    */
   applyExport(budget: E.BudgetDetail, knowledge: number, at: number, opts: { gap?: boolean } = {}): void {
     if (!opts.gap) for (const { map, id } of this.provisional.splice(0)) map.delete(id);
-    this.summary = { ...summaryOf(budget), date_format: budget.date_format ?? this.summary.date_format, currency_format: budget.currency_format ?? this.summary.currency_format };
+    this.summary = {
+      ...summaryOf(budget),
+      date_format: budget.date_format ?? this.summary.date_format,
+      currency_format: budget.currency_format ?? this.summary.currency_format,
+    };
     merge(this.accounts, budget.accounts, this.gone);
     merge(this.payees, budget.payees, this.gone);
     merge(this.payeeLocations, budget.payee_locations);

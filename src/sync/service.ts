@@ -115,7 +115,8 @@ export class YnabService {
       }
       // What the service ignored is reported (or refused when nothing took effect).
       const report = verify?.(res.data);
-      if (report?.notApplied.length) return { status: res.status, data: { ...res.data, not_applied: report.notApplied }, notices: [...res.notices, ...report.notices] };
+      if (report?.notApplied.length)
+        return { status: res.status, data: { ...res.data, not_applied: report.notApplied }, notices: [...res.notices, ...report.notices] };
       return { status: res.status, data: res.data, notices: res.notices };
     }
     if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
@@ -136,7 +137,10 @@ export class YnabService {
     try {
       const res = await this.opts.client.call(id, args);
       const answer = { status: res.status, data: res.data, at: now };
-      if (shared) await shared.set(key, budgetId, answer, ttl).catch((e: unknown) => this.opts.log?.(`ynab-mcp: could not share a cached answer: ${(e as Error).message}`));
+      if (shared)
+        await shared
+          .set(key, budgetId, answer, ttl)
+          .catch((e: unknown) => this.opts.log?.(`ynab-mcp: could not share a cached answer: ${(e as Error).message}`));
       else this.cache.set(key, answer);
       return { ...res, freshness: this.freshness('api', now) };
     } catch (e) {
@@ -158,7 +162,9 @@ export class YnabService {
   /** A write changed the budget: cached answers about it (money movements, the list's dates) are old. */
   private async forgetBudget(budgetId: string): Promise<void> {
     if (this.opts.sharedAnswers) {
-      await this.opts.sharedAnswers.forget(budgetId).catch((e: unknown) => this.opts.log?.(`ynab-mcp: could not clear shared answers: ${(e as Error).message}`));
+      await this.opts.sharedAnswers
+        .forget(budgetId)
+        .catch((e: unknown) => this.opts.log?.(`ynab-mcp: could not clear shared answers: ${(e as Error).message}`));
       return;
     }
     for (const key of [...this.cache.keys()]) {

@@ -75,7 +75,12 @@ export function defaultKeySource(stateDir: string, configDir: string, warn: (lin
   const choose = async (): Promise<KeySource> => {
     try {
       const store = await openSecretStore({ configDir, keychain: 'auto', warn: () => {} });
-      if (store.kind === 'keychain') return secretKey(() => store.get('replica_key'), (v) => store.set('replica_key', v), `the OS keychain (${store.location})`);
+      if (store.kind === 'keychain')
+        return secretKey(
+          () => store.get('replica_key'),
+          (v) => store.set('replica_key', v),
+          `the OS keychain (${store.location})`,
+        );
     } catch (e) {
       warn(`ynab-mcp: the keychain could not be used for the replica key (${(e as Error).message}); using a key file`);
     }

@@ -54,7 +54,9 @@ function named(item: Item, id: string): string {
 function resolve(item: Item, replica: BudgetReplica | undefined): E.TransactionSummaryBase | undefined {
   if (!replica) return undefined;
   if (item.id) return replica.transactions.get(item.id);
-  const found = [...replica.transactions.values()].filter((t) => !t.deleted && t.import_id === item.importId && (!item.change.account_id || t.account_id === item.change.account_id));
+  const found = [...replica.transactions.values()].filter(
+    (t) => !t.deleted && t.import_id === item.importId && (!item.change.account_id || t.account_id === item.change.account_id),
+  );
   return found.length === 1 ? found[0] : undefined;
 }
 
@@ -63,7 +65,11 @@ function isSplit(replica: BudgetReplica, t: E.TransactionSummaryBase): boolean {
 }
 
 /** Refuses split edits the API cannot make; returns the check to run on the answer. */
-export async function checkTransactionUpdate(id: OperationId, args: CallArgs, replicas: ReplicaManager): Promise<((data: Record<string, any>) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
+export async function checkTransactionUpdate(
+  id: OperationId,
+  args: CallArgs,
+  replicas: ReplicaManager,
+): Promise<((data: Record<string, any>) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
   if (id !== 'updateTransaction' && id !== 'updateTransactions') return undefined;
   const list = items(id, args);
   const budget = args.params?.budget_id;
@@ -94,16 +100,22 @@ const TEXT = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 const norm = (field: string, v: unknown) => (v === undefined || (field === 'flag_color' && v === '') ? null : field === 'memo' ? TEXT(v) : v);
 
 function reasonFor(field: string, item: Item, split: boolean): string {
-  if (split && field === 'amount') return 'YNAB keeps a split\'s amount; to change it, rewrite the split with split_transaction (amount and lines), or delete it (delete_transaction) and create it again (create_transactions)';
-  if (split && field === 'date') return 'YNAB keeps a split\'s date; to change it, delete the split (delete_transaction) and create it again (create_transactions)';
+  if (split && field === 'amount')
+    return "YNAB keeps a split's amount; to change it, rewrite the split with split_transaction (amount and lines), or delete it (delete_transaction) and create it again (create_transactions)";
+  if (split && field === 'date')
+    return "YNAB keeps a split's date; to change it, delete the split (delete_transaction) and create it again (create_transactions)";
   if (split && field === 'category_id') return 'a split has no single category: its lines carry the categories';
   if (field === 'payee_name' && item.change.payee_id) return 'YNAB ignores payee_name when payee_id is given';
-  if (field === 'category_id') return 'YNAB ignores this category here (a Credit Card Payment category, a transfer between budget accounts, or an account off budget)';
+  if (field === 'category_id')
+    return 'YNAB ignores this category here (a Credit Card Payment category, a transfer between budget accounts, or an account off budget)';
   return 'YNAB did not apply it';
 }
 
 function sameLines(sent: Change[], shown: E.SubTransactionBase[] | undefined): boolean {
-  const live = (shown ?? []).filter((x) => !x.deleted).map((x) => x.amount).sort((a, b) => a - b);
+  const live = (shown ?? [])
+    .filter((x) => !x.deleted)
+    .map((x) => x.amount)
+    .sort((a, b) => a - b);
   const wanted = sent.map((x) => x.amount as number).sort((a, b) => a - b);
   return live.length === wanted.length && live.every((a, i) => a === wanted[i]);
 }
@@ -113,7 +125,9 @@ function compare(list: Item[], data: Record<string, any>, splits: Set<string>): 
   const notApplied: NotApplied[] = [];
   let fields = 0;
   for (const item of list) {
-    const shown = answered.find((t) => (item.id ? t.id === item.id : t.import_id === item.importId && (!item.change.account_id || t.account_id === item.change.account_id)));
+    const shown = answered.find((t) =>
+      item.id ? t.id === item.id : t.import_id === item.importId && (!item.change.account_id || t.account_id === item.change.account_id),
+    );
     if (!shown) continue;
     const split = splits.has(shown.id) || (shown.subtransactions ?? []).some((x) => !x.deleted);
     for (const [field, sent] of Object.entries(item.change)) {
@@ -132,7 +146,10 @@ function compare(list: Item[], data: Record<string, any>, splits: Set<string>): 
       if (!applied) notApplied.push({ transaction_id: shown.id, field, sent, shown: value ?? null, reason: reasonFor(field, item, split) });
     }
   }
-  const notices = notApplied.map((n) => `Not applied by YNAB: ${n.field} of transaction ${n.transaction_id} (sent ${JSON.stringify(n.sent)}, it shows ${JSON.stringify(n.shown)}): ${n.reason}.`);
+  const notices = notApplied.map(
+    (n) =>
+      `Not applied by YNAB: ${n.field} of transaction ${n.transaction_id} (sent ${JSON.stringify(n.sent)}, it shows ${JSON.stringify(n.shown)}): ${n.reason}.`,
+  );
   if (fields > 0 && notApplied.length === fields) {
     throw new UnsupportedChangeError(`YNAB accepted the update but applied none of it. ${notices.join(' ')}`);
   }

@@ -66,7 +66,9 @@ export class WriteCoordinator {
     else result = await this.retrying(id, args);
     const knowledge = result.data.server_knowledge;
     if (typeof knowledge === 'number') {
-      await this.journal.record(base.id, knowledge).catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the write journal: ${(e as Error).message}`));
+      await this.journal
+        .record(base.id, knowledge)
+        .catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the write journal: ${(e as Error).message}`));
     }
     return result;
   }
@@ -76,7 +78,11 @@ export class WriteCoordinator {
    * `recover` looks at YNAB: it returns the result when the write turns out to have happened, or
    * undefined to send it again.
    */
-  private async untilClear(send: () => Promise<CallResult>, recover: (e: unknown, attempt: number) => Promise<CallResult | undefined>, notices: string[]): Promise<WriteResult> {
+  private async untilClear(
+    send: () => Promise<CallResult>,
+    recover: (e: unknown, attempt: number) => Promise<CallResult | undefined>,
+    notices: string[],
+  ): Promise<WriteResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         return { ...(await send()), notices };
@@ -168,7 +174,7 @@ export class WriteCoordinator {
         const key = id === 'deleteTransaction' ? 'transaction_id' : 'scheduled_transaction_id';
         const target = args.params?.[key];
         const tomb = [...(delta.transactions ?? []), ...(delta.scheduled_transactions ?? [])].find((x) => x.id === target);
-        notices.push('The first attempt\'s answer was lost; it had already deleted it.');
+        notices.push("The first attempt's answer was lost; it had already deleted it.");
         return { status: 200, data: { [id === 'deleteTransaction' ? 'transaction' : 'scheduled_transaction']: tomb ?? { id: target, deleted: true } } };
       }
     };

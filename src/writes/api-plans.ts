@@ -47,7 +47,7 @@ function predict(before: State | null, change: Item): State {
   return after;
 }
 
-const NOT_DELETABLE = 'YNAB\'s API cannot delete categories, category groups, payees or accounts; hide or close it in YNAB instead';
+const NOT_DELETABLE = "YNAB's API cannot delete categories, category groups, payees or accounts; hide or close it in YNAB instead";
 
 interface ApiWrite {
   kind: EntityKind;
@@ -68,7 +68,9 @@ const monthOf = (call: CallArgs) => (param(call, 'month') === 'current' ? curren
 /** The transaction an update item names: by id, or the one transaction with its import_id (on its account). */
 function targetOf(item: Item, r: BudgetReplica): string | undefined {
   if (item.id) return item.id;
-  const found = [...r.transactions.values()].filter((t) => !t.deleted && t.import_id === item.import_id && (!item.account_id || t.account_id === item.account_id));
+  const found = [...r.transactions.values()].filter(
+    (t) => !t.deleted && t.import_id === item.import_id && (!item.account_id || t.account_id === item.account_id),
+  );
   return found.length === 1 ? found[0]!.id : undefined;
 }
 
@@ -105,18 +107,34 @@ function created(kind: EntityKind, member: string, state: (x: Item) => State, ve
   };
 }
 
-const TRANSACTION_LIST = (data: Item): E.TransactionDetail[] => [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
+const TRANSACTION_LIST = (data: Item): E.TransactionDetail[] => [
+  ...(data.transaction ? [data.transaction] : []),
+  ...(Array.isArray(data.transactions) ? data.transactions : []),
+];
 
 /** Updated transactions as the answer shows them, with their states before from the plan. */
 const updatedTransactions = (data: Item, plan: EntityChange[]): EntityChange[] =>
-  TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'update', before: plan.find((e) => e.id === t.id)?.before ?? null, after: transactionState(t) }));
+  TRANSACTION_LIST(data).map((t) => ({
+    kind: 'transaction',
+    id: t.id,
+    action: 'update',
+    before: plan.find((e) => e.id === t.id)?.before ?? null,
+    after: transactionState(t),
+  }));
 
 const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   createTransaction: {
     kind: 'transaction',
     verb: 'Create',
     kinds: () => ['create'],
-    entities: (call) => ((call.body as Item).transactions ?? [(call.body as Item).transaction]).map((t: Item, i: number) => ({ kind: 'transaction', id: `new-${i + 1}`, action: 'create', before: null, after: predict(null, t) })),
+    entities: (call) =>
+      ((call.body as Item).transactions ?? [(call.body as Item).transaction]).map((t: Item, i: number) => ({
+        kind: 'transaction',
+        id: `new-${i + 1}`,
+        action: 'create',
+        before: null,
+        after: predict(null, t),
+      })),
     answered: (data) => TRANSACTION_LIST(data).map((t) => ({ kind: 'transaction', id: t.id, action: 'create', before: null, after: transactionState(t) })),
   },
   updateTransaction: {
@@ -139,7 +157,13 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
         const id = targetOf(item, r) ?? item.id ?? `import_id ${item.import_id}`;
         const before = currentState(r, 'transaction', id);
         const { import_id: _i, ...change } = item;
-        return { kind: 'transaction' as const, id: before ? id : (item.id ?? `import_id ${item.import_id}`), action: 'update' as const, before, after: predict(before, change) };
+        return {
+          kind: 'transaction' as const,
+          id: before ? id : (item.id ?? `import_id ${item.import_id}`),
+          action: 'update' as const,
+          before,
+          after: predict(before, change),
+        };
       }),
     answered: updatedTransactions,
   },
@@ -168,9 +192,28 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
     kinds: () => ['create'],
     entities: (call) => {
       const s = body(call, 'scheduled_transaction');
-      return [{ kind: 'scheduled_transaction', id: 'new', action: 'create', before: null, after: scheduledState({ ...s, date_first: s.date, date_next: s.date, amount: s.amount ?? 0 }) }];
+      return [
+        {
+          kind: 'scheduled_transaction',
+          id: 'new',
+          action: 'create',
+          before: null,
+          after: scheduledState({ ...s, date_first: s.date, date_next: s.date, amount: s.amount ?? 0 }),
+        },
+      ];
     },
-    answered: (data) => (data.scheduled_transaction ? [{ kind: 'scheduled_transaction', id: data.scheduled_transaction.id, action: 'create', before: null, after: scheduledState(data.scheduled_transaction) }] : []),
+    answered: (data) =>
+      data.scheduled_transaction
+        ? [
+            {
+              kind: 'scheduled_transaction',
+              id: data.scheduled_transaction.id,
+              action: 'create',
+              before: null,
+              after: scheduledState(data.scheduled_transaction),
+            },
+          ]
+        : [],
   },
   updateScheduledTransaction: one('scheduled_transaction', 'scheduled_transaction_id', 'scheduled_transaction', (s) => scheduledState(s), 'Update'),
   deleteScheduledTransaction: {
@@ -236,7 +279,10 @@ export function draftApiWrite(id: OperationId, call: CallArgs, plan: Plan, data:
   const w = API_WRITES[id]!;
   const entities = w.answered(data, plan.entities, call);
   return {
-    summary: id === 'importTransactions' ? `Imported ${entities.length} transaction(s) from linked accounts` : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s, true),
+    summary:
+      id === 'importTransactions'
+        ? `Imported ${entities.length} transaction(s) from linked accounts`
+        : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s, true),
     entities,
     ...(w.not_undoable ? { not_undoable: w.not_undoable } : {}),
   };

@@ -28,7 +28,8 @@ function planBulk(verb: string, decide: Decide) {
     const byFilter = Object.keys(filter).length > 0;
     if (a.transaction_ids && byFilter) throw new ArgumentError(`give transaction_ids or a filter (${Object.keys(filter).join(', ')}), not both`);
     if (!a.transaction_ids && !byFilter) throw new ArgumentError('give transaction_ids, or a filter as search_transactions takes it (with expected_count)');
-    if (byFilter && a.expected_count === undefined) throw new ArgumentError('expected_count is needed with a filter: the count search_transactions gave for it, so that nothing else is changed');
+    if (byFilter && a.expected_count === undefined)
+      throw new ArgumentError('expected_count is needed with a filter: the count search_transactions gave for it, so that nothing else is changed');
     let ids: string[];
     // What expected_count is compared with: the number of transactions given, or for a filter the
     // count search_transactions gives for it (matching lines: a split counts by its lines).
@@ -38,7 +39,9 @@ function planBulk(verb: string, decide: Decide) {
       const unknown = ids.filter((id) => !r.transactions.get(id) || r.transactions.get(id)!.deleted);
       if (unknown.length) {
         const named = unknown.slice(0, 10).map((id) => `transaction ${id}: ${absentText(r, id)}`);
-        throw new ArgumentError(`${named.join('; ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`);
+        throw new ArgumentError(
+          `${named.join('; ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`,
+        );
       }
       counted = ids.length;
     } else {
@@ -46,13 +49,17 @@ function planBulk(verb: string, decide: Decide) {
       ids = found.ids;
       counted = found.lines;
     }
-    if (ids.length > MAX_SELECTED) throw new ArgumentError(`${ids.length} transactions match; at most ${MAX_SELECTED} are changed in one call: narrow the filter (dates, account)`);
+    if (ids.length > MAX_SELECTED)
+      throw new ArgumentError(`${ids.length} transactions match; at most ${MAX_SELECTED} are changed in one call: narrow the filter (dates, account)`);
     const entities: EntityChange[] = [];
     const unchanged: string[] = [];
     const skipped: { id: string; reason: string }[] = [];
     for (const id of ids) {
       const t = r.transactions.get(id)!;
-      const d = decide(t, r.linesOf(id).some((x) => !x.deleted));
+      const d = decide(
+        t,
+        r.linesOf(id).some((x) => !x.deleted),
+      );
       if ('skip' in d) skipped.push({ id, reason: d.skip });
       else if ('unchanged' in d) unchanged.push(id);
       else {
@@ -70,12 +77,23 @@ function planBulk(verb: string, decide: Decide) {
       ...(unchanged.length ? { unchanged: unchanged.length } : {}),
       ...(skipped.length ? { skipped } : {}),
     };
-    const matchedText = counted !== ids.length ? `${counted} lines match (as search_transactions counts them), in ${ids.length} transaction${ids.length === 1 ? '' : 's'}` : `${ids.length} transaction${ids.length === 1 ? '' : 's'} match${ids.length === 1 ? 'es' : ''}`;
+    const matchedText =
+      counted !== ids.length
+        ? `${counted} lines match (as search_transactions counts them), in ${ids.length} transaction${ids.length === 1 ? '' : 's'}`
+        : `${ids.length} transaction${ids.length === 1 ? '' : 's'} match${ids.length === 1 ? 'es' : ''}`;
     const notices = expected !== counted ? [`expected_count ${expected} does not hold: ${matchedText}. Check the list before confirming.`] : [];
     const args = { ...(a.transaction_ids ? { transaction_ids: ids } : { filter }), expected_count: expected, ...extra };
     const base = { tool: ctx.tool, budgetId: ctx.budgetId, args, summary, kinds, entities, details, notices };
     if (!entities.length) {
-      return { ...base, answer: { updated: 0, ...details, message: `Nothing to change: ${unchanged.length ? `${unchanged.length} already as asked` : 'no transaction matches'}${skipped.length ? `, ${skipped.length} cannot be changed (see skipped)` : ''}.` }, apply: async () => ({ structured: {} }) };
+      return {
+        ...base,
+        answer: {
+          updated: 0,
+          ...details,
+          message: `Nothing to change: ${unchanged.length ? `${unchanged.length} already as asked` : 'no transaction matches'}${skipped.length ? `, ${skipped.length} cannot be changed (see skipped)` : ''}.`,
+        },
+        apply: async () => ({ structured: {} }),
+      };
     }
     return {
       ...base,
@@ -87,13 +105,23 @@ function planBulk(verb: string, decide: Decide) {
         };
         try {
           await w.updateTransactions(
-            entities.map((e) => ({ id: e.id, ...Object.fromEntries(Object.keys(e.after!).filter((k) => e.after![k] !== e.before![k]).map((k) => [k, e.after![k]])) })),
+            entities.map((e) => ({
+              id: e.id,
+              ...Object.fromEntries(
+                Object.keys(e.after!)
+                  .filter((k) => e.after![k] !== e.before![k])
+                  .map((k) => [k, e.after![k]]),
+              ),
+            })),
             record,
           );
         } catch (e) {
           if (done.length) {
-            const partial = await ctx.changes.append(ctx.budgetId, { tool: ctx.tool, summary: `${summary} (stopped after ${done.length})`, entities: done }).catch(() => undefined);
-            (e as Error).message = `${(e as Error).message}. ${done.length} of the ${entities.length} were changed before this${partial ? ` (change ${partial.id}, which undo_change can undo)` : ''}; the others were not`;
+            const partial = await ctx.changes
+              .append(ctx.budgetId, { tool: ctx.tool, summary: `${summary} (stopped after ${done.length})`, entities: done })
+              .catch(() => undefined);
+            (e as Error).message =
+              `${(e as Error).message}. ${done.length} of the ${entities.length} were changed before this${partial ? ` (change ${partial.id}, which undo_change can undo)` : ''}; the others were not`;
           }
           throw e;
         }

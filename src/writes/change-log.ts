@@ -108,16 +108,25 @@ export class ChangeLog extends SealedRecords {
     const secret = await this.sealer.key();
     const at = new Date(this.now()).toISOString();
     return this.store.update<ChangeRecord | { refused: string }>(key, (bytes) => {
-      if (!bytes) return { value: undefined, result: { refused: `no change ${id} is in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them` } };
+      if (!bytes)
+        return {
+          value: undefined,
+          result: { refused: `no change ${id} is in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them` },
+        };
       let r: ChangeRecord;
       try {
         r = JSON.parse(this.sealer.openSync(secret, bytes, key).toString('utf8')) as ChangeRecord;
       } catch {
         return { value: undefined, result: { refused: `change ${id} cannot be read (it was recorded under another key)` } };
       }
-      if (r.undo?.state === 'undone') return { value: undefined, result: { refused: `change ${id} was already undone${r.undo.by ? ` by ${r.undo.by}` : ''} at ${r.undo.at}` } };
+      if (r.undo?.state === 'undone')
+        return { value: undefined, result: { refused: `change ${id} was already undone${r.undo.by ? ` by ${r.undo.by}` : ''} at ${r.undo.at}` } };
       // A claim whose holder died lapses (a retry then finds the entities as the undo left them, or not).
-      if (r.undo?.state === 'undoing' && Date.parse(r.undo.at) > this.now() - CLAIM_LAPSE_MS) return { value: undefined, result: { refused: `change ${id} is being undone by another call (since ${r.undo.at}); list_recent_changes shows when it is done` } };
+      if (r.undo?.state === 'undoing' && Date.parse(r.undo.at) > this.now() - CLAIM_LAPSE_MS)
+        return {
+          value: undefined,
+          result: { refused: `change ${id} is being undone by another call (since ${r.undo.at}); list_recent_changes shows when it is done` },
+        };
       const claimed: ChangeRecord = { ...r, undo: { state: 'undoing', at } };
       return { value: this.sealer.sealSync(secret, Buffer.from(JSON.stringify(claimed)), key), result: claimed };
     });

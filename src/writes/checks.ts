@@ -40,7 +40,12 @@ export function checkTargets(entities: readonly EntityChange[], r: BudgetReplica
   if (!missing.length) return;
   const more = missing.length > NAMED ? ` and ${missing.length - NAMED} more` : '';
   const hint = missing.some((m) => !r.wasDeleted(m.id)) ? "; the list and search tools give this budget's ids" : '';
-  throw new ArgumentError(`${missing.slice(0, NAMED).map((m) => `${m.what} ${m.id}: ${absentText(r, m.id)}`).join('; ')}${more}. Nothing was changed and there is nothing to confirm${hint}`);
+  throw new ArgumentError(
+    `${missing
+      .slice(0, NAMED)
+      .map((m) => `${m.what} ${m.id}: ${absentText(r, m.id)}`)
+      .join('; ')}${more}. Nothing was changed and there is nothing to confirm${hint}`,
+  );
 }
 
 const lines = (s: State) => (s.subtransactions as State[] | undefined) ?? [];
@@ -64,8 +69,11 @@ export function unknownReferences(r: BudgetReplica, s: State): string[] {
 
 /** The accounts a transaction's state puts money in: its own, and a transfer's other account (its own or a line's). */
 function accountsOf(r: BudgetReplica, s: State): string[] {
-  const through = (payeeId: unknown, transferId: unknown) => (typeof transferId === 'string' ? transferId : typeof payeeId === 'string' ? r.payees.get(payeeId)?.transfer_account_id : undefined);
-  return [s.account_id, through(s.payee_id, s.transfer_account_id), ...lines(s).map((x) => through(x.payee_id, x.transfer_account_id))].filter((id): id is string => typeof id === 'string' && !!id);
+  const through = (payeeId: unknown, transferId: unknown) =>
+    typeof transferId === 'string' ? transferId : typeof payeeId === 'string' ? r.payees.get(payeeId)?.transfer_account_id : undefined;
+  return [s.account_id, through(s.payee_id, s.transfer_account_id), ...lines(s).map((x) => through(x.payee_id, x.transfer_account_id))].filter(
+    (id): id is string => typeof id === 'string' && !!id,
+  );
 }
 
 /** A notice for each closed account a write puts a transaction (or scheduled one) in, that it was not in before. */
@@ -79,5 +87,7 @@ export function closedAccountNotices(r: BudgetReplica, entities: readonly Entity
       if (a?.closed && !was.includes(id) && !closed.has(id)) closed.set(id, { name: a.name, what: e.kind.replace('_', ' ') });
     }
   }
-  return [...closed.values()].map((a) => `The account ${JSON.stringify(a.name)} is closed: YNAB takes the ${a.what} into it all the same (its balance changes, and it stays closed).`);
+  return [...closed.values()].map(
+    (a) => `The account ${JSON.stringify(a.name)} is closed: YNAB takes the ${a.what} into it all the same (its balance changes, and it stays closed).`,
+  );
 }

@@ -17,7 +17,27 @@ import type { BudgetReplica } from '../sync/replica.js';
 
 export const DUPLICATE_WINDOW_DAYS = 3;
 
-const NOISE = new Set(['the', 'inc', 'llc', 'ltd', 'co', 'corp', 'company', 'store', 'stores', 'com', 'www', 'sq', 'tst', 'pos', 'purchase', 'payment', 'gmbh', 'ag', 'sa']);
+const NOISE = new Set([
+  'the',
+  'inc',
+  'llc',
+  'ltd',
+  'co',
+  'corp',
+  'company',
+  'store',
+  'stores',
+  'com',
+  'www',
+  'sq',
+  'tst',
+  'pos',
+  'purchase',
+  'payment',
+  'gmbh',
+  'ag',
+  'sa',
+]);
 
 /** A name as the words that identify it. */
 export function payeeWords(name: string): string[] {

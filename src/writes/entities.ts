@@ -199,7 +199,9 @@ export function fieldText(field: string, value: unknown, s: Shown): string {
     case 'category_group_id':
       return JSON.stringify(s.group(value) ?? value);
     case 'subtransactions':
-      return (value as State[]).length ? (value as State[]).map((x) => `${s.money(x.amount as number)} ${JSON.stringify(s.category(x.category_id) ?? 'uncategorized')}`).join(', ') : 'no split lines';
+      return (value as State[]).length
+        ? (value as State[]).map((x) => `${s.money(x.amount as number)} ${JSON.stringify(s.category(x.category_id) ?? 'uncategorized')}`).join(', ')
+        : 'no split lines';
     default:
       return typeof value === 'string' ? JSON.stringify(value) : String(value);
   }
@@ -226,7 +228,11 @@ export function describeEntity(kind: EntityKind, id: string, state: State | null
   switch (kind) {
     case 'transaction': {
       const lines = (state.subtransactions as State[] | undefined)?.length;
-      const category = lines ? `split in ${lines} lines` : state.transfer_account_id ? `transfer with ${fieldText('account_id', state.transfer_account_id, s)}` : fieldText('category_id', state.category_id, s);
+      const category = lines
+        ? `split in ${lines} lines`
+        : state.transfer_account_id
+          ? `transfer with ${fieldText('account_id', state.transfer_account_id, s)}`
+          : fieldText('category_id', state.category_id, s);
       return `transaction ${id} (${state.date}, ${s.money(state.amount as number)}, payee ${fieldText('payee_id', state.payee_id, s)}, ${category}, account ${fieldText('account_id', state.account_id, s)}${state.memo ? `, memo ${JSON.stringify(state.memo)}` : ''})`;
     }
     case 'scheduled_transaction':
@@ -270,7 +276,16 @@ export function readable(kind: EntityKind, state: State | null, s: Shown): Recor
       continue;
     }
     // Names for people; the id only where no name is known.
-    const name = k === 'account_id' || k === 'transfer_account_id' ? s.account(v) : k === 'payee_id' ? s.payee(v) : k === 'category_id' ? s.category(v) : k === 'category_group_id' ? s.group(v) : null;
+    const name =
+      k === 'account_id' || k === 'transfer_account_id'
+        ? s.account(v)
+        : k === 'payee_id'
+          ? s.payee(v)
+          : k === 'category_id'
+            ? s.category(v)
+            : k === 'category_group_id'
+              ? s.group(v)
+              : null;
     if (name) out[k.replace(/_id$/, '_name')] = name;
     else out[k] = v;
   }

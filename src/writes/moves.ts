@@ -24,23 +24,38 @@ export async function planTransfer(ctx: TaskContext, a: Record<string, any>): Pr
   if (from.id === to.id) throw new ArgumentError('from_account_id and to_account_id are the same account; a transfer needs two');
   const amount = positive(a, ctx.digits);
   const date = a.date ?? ctx.today;
-  if (date > ctx.today) throw new ArgumentError(`date ${date} is in the future; YNAB takes future transfers as scheduled transactions (create_scheduled_transaction)`);
+  if (date > ctx.today)
+    throw new ArgumentError(`date ${date} is in the future; YNAB takes future transfers as scheduled transactions (create_scheduled_transaction)`);
   // The side that is on budget carries the category; when only one is, the transaction is made there.
   let side = from;
   let other = to;
   let sign = -1;
   let category: string | null = null;
   if (from.on_budget && !to.on_budget) {
-    if (!a.category_id) throw new ArgumentError(`category_id is needed: money moving from the budget account ${JSON.stringify(from.name)} to the tracking account ${JSON.stringify(to.name)} leaves the budget, so YNAB spends it from a category`);
+    if (!a.category_id)
+      throw new ArgumentError(
+        `category_id is needed: money moving from the budget account ${JSON.stringify(from.name)} to the tracking account ${JSON.stringify(to.name)} leaves the budget, so YNAB spends it from a category`,
+      );
     category = a.category_id;
   } else if (!from.on_budget && to.on_budget) {
     [side, other, sign] = [to, from, 1];
     category = a.category_id ?? ctx.view.readyToAssignId;
   } else if (a.category_id) {
-    throw new ArgumentError(`category_id is only taken for a transfer between a budget account and a tracking account; between ${JSON.stringify(from.name)} and ${JSON.stringify(to.name)} YNAB puts no category`);
+    throw new ArgumentError(
+      `category_id is only taken for a transfer between a budget account and a tracking account; between ${JSON.stringify(from.name)} and ${JSON.stringify(to.name)} YNAB puts no category`,
+    );
   }
   if (!other.transfer_payee_id) throw new ArgumentError(`the account ${JSON.stringify(other.name)} has no transfer payee; YNAB cannot transfer to it`);
-  const item = { account_id: side.id, date, amount: sign * amount, payee_id: other.transfer_payee_id, category_id: category, memo: a.memo ?? null, cleared: 'uncleared', approved: true };
+  const item = {
+    account_id: side.id,
+    date,
+    amount: sign * amount,
+    payee_id: other.transfer_payee_id,
+    category_id: category,
+    memo: a.memo ?? null,
+    cleared: 'uncleared',
+    approved: true,
+  };
   const summary = `Transfer ${ctx.shown.money(amount)} from ${JSON.stringify(from.name)} to ${JSON.stringify(to.name)} on ${date}`;
   const after = transactionState(item);
   const pairAfter = transactionState({ ...item, account_id: other.id, amount: -item.amount, payee_id: side.transfer_payee_id, category_id: null });
@@ -48,7 +63,14 @@ export async function planTransfer(ctx: TaskContext, a: Record<string, any>): Pr
     { kind: 'transaction', id: 'new', action: 'create', before: null, after },
     { kind: 'transaction', id: 'new-other-side', action: 'create', before: null, after: pairAfter, linked: true },
   ];
-  const base = { tool: ctx.tool, budgetId: ctx.budgetId, args: { ...item, allow_duplicate: a.allow_duplicate === true }, summary, kinds: ['create'] as WriteKind[], entities };
+  const base = {
+    tool: ctx.tool,
+    budgetId: ctx.budgetId,
+    args: { ...item, allow_duplicate: a.allow_duplicate === true },
+    summary,
+    kinds: ['create'] as WriteKind[],
+    entities,
+  };
   const dup = a.allow_duplicate ? [] : duplicateCandidates(r, [item]);
   if (dup.length) {
     return {
@@ -73,10 +95,19 @@ export async function planTransfer(ctx: TaskContext, a: Record<string, any>): Pr
       const pair = currentState(fresh, 'transaction', pairId);
       const notices = pair ? [] : [`YNAB's answer did not show the other side in ${JSON.stringify(other.name)} yet; list_account_transactions shows it.`];
       const mine = transactionState(made);
-      const sides = sign < 0 ? { from: txnRow(ctx.shown, made.id, mine), to: pair ? txnRow(ctx.shown, pairId, pair) : null } : { from: pair ? txnRow(ctx.shown, pairId, pair) : null, to: txnRow(ctx.shown, made.id, mine) };
+      const sides =
+        sign < 0
+          ? { from: txnRow(ctx.shown, made.id, mine), to: pair ? txnRow(ctx.shown, pairId, pair) : null }
+          : { from: pair ? txnRow(ctx.shown, pairId, pair) : null, to: txnRow(ctx.shown, made.id, mine) };
       return {
         structured: { transfer: sides, transaction_ids: [made.id, ...(pair ? [pairId] : [])] },
-        draft: { summary, entities: [{ kind: 'transaction', id: made.id, action: 'create', before: null, after: mine }, ...(pair ? [{ kind: 'transaction' as const, id: pairId, action: 'create' as const, before: null, after: pair, linked: true }] : [])] },
+        draft: {
+          summary,
+          entities: [
+            { kind: 'transaction', id: made.id, action: 'create', before: null, after: mine },
+            ...(pair ? [{ kind: 'transaction' as const, id: pairId, action: 'create' as const, before: null, after: pair, linked: true }] : []),
+          ],
+        },
         notices,
       };
     },
@@ -88,12 +119,14 @@ export async function planTransfer(ctx: TaskContext, a: Record<string, any>): Pr
 export async function planMove(ctx: TaskContext, a: Record<string, any>): Promise<TaskPlan> {
   const r = ctx.replica;
   const month = !a.month || a.month === 'current' ? currentMonth(new Date(`${ctx.today}T00:00:00Z`)) : a.month;
-  if (!r.months.has(month)) throw new ArgumentError(`month ${month} is not in this budget (its months run from ${r.summary.first_month ?? '?'} to ${r.summary.last_month ?? '?'})`);
+  if (!r.months.has(month))
+    throw new ArgumentError(`month ${month} is not in this budget (its months run from ${r.summary.first_month ?? '?'} to ${r.summary.last_month ?? '?'})`);
   if (a.from_category_id === a.to_category_id) throw new ArgumentError('from_category_id and to_category_id are the same category');
   const cat = (id: string, label: string) => {
     const c = r.monthCategory(month, id);
     if (!c || c.deleted) throw new ArgumentError(`${label} ${id}: no such category in ${month.slice(0, 7)}`);
-    if (c.internal) throw new ArgumentError(`${label}: ${JSON.stringify(c.name)} is YNAB's own; to assign money from Ready to Assign use update_month_category`);
+    if (c.internal)
+      throw new ArgumentError(`${label}: ${JSON.stringify(c.name)} is YNAB's own; to assign money from Ready to Assign use update_month_category`);
     return c;
   };
   const from = cat(a.from_category_id, 'from_category_id');
@@ -137,7 +170,10 @@ export async function planMove(ctx: TaskContext, a: Record<string, any>): Promis
         { ...entities[0]!, after: monthCategoryState(month, took) },
         { ...entities[1]!, after: monthCategoryState(month, gave) },
       ];
-      return { structured: { month, moved_milliunits: amount, moved_formatted: ctx.shown.money(amount), from: side(from, -amount), to: side(to, amount) }, draft: { summary, entities: done } };
+      return {
+        structured: { month, moved_milliunits: amount, moved_formatted: ctx.shown.money(amount), from: side(from, -amount), to: side(to, amount) },
+        draft: { summary, entities: done },
+      };
     },
   };
 
@@ -146,14 +182,25 @@ export async function planMove(ctx: TaskContext, a: Record<string, any>): Promis
    * time), look; when it did not, give the first category its money back; say exactly where the
    * budget stands when even that fails.
    */
-  async function secondStep(w: Writer, c: TaskContext, m: string, target: E.CategoryBase, wanted: number, e: unknown, took: E.CategoryBase): Promise<E.CategoryBase> {
+  async function secondStep(
+    w: Writer,
+    c: TaskContext,
+    m: string,
+    target: E.CategoryBase,
+    wanted: number,
+    e: unknown,
+    took: E.CategoryBase,
+  ): Promise<E.CategoryBase> {
     // What stays applied when the money cannot be put back: the first assignment alone.
     const tookOnly: Draft = {
       summary: `Took ${c.shown.money(amount)} from ${JSON.stringify(from.name)} in ${m.slice(0, 7)} (moving it to ${JSON.stringify(target.name)} failed)`,
       entities: [{ ...entities[0]!, after: monthCategoryState(m, took) }],
     };
     if (ambiguous(e)) {
-      const now = await c.service.replicas.fresh(c.budgetId, 0).then((f) => f.replica.monthCategory(m, target.id)).catch(() => undefined);
+      const now = await c.service.replicas
+        .fresh(c.budgetId, 0)
+        .then((f) => f.replica.monthCategory(m, target.id))
+        .catch(() => undefined);
       if (now?.budgeted === wanted) return now;
       if (!now) {
         throw new StepError(

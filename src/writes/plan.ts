@@ -61,9 +61,13 @@ export interface PreviewOptions {
 export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<string, unknown> {
   const rows = plan.entities.slice(0, PREVIEW_ROWS).map((e) => previewRow(e, s));
   const notices = [...(plan.notices ?? [])];
-  if (plan.entities.length > rows.length) notices.push(`Only the first ${rows.length} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`);
+  if (plan.entities.length > rows.length)
+    notices.push(`Only the first ${rows.length} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`);
   if (o.declined) notices.push(`The user did not confirm in the client's dialog (${o.declined}); do not apply this unless they ask again.`);
-  if (o.dialogFailed) notices.push(`The client's confirmation dialog could not be shown or answered (${o.dialogFailed}), so nothing was asked: show the user this preview yourself.`);
+  if (o.dialogFailed)
+    notices.push(
+      `The client's confirmation dialog could not be shown or answered (${o.dialogFailed}), so nothing was asked: show the user this preview yourself.`,
+    );
   return {
     preview: true,
     summary: plan.summary,
@@ -79,7 +83,10 @@ export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<s
 
 /** The question the client's confirmation dialog asks: the summary and the first changes, one line each. */
 export function dialogText(plan: Plan, describe: (e: EntityChange) => string): string {
-  const lines = plan.entities.filter((e) => !e.linked).slice(0, 10).map((e) => `- ${e.action} ${describe(e)}`);
+  const lines = plan.entities
+    .filter((e) => !e.linked)
+    .slice(0, 10)
+    .map((e) => `- ${e.action} ${describe(e)}`);
   const more = plan.entities.length > 10 ? `\n(and ${plan.entities.length - 10} more)` : '';
   return `${plan.summary}\n${lines.join('\n')}${more}\nApply this change?`;
 }

@@ -51,7 +51,8 @@ const DAY = 86_400_000;
 function importMatch(r: BudgetReplica, t: E.TransactionSummaryBase, amount: number): E.TransactionSummaryBase | undefined {
   const day = Date.parse(t.date);
   for (const x of r.transactions.values()) {
-    if (x.id === t.id || x.deleted || x.account_id !== t.account_id || x.amount !== amount || x.import_id || x.matched_transaction_id || x.transfer_account_id) continue;
+    if (x.id === t.id || x.deleted || x.account_id !== t.account_id || x.amount !== amount || x.import_id || x.matched_transaction_id || x.transfer_account_id)
+      continue;
     if (Math.abs(Date.parse(x.date) - day) <= 10 * DAY) return x;
   }
   return undefined;
@@ -66,16 +67,27 @@ export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLi
   const before = currentState(r, 'transaction', id)!;
   const split = (before.subtransactions as State[]).length > 0;
   if (!split && t.transfer_account_id) {
-    throw new ArgumentError(`transaction ${id} is a transfer; a transfer cannot be made a split (a split's lines can be transfers: give a line the other account's transfer payee)`);
+    throw new ArgumentError(
+      `transaction ${id} is a transfer; a transfer cannot be made a split (a split's lines can be transfers: give a line the other account's transfer payee)`,
+    );
   }
   if (lines.length < 2) throw new ArgumentError('subtransactions: a split needs at least 2 lines');
   const amount = total ?? t.amount;
   const sum = lines.reduce((n, l) => n + l.amount, 0);
   if (sum !== amount) {
-    throw new ArgumentError(`the lines add up to ${s.money(sum)} but the transaction's amount is ${s.money(amount)}: make them add up${total === undefined ? ', or give amount for a new total' : ''}`);
+    throw new ArgumentError(
+      `the lines add up to ${s.money(sum)} but the transaction's amount is ${s.money(amount)}: make them add up${total === undefined ? ', or give amount for a new total' : ''}`,
+    );
   }
-  if (split && t.date < addYears(today, -5)) throw new ArgumentError(`transaction ${id} is dated ${t.date}, over 5 years ago: YNAB creates no transaction that old, so its split cannot be rewritten`);
-  const sub = lines.map((l) => ({ amount: l.amount, payee_id: l.payee_id ?? null, ...(l.payee_id ? {} : l.payee_name ? { payee_name: l.payee_name } : {}), category_id: l.category_id ?? null, memo: l.memo ?? null }));
+  if (split && t.date < addYears(today, -5))
+    throw new ArgumentError(`transaction ${id} is dated ${t.date}, over 5 years ago: YNAB creates no transaction that old, so its split cannot be rewritten`);
+  const sub = lines.map((l) => ({
+    amount: l.amount,
+    payee_id: l.payee_id ?? null,
+    ...(l.payee_id ? {} : l.payee_name ? { payee_name: l.payee_name } : {}),
+    category_id: l.category_id ?? null,
+    memo: l.memo ?? null,
+  }));
   const after: State = { ...before, amount, category_id: null, subtransactions: transactionState({ subtransactions: sub }).subtransactions };
   const notices: string[] = [];
   if (!split) {
@@ -91,13 +103,19 @@ export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLi
     };
   }
   const kept = ['account', 'date', 'payee', 'memo', 'cleared', 'approved', ...(t.flag_color ? ['flag color'] : [])];
-  const lost = ['id (the split is created again with a new one)', ...(t.flag_name ? [`the flag's name ${JSON.stringify(t.flag_name)}`] : []), ...(t.matched_transaction_id ? ['the link to the matched import'] : [])];
+  const lost = [
+    'id (the split is created again with a new one)',
+    ...(t.flag_name ? [`the flag's name ${JSON.stringify(t.flag_name)}`] : []),
+    ...(t.matched_transaction_id ? ['the link to the matched import'] : []),
+  ];
   let keepImport = !!t.import_id;
   if (t.import_id) {
     const match = importMatch(r, t, amount);
     if (match) {
       keepImport = false;
-      lost.push(`the import id ${JSON.stringify(t.import_id)}: with it YNAB would match the new split into ${describeEntity('transaction', match.id, currentState(r, 'transaction', match.id), s)}`);
+      lost.push(
+        `the import id ${JSON.stringify(t.import_id)}: with it YNAB would match the new split into ${describeEntity('transaction', match.id, currentState(r, 'transaction', match.id), s)}`,
+      );
     } else kept.push('import id');
   }
   const body = transactionBody({ ...after, payee_id: before.payee_id, import_id: keepImport ? before.import_id : null });
@@ -117,7 +135,12 @@ export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLi
 }
 
 /** Applies a split plan; the transaction as YNAB now shows it, and what to journal. */
-export async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown): Promise<{ transaction: E.TransactionDetail; draft: Draft; notices: string[] }> {
+export async function applySplit(
+  p: SplitPlan,
+  id: string,
+  w: Writer,
+  s: Shown,
+): Promise<{ transaction: E.TransactionDetail; draft: Draft; notices: string[] }> {
   const notices: string[] = [];
   if (!p.rewrite) {
     const t = await w.updateTransaction(id, p.body);
@@ -137,7 +160,9 @@ export async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown):
     if (!made) throw new StepError('YNAB created nothing');
   } catch (e) {
     if (e instanceof UncertainWriteError) {
-      throw new UncertainWriteError(`the split ${describeEntity('transaction', id, old.before, s)} was deleted, and creating it again with the new lines lost its answer: ${e.message}`);
+      throw new UncertainWriteError(
+        `the split ${describeEntity('transaction', id, old.before, s)} was deleted, and creating it again with the new lines lost its answer: ${e.message}`,
+      );
     }
     // Put the original back, so that the budget holds what it held.
     let back: Record<string, any>;
@@ -165,7 +190,10 @@ export async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown):
   }
   return {
     transaction: made,
-    draft: { summary: p.summary.replace(/^Rewrite/, 'Rewrote'), entities: [old, { kind: 'transaction', id: made.id, action: 'create', before: null, after: transactionState(made) }] },
+    draft: {
+      summary: p.summary.replace(/^Rewrite/, 'Rewrote'),
+      entities: [old, { kind: 'transaction', id: made.id, action: 'create', before: null, after: transactionState(made) }],
+    },
     notices: [...notices, `The split was created again with a new id, ${made.id} (it replaces ${id}).`],
   };
 }

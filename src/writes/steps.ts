@@ -44,7 +44,9 @@ export function transactionBody(s: State, opts: { importId?: boolean } = {}): It
     approved: s.approved,
     ...(s.flag_color ? { flag_color: s.flag_color } : {}),
     ...(opts.importId !== false && s.import_id ? { import_id: s.import_id } : {}),
-    ...(lines.length ? { subtransactions: lines.map((x) => ({ amount: x.amount, payee_id: x.payee_id ?? null, category_id: x.category_id ?? null, memo: x.memo ?? null })) } : {}),
+    ...(lines.length
+      ? { subtransactions: lines.map((x) => ({ amount: x.amount, payee_id: x.payee_id ?? null, category_id: x.category_id ?? null, memo: x.memo ?? null })) }
+      : {}),
   };
 }
 
@@ -125,19 +127,34 @@ export class Writer {
       case 'transaction':
         return this.updateTransaction(id, transactionRestore(s, split));
       case 'scheduled_transaction':
-        return (await this.call('updateScheduledTransaction', { scheduled_transaction_id: id }, { scheduled_transaction: scheduledBody(s) })).scheduled_transaction;
+        return (await this.call('updateScheduledTransaction', { scheduled_transaction_id: id }, { scheduled_transaction: scheduledBody(s) }))
+          .scheduled_transaction;
       case 'month_category': {
         const [month, categoryId] = id.split('/') as [string, string];
         return this.setAssigned(month, categoryId, s.budgeted as number);
       }
       case 'category':
-        return (await this.call('updateCategory', { category_id: id }, { category: { name: s.name, note: s.note ?? null, category_group_id: s.category_group_id, goal_target: s.goal_target ?? null, goal_target_date: s.goal_target_date ?? null } })).category;
+        return (
+          await this.call(
+            'updateCategory',
+            { category_id: id },
+            {
+              category: {
+                name: s.name,
+                note: s.note ?? null,
+                category_group_id: s.category_group_id,
+                goal_target: s.goal_target ?? null,
+                goal_target_date: s.goal_target_date ?? null,
+              },
+            },
+          )
+        ).category;
       case 'category_group':
         return (await this.call('updateCategoryGroup', { category_group_id: id }, { category_group: { name: s.name } })).category_group;
       case 'payee':
         return (await this.call('updatePayee', { payee_id: id }, { payee: { name: s.name } })).payee;
       case 'account':
-        throw new StepError('YNAB\'s API cannot change an account');
+        throw new StepError("YNAB's API cannot change an account");
     }
   }
 
@@ -154,7 +171,8 @@ export class Writer {
       }
       throw new StepError('YNAB created nothing');
     }
-    if (kind === 'scheduled_transaction') return (await this.call('createScheduledTransaction', {}, { scheduled_transaction: scheduledBody(s) })).scheduled_transaction;
+    if (kind === 'scheduled_transaction')
+      return (await this.call('createScheduledTransaction', {}, { scheduled_transaction: scheduledBody(s) })).scheduled_transaction;
     throw new StepError(`YNAB's API cannot create a ${kind.replace('_', ' ')} again here`);
   }
 

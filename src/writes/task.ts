@@ -70,4 +70,3 @@ export function accountOf(r: BudgetReplica, id: string, label: string): E.Accoun
   if (!a || a.deleted) throw new ArgumentError(`${label} ${id}: no such account in this budget`);
   return a;
 }
-

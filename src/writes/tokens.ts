@@ -104,7 +104,15 @@ export class ConfirmTokens extends SealedRecords {
     const expiresAt = now + TOKEN_TTL_MS;
     // The expiry is readable in the token itself, so that an expired token whose record is gone still says so.
     const token = `ct1.${expiresAt.toString(36)}.${randomBytes(18).toString('base64url')}`;
-    const record: TokenRecord = { tool: b.tool, args: b.args, argsDigest: argsDigest(b), stateDigest: stateDigest(b.entities), entities: b.entities, issuedAt: now, expiresAt };
+    const record: TokenRecord = {
+      tool: b.tool,
+      args: b.args,
+      argsDigest: argsDigest(b),
+      stateDigest: stateDigest(b.entities),
+      entities: b.entities,
+      issuedAt: now,
+      expiresAt,
+    };
     const key = await this.key(b.budgetId, token);
     await this.store.set(key, await this.sealer.seal(Buffer.from(JSON.stringify(record)), key), { ttlMs: TOKEN_TTL_MS + REMEMBER_MS });
     return { token, expiresAt: when(expiresAt) };
@@ -117,7 +125,9 @@ export class ConfirmTokens extends SealedRecords {
    */
   async redeem(token: string, b: Binding, shown: Shown): Promise<void> {
     if (!/^ct1\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{10,60}$/.test(token)) {
-      throw new ConfirmRefusedError('confirm_token is not a token this server issues. Nothing was changed. Call again without confirm_token for a preview and a token.');
+      throw new ConfirmRefusedError(
+        'confirm_token is not a token this server issues. Nothing was changed. Call again without confirm_token for a preview and a token.',
+      );
     }
     const key = await this.key(b.budgetId, token);
     const secret = await this.sealer.key();
@@ -136,7 +146,13 @@ export class ConfirmTokens extends SealedRecords {
         }
         const reseal = (r: TokenRecord) => this.sealer.sealSync(secret, Buffer.from(JSON.stringify(r)), key);
         if (record.usedAt !== undefined) {
-          return { value: undefined, result: { ok: false, why: `confirm_token was already used at ${when(record.usedAt)}: a token applies its change once. Nothing was changed; list_recent_changes shows what was applied.` } };
+          return {
+            value: undefined,
+            result: {
+              ok: false,
+              why: `confirm_token was already used at ${when(record.usedAt)}: a token applies its change once. Nothing was changed; list_recent_changes shows what was applied.`,
+            },
+          };
         }
         if (record.tool !== b.tool) {
           return { value: undefined, result: { ok: false, why: `confirm_token was issued for ${record.tool}, not ${b.tool}. Nothing was changed.` } };
@@ -152,7 +168,13 @@ export class ConfirmTokens extends SealedRecords {
           };
         }
         if (now >= record.expiresAt) {
-          return { value: undefined, result: { ok: false, why: `confirm_token expired at ${when(record.expiresAt)} (tokens are valid for 5 minutes). Nothing was changed. Call again without confirm_token for a new preview, and show it to the user.` } };
+          return {
+            value: undefined,
+            result: {
+              ok: false,
+              why: `confirm_token expired at ${when(record.expiresAt)} (tokens are valid for 5 minutes). Nothing was changed. Call again without confirm_token for a new preview, and show it to the user.`,
+            },
+          };
         }
         if (record.stateDigest !== wantState) {
           // It can never match again: spend it.
@@ -191,9 +213,12 @@ function changedSince(then: EntityChange[], now: EntityChange[], s: Shown): stri
   for (const [k, e] of before) {
     const n = after.get(k);
     if (!n) lines.push(`${describeEntity(e.kind, e.id, e.before, s)} is no longer part of this change`);
-    else if (changedFields(e.kind, e.before, n.before).length) lines.push(`${describeEntity(e.kind, e.id, e.before, s)}: ${differenceText(e.kind, e.before, n.before, s, 'the preview showed')}`);
+    else if (changedFields(e.kind, e.before, n.before).length)
+      lines.push(`${describeEntity(e.kind, e.id, e.before, s)}: ${differenceText(e.kind, e.before, n.before, s, 'the preview showed')}`);
   }
   for (const [k, e] of after) if (!before.has(k)) lines.push(`${describeEntity(e.kind, e.id, e.before, s)} is now part of this change`);
-  const what = lines.length ? lines.slice(0, 10).join('; ') + (lines.length > 10 ? `; and ${lines.length - 10} more` : '') : 'what it changes is not as the preview showed it';
+  const what = lines.length
+    ? lines.slice(0, 10).join('; ') + (lines.length > 10 ? `; and ${lines.length - 10} more` : '')
+    : 'what it changes is not as the preview showed it';
   return `the budget changed since the preview (${what}), so confirm_token no longer applies. Nothing was changed. Call again without confirm_token for a new preview, and show it to the user.`;
 }

@@ -22,13 +22,16 @@ export class UndoConflictError extends Error {
   override readonly name = 'UndoConflictError';
 }
 
-const lines = (s: State | null) => ((s?.subtransactions as State[] | undefined) ?? []);
+const lines = (s: State | null) => (s?.subtransactions as State[] | undefined) ?? [];
 
 /** Whether putting a transaction back needs a delete and a create: its lines, or a split's amount, differ. */
 function needsRecreate(e: EntityChange): boolean {
   if (e.kind !== 'transaction' || !e.before || !e.after) return false;
   const split = lines(e.after).length > 0;
-  return changedFields('transaction', { subtransactions: lines(e.before) }, { subtransactions: lines(e.after) }).length > 0 || (split && e.before.amount !== e.after.amount);
+  return (
+    changedFields('transaction', { subtransactions: lines(e.before) }, { subtransactions: lines(e.after) }).length > 0 ||
+    (split && e.before.amount !== e.after.amount)
+  );
 }
 
 /** The changes an undo makes, entity by entity (before: as the change left it; after: as it was). */
@@ -55,7 +58,9 @@ export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown):
   const unknownBefore = change.entities.filter((e) => !e.linked && e.action === 'update' && !e.before);
   if (unknownBefore.length) {
     const what = unknownBefore.map((e) => describeEntity(e.kind, e.id, e.after, s)).join('; ');
-    throw new UndoConflictError(`change ${change.id} cannot be undone: ${what} ${unknownBefore.length === 1 ? 'was' : 'were'} not in this server's copy of the budget when it was changed, so what to put back is not known`);
+    throw new UndoConflictError(
+      `change ${change.id} cannot be undone: ${what} ${unknownBefore.length === 1 ? 'was' : 'were'} not in this server's copy of the budget when it was changed, so what to put back is not known`,
+    );
   }
   const problems: string[] = [];
   for (const e of change.entities) {
@@ -66,7 +71,9 @@ export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown):
     problems.push(now ? `${what}: ${differenceText(e.kind, e.after, now, s, 'the change left')}` : `${what} was deleted since`);
   }
   if (problems.length) {
-    throw new UndoConflictError(`the budget changed since change ${change.id}, so undoing it would overwrite that: ${problems.join('; ')}. Nothing was changed.`);
+    throw new UndoConflictError(
+      `the budget changed since change ${change.id}, so undoing it would overwrite that: ${problems.join('; ')}. Nothing was changed.`,
+    );
   }
   // What is created again names accounts, payees and categories as they were: each must still be
   // this budget's, or YNAB would refuse the create after the undo had deleted or changed others.
@@ -105,10 +112,11 @@ export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Prom
     }
   } catch (e) {
     if (done.length) {
-      (e as Error).message = `${(e as Error).message}. The undo stopped part way: done so far: ${done.map((d) => `${d.action} ${describeEntity(d.kind, d.id, d.after ?? d.before, s)}`).join('; ')}; not done: ${planned
-        .slice(done.length)
-        .map((d) => `${d.action} ${describeEntity(d.kind, d.id, d.after ?? d.before, s)}`)
-        .join('; ')}`;
+      (e as Error).message =
+        `${(e as Error).message}. The undo stopped part way: done so far: ${done.map((d) => `${d.action} ${describeEntity(d.kind, d.id, d.after ?? d.before, s)}`).join('; ')}; not done: ${planned
+          .slice(done.length)
+          .map((d) => `${d.action} ${describeEntity(d.kind, d.id, d.after ?? d.before, s)}`)
+          .join('; ')}`;
       (e as { undoneSoFar?: EntityChange[] }).undoneSoFar = done;
     }
     throw e;

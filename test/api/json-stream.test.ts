@@ -36,7 +36,29 @@ const DOCS = [
   '{"x":[{"a":1},{"b":2}],"y":[{"c":"},{"},{"d":4}]}',
 ];
 
-const BAD = ['', ' ', '{', '[', '{"a"}', '{"a":}', '{"a":1,}', '[1,]', '[1 2]', '{"a":1 "b":2}', 'tru', 'nul', '01', '{} {}', '[{"a":1}', '{"a":[{"b":1}x]}', '"unterminated', '{a:1}', '[{]}', "{'a':1}", '[-]'];
+const BAD = [
+  '',
+  ' ',
+  '{',
+  '[',
+  '{"a"}',
+  '{"a":}',
+  '{"a":1,}',
+  '[1,]',
+  '[1 2]',
+  '{"a":1 "b":2}',
+  'tru',
+  'nul',
+  '01',
+  '{} {}',
+  '[{"a":1}',
+  '{"a":[{"b":1}x]}',
+  '"unterminated',
+  '{a:1}',
+  '[{]}',
+  "{'a':1}",
+  '[-]',
+];
 
 describe('JsonStreamParser', () => {
   it('equals JSON.parse for whole texts and for every two-piece and every one-character split', () => {
@@ -68,8 +90,16 @@ describe('JsonStreamParser', () => {
       data: {
         budget: {
           id: 'b',
-          transactions: Array.from({ length: 20_000 }, (_, i) => ({ id: `t${i}`, amount: -i * 10, memo: i % 7 ? null : `memo "${i}" \\ }] },{"id":"t${i}"}`, deleted: false })),
-          months: Array.from({ length: 24 }, (_, m) => ({ month: `2025-${m}`, categories: Array.from({ length: 50 }, (_, c) => ({ id: `c${c}`, balance: c })) })),
+          transactions: Array.from({ length: 20_000 }, (_, i) => ({
+            id: `t${i}`,
+            amount: -i * 10,
+            memo: i % 7 ? null : `memo "${i}" \\ }] },{"id":"t${i}"}`,
+            deleted: false,
+          })),
+          months: Array.from({ length: 24 }, (_, m) => ({
+            month: `2025-${m}`,
+            categories: Array.from({ length: 50 }, (_, c) => ({ id: `c${c}`, balance: c })),
+          })),
         },
         server_knowledge: 7,
       },

@@ -225,9 +225,7 @@ describe('file secret store', () => {
     await expect(openSecretStore({ configDir: dir, profile: 'a:b', keychain: 'off' })).rejects.toMatchObject({
       code: 'invalid_profile',
     });
-    expect(() => new FileSecretStore({ path: join(dir, 'x.json'), profile: '', warn: () => undefined })).toThrow(
-      SecretStoreError,
-    );
+    expect(() => new FileSecretStore({ path: join(dir, 'x.json'), profile: '', warn: () => undefined })).toThrow(SecretStoreError);
     expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
 

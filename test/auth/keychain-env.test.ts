@@ -15,7 +15,13 @@ afterEach(() => dirs.cleanup());
 describe('YNAB_MCP_KEYCHAIN=off', () => {
   it('overrides keychain "auto": the file store, no probe, no warning', async () => {
     const w = collectingWarn();
-    const store = await openSecretStore({ configDir: dirs.make(), keychain: 'auto', env: { YNAB_MCP_KEYCHAIN: 'OFF' }, warn: w.warn, service: 'ynab-mcp-never-touched' });
+    const store = await openSecretStore({
+      configDir: dirs.make(),
+      keychain: 'auto',
+      env: { YNAB_MCP_KEYCHAIN: 'OFF' },
+      warn: w.warn,
+      service: 'ynab-mcp-never-touched',
+    });
     expect(store.kind).toBe('file');
     expect(store.probe).toMatchObject({ available: false, elapsedMs: 0, reason: 'the keychain is turned off by YNAB_MCP_KEYCHAIN=off' });
     expect(w.messages).toEqual([]);

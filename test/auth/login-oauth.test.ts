@@ -148,7 +148,9 @@ describe('authorization code grant', () => {
       const writes = TOOL_DEFINITIONS.filter((t) => t.access === 'write');
       expect(writes.length).toBeGreaterThan(0);
       expect(offeredTools(state).filter((t) => t.access === 'write')).toEqual([]);
-      await expect(service.call('createAccount', { params: { budget_id: 'last-used' }, body: { account: { name: 'x', type: 'checking', balance: 0 } } })).rejects.toBeInstanceOf(ReadOnlyError);
+      await expect(
+        service.call('createAccount', { params: { budget_id: 'last-used' }, body: { account: { name: 'x', type: 'checking', balance: 0 } } }),
+      ).rejects.toBeInstanceOf(ReadOnlyError);
     } finally {
       await state.close();
     }
@@ -199,7 +201,11 @@ describe('implicit grant', () => {
     const callback = await authorize(url!);
     const fields = new URLSearchParams(callback.hash.slice(1));
     fields.set('state', 'not-the-one');
-    const post = await fetch(new URL('/callback', callback.origin), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields });
+    const post = await fetch(new URL('/callback', callback.origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields,
+    });
     expect(post.status).toBe(400);
     expect(await post.text()).toMatch(/state does not match/);
     expect((await run.exited).code).toBe(1);
@@ -211,7 +217,10 @@ describe('waiting and errors', () => {
   it('gives up after --timeout with a clear message and stores nothing', async () => {
     const d = env();
     const started = Date.now();
-    const res = await runCli(['login', '--oauth', '--implicit', '--no-browser', '--client-id', sb.oauthClientId, '--app-url', sb.appUrl, '--port', '0', '--timeout', '1'], d);
+    const res = await runCli(
+      ['login', '--oauth', '--implicit', '--no-browser', '--client-id', sb.oauthClientId, '--app-url', sb.appUrl, '--port', '0', '--timeout', '1'],
+      d,
+    );
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/no authorization arrived within 1 second; nothing was stored\. Run "ynab-mcp login --oauth" again/);
     expect(Date.now() - started).toBeLessThan(20_000);

@@ -169,7 +169,15 @@ describe('status of an OAuth grant', () => {
     const d = env();
     await storeGrant(sb, d.configDir, await sandboxGrant(sb, { scope: 'read-only' }), PAST());
     const report = await status(d);
-    expect(report.token).toMatchObject({ source: 'file', kind: 'oauth', scope: 'read-only', expired: true, refreshable: true, oauth_client_id: sb.oauthClientId, oauth_app_url: sb.appUrl });
+    expect(report.token).toMatchObject({
+      source: 'file',
+      kind: 'oauth',
+      scope: 'read-only',
+      expired: true,
+      refreshable: true,
+      oauth_client_id: sb.oauthClientId,
+      oauth_app_url: sb.appUrl,
+    });
     const text = await runCli(['status'], d);
     expect(text.stdout).toMatch(/Token: +OAuth grant \(refreshing\)/);
     expect(text.stdout).toMatch(/Scope: +read-only \(the server works as --read-only\)/);

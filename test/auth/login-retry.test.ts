@@ -92,7 +92,9 @@ describe('login tries a passing failure again', () => {
     const res = await login(sb);
     expect(res.code).toBe(1);
     expect(res.retries).toHaveLength(2);
-    expect(res.stderr).toMatch(/the token was not stored: could not check the token: (the connection to )?http:\/\/127\.0\.0\.1:\d+\/v1 .*was lost.* \(tried 3 times\)/);
+    expect(res.stderr).toMatch(
+      /the token was not stored: could not check the token: (the connection to )?http:\/\/127\.0\.0\.1:\d+\/v1 .*was lost.* \(tried 3 times\)/,
+    );
     expect(res.tries).toBe(3);
     expect(res.stored).toBe(false);
   });

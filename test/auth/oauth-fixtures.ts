@@ -36,7 +36,12 @@ export async function sandboxGrant(sb: RunningSandbox, opts: { scope?: Scope; im
   const location = await authorize(url.toString());
   if (opts.implicit) {
     const f = new URLSearchParams(location.hash.slice(1));
-    return { access: f.get('access_token')!, refresh: null, expiresIn: Number(f.get('expires_in')), scope: f.get('scope') === 'read-only' ? 'read-only' : 'full' };
+    return {
+      access: f.get('access_token')!,
+      refresh: null,
+      expiresIn: Number(f.get('expires_in')),
+      scope: f.get('scope') === 'read-only' ? 'read-only' : 'full',
+    };
   }
   const res = await fetch(new URL('/oauth/token', sb.appUrl), {
     method: 'POST',
@@ -101,11 +106,9 @@ export const refreshStatus = (sb: RunningSandbox, token: string) => sb.tokens.sn
 /** Every secret the sandbox knows: personal tokens, every OAuth access and refresh token, the client secret. */
 export function sandboxSecrets(sb: RunningSandbox): string[] {
   const { grants, refresh_tokens } = sb.tokens.snapshot();
-  return [
-    sb.oauthClientSecret,
-    ...grants.flatMap((g) => [g.access_token, g.refresh_token ?? '']),
-    ...refresh_tokens.map((r) => r.token),
-  ].filter((s) => s.length > 0);
+  return [sb.oauthClientSecret, ...grants.flatMap((g) => [g.access_token, g.refresh_token ?? '']), ...refresh_tokens.map((r) => r.token)].filter(
+    (s) => s.length > 0,
+  );
 }
 
 /** Fails naming which kind of secret appeared (never printing the secret itself). */

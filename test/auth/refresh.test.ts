@@ -33,7 +33,9 @@ beforeAll(async () => {
   sb = await testSandbox({ rateLimit: 100_000 });
 });
 afterEach(async () => {
-  await Promise.all([...children].map((c) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : (c.once('close', () => r()), c.kill('SIGKILL'))))));
+  await Promise.all(
+    [...children].map((c) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : (c.once('close', () => r()), c.kill('SIGKILL'))))),
+  );
   children.clear();
   dirs.cleanup();
 });
@@ -88,7 +90,10 @@ describe('refresh', () => {
     const stale = env();
     const staleStore = await storeGrant(sb, stale.configDir, g0, PAST());
     const staleProvider = await oauthProvider({ store: staleStore, stateDir: stale.stateDir });
-    const err = await staleProvider.token().then(() => null, (e: unknown) => e as Error);
+    const err = await staleProvider.token().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(err).toBeInstanceOf(OAuthRefreshError);
     expect(err!.message).toMatch(SIGN_IN);
     expect(err!.message).toMatch(/already been used or was revoked/);
@@ -175,7 +180,11 @@ describe('exactly one refresh for concurrent calls', () => {
     await storeGrant(sb, d.configDir, await sandboxGrant(sb), PAST());
     const before = oauthGrants(sb).length;
     const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/auth/refresh-child.ts'], { cwd: REPO_ROOT, env: cliEnv(d), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/auth/refresh-child.ts'], {
+        cwd: REPO_ROOT,
+        env: cliEnv(d),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       children.add(child);
       let out = '';
       let err = '';
@@ -218,7 +227,10 @@ describe('signing in again', () => {
     await revoke(sb, g.refresh!);
 
     const provider = await oauthProvider({ store: await openSecretStore({ configDir: d.configDir, keychain: 'off' }), stateDir: d.stateDir });
-    const err = await provider.token().then(() => null, (e: unknown) => e as Error);
+    const err = await provider.token().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(err).toBeInstanceOf(OAuthRefreshError);
     expect(err!.message).toMatch(SIGN_IN);
 
@@ -254,7 +266,10 @@ describe('signing in again', () => {
     const store = await storeGrant(sb, d.configDir, g, PAST());
     await store.set('oauth_app_url', 'http://127.0.0.1:9'); // nothing listens there
     const provider = await oauthProvider({ store, stateDir: d.stateDir });
-    const err = await provider.token().then(() => null, (e: unknown) => e as Error);
+    const err = await provider.token().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(err).toBeInstanceOf(OAuthUnavailableError);
     expect(err!.message).toMatch(/Could not refresh the YNAB sign-in just now: could not reach http:\/\/127\.0\.0\.1:9 .*try again shortly/);
     expect(err!.message).not.toMatch(/login/);

@@ -64,10 +64,7 @@ async function captureOutput(fn: () => Promise<void>): Promise<string> {
 }
 
 /** An in-memory stand-in for @napi-rs/keyring, to test error handling the real keychain cannot be made to produce. */
-function fakeKeyring(behaviour: {
-  setPassword?: (password: string) => Promise<void>;
-  getPassword?: () => Promise<string | null>;
-}): KeyringModule {
+function fakeKeyring(behaviour: { setPassword?: (password: string) => Promise<void>; getPassword?: () => Promise<string | null> }): KeyringModule {
   const store = new Map<string, string>();
   class AsyncEntry {
     constructor(

@@ -70,16 +70,14 @@ describe('--version and --help', () => {
 });
 
 describe('flags that only apply over HTTP', () => {
-  it.each([
-    [['--port', '9000']],
-    [['--host', '0.0.0.0']],
-    [['--allowed-hosts', 'box.local']],
-    [['--transport', 'stdio', '--port', '9000']],
-  ])('%j without --transport http is a usage error', async (args) => {
-    const r = await runCli(['serve', ...args], { env: env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`--${args.at(-2)!.replace(/^--/, '')} only applies to HTTP: add --transport http`));
-  });
+  it.each([[['--port', '9000']], [['--host', '0.0.0.0']], [['--allowed-hosts', 'box.local']], [['--transport', 'stdio', '--port', '9000']]])(
+    '%j without --transport http is a usage error',
+    async (args) => {
+      const r = await runCli(['serve', ...args], { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`--${args.at(-2)!.replace(/^--/, '')} only applies to HTTP: add --transport http`));
+    },
+  );
 
   it('--seed without --sandbox is a usage error', async () => {
     const r = await runCli(['serve', '--seed', 'x'], { env: env() });
@@ -127,7 +125,12 @@ describe('ynab-mcp tools', () => {
     const report = async (args: string[]) => {
       const r = await runCli(['tools', '--json', ...args], { env: env() });
       expect(r.code, r.stderr).toBe(0);
-      return JSON.parse(r.stdout) as { count: number; total_bytes: number; instructions_bytes: number; tools: { name: string; bytes: number; access: string }[] };
+      return JSON.parse(r.stdout) as {
+        count: number;
+        total_bytes: number;
+        instructions_bytes: number;
+        tools: { name: string; bytes: number; access: string }[];
+      };
     };
     const all = await report([]);
     const readOnly = await report(['--read-only']);

@@ -29,14 +29,39 @@ const WRITE = /^(create|update|delete|import)_/;
 
 /** `serve` over stdio with these directories, as a host starts it. */
 function serve(d: { configDir: string; stateDir: string }, extra: Record<string, string | undefined> = {}) {
-  return cliMcp(['serve'], childEnv({ YNAB_MCP_CONFIG_DIR: d.configDir, YNAB_MCP_STATE_DIR: d.stateDir, YNAB_MCP_KEYCHAIN: 'off', YNAB_ACCESS_TOKEN: undefined, YNAB_BASE_URL: undefined, ...extra }));
+  return cliMcp(
+    ['serve'],
+    childEnv({
+      YNAB_MCP_CONFIG_DIR: d.configDir,
+      YNAB_MCP_STATE_DIR: d.stateDir,
+      YNAB_MCP_KEYCHAIN: 'off',
+      YNAB_ACCESS_TOKEN: undefined,
+      YNAB_BASE_URL: undefined,
+      ...extra,
+    }),
+  );
 }
 
 describe('a read-only OAuth grant', () => {
   it('is known from what login recorded: write tools are never listed, and nothing is withdrawn later', async () => {
     const d = dirs();
     const login = startCli(
-      ['login', '--oauth', '--no-browser', '--client-id', sb.oauthClientId, '--client-secret-stdin', '--scope', 'read-only', '--app-url', sb.appUrl, '--base-url', sb.baseUrl, '--port', '0'],
+      [
+        'login',
+        '--oauth',
+        '--no-browser',
+        '--client-id',
+        sb.oauthClientId,
+        '--client-secret-stdin',
+        '--scope',
+        'read-only',
+        '--app-url',
+        sb.appUrl,
+        '--base-url',
+        sb.baseUrl,
+        '--port',
+        '0',
+      ],
       { ...d, stdin: `${sb.oauthClientSecret}\n` },
     );
     const [, url] = await login.waitFor('stderr', /(http:\/\/\S+\/oauth\/authorize\?\S+)/);
@@ -112,7 +137,10 @@ describe('without an OS keychain', () => {
     const { client, transport } = await serve(d, { YNAB_MCP_KEYCHAIN: undefined, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/ynab-mcp-test-bus' });
     try {
       for (const name of ['list_accounts', 'list_payees', 'get_account']) {
-        const res: any = await client.callTool({ name, arguments: name === 'get_account' ? { account_id: '00000000-0000-4000-8000-000000000000' } : { limit: 1 } });
+        const res: any = await client.callTool({
+          name,
+          arguments: name === 'get_account' ? { account_id: '00000000-0000-4000-8000-000000000000' } : { limit: 1 },
+        });
         if (name !== 'get_account') expect(res.isError, res.content?.[0]?.text).toBeFalsy();
       }
     } finally {

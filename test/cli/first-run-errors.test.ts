@@ -68,11 +68,15 @@ describe('the API address', () => {
   it('a base URL without /v1 says so: --base-url at start, YNAB_BASE_URL at the first call', async () => {
     const flag = await runCli(['serve', '--base-url', 'https://api.ynab.com'], { env: env() });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/--base-url: the base URL https:\/\/api\.ynab\.com\/ does not end in \/v1, where the YNAB API lives; did you mean https:\/\/api\.ynab\.com\/v1\?/);
+    expect(flag.stderr).toMatch(
+      /--base-url: the base URL https:\/\/api\.ynab\.com\/ does not end in \/v1, where the YNAB API lives; did you mean https:\/\/api\.ynab\.com\/v1\?/,
+    );
     // From the environment (how hosts pass it), at the first call, where the host shows it.
     const variable = await runCli(['call', 'list_accounts'], { env: env({ YNAB_BASE_URL: 'http://127.0.0.1:8080/api' }) });
     expect(variable.code).toBe(1);
-    expect(variable.stderr).toMatch(/list_accounts: the base URL http:\/\/127\.0\.0\.1:8080\/api does not end in \/v1, where the YNAB API lives; did you mean http:\/\/127\.0\.0\.1:8080\/api\/v1\?/);
+    expect(variable.stderr).toMatch(
+      /list_accounts: the base URL http:\/\/127\.0\.0\.1:8080\/api does not end in \/v1, where the YNAB API lives; did you mean http:\/\/127\.0\.0\.1:8080\/api\/v1\?/,
+    );
     expect(variable.stderr).not.toMatch(/not found|list tools/i);
   });
 
@@ -80,31 +84,61 @@ describe('the API address', () => {
     const port = await listen(createHttpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')));
     const r = await runCli(['call', 'list_accounts'], { env: env({ YNAB_BASE_URL: `http://127.0.0.1:${port}/v1` }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`http://127.0.0.1:${port}/v1 answered HTTP 404 without a YNAB error body: that does not look like the YNAB API. Check the base URL`);
+    expect(r.stderr).toContain(
+      `http://127.0.0.1:${port}/v1 answered HTTP 404 without a YNAB error body: that does not look like the YNAB API. Check the base URL`,
+    );
     expect(r.stderr).not.toMatch(/valid ids/);
   });
 
   it('an invalid --base-url is refused at start', async () => {
     const bad = await runCli(['serve', '--base-url', 'not a url'], { env: env() });
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--base-url: the base URL "not a url" is not a valid URL; expected e\.g\. https:\/\/api\.ynab\.com\/v1/)]);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--base-url: the base URL "not a url" is not a valid URL; expected e\.g\. https:\/\/api\.ynab\.com\/v1/),
+    ]);
     const plain = await runCli(['tools', '--base-url', 'http://example.com/v1'], { env: env() });
-    expect([plain.code, plain.stderr]).toEqual([2, expect.stringMatching(/--base-url: refusing the base URL http:\/\/example\.com: the token would travel unencrypted/)]);
+    expect([plain.code, plain.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--base-url: refusing the base URL http:\/\/example\.com: the token would travel unencrypted/),
+    ]);
   });
 
   // Tagged: it makes its certificate with the openssl command (test/helpers/services.ts).
   it('a certificate the client refuses is a certificate problem, tried once, not "try again"', { tags: ['openssl'] }, async () => {
     const dir = mkdirSync(join(root, 'tls'), { recursive: true })!;
     // A self-signed certificate, made now, that no client trusts.
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=ynab-mcp-test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=ynab-mcp-test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     let handshakes = 0;
     const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('{}'));
     server.on('connection', () => (handshakes += 1));
     const port = await listen(server);
     const r = await runCli(['call', 'list_budgets'], { env: env({ YNAB_BASE_URL: `https://127.0.0.1:${port}/v1` }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`Could not connect to YNAB securely: the TLS certificate of 127\\.0\\.0\\.1:${port} was not accepted \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `Could not connect to YNAB securely: the TLS certificate of 127\\.0\\.0\\.1:${port} was not accepted \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)`,
+      ),
+    );
     expect(r.stderr).toMatch(/This is a certificate problem, not a passing network failure: retrying will not help.*NODE_EXTRA_CA_CERTS/);
     expect(r.stderr).not.toMatch(/try again shortly/i);
     expect(handshakes).toBe(1);
@@ -122,7 +156,9 @@ describe('the default budget from the configuration', () => {
     expect((await runCli(['tools', '--sandbox', ...flags], { env: env(extra) })).code).toBe(0);
     const r = await runCli(['call', 'list_accounts', '--sandbox', ...flags], { env: env(extra) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`The budget "${missing}" set by ${from} (this server's configuration, checked at the first call that uses it) was not found (404). Set ${from} to an id from list_budgets`);
+    expect(r.stderr).toContain(
+      `The budget "${missing}" set by ${from} (this server's configuration, checked at the first call that uses it) was not found (404). Set ${from} to an id from list_budgets`,
+    );
   });
 
   it.each([
@@ -131,7 +167,9 @@ describe('the default budget from the configuration', () => {
   ] as const)('%s in --budget is blamed on the configuration, with the remedy', async (_, value, detail) => {
     const r = await runCli(['call', 'list_accounts', '--sandbox', '--budget', value], { env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`The budget ${JSON.stringify(value)} set by --budget (this server's configuration, checked at the first call that uses it) cannot be used: `);
+    expect(r.stderr).toContain(
+      `The budget ${JSON.stringify(value)} set by --budget (this server's configuration, checked at the first call that uses it) cannot be used: `,
+    );
     expect(r.stderr).toMatch(detail);
     expect(r.stderr).toContain('Set --budget to an id or name from list_budgets, or to "last-used"; or pass budget_id.');
     expect(r.stderr).not.toMatch(/Invalid arguments for tool/);
@@ -150,7 +188,9 @@ describe('serving', () => {
     const port = await listen(createHttpServer());
     const r = await runCli(['serve', '--sandbox', '--transport', 'http', '--port', String(port)], { env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use .*choose another --port, or --port 0 for a free one`));
+    expect(r.stderr).toMatch(
+      new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use .*choose another --port, or --port 0 for a free one`),
+    );
   });
 
   it('under --sandbox the instructions say writes change demo data, not a real budget', async () => {

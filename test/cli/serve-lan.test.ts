@@ -24,7 +24,9 @@ const TOKEN = 'lan-test-token-Zq81-distinctive';
 function lanAddress(): string {
   const all = networkInterfaces();
   for (const list of Object.values(all)) for (const a of list ?? []) if (!a.internal && a.family === 'IPv4') return a.address;
-  throw new Error(`this machine has no non-loopback IPv4 address, so serving beyond loopback cannot be tested here: os.networkInterfaces() = ${JSON.stringify(all)}`);
+  throw new Error(
+    `this machine has no non-loopback IPv4 address, so serving beyond loopback cannot be tested here: os.networkInterfaces() = ${JSON.stringify(all)}`,
+  );
 }
 
 let root: string;
@@ -60,12 +62,14 @@ function post(address: string, port: number, headers: Record<string, string>) {
 }
 
 describe('bound to every interface (0.0.0.0) with a token', () => {
-  it('the banner lists the machine\'s real address, and a real client reaches the server there', async () => {
+  it("the banner lists the machine's real address, and a real client reaches the server there", async () => {
     const { urls, port } = await serve(['--host', '0.0.0.0']);
     expect(urls[0]).toBe(`http://127.0.0.1:${port}/mcp`);
     expect(urls).toContain(`http://${lan}:${port}/mcp`);
     const client = new Client({ name: 'lan', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://${lan}:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://${lan}:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
     try {
       expect((await client.listTools()).tools.length).toBe(ALL);
       const res: any = await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } });
@@ -86,7 +90,7 @@ describe('bound to every interface (0.0.0.0) with a token', () => {
     expect((await raw(`http://${lan}:${port}/mcp`, { headers: { ...MCP_HEADERS, host: `${lan}:${port}` }, body: INITIALIZE })).status).toBe(401);
   });
 
-  it('--allowed-hosts adds a LAN name or a proxy\'s public name (any port, or one); others stay refused', async () => {
+  it("--allowed-hosts adds a LAN name or a proxy's public name (any port, or one); others stay refused", async () => {
     const { port } = await serve(['--host', '0.0.0.0', '--allowed-hosts', `box.lan,proxy.example:443`]);
     expect((await post(lan, port, { host: `box.lan:${port}` })).status).toBe(200);
     expect((await post(lan, port, { host: 'box.lan' })).status).toBe(200);

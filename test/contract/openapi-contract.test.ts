@@ -81,8 +81,8 @@ const COMMON_COMPONENTS: readonly (readonly [string, z.ZodType, string])[] = [
 ];
 
 /** Every zod schema exported by bodies.ts → the spec component of the same name. */
-const BODIES: readonly (readonly [string, z.ZodType, string])[] = Object.entries(B as Record<string, unknown>).flatMap(
-  ([name, value]) => (value instanceof z.ZodType ? [[name, value, name] as const] : []),
+const BODIES: readonly (readonly [string, z.ZodType, string])[] = Object.entries(B as Record<string, unknown>).flatMap(([name, value]) =>
+  value instanceof z.ZodType ? [[name, value, name] as const] : [],
 );
 
 /**
@@ -136,13 +136,10 @@ describe(`OpenAPI contract: ${SPEC}`, () => {
   });
 
   describe('entities (response schemas)', () => {
-    it.each(ENTITIES.map(([name, schema, specName]) => ({ name, schema, specName })))(
-      '$name ↔ components.schemas.$specName',
-      ({ name, schema, specName }) => {
-        const diff = diffShapes(spec().component(specName), ourShape(schema, 'output', NAMES), name, { mode: 'response' });
-        expect(diff).toEqual([]);
-      },
-    );
+    it.each(ENTITIES.map(([name, schema, specName]) => ({ name, schema, specName })))('$name ↔ components.schemas.$specName', ({ name, schema, specName }) => {
+      const diff = diffShapes(spec().component(specName), ourShape(schema, 'output', NAMES), name, { mode: 'response' });
+      expect(diff).toEqual([]);
+    });
 
     it.each(COMMON_COMPONENTS.map(([name, schema, specName]) => ({ name, schema, specName })))(
       'common.ts $name ↔ components.schemas.$specName',
@@ -150,7 +147,8 @@ describe(`OpenAPI contract: ${SPEC}`, () => {
         const s = spec().component(specName);
         const ours = ourShape(schema, 'output', NAMES);
         const diff = diffShapes(s, ours, name, { mode: 'response' });
-        if (s.nullable !== ours.nullable) diff.push(`${name}: ${s.nullable ? 'nullable' : 'not nullable'} in spec, ${ours.nullable ? 'nullable' : 'not nullable'} in ours`);
+        if (s.nullable !== ours.nullable)
+          diff.push(`${name}: ${s.nullable ? 'nullable' : 'not nullable'} in spec, ${ours.nullable ? 'nullable' : 'not nullable'} in ours`);
         expect(diff).toEqual([]);
       },
     );
@@ -252,9 +250,7 @@ describe('OpenAPI contract: the comparer detects drift', () => {
 
   it('recurses into nested arrays and notices the wrong item schema', () => {
     const wrongItem = E.BudgetDetail.extend({ accounts: z.array(E.Account).optional() });
-    expect(check('PlanDetail', wrongItem)).toEqual([
-      'PlanDetail.accounts[]: is AccountBase in spec, ours is the schema mapped to Account',
-    ]);
+    expect(check('PlanDetail', wrongItem)).toEqual(['PlanDetail.accounts[]: is AccountBase in spec, ours is the schema mapped to Account']);
     const driftedInline = E.TransactionDetail.extend({ subtransactions: z.array(E.SubTransaction.extend({ memo: z.string() })) });
     expect(check('TransactionDetail', driftedInline)).toEqual([
       'TransactionDetail.subtransactions[].memo: optional in spec, required in ours',
@@ -318,7 +314,9 @@ describe('OpenAPI contract: the /budgets-era comparer detects drift', () => {
   it("reports an era's status, query parameters or listed entity that the table does not declare", () => {
     const s = legacySpec();
     const { legacy: _patch, ...patch } = operation('updateTransactions');
-    expect(legacyDiff(s, patch, NAMES)).toEqual([`updateTransactions (PATCH /budgets/{budget_id}/transactions): success status is 209 in spec ${s.version}, 200 in ours (legacy.status ?? status)`]);
+    expect(legacyDiff(s, patch, NAMES)).toEqual([
+      `updateTransactions (PATCH /budgets/{budget_id}/transactions): success status is 209 in spec ${s.version}, 200 in ours (legacy.status ?? status)`,
+    ]);
     const { legacy: _month, ...month } = operation('getTransactionsByMonth');
     expect(legacyDiff(s, month, NAMES)).toEqual([
       'getTransactionsByMonth (GET /budgets/{budget_id}/months/{month}/transactions) query parameter: "until_date" in ours, not in spec',

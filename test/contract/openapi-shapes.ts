@@ -124,9 +124,7 @@ export class Spec {
       for (const method of HTTP_METHODS) {
         const op = item[method];
         if (!isJson(op)) continue;
-        const params = [...shared, ...(Array.isArray(op['parameters']) ? op['parameters'] : [])]
-          .map((p) => this.deref(p))
-          .filter(isJson);
+        const params = [...shared, ...(Array.isArray(op['parameters']) ? op['parameters'] : [])].map((p) => this.deref(p)).filter(isJson);
         const query = new Map<string, Shape>();
         for (const p of params.filter((p) => p['in'] === 'query')) query.set(String(p['name']), this.shape(p['schema'] ?? {}));
         const success = new Map<number, unknown>();
@@ -176,9 +174,7 @@ export class Spec {
       const members = allOf.map((m) => this.shape(m, seen));
       const rest = { ...node };
       delete rest['allOf'];
-      const own = Object.keys(rest).some((k) => k === 'properties' || k === 'required' || k === 'items' || k === 'enum')
-        ? [this.shape(rest, seen)]
-        : [];
+      const own = Object.keys(rest).some((k) => k === 'properties' || k === 'required' || k === 'items' || k === 'enum') ? [this.shape(rest, seen)] : [];
       const merged = mergeAll([...members, ...own]);
       const single = allOf.length === 1 && own.length === 0 ? members[0] : undefined;
       return {
@@ -388,7 +384,8 @@ export function jsonSchemaShape(node: unknown, root: unknown = node, seen: reado
     const meaningful = Object.keys(node).filter((k) => k !== '$schema' && k !== NAMES_KEY && k !== FORMAT_KEY);
     return withNames(meaningful.length === 0 ? { kind: 'any', nullable } : { kind: 'unknown', nullable, note: `keys ${meaningful.join(', ')}` });
   }
-  const kind: Kind = declared === undefined ? 'string' : declared === 'object' || declared === 'array' || SCALARS.has(declared) ? (declared as Kind) : 'unknown';
+  const kind: Kind =
+    declared === undefined ? 'string' : declared === 'object' || declared === 'array' || SCALARS.has(declared) ? (declared as Kind) : 'unknown';
   const shape: Shape = { kind, nullable };
   if (kind === 'unknown') shape.note = `type ${String(declared)}`;
   if (rawEnum) shape.enum = rawEnum.filter((v) => v !== null).map(String);

@@ -32,8 +32,14 @@ export function setDiff(what: string, specValues: Iterable<string>, ourValues: I
   const a = new Set(specValues);
   const b = new Set(ourValues);
   return [
-    ...[...a].filter((v) => !b.has(v)).sort().map((v) => `${what}: "${v}" in spec, missing from ours`),
-    ...[...b].filter((v) => !a.has(v)).sort().map((v) => `${what}: "${v}" in ours, not in spec`),
+    ...[...a]
+      .filter((v) => !b.has(v))
+      .sort()
+      .map((v) => `${what}: "${v}" in spec, missing from ours`),
+    ...[...b]
+      .filter((v) => !a.has(v))
+      .sort()
+      .map((v) => `${what}: "${v}" in ours, not in spec`),
   ];
 }
 
@@ -116,18 +122,20 @@ export function legacyDiff(legacy: Spec, op: Operation, names?: NameIndex): stri
   }
   const status = op.legacy?.status ?? op.status;
   const statuses = [...found.success.keys()];
-  if (!statuses.includes(status)) out.push(`${at}: success status is ${statuses.join(' / ')} in spec ${legacy.version}, ${status} in ours (legacy.status ?? status)`);
+  if (!statuses.includes(status))
+    out.push(`${at}: success status is ${statuses.join(' / ')} in spec ${legacy.version}, ${status} in ours (legacy.status ?? status)`);
   out.push(...setDiff(`${at} query parameter`, [...found.query.keys()], op.legacy?.query ?? op.query));
   if (names) {
     // The entity each list member holds (HybridTransaction, TransactionDetail...), by component name.
     const ours = ourShape(op.legacy?.data ?? op.data, 'output', names);
     for (const [member, specShape] of specData.properties) {
       const theirs = (specShape.items ?? specShape).names ?? [];
-      const mine = ((ours.properties?.get(memberOf(op, member)) ?? {}) as Shape);
+      const mine = (ours.properties?.get(memberOf(op, member)) ?? {}) as Shape;
       const mineNames = (mine.items ?? mine).names ?? [];
       for (const name of theirs) {
         const current = name.replace(/^Budget/, 'Plan');
-        if (!mineNames.includes(current)) out.push(`${at} data.${member}: is ${name} in spec ${legacy.version}, ${mineNames.join('/') || 'unnamed'} in ours (legacy.data ?? data)`);
+        if (!mineNames.includes(current))
+          out.push(`${at} data.${member}: is ${name} in spec ${legacy.version}, ${mineNames.join('/') || 'unnamed'} in ours (legacy.data ?? data)`);
       }
     }
   }

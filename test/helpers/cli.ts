@@ -96,7 +96,8 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
           const m = re.exec(out[stream]);
           if (m) return done(null, m);
           // Only at 'close' is all output read; at 'exit' some may still be on its way.
-          if (closed) done(new Error(`the CLI exited (code ${child.exitCode}, signal ${child.signalCode}) before printing ${re} on ${stream}; stderr: ${out.stderr}`));
+          if (closed)
+            done(new Error(`the CLI exited (code ${child.exitCode}, signal ${child.signalCode}) before printing ${re} on ${stream}; stderr: ${out.stderr}`));
         };
         const done = (err: Error | null, m?: RegExpMatchArray) => {
           clearTimeout(timer);

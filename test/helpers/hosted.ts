@@ -9,13 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type ClientCapabilities,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type ClientCapabilities, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
 import { killAllCli, startCli, type CliProcess } from './cli.js';
 import { startRedis, type RunningRedis } from './redis.js';
@@ -116,7 +110,23 @@ export const newDataKey = (): string => randomBytes(32).toString('base64');
 
 export async function startInstance(env: HostedEnv): Promise<Instance> {
   const proc = startCli(
-    ['serve', '--transport', 'http', '--hosted', '--public-url', env.publicUrl, '--redis', env.redisUrl, '--app-url', env.appUrl, '--base-url', env.baseUrl, '--port', String(env.port ?? 0), ...(env.args ?? [])],
+    [
+      'serve',
+      '--transport',
+      'http',
+      '--hosted',
+      '--public-url',
+      env.publicUrl,
+      '--redis',
+      env.redisUrl,
+      '--app-url',
+      env.appUrl,
+      '--base-url',
+      env.baseUrl,
+      '--port',
+      String(env.port ?? 0),
+      ...(env.args ?? []),
+    ],
     {
       env: {
         YNAB_OAUTH_CLIENT_ID: env.clientId,
@@ -154,7 +164,13 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): Metadata {
-    return { client_name: this.name, redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.name,
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
 
   state(): string {
@@ -248,7 +264,10 @@ export async function browse(start: URL, stopAt: string, opts: BrowseOptions = {
     }
     const action = /<form method="post" action="([^"]+)"/.exec(body);
     if (res.status === 200 && action && opts.decision !== 'look') {
-      url = new URL(action[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))), url);
+      url = new URL(
+        action[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))),
+        url,
+      );
       method = 'POST';
       form = new URLSearchParams({ decision: opts.decision ?? 'allow' }).toString();
       continue;
@@ -270,7 +289,13 @@ export interface SignedIn {
 export async function signIn(mcpUrl: string, provider: MemoryOAuthProvider, opts: BrowseOptions = {}): Promise<SignedIn> {
   const connect = async () => {
     const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
-    const client = new Client({ name: provider.name, version: '1.0.0' }, { ...(opts.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}), ...(opts.capabilities ? { capabilities: opts.capabilities } : {}) });
+    const client = new Client(
+      { name: provider.name, version: '1.0.0' },
+      {
+        ...(opts.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+        ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
+      },
+    );
     await client.connect(transport);
     return { client, transport };
   };
@@ -283,7 +308,11 @@ export async function signIn(mcpUrl: string, provider: MemoryOAuthProvider, opts
     if (back.status !== 0) throw new Error(`the sign-in did not come back to the client: ${back.status} ${back.url} ${back.body.slice(0, 300)}`);
     if (back.url.searchParams.get('state') !== provider.stateValue) throw new Error('the state came back changed');
     const error = back.url.searchParams.get('error');
-    if (error) throw Object.assign(new Error(`authorization refused: ${error}: ${back.url.searchParams.get('error_description')}`), { oauthError: error, redirect: back.url });
+    if (error)
+      throw Object.assign(new Error(`authorization refused: ${error}: ${back.url.searchParams.get('error_description')}`), {
+        oauthError: error,
+        redirect: back.url,
+      });
     const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
     await transport.finishAuth(back.url.searchParams);
     connected = await connect();

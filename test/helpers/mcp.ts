@@ -73,7 +73,8 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
  */
 export async function confirmed(h: McpHarness, name: string, args: Record<string, unknown>): Promise<{ preview: any; result: any }> {
   const preview = ok(await h.call(name, args));
-  if (!preview.preview || typeof preview.confirm_token !== 'string') throw new Error(`${name} did not answer with a preview: ${JSON.stringify(preview).slice(0, 500)}`);
+  if (!preview.preview || typeof preview.confirm_token !== 'string')
+    throw new Error(`${name} did not answer with a preview: ${JSON.stringify(preview).slice(0, 500)}`);
   return { preview, result: await h.call(name, { ...args, confirm_token: preview.confirm_token }) };
 }
 

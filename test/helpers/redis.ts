@@ -33,9 +33,13 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
   if (!redisAvailable()) throw new Error(`redis-server is not installed: ${missingMessage('redis')}`);
   for (let attempt = 0; attempt < 5; attempt++) {
     const chosen = port ?? (await freePort());
-    const proc: ChildProcess = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc: ChildProcess = spawn(
+      'redis-server',
+      ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     const ready = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 10_000);

@@ -29,7 +29,8 @@ const CHROMIUM_ARGS = [
 ];
 
 /** What the specification tells hosts to use when a view declares no content-security policy. */
-export const DEFAULT_VIEW_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
+export const DEFAULT_VIEW_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
 
 const ORIGIN = 'http://host.test';
 
@@ -101,7 +102,12 @@ export class ViewHost {
   /** Chromium with a fresh profile. */
   static async launch(): Promise<ViewHost> {
     const profile = mkdtempSync(join(tmpdir(), 'ynab-mcp-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 900, height: 700 } });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      viewport: { width: 900, height: 700 },
+    });
     return new ViewHost(context, profile);
   }
 

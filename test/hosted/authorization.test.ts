@@ -24,7 +24,29 @@ let tls: { dir: string; server: HttpsServer; origin: string };
 /** A TLS server on loopback with a certificate made for this run, serving client metadata documents. */
 async function metadataServer(): Promise<typeof tls> {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-cimd-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const docs = new Map<string, unknown>();
   const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
     const doc = docs.get(req.url ?? '');
@@ -60,7 +82,13 @@ async function register(redirect = 'http://127.0.0.1:7777/callback'): Promise<st
   const res = await fetch(`${d.proxy.url}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'raw test client', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'raw test client',
+      redirect_uris: [redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
@@ -68,13 +96,25 @@ async function register(redirect = 'http://127.0.0.1:7777/callback'): Promise<st
 
 function authorizeUrl(clientId: string, params: Record<string, string | undefined>): URL {
   const u = new URL(`${d.proxy.url}/oauth/authorize`);
-  const all: Record<string, string | undefined> = { client_id: clientId, response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'ynab', state: 'st-1', resource: d.mcpUrl, ...params };
+  const all: Record<string, string | undefined> = {
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: 'http://127.0.0.1:7777/callback',
+    scope: 'ynab',
+    state: 'st-1',
+    resource: d.mcpUrl,
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) u.searchParams.set(k, v);
   return u;
 }
 
 async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${d.proxy.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const res = await fetch(`${d.proxy.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -91,7 +131,12 @@ describe('discovery', () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
       const res = await fetch(`${d.proxy.url}${path}`);
       expect(res.status, path).toBe(200);
-      expect(await res.json()).toMatchObject({ resource: d.mcpUrl, authorization_servers: [d.proxy.url], scopes_supported: ['ynab'], bearer_methods_supported: ['header'] });
+      expect(await res.json()).toMatchObject({
+        resource: d.mcpUrl,
+        authorization_servers: [d.proxy.url],
+        scopes_supported: ['ynab'],
+        bearer_methods_supported: ['header'],
+      });
     }
   });
 
@@ -119,7 +164,11 @@ describe('discovery', () => {
   });
 
   it('an MCP request without a token gets 401 and a challenge naming the metadata and the scope', async () => {
-    const res = await fetch(d.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await fetch(d.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${d.proxy.url}/.well-known/oauth-protected-resource/mcp", scope="ynab"`);
     const bad = await fetch(d.mcpUrl, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: '{}' });
@@ -129,7 +178,7 @@ describe('discovery', () => {
 });
 
 describe('signing in', () => {
-  it('dynamic registration, consent, YNAB and back: the client gets our tokens, never YNAB\'s; every step may be another instance', async () => {
+  it("dynamic registration, consent, YNAB and back: the client gets our tokens, never YNAB's; every step may be another instance", async () => {
     const before = new Map(d.proxy.forwarded);
     const provider = new MemoryOAuthProvider('Test Assistant');
     const visited: string[] = [];
@@ -172,7 +221,14 @@ describe('signing in', () => {
     const url = `${tls.origin}/clients/assistant.json`;
     const provider = new MemoryOAuthProvider('CIMD Assistant', 'http://127.0.0.1:7778/callback', url);
     // This one speaks the 2026 protocol era: authorization is the same for both.
-    docsOf(tls.server).set('/clients/assistant.json', { client_id: url, client_name: 'CIMD Assistant', redirect_uris: [provider.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' });
+    docsOf(tls.server).set('/clients/assistant.json', {
+      client_id: url,
+      client_name: 'CIMD Assistant',
+      redirect_uris: [provider.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
     let consent = '';
     const s = await signIn(d.mcpUrl, provider, { era: 'modern' });
     try {
@@ -180,7 +236,11 @@ describe('signing in', () => {
       expect(provider.clientInformation()?.client_id).toBe(url);
       ok(await s.call('list_budgets'));
       // The consent page named it as its document does.
-      const res = await browse(authorizeUrl(url, { redirect_uri: provider.redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), '--never--', { decision: 'look' });
+      const res = await browse(
+        authorizeUrl(url, { redirect_uri: provider.redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        '--never--',
+        { decision: 'look' },
+      );
       consent = res.body;
       expect(consent).toContain('CIMD Assistant');
       expect(consent).toContain('127.0.0.1:7778');
@@ -193,7 +253,11 @@ describe('signing in', () => {
 
   it('a client metadata document whose client_id differs from its URL is refused', async () => {
     const url = `${tls.origin}/clients/liar.json`;
-    docsOf(tls.server).set('/clients/liar.json', { client_id: `${tls.origin}/clients/other.json`, client_name: 'Liar', redirect_uris: ['http://127.0.0.1:7777/callback'] });
+    docsOf(tls.server).set('/clients/liar.json', {
+      client_id: `${tls.origin}/clients/other.json`,
+      client_name: 'Liar',
+      redirect_uris: ['http://127.0.0.1:7777/callback'],
+    });
     const res = await fetch(authorizeUrl(url, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/invalid_client/);
@@ -203,7 +267,9 @@ describe('signing in', () => {
 describe('refusals are OAuth errors', () => {
   it('cancel on the consent page: the client gets error=access_denied with its state and our issuer', async () => {
     const clientId = await register();
-    const back = await browse(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), 'http://127.0.0.1:7777/callback', { decision: 'deny' });
+    const back = await browse(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), 'http://127.0.0.1:7777/callback', {
+      decision: 'deny',
+    });
     expect(back.url.searchParams.get('error')).toBe('access_denied');
     expect(back.url.searchParams.get('state')).toBe('st-1');
     expect(back.url.searchParams.get('iss')).toBe(d.proxy.url);
@@ -301,23 +367,54 @@ describe('refusals are OAuth errors', () => {
     const clientId = await register();
     const { verifier, challenge } = pkce();
     const code = await codeFor(clientId, challenge);
-    const wrong = await token({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: 'http://127.0.0.1:7777/callback', code_verifier: pkce().verifier, resource: d.mcpUrl });
+    const wrong = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: 'http://127.0.0.1:7777/callback',
+      code_verifier: pkce().verifier,
+      resource: d.mcpUrl,
+    });
     expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const code2 = await codeFor(clientId, challenge);
-    const otherRedirect = await token({ grant_type: 'authorization_code', client_id: clientId, code: code2, redirect_uri: 'http://127.0.0.1:9999/elsewhere', code_verifier: verifier, resource: d.mcpUrl });
+    const otherRedirect = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: code2,
+      redirect_uri: 'http://127.0.0.1:9999/elsewhere',
+      code_verifier: verifier,
+      resource: d.mcpUrl,
+    });
     expect(otherRedirect).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const code3 = await codeFor(clientId, challenge);
-    const right = await token({ grant_type: 'authorization_code', client_id: clientId, code: code3, redirect_uri: 'http://127.0.0.1:7777/callback', code_verifier: verifier, resource: d.mcpUrl });
+    const right = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: code3,
+      redirect_uri: 'http://127.0.0.1:7777/callback',
+      code_verifier: verifier,
+      resource: d.mcpUrl,
+    });
     expect(right.status).toBe(200);
     expect(right.body).toMatchObject({ token_type: 'Bearer', scope: 'ynab', expires_in: 3600 });
     // A code is redeemed once.
-    const again = await token({ grant_type: 'authorization_code', client_id: clientId, code: code3, redirect_uri: 'http://127.0.0.1:7777/callback', code_verifier: verifier, resource: d.mcpUrl });
+    const again = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: code3,
+      redirect_uri: 'http://127.0.0.1:7777/callback',
+      code_verifier: verifier,
+      resource: d.mcpUrl,
+    });
     expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('an unregistered redirect_uri is never redirected to: an error page instead', async () => {
     const clientId = await register();
-    const res = await fetch(authorizeUrl(clientId, { redirect_uri: 'https://attacker.example/cb', code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizeUrl(clientId, { redirect_uri: 'https://attacker.example/cb', code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).toMatch(/redirect_uri/);
@@ -327,7 +424,10 @@ describe('refusals are OAuth errors', () => {
 describe('tokens', () => {
   it('are bound to this server: another resource is invalid_target, and a token another deployment issued on the same Redis is refused here', async () => {
     const clientId = await register();
-    const other = await fetch(authorizeUrl(clientId, { resource: 'https://other.example/mcp', code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    const other = await fetch(
+      authorizeUrl(clientId, { resource: 'https://other.example/mcp', code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      { redirect: 'manual' },
+    );
     expect(new URL(other.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
 
     // A second deployment with another public URL, sharing this Redis and data key (a staging
@@ -339,9 +439,15 @@ describe('tokens', () => {
       const stagingToken = s.provider.tokens()!.access_token;
       ok(await s.call('list_budgets'));
       await s.close();
-      const replayed = await fetch(d.mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${stagingToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      const replayed = await fetch(d.mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stagingToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
       expect(replayed.status).toBe(401);
-      expect(replayed.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="the access token was not issued for http:\/\/127\.0\.0\.1:\d+\/mcp"/);
+      expect(replayed.headers.get('www-authenticate')).toMatch(
+        /error="invalid_token", error_description="the access token was not issued for http:\/\/127\.0\.0\.1:\d+\/mcp"/,
+      );
     } finally {
       await staging.proc.stop('SIGKILL');
     }
@@ -351,14 +457,26 @@ describe('tokens', () => {
     const clientId = await register();
     const { verifier, challenge } = pkce();
     const code = await codeFor(clientId, challenge);
-    const first = await token({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: 'http://127.0.0.1:7777/callback', code_verifier: verifier, resource: d.mcpUrl });
+    const first = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: 'http://127.0.0.1:7777/callback',
+      code_verifier: verifier,
+      resource: d.mcpUrl,
+    });
     const r1 = first.body.refresh_token as string;
     const second = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl });
     expect(second.status).toBe(200);
     const r2 = second.body.refresh_token as string;
     expect(r2).toBeTruthy();
     expect(r2).not.toBe(r1);
-    const mcp = (t: string) => fetch(d.mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const mcp = (t: string) =>
+      fetch(d.mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
     expect((await mcp(second.body.access_token as string)).status).toBe(200);
     const reuse = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl });
     expect(reuse).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });

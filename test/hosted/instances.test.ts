@@ -31,7 +31,10 @@ let people: Person[] = [];
 beforeAll(async () => {
   d = await startDeployment({ instances: 3, sandbox: { users: 2 }, args: ['--max-staleness', String(STALENESS_S)] });
   for (const [i, sb] of d.sandbox.state.users.entries()) {
-    const s = await signIn(d.mcpUrl, new MemoryOAuthProvider(`Instances Test ${i}`, `http://127.0.0.1:${7780 + i}/callback`), { login: sb.email, era: i ? 'modern' : 'legacy' });
+    const s = await signIn(d.mcpUrl, new MemoryOAuthProvider(`Instances Test ${i}`, `http://127.0.0.1:${7780 + i}/callback`), {
+      login: sb.email,
+      era: i ? 'modern' : 'legacy',
+    });
     people.push({ name: sb.email, s, sb, budgets: ok(await s.call('list_budgets')).budgets });
   }
 });
@@ -64,7 +67,7 @@ async function dumpRedis(url: string): Promise<string[]> {
         }
       }
     } else if (Array.isArray(v)) v.forEach(take);
-    else if (v instanceof Map) for (const [k, x] of v) (take(k), take(x));
+    else if (v instanceof Map) for (const [k, x] of v) take(k), take(x);
     else if (v && typeof v === 'object') Object.values(v).forEach(take);
     else if (v !== null && v !== undefined) texts.push(String(v));
   };
@@ -98,14 +101,21 @@ async function dumpRedis(url: string): Promise<string[]> {
 
 const GZIP = Buffer.from([0x1f, 0x8b, 0x08]);
 const today = () => new Date().toISOString().slice(0, 10);
-const checking = (p: Person, budgetId: string) => [...p.sb.budgets.find((b) => b.id === budgetId)!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
+const checking = (p: Person, budgetId: string) =>
+  [...p.sb.budgets.find((b) => b.id === budgetId)!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
 
 describe('two users across three instances', () => {
   it('a repeated question within the staleness bound costs no request, whichever instance answers', async () => {
     // First asked: each question may cost a request once (the export, the budget list, the user).
     for (const p of people) {
       const budget = p.budgets[0]!.id;
-      for (const [name, args] of [['list_accounts', { budget_id: budget }], ['list_budgets', {}], ['get_user', {}], ['get_month', { budget_id: budget, month: 'current' }]] as const) ok(await p.s.call(name, args));
+      for (const [name, args] of [
+        ['list_accounts', { budget_id: budget }],
+        ['list_budgets', {}],
+        ['get_user', {}],
+        ['get_month', { budget_id: budget, month: 'current' }],
+      ] as const)
+        ok(await p.s.call(name, args));
     }
     const mark = d.upstream.requests.length;
     const before = new Map(d.proxy.forwarded);
@@ -130,12 +140,21 @@ describe('two users across three instances', () => {
       for (let i = 0; i < 3; i++) {
         const memo = `read-your-writes ${i} ${Date.now()}`;
         // Three alike on purpose (the duplicate guard would hold the second).
-        const created = ok(await p.s.call('create_transactions', { budget_id: budget, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -12.34, memo }] }));
+        const created = ok(
+          await p.s.call('create_transactions', {
+            budget_id: budget,
+            allow_duplicate: true,
+            transactions: [{ account_id: account, date: today(), amount: -12.34, memo }],
+          }),
+        );
         const id = created.transaction_ids[0];
         // The next two calls land on the two other instances.
         for (let other = 0; other < 2; other++) {
           const listed = ok(await p.s.call('list_transactions', { budget_id: budget, since_date: today(), limit: 500 }));
-          expect(listed.transactions.map((t: any) => t.id), `${p.name}, instance ${other + 1} after write ${i}`).toContain(id);
+          expect(
+            listed.transactions.map((t: any) => t.id),
+            `${p.name}, instance ${other + 1} after write ${i}`,
+          ).toContain(id);
         }
       }
     }
@@ -148,7 +167,12 @@ describe('two users across three instances', () => {
     const on = await Promise.all(d.instances.map((inst) => signIn(`${inst!.url}/mcp`, p.s.provider)));
     try {
       const memo = `confirm across ${Date.now()}`;
-      const id = ok(await on[0]!.call('create_transactions', { budget_id: budget, transactions: [{ account_id: checking(p, budget), date: today(), amount: -4.56, memo }] })).transaction_ids[0];
+      const id = ok(
+        await on[0]!.call('create_transactions', {
+          budget_id: budget,
+          transactions: [{ account_id: checking(p, budget), date: today(), amount: -4.56, memo }],
+        }),
+      ).transaction_ids[0];
       const record = () => p.sb.budgets.find((b) => b.id === budget)!.rec.transactions.get(id)!;
       const preview = ok(await on[0]!.call('delete_transaction', { budget_id: budget, transaction_id: id }));
       expect(preview.preview).toBe(true);
@@ -167,7 +191,10 @@ describe('two users across three instances', () => {
       const back = p.sb.budgets.find((b) => b.id === budget)!.rec.transactions;
       expect([...back.values()].filter((t) => !t.deleted && t.memo === memo)).toHaveLength(1);
       // And every instance answers with it back.
-      for (const c of on) expect(ok(await c.call('list_transactions', { budget_id: budget, since_date: today(), limit: 500 })).transactions.map((t: any) => t.memo)).toContain(memo);
+      for (const c of on)
+        expect(ok(await c.call('list_transactions', { budget_id: budget, since_date: today(), limit: 500 })).transactions.map((t: any) => t.memo)).toContain(
+          memo,
+        );
     } finally {
       for (const c of on) await c.close();
     }
@@ -179,7 +206,12 @@ describe('two users across three instances', () => {
     // Real use first: a write with a memo and a payee, a held delete (a confirm token), lists.
     const memo = `clear text canary ${Date.now()}`;
     const payee = `Canary Payee ${Date.now()}`;
-    const id = ok(await p.s.call('create_transactions', { budget_id: budget, transactions: [{ account_id: checking(p, budget), date: today(), amount: -7.89, payee_name: payee, memo }] })).transaction_ids[0];
+    const id = ok(
+      await p.s.call('create_transactions', {
+        budget_id: budget,
+        transactions: [{ account_id: checking(p, budget), date: today(), amount: -7.89, payee_name: payee, memo }],
+      }),
+    ).transaction_ids[0];
     ok(await p.s.call('delete_transaction', { budget_id: budget, transaction_id: id }));
     for (const q of people) {
       for (const b of q.budgets) {
@@ -251,8 +283,15 @@ describe('two users across three instances', () => {
       for (const p of people) {
         const { acknowledged, tokens } = outcome.get(p)!;
         // Every acknowledged create is in YNAB exactly once; none is there twice.
-        const memos = p.sb.budgets.flatMap((b) => [...b.rec.transactions.values()]).filter((t) => !t.deleted && t.memo?.startsWith(`${run} ${p.name} `)).map((t) => t.memo!);
-        for (const memo of acknowledged) expect(memos.filter((m) => m === memo), memo).toHaveLength(1);
+        const memos = p.sb.budgets
+          .flatMap((b) => [...b.rec.transactions.values()])
+          .filter((t) => !t.deleted && t.memo?.startsWith(`${run} ${p.name} `))
+          .map((t) => t.memo!);
+        for (const memo of acknowledged)
+          expect(
+            memos.filter((m) => m === memo),
+            memo,
+          ).toHaveLength(1);
         expect(new Set(memos).size).toBe(memos.length);
         expect(acknowledged.length, p.name).toBeGreaterThan(5);
         // No new sign-in was needed.
@@ -275,7 +314,8 @@ describe('two users across three instances', () => {
     const tokensBefore = people.map((p) => p.s.provider.tokens()!.access_token);
     // Every budget of both users asked about on every instance, at once first: the instances must
     // not each sync it.
-    for (const r of await Promise.all(people.flatMap((p) => p.budgets.flatMap((b) => [0, 1, 2].map(() => p.s.call('list_accounts', { budget_id: b.id })))))) ok(r);
+    for (const r of await Promise.all(people.flatMap((p) => p.budgets.flatMap((b) => [0, 1, 2].map(() => p.s.call('list_accounts', { budget_id: b.id }))))))
+      ok(r);
     for (let round = 0; round < 2; round++) {
       for (const p of people) {
         for (const b of p.budgets) {

@@ -12,7 +12,12 @@ import { hostedOptions } from '../../src/hosted/options.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
-const env = (over: Record<string, string | undefined> = {}) => ({ YNAB_OAUTH_CLIENT_ID: 'cid', YNAB_OAUTH_CLIENT_SECRET: 'csecret', YNAB_MCP_DATA_KEY: KEY, ...over });
+const env = (over: Record<string, string | undefined> = {}) => ({
+  YNAB_OAUTH_CLIENT_ID: 'cid',
+  YNAB_OAUTH_CLIENT_SECRET: 'csecret',
+  YNAB_MCP_DATA_KEY: KEY,
+  ...over,
+});
 const flags = (over: Record<string, string | undefined> = {}) => ({ 'public-url': 'https://mcp.example.com', redis: 'redis://127.0.0.1:6379', ...over });
 const refused = (f: () => unknown) => {
   try {
@@ -47,14 +52,18 @@ describe('hosted options', () => {
 
   it('takes no Redis password on the command line; the environment may carry one', () => {
     expect(refused(() => hostedOptions(flags({ redis: 'redis://:pw@127.0.0.1:6379' }), env(), () => undefined))).toMatch(/YNAB_MCP_REDIS_PASSWORD/);
-    expect(hostedOptions(flags({ redis: undefined }), env({ YNAB_MCP_REDIS_URL: 'rediss://:pw@redis.internal:6380/2' }), () => undefined).redisUrl).toBe('rediss://:pw@redis.internal:6380/2');
+    expect(hostedOptions(flags({ redis: undefined }), env({ YNAB_MCP_REDIS_URL: 'rediss://:pw@redis.internal:6380/2' }), () => undefined).redisUrl).toBe(
+      'rediss://:pw@redis.internal:6380/2',
+    );
     expect(hostedOptions(flags(), env({ YNAB_MCP_REDIS_PASSWORD: 'p@ss' }), () => undefined).redisUrl).toBe('redis://:p%40ss@127.0.0.1:6379');
     expect(refused(() => hostedOptions(flags({ redis: 'http://127.0.0.1' }), env(), () => undefined))).toMatch(/redis:\/\/ or rediss:\/\//);
     expect(refused(() => hostedOptions(flags({ redis: undefined }), env(), () => undefined))).toMatch(/needs Redis/);
   });
 
   it('needs the YNAB application and a 32-byte data key, from the environment or files', () => {
-    expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined }), () => undefined))).toMatch(/YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET.*redirect URI https:\/\/mcp\.example\.com\/oauth\/callback/);
+    expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined }), () => undefined))).toMatch(
+      /YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET.*redirect URI https:\/\/mcp\.example\.com\/oauth\/callback/,
+    );
     expect(refused(() => hostedOptions(flags(), env({ YNAB_MCP_DATA_KEY: undefined }), () => undefined))).toMatch(/openssl rand -base64 32/);
     expect(refused(() => hostedOptions(flags(), env({ YNAB_MCP_DATA_KEY: 'too-short' }), () => undefined))).toMatch(/32 random bytes/);
     const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-hosted-opts-'));
@@ -62,11 +71,24 @@ describe('hosted options', () => {
       writeFileSync(join(dir, 'secret'), 'from-file\n', { mode: 0o600 });
       writeFileSync(join(dir, 'key'), `${Buffer.alloc(32, 9).toString('hex')}\n`, { mode: 0o644 });
       const warnings: string[] = [];
-      const o = hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined, YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'secret'), YNAB_MCP_DATA_KEY: undefined, YNAB_MCP_DATA_KEY_FILE: join(dir, 'key') }), (w) => warnings.push(w));
+      const o = hostedOptions(
+        flags(),
+        env({
+          YNAB_OAUTH_CLIENT_SECRET: undefined,
+          YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'secret'),
+          YNAB_MCP_DATA_KEY: undefined,
+          YNAB_MCP_DATA_KEY_FILE: join(dir, 'key'),
+        }),
+        (w) => warnings.push(w),
+      );
       expect(o.ynab.clientSecret).toBe('from-file');
       expect(warnings.join('\n')).toMatch(/YNAB_MCP_DATA_KEY_FILE .* can be read by other users/);
       expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'secret') }), () => undefined))).toMatch(/not both/);
-      expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined, YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'missing') }), () => undefined))).toMatch(/no such file/);
+      expect(
+        refused(() =>
+          hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined, YNAB_OAUTH_CLIENT_SECRET_FILE: join(dir, 'missing') }), () => undefined),
+        ),
+      ).toMatch(/no such file/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -33,7 +33,12 @@ afterAll(async () => {
 
 /** The refreshes YNAB received since `from`, as the user whose grant each one refreshed. */
 function refreshesByUser(from: number): Map<string, number> {
-  const owner = new Map(d.sandbox.tokens.snapshot().grants.filter((g) => g.refresh_token).map((g) => [g.refresh_token!, g.user_id]));
+  const owner = new Map(
+    d.sandbox.tokens
+      .snapshot()
+      .grants.filter((g) => g.refresh_token)
+      .map((g) => [g.refresh_token!, g.user_id]),
+  );
   const counts = new Map<string, number>();
   for (const r of d.upstream.requests.slice(from)) {
     if (!r.url.startsWith('/oauth/token') || r.form?.get('grant_type') !== 'refresh_token') continue;
@@ -59,7 +64,12 @@ it("each user's expiring YNAB token is refreshed exactly once across three insta
   expect(Object.fromEntries(refreshesByUser(mark))).toEqual(Object.fromEntries(people.map((p) => [p.sb.id, 1])));
   // After it, each user's calls carried their own new token.
   const grants = d.sandbox.tokens.snapshot().grants;
-  const bearers = new Set(d.upstream.requests.slice(mark).filter((r) => r.url.startsWith('/v1/')).map((r) => r.authorization));
+  const bearers = new Set(
+    d.upstream.requests
+      .slice(mark)
+      .filter((r) => r.url.startsWith('/v1/'))
+      .map((r) => r.authorization),
+  );
   for (const p of people) {
     const newest = grants.filter((g) => g.user_id === p.sb.id && g.kind === 'oauth').at(-1)!;
     expect(bearers.has(`Bearer ${newest.access_token}`)).toBe(true);

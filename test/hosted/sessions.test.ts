@@ -16,7 +16,12 @@ const users: SignedIn[] = [];
 beforeAll(async () => {
   d = await startDeployment({ instances: 3, sandbox: { users: 2 } });
   for (const [i, sb] of d.sandbox.state.users.entries()) {
-    users.push(await signIn(d.mcpUrl, new MemoryOAuthProvider(`Sessions Test ${i}`, `http://127.0.0.1:${7790 + i}/callback`), { login: sb.email, capabilities: UI_CAPABILITIES }));
+    users.push(
+      await signIn(d.mcpUrl, new MemoryOAuthProvider(`Sessions Test ${i}`, `http://127.0.0.1:${7790 + i}/callback`), {
+        login: sb.email,
+        capabilities: UI_CAPABILITIES,
+      }),
+    );
   }
 }, 120_000);
 
@@ -29,7 +34,10 @@ afterAll(async () => {
 async function viewTools(client: Client): Promise<string[]> {
   const { tools } = (await client.request({ method: 'tools/list', params: {} })) as { tools: { name: string; _meta?: { ui?: unknown } }[] };
   expect(tools.length).toBeGreaterThan(40);
-  return tools.filter((t) => t._meta?.ui).map((t) => t.name).sort();
+  return tools
+    .filter((t) => t._meta?.ui)
+    .map((t) => t.name)
+    .sort();
 }
 
 describe('2025-era clients across instances', () => {
@@ -60,7 +68,9 @@ describe('2025-era clients across instances', () => {
       await expect(client.readResource({ uri: 'ui://ynab/month' })).rejects.toThrow(/not found/i);
       // Their own id, presented the same way, does carry their views.
       const own = new Client({ name: 'own', version: '1' });
-      await own.connect(new StreamableHTTPClientTransport(new URL(d.mcpUrl), { authProvider: b!.provider, sessionId: b!.transport.sessionId!, protocolVersion: '2025-11-25' }));
+      await own.connect(
+        new StreamableHTTPClientTransport(new URL(d.mcpUrl), { authProvider: b!.provider, sessionId: b!.transport.sessionId!, protocolVersion: '2025-11-25' }),
+      );
       expect(await viewTools(own)).toHaveLength(4);
       await own.close();
     } finally {

@@ -29,7 +29,29 @@ let tls: { dir: string; server: HttpsServer; origin: string; docs: Map<string, u
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-signin-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const docs = new Map<string, unknown>();
   const requests: { url: string; received: number; closed?: number }[] = [];
   const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
@@ -62,7 +84,13 @@ async function register(redirectUris: string[]): Promise<{ status: number; body:
   const res = await fetch(`${d.proxy.url}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'rules test client', redirect_uris: redirectUris, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'rules test client',
+      redirect_uris: redirectUris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
@@ -75,13 +103,25 @@ async function registered(): Promise<string> {
 
 function authorizeUrl(clientId: string, params: Record<string, string | undefined> = {}): URL {
   const u = new URL(`${d.proxy.url}/oauth/authorize`);
-  const all: Record<string, string | undefined> = { client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'ynab', state: 'st-rules', resource: d.mcpUrl, ...params };
+  const all: Record<string, string | undefined> = {
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope: 'ynab',
+    state: 'st-rules',
+    resource: d.mcpUrl,
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) u.searchParams.set(k, v);
   return u;
 }
 
 async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${d.proxy.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const res = await fetch(`${d.proxy.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -97,7 +137,13 @@ async function tokensFor(clientId: string, params: Record<string, string | undef
 }
 
 const mcpStatus = async (accessToken: string) =>
-  (await fetch(d.mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).status;
+  (
+    await fetch(d.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    })
+  ).status;
 
 describe('redirect URIs a client may register', () => {
   it('dynamic registration accepts https and loopback http only; anything else is invalid_redirect_uri', async () => {
@@ -110,13 +156,24 @@ describe('redirect URIs a client may register', () => {
       expect(r.body.error_description).toMatch(/https URLs, or http URLs on a loopback address/);
     }
     // One bad URI among good ones refuses the registration.
-    expect(await register(['https://assistant.example/cb', 'http://assistant.example/cb'])).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
+    expect(await register(['https://assistant.example/cb', 'http://assistant.example/cb'])).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_redirect_uri' },
+    });
   });
 
   it('a client metadata document with a plain-http redirect URI on a public host is refused', async () => {
     const url = `${tls.origin}/clients/plain-http.json`;
-    tls.docs.set('/clients/plain-http.json', { client_id: url, client_name: 'Plain HTTP', redirect_uris: ['http://assistant.example/cb'], token_endpoint_auth_method: 'none' });
-    const res = await fetch(authorizeUrl(url, { redirect_uri: 'http://assistant.example/cb', code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    tls.docs.set('/clients/plain-http.json', {
+      client_id: url,
+      client_name: 'Plain HTTP',
+      redirect_uris: ['http://assistant.example/cb'],
+      token_endpoint_auth_method: 'none',
+    });
+    const res = await fetch(
+      authorizeUrl(url, { redirect_uri: 'http://assistant.example/cb', code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     const page = await res.text();
@@ -140,8 +197,14 @@ describe('a refused refresh leaves the refresh token usable', () => {
     expect(await mcpStatus(retry.body.access_token as string)).toBe(200);
     // Real reuse of the now rotated token still revokes the grant: the newer pair stops working.
     const r2 = retry.body.refresh_token as string;
-    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r2, resource: d.mcpUrl })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r2, resource: d.mcpUrl })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect(await mcpStatus(retry.body.access_token as string)).toBe(401);
   });
 
@@ -149,8 +212,14 @@ describe('a refused refresh leaves the refresh token usable', () => {
     const clientId = await registered();
     const other = await registered();
     const r1 = (await tokensFor(clientId)).refresh_token as string;
-    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl, scope: 'ynab openid' })).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
-    expect(await token({ grant_type: 'refresh_token', client_id: other, refresh_token: r1, resource: d.mcpUrl })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl, scope: 'ynab openid' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_scope' },
+    });
+    expect(await token({ grant_type: 'refresh_token', client_id: other, refresh_token: r1, resource: d.mcpUrl })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     const retry = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: r1, resource: d.mcpUrl });
     expect(retry.status).toBe(200);
     expect(await mcpStatus(retry.body.access_token as string)).toBe(200);
@@ -172,7 +241,7 @@ describe('scope', () => {
 });
 
 describe('a sign-in that ends in an error', () => {
-  it("stores no YNAB grant for the user; the same sign-in finished stores it", async () => {
+  it('stores no YNAB grant for the user; the same sign-in finished stores it', async () => {
     const user = d.sandbox.state.users[1] as SandboxUser; // signs in nowhere else in this file
     const name = `ynab-mcp:${grantKey(identityOf(new DataKey(parseDataKey(d.env.dataKey, 'test')), user.id))}`;
     const raw = createClient({ url: d.redis.url });
@@ -182,7 +251,10 @@ describe('a sign-in that ends in an error', () => {
       const { verifier, challenge } = pkce();
       const jar = new Map<string, Map<string, string>>();
       // Consent, YNAB's sign-in and its callback, up to the authorization server's resume step.
-      const resumeAt = await browse(authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), `${d.proxy.url}/oauth/authorize/`, { login: user.email, jar });
+      const resumeAt = await browse(authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), `${d.proxy.url}/oauth/authorize/`, {
+        login: user.email,
+        jar,
+      });
       expect(resumeAt.status).toBe(0);
       // The resume opened without this browser's cookies (another browser, cookies cleared): the sign-in fails.
       const failed = await fetch(resumeAt.url, { redirect: 'manual' });
@@ -194,7 +266,14 @@ describe('a sign-in that ends in an error', () => {
       const code = back.url.searchParams.get('code');
       expect(code).toBeTruthy();
       expect(await raw.exists(name)).toBe(1);
-      const t = await token({ grant_type: 'authorization_code', client_id: clientId, code: code!, redirect_uri: REDIRECT, code_verifier: verifier, resource: d.mcpUrl });
+      const t = await token({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code: code!,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        resource: d.mcpUrl,
+      });
       expect(await mcpStatus(t.body.access_token as string)).toBe(200);
     } finally {
       await raw.close();
@@ -206,7 +285,10 @@ describe('the consent form', () => {
   it('an oversized form gets the 413 page over the connection, not a reset', async () => {
     const clientId = await registered();
     const jar = new Map<string, Map<string, string>>();
-    const consent = await browse(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), REDIRECT, { decision: 'look', jar });
+    const consent = await browse(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), REDIRECT, {
+      decision: 'look',
+      jar,
+    });
     expect(consent.status).toBe(200);
     const action = /<form method="post" action="([^"]+)"/.exec(consent.body)![1]!;
     const cookie = [...(jar.get(d.proxy.url) ?? new Map())].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -249,7 +331,11 @@ describe('client metadata documents are fetched from public addresses only, once
     const target = await countingServer();
     try {
       const pages = new Map<string, { status: number; page: string }>();
-      for (const url of [`https://localhost:${target.port}/client.json`, `https://[::1]:${target.port}/client.json`, `https://127.0.0.2:${target.port}/client.json`]) {
+      for (const url of [
+        `https://localhost:${target.port}/client.json`,
+        `https://[::1]:${target.port}/client.json`,
+        `https://127.0.0.2:${target.port}/client.json`,
+      ]) {
         const res = await fetch(authorizeUrl(url, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
         pages.set(url, { status: res.status, page: await res.text() });
       }
@@ -275,7 +361,9 @@ describe('client metadata documents are fetched from public addresses only, once
   it('a server that accepts and never answers: asked once, given up at 2.5 s, and the sign-in answered then', async () => {
     const before = tls.requests.length;
     const started = Date.now();
-    const res = await fetch(authorizeUrl(`${tls.origin}/never-answers.json`, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    const res = await fetch(authorizeUrl(`${tls.origin}/never-answers.json`, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), {
+      redirect: 'manual',
+    });
     const answeredAfter = Date.now() - started;
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/invalid_client/);

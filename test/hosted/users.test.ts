@@ -55,7 +55,7 @@ describe('two users', () => {
     expect(ok(await bob.call('get_user')).user.id).toBe(sbBob.id);
   });
 
-  it('mixed calls of both at once, over every instance: every answer and every write is the caller\'s own', async () => {
+  it("mixed calls of both at once, over every instance: every answer and every write is the caller's own", async () => {
     const run = `mixed-${Date.now()}`;
     const work = async (who: SignedIn, me: SandboxUser, other: SandboxUser, name: string) => {
       const budget = me.budgets[0]!.id;
@@ -63,12 +63,20 @@ describe('two users', () => {
       const answers: unknown[] = [];
       for (let i = 0; i < 24; i++) {
         const [tool, args]: [string, Record<string, unknown>] =
-          i % 6 === 0 ? ['create_transactions', { budget_id: budget, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -2.5, memo: `${run} ${name} ${i}` }] }]
-          : i % 6 === 1 ? ['list_accounts', {}]
-          : i % 6 === 2 ? ['list_transactions', { since_date: today(), limit: 50 }]
-          : i % 6 === 3 ? ['get_month', { month: 'current', limit: 5 }]
-          : i % 6 === 4 ? ['list_payees', { limit: 10 }]
-          : ['list_budgets', {}];
+          i % 6 === 0
+            ? [
+                'create_transactions',
+                { budget_id: budget, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -2.5, memo: `${run} ${name} ${i}` }] },
+              ]
+            : i % 6 === 1
+              ? ['list_accounts', {}]
+              : i % 6 === 2
+                ? ['list_transactions', { since_date: today(), limit: 50 }]
+                : i % 6 === 3
+                  ? ['get_month', { month: 'current', limit: 5 }]
+                  : i % 6 === 4
+                    ? ['list_payees', { limit: 10 }]
+                    : ['list_budgets', {}];
         answers.push(ok(await who.call(tool, args)));
       }
       // Nothing the other user owns appears in what this one was told.
@@ -77,7 +85,11 @@ describe('two users', () => {
       return answers;
     };
     await Promise.all([work(alice, sbAlice, sbBob, 'alice'), work(bob, sbBob, sbAlice, 'bob')]);
-    const memos = (u: SandboxUser) => u.budgets.flatMap((b) => [...b.rec.transactions.values()]).filter((t) => !t.deleted && t.memo?.startsWith(run)).map((t) => t.memo!);
+    const memos = (u: SandboxUser) =>
+      u.budgets
+        .flatMap((b) => [...b.rec.transactions.values()])
+        .filter((t) => !t.deleted && t.memo?.startsWith(run))
+        .map((t) => t.memo!);
     expect(memos(sbAlice).sort()).toEqual([0, 6, 12, 18].map((i) => `${run} alice ${i}`).sort());
     expect(memos(sbBob).sort()).toEqual([0, 6, 12, 18].map((i) => `${run} bob ${i}`).sort());
   });
@@ -86,7 +98,10 @@ describe('two users', () => {
 describe('a read-only grant', () => {
   it('lists no write tools from the first tools/list, on every instance; a full grant lists them', async () => {
     const writeTools = async (who: SignedIn) => (await who.client.listTools()).tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name);
-    const carol = await signIn(d.mcpUrl, new MemoryOAuthProvider("Carol's assistant", 'http://127.0.0.1:7781/callback'), { login: sbCarol.email, decision: 'read-only' });
+    const carol = await signIn(d.mcpUrl, new MemoryOAuthProvider("Carol's assistant", 'http://127.0.0.1:7781/callback'), {
+      login: sbCarol.email,
+      decision: 'read-only',
+    });
     try {
       // Before any tool call (nothing has reached YNAB for her yet), whichever instance answers.
       for (let i = 0; i < 3; i++) expect(await writeTools(carol)).toEqual([]);
@@ -104,7 +119,11 @@ describe("a user's server turning read-only", () => {
     // Dave signs in read-only; then his grant is made to look full, as one recorded before its
     // scope was (signed_in_at moved, so instances build his state again): his first write is
     // refused by YNAB (403.3), which is what turns a server read-only while clients listen.
-    const dave = await signIn(d.mcpUrl, new MemoryOAuthProvider("Dave's assistant", 'http://127.0.0.1:7782/callback'), { login: sbDave.email, decision: 'read-only', era: 'modern' });
+    const dave = await signIn(d.mcpUrl, new MemoryOAuthProvider("Dave's assistant", 'http://127.0.0.1:7782/callback'), {
+      login: sbDave.email,
+      decision: 'read-only',
+      era: 'modern',
+    });
     const key = new DataKey(parseDataKey(d.env.dataKey, 'test'));
     const name = grantKey(identityOf(key, sbDave.id));
     const raw = createClient({ url: d.redis.url, commandOptions: { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } });
@@ -136,7 +155,10 @@ describe("a user's server turning read-only", () => {
     try {
       expect((await daveListens.client.listTools({}, { cacheMode: 'bypass' })).tools.map((t) => t.name)).toContain('create_transactions');
       const account = [...sbDave.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
-      const refused: any = await daveListens.client.callTool({ name: 'create_transactions', arguments: { budget_id: sbDave.budgets[0]!.id, transactions: [{ account_id: account, date: today(), amount: -1, memo: 'dave' }] } });
+      const refused: any = await daveListens.client.callTool({
+        name: 'create_transactions',
+        arguments: { budget_id: sbDave.budgets[0]!.id, transactions: [{ account_id: account, date: today(), amount: -1, memo: 'dave' }] },
+      });
       expect(refused.isError).toBe(true);
       await daveListens.firstHeard;
       expect((await daveListens.client.listTools({}, { cacheMode: 'bypass' })).tools.map((t) => t.name)).not.toContain('create_transactions');
@@ -155,7 +177,7 @@ describe("a user's server turning read-only", () => {
 });
 
 describe('cross-user access is refused', () => {
-  it('through tools: reading or writing another user\'s budget, account or transactions', async () => {
+  it("through tools: reading or writing another user's budget, account or transactions", async () => {
     const budget = sbAlice.budgets[0]!;
     const account = [...budget.rec.accounts.values()].find((a) => !a.closed)!;
     const before = budget.rec.transactions.size;
@@ -164,7 +186,10 @@ describe('cross-user access is refused', () => {
       await bob.call('get_account', { budget_id: budget.id, account_id: account.id }),
       await bob.call('list_transactions', { budget_id: budget.id }),
       await bob.call('get_budget_settings', { budget_id: budget.id }),
-      await bob.call('create_transactions', { budget_id: budget.id, transactions: [{ account_id: account.id, date: today(), amount: -1, memo: 'bob was here' }] }),
+      await bob.call('create_transactions', {
+        budget_id: budget.id,
+        transactions: [{ account_id: account.id, date: today(), amount: -1, memo: 'bob was here' }],
+      }),
     ];
     for (const r of attempts) {
       expect(r.isError, text(r)).toBe(true);
@@ -184,11 +209,15 @@ describe('cross-user access is refused', () => {
     for (const id of idsOf(sbBob)) expect(listed).toContain(id);
   });
 
-  it('through completions: budget ids are the caller\'s, and another user\'s budget completes nothing', async () => {
+  it("through completions: budget ids are the caller's, and another user's budget completes nothing", async () => {
     const ref = { type: 'ref/resource' as const, uri: 'ynab://budgets/{budget_id}/accounts/{account_id}' };
     const budgets = await bob.client.complete({ ref, argument: { name: 'budget_id', value: '' } });
     expect(new Set(budgets.completion.values.filter((v) => v !== 'last-used'))).toEqual(idsOf(sbBob));
-    const theirs = await bob.client.complete({ ref, argument: { name: 'account_id', value: '' }, context: { arguments: { budget_id: sbAlice.budgets[0]!.id } } });
+    const theirs = await bob.client.complete({
+      ref,
+      argument: { name: 'account_id', value: '' },
+      context: { arguments: { budget_id: sbAlice.budgets[0]!.id } },
+    });
     expect(theirs.completion.values).toEqual([]);
     const mine = await bob.client.complete({ ref, argument: { name: 'account_id', value: '' }, context: { arguments: { budget_id: sbBob.budgets[0]!.id } } });
     expect(mine.completion.values.length).toBeGreaterThan(0);
@@ -200,18 +229,30 @@ describe('cross-user access is refused', () => {
     const res = await fetch(`${d.proxy.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: bob.provider.clientInformation()!.client_id, resource: d.mcpUrl }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: bob.provider.clientInformation()!.client_id,
+        resource: d.mcpUrl,
+      }),
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
   });
 
   it("quota, copies and journals are each user's own in Redis", async () => {
-    const status = async (who: SignedIn) => readAnswerText(((await who.client.readResource({ uri: 'ynab://status' })).contents[0] as { text: string }).text).structured;
+    const status = async (who: SignedIn) =>
+      readAnswerText(((await who.client.readResource({ uri: 'ynab://status' })).contents[0] as { text: string }).text).structured;
     const write = (who: SignedIn, u: SandboxUser, memo: string) => {
       const account = [...u.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'checking' && !a.closed)!.id;
       // Alike on purpose (the duplicate guard would hold the second).
-      return who.call('create_transactions', { budget_id: u.budgets[0]!.id, allow_duplicate: true, transactions: [{ account_id: account, date: today(), amount: -1, memo }] }).then(ok);
+      return who
+        .call('create_transactions', {
+          budget_id: u.budgets[0]!.id,
+          allow_duplicate: true,
+          transactions: [{ account_id: account, date: today(), amount: -1, memo }],
+        })
+        .then(ok);
     };
     await write(alice, sbAlice, 'quota alice');
     await write(bob, sbBob, 'quota bob');
@@ -224,7 +265,10 @@ describe('cross-user access is refused', () => {
     const raw = createClient({ url: d.redis.url });
     await raw.connect();
     try {
-      for (const [u, other] of [[sbAlice, sbBob], [sbBob, sbAlice]] as const) {
+      for (const [u, other] of [
+        [sbAlice, sbBob],
+        [sbBob, sbAlice],
+      ] as const) {
         const identity = identityOf(new DataKey(parseDataKey(d.env.dataKey, 'test')), u.id);
         const keys: string[] = [];
         for await (const batch of raw.scanIterator({ MATCH: `ynab-mcp:*/${identity}/*`, COUNT: 1000 })) keys.push(...batch);
@@ -248,7 +292,11 @@ describe('cross-user access is refused', () => {
         // Their grant is there, under the identity only the data key can compute...
         expect(all).toContain(`ynab-mcp:grants/${identityOf(key, u.id)}.json`);
         // ...and nothing a holder of their YNAB id could compute without it names any key.
-        for (const guess of [u.id, tokenKey(`ynab-user:${u.id}`)]) expect(all.filter((k) => k.includes(guess)), guess).toEqual([]);
+        for (const guess of [u.id, tokenKey(`ynab-user:${u.id}`)])
+          expect(
+            all.filter((k) => k.includes(guess)),
+            guess,
+          ).toEqual([]);
       }
     } finally {
       await raw.close();
@@ -259,7 +307,10 @@ describe('cross-user access is refused', () => {
 // Last: it signs Bob in again read-only, which the rest of this file does not expect.
 describe('a user who chose read-only access', () => {
   it('is never offered write tools, from the first tools/list on whichever instance answers it', async () => {
-    const readOnly = await signIn(d.mcpUrl, new MemoryOAuthProvider("Bob's read-only assistant", 'http://127.0.0.1:7781/callback'), { login: sbBob.email, decision: 'read-only' });
+    const readOnly = await signIn(d.mcpUrl, new MemoryOAuthProvider("Bob's read-only assistant", 'http://127.0.0.1:7781/callback'), {
+      login: sbBob.email,
+      decision: 'read-only',
+    });
     try {
       // initialize, initialized and this list go to three different instances (round robin): on
       // this one nothing of Bob's has connected yet, so only the grant's stored scope can tell.

@@ -76,8 +76,18 @@ describe('shortened lists', () => {
     const full = ok(await h.call('upcoming', { days: 30, detail: 'full' }));
     const first = ok(await h.call('upcoming', { days: 30 }));
     expect(full.occurrences.length).toBeGreaterThan(first.occurrences.length);
-    expect(first).toMatchObject({ count: full.count, returned: first.occurrences.length, has_more: true, inflow_milliunits: full.inflow_milliunits, outflow_milliunits: full.outflow_milliunits });
-    const sum = (xs: any[], sign: number) => xs.map((o) => o.amount_milliunits).filter((x) => Math.sign(x) === sign).reduce((a, b) => a + b, 0);
+    expect(first).toMatchObject({
+      count: full.count,
+      returned: first.occurrences.length,
+      has_more: true,
+      inflow_milliunits: full.inflow_milliunits,
+      outflow_milliunits: full.outflow_milliunits,
+    });
+    const sum = (xs: any[], sign: number) =>
+      xs
+        .map((o) => o.amount_milliunits)
+        .filter((x) => Math.sign(x) === sign)
+        .reduce((a, b) => a + b, 0);
     expect(sum(full.occurrences, 1)).toBe(full.inflow_milliunits);
     expect(sum(full.occurrences, -1)).toBe(full.outflow_milliunits);
     const rest: any[] = [];
@@ -109,8 +119,11 @@ describe('shortened lists', () => {
     expect(compact.totals).toEqual(full.totals);
     expect(compact.rows.reduce((s: number, r: any) => s + r.net_milliunits, 0)).toBe(compact.totals.net_milliunits);
     expect(compact.rows.reduce((s: number, r: any) => s + r.count, 0)).toBe(compact.totals.count);
-    expect(compact.rows.map((r: any) => [r.name, r.net_milliunits, r.previous_net_milliunits])).toEqual(full.rows.map((r: any) => [r.name, r.net_milliunits, r.previous_net_milliunits]));
-    for (const r of full.rows.filter((x: any) => !x.groups)) expect(r).toMatchObject({ id: expect.any(String), net_formatted: expect.any(String), assigned_milliunits: expect.any(Number) });
+    expect(compact.rows.map((r: any) => [r.name, r.net_milliunits, r.previous_net_milliunits])).toEqual(
+      full.rows.map((r: any) => [r.name, r.net_milliunits, r.previous_net_milliunits]),
+    );
+    for (const r of full.rows.filter((x: any) => !x.groups))
+      expect(r).toMatchObject({ id: expect.any(String), net_formatted: expect.any(String), assigned_milliunits: expect.any(Number) });
     for (const r of compact.rows) expect(r.id).toBeUndefined();
   });
 });

@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const kind = (res: any, k: string) => res.attention.find((x: any) => x.kind === k);
-const create = async (t: Record<string, unknown>) => ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] })).transactions[0];
+const create = async (t: Record<string, unknown>) =>
+  ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] })).transactions[0];
 
 /** A kind in full detail: its count, a one-line reason, the first five items as examples; asked for alone (kind), every item. */
 async function expectKind(res: any, k: string, ids: string[]) {
@@ -47,7 +48,8 @@ async function expectKind(res: any, k: string, ids: string[]) {
  * name and figure; no ids, dates of transactions, payment available or cleared balance).
  */
 function compactOf(k: string, e: any): any {
-  const figures = (...names: string[]) => Object.fromEntries(names.filter((n) => e[`${n}_milliunits`] !== undefined).map((n) => [`${n}_milliunits`, e[`${n}_milliunits`]]));
+  const figures = (...names: string[]) =>
+    Object.fromEntries(names.filter((n) => e[`${n}_milliunits`] !== undefined).map((n) => [`${n}_milliunits`, e[`${n}_milliunits`]]));
   switch (k) {
     case 'unapproved':
     case 'uncategorized':
@@ -71,16 +73,24 @@ function compactOf(k: string, e: any): any {
 function uncategorized(r: Raw): string[] {
   return r.transactions
     .filter((t) => r.account.get(t.account_id)?.on_budget && t.cleared !== 'reconciled' && t.payee_name !== 'Starting Balance')
-    .filter((t) => rawLines(t).some((l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget)))
+    .filter((t) =>
+      rawLines(t).some(
+        (l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget),
+      ),
+    )
     .map((t) => t.id);
 }
 
 describe('needs_attention', () => {
-  it('lists every kind as the API\'s own data says', async () => {
+  it("lists every kind as the API's own data says", async () => {
     // Make some of everything: overspending of each sort, an uncategorized row, a scheduled outflow the wallet cannot cover.
     const group = 'Quality of Life';
     const cats: Record<string, string> = {};
-    for (const [key, assigned] of [['credit', 10], ['mixed', 10], ['cash', 0]] as const) {
+    for (const [key, assigned] of [
+      ['credit', 10],
+      ['mixed', 10],
+      ['cash', 0],
+    ] as const) {
       const c = ok(await h.call('create_category', { name: `Att ${key} ${u}`, category_group_id: group })).category;
       cats[key] = c.id;
       if (assigned) ok(await h.call('update_month_category', { month: 'current', category_id: c.name, budgeted: assigned }));
@@ -91,7 +101,15 @@ describe('needs_attention', () => {
     await create({ account_id: 'Everyday Checking', amount: -20, payee_name: `Att Cash ${u}`, category_id: cats.cash });
     const wallet = ok(await h.call('get_account', { account_id: 'Wallet' })).account;
     const inThreeDays = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: inThreeDays, amount_milliunits: -(wallet.balance + 100_000), payee_name: `Att Big Bill ${u}`, frequency: 'never' }));
+    ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Wallet',
+        date: inThreeDays,
+        amount_milliunits: -(wallet.balance + 100_000),
+        payee_name: `Att Big Bill ${u}`,
+        frequency: 'never',
+      }),
+    );
 
     const res = ok(await h.call('needs_attention', { detail: 'full' }));
     const r = await raw(h.sb);
@@ -99,7 +117,11 @@ describe('needs_attention', () => {
     expect(res.as_of).toBe(today);
     expect(res.budget).toEqual({ id: r.budget.id, name: 'Demo Household' });
 
-    await expectKind(res, 'unapproved', r.transactions.filter((t) => !t.approved && r.account.get(t.account_id)?.on_budget).map((t) => t.id));
+    await expectKind(
+      res,
+      'unapproved',
+      r.transactions.filter((t) => !t.approved && r.account.get(t.account_id)?.on_budget).map((t) => t.id),
+    );
     const newest = kind(res, 'unapproved').examples.map((e: any) => e.date);
     expect(newest).toEqual([...newest].sort().reverse());
     await expectKind(res, 'uncategorized', uncategorized(r));
@@ -107,9 +129,19 @@ describe('needs_attention', () => {
     // Overspent: cash first, then credit up to what was spent on cards.
     const paymentGroup = r.groups.find((g) => g.name === 'Credit Card Payments');
     const overspent = view.categories.filter((c: any) => c.balance < 0 && !c.internal && c.category_group_id !== paymentGroup.id);
-    await expectKind(res, 'overspent', overspent.map((c: any) => c.id));
+    await expectKind(
+      res,
+      'overspent',
+      overspent.map((c: any) => c.id),
+    );
     const spent = (categoryId: string, credit: boolean) =>
-      Math.max(0, -r.transactions.flatMap(rawLines).filter((l) => l.category_id === categoryId && l.date.startsWith(thisMonth().slice(0, 7)) && CREDIT.has(r.account.get(l.account_id)?.type) === credit).reduce((s, l) => s + l.amount, 0));
+      Math.max(
+        0,
+        -r.transactions
+          .flatMap(rawLines)
+          .filter((l) => l.category_id === categoryId && l.date.startsWith(thisMonth().slice(0, 7)) && CREDIT.has(r.account.get(l.account_id)?.type) === credit)
+          .reduce((s, l) => s + l.amount, 0),
+      );
     for (const c of overspent) {
       const over = -c.balance;
       const credit = Math.min(Math.max(0, over - spent(c.id, false)), spent(c.id, true));
@@ -122,22 +154,35 @@ describe('needs_attention', () => {
     // The three made above, wherever they are among the examples (the worst five).
     const shown = (id: string) => kind(res, 'overspent').examples.find((e: any) => e.id === id);
     if (shown(cats.credit!)) expect(shown(cats.credit!)).toMatchObject({ overspent_milliunits: 20_000, type: 'credit' });
-    if (shown(cats.mixed!)) expect(shown(cats.mixed!)).toMatchObject({ overspent_milliunits: 25_000, type: 'cash and credit', credit_overspent_milliunits: 10_000 });
+    if (shown(cats.mixed!))
+      expect(shown(cats.mixed!)).toMatchObject({ overspent_milliunits: 25_000, type: 'cash and credit', credit_overspent_milliunits: 10_000 });
     if (shown(cats.cash!)) expect(shown(cats.cash!)).toMatchObject({ overspent_milliunits: 20_000, type: 'cash' });
     expect([cats.credit, cats.mixed, cats.cash].some((id) => shown(id!))).toBe(true);
 
-    await expectKind(res, 'underfunded', view.categories.filter((c: any) => c.goal_under_funded > 0 && !c.hidden).map((c: any) => c.id));
+    await expectKind(
+      res,
+      'underfunded',
+      view.categories.filter((c: any) => c.goal_under_funded > 0 && !c.hidden).map((c: any) => c.id),
+    );
 
     const shortfalls = r.accounts.filter((a) => {
       const payment = paymentGroup.categories.find((c: any) => c.name === a.name);
       const available = view.categories.find((c: any) => c.id === payment?.id)?.balance ?? 0;
       return payment && a.on_budget && !a.closed && a.balance < 0 && -a.balance - available > 0;
     });
-    await expectKind(res, 'card_payment_shortfall', shortfalls.map((a) => a.id));
+    await expectKind(
+      res,
+      'card_payment_shortfall',
+      shortfalls.map((a) => a.id),
+    );
     for (const e of kind(res, 'card_payment_shortfall')?.examples ?? []) {
       const a = r.account.get(e.id);
       const payment = view.categories.find((c: any) => c.name === a.name && c.category_group_id === paymentGroup.id);
-      expect(e).toMatchObject({ balance_milliunits: a.balance, payment_available_milliunits: payment.balance, shortfall_milliunits: -a.balance - payment.balance });
+      expect(e).toMatchObject({
+        balance_milliunits: a.balance,
+        payment_available_milliunits: payment.balance,
+        shortfall_milliunits: -a.balance - payment.balance,
+      });
     }
 
     // The wallet cannot cover the bill in three days (nothing else is scheduled on it within 14).
@@ -147,12 +192,23 @@ describe('needs_attention', () => {
 
     const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const used = new Set(r.transactions.map((t) => t.account_id));
-    await expectKind(res, 'unreconciled', r.accounts.filter((a) => a.on_budget && !a.closed && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff)).map((a) => a.id));
+    await expectKind(
+      res,
+      'unreconciled',
+      r.accounts
+        .filter((a) => a.on_budget && !a.closed && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff))
+        .map((a) => a.id),
+    );
 
     const last = r.months[r.months.length - 1];
     const rta = kind(res, 'ready_to_assign');
     if (last.to_be_budgeted === 0) expect(rta).toBeUndefined();
-    else expect(rta.examples[0]).toMatchObject({ month: last.month, ready_to_assign_milliunits: last.to_be_budgeted, state: last.to_be_budgeted < 0 ? 'negative' : 'waiting' });
+    else
+      expect(rta.examples[0]).toMatchObject({
+        month: last.month,
+        ready_to_assign_milliunits: last.to_be_budgeted,
+        state: last.to_be_budgeted < 0 ? 'negative' : 'waiting',
+      });
   });
 
   it('compact (the default): the same kinds, counts and reasons, two examples each as compact rows; kind lists every item', async () => {
@@ -161,7 +217,10 @@ describe('needs_attention', () => {
     expect(compact.as_of).toBe(today);
     expect(compact.clear).toEqual(full.clear);
     expect(compact.attention.map((k: any) => [k.kind, k.count, k.reason])).toEqual(full.attention.map((k: any) => [k.kind, k.count, k.reason]));
-    expect(full.attention.some((k: any) => k.count > 2), 'a kind with more than two items').toBe(true);
+    expect(
+      full.attention.some((k: any) => k.count > 2),
+      'a kind with more than two items',
+    ).toBe(true);
     for (const k of compact.attention) {
       const f = kind(full, k.kind);
       expect(k.examples, k.kind).toEqual(f.examples.slice(0, 2).map((e: any) => compactOf(k.kind, e)));

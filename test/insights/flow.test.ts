@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('cash_flow', () => {
-  it.each(['compact', 'full'] as const)('gives each month\'s income, spending, net and net worth as the API\'s data says (%s)', async (detail: Detail) => {
+  it.each(['compact', 'full'] as const)("gives each month's income, spending, net and net worth as the API's data says (%s)", async (detail: Detail) => {
     const full = detail === 'full';
     const r = await raw(h.sb);
     const res = ok(await h.call('cash_flow', full ? { detail } : {}));
@@ -84,12 +84,29 @@ function occurrences(s: any, from: string, until: string): string[] {
 }
 
 describe('upcoming', () => {
-  it('expands scheduled transactions by frequency, each with its account\'s projected balance', async () => {
+  it("expands scheduled transactions by frequency, each with its account's projected balance", async () => {
     // A weekly and a twice-a-month schedule besides the demo's, and a transfer into savings.
     const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: inTwoDays, amount: -12.5, payee_name: 'Weekly Farm Box', category_id: 'Groceries', frequency: 'weekly' }));
+    ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Wallet',
+        date: inTwoDays,
+        amount: -12.5,
+        payee_name: 'Weekly Farm Box',
+        category_id: 'Groceries',
+        frequency: 'weekly',
+      }),
+    );
     const savings = ok(await h.call('get_account', { account_id: 'Rainy Day Savings' })).account;
-    ok(await h.call('create_scheduled_transaction', { account_id: 'Everyday Checking', date: inTwoDays, amount: -25, payee_id: savings.transfer_payee_id, frequency: 'twiceAMonth' }));
+    ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Everyday Checking',
+        date: inTwoDays,
+        amount: -25,
+        payee_id: savings.transfer_payee_id,
+        frequency: 'twiceAMonth',
+      }),
+    );
     const r = await raw(h.sb);
     const days = 45;
     const today = todayUtc();
@@ -106,7 +123,9 @@ describe('upcoming', () => {
     expect(res.count).toBe(expected.length);
     expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
     // Balances carried forward through every account's occurrences (tracking accounts too, unlisted).
-    const all = r.scheduled.flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s }))).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+    const all = r.scheduled
+      .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
     const balance = new Map(r.accounts.map((a) => [a.id, a.balance]));
     const projected = new Map<string, number>();
     for (const o of all) {
@@ -125,7 +144,15 @@ describe('upcoming', () => {
     const amounts = expected.map((o) => o.s.amount);
     const inflow = amounts.filter((a) => a > 0).reduce((s, a) => s + a, 0);
     const outflow = amounts.filter((a) => a < 0).reduce((s, a) => s + a, 0);
-    expect(res).toMatchObject({ count: expected.length, returned: expected.length, has_more: false, inflow_milliunits: inflow, inflow_formatted: usd(inflow), outflow_milliunits: outflow, outflow_formatted: usd(outflow) });
+    expect(res).toMatchObject({
+      count: expected.length,
+      returned: expected.length,
+      has_more: false,
+      inflow_milliunits: inflow,
+      inflow_formatted: usd(inflow),
+      outflow_milliunits: outflow,
+      outflow_formatted: usd(outflow),
+    });
 
     // Compact (the default): pages of 7 occurrences, each when, who, from where, how much and
     // what is left; every page totals every occurrence.
@@ -133,7 +160,14 @@ describe('upcoming', () => {
     let cursor: string | undefined;
     do {
       const page = ok(await h.call('upcoming', { days, ...(cursor ? { cursor } : {}) }));
-      expect(page).toMatchObject({ count: expected.length, returned: page.occurrences.length, inflow_milliunits: inflow, inflow_formatted: usd(inflow), outflow_milliunits: outflow, outflow_formatted: usd(outflow) });
+      expect(page).toMatchObject({
+        count: expected.length,
+        returned: page.occurrences.length,
+        inflow_milliunits: inflow,
+        inflow_formatted: usd(inflow),
+        outflow_milliunits: outflow,
+        outflow_formatted: usd(outflow),
+      });
       expect(page.occurrences.length).toBe(Math.min(7, expected.length - compact.length));
       compact.push(...page.occurrences);
       cursor = page.has_more ? page.next_cursor : undefined;

@@ -71,8 +71,31 @@ export interface RawLine {
 /** A transaction's lines: its split lines, or itself. */
 export function rawLines(t: any): RawLine[] {
   const subs = (t.subtransactions ?? []).filter((x: any) => !x.deleted);
-  if (!subs.length) return [{ t, id: t.id, date: t.date, amount: t.amount, account_id: t.account_id, payee_id: t.payee_id, category_id: t.category_id, transfer_account_id: t.transfer_account_id, memo: t.memo }];
-  return subs.map((x: any) => ({ t, id: x.id, date: t.date, amount: x.amount, account_id: t.account_id, payee_id: x.payee_id ?? t.payee_id, category_id: x.category_id, transfer_account_id: x.transfer_account_id, memo: x.memo }));
+  if (!subs.length)
+    return [
+      {
+        t,
+        id: t.id,
+        date: t.date,
+        amount: t.amount,
+        account_id: t.account_id,
+        payee_id: t.payee_id,
+        category_id: t.category_id,
+        transfer_account_id: t.transfer_account_id,
+        memo: t.memo,
+      },
+    ];
+  return subs.map((x: any) => ({
+    t,
+    id: x.id,
+    date: t.date,
+    amount: x.amount,
+    account_id: t.account_id,
+    payee_id: x.payee_id ?? t.payee_id,
+    category_id: x.category_id,
+    transfer_account_id: x.transfer_account_id,
+    memo: x.memo,
+  }));
 }
 
 /**
@@ -100,8 +123,9 @@ export function categoryOf(r: Raw, l: RawLine): string | null {
 export function sumsOf(lines: RawLine[]): { outflow: number; inflow: number; net: number; count: number } {
   let outflow = 0;
   let inflow = 0;
-  for (const l of lines) if (l.amount < 0) outflow += l.amount;
-  else inflow += l.amount;
+  for (const l of lines)
+    if (l.amount < 0) outflow += l.amount;
+    else inflow += l.amount;
   return { outflow, inflow, net: outflow + inflow, count: lines.length };
 }
 

@@ -22,8 +22,26 @@ beforeAll(async () => {
   ok(
     await h.call('create_transactions', {
       transactions: [
-        { account_id: 'Everyday Checking', date: today, amount: -4.5, payee_name: `Café Crème ${unique}`, memo: 'Croissant au beurre', category_id: 'Coffee', flag_color: 'purple', cleared: 'uncleared', approved: false },
-        { account_id: 'Visa Rewards', date: today, amount: -123.45, payee_name: `Hardware Haus ${unique}`, category_id: 'Home Maintenance', cleared: 'cleared', approved: true },
+        {
+          account_id: 'Everyday Checking',
+          date: today,
+          amount: -4.5,
+          payee_name: `Café Crème ${unique}`,
+          memo: 'Croissant au beurre',
+          category_id: 'Coffee',
+          flag_color: 'purple',
+          cleared: 'uncleared',
+          approved: false,
+        },
+        {
+          account_id: 'Visa Rewards',
+          date: today,
+          amount: -123.45,
+          payee_name: `Hardware Haus ${unique}`,
+          category_id: 'Home Maintenance',
+          cleared: 'cleared',
+          approved: true,
+        },
         {
           account_id: 'Everyday Checking',
           date: today,
@@ -105,7 +123,16 @@ function expectSame(found: { first: any; rows: any[]; detail: Detail }, expected
 
 describe('search_transactions', () => {
   it('matches text in payee, memo, category and account names, ignoring case and accents', async () => {
-    const row = { payee_name: `Café Crème ${unique}`, amount_milliunits: -4500, category_name: 'Coffee', account_name: 'Everyday Checking', memo: 'Croissant au beurre', cleared: 'uncleared', approved: false, flag_color: 'purple' };
+    const row = {
+      payee_name: `Café Crème ${unique}`,
+      amount_milliunits: -4500,
+      category_name: 'Coffee',
+      account_name: 'Everyday Checking',
+      memo: 'Croissant au beurre',
+      cleared: 'uncleared',
+      approved: false,
+      flag_color: 'purple',
+    };
     const cafe = await everything({ query: `cafe creme ${unique}` });
     expect(cafe.rows).toHaveLength(1);
     expect(cafe.rows[0]).toMatchObject(row);
@@ -128,7 +155,10 @@ describe('search_transactions', () => {
     const cases: [Record<string, unknown>, (l: RawLine) => boolean][] = [
       [{ min_amount: 100, direction: 'outflow', since_date: since }, (l) => l.amount <= -100_000 && l.date >= since],
       [{ max_amount: 5, direction: 'inflow' }, (l) => l.amount > 0 && l.amount <= 5000],
-      [{ min_amount: 20, max_amount: 50, account_id: 'visa rewards' }, (l) => Math.abs(l.amount) >= 20_000 && Math.abs(l.amount) <= 50_000 && l.account_id === visa.id],
+      [
+        { min_amount: 20, max_amount: 50, account_id: 'visa rewards' },
+        (l) => Math.abs(l.amount) >= 20_000 && Math.abs(l.amount) <= 50_000 && l.account_id === visa.id,
+      ],
       [{ category_id: 'Groceries', since_date: since, until_date: todayUtc() }, (l) => l.category_id === groceries.id && l.date >= since],
       [{ payee_id: `Hardware Haus ${unique}` }, (l) => l.payee_id === r.payees.find((p) => p.name === `Hardware Haus ${unique}`).id],
       [{ approved: false }, (l) => !l.t.approved],

@@ -37,7 +37,7 @@ describe('spending_summary by category for a month', () => {
     [-1, 'full'],
     [0, 'compact'],
     [-1, 'compact'],
-  ] as const)('each row is the month view\'s activity of its category (month %i, %s)', async (offset, detail) => {
+  ] as const)("each row is the month view's activity of its category (month %i, %s)", async (offset, detail) => {
     const full = detail === 'full';
     const month = shiftMonth(thisMonth(), offset);
     const r = await raw(h.sb);
@@ -132,12 +132,20 @@ describe('other groupings and periods', () => {
       for (const row of res.rows) {
         const mine = lines.filter((l) => key(l) === (row.id ?? null));
         const s = sumsOf(mine);
-        expect({ by, id: row.id, out: row.outflow_milliunits, in: row.inflow_milliunits, net: row.net_milliunits, n: row.count }).toEqual({ by, id: row.id, out: s.outflow, in: s.inflow, net: s.net, n: s.count });
+        expect({ by, id: row.id, out: row.outflow_milliunits, in: row.inflow_milliunits, net: row.net_milliunits, n: row.count }).toEqual({
+          by,
+          id: row.id,
+          out: s.outflow,
+          in: s.inflow,
+          net: s.net,
+          n: s.count,
+        });
         expect(row.previous_net_milliunits).toBe(sumsOf(previous.filter((l) => key(l) === (row.id ?? null))).net);
         if (by === 'category_group') {
           // Assigned in the months the period touches, to the group's categories.
           let assigned = 0;
-          for (let m = since; m <= until; m = shiftMonth(m, 1)) for (const c of (await r.month(m)).categories) if (c.category_group_id === row.id) assigned += c.budgeted;
+          for (let m = since; m <= until; m = shiftMonth(m, 1))
+            for (const c of (await r.month(m)).categories) if (c.category_group_id === row.id) assigned += c.budgeted;
           expect(row.assigned_milliunits, row.name).toBe(assigned);
         } else expect(row).not.toHaveProperty('assigned_milliunits');
       }
@@ -172,7 +180,11 @@ describe('other groupings and periods', () => {
     expect(s.rows).toHaveLength(1);
     expect(s.rows[0]).toMatchObject({ name: 'Dining Out', net_milliunits: activity });
     expect(Buffer.byteLength(res.content[0].text)).toBeLessThanOrEqual(2048);
-    expect(ok(await h.call('spending_summary', { month, category_id: 'dining out', detail: 'full' })).rows[0]).toMatchObject({ id: dining.id, name: 'Dining Out', net_milliunits: activity });
+    expect(ok(await h.call('spending_summary', { month, category_id: 'dining out', detail: 'full' })).rows[0]).toMatchObject({
+      id: dining.id,
+      name: 'Dining Out',
+      net_milliunits: activity,
+    });
     const visa = r.accounts.find((a) => a.name === 'Visa Rewards');
     const onCard = ok(await h.call('spending_summary', { month, account_id: 'VISA REWARDS', group_by: 'account', detail: 'full' }));
     expect(onCard.rows.map((x: any) => x.id)).toEqual([visa.id]);
@@ -208,12 +220,21 @@ describe('what counts as spending', () => {
     const groceries = r0.categories.find((c) => c.name === 'Groceries');
     const fun = r0.categories.find((c) => c.name === 'Fun Money');
     // Written through the server (names for ids), so its copy knows it changed.
-    const create = async (t: Record<string, unknown>) => ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] }));
+    const create = async (t: Record<string, unknown>) =>
+      ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] }));
     await create({ account_id: 'Everyday Checking', amount: -77, payee_id: savings.transfer_payee_id });
     ok(await h.call('create_account', { name: `Spending Test ${Date.now()}`, type: 'checking', balance: 5000 }));
     // A tracking account's starting balance has no category: still not spending.
     ok(await h.call('create_account', { name: `Spending Test Asset ${Date.now()}`, type: 'otherAsset', balance: -2500 }));
-    await create({ account_id: checking.id, amount: -30, payee_name: 'Split Shop', subtransactions: [{ amount: -20, category_id: 'Groceries' }, { amount: -10, category_id: fun.id }] });
+    await create({
+      account_id: checking.id,
+      amount: -30,
+      payee_name: 'Split Shop',
+      subtransactions: [
+        { amount: -20, category_id: 'Groceries' },
+        { amount: -10, category_id: fun.id },
+      ],
+    });
     await create({ account_id: mortgage.name, amount: -12.34, payee_name: 'Escrow Fee' });
     const after = ok(await h.call('spending_summary', { month, top: 50, detail: 'full' }));
     const net = (res: any, id: string) => res.rows.find((x: any) => x.id === id)?.net_milliunits ?? 0;
@@ -230,8 +251,12 @@ describe('what counts as spending', () => {
     const afterAll = ok(await h.call('spending_summary', { month, top: 50, include_off_budget: true }));
     expect(afterAll.totals.net_milliunits - beforeAll.totals.net_milliunits).toBe(-30_000 - 12_340);
     const withTracking = ok(await h.call('spending_summary', { month, top: 50, detail: 'full', group_by: 'account', include_off_budget: true }));
-    expect(withTracking.rows.find((x: any) => x.id === mortgage.id)).toMatchObject({ net_milliunits: sumsOf(activityLines(r, month, lastDay(month), true).filter((l) => l.account_id === mortgage.id)).net });
-    expect(ok(await h.call('spending_summary', { month, group_by: 'account', top: 50, detail: 'full' })).rows.some((x: any) => x.id === mortgage.id)).toBe(false);
+    expect(withTracking.rows.find((x: any) => x.id === mortgage.id)).toMatchObject({
+      net_milliunits: sumsOf(activityLines(r, month, lastDay(month), true).filter((l) => l.account_id === mortgage.id)).net,
+    });
+    expect(ok(await h.call('spending_summary', { month, group_by: 'account', top: 50, detail: 'full' })).rows.some((x: any) => x.id === mortgage.id)).toBe(
+      false,
+    );
     expect(rawLines(r.transactions.find((t) => t.payee_name === 'Split Shop')).length).toBe(2);
   });
 

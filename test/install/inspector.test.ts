@@ -39,7 +39,19 @@ function inspector(args: string[]): Promise<Outcome> {
     execFile(
       INSPECTOR,
       ['--cli', '--format', 'json', ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '', HOME: home, YNAB_MCP_STATE_DIR: join(home, 'state'), YNAB_MCP_CONFIG_DIR: join(home, 'config'), YNAB_MCP_KEYCHAIN: 'off' }, timeout: 120_000, maxBuffer: 32 * 1024 * 1024 },
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          HOME: home,
+          YNAB_MCP_STATE_DIR: join(home, 'state'),
+          YNAB_MCP_CONFIG_DIR: join(home, 'config'),
+          YNAB_MCP_KEYCHAIN: 'off',
+        },
+        timeout: 120_000,
+        maxBuffer: 32 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
         let json: any;
@@ -82,7 +94,15 @@ describe('over stdio', () => {
   });
 
   it('a tool error is reported as one (exit 5)', async () => {
-    const o = await inspector(['--method', 'tools/call', '--tool-name', 'get_account', '--tool-args-json', '{"account_id":"00000000-0000-4000-8000-000000000000"}', ...server]);
+    const o = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_account',
+      '--tool-args-json',
+      '{"account_id":"00000000-0000-4000-8000-000000000000"}',
+      ...server,
+    ]);
     expect(o.code).toBe(5);
     expect(o.json.result.isError).toBe(true);
     expect(o.json.result.content[0].text).toMatch(/^Not found \(404\.2 resource_not_found\): account 0{8}-/);
@@ -93,7 +113,9 @@ describe('over Streamable HTTP', () => {
   let p: CliProcess;
   let url: string;
   beforeAll(async () => {
-    p = startCli(['serve', '--sandbox', '--transport', 'http', '--port', '0'], { env: { YNAB_MCP_STATE_DIR: join(home, 'http-state'), YNAB_MCP_KEYCHAIN: 'off' } });
+    p = startCli(['serve', '--sandbox', '--transport', 'http', '--port', '0'], {
+      env: { YNAB_MCP_STATE_DIR: join(home, 'http-state'), YNAB_MCP_KEYCHAIN: 'off' },
+    });
     [, url] = (await p.waitFor('stderr', /MCP endpoint at (http:\/\/127\.0\.0\.1:\d+\/mcp)/)) as [string, string];
   });
   afterAll(() => p?.stop());

@@ -34,7 +34,12 @@ let sb: TestSandbox;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-mcpb-test-'));
   bundle = join(dir, 'ynab-mcp.mcpb');
-  await run(process.execPath, ['--import', 'tsx', 'scripts/pack-mcpb.ts', '--out', bundle], { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+  await run(process.execPath, ['--import', 'tsx', 'scripts/pack-mcpb.ts', '--out', bundle], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   unpacked = join(dir, 'unpacked');
   await run(process.execPath, [join(REPO_ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js'), 'unpack', bundle, unpacked], { cwd: dir });
   manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
@@ -47,7 +52,9 @@ afterAll(async () => {
 
 /** The host's substitution of ${__dirname} and ${user_config.KEY} in a manifest string. */
 function substitute(value: string, userConfig: Record<string, string | boolean>): string {
-  return value.replace(/\$\{__dirname\}/g, unpacked).replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) => String(userConfig[key] ?? manifest.user_config[key]?.default ?? ''));
+  return value
+    .replace(/\$\{__dirname\}/g, unpacked)
+    .replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) => String(userConfig[key] ?? manifest.user_config[key]?.default ?? ''));
 }
 
 /** Starts the bundle as a host does and connects a real MCP client to it over stdio. */
@@ -89,7 +96,8 @@ describe('npm run pack:mcpb', () => {
     expect(existsSync(join(unpacked, manifest.server.entry_point))).toBe(true);
     for (const gone of ['src', 'test', 'bench', 'scripts', 'tsconfig.json']) expect(existsSync(join(unpacked, gone)), gone).toBe(false);
     const deps = readdirSync(join(unpacked, 'node_modules'));
-    for (const dev of ['vitest', 'typescript', 'tsx', 'ynab', 'yaml', '@anthropic-ai', 'playwright-core', 'redis', '@redis']) expect(deps, dev).not.toContain(dev);
+    for (const dev of ['vitest', 'typescript', 'tsx', 'ynab', 'yaml', '@anthropic-ai', 'playwright-core', 'redis', '@redis'])
+      expect(deps, dev).not.toContain(dev);
     const all = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(join(d, e.name)) : [join(d, e.name)]));
     expect(all(unpacked).filter((f) => /\.map$|\.d\.[mc]?ts$/.test(f))).toEqual([]);
   });
@@ -98,10 +106,20 @@ describe('npm run pack:mcpb', () => {
     expect(manifest.compatibility.platforms).toEqual([...PLATFORMS]);
     for (const platform of KEYCHAIN_PLATFORMS) {
       const files = readdirSync(join(unpacked, 'node_modules', '@napi-rs', `keyring-${platform}`));
-      expect(files.some((f) => f.endsWith('.node')), platform).toBe(true);
-      expect(PLATFORMS.some((p) => platform.startsWith(p)), platform).toBe(true);
+      expect(
+        files.some((f) => f.endsWith('.node')),
+        platform,
+      ).toBe(true);
+      expect(
+        PLATFORMS.some((p) => platform.startsWith(p)),
+        platform,
+      ).toBe(true);
     }
-    for (const p of PLATFORMS) expect(KEYCHAIN_PLATFORMS.some((k) => k.startsWith(p)), p).toBe(true);
+    for (const p of PLATFORMS)
+      expect(
+        KEYCHAIN_PLATFORMS.some((k) => k.startsWith(p)),
+        p,
+      ).toBe(true);
   });
 });
 
@@ -131,7 +149,7 @@ describe('started the way a host starts it', () => {
   });
 });
 
-describe('without this platform\'s keychain binary', () => {
+describe("without this platform's keychain binary", () => {
   beforeAll(() => {
     // What a host on a platform the bundle has no binary for sees: the module cannot be loaded.
     for (const e of readdirSync(join(unpacked, 'node_modules', '@napi-rs'))) {
@@ -163,7 +181,9 @@ describe('without this platform\'s keychain binary', () => {
     } finally {
       await client.close();
     }
-    const warnings = stderr().split('\n').filter((l) => /keychain/i.test(l));
+    const warnings = stderr()
+      .split('\n')
+      .filter((l) => /keychain/i.test(l));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/No OS keychain was available \(the native keyring module could not be loaded/);
   });

@@ -72,7 +72,12 @@ describe('installed from the tarball without dev dependencies', () => {
 
   it('the installed bin prints its version and serves tools/list to a real MCP client over stdio', async () => {
     expect((await run(bin(), ['--version'], { env: npmEnv() })).stdout).toMatch(/^ynab-mcp \d+\.\d+\.\d+\n$/);
-    const transport = new StdioClientTransport({ command: bin(), args: ['serve', '--sandbox'], env: { PATH: process.env.PATH!, HOME: dir, YNAB_MCP_STATE_DIR: join(dir, 'state'), YNAB_MCP_CONFIG_DIR: join(dir, 'config') }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: bin(),
+      args: ['serve', '--sandbox'],
+      env: { PATH: process.env.PATH!, HOME: dir, YNAB_MCP_STATE_DIR: join(dir, 'state'), YNAB_MCP_CONFIG_DIR: join(dir, 'config') },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'install-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -87,7 +92,11 @@ describe('installed from the tarball without dev dependencies', () => {
   }, 120_000);
 
   it('npx --package ./ynab-mcp-X.tgz ynab-mcp runs it, as the README says', async () => {
-    const { stdout } = await run(npx, ['--yes', '--prefer-offline', '--package', tarball, 'ynab-mcp', '--version'], { cwd: dir, env: npmEnv(), timeout: 300_000 });
+    const { stdout } = await run(npx, ['--yes', '--prefer-offline', '--package', tarball, 'ynab-mcp', '--version'], {
+      cwd: dir,
+      env: npmEnv(),
+      timeout: 300_000,
+    });
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^ynab-mcp \d+\.\d+\.\d+$/);
   }, 320_000);
 });

@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** What a compact list shows, by the rule written again here: not hidden, not all zero, not internal (Uncategorized with money excepted). */
-const shown = (c: any) => !c.hidden && !(c.budgeted === 0 && c.activity === 0 && c.balance === 0 && !c.goal_under_funded) && (!c.internal || c.name === 'Uncategorized');
+const shown = (c: any) =>
+  !c.hidden && !(c.budgeted === 0 && c.activity === 0 && c.balance === 0 && !c.goal_under_funded) && (!c.internal || c.name === 'Uncategorized');
 const bytes = (res: any) => Buffer.byteLength(res.content[0].text, 'utf8');
 
 describe('compact category lists', () => {
@@ -53,7 +54,9 @@ describe('compact category lists', () => {
     const groups = (await h.sb.get(`/budgets/${demo.id}/categories`)).body.data.category_groups.filter((g: any) => !g.deleted);
     const res = await h.call('list_categories');
     const s = ok(res);
-    const expected = groups.map((g: any) => ({ id: g.id, ids: g.hidden ? [] : g.categories.filter((c: any) => !c.deleted && shown(c)).map((c: any) => c.id) })).filter((g: any) => g.ids.length);
+    const expected = groups
+      .map((g: any) => ({ id: g.id, ids: g.hidden ? [] : g.categories.filter((c: any) => !c.deleted && shown(c)).map((c: any) => c.id) }))
+      .filter((g: any) => g.ids.length);
     expect(s.category_groups.map((g: any) => ({ id: g.id, ids: g.categories.map((c: any) => c.id) }))).toEqual(expected);
     const total = groups.reduce((n: number, g: any) => n + g.categories.filter((c: any) => !c.deleted).length, 0);
     expect(s.categories_left_out).toBe(total - expected.reduce((n: number, g: any) => n + g.ids.length, 0));
@@ -64,7 +67,7 @@ describe('compact category lists', () => {
 });
 
 describe('writes answer with what changed', () => {
-  it('update_month_category answers with the month\'s new Ready to Assign', async () => {
+  it("update_month_category answers with the month's new Ready to Assign", async () => {
     const res = ok(await h.call('update_month_category', { month: 'current', category_id: 'Fun Money', budgeted: 77.77 }));
     const month = (await h.sb.get(`/budgets/${demo.id}/months/current`)).body.data.month;
     expect(res.category).toMatchObject({ name: 'Fun Money', budgeted: 77_770 });
@@ -72,12 +75,23 @@ describe('writes answer with what changed', () => {
   });
 
   it('a deleted transaction or scheduled transaction says deleted: true', async () => {
-    const t = ok(await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -3, payee_name: `Gone ${u}` }] })).transactions[0];
+    const t = ok(await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -3, payee_name: `Gone ${u}` }] }))
+      .transactions[0];
     const gone = ok((await confirmed(h, 'delete_transaction', { transaction_id: t.id })).result);
     expect(gone.transaction).toMatchObject({ id: t.id, deleted: true });
     expect((await h.sb.get(`/budgets/${demo.id}/transactions/${t.id}`)).status).toBe(404);
-    const s = ok(await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), amount: -3, payee_name: `Gone ${u}` })).scheduled_transaction;
-    expect(ok((await confirmed(h, 'delete_scheduled_transaction', { scheduled_transaction_id: s.id })).result).scheduled_transaction).toMatchObject({ id: s.id, deleted: true });
+    const s = ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Wallet',
+        date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+        amount: -3,
+        payee_name: `Gone ${u}`,
+      }),
+    ).scheduled_transaction;
+    expect(ok((await confirmed(h, 'delete_scheduled_transaction', { scheduled_transaction_id: s.id })).result).scheduled_transaction).toMatchObject({
+      id: s.id,
+      deleted: true,
+    });
     // A live entity does not carry the flag.
     expect(ok(await h.call('get_account', { account_id: 'Wallet' })).account).not.toHaveProperty('deleted');
   });
@@ -94,7 +108,15 @@ describe('writes answer with what changed', () => {
     for (const row of res.transactions) {
       const t = (await h.sb.get(`/budgets/${demo.id}/transactions/${row.id}`)).body.data.transaction;
       expect(row).toEqual(
-        expect.objectContaining({ date: t.date, amount: t.amount, amount_formatted: t.amount_formatted, payee_name: t.payee_name, account_name: t.account_name, import_id: t.import_id, approved: t.approved }),
+        expect.objectContaining({
+          date: t.date,
+          amount: t.amount,
+          amount_formatted: t.amount_formatted,
+          payee_name: t.payee_name,
+          account_name: t.account_name,
+          import_id: t.import_id,
+          approved: t.approved,
+        }),
       );
       expect(row).not.toHaveProperty('amount_currency');
     }

@@ -33,7 +33,10 @@ async function listed(toolsets?: string, readOnly = false, ui = false, writes?: 
   const server = buildServer(state);
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(b);
-  const client = new Client({ name: 'budget', version: '1' }, ui ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } } : {});
+  const client = new Client(
+    { name: 'budget', version: '1' },
+    ui ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } } : {},
+  );
   await client.connect(a);
   const { tools } = await client.listTools();
   await client.close();
@@ -131,11 +134,15 @@ describe('definitions budget', () => {
 describe('schema portability (MCP Inspector CLI)', () => {
   it('warns only about nullable fields written as type arrays, which the README explains', () => {
     const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
-    const run = spawnSync(inspector, ['--cli', '--method', 'tools/list', '--strict', process.execPath, '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'serve', '--sandbox'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
+    const run = spawnSync(
+      inspector,
+      ['--cli', '--method', 'tools/list', '--strict', process.execPath, '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'serve', '--sandbox'],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        timeout: 90_000,
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
     const issues = [...run.stderr.matchAll(/^\s*Issue: (.*)$/gm)].map((m) => m[1]!);
     expect(run.stderr).toMatch(/0 errors/);

@@ -86,7 +86,10 @@ export interface RawResponse {
 }
 
 /** One HTTP request with exactly these headers (fetch would not let a test set Host). */
-export function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {}): Promise<RawResponse> {
+export function raw(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {},
+): Promise<RawResponse> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(

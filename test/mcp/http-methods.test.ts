@@ -104,7 +104,7 @@ describe('POST', () => {
     }
   });
 
-  it('other client errors still get node\'s own answers', async () => {
+  it("other client errors still get node's own answers", async () => {
     const answer = await socketExchange(open.port, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: nope\r\n\r\n');
     expect(statusLine(answer).status).toBe(400);
   });

@@ -70,7 +70,13 @@ describe('Host and Origin checks', () => {
   });
 
   it('refuses a foreign Host (DNS rebinding) with 403 and a JSON-RPC error', async () => {
-    for (const host of [`evil.example:${open.port}`, 'evil.example', `localhost:${open.port + 1}`, `127.0.0.1:${open.port}@evil.example`, `localhost.evil.example:${open.port}`]) {
+    for (const host of [
+      `evil.example:${open.port}`,
+      'evil.example',
+      `localhost:${open.port + 1}`,
+      `127.0.0.1:${open.port}@evil.example`,
+      `localhost.evil.example:${open.port}`,
+    ]) {
       const res = await post({ host });
       expect(res.status, host).toBe(403);
       expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/Host/) } });
@@ -178,7 +184,11 @@ describe('the bearer token', () => {
   it('is scrubbed from SDK error reports that quote a request back', async () => {
     // A 2026-07-28 request naming the token as its protocol version: the SDK reports the
     // rejection, quoting the version, through the handler's onerror, which goes to the log.
-    const meta = { 'io.modelcontextprotocol/protocolVersion': TOKEN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' } };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': TOKEN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+    };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: meta } });
     const res = await raw(s.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}` }, body });
     expect(res.status).toBe(400);
@@ -283,7 +293,9 @@ describe('slow clients', () => {
     socket.on('data', (d: Buffer) => (received += d.toString('utf8')));
     socket.on('error', () => {});
     socket.write(partial);
-    const closed = new Promise<{ afterMs: number; received: string }>((resolve) => socket.on('close', () => resolve({ afterMs: performance.now() - opened, received })));
+    const closed = new Promise<{ afterMs: number; received: string }>((resolve) =>
+      socket.on('close', () => resolve({ afterMs: performance.now() - opened, received })),
+    );
     return { socket, closed, isOpen: () => !socket.destroyed && !socket.readableEnded };
   }
 
@@ -306,7 +318,10 @@ describe('slow clients', () => {
   it('cuts off a client trickling a body within the request timeout', async () => {
     const s = await served(sb, { headersTimeoutMs: 500, requestTimeoutMs: 1_000 });
     try {
-      const loris = trickle(s.port, `POST /mcp HTTP/1.1\r\nHost: ${hostOf(s)}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+      const loris = trickle(
+        s.port,
+        `POST /mcp HTTP/1.1\r\nHost: ${hostOf(s)}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+      );
       const answer = await raw(s.url, { headers: MCP_HEADERS, body: INITIALIZE });
       expect(answer.status).toBe(200);
       expect(loris.isOpen()).toBe(true);

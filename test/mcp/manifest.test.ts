@@ -14,7 +14,7 @@ it('matches the tool definitions (run npm run manifest after changing tools)', (
   expect(JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8'))).toEqual(manifest());
 });
 
-it('passes the mcpb CLI\'s validation', () => {
+it("passes the mcpb CLI's validation", () => {
   const out = execFileSync(join(root, 'node_modules', '.bin', 'mcpb'), ['validate', join(root, 'manifest.json')], { encoding: 'utf8' });
   expect(out).toMatch(/validation passes/);
 });

@@ -31,7 +31,7 @@ function refused(res: any, message: RegExp) {
 }
 
 describe('budgets by name', () => {
-  it('takes a budget\'s name in any case, and every answer then names the budget it used', async () => {
+  it("takes a budget's name in any case, and every answer then names the budget it used", async () => {
     // Left out, or an alias: named, for reads and writes, from the copy or the API. (First, while
     // "last-used" is still the demo household: using another budget makes it the last used.)
     for (const [tool, args] of <[string, Record<string, unknown>][]>[
@@ -51,7 +51,10 @@ describe('budgets by name', () => {
   });
 
   it('refuses an unknown budget name with the closest budgets, and takes a configured default by name', async () => {
-    refused(await h.call('list_accounts', { budget_id: 'Haushalt Berln' }), /budget_id "Haushalt Berln": no budget has that id or name\. Closest: "Haushalt Berlin" \(id [0-9a-f-]{36}\)/);
+    refused(
+      await h.call('list_accounts', { budget_id: 'Haushalt Berln' }),
+      /budget_id "Haushalt Berln": no budget has that id or name\. Closest: "Haushalt Berlin" \(id [0-9a-f-]{36}\)/,
+    );
     const other = await mcpHarness({ env: { YNAB_BUDGET_ID: 'haushalt berlin' } });
     try {
       expect(ok(await other.call('get_budget')).budget).toMatchObject({ id: berlin().id, name: 'Haushalt Berlin' });
@@ -102,12 +105,21 @@ describe('accounts, categories, groups and payees by name', () => {
   });
 
   it('never guesses: an unknown name lists the closest candidates with ids, a shared one lists all that share it', async () => {
-    refused(await h.call('get_account', { budget_id: 'Demo Household', account_id: 'Everyday Chequing' }), /account_id "Everyday Chequing": no account has that id or name\. Closest: "Everyday Checking" \(id [0-9a-f-]{36}, checking\)/);
     refused(
-      await h.call('create_transactions', { budget_id: 'Demo Household', transactions: [{ account_id: 'Wallet', date: today, amount: -1, payee_name: `Refused ${u}`, category_id: 'Grocery' }] }),
+      await h.call('get_account', { budget_id: 'Demo Household', account_id: 'Everyday Chequing' }),
+      /account_id "Everyday Chequing": no account has that id or name\. Closest: "Everyday Checking" \(id [0-9a-f-]{36}, checking\)/,
+    );
+    refused(
+      await h.call('create_transactions', {
+        budget_id: 'Demo Household',
+        transactions: [{ account_id: 'Wallet', date: today, amount: -1, payee_name: `Refused ${u}`, category_id: 'Grocery' }],
+      }),
       /transactions\[0\]\.category_id "Grocery": no category has that id or name\. Closest: "Groceries" \(id [0-9a-f-]{36}, in Everyday Expenses\)/,
     );
-    refused(await h.call('create_category', { budget_id: 'Demo Household', name: 'X', category_group_id: 'Billz' }), /category_group_id "Billz": no category group has that id or name\. Closest: "Bills"/);
+    refused(
+      await h.call('create_category', { budget_id: 'Demo Household', name: 'X', category_group_id: 'Billz' }),
+      /category_group_id "Billz": no category group has that id or name\. Closest: "Bills"/,
+    );
     // Two categories with one name, in different groups.
     const a = ok(await h.call('create_category', { budget_id: 'Demo Household', name: `Twin ${u}`, category_group_id: 'Bills' })).category;
     const b = ok(await h.call('create_category', { budget_id: 'Demo Household', name: `TWIN ${u}`, category_group_id: 'Quality of Life' })).category;
@@ -126,12 +138,19 @@ describe('accounts, categories, groups and payees by name', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const made = await h.sb.call('POST', `/budgets/${demo().id}/payees`, { payee: { name: `Elsewhere ${u}` } });
     expect(made.status).toBe(201);
-    const res = ok(await h.call('create_transactions', { budget_id: 'Demo Household', transactions: [{ account_id: 'Wallet', date: today, amount: -2, payee_id: `elsewhere ${u}` }] }));
+    const res = ok(
+      await h.call('create_transactions', {
+        budget_id: 'Demo Household',
+        transactions: [{ account_id: 'Wallet', date: today, amount: -2, payee_id: `elsewhere ${u}` }],
+      }),
+    );
     expect(res.transactions[0].payee_id).toBe(made.body.data.payee.id);
   });
 
   it('resolves names in resource URIs', async () => {
-    const res = await h.client.readResource({ uri: `ynab://budgets/${encodeURIComponent('Demo Household')}/accounts/${encodeURIComponent('Everyday Checking')}` });
+    const res = await h.client.readResource({
+      uri: `ynab://budgets/${encodeURIComponent('Demo Household')}/accounts/${encodeURIComponent('Everyday Checking')}`,
+    });
     const account = readAnswerText((res.contents[0] as any).text).structured.account;
     expect(account.name).toBe('Everyday Checking');
   });

@@ -32,7 +32,11 @@ async function promptError(client: Client, name: string, args: Record<string, st
 }
 
 async function complete(client: Client, prompt: string, name: string, value: string, context?: Record<string, string>): Promise<string[]> {
-  const res = await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) });
+  const res = await client.complete({
+    ref: { type: 'ref/prompt', name: prompt },
+    argument: { name, value },
+    ...(context ? { context: { arguments: context } } : {}),
+  });
   return res.completion.values;
 }
 
@@ -69,11 +73,12 @@ describe('prompts', () => {
     const t = await text(h.client, 'monthly_review');
     const month = currentMonth();
     expect(t).toContain(`for ${monthLabel(month)} (the current month)`);
-    expect(t).toContain('(the server\'s default budget)');
+    expect(t).toContain("(the server's default budget)");
     expect(t).toContain('spending_summary (month "current", group_by "category")');
     expect(t).toContain('needs_attention:');
     expect(t).toContain(`get_month with month "${addMonths(month, -1)}"`);
-    for (const topic of ['Ready to Assign', 'overspent', 'previous_net', 'search_transactions', 'move_money', 'change nothing unless I ask']) expect(t).toContain(topic);
+    for (const topic of ['Ready to Assign', 'overspent', 'previous_net', 'search_transactions', 'move_money', 'change nothing unless I ask'])
+      expect(t).toContain(topic);
     expectCommonRules(t);
     expect(t).not.toMatch(/Not available/);
     expect(await h.state.started()).toBeUndefined();
@@ -108,7 +113,7 @@ describe('prompts', () => {
     expect(t).toContain('batches of at most 20');
     expect(t).toContain('Do not change anything before I confirm');
     expect(t).toContain('recategorize_transactions with the transaction_ids');
-    expect(t).toContain('approve_transactions with the batch\'s transaction_ids and expected_count');
+    expect(t).toContain("approve_transactions with the batch's transaction_ids and expected_count");
     // The confirm flow: a preview is shown, and applied with its token only after the user agrees.
     expect(t).toMatch(/preview: true and a confirm_token, nothing was changed yet: show me .* only if I agree, call the same tool again .* plus confirm_token/);
     expectCommonRules(t);
@@ -129,7 +134,7 @@ describe('prompts', () => {
     expect(await text(h.client, 'log_purchase', { description: 'coffee' })).toContain('If I gave no amount, ask me for it.');
   });
 
-  it('adds live context once the budget\'s copy is held: its name, and the accounts a typed name matches', async () => {
+  it("adds live context once the budget's copy is held: its name, and the accounts a typed name matches", async () => {
     const budget = ok(await h.call('get_budget')).budget;
     const visa = ok(await h.call('list_accounts')).accounts.find((a: any) => a.name === 'Visa Rewards');
     const review = await text(h.client, 'monthly_review');
@@ -142,14 +147,21 @@ describe('prompts', () => {
     const months = ok(await h.call('list_months', { limit: 500 })).months.map((m: any) => m.month);
     const all = await complete(h.client, 'monthly_review', 'month', '');
     expect(all).toEqual(['current', ...[...months].sort().reverse()]);
-    expect(await complete(h.client, 'monthly_review', 'month', '2026-1')).toEqual(months.filter((m: string) => m.startsWith('2026-1')).sort().reverse());
+    expect(await complete(h.client, 'monthly_review', 'month', '2026-1')).toEqual(
+      months
+        .filter((m: string) => m.startsWith('2026-1'))
+        .sort()
+        .reverse(),
+    );
     const budgets = ok(await h.call('list_budgets')).budgets;
     const berlin = budgets.find((b: any) => b.name === 'Haushalt Berlin').id;
     expect(await complete(h.client, 'monthly_review', 'budget_id', 'HAUS')).toEqual([berlin]);
     expect(await complete(h.client, 'triage_unapproved', 'budget_id', 'last')).toEqual(['last-used']);
     // The closed "Old Credit Union Checking" is not offered for a new purchase.
     expect(await complete(h.client, 'log_purchase', 'account', 'check')).toEqual(['Everyday Checking']);
-    const theirs = ok(await h.call('list_accounts', { budget_id: berlin })).accounts.filter((a: any) => !a.closed).map((a: any) => a.name);
+    const theirs = ok(await h.call('list_accounts', { budget_id: berlin }))
+      .accounts.filter((a: any) => !a.closed)
+      .map((a: any) => a.name);
     expect(new Set(await complete(h.client, 'log_purchase', 'account', '', { budget_id: berlin }))).toEqual(new Set(theirs));
     expect(await complete(h.client, 'log_purchase', 'description', 'gro')).toEqual([]);
   });
@@ -162,7 +174,9 @@ describe('prompts on a restricted server', () => {
       const purchase = await text(h.client, 'log_purchase', { description: 'coffee' });
       expect(purchase).toContain('Not available on this server: create_transactions');
       expect(purchase).toContain('This server is read-only (started with --read-only)');
-      expect(await text(h.client, 'triage_unapproved')).toContain('Not available on this server: search_transactions, recategorize_transactions, approve_transactions');
+      expect(await text(h.client, 'triage_unapproved')).toContain(
+        'Not available on this server: search_transactions, recategorize_transactions, approve_transactions',
+      );
       expect(await text(h.client, 'monthly_review')).toContain('Not available on this server: spending_summary, needs_attention, cash_flow');
     } finally {
       await h.close();
@@ -187,7 +201,7 @@ describe('prompts without a token', () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect((await client.listPrompts()).prompts).toHaveLength(3);
-      expect(await text(client, 'log_purchase', { description: 'coffee', account: 'visa' })).toContain('(the server\'s default budget)');
+      expect(await text(client, 'log_purchase', { description: 'coffee', account: 'visa' })).toContain("(the server's default budget)");
       expect(await complete(client, 'monthly_review', 'month', '')).toEqual([]);
       expect(await complete(client, 'log_purchase', 'account', 'vi')).toEqual([]);
     } finally {

@@ -53,7 +53,11 @@ async function readError(client: Client, uri: string): Promise<any> {
 }
 
 async function complete(h: McpHarness, template: string, name: string, value: string, context?: Record<string, string>): Promise<string[]> {
-  const res = await h.client.complete({ ref: { type: 'ref/resource', uri: template }, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) });
+  const res = await h.client.complete({
+    ref: { type: 'ref/resource', uri: template },
+    argument: { name, value },
+    ...(context ? { context: { arguments: context } } : {}),
+  });
   return res.completion.values;
 }
 
@@ -69,7 +73,19 @@ describe('ynab://status', () => {
     expect(s.connected).toBe(false);
     expect(s.connection).toMatch(/^not connected yet/);
     expect(s).toMatchObject({ default_budget: 'last-used', read_only: false, token: null, quota: null, replicas: [] });
-    expect(s.toolsets).toEqual(['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled', 'insights', 'changes']);
+    expect(s.toolsets).toEqual([
+      'user',
+      'budgets',
+      'accounts',
+      'categories',
+      'months',
+      'payees',
+      'money_movements',
+      'transactions',
+      'scheduled',
+      'insights',
+      'changes',
+    ]);
     expect(await h.state.started()).toBeUndefined();
     expect(h.state.tokenInfo()).toBeUndefined();
   });
@@ -149,7 +165,7 @@ describe('budget resources', () => {
     }
   });
 
-  it('lists the budget list, status, every collection of every budget, and the default budget\'s entities by name', async () => {
+  it("lists the budget list, status, every collection of every budget, and the default budget's entities by name", async () => {
     const { resources } = await h.client.listResources();
     const uris = resources.map((r) => r.uri);
     expect(uris).toContain('ynab://budgets');
@@ -158,7 +174,9 @@ describe('budget resources', () => {
     for (const b of budgets) for (const path of COLLECTIONS) expect(uris).toContain(`ynab://budgets/${b.id}${path}`);
     const byUri = new Map(resources.map((r) => [r.uri, r]));
     for (const a of accounts) expect(byUri.get(`ynab://budgets/${main.id}/accounts/${a.id}`)?.name).toBe(a.name);
-    expect(byUri.get(`ynab://budgets/${main.id}/accounts/${accounts.find((a) => a.name === 'Everyday Checking').id}`)?.title).toBe('Account: Everyday Checking (checking)');
+    expect(byUri.get(`ynab://budgets/${main.id}/accounts/${accounts.find((a) => a.name === 'Everyday Checking').id}`)?.title).toBe(
+      'Account: Everyday Checking (checking)',
+    );
     for (const c of categories) expect(byUri.get(`ynab://budgets/${main.id}/categories/${c.id}`)?.name).toBe(c.name);
     for (const p of payees) expect(byUri.get(`ynab://budgets/${main.id}/payees/${p.id}`)?.name).toBe(p.name);
     for (const s of scheduled) expect(byUri.get(`ynab://budgets/${main.id}/scheduled_transactions/${s.id}`)?.name).toContain(s.payee_name);
@@ -188,7 +206,12 @@ describe('budget resources', () => {
     ['current month', (b) => `ynab://budgets/${b}/months/current`, 'get_month', (b) => ({ budget_id: b, month: 'current', limit: 500 })],
     ['payees', (b) => `ynab://budgets/${b}/payees`, 'list_payees', (b) => ({ budget_id: b, limit: 500 })],
     ['scheduled transactions', (b) => `ynab://budgets/${b}/scheduled_transactions`, 'list_scheduled_transactions', (b) => ({ budget_id: b, limit: 500 })],
-    ['transactions of the current month', (b) => `ynab://budgets/${b}/months/current/transactions`, 'list_month_transactions', (b) => ({ budget_id: b, month: 'current', limit: 500 })],
+    [
+      'transactions of the current month',
+      (b) => `ynab://budgets/${b}/months/current/transactions`,
+      'list_month_transactions',
+      (b) => ({ budget_id: b, month: 'current', limit: 500 }),
+    ],
   ];
 
   it.each(cases)('%s: the resource is the tool\'s structured content, for both budgets and "last-used"', async (_name, uri, tool, args) => {
@@ -199,7 +222,7 @@ describe('budget resources', () => {
     }
   });
 
-  it('each kind of entity resource is the tool\'s structured content', async () => {
+  it("each kind of entity resource is the tool's structured content", async () => {
     const b = main.id;
     const pairs: [string, string, Record<string, unknown>][] = [
       [`ynab://budgets/${b}/accounts/${accounts[0].id}`, 'get_account', { budget_id: b, account_id: accounts[0].id }],
@@ -207,7 +230,11 @@ describe('budget resources', () => {
       [`ynab://budgets/${b}/months/2025-05-01`, 'get_month', { budget_id: b, month: '2025-05-01', limit: 500 }],
       [`ynab://budgets/${b}/months/2025-05-01/transactions`, 'list_month_transactions', { budget_id: b, month: '2025-05-01', limit: 500 }],
       [`ynab://budgets/${b}/payees/${payees[9].id}`, 'get_payee', { budget_id: b, payee_id: payees[9].id }],
-      [`ynab://budgets/${b}/scheduled_transactions/${scheduled[0].id}`, 'get_scheduled_transaction', { budget_id: b, scheduled_transaction_id: scheduled[0].id }],
+      [
+        `ynab://budgets/${b}/scheduled_transactions/${scheduled[0].id}`,
+        'get_scheduled_transaction',
+        { budget_id: b, scheduled_transaction_id: scheduled[0].id },
+      ],
     ];
     for (const [uri, tool, args] of pairs) {
       const resource = json(await h.client.readResource({ uri }));
@@ -215,7 +242,7 @@ describe('budget resources', () => {
     }
   });
 
-  it('holds a whole collection (no paging at the tools\' default limit), compact, with money in milliunits and formatted', async () => {
+  it("holds a whole collection (no paging at the tools' default limit), compact, with money in milliunits and formatted", async () => {
     const r = json(await h.client.readResource({ uri: `ynab://budgets/${main.id}/payees` }));
     expect(payees.length).toBeGreaterThan(50);
     expect(r).toMatchObject({ count: payees.length, returned: payees.length, has_more: false });
@@ -260,8 +287,18 @@ describe('budget resources', () => {
     const all = await complete(h, TEMPLATES.month!, 'month', '');
     expect(all[0]).toBe('current');
     expect(all.slice(1)).toEqual([...months].sort().reverse());
-    expect(await complete(h, TEMPLATES.month_transactions!, 'month', '2025-0')).toEqual(months.filter((m) => m.startsWith('2025-0')).sort().reverse());
-    expect(await complete(h, TEMPLATES.month!, 'month', 'may')).toEqual(months.filter((m) => m.slice(5, 7) === '05').sort().reverse());
+    expect(await complete(h, TEMPLATES.month_transactions!, 'month', '2025-0')).toEqual(
+      months
+        .filter((m) => m.startsWith('2025-0'))
+        .sort()
+        .reverse(),
+    );
+    expect(await complete(h, TEMPLATES.month!, 'month', 'may')).toEqual(
+      months
+        .filter((m) => m.slice(5, 7) === '05')
+        .sort()
+        .reverse(),
+    );
     expect(await complete(h, TEMPLATES.month!, 'month', 'cur')).toEqual(['current']);
   });
 

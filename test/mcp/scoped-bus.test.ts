@@ -35,9 +35,11 @@ describe('UserScopedBus', () => {
     const bus = new UserScopedBus((e) => errors.push(e));
     const heard: string[] = [];
     const stop = bus.run('alice', () => bus.subscribe(() => heard.push('gone')));
-    bus.run('alice', () => bus.subscribe(() => {
-      throw new Error('broken stream');
-    }));
+    bus.run('alice', () =>
+      bus.subscribe(() => {
+        throw new Error('broken stream');
+      }),
+    );
     bus.run('alice', () => bus.subscribe(() => heard.push('kept')));
     stop();
     bus.publishTo('alice', { kind: 'tools_list_changed' });

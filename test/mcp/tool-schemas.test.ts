@@ -22,13 +22,17 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-it('the build wrote every tool\'s schemas, equal to converting them now', () => {
+it("the build wrote every tool's schemas, equal to converting them now", () => {
   const built = JSON.parse(readFileSync(BUILT, 'utf8'));
   expect(built).toEqual(convertToolSchemas(TOOL_DEFINITIONS));
 });
 
 it('the built server lists exactly what the sources list', async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, 'dist', 'cli.js'), 'serve'], env: { PATH: process.env.PATH!, YNAB_MCP_STATE_DIR: join(tmpdir(), 'ynab-mcp-tool-schemas-unused') } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO_ROOT, 'dist', 'cli.js'), 'serve'],
+    env: { PATH: process.env.PATH!, YNAB_MCP_STATE_DIR: join(tmpdir(), 'ynab-mcp-tool-schemas-unused') },
+  });
   const client = new Client({ name: 'built', version: '1.0.0' });
   await client.connect(transport);
   try {

@@ -51,7 +51,16 @@ describe('money in', () => {
     h = await mcpHarness();
     // The second demo budget becomes a yen budget before the server has seen it.
     const budget = h.sb.state.budgets[1]!;
-    budget.rec.currency_format = { iso_code: 'JPY', example_format: '123,456', decimal_digits: 0, decimal_separator: '.', symbol_first: true, group_separator: ',', currency_symbol: '¥', display_symbol: true };
+    budget.rec.currency_format = {
+      iso_code: 'JPY',
+      example_format: '123,456',
+      decimal_digits: 0,
+      decimal_separator: '.',
+      symbol_first: true,
+      group_separator: ',',
+      currency_symbol: '¥',
+      display_symbol: true,
+    };
     const account = ok(await h.call('list_accounts', { budget_id: budget.id })).accounts.find((a: any) => a.on_budget && !a.closed);
     const base = { account_id: account.id, date: today, payee_name: 'Yen Rules' };
     for (const amount of [-1200.5, -0.1, -1200.05]) {
@@ -68,11 +77,22 @@ describe('money in', () => {
   it('splits money the same way in split lines and assigns with budgeted', async () => {
     h = await mcpHarness();
     const account = await checking(h);
-    const cats = ok(await h.call('list_categories')).category_groups.filter((g: any) => !g.internal).flatMap((g: any) => g.categories);
+    const cats = ok(await h.call('list_categories'))
+      .category_groups.filter((g: any) => !g.internal)
+      .flatMap((g: any) => g.categories);
     const res = ok(
       await h.call('create_transactions', {
         transactions: [
-          { account_id: account.id, date: today, amount: -30, payee_name: 'Split Shop', subtransactions: [{ amount: -20, category_id: cats[0].id }, { amount_milliunits: -10_000, category_id: cats[1].id }] },
+          {
+            account_id: account.id,
+            date: today,
+            amount: -30,
+            payee_name: 'Split Shop',
+            subtransactions: [
+              { amount: -20, category_id: cats[0].id },
+              { amount_milliunits: -10_000, category_id: cats[1].id },
+            ],
+          },
         ],
       }),
     );
@@ -115,7 +135,9 @@ describe('writes', () => {
   it('are visible to the next read, with their effects', async () => {
     h = await mcpHarness();
     const account = await checking(h);
-    const created = ok(await h.call('create_transactions', { transactions: [{ account_id: account.id, date: today, amount: -40, payee_name: 'Visible Now' }] }));
+    const created = ok(
+      await h.call('create_transactions', { transactions: [{ account_id: account.id, date: today, amount: -40, payee_name: 'Visible Now' }] }),
+    );
     const id = created.transaction_ids[0];
     expect(ok(await h.call('get_transaction', { transaction_id: id })).transaction.payee_name).toBe('Visible Now');
     const after = ok(await h.call('get_account', { account_id: account.id }));

@@ -11,16 +11,62 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
 
 const EXPECTED = [
-  'get_user', 'list_budgets', 'get_budget', 'get_budget_settings',
-  'list_accounts', 'get_account', 'create_account',
-  'list_categories', 'get_category', 'create_category', 'update_category', 'get_month_category', 'update_month_category', 'create_category_group', 'update_category_group',
-  'list_payees', 'get_payee', 'create_payee', 'update_payee', 'list_payee_locations', 'get_payee_location', 'list_payee_locations_by_payee',
-  'list_months', 'get_month',
-  'list_money_movements', 'list_money_movements_by_month', 'list_money_movement_groups', 'list_money_movement_groups_by_month',
-  'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'create_transactions', 'update_transaction', 'update_transactions', 'delete_transaction', 'import_transactions',
-  'list_scheduled_transactions', 'get_scheduled_transaction', 'create_scheduled_transaction', 'update_scheduled_transaction', 'delete_scheduled_transaction',
-  'spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming',
-  'create_transfer', 'move_money', 'approve_transactions', 'recategorize_transactions', 'split_transaction', 'list_recent_changes', 'undo_change',
+  'get_user',
+  'list_budgets',
+  'get_budget',
+  'get_budget_settings',
+  'list_accounts',
+  'get_account',
+  'create_account',
+  'list_categories',
+  'get_category',
+  'create_category',
+  'update_category',
+  'get_month_category',
+  'update_month_category',
+  'create_category_group',
+  'update_category_group',
+  'list_payees',
+  'get_payee',
+  'create_payee',
+  'update_payee',
+  'list_payee_locations',
+  'get_payee_location',
+  'list_payee_locations_by_payee',
+  'list_months',
+  'get_month',
+  'list_money_movements',
+  'list_money_movements_by_month',
+  'list_money_movement_groups',
+  'list_money_movement_groups_by_month',
+  'list_transactions',
+  'list_account_transactions',
+  'list_category_transactions',
+  'list_payee_transactions',
+  'list_month_transactions',
+  'get_transaction',
+  'create_transactions',
+  'update_transaction',
+  'update_transactions',
+  'delete_transaction',
+  'import_transactions',
+  'list_scheduled_transactions',
+  'get_scheduled_transaction',
+  'create_scheduled_transaction',
+  'update_scheduled_transaction',
+  'delete_scheduled_transaction',
+  'spending_summary',
+  'search_transactions',
+  'needs_attention',
+  'cash_flow',
+  'upcoming',
+  'create_transfer',
+  'move_money',
+  'approve_transactions',
+  'recategorize_transactions',
+  'split_transaction',
+  'list_recent_changes',
+  'undo_change',
 ];
 
 let h: McpHarness;
@@ -62,8 +108,12 @@ describe('the tool surface', () => {
   });
 
   it('states units wherever money is involved', () => {
-    const moneyTools = tools.filter((t) => /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming/.test(t.name) && t.annotations.readOnlyHint);
-    for (const t of moneyTools) if (!/payee_locations|groups/.test(t.name)) expect(t.description, t.name).toMatch(/milliunits \(1000 = 1 unit\)|milliunits; 1000 = 1 unit|in milliunits/i);
+    const moneyTools = tools.filter(
+      (t) => /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming/.test(t.name) && t.annotations.readOnlyHint,
+    );
+    for (const t of moneyTools)
+      if (!/payee_locations|groups/.test(t.name))
+        expect(t.description, t.name).toMatch(/milliunits \(1000 = 1 unit\)|milliunits; 1000 = 1 unit|in milliunits/i);
   });
 
   it('has strict input schemas without anyOf, oneOf or allOf', () => {
@@ -83,7 +133,12 @@ describe('the tool surface', () => {
     expect(item.amount.type).toBe('number');
     expect(item.amount_milliunits.type).toBe('integer');
     expect(item.subtransactions.items.properties.amount_milliunits.type).toBe('integer');
-    for (const [tool, field] of <[string, string][]>[['update_month_category', 'budgeted'], ['create_account', 'balance'], ['update_category', 'goal_target'], ['create_scheduled_transaction', 'amount']]) {
+    for (const [tool, field] of <[string, string][]>[
+      ['update_month_category', 'budgeted'],
+      ['create_account', 'balance'],
+      ['update_category', 'goal_target'],
+      ['create_scheduled_transaction', 'amount'],
+    ]) {
       const props = tools.find((t) => t.name === tool).inputSchema.properties;
       expect(props[field], `${tool}.${field}`).toBeDefined();
       expect(props[`${field}_milliunits`], `${tool}.${field}_milliunits`).toBeDefined();

@@ -21,7 +21,7 @@ function mirror(result: any): any {
 }
 
 describe('members, identity and money', () => {
-  it('keeps the API member names and each entity\'s id and name', async () => {
+  it("keeps the API member names and each entity's id and name", async () => {
     const budgets = ok(await h.call('list_budgets'));
     expect(budgets.budgets.length).toBe(2);
     for (const b of budgets.budgets) expect(b).toMatchObject({ id: expect.any(String), name: expect.any(String) });
@@ -33,7 +33,7 @@ describe('members, identity and money', () => {
     expect(settings.settings.currency_format.iso_code).toBe('USD');
   });
 
-  it('gives money as milliunits with the budget\'s formatting', async () => {
+  it("gives money as milliunits with the budget's formatting", async () => {
     const accounts = ok(await h.call('list_accounts')).accounts;
     for (const a of accounts) {
       expect(Number.isInteger(a.balance)).toBe(true);
@@ -62,7 +62,10 @@ describe('a stale answer', () => {
     try {
       ok(await s.call('list_accounts'));
       await (await s.state.ready()).ledger(s.sb.accessToken).recordRateLimited(1800);
-      for (const [tool, args] of [['list_accounts', {}], ['spending_summary', {}]] as const) {
+      for (const [tool, args] of [
+        ['list_accounts', {}],
+        ['spending_summary', {}],
+      ] as const) {
         const res = ok(await s.call(tool, args));
         expect(res.freshness, tool).toEqual({ age_seconds: expect.any(Number), stale: true });
         const why = (res.notices as string[]).filter((n) => /next request possible/.test(n));
@@ -149,7 +152,7 @@ describe('paging', () => {
 });
 
 describe('transaction lists', () => {
-  it('tell when the API\'s one-year default window applied', async () => {
+  it("tell when the API's one-year default window applied", async () => {
     const withDefault = ok(await h.call('list_transactions', { limit: 1 }));
     expect(withDefault.notices.join(' ')).toMatch(/last year/);
     const explicit = ok(await h.call('list_transactions', { limit: 1, since_date: '2000-01-01' }));

@@ -40,7 +40,14 @@ afterEach(async () => {
 });
 
 function stack(baseUrl = sb.baseUrl, outcomes: (number | string)[] = []): Stack {
-  const s = createStack({ tokens: { token: async () => sb.accessToken }, baseUrl, stateDir: dir, persist: false, onRequest: (r) => outcomes.push(r.outcome), log: () => {} });
+  const s = createStack({
+    tokens: { token: async () => sb.accessToken },
+    baseUrl,
+    stateDir: dir,
+    persist: false,
+    onRequest: (r) => outcomes.push(r.outcome),
+    log: () => {},
+  });
   stacks.push(s);
   return s;
 }
@@ -98,7 +105,11 @@ interface FirstResult {
 }
 
 function firstCall() {
-  return startChild<FirstResult>(join(import.meta.dirname, 'fixtures', 'first-call.ts'), { FIRST_TOKEN: sb.accessToken, FIRST_BASE_URL: slow.baseUrl, FIRST_STATE_DIR: dir });
+  return startChild<FirstResult>(join(import.meta.dirname, 'fixtures', 'first-call.ts'), {
+    FIRST_TOKEN: sb.accessToken,
+    FIRST_BASE_URL: slow.baseUrl,
+    FIRST_STATE_DIR: dir,
+  });
 }
 
 describe('a service that sends no X-Rate-Limit (the real one since 2025)', () => {
@@ -136,7 +147,10 @@ describe('the probe in the ledger', () => {
     const token = 'cold-start-dead-holder-0123';
     mkdirSync(join(dir, 'quota'), { mode: 0o700 });
     const until = Date.now() + 600;
-    writeFileSync(join(dir, 'quota', `${tokenKey(token)}.json`), JSON.stringify({ v: 1, entries: [], limit: null, blockedUntil: null, reconciledAt: null, probe: { id: 'dead', until } }));
+    writeFileSync(
+      join(dir, 'quota', `${tokenKey(token)}.json`),
+      JSON.stringify({ v: 1, entries: [], limit: null, blockedUntil: null, reconciledAt: null, probe: { id: 'dead', until } }),
+    );
     const ledger = QuotaLedger.forToken(token, { stateDir: dir, probeTtlMs: 1_000 });
     const slot = await ledger.acquireForRequest('read');
     expect(Date.now()).toBeGreaterThanOrEqual(until);

@@ -6,9 +6,7 @@ const NOW = Date.UTC(2026, 10, 22, 13, 53, 0);
 
 describe('formatNextSlot', () => {
   it('gives the UTC minute and the wait', () => {
-    expect(formatNextSlot(new Date(Date.UTC(2026, 10, 22, 14, 5, 0)), NOW)).toBe(
-      'next request possible at 2026-11-22 14:05 UTC (in 12 minutes)',
-    );
+    expect(formatNextSlot(new Date(Date.UTC(2026, 10, 22, 14, 5, 0)), NOW)).toBe('next request possible at 2026-11-22 14:05 UTC (in 12 minutes)');
   });
 
   it('rounds up, so the announced minute is never too early', () => {

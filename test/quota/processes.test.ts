@@ -39,7 +39,14 @@ afterEach(async () => {
 
 describe('two processes sharing one ledger', () => {
   it('grants exactly the limit to 2 × 150 concurrent writes with limit 200', async () => {
-    const [a, b] = await runTogether(dir, [{ count: 150, kind: 'write' }, { count: 150, kind: 'write' }], 200);
+    const [a, b] = await runTogether(
+      dir,
+      [
+        { count: 150, kind: 'write' },
+        { count: 150, kind: 'write' },
+      ],
+      200,
+    );
     if (!a || !b) throw new Error('missing child result');
     expect(a.okWrite + b.okWrite).toBe(200);
     expect(a.refused + b.refused).toBe(100);
@@ -51,7 +58,14 @@ describe('two processes sharing one ledger', () => {
   });
 
   it('keeps the write reserve: 2 × 150 concurrent reads get exactly limit − reserve', async () => {
-    const [a, b] = await runTogether(dir, [{ count: 150, kind: 'read' }, { count: 150, kind: 'read' }], 200);
+    const [a, b] = await runTogether(
+      dir,
+      [
+        { count: 150, kind: 'read' },
+        { count: 150, kind: 'read' },
+      ],
+      200,
+    );
     if (!a || !b) throw new Error('missing child result');
     expect(a.okRead + b.okRead).toBe(190);
     expect(overlaps(a.okAt, b.okAt)).toBe(true);
@@ -62,7 +76,14 @@ describe('two processes sharing one ledger', () => {
   });
 
   it('never over-grants with reads and writes mixed across processes', async () => {
-    const results = await runTogether(dir, [{ count: 150, kind: 'mixed' }, { count: 150, kind: 'mixed' }], 200);
+    const results = await runTogether(
+      dir,
+      [
+        { count: 150, kind: 'mixed' },
+        { count: 150, kind: 'mixed' },
+      ],
+      200,
+    );
     const reads = results.reduce((n, s) => n + s.okRead, 0);
     const writes = results.reduce((n, s) => n + s.okWrite, 0);
     // Each process alternates read, write, … and serves its calls in order, so reads hit the

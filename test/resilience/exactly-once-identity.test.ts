@@ -393,7 +393,9 @@ describe('through a real MCP client', () => {
         path: CREATE,
         when: 'after',
         meanwhile: async () =>
-          void (await h.sb.call('POST', `/budgets/${b}/transactions`, { transaction: { account_id: acct, date: today, amount: -4_500, payee_name: 'Corner Café', memo: 'mcp coffee' } })),
+          void (await h.sb.call('POST', `/budgets/${b}/transactions`, {
+            transaction: { account_id: acct, date: today, amount: -4_500, payee_name: 'Corner Café', memo: 'mcp coffee' },
+          })),
       });
       const res = await h.call('create_transactions', { budget_id: b, transactions: [purchase] });
       await cut;

@@ -46,7 +46,10 @@ describe('exactly once through 20% faults', () => {
     }
     for (let b = 0; b < 50; b++) {
       const memos = Array.from({ length: 4 }, (_, j) => `eo-batch-${b}-${j}`);
-      results.push({ memos, result: await h.call('create_transactions', { budget_id: budgetId, transactions: memos.map((m, j) => item(m, 1000 + b * 4 + j)) }) });
+      results.push({
+        memos,
+        result: await h.call('create_transactions', { budget_id: budgetId, transactions: memos.map((m, j) => item(m, 1000 + b * 4 + j)) }),
+      });
     }
 
     // Every tool call reported success, with exactly its own transactions.
@@ -75,7 +78,12 @@ describe('exactly once through 20% faults', () => {
   }, 600_000);
 
   it('updates and deletes through faults apply once and say so', async () => {
-    const created = ok(await h.call('create_transactions', { budget_id: budgetId, transactions: [{ account_id: accounts[0].id, date: today, amount: -3, payee_name: 'Flaky edit', memo: 'eo-edit' }] }));
+    const created = ok(
+      await h.call('create_transactions', {
+        budget_id: budgetId,
+        transactions: [{ account_id: accounts[0].id, date: today, amount: -3, payee_name: 'Flaky edit', memo: 'eo-edit' }],
+      }),
+    );
     const id = created.transaction_ids[0];
     for (let i = 0; i < 30; i++) {
       const res = await h.call('update_transaction', { budget_id: budgetId, transaction_id: id, memo: `eo-edit-${i}` });
@@ -96,7 +104,10 @@ describe('exactly once through 20% faults', () => {
       for (const [tool, args] of [
         ['create_payee', { name: `EO payee ${i}` }],
         ['create_category', { name: `EO category ${i}`, category_group_id: group }],
-        ['create_scheduled_transaction', { account_id: accounts[0].id, date: soon, amount_milliunits: -(500 + i), memo: `eo-scheduled-${i}`, frequency: 'monthly' }],
+        [
+          'create_scheduled_transaction',
+          { account_id: accounts[0].id, date: soon, amount_milliunits: -(500 + i), memo: `eo-scheduled-${i}`, frequency: 'monthly' },
+        ],
       ] as const) {
         const res = await h.call(tool, { budget_id: budgetId, ...args });
         expect(res.isError, `${tool} ${i}: ${res.content[0].text}`).toBeFalsy();

@@ -129,7 +129,8 @@ it('10,000 generated calls: always an answer, specific errors, nothing written w
     if (result.isError) {
       errors += 1;
       const text: string = result.content[0]?.text ?? '';
-      if (text.length < 20 || /Internal error|\[object Object\]|undefined is not|Cannot read prop/.test(text)) vague.push(`${tool.name} ${JSON.stringify(a).slice(0, 200)}: ${text.slice(0, 300)}`);
+      if (text.length < 20 || /Internal error|\[object Object\]|undefined is not|Cannot read prop/.test(text))
+        vague.push(`${tool.name} ${JSON.stringify(a).slice(0, 200)}: ${text.slice(0, 300)}`);
       if (knowledge() !== before) wroteWhileRefused.push(`${tool.name} ${JSON.stringify(a).slice(0, 300)}: ${text.slice(0, 200)}`);
     } else {
       successes += 1;

@@ -54,7 +54,12 @@ describe('an unpaired surrogate', () => {
     for (const tool of tools) {
       const res = await h.call(tool.name, { ...minimal(tool as any), budget_id: LONE });
       const text = textOf(res);
-      if (!res.isError || !new RegExp(`^Input validation error: Invalid arguments for tool ${tool.name}: budget_id "ab\\\\ud800cd" contains an unpaired surrogate \\(U\\+D800\\)`).test(text)) {
+      if (
+        !res.isError ||
+        !new RegExp(
+          `^Input validation error: Invalid arguments for tool ${tool.name}: budget_id "ab\\\\ud800cd" contains an unpaired surrogate \\(U\\+D800\\)`,
+        ).test(text)
+      ) {
         wrong.push(`${tool.name}: ${text.slice(0, 160)}`);
       }
     }
@@ -68,23 +73,48 @@ describe('an unpaired surrogate', () => {
       ['get_transaction', { transaction_id: LONE }, 'transaction_id'],
       ['update_transaction', { transaction_id: LONE, memo: 'x' }, 'transaction_id'],
       ['delete_transaction', { transaction_id: LONE }, 'transaction_id'],
-      ['update_transactions', { transactions: [{ id: randomUUID(), memo: 'ok' }, { id: LONE, memo: 'x' }] }, 'transactions\\[1\\]\\.id'],
-      ['create_transactions', { transactions: [{ account_id: account.id, date: today, amount: -1, memo: 'fine' }, { account_id: account.id, date: today, amount: -1, payee_name: LONE }] }, 'transactions\\[1\\]\\.payee_name'],
+      [
+        'update_transactions',
+        {
+          transactions: [
+            { id: randomUUID(), memo: 'ok' },
+            { id: LONE, memo: 'x' },
+          ],
+        },
+        'transactions\\[1\\]\\.id',
+      ],
+      [
+        'create_transactions',
+        {
+          transactions: [
+            { account_id: account.id, date: today, amount: -1, memo: 'fine' },
+            { account_id: account.id, date: today, amount: -1, payee_name: LONE },
+          ],
+        },
+        'transactions\\[1\\]\\.payee_name',
+      ],
       ['create_payee', { name: `Shop ${LONE}` }, 'name'],
       ['update_transaction', { transaction_id: randomUUID(), memo: `memo ${LONE}` }, 'memo'],
     ];
     for (const [tool, args, argument] of cases) {
       const res = await h.call(tool, args);
       expect(res.isError, tool).toBe(true);
-      expect(textOf(res), tool).toMatch(new RegExp(`^Input validation error: Invalid arguments for tool ${tool}: ${argument} ".*" contains an unpaired surrogate`));
+      expect(textOf(res), tool).toMatch(
+        new RegExp(`^Input validation error: Invalid arguments for tool ${tool}: ${argument} ".*" contains an unpaired surrogate`),
+      );
     }
     // The valid first item of each batch was not written either.
     expect(ok(await h.call('list_transactions', { since_date: today, limit: 1 })).count).toBe(before);
   });
 
-  it('arrives as such over the CLI\'s stdio (JSON carries it as \\ud800) and gets the same error', async () => {
+  it("arrives as such over the CLI's stdio (JSON carries it as \\ud800) and gets the same error", async () => {
     const root = mkdtempSync(join(tmpdir(), 'ynab-mcp-malformed-'));
-    const { client, transport } = await cliMcp(['--sandbox'], { PATH: process.env.PATH, HOME: root, YNAB_MCP_STATE_DIR: join(root, 'state'), YNAB_MCP_CONFIG_DIR: join(root, 'config') });
+    const { client, transport } = await cliMcp(['--sandbox'], {
+      PATH: process.env.PATH,
+      HOME: root,
+      YNAB_MCP_STATE_DIR: join(root, 'state'),
+      YNAB_MCP_CONFIG_DIR: join(root, 'config'),
+    });
     try {
       const res: any = await client.callTool({ name: 'list_accounts', arguments: { budget_id: LONE } });
       expect(res.isError).toBe(true);

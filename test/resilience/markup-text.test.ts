@@ -37,7 +37,11 @@ beforeAll(async () => {
   ids.account_id = ok(await h.call('create_account', { name: ACCOUNT, type: 'checking', balance: 10 })).account.id;
   const group = ok(await h.call('create_category_group', { name: 'Markup' })).category_group.id;
   ids.category_id = ok(await h.call('create_category', { name: 'Fun <stuff>', category_group_id: group, note: NOTE })).category.id;
-  const created = ok(await h.call('create_transactions', { transactions: [{ account_id: ids.account_id, date: today, amount: -2, payee_name: PAYEE, memo: MEMO, category_id: ids.category_id }] }));
+  const created = ok(
+    await h.call('create_transactions', {
+      transactions: [{ account_id: ids.account_id, date: today, amount: -2, payee_name: PAYEE, memo: MEMO, category_id: ids.category_id }],
+    }),
+  );
   ids.transaction_id = created.transaction_ids[0];
   ids.payee_id = created.transactions[0].payee_id;
 });
@@ -47,11 +51,15 @@ afterAll(() => h.close());
 function strings(value: unknown, where = ''): [string, string][] {
   if (typeof value === 'string') return [[where, value]];
   if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${where}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [[`${where}.${k} (key)`, k] as [string, string], ...strings(v, `${where}.${k}`)]);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [[`${where}.${k} (key)`, k] as [string, string], ...strings(v, `${where}.${k}`)]);
   return [];
 }
 
-const withMarkup = (value: unknown): string[] => strings(value).filter(([, s]) => /[<>]/.test(s)).map(([w, s]) => `${w}: ${s}`);
+const withMarkup = (value: unknown): string[] =>
+  strings(value)
+    .filter(([, s]) => /[<>]/.test(s))
+    .map(([w, s]) => `${w}: ${s}`);
 
 /** A text form: its boundary's own tags taken out, no `<` or `>` may be left. */
 function markupOutsideBoundary(text: string): string[] {
@@ -128,7 +136,9 @@ describe('resources', () => {
       expect(markupOutsideBoundary(text), uri).toEqual([]);
       expect(withMarkup(readAnswerText(text).inner), uri).toEqual([]);
     }
-    const payee = readAnswerText(((await h.client.readResource({ uri: `ynab://budgets/${budgetId}/payees/${ids.payee_id}` })).contents[0] as { text: string }).text).inner;
+    const payee = readAnswerText(
+      ((await h.client.readResource({ uri: `ynab://budgets/${budgetId}/payees/${ids.payee_id}` })).contents[0] as { text: string }).text,
+    ).inner;
     expect(payee.payee.name).toBe(PAYEE_SHOWN);
   });
 
@@ -143,7 +153,11 @@ describe('completions and prompts', () => {
   it('complete with values escaped, and find a name typed with < or >', async () => {
     const typed = await h.client.complete({ ref: { type: 'ref/prompt', name: 'log_purchase' }, argument: { name: 'account', value: 'Checking <' } });
     expect(typed.completion.values).toEqual([ACCOUNT_SHOWN]);
-    const all = await h.client.complete({ ref: { type: 'ref/resource', uri: 'ynab://budgets/{budget_id}/payees/{payee_id}' }, argument: { name: 'payee_id', value: '' }, context: { arguments: { budget_id: budgetId } } });
+    const all = await h.client.complete({
+      ref: { type: 'ref/resource', uri: 'ynab://budgets/{budget_id}/payees/{payee_id}' },
+      argument: { name: 'payee_id', value: '' },
+      context: { arguments: { budget_id: budgetId } },
+    });
     expect(all.completion.values.length).toBeGreaterThan(0);
     expect(withMarkup(all.completion.values)).toEqual([]);
     const budgets = await h.client.complete({ ref: { type: 'ref/prompt', name: 'monthly_review' }, argument: { name: 'budget_id', value: '' } });

@@ -32,14 +32,31 @@ async function split(extra: Record<string, unknown> = {}): Promise<string> {
     await h.call('create_transactions', {
       // The same split again and again, on purpose.
       allow_duplicate: true,
-      transactions: [{ account_id: account, date: today, amount: -30, payee_name: 'Split store', subtransactions: [{ amount: -10, category_id: categories[0].id }, { amount: -20, category_id: categories[1].id }], ...extra }],
+      transactions: [
+        {
+          account_id: account,
+          date: today,
+          amount: -30,
+          payee_name: 'Split store',
+          subtransactions: [
+            { amount: -10, category_id: categories[0].id },
+            { amount: -20, category_id: categories[1].id },
+          ],
+          ...extra,
+        },
+      ],
     }),
   );
   return res.transaction_ids[0];
 }
 
 async function plain(): Promise<string> {
-  return ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: account, date: today, amount: -5, payee_name: 'Plain store', category_id: categories[2].id }] })).transaction_ids[0];
+  return ok(
+    await h.call('create_transactions', {
+      allow_duplicate: true,
+      transactions: [{ account_id: account, date: today, amount: -5, payee_name: 'Plain store', category_id: categories[2].id }],
+    }),
+  ).transaction_ids[0];
 }
 
 const knowledge = () => h.sb.state.budgets[0]!.knowledge;
@@ -50,7 +67,7 @@ function refusal(res: any): string {
   return res.content[0].text;
 }
 
-describe('a split\'s amount or lines', () => {
+describe("a split's amount or lines", () => {
   it('are refused before anything is sent, saying the API cannot and what works', async () => {
     const id = await split();
     const before = knowledge();
@@ -79,9 +96,18 @@ describe('a split\'s amount or lines', () => {
     const byImport = await split({ import_id: `YNAB:-30000:${today}:9` });
     const other = await plain();
     const before = knowledge();
-    const first = refusal(await h.call('update_transactions', { transactions: [{ id: other, memo: 'would be fine' }, { id: byId, amount: -31 }] }));
+    const first = refusal(
+      await h.call('update_transactions', {
+        transactions: [
+          { id: other, memo: 'would be fine' },
+          { id: byId, amount: -31 },
+        ],
+      }),
+    );
     expect(first).toMatch(new RegExp(`^transactions\\[1\\] \\(transaction ${byId}\\) is a split`));
-    const second = refusal(await h.call('update_transactions', { transactions: [{ import_id: `YNAB:-30000:${today}:9`, subtransactions: [{ amount: -30 }] }] }));
+    const second = refusal(
+      await h.call('update_transactions', { transactions: [{ import_id: `YNAB:-30000:${today}:9`, subtransactions: [{ amount: -30 }] }] }),
+    );
     expect(second).toMatch(new RegExp(`^transactions\\[0\\] \\(transaction ${byImport}\\) is a split, and YNAB's API cannot change the lines`));
     expect(knowledge()).toBe(before);
     expect((await fresh(other)).memo).toBeNull();
@@ -93,7 +119,15 @@ describe('a split\'s amount or lines', () => {
     expect(same.transaction.memo).toBe('same amount');
     expect(same.not_applied).toBeUndefined();
     const p = await plain();
-    const res = ok(await h.call('update_transaction', { transaction_id: p, subtransactions: [{ amount: -2, category_id: categories[0].id }, { amount: -3, category_id: categories[1].id }] }));
+    const res = ok(
+      await h.call('update_transaction', {
+        transaction_id: p,
+        subtransactions: [
+          { amount: -2, category_id: categories[0].id },
+          { amount: -3, category_id: categories[1].id },
+        ],
+      }),
+    );
     expect(res.not_applied).toBeUndefined();
     expect((await fresh(p)).subtransactions).toHaveLength(2);
   });
@@ -107,11 +141,20 @@ describe('fields the service ignored', () => {
     expect(res.not_applied).toEqual([
       { transaction_id: id, field: 'date', sent: '2025-01-02', shown: today, reason: expect.stringMatching(/^YNAB keeps a split's date/) },
       // A split's own category is the service's internal split category (the sandbox's too).
-      { transaction_id: id, field: 'category_id', sent: categories[3].id, shown: res.transaction.category_id, reason: expect.stringMatching(/a split has no single category/) },
+      {
+        transaction_id: id,
+        field: 'category_id',
+        sent: categories[3].id,
+        shown: res.transaction.category_id,
+        reason: expect.stringMatching(/a split has no single category/),
+      },
     ]);
     expect(res.transaction.category_name).toBe('Split');
     expect(res.transaction.category_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.notices).toEqual([expect.stringMatching(/^Not applied by YNAB: date of transaction .*sent "2025-01-02"/), expect.stringMatching(/^Not applied by YNAB: category_id/)]);
+    expect(res.notices).toEqual([
+      expect.stringMatching(/^Not applied by YNAB: date of transaction .*sent "2025-01-02"/),
+      expect.stringMatching(/^Not applied by YNAB: category_id/),
+    ]);
   });
 
   it('payee_name next to payee_id, and a Credit Card Payment category, in update_transactions', async () => {
@@ -128,7 +171,13 @@ describe('fields the service ignored', () => {
     );
     expect(res.not_applied).toEqual([
       { transaction_id: a, field: 'payee_name', sent: 'Something else', shown: 'Split store', reason: 'YNAB ignores payee_name when payee_id is given' },
-      { transaction_id: b, field: 'category_id', sent: creditCardPayment, shown: categories[2].id, reason: expect.stringMatching(/Credit Card Payment category/) },
+      {
+        transaction_id: b,
+        field: 'category_id',
+        sent: creditCardPayment,
+        shown: categories[2].id,
+        reason: expect.stringMatching(/Credit Card Payment category/),
+      },
     ]);
     expect(res.notices).toHaveLength(2);
     const [ta, tb] = [await fresh(a), await fresh(b)];
@@ -138,7 +187,9 @@ describe('fields the service ignored', () => {
   it('when nothing that was sent took effect, fail saying so', async () => {
     const id = await split();
     const text = refusal(await h.call('update_transaction', { transaction_id: id, date: '2025-03-04' }));
-    expect(text).toMatch(/^YNAB accepted the update but applied none of it\. Not applied by YNAB: date of transaction .* YNAB keeps a split's date.*Nothing was changed\.$/);
+    expect(text).toMatch(
+      /^YNAB accepted the update but applied none of it\. Not applied by YNAB: date of transaction .* YNAB keeps a split's date.*Nothing was changed\.$/,
+    );
     expect((await fresh(id)).date).toBe(today);
   });
 

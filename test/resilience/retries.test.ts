@@ -90,7 +90,14 @@ describe('reads', () => {
   it('succeed on a later attempt when the service recovers', async () => {
     const { client, requests } = await setup('500=0.5');
     let ok = 0;
-    for (let i = 0; i < 20; i++) if (await client.call('getUser').then(() => true, () => false)) ok += 1;
+    for (let i = 0; i < 20; i++)
+      if (
+        await client.call('getUser').then(
+          () => true,
+          () => false,
+        )
+      )
+        ok += 1;
     expect(ok).toBeGreaterThan(15);
     expect(requests.length).toBeGreaterThan(20);
     await client.close();

@@ -89,7 +89,7 @@ describe('the HTTP bearer token', () => {
     expect(leaks(run.stdout + run.stderr)).toEqual([]);
   });
 
-  it('comes from --http-token-file: required by the endpoint, absent from the process\'s command line', async () => {
+  it("comes from --http-token-file: required by the endpoint, absent from the process's command line", async () => {
     const file = join(root, 'http-token');
     writeFileSync(file, `${HTTP_TOKEN}\n`, { mode: 0o600 });
     const { p, url } = await startHttp(['--http-token-file', file], {});
@@ -169,7 +169,10 @@ describe('a base URL carrying credentials', () => {
       // Budget text quoting a credentialed URL, or the API token itself, is shown without them.
       const account = (results[0] as any).structuredContent.accounts.find((a: any) => a.type === 'checking').id;
       const memo = `statement https://bank.example/s?id=7&access_token=${URL_SECRET} token ${sb.accessToken}`;
-      const created: any = await client.callTool({ name: 'create_transactions', arguments: { transactions: [{ account_id: account, date: new Date().toISOString().slice(0, 10), amount: -1, memo }] } });
+      const created: any = await client.callTool({
+        name: 'create_transactions',
+        arguments: { transactions: [{ account_id: account, date: new Date().toISOString().slice(0, 10), amount: -1, memo }] },
+      });
       results.push(created, await client.callTool({ name: 'get_transaction', arguments: { transaction_id: created.structuredContent.transaction_ids[0] } }));
       results.push(await client.readResource({ uri: `ynab://budgets/last-used/months/current/transactions` }));
       expect((results.at(-2) as any).structuredContent.transaction.memo).toBe('statement https://bank.example/s?id=7&access_token=[redacted] token [redacted]');
@@ -186,7 +189,10 @@ describe('a base URL carrying credentials', () => {
 
   it('that is not a valid URL is quoted without its credentials, in tool errors and CLI errors', async () => {
     const bad = `https://api.example.com:99999/v1?access_token=${URL_SECRET}`;
-    const { client, transport } = await cliMcp(['serve'], { ...env({ YNAB_BASE_URL: bad, YNAB_ACCESS_TOKEN: 'personal-token-for-this-test' }), PATH: process.env.PATH });
+    const { client, transport } = await cliMcp(['serve'], {
+      ...env({ YNAB_BASE_URL: bad, YNAB_ACCESS_TOKEN: 'personal-token-for-this-test' }),
+      PATH: process.env.PATH,
+    });
     let result: any;
     try {
       result = await client.callTool({ name: 'list_accounts', arguments: {} });
@@ -219,7 +225,10 @@ describe('an error nothing caught', () => {
   ] as const) {
     it(`${kind} is printed without the tokens, and the process exits 1`, async () => {
       const { spawnSync } = await import('node:child_process');
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script(fault)], { env: { ...process.env, YNAB_ACCESS_TOKEN: 'EnvToken-Zx91-distinctive' }, encoding: 'utf8' });
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script(fault)], {
+        env: { ...process.env, YNAB_ACCESS_TOKEN: 'EnvToken-Zx91-distinctive' },
+        encoding: 'utf8',
+      });
       expect(run.status).toBe(1);
       expect(run.stderr).toContain(`ynab-mcp: ${said}: Error: boom [redacted]`);
       expect(run.stderr).not.toContain('EnvToken-Zx91-distinctive');

@@ -42,7 +42,10 @@ describe('creates whose answers are lost whole', () => {
       // allow_duplicate: the pairs are meant (the user confirmed a second identical purchase).
       const res = await h.call('create_transactions', { budget_id: budgetId, transactions: [purchase(memo, i)], allow_duplicate: true });
       if (!res.isError) {
-        expect(res.structuredContent.transactions?.map((t: any) => t.memo), JSON.stringify(res.structuredContent).slice(0, 600)).toEqual([memo]);
+        expect(
+          res.structuredContent.transactions?.map((t: any) => t.memo),
+          JSON.stringify(res.structuredContent).slice(0, 600),
+        ).toEqual([memo]);
         return res.structuredContent.transaction_ids[0] as string;
       }
       const text = res.content[0].text as string;

@@ -25,14 +25,30 @@ beforeAll(async () => {
     await h.call('create_transactions', {
       transactions: [
         { account_id: account.id, date: today, amount: -6.66, payee_name: HOSTILE, memo: HOSTILE, category_id: ids.category_id },
-        { account_id: account.id, date: today, amount: -3, payee_name: HOSTILE, subtransactions: [{ amount: -1, memo: HOSTILE, category_id: ids.category_id }, { amount: -2, category_id: ids.category_id }] },
+        {
+          account_id: account.id,
+          date: today,
+          amount: -3,
+          payee_name: HOSTILE,
+          subtransactions: [
+            { amount: -1, memo: HOSTILE, category_id: ids.category_id },
+            { amount: -2, category_id: ids.category_id },
+          ],
+        },
       ],
     }),
   );
   ids.transaction_id = created.transaction_ids[0];
   ids.payee_id = created.transactions[0].payee_id;
   ids.scheduled_transaction_id = ok(
-    await h.call('create_scheduled_transaction', { account_id: account.id, date: new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10), amount: -5, memo: HOSTILE, payee_name: HOSTILE, frequency: 'monthly' }),
+    await h.call('create_scheduled_transaction', {
+      account_id: account.id,
+      date: new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10),
+      amount: -5,
+      memo: HOSTILE,
+      payee_name: HOSTILE,
+      frequency: 'monthly',
+    }),
   ).scheduled_transaction.id;
   ok(await h.call('update_month_category', { month: 'current', category_id: ids.category_id, budgeted: 10 }));
   const location = [...h.sb.state.budgets[0]!.rec.payee_locations.values()][0]!;
@@ -109,7 +125,30 @@ it('marks budget text as data on every tool that returns it', async () => {
   }
   expect(problems).toEqual([]);
   // The planted text really reached the results that show payee names, memos, notes and names.
-  const expected = ['list_budgets', 'get_budget_settings', 'list_categories', 'get_category', 'get_month_category', 'list_payees', 'get_payee', 'get_month', 'list_transactions', 'list_account_transactions', 'list_category_transactions', 'list_payee_transactions', 'list_month_transactions', 'get_transaction', 'list_scheduled_transactions', 'get_scheduled_transaction', 'list_money_movements_by_month', 'update_transaction', 'update_payee', 'create_payee', 'update_category', 'list_recent_changes'];
+  const expected = [
+    'list_budgets',
+    'get_budget_settings',
+    'list_categories',
+    'get_category',
+    'get_month_category',
+    'list_payees',
+    'get_payee',
+    'get_month',
+    'list_transactions',
+    'list_account_transactions',
+    'list_category_transactions',
+    'list_payee_transactions',
+    'list_month_transactions',
+    'get_transaction',
+    'list_scheduled_transactions',
+    'get_scheduled_transaction',
+    'list_money_movements_by_month',
+    'update_transaction',
+    'update_payee',
+    'create_payee',
+    'update_category',
+    'list_recent_changes',
+  ];
   expect(expected.filter((t) => !carrying.has(t))).toEqual([]);
   // Every read tool that returns budget text is covered, plus writes that echo it.
   const exempt = new Set(['get_user', 'import_transactions']);

@@ -37,7 +37,11 @@ beforeAll(async () => {
   ids.account_id = ok(await h.call('create_account', { name: ACCOUNT, type: 'checking', balance: 10 })).account.id;
   const group = ok(await h.call('create_category_group', { name: 'Controls' })).category_group.id;
   ids.category_id = ok(await h.call('create_category', { name: 'Cat\u2028egory', category_group_id: group, note: NOTE })).category.id;
-  const created = ok(await h.call('create_transactions', { transactions: [{ account_id: ids.account_id, date: today, amount: -2, payee_name: PAYEE, memo: MEMO, category_id: ids.category_id }] }));
+  const created = ok(
+    await h.call('create_transactions', {
+      transactions: [{ account_id: ids.account_id, date: today, amount: -2, payee_name: PAYEE, memo: MEMO, category_id: ids.category_id }],
+    }),
+  );
   ids.transaction_id = created.transaction_ids[0];
   ids.payee_id = created.transactions[0].payee_id;
 });
@@ -47,7 +51,8 @@ afterAll(() => h.close());
 function strings(value: unknown, where = ''): [string, string][] {
   if (typeof value === 'string') return [[where, value]];
   if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${where}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [[`${where}.${k} (key)`, k] as [string, string], ...strings(v, `${where}.${k}`)]);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [[`${where}.${k} (key)`, k] as [string, string], ...strings(v, `${where}.${k}`)]);
   return [];
 }
 
@@ -143,7 +148,10 @@ describe('completions and prompts', () => {
   it('complete with values cleaned the same way', async () => {
     const res = await h.client.complete({ ref: { type: 'ref/prompt', name: 'log_purchase' }, argument: { name: 'account', value: 'pett' } });
     expect(res.completion.values).toEqual(['Petty cash\\u2066 hidden\\u2069\\u200f']);
-    const all = await h.client.complete({ ref: { type: 'ref/resource', uri: 'ynab://budgets/{budget_id}/accounts/{account_id}' }, argument: { name: 'account_id', value: '' } });
+    const all = await h.client.complete({
+      ref: { type: 'ref/resource', uri: 'ynab://budgets/{budget_id}/accounts/{account_id}' },
+      argument: { name: 'account_id', value: '' },
+    });
     expect(raw(all.completion.values)).toEqual([]);
   });
 

@@ -34,7 +34,14 @@ export function cleanEnv(over: Record<string, string> = {}): NodeJS.ProcessEnv {
 export async function runVitest(root: string, files: string[], env: NodeJS.ProcessEnv): Promise<ChildRun> {
   const out = mkdtempSync(join(tmpdir(), 'ynab-mcp-child-vitest-'));
   try {
-    const args = [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...files, '--maxWorkers=1', '--reporter=json', `--outputFile=${join(out, 'report.json')}`];
+    const args = [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      ...files,
+      '--maxWorkers=1',
+      '--reporter=json',
+      `--outputFile=${join(out, 'report.json')}`,
+    ];
     const proc = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -71,7 +71,11 @@ describe('a machine with only Node.js', () => {
 
     const lines = notices(run.stderr);
     expect(lines).toHaveLength(SERVICES.length);
-    for (const s of SERVICES) expect(lines.filter((l) => l.startsWith(`[services] MISSING, and required by ${REQUIRE_ENV}`) && l.includes(`"${s.name}"`)), s.name).toHaveLength(1);
+    for (const s of SERVICES)
+      expect(
+        lines.filter((l) => l.startsWith(`[services] MISSING, and required by ${REQUIRE_ENV}`) && l.includes(`"${s.name}"`)),
+        s.name,
+      ).toHaveLength(1);
   });
 });
 
@@ -105,7 +109,14 @@ describe('the README', () => {
     const packages = SERVICES.flatMap((s) => s.install.match(/apt-get install ([\w. -]+?)(?:,|$| \()/)![1]!.split(' '));
     expect(packages.length).toBeGreaterThanOrEqual(SERVICES.length);
     for (const p of packages) expect(line!.split(' '), p).toContain(p);
-    for (const text of [`${REQUIRE_ENV}=all`, 'redis,chromium,keychain,openssl', 'YNAB_MCP_CHROMIUM', 'dbus-run-session', 'gnome-keyring-daemon --unlock', 'skip']) {
+    for (const text of [
+      `${REQUIRE_ENV}=all`,
+      'redis,chromium,keychain,openssl',
+      'YNAB_MCP_CHROMIUM',
+      'dbus-run-session',
+      'gnome-keyring-daemon --unlock',
+      'skip',
+    ]) {
       expect(quick, text).toContain(text);
     }
   });

@@ -67,17 +67,23 @@ describe('account balances', () => {
     const before = await account('Everyday Checking');
     const u = await create({ amount: -12_340, cleared: 'uncleared' });
     let a = await account('Everyday Checking');
-    expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([-12_340, 0, -12_340]);
+    expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([
+      -12_340, 0, -12_340,
+    ]);
     await create({ amount: 5_670, cleared: 'cleared' });
     await create({ amount: -1_000, cleared: 'reconciled' });
     a = await account('Everyday Checking');
-    expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([-7_670, 4_670, -12_340]);
+    expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([
+      -7_670, 4_670, -12_340,
+    ]);
     expect(a.balance_formatted).toMatch(/^-?\$[\d,]+\.\d\d$/);
     expect(a.balance_currency * 1000).toBeCloseTo(a.balance, 6);
 
     await sb.call('PUT', `${b}/transactions/${u.id}`, { transaction: { cleared: 'cleared', amount: -12_000 } });
     a = await account('Everyday Checking');
-    expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([-7_330, -7_330, 0]);
+    expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([
+      -7_330, -7_330, 0,
+    ]);
     await sb.call('DELETE', `${b}/transactions/${u.id}`);
     a = await account('Everyday Checking');
     expect([a.balance - before.balance, a.cleared_balance - before.cleared_balance, a.uncleared_balance - before.uncleared_balance]).toEqual([4_670, 4_670, 0]);
@@ -96,7 +102,7 @@ describe('account balances', () => {
 });
 
 describe('new accounts', () => {
-  it('start with their balance, cleared; on budget cash is an inflow to Ready to Assign, a card\'s debt is not; a card gets a payment category', async () => {
+  it("start with their balance, cleared; on budget cash is an inflow to Ready to Assign, a card's debt is not; a card gets a payment category", async () => {
     const m0 = await month(CUR);
     const post = async (account: Record<string, unknown>) => {
       const res = await sb.call('POST', `${b}/accounts`, { account });
@@ -114,9 +120,17 @@ describe('new accounts', () => {
     expect([m1.income - m0.income, m1.to_be_budgeted - m0.to_be_budgeted, m1.activity - m0.activity]).toEqual([1_000_000, 1_000_000, 0]);
     const groups = (await sb.get(`${b}/categories`)).body.data.category_groups;
     const payments = groups.find((g: any) => g.name === 'Credit Card Payments').categories;
-    expect(payments.find((c: any) => c.name === 'Test Card')).toMatchObject({ budgeted: 0, activity: 0, balance: 0, goal_type: 'MF', goal_under_funded: 250_000 });
+    expect(payments.find((c: any) => c.name === 'Test Card')).toMatchObject({
+      budgeted: 0,
+      activity: 0,
+      balance: 0,
+      goal_type: 'MF',
+      goal_under_funded: 250_000,
+    });
     const starting = (await sb.get(`${b}/accounts/${card.id}/transactions`)).body.data.transactions;
-    expect(starting.map((t: any) => [t.amount, t.payee_name, t.category_name, t.cleared])).toEqual([[-250_000, 'Starting Balance', 'Inflow: Ready to Assign', 'cleared']]);
+    expect(starting.map((t: any) => [t.amount, t.payee_name, t.category_name, t.cleared])).toEqual([
+      [-250_000, 'Starting Balance', 'Inflow: Ready to Assign', 'cleared'],
+    ]);
   });
 });
 
@@ -154,7 +168,9 @@ describe('category figures', () => {
     expect(res.category).toMatchObject({ id: cat['Fun Money'].id, budgeted: c0.budgeted + 25_000, balance: c0.balance + 25_000, activity: c0.activity });
     expect(typeof res.server_knowledge).toBe('number');
     const m1 = await month(CUR);
-    expect([m1.budgeted - m0.budgeted, m1.to_be_budgeted - m0.to_be_budgeted, m1.activity - m0.activity, m1.income - m0.income]).toEqual([25_000, -25_000, 0, 0]);
+    expect([m1.budgeted - m0.budgeted, m1.to_be_budgeted - m0.to_be_budgeted, m1.activity - m0.activity, m1.income - m0.income]).toEqual([
+      25_000, -25_000, 0, 0,
+    ]);
     const rta = m1.categories.find((c: any) => c.name === 'Inflow: Ready to Assign');
     expect(rta.balance).toBe(m1.to_be_budgeted);
 
@@ -213,7 +229,7 @@ describe('months', () => {
     expect([novMonth1.activity - novMonth0.activity, novMonth1.to_be_budgeted - novMonth0.to_be_budgeted]).toEqual([0, 0]);
   });
 
-  it('reset cash overspending to zero and take it from the next month\'s Ready to Assign', async () => {
+  it("reset cash overspending to zero and take it from the next month's Ready to Assign", async () => {
     await assign('Hobbies', NEXT, 1_000); // makes December exist
     const nov0 = await category('Stuff I Forgot to Budget For');
     expect(nov0.goal_type).toBeNull();
@@ -241,7 +257,9 @@ describe('months', () => {
     const n0 = await month(NEXT);
     await create({ amount: 500_000, category_id: cat['Inflow: Ready to Assign'].id, payee_name: 'Bonus Inc' });
     const m1 = await month(CUR);
-    expect([m1.income - m0.income, m1.activity - m0.activity, m1.to_be_budgeted - m0.to_be_budgeted, m1.budgeted - m0.budgeted]).toEqual([500_000, 0, 500_000, 0]);
+    expect([m1.income - m0.income, m1.activity - m0.activity, m1.to_be_budgeted - m0.to_be_budgeted, m1.budgeted - m0.budgeted]).toEqual([
+      500_000, 0, 500_000, 0,
+    ]);
     // Ready to Assign carries forward; next month's income is its own.
     const n1 = await month(NEXT);
     expect([n1.income - n0.income, n1.to_be_budgeted - n0.to_be_budgeted]).toEqual([0, 500_000]);
@@ -281,8 +299,14 @@ describe('the whole history', () => {
         const others = m.categories.filter((c: any) => c !== rta);
         expect(rta.balance, where).toBe(m.to_be_budgeted);
         expect(rta.activity, where).toBe(m.income);
-        expect(others.reduce((s: number, c: any) => s + c.budgeted, 0), where).toBe(m.budgeted);
-        expect(others.filter((c: any) => !payments.has(c.id)).reduce((s: number, c: any) => s + c.activity, 0), where).toBe(m.activity);
+        expect(
+          others.reduce((s: number, c: any) => s + c.budgeted, 0),
+          where,
+        ).toBe(m.budgeted);
+        expect(
+          others.filter((c: any) => !payments.has(c.id)).reduce((s: number, c: any) => s + c.activity, 0),
+          where,
+        ).toBe(m.activity);
         if (prev) {
           const before = new Map(prev.categories.map((c: any) => [c.id, c.balance]));
           for (const c of others) {
@@ -292,7 +316,9 @@ describe('the whole history', () => {
           }
           if (!hasCards && m.month < current) {
             // Without credit cards all overspending is cash overspending: it comes off this month.
-            const overspent = prev.categories.filter((c: any) => c.name !== 'Inflow: Ready to Assign' && c.balance < 0).reduce((s: number, c: any) => s - c.balance, 0);
+            const overspent = prev.categories
+              .filter((c: any) => c.name !== 'Inflow: Ready to Assign' && c.balance < 0)
+              .reduce((s: number, c: any) => s - c.balance, 0);
             expect(m.to_be_budgeted, where).toBe(prev.to_be_budgeted + m.income - m.budgeted - overspent);
           }
         }
@@ -358,7 +384,9 @@ describe('conservation', () => {
     const m = await month(CUR);
     const groups = (await sb.get(`${b}/categories`)).body.data.category_groups;
     const payments = new Set(groups.filter((g: any) => g.name === 'Credit Card Payments').flatMap((g: any) => g.categories.map((c: any) => c.id)));
-    const available = m.categories.filter((c: any) => !payments.has(c.id) && c.name !== 'Inflow: Ready to Assign').reduce((s: number, c: any) => s + c.balance, 0);
+    const available = m.categories
+      .filter((c: any) => !payments.has(c.id) && c.name !== 'Inflow: Ready to Assign')
+      .reduce((s: number, c: any) => s + c.balance, 0);
     const accounts = (await sb.get(`${b}/accounts`)).body.data.accounts.filter((a: any) => a.on_budget);
     return { budget: available + m.to_be_budgeted, accounts: accounts.reduce((s: number, a: any) => s + a.balance, 0) };
   }

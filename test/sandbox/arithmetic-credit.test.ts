@@ -75,7 +75,8 @@ async function balance(accountId: string): Promise<number> {
 
 /** One transaction dated today. */
 async function txn(accountId: string, amount: number, more: Record<string, unknown> = {}) {
-  return (await ok(await sb.call('POST', `${b}/transactions`, { transaction: { account_id: accountId, date: TODAY, amount, approved: true, ...more } }), 201)).transaction;
+  return (await ok(await sb.call('POST', `${b}/transactions`, { transaction: { account_id: accountId, date: TODAY, amount, approved: true, ...more } }), 201))
+    .transaction;
 }
 
 const checking = () => demo.acc.checking.id;
@@ -311,7 +312,7 @@ describe("YNAB's audit", () => {
     return m.to_be_budgeted + later + available;
   }
 
-  it('cash = Ready to Assign + assigned ahead + available + this month\'s credit overspending, through every kind of write', async () => {
+  it("cash = Ready to Assign + assigned ahead + available + this month's credit overspending, through every kind of write", async () => {
     const card = await newAccount('creditCard', 0);
     const x = await newCategory();
     // Money assigned ahead counts in full only when this month's Ready to Assign can give it (past

@@ -138,10 +138,17 @@ describe('goal figures', () => {
     const accounts = (await sb.get(`${b}/accounts`)).body.data.accounts;
     const checking = accounts.find((a: any) => a.name === 'Everyday Checking');
     const spend = c0.balance - c0.goal_target + 100_000; // leaves it 100.00 short
-    const res = await sb.call('POST', `${b}/transactions`, { transaction: { account_id: checking.id, date: TODAY, amount: -spend, category_id: cat['Emergency Fund'].id } });
+    const res = await sb.call('POST', `${b}/transactions`, {
+      transaction: { account_id: checking.id, date: TODAY, amount: -spend, category_id: cat['Emergency Fund'].id },
+    });
     expect(res.status).toBe(201);
     const c1 = await category('Emergency Fund');
-    expect([c1.balance, c1.goal_overall_funded, c1.goal_overall_left, c1.goal_under_funded]).toEqual([c0.goal_target - 100_000, c0.goal_target - 100_000, 100_000, 100_000]);
+    expect([c1.balance, c1.goal_overall_funded, c1.goal_overall_left, c1.goal_under_funded]).toEqual([
+      c0.goal_target - 100_000,
+      c0.goal_target - 100_000,
+      100_000,
+      100_000,
+    ]);
     expect(c1.goal_percentage_complete).toBe(99);
     const refunded = await assign('Emergency Fund', c1.budgeted + 100_000);
     expect([refunded.goal_under_funded, refunded.goal_overall_left, refunded.goal_percentage_complete]).toEqual([0, 0, 100]);
@@ -215,12 +222,22 @@ describe('targets through PATCH /categories/{id}', () => {
 describe('currency formats', () => {
   it('the EUR budget formats amounts as 1.234,56€', async () => {
     const settings = (await sb.get(`${eur}/settings`)).body.data.settings;
-    expect(settings.currency_format).toMatchObject({ iso_code: 'EUR', decimal_separator: ',', group_separator: '.', symbol_first: false, currency_symbol: '€' });
+    expect(settings.currency_format).toMatchObject({
+      iso_code: 'EUR',
+      decimal_separator: ',',
+      group_separator: '.',
+      symbol_first: false,
+      currency_symbol: '€',
+    });
     const account = (await sb.get(`${eur}/accounts`)).body.data.accounts.find((a: any) => !a.closed && a.on_budget);
-    const res = await sb.call('POST', `${eur}/transactions`, { transaction: { account_id: account.id, date: TODAY, amount: -1_234_560, payee_name: 'Möbelhaus' } });
+    const res = await sb.call('POST', `${eur}/transactions`, {
+      transaction: { account_id: account.id, date: TODAY, amount: -1_234_560, payee_name: 'Möbelhaus' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.transaction).toMatchObject({ amount_formatted: '-1.234,56€', amount_currency: -1234.56 });
-    const big = await sb.call('POST', `${eur}/transactions`, { transaction: { account_id: account.id, date: TODAY, amount: 1_234_567_890, payee_name: 'Lotto' } });
+    const big = await sb.call('POST', `${eur}/transactions`, {
+      transaction: { account_id: account.id, date: TODAY, amount: 1_234_567_890, payee_name: 'Lotto' },
+    });
     expect(big.body.data.transaction.amount_formatted).toBe('1.234.567,89€');
     const small = await sb.call('POST', `${eur}/transactions`, { transaction: { account_id: account.id, date: TODAY, amount: -50, payee_name: 'Rundung' } });
     expect(small.body.data.transaction.amount_formatted).toBe('-0,05€');

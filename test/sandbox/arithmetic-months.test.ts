@@ -79,7 +79,7 @@ describe('assigned in future', () => {
   // Negative: An Overview" (https://support.ynab.com/en_us/when-ready-to-assign-is-negative-an-overview-HylZA0zCc):
   // "you may not see a negative Ready to Assign in the current month due to overassigning in the
   // future. It can appear as if Ready to Assign is at $0.00".
-  it("assigning more in a future month than Ready to Assign holds leaves this month at 0.00 and makes that month negative", async () => {
+  it('assigning more in a future month than Ready to Assign holds leaves this month at 0.00 and makes that month negative', async () => {
     await income(50_000);
     // This month's cash overspending comes off next month's Ready to Assign: measured with a
     // small assignment there, which this month can pay for.
@@ -130,7 +130,12 @@ describe('assigned in future', () => {
     const cur0 = await rta(CUR);
     const next0 = await rta(NEXT);
     const res = await sb.call('POST', `${b}/transactions`, {
-      transaction: { account_id: demo.acc.checking.id, date: TODAY, amount: -(Math.max(0, stuff.balance) + 33_000), category_id: demo.cat['Stuff I Forgot to Budget For'].id },
+      transaction: {
+        account_id: demo.acc.checking.id,
+        date: TODAY,
+        amount: -(Math.max(0, stuff.balance) + 33_000),
+        category_id: demo.cat['Stuff I Forgot to Budget For'].id,
+      },
     });
     expect(res.status).toBe(201);
     expect(await rta(CUR)).toBe(cur0);

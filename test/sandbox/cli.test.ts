@@ -61,7 +61,13 @@ describe('announcement and output channels', () => {
     const code = new URL(authorize.headers.get('location')!).searchParams.get('code')!;
     const token = await fetch(`${a.app_url}/oauth/token`, {
       method: 'POST',
-      body: new URLSearchParams({ client_id: a.oauth_client_id, client_secret: a.oauth_client_secret, grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' }),
+      body: new URLSearchParams({
+        client_id: a.oauth_client_id,
+        client_secret: a.oauth_client_secret,
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://127.0.0.1:9/cb',
+      }),
     });
     const oauthToken = ((await token.json()) as any).access_token as string;
     expect((await call(a, 'GET', '/user', oauthToken)).status).toBe(200);
@@ -152,7 +158,9 @@ describe('flags', () => {
       const a = await p.announcement;
       const groups = (await call(a, 'GET', '/budgets/last-used/categories')).body.data.category_groups;
       const category = groups.filter((g: any) => !g.internal).flatMap((g: any) => g.categories)[0];
-      const res = await call(a, 'PATCH', `/budgets/last-used/months/current/categories/${category.id}`, a.access_token, { category: { budgeted: 1000, activity: 5 } });
+      const res = await call(a, 'PATCH', `/budgets/last-used/months/current/categories/${category.id}`, a.access_token, {
+        category: { budgeted: 1000, activity: 5 },
+      });
       expect((await p.stop()).code).toBe(0);
       return res;
     };

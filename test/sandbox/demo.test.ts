@@ -168,7 +168,11 @@ describe('Demo Household', () => {
       expect(t.import_payee_name_original).not.toBeNull();
     }
     expect(new Set(imported.map((t) => `${t.account_id}|${t.import_id}`)).size).toBe(imported.length);
-    const onBudget = new Set(live(household.accounts).filter((a) => a.on_budget).map((a) => a.id));
+    const onBudget = new Set(
+      live(household.accounts)
+        .filter((a) => a.on_budget)
+        .map((a) => a.id),
+    );
     const uncategorized = all.filter((t) => onBudget.has(t.account_id) && t.category_id === null && !t.transfer_account_id && !t.subtransactions.length);
     expect(uncategorized.length).toBeGreaterThanOrEqual(2);
   });
@@ -307,7 +311,10 @@ describe('demo households that look real, for every seed', () => {
 
   it('works Ready to Assign down to about zero, sometimes leaving a little', () => {
     for (const { name, h, berlin, dh, db } of built) {
-      for (const [b, d, keep] of [[h, dh, 150_000], [berlin, db, 40_000]] as const) {
+      for (const [b, d, keep] of [
+        [h, dh, 150_000],
+        [berlin, db, 40_000],
+      ] as const) {
         const past = pastMonths(d);
         for (const m of past) {
           expect(m.to_be_budgeted, `${name} ${b.name} ${m.month}`).toBeGreaterThanOrEqual(0);
@@ -321,7 +328,9 @@ describe('demo households that look real, for every seed', () => {
   it('covers some overspending by moving money and leaves some overspent into the next month', () => {
     for (const { name, h, dh } of built) {
       const ids = userIds(h);
-      const covering = h.money_movements.filter((m) => m.from_category_id && m.to_category_id && m.note === 'Covering overspending' && m.month < dh.currentMonth);
+      const covering = h.money_movements.filter(
+        (m) => m.from_category_id && m.to_category_id && m.note === 'Covering overspending' && m.month < dh.currentMonth,
+      );
       expect(covering.length, name).toBeGreaterThan(5);
       for (const m of covering) expect(ids.has(m.from_category_id!) && ids.has(m.to_category_id!), name).toBe(true);
       const past = pastMonths(dh);
@@ -446,7 +455,10 @@ describe('demo households that look real, for every seed', () => {
 
   it('never shows absurd figures in past months', () => {
     for (const { name, h, berlin, dh, db } of built) {
-      for (const [b, d] of [[h, dh], [berlin, db]] as const) {
+      for (const [b, d] of [
+        [h, dh],
+        [berlin, db],
+      ] as const) {
         const ids = userIds(b);
         for (const [i, m] of pastMonths(d).entries()) {
           const where = `${name} ${b.name} ${m.month}`;
@@ -518,7 +530,11 @@ describe('demo budgets: scale', () => {
       expect(m.to_be_budgeted, m.month).toBeGreaterThan(-1_000_000);
       expect(m.to_be_budgeted, m.month).toBeLessThan(5_000_000);
     }
-    expect(live(big!.accounts).filter((a) => a.closed).every((a) => d.balances.get(a.id)!.balance === 0)).toBe(true);
+    expect(
+      live(big!.accounts)
+        .filter((a) => a.closed)
+        .every((a) => d.balances.get(a.id)!.balance === 0),
+    ).toBe(true);
   });
 
   it('generates 200,000 transactions', () => {

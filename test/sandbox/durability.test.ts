@@ -59,7 +59,16 @@ interface Ledger {
 describe('--data survives SIGKILL', () => {
   it('keeps every write answered 2xx, and nothing half-applied, through three kills at random moments', async () => {
     const file = join(dir, 'sandbox.json');
-    const ledger: Ledger = { created: new Map(), transfers: new Map(), batches: new Set(), deleted: new Set(), deleting: new Set(), memos: new Map(), assigned: { acked: [], inFlight: null }, grants: [] };
+    const ledger: Ledger = {
+      created: new Map(),
+      transfers: new Map(),
+      batches: new Set(),
+      deleted: new Set(),
+      deleting: new Set(),
+      memos: new Map(),
+      assigned: { acked: [], inFlight: null },
+      grants: [],
+    };
     let ids: { budget: string; checking: string; savings: string; category: string } | undefined;
 
     for (let round = 1; round <= 3; round++) {
@@ -92,7 +101,9 @@ describe('--data survives SIGKILL', () => {
         },
         async () => {
           const memo = `transfer ${next()}`;
-          const res = await call(a, 'POST', b('/transactions'), { transaction: { account_id: ids!.checking, date: today(), amount: -2_000, payee_id: savingsPayee, memo } });
+          const res = await call(a, 'POST', b('/transactions'), {
+            transaction: { account_id: ids!.checking, date: today(), amount: -2_000, payee_id: savingsPayee, memo },
+          });
           if (res.status === 201) ledger.transfers.set(memo, res.body.data.transaction.id);
         },
         async () => {
@@ -135,13 +146,27 @@ describe('--data survives SIGKILL', () => {
         },
         async () => {
           // An OAuth code exchange, then a rotation of its refresh token.
-          const auth = await fetch(`${a.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a.oauth_client_id, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code' })}`, { redirect: 'manual' });
+          const auth = await fetch(
+            `${a.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a.oauth_client_id, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code' })}`,
+            { redirect: 'manual' },
+          );
           const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
-          const token = await form(`${a.app_url}/oauth/token`, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', client_id: a.oauth_client_id, client_secret: a.oauth_client_secret });
+          const token = await form(`${a.app_url}/oauth/token`, {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: 'http://127.0.0.1:9/cb',
+            client_id: a.oauth_client_id,
+            client_secret: a.oauth_client_secret,
+          });
           if (token.status !== 200) return;
           const grant = { first: token.body.access_token as string, rotated: null as string | null, rotating: true };
           ledger.grants.push(grant);
-          const rotated = await form(`${a.app_url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: a.oauth_client_id, client_secret: a.oauth_client_secret });
+          const rotated = await form(`${a.app_url}/oauth/token`, {
+            grant_type: 'refresh_token',
+            refresh_token: token.body.refresh_token,
+            client_id: a.oauth_client_id,
+            client_secret: a.oauth_client_secret,
+          });
           if (rotated.status === 200) {
             grant.rotated = rotated.body.access_token;
             grant.rotating = false;

@@ -51,7 +51,16 @@ describe('authentication', () => {
   });
 
   it('gives a read-only token 403 unauthorized_scope on every write, and reads', async () => {
-    const ids = { budget_id: 'last-used', account_id: checking.id, category_id: category.id, month: 'current', category_group_id: category.category_group_id, payee_id: checking.transfer_payee_id, transaction_id: 'x', scheduled_transaction_id: 'x' };
+    const ids = {
+      budget_id: 'last-used',
+      account_id: checking.id,
+      category_id: category.id,
+      month: 'current',
+      category_group_id: category.category_group_id,
+      payee_id: checking.transfer_payee_id,
+      transaction_id: 'x',
+      scheduled_transaction_id: 'x',
+    };
     const writes = OPERATIONS.filter((o) => o.access === 'write') as readonly Operation[];
     expect(writes).toHaveLength(16);
     for (const op of writes) {
@@ -96,20 +105,55 @@ describe('bad input gets a specific 400 and writes nothing', () => {
     ['empty body', 'POST', '/transactions', '', /body is required/],
     ['wrong type', 'POST', '/transactions', { transaction: { account_id: 'A', date: 'D', amount: '12' } }, /amount: must be a number \(got string\)/],
     ['float amount', 'POST', '/transactions', { transaction: { account_id: 'A', date: 'D', amount: 1.5 } }, /amount: must be an integer/],
-    ['over-long memo', 'POST', '/transactions', { transaction: { account_id: 'A', date: 'D', amount: 1, memo: 'x'.repeat(501) } }, /memo: must be at most 500 characters/],
+    [
+      'over-long memo',
+      'POST',
+      '/transactions',
+      { transaction: { account_id: 'A', date: 'D', amount: 1, memo: 'x'.repeat(501) } },
+      /memo: must be at most 500 characters/,
+    ],
     ['impossible date', 'POST', '/transactions', { transaction: { account_id: 'A', date: '2023-02-30', amount: 1 } }, /date: must be a valid ISO date/],
     ['future date', 'POST', '/transactions', { transaction: { account_id: 'A', date: '2999-01-01', amount: 1 } }, /date must not be in the future/],
     ['bad id', 'POST', '/transactions', { transaction: { account_id: 'not-a-uuid', date: 'D', amount: 1 } }, /account_id: must be formatted as a uuid/],
-    ['unknown account', 'POST', '/transactions', { transaction: { account_id: '00000000-0000-4000-8000-000000000000', date: 'D', amount: 1 } }, /account_id .* does not exist/],
-    ['bad split sum', 'POST', '/transactions', { transaction: { account_id: 'A', date: 'D', amount: -1000, subtransactions: [{ amount: -400 }, { amount: -500 }] } }, /sum of subtransaction amounts/],
-    ['batch item error names its index', 'POST', '/transactions', { transactions: [{ account_id: 'A', date: 'D', amount: 1 }, { account_id: 'A', date: '2999-01-01', amount: 1 }] }, /\(index: 1\)/],
+    [
+      'unknown account',
+      'POST',
+      '/transactions',
+      { transaction: { account_id: '00000000-0000-4000-8000-000000000000', date: 'D', amount: 1 } },
+      /account_id .* does not exist/,
+    ],
+    [
+      'bad split sum',
+      'POST',
+      '/transactions',
+      { transaction: { account_id: 'A', date: 'D', amount: -1000, subtransactions: [{ amount: -400 }, { amount: -500 }] } },
+      /sum of subtransaction amounts/,
+    ],
+    [
+      'batch item error names its index',
+      'POST',
+      '/transactions',
+      {
+        transactions: [
+          { account_id: 'A', date: 'D', amount: 1 },
+          { account_id: 'A', date: '2999-01-01', amount: 1 },
+        ],
+      },
+      /\(index: 1\)/,
+    ],
     ['bad query date', 'GET', '/transactions?since_date=yesterday', undefined, /since_date must be a valid ISO date/],
     ['bad query type', 'GET', '/transactions?type=pending', undefined, /type must be one of uncategorized, unapproved/],
     ['bad knowledge', 'GET', '/accounts?last_knowledge_of_server=-1', undefined, /last_knowledge_of_server must be a non-negative integer/],
     ['bad month', 'GET', '/months/2024-13-01', undefined, /month must be "current" or the first day of a month/],
     ['over-long group name', 'POST', '/category_groups', { category_group: { name: 'g'.repeat(51) } }, /at most 50 characters/],
     ['bad account type', 'POST', '/accounts', { account: { name: 'X', type: 'mortgage', balance: 0 } }, /type: must be one of/],
-    ['scheduled in the past', 'POST', '/scheduled_transactions', { scheduled_transaction: { account_id: 'A', date: '2020-01-01', amount: 1 } }, /must be a future date/],
+    [
+      'scheduled in the past',
+      'POST',
+      '/scheduled_transactions',
+      { scheduled_transaction: { account_id: 'A', date: '2020-01-01', amount: 1 } },
+      /must be a future date/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, method, path, body, detail) => {
@@ -151,7 +195,12 @@ describe('fields the API does not define', () => {
   /** The three requests of issue 24, each with a field the API does not define. */
   const requests = () => [
     { method: 'PATCH', path: `/months/current/categories/${category.id}`, body: { category: { budgeted: 1000, activity: 5 } }, unknown: 'activity' },
-    { method: 'POST', path: '/transactions', body: { transaction: { account_id: checking.id, date: today(), amount: -1234, payee_name: 'bank2ynab', category: '' } }, unknown: 'category' },
+    {
+      method: 'POST',
+      path: '/transactions',
+      body: { transaction: { account_id: checking.id, date: today(), amount: -1234, payee_name: 'bank2ynab', category: '' } },
+      unknown: 'category',
+    },
     {
       method: 'POST',
       path: '/scheduled_transactions',
@@ -199,7 +248,10 @@ describe('fields the API does not define', () => {
     // The client and the MCP tools still refuse a field the API does not define.
     const month = (OPERATIONS as readonly Operation[]).find((o) => o.id === 'updateMonthCategory')!;
     expect(month.body!.safeParse({ category: { budgeted: 1, activity: 5 } }).success).toBe(false);
-    expect(requestBodySchema(month.body!, false).safeParse({ category: { budgeted: 1, activity: 5 } })).toMatchObject({ success: true, data: { category: { budgeted: 1 } } });
+    expect(requestBodySchema(month.body!, false).safeParse({ category: { budgeted: 1, activity: 5 } })).toMatchObject({
+      success: true,
+      data: { category: { budgeted: 1 } },
+    });
   });
 
   it('still refuses a defined field of the wrong type, and writes nothing', async () => {

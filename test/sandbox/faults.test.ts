@@ -100,7 +100,11 @@ describe('reset', () => {
     let none = 0;
     for (let i = 0; i < 30; i++) {
       const memo = `line-${i}`;
-      const res = await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify(createBody(checking.id, memo)) }).catch(() => undefined);
+      const res = await fetch(`${sb.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(createBody(checking.id, memo)),
+      }).catch(() => undefined);
       if (!res) {
         none++;
         expect(applied(sb, memo).has(memo), memo).toBe(false);
@@ -122,7 +126,13 @@ describe('silent', () => {
     const { budget, checking, path } = target(sb);
     const k0 = budget.knowledge;
     for (let i = 0; i < 10; i++) {
-      await expect(fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify(createBody(checking.id, `silent-${i}`)) })).rejects.toThrow(/fetch failed/);
+      await expect(
+        fetch(`${sb.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(createBody(checking.id, `silent-${i}`)),
+        }),
+      ).rejects.toThrow(/fetch failed/);
     }
     expect(applied(sb, 'silent-').size).toBe(10);
     expect(budget.knowledge - k0).toBe(10);
@@ -238,7 +248,12 @@ describe('spec parsing', () => {
       ]),
     );
     expect(parseFaults(' echo-auth=1 ')).toEqual(new Map([['echo-auth', 1]]));
-    expect(parseFaults('500=.5,503=0.5')).toEqual(new Map([['500', 0.5], ['503', 0.5]]));
+    expect(parseFaults('500=.5,503=0.5')).toEqual(
+      new Map([
+        ['500', 0.5],
+        ['503', 0.5],
+      ]),
+    );
     // Floating point: these add up to 1.
     expect(parseFaults('500=0.1,503=0.2,reset=0.7').size).toBe(3);
     expect(FAULT_KINDS).toEqual(['500', '503', 'reset', 'silent', 'slow', 'echo-auth']);

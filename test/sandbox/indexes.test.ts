@@ -33,7 +33,11 @@ afterAll(() => sb.close());
 /** What the shared builder answers by scanning every transaction (no index). */
 function scanned(scope: TransactionScope, query: TransactionQuery & { last_knowledge_of_server?: number }, style: ListStyle = {}) {
   const since = query.last_knowledge_of_server;
-  const source = { transactions: store.rec.transactions.values(), linesOf: V.linesOf, include: (t: any) => (since === undefined ? !t.deleted : t.knowledge > since) };
+  const source = {
+    transactions: store.rec.transactions.values(),
+    linesOf: V.linesOf,
+    include: (t: any) => (since === undefined ? !t.deleted : t.knowledge > since),
+  };
   return JSON.parse(JSON.stringify(listTransactions(V.lookup(store), source, query, scope, store.today(), style)));
 }
 
@@ -94,17 +98,22 @@ describe('indexed lists and the cached export answer as a scan does', () => {
     const cat = demo.cat;
     const made: any[] = [];
     for (const [i, d] of [-1, -20, -35, -400, 0].entries()) {
-      made.push(await demo.create({ date: day(d), amount: -(1_000 + i), payee_name: unique('Index Shop'), category_id: i % 2 ? cat['Groceries'].id : null, approved: i % 2 === 0 }));
+      made.push(
+        await demo.create({
+          date: day(d),
+          amount: -(1_000 + i),
+          payee_name: unique('Index Shop'),
+          category_id: i % 2 ? cat['Groceries'].id : null,
+          approved: i % 2 === 0,
+        }),
+      );
     }
     made.push(
       await demo.create({
         date: day(-2),
         amount: -9_000,
         payee_name: unique('Index Split'),
-        subtransactions: [
-          { amount: -5_000, category_id: cat['Groceries'].id, payee_name: unique('Index Line') },
-          { amount: -4_000 },
-        ],
+        subtransactions: [{ amount: -5_000, category_id: cat['Groceries'].id, payee_name: unique('Index Line') }, { amount: -4_000 }],
       }),
     );
     await checkLists(k0);
@@ -115,7 +124,9 @@ describe('indexed lists and the cached export answer as a scan does', () => {
     expect((await put(made[0].id, { date: day(-50), account_id: acc.visa.id })).status).toBe(200);
     expect((await put(made[1].id, { category_id: cat['Fuel'].id, approved: false })).status).toBe(200);
     expect((await put(made[2].id, { payee_id: made[3].payee_id })).status).toBe(200);
-    expect((await put(made[4].id, { category_id: null, subtransactions: [{ amount: -500, category_id: cat['Groceries'].id }, { amount: -504 }] })).status).toBe(200);
+    expect((await put(made[4].id, { category_id: null, subtransactions: [{ amount: -500, category_id: cat['Groceries'].id }, { amount: -504 }] })).status).toBe(
+      200,
+    );
     expect((await sb.call('PATCH', `${b}/transactions`, { transactions: made.map((t) => ({ id: t.id, approved: true })) })).status).toBe(200);
     expect((await sb.call('DELETE', `${b}/transactions/${made[5].id}`)).status).toBe(200);
     await checkLists(k1);

@@ -136,9 +136,17 @@ describe('authorization code grant', () => {
       return { status: res.status, headers: res.headers, body: (await res.json()) as any };
     };
     const code = await codeFor();
-    expectOAuthError(await post(basic(sb.oauthClientId, 'wrong'), { grant_type: 'authorization_code', code, redirect_uri: redirectUri }), 401, 'invalid_client');
+    expectOAuthError(
+      await post(basic(sb.oauthClientId, 'wrong'), { grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+      401,
+      'invalid_client',
+    );
     // Wrong Basic credentials win over right ones in the body.
-    expectOAuthError(await post(basic(sb.oauthClientId, 'wrong'), { ...client(), grant_type: 'authorization_code', code, redirect_uri: redirectUri }), 401, 'invalid_client');
+    expectOAuthError(
+      await post(basic(sb.oauthClientId, 'wrong'), { ...client(), grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+      401,
+      'invalid_client',
+    );
     const ok = await post(basic(sb.oauthClientId, sb.oauthClientSecret), { grant_type: 'authorization_code', code, redirect_uri: redirectUri });
     expect(ok.status).toBe(200);
     expectToken(ok.body, true);
@@ -178,8 +186,16 @@ describe('authorization code grant', () => {
 
   it('refuses a wrong client secret, an unknown client, a reused code and a mismatched redirect_uri', async () => {
     const code = await codeFor();
-    expectOAuthError(await tokenRequest({ ...client(), client_secret: 'wrong', grant_type: 'authorization_code', code, redirect_uri: redirectUri }), 401, 'invalid_client');
-    expectOAuthError(await tokenRequest({ ...client(), client_id: 'someone-else', grant_type: 'authorization_code', code, redirect_uri: redirectUri }), 401, 'invalid_client');
+    expectOAuthError(
+      await tokenRequest({ ...client(), client_secret: 'wrong', grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+      401,
+      'invalid_client',
+    );
+    expectOAuthError(
+      await tokenRequest({ ...client(), client_id: 'someone-else', grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+      401,
+      'invalid_client',
+    );
     expectOAuthError(await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }), 401, 'invalid_client');
     // A refused client did not consume the code.
     expect((await exchange(code)).status).toBe(200);
@@ -262,7 +278,7 @@ describe('authorization request errors', () => {
 });
 
 describe('refresh', () => {
-  it('gives a new pair; the old access token stops; the refresh token is revoked on the new token\'s first use', async () => {
+  it("gives a new pair; the old access token stops; the refresh token is revoked on the new token's first use", async () => {
     const first = await grant();
     expect((await sb.get('/user', first.access_token)).status).toBe(200);
 
@@ -298,7 +314,11 @@ describe('refresh', () => {
     expectOAuthError(await refresh('sbx_refresh_unknown'), 400, 'invalid_grant');
     expectOAuthError(await refresh(token.access_token), 400, 'invalid_grant');
     expectOAuthError(await refresh(''), 400, 'invalid_grant');
-    expectOAuthError(await tokenRequest({ ...client(), client_secret: 'nope', grant_type: 'refresh_token', refresh_token: token.refresh_token }), 401, 'invalid_client');
+    expectOAuthError(
+      await tokenRequest({ ...client(), client_secret: 'nope', grant_type: 'refresh_token', refresh_token: token.refresh_token }),
+      401,
+      'invalid_client',
+    );
     // Still usable after the refused attempts.
     expect((await refresh(token.refresh_token)).status).toBe(200);
   });
@@ -349,7 +369,11 @@ describe('revocation', () => {
   const revoke = (fields: Record<string, string>) => tokenRequestTo('/oauth/revoke', fields);
 
   async function tokenRequestTo(path: string, fields: Record<string, string>): Promise<TokenAnswer> {
-    const res = await fetch(`${sb.appUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    const res = await fetch(`${sb.appUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    });
     return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
   }
 

@@ -67,11 +67,20 @@ describe('round trip', () => {
 
     // An OAuth grant made before the restart.
     const redirect = 'http://127.0.0.1:9/cb';
-    const auth = await fetch(`${a.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a.oauth_client_id, redirect_uri: redirect, response_type: 'code' })}`, { redirect: 'manual' });
+    const auth = await fetch(
+      `${a.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a.oauth_client_id, redirect_uri: redirect, response_type: 'code' })}`,
+      { redirect: 'manual' },
+    );
     const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
     const tokenRes = await fetch(`${a.app_url}/oauth/token`, {
       method: 'POST',
-      body: new URLSearchParams({ client_id: a.oauth_client_id, client_secret: a.oauth_client_secret, grant_type: 'authorization_code', code, redirect_uri: redirect }),
+      body: new URLSearchParams({
+        client_id: a.oauth_client_id,
+        client_secret: a.oauth_client_secret,
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+      }),
     });
     const oauth = (await tokenRes.json()) as { access_token: string; refresh_token: string };
     expect((await call(a, 'GET', '/user', undefined, oauth.access_token)).status).toBe(200);
@@ -113,7 +122,12 @@ describe('round trip', () => {
     expect((await call(a2, 'GET', '/user', undefined, oauth.access_token)).status).toBe(200);
     const refreshed = await fetch(`${a2.app_url}/oauth/token`, {
       method: 'POST',
-      body: new URLSearchParams({ client_id: a.oauth_client_id, client_secret: a.oauth_client_secret, grant_type: 'refresh_token', refresh_token: oauth.refresh_token }),
+      body: new URLSearchParams({
+        client_id: a.oauth_client_id,
+        client_secret: a.oauth_client_secret,
+        grant_type: 'refresh_token',
+        refresh_token: oauth.refresh_token,
+      }),
     });
     expect(refreshed.status).toBe(200);
     expect((await second.stop('SIGINT')).code).toBe(0);
@@ -158,13 +172,19 @@ describe('round trip', () => {
     const p = startCli(['sandbox', '--port', '0', '--data', file]);
     const a = await p.announcement;
     const implicit = async () => {
-      const res = await fetch(`${a.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a.oauth_client_id, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'token' })}`, { redirect: 'manual' });
+      const res = await fetch(
+        `${a.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a.oauth_client_id, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'token' })}`,
+        { redirect: 'manual' },
+      );
       return new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1)).get('access_token')!;
     };
     const kept = await implicit();
     const revoked = await implicit();
     await until('the grants to reach the file', () => readFileSync(file, 'utf8').includes(revoked));
-    const revoke = await fetch(`${a.app_url}/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ client_id: a.oauth_client_id, client_secret: a.oauth_client_secret, token: revoked }) });
+    const revoke = await fetch(`${a.app_url}/oauth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: a.oauth_client_id, client_secret: a.oauth_client_secret, token: revoked }),
+    });
     expect(revoke.status).toBe(200);
     await until('the revocation to reach the file', () => {
       const grants = JSON.parse(readFileSync(file, 'utf8')).oauth.grants as { access_token: string; revoked: boolean }[];

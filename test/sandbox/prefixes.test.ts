@@ -91,14 +91,20 @@ describe('read operations under both prefixes', () => {
 
     const k = (await sb.get(`/plans/${ids.budget_id}`)).body.data.server_knowledge;
     expect((await sb.call('POST', `/budgets/${ids.budget_id}/payees`, { payee: { name: 'Era Payee' } })).status).toBe(201);
-    const [dp, db] = await Promise.all([sb.get(`/plans/${ids.budget_id}?last_knowledge_of_server=${k}`), sb.get(`/budgets/${ids.budget_id}?last_knowledge_of_server=${k}`)]);
+    const [dp, db] = await Promise.all([
+      sb.get(`/plans/${ids.budget_id}?last_knowledge_of_server=${k}`),
+      sb.get(`/budgets/${ids.budget_id}?last_knowledge_of_server=${k}`),
+    ]);
     expect(dp.body.data.plan).toEqual(db.body.data.budget);
     expect(dp.body.data.server_knowledge).toBe(db.body.data.server_knowledge);
     expect(dp.body.data.plan.payees.map((x: any) => x.name)).toEqual(['Era Payee']);
   });
 
   it('names the default budget default_budget or default_plan for an OAuth grant', async () => {
-    const auth = await fetch(`${sb.appUrl}/oauth/authorize?${new URLSearchParams({ client_id: sb.oauthClientId, redirect_uri: 'http://localhost:9/cb', response_type: 'token' })}`, { redirect: 'manual' });
+    const auth = await fetch(
+      `${sb.appUrl}/oauth/authorize?${new URLSearchParams({ client_id: sb.oauthClientId, redirect_uri: 'http://localhost:9/cb', response_type: 'token' })}`,
+      { redirect: 'manual' },
+    );
     const token = new URLSearchParams(new URL(auth.headers.get('location')!).hash.slice(1)).get('access_token')!;
     const [p, b] = await Promise.all([sb.get('/plans', token), sb.get('/budgets', token)]);
     expect(p.body.data.default_plan).not.toBeNull();
@@ -116,7 +122,10 @@ describe('where the /budgets era answers otherwise', () => {
 
   it("lists a month's transactions as hybrid rows: whole transactions, and a split as its lines", async () => {
     const month = (await sb.get(path('plans', '/months'))).body.data.months.at(-2).month;
-    const [plans, budgets] = await Promise.all([sb.get(path('plans', `/months/${month}/transactions`)), sb.get(path('budgets', `/months/${month}/transactions`))]);
+    const [plans, budgets] = await Promise.all([
+      sb.get(path('plans', `/months/${month}/transactions`)),
+      sb.get(path('budgets', `/months/${month}/transactions`)),
+    ]);
     expect([plans.status, budgets.status]).toEqual([200, 200]);
     const details: any[] = plans.body.data.transactions;
     const rows: any[] = budgets.body.data.transactions;
@@ -158,7 +167,10 @@ describe('where the /budgets era answers otherwise', () => {
   });
 
   it('answers bulk PATCH with 209 under /budgets and 200 under /plans; both apply', async () => {
-    for (const [era, status] of [['budgets', 209], ['plans', 200]] as const) {
+    for (const [era, status] of [
+      ['budgets', 209],
+      ['plans', 200],
+    ] as const) {
       const made = await sb.call('POST', path(era, '/transactions'), { transaction: { account_id: ids.account_id, date: today(), amount: -3_000 } });
       const res = await sb.call('PATCH', path(era, '/transactions'), { transactions: [{ id: made.body.data.transaction.id, memo: `patched via ${era}` }] });
       expect(res.status, JSON.stringify(res.body)).toBe(status);

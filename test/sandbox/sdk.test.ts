@@ -68,7 +68,10 @@ beforeAll(async () => {
   checking = accounts.find((a) => a.type === 'checking' && !a.closed)!;
   savings = accounts.find((a) => a.type === 'savings' && !a.closed)!;
   const groups = (await api.categories.getCategories(planId)).data.category_groups;
-  category = groups.filter((g) => !g.hidden && !g.name.match(/Internal|Credit Card/i)).flatMap((g) => g.categories).find((c) => !c.hidden)!;
+  category = groups
+    .filter((g) => !g.hidden && !g.name.match(/Internal|Credit Card/i))
+    .flatMap((g) => g.categories)
+    .find((c) => !c.hidden)!;
 });
 
 afterAll(() => sb.close());
@@ -306,7 +309,17 @@ describe('transactions', () => {
 
   it('createTransaction (single, split, transfer), getTransactionById, updateTransaction, deleteTransaction', async () => {
     const single = await api.transactions.createTransaction(planId, {
-      transaction: { account_id: checking.id, date: today(), amount: -23_450, payee_name: 'SDK Store', category_id: category.id, memo: 'sdk single', cleared: ynab.TransactionClearedStatus.Cleared, approved: true, flag_color: ynab.TransactionFlagColor.Blue },
+      transaction: {
+        account_id: checking.id,
+        date: today(),
+        amount: -23_450,
+        payee_name: 'SDK Store',
+        category_id: category.id,
+        memo: 'sdk single',
+        cleared: ynab.TransactionClearedStatus.Cleared,
+        approved: true,
+        flag_color: ynab.TransactionFlagColor.Blue,
+      },
     });
     is('SaveTransactionsResponseData', single.data);
     transactionOk(single.data.transaction!);
@@ -378,7 +391,9 @@ describe('transactions', () => {
     expect(again.data.transaction_ids).toHaveLength(1);
 
     expectApiError(
-      await thrown(api.transactions.createTransaction(planId, { transaction: { account_id: checking.id, date: today(), amount: -1_000, import_id: importId } })),
+      await thrown(
+        api.transactions.createTransaction(planId, { transaction: { account_id: checking.id, date: today(), amount: -1_000, import_id: importId } }),
+      ),
       '409',
       'conflict',
     );
@@ -416,7 +431,15 @@ describe('scheduled transactions', () => {
     const k = res.data.server_knowledge;
 
     const created = await api.scheduledTransactions.createScheduledTransaction(planId, {
-      scheduled_transaction: { account_id: checking.id, date: inDays(10), amount: -99_000, payee_name: 'SDK Landlord', category_id: category.id, frequency: ynab.ScheduledTransactionFrequency.Monthly, memo: 'rent' },
+      scheduled_transaction: {
+        account_id: checking.id,
+        date: inDays(10),
+        amount: -99_000,
+        payee_name: 'SDK Landlord',
+        category_id: category.id,
+        frequency: ynab.ScheduledTransactionFrequency.Monthly,
+        memo: 'rent',
+      },
     });
     is('ScheduledTransactionDetail', created.data.scheduled_transaction);
     const st = created.data.scheduled_transaction;

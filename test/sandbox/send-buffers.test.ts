@@ -20,13 +20,19 @@ describe('SendBuffers', () => {
     const first = buffers.join(a, 100_000);
     expect(first.bytes.equals(Buffer.concat(a))).toBe(true);
     // Not yet released: a second answer gets other memory.
-    const second = buffers.join(pieces(100, 1_000, () => 7), 100_000);
+    const second = buffers.join(
+      pieces(100, 1_000, () => 7),
+      100_000,
+    );
     expect(second.bytes.buffer).not.toBe(first.bytes.buffer);
     expect(first.bytes.equals(Buffer.concat(a))).toBe(true);
     first.release();
     first.release(); // twice is once
     expect(buffers.kept).toBe(1);
-    const third = buffers.join(pieces(90, 1_000, () => 9), 90_000);
+    const third = buffers.join(
+      pieces(90, 1_000, () => 9),
+      90_000,
+    );
     expect(third.bytes.buffer).toBe(first.bytes.buffer);
     expect(third.bytes.length).toBe(90_000);
     expect(third.bytes.every((x) => x === 9)).toBe(true);
@@ -35,14 +41,25 @@ describe('SendBuffers', () => {
 
   it('lends buffers by size class, and keeps a bounded amount free', () => {
     const buffers = new SendBuffers();
-    const small = buffers.join(pieces(3, 10, (i) => i + 1), 30);
+    const small = buffers.join(
+      pieces(3, 10, (i) => i + 1),
+      30,
+    );
     expect([...small.bytes]).toEqual([...Array(10).fill(1), ...Array(10).fill(2), ...Array(10).fill(3)]);
     small.release();
     // A small free buffer is not lent for a large answer.
-    const large = buffers.join(pieces(2, 50_000, () => 5), 100_000);
+    const large = buffers.join(
+      pieces(2, 50_000, () => 5),
+      100_000,
+    );
     expect(large.bytes.buffer).not.toBe(small.bytes.buffer);
     expect(buffers.kept).toBe(1);
-    const lent = Array.from({ length: 40 }, () => buffers.join(pieces(1, 1_048_576, () => 1), 1_048_576));
+    const lent = Array.from({ length: 40 }, () =>
+      buffers.join(
+        pieces(1, 1_048_576, () => 1),
+        1_048_576,
+      ),
+    );
     for (const x of lent) x.release();
     // 32 MB of free buffers at most: the 4 kB one and 31 of 1 MB.
     expect(buffers.kept).toBe(32);
@@ -106,7 +123,8 @@ describe('lent buffers over real HTTP', () => {
   }
 
   const monthsAgo = (n: number) => new Date(Date.now() - n * 30.5 * 86_400_000).toISOString().slice(0, 10);
-  const get = async (path: string) => Buffer.from(await (await fetch(`${sb.baseUrl}${path}`, { headers: { authorization: `Bearer ${sb.accessToken}` } })).arrayBuffer());
+  const get = async (path: string) =>
+    Buffer.from(await (await fetch(`${sb.baseUrl}${path}`, { headers: { authorization: `Bearer ${sb.accessToken}` } })).arrayBuffer());
 
   it('an answer held up behind a slow reader is exactly its own, while other large answers go out', async () => {
     const budget = (await sb.get('/budgets')).body.data.budgets[0].id;

@@ -91,7 +91,10 @@ describe('shape details', () => {
   });
 
   it('answers CORS preflight and sends CORS headers', async () => {
-    const pre = await fetch(`${sb.baseUrl}/budgets`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${sb.baseUrl}/budgets`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization/);

@@ -42,7 +42,11 @@ async function list(path: string): Promise<any[]> {
   return res.body.data.transactions;
 }
 
-const idsIn = (rows: any[], wanted: string[]) => rows.filter((r) => wanted.includes(r.id)).map((r) => r.id).sort();
+const idsIn = (rows: any[], wanted: string[]) =>
+  rows
+    .filter((r) => wanted.includes(r.id))
+    .map((r) => r.id)
+    .sort();
 
 describe('list filters', () => {
   it('since_date, until_date (inclusive) and type apply on all five lists', async () => {
@@ -70,7 +74,10 @@ describe('list filters', () => {
       // until_date and since_date are both inclusive.
       const window = await list(`${path}?since_date=${day(-6)}&until_date=${day(-4)}`);
       expect(idsIn(window, mine), kind).toEqual(expectIds([bb.id, c.id]));
-      expect(window.every((t) => t.date >= day(-6) && t.date <= day(-4)), kind).toBe(true);
+      expect(
+        window.every((t) => t.date >= day(-6) && t.date <= day(-4)),
+        kind,
+      ).toBe(true);
       const since = await list(`${path}?since_date=${day(-4)}`);
       expect(idsIn(since, mine), kind).toEqual(expectIds([c.id, u.id]));
       const until = await list(`${path}?since_date=${day(-30)}&until_date=${day(-10)}`);
@@ -78,11 +85,17 @@ describe('list filters', () => {
 
       const unapproved = await list(`${path}?type=unapproved`);
       expect(idsIn(unapproved, mine), kind).toEqual([bb.id]);
-      expect(unapproved.every((t) => t.approved === false), kind).toBe(true);
+      expect(
+        unapproved.every((t) => t.approved === false),
+        kind,
+      ).toBe(true);
 
       const uncategorized = await list(`${path}?type=uncategorized`);
       expect(idsIn(uncategorized, mine), kind).toEqual(kind === 'category' ? [] : [u.id]);
-      expect(uncategorized.every((t) => t.category_id === null), kind).toBe(true);
+      expect(
+        uncategorized.every((t) => t.category_id === null),
+        kind,
+      ).toBe(true);
     }
     // The Uncategorized category lists the lines without a category.
     const uncategorized = await list(`${b}/categories/${uncategorizedId}/transactions?since_date=${day(-10)}`);
@@ -104,7 +117,10 @@ describe('list filters', () => {
     for (const path of paths) {
       const dflt = await list(path);
       expect(idsIn(dflt, [t.id]), path).toEqual([]);
-      expect(dflt.every((x) => x.date >= day(-365)), path).toBe(true);
+      expect(
+        dflt.every((x) => x.date >= day(-365)),
+        path,
+      ).toBe(true);
       expect(idsIn(await list(`${path}?since_date=${firstMonth}`), [t.id]), path).toEqual([t.id]);
     }
     // The month list has no default window.
@@ -297,10 +313,7 @@ describe('splits', () => {
       date: day(-1),
       amount: -9_000,
       payee_name: unique('Half Known'),
-      subtransactions: [
-        { amount: -6_000, category_id: cat['Groceries'].id },
-        { amount: -3_000 },
-      ],
+      subtransactions: [{ amount: -6_000, category_id: cat['Groceries'].id }, { amount: -3_000 }],
     });
     expect(t.subtransactions[1]).toMatchObject({ category_id: null, category_name: 'Uncategorized' });
     expect(idsIn(await list(`${b}/transactions?type=uncategorized&since_date=${day(-1)}`), [t.id])).toEqual([t.id]);

@@ -109,7 +109,12 @@ describe('transfers', () => {
     expect(del.body.data.transaction).toMatchObject({ id: pairId, deleted: true });
     expect((await sb.get(`${b}/transactions/${t.id}`)).status).toBe(404);
     const delta = (await sb.get(`${b}/transactions?last_knowledge_of_server=${k}`)).body.data.transactions;
-    expect(delta.map((x: any) => [x.id, x.deleted]).sort()).toEqual([[t.id, true], [pairId, true]].sort());
+    expect(delta.map((x: any) => [x.id, x.deleted]).sort()).toEqual(
+      [
+        [t.id, true],
+        [pairId, true],
+      ].sort(),
+    );
   });
 
   it('creates a paired transaction for a transfer split line', async () => {
@@ -138,7 +143,7 @@ describe('transfers', () => {
     expect((await sb.get(`${b}/transactions/${pair.id}`)).status).toBe(404);
   });
 
-  it('relinks a transfer line\'s other side when its split moves to another account', async () => {
+  it("relinks a transfer line's other side when its split moves to another account", async () => {
     const t = await create({
       amount: -8_000,
       subtransactions: [
@@ -217,18 +222,31 @@ describe('import_id', () => {
     const entered = await create({ date: day(-4), amount: -47_310, payee_name: unique('Hand Entered'), category_id: cat['Groceries'].id });
     expect(entered.import_id).toBeNull();
     const importId = `YNAB:-47310:${TODAY}:1`;
-    const res = await sb.call('POST', `${b}/transactions`, { transaction: { account_id: acc.checking.id, date: TODAY, amount: -47_310, payee_name: 'SAFEWAY #1234', import_id: importId } });
+    const res = await sb.call('POST', `${b}/transactions`, {
+      transaction: { account_id: acc.checking.id, date: TODAY, amount: -47_310, payee_name: 'SAFEWAY #1234', import_id: importId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const matched = res.body.data.transaction;
     // The response is the user's transaction, now carrying the import.
-    expect(matched).toMatchObject({ id: entered.id, date: day(-4), amount: -47_310, import_id: importId, category_id: cat['Groceries'].id, payee_id: entered.payee_id });
+    expect(matched).toMatchObject({
+      id: entered.id,
+      date: day(-4),
+      amount: -47_310,
+      import_id: importId,
+      category_id: cat['Groceries'].id,
+      payee_id: entered.payee_id,
+    });
     expect(matched.matched_transaction_id).toEqual(expect.any(String));
     expect(res.body.data.transaction_ids).toEqual([entered.id]);
     expect(await txn(entered.id)).toMatchObject({ import_id: importId, matched_transaction_id: matched.matched_transaction_id });
-    const sameAmount = (await sb.get(`${b}/accounts/${acc.checking.id}/transactions?since_date=${day(-10)}`)).body.data.transactions.filter((t: any) => t.amount === -47_310);
+    const sameAmount = (await sb.get(`${b}/accounts/${acc.checking.id}/transactions?since_date=${day(-10)}`)).body.data.transactions.filter(
+      (t: any) => t.amount === -47_310,
+    );
     expect(sameAmount.map((t: any) => t.id)).toEqual([entered.id]);
     // The import id now counts as taken on that account.
-    const again = await sb.call('POST', `${b}/transactions`, { transaction: { account_id: acc.checking.id, date: TODAY, amount: -47_310, import_id: importId } });
+    const again = await sb.call('POST', `${b}/transactions`, {
+      transaction: { account_id: acc.checking.id, date: TODAY, amount: -47_310, import_id: importId },
+    });
     expect(again.status).toBe(409);
   });
 
@@ -236,7 +254,9 @@ describe('import_id', () => {
     const far = await create({ date: day(-11), amount: -51_170 });
     const otherAccount = await create({ account_id: acc.wallet.id, date: day(-1), amount: -51_170 });
     const otherAmount = await create({ date: day(-1), amount: -51_180 });
-    const res = await sb.call('POST', `${b}/transactions`, { transaction: { account_id: acc.checking.id, date: TODAY, amount: -51_170, import_id: unique('IMP') } });
+    const res = await sb.call('POST', `${b}/transactions`, {
+      transaction: { account_id: acc.checking.id, date: TODAY, amount: -51_170, import_id: unique('IMP') },
+    });
     expect(res.status).toBe(201);
     const t = res.body.data.transaction;
     expect([far.id, otherAccount.id, otherAmount.id]).not.toContain(t.id);
@@ -244,7 +264,7 @@ describe('import_id', () => {
     for (const id of [far.id, otherAccount.id, otherAmount.id]) expect((await txn(id)).import_id).toBeNull();
   });
 
-  it('imports the linked account\'s pending bank transactions once (201 with ids, then 200 with [])', async () => {
+  it("imports the linked account's pending bank transactions once (201 with ids, then 200 with [])", async () => {
     const first = await sb.call('POST', `${b}/transactions/import`);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const ids: string[] = first.body.data.transaction_ids;

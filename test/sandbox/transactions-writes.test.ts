@@ -37,7 +37,10 @@ function expect400(res: { status: number; body: any }, detail: RegExp) {
 describe('dates', () => {
   it('refuses future dates on create (one or a batch) and on update; nothing is written', async () => {
     const payee = unique('Future Shop');
-    expect400(await sb.call('POST', `${b}/transactions`, { transaction: { account_id: acc.checking.id, date: day(1), amount: -1_000, payee_name: payee } }), /future/);
+    expect400(
+      await sb.call('POST', `${b}/transactions`, { transaction: { account_id: acc.checking.id, date: day(1), amount: -1_000, payee_name: payee } }),
+      /future/,
+    );
     const batch = await sb.call('POST', `${b}/transactions`, {
       transactions: [
         { account_id: acc.checking.id, date: TODAY, amount: -1_000, payee_name: payee },
@@ -75,7 +78,13 @@ describe('bulk PATCH and PUT', () => {
     expect(res.body.data.transaction_ids).toEqual(ts.map((t) => t.id));
     expect(typeof res.body.data.server_knowledge).toBe('number');
     for (const t of ts) {
-      expect(await txn(t.id)).toMatchObject({ approved: true, category_id: cat['Dining Out'].id, category_name: 'Dining Out', amount: t.amount, payee_id: t.payee_id });
+      expect(await txn(t.id)).toMatchObject({
+        approved: true,
+        category_id: cat['Dining Out'].id,
+        category_name: 'Dining Out',
+        amount: t.amount,
+        payee_id: t.payee_id,
+      });
     }
   });
 
@@ -93,9 +102,17 @@ describe('bulk PATCH and PUT', () => {
 
   it('refuses id and import_id together, unknown ids (naming the index), and split lines; nothing is written', async () => {
     const t = await create({ amount: -5_000, import_id: unique('IMP'), approved: false });
-    expect400(await sb.call('PATCH', `${b}/transactions`, { transactions: [{ id: t.id, import_id: t.import_id, approved: true }] }), /either id or import_id.*\(index: 0\)/);
     expect400(
-      await sb.call('PATCH', `${b}/transactions`, { transactions: [{ id: t.id, approved: true }, { id: 'no-such-transaction', approved: true }] }),
+      await sb.call('PATCH', `${b}/transactions`, { transactions: [{ id: t.id, import_id: t.import_id, approved: true }] }),
+      /either id or import_id.*\(index: 0\)/,
+    );
+    expect400(
+      await sb.call('PATCH', `${b}/transactions`, {
+        transactions: [
+          { id: t.id, approved: true },
+          { id: 'no-such-transaction', approved: true },
+        ],
+      }),
       /\(index: 1\)/,
     );
     expect400(await sb.call('PATCH', `${b}/transactions`, { transactions: [{ import_id: unique('NOPE'), approved: true }] }), /\(index: 0\)/);
@@ -115,7 +132,15 @@ describe('bulk PATCH and PUT', () => {
   it('updates one transaction with PUT', async () => {
     const t = await create({ date: day(-2), amount: -6_000, payee_name: unique('Put Shop'), category_id: cat['Groceries'].id, cleared: 'uncleared' });
     const res = await sb.call('PUT', `${b}/transactions/${t.id}`, {
-      transaction: { amount: -6_500, date: day(-1), memo: 'receipt checked', cleared: 'cleared', approved: true, flag_color: 'red', category_id: cat['Household Supplies'].id },
+      transaction: {
+        amount: -6_500,
+        date: day(-1),
+        memo: 'receipt checked',
+        cleared: 'cleared',
+        approved: true,
+        flag_color: 'red',
+        category_id: cat['Household Supplies'].id,
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const expected = {
@@ -171,7 +196,14 @@ describe('scheduled transactions', () => {
   const post = (s: Record<string, unknown>) => sb.call('POST', path(), { scheduled_transaction: { account_id: acc.checking.id, ...s } });
 
   it('creates future ones up to five years ahead and refuses today, the past and later', async () => {
-    const res = await post({ date: day(10), amount: -25_000, payee_name: unique('Plumber'), category_id: cat['Home Maintenance'].id, memo: 'sink', flag_color: 'blue' });
+    const res = await post({
+      date: day(10),
+      amount: -25_000,
+      payee_name: unique('Plumber'),
+      category_id: cat['Home Maintenance'].id,
+      memo: 'sink',
+      flag_color: 'blue',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(exactShape(ScheduledTransactionDetail, res.body.data.scheduled_transaction)).toEqual([]);
     expect(res.body.data.scheduled_transaction).toMatchObject({
@@ -208,10 +240,25 @@ describe('scheduled transactions', () => {
   it('updates with PUT and deletes (200, deleted: true)', async () => {
     const s = (await post({ date: day(5), amount: -8_000, payee_name: unique('Window Washer') })).body.data.scheduled_transaction;
     const put = await sb.call('PUT', `${path()}/${s.id}`, {
-      scheduled_transaction: { account_id: acc.checking.id, date: day(20), amount: -8_500, frequency: 'monthly', memo: 'monthly now', category_id: cat['Home Maintenance'].id },
+      scheduled_transaction: {
+        account_id: acc.checking.id,
+        date: day(20),
+        amount: -8_500,
+        frequency: 'monthly',
+        memo: 'monthly now',
+        category_id: cat['Home Maintenance'].id,
+      },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(put.body.data.scheduled_transaction).toMatchObject({ id: s.id, date_first: day(20), date_next: day(20), amount: -8_500, frequency: 'monthly', memo: 'monthly now', category_name: 'Home Maintenance' });
+    expect(put.body.data.scheduled_transaction).toMatchObject({
+      id: s.id,
+      date_first: day(20),
+      date_next: day(20),
+      amount: -8_500,
+      frequency: 'monthly',
+      memo: 'monthly now',
+      category_name: 'Home Maintenance',
+    });
     expect((await sb.get(`${path()}/${s.id}`)).body.data.scheduled_transaction.amount).toBe(-8_500);
     expect400(await sb.call('PUT', `${path()}/${s.id}`, { scheduled_transaction: { account_id: acc.checking.id, date: TODAY } }), /future/);
 

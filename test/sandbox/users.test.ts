@@ -30,10 +30,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const as = (token: string) => ({ get: (path: string) => sb.get(path, token), call: (method: string, path: string, body?: unknown) => sb.call(method, path, body, token) });
+const as = (token: string) => ({
+  get: (path: string) => sb.get(path, token),
+  call: (method: string, path: string, body?: unknown) => sb.call(method, path, body, token),
+});
 
 async function authorize(params: Record<string, string>) {
-  const res = await fetch(`${sb.appUrl}/oauth/authorize?${new URLSearchParams({ client_id: sb.oauthClientId, redirect_uri: 'http://127.0.0.1:9/cb', ...params })}`, { redirect: 'manual' });
+  const res = await fetch(
+    `${sb.appUrl}/oauth/authorize?${new URLSearchParams({ client_id: sb.oauthClientId, redirect_uri: 'http://127.0.0.1:9/cb', ...params })}`,
+    { redirect: 'manual' },
+  );
   return { status: res.status, location: res.headers.get('location'), body: await res.text() };
 }
 
@@ -57,7 +63,11 @@ describe('users', () => {
     }
     expect(userIds.size).toBe(3);
     const [one, two, three] = [...seen.values()];
-    for (const [x, y] of [[one, two], [one, three], [two, three]] as const) {
+    for (const [x, y] of [
+      [one, two],
+      [one, three],
+      [two, three],
+    ] as const) {
       expect(x![0].filter((id: string) => y![0].includes(id))).toEqual([]);
       expect(x![1]).not.toEqual(y![1]);
     }
@@ -122,7 +132,13 @@ describe('signing in', () => {
     const tokenRes = await fetch(`${sb.appUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', client_id: sb.oauthClientId, client_secret: sb.oauthClientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://127.0.0.1:9/cb',
+        client_id: sb.oauthClientId,
+        client_secret: sb.oauthClientSecret,
+      }),
     });
     const token = ((await tokenRes.json()) as any).access_token;
     expect(await idOf(token)).toBe(await idOf(three!.access_token));
@@ -144,13 +160,20 @@ describe('--users with --data', () => {
     expect(a1.users).toHaveLength(2);
     const two = a1.users[1]!;
     const call = async (ann: typeof a1, method: string, path: string, token: string, body?: unknown) => {
-      const res = await fetch(`${ann.base_url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(`${ann.base_url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const budget = (await call(a1, 'GET', '/plans', two.access_token)).body.data.plans[0].id;
     const payee = await call(a1, 'POST', `/plans/${budget}/payees`, two.access_token, { payee: { name: 'Second User Payee' } });
     expect(payee.status).toBe(201);
-    const auth = await fetch(`${a1.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a1.oauth_client_id, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'token', login: two.email })}`, { redirect: 'manual' });
+    const auth = await fetch(
+      `${a1.app_url}/oauth/authorize?${new URLSearchParams({ client_id: a1.oauth_client_id, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'token', login: two.email })}`,
+      { redirect: 'manual' },
+    );
     const oauthToken = new URLSearchParams(new URL(auth.headers.get('location')!).hash.slice(1)).get('access_token')!;
     expect((await first.stop()).code).toBe(0);
 

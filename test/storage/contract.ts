@@ -47,7 +47,12 @@ export function stateStoreContract(name: string, make: () => Promise<{ a: StateS
         await a.set('replicas/p2/b.replica', bytes('b'));
         await a.update('replicas/p1/c.replica', () => ({ value: bytes('c'), result: undefined }));
         expect((await a.list('replicas/p1/')).sort()).toEqual(['replicas/p1/a.replica', 'replicas/p1/aliases.json', 'replicas/p1/c.replica']);
-        expect((await a.list('replicas/')).sort()).toEqual(['replicas/p1/a.replica', 'replicas/p1/aliases.json', 'replicas/p1/c.replica', 'replicas/p2/b.replica']);
+        expect((await a.list('replicas/')).sort()).toEqual([
+          'replicas/p1/a.replica',
+          'replicas/p1/aliases.json',
+          'replicas/p1/c.replica',
+          'replicas/p2/b.replica',
+        ]);
         expect(await a.list('nothing/')).toEqual([]);
       } finally {
         await close();

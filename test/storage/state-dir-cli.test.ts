@@ -61,7 +61,11 @@ const accounts = async () => (await sb.get(`/plans/${budget}/accounts`)).body.da
 const linesWith = (text: string, what: string) => text.split('\n').filter((l) => l.includes(what));
 
 /** One server run: what `use` does with its client, then the run's stderr once it has exited. */
-async function serve<T>(d: { state: string; config: string }, args: string[], use: (call: (name: string, a?: Record<string, unknown>) => Promise<any>, client: any) => Promise<T>): Promise<{ result: T; stderr: string }> {
+async function serve<T>(
+  d: { state: string; config: string },
+  args: string[],
+  use: (call: (name: string, a?: Record<string, unknown>) => Promise<any>, client: any) => Promise<T>,
+): Promise<{ result: T; stderr: string }> {
   const { client, transport } = await cliMcp(['serve', ...args], env(d));
   let result: T;
   try {
@@ -92,7 +96,9 @@ describe('a replica key that cannot be read', () => {
       const first = await call('list_accounts');
       const again = await call('list_accounts');
       const account = first.structuredContent?.accounts?.find((a: any) => a.on_budget && !a.closed)?.id;
-      const write = await call('create_transactions', { transactions: [{ account_id: account, date: new Date().toISOString().slice(0, 10), amount: -1.5, memo: 'with no key' }] });
+      const write = await call('create_transactions', {
+        transactions: [{ account_id: account, date: new Date().toISOString().slice(0, 10), amount: -1.5, memo: 'with no key' }],
+      });
       const status = readAnswerText(((await client.readResource({ uri: 'ynab://status' })).contents[0] as { text: string }).text).inner;
       return { first, again, write, status };
     });
@@ -115,12 +121,17 @@ describe('a replica key that cannot be read', () => {
       expect(text).not.toMatch(/^\s+at /m);
     }
     // One line on stderr for the whole run (not one per read or save).
-    expect(linesWith(stderr, key)).toEqual([`ynab-mcp: ${why}. Fix or remove it (a new key is then made), or set YNAB_MCP_STATE_DIR to a directory of your own.`]);
+    expect(linesWith(stderr, key)).toEqual([
+      `ynab-mcp: ${why}. Fix or remove it (a new key is then made), or set YNAB_MCP_STATE_DIR to a directory of your own.`,
+    ]);
     expect(statSync(key).isDirectory()).toBe(true); // not something ynab-mcp removes on its own
 
     const status2 = await runCli(['status', '--json'], { env: env(d) });
     expect(status2.code, status2.stderr).toBe(0);
-    expect(JSON.parse(status2.stdout).replica_key).toEqual({ location: key, problem: expect.stringMatching(/^it cannot be read \(a directory stands where a file belongs\)/) });
+    expect(JSON.parse(status2.stdout).replica_key).toEqual({
+      location: key,
+      problem: expect.stringMatching(/^it cannot be read \(a directory stands where a file belongs\)/),
+    });
     const human = await runCli(['status'], { env: env(d) });
     expect(human.stdout).toContain(`Key:       the replica key file ${key}: it cannot be read (a directory stands where a file belongs)`);
   }, 90_000);
@@ -203,7 +214,9 @@ describe('a replica file that is a link', () => {
     });
     expect(readFileSync(d.victim, 'utf8')).toBe(VICTIM_TEXT);
     expect(linesWith(stderr, file)).toHaveLength(1);
-    expect(linesWith(stderr, file)[0]).toMatch(new RegExp(`^ynab-mcp: ignoring ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: it is a symbolic link, never followed; `));
+    expect(linesWith(stderr, file)[0]).toMatch(
+      new RegExp(`^ynab-mcp: ignoring ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: it is a symbolic link, never followed; `),
+    );
     expect(stderr).not.toMatch(/Internal error|^\s+at /m);
   }, 90_000);
 
@@ -220,7 +233,9 @@ describe('a replica file that is a link', () => {
       await waitFor(() => lstatSync(file).isFile());
     });
     expect(readFileSync(d.victim, 'utf8')).toBe(VICTIM_TEXT);
-    expect(linesWith(stderr, file)).toEqual([`ynab-mcp: ignoring ${file}: it is a symbolic link, never followed; it was replaced by the file, its target untouched`]);
+    expect(linesWith(stderr, file)).toEqual([
+      `ynab-mcp: ignoring ${file}: it is a symbolic link, never followed; it was replaced by the file, its target untouched`,
+    ]);
   }, 90_000);
 });
 

@@ -10,7 +10,20 @@
  *  - a ledger or state directory that cannot be used gives an error naming the path, while reads
  *    are answered from a replica with a notice.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -166,7 +179,10 @@ describe('nothing is written through a link', () => {
     const data = await testSandbox({ seed: 'state-dir-data', dataFile: file });
     const b = data.state.budgets[0]!.id;
     const acct = (await data.get(`/plans/${b}/accounts`)).body.data.accounts[0].id;
-    expect((await data.call('POST', `/plans/${b}/transactions`, { transaction: { account_id: acct, date: '2026-01-02', amount: -1_000, memo: 'through no link' } })).status).toBe(201);
+    expect(
+      (await data.call('POST', `/plans/${b}/transactions`, { transaction: { account_id: acct, date: '2026-01-02', amount: -1_000, memo: 'through no link' } }))
+        .status,
+    ).toBe(201);
     await data.close();
     expectVictimUntouched();
     expect(lstatSync(file).isFile()).toBe(true);
@@ -252,7 +268,13 @@ describe.skipIf(!posix)('the directories are private', () => {
 
   it('creates what it needs 0700 (directories) and 0600 (files)', async () => {
     const fresh = join(dir, 'nested', 'state');
-    const s = createStack({ tokens: { token: async () => sb.accessToken }, baseUrl: sb.baseUrl, stateDir: fresh, keySource: fileKey(join(fresh, 'replica.key')), quotaLimit: 100_000 });
+    const s = createStack({
+      tokens: { token: async () => sb.accessToken },
+      baseUrl: sb.baseUrl,
+      stateDir: fresh,
+      keySource: fileKey(join(fresh, 'replica.key')),
+      quotaLimit: 100_000,
+    });
     stacks.push(s);
     await read(s);
     await s.close();
@@ -280,7 +302,9 @@ describe('saved replicas that cannot be trusted', () => {
     const res = await read(s);
     expect(requests.map((r) => r.query)).toEqual([{}]);
     expect(res.data).toEqual(await sandboxAccounts());
-    expect(res.notices?.join(' ')).toMatch(/saved copy of this budget could not be used \(its sync time .* is in the future\); it was discarded and the budget fetched again/);
+    expect(res.notices?.join(' ')).toMatch(
+      /saved copy of this budget could not be used \(its sync time .* is in the future\); it was discarded and the budget fetched again/,
+    );
     // Said once, not on every answer.
     expect((await read(s)).notices).toBeUndefined();
   });
@@ -318,7 +342,10 @@ describe('the ledger', () => {
     const token = 'a-token-for-future-entries-0123';
     const now = Date.now();
     const file = join(dir, 'quota', `${tokenKey(token)}.json`);
-    writeFileSync(file, JSON.stringify({ v: 1, entries: Array.from({ length: 200 }, () => now + 3 * 3_600_000), limit: 200, blockedUntil: now + 5 * 3_600_000 }));
+    writeFileSync(
+      file,
+      JSON.stringify({ v: 1, entries: Array.from({ length: 200 }, () => now + 3 * 3_600_000), limit: 200, blockedUntil: now + 5 * 3_600_000 }),
+    );
     const warnings: string[] = [];
     const ledger = QuotaLedger.forToken(token, { stateDir: dir, warn: (m) => warnings.push(m) });
     const slot = await ledger.acquire('write');

@@ -64,7 +64,8 @@ it('1,000 reads cause no 429; refusals name the next slot; answers say how fresh
     if (e instanceof ApiError && e.status === 429) rateLimited.push(e.message);
     else if (e instanceof QuotaExhaustedError) {
       refused += 1;
-      if (!/next (request|read) possible at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in [^)]+\)/.test(e.message) || !(e.nextSlotAt.getTime() > Date.now())) badRefusals.push(e.message);
+      if (!/next (request|read) possible at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in [^)]+\)/.test(e.message) || !(e.nextSlotAt.getTime() > Date.now()))
+        badRefusals.push(e.message);
     } else throw e;
   }
   expect(rateLimited).toEqual([]);

@@ -20,9 +20,7 @@ export async function randomWrite(sb: TestSandbox, budgetId: string, rng: Random
   const today = new Date().toISOString().slice(0, 10);
   const accounts: any[] = (await sb.get(`${b}/accounts`)).body.data.accounts.filter((a: any) => !a.closed);
   const onBudget: any[] = accounts.filter((a: any) => a.on_budget);
-  const categories: any[] = (await sb.get(`${b}/categories`)).body.data.category_groups
-    .filter((g: any) => !g.internal)
-    .flatMap((g: any) => g.categories);
+  const categories: any[] = (await sb.get(`${b}/categories`)).body.data.category_groups.filter((g: any) => !g.internal).flatMap((g: any) => g.categories);
   const recent: any[] = (await sb.get(`${b}/transactions?since_date=${addDays(today, -60)}`)).body.data.transactions;
   const date = addDays(today, -rng.int(0, 40));
   const amount = -rng.cents(2, 150);
@@ -30,7 +28,9 @@ export async function randomWrite(sb: TestSandbox, budgetId: string, rng: Random
   const check = (res: { status: number; body: any }, what: string) => {
     if (res.status >= 300) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
   };
-  const kind = forced ?? rng.pick(['create', 'create', 'split', 'transfer', 'update', 'update', 'delete', 'bulk', 'month', 'category', 'payee', 'scheduled', 'group', 'account']);
+  const kind =
+    forced ??
+    rng.pick(['create', 'create', 'split', 'transfer', 'update', 'update', 'delete', 'bulk', 'month', 'category', 'payee', 'scheduled', 'group', 'account']);
   switch (kind) {
     case 'create': {
       const txn: Record<string, unknown> = { account_id: account.id, date, amount, payee_name: rng.pick(PAYEES), category_id: rng.pick(categories).id };
@@ -62,7 +62,18 @@ export async function randomWrite(sb: TestSandbox, budgetId: string, rng: Random
     }
     case 'transfer': {
       const other = rng.pick(accounts.filter((a: any) => a.id !== account.id)) as any;
-      check(await write('POST', `${b}/transactions`, { transaction: { account_id: account.id, date, amount, payee_id: other.transfer_payee_id, category_id: other.on_budget ? null : rng.pick(categories).id } }), kind);
+      check(
+        await write('POST', `${b}/transactions`, {
+          transaction: {
+            account_id: account.id,
+            date,
+            amount,
+            payee_id: other.transfer_payee_id,
+            category_id: other.on_budget ? null : rng.pick(categories).id,
+          },
+        }),
+        kind,
+      );
       return kind;
     }
     case 'update': {
@@ -108,7 +119,15 @@ export async function randomWrite(sb: TestSandbox, budgetId: string, rng: Random
     case 'scheduled': {
       const list: any[] = (await sb.get(`${b}/scheduled_transactions`)).body.data.scheduled_transactions.filter((s: any) => !s.subtransactions.length);
       const roll = rng.next();
-      const body = { scheduled_transaction: { account_id: account.id, date: addDays(today, rng.int(2, 90)), amount, frequency: rng.pick(['never', 'monthly', 'weekly']), payee_name: rng.pick(PAYEES) } };
+      const body = {
+        scheduled_transaction: {
+          account_id: account.id,
+          date: addDays(today, rng.int(2, 90)),
+          amount,
+          frequency: rng.pick(['never', 'monthly', 'weekly']),
+          payee_name: rng.pick(PAYEES),
+        },
+      };
       if (roll < 0.4 || !list.length) check(await write('POST', `${b}/scheduled_transactions`, body), kind);
       else if (roll < 0.7) check(await write('PUT', `${b}/scheduled_transactions/${(rng.pick(list) as any).id}`, body), kind);
       else check(await write('DELETE', `${b}/scheduled_transactions/${(rng.pick(list) as any).id}`), kind);
@@ -119,7 +138,12 @@ export async function randomWrite(sb: TestSandbox, budgetId: string, rng: Random
       return kind;
     }
     default: {
-      check(await write('POST', `${b}/accounts`, { account: { name: `Account ${rng.int(1, 999)}`, type: rng.pick(['checking', 'savings', 'otherAsset']), balance: rng.cents(0, 900) } }), kind);
+      check(
+        await write('POST', `${b}/accounts`, {
+          account: { name: `Account ${rng.int(1, 999)}`, type: rng.pick(['checking', 'savings', 'otherAsset']), balance: rng.cents(0, 900) },
+        }),
+        kind,
+      );
       return kind;
     }
   }

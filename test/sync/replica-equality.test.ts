@@ -125,7 +125,8 @@ async function compareAll(budgetId: string, rng: Random) {
       error = e;
     }
     if (api.status !== 200) {
-      if (!error || error.status !== api.status) mismatches.push(`${id} ${JSON.stringify(params)}: API ${api.status}, replica ${error ? error.status : 'answered'}`);
+      if (!error || error.status !== api.status)
+        mismatches.push(`${id} ${JSON.stringify(params)}: API ${api.status}, replica ${error ? error.status : 'answered'}`);
       continue;
     }
     if (error) {
@@ -135,7 +136,9 @@ async function compareAll(budgetId: string, rng: Random) {
     try {
       expect(replica).toEqual(api.body.data);
     } catch (e) {
-      mismatches.push(`${id} ${JSON.stringify(params)} ${JSON.stringify(query)}: ${describeDifference(replica, api.body.data) ?? (e as Error).message.slice(0, 1500)}`);
+      mismatches.push(
+        `${id} ${JSON.stringify(params)} ${JSON.stringify(query)}: ${describeDifference(replica, api.body.data) ?? (e as Error).message.slice(0, 1500)}`,
+      );
     }
   }
   return mismatches;

@@ -23,11 +23,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function reader(budget: string, count: number): Promise<{ fresh: number; stale: number; refused: number; rateLimited: number; requests: number; answered429: number }> {
+function reader(
+  budget: string,
+  count: number,
+): Promise<{ fresh: number; stale: number; refused: number; rateLimited: number; requests: number; answered429: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'reader.ts')], {
       cwd: join(import.meta.dirname, '..', '..'),
-      env: { ...process.env, READER_TOKEN: sb.accessToken, READER_BASE_URL: sb.baseUrl, READER_STATE_DIR: dir, READER_COUNT: String(count), READER_BUDGET: budget },
+      env: {
+        ...process.env,
+        READER_TOKEN: sb.accessToken,
+        READER_BASE_URL: sb.baseUrl,
+        READER_STATE_DIR: dir,
+        READER_COUNT: String(count),
+        READER_BUDGET: budget,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

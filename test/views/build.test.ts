@@ -36,7 +36,9 @@ describe('npm run build:views', () => {
     for (const v of built) {
       const html = readFileSync(v.file, 'utf8');
       expect(html, v.name).toMatch(/^<!doctype html>/);
-      expect(html, v.name).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'`);
+      expect(html, v.name).toContain(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'`,
+      );
       // One inline script and one inline style; nothing loaded by URL.
       expect(html.match(/<script/g), v.name).toHaveLength(1);
       expect(html, v.name).not.toMatch(/<script[^>]*\ssrc=|<link\s/i);

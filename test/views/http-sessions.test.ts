@@ -39,7 +39,10 @@ function initialize(capabilities: Record<string, unknown>, protocolVersion = '20
 }
 
 /** A 2025-era client that announces MCP Apps, connected by its own initialize or resuming with `sessionId` (no initialize then). */
-async function legacyClient(url: string, opts: { sessionId?: string; ui?: boolean } = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function legacyClient(
+  url: string,
+  opts: { sessionId?: string; ui?: boolean } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'sessions', version: '1' }, opts.ui === false ? {} : { capabilities: UI_CAPABILITIES });
   const transport = new StreamableHTTPClientTransport(new URL(url), opts.sessionId ? { sessionId: opts.sessionId, protocolVersion: '2025-11-25' } : {});
   await client.connect(transport);
@@ -65,7 +68,11 @@ describe('the session id a 2025-era initialize is answered with', () => {
   });
 
   it('is not given to a client announcing nothing the server acts on: it stays exactly as stateless as before', async () => {
-    for (const body of [INITIALIZE, initialize({ elicitation: { form: {} } }), initialize({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/plain'] } } })]) {
+    for (const body of [
+      INITIALIZE,
+      initialize({ elicitation: { form: {} } }),
+      initialize({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/plain'] } } }),
+    ]) {
       const r = await raw(s.url, { headers: MCP_HEADERS, body });
       expect(r.status).toBe(200);
       expect(r.headers['mcp-session-id']).toBeUndefined();
@@ -114,7 +121,14 @@ describe('a 2025-era client resuming with a session id', () => {
     const flip = (t: string) => (t[0] === 'A' ? 'B' : 'A') + t.slice(1);
     const claims = Buffer.from(JSON.stringify({ protocolVersion: '2025-11-25', uiMimeTypes: ['text/html;profile=mcp-app'] })).toString('base64url');
     const forgedKey = new SessionIds(Buffer.alloc(32, 7)).mint({ uiMimeTypes: ['text/html;profile=mcp-app'] });
-    for (const bad of [`${prefix}.${payload}.${flip(mac)}`, `${prefix}.${flip(payload)}.${mac}`, `${prefix}.${claims}.${mac}`, forgedKey, 'not-a-session-id', `${id}.x`]) {
+    for (const bad of [
+      `${prefix}.${payload}.${flip(mac)}`,
+      `${prefix}.${flip(payload)}.${mac}`,
+      `${prefix}.${claims}.${mac}`,
+      forgedKey,
+      'not-a-session-id',
+      `${id}.x`,
+    ]) {
       const { client } = await legacyClient(s.url, { sessionId: bad });
       try {
         expect(await hasViews(client), bad).toBe(false);
@@ -196,7 +210,11 @@ describe('the confirm dialog over stateless 2025-era HTTP', () => {
       if (ctx.era === 'legacy') (server.server as unknown as { _clientCapabilities: unknown })._clientCapabilities = { elicitation: { form: {} } };
       server.registerTool('ask', { inputSchema: z.object({}) }, async (_args, c) => {
         if (c.mcpReq.inputResponses?.q) return { content: [{ type: 'text', text: 'answered' }] };
-        return inputRequired({ inputRequests: { q: inputRequired.elicit({ mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }) } });
+        return inputRequired({
+          inputRequests: {
+            q: inputRequired.elicit({ mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }),
+          },
+        });
       });
       return server;
     });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   const category = ok(await h.call('create_category', { name: NAME, category_group_id: group })).category.id;
   const account = ok(await h.call('list_accounts', {})).accounts.find((a: any) => a.on_budget && !a.closed).id;
   const today = new Date().toISOString().slice(0, 10);
-  ok(await h.call('create_transactions', { transactions: [{ account_id: account, date: today, amount: -4321.09, category_id: category, payee_name: 'Markup shop' }] }));
+  ok(
+    await h.call('create_transactions', {
+      transactions: [{ account_id: account, date: today, amount: -4321.09, category_id: category, payee_name: 'Markup shop' }],
+    }),
+  );
 }, 60_000);
 
 afterAll(async () => {

@@ -135,7 +135,10 @@ describe('over HTTP', () => {
   });
 
   async function connect(era: Era, ui: boolean): Promise<Client> {
-    const client = new Client({ name: `views-${era}`, version: '1.0.0' }, { ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}), ...(ui ? { capabilities: UI_CAPABILITIES } : {}) });
+    const client = new Client(
+      { name: `views-${era}`, version: '1.0.0' },
+      { ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}), ...(ui ? { capabilities: UI_CAPABILITIES } : {}) },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
     return client;
   }
@@ -197,19 +200,26 @@ describe('over stdio (the CLI)', () => {
     ['legacy', true],
     ['modern', true],
     ['modern', false],
-  ])('a %s-era client (announcing MCP Apps: %s)', async (era, ui) => {
-    const { client, transport } = await cliMcp(['--sandbox'], env(), { ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}), ...(ui ? { capabilities: UI_CAPABILITIES } : {}) });
-    try {
-      expect(client.getProtocolEra()).toBe(era);
-      await (ui ? expectViews(client) : expectNoViews(client));
-      const res: any = await client.callTool({ name: 'needs_attention', arguments: {} });
-      expect(res.isError).toBeFalsy();
-      expect(res._meta?.[VIEW_META_KEY]?.budget_id !== undefined).toBe(ui);
-    } finally {
-      await client.close();
-      await transport.close();
-    }
-  }, 90_000);
+  ])(
+    'a %s-era client (announcing MCP Apps: %s)',
+    async (era, ui) => {
+      const { client, transport } = await cliMcp(['--sandbox'], env(), {
+        ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}),
+        ...(ui ? { capabilities: UI_CAPABILITIES } : {}),
+      });
+      try {
+        expect(client.getProtocolEra()).toBe(era);
+        await (ui ? expectViews(client) : expectNoViews(client));
+        const res: any = await client.callTool({ name: 'needs_attention', arguments: {} });
+        expect(res.isError).toBeFalsy();
+        expect(res._meta?.[VIEW_META_KEY]?.budget_id !== undefined).toBe(ui);
+      } finally {
+        await client.close();
+        await transport.close();
+      }
+    },
+    90_000,
+  );
 });
 
 describe('the list gate', () => {

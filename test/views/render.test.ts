@@ -80,7 +80,12 @@ async function photograph(v: ShownView, name: string): Promise<void> {
 /** WCAG contrast of two rgb() colours. */
 function contrast(a: string, b: string): number {
   const lum = (c: string) => {
-    const [r, g, bl] = c.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number).map((x) => x / 255).map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+    const [r, g, bl] = c
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map(Number)
+      .map((x) => x / 255)
+      .map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4)) as [number, number, number];
     return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
@@ -133,7 +138,12 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     // Compact months carry milliunits only and no net: the view writes them, and income minus spending.
     expect(r.months[0]).not.toHaveProperty('net_milliunits');
     await expectShown(v, [
-      ...r.months.flatMap((m: any) => [money(m.income_milliunits), money(m.spending_milliunits), money(m.income_milliunits - m.spending_milliunits), money(m.net_worth_milliunits)]),
+      ...r.months.flatMap((m: any) => [
+        money(m.income_milliunits),
+        money(m.spending_milliunits),
+        money(m.income_milliunits - m.spending_milliunits),
+        money(m.net_worth_milliunits),
+      ]),
       r.totals.income_formatted,
       r.totals.spending_formatted,
       money(r.totals.income_milliunits - r.totals.spending_milliunits),
@@ -150,8 +160,21 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     // A purchase beyond what its category holds: the month has overspending to mark whatever
     // the demo's current month holds on the day the test runs.
     const checking = ok(await h.call('list_accounts')).accounts.find((a: any) => a.type === 'checking' && !a.closed);
-    const hobbies = ok(await h.call('list_categories')).category_groups.flatMap((g: any) => g.categories).find((c: any) => c.name === 'Hobbies');
-    const made = await h.call('create_transactions', { transactions: [{ account_id: checking.id, date: new Date().toISOString().slice(0, 10), amount_milliunits: -Math.max(0, hobbies.balance) - 20_000, payee_name: 'Model Shop', category_id: hobbies.id }], allow_duplicate: true });
+    const hobbies = ok(await h.call('list_categories'))
+      .category_groups.flatMap((g: any) => g.categories)
+      .find((c: any) => c.name === 'Hobbies');
+    const made = await h.call('create_transactions', {
+      transactions: [
+        {
+          account_id: checking.id,
+          date: new Date().toISOString().slice(0, 10),
+          amount_milliunits: -Math.max(0, hobbies.balance) - 20_000,
+          payee_name: 'Model Shop',
+          category_id: hobbies.id,
+        },
+      ],
+      allow_duplicate: true,
+    });
     expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     const v = await show('get_month', { month: 'current' }, theme);
     const r = v.result;
@@ -183,8 +206,21 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     // A card purchase beyond what its category holds: credit overspending the payment category
     // does not cover, so the card's shortfall is among the kinds shown.
     const card = ok(await h.call('list_accounts')).accounts.find((a: any) => a.type === 'creditCard' && !a.closed);
-    const category = ok(await h.call('list_categories')).category_groups.flatMap((g: any) => g.categories).find((c: any) => c.name === 'Clothing');
-    const made = await h.call('create_transactions', { transactions: [{ account_id: card.id, date: new Date().toISOString().slice(0, 10), amount_milliunits: -Math.max(0, category.balance) - 300_000, payee_name: 'Coat Shop', category_id: category.id }], allow_duplicate: true });
+    const category = ok(await h.call('list_categories'))
+      .category_groups.flatMap((g: any) => g.categories)
+      .find((c: any) => c.name === 'Clothing');
+    const made = await h.call('create_transactions', {
+      transactions: [
+        {
+          account_id: card.id,
+          date: new Date().toISOString().slice(0, 10),
+          amount_milliunits: -Math.max(0, category.balance) - 300_000,
+          payee_name: 'Coat Shop',
+          category_id: category.id,
+        },
+      ],
+      allow_duplicate: true,
+    });
     expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     const v = await show('needs_attention', {}, theme);
     const r = v.result;
@@ -197,7 +233,9 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
         // Compact examples carry milliunits only: the view writes them in the budget's currency.
         expect(Object.keys(e).filter((k) => k.endsWith('_formatted'))).toEqual([]);
-        for (const [k, val] of Object.entries(e)) if (k.endsWith('_milliunits') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_milliunits')) strings.push(money(val as number));
+        for (const [k, val] of Object.entries(e))
+          if (k.endsWith('_milliunits') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_milliunits'))
+            strings.push(money(val as number));
         // A card owes the opposite of its (negative) balance, said without a minus.
         if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance_milliunits)}`);
       }
@@ -216,18 +254,32 @@ describe('full detail', () => {
     const spending = await show('spending_summary', { detail: 'full' });
     const s = spending.result;
     expect(s.rows[0]).toHaveProperty('id');
-    await expectShown(spending, [...s.rows.flatMap((row: any) => [row.name, row.net_formatted, row.previous_net_formatted, ...(row.assigned_formatted ? [`assigned: ${row.assigned_formatted}`] : [])]), s.totals.outflow_formatted, s.totals.inflow_formatted]);
+    await expectShown(spending, [
+      ...s.rows.flatMap((row: any) => [
+        row.name,
+        row.net_formatted,
+        row.previous_net_formatted,
+        ...(row.assigned_formatted ? [`assigned: ${row.assigned_formatted}`] : []),
+      ]),
+      s.totals.outflow_formatted,
+      s.totals.inflow_formatted,
+    ]);
     await finish(spending);
 
     const flow = await show('cash_flow', { detail: 'full' });
     const f = flow.result;
-    await expectShown(flow, [...f.months.flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]), f.totals.net_formatted]);
+    await expectShown(flow, [
+      ...f.months.flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]),
+      f.totals.net_formatted,
+    ]);
     await finish(flow);
 
     const attention = await show('needs_attention', { detail: 'full' });
     const strings: string[] = [];
     for (const kind of attention.result.attention) {
-      for (const e of kind.examples) for (const [k, val] of Object.entries(e)) if (k.endsWith('_formatted') && !k.startsWith('credit_') && !/^(balance|lowest_balance)_/.test(k)) strings.push(val as string);
+      for (const e of kind.examples)
+        for (const [k, val] of Object.entries(e))
+          if (k.endsWith('_formatted') && !k.startsWith('credit_') && !/^(balance|lowest_balance)_/.test(k)) strings.push(val as string);
     }
     await expectShown(attention, strings);
     await finish(attention);
@@ -240,7 +292,10 @@ describe('another currency', () => {
     const format = settings.settings.currency_format;
     expect(format.iso_code).toBe('EUR');
     const spending = await show('spending_summary', { budget_id: 'Haushalt Berlin', group_by: 'payee' });
-    await expectShown(spending, [...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net_milliunits, format)]), spending.result.totals.net_formatted]);
+    await expectShown(spending, [
+      ...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net_milliunits, format)]),
+      spending.result.totals.net_formatted,
+    ]);
     expect(await text(spending)).toMatch(/\d,\d\d€/);
     expect(await text(spending)).not.toContain('$');
     await finish(spending);
@@ -264,7 +319,10 @@ describe('drill-down', () => {
     await v.view.getByRole('button', { name: row.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();
     expect(calls).toEqual([
-      { name: 'search_transactions', arguments: { budget_id: r.budget.id, spending_only: true, category_id: row.name, since_date: r.period.since, until_date: r.period.until, limit: 20 } },
+      {
+        name: 'search_transactions',
+        arguments: { budget_id: r.budget.id, spending_only: true, category_id: row.name, since_date: r.period.since, until_date: r.period.until, limit: 20 },
+      },
     ]);
     // The rows the server gives for that question, shown in the view.
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
@@ -318,7 +376,10 @@ describe('drill-down', () => {
     const v = await show('cash_flow', {});
     const month = v.result.months.at(-2);
     calls.length = 0;
-    await v.view.locator('table.months button').nth(v.result.months.length - 2).click();
+    await v.view
+      .locator('table.months button')
+      .nth(v.result.months.length - 2)
+      .click();
     await v.view.locator('.drill table').waitFor();
     expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month: month.month, top: 8 } }]);
     const expected = ok(await h.call('spending_summary', calls[0]!.arguments));
@@ -353,7 +414,12 @@ describe('drill-down', () => {
     calls.length = 0;
     await v.view.getByRole('button', { name: e.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();
-    expect(calls).toEqual([{ name: 'search_transactions', arguments: { budget_id: v.result.budget.id, category_id: e.name, since_date: `${v.result.as_of.slice(0, 7)}-01`, limit: 20 } }]);
+    expect(calls).toEqual([
+      {
+        name: 'search_transactions',
+        arguments: { budget_id: v.result.budget.id, category_id: e.name, since_date: `${v.result.as_of.slice(0, 7)}-01`, limit: 20 },
+      },
+    ]);
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBeGreaterThan(0);
     const drill = await text(v, '.drill');
@@ -385,10 +451,30 @@ describe('a host that passes the result without its _meta', () => {
   it('still shows the month, figures it computes written without a symbol rather than in a wrong currency, and offers no drill-down', async () => {
     const c = await viewCall(h, 'get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
     const { _meta: _dropped, ...bare } = c.result;
-    const v = await host.show({ html: c.html, tool: c.tool, input: c.input, result: bare, theme: 'light', callTool: async () => ({ content: [], isError: true }) });
+    const v = await host.show({
+      html: c.html,
+      tool: c.tool,
+      input: c.input,
+      result: bare,
+      theme: 'light',
+      callTool: async () => ({ content: [], isError: true }),
+    });
     const categories = c.result.structuredContent.month.categories as any[];
-    const plain = { iso_code: '', example_format: '', decimal_digits: 2, decimal_separator: '.', symbol_first: true, group_separator: ',', currency_symbol: '', display_symbol: false };
-    await expectShown(v, [...categories.map((x) => x.name), ...categories.map((x) => formatMilliunits(x.balance, plain)), c.result.structuredContent.month.to_be_budgeted_formatted]);
+    const plain = {
+      iso_code: '',
+      example_format: '',
+      decimal_digits: 2,
+      decimal_separator: '.',
+      symbol_first: true,
+      group_separator: ',',
+      currency_symbol: '',
+      display_symbol: false,
+    };
+    await expectShown(v, [
+      ...categories.map((x) => x.name),
+      ...categories.map((x) => formatMilliunits(x.balance, plain)),
+      c.result.structuredContent.month.to_be_budgeted_formatted,
+    ]);
     expect(await text(v)).not.toContain('$');
     expect(await v.view.locator('button.link').count()).toBe(0);
     await finish(v);
@@ -398,7 +484,11 @@ describe('a host that passes the result without its _meta', () => {
 describe('a group that is no entity', () => {
   it('spending by payee: "No payee" is shown with its figures and is not a link (nothing a tool could open); named payees are', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    ok(await h.call('create_transactions', { transactions: [{ account_id: 'Everyday Checking', date: today, amount: -987.65, category_id: 'Groceries', memo: 'no payee' }] }));
+    ok(
+      await h.call('create_transactions', {
+        transactions: [{ account_id: 'Everyday Checking', date: today, amount: -987.65, category_id: 'Groceries', memo: 'no payee' }],
+      }),
+    );
     const v = await show('spending_summary', { group_by: 'payee' });
     const none = v.result.rows.find((x: any) => x.id === null);
     expect(none).toMatchObject({ id: null, name: 'No payee' });

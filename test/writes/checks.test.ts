@@ -40,7 +40,12 @@ async function split(memo: string): Promise<string> {
     { amount: -10, category_id: 'Coffee' },
     { amount: -20, category_id: 'Groceries' },
   ];
-  return ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Checked Split', memo, subtransactions: lines }] })).transaction_ids[0];
+  return ok(
+    await h.call('create_transactions', {
+      allow_duplicate: true,
+      transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Checked Split', memo, subtransactions: lines }],
+    }),
+  ).transaction_ids[0];
 }
 
 describe('a write of several requests checks every id it will send first', () => {
@@ -49,8 +54,14 @@ describe('a write of several requests checks every id it will send first', () =>
     const k = knowledge();
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ amount: -15, category_id: foreignCategory() }, /subtransactions\[1\]\.category_id "[0-9a-f-]{36}": no category of this budget has that id/],
-      [{ amount: -15, category_id: '00000000-0000-4000-8000-000000000001' }, /subtransactions\[1\]\.category_id "00000000-0000-4000-8000-000000000001": no category of this budget has that id/],
-      [{ amount: -15, category_id: 'Groceries', payee_id: foreignPayee() }, /subtransactions\[1\]\.payee_id "[0-9a-f-]{36}": no payee of this budget has that id/],
+      [
+        { amount: -15, category_id: '00000000-0000-4000-8000-000000000001' },
+        /subtransactions\[1\]\.category_id "00000000-0000-4000-8000-000000000001": no category of this budget has that id/,
+      ],
+      [
+        { amount: -15, category_id: 'Groceries', payee_id: foreignPayee() },
+        /subtransactions\[1\]\.payee_id "[0-9a-f-]{36}": no payee of this budget has that id/,
+      ],
     ];
     for (const [line, message] of cases) {
       const res = await h.call('split_transaction', { transaction_id: id, subtransactions: [{ amount: -15, category_id: 'Coffee' }, line] });
@@ -64,7 +75,12 @@ describe('a write of several requests checks every id it will send first', () =>
 
   it('create_transfer and move_money: an account or category of another budget is refused before anything is sent', async () => {
     const k = knowledge();
-    const transfer = await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Lake Cabin Mortgage', amount: 12.34, category_id: foreignCategory() });
+    const transfer = await h.call('create_transfer', {
+      from_account_id: 'Everyday Checking',
+      to_account_id: 'Lake Cabin Mortgage',
+      amount: 12.34,
+      category_id: foreignCategory(),
+    });
     expect(transfer.content[0].text).toMatch(/category_id "[0-9a-f-]{36}": no category of this budget has that id/);
     const foreignAccount = [...other().rec.accounts.values()][0]!.id;
     const across = await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: foreignAccount, amount: 12.34 });
@@ -77,7 +93,12 @@ describe('a write of several requests checks every id it will send first', () =>
   it('undo_change that would create again a transaction whose category was deleted since is refused before anything is sent', async () => {
     const group = [...home().rec.category_groups.values()].find((g) => g.role === null && !g.hidden && !g.deleted)!;
     const category = ok(await h.call('create_category', { category_group_id: group.id, name: `Short-lived ${Date.now()}` })).category;
-    const id = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -4.2, payee_name: 'Gone Category', category_id: category.id }] })).transaction_ids[0];
+    const id = ok(
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: [{ account_id: 'Wallet', date: today, amount: -4.2, payee_name: 'Gone Category', category_id: category.id }],
+      }),
+    ).transaction_ids[0];
     const deleted = ok((await confirmed(h, 'delete_transaction', { transaction_id: id })).result);
     // The user deletes the category in YNAB's app.
     home().change(() => {
@@ -86,7 +107,9 @@ describe('a write of several requests checks every id it will send first', () =>
     const k = knowledge();
     const res = await h.call('undo_change', { change_id: deleted.change_id });
     expect(res.isError, JSON.stringify(res.structuredContent)).toBe(true);
-    expect(res.content[0].text).toMatch(new RegExp(`cannot be undone: transaction .* would be created again, but its category ${category.id}: already deleted\\. Nothing was changed`));
+    expect(res.content[0].text).toMatch(
+      new RegExp(`cannot be undone: transaction .* would be created again, but its category ${category.id}: already deleted\\. Nothing was changed`),
+    );
     expect(knowledge()).toBe(k);
   });
 });
@@ -100,7 +123,12 @@ describe('a preview is of something', () => {
   });
 
   it('delete_transaction of one already deleted: already deleted, no token; a task names it so too', async () => {
-    const id = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -2.5, payee_name: 'Twice Deleted' }] })).transaction_ids[0];
+    const id = ok(
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: [{ account_id: 'Wallet', date: today, amount: -2.5, payee_name: 'Twice Deleted' }],
+      }),
+    ).transaction_ids[0];
     ok((await confirmed(h, 'delete_transaction', { transaction_id: id })).result);
     const again = await h.call('delete_transaction', { transaction_id: id });
     expect(again.isError, JSON.stringify(again.structuredContent)).toBe(true);
@@ -112,7 +140,12 @@ describe('a preview is of something', () => {
   it('delete_scheduled_transaction, and a bulk update_transactions naming one unknown id: not found, no token, nothing changed', async () => {
     const gone = await h.call('delete_scheduled_transaction', { scheduled_transaction_id: '00000000-0000-4000-8000-0000000000aa' });
     expect(gone.content[0].text).toMatch(/scheduled transaction 00000000-0000-4000-8000-0000000000aa: not found in this budget/);
-    const ids = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: Array.from({ length: 6 }, (_, i) => ({ account_id: 'Wallet', date: today, amount: -1 - i, payee_name: 'Bulk Checked' })) })).transaction_ids;
+    const ids = ok(
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: Array.from({ length: 6 }, (_, i) => ({ account_id: 'Wallet', date: today, amount: -1 - i, payee_name: 'Bulk Checked' })),
+      }),
+    ).transaction_ids;
     const k = knowledge();
     const items = [...ids.map((id: string) => ({ id, memo: 'bulk checked' })), { id: foreignTransaction(), memo: 'bulk checked' }];
     const res = await h.call('update_transactions', { transactions: items });
@@ -121,18 +154,23 @@ describe('a preview is of something', () => {
     expect(knowledge()).toBe(k);
   });
 
-  it('undo_change of a change this budget\'s journal does not hold, or already undone: refused, no token', async () => {
+  it("undo_change of a change this budget's journal does not hold, or already undone: refused, no token", async () => {
     const unknown = await h.call('undo_change', { change_id: 'ch-not-a-change' });
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0].text).toMatch(/change_id ch-not-a-change: no such change in this budget's undo journal/);
-    const made = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -0.5, payee_name: 'Undo Once' }] }));
+    const made = ok(
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: [{ account_id: 'Wallet', date: today, amount: -0.5, payee_name: 'Undo Once' }],
+      }),
+    );
     ok((await confirmed(h, 'undo_change', { change_id: made.change_id })).result);
     const again = await h.call('undo_change', { change_id: made.change_id });
     expect(again.isError).toBe(true);
     expect(again.content[0].text).toMatch(/was already undone by ch-/);
   });
 
-  it('with --writes confirm, an update of another budget\'s transaction: not found, no token', async () => {
+  it("with --writes confirm, an update of another budget's transaction: not found, no token", async () => {
     const c = await mcpHarness({ sandbox: { seed: 'checks-confirm' }, flags: { writes: 'confirm' } });
     try {
       const foreign = [...c.sb.state.budgets[1]!.rec.transactions.values()].find((t) => !t.deleted)!.id;
@@ -150,26 +188,45 @@ describe('a closed account', () => {
 
   it('create_transactions into it: created as YNAB creates it, with a notice that the account is closed', async () => {
     expect(closed().closed).toBe(true);
-    const res = ok(await h.call('create_transactions', { transactions: [{ account_id: 'Old Credit Union Checking', date: today, amount: -3.21, payee_name: 'Late Fee' }] }));
+    const res = ok(
+      await h.call('create_transactions', { transactions: [{ account_id: 'Old Credit Union Checking', date: today, amount: -3.21, payee_name: 'Late Fee' }] }),
+    );
     expect((await raw(res.transaction_ids[0])).body.data.transaction).toMatchObject({ account_id: closed().id, amount: -3_210 });
     expect(res.notices.join(' ')).toMatch(/The account "Old Credit Union Checking" is closed: YNAB takes the transaction into it all the same/);
   });
 
   it('create_transfer into it: both sides made, with the notice', async () => {
-    const res = ok(await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Old Credit Union Checking', amount: 7.77, memo: 'into closed' }));
+    const res = ok(
+      await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Old Credit Union Checking', amount: 7.77, memo: 'into closed' }),
+    );
     expect(res.transfer.to).toMatchObject({ account_name: 'Old Credit Union Checking', amount_milliunits: 7_770 });
-    const sides = (await h.sb.get(`/budgets/${budget}/transactions?since_date=${addDays(today, -1)}`)).body.data.transactions.filter((t: any) => t.memo === 'into closed');
+    const sides = (await h.sb.get(`/budgets/${budget}/transactions?since_date=${addDays(today, -1)}`)).body.data.transactions.filter(
+      (t: any) => t.memo === 'into closed',
+    );
     expect(sides.map((t: any) => t.account_id).sort()).toEqual([closed().id, named(home().rec.accounts, 'Everyday Checking').id].sort());
     expect(res.notices.join(' ')).toMatch(/The account "Old Credit Union Checking" is closed/);
   });
 
   it('create_scheduled_transaction into it: the notice too', async () => {
-    const res = ok(await h.call('create_scheduled_transaction', { account_id: 'Old Credit Union Checking', date: addDays(today, 3), amount: -1, payee_name: 'Closed Schedule', frequency: 'monthly' }));
+    const res = ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Old Credit Union Checking',
+        date: addDays(today, 3),
+        amount: -1,
+        payee_name: 'Closed Schedule',
+        frequency: 'monthly',
+      }),
+    );
     expect(res.notices.join(' ')).toMatch(/The account "Old Credit Union Checking" is closed: YNAB takes the scheduled transaction into it all the same/);
   });
 
   it('a create into an open account has no such notice', async () => {
-    const res = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -1.11, payee_name: 'Open Account' }] }));
+    const res = ok(
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: [{ account_id: 'Wallet', date: today, amount: -1.11, payee_name: 'Open Account' }],
+      }),
+    );
     expect(JSON.stringify(res.notices ?? [])).not.toMatch(/is closed/);
   });
 });

@@ -31,7 +31,12 @@ const raw = async (id: string) => (await h.sb.get(`/budgets/${budget}/transactio
 const knowledge = () => h.sb.state.budgets[0]!.knowledge;
 
 async function purchase(memo: string, amount = -12.34): Promise<string> {
-  const res = ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Everyday Checking', date: today, amount, payee_name: 'Confirm Shop', memo }] }));
+  const res = ok(
+    await h.call('create_transactions', {
+      allow_duplicate: true,
+      transactions: [{ account_id: 'Everyday Checking', date: today, amount, payee_name: 'Confirm Shop', memo }],
+    }),
+  );
   return res.transaction_ids[0];
 }
 
@@ -46,10 +51,19 @@ describe('a held write', () => {
       action: 'delete',
       entity: 'transaction',
       id,
-      current: { date: before.date, amount_milliunits: before.amount, amount_formatted: before.amount_formatted, payee_name: before.payee_name, account_name: before.account_name, memo: 'to delete' },
+      current: {
+        date: before.date,
+        amount_milliunits: before.amount,
+        amount_formatted: before.amount_formatted,
+        payee_name: before.payee_name,
+        account_name: before.account_name,
+        memo: 'to delete',
+      },
       after: null,
     });
-    expect(preview.message).toMatch(/^Nothing was changed: deletes are confirmed first\. Show the user this preview .* call delete_transaction again with the same arguments plus confirm_token/);
+    expect(preview.message).toMatch(
+      /^Nothing was changed: deletes are confirmed first\. Show the user this preview .* call delete_transaction again with the same arguments plus confirm_token/,
+    );
     expect(Date.parse(preview.expires_at) - clock).toBeGreaterThan(4 * 60_000);
     // Nothing reached the service.
     expect(knowledge()).toBe(k);
@@ -82,7 +96,9 @@ describe('a confirm_token is refused', () => {
     const preview = ok(await h.call('delete_transaction', { transaction_id: a }));
     const wrong = await h.call('delete_transaction', { transaction_id: b, confirm_token: preview.confirm_token });
     expect(wrong.isError).toBe(true);
-    expect(wrong.content[0].text).toMatch(/^delete_transaction was not applied: confirm_token was issued for delete_transaction with other arguments \(transaction_id differs\).*Nothing was changed/);
+    expect(wrong.content[0].text).toMatch(
+      /^delete_transaction was not applied: confirm_token was issued for delete_transaction with other arguments \(transaction_id differs\).*Nothing was changed/,
+    );
     expect((await raw(b)).deleted).toBe(false);
     const other = await h.call('update_transactions', { transactions: [{ id: a, memo: 'x' }], confirm_token: preview.confirm_token });
     // update_transactions takes a token only for a bulk update; this one is not held, so the token is refused by its own tool binding.
@@ -107,7 +123,9 @@ describe('a confirm_token is refused', () => {
     try {
       const late = await h.call('delete_transaction', { transaction_id: id, confirm_token: preview.confirm_token });
       expect(late.isError).toBe(true);
-      expect(late.content[0].text).toMatch(/confirm_token expired at .* \(tokens are valid for 5 minutes\)\. Nothing was changed\. Call again without confirm_token for a new preview/);
+      expect(late.content[0].text).toMatch(
+        /confirm_token expired at .* \(tokens are valid for 5 minutes\)\. Nothing was changed\. Call again without confirm_token for a new preview/,
+      );
       expect((await raw(id)).deleted).toBe(false);
     } finally {
       clock = Date.now();
@@ -121,7 +139,9 @@ describe('a confirm_token is refused', () => {
     expect((await h.sb.call('PUT', `/budgets/${budget}/transactions/${id}`, { transaction: { memo: 'edited elsewhere' } })).status).toBe(200);
     const res = await h.call('delete_transaction', { transaction_id: id, confirm_token: preview.confirm_token });
     expect(res.isError).toBe(true);
-    expect(res.content[0].text).toMatch(/the budget changed since the preview \(transaction .*: memo is now "edited elsewhere" \(the preview showed "before the change"\)\), so confirm_token no longer applies\. Nothing was changed/);
+    expect(res.content[0].text).toMatch(
+      /the budget changed since the preview \(transaction .*: memo is now "edited elsewhere" \(the preview showed "before the change"\)\), so confirm_token no longer applies\. Nothing was changed/,
+    );
     expect((await raw(id)).deleted).toBe(false);
     const again = await h.call('delete_transaction', { transaction_id: id, confirm_token: preview.confirm_token });
     expect(again.content[0].text).toMatch(/already used/);
@@ -149,7 +169,9 @@ describe('a confirm_token is refused', () => {
     expect(applied).toHaveLength(1);
     expect(refused).toHaveLength(1);
     expect(refused[0].content[0].text).toMatch(/already used/);
-    const changes = ok(await h.call('list_recent_changes', { limit: 100 })).changes.filter((c: any) => c.tool === 'delete_transaction' && c.summary.includes(id));
+    const changes = ok(await h.call('list_recent_changes', { limit: 100 })).changes.filter(
+      (c: any) => c.tool === 'delete_transaction' && c.summary.includes(id),
+    );
     expect(changes).toHaveLength(1);
   });
 });
@@ -157,8 +179,19 @@ describe('a confirm_token is refused', () => {
 describe('--writes modes', () => {
   it('direct (the default): only writes that can be held take confirm_token; creates take allow_duplicate', async () => {
     const tools = new Map((await h.client.listTools()).tools.map((t) => [t.name, t]));
-    const takes = [...tools.values()].filter((t: any) => t.inputSchema.properties.confirm_token).map((t) => t.name).sort();
-    expect(takes).toEqual(['approve_transactions', 'delete_scheduled_transaction', 'delete_transaction', 'recategorize_transactions', 'split_transaction', 'undo_change', 'update_transactions']);
+    const takes = [...tools.values()]
+      .filter((t: any) => t.inputSchema.properties.confirm_token)
+      .map((t) => t.name)
+      .sort();
+    expect(takes).toEqual([
+      'approve_transactions',
+      'delete_scheduled_transaction',
+      'delete_transaction',
+      'recategorize_transactions',
+      'split_transaction',
+      'undo_change',
+      'update_transactions',
+    ]);
     // Each says so, and how the flow goes; the others do not.
     for (const t of tools.values()) expect((t as any).description.includes(PREVIEW_HINT), t.name).toBe(takes.includes(t.name));
     expect((tools.get('create_transactions') as any).inputSchema.properties.allow_duplicate).toBeDefined();
@@ -184,7 +217,11 @@ describe('--writes modes', () => {
       const args = { transactions: [{ account_id: 'Everyday Checking', date: today, amount: -7.5, payee_name: 'Held Create', memo: 'held' }] };
       const { preview, result } = await confirmed(c, 'create_transactions', args);
       expect(preview.message).toMatch(/this server confirms every change \(--writes confirm\)/);
-      expect(preview.changes[0]).toMatchObject({ action: 'create', current: null, after: { amount_formatted: '-$7.50', memo: 'held', account_name: 'Everyday Checking' } });
+      expect(preview.changes[0]).toMatchObject({
+        action: 'create',
+        current: null,
+        after: { amount_formatted: '-$7.50', memo: 'held', account_name: 'Everyday Checking' },
+      });
       const id = ok(result).transaction_ids[0];
       expect(count()).toBe(n + 1);
       const update = ok(await c.call('update_transaction', { transaction_id: id, memo: 'changed' }));
@@ -209,11 +246,18 @@ describe('--writes modes', () => {
   });
 });
 
-describe('the client\'s confirmation dialog', () => {
+describe("the client's confirmation dialog", () => {
   /** A second client on the same server state, declaring form elicitation and answering with `answer`. */
-  async function dialogClient(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> } | Promise<never>, opts: { elicitation?: boolean; timeoutMs?: number } = {}) {
+  async function dialogClient(
+    answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> } | Promise<never>,
+    opts: { elicitation?: boolean; timeoutMs?: number } = {},
+  ) {
     const asked: string[] = [];
-    const config = { ...h.state.config, ...(opts.elicitation === false ? { elicitation: false } : {}), ...(opts.timeoutMs ? { elicitationTimeoutMs: opts.timeoutMs } : {}) };
+    const config = {
+      ...h.state.config,
+      ...(opts.elicitation === false ? { elicitation: false } : {}),
+      ...(opts.timeoutMs ? { elicitationTimeoutMs: opts.timeoutMs } : {}),
+    };
     const server = buildServer(Object.assign(Object.create(Object.getPrototypeOf(h.state)), h.state, { config }));
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(b);
@@ -223,7 +267,14 @@ describe('the client\'s confirmation dialog', () => {
       return answer(req.params.message);
     });
     await client.connect(a);
-    return { client, asked, close: async () => { await client.close(); await server.close(); } };
+    return {
+      client,
+      asked,
+      close: async () => {
+        await client.close();
+        await server.close();
+      },
+    };
   }
 
   it('accepted: the write is applied in the one call, after the user saw what it does', async () => {
@@ -250,7 +301,10 @@ describe('the client\'s confirmation dialog', () => {
         expect(res.structuredContent).toMatchObject({ preview: true });
         expect(res.structuredContent.notices.join(' ')).toContain(`The user did not confirm in the client's dialog (${action})`);
         expect((await raw(id)).deleted).toBe(false);
-        const later: any = await d.client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id, confirm_token: res.structuredContent.confirm_token } });
+        const later: any = await d.client.callTool({
+          name: 'delete_transaction',
+          arguments: { transaction_id: id, confirm_token: res.structuredContent.confirm_token },
+        });
         expect(later.structuredContent.transaction.deleted).toBe(true);
         expect(d.asked).toHaveLength(1);
       } finally {
@@ -271,10 +325,15 @@ describe('the client\'s confirmation dialog', () => {
         const res: any = await d.client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id } });
         expect(res.isError, `${how}: ${res.content?.[0]?.text}`).toBeFalsy();
         expect(res.structuredContent).toMatchObject({ preview: true });
-        expect(res.structuredContent.notices.join(' ')).toMatch(how === 'hangs' ? /dialog could not be shown or answered \(no answer within 0.4 s\)/ : /dialog could not be shown or answered \(.*cannot show forms/);
+        expect(res.structuredContent.notices.join(' ')).toMatch(
+          how === 'hangs' ? /dialog could not be shown or answered \(no answer within 0.4 s\)/ : /dialog could not be shown or answered \(.*cannot show forms/,
+        );
         expect(d.asked).toHaveLength(1);
         expect((await raw(id)).deleted).toBe(false);
-        const later: any = await d.client.callTool({ name: 'delete_transaction', arguments: { transaction_id: id, confirm_token: res.structuredContent.confirm_token } });
+        const later: any = await d.client.callTool({
+          name: 'delete_transaction',
+          arguments: { transaction_id: id, confirm_token: res.structuredContent.confirm_token },
+        });
         expect(later.structuredContent.transaction.deleted, how).toBe(true);
       } finally {
         await d.close();
@@ -307,7 +366,10 @@ describe('the dialog over Streamable HTTP, both protocol eras', () => {
         const asked: string[] = [];
         // It announces MCP Apps too: a 2025-era client then holds a session id carrying its
         // views, and the dialog is still not sent over stateless HTTP (test/views/http-sessions.test.ts).
-        const client = new Client({ name: `dialog-${era}`, version: '1' }, { capabilities: { elicitation: { form: {} }, ...UI_CAPABILITIES }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+        const client = new Client(
+          { name: `dialog-${era}`, version: '1' },
+          { capabilities: { elicitation: { form: {} }, ...UI_CAPABILITIES }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+        );
         client.setRequestHandler('elicitation/create', async (req: any) => {
           asked.push(req.params.message);
           return { action: 'accept', content: { confirm: true } };

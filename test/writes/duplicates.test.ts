@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const live = () => [...h.sb.state.budgets[0]!.rec.transactions.values()].filter((t) => !t.deleted);
-const create = (t: Record<string, unknown>, extra: Record<string, unknown> = {}) => h.call('create_transactions', { transactions: [{ account_id: 'Everyday Checking', date: today, ...t }], ...extra });
+const create = (t: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  h.call('create_transactions', { transactions: [{ account_id: 'Everyday Checking', date: today, ...t }], ...extra });
 
 describe('a create like a transaction already there', () => {
   it('is held with the candidates, creating nothing; allow_duplicate: true creates it', async () => {
@@ -32,7 +33,19 @@ describe('a create like a transaction already there', () => {
     expect(held.transaction_ids).toBeUndefined();
     const rawFirst = (await h.sb.get(`/budgets/${h.sb.state.budgets[0]!.id}/transactions/${id}`)).body.data.transaction;
     expect(held.duplicate_candidates).toEqual([
-      { index: 0, candidates: [expect.objectContaining({ id, date: rawFirst.date, amount_formatted: rawFirst.amount_formatted, payee_name: rawFirst.payee_name, account_name: rawFirst.account_name, memo: 'first' })] },
+      {
+        index: 0,
+        candidates: [
+          expect.objectContaining({
+            id,
+            date: rawFirst.date,
+            amount_formatted: rawFirst.amount_formatted,
+            payee_name: rawFirst.payee_name,
+            account_name: rawFirst.account_name,
+            memo: 'first',
+          }),
+        ],
+      },
     ]);
     expect(held.message).toMatch(/^Nothing was created: .* allow_duplicate: true/);
     expect(live()).toHaveLength(n);
@@ -83,7 +96,11 @@ describe('a create like a transaction already there', () => {
     const n = live().length;
     const held = ok(await h.call('create_transfer', args));
     expect(held.held).toBe('duplicate');
-    expect(held.duplicate_candidates[0]).toMatchObject({ amount_formatted: '-$33.33', account_name: 'Everyday Checking', payee_name: 'Transfer : Rainy Day Savings' });
+    expect(held.duplicate_candidates[0]).toMatchObject({
+      amount_formatted: '-$33.33',
+      account_name: 'Everyday Checking',
+      payee_name: 'Transfer : Rainy Day Savings',
+    });
     expect(live()).toHaveLength(n);
     ok(await h.call('create_transfer', { ...args, allow_duplicate: true }));
     expect(live()).toHaveLength(n + 2);

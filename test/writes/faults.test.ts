@@ -47,7 +47,10 @@ describe('through 20% faults, each write lands exactly once', () => {
     const from = account('Everyday Checking');
     const to = account('Rainy Day Savings');
     for (let i = 0; i < 30; i++) {
-      success(await h.call('create_transfer', { from_account_id: from.name, to_account_id: to.name, amount_milliunits: 10_000 + i, memo: `ft-${i}` }), `transfer ${i}`);
+      success(
+        await h.call('create_transfer', { from_account_id: from.name, to_account_id: to.name, amount_milliunits: 10_000 + i, memo: `ft-${i}` }),
+        `transfer ${i}`,
+      );
     }
     for (let i = 0; i < 30; i++) {
       const both = byMemo(`ft-${i}`);
@@ -79,7 +82,13 @@ describe('through 20% faults, each write lands exactly once', () => {
 
   it('approve_transactions and recategorize_transactions: every one changed, none twice', async () => {
     for (let i = 0; i < 8; i++) {
-      const items = [0, 1, 2].map((j) => ({ account_id: 'Wallet', date: today, amount_milliunits: -(2_000 + i * 10 + j), payee_name: `Fault batch ${i}`, memo: `fb-${i}-${j}` }));
+      const items = [0, 1, 2].map((j) => ({
+        account_id: 'Wallet',
+        date: today,
+        amount_milliunits: -(2_000 + i * 10 + j),
+        payee_name: `Fault batch ${i}`,
+        memo: `fb-${i}-${j}`,
+      }));
       const ids = success(await h.call('create_transactions', { transactions: items }), `create ${i}`).transaction_ids as string[];
       expect(ids).toHaveLength(3);
       success(await h.call('recategorize_transactions', { transaction_ids: ids, new_category_id: 'Hobbies' }), `recategorize ${i}`);
@@ -100,17 +109,39 @@ describe('through 20% faults, each write lands exactly once', () => {
       const memo = `fs-${i}`;
       const id = success(
         await h.call('create_transactions', {
-          transactions: [{ account_id: 'Visa Rewards', date: today, amount_milliunits: -(30_000 + i), payee_name: 'Fault Split', memo, ...(i % 2 ? { import_id: `fault-split-${i}` } : {}), subtransactions: [{ amount_milliunits: -10_000, category_id: 'Coffee' }, { amount_milliunits: -(20_000 + i), category_id: 'Groceries' }] }],
+          transactions: [
+            {
+              account_id: 'Visa Rewards',
+              date: today,
+              amount_milliunits: -(30_000 + i),
+              payee_name: 'Fault Split',
+              memo,
+              ...(i % 2 ? { import_id: `fault-split-${i}` } : {}),
+              subtransactions: [
+                { amount_milliunits: -10_000, category_id: 'Coffee' },
+                { amount_milliunits: -(20_000 + i), category_id: 'Groceries' },
+              ],
+            },
+          ],
         }),
         `split ${i}`,
       ).transaction_ids[0];
-      const done = await held('split_transaction', { transaction_id: id, subtransactions: [{ amount_milliunits: -15_000, category_id: 'Coffee' }, { amount_milliunits: -(15_000 + i), category_id: 'Groceries' }] });
+      const done = await held('split_transaction', {
+        transaction_id: id,
+        subtransactions: [
+          { amount_milliunits: -15_000, category_id: 'Coffee' },
+          { amount_milliunits: -(15_000 + i), category_id: 'Groceries' },
+        ],
+      });
       expect(done.replaced).toBe(id);
     }
     for (let i = 0; i < 15; i++) {
       const rows = byMemo(`fs-${i}`);
       expect(rows, `split ${i}`).toHaveLength(1);
-      const lines = rows[0]!.subtransactions.filter((x) => !x.deleted).map((x) => x.amount).sort((a, b) => a - b);
+      const lines = rows[0]!.subtransactions
+        .filter((x) => !x.deleted)
+        .map((x) => x.amount)
+        .sort((a, b) => a - b);
       expect(lines).toEqual([-(15_000 + i), -15_000].sort((a, b) => a - b));
       if (i % 2) expect(rows[0]!.import_id).toBe(`fault-split-${i}`);
     }
@@ -120,7 +151,12 @@ describe('through 20% faults, each write lands exactly once', () => {
     const made: { id: string; change: string; memo: string }[] = [];
     for (let i = 0; i < 12; i++) {
       const memo = `fd-${i}`;
-      const res = success(await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount_milliunits: -(4_000 + i), payee_name: 'Fault Delete', memo }] }), `create ${i}`);
+      const res = success(
+        await h.call('create_transactions', {
+          transactions: [{ account_id: 'Wallet', date: today, amount_milliunits: -(4_000 + i), payee_name: 'Fault Delete', memo }],
+        }),
+        `create ${i}`,
+      );
       made.push({ id: res.transaction_ids[0], change: res.change_id, memo });
     }
     // Half are deleted with a confirmed delete, half by undoing their create.

@@ -34,16 +34,25 @@ afterAll(() => h.close());
 const get = async (path: string) => (await h.sb.get(`/budgets/${budget}${path}`)).body.data;
 const accountId = (name: string) => [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === name)!.id;
 const categoryId = (name: string) => [...h.sb.state.budgets[0]!.rec.categories.values()].find((c) => c.name === name)!.id;
-const sides = async (account: string, memo: string) => (await get(`/accounts/${accountId(account)}/transactions?since_date=${addDays(today, -3)}`)).transactions.filter((t: any) => t.memo === memo);
+const sides = async (account: string, memo: string) =>
+  (await get(`/accounts/${accountId(account)}/transactions?since_date=${addDays(today, -3)}`)).transactions.filter((t: any) => t.memo === memo);
 
 describe('create_transfer', () => {
   it('makes both sides once between two budget accounts, by name, without a category', async () => {
-    const res = ok(await h.call('create_transfer', { from_account_id: 'everyday checking', to_account_id: 'Rainy Day Savings', amount: 125.5, memo: 'to savings' }));
+    const res = ok(
+      await h.call('create_transfer', { from_account_id: 'everyday checking', to_account_id: 'Rainy Day Savings', amount: 125.5, memo: 'to savings' }),
+    );
     const [from] = await sides('Everyday Checking', 'to savings');
     const [to] = await sides('Rainy Day Savings', 'to savings');
     expect(await sides('Everyday Checking', 'to savings')).toHaveLength(1);
     expect(await sides('Rainy Day Savings', 'to savings')).toHaveLength(1);
-    expect(from).toMatchObject({ amount: -125_500, transfer_account_id: accountId('Rainy Day Savings'), transfer_transaction_id: to.id, category_id: null, approved: true });
+    expect(from).toMatchObject({
+      amount: -125_500,
+      transfer_account_id: accountId('Rainy Day Savings'),
+      transfer_transaction_id: to.id,
+      category_id: null,
+      approved: true,
+    });
     expect(to).toMatchObject({ amount: 125_500, transfer_account_id: accountId('Everyday Checking'), transfer_transaction_id: from.id, category_id: null });
     expect(res.transfer.from).toMatchObject({ id: from.id, amount_formatted: from.amount_formatted, account_name: 'Everyday Checking' });
     expect(res.transfer.to).toMatchObject({ id: to.id, amount_formatted: to.amount_formatted, account_name: 'Rainy Day Savings' });
@@ -54,9 +63,19 @@ describe('create_transfer', () => {
   it('asks for a category from a budget to a tracking account, and puts it on the budget side', async () => {
     const asked = await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Lake Cabin Mortgage', amount: 900, memo: 'cabin' });
     expect(asked.isError).toBe(true);
-    expect(asked.content[0].text).toMatch(/category_id is needed: money moving from the budget account "Everyday Checking" to the tracking account "Lake Cabin Mortgage" leaves the budget/);
+    expect(asked.content[0].text).toMatch(
+      /category_id is needed: money moving from the budget account "Everyday Checking" to the tracking account "Lake Cabin Mortgage" leaves the budget/,
+    );
     expect(await sides('Everyday Checking', 'cabin')).toHaveLength(0);
-    ok(await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Lake Cabin Mortgage', amount: 900, memo: 'cabin', category_id: 'Cabin Mortgage' }));
+    ok(
+      await h.call('create_transfer', {
+        from_account_id: 'Everyday Checking',
+        to_account_id: 'Lake Cabin Mortgage',
+        amount: 900,
+        memo: 'cabin',
+        category_id: 'Cabin Mortgage',
+      }),
+    );
     const [from] = await sides('Everyday Checking', 'cabin');
     const [to] = await sides('Lake Cabin Mortgage', 'cabin');
     expect(from).toMatchObject({ amount: -900_000, category_id: categoryId('Cabin Mortgage') });
@@ -82,7 +101,12 @@ describe('move_money', () => {
     const now = (name: string) => after.find((c: any) => c.name === name);
     expect(now('Fun Money').budgeted).toBe(was('Fun Money').budgeted - 40_000);
     expect(now('Groceries').budgeted).toBe(was('Groceries').budgeted + 40_000);
-    expect(res.from).toMatchObject({ name: 'Fun Money', assigned_milliunits: now('Fun Money').budgeted, available_milliunits: now('Fun Money').balance, available_formatted: now('Fun Money').balance_formatted });
+    expect(res.from).toMatchObject({
+      name: 'Fun Money',
+      assigned_milliunits: now('Fun Money').budgeted,
+      available_milliunits: now('Fun Money').balance,
+      available_formatted: now('Fun Money').balance_formatted,
+    });
     expect(res.to).toMatchObject({ name: 'Groceries', assigned_milliunits: now('Groceries').budgeted, available_milliunits: now('Groceries').balance });
     expect(res.moved_formatted).toBe('$40.00');
   });
@@ -99,7 +123,8 @@ describe('move_money', () => {
       const b = proxied.sb.state.budgets[0]!;
       return (await proxied.sb.get(`/budgets/${b.id}/months/${month}`)).body.data.month.categories.find((c: any) => c.name === name).budgeted;
     };
-    const path = (name: string) => new RegExp(`/months/${month}/categories/${[...proxied.sb.state.budgets[0]!.rec.categories.values()].find((c) => c.name === name)!.id}$`);
+    const path = (name: string) =>
+      new RegExp(`/months/${month}/categories/${[...proxied.sb.state.budgets[0]!.rec.categories.values()].find((c) => c.name === name)!.id}$`);
 
     it('puts the first back and says nothing was moved', async () => {
       const fun = await assigned('Fun Money');
@@ -118,7 +143,9 @@ describe('move_money', () => {
       void proxy.cut({ method: 'PATCH', path: path('Fun Money'), nth: 2, when: 'refuse', refuse: { status: 400, detail: 'refused twice' } });
       const res = await proxied.call('move_money', { from_category_id: 'Fun Money', to_category_id: 'Dining Out', amount: 10 });
       expect(res.isError).toBe(true);
-      expect(res.content[0].text).toMatch(/The money was taken from "Fun Money" \(assigned now .*\) but not given to "Dining Out" .* putting it back failed too \(.*refused twice\): that \$10\.00 is in Ready to Assign/);
+      expect(res.content[0].text).toMatch(
+        /The money was taken from "Fun Money" \(assigned now .*\) but not given to "Dining Out" .* putting it back failed too \(.*refused twice\): that \$10\.00 is in Ready to Assign/,
+      );
       expect(await assigned('Fun Money')).toBe(fun - 10_000);
       // What stayed done is journaled: the error names the change, and undo_change puts it back.
       const changeId = /recorded as change (\S+): undo_change puts it back/.exec(res.content[0].text)?.[1];
@@ -173,7 +200,23 @@ describe('approve_transactions and recategorize_transactions', () => {
 
   it('expected_count is the count search_transactions gave, split lines included: it holds with that count, and with the number of transactions it previews saying both', async () => {
     const split = ok(
-      await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Approve lines', memo: 'lines', approved: false, subtransactions: [{ amount: -10, category_id: 'Coffee' }, { amount: -20, category_id: 'Groceries' }] }] }),
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: [
+          {
+            account_id: 'Wallet',
+            date: today,
+            amount: -30,
+            payee_name: 'Approve lines',
+            memo: 'lines',
+            approved: false,
+            subtransactions: [
+              { amount: -10, category_id: 'Coffee' },
+              { amount: -20, category_id: 'Groceries' },
+            ],
+          },
+        ],
+      }),
     ).transaction_ids[0];
     const plain = await unapproved('lines', 1, -12);
     const filter = { query: 'Approve lines', approved: false };
@@ -192,7 +235,22 @@ describe('approve_transactions and recategorize_transactions', () => {
   it('recategorizes by filter, skipping splits and transfers with the reason', async () => {
     const plain = await unapproved('recat', 2, -11);
     const split = ok(
-      await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Wallet', date: today, amount: -20, payee_name: 'Approve recat', memo: 'recat', subtransactions: [{ amount: -5, category_id: 'Coffee' }, { amount: -15, category_id: 'Groceries' }] }] }),
+      await h.call('create_transactions', {
+        allow_duplicate: true,
+        transactions: [
+          {
+            account_id: 'Wallet',
+            date: today,
+            amount: -20,
+            payee_name: 'Approve recat',
+            memo: 'recat',
+            subtransactions: [
+              { amount: -5, category_id: 'Coffee' },
+              { amount: -15, category_id: 'Groceries' },
+            ],
+          },
+        ],
+      }),
     ).transaction_ids[0];
     // The split's two lines both match: search_transactions counts 4, in 3 transactions.
     const counted = ok(await h.call('search_transactions', { query: 'Approve recat' }));
@@ -209,8 +267,18 @@ describe('split_transaction', () => {
   const raw = async (id: string) => (await h.sb.get(`/budgets/${budget}/transactions/${id}`)).body;
 
   it('makes a plain transaction a split, keeping its id, after a preview', async () => {
-    const id = ok(await h.call('create_transactions', { transactions: [{ account_id: 'Everyday Checking', date: today, amount: -80, payee_name: 'Split Mart', memo: 'to split', category_id: 'Groceries' }] })).transaction_ids[0];
-    const { preview, result } = await confirmed(h, 'split_transaction', { transaction_id: id, subtransactions: [{ amount: -50, category_id: 'Groceries' }, { amount: -30, category_id: 'Household Supplies', memo: 'soap' }] });
+    const id = ok(
+      await h.call('create_transactions', {
+        transactions: [{ account_id: 'Everyday Checking', date: today, amount: -80, payee_name: 'Split Mart', memo: 'to split', category_id: 'Groceries' }],
+      }),
+    ).transaction_ids[0];
+    const { preview, result } = await confirmed(h, 'split_transaction', {
+      transaction_id: id,
+      subtransactions: [
+        { amount: -50, category_id: 'Groceries' },
+        { amount: -30, category_id: 'Household Supplies', memo: 'soap' },
+      ],
+    });
     expect(preview.changes[0]).toMatchObject({ action: 'update', id, current: { category_name: 'Groceries', amount_formatted: '-$80.00' } });
     expect(preview.kept).toContain('id');
     expect(ok(result).transaction.id).toBe(id);
@@ -252,7 +320,9 @@ describe('split_transaction', () => {
       { amount: -30, category_id: 'Coffee', memo: 'beans' },
     ];
     const refused = await h.call('split_transaction', { transaction_id: id, subtransactions: lines });
-    expect(refused.content[0].text).toMatch(/the lines add up to -\$130\.00 but the transaction's amount is -\$120\.00: make them add up, or give amount for a new total/);
+    expect(refused.content[0].text).toMatch(
+      /the lines add up to -\$130\.00 but the transaction's amount is -\$120\.00: make them add up, or give amount for a new total/,
+    );
     const args = { transaction_id: id, amount: -130, subtransactions: lines };
     const preview = ok(await h.call('split_transaction', args));
     expect(preview.message).toMatch(/split rewrites are confirmed first/);
@@ -264,18 +334,48 @@ describe('split_transaction', () => {
     expect(done.notices.join(' ')).toMatch(/created again with a new id/);
     expect((await h.sb.get(`/budgets/${budget}/transactions/${id}`)).status).toBe(404);
     const t = (await raw(done.transaction.id)).data.transaction;
-    expect(t).toMatchObject({ date: addDays(today, -20), amount: -130_000, cleared: 'cleared', approved: true, flag_color: 'purple', import_id: 'split-rewrite-import-1', memo: 'rewrite me', account_id: accountId('Visa Rewards') });
+    expect(t).toMatchObject({
+      date: addDays(today, -20),
+      amount: -130_000,
+      cleared: 'cleared',
+      approved: true,
+      flag_color: 'purple',
+      import_id: 'split-rewrite-import-1',
+      memo: 'rewrite me',
+      account_id: accountId('Visa Rewards'),
+    });
     expect(t.subtransactions.map((x: any) => x.amount).sort((a: number, b: number) => a - b)).toEqual([-60_000, -40_000, -30_000]);
   });
 
   it('drops an import id that YNAB would match into another transaction, and says so', async () => {
-    const hand = ok(await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: addDays(today, -3), amount: -45, payee_name: 'Hand Entered' }] })).transaction_ids[0];
+    const hand = ok(
+      await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: addDays(today, -3), amount: -45, payee_name: 'Hand Entered' }] }),
+    ).transaction_ids[0];
     const id = ok(
       await h.call('create_transactions', {
-        transactions: [{ account_id: 'Wallet', date: today, amount: -44, payee_name: 'Imported', import_id: 'split-match-1', subtransactions: [{ amount: -40, category_id: 'Groceries' }, { amount: -4, category_id: 'Coffee' }] }],
+        transactions: [
+          {
+            account_id: 'Wallet',
+            date: today,
+            amount: -44,
+            payee_name: 'Imported',
+            import_id: 'split-match-1',
+            subtransactions: [
+              { amount: -40, category_id: 'Groceries' },
+              { amount: -4, category_id: 'Coffee' },
+            ],
+          },
+        ],
       }),
     ).transaction_ids[0];
-    const { preview, result } = await confirmed(h, 'split_transaction', { transaction_id: id, amount: -45, subtransactions: [{ amount: -41, category_id: 'Groceries' }, { amount: -4, category_id: 'Coffee' }] });
+    const { preview, result } = await confirmed(h, 'split_transaction', {
+      transaction_id: id,
+      amount: -45,
+      subtransactions: [
+        { amount: -41, category_id: 'Groceries' },
+        { amount: -4, category_id: 'Coffee' },
+      ],
+    });
     expect(preview.not_kept.join(' ')).toMatch(/the import id "split-match-1": with it YNAB would match the new split into transaction/);
     const t = (await raw(ok(result).transaction.id)).data.transaction;
     expect(t.import_id).toBeNull();
@@ -291,12 +391,45 @@ describe('split_transaction', () => {
     try {
       const { p, proxy } = proxied;
       const b = p.sb.state.budgets[0]!;
-      const id = ok(await p.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Restore Me', memo: 'original', subtransactions: [{ amount: -10, category_id: 'Coffee' }, { amount: -20, category_id: 'Groceries' }] }] })).transaction_ids[0];
-      const preview = ok(await p.call('split_transaction', { transaction_id: id, subtransactions: [{ amount: -15, category_id: 'Coffee' }, { amount: -15, category_id: 'Groceries' }] }));
+      const id = ok(
+        await p.call('create_transactions', {
+          transactions: [
+            {
+              account_id: 'Wallet',
+              date: today,
+              amount: -30,
+              payee_name: 'Restore Me',
+              memo: 'original',
+              subtransactions: [
+                { amount: -10, category_id: 'Coffee' },
+                { amount: -20, category_id: 'Groceries' },
+              ],
+            },
+          ],
+        }),
+      ).transaction_ids[0];
+      const preview = ok(
+        await p.call('split_transaction', {
+          transaction_id: id,
+          subtransactions: [
+            { amount: -15, category_id: 'Coffee' },
+            { amount: -15, category_id: 'Groceries' },
+          ],
+        }),
+      );
       void proxy.cut({ method: 'POST', path: /\/transactions$/, when: 'refuse', refuse: { status: 400, detail: 'no new split today' } });
-      const res = await p.call('split_transaction', { transaction_id: id, subtransactions: [{ amount: -15, category_id: 'Coffee' }, { amount: -15, category_id: 'Groceries' }], confirm_token: preview.confirm_token });
+      const res = await p.call('split_transaction', {
+        transaction_id: id,
+        subtransactions: [
+          { amount: -15, category_id: 'Coffee' },
+          { amount: -15, category_id: 'Groceries' },
+        ],
+        confirm_token: preview.confirm_token,
+      });
       expect(res.isError).toBe(true);
-      expect(res.content[0].text).toMatch(/creating the new split failed \(.*no new split today.*\), so the original was created again as it was, with a new id ([0-9a-f-]{36})\. The budget holds the original split/);
+      expect(res.content[0].text).toMatch(
+        /creating the new split failed \(.*no new split today.*\), so the original was created again as it was, with a new id ([0-9a-f-]{36})\. The budget holds the original split/,
+      );
       const again = /new id ([0-9a-f-]{36})/.exec(res.content[0].text)![1]!;
       const t = (await p.sb.get(`/budgets/${b.id}/transactions/${again}`)).body.data.transaction;
       expect(t).toMatchObject({ amount: -30_000, memo: 'original' });
@@ -325,9 +458,19 @@ describe('split_transaction', () => {
     const p = await mcpHarness({ sandbox: { seed: 'tasks-split-2' }, via: async (url) => (proxy = await cutProxy(url)).baseUrl });
     try {
       const b = p.sb.state.budgets[0]!;
-      const lines = [{ amount: -10, category_id: 'Coffee' }, { amount: -20, category_id: 'Groceries' }];
-      const id = ok(await p.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Lost Split', memo: 'keep me', subtransactions: lines }] })).transaction_ids[0];
-      const next = [{ amount: -15, category_id: 'Coffee' }, { amount: -15, category_id: 'Groceries' }];
+      const lines = [
+        { amount: -10, category_id: 'Coffee' },
+        { amount: -20, category_id: 'Groceries' },
+      ];
+      const id = ok(
+        await p.call('create_transactions', {
+          transactions: [{ account_id: 'Wallet', date: today, amount: -30, payee_name: 'Lost Split', memo: 'keep me', subtransactions: lines }],
+        }),
+      ).transaction_ids[0];
+      const next = [
+        { amount: -15, category_id: 'Coffee' },
+        { amount: -15, category_id: 'Groceries' },
+      ];
       const preview = ok(await p.call('split_transaction', { transaction_id: id, subtransactions: next }));
       void proxy.cut({ method: 'POST', path: /\/transactions$/, when: 'refuse', refuse: { status: 400, detail: 'no new split today' } });
       void proxy.cut({ method: 'POST', path: /\/transactions$/, when: 'refuse', refuse: { status: 400, detail: 'nor the old one' } });

@@ -30,7 +30,13 @@ afterAll(() => h.close());
 
 const raw = async (id: string) => h.sb.get(`/budgets/${budget}/transactions/${id}`);
 const undo = async (change: string) => confirmed(h, 'undo_change', { change_id: change });
-const buy = async (memo: string, amount = -17.25) => ok(await h.call('create_transactions', { allow_duplicate: true, transactions: [{ account_id: 'Everyday Checking', date: today, amount, payee_name: 'Undo Shop', memo, category_id: 'Groceries' }] }));
+const buy = async (memo: string, amount = -17.25) =>
+  ok(
+    await h.call('create_transactions', {
+      allow_duplicate: true,
+      transactions: [{ account_id: 'Everyday Checking', date: today, amount, payee_name: 'Undo Shop', memo, category_id: 'Groceries' }],
+    }),
+  );
 
 describe('the journal', () => {
   it('gives every applied write a change_id and lists them newest first', async () => {
@@ -38,7 +44,12 @@ describe('the journal', () => {
     const b = ok(await h.call('update_transaction', { transaction_id: a.transaction_ids[0], memo: 'listed b' }));
     const list = ok(await h.call('list_recent_changes', { limit: 2 }));
     expect(list.changes.map((c: any) => c.change_id)).toEqual([b.change_id, a.change_id]);
-    expect(list.changes[0]).toMatchObject({ tool: 'update_transaction', count: 1, undoable: true, summary: expect.stringMatching(/^Updated transaction .*memo "listed b"/) });
+    expect(list.changes[0]).toMatchObject({
+      tool: 'update_transaction',
+      count: 1,
+      undoable: true,
+      summary: expect.stringMatching(/^Updated transaction .*memo "listed b"/),
+    });
     expect(list.changes[1]).toMatchObject({ tool: 'create_transactions', summary: expect.stringMatching(/^Created transaction .*-\$17\.25/) });
   });
 
@@ -67,7 +78,12 @@ describe('the journal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-changes-'));
     try {
       let now = Date.parse('2026-01-01T00:00:00Z');
-      const log = new ChangeLog(new FileStateStore(dir), ephemeralKey(), async () => 'me', () => (now += 1000));
+      const log = new ChangeLog(
+        new FileStateStore(dir),
+        ephemeralKey(),
+        async () => 'me',
+        () => (now += 1000),
+      );
       for (let i = 0; i < MAX_CHANGES + 5; i++) await log.append('b1', { tool: 'update_payee', summary: `change ${i}`, entities: [] });
       const recent = await log.recent('b1');
       expect(recent).toHaveLength(MAX_CHANGES);
@@ -121,7 +137,9 @@ describe('undo_change', () => {
     expect((await h.sb.call('PUT', `/budgets/${budget}/transactions/${id}`, { transaction: { amount: -99_990 } })).status).toBe(200);
     const res = await h.call('undo_change', { change_id: changed.change_id });
     expect(res.isError).toBe(true);
-    expect(res.content[0].text).toMatch(/^Undo refused: the budget changed since change .*: transaction .*: amount is now -\$99\.99 \(the change left -\$17\.25\)\. Nothing was changed\./);
+    expect(res.content[0].text).toMatch(
+      /^Undo refused: the budget changed since change .*: transaction .*: amount is now -\$99\.99 \(the change left -\$17\.25\)\. Nothing was changed\./,
+    );
     expect((await raw(id)).body.data.transaction).toMatchObject({ memo: 'ours', amount: -99_990 });
   });
 
@@ -139,12 +157,18 @@ describe('undo_change', () => {
     await h.call('list_accounts', {});
     const account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
     const importId = `YNAB:-9999:${today}:${Date.now() % 1000}`.slice(0, 36);
-    const made = (await h.sb.call('POST', `/budgets/${budget}/transactions`, { transaction: { account_id: account, date: today, amount: -9999, memo: 'imported elsewhere', import_id: importId } })).body.data.transaction;
+    const made = (
+      await h.sb.call('POST', `/budgets/${budget}/transactions`, {
+        transaction: { account_id: account, date: today, amount: -9999, memo: 'imported elsewhere', import_id: importId },
+      })
+    ).body.data.transaction;
     const changed = ok(await h.call('update_transactions', { transactions: [{ import_id: importId, memo: 'changed here' }] }));
     expect(changed.change_id).toBeDefined();
     const refused = await h.call('undo_change', { change_id: changed.change_id });
     expect(refused.isError).toBe(true);
-    expect(refused.content[0].text).toMatch(/^Undo refused: change ch-\S+ cannot be undone: transaction .* was not in this server's copy of the budget when it was changed, so what to put back is not known\. Nothing was changed\.$/);
+    expect(refused.content[0].text).toMatch(
+      /^Undo refused: change ch-\S+ cannot be undone: transaction .* was not in this server's copy of the budget when it was changed, so what to put back is not known\. Nothing was changed\.$/,
+    );
     expect((await raw(made.id)).body.data.transaction.memo).toBe('changed here');
   });
 
@@ -174,7 +198,8 @@ describe('undoing a change of several entities, as one', () => {
 
   it('move_money: both assignments go back', async () => {
     const month = currentMonth();
-    const assigned = async () => Object.fromEntries(((await h.sb.get(`/budgets/${budget}/months/${month}`)).body.data.month.categories as any[]).map((c) => [c.name, c.budgeted]));
+    const assigned = async () =>
+      Object.fromEntries(((await h.sb.get(`/budgets/${budget}/months/${month}`)).body.data.month.categories as any[]).map((c) => [c.name, c.budgeted]));
     const before = await assigned();
     const moved = ok(await h.call('move_money', { from_category_id: 'Vacation', to_category_id: 'Dining Out', amount: 25 }));
     expect((await assigned())['Vacation']).toBe(before['Vacation'] - 25_000);
@@ -188,9 +213,33 @@ describe('undoing a change of several entities, as one', () => {
 
   it('a split rewrite: the new split goes and the old one comes back (with a new id)', async () => {
     const id = ok(
-      await h.call('create_transactions', { transactions: [{ account_id: 'Wallet', date: today, amount: -50, payee_name: 'Split Undo', memo: 'split undo', subtransactions: [{ amount: -20, category_id: 'Coffee' }, { amount: -30, category_id: 'Groceries' }] }] }),
+      await h.call('create_transactions', {
+        transactions: [
+          {
+            account_id: 'Wallet',
+            date: today,
+            amount: -50,
+            payee_name: 'Split Undo',
+            memo: 'split undo',
+            subtransactions: [
+              { amount: -20, category_id: 'Coffee' },
+              { amount: -30, category_id: 'Groceries' },
+            ],
+          },
+        ],
+      }),
     ).transaction_ids[0];
-    const split = ok((await confirmed(h, 'split_transaction', { transaction_id: id, subtransactions: [{ amount: -25, category_id: 'Coffee' }, { amount: -25, category_id: 'Groceries' }] })).result);
+    const split = ok(
+      (
+        await confirmed(h, 'split_transaction', {
+          transaction_id: id,
+          subtransactions: [
+            { amount: -25, category_id: 'Coffee' },
+            { amount: -25, category_id: 'Groceries' },
+          ],
+        })
+      ).result,
+    );
     const back = ok((await undo(split.change_id)).result);
     expect((await raw(split.transaction.id)).status).toBe(404);
     const restored = back.restored.find((r: any) => r.action === 'create').id;
@@ -200,7 +249,11 @@ describe('undoing a change of several entities, as one', () => {
   });
 
   it('approving a batch: every one is unapproved again', async () => {
-    const ids = ok(await h.call('create_transactions', { transactions: Array.from({ length: 6 }, (_, i) => ({ account_id: 'Wallet', date: today, amount: -(1 + i), payee_name: 'Batch Undo' })) })).transaction_ids;
+    const ids = ok(
+      await h.call('create_transactions', {
+        transactions: Array.from({ length: 6 }, (_, i) => ({ account_id: 'Wallet', date: today, amount: -(1 + i), payee_name: 'Batch Undo' })),
+      }),
+    ).transaction_ids;
     const approved = ok((await confirmed(h, 'approve_transactions', { transaction_ids: ids })).result);
     expect(approved.updated).toBe(6);
     const { preview, result } = await undo(approved.change_id);

@@ -76,7 +76,12 @@ function classify(e: unknown, sent: boolean, where: URL, connectTimeoutMs: numbe
   const at = `${where.protocol}//${where.host}${where.pathname.replace(/\/$/, '')}`;
   const code = codeOf(e);
   if (answered !== undefined) {
-    return new NetworkError(e instanceof errors.BodyTimeoutError ? 'timeout' : 'reset', true, `${at} answered ${answered}, and the connection was lost before the rest of the answer${code ? ` (${code})` : ''}`, answered);
+    return new NetworkError(
+      e instanceof errors.BodyTimeoutError ? 'timeout' : 'reset',
+      true,
+      `${at} answered ${answered}, and the connection was lost before the rest of the answer${code ? ` (${code})` : ''}`,
+      answered,
+    );
   }
   if (e instanceof errors.ConnectTimeoutError) return new NetworkError('connect', false, `could not connect to ${at} within ${connectTimeoutMs / 1000} s`);
   if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError) {
@@ -168,7 +173,8 @@ export class Transport {
     let sent = false;
     let answered: number | undefined;
     const started = Date.now();
-    const report = (outcome: number | string) => this.opts.onRequest?.({ method: req.method, path: req.path, query: req.query ?? {}, outcome, ms: Date.now() - started });
+    const report = (outcome: number | string) =>
+      this.opts.onRequest?.({ method: req.method, path: req.path, query: req.query ?? {}, outcome, ms: Date.now() - started });
     try {
       const res = await this.pool.request({
         method: req.method as 'GET',

@@ -18,7 +18,11 @@ export const ACCOUNTS_OPERATIONS = [
     delta: true,
     access: 'read',
     toolset: 'accounts',
-    tool: { name: 'list_accounts', title: 'List accounts', description: `Use for balances or to find an account: working, cleared and uncleared balances. ${MONEY_NOTE}` },
+    tool: {
+      name: 'list_accounts',
+      title: 'List accounts',
+      description: `Use for balances or to find an account: working, cleared and uncleared balances. ${MONEY_NOTE}`,
+    },
   },
   {
     id: 'createAccount',

@@ -74,6 +74,10 @@ export const BUDGETS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'budgets',
-    tool: { name: 'get_budget_settings', title: 'Get budget settings', description: 'Use to format amounts as the budget does: its date and currency formats.' },
+    tool: {
+      name: 'get_budget_settings',
+      title: 'Get budget settings',
+      description: 'Use to format amounts as the budget does: its date and currency formats.',
+    },
   },
 ] as const satisfies readonly Operation[];

@@ -31,7 +31,6 @@ export const OPERATIONS = [
   ...SCHEDULED_OPERATIONS,
 ] as const satisfies readonly Operation[];
 
-
 export type OperationId = (typeof OPERATIONS)[number]['id'];
 
 export const OPERATIONS_BY_ID: ReadonlyMap<OperationId, Operation> = new Map(OPERATIONS.map((op) => [op.id, op as Operation]));

@@ -76,7 +76,11 @@ export const MONTHS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'money_movements',
-    tool: { name: 'list_money_movements_by_month', title: 'List money movements in a month', description: `Use for one month's money movements. ${MONEY_NOTE}` },
+    tool: {
+      name: 'list_money_movements_by_month',
+      title: 'List money movements in a month',
+      description: `Use for one month's money movements. ${MONEY_NOTE}`,
+    },
   },
   {
     id: 'getMoneyMovementGroups',
@@ -91,7 +95,11 @@ export const MONTHS_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'money_movements',
-    tool: { name: 'list_money_movement_groups', title: 'List money movement groups', description: 'Use to see money movements grouped by the action that made them.' },
+    tool: {
+      name: 'list_money_movement_groups',
+      title: 'List money movement groups',
+      description: 'Use to see money movements grouped by the action that made them.',
+    },
   },
   {
     id: 'getMoneyMovementGroupsByMonth',

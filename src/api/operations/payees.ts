@@ -34,7 +34,11 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'payees',
-    tool: { name: 'create_payee', title: 'Create payee', description: 'Use only for a payee without transactions yet (payee_name on a transaction creates payees).' },
+    tool: {
+      name: 'create_payee',
+      title: 'Create payee',
+      description: 'Use only for a payee without transactions yet (payee_name on a transaction creates payees).',
+    },
   },
   {
     id: 'getPayeeById',
@@ -81,7 +85,11 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'list_payee_locations', title: 'List payee locations', description: 'Use for where payments happened: GPS locations recorded for payees (latitude and longitude as text).' },
+    tool: {
+      name: 'list_payee_locations',
+      title: 'List payee locations',
+      description: 'Use for where payments happened: GPS locations recorded for payees (latitude and longitude as text).',
+    },
   },
   {
     id: 'getPayeeLocationById',
@@ -111,6 +119,10 @@ export const PAYEES_OPERATIONS = [
     delta: false,
     access: 'read',
     toolset: 'payees',
-    tool: { name: 'list_payee_locations_by_payee', title: 'List locations of a payee', description: 'Use for where one payee was paid: its recorded GPS locations.' },
+    tool: {
+      name: 'list_payee_locations_by_payee',
+      title: 'List locations of a payee',
+      description: 'Use for where one payee was paid: its recorded GPS locations.',
+    },
   },
 ] as const satisfies readonly Operation[];

@@ -75,7 +75,11 @@ export const SCHEDULED_OPERATIONS = [
     delta: false,
     access: 'write',
     toolset: 'scheduled',
-    tool: { name: 'update_scheduled_transaction', title: 'Update scheduled transaction', description: 'Use to change a scheduled transaction: replaces it with the fields given.' },
+    tool: {
+      name: 'update_scheduled_transaction',
+      title: 'Update scheduled transaction',
+      description: 'Use to change a scheduled transaction: replaces it with the fields given.',
+    },
   },
   {
     id: 'deleteScheduledTransaction',

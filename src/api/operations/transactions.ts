@@ -156,7 +156,11 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     toolset: 'transactions',
-    tool: { name: 'list_account_transactions', title: 'List transactions of an account', description: `Use for one account's transactions, e.g. to reconcile. ${MONEY_NOTE}` },
+    tool: {
+      name: 'list_account_transactions',
+      title: 'List transactions of an account',
+      description: `Use for one account's transactions, e.g. to reconcile. ${MONEY_NOTE}`,
+    },
   },
   {
     id: 'getTransactionsByCategory',

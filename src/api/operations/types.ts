@@ -7,17 +7,7 @@ export type Access = 'read' | 'write';
 export type Scope = 'root' | 'list' | 'budget';
 export type Era = 'plans' | 'budgets';
 
-export const TOOLSETS = [
-  'user',
-  'budgets',
-  'accounts',
-  'categories',
-  'months',
-  'payees',
-  'money_movements',
-  'transactions',
-  'scheduled',
-] as const;
+export const TOOLSETS = ['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
 export interface Operation {

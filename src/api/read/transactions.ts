@@ -72,17 +72,31 @@ function isBudgetTransfer(l: BudgetLookup, accountId: string, transferAccountId:
 }
 
 /** A line without a category that the budget counts as uncategorized (on budget, not a budget transfer). */
-export function isUncategorizedLine(l: BudgetLookup, accountId: string, categoryId: string | null | undefined, transferAccountId: string | null | undefined): boolean {
+export function isUncategorizedLine(
+  l: BudgetLookup,
+  accountId: string,
+  categoryId: string | null | undefined,
+  transferAccountId: string | null | undefined,
+): boolean {
   return !categoryId && !!l.account(accountId)?.on_budget && !isBudgetTransfer(l, accountId, transferAccountId);
 }
 
 /** The category name the service shows for a line: its category's, or "Uncategorized" for an uncategorized budget line. */
-export function lineCategoryName(l: BudgetLookup, accountId: string, categoryId: string | null | undefined, transferAccountId: string | null | undefined): string | null {
+export function lineCategoryName(
+  l: BudgetLookup,
+  accountId: string,
+  categoryId: string | null | undefined,
+  transferAccountId: string | null | undefined,
+): string | null {
   if (categoryId) return l.categoryName(categoryId);
   return isUncategorizedLine(l, accountId, categoryId, transferAccountId) ? l.uncategorizedName : null;
 }
 
-export function subtransactionBase(l: BudgetLookup, x: LineLike, parent: Pick<E.TransactionSummaryBase, 'id' | 'account_id' | 'deleted'>): E.SubTransactionBase {
+export function subtransactionBase(
+  l: BudgetLookup,
+  x: LineLike,
+  parent: Pick<E.TransactionSummaryBase, 'id' | 'account_id' | 'deleted'>,
+): E.SubTransactionBase {
   return {
     id: x.id,
     transaction_id: parent.id,
@@ -124,11 +138,23 @@ export function transactionDetail(l: BudgetLookup, t: E.TransactionSummaryBase, 
 
 /** A whole transaction as a row of the by-category / by-payee lists. */
 export function hybridFromTransaction(l: BudgetLookup, t: E.TransactionSummaryBase, split: boolean): E.HybridTransaction {
-  return hybridRow(l, transactionSummaryBase(t), t, null, split ? 'Split' : (lineCategoryName(l, t.account_id, t.category_id, t.transfer_account_id) ?? l.uncategorizedName));
+  return hybridRow(
+    l,
+    transactionSummaryBase(t),
+    t,
+    null,
+    split ? 'Split' : (lineCategoryName(l, t.account_id, t.category_id, t.transfer_account_id) ?? l.uncategorizedName),
+  );
 }
 
 /** The hybrid row's fields after the base ones, in the service's order. */
-function hybridRow(l: BudgetLookup, base: E.TransactionSummaryBase, t: E.TransactionSummaryBase, parent: string | null, categoryName: string): E.HybridTransaction {
+function hybridRow(
+  l: BudgetLookup,
+  base: E.TransactionSummaryBase,
+  t: E.TransactionSummaryBase,
+  parent: string | null,
+  categoryName: string,
+): E.HybridTransaction {
   const row = withAmount(l, base) as E.HybridTransaction;
   row.type = parent === null ? 'transaction' : 'subtransaction';
   row.parent_transaction_id = parent;
@@ -209,7 +235,13 @@ export function listTransactions<T extends E.TransactionSummaryBase>(
   if (scope.kind === 'month' && style.monthAsHybrid) {
     const inMonth = (t: T) => monthOf(t.date) === scope.month;
     // Each amount once: a whole transaction, or a split's lines.
-    return hybrid(l, src, q, (t, lines) => inMonth(t) && !lines.length, (_x, t) => inMonth(t));
+    return hybrid(
+      l,
+      src,
+      q,
+      (t, lines) => inMonth(t) && !lines.length,
+      (_x, t) => inMonth(t),
+    );
   }
   if (scope.kind === 'all' || scope.kind === 'account' || scope.kind === 'month') {
     const detail = src.detail ?? ((t: T) => transactionDetail(l, t, src.linesOf(t)));
@@ -220,12 +252,22 @@ export function listTransactions<T extends E.TransactionSummaryBase>(
       // The Uncategorized category stands for lines without a category.
       const inCategory = (accountId: string, categoryId: string | null | undefined, transfer: string | null | undefined) =>
         scope.id === l.uncategorizedId ? isUncategorizedLine(l, accountId, categoryId, transfer) : categoryId === scope.id;
-      return hybrid(l, src, q, (t, lines) => !isSplit(lines) && inCategory(t.account_id, t.category_id, t.transfer_account_id), (x, t) =>
-        inCategory(t.account_id, x.category_id, x.transfer_account_id),
+      return hybrid(
+        l,
+        src,
+        q,
+        (t, lines) => !isSplit(lines) && inCategory(t.account_id, t.category_id, t.transfer_account_id),
+        (x, t) => inCategory(t.account_id, x.category_id, x.transfer_account_id),
       );
     }
     case 'payee':
-      return hybrid(l, src, q, (t) => t.payee_id === scope.id, (x, t) => x.payee_id === scope.id && t.payee_id !== scope.id);
+      return hybrid(
+        l,
+        src,
+        q,
+        (t) => t.payee_id === scope.id,
+        (x, t) => x.payee_id === scope.id && t.payee_id !== scope.id,
+      );
   }
 }
 

@@ -70,16 +70,7 @@ export const ScheduledTransactionFrequency = z.enum([
 ]);
 export type ScheduledTransactionFrequency = z.infer<typeof ScheduledTransactionFrequency>;
 
-export const DebtTransactionType = z.enum([
-  'payment',
-  'refund',
-  'fee',
-  'interest',
-  'escrow',
-  'balanceAdjustment',
-  'credit',
-  'charge',
-]);
+export const DebtTransactionType = z.enum(['payment', 'refund', 'fee', 'interest', 'escrow', 'balanceAdjustment', 'credit', 'charge']);
 export type DebtTransactionType = z.infer<typeof DebtTransactionType>;
 
 export const HybridTransactionType = z.enum(['transaction', 'subtransaction']);

@@ -72,12 +72,12 @@ function checkFields(kind: EntityKind, o: OutputOptions, sample: Record<string, 
   if (!o.fields?.length) return;
   const nested = FIELDS_APPLY_TO[kind];
   const nestedSample = nested && Array.isArray(sample?.[nested.member]) ? sample![nested.member][0] : undefined;
-  const known = new Set(
-    o.detail === 'full' && sample ? Object.keys(nestedSample ?? sample) : compactFieldNames(nested?.kind ?? kind),
-  );
+  const known = new Set(o.detail === 'full' && sample ? Object.keys(nestedSample ?? sample) : compactFieldNames(nested?.kind ?? kind));
   const unknown = o.fields.filter((f) => !known.has(f));
   if (unknown.length) {
-    throw new PagingError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => JSON.stringify(f)).join(', ')}; available${o.detail === 'full' ? '' : ' in compact detail'}: ${[...known].join(', ')}`);
+    throw new PagingError(
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => JSON.stringify(f)).join(', ')}; available${o.detail === 'full' ? '' : ' in compact detail'}: ${[...known].join(', ')}`,
+    );
   }
 }
 
@@ -144,7 +144,9 @@ export function buildOutput(input: OutputInput): BuiltOutput {
     const page: Record<string, unknown>[] = [];
     for (let i = offset; i < end; i++) page.push(render(itemKind, item(i), o, ctx, true));
     const more = end < all.length;
-    const listValue = parent ? { ...(o.detail === 'full' ? parent : compact(shape.kind, { ...parent, categories: [] }, ctx)), [shape.nestedList!]: page } : page;
+    const listValue = parent
+      ? { ...(o.detail === 'full' ? parent : compact(shape.kind, { ...parent, categories: [] }, ctx)), [shape.nestedList!]: page }
+      : page;
     const structured: Record<string, unknown> = {
       [shape.outputMember]: listValue,
       count: all.length,

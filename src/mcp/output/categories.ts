@@ -6,7 +6,16 @@
  */
 import type { OperationId } from '../../api/operations/index.js';
 
-type Category = { hidden?: boolean; internal?: boolean; name?: string; budgeted?: number; activity?: number; balance?: number; goal_under_funded?: number | null; deleted?: boolean };
+type Category = {
+  hidden?: boolean;
+  internal?: boolean;
+  name?: string;
+  budgeted?: number;
+  activity?: number;
+  balance?: number;
+  goal_under_funded?: number | null;
+  deleted?: boolean;
+};
 
 /** Whether a compact list shows the category. Uncategorized stays while it holds money. */
 function shown(c: Category): boolean {

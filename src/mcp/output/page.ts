@@ -13,7 +13,12 @@ export const MAX_LIMIT = 500;
 /** A short fingerprint of a query: the tool and every argument except limit and cursor. */
 export function queryKey(tool: string, args: Record<string, unknown>): string {
   const { limit: _l, cursor: _c, ...rest } = args;
-  const canonical = JSON.stringify([tool, Object.keys(rest).sort().map((k) => [k, rest[k]])]);
+  const canonical = JSON.stringify([
+    tool,
+    Object.keys(rest)
+      .sort()
+      .map((k) => [k, rest[k]]),
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
 }
 
@@ -34,7 +39,9 @@ export function decodeCursor(cursor: string | undefined, key: string): number {
     throw new PagingError('cursor is not one this server gave out; pass the next_cursor of a previous answer, or leave it out to start from the beginning');
   }
   if (parsed.q !== key) {
-    throw new PagingError('cursor belongs to a different query (another tool or other arguments); repeat the same arguments with it, or leave it out to start over');
+    throw new PagingError(
+      'cursor belongs to a different query (another tool or other arguments); repeat the same arguments with it, or leave it out to start over',
+    );
   }
   return parsed.o;
 }

@@ -120,7 +120,14 @@ function flatten(schema: z.ZodObject, forceOptional: boolean, nested = false): {
 }
 
 /** Milliunits from a money argument pair; undefined when neither was given. `digits`: the currency's decimal digits. */
-export function money(args: Record<string, unknown>, key: string, where: string, required: boolean, nullable: boolean, digits: number | undefined): number | null | undefined {
+export function money(
+  args: Record<string, unknown>,
+  key: string,
+  where: string,
+  required: boolean,
+  nullable: boolean,
+  digits: number | undefined,
+): number | null | undefined {
   const decimal = args[key];
   const milli = args[`${key}_milliunits`];
   const label = where ? `${where}.${key}` : key;
@@ -140,7 +147,10 @@ export function money(args: Record<string, unknown>, key: string, where: string,
     return decimalToMilliunits(decimal as number, digits);
   } catch (e) {
     if (e instanceof MoneyInputError) {
-      const hint = digits !== undefined && digits < 3 && /decimal places/.test(e.message) ? ` (the budget's currency has ${digits}; give ${label}_milliunits for an exact amount)` : '';
+      const hint =
+        digits !== undefined && digits < 3 && /decimal places/.test(e.message)
+          ? ` (the budget's currency has ${digits}; give ${label}_milliunits for an exact amount)`
+          : '';
       throw new ArgumentError(`${label}: ${e.message}${hint}`);
     }
     throw e;
@@ -164,10 +174,14 @@ function toBody(plan: ObjectPlan, args: Record<string, unknown>, where: string, 
 }
 
 /** A budget month: "current" or YYYY-MM-01 (checked here; the description says the format once). */
-export const MONTH_ARG = z.string().refine((v) => /^(current|\d{4}-(0[1-9]|1[0-2])-01)$/.test(v), { message: 'must be "current" or the first day of a month as YYYY-MM-01' });
+export const MONTH_ARG = z
+  .string()
+  .refine((v) => /^(current|\d{4}-(0[1-9]|1[0-2])-01)$/.test(v), { message: 'must be "current" or the first day of a month as YYYY-MM-01' });
 
 /** An id that is a UUID in the API (checked, not advertised: the argument's name says what it is). */
-const UUID_ARG = z.string().refine((v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v), { message: 'must be an id as the list tools give it (a UUID)' });
+const UUID_ARG = z
+  .string()
+  .refine((v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v), { message: 'must be an id as the list tools give it (a UUID)' });
 
 function pathParam(name: string): z.ZodType {
   const doc = FIELD_DOCS[name];
@@ -193,7 +207,9 @@ export interface ToolArgs {
 }
 
 /** How a body wrapper is presented: its one member flattened, or an array member kept as a list. */
-function bodyArgs(op: Operation): { shape: Record<string, z.ZodType>; toBody: (args: Record<string, unknown>, digits: number | undefined) => unknown } | undefined {
+function bodyArgs(
+  op: Operation,
+): { shape: Record<string, z.ZodType>; toBody: (args: Record<string, unknown>, digits: number | undefined) => unknown } | undefined {
   if (!op.body || !op.bodyMembers?.length) return undefined;
   const wrapper = op.body as z.ZodObject;
   if (op.id === 'createTransaction' || op.id === 'updateTransactions') {
@@ -204,7 +220,9 @@ function bodyArgs(op: Operation): { shape: Record<string, z.ZodType>; toBody: (a
     const doc = op.id === 'createTransaction' ? 'Up to 100.' : 'Up to 100, each with id or import_id and the fields to change.';
     return {
       shape: { transactions: z.array(z.strictObject(shape)).min(1).max(100).describe(doc) },
-      toBody: (args, digits) => ({ transactions: (args.transactions as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `transactions[${i}]`, digits)) }),
+      toBody: (args, digits) => ({
+        transactions: (args.transactions as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `transactions[${i}]`, digits)),
+      }),
     };
   }
   const member = op.bodyMembers[0]!;

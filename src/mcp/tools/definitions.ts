@@ -172,7 +172,6 @@ const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { messag
 /** Lists whose compact form leaves out hidden and all-zero categories unless include_all. */
 export const CATEGORY_LISTS: ReadonlySet<string> = new Set(['getCategories', 'getPlanMonth']);
 
-
 /** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */
 function defineInsight(spec: InsightSpec): InsightTool {
   return {

@@ -74,7 +74,10 @@ const spendingSummary: InsightCompute = (ctx, a) => {
   const lines = ctx.view.activity(a.include_off_budget).filter(lineFilter(ctx.view, scope, ctx.digits));
   const now = lines.filter((l) => within(l.date, current));
   // Month rows compare with the month before each; other rows with the previous equal period.
-  const before = by === 'month' ? lines.filter((l) => l.date >= addMonths(monthOf(current.since), -1) && l.date < monthOf(current.since)).concat(now) : lines.filter((l) => within(l.date, previous));
+  const before =
+    by === 'month'
+      ? lines.filter((l) => l.date >= addMonths(monthOf(current.since), -1) && l.date < monthOf(current.since)).concat(now)
+      : lines.filter((l) => within(l.date, previous));
   const key = (g: { id: string | null; name: string }) => g.id ?? `name:${g.name}`;
   const prevNet = new Map<string, number>();
   for (const g of groupLines(ctx.view, before, by)) prevNet.set(by === 'month' ? addMonths(g.id!, 1) : key(g), g.net);
@@ -116,7 +119,12 @@ const spendingSummary: InsightCompute = (ctx, a) => {
       previous_period: { since: previous.since, until: previous.until },
       group_by: by,
       rows: out,
-      totals: { ...flows(ctx.money, total.outflow, total.inflow, full), ...ctx.money('net', total.net), count: total.count, ...ctx.money('previous_net', previousTotal.net) },
+      totals: {
+        ...flows(ctx.money, total.outflow, total.inflow, full),
+        ...ctx.money('net', total.net),
+        count: total.count,
+        ...ctx.money('previous_net', previousTotal.net),
+      },
     },
   };
 };
@@ -171,7 +179,11 @@ const EXAMPLES = { compact: 2, full: 5, kind: 100 };
 const needsAttention: InsightCompute = (ctx, a) => {
   const full = a.detail === 'full';
   const examples = a.kind ? EXAMPLES.kind : full ? EXAMPLES.full : EXAMPLES.compact;
-  const found = attention({ view: ctx.view, today: ctx.today, money: rowMoney(ctx.money, full), full, includeOffBudget: a.include_off_budget === true }, examples, a.kind);
+  const found = attention(
+    { view: ctx.view, today: ctx.today, money: rowMoney(ctx.money, full), full, includeOffBudget: a.include_off_budget === true },
+    examples,
+    a.kind,
+  );
   return { structured: { as_of: ctx.today, ...found } };
 };
 
@@ -201,7 +213,14 @@ const cashFlow: InsightCompute = (ctx, a) => {
     );
   }
   return {
-    structured: { months: out, totals: { ...ctx.money('income', totals.income), ...ctx.money('spending', totals.spending), ...(full ? ctx.money('net', totals.income - totals.spending) : {}) } },
+    structured: {
+      months: out,
+      totals: {
+        ...ctx.money('income', totals.income),
+        ...ctx.money('spending', totals.spending),
+        ...(full ? ctx.money('net', totals.income - totals.spending) : {}),
+      },
+    },
   };
 };
 
@@ -265,7 +284,12 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'search_transactions',
     title: 'Search transactions',
     description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines match on their own). ${MONEY}`,
-    input: { ...FILTER_ARGS, spending_only: z.boolean().optional().describe('Only spending, as spending_summary counts it.'), ...paging(String(SEARCH_LIMIT)), ...DETAIL_ARG },
+    input: {
+      ...FILTER_ARGS,
+      spending_only: z.boolean().optional().describe('Only spending, as spending_summary counts it.'),
+      ...paging(String(SEARCH_LIMIT)),
+      ...DETAIL_ARG,
+    },
     output: { transactions: rows },
     compute: searchTransactions,
   },
@@ -289,7 +313,12 @@ export const INSIGHTS: readonly InsightSpec[] = [
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
     description: `Use for "what bills are coming": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
-    input: { days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'), ...OFF_BUDGET_ARG, ...paging(`${UPCOMING_ROWS.compact}, full ${UPCOMING_ROWS.full}`), ...DETAIL_ARG },
+    input: {
+      days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'),
+      ...OFF_BUDGET_ARG,
+      ...paging(`${UPCOMING_ROWS.compact}, full ${UPCOMING_ROWS.full}`),
+      ...DETAIL_ARG,
+    },
     output: { occurrences: rows },
     compute: upcoming,
   },

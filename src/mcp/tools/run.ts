@@ -26,7 +26,12 @@ export interface RunOptions {
   confirm?: ConfirmInput;
 }
 
-export async function runTool(def: ToolDefinition, args: Record<string, unknown>, state: ServerState, opts: RunOptions = {}): Promise<CallToolResult | InputRequiredResult> {
+export async function runTool(
+  def: ToolDefinition,
+  args: Record<string, unknown>,
+  state: ServerState,
+  opts: RunOptions = {},
+): Promise<CallToolResult | InputRequiredResult> {
   const write = def.access === 'write';
   // Before the service exists (no token yet, a bad base URL) there are no tokens to know, but
   // URL credentials are still removed.
@@ -41,7 +46,11 @@ export async function runTool(def: ToolDefinition, args: Record<string, unknown>
     // A held write asks the user in the client's dialog; the SDK runs this call again with the answer.
     if (answered.input) return answered.input;
     const { structured } = answered;
-    return { content: [{ type: 'text', text: answerText(structured) }], structuredContent: structured, ...(opts.resultMeta ? { _meta: opts.resultMeta(answered) } : {}) };
+    return {
+      content: [{ type: 'text', text: answerText(structured) }],
+      structuredContent: structured,
+      ...(opts.resultMeta ? { _meta: opts.resultMeta(answered) } : {}),
+    };
   } catch (e) {
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: ${def.name} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);

@@ -75,14 +75,26 @@ async function planSplitTool(ctx: TaskContext, a: Record<string, any>): Promise<
     notices: p.notices,
     apply: async (w) => {
       const done = await applySplit(p, a.transaction_id, w, ctx.shown);
-      return { structured: { transaction: txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)), ...(p.rewrite ? { replaced: a.transaction_id } : {}), kept: p.kept, ...(p.lost.length ? { not_kept: p.lost } : {}) }, draft: done.draft, notices: done.notices };
+      return {
+        structured: {
+          transaction: txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)),
+          ...(p.rewrite ? { replaced: a.transaction_id } : {}),
+          kept: p.kept,
+          ...(p.lost.length ? { not_kept: p.lost } : {}),
+        },
+        draft: done.draft,
+        notices: done.notices,
+      };
     },
   };
 }
 
 async function planUndo(ctx: TaskContext, a: Record<string, any>): Promise<TaskPlan> {
-    const change = await ctx.changes.get(ctx.budgetId, a.change_id);
-  if (!change) throw new ArgumentError(`change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`);
+  const change = await ctx.changes.get(ctx.budgetId, a.change_id);
+  if (!change)
+    throw new ArgumentError(
+      `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`,
+    );
   checkUndoable(change, ctx.replica, ctx.shown);
   return {
     tool: ctx.tool,
@@ -97,10 +109,25 @@ async function planUndo(ctx: TaskContext, a: Record<string, any>): Promise<TaskP
       if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
       try {
         const { draft, notices } = await applyUndo(claimed, w, ctx.shown);
-        return { structured: { undone: change.id, restored: draft.entities.map((e) => ({ action: e.action, entity: e.kind, id: e.id, description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown) })) }, draft, notices };
+        return {
+          structured: {
+            undone: change.id,
+            restored: draft.entities.map((e) => ({
+              action: e.action,
+              entity: e.kind,
+              id: e.id,
+              description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
+            })),
+          },
+          draft,
+          notices,
+        };
       } catch (e) {
         const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
-        if (partial?.length) await ctx.changes.append(ctx.budgetId, { tool: ctx.tool, summary: `Partly undid ${change.id}`, entities: partial, undoes: change.id }).catch(() => undefined);
+        if (partial?.length)
+          await ctx.changes
+            .append(ctx.budgetId, { tool: ctx.tool, summary: `Partly undid ${change.id}`, entities: partial, undoes: change.id })
+            .catch(() => undefined);
         await ctx.changes.settle(ctx.budgetId, change.id, undefined).catch(() => undefined);
         throw e;
       }
@@ -109,7 +136,7 @@ async function planUndo(ctx: TaskContext, a: Record<string, any>): Promise<TaskP
 }
 
 async function recentChanges(ctx: TaskContext, a: Record<string, any>): Promise<Record<string, unknown>> {
-    const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
+  const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
   return {
     changes: changes.map((c) => ({
       change_id: c.id,
@@ -118,7 +145,11 @@ async function recentChanges(ctx: TaskContext, a: Record<string, any>): Promise<
       summary: c.summary,
       count: c.entities.filter((e) => !e.linked).length,
       entities: c.entities.slice(0, 5).map((e) => `${e.action} ${describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown)}`),
-      ...(c.not_undoable ? { undoable: false, why_not: c.not_undoable } : c.undo?.state === 'undone' ? { undoable: false, undone_by: c.undo.by } : { undoable: true }),
+      ...(c.not_undoable
+        ? { undoable: false, why_not: c.not_undoable }
+        : c.undo?.state === 'undone'
+          ? { undoable: false, undone_by: c.undo.by }
+          : { undoable: true }),
       ...(c.undoes ? { undoes: c.undoes } : {}),
     })),
     count: changes.length,
@@ -144,7 +175,8 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'create_transfer',
     title: 'Transfer between accounts',
-    description: 'Use to move money between two accounts: makes both sides of the transfer once. A category is needed only from a budget to a tracking account.',
+    description:
+      'Use to move money between two accounts: makes both sides of the transfer once. A category is needed only from a budget to a tracking account.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['create'],
@@ -206,7 +238,8 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'split_transaction',
     title: 'Split a transaction',
-    description: "Use to make a transaction a split or change a split's lines (or total). A split is deleted and created again; the preview says what survives.",
+    description:
+      "Use to make a transaction a split or change a split's lines (or total). A split is deleted and created again; the preview says what survives.",
     toolset: 'transactions',
     access: 'write',
     kinds: ['split'],

@@ -81,7 +81,10 @@ export function registerViews(server: McpServer, offered: readonly ToolDefinitio
   }
   const shows = (ctx: ServerContext) => showsViews(declared, ctx);
   gateList(server, 'tools/list', shows, (result: ListToolsResult) => ({ ...result, tools: result.tools.map(withoutViewMeta) }));
-  gateList(server, 'resources/list', shows, (result: ListResourcesResult) => ({ ...result, resources: result.resources.filter((r) => !r.uri.startsWith(UI_SCHEME)) }));
+  gateList(server, 'resources/list', shows, (result: ListResourcesResult) => ({
+    ...result,
+    resources: result.resources.filter((r) => !r.uri.startsWith(UI_SCHEME)),
+  }));
 }
 
 /** A tool as clients without the extension know it: no view metadata. */

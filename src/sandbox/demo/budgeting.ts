@@ -122,7 +122,12 @@ export function budgetMonth(store: BudgetStore, ledger: Ledger, running: Running
   }
 
   // Each call is one action: one money movement group, as a user's click on "Assign".
-  assign(store, month, [...first].map(([categoryId, budgeted]) => ({ categoryId, budgeted })), firstAt);
+  assign(
+    store,
+    month,
+    [...first].map(([categoryId, budgeted]) => ({ categoryId, budgeted })),
+    firstAt,
+  );
   if (secondAt && second.size) {
     const totals = [...second].map(([categoryId, amount]) => ({ categoryId, budgeted: (first.get(categoryId) ?? 0) + amount }));
     assign(store, month, totals, secondAt);
@@ -131,7 +136,14 @@ export function budgetMonth(store: BudgetStore, ledger: Ledger, running: Running
 }
 
 /** Covers some of the month's overspending by moving money from the donor categories, one move each. */
-function coverOverspending(store: BudgetStore, running: RunningBudget, plan: MonthBudget, cover: NonNullable<MonthBudget['cover']>, flows: MonthFlows, rng: Random): void {
+function coverOverspending(
+  store: BudgetStore,
+  running: RunningBudget,
+  plan: MonthBudget,
+  cover: NonNullable<MonthBudget['cover']>,
+  flows: MonthFlows,
+  rng: Random,
+): void {
   const figures = running.preview(store, plan.month, flows).categories;
   const balance = (c: CategoryRec) => figures.get(c.id)?.balance ?? 0;
   const left = new Map(cover.from.map((c) => [c.id, Math.max(0, balance(c))]));

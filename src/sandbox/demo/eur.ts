@@ -33,7 +33,6 @@ const TRANSACTIONS = 150;
 /** Everyday purchases a month: the transactions less the monthly backbone (about 9), over 5.5 months. */
 const FILL_PER_MONTH = TRANSACTIONS / 5.5 - 9;
 
-
 const GROUPS: GroupPlan[] = [
   {
     name: 'Fixkosten',
@@ -68,7 +67,16 @@ const GROUPS: GroupPlan[] = [
 ];
 
 const MERCHANTS: Merchant[] = [
-  { name: 'REWE', category: 'lebensmittel', min: 12, max: 75, weight: 6, pay: 'checking', split: [{ category: 'drogerie', min: 2, max: 15 }], splitChance: 0.4 },
+  {
+    name: 'REWE',
+    category: 'lebensmittel',
+    min: 12,
+    max: 75,
+    weight: 6,
+    pay: 'checking',
+    split: [{ category: 'drogerie', min: 2, max: 15 }],
+    splitChance: 0.4,
+  },
   { name: 'EDEKA', category: 'lebensmittel', min: 8, max: 55, weight: 3, pay: 'checking' },
   { name: 'ALDI SÜD', category: 'lebensmittel', min: 10, max: 45, weight: 3, pay: 'checking' },
   { name: 'Lidl', category: 'lebensmittel', min: 8, max: 40, weight: 2, pay: 'cash' },
@@ -90,7 +98,15 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
   let time = new Date(`${firstMonth}T06:30:00.000Z`);
   const clock: DemoClock = { now: env.now, today, set: (t) => (time = t) };
   const store = new BudgetStore(
-    emptyBudget({ id: ids.uuid(), split_category_id: ids.uuid(), name: 'Haushalt Berlin', first_month: firstMonth, now: time.toISOString(), date_format: { format: 'DD.MM.YYYY' }, currency_format: EUR }),
+    emptyBudget({
+      id: ids.uuid(),
+      split_category_id: ids.uuid(),
+      name: 'Haushalt Berlin',
+      first_month: firstMonth,
+      now: time.toISOString(),
+      date_format: { format: 'DD.MM.YYYY' },
+      currency_format: EUR,
+    }),
     { clock: () => time, newId: () => ids.uuid(), userId: env.userId },
   );
   const through = new Map<string, string>();
@@ -122,7 +138,17 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
     on(4, () => ({ date: '', account: acc.giro, amount: -300 * U, payee: transferTo(acc.tagesgeld), memo: 'Sparen' }), 2);
     const cashStart = ledger.balance(acc.bar);
     cashPlanned = 0;
-    on(6, () => ({ date: '', account: acc.giro, amount: -Math.max(50 * U, Math.ceil((cashPlanned + 30 * U - cashStart) / (50 * U)) * 50 * U), payee: transferTo(acc.bar), memo: 'Geldautomat' }), 2);
+    on(
+      6,
+      () => ({
+        date: '',
+        account: acc.giro,
+        amount: -Math.max(50 * U, Math.ceil((cashPlanned + 30 * U - cashStart) / (50 * U)) * 50 * U),
+        payee: transferTo(acc.bar),
+        memo: 'Geldautomat',
+      }),
+      2,
+    );
     if (slot.index === 2) {
       // A big weekly shop split between food and toiletries (besides the random REWE splits).
       on(12, () => ({
@@ -152,7 +178,8 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
             cat[c.key] = createCategory(store, g.id, c.name, { note: c.note ?? null, goal: target ? goalOf(target, firstMonth, today) : null });
           }
         }
-        const open = (name: string, type: AccountRec['type'], units: number, note: string | null) => createAccount(store, { name, type, balance: units * U, date: firstMonth, note });
+        const open = (name: string, type: AccountRec['type'], units: number, note: string | null) =>
+          createAccount(store, { name, type, balance: units * U, date: firstMonth, note });
         acc.giro = open('Girokonto', 'checking', 2400, 'Sparkasse Berlin');
         acc.tagesgeld = open('Tagesgeld', 'savings', 6000, '2,5 % p. a.');
         acc.bar = open('Bargeld', 'cash', 120, null);
@@ -176,18 +203,44 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
         month: slot.month,
         items: GROUPS.flatMap((g) =>
           g.categories.map(
-            (c): BudgetItem => ({ category: cat[c.key]!, policy: c.policy ?? 'cover', action: g.action, expected: Math.round(expected.get(c.key) ?? 0), ...(c.cap ? { cap: c.cap * U } : {}) }),
+            (c): BudgetItem => ({
+              category: cat[c.key]!,
+              policy: c.policy ?? 'cover',
+              action: g.action,
+              expected: Math.round(expected.get(c.key) ?? 0),
+              ...(c.cap ? { cap: c.cap * U } : {}),
+            }),
           ),
         ),
         sinks: [{ category: cat.notgroschen!, upTo: 5000 * U }, { category: cat.puffer! }],
-        moments: [momentOn(clock, rng, slot.month, 17).toISOString(), dayIn(slot.month, 2) <= slot.last ? momentOn(clock, rng, dayIn(slot.month, 2), 20).toISOString() : null],
+        moments: [
+          momentOn(clock, rng, slot.month, 17).toISOString(),
+          dayIn(slot.month, 2) <= slot.last ? momentOn(clock, rng, dayIn(slot.month, 2), 20).toISOString() : null,
+        ],
         keep: rng.cents(0, 40),
         reserve: cat.puffer!,
-        cover: slot.isCurrent ? null : { at: momentOn(clock, rng, dayIn(slot.month, 27), 19).toISOString(), chance: 0.5, from: [cat.puffer!, cat.notgroschen!] },
+        cover: slot.isCurrent
+          ? null
+          : { at: momentOn(clock, rng, dayIn(slot.month, 27), 19).toISOString(), chance: 0.5, from: [cat.puffer!, cat.notgroschen!] },
       }),
       finish() {
-        addScheduled(store, { frequency: 'monthly', date_first: dayIn(firstMonth, 3), account: acc.giro, payee: payee('Hausverwaltung Krause'), amount: -1050 * U, category: cat.miete });
-        addScheduled(store, { frequency: 'every3Months', date_first: nextQuarterly(firstMonth, 1, 15, today), account: acc.giro, payee: payee('Beitragsservice ARD ZDF'), amount: -55_080, category: cat.rundfunk, memo: 'Quartalsbeitrag' });
+        addScheduled(store, {
+          frequency: 'monthly',
+          date_first: dayIn(firstMonth, 3),
+          account: acc.giro,
+          payee: payee('Hausverwaltung Krause'),
+          amount: -1050 * U,
+          category: cat.miete,
+        });
+        addScheduled(store, {
+          frequency: 'every3Months',
+          date_first: nextQuarterly(firstMonth, 1, 15, today),
+          account: acc.giro,
+          payee: payee('Beitragsservice ARD ZDF'),
+          amount: -55_080,
+          category: cat.rundfunk,
+          memo: 'Quartalsbeitrag',
+        });
         store.stamp(acc.giro).last_reconciled_at = momentOn(clock, rng, addDays(addMonths(monthOf(today), -1), 2), 18).toISOString();
       },
     },

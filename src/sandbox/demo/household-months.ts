@@ -37,8 +37,24 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
     on(day, () => ({ date: dayIn(slot.month, day), account, amount: -units, payee: h.payee(payee), category: cat[category], memo }));
 
   // Pay, twice a month, and a bonus every March.
-  for (const day of [1, 16]) on(day, () => ({ date: dayIn(slot.month, day), account: acc.checking, amount: 2450 * U, payee: h.payee('Acme Corp Payroll'), category: h.rta, memo: null }));
-  if (month === 3) on(20, () => ({ date: dayIn(slot.month, 20), account: acc.checking, amount: 2500 * U, payee: h.payee('Acme Corp Payroll'), category: h.rta, memo: 'Annual bonus' }));
+  for (const day of [1, 16])
+    on(day, () => ({
+      date: dayIn(slot.month, day),
+      account: acc.checking,
+      amount: 2450 * U,
+      payee: h.payee('Acme Corp Payroll'),
+      category: h.rta,
+      memo: null,
+    }));
+  if (month === 3)
+    on(20, () => ({
+      date: dayIn(slot.month, 20),
+      account: acc.checking,
+      amount: 2500 * U,
+      payee: h.payee('Acme Corp Payroll'),
+      category: h.rta,
+      memo: 'Annual bonus',
+    }));
 
   // Housing and the cabin loan: interest and escrow charged on the loan, the payment from checking.
   spend(1, acc.checking, 'Oakwood Apartments', 1650 * U, 'rent', rng.chance(0.3) ? 'Rent' : null);
@@ -52,8 +68,28 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
     debtType: 'interest',
     flag: null,
   }));
-  on(1, () => ({ date: dayIn(slot.month, 1), account: acc.mortgage, amount: -200 * U, payee: h.payee('Columbia Bank'), memo: 'Escrow', debtType: 'escrow', flag: null }));
-  on(5, () => ({ date: dayIn(slot.month, 5), account: acc.checking, amount: -1150 * U, payee: h.transferTo(acc.mortgage), category: cat.mortgage, memo: 'Cabin loan payment', pairDebtType: 'payment' }), 2);
+  on(1, () => ({
+    date: dayIn(slot.month, 1),
+    account: acc.mortgage,
+    amount: -200 * U,
+    payee: h.payee('Columbia Bank'),
+    memo: 'Escrow',
+    debtType: 'escrow',
+    flag: null,
+  }));
+  on(
+    5,
+    () => ({
+      date: dayIn(slot.month, 5),
+      account: acc.checking,
+      amount: -1150 * U,
+      payee: h.transferTo(acc.mortgage),
+      category: cat.mortgage,
+      memo: 'Cabin loan payment',
+      pairDebtType: 'payment',
+    }),
+    2,
+  );
 
   // Utilities and subscriptions.
   const winter = month <= 3 || month >= 11;
@@ -91,7 +127,15 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
       { payee: 'Apple Store', min: 500, max: 1400, category: 'stuff', memo: 'Phone screen + case' },
     ]);
     const day = rng.int(2, 27);
-    on(day, () => ({ date: dayIn(slot.month, day), account: acc.visa, amount: -rng.cents(big.min, big.max), payee: h.payee(big.payee), category: cat[big.category], memo: big.memo, flag: rng.pick(['blue', 'purple', null]) }));
+    on(day, () => ({
+      date: dayIn(slot.month, day),
+      account: acc.visa,
+      amount: -rng.cents(big.min, big.max),
+      payee: h.payee(big.payee),
+      category: cat[big.category],
+      memo: big.memo,
+      flag: rng.pick(['blue', 'purple', null]),
+    }));
   }
 
   // Moving money between accounts. Savings at the end of the month (today, in the current one),
@@ -99,28 +143,60 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
   items.push({ date: slot.last, records: 2, late: true, run: () => ledger.post(savingsSweep(h, slot.last)) });
   const savings = ledger.balance(acc.savings);
   const lastDay = dayIn(slot.month, 31);
-  on(31, () => ({ date: lastDay, account: acc.savings, amount: monthlyInterest(savings, 4100), payee: h.payee('Ally Bank Interest'), category: h.rta, memo: null, flag: null }));
+  on(31, () => ({
+    date: lastDay,
+    account: acc.savings,
+    amount: monthlyInterest(savings, 4100),
+    payee: h.payee('Ally Bank Interest'),
+    category: h.rta,
+    memo: null,
+    flag: null,
+  }));
   // The card: paid in full most months; now and then only part of it, and the rest carried.
   for (const card of [acc.visa, acc.loc]) h.debts.set(card.id, Math.max(0, -ledger.balance(card)));
   const statement = -ledger.balance(acc.visa);
   const partly = i > 0 && !slot.isCurrent && rng.chance(0.15);
   const payment = partly ? Math.round((statement * rng.int(40, 70)) / 100 / (10 * U)) * 10 * U : statement;
   if (payment > 0) {
-    on(22, () => ({ date: dayIn(slot.month, 22), account: acc.checking, amount: -payment, payee: h.transferTo(acc.visa), memo: partly ? 'Part of the statement' : 'Statement balance' }), 2);
+    on(
+      22,
+      () => ({
+        date: dayIn(slot.month, 22),
+        account: acc.checking,
+        amount: -payment,
+        payee: h.transferTo(acc.visa),
+        memo: partly ? 'Part of the statement' : 'Statement balance',
+      }),
+      2,
+    );
   }
   const walletStart = ledger.balance(acc.wallet);
   h.walletPlanned = 0;
-  on(3, () => ({ date: dayIn(slot.month, 3), account: acc.checking, amount: -Math.max(60 * U, Math.ceil((h.walletPlanned + 40 * U - walletStart) / (20 * U)) * 20 * U), payee: h.transferTo(acc.wallet), memo: 'ATM' }), 2);
+  on(
+    3,
+    () => ({
+      date: dayIn(slot.month, 3),
+      account: acc.checking,
+      amount: -Math.max(60 * U, Math.ceil((h.walletPlanned + 40 * U - walletStart) / (20 * U)) * 20 * U),
+      payee: h.transferTo(acc.wallet),
+      memo: 'ATM',
+    }),
+    2,
+  );
   if (i % 3 === 2) {
     const day = rng.int(4, 26);
-    on(day, () => {
-      const lines: DemoLine[] = [
-        { amount: -rng.cents(80, 200), category: cat.groceries },
-        { amount: -rng.cents(15, 50), category: cat.household },
-        { amount: -rng.int(2, 5) * 20 * U, payee: h.transferTo(acc.wallet), memo: 'Cash back' },
-      ];
-      return { date: dayIn(slot.month, day), account: acc.checking, amount: lines.reduce((s, l) => s + l.amount, 0), payee: h.payee('Costco'), lines };
-    }, 2);
+    on(
+      day,
+      () => {
+        const lines: DemoLine[] = [
+          { amount: -rng.cents(80, 200), category: cat.groceries },
+          { amount: -rng.cents(15, 50), category: cat.household },
+          { amount: -rng.int(2, 5) * 20 * U, payee: h.transferTo(acc.wallet), memo: 'Cash back' },
+        ];
+        return { date: dayIn(slot.month, day), account: acc.checking, amount: lines.reduce((s, l) => s + l.amount, 0), payee: h.payee('Costco'), lines };
+      },
+      2,
+    );
   }
   for (let day = 1; day <= 31; day++) {
     const date = dayIn(slot.month, day);
@@ -132,16 +208,39 @@ export function planHouseholdMonth(h: Household, slot: MonthSlot): Planned[] {
 
   // The old credit union account: a fee, then its money moves to checking and it is closed.
   if (i === 1) spend(28, acc.oldBank, 'Old Credit Union', 5 * U, 'stuff', 'Monthly service fee');
-  if (i === 2) on(10, () => ({ date: dayIn(slot.month, 10), account: acc.oldBank, amount: -ledger.balance(acc.oldBank), payee: h.transferTo(acc.checking), memo: 'Closing the account' }), 2);
+  if (i === 2)
+    on(
+      10,
+      () => ({
+        date: dayIn(slot.month, 10),
+        account: acc.oldBank,
+        amount: -ledger.balance(acc.oldBank),
+        payee: h.transferTo(acc.checking),
+        memo: 'Closing the account',
+      }),
+      2,
+    );
 
   // The home equity line: one draw for the roof, then monthly repayments until it is paid off.
   if (i === h.drawMonth) {
     on(3, () => ({ date: dayIn(slot.month, 3), account: acc.loc, amount: -2500 * U, payee: h.transferTo(acc.checking), memo: 'Draw for the roof repair' }), 2);
-    on(6, () => ({ date: dayIn(slot.month, 6), account: acc.checking, amount: -2500 * U, payee: h.payee('Summit Roofing'), category: cat.home_maint, memo: 'Roof repair', flag: 'orange' }));
+    on(6, () => ({
+      date: dayIn(slot.month, 6),
+      account: acc.checking,
+      amount: -2500 * U,
+      payee: h.payee('Summit Roofing'),
+      category: cat.home_maint,
+      memo: 'Roof repair',
+      flag: 'orange',
+    }));
   }
   const owed = -ledger.balance(acc.loc);
   if (i > h.drawMonth && owed > 0) {
-    on(25, () => ({ date: dayIn(slot.month, 25), account: acc.checking, amount: -Math.min(150 * U, owed), payee: h.transferTo(acc.loc), memo: 'HELOC payment' }), 2);
+    on(
+      25,
+      () => ({ date: dayIn(slot.month, 25), account: acc.checking, amount: -Math.min(150 * U, owed), payee: h.transferTo(acc.loc), memo: 'HELOC payment' }),
+      2,
+    );
   }
 
   for (const extra of h.extras) if (extra.date >= slot.month && extra.date <= slot.last) at(extra.date, () => extra, 1);
@@ -175,10 +274,30 @@ export function savingsSweep(h: Household, date: string): Entry {
 export function householdExtras(h: Household, wholeFoods: number): Entry[] {
   const { acc, today } = h;
   const extras: Entry[] = [
-    { date: addDays(today, -3), account: acc.checking, amount: -35 * U, payee: h.payee('Venmo'), category: null, memo: 'Concert tickets?', approved: false, imported: false, flag: 'yellow' },
+    {
+      date: addDays(today, -3),
+      account: acc.checking,
+      amount: -35 * U,
+      payee: h.payee('Venmo'),
+      category: null,
+      memo: 'Concert tickets?',
+      approved: false,
+      imported: false,
+      flag: 'yellow',
+    },
     { date: addDays(today, -8), account: acc.checking, amount: 60 * U, payee: h.payee('Zelle'), category: null, memo: null, approved: false },
     // Entered by hand; the pending import of the same amount will match it.
-    { date: addDays(today, -2), account: acc.checking, amount: -wholeFoods, payee: h.payee('Whole Foods Market'), category: h.cat.groceries, memo: 'Entered at the till', cleared: 'uncleared', approved: true, imported: false },
+    {
+      date: addDays(today, -2),
+      account: acc.checking,
+      amount: -wholeFoods,
+      payee: h.payee('Whole Foods Market'),
+      category: h.cat.groceries,
+      memo: 'Entered at the till',
+      cleared: 'uncleared',
+      approved: true,
+      imported: false,
+    },
   ];
   return extras.filter((e) => e.date >= h.firstMonth);
 }

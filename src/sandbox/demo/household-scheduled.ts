@@ -34,15 +34,45 @@ export function addHouseholdScheduled(h: Household): void {
     category: cat.subscriptions,
     memo: 'Yearly renewal',
   });
-  s('every3Months', nextOnCycle(addMonths(firstMonth, 1), 3, 10, today), { account: acc.checking, payee: h.payee('GEICO'), amount: -420 * U, category: cat.car_ins, memo: 'Auto policy, 3 months' });
+  s('every3Months', nextOnCycle(addMonths(firstMonth, 1), 3, 10, today), {
+    account: acc.checking,
+    payee: h.payee('GEICO'),
+    amount: -420 * U,
+    category: cat.car_ins,
+    memo: 'Auto policy, 3 months',
+  });
   s('twiceAYear', dayIn(addMonths(firstMonth, 4), 15), { account: acc.checking, payee: h.payee('State Farm'), amount: -780 * U, category: cat.home_ins });
   // The end-of-month savings transfer (household-months.ts), as the household plans it: this month's
   // is still to come unless today is the last day (it was made today).
   const monthEnd = dayIn(monthOf(today), 31);
-  s('monthly', monthEnd > today ? monthEnd : dayIn(nextMonth, 31), { account: acc.checking, payee: h.transferTo(acc.savings), amount: -600 * U, memo: 'Monthly savings' });
-  s('monthly', dayIn(firstMonth, 5), { account: acc.checking, payee: h.transferTo(acc.mortgage), amount: -1150 * U, category: cat.mortgage, memo: 'Cabin loan payment' });
-  s('never', dayIn(nextMonth, 12), { account: acc.checking, payee: h.payee('Dr. Patel Dental'), amount: -250 * U, category: cat.medical, memo: 'Crown, second visit', flag: 'purple' });
-  s('everyOtherWeek', addDays(today, 3), { account: acc.checking, payee: h.payee('Lakeside Lawn Care'), amount: -45 * U, category: cat.home_maint, memo: 'Cabin lawn' });
+  s('monthly', monthEnd > today ? monthEnd : dayIn(nextMonth, 31), {
+    account: acc.checking,
+    payee: h.transferTo(acc.savings),
+    amount: -600 * U,
+    memo: 'Monthly savings',
+  });
+  s('monthly', dayIn(firstMonth, 5), {
+    account: acc.checking,
+    payee: h.transferTo(acc.mortgage),
+    amount: -1150 * U,
+    category: cat.mortgage,
+    memo: 'Cabin loan payment',
+  });
+  s('never', dayIn(nextMonth, 12), {
+    account: acc.checking,
+    payee: h.payee('Dr. Patel Dental'),
+    amount: -250 * U,
+    category: cat.medical,
+    memo: 'Crown, second visit',
+    flag: 'purple',
+  });
+  s('everyOtherWeek', addDays(today, 3), {
+    account: acc.checking,
+    payee: h.payee('Lakeside Lawn Care'),
+    amount: -45 * U,
+    category: cat.home_maint,
+    memo: 'Cabin lawn',
+  });
   s('monthly', addDays(today, 6), {
     account: acc.visa,
     payee: h.payee('Costco'),

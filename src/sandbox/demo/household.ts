@@ -80,7 +80,15 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
   let time = new Date(`${firstMonth}T07:00:00.000Z`);
   const clock: DemoClock = { now: env.now, today, set: (t) => (time = t) };
   const store = new BudgetStore(
-    emptyBudget({ id: ids.uuid(), split_category_id: ids.uuid(), name: 'Demo Household', first_month: firstMonth, now: time.toISOString(), date_format: { format: 'MM/DD/YYYY' }, currency_format: USD }),
+    emptyBudget({
+      id: ids.uuid(),
+      split_category_id: ids.uuid(),
+      name: 'Demo Household',
+      first_month: firstMonth,
+      now: time.toISOString(),
+      date_format: { format: 'MM/DD/YYYY' },
+      currency_format: USD,
+    }),
     { clock: () => time, newId: () => ids.uuid(), userId: env.userId },
   );
   // Statements up to the end of the month before last have been reconciled.
@@ -156,7 +164,12 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
         // it was covered by moving money (a big one always), from savings the household keeps for it.
         cover: slot.isCurrent
           ? null
-          : { at: momentOn(clock, rng, dayIn(slot.month, 28), 20).toISOString(), chance: 0.5, always: 250 * U * h.scale, from: [h.cat.rainy!, h.cat.stuff!, h.cat.emergency!] },
+          : {
+              at: momentOn(clock, rng, dayIn(slot.month, 28), 20).toISOString(),
+              chance: 0.5,
+              always: 250 * U * h.scale,
+              from: [h.cat.rainy!, h.cat.stuff!, h.cat.emergency!],
+            },
       }),
       endOfMonth: (slot, running) => endOfHouseholdMonth(h, slot, running, clock, targets, addDays(reconciledThrough, 4)),
       finish: () => finishHousehold(h, clock),
@@ -212,7 +225,12 @@ function budgetItems(h: Household): BudgetItem[] {
   for (const c of h.store.rec.categories.values()) if (c.role === 'credit_card_payment') items.push({ category: c, policy: 'payment', action: 1 });
   for (const group of HOUSEHOLD_GROUPS) {
     for (const plan of group.categories) {
-      const item: BudgetItem = { category: h.cat[plan.key]!, policy: plan.policy ?? 'cover', action: group.action, expected: Math.round(h.expected.get(plan.key) ?? 0) };
+      const item: BudgetItem = {
+        category: h.cat[plan.key]!,
+        policy: plan.policy ?? 'cover',
+        action: group.action,
+        expected: Math.round(h.expected.get(plan.key) ?? 0),
+      };
       const cap = sizedCap(plan, h.scale);
       if (cap !== undefined) item.cap = cap;
       items.push(item);

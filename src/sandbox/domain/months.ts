@@ -23,7 +23,13 @@ function setBudgeted(rec: MonthRec, categoryId: string, budgeted: number): void 
  * Records one action's money movements, as one group: `null` on either side is Ready to Assign.
  * Must run inside `b.change()`.
  */
-function recordMovements(b: BudgetStore, month: string, movedAt: string, note: string | null, moves: { from: string | null; to: string | null; amount: number }[]): void {
+function recordMovements(
+  b: BudgetStore,
+  month: string,
+  movedAt: string,
+  note: string | null,
+  moves: { from: string | null; to: string | null; amount: number }[],
+): void {
   const knowledge = b.writing;
   const groupId = b.env.newId();
   b.rec.money_movement_groups.push({ id: groupId, group_created_at: movedAt, month, note, performed_by_user_id: b.env.userId, knowledge });

@@ -35,7 +35,13 @@ function requireAccountRef(b: BudgetStore, id: string, index?: number): AccountR
  * Normalizes the payee and category of one line (a transaction or a split line). Returns the
  * category to store: null where the service ignores it.
  */
-function checkLine(b: BudgetStore, account: AccountRec, line: { payee_id?: string | null; category_id?: string | null }, field: string, index?: number): string | null {
+function checkLine(
+  b: BudgetStore,
+  account: AccountRec,
+  line: { payee_id?: string | null; category_id?: string | null },
+  field: string,
+  index?: number,
+): string | null {
   let target: AccountRec | undefined;
   if (line.payee_id) {
     const payee = b.payee(line.payee_id);
@@ -113,14 +119,17 @@ export function checkChange(b: BudgetStore, t: TransactionRec, input: ExistingTr
       (f) => (input as Record<string, unknown>)[f] !== undefined,
     );
     if (moved.length) {
-      throw badRequest(`this transaction is the other side of a transfer made by a split line; change ${moved.join(', ')} on the split transaction instead${at(index)}`);
+      throw badRequest(
+        `this transaction is the other side of a transfer made by a split line; change ${moved.join(', ')} on the split transaction instead${at(index)}`,
+      );
     }
   }
   const account = requireAccountRef(b, input.account_id ?? t.account_id, index);
   if (split && account.id !== t.account_id) {
     // A split's transfer lines move with it: none may end up transferring to its own account.
     const i = t.subtransactions.findIndex((x) => !x.deleted && x.transfer_account_id === account.id);
-    if (i >= 0) throw badRequest(`subtransactions[${i}] is a transfer to account ${account.id}: the split cannot move into the account it transfers to${at(index)}`);
+    if (i >= 0)
+      throw badRequest(`subtransactions[${i}] is a transfer to account ${account.id}: the split cannot move into the account it transfers to${at(index)}`);
   }
   const change: TransactionChange = {};
   if (input.account_id !== undefined) change.account_id = account.id;

@@ -74,7 +74,13 @@ function blankTransaction(b: BudgetStore, spec: Partial<TransactionRec> & Pick<T
 }
 
 /** Creates the other side of a transfer in `to`, linked to `originId` (a transaction or a split line). */
-function createPair(b: BudgetStore, from: AccountRec, to: AccountRec, origin: { id: string; amount: number; date: string; memo: string | null; approved: boolean }, category: string | null): TransactionRec {
+function createPair(
+  b: BudgetStore,
+  from: AccountRec,
+  to: AccountRec,
+  origin: { id: string; amount: number; date: string; memo: string | null; approved: boolean },
+  category: string | null,
+): TransactionRec {
   const pair = blankTransaction(b, {
     account_id: to.id,
     date: origin.date,

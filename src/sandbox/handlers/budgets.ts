@@ -41,7 +41,9 @@ export function budgetDetail(b: BudgetStore, since: number | undefined): BudgetD
     payees: [...r.payees.values()].filter((p) => visible(p.knowledge, p.deleted, since)).map(R.payee),
     payee_locations: [...r.payee_locations.values()].filter((l) => visible(l.knowledge, l.deleted, since)).map(R.payeeLocation),
     category_groups: [...r.category_groups.values()].filter((g) => visible(g.knowledge, g.deleted, since)).map(R.categoryGroup),
-    categories: [...r.categories.values()].filter((c) => visible(b.knowledgeOf(`category:${c.id}`, c.knowledge), c.deleted, since)).map((c) => V.categoryBase(b, c)),
+    categories: [...r.categories.values()]
+      .filter((c) => visible(b.knowledgeOf(`category:${c.id}`, c.knowledge), c.deleted, since))
+      .map((c) => V.categoryBase(b, c)),
     months: d.months.filter((m) => visible(b.knowledgeOf(`month:${m.month}`), false, since)).map((m) => V.monthDetailBase(b, m)),
     // Segments serialize as the arrays they stand for (json.ts).
     ...(since === undefined

@@ -29,13 +29,16 @@ function check(b: BudgetStore, input: Input) {
   const today = b.today();
   const latest = addYears(today, 5);
   if (input.date <= today || input.date > latest) {
-    throw badRequest(`scheduled_transaction.date must be a future date no more than 5 years ahead (after ${today} and on or before ${latest}), got ${input.date}`);
+    throw badRequest(
+      `scheduled_transaction.date must be a future date no more than 5 years ahead (after ${today} and on or before ${latest}), got ${input.date}`,
+    );
   }
   let transferAccountId: string | null = null;
   if (input.payee_id) {
     const payee = b.payee(input.payee_id);
     if (!payee) throw badRequest(`scheduled_transaction.payee_id ${input.payee_id} does not exist in this budget`);
-    if (payee.transfer_account_id === account.id) throw badRequest('scheduled_transaction.payee_id is this account\'s own transfer payee: a transfer needs another account');
+    if (payee.transfer_account_id === account.id)
+      throw badRequest("scheduled_transaction.payee_id is this account's own transfer payee: a transfer needs another account");
     transferAccountId = payee.transfer_account_id;
   }
   let categoryId = input.category_id ?? null;

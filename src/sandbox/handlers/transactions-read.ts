@@ -18,11 +18,19 @@ function list(ctx: RequestContext, scope: TransactionScope) {
   const style = ctx.era === 'budgets' ? { sinceDateDefault: ctx.op.legacy?.sinceDateDefault, monthAsHybrid: !!ctx.op.legacy?.data } : {};
   const window = transactionWindow(query, scope, b.today(), style);
   // Full lists of details come from runs kept a day at a time (list-runs.ts).
-  if (answersFromRuns(scope, query, style, since !== undefined)) return { data: { transactions: detailRuns(b, scope, window, style), server_knowledge: b.knowledge } };
+  if (answersFromRuns(scope, query, style, since !== undefined))
+    return { data: { transactions: detailRuns(b, scope, window, style), server_knowledge: b.knowledge } };
   // Only the transactions the index finds for the scope and window are read, not the whole budget.
   const l = V.lookup(b);
   const candidates = b.index.candidates(scope, window, l.uncategorizedId);
-  const transactions = listTransactions(l, V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since), candidates), query, scope, b.today(), style);
+  const transactions = listTransactions(
+    l,
+    V.transactionSource(b, (t) => visible(t.knowledge, t.deleted, since), candidates),
+    query,
+    scope,
+    b.today(),
+    style,
+  );
   return { data: { transactions, server_knowledge: b.knowledge } };
 }
 

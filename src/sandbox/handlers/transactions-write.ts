@@ -113,7 +113,8 @@ export const transactionWriteHandlers: Record<string, Handler> = {
       let t: TransactionRec | undefined;
       if (id) {
         t = b.transaction(id);
-        if (!t && parentOfLine(b, id)) throw badRequest(`transaction does not exist in this budget: ${id} is a split line; update its split transaction${at(i)}`);
+        if (!t && parentOfLine(b, id))
+          throw badRequest(`transaction does not exist in this budget: ${id} is a split line; update its split transaction${at(i)}`);
         if (!t) throw badRequest(`transaction does not exist in this budget${at(i)}`);
       } else if (importId) {
         const found = (byImportId.get(importId) ?? []).filter((x) => !fields.account_id || x.account_id === fields.account_id);
@@ -141,7 +142,9 @@ export const transactionWriteHandlers: Record<string, Handler> = {
     const t = requireTransaction(b, ctx.params.transaction_id!);
     if (isLinePair(b, t)) {
       const parent = parentOfLine(b, t.transfer_transaction_id!);
-      throw badRequest(`this transaction is the other side of a transfer made by a split line; delete the split transaction${parent ? ` ${parent.id}` : ''} instead`);
+      throw badRequest(
+        `this transaction is the other side of a transfer made by a split line; delete the split transaction${parent ? ` ${parent.id}` : ''} instead`,
+      );
     }
     b.change(() => removeTransaction(b, t));
     return { data: { transaction: V.transactionDetail(b, t), server_knowledge: b.knowledge } };

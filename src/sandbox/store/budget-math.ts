@@ -221,7 +221,12 @@ export interface ClosedMonth {
  * the month's assignments. Spending categories first, so that the funded card spending is known
  * when the payment categories are computed.
  */
-export function closeMonth(categories: readonly CategoryRec[], start: MonthStart, flows: MonthFlows | undefined, budgeted: Readonly<Record<string, number>>): ClosedMonth {
+export function closeMonth(
+  categories: readonly CategoryRec[],
+  start: MonthStart,
+  flows: MonthFlows | undefined,
+  budgeted: Readonly<Record<string, number>>,
+): ClosedMonth {
   const f = flows ?? emptyFlows();
   const figures = new Map<string, CategoryFigures>();
   const balances = new Map<string, number>();

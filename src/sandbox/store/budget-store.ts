@@ -86,7 +86,8 @@ export class BudgetStore {
     for (const record of this.stamped) {
       const id = (record as { id?: string }).id ?? '';
       if (r.transactions.get(id) === record) this.index.touched(record as TransactionRec);
-      else if (r.payees.get(id) === record || r.categories.get(id) === record || r.accounts.get(id) === record || r.category_groups.get(id) === record) names = true;
+      else if (r.payees.get(id) === record || r.categories.get(id) === record || r.accounts.get(id) === record || r.category_groups.get(id) === record)
+        names = true;
     }
     if (names) this.namesVersion += 1;
     const stamped = this.stamped;

@@ -111,14 +111,23 @@ export class TransactionIndex {
       const date = list[start]!.date;
       const end = Math.min(to, lowerBound(list, `${date}\u0000`, -Infinity, start));
       const first = start;
-      out.push({ key, date, version: `${this.epoch}:${this.dayVersions.get(dayKey(key, date)) ?? 0}`, transactions: () => list.slice(first, end).map((e) => e.t) });
+      out.push({
+        key,
+        date,
+        version: `${this.epoch}:${this.dayVersions.get(dayKey(key, date)) ?? 0}`,
+        transactions: () => list.slice(first, end).map((e) => e.t),
+      });
       start = end;
     }
     return out;
   }
 
   /** The list a scope reads and the positions of the query's date window in it. */
-  private window(scope: TransactionScope, q: TransactionQuery, uncategorized: string | null): { key: string; list: readonly Entry[]; from: number; to: number } {
+  private window(
+    scope: TransactionScope,
+    q: TransactionQuery,
+    uncategorized: string | null,
+  ): { key: string; list: readonly Entry[]; from: number; to: number } {
     this.sync();
     let key = ALL;
     let since = q.since_date;

@@ -9,7 +9,14 @@
  */
 import * as R from '../../api/read/entities.js';
 import type { BudgetLookup } from '../../api/read/lookup.js';
-import { hybridFromLine, hybridFromTransaction, subtransactionBase, transactionDetail as detail, transactionSummaryBase, type TransactionSource } from '../../api/read/transactions.js';
+import {
+  hybridFromLine,
+  hybridFromTransaction,
+  subtransactionBase,
+  transactionDetail as detail,
+  transactionSummaryBase,
+  type TransactionSource,
+} from '../../api/read/transactions.js';
 import type * as E from '../../api/schemas/entities.js';
 import { reusable } from '../json.js';
 import type { BudgetStore } from './budget-store.js';
@@ -159,7 +166,8 @@ function cachedHybrid(s: BudgetStore, t: TransactionRec, key: string, make: () =
   let cache = hybrids.get(s);
   if (!cache) hybrids.set(s, (cache = new Map()));
   let hit = cache.get(t);
-  if (!hit || hit.knowledge !== t.knowledge || hit.names !== s.namesVersion) cache.set(t, (hit = { knowledge: t.knowledge, names: s.namesVersion, rows: new Map() }));
+  if (!hit || hit.knowledge !== t.knowledge || hit.names !== s.namesVersion)
+    cache.set(t, (hit = { knowledge: t.knowledge, names: s.namesVersion, rows: new Map() }));
   let row = hit.rows.get(key);
   if (!row) hit.rows.set(key, (row = reusable(make())));
   return row;
@@ -169,7 +177,11 @@ function cachedHybrid(s: BudgetStore, t: TransactionRec, key: string, make: () =
  * The budget's transactions as a source for the shared list builders, with the caller's filter:
  * all of them, or the candidates the index found for the list.
  */
-export function transactionSource(s: BudgetStore, include: (t: TransactionRec) => boolean, candidates?: Iterable<TransactionRec>): TransactionSource<TransactionRec> {
+export function transactionSource(
+  s: BudgetStore,
+  include: (t: TransactionRec) => boolean,
+  candidates?: Iterable<TransactionRec>,
+): TransactionSource<TransactionRec> {
   return {
     transactions: candidates ?? s.rec.transactions.values(),
     linesOf,
