@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpConfig } from '../src/mcp/config.js';
-import { serveHttp } from '../src/mcp/http.js';
+import { serveHttp } from '../src/transport/http.js';
 import { ServerState } from '../src/mcp/state.js';
 import { startSandbox } from '../src/sandbox/app.js';
 import type { BenchSection } from './section.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/app.js';
-import { createStack } from '../src/sync/stack.js';
+import { createStack } from '../src/stack/stack.js';
 import type { OperationId } from '../src/api/operations/index.js';
 import type { BenchSection, Reporter } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/app.js';
 import { FileStateStore } from '../src/storage/file-store.js';
 import { snapshotProblem } from '../src/sync/snapshot-check.js';
-import { createStack } from '../src/sync/stack.js';
+import { createStack } from '../src/stack/stack.js';
 import type { BenchSection } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';
 

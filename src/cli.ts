@@ -4,7 +4,7 @@
  * line (sandbox); everything for people goes to stderr.
  */
 import { createRequire } from 'node:module';
-import { UsageError } from './commands/args.js';
+import { UsageError } from './shared/cli-flags.js';
 import { exitOnUncaught, scrubStderr } from './scrubbed-stderr.js';
 
 const USAGE = `Usage: ynab-mcp <command> [options]

@@ -4,8 +4,8 @@
  * structured result as JSON on stdout. A tool error exits 1 with its message on stderr.
  */
 import { readFileSync } from 'node:fs';
-import { connectInProcess } from '../mcp/in-process.js';
-import { parseCommand, UsageError } from './args.js';
+import { connectInProcess } from '../transport/in-process.js';
+import { parseCommand, UsageError } from '../shared/cli-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP } from './server-setup.js';
 
 export const CALL_USAGE = `Usage: ynab-mcp call TOOL [ARGUMENTS] [options]

@@ -15,7 +15,7 @@ import { openSecretStore, type OpenedSecretStore } from '../auth/secret-store.js
 import { accessTokenFromEnv } from '../auth/token-source.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
 import { configDir, stateDir } from '../paths.js';
-import { intFlag, parseFlags, UsageError } from './args.js';
+import { intFlag, parseFlags, UsageError } from '../shared/cli-flags.js';
 import { baseUrlFlag } from './secret-flags.js';
 
 export const LOGIN_USAGE = `Usage: ynab-mcp login [--token-stdin] [options]

@@ -10,7 +10,7 @@ import { otherReplicaIdentities, removeReplicas } from '../auth/replica-files.js
 import { openSecretStore } from '../auth/secret-store.js';
 import { accessTokenFromEnv } from '../auth/token-source.js';
 import { configDir, stateDir } from '../paths.js';
-import { parseFlags } from './args.js';
+import { parseFlags } from '../shared/cli-flags.js';
 
 export const LOGOUT_USAGE = `Usage: ynab-mcp logout [--profile NAME]
 

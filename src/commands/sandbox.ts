@@ -4,7 +4,7 @@
  */
 import { startSandbox } from '../sandbox/app.js';
 import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
-import { intFlag, listenError, parseFlags, UsageError } from './args.js';
+import { intFlag, listenError, parseFlags, UsageError } from '../shared/cli-flags.js';
 
 export const SANDBOX_USAGE = `Usage: ynab-mcp sandbox [options]
 

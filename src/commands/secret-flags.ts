@@ -8,7 +8,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { scrub } from '../api/client/scrub.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../shared/cli-flags.js';
 
 /** Larger than any bearer token: a file this size was given by mistake. */
 const MAX_TOKEN_FILE_BYTES = 4096;

@@ -4,8 +4,9 @@
  * Starting is cheap and side-effect free: credentials are looked up at the first tool call.
  */
 import { join } from 'node:path';
-import type { HttpServer } from '../mcp/http.js';
-import { intFlag, listenError, listFlag, parseFlags, UsageError } from './args.js';
+import type { HttpServer } from '../transport/http.js';
+import { ConfigError } from '../api/client/errors.js';
+import { intFlag, listenError, listFlag, parseFlags, UsageError } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions } from './server-setup.js';
 
@@ -86,7 +87,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   let stop: () => Promise<void>;
   if (transport === 'http') {
-    const { serveHttp, HttpConfigError } = await import('../mcp/http.js');
+    const { serveHttp } = await import('../transport/http.js');
     const host = flags.host ?? '127.0.0.1';
     let http: HttpServer;
     try {
@@ -103,7 +104,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       });
     } catch (e) {
       await opened.close();
-      if (e instanceof HttpConfigError) throw new UsageError(e.message);
+      if (e instanceof ConfigError) throw new UsageError(e.message);
       throw listenError(e, host, port);
     }
     const [url, ...others] = http.urls;
@@ -111,7 +112,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     log(connectHint(url!, token === undefined ? undefined : flags['http-token-file'] ? `$(cat ${flags['http-token-file']})` : '$YNAB_MCP_HTTP_TOKEN'));
     stop = () => http.close();
   } else {
-    const { serveStdioServer } = await import('../mcp/stdio.js');
+    const { serveStdioServer } = await import('../transport/stdio.js');
     const stdio = serveStdioServer(state);
     stop = () => stdio.close();
     process.stdin.on('end', () => void shutdown('stdin closed'));

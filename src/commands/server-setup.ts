@@ -11,14 +11,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkApiBaseUrl } from '../api/client/base-url.js';
-import { ConfigError as ApiConfigError } from '../api/client/errors.js';
+import { ConfigError } from '../api/client/errors.js';
 import { storedScope } from '../auth/profile-info.js';
 import { accessTokenFromEnv } from '../auth/token-source.js';
-import { ConfigError, mcpConfig, type McpConfig } from '../mcp/config.js';
+import { mcpConfig, type McpConfig } from '../mcp/config.js';
 import { ServerState, type Connection } from '../mcp/state.js';
 import { configDir, stateDir } from '../paths.js';
 import type { RunningSandbox } from '../sandbox/app.js';
-import { intFlag, UsageError } from './args.js';
+import { intFlag, UsageError } from '../shared/cli-flags.js';
 import { baseUrlFlag } from './secret-flags.js';
 
 /** Flags of the server's content and data source, for parseArgs. */
@@ -92,7 +92,7 @@ function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefin
   try {
     checkApiBaseUrl(flag);
   } catch (e) {
-    if (e instanceof ApiConfigError) throw new UsageError(`--base-url: ${e.message}`);
+    if (e instanceof ConfigError) throw new UsageError(`--base-url: ${e.message}`);
     throw e;
   }
   return flag;

@@ -8,7 +8,7 @@ import { scrub } from '../api/client/scrub.js';
 import { formatBytes, relativeTime } from '../auth/describe.js';
 import { statusReport, type StatusReport } from '../auth/status-report.js';
 import { configDir, stateDir } from '../paths.js';
-import { parseFlags } from './args.js';
+import { parseFlags } from '../shared/cli-flags.js';
 
 export const STATUS_USAGE = `Usage: ynab-mcp status [--json] [--profile NAME]
 

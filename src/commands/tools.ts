@@ -4,8 +4,8 @@
  * (--toolsets, --read-only) costs in a model's context before anything is asked.
  * Listing asks YNAB nothing and reads no credentials.
  */
-import { connectInProcess } from '../mcp/in-process.js';
-import { parseFlags } from './args.js';
+import { connectInProcess } from '../transport/in-process.js';
+import { parseFlags } from '../shared/cli-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP } from './server-setup.js';
 
 export const TOOLS_USAGE = `Usage: ynab-mcp tools [--json] [options]

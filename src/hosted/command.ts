@@ -3,7 +3,7 @@
  * (options.ts), starts the instance and stops it cleanly on SIGINT/SIGTERM. Loaded by
  * src/commands/serve.ts only when --hosted is given.
  */
-import { intFlag, UsageError } from '../commands/args.js';
+import { intFlag, UsageError } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
 import { hostedOptions } from './options.js';
 import { serveHosted } from './serve.js';

@@ -32,7 +32,7 @@ import { authorizeUrl } from '../auth/oauth-login.js';
 import { describeError } from '../auth/secret-common.js';
 import { exchangeToken, TokenEndpointError } from '../auth/token-endpoint.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
-import { tokenMatches } from '../mcp/http-guards.js';
+import { tokenMatches } from '../transport/http-guards.js';
 import type { StateStore } from '../storage/store.js';
 import { isLoopbackHost } from './addresses.js';
 import { INTERACTION_TTL_S, MCP_SCOPE } from './authorization-server.js';

@@ -15,7 +15,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { checkBaseUrl } from '../api/client/transport.js';
 import { DEFAULT_APP_URL } from '../auth/oauth-login.js';
-import { UsageError } from '../commands/args.js';
+import { UsageError } from '../shared/cli-flags.js';
 import { DataKey, parseDataKey } from './sealing.js';
 
 export interface HostedOptions {

@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
-import { bearerToken } from '../mcp/http-guards.js';
+import { bearerToken } from '../transport/http-guards.js';
 import { StateStoreError } from '../storage/store.js';
 import { MCP_SCOPE } from './authorization-server.js';
 import type { HostedOptions } from './options.js';

@@ -3,7 +3,7 @@
  * from it. Every instance gets the same key, so every instance can read what another wrote; Redis
  * alone (a dump, a replica, a backup) reveals no budget data and no secret.
  *  - Subkeys by purpose (HKDF-SHA-256): replicas, sealed records, cookie signing, key names,
- *    2025-era session ids (src/mcp/session-id.ts). A key
+ *    2025-era session ids (src/transport/session-id.ts). A key
  *    used for one purpose is never used for another.
  *  - seal/open: AES-256-GCM with a random IV; the record's key name is bound in as associated data,
  *    so a sealed value moved to another key (another user's grant) does not open.

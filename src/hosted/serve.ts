@@ -11,12 +11,12 @@
  *   /interaction/<uid>, /oauth/callback          consent, and the round trip to YNAB
  *   /healthz                                     200 when Redis answers (for load balancers)
  *
- * The MCP serving itself is src/mcp/http.ts, as in the single-user server, with a router that
+ * The MCP serving itself is src/transport/http.ts, as in the single-user server, with a router that
  * picks the user's state per request instead of one state for the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpConfig } from '../mcp/config.js';
-import { serveHttp, type HttpServer } from '../mcp/http.js';
+import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore } from '../storage/redis-store.js';
 import { createAuthorizationServer } from './authorization-server.js';
 import { interactionRoutes } from './interactions.js';

@@ -8,9 +8,9 @@
 import * as z from 'zod';
 import { decimalToMilliunits, MoneyInputError } from '../api/money.js';
 import { IsoDate, TransactionClearedStatus } from '../api/schemas/common.js';
-import { foldText } from '../mcp/names.js';
-import { ArgumentError, checkDateRange } from '../mcp/tools/arg-checks.js';
-import { NameOrId } from '../mcp/tools/args.js';
+import { foldText } from '../shared/text.js';
+import { ArgumentError, checkDateRange } from '../shared/argument-error.js';
+import { NameOrId } from '../shared/arg-schemas.js';
 import type { BudgetView, Line } from './view.js';
 
 const FLAGS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'none'] as const;

@@ -4,7 +4,7 @@
  * month, as many whole months before a run of whole months, else as many days before.
  */
 import { addDays, addMonths, currentMonth, daysBetween, isMonthStart, monthOf, monthsBetween } from '../api/dates.js';
-import { ArgumentError, checkDateRange } from '../mcp/tools/arg-checks.js';
+import { ArgumentError, checkDateRange } from '../shared/argument-error.js';
 
 export interface Period {
   since: string;

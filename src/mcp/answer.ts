@@ -32,7 +32,7 @@ import { budgetList, resolveTarget, type Target } from './resolve.js';
 import { leaveOutCategories } from './output/categories.js';
 import { buildOutput, OutputTooLargeError } from './output/builder.js';
 import type { CompactContext, Names } from './output/compact.js';
-import { MAX_LIMIT, queryKey } from './output/page.js';
+import { MAX_LIMIT, queryKey } from '../shared/paging.js';
 import { sanitize } from './output/sanitize.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';

@@ -3,17 +3,9 @@
  * confirmed, output limits. Read from flags with environment fallbacks, so hosts that only pass
  * env (MCPB) can configure it.
  */
+import { ConfigError } from '../api/client/errors.js';
+import { WRITE_MODES, type WriteMode } from '../writes/policy.js';
 import { MCP_TOOLSETS, type Selection } from './toolsets.js';
-
-/**
- * How writes are let through (see src/writes/policy.ts):
- *  - direct (the default): deletes, bulk updates of more than 5 transactions, split rewrites,
- *    undo, and writes whose expected count does not hold answer with a preview first;
- *  - confirm: creates and single updates too;
- *  - off: read-only, no write tools.
- */
-export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
-export type WriteMode = (typeof WRITE_MODES)[number];
 
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
@@ -43,8 +35,6 @@ export interface McpConfig {
   /** Largest tool result text, in characters; larger results are paged with a notice. */
   maxResultChars: number;
 }
-
-export class ConfigError extends Error {}
 
 const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
 

@@ -19,9 +19,9 @@ import { JournalBusyError } from '../sync/journal.js';
 import { StepError } from '../writes/steps.js';
 import { ConfirmRefusedError } from '../writes/tokens.js';
 import { UndoConflictError } from '../writes/undo.js';
-import { ArgumentError } from './tools/args.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import { OutputTooLargeError } from './output/builder.js';
-import { PagingError } from './output/page.js';
+import { PagingError } from '../shared/paging.js';
 import { NoTokenError, type ServerState } from './state.js';
 import type { ToolDefinition } from './tools/definitions.js';
 

@@ -10,7 +10,7 @@
  */
 import { checkPathParam } from '../api/argument-check.js';
 import { ConfigError, InvalidArgumentError } from '../api/client/errors.js';
-import { ArgumentError } from './tools/args.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { checkIdsKnown, looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
 import type { ServerState } from './state.js';

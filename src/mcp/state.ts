@@ -6,7 +6,7 @@
  * tool call does.
  */
 import type { Connection, TokenInfo } from '../auth/session.js';
-import type { Stack, StackOptions } from '../sync/stack.js';
+import type { Stack, StackOptions } from '../stack/stack.js';
 import type { YnabService } from '../sync/service.js';
 import type { McpConfig } from './config.js';
 
@@ -73,7 +73,7 @@ export class ServerState {
     this.warmed = true;
     setTimeout(() => {
       if (this.stack) return;
-      void import('../sync/stack.js').catch(() => {});
+      void import('../stack/stack.js').catch(() => {});
       void this.prepare?.().catch(() => {});
     }, WARM_UP_DELAY_MS).unref();
   }
@@ -82,7 +82,7 @@ export class ServerState {
   async ready(): Promise<Stack> {
     this.stack ??= (async () => {
       // The HTTP client, replicas and ledger are loaded with the first call: tools/list needs none.
-      const [connection, { createStack }] = await Promise.all([this.connect(), import('../sync/stack.js')]);
+      const [connection, { createStack }] = await Promise.all([this.connect(), import('../stack/stack.js')]);
       const wasReadOnly = this.readOnly;
       this.connection = connection;
       const stack = createStack({

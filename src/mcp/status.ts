@@ -6,7 +6,7 @@
  * there is no token, ledger or replica yet, and it says so.
  */
 import { formatNextSlot } from '../quota/format.js';
-import type { Stack } from '../sync/stack.js';
+import type { Stack } from '../stack/stack.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 

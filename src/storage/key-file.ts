@@ -1,6 +1,6 @@
 /**
  * A 32-byte key kept in a 0600 file in the state directory: the replica key when no keychain
- * holds it (src/sync/persist.ts), the key that signs 2025-era HTTP session ids (src/mcp/session-id.ts).
+ * holds it (src/sync/persist.ts), the key that signs 2025-era HTTP session ids (src/transport/session-id.ts).
  * Created once, atomically, by whichever process comes first (two processes starting together
  * agree on one key), so a restarted process reads the key it had; never read or written through
  * a link (safe-fs.ts).

@@ -8,7 +8,7 @@
  */
 import type * as E from '../api/schemas/entities.js';
 import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../insights/filter.js';
-import { ArgumentError } from '../mcp/tools/args.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import { absentText } from './checks.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import { BULK_LIMIT, type WriteKind } from './policy.js';

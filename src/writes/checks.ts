@@ -10,7 +10,7 @@
  *  - closed accounts: YNAB takes a transaction into a closed account as into an open one (the
  *    account stays closed), so such a write is made, with a notice saying the account is closed.
  */
-import { ArgumentError } from '../mcp/tools/arg-checks.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { currentState, type EntityChange, type State } from './entities.js';
 

@@ -12,7 +12,7 @@
  * No payee on either side is the same payee; a payee on one side only is not.
  */
 import type * as E from '../api/schemas/entities.js';
-import { distance, foldText } from '../mcp/names.js';
+import { distance, foldText } from '../shared/text.js';
 import type { BudgetReplica } from '../sync/replica.js';
 
 export const DUPLICATE_WINDOW_DAYS = 3;

@@ -6,7 +6,7 @@
  */
 import { currentMonth } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
-import { ArgumentError } from '../mcp/tools/args.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import { ambiguous } from '../sync/creates.js';
 import { duplicateCandidates } from './duplicates.js';
 import { currentState, monthCategoryId, monthCategoryState, transactionState, type EntityChange } from './entities.js';

@@ -5,9 +5,8 @@
  * the preview a person confirms, the binding of the confirm token, and the before-states the
  * undo journal records. What was actually applied is journaled as a Draft.
  */
-import type { WriteMode } from '../mcp/config.js';
 import { changedFields, readable, type EntityChange, type Shown } from './entities.js';
-import { whyConfirm, type WriteKind } from './policy.js';
+import { whyConfirm, type WriteKind, type WriteMode } from './policy.js';
 
 export interface Plan {
   tool: string;

@@ -7,7 +7,16 @@
  *  - off: nothing is written (the server is read-only, its write tools are not offered).
  * A plan says what kinds of write it makes; this decides.
  */
-import type { WriteMode } from '../mcp/config.js';
+
+/**
+ * How writes are let through:
+ *  - direct (the default): deletes, bulk updates of more than 5 transactions, split rewrites,
+ *    undo, and writes whose expected count does not hold answer with a preview first;
+ *  - confirm: creates and single updates too;
+ *  - off: read-only, no write tools.
+ */
+export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
 
 export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count';
 

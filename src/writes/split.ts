@@ -18,7 +18,7 @@
 import { addYears } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import { ArgumentError } from '../mcp/tools/arg-checks.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import { absentText } from './checks.js';
 import { currentState, describeEntity, transactionState, type EntityChange, type Shown, type State } from './entities.js';
 import type { Draft } from './plan.js';

@@ -5,7 +5,8 @@
  */
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetView } from '../insights/view.js';
-import { ArgumentError, money } from '../mcp/tools/args.js';
+import { ArgumentError } from '../shared/argument-error.js';
+import { requiredMoney } from '../shared/money-args.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import type { YnabService } from '../sync/service.js';
 import type { ChangeLog } from './change-log.js';
@@ -56,7 +57,7 @@ export function txnRow(s: Shown, id: string, t: State): Record<string, unknown> 
 }
 
 export function positive(args: Record<string, unknown>, digits: number | undefined): number {
-  const m = money(args, 'amount', '', true, false, digits) as number;
+  const m = requiredMoney(args, 'amount', { digits });
   if (m <= 0) throw new ArgumentError(`amount must be above zero (the direction is given by from and to), got ${m / 1000}`);
   return m;
 }

@@ -1,6 +1,6 @@
 /**
  * YNAB_MCP_KEYCHAIN=off forces the file store wherever the store is opened, even where the code
- * asks for "auto" (the replica key in src/sync/stack.ts, connection.ts): it is the user's choice.
+ * asks for "auto" (the replica key in src/stack/stack.ts, connection.ts): it is the user's choice.
  * The reason distinguishes it from a keychain that merely failed its probe, so these tests fail
  * if the variable were ignored, whether or not a keychain works here.
  */

@@ -15,7 +15,7 @@ import { offeredTools } from '../../src/mcp/server.js';
 import { mcpConfig } from '../../src/mcp/config.js';
 import { ServerState } from '../../src/mcp/state.js';
 import { ReadOnlyError } from '../../src/api/client/errors.js';
-import { createStack } from '../../src/sync/stack.js';
+import { createStack } from '../../src/stack/stack.js';
 import type { CliProcess } from '../helpers/cli.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { runCli, startCli } from './cli-run.js';

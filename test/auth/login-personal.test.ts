@@ -13,7 +13,7 @@ import { openSecretStore } from '../../src/auth/secret-store.js';
 import type { StatusReport } from '../../src/auth/status-report.js';
 import { tokenKey } from '../../src/quota/ledger.js';
 import { fileKey } from '../../src/sync/persist.js';
-import { createStack } from '../../src/sync/stack.js';
+import { createStack } from '../../src/stack/stack.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { runCli } from './cli-run.js';
 import { cliSuite } from './cli-suite.js';

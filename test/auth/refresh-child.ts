@@ -8,7 +8,7 @@
 import { resolveConnection } from '../../src/auth/connection.js';
 import type { OAuthTokenProvider } from '../../src/auth/oauth-provider.js';
 import { configDir, stateDir } from '../../src/paths.js';
-import { createStack } from '../../src/sync/stack.js';
+import { createStack } from '../../src/stack/stack.js';
 
 const connection = await resolveConnection({ configDir: configDir(), stateDir: stateDir(), warn: (l) => process.stderr.write(`${l}\n`) });
 const stack = createStack({ tokens: connection.tokens, baseUrl: connection.baseUrl, stateDir: stateDir(), persist: false });

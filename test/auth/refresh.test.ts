@@ -17,7 +17,7 @@ import { openSecretStore } from '../../src/auth/secret-store.js';
 import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
-import { createStack } from '../../src/sync/stack.js';
+import { createStack } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { cliEnv } from './cli-run.js';

@@ -10,7 +10,7 @@ import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
-import type { StackOptions } from '../../src/sync/stack.js';
+import type { StackOptions } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from './sandbox.js';
 
 export interface McpHarness {

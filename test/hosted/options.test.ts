@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/commands/args.js';
+import { UsageError } from '../../src/shared/cli-flags.js';
 import { hostedOptions } from '../../src/hosted/options.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 
@@ -140,7 +140,7 @@ describe('the single-user default', () => {
     const loaded = [...reachableImports(join(REPO_ROOT, 'src/cli.ts'))];
     expect(loaded.filter((f) => f === 'pkg:redis' || f === 'pkg:oidc-provider' || f.includes('/src/hosted/') || f.endsWith('redis-store.ts'))).toEqual([]);
     // The walk does see the server itself, so an empty list above means something.
-    expect(loaded.some((f) => f.endsWith('src/mcp/http.ts'))).toBe(true);
+    expect(loaded.some((f) => f.endsWith('src/transport/http.ts'))).toBe(true);
     expect(loaded.some((f) => f.endsWith('src/api/client/http.ts'))).toBe(true); // the HTTP client (undici's parts)
   });
 });

@@ -18,7 +18,7 @@ import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
 import { MCP_TOOLSETS } from '../../src/mcp/toolsets.js';
-import { MONEY_DOCS } from '../../src/mcp/tools/field-docs.js';
+import { MONEY_DOCS } from '../../src/shared/field-docs.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 const KB = 1000;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpConfig } from '../../src/mcp/config.js';
-import { serveHttp, type HttpServeOptions, type HttpServer } from '../../src/mcp/http.js';
+import { serveHttp, type HttpServeOptions, type HttpServer } from '../../src/transport/http.js';
 import { ServerState, type TokenInfo } from '../../src/mcp/state.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 

@@ -8,9 +8,10 @@ import * as crypto from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpConfigError, serveHttp } from '../../src/mcp/http.js';
-import { bearerToken, hostAllowed, hostAllowList, isLoopbackHost, tokenMatches } from '../../src/mcp/http-guards.js';
-import { serveStdioServer } from '../../src/mcp/stdio.js';
+import { ConfigError } from '../../src/api/client/errors.js';
+import { serveHttp } from '../../src/transport/http.js';
+import { bearerToken, hostAllowed, hostAllowList, isLoopbackHost, tokenMatches } from '../../src/transport/http-guards.js';
+import { serveStdioServer } from '../../src/transport/stdio.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { connect, hostOf, INITIALIZE, MCP_HEADERS, raw, sandboxState, served, type Era, type Served } from './http-harness.js';
 
@@ -215,7 +216,7 @@ describe('binding', () => {
     try {
       for (const host of ['0.0.0.0', '::', '192.168.1.20', 'my-laptop.lan']) {
         const err = await serveHttp(state, { host, port: 0 }).catch((e: unknown) => e);
-        expect(err, host).toBeInstanceOf(HttpConfigError);
+        expect(err, host).toBeInstanceOf(ConfigError);
         expect((err as Error).message).toMatch(/not a loopback address.*--http-token/);
       }
       await expect(serveHttp(state, { host: '127.0.0.1', port: 0, token: ' ' })).rejects.toThrow(/empty/);

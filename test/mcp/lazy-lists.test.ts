@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LazyList } from '../../src/api/read/lazy-list.js';
 import { buildOutput } from '../../src/mcp/output/builder.js';
-import { queryKey } from '../../src/mcp/output/page.js';
+import { queryKey } from '../../src/shared/paging.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
 import type { YnabService } from '../../src/sync/service.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';

@@ -4,7 +4,7 @@
  * inside the request's (async) handling.
  */
 import { describe, expect, it } from 'vitest';
-import { UserScopedBus } from '../../src/mcp/scoped-bus.js';
+import { UserScopedBus } from '../../src/transport/scoped-bus.js';
 
 describe('UserScopedBus', () => {
   it("delivers a user's event to the streams that user opened, and to no one else's", async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExhaustedError } from '../../src/api/client/errors.js';
 import { QuotaLedger, tokenKey } from '../../src/quota/ledger.js';
-import { createStack, type Stack } from '../../src/sync/stack.js';
+import { createStack, type Stack } from '../../src/stack/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { runTogether, startChild } from '../helpers/go-child.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -33,7 +33,7 @@ import { removeProfileInfo, storedScope, writeProfileInfo } from '../../src/auth
 import { QuotaLedger, tokenKey } from '../../src/quota/ledger.js';
 import { writeExclusive } from '../../src/storage/safe-fs.js';
 import { fileKey } from '../../src/sync/persist.js';
-import { createStack, type Stack } from '../../src/sync/stack.js';
+import { createStack, type Stack } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { openReplica, sealReplica } from './replica-seal.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiError, QuotaExhaustedError } from '../../src/api/client/errors.js';
-import type { Stack } from '../../src/sync/stack.js';
+import type { Stack } from '../../src/stack/stack.js';
 import type { OperationId } from '../../src/api/operations/index.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { sandboxStack, type SandboxStack } from './sandbox-stack.js';

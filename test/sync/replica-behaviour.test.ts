@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, QuotaExhaustedError } from '../../src/api/client/errors.js';
 import type { RequestInfo } from '../../src/api/client/transport.js';
-import { createStack, type StackOptions } from '../../src/sync/stack.js';
+import { createStack, type StackOptions } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;

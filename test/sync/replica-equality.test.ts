@@ -11,7 +11,7 @@ import { operation, type OperationId } from '../../src/api/operations/index.js';
 import { buildPath, matchPath } from '../../src/api/paths.js';
 import { Random } from '../../src/sandbox/demo/random.js';
 import { REPLICA_OPERATIONS } from '../../src/sync/answer.js';
-import type { Stack } from '../../src/sync/stack.js';
+import type { Stack } from '../../src/stack/stack.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { randomWrite, WRITE_KINDS } from './random-writes.js';
 import { sandboxStack, type SandboxStack } from './sandbox-stack.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/api/client/errors.js';
 import { Transport, type RequestInfo } from '../../src/api/client/transport.js';
 import { fileKey } from '../../src/sync/persist.js';
-import { createStack } from '../../src/sync/stack.js';
+import { createStack } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
-import { createStack, type Stack, type StackOptions } from '../../src/sync/stack.js';
+import { createStack, type Stack, type StackOptions } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 export interface SandboxStack {

@@ -1,6 +1,6 @@
 /**
  * 2025-era clients over Streamable HTTP, served statelessly, get MCP Apps views through the
- * signed session id their initialize is answered with (src/mcp/http-sessions.ts): the id is
+ * signed session id their initialize is answered with (src/transport/http-sessions.ts): the id is
  * given only where there is something to carry, an id that does not verify is served as no id at
  * all (never an error), the key kept in the state directory carries views across a restart, and
  * DELETE is answered as the specification lets a server that keeps no sessions answer it.
@@ -15,7 +15,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { SessionIds } from '../../src/mcp/session-id.js';
+import { SessionIds } from '../../src/transport/session-id.js';
 import { fileKey } from '../../src/storage/key-file.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { UI_CAPABILITIES } from '../helpers/views.js';

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { ConfigError, mcpConfig } from '../../src/mcp/config.js';
+import { ConfigError } from '../../src/api/client/errors.js';
+import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { PREVIEW_HINT } from '../../src/mcp/tools/definitions.js';
 import { UI_CAPABILITIES } from '../helpers/views.js';

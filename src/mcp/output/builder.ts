@@ -12,7 +12,7 @@
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
 import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type EntityKind } from './compact.js';
-import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from './page.js';
+import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
 export interface OutputShape {
   /** The member of `data` holding the result (table name). */

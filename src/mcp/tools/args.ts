@@ -8,15 +8,13 @@
  * Schemas are strict (an unknown argument is an error) and free of anyOf/oneOf.
  */
 import * as z from 'zod';
-import { decimalToMilliunits, MoneyInputError } from '../../api/money.js';
 import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
-import { MAX_LIMIT } from '../output/page.js';
 import { namedKindOf } from '../names.js';
-import { ArgumentError, checkDateRange } from './arg-checks.js';
-import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS } from './field-docs.js';
-
-export { ArgumentError, checkDateRange };
+import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
+import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG } from '../../shared/arg-schemas.js';
+import { moneyArg } from '../../shared/money-args.js';
+import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS } from '../../shared/field-docs.js';
 
 type Def = { type?: string; innerType?: z.ZodType; element?: z.ZodType };
 const def = (s: z.ZodType) => (s as unknown as { def: Def }).def;
@@ -46,30 +44,6 @@ function unwrap(s: z.ZodType): { inner: z.ZodType; optional: boolean; nullable: 
 }
 
 const MONEY = new Set(Object.keys(MONEY_DOCS));
-
-/**
- * A string whose length is bounded to guard the server, not to inform the caller: the bound is
- * checked, with a specific message, but not advertised as a schema keyword that every host would
- * pay for in every conversation.
- */
-export function guardedString(max: number) {
-  return z
-    .string()
-    .refine((v) => v.length > 0, { message: 'must not be empty' })
-    .refine((v) => v.length <= max, { message: `must be at most ${max} characters` });
-}
-
-/** An id, or the exact name of what it stands for. */
-export const NameOrId = guardedString(500);
-
-/** budget_id, as every budget tool takes it (the server's instructions say what it takes, once). */
-export const BUDGET_ARG = NameOrId.optional();
-
-/** limit and cursor, as every paged tool takes them. */
-export const PAGING = {
-  limit: z.int().min(1).max(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!),
-  cursor: guardedString(200).optional().describe(FIELD_DOCS.cursor!),
-};
 
 /** `nested`: inside split lines, where the parent's fields already said what each one means. */
 function describeMoney(key: string, nullable: boolean, nested: boolean): Record<string, z.ZodType> {
@@ -119,49 +93,11 @@ function flatten(schema: z.ZodObject, forceOptional: boolean, nested = false): {
   return { shape, plan };
 }
 
-/** Milliunits from a money argument pair; undefined when neither was given. `digits`: the currency's decimal digits. */
-export function money(
-  args: Record<string, unknown>,
-  key: string,
-  where: string,
-  required: boolean,
-  nullable: boolean,
-  digits: number | undefined,
-): number | null | undefined {
-  const decimal = args[key];
-  const milli = args[`${key}_milliunits`];
-  const label = where ? `${where}.${key}` : key;
-  if (decimal !== undefined && milli !== undefined) {
-    throw new ArgumentError(`give ${label} (a decimal amount) or ${label}_milliunits (an integer), not both`);
-  }
-  if (decimal === undefined && milli === undefined) {
-    if (required) throw new ArgumentError(`${label} is required: give ${label} as a decimal amount (e.g. -12.34) or ${label}_milliunits as an integer`);
-    return undefined;
-  }
-  if (decimal === null || milli === null) {
-    if (!nullable) throw new ArgumentError(`${label} cannot be null`);
-    return null;
-  }
-  if (milli !== undefined) return milli as number;
-  try {
-    return decimalToMilliunits(decimal as number, digits);
-  } catch (e) {
-    if (e instanceof MoneyInputError) {
-      const hint =
-        digits !== undefined && digits < 3 && /decimal places/.test(e.message)
-          ? ` (the budget's currency has ${digits}; give ${label}_milliunits for an exact amount)`
-          : '';
-      throw new ArgumentError(`${label}: ${e.message}${hint}`);
-    }
-    throw e;
-  }
-}
-
 function toBody(plan: ObjectPlan, args: Record<string, unknown>, where: string, digits: number | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of plan.fields) {
     if (f.kind === 'money') {
-      const v = money(args, f.key, where, f.required, f.nullable, digits);
+      const v = moneyArg(args, f.key, { where, required: f.required, nullable: f.nullable, digits });
       if (v !== undefined) out[f.key] = v;
     } else if (f.kind === 'lines') {
       const lines = args[f.key] as Record<string, unknown>[] | undefined;
@@ -172,11 +108,6 @@ function toBody(plan: ObjectPlan, args: Record<string, unknown>, where: string, 
   }
   return out;
 }
-
-/** A budget month: "current" or YYYY-MM-01 (checked here; the description says the format once). */
-export const MONTH_ARG = z
-  .string()
-  .refine((v) => /^(current|\d{4}-(0[1-9]|1[0-2])-01)$/.test(v), { message: 'must be "current" or the first day of a month as YYYY-MM-01' });
 
 /** An id that is a UUID in the API (checked, not advertised: the argument's name says what it is). */
 const UUID_ARG = z

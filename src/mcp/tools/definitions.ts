@@ -12,11 +12,12 @@ import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
 import type { EntityKind } from '../output/compact.js';
-import type { WriteMode } from '../config.js';
+import { type WriteMode } from '../../writes/policy.js';
 import type { McpToolset } from '../toolsets.js';
 import { canHold, type WriteKind } from '../../writes/policy.js';
-import { BUDGET_ARG, guardedString, PAGING, toolArgs, type ToolArgs } from './args.js';
-import { FIELD_DOCS } from './field-docs.js';
+import { toolArgs, type ToolArgs } from './args.js';
+import { BUDGET_ARG, guardedString, PAGING } from '../../shared/arg-schemas.js';
+import { FIELD_DOCS } from '../../shared/field-docs.js';
 import { INSIGHTS, type InsightCompute, type InsightSpec } from './insights.js';
 import { TASKS, type TaskSpec } from './tasks.js';
 

@@ -17,8 +17,8 @@ import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type Group
 import { monthsOf, resolvePeriod, within, type Period } from '../../insights/period.js';
 import { project } from '../../insights/schedule.js';
 import type { BudgetView, Line } from '../../insights/view.js';
-import { decodeCursor, encodeCursor } from '../output/page.js';
-import { MONTH_ARG, PAGING } from './args.js';
+import { decodeCursor, encodeCursor } from '../../shared/paging.js';
+import { MONTH_ARG, PAGING } from '../../shared/arg-schemas.js';
 
 /** What a compute function gets: the budget as YNAB counts it, today (UTC), money formatting. */
 export interface InsightContext {

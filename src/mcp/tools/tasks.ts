@@ -25,8 +25,10 @@ import { applySplit, planSplit, type SplitLine } from '../../writes/split.js';
 import { txnRow, type TaskContext, type TaskPlan } from '../../writes/task.js';
 import { applyUndo, checkUndoable, undoEntities, UndoConflictError } from '../../writes/undo.js';
 import type { McpToolset } from '../toolsets.js';
-import { ArgumentError, guardedString, MONTH_ARG, money, NameOrId } from './args.js';
-import { MILLIUNITS_DOC } from './field-docs.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import { guardedString, MONTH_ARG, NameOrId } from '../../shared/arg-schemas.js';
+import { optionalMoney, requiredMoney } from '../../shared/money-args.js';
+import { MILLIUNITS_DOC } from '../../shared/field-docs.js';
 
 export type { TaskContext, TaskPlan } from '../../writes/task.js';
 
@@ -56,13 +58,13 @@ const MONEY_PAIR = (doc: string) => ({ amount: z.number().optional().describe(do
 
 async function planSplitTool(ctx: TaskContext, a: Record<string, any>): Promise<TaskPlan> {
   const lines: SplitLine[] = (a.subtransactions as Record<string, unknown>[]).map((l, i) => ({
-    amount: money(l, 'amount', `subtransactions[${i}]`, true, false, ctx.digits) as number,
+    amount: requiredMoney(l, 'amount', { where: `subtransactions[${i}]`, digits: ctx.digits }),
     category_id: (l.category_id as string | null | undefined) ?? null,
     payee_id: (l.payee_id as string | null | undefined) ?? null,
     payee_name: (l.payee_name as string | undefined) ?? null,
     memo: (l.memo as string | undefined) ?? null,
   }));
-  const total = money(a, 'amount', '', false, false, ctx.digits) as number | undefined;
+  const total = optionalMoney(a, 'amount', { digits: ctx.digits });
   const p = planSplit(ctx.replica, ctx.shown, a.transaction_id, lines, total, ctx.today);
   return {
     tool: ctx.tool,

@@ -5,8 +5,8 @@
  */
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { buildServer } from './server.js';
-import type { ServerState } from './state.js';
+import { buildServer } from '../mcp/server.js';
+import type { ServerState } from '../mcp/state.js';
 
 export interface StdioServeOptions {
   /** Out-of-band errors (a malformed line, a closed pipe). */

@@ -13,6 +13,7 @@
  * body size limit (413) and a deadline. node:http's own timeouts cut off clients that trickle
  * headers or a body, so they hold a socket but never the server.
  */
+import { ConfigError } from '../api/client/errors.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,8 +36,8 @@ import {
   originCheck,
   tokenMatches,
 } from './http-guards.js';
-import { buildServer } from './server.js';
-import type { ServerState } from './state.js';
+import { buildServer } from '../mcp/server.js';
+import type { ServerState } from '../mcp/state.js';
 
 export interface HttpServeOptions {
   /** Interface to bind; default 127.0.0.1. Anything but loopback needs `token`. */
@@ -99,9 +100,6 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** A configuration serveHttp refuses to start with. */
-export class HttpConfigError extends Error {}
-
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -110,7 +108,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new HttpConfigError(`${name} must be a positive number, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number, got ${value}`);
   return value;
 }
 
@@ -124,11 +122,11 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   const path = opts.path ?? '/mcp';
   const token = opts.token;
   const hosted = opts.hosted;
-  if (!state && !hosted) throw new HttpConfigError('serveHttp needs a server state or hosted routing');
+  if (!state && !hosted) throw new ConfigError('serveHttp needs a server state or hosted routing');
   if (token !== undefined && token.trim() === '')
-    throw new HttpConfigError('the HTTP token is empty; give a non-empty --http-token-file / YNAB_MCP_HTTP_TOKEN, or none');
+    throw new ConfigError('the HTTP token is empty; give a non-empty --http-token-file / YNAB_MCP_HTTP_TOKEN, or none');
   if (!hosted && !isLoopbackHost(host) && token === undefined) {
-    throw new HttpConfigError(
+    throw new ConfigError(
       `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, so other machines could reach your budget; set --http-token-file (or YNAB_MCP_HTTP_TOKEN), or bind 127.0.0.1`,
     );
   }
@@ -141,7 +139,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     origins = originAllowList(opts.allowedOrigins);
     hostAllowList(host, 0, opts.allowedHosts); // validates the entries before anything is bound
   } catch (e) {
-    throw new HttpConfigError((e as Error).message);
+    throw new ConfigError((e as Error).message);
   }
   // Every line is scrubbed of the token: SDK error reports are the one thing here that could
   // quote a request back, and the token must never reach a log.

@@ -14,13 +14,13 @@ import { QuotaLedger, tokenKey } from '../quota/ledger.js';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
-import { WriteJournal } from './journal.js';
-import { ReplicaManager, type SharedReplicas } from './manager.js';
+import { WriteJournal } from '../sync/journal.js';
+import { ReplicaManager, type SharedReplicas } from '../sync/manager.js';
 import { ChangeLog } from '../writes/change-log.js';
 import { ConfirmTokens } from '../writes/tokens.js';
-import { fileKey, ReplicaFiles, secretKey, type KeySource } from './persist.js';
-import { ephemeralKey } from './seal.js';
-import { YnabService, type SharedAnswers } from './service.js';
+import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
+import { ephemeralKey } from '../sync/seal.js';
+import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
   tokens: TokenProvider;

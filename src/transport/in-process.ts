@@ -5,8 +5,8 @@
  * The client library is loaded here, on use; serving never loads it.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { VERSION, buildServer } from './server.js';
-import type { ServerState } from './state.js';
+import { VERSION, buildServer } from '../mcp/server.js';
+import type { ServerState } from '../mcp/state.js';
 
 export interface InProcessConnection {
   client: Client;

@@ -1,0 +1,37 @@
+/**
+ * The argument schemas every kind of tool is built from (API tools, insights, task writes): ids and
+ * names, budget_id, months, paging. Kept below the layers that declare tools, so a computation can
+ * type its arguments from the schema it is called with.
+ */
+import * as z from 'zod';
+import { FIELD_DOCS } from './field-docs.js';
+import { MAX_LIMIT } from './paging.js';
+
+/**
+ * A string whose length is bounded to guard the server, not to inform the caller: the bound is
+ * checked, with a specific message, but not advertised as a schema keyword that every host would
+ * pay for in every conversation.
+ */
+export function guardedString(max: number) {
+  return z
+    .string()
+    .refine((v) => v.length > 0, { message: 'must not be empty' })
+    .refine((v) => v.length <= max, { message: `must be at most ${max} characters` });
+}
+
+/** An id, or the exact name of what it stands for. */
+export const NameOrId = guardedString(500);
+
+/** budget_id, as every budget tool takes it (the server's instructions say what it takes, once). */
+export const BUDGET_ARG = NameOrId.optional();
+
+/** limit and cursor, as every paged tool takes them. */
+export const PAGING = {
+  limit: z.int().min(1).max(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!),
+  cursor: guardedString(200).optional().describe(FIELD_DOCS.cursor!),
+};
+
+/** A budget month: "current" or YYYY-MM-01 (checked here; the description says the format once). */
+export const MONTH_ARG = z
+  .string()
+  .refine((v) => /^(current|\d{4}-(0[1-9]|1[0-2])-01)$/.test(v), { message: 'must be "current" or the first day of a month as YYYY-MM-01' });
