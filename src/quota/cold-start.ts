@@ -17,22 +17,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pause, signal } from '../storage/wake.js';
-import type { RateLimitHeader } from './header.js';
-import type { AcquireResult, RequestKind } from './ledger.js';
+import type { SettleOutcome } from '../api/client/request-ledger.js';
+import type { AcquireResult, RequestSlot } from './slot.js';
+import type { RequestKind } from '../api/client/request-ledger.js';
+
 import type { LedgerState, LedgerStore } from './store.js';
-
-export type RequestSlot =
-  | (Extract<AcquireResult, { ok: true }> & { /** Set when this request is the cold-start probe. */ probe?: string })
-  | Extract<AcquireResult, { ok: false }>;
-
-export interface SettleOutcome {
-  /** An answer came back (any status); false when the connection failed before one did. */
-  answered: boolean;
-  /** The answer's X-Rate-Limit, when it carried one. */
-  header: RateLimitHeader | null;
-  /** The answer was a 429. */
-  rateLimited?: boolean;
-}
 
 interface Deps {
   store: LedgerStore;

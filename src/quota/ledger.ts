@@ -22,7 +22,9 @@
 import { createHash } from 'node:crypto';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
-import { ColdStart, type RequestSlot, type SettleOutcome } from './cold-start.js';
+import { ColdStart } from './cold-start.js';
+import type { AcquireResult, RequestSlot } from './slot.js';
+import type { SettleOutcome } from '../api/client/request-ledger.js';
 import { formatNextSlot } from './format.js';
 import { type LedgerState, LedgerStore, MAX_ENTRIES } from './store.js';
 
@@ -30,7 +32,8 @@ export const DEFAULT_LIMIT = 200;
 export const DEFAULT_WINDOW_MS = 3_600_000;
 export const DEFAULT_WRITE_RESERVE = 10;
 
-export type RequestKind = 'read' | 'write';
+export type { RequestKind } from '../api/client/request-ledger.js';
+import type { RequestKind } from '../api/client/request-ledger.js';
 
 export interface QuotaOptions {
   /** The state directory (src/paths.ts `stateDir()`); the ledger goes to `<stateDir>/quota/`. */
@@ -51,25 +54,7 @@ export interface QuotaOptions {
   probeTtlMs?: number;
 }
 
-export type AcquireResult =
-  | {
-      ok: true;
-      /** Requests in the window including this one. */
-      used: number;
-      /** Slots left for writes after this one (reads: `remaining - reserve`). */
-      remaining: number;
-      /** The slot's time (ledger clock); pass it to `reconcile()` as `sentAt`. */
-      at: number;
-    }
-  | {
-      ok: false;
-      /** `limit`: the window is full; `reserve`: only the write reserve is left; `blocked`: after a 429. */
-      reason: 'limit' | 'reserve' | 'blocked';
-      /** The earliest instant at which the same acquire can succeed. */
-      nextSlotAt: Date;
-      /** For users, e.g. "the hourly request limit is spent; next request possible at … UTC (in 12 minutes)". */
-      message: string;
-    };
+export type { AcquireResult } from './slot.js';
 
 export interface QuotaStatus {
   /** Effective limit: the server's, once announced, else the configured one. */

@@ -58,7 +58,7 @@ export interface StackOptions {
 
 export interface Stack {
   store: StateStore;
-  client: YnabClient;
+  client: YnabClient<QuotaLedger>;
   replicas: ReplicaManager;
   service: YnabService;
   /** Confirm tokens of held writes (src/writes/tokens.ts). */

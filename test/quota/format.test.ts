@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatNextSlot, formatUtcMinute, formatWait } from '../../src/quota/format.js';
-import { parseRateLimitHeader } from '../../src/quota/header.js';
+import { parseRateLimitHeader } from '../../src/api/client/rate-limit-header.js';
 
 const NOW = Date.UTC(2026, 10, 22, 13, 53, 0);
 

@@ -12,8 +12,8 @@ import { checkCallArguments } from '../argument-check.js';
 import { memberName, operation, type Era, type Operation, type OperationId } from '../operations/index.js';
 import { buildPath } from '../paths.js';
 import { QUERY_PARAMS, type QueryName } from '../query.js';
-import type { QuotaLedger } from '../../quota/ledger.js';
-import { parseRateLimitHeader } from '../../quota/header.js';
+import type { RequestLedger } from './request-ledger.js';
+import { parseRateLimitHeader } from './rate-limit-header.js';
 import { ApiError, NetworkError, QuotaExhaustedError, ReadOnlyError, scrub } from './errors.js';
 import { Transport, type TransportOptions } from './transport.js';
 
@@ -36,11 +36,11 @@ export interface CallResult {
   data: Record<string, any>;
 }
 
-export interface ClientOptions {
+export interface ClientOptions<L extends RequestLedger = RequestLedger> {
   transport?: Transport | TransportOptions;
   tokens: TokenProvider;
   /** The request ledger of a token (a new OAuth token is a new bucket at the service). */
-  quota: (token: string) => QuotaLedger;
+  quota: (token: string) => L;
   /**
    * Path prefix the client speaks: /plans by default, the current description that the operations
    * table models. Under /budgets the service answers some operations as its 1.76 description did
@@ -63,14 +63,14 @@ const RETRYABLE_STATUS = new Set([500, 503]);
  */
 const ignoreSettle = (): void => undefined;
 
-export class YnabClient {
+export class YnabClient<L extends RequestLedger = RequestLedger> {
   readonly transport: Transport;
   readonly era: Era;
   private readOnlyMode: boolean;
   private readonly seenTokens = new Set<string>();
   private lastToken: string | undefined;
 
-  constructor(private readonly opts: ClientOptions) {
+  constructor(private readonly opts: ClientOptions<L>) {
     this.transport = opts.transport instanceof Transport ? opts.transport : new Transport(opts.transport);
     this.era = opts.era ?? 'plans';
     this.readOnlyMode = opts.readOnly ?? false;
@@ -86,7 +86,7 @@ export class YnabClient {
   }
 
   /** The request ledger of the token used last, without asking for a token (which could refresh one). */
-  currentLedger(): QuotaLedger | undefined {
+  currentLedger(): L | undefined {
     return this.lastToken === undefined ? undefined : this.opts.quota(this.lastToken);
   }
 

@@ -7,7 +7,7 @@
  */
 import { addDays } from '../../api/dates.js';
 import { dayIn, type MonthSlot, type Planned } from './history.js';
-import type { Household } from './household.js';
+import type { Household } from './household-state.js';
 import type { DemoLine, Entry } from './ledger.js';
 
 const U = 1000;

@@ -6,7 +6,7 @@
 import { addDays, addMonths, monthOf } from '../../api/dates.js';
 import type { ScheduledTransactionFrequency } from '../../api/schemas/common.js';
 import { dayIn } from './history.js';
-import type { Household } from './household.js';
+import type { Household } from './household-state.js';
 import { addPendingImport, addScheduled } from './scheduled.js';
 
 const U = 1000;

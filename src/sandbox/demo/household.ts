@@ -23,6 +23,7 @@ import { householdExtras, planHouseholdMonth } from './household-months.js';
 import { USD_FORMAT } from '../../api/money.js';
 import { Ledger, type Entry } from './ledger.js';
 import { Random } from './random.js';
+import type { Household } from './household-state.js';
 
 /** The demo household budgets in US dollars. */
 export const USD = USD_FORMAT;
@@ -44,33 +45,6 @@ const REVISIT_EVERY = 6;
 const BASE_FILL = 1500 / MONTHS - BACKBONE;
 /** The Friday coffee (household-months.ts): about 4.3 Fridays of about $5.63. */
 const FRIDAY_COFFEE = 24_400;
-
-type AccountKey = 'checking' | 'savings' | 'wallet' | 'visa' | 'loc' | 'mortgage' | 'oldBank';
-
-/** Everything the month planner needs about the budget being built. */
-export interface Household {
-  store: BudgetStore;
-  rng: Random;
-  ledger: Ledger;
-  today: string;
-  firstMonth: string;
-  acc: Record<AccountKey, AccountRec>;
-  cat: Record<string, CategoryRec>;
-  rta: CategoryRec;
-  primeMonth: number;
-  /** Month index of the home equity line draw. */
-  drawMonth: number;
-  /** Cash the month's planned wallet purchases need (for the ATM top-up). */
-  walletPlanned: number;
-  /** What the household expects to spend monthly per category key (milliunits), and how much bigger than the default it is. */
-  expected: Map<string, number>;
-  scale: number;
-  /** Per credit account: its debt at the start of the month being built. */
-  debts: Map<string, number>;
-  extras: Entry[];
-  payee(name: string): PayeeRec;
-  transferTo(account: AccountRec): PayeeRec;
-}
 
 export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec {
   const ids = new Random(`${env.seed}|household|ids`);
