@@ -46,7 +46,7 @@ async function session(sb: RunningSandbox | undefined, toolsets?: string): Promi
     mcpConfig({ toolsets }, {}),
     async () => {
       if (!sb) throw new Error('no sandbox');
-      return { tokens: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl };
+      return { credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl };
     },
     { stateDir: dir, persist: false, maxStalenessMs: 600_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
   );

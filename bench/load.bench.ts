@@ -18,7 +18,7 @@ async function run(faults: string, report: (row: Record<string, string | number>
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-load-'));
   const state = new ServerState(
     mcpConfig({}, {}),
-    async () => ({ tokens: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+    async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
     {
       stateDir: dir,
       persist: false,

@@ -17,7 +17,7 @@ export async function replicaBench(report: Reporter): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-'));
     let requests = 0;
     const stack = createStack({
-      tokens: { token: async () => sb.accessToken },
+      credentials: { token: async () => sb.accessToken },
       baseUrl: sb.baseUrl,
       stateDir: dir,
       persist: false,

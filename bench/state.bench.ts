@@ -34,7 +34,7 @@ export async function stateBench(report: (row: Record<string, string | number>) 
 
     const sb = await startSandbox({ seed: 'bench-state', rateLimit: 10_000_000, log: () => {} });
     const stack = createStack({
-      tokens: { token: async () => sb.accessToken },
+      credentials: { token: async () => sb.accessToken },
       baseUrl: sb.baseUrl,
       stateDir: join(dir, 'stack'),
       persist: false,
@@ -57,7 +57,7 @@ export async function stateBench(report: (row: Record<string, string | number>) 
     for (const n of [1_500, 100_000]) {
       const big = await startSandbox({ seed: 'bench-state', transactions: n, rateLimit: 10_000_000, log: () => {} });
       const s = createStack({
-        tokens: { token: async () => big.accessToken },
+        credentials: { token: async () => big.accessToken },
         baseUrl: big.baseUrl,
         stateDir: join(dir, `load-${n}`),
         persist: false,

@@ -75,7 +75,7 @@ export async function viewsBench(report: Report): Promise<void> {
   try {
     const state = new ServerState(
       mcpConfig({}, {}),
-      async () => ({ tokens: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+      async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
       { stateDir: dir, persist: false, maxStalenessMs: 600_000, quotaLimit: 10_000_000 },
     );
     const c = await connected(state, true);

@@ -14,7 +14,7 @@ import { ServerState } from '../src/mcp/state.js';
 import { startSandbox } from '../src/sandbox/app.js';
 import { FileStateStore } from '../src/storage/file-store.js';
 import { ephemeralKey } from '../src/sync/seal.js';
-import { ChangeLog } from '../src/writes/change-log.js';
+import { UndoJournal } from '../src/writes/undo-journal.js';
 import type { BenchSection } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';
 
@@ -24,7 +24,7 @@ export async function writesBench(report: (row: Record<string, string | number>)
   let requests = 0;
   const state = new ServerState(
     mcpConfig({}, {}),
-    async () => ({ tokens: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+    async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
     { stateDir: dir, persist: false, maxStalenessMs: 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
   );
   const server = buildServer(state);
@@ -73,7 +73,7 @@ export async function writesBench(report: (row: Record<string, string | number>)
         'time p50 / p99': `${ms(median(r.ms))} / ${ms(percentile(r.ms, 99))}`,
       });
     }
-    const log = new ChangeLog(new FileStateStore(join(dir, 'log')), ephemeralKey(), async () => 'bench');
+    const log = new UndoJournal(new FileStateStore(join(dir, 'log')), ephemeralKey(), async () => 'bench');
     const entities = Array.from({ length: 6 }, (_, i) => ({
       kind: 'transaction' as const,
       id: `t${i}`,

@@ -25,7 +25,7 @@ export async function resolveConnection(opts: ConnectionOptions): Promise<Connec
   const env = opts.env ?? process.env;
   const fromEnv = accessTokenFromEnv(env);
   if (fromEnv !== null) {
-    return { tokens: { token: async () => fromEnv }, info: { source: 'env', kind: 'personal' }, baseUrl: opts.baseUrl };
+    return { credentials: { token: async () => fromEnv }, info: { source: 'env', kind: 'personal' }, baseUrl: opts.baseUrl };
   }
   // env also carries YNAB_MCP_KEYCHAIN=off, which forces the file store.
   const store = await openSecretStore({ configDir: opts.configDir, profile: opts.profile, warn: opts.warn, env });
@@ -36,11 +36,11 @@ export async function resolveConnection(opts: ConnectionOptions): Promise<Connec
   const baseUrl = opts.baseUrl ?? (await store.get('base_url')) ?? undefined;
   if (kind === 'personal') {
     const token = found.value;
-    return { tokens: { token: async () => token }, info: { source, kind }, baseUrl };
+    return { credentials: { token: async () => token }, info: { source, kind }, baseUrl };
   }
   const provider = await oauthProvider({ store, stateDir: opts.stateDir, warn: opts.warn });
   return {
-    tokens: provider,
+    credentials: provider,
     info: { source, kind, scope: provider.scope, expiresAt: provider.expiresAt() },
     // OAuth access tokens change every two hours; saved replicas belong to the grant, not one token.
     identity: async () => oauthIdentity(provider.grantIdentity),

@@ -14,7 +14,7 @@ export interface TokenInfo {
 }
 
 export interface Connection {
-  tokens: TokenProvider;
+  credentials: TokenProvider;
   info: TokenInfo;
   /** Stable name of whose data this is, for saved replicas (survives OAuth refreshes). */
   identity?: () => Promise<string>;

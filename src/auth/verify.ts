@@ -48,7 +48,7 @@ export async function verifyToken(opts: VerifyOptions): Promise<string> {
   try {
     client = new YnabClient({
       transport: { baseUrl: opts.baseUrl },
-      tokens: { token: async () => opts.token },
+      credentials: { token: async () => opts.token },
       quota: (token) => QuotaLedger.forToken(token, { stateDir: opts.stateDir, store: opts.store }),
       // The tries are made here, where their number and spacing are known to the person waiting.
       retry: { attempts: 1 },

@@ -136,7 +136,7 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
     // The demo is local and throwaway: its own state directory, nothing saved.
     const sandbox = await startSandbox({ seed: flags.seed ?? 'demo', log, rateLimit: 1_000_000 });
     const connection: Connection = {
-      tokens: { token: async () => sandbox.accessToken },
+      credentials: { token: async () => sandbox.accessToken },
       info: { source: 'sandbox', kind: 'personal' },
       baseUrl: sandbox.baseUrl,
     };

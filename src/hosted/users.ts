@@ -1,8 +1,8 @@
 /**
  * One ServerState per signed-in user, held by this instance in a bounded LRU. A user's state is
- * the same stack as the single-user server's (client, quota ledger, replicas, write journal,
+ * the same stack as the single-user server's (client, quota ledger, replicas, create records,
  * service) over the shared Redis store, named by their identity: their YNAB grant, their
- * replicas, their journal, their ledgers, and nothing of anyone else's. Everything in it can be
+ * replicas, their create records, their ledgers, and nothing of anyone else's. Everything in it can be
  * rebuilt from the store, so an evicted user (or an instance that restarts) costs a reload, not
  * data; a request is served by whichever instance gets it.
  *
@@ -17,7 +17,7 @@ import { ServerState, type Connection } from '../mcp/state.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';
 import type { HostedAuth } from './resource-server.js';
-import { sharedAnswers } from './shared-answers.js';
+import { sharedAnswers } from './answer-cache.js';
 import type { YnabGrants } from './ynab-grants.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
@@ -91,12 +91,12 @@ export class HostedUsers {
           throw e;
         }
       };
-      const tokens: TokenProvider = {
+      const credentials: TokenProvider = {
         token: () => forget(provider.token()),
         renewAfterUnauthorized: (failed) => forget(provider.renewAfterUnauthorized!(failed)),
       };
       return {
-        tokens,
+        credentials,
         info: { source: 'hosted', kind: 'oauth', scope: provider.scope, expiresAt: provider.expiresAt() },
         identity: async () => identity,
         baseUrl: opts.ynab.baseUrl,

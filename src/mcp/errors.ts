@@ -15,9 +15,9 @@ import {
   UnsupportedChangeError,
 } from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
-import { JournalBusyError } from '../sync/journal.js';
+import { CreateRecordsBusyError } from '../sync/create-records.js';
 import { StepError } from '../writes/steps.js';
-import { ConfirmRefusedError } from '../writes/tokens.js';
+import { ConfirmRefusedError } from '../writes/confirm-tokens.js';
 import { UndoConflictError } from '../writes/undo.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { OutputTooLargeError } from './output/builder.js';
@@ -61,7 +61,7 @@ export function describeError(e: unknown, tool: string, write: boolean, configur
   if (e instanceof UncertainWriteError) return `Outcome unknown: ${e.message}.`;
   if (e instanceof PartialWriteError) return `Partly done: ${e.message}.`;
   if (e instanceof StateStoreError) return `ynab-mcp cannot use its state: ${e.message}${write ? ' Nothing was changed.' : ''}`;
-  if (e instanceof JournalBusyError) return `${e.message}.`;
+  if (e instanceof CreateRecordsBusyError) return `${e.message}.`;
   if (e instanceof QuotaExhaustedError) return `No request to YNAB is possible right now: ${e.message}.${write ? ' Nothing was changed.' : ''}`;
   if (e instanceof NetworkError) {
     if (write && e.refused) {

@@ -3,7 +3,7 @@
  * (src/writes/plan.ts) and the call's confirm_token, it lets the write through, or answers
  * with a preview and a confirm_token (nothing changed), or asks the user directly.
  *  - With a confirm_token: the token must match this tool, these arguments, this budget and the
- *    entities as they are now (read fresh); else the call is refused saying why (tokens.ts).
+ *    entities as they are now (read fresh); else the call is refused saying why (confirm-tokens.ts).
  *  - Without one, when the mode and the kind of write call for confirmation (policy.ts): a
  *    write that would update or delete what the budget does not hold is refused (checks.ts);
  *    else a token is issued and the preview answered. Where the client declared form elicitation (and
@@ -14,7 +14,7 @@
  *    token path always works. A 2025-era client is asked by us (withDialog), not by the SDK's
  *    shim, with a bounded wait: a dialog that fails, or hangs past --elicitation-timeout, ends
  *    in the preview and a fresh token instead of an error.
- * After a write is applied, what it did is journaled for undo (change-log.ts).
+ * After a write is applied, what it did is journaled for undo (undo-journal.ts).
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -124,13 +124,13 @@ export async function gate(state: ServerState, plan: Plan, input: ConfirmInput, 
   const binding = { tool: plan.tool, budgetId: plan.budgetId, args: plan.args, entities: plan.entities };
   const token = input.token ?? (input.dialog?.confirmed ? input.dialog.token : undefined);
   if (token) {
-    await stack.tokens.redeem(token, binding, shown);
+    await stack.confirmTokens.redeem(token, binding, shown);
     return { go: true };
   }
   if (!mustConfirm(state.config.writes, plan.kinds)) return { go: true };
   // A preview is of something: no token for an update or delete of what the budget does not hold.
   checkTargets(plan.entities, replica);
-  const issued = await stack.tokens.issue(binding);
+  const issued = await stack.confirmTokens.issue(binding);
   if (input.canAsk && !input.dialog) {
     // Budget text is escaped line by line; the dialog's own line breaks stay.
     const message = dialogText({ ...plan, summary: escapeControls(plan.summary) }, (e) =>
@@ -161,7 +161,7 @@ export async function gate(state: ServerState, plan: Plan, input: ConfirmInput, 
 }
 
 /** Records an applied change in the undo journal; its id for the answer, or a notice when it could not be recorded. */
-export async function journal(state: ServerState, budgetId: string, tool: string, draft: Draft): Promise<{ change_id?: string; notice?: string }> {
+export async function recordChange(state: ServerState, budgetId: string, tool: string, draft: Draft): Promise<{ change_id?: string; notice?: string }> {
   if (!draft.entities.length) return {};
   try {
     const stack = await state.ready();

@@ -20,7 +20,7 @@ import {
   type Variables,
 } from '@modelcontextprotocol/server';
 import { ApiError, InvalidArgumentError, scrub } from '../api/client/errors.js';
-import { answer } from './answer.js';
+import { answer } from './tool-answer.js';
 import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
 import { describeError } from './errors.js';
 import { ArgumentError } from '../shared/argument-error.js';

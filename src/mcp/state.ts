@@ -87,7 +87,7 @@ export class ServerState {
       this.connection = connection;
       const stack = createStack({
         ...this.stackOptions,
-        tokens: connection.tokens,
+        credentials: connection.credentials,
         identity: connection.identity,
         baseUrl: connection.baseUrl ?? this.stackOptions.baseUrl,
         readOnly: this.readOnly,

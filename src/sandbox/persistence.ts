@@ -1,12 +1,12 @@
 /**
  * `--data FILE`: the sandbox's users (their budgets and personal tokens), the OAuth client and
  * its grants, saved as JSON. The file is a snapshot: every change is first appended to the
- * journal beside it (journal.ts) and folded in later. A snapshot is written whole or not at all:
+ * write-ahead log beside it (write-ahead-log.ts) and folded in later. A snapshot is written whole or not at all:
  * to a new temp file (created exclusively, mode 0600 since it holds tokens), flushed to disk,
  * renamed over FILE, and the directory flushed too. A file that cannot be read as sandbox data is
  * refused with a clear error and never overwritten.
  *
- * Version 1 files (one user, before the journal) are read and saved as version 2.
+ * Version 1 files (one user, before the write-ahead log) are read and saved as version 2.
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
@@ -37,7 +37,7 @@ export interface PersistedOAuth {
 }
 
 export interface SandboxData {
-  /** The last journal entry folded into this snapshot. */
+  /** The last write-ahead log entry folded into this snapshot. */
   journal_seq: number;
   users: PersistedUser[];
   oauth: PersistedOAuth;

@@ -1,6 +1,6 @@
 /**
  * Assembles the client side from configuration: transport, one request ledger per token, replicas
- * persisted under the token's identity, write journals, and the service. Everything kept between
+ * persisted under the token's identity, create records, and the service. Everything kept between
  * calls goes through one state store: by default files in the state directory, shared by every
  * process of this user; hosted mode passes a Redis store instead and nothing else changes.
  */
@@ -14,16 +14,17 @@ import { QuotaLedger, tokenKey } from '../quota/ledger.js';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
-import { WriteJournal } from '../sync/journal.js';
+import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type SharedReplicas } from '../sync/manager.js';
-import { ChangeLog } from '../writes/change-log.js';
-import { ConfirmTokens } from '../writes/tokens.js';
+import { UndoJournal } from '../writes/undo-journal.js';
+import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey } from '../sync/seal.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
-  tokens: TokenProvider;
+  /** YNAB credentials: where the access token comes from. */
+  credentials: TokenProvider;
   /** A stable name for whose data this is (survives token refreshes); defaults to a hash of the token. */
   identity?: () => Promise<string>;
   baseUrl?: string;
@@ -31,7 +32,7 @@ export interface StackOptions {
   readOnly?: boolean;
   onReadOnlyScope?: () => void;
   stateDir?: string;
-  /** Where ledgers, saved replicas and write journals are kept; default a file store on `stateDir`. */
+  /** Where ledgers, saved replicas and create records are kept; default a file store on `stateDir`. */
   store?: StateStore;
   configDir?: string;
   maxStalenessMs?: number;
@@ -61,10 +62,10 @@ export interface Stack {
   client: YnabClient<QuotaLedger>;
   replicas: ReplicaManager;
   service: YnabService;
-  /** Confirm tokens of held writes (src/writes/tokens.ts). */
-  tokens: ConfirmTokens;
-  /** The undo journal (src/writes/change-log.ts). */
-  changes: ChangeLog;
+  /** Confirm tokens of held writes (src/writes/confirm-tokens.ts). */
+  confirmTokens: ConfirmTokens;
+  /** The undo journal (src/writes/undo-journal.ts). */
+  changes: UndoJournal;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -102,35 +103,35 @@ export function createStack(opts: StackOptions): Stack {
   };
   const client = new YnabClient({
     transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL, onRequest: opts.onRequest },
-    tokens: opts.tokens,
+    credentials: opts.credentials,
     quota: ledger,
     era: opts.era,
     readOnly: opts.readOnly,
     onReadOnlyScope: opts.onReadOnlyScope,
     retry: opts.retry,
   });
-  const identity = opts.identity ?? (async () => tokenKey(await opts.tokens.token()));
+  const identity = opts.identity ?? (async () => tokenKey(await opts.credentials.token()));
   // One key seals everything kept that holds budget data: saved replicas, the undo journal, confirm
   // tokens. Without saved replicas (the sandbox, throwaway state) it lives only in this process;
   // instances sharing a store are given one key source they share (hosted mode: the data key's).
   const keys = opts.keySource ?? (opts.persist === false ? ephemeralKey() : defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log));
   const files = opts.persist === false ? undefined : new ReplicaFiles(store, keys, log);
-  const journal = new WriteJournal(store, identity, Date.now, opts.shared === true);
+  const createRecords = new CreateRecords(store, identity, Date.now, opts.shared === true);
   const shared: SharedReplicas | undefined = opts.shared
     ? {
-        written: (budgetId) => journal.written(budgetId),
+        written: (budgetId) => createRecords.written(budgetId),
         exclusive: async (budgetId, fn) => store.withLock(`sync-${segment(await identity())}-${segment(budgetId)}`, fn),
       }
     : undefined;
   const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log, shared });
-  const service = new YnabService({ client, replicas, journal, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
+  const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,
     client,
     replicas,
     service,
-    tokens: new ConfirmTokens(store, keys, identity, opts.now),
-    changes: new ChangeLog(store, keys, identity, opts.now),
+    confirmTokens: new ConfirmTokens(store, keys, identity, opts.now),
+    changes: new UndoJournal(store, keys, identity, opts.now),
     ledger,
     async close() {
       await replicas.flush();

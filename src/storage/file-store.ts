@@ -9,7 +9,7 @@
  *  - values with a ttl carry their expiry in a small header; expired ones read as absent.
  * Files are replaced by rename, so a reader without the lock sees the old or the new value.
  * No fsync: after a power loss an older value (or none) is acceptable for everything kept here
- * (a ledger, a replica, a journal), and a torn one is impossible.
+ * (a ledger, a replica, a record), and a torn one is impossible.
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';

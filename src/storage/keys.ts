@@ -6,10 +6,11 @@
  *   quota/<token key>.json                 the request ledger of a token (src/quota)
  *   replicas/<identity>/<budget>.replica   a saved, encrypted replica (src/sync/persist.ts)
  *   replicas/<identity>/aliases.json       which budget `last-used` / `default` named
- *   journal/<identity>/<budget>.json       the write journal of a budget (src/sync/journal.ts)
+ *   journal/<identity>/<budget>.json       the create records of a budget (src/sync/create-records.ts; the
+ *                                          folder keeps its first name, for the files already written)
  *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
- *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/change-log.ts)
- *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/tokens.ts)
+ *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/undo-journal.ts)
+ *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/confirm-tokens.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 

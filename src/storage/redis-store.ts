@@ -1,6 +1,6 @@
 /**
  * The state store of hosted mode: the same keys as the file store (keys.ts), kept in Redis so
- * that any number of stateless instances share ledgers, replicas, journals, grants and the
+ * that any number of stateless instances share ledgers, replicas, create records, grants and the
  * authorization server's records. Loaded only by hosted mode (`serve --hosted`); the single-user
  * default never imports it, nor the Redis client.
  *

@@ -1,6 +1,6 @@
 /**
  * The storage seam: everything ynab-mcp keeps between calls (request ledgers, saved replicas,
- * write journals, locks; later grants and confirm tokens) goes through one small key-value
+ * create records, locks; later grants and confirm tokens) goes through one small key-value
  * interface. The single-user default keeps it in files under the state directory
  * (file-store.ts); hosted mode keeps it in Redis so that stateless instances can serve. The code
  * above the seam (quota, sync) is the same for both.

@@ -7,7 +7,7 @@ import { formatMilliunits } from '../api/money.js';
 import type { OperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from './replica.js';
-import { fingerprint } from './journal.js';
+import { fingerprint } from './create-records.js';
 
 export type Item = Record<string, any>;
 type Entity = { id: string; deleted?: boolean } & Record<string, any>;

@@ -2,10 +2,10 @@
  * Creates happen exactly once, by identity. A create whose answer is lost may or may not have
  * reached the service; what it made is recognised only among entities no call of ours has
  * accounted for, in a delta that starts after everything our earlier calls made:
- *  1. an intent is opened in the budget's write journal (src/sync/journal.ts): it waits while an
+ *  1. an intent is opened in the budget's create records (src/sync/create-records.ts): it waits while an
  *     identical create of ours (any process sharing the state) is unresolved, and its baseline is
  *     the latest knowledge any of our answers carried;
- *  2. the create is sent; its answer's ids and knowledge go to the journal;
+ *  2. the create is sent; its answer's ids and knowledge go to the create records;
  *  3. when the answer is lost: the delta since the baseline is read, and for each group of
  *     identical items the matching entities that no call of ours claimed and that did not exist
  *     before are counted (create-match.ts `decide`): none → sent again; exactly as many as
@@ -21,9 +21,9 @@ import { operation, type OperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
-import { answerFromReplica } from './answer.js';
+import { answerFromReplica } from './replica-reads.js';
 import { CREATE_KINDS, type CreateKind, decide, type Item, preexisting } from './create-match.js';
-import type { OpenIntent, WriteJournal } from './journal.js';
+import type { OpenIntent, CreateRecords } from './create-records.js';
 import type { ReplicaManager } from './manager.js';
 
 /** How many times a create is attempted in all. */
@@ -37,7 +37,7 @@ export interface WriteResult extends CallResult {
 export interface CreateDeps {
   client: YnabClient;
   replicas: ReplicaManager;
-  journal: WriteJournal;
+  createRecords: CreateRecords;
   /** Waits before attempt `n + 1`. */
   pause(attempt: number): Promise<void>;
   /** The delta since `knowledge`, merged into the replica; an UncertainWriteError when it cannot be had. */
@@ -88,13 +88,15 @@ export class Creates {
   /** Opens the intent; the caller must end it. */
   private async open(kind: CreateKind, budgetId: string, items: Item[]): Promise<{ intent: OpenIntent; before: Set<string> }> {
     const replica = this.deps.replicas.peek(budgetId);
-    const intent = await this.deps.journal.open(budgetId, [...new Set(items.map((i) => kind.fingerprint(i)))], replica?.knowledge ?? 0);
+    const intent = await this.deps.createRecords.open(budgetId, [...new Set(items.map((i) => kind.fingerprint(i)))], replica?.knowledge ?? 0);
     // Read after the intent opened: whatever the replica holds now existed before this create.
     return { intent, before: preexisting(kind, items, this.deps.replicas.peek(budgetId)) };
   }
 
   private async end(intent: OpenIntent, knowledge: number | undefined, made: string[]): Promise<void> {
-    await intent.end(knowledge, made).catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the write journal: ${(e as Error).message}`));
+    await intent
+      .end(knowledge, made)
+      .catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the create records: ${(e as Error).message}`));
   }
 
   /** Transactions, one or a batch: only what did not arrive is sent again. */

@@ -29,7 +29,7 @@ import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { KeyUnavailableError, StateStoreError } from '../storage/store.js';
-import { answerFromReplica, type ReplicaAnswerOptions } from './answer.js';
+import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
 

@@ -137,7 +137,7 @@ export class BudgetReplica {
 
   /**
    * Merges a full or delta export and moves the knowledge to the service's. With `gap`, the
-   * export starts later than this replica's knowledge (a write journal's baseline is ahead of
+   * export starts later than this replica's knowledge (a create's baseline from the create records is ahead of
    * it): what it holds is merged, but the knowledge stays and the next read syncs first, since
    * whatever changed in between is not in it (entities first seen in write answers are kept too).
    */

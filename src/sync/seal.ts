@@ -1,5 +1,5 @@
 /**
- * Sealing what is kept between calls and holds budget data (saved replicas, the change journal,
+ * Sealing what is kept between calls and holds budget data (saved replicas, the undo journal,
  * confirm tokens' previews): AES-256-GCM with a 32-byte key from a KeySource (the OS keychain,
  * else a 0600 key file; see persist.ts and stack.ts), and associated data that binds a sealed
  * value to its name (identity, budget, key), so that a value moved to another name does not

@@ -14,8 +14,8 @@ import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { CallArgs, YnabClient } from '../api/client/client.js';
 import { operation, type OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
-import { REPLICA_OPERATIONS, type ReplicaAnswerOptions } from './answer.js';
-import type { WriteJournal } from './journal.js';
+import { REPLICA_OPERATIONS, type ReplicaAnswerOptions } from './replica-reads.js';
+import type { CreateRecords } from './create-records.js';
 import type { Freshness, ReplicaManager } from './manager.js';
 import { checkTransactionUpdate } from './transaction-updates.js';
 import { WriteCoordinator } from './writes.js';
@@ -40,8 +40,8 @@ export interface ServiceResult {
 export interface ServiceOptions {
   client: YnabClient;
   replicas: ReplicaManager;
-  /** The write journals (creates by identity, knowledge of every write answer). */
-  journal: WriteJournal;
+  /** The create records (creates by identity, knowledge of every write answer). */
+  createRecords: CreateRecords;
   now?: () => number;
   log?: (line: string) => void;
   /** Pause before a write is checked or sent again (grows per attempt). */
@@ -76,7 +76,13 @@ export class YnabService {
   constructor(private readonly opts: ServiceOptions) {
     this.now = opts.now ?? Date.now;
     const step = opts.writeRetryDelayMs ?? 100;
-    this.writes = new WriteCoordinator(opts.client, opts.replicas, opts.journal, (attempt) => new Promise((r) => setTimeout(r, step * attempt)), opts.log);
+    this.writes = new WriteCoordinator(
+      opts.client,
+      opts.replicas,
+      opts.createRecords,
+      (attempt) => new Promise((r) => setTimeout(r, step * attempt)),
+      opts.log,
+    );
     this.cache = new LRUCache<string, Cached>({ max: 500, allowStale: false });
   }
 

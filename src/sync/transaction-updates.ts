@@ -1,7 +1,8 @@
 /**
  * No silent no-ops when transactions are updated (update_transaction, update_transactions).
  *  - Before sending: the API cannot change the amount or the lines of an existing split (it keeps
- *    the amount and refuses new lines; REFERENCE.md §7.3). A change to either is refused here,
+ *    the amount and refuses new lines: "updating subtransactions on an existing split is not
+ *    supported", ynab-sdk-js#149; the spec says a split's amount is ignored on update). A change to either is refused here,
  *    for the whole request, saying so and what works instead, rather than answered with a
  *    success that changed nothing.
  *  - After the answer: every field sent is compared with what the answer shows. A field the

@@ -2,13 +2,13 @@
  * Writes exactly once. When a write's answer is lost (the connection drops or times out after
  * the request was sent, or the service answers 500/503), the write may or may not have happened.
  * Sending it again blindly could create a transaction twice; giving up could lose it. So:
- *  - creates: recovered by identity through the budget's write journal (see creates.ts): only
+ *  - creates: recovered by identity through the budget's create records (see creates.ts): only
  *    what no call of ours accounts for can be this call's, and when that cannot be told, the
  *    result says so and names the candidates;
  *  - updates: re-read and compare; send again only if the change is not there (they are
  *    idempotent, so a second send cannot double anything);
  *  - deletes: if it is gone, it is done.
- * Every write answer's knowledge goes to the journal, so later creates start from it.
+ * Every write answer's knowledge goes to the create records, so later creates start from it.
  * The caller is told what happened, truthfully: created, found after a lost answer, or refused.
  */
 import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
@@ -18,7 +18,7 @@ import { transactionDetail } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { CREATE_KINDS } from './create-match.js';
 import { ambiguous, Creates, MAX_ATTEMPTS, type WriteResult } from './creates.js';
-import type { WriteJournal } from './journal.js';
+import type { CreateRecords } from './create-records.js';
 import type { ReplicaManager } from './manager.js';
 
 export type { WriteResult } from './creates.js';
@@ -37,7 +37,7 @@ export class WriteCoordinator {
   constructor(
     private readonly client: YnabClient,
     private readonly replicas: ReplicaManager,
-    private readonly journal: WriteJournal,
+    private readonly createRecords: CreateRecords,
     /** Waits before attempt `n + 1`. */
     private readonly pause: (attempt: number) => Promise<void> = (attempt) => new Promise((r) => setTimeout(r, 100 * attempt)),
     private readonly log: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
@@ -45,7 +45,7 @@ export class WriteCoordinator {
     this.creates = new Creates({
       client,
       replicas,
-      journal,
+      createRecords,
       pause: (attempt) => this.pause(attempt),
       changes: (budgetId, knowledge, cause) => this.changes(budgetId, knowledge, cause),
       log: this.log,
@@ -66,9 +66,9 @@ export class WriteCoordinator {
     else result = await this.retrying(id, args);
     const knowledge = result.data.server_knowledge;
     if (typeof knowledge === 'number') {
-      await this.journal
+      await this.createRecords
         .record(base.id, knowledge)
-        .catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the write journal: ${(e as Error).message}`));
+        .catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the create records: ${(e as Error).message}`));
     }
     return result;
   }

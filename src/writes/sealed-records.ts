@@ -1,5 +1,5 @@
 /**
- * What the undo journal (change-log.ts) and the confirm tokens (tokens.ts) share: records in the
+ * What the undo journal (undo-journal.ts) and the confirm tokens (confirm-tokens.ts) share: records in the
  * state store under the current identity, sealed with the replicas' key (they hold budget data),
  * each kind with its own magic, on an injectable clock.
  */

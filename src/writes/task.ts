@@ -9,14 +9,14 @@ import { ArgumentError } from '../shared/argument-error.js';
 import { requiredMoney } from '../shared/money-args.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import type { YnabService } from '../sync/service.js';
-import type { ChangeLog } from './change-log.js';
+import type { UndoJournal } from './undo-journal.js';
 import type { Shown, State } from './entities.js';
 import type { Draft, Plan } from './plan.js';
 import type { Writer } from './steps.js';
 
 export interface TaskContext {
   /** The undo journal. */
-  changes: ChangeLog;
+  changes: UndoJournal;
   service: YnabService;
   budgetId: string;
   replica: BudgetReplica;

@@ -12,7 +12,7 @@
  * change left "y")") or each id, and nothing is changed.
  */
 import { currentState, describeEntity, differenceText, transactionState, changedFields, type EntityChange, type Shown, type State } from './entities.js';
-import type { ChangeRecord } from './change-log.js';
+import type { ChangeRecord } from './undo-journal.js';
 import { unknownReferences } from './checks.js';
 import type { Draft } from './plan.js';
 import type { Writer } from './steps.js';

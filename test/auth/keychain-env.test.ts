@@ -41,7 +41,7 @@ describe('YNAB_MCP_KEYCHAIN=off', () => {
     const w = collectingWarn();
     const c = await resolveConnection({ configDir, stateDir: dirs.make(), env: { YNAB_MCP_KEYCHAIN: 'off' }, warn: w.warn });
     expect(c.info).toEqual({ source: 'file', kind: 'personal' });
-    expect(await c.tokens.token()).toBe('file-token-123456');
+    expect(await c.credentials.token()).toBe('file-token-123456');
     expect(w.messages).toEqual([]);
     // YNAB_ACCESS_TOKEN still comes first.
     const env = await resolveConnection({ configDir, stateDir: dirs.make(), env: { YNAB_MCP_KEYCHAIN: 'off', YNAB_ACCESS_TOKEN: 'env-token-1234567' } });

@@ -45,7 +45,13 @@ function storedFile(configDir: string): Record<string, string> {
 /** What `serve` does at its first tool call: resolve the stored sign-in and call the API with it. */
 async function serveStyleCall(d: { configDir: string; stateDir: string }) {
   const connection = await resolveConnection({ ...d, env: { YNAB_MCP_KEYCHAIN: 'off' }, warn: () => {} });
-  const stack = createStack({ tokens: connection.tokens, identity: connection.identity, baseUrl: connection.baseUrl, stateDir: d.stateDir, persist: false });
+  const stack = createStack({
+    credentials: connection.credentials,
+    identity: connection.identity,
+    baseUrl: connection.baseUrl,
+    stateDir: d.stateDir,
+    persist: false,
+  });
   try {
     const user = await stack.client.call('getUser');
     return { connection, userId: user.data.user.id as string };

@@ -53,7 +53,7 @@ describe('personal access token', () => {
     const connection = await resolveConnection({ ...d, env: { YNAB_MCP_KEYCHAIN: 'off' }, warn: () => {} });
     expect(connection.info).toEqual({ source: 'file', kind: 'personal' });
     const stack = createStack({
-      tokens: connection.tokens,
+      credentials: connection.credentials,
       identity: connection.identity,
       baseUrl: connection.baseUrl,
       stateDir: d.stateDir,
@@ -65,7 +65,7 @@ describe('personal access token', () => {
     const identity = tokenKey(sb.accessToken);
     const budget = sb.state.budgets[0]!.id;
     await stack.changes.append(budget, { tool: 'update_payee', summary: 'renamed', entities: [] });
-    await stack.tokens.issue({ tool: 'delete_transaction', budgetId: budget, args: {}, entities: [] });
+    await stack.confirmTokens.issue({ tool: 'delete_transaction', budgetId: budget, args: {}, entities: [] });
     await stack.close();
     const kept = ['changes', 'confirm'].map((kind) => join(d.stateDir, kind, identity));
     for (const dir of kept) expect(existsSync(dir), dir).toBe(true);

@@ -11,7 +11,7 @@ import { configDir, stateDir } from '../../src/paths.js';
 import { createStack } from '../../src/stack/stack.js';
 
 const connection = await resolveConnection({ configDir: configDir(), stateDir: stateDir(), warn: (l) => process.stderr.write(`${l}\n`) });
-const stack = createStack({ tokens: connection.tokens, baseUrl: connection.baseUrl, stateDir: stateDir(), persist: false });
+const stack = createStack({ credentials: connection.credentials, baseUrl: connection.baseUrl, stateDir: stateDir(), persist: false });
 process.stdout.write('ready\n');
 await new Promise<void>((resolve) => {
   process.stdin.setEncoding('utf8');
@@ -25,7 +25,7 @@ process.stdout.write(
   `${JSON.stringify({
     ok: results.filter((r) => r.status === 'fulfilled').length,
     errors: results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : [])),
-    refreshes: (connection.tokens as OAuthTokenProvider).refreshes,
+    refreshes: (connection.credentials as OAuthTokenProvider).refreshes,
   })}\n`,
 );
 process.exit(0);

@@ -144,7 +144,7 @@ describe('exactly one refresh for concurrent calls', () => {
     const d = env();
     await storeGrant(sb, d.configDir, await sandboxGrant(sb), PAST());
     const connection = await connect(d);
-    const stack = createStack({ tokens: connection.tokens, baseUrl: connection.baseUrl, stateDir: d.stateDir, persist: false });
+    const stack = createStack({ credentials: connection.credentials, baseUrl: connection.baseUrl, stateDir: d.stateDir, persist: false });
     const before = oauthGrants(sb).length;
     try {
       const results = await Promise.all(Array.from({ length: 50 }, () => stack.client.call('getUser')));
@@ -153,7 +153,7 @@ describe('exactly one refresh for concurrent calls', () => {
       await stack.close();
     }
     expect(oauthGrants(sb)).toHaveLength(before + 1);
-    expect((connection.tokens as OAuthTokenProvider).refreshes).toBe(1);
+    expect((connection.credentials as OAuthTokenProvider).refreshes).toBe(1);
     const store = await openSecretStore({ configDir: d.configDir, keychain: 'off' });
     expect(await store.get('access_token')).toBe(oauthGrants(sb).at(-1)!.access_token);
   });
@@ -164,7 +164,7 @@ describe('exactly one refresh for concurrent calls', () => {
     await storeGrant(sb, d.configDir, g);
     await revoke(sb, g.access);
     const connection = await connect(d);
-    const stack = createStack({ tokens: connection.tokens, baseUrl: connection.baseUrl, stateDir: d.stateDir, persist: false });
+    const stack = createStack({ credentials: connection.credentials, baseUrl: connection.baseUrl, stateDir: d.stateDir, persist: false });
     const before = oauthGrants(sb).length;
     try {
       await Promise.all(Array.from({ length: 50 }, () => stack.client.call('getUser')));
@@ -172,7 +172,7 @@ describe('exactly one refresh for concurrent calls', () => {
       await stack.close();
     }
     expect(oauthGrants(sb)).toHaveLength(before + 1);
-    expect((connection.tokens as OAuthTokenProvider).refreshes).toBe(1);
+    expect((connection.credentials as OAuthTokenProvider).refreshes).toBe(1);
   });
 
   it('two processes with 25 concurrent calls each, sharing the store and state directory', async () => {

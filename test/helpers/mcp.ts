@@ -44,7 +44,7 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
   const baseUrl = opts.via ? await opts.via(sb.baseUrl) : sb.baseUrl;
   const state = new ServerState(
     mcpConfig(opts.flags ?? {}, opts.env ?? {}),
-    async () => ({ tokens: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl }),
+    async () => ({ credentials: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl }),
     { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, ...opts.stack },
   );
   const server = buildServer(state, { live: true });

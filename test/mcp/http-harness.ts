@@ -28,7 +28,7 @@ export function sandboxState(sb: TestSandbox, opts: StateOptions = {}): { state:
     mcpConfig({}, {}),
     async () => {
       await opts.gate;
-      return { tokens: { token: async () => token }, info, baseUrl: sb.baseUrl };
+      return { credentials: { token: async () => token }, info, baseUrl: sb.baseUrl };
     },
     { stateDir: dir, persist: false, maxStalenessMs: 60_000 },
   );

@@ -5,10 +5,10 @@
  * inputs without anyOf/oneOf/allOf; and a snapshot of every tool's schemas that fails on drift
  * (UPDATE_TOOLSNAPS=1 rewrites them).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
+import { savedToolsnap } from '../helpers/toolsnaps.js';
 
 const EXPECTED = [
   'get_user',
@@ -158,13 +158,6 @@ describe('schema snapshots', () => {
   it.each(EXPECTED)('%s matches its snapshot', (name) => {
     const t = tools.find((x) => x.name === name);
     const current = `${JSON.stringify({ name: t.name, title: t.title, description: t.description, annotations: t.annotations, inputSchema: t.inputSchema, outputSchema: t.outputSchema }, null, 2)}\n`;
-    const file = join(dir, `${name}.json`);
-    if (process.env.UPDATE_TOOLSNAPS === '1' || !existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, current);
-      // A missing snapshot is written, then the test still compares (and so passes) only locally;
-      // CI has every snapshot committed, so drift fails there.
-    }
-    expect(current, `tool ${name} changed; rerun with UPDATE_TOOLSNAPS=1 if intended`).toBe(readFileSync(file, 'utf8'));
+    expect(current, `tool ${name} changed; rerun with UPDATE_TOOLSNAPS=1 if intended`).toBe(savedToolsnap(join(dir, `${name}.json`), current));
   });
 });

@@ -41,7 +41,7 @@ afterEach(async () => {
 
 function stack(baseUrl = sb.baseUrl, outcomes: (number | string)[] = []): Stack {
   const s = createStack({
-    tokens: { token: async () => sb.accessToken },
+    credentials: { token: async () => sb.accessToken },
     baseUrl,
     stateDir: dir,
     persist: false,
@@ -125,7 +125,7 @@ describe('a service that sends no X-Rate-Limit (the real one since 2025)', () =>
     const traffic: { kind: string; at: number }[] = [];
     proxy = await cutProxy(roomy.baseUrl, { dropHeaders: ['x-rate-limit'], onTraffic: (e) => traffic.push(e) });
     const token = roomy.accessToken;
-    const s = createStack({ tokens: { token: async () => token }, baseUrl: proxy.baseUrl, stateDir: dir, persist: false, log: () => {} });
+    const s = createStack({ credentials: { token: async () => token }, baseUrl: proxy.baseUrl, stateDir: dir, persist: false, log: () => {} });
     stacks.push(s);
     await Promise.all([s.client.call('getUser'), s.client.call('getPlans'), s.client.call('getUser')]);
     // One request out while cold; the other two only after its answer.

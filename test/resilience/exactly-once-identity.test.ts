@@ -55,7 +55,7 @@ afterEach(async () => {
 
 function stack(): Stack {
   const s = createStack({
-    tokens: { token: async () => sb.accessToken },
+    credentials: { token: async () => sb.accessToken },
     baseUrl: proxy.baseUrl,
     stateDir: dir,
     persist: false,

@@ -30,7 +30,7 @@ async function setup(faults: string, opts: { rateLimit?: number; requestTimeoutM
   const ledger = QuotaLedger.forToken(sb.accessToken, { stateDir });
   const client = new YnabClient({
     transport: new Transport({ baseUrl: sb.baseUrl, responseTimeoutMs: opts.responseTimeoutMs, onRequest: (r) => requests.push(r) }),
-    tokens: { token: async () => sb.accessToken },
+    credentials: { token: async () => sb.accessToken },
     quota: () => ledger,
     retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
     sleep: async (ms) => {

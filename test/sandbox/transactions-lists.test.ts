@@ -131,7 +131,7 @@ describe('list filters', () => {
     expect((await sb.get(`${b}/transactions/${t.id}`)).body.data.transaction.date).toBe(old);
   });
 
-  it('applies the default window before a delta: an old edit is not in a delta without since_date (REFERENCE 7.1)', async () => {
+  it('applies the default window before a delta: an old edit is not in a delta without since_date (pragprogrammer/mcp-ynab#26)', async () => {
     const t = await create({ date: day(-400), amount: -3_333, payee_name: unique('Older Shop') });
     const k = (await sb.get(`${b}/transactions?last_knowledge_of_server=0`)).body.data.server_knowledge;
     const put = await sb.call('PUT', `${b}/transactions/${t.id}`, { transaction: { memo: 'edited long after' } });

@@ -82,7 +82,7 @@ function expectVictimUntouched(): void {
 
 function start(opts: { maxStalenessMs?: number; persist?: boolean; log?: string[]; requests?: RequestInfo[] } = {}): Stack {
   const s = createStack({
-    tokens: { token: async () => sb.accessToken },
+    credentials: { token: async () => sb.accessToken },
     baseUrl: sb.baseUrl,
     stateDir: dir,
     persist: opts.persist ?? true,
@@ -269,7 +269,7 @@ describe.skipIf(!posix)('the directories are private', () => {
   it('creates what it needs 0700 (directories) and 0600 (files)', async () => {
     const fresh = join(dir, 'nested', 'state');
     const s = createStack({
-      tokens: { token: async () => sb.accessToken },
+      credentials: { token: async () => sb.accessToken },
       baseUrl: sb.baseUrl,
       stateDir: fresh,
       keySource: fileKey(join(fresh, 'replica.key')),
@@ -388,7 +388,7 @@ describe('a ledger or state directory that cannot be used', () => {
   it('a state directory that is not one, and no copy: a specific error naming the path, not a crash', async () => {
     const file = join(root, `not-a-dir-${n}`);
     writeFileSync(file, 'x');
-    const s = createStack({ tokens: { token: async () => sb.accessToken }, baseUrl: sb.baseUrl, stateDir: file, persist: false, log: () => {} });
+    const s = createStack({ credentials: { token: async () => sb.accessToken }, baseUrl: sb.baseUrl, stateDir: file, persist: false, log: () => {} });
     stacks.push(s);
     await expect(read(s)).rejects.toThrow(new RegExp(`${file.replace(/[/.]/g, '\\$&')}.*(a file stands where a directory belongs|not a directory)`));
   });

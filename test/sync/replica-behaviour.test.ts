@@ -31,7 +31,7 @@ afterAll(async () => {
 function start(opts: Partial<StackOptions> = {}, token = sb.accessToken) {
   const requests: RequestInfo[] = [];
   const stack = createStack({
-    tokens: { token: async () => token },
+    credentials: { token: async () => token },
     baseUrl: sb.baseUrl,
     stateDir: mkdtempSync(join(dir, 's-')),
     persist: false,
@@ -117,7 +117,7 @@ describe('429', () => {
       for (let i = 0; i < 3; i++) expect((await small.get('/user')).status).toBe(200);
       const requests: RequestInfo[] = [];
       const stack = createStack({
-        tokens: { token: async () => small.accessToken },
+        credentials: { token: async () => small.accessToken },
         baseUrl: small.baseUrl,
         stateDir: mkdtempSync(join(dir, 's-')),
         persist: false,

@@ -10,7 +10,7 @@ import { addMonths } from '../../src/api/dates.js';
 import { operation, type OperationId } from '../../src/api/operations/index.js';
 import { buildPath, matchPath } from '../../src/api/paths.js';
 import { Random } from '../../src/sandbox/demo/random.js';
-import { REPLICA_OPERATIONS } from '../../src/sync/answer.js';
+import { REPLICA_OPERATIONS } from '../../src/sync/replica-reads.js';
 import type { Stack } from '../../src/stack/stack.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { randomWrite, WRITE_KINDS } from './random-writes.js';

@@ -30,7 +30,7 @@ afterAll(async () => {
 function start(log: string[] = []) {
   const requests: RequestInfo[] = [];
   const stack = createStack({
-    tokens: { token: async () => sb.accessToken },
+    credentials: { token: async () => sb.accessToken },
     baseUrl: sb.baseUrl,
     stateDir: dir,
     keySource: fileKey(join(dir, 'test.key')),
@@ -121,7 +121,9 @@ describe('base URL', () => {
   it('refuses a non-HTTPS remote base URL', () => {
     expect(() => new Transport({ baseUrl: 'http://api.ynab.com/v1' })).toThrow(ConfigError);
     expect(() => new Transport({ baseUrl: 'http://192.168.1.20:8080/v1' })).toThrow(/unencrypted/);
-    expect(() => createStack({ tokens: { token: async () => 't' }, baseUrl: 'http://example.com/v1', stateDir: dir, persist: false })).toThrow(ConfigError);
+    expect(() => createStack({ credentials: { token: async () => 't' }, baseUrl: 'http://example.com/v1', stateDir: dir, persist: false })).toThrow(
+      ConfigError,
+    );
     expect(() => new Transport({ baseUrl: 'not a url' })).toThrow(/not a valid URL/);
   });
 

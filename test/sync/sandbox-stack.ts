@@ -20,7 +20,7 @@ export async function sandboxStack(sandbox: SandboxOptions, stackOpts: Partial<S
   const sb = await testSandbox(sandbox);
   const dir = mkdtempSync(join(tmpdir(), `ynab-mcp-${sandbox.seed ?? 'sync'}-`));
   const stack = createStack({
-    tokens: { token: async () => sb.accessToken },
+    credentials: { token: async () => sb.accessToken },
     baseUrl: sb.baseUrl,
     stateDir: dir,
     persist: false,

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentMonth } from '../../src/api/dates.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
 import { ephemeralKey } from '../../src/sync/seal.js';
-import { ChangeLog, MAX_CHANGES } from '../../src/writes/change-log.js';
+import { UndoJournal, MAX_CHANGES } from '../../src/writes/undo-journal.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -78,7 +78,7 @@ describe('the journal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-changes-'));
     try {
       let now = Date.parse('2026-01-01T00:00:00Z');
-      const log = new ChangeLog(
+      const log = new UndoJournal(
         new FileStateStore(dir),
         ephemeralKey(),
         async () => 'me',

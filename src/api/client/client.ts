@@ -38,7 +38,7 @@ export interface CallResult {
 
 export interface ClientOptions<L extends RequestLedger = RequestLedger> {
   transport?: Transport | TransportOptions;
-  tokens: TokenProvider;
+  credentials: TokenProvider;
   /** The request ledger of a token (a new OAuth token is a new bucket at the service). */
   quota: (token: string) => L;
   /**
@@ -109,7 +109,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
     const attempts = op.access === 'read' ? (this.opts.retry?.attempts ?? 3) : 1;
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
-      const token = await this.opts.tokens.token();
+      const token = await this.opts.credentials.token();
       this.seenTokens.add(token);
       this.lastToken = token;
       const ledger = this.opts.quota(token);
@@ -130,7 +130,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
       await ledger.settle(slot, { answered: true, header, rateLimited: res.status === 429 }).catch(ignoreSettle);
       if (res.status >= 200 && res.status < 300) return { status: res.status, data: this.normalize(op, res.body) };
       const error = this.apiError(res.status, res.body, res.headers['retry-after']);
-      if (res.status === 401 && !renewed && this.opts.tokens.renewAfterUnauthorized && (await this.opts.tokens.renewAfterUnauthorized(token))) {
+      if (res.status === 401 && !renewed && this.opts.credentials.renewAfterUnauthorized && (await this.opts.credentials.renewAfterUnauthorized(token))) {
         renewed = true;
         continue;
       }

@@ -11,7 +11,7 @@
  */
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
-import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type EntityKind } from './compact.js';
+import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type OutputKind } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
 export interface OutputShape {
@@ -19,7 +19,7 @@ export interface OutputShape {
   member: string;
   /** The member's name in the answer (the /budgets-era name, as the tools speak it). */
   outputMember: string;
-  kind: EntityKind;
+  kind: OutputKind;
   list: boolean;
   /** For one entity holding a long list (a month's categories): page that list. */
   nestedList?: string;
@@ -49,7 +49,7 @@ export interface OutputInput {
 export class OutputTooLargeError extends Error {}
 
 /** In a list of category groups, `fields` picks fields of the categories inside them. */
-const FIELDS_APPLY_TO: Partial<Record<EntityKind, { kind: EntityKind; member: string }>> = {
+const FIELDS_APPLY_TO: Partial<Record<OutputKind, { kind: OutputKind; member: string }>> = {
   category_group: { kind: 'category', member: 'categories' },
 };
 
@@ -57,7 +57,7 @@ const FIELDS_APPLY_TO: Partial<Record<EntityKind, { kind: EntityKind; member: st
  * One entity of an answer. Without `fields`, list items of some kinds are lean rows; with
  * `fields`, they are picked from the entity's whole compact form (so any compact field can be asked for).
  */
-function render(kind: EntityKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
+function render(kind: OutputKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
   if (!o.fields?.length) return o.detail === 'full' ? e : compact((item && ROW_KIND[kind]) || kind, e, ctx);
   const nested = FIELDS_APPLY_TO[kind];
   const base = o.detail === 'full' ? e : compact(kind, nested ? { ...e, categories: [] } : e, ctx);
@@ -68,7 +68,7 @@ function render(kind: EntityKind, e: Record<string, any>, o: OutputOptions, ctx:
   return project(base, o.fields);
 }
 
-function checkFields(kind: EntityKind, o: OutputOptions, sample: Record<string, any> | undefined): void {
+function checkFields(kind: OutputKind, o: OutputOptions, sample: Record<string, any> | undefined): void {
   if (!o.fields?.length) return;
   const nested = FIELDS_APPLY_TO[kind];
   const nestedSample = nested && Array.isArray(sample?.[nested.member]) ? sample![nested.member][0] : undefined;
@@ -136,7 +136,7 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   checkFields(shape.nestedList ? 'category' : shape.kind, o, all.length ? item(0) : undefined);
   const offset = decodeCursor(o.cursor, o.queryKey);
   const limit = o.limit ?? DEFAULT_LIMIT;
-  const itemKind: EntityKind = shape.nestedList ? 'category' : shape.kind;
+  const itemKind: OutputKind = shape.nestedList ? 'category' : shape.kind;
   if (shape.transactionTotals) Object.assign(base, totals(all, ctx));
 
   const assemble = (n: number) => {

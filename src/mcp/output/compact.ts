@@ -6,7 +6,7 @@
 import { formatMilliunits } from '../../api/money.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
 
-export type EntityKind =
+export type OutputKind =
   | 'user'
   | 'budget_summary'
   | 'budget_detail'
@@ -26,7 +26,7 @@ export type EntityKind =
   | 'scheduled_transaction';
 
 /** Plain fields, then money fields (each shown as milliunits and formatted). */
-const COMPACT: Record<EntityKind, { plain: string[]; money?: string[] }> = {
+const COMPACT: Record<OutputKind, { plain: string[]; money?: string[] }> = {
   user: { plain: ['id'] },
   budget_summary: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency'] },
   budget_detail: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency', 'counts'] },
@@ -121,7 +121,7 @@ const COMPACT: Record<EntityKind, { plain: string[]; money?: string[] }> = {
 };
 
 /** Kinds shown as lean rows inside lists when no `fields` are asked for. */
-export const ROW_KIND: Partial<Record<EntityKind, EntityKind>> = { category: 'category_row' };
+export const ROW_KIND: Partial<Record<OutputKind, OutputKind>> = { category: 'category_row' };
 
 /** Fields kept whatever `fields` asks for: what identifies the entity. */
 export const IDENTITY_FIELDS = ['id', 'name', 'month'];
@@ -145,19 +145,19 @@ function moneyPair(e: Record<string, any>, key: string, ctx: CompactContext, out
 }
 
 /** Every field a compact entity of this kind can have (for `fields` validation). */
-export function compactFieldNames(kind: EntityKind): string[] {
+export function compactFieldNames(kind: OutputKind): string[] {
   const c = COMPACT[kind];
   return [...c.plain, ...(c.money ?? []).flatMap((m) => [m, `${m}_formatted`]), ...nestedMembers(kind)];
 }
 
-function nestedMembers(kind: EntityKind): string[] {
+function nestedMembers(kind: OutputKind): string[] {
   if (kind === 'category_group' || kind === 'month_detail') return ['categories'];
   if (kind === 'transaction' || kind === 'scheduled_transaction') return ['subtransactions'];
   if (kind === 'budget_detail' || kind === 'budget_summary') return ['accounts'];
   return [];
 }
 
-export function compact(kind: EntityKind, e: Record<string, any>, ctx: CompactContext): Record<string, unknown> {
+export function compact(kind: OutputKind, e: Record<string, any>, ctx: CompactContext): Record<string, unknown> {
   const spec = COMPACT[kind];
   const out: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};

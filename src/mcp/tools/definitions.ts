@@ -11,7 +11,7 @@
 import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
-import type { EntityKind } from '../output/compact.js';
+import type { OutputKind } from '../output/compact.js';
 import { type WriteMode } from '../../writes/policy.js';
 import type { McpToolset } from '../toolsets.js';
 import { canHold, type WriteKind } from '../../writes/policy.js';
@@ -72,7 +72,7 @@ export interface TaskTool extends ToolBase {
 
 export type ToolDefinition = ApiTool | InsightTool | TaskTool;
 
-const KIND: Record<string, EntityKind> = {
+const KIND: Record<string, OutputKind> = {
   user: 'user',
   plans: 'budget_summary',
   plan: 'budget_detail',

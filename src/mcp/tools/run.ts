@@ -6,7 +6,7 @@
  */
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
-import { answer, type Answer } from '../answer.js';
+import { answer, type Answer } from '../tool-answer.js';
 import { configuredBudgetOf, describeError } from '../errors.js';
 import { NO_CONFIRM, type ConfirmInput } from '../guard.js';
 import { escapeText } from '../output/sanitize.js';

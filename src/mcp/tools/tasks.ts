@@ -17,7 +17,7 @@ import * as z from 'zod';
 import { IsoDate } from '../../api/schemas/common.js';
 import { FILTER_ARGS } from '../../insights/filter.js';
 import { approve, MAX_SELECTED, recategorize } from '../../writes/bulk.js';
-import { MAX_CHANGES } from '../../writes/change-log.js';
+import { MAX_CHANGES } from '../../writes/undo-journal.js';
 import { describeEntity, transactionState, type EntityChange } from '../../writes/entities.js';
 import { planMove, planTransfer } from '../../writes/moves.js';
 import type { WriteKind } from '../../writes/policy.js';

@@ -1,7 +1,9 @@
 /**
  * Transaction lists and one transaction. The shared builder (src/api/read/transactions.ts)
  * applies the service's filters; the sandbox adds the delta filter, which comes after the date
- * window so that a delta never reaches outside it (REFERENCE §7.1). Under /budgets the lists
+ * window so that a delta never reaches outside it (reported in pragprogrammer/mcp-ynab#26: an
+ * old edit fetched with last_knowledge_of_server and no since_date came back as no transactions
+ * and an advanced server_knowledge; test/sandbox/transactions-lists.test.ts). Under /budgets the lists
  * answer as that era's description does (no until_date, no since_date default, a month as
  * hybrid rows).
  */

@@ -1,5 +1,5 @@
 /**
- * What one change did to a budget, as data that can be written to a journal and applied again:
+ * What one change did to a budget, as data that can be written to the write-ahead log and applied again:
  * the records it stamped (whole, as they are now), the months and pending imports that differ,
  * the money movements it appended, the computed-entity versions that moved, and the budget's
  * knowledge and sequence counters. Applying a delta sets absolute values, so applying it to a
@@ -91,7 +91,7 @@ export class DeltaRecorder {
   }
 }
 
-/** Applies a delta (read back from a journal) to a budget's records. */
+/** Applies a delta (read back from the write-ahead log) to a budget's records. */
 export function applyDelta(r: BudgetRec, d: BudgetDelta): void {
   r.knowledge = d.knowledge;
   r.next_seq = d.next_seq;

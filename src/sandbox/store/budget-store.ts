@@ -33,7 +33,7 @@ export class BudgetStore {
     readonly env: StoreEnv,
     /**
      * Called after every change (a write, or the passing of a day moving computed figures) with
-     * the records the write stamped, e.g. to journal it before the answer goes out.
+     * the records the write stamped, e.g. to log it before the answer goes out.
      */
     private readonly onCommit: (stamped: readonly Versioned[]) => void = () => {},
   ) {}

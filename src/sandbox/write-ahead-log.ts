@@ -1,5 +1,5 @@
 /**
- * The `--data` journal (FILE.journal): every change the sandbox acknowledges is appended here and
+ * The `--data` write-ahead log (FILE.journal): every change the sandbox acknowledges is appended here and
  * flushed to disk before the answer goes out, so an answer of 2xx survives the process being
  * killed at any moment. What counts as a change: API writes (each budget change, as a delta of
  * the records it touched: store/budget-delta.ts), OAuth grants and codes issued, refresh tokens
@@ -7,8 +7,8 @@
  *
  * One JSON entry per line, numbered. An entry is complete once its line ends; a torn last line
  * (the process died while writing it, so its change was never acknowledged) is dropped on
- * replay. The journal is folded into the snapshot from time to time (persistence.ts): the
- * snapshot records the last entry it holds, the journal is emptied, and entries the snapshot
+ * replay. The log is folded into the snapshot from time to time (persistence.ts): the
+ * snapshot records the last entry it holds, the log is emptied, and entries the snapshot
  * already holds are skipped if the emptying did not happen.
  */
 import { closeSync, constants, fsyncSync, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
@@ -18,16 +18,16 @@ import { writeAll } from './persistence.js';
 import type { BudgetDelta } from './store/budget-delta.js';
 import type { Grant, RefreshEntry } from './tokens.js';
 
-export type JournalChange =
+export type LoggedChange =
   | { kind: 'budget'; delta: BudgetDelta }
   | { kind: 'grant'; grant: Grant }
   | { kind: 'refresh'; entry: RefreshEntry }
   | { kind: 'code'; code: string; pending: PendingCode | null }
   | { kind: 'last_used'; user_id: string; budget_id: string | null };
 
-export type JournalEntry = JournalChange & { seq: number };
+export type LogEntry = LoggedChange & { seq: number };
 
-export class Journal {
+export class WriteAheadLog {
   private fd: number;
   private queue: string[] = [];
   /** Entries written since the last fold. */
@@ -38,7 +38,7 @@ export class Journal {
     /** The number of the last entry written (or folded). */
     private seq: number,
   ) {
-    this.fd = openJournal(path);
+    this.fd = openLog(path);
   }
 
   get lastSeq(): number {
@@ -46,7 +46,7 @@ export class Journal {
   }
 
   /** Queues a change; it is on disk after the next `commit()`. */
-  record(change: JournalChange): void {
+  record(change: LoggedChange): void {
     this.seq += 1;
     // Serialized now: the records may change again before the commit.
     this.queue.push(`${JSON.stringify({ ...change, seq: this.seq })}\n`);
@@ -66,7 +66,7 @@ export class Journal {
     this.size += 1;
   }
 
-  /** Empties the journal once the snapshot holds everything in it. */
+  /** Empties the log once the snapshot holds everything in it. */
   truncate(): void {
     ftruncateSync(this.fd, 0);
     fsyncSync(this.fd);
@@ -78,14 +78,14 @@ export class Journal {
   }
 
   /**
-   * The complete entries of a journal file after `since`, in order. `torn` is true when the file
+   * The complete entries of a write-ahead log file after `since`, in order. `torn` is true when the file
    * ended in an incomplete entry (dropped: it was never acknowledged).
    */
-  static read(path: string, since: number): { entries: JournalEntry[]; torn: boolean } {
+  static read(path: string, since: number): { entries: LogEntry[]; torn: boolean } {
     // Only a file of ours is read: a link planted there (to anything) holds no change of ours.
     if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) return { entries: [], torn: false };
     const text = readFileSync(path, 'utf8');
-    const entries: JournalEntry[] = [];
+    const entries: LogEntry[] = [];
     let start = 0;
     let torn = false;
     while (start < text.length) {
@@ -94,9 +94,9 @@ export class Journal {
         torn = true;
         break;
       }
-      let entry: JournalEntry;
+      let entry: LogEntry;
       try {
-        entry = JSON.parse(text.slice(start, end)) as JournalEntry;
+        entry = JSON.parse(text.slice(start, end)) as LogEntry;
       } catch {
         // Only the last line can be torn; a bad line means the rest cannot be trusted either.
         torn = true;
@@ -111,8 +111,8 @@ export class Journal {
 
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
-/** Opens the journal for appending, never through a link: one planted where it goes is removed first. */
-function openJournal(path: string): number {
+/** Opens the log for appending, never through a link: one planted where it goes is removed first. */
+function openLog(path: string): number {
   try {
     return openSync(path, APPEND, 0o600);
   } catch (e) {

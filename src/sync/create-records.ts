@@ -1,5 +1,5 @@
 /**
- * The write journal of a budget: what the creates of this server have in flight and what they
+ * The create records of a budget (exactly once): what the creates of this server have in flight and what they
  * have made, shared through the state store by every process (and hosted instance) using it, so
  * that a create whose answer was lost is recovered by identity, not by resemblance.
  *  - knowledge: the highest server knowledge any of our write answers or recovery deltas carried.
@@ -13,7 +13,7 @@
  *    owner renews it (a crashed process blocks no one for long).
  *  - claimed: ids that our calls created or reported, recently (bounded by age and count). A
  *    recovery never claims one of them, even when an entity of ours changed after the baseline.
- * The journal holds ids, knowledge numbers and hashed fingerprints: no budget text, no amounts.
+ * The records hold ids, knowledge numbers and hashed fingerprints: no budget text, no amounts.
  *
  * With `trackWritten` (hosted mode), the highest knowledge is also kept in a small key of its own
  * (`<budget>.written`), which every instance reads before answering from a replica it holds, so
@@ -50,11 +50,11 @@ const MAX_WAIT_MS = 10 * 60_000;
 
 const OWNER = `${hostname()}:${process.pid}`;
 
-export class JournalBusyError extends Error {
-  override readonly name = 'JournalBusyError';
+export class CreateRecordsBusyError extends Error {
+  override readonly name = 'CreateRecordsBusyError';
 }
 
-/** The fingerprint an intent is serialised by: a hash, so the journal holds no amounts or dates. */
+/** The fingerprint an intent is serialised by: a hash, so the records hold no amounts or dates. */
 export function fingerprint(...parts: (string | number | null | undefined)[]): string {
   return createHash('sha256')
     .update(`ynab-mcp/intent/v1\n${parts.map((p) => String(p ?? '')).join('\n')}`)
@@ -85,7 +85,7 @@ export interface OpenIntent {
   readonly budgetId: string;
   /** Knowledge before this create can have reached the service. */
   readonly baseline: number;
-  /** Ids our calls created or reported, as the journal held them when the intent opened (refreshed by `claimed()`). */
+  /** Ids our calls created or reported, as the records held them when the intent opened (refreshed by `claimed()`). */
   claimed(): Promise<Set<string>>;
   /** Records knowledge and ids learnt on the way (a recovery delta), keeping the intent open. */
   record(knowledge: number | undefined, ids: string[]): Promise<void>;
@@ -93,7 +93,7 @@ export interface OpenIntent {
   end(knowledge: number | undefined, ids: string[]): Promise<void>;
 }
 
-export class WriteJournal {
+export class CreateRecords {
   constructor(
     private readonly store: StateStore,
     private readonly identity: () => Promise<string>,
@@ -165,7 +165,7 @@ export class WriteJournal {
       });
       if ('baseline' in outcome) opened = outcome;
       else if (this.now() - started > MAX_WAIT_MS) {
-        throw new JournalBusyError('an identical change is still in progress elsewhere after 10 minutes; nothing was sent, try again later');
+        throw new CreateRecordsBusyError('an identical change is still in progress elsewhere after 10 minutes; nothing was sent, try again later');
       } else await pause(key, outcome.waitUntil - this.now());
     }
     const renew = setInterval(() => {

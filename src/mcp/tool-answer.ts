@@ -27,7 +27,7 @@ import { apiWriteKinds, draftApiWrite, planApiWrite } from '../writes/api-plans.
 import { canHold, mustConfirm } from '../writes/policy.js';
 import { StepError, Writer } from '../writes/steps.js';
 import { followUp } from './after-write.js';
-import { gate, journal, NO_CONFIRM, type ConfirmInput } from './guard.js';
+import { gate, recordChange, NO_CONFIRM, type ConfirmInput } from './guard.js';
 import { budgetList, resolveTarget, type Target } from './resolve.js';
 import { leaveOutCategories } from './output/categories.js';
 import { buildOutput, OutputTooLargeError } from './output/builder.js';
@@ -175,7 +175,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   const res = await service.call(def.op.id as OperationId, call, { lazyLists: true });
   const recorded =
     before.plan && before.replica
-      ? await journal(state, before.plan.budgetId, def.name, draftApiWrite(def.op.id as OperationId, call, before.plan, res.data, shownBy(before.replica)))
+      ? await recordChange(state, before.plan.budgetId, def.name, draftApiWrite(def.op.id as OperationId, call, before.plan, res.data, shownBy(before.replica)))
       : {};
   const after = write ? await followUp(state, def.op.id as OperationId, target.budgetId, res.data, call.params) : {};
   const data = after.data ?? res.data;
@@ -287,13 +287,13 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
     // A task that failed halfway and could not put back what it had done: journal that part,
     // so that list_recent_changes shows it and undo_change can put it back.
     if (!(e instanceof StepError) || !e.partial) throw e;
-    const kept = await journal(state, ctx.budgetId, def.name, e.partial);
+    const kept = await recordChange(state, ctx.budgetId, def.name, e.partial);
     if (!kept.change_id) throw new StepError(e.message);
     throw new StepError(
       `${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`,
     );
   });
-  const recorded = applied.draft ? await journal(state, ctx.budgetId, def.name, applied.draft) : {};
+  const recorded = applied.draft ? await recordChange(state, ctx.budgetId, def.name, applied.draft) : {};
   // An undo marks the change it undid, so that it is not undone twice (its claim ends here).
   if (applied.draft?.undoes)
     await ctx.changes.settle(ctx.budgetId, applied.draft.undoes, recorded.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);

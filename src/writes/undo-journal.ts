@@ -41,7 +41,7 @@ function newId(now: number): string {
   return `ch-${now.toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
 }
 
-export class ChangeLog extends SealedRecords {
+export class UndoJournal extends SealedRecords {
   constructor(store: StateStore, keys: KeySource, identity: () => Promise<string>, now: () => number = Date.now) {
     super(store, keys, identity, now, MAGIC);
   }
