@@ -38,6 +38,7 @@ export const ACCOUNTS_OPERATIONS = [
     member: 'account',
     delta: false,
     access: 'write',
+    write: { makes: 'create' },
     toolset: 'accounts',
     tool: {
       name: 'create_account',

@@ -32,6 +32,8 @@ export const OPERATIONS = [
 ] as const satisfies readonly Operation[];
 
 export type OperationId = (typeof OPERATIONS)[number]['id'];
+/** The operations that change the budget: a table of write behaviour keyed by this misses none (a missing row is a compile error). */
+export type WriteOperationId = Extract<(typeof OPERATIONS)[number], { access: 'write' }>['id'];
 
 export const OPERATIONS_BY_ID: ReadonlyMap<OperationId, Operation> = new Map(OPERATIONS.map((op) => [op.id, op as Operation]));
 

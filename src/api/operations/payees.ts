@@ -33,6 +33,7 @@ export const PAYEES_OPERATIONS = [
     member: 'payee',
     delta: false,
     access: 'write',
+    write: { makes: 'create' },
     toolset: 'payees',
     tool: {
       name: 'create_payee',
@@ -69,6 +70,7 @@ export const PAYEES_OPERATIONS = [
     member: 'payee',
     delta: false,
     access: 'write',
+    write: { makes: 'update' },
     toolset: 'payees',
     tool: { name: 'update_payee', title: 'Rename payee', description: 'Use to rename a payee.' },
   },

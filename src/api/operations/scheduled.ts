@@ -38,6 +38,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
+    write: { makes: 'create' },
     toolset: 'scheduled',
     tool: {
       name: 'create_scheduled_transaction',
@@ -74,6 +75,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
+    write: { makes: 'update' },
     toolset: 'scheduled',
     tool: {
       name: 'update_scheduled_transaction',
@@ -93,6 +95,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
+    write: { makes: 'delete' },
     toolset: 'scheduled',
     tool: { name: 'delete_scheduled_transaction', title: 'Delete scheduled transaction', description: 'Use to stop a scheduled transaction: deletes it.' },
   },

@@ -39,6 +39,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
+    write: { makes: 'create', duplicateGuard: true },
     toolset: 'transactions',
     tool: {
       name: 'create_transactions',
@@ -61,6 +62,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
+    write: { makes: 'update', batch: true },
     toolset: 'transactions',
     tool: {
       name: 'update_transactions',
@@ -80,6 +82,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transaction_ids',
     delta: false,
     access: 'write',
+    write: { makes: 'import', followUp: 'imported-transactions' },
     toolset: 'transactions',
     tool: {
       name: 'import_transactions',
@@ -116,6 +119,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transaction',
     delta: false,
     access: 'write',
+    write: { makes: 'update' },
     toolset: 'transactions',
     tool: {
       name: 'update_transaction',
@@ -135,6 +139,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transaction',
     delta: false,
     access: 'write',
+    write: { makes: 'delete' },
     toolset: 'transactions',
     tool: {
       name: 'delete_transaction',

@@ -10,6 +10,18 @@ export type Era = 'plans' | 'budgets';
 export const TOOLSETS = ['user', 'budgets', 'accounts', 'categories', 'months', 'payees', 'money_movements', 'transactions', 'scheduled'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
+/** What a write makes, as the write pipeline and the answer need to know it. */
+export interface WriteFacts {
+  /** create: adds an entity; update: changes one (several with `batch`); delete: removes one; import: has YNAB import from linked accounts. */
+  makes: 'create' | 'update' | 'delete' | 'import';
+  /** Takes several transactions in one request: past the bulk limit it is confirmed first (src/writes/policy.ts). */
+  batch?: true;
+  /** A create held when it looks like a transaction the account already has; allow_duplicate: true makes it anyway. */
+  duplicateGuard?: true;
+  /** What the answer reads back from the budget's copy once the write is merged: the transactions an import made, or the month's new Ready to Assign. */
+  followUp?: 'imported-transactions' | 'ready-to-assign';
+}
+
 export interface Operation {
   /** operationId of the current (/plans) spec. */
   id: string;
@@ -41,6 +53,8 @@ export interface Operation {
   /** Accepts last_knowledge_of_server. */
   delta: boolean;
   access: Access;
+  /** Writes only: what the write makes (src/writes plans it, src/sync makes it exactly once). */
+  write?: WriteFacts;
   toolset: Toolset;
   tool: { name: string; title: string; description: string };
 }
