@@ -47,7 +47,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
-  await (await load())(rest);
+  await (
+    await load()
+  )(rest);
 }
 
 scrubStderr();

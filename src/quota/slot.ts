@@ -21,5 +21,4 @@ export type AcquireResult =
     };
 
 export type RequestSlot =
-  | (Extract<AcquireResult, { ok: true }> & { /** Set when this request is the cold-start probe. */ probe?: string })
-  | Extract<AcquireResult, { ok: false }>;
+  (Extract<AcquireResult, { ok: true }> & { /** Set when this request is the cold-start probe. */ probe?: string }) | Extract<AcquireResult, { ok: false }>;

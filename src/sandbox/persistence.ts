@@ -166,7 +166,7 @@ export function loadData(file: string): SandboxData | undefined {
 
 /** Writes all of `bytes` (a write may take less than asked). */
 export function writeAll(fd: number, bytes: Buffer): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
 }
 
 /** Flushes a directory, so that a rename in it survives a crash. */

@@ -67,7 +67,7 @@ async function dumpRedis(url: string): Promise<string[]> {
         }
       }
     } else if (Array.isArray(v)) v.forEach(take);
-    else if (v instanceof Map) for (const [k, x] of v) take(k), take(x);
+    else if (v instanceof Map) for (const [k, x] of v) (take(k), take(x));
     else if (v && typeof v === 'object') Object.values(v).forEach(take);
     else if (v !== null && v !== undefined) texts.push(String(v));
   };
@@ -263,9 +263,10 @@ describe('two users across three instances', () => {
         while (n < 30) {
           const i = n++;
           const memo = `${run} ${p.name} ${i}`;
-          const res: any = await (i % 3 === 0
-            ? p.s.call('create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -1 - i / 100, memo }] })
-            : p.s.call(i % 3 === 1 ? 'list_accounts' : 'list_categories', { budget_id: budget })
+          const res: any = await (
+            i % 3 === 0
+              ? p.s.call('create_transactions', { budget_id: budget, transactions: [{ account_id: account, date: today(), amount: -1 - i / 100, memo }] })
+              : p.s.call(i % 3 === 1 ? 'list_accounts' : 'list_categories', { budget_id: budget })
           ).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
           if (i % 3 === 0 && !res.isError) mine.acknowledged.push(memo);
         }

@@ -91,7 +91,7 @@ describe('shortened lists', () => {
     expect(sum(full.occurrences, 1)).toBe(full.inflow_milliunits);
     expect(sum(full.occurrences, -1)).toBe(full.outflow_milliunits);
     const rest: any[] = [];
-    for (let cursor = first.next_cursor; cursor; ) {
+    for (let cursor = first.next_cursor; cursor;) {
       const page = ok(await h.call('upcoming', { days: 30, cursor }));
       rest.push(...page.occurrences);
       cursor = page.has_more ? page.next_cursor : undefined;

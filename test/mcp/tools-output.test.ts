@@ -166,7 +166,7 @@ describe('transaction lists', () => {
     const args = { category_id: groceries.id, since_date: '2000-01-01', limit: 500 };
     const first = ok(await h.call('list_category_transactions', args));
     const rows = [...first.transactions];
-    for (let cursor = first.next_cursor; cursor; ) {
+    for (let cursor = first.next_cursor; cursor;) {
       const page = ok(await h.call('list_category_transactions', { ...args, cursor }));
       rows.push(...page.transactions);
       cursor = page.next_cursor;

@@ -284,7 +284,10 @@ describe('Demo Household', () => {
     expect(detail.subtransactions.reduce((s, x) => s + x.amount, 0)).toBe(detail.amount);
     const checking = V.account(store, accountNamed(household, 'Everyday Checking'));
     expect(checking.balance_formatted).toMatch(/^-?\$[\d,]+\.\d{2}$/);
-    const rent = V.categoryBase(store, userCategories(household).find((c) => c.name === 'Rent')!);
+    const rent = V.categoryBase(
+      store,
+      userCategories(household).find((c) => c.name === 'Rent')!,
+    );
     expect(rent.goal_type).toBe('NEED');
     expect(rent.goal_needs_whole_amount).toBe(true);
     for (const s of live(household.scheduled_transactions)) expect(V.scheduledDetail(store, s).date_next >= TODAY).toBe(true);

@@ -22,11 +22,7 @@ export interface TransactionQuery {
 }
 
 export type TransactionScope =
-  | { kind: 'all' }
-  | { kind: 'account'; id: string }
-  | { kind: 'month'; month: string }
-  | { kind: 'category'; id: string }
-  | { kind: 'payee'; id: string };
+  { kind: 'all' } | { kind: 'account'; id: string } | { kind: 'month'; month: string } | { kind: 'category'; id: string } | { kind: 'payee'; id: string };
 
 /** How a list answers, where the eras differ (the defaults are the current description's). */
 export interface ListStyle {

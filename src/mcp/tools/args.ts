@@ -21,9 +21,7 @@ const def = (s: z.ZodType) => (s as unknown as { def: Def }).def;
 
 /** What a body field became in the tool's arguments, to convert back. */
 type FieldPlan =
-  | { kind: 'plain'; key: string }
-  | { kind: 'money'; key: string; required: boolean; nullable: boolean }
-  | { kind: 'lines'; key: string; item: ObjectPlan };
+  { kind: 'plain'; key: string } | { kind: 'money'; key: string; required: boolean; nullable: boolean } | { kind: 'lines'; key: string; item: ObjectPlan };
 
 interface ObjectPlan {
   fields: FieldPlan[];

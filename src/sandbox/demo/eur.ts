@@ -202,15 +202,13 @@ export function createBerlin(env: BudgetEnv): BudgetRec {
       budget: (slot) => ({
         month: slot.month,
         items: GROUPS.flatMap((g) =>
-          g.categories.map(
-            (c): BudgetItem => ({
-              category: cat[c.key]!,
-              policy: c.policy ?? 'cover',
-              action: g.action,
-              expected: Math.round(expected.get(c.key) ?? 0),
-              ...(c.cap ? { cap: c.cap * U } : {}),
-            }),
-          ),
+          g.categories.map((c): BudgetItem => ({
+            category: cat[c.key]!,
+            policy: c.policy ?? 'cover',
+            action: g.action,
+            expected: Math.round(expected.get(c.key) ?? 0),
+            ...(c.cap ? { cap: c.cap * U } : {}),
+          })),
         ),
         sinks: [{ category: cat.notgroschen!, upTo: 5000 * U }, { category: cat.puffer! }],
         moments: [

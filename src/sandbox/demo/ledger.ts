@@ -105,9 +105,12 @@ export class Ledger {
       import_payee_name_original: imported ? statementName(e.payee.name, this.rng) : null,
       matched_transaction_id: imported && this.rng.chance(0.25) ? this.store.env.newId() : null,
       debt_transaction_type: e.debtType ?? null,
-      subtransactions: e.lines?.map(
-        (l): LineSpec => ({ amount: l.amount, payee_id: l.payee?.id ?? null, category_id: l.category?.id ?? null, memo: l.memo ?? null }),
-      ),
+      subtransactions: e.lines?.map((l): LineSpec => ({
+        amount: l.amount,
+        payee_id: l.payee?.id ?? null,
+        category_id: l.category?.id ?? null,
+        memo: l.memo ?? null,
+      })),
     });
     if (t.flag_color && this.rng.chance(0.3)) t.flag_name = this.rng.pick(FLAG_NAMES);
     this.track(t);

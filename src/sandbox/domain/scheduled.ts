@@ -30,17 +30,15 @@ export interface NewScheduled {
 export function insertScheduled(b: BudgetStore, spec: NewScheduled): ScheduledTransactionRec {
   const account = b.account(spec.account_id)!;
   const target = b.accountOfTransferPayee(spec.payee_id);
-  const subtransactions = (spec.lines ?? []).map(
-    (l): ScheduledSubtransactionRec => ({
-      id: b.env.newId(),
-      amount: l.amount,
-      memo: l.memo,
-      payee_id: null,
-      category_id: l.category_id,
-      transfer_account_id: null,
-      deleted: false,
-    }),
-  );
+  const subtransactions = (spec.lines ?? []).map((l): ScheduledSubtransactionRec => ({
+    id: b.env.newId(),
+    amount: l.amount,
+    memo: l.memo,
+    payee_id: null,
+    category_id: l.category_id,
+    transfer_account_id: null,
+    deleted: false,
+  }));
   const split = subtransactions.length > 0;
   const rec = b.stamp<ScheduledTransactionRec>({
     id: b.env.newId(),

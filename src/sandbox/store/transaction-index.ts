@@ -107,7 +107,7 @@ export class TransactionIndex {
   days(scope: TransactionScope, q: TransactionQuery, uncategorized: string | null): ListDay[] {
     const { key, list, from, to } = this.window(scope, q, uncategorized);
     const out: ListDay[] = [];
-    for (let start = from; start < to; ) {
+    for (let start = from; start < to;) {
       const date = list[start]!.date;
       const end = Math.min(to, lowerBound(list, `${date}\u0000`, -Infinity, start));
       const first = start;
