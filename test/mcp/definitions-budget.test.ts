@@ -5,7 +5,7 @@
  * within 56 KB; the `core` profile within 16 KB, with `--writes confirm` too (every write then
  * takes confirm_token). Every toolset selection can find budgets.
  * Schemas are lean (no dialect per tool, no ±2^53 bounds, no empty schemas), and the MCP
- * Inspector's portability check finds only the one kind of warning the README explains.
+ * Inspector's portability check finds only the one kind of warning docs/tools.md explains.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -108,7 +108,7 @@ describe('definitions budget', () => {
 });
 
 describe('schema portability (MCP Inspector CLI)', () => {
-  it('warns only about nullable fields written as type arrays, which the README explains', () => {
+  it('warns only about nullable fields written as type arrays, which docs/tools.md explains', () => {
     const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
     const run = spawnSync(
       inspector,
@@ -124,6 +124,6 @@ describe('schema portability (MCP Inspector CLI)', () => {
     expect(run.stderr).toMatch(/0 errors/);
     const kinds = new Set(issues.map((i) => (/^`type` is an array \(\["\w+","null"\]\)/.test(i) ? 'nullable type array' : i)));
     expect([...kinds]).toEqual(issues.length ? ['nullable type array'] : []);
-    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toMatch(/Inspector[\s\S]*nullable[\s\S]*type array/i);
+    expect(readFileSync(join(REPO_ROOT, 'docs', 'tools.md'), 'utf8')).toMatch(/Inspector[\s\S]*nullable[\s\S]*type array/i);
   });
 });
