@@ -1,5 +1,5 @@
 /**
- * Regenerates the README's pictures of the views (`npm run screenshots`, after `npm run build`):
+ * Regenerates the pictures of the views in docs/views.md (`npm run screenshots`, after `npm run build`):
  * each view with a real answer from the sandbox's demo budget, shown by the same minimal host
  * the view tests use (Debian's Chromium, ext-apps' AppBridge), into docs/views/.
  * The demo budget follows today's date, so the pictures change as it does.

@@ -5,65 +5,41 @@
  * within 56 KB; the `core` profile within 16 KB, with `--writes confirm` too (every write then
  * takes confirm_token). Every toolset selection can find budgets.
  * Schemas are lean (no dialect per tool, no ±2^53 bounds, no empty schemas), and the MCP
- * Inspector's portability check finds only the one kind of warning the README explains.
+ * Inspector's portability check finds only the one kind of warning docs/tools.md explains.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
-import { mcpConfig } from '../../src/mcp/config.js';
-import { buildServer } from '../../src/mcp/server.js';
-import { ServerState } from '../../src/mcp/state.js';
 import { MCP_TOOLSETS } from '../../src/mcp/toolsets.js';
 import { MONEY_DOCS } from '../../src/shared/field-docs.js';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { bytes, DEFINITION_BUDGETS, listed } from '../helpers/tools-list.js';
 
-const KB = 1000;
 const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming'];
 const TASKS = ['create_transfer', 'move_money', 'approve_transactions', 'recategorize_transactions', 'split_transaction', 'list_recent_changes', 'undo_change'];
-
-/** tools/list as a client receives it, for a toolset selection (listing needs no token); `ui`: a client that shows MCP Apps views. */
-async function listed(toolsets?: string, readOnly = false, ui = false, writes?: string): Promise<any[]> {
-  const state = new ServerState(mcpConfig({ toolsets, readOnly, writes }, {}), async () => {
-    throw new Error('listing must not connect');
-  });
-  const server = buildServer(state);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client(
-    { name: 'budget', version: '1' },
-    ui ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } } : {},
-  );
-  await client.connect(a);
-  const { tools } = await client.listTools();
-  await client.close();
-  await server.close();
-  return tools;
-}
-
-const bytes = (tools: unknown[]) => Buffer.byteLength(JSON.stringify(tools), 'utf8');
+/** The budgets (test/helpers/tools-list.ts, also shown in the README's size table). */
+const { api: API_BUDGET, all: ALL_BUDGET, core: CORE_BUDGET } = DEFINITION_BUDGETS;
 
 describe('definitions budget', () => {
   it('the 44 API tools take at most 40 KB, the default list at most 56 KB, core at most 16 KB', async () => {
     const all = await listed();
     const api = all.filter((t) => !INSIGHTS.includes(t.name) && !TASKS.includes(t.name));
     expect(api).toHaveLength(44);
-    expect(bytes(api)).toBeLessThanOrEqual(40 * KB);
-    expect(bytes(all)).toBeLessThanOrEqual(56 * KB);
+    expect(bytes(api)).toBeLessThanOrEqual(API_BUDGET);
+    expect(bytes(all)).toBeLessThanOrEqual(ALL_BUDGET);
     const core = await listed('core');
     expect(core.map((t) => t.name)).toEqual(expect.arrayContaining([...INSIGHTS, 'list_budgets']));
-    expect(bytes(core)).toBeLessThanOrEqual(16 * KB);
+    expect(bytes(core)).toBeLessThanOrEqual(CORE_BUDGET);
   });
 
   it('with --writes confirm (every write takes confirm_token) the lists stay within the same budgets', async () => {
     const all = await listed(undefined, false, false, 'confirm');
     expect(all.filter((t) => t.annotations?.readOnlyHint === false).every((t) => t.inputSchema.properties.confirm_token)).toBe(true);
-    expect(bytes(all.filter((t) => !INSIGHTS.includes(t.name) && !TASKS.includes(t.name)))).toBeLessThanOrEqual(40 * KB);
-    expect(bytes(all)).toBeLessThanOrEqual(56 * KB);
-    expect(bytes(await listed('core', false, false, 'confirm'))).toBeLessThanOrEqual(16 * KB);
+    expect(bytes(all.filter((t) => !INSIGHTS.includes(t.name) && !TASKS.includes(t.name)))).toBeLessThanOrEqual(API_BUDGET);
+    expect(bytes(all)).toBeLessThanOrEqual(ALL_BUDGET);
+    expect(bytes(await listed('core', false, false, 'confirm'))).toBeLessThanOrEqual(CORE_BUDGET);
   });
 
   it('a client that shows views pays under 100 bytes per view tool for it, within the same budgets', async () => {
@@ -73,8 +49,8 @@ describe('definitions budget', () => {
       expect(ui - plain).toBeGreaterThan(0);
       expect(ui - plain).toBeLessThan(4 * 100);
     }
-    expect(bytes(await listed(undefined, false, true))).toBeLessThanOrEqual(56 * KB);
-    expect(bytes(await listed('core', false, true))).toBeLessThanOrEqual(16 * KB);
+    expect(bytes(await listed(undefined, false, true))).toBeLessThanOrEqual(ALL_BUDGET);
+    expect(bytes(await listed('core', false, true))).toBeLessThanOrEqual(CORE_BUDGET);
   });
 
   it('every combination of --writes and views stays within the budgets (core with confirm and views the largest)', async () => {
@@ -84,7 +60,7 @@ describe('definitions budget', () => {
         sizes[`all ${writes}${ui ? ' views' : ''}`] = bytes(await listed(undefined, false, ui, writes));
         sizes[`core ${writes}${ui ? ' views' : ''}`] = bytes(await listed('core', false, ui, writes));
       }
-    for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThanOrEqual((name.startsWith('core') ? 16 : 56) * KB);
+    for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThanOrEqual(name.startsWith('core') ? CORE_BUDGET : ALL_BUDGET);
   });
 
   it.each([...MCP_TOOLSETS, 'core'])('toolset %s lets the assistant find budgets', async (toolset) => {
@@ -132,7 +108,7 @@ describe('definitions budget', () => {
 });
 
 describe('schema portability (MCP Inspector CLI)', () => {
-  it('warns only about nullable fields written as type arrays, which the README explains', () => {
+  it('warns only about nullable fields written as type arrays, which docs/tools.md explains', () => {
     const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
     const run = spawnSync(
       inspector,
@@ -148,6 +124,6 @@ describe('schema portability (MCP Inspector CLI)', () => {
     expect(run.stderr).toMatch(/0 errors/);
     const kinds = new Set(issues.map((i) => (/^`type` is an array \(\["\w+","null"\]\)/.test(i) ? 'nullable type array' : i)));
     expect([...kinds]).toEqual(issues.length ? ['nullable type array'] : []);
-    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toMatch(/Inspector[\s\S]*nullable[\s\S]*type array/i);
+    expect(readFileSync(join(REPO_ROOT, 'docs', 'tools.md'), 'utf8')).toMatch(/Inspector[\s\S]*nullable[\s\S]*type array/i);
   });
 });

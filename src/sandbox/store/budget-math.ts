@@ -4,7 +4,7 @@
  * with them; the demo generator folds month by month with the same two pieces while it writes
  * the history, so the figures it plans with are the figures the API reports.
  *
- * YNAB's rules, as its help pages describe them (README, "Choices where the spec is silent"):
+ * YNAB's rules, as its help pages describe them (docs/sandbox.md, "Choices where the spec is silent"):
  *  - Cash spending comes out of its category. Overspending it (red) resets the category to zero
  *    next month and comes off next month's Ready to Assign.
  *  - Card spending comes out of its category too, and the funded part of it (what the category

@@ -1,0 +1,143 @@
+/**
+ * The tables the README and docs/tools.md show about the tools, generated from the tool
+ * definitions as a client lists them (`npm run docs`), so that they can never drift from the
+ * server: which tools each toolset holds; what the definitions cost in tools/list for each
+ * selection, `--writes` mode and client that shows views, next to the budgets a test holds them
+ * to (test/helpers/tools-list.ts); and every tool with its size, as `ynab-mcp tools` counts it.
+ * Each table sits between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in its file;
+ * test/run/docs.test.ts fails when the committed text differs from what this writes.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
+import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
+import { bytes, DEFINITION_BUDGETS, listed } from '../test/helpers/tools-list.js';
+
+const root = join(import.meta.dirname, '..');
+
+/** Which generated tables each file holds. */
+export const GENERATED: Readonly<Record<string, readonly string[]>> = {
+  'README.md': ['toolsets', 'definition-sizes'],
+  'docs/tools.md': ['tools'],
+};
+
+type Listed = { name: string; inputSchema: { properties?: Record<string, unknown> } };
+
+const grouped = (n: number) => n.toLocaleString('en-US');
+const code = (s: string) => `\`${s}\``;
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+const table = (head: string[], rows: (string | number)[][]) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
+const kindOf = new Map(TOOL_DEFINITIONS.map((t) => [t.name, t.kind]));
+const names = (tools: Listed[]) => tools.map((t) => code(t.name)).join(', ');
+
+/** Toolsets with their read and write tools, and the core profile. */
+async function toolsetsTable(): Promise<string> {
+  const access = new Map(TOOL_DEFINITIONS.map((t) => [t.name, t.access]));
+  const rows: string[][] = [];
+  for (const set of [...MCP_TOOLSETS, 'core'] as const) {
+    // list_budgets is offered under every selection; it is listed under its own toolset only.
+    const tools = ((await listed(set)) as Listed[]).filter((t) => set === 'budgets' || set === 'core' || t.name !== 'list_budgets');
+    const label = set === 'core' ? `${code('core')} (a profile)` : code(set);
+    rows.push([label, names(tools.filter((t) => access.get(t.name) === 'read')), names(tools.filter((t) => access.get(t.name) === 'write'))]);
+  }
+  return table(['Toolset', 'Reads', 'Writes'], rows);
+}
+
+/** The four ways a selection can be listed: `--writes` direct or confirm, views or not. */
+const MODES = [
+  { writes: 'direct', ui: false },
+  { writes: 'confirm', ui: false },
+  { writes: 'direct', ui: true },
+  { writes: 'confirm', ui: true },
+] as const;
+
+interface Selection {
+  label: string;
+  toolsets?: string;
+  only?: 'api' | 'task';
+  budget?: number;
+}
+
+const SELECTIONS: Selection[] = [
+  { label: 'the 44 API tools', only: 'api', budget: DEFINITION_BUDGETS.api },
+  { label: 'the 7 task tools', only: 'task' },
+  { label: 'all (default)', budget: DEFINITION_BUDGETS.all },
+  { label: code('core'), toolsets: 'core', budget: DEFINITION_BUDGETS.core },
+  { label: code('insights'), toolsets: 'insights' },
+  { label: code('transactions'), toolsets: 'transactions' },
+  { label: code('changes'), toolsets: 'changes' },
+];
+
+/** Bytes of tools/list per selection and mode, against the budgets. */
+async function sizesTable(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const s of SELECTIONS) {
+    const lists = [];
+    for (const m of MODES) {
+      const tools = (await listed(s.toolsets, false, m.ui, m.writes)) as Listed[];
+      lists.push(s.only ? tools.filter((t) => kindOf.get(t.name) === s.only) : tools);
+    }
+    rows.push([s.label, lists[0]!.length, ...lists.map((l) => grouped(bytes(l))), s.budget ? grouped(s.budget) : '']);
+  }
+  const head = ['Selection', 'Tools', '`tools/list` bytes', 'with `--writes confirm`', 'with views', 'with both', 'Budget (a test fails above it)'];
+  return table(head, rows);
+}
+
+/** Every tool: what it is, where it belongs, in which modes it takes confirm_token, and its size. */
+async function toolsTable(): Promise<string> {
+  const all = (await listed()) as Listed[];
+  const core = new Set(((await listed('core')) as Listed[]).map((t) => t.name));
+  const holds = new Map<string, string[]>();
+  for (const writes of ['direct', 'confirm']) {
+    for (const t of (await listed(undefined, false, false, writes)) as Listed[])
+      if (t.inputSchema.properties?.confirm_token) holds.set(t.name, [...(holds.get(t.name) ?? []), writes]);
+  }
+  const defs = new Map(TOOL_DEFINITIONS.map((t) => [t.name, t]));
+  const rows = all.map((t) => {
+    const d = defs.get(t.name)!;
+    return [code(t.name), d.title, code(d.toolset), d.kind, d.access, core.has(t.name) ? 'yes' : '', (holds.get(t.name) ?? []).join(', '), grouped(bytes(t))];
+  });
+  return table(['Tool', 'Title', 'Toolset', 'Kind', 'Access', 'In `core`', '`confirm_token` with `--writes`', 'Bytes'], rows);
+}
+
+const BUILDERS: Record<string, () => Promise<string>> = { toolsets: toolsetsTable, 'definition-sizes': sizesTable, tools: toolsTable };
+
+/** Every table, by name. */
+export async function generatedTables(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, build] of Object.entries(BUILDERS)) out[name] = await build();
+  return out;
+}
+
+/** `text` with each named table put between its markers; a missing or repeated marker is an error naming it. */
+export function fillTables(file: string, text: string, tables: Record<string, string>): string {
+  let out = text;
+  for (const name of GENERATED[file] ?? []) {
+    const open = `<!-- generated:${name} -->`;
+    const close = `<!-- /generated:${name} -->`;
+    const start = out.indexOf(open);
+    const end = out.indexOf(close);
+    if (start < 0 || end < start || out.indexOf(open, start + 1) >= 0) throw new Error(`${file}: needs exactly one ${open} … ${close}`);
+    out = `${out.slice(0, start + open.length)}\n${tables[name]}\n${out.slice(end)}`;
+  }
+  return out;
+}
+
+/** Each file's text as `npm run docs` would write it. */
+export async function generatedDocs(): Promise<Record<string, { current: string; generated: string }>> {
+  const tables = await generatedTables();
+  const out: Record<string, { current: string; generated: string }> = {};
+  for (const file of Object.keys(GENERATED)) {
+    const current = readFileSync(join(root, file), 'utf8');
+    out[file] = { current, generated: fillTables(file, current, tables) };
+  }
+  return out;
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  for (const [file, { current, generated }] of Object.entries(await generatedDocs())) {
+    if (current === generated) continue;
+    writeFileSync(join(root, file), generated);
+    process.stderr.write(`docs: wrote ${file}\n`);
+  }
+}

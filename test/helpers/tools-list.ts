@@ -1,0 +1,46 @@
+/**
+ * tools/list as a client receives it (a real MCP client over an in-memory transport; listing
+ * needs no token and asks YNAB nothing), for a toolset selection, read-only or not, a `--writes`
+ * mode, and a client that shows MCP Apps views or not; and the byte budgets the lists are held
+ * to. Both are read by test/mcp/definitions-budget.test.ts (which fails above a budget) and by
+ * scripts/docs-tables.ts (which writes the README's size table), so the numbers live here once.
+ */
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import { mcpConfig } from '../../src/mcp/config.js';
+import { buildServer } from '../../src/mcp/server.js';
+import { ServerState } from '../../src/mcp/state.js';
+
+export const KB = 1000;
+
+/** What tools/list may cost at most, in bytes of its JSON `tools` array, whatever the `--writes` mode and views. */
+export const DEFINITION_BUDGETS = {
+  /** The 44 API tools, with every operation, argument and unit statement kept. */
+  api: 40 * KB,
+  /** The default list: every tool. */
+  all: 56 * KB,
+  /** The `core` profile. */
+  core: 16 * KB,
+} as const;
+
+/** tools/list as a client receives it, for a toolset selection; `ui`: a client that shows MCP Apps views. */
+export async function listed(toolsets?: string, readOnly = false, ui = false, writes?: string): Promise<any[]> {
+  const state = new ServerState(mcpConfig({ toolsets, readOnly, writes }, {}), async () => {
+    throw new Error('listing must not connect');
+  });
+  const server = buildServer(state);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client(
+    { name: 'budget', version: '1' },
+    ui ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } } : {},
+  );
+  await client.connect(a);
+  const { tools } = await client.listTools();
+  await client.close();
+  await server.close();
+  return tools;
+}
+
+/** What a definition (or a list of them) costs: the bytes of its JSON, as `ynab-mcp tools` counts them. */
+export const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -1,0 +1,99 @@
+/**
+ * The documentation stays whole and true to the code: the README's toolset and size tables and
+ * docs/tools.md's per-tool table are what `npm run docs` writes from the tool definitions
+ * (scripts/docs-tables.ts), and the README and docs/ keep the rules of scripts/check-docs.ts
+ * (the README within 400 lines, no dead link or anchor, no path that does not exist, no document
+ * left unlinked, every dependency explained).
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anchors, docProblems, MAX_README_LINES } from '../../scripts/check-docs.js';
+import { fillTables, GENERATED, generatedDocs, generatedTables } from '../../scripts/docs-tables.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+
+describe('generated tables', () => {
+  let tables: Record<string, string>;
+  beforeAll(async () => {
+    tables = await generatedTables();
+  });
+
+  it('are what npm run docs writes from the tool definitions', async () => {
+    for (const [file, { current, generated }] of Object.entries(await generatedDocs()))
+      expect(current, `${file} differs from the tables the tool definitions give: run npm run docs`).toBe(generated);
+  });
+
+  it('show every tool, and the budgets the definitions test holds the lists to', () => {
+    expect(tables.tools!.split('\n')).toHaveLength(2 + 56);
+    expect(tables['definition-sizes']).toMatch(/\| all \(default\) \| 56 \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d,]+ \| 56,000 \|/);
+    expect(tables['definition-sizes']).toMatch(/\| `core` \| 13 \|.* \| 16,000 \|/);
+  });
+
+  it('put back a table edited by hand, and refuse a file that lost its markers', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const edited = readme.replace(/\| all \(default\) \| 56 \| [\d,]+/, '| all (default) | 56 | 1');
+    expect(edited).not.toBe(readme);
+    expect(fillTables('README.md', edited, tables)).toBe(fillTables('README.md', readme, tables));
+    expect(() => fillTables('README.md', readme.replace('<!-- /generated:definition-sizes -->', ''), tables)).toThrow(
+      /README\.md: needs exactly one <!-- generated:definition-sizes -->/,
+    );
+    expect(Object.values(GENERATED).flat().sort()).toEqual(Object.keys(tables).sort());
+  });
+});
+
+describe('the README and docs/', () => {
+  it('keep the rules: a short README, no dead links, anchors or paths, nothing unlinked, every dependency explained', () => {
+    expect(docProblems(REPO_ROOT)).toEqual([]);
+  });
+
+  it('anchors are GitHub’s', () => {
+    const md = '# A\n## Hosted mode: many users, for web and mobile assistants\n### `--data FILE` is durable\n```sh\n# not a heading\n```\n## A\n';
+    expect([...anchors(md)]).toEqual(['a', 'hosted-mode-many-users-for-web-and-mobile-assistants', '--data-file-is-durable', 'a-1']);
+  });
+
+  describe('find what breaks them', () => {
+    let root: string;
+    beforeAll(() => {
+      root = mkdtempSync(join(tmpdir(), 'docs-check-'));
+      for (const f of ['README.md', 'package.json', 'docs', 'src', 'test', 'scripts', 'views', 'bench', 'assets'])
+        cpSync(join(REPO_ROOT, f), join(root, f), { recursive: true });
+    });
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+    const edit = (file: string, change: (text: string) => string) => {
+      const path = join(root, file);
+      const before = readFileSync(path, 'utf8');
+      writeFileSync(path, change(before));
+      return () => writeFileSync(path, before);
+    };
+
+    it('a README over the limit', () => {
+      const undo = edit('README.md', (t) => t + '\nmore\n'.repeat(MAX_README_LINES));
+      expect(docProblems(root)).toEqual([expect.stringMatching(/^README\.md has \d+ lines, over 400/)]);
+      undo();
+    });
+
+    it('a link to a file or a heading that does not exist, and a path that does not', () => {
+      const undo = edit('docs/writes.md', (t) => `${t}\n[gone](nowhere.md) [moved](tools.md#no-such-heading) \`src/writes/nowhere.ts\`\n`);
+      expect(docProblems(root)).toEqual([
+        expect.stringMatching(/^docs\/writes\.md:\d+ links to nowhere\.md: no file docs\/nowhere\.md$/),
+        expect.stringMatching(/^docs\/writes\.md:\d+ links to tools\.md#no-such-heading: docs\/tools\.md has no heading #no-such-heading$/),
+        expect.stringMatching(/^docs\/writes\.md:\d+ names src\/writes\/nowhere\.ts, which does not exist$/),
+      ]);
+      undo();
+    });
+
+    it('a document nothing links to, and a dependency nobody explains', () => {
+      writeFileSync(join(root, 'docs', 'orphan.md'), '# Orphan\n');
+      const undo = edit('package.json', (t) => t.replace('"dependencies": {', '"dependencies": {\n    "left-pad": "1.3.0",'));
+      expect(docProblems(root)).toEqual([
+        'docs/orphan.md is not linked from the README, nor from a document it links to',
+        'docs/dependencies.md does not say why left-pad is a dependency',
+      ]);
+      undo();
+      rmSync(join(root, 'docs', 'orphan.md'));
+      expect(docProblems(root)).toEqual([]);
+    });
+  });
+});
