@@ -9,6 +9,31 @@ import { lineChart } from './chart.js';
 import { h, show } from './dom.js';
 import { card, drillPanel, startView, type ViewData } from './shell.js';
 
+/** Where a month's money went: spending_summary's rows for it, as the drill-down of a month. */
+async function whereItWent(data: ViewData, month: string): Promise<HTMLElement> {
+  const s = await data.call('spending_summary', { month, top: 8 });
+  const rows = (s.rows ?? []) as Record<string, any>[];
+  if (!rows.length) return h('p', { class: 'note' }, 'No spending this month.');
+  return h(
+    'table',
+    { class: 'rows' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Category'), h('th', { class: 'num' }, 'Net'), h('th', { class: 'num' }, 'Month before'))),
+    h(
+      'tbody',
+      {},
+      ...rows.map((row) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name),
+          h('td', { class: 'num' }, data.figure(row, 'net')),
+          h('td', { class: 'num' }, data.figure(row, 'previous_net')),
+        ),
+      ),
+    ),
+  );
+}
+
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
   const months = (r.months ?? []) as Record<string, any>[];
@@ -52,30 +77,7 @@ function render(data: ViewData, root: HTMLElement): void {
   const monthCell = (m: Record<string, any>) => {
     const label = long(m.month) + (m.partial ? ' (so far)' : '');
     if (!data.canCall('spending_summary')) return h('td', {}, label);
-    const open = () =>
-      panel.open(`${long(m.month)}: where the money went`, async () => {
-        const s = await data.call('spending_summary', { month: m.month, top: 8 });
-        const rows = (s.rows ?? []) as Record<string, any>[];
-        if (!rows.length) return h('p', { class: 'note' }, 'No spending this month.');
-        return h(
-          'table',
-          { class: 'rows' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Category'), h('th', { class: 'num' }, 'Net'), h('th', { class: 'num' }, 'Month before'))),
-          h(
-            'tbody',
-            {},
-            ...rows.map((row) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, row.groups ? `${row.name} (${row.groups})` : row.name),
-                h('td', { class: 'num' }, data.figure(row, 'net')),
-                h('td', { class: 'num' }, data.figure(row, 'previous_net')),
-              ),
-            ),
-          ),
-        );
-      });
+    const open = () => panel.open(`${long(m.month)}: where the money went`, () => whereItWent(data, m.month));
     return h('td', {}, h('button', { class: 'link', type: 'button', onclick: open }, label));
   };
 

@@ -213,7 +213,7 @@ export const CHECKS = [
 export type AttentionKind = (typeof CHECKS)[number]['kind'];
 
 /** The kinds, in the order answers list them (the values of needs_attention's kind argument). */
-export const ATTENTION_KINDS = CHECKS.map((c) => c.kind) as [AttentionKind, ...AttentionKind[]];
+export const ATTENTION_KINDS: readonly AttentionKind[] = CHECKS.map((c) => c.kind);
 
 /**
  * Every check that found something: count, reason and up to `examples` items; and the ones that

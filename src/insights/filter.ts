@@ -45,21 +45,8 @@ export const FILTER_ARGS = {
   ...OFF_BUDGET_ARG,
 };
 
-export interface FilterArgs {
-  query?: string;
-  min_amount?: number;
-  max_amount?: number;
-  direction?: 'outflow' | 'inflow';
-  since_date?: string;
-  until_date?: string;
-  account_id?: string;
-  category_id?: string;
-  payee_id?: string;
-  cleared?: 'cleared' | 'uncleared' | 'reconciled';
-  approved?: boolean;
-  flag_color?: (typeof FLAGS)[number];
-  include_off_budget?: boolean;
-}
+/** A filter, as FILTER_ARGS parses it (names already turned into ids). */
+export type FilterArgs = z.infer<z.ZodObject<typeof FILTER_ARGS>>;
 
 function size(value: number | undefined, name: string, digits: number | undefined): number | undefined {
   if (value === undefined) return undefined;

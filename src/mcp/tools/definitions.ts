@@ -18,7 +18,8 @@ import { canHold, type WriteKind } from '../../writes/policy.js';
 import { toolArgs, type ToolArgs } from './args.js';
 import { BUDGET_ARG, guardedString, PAGING } from '../../shared/arg-schemas.js';
 import { FIELD_DOCS } from '../../shared/field-docs.js';
-import { INSIGHTS, type InsightCompute, type InsightSpec } from './insights.js';
+import type { InsightSpec } from '../../insights/types.js';
+import { INSIGHTS } from './insights.js';
 import { TASKS, type TaskSpec } from './tasks.js';
 
 /**
@@ -58,10 +59,10 @@ export interface ApiTool extends ToolBase {
   paged: boolean;
 }
 
-/** A tool computed from the budget's local copy (insights.ts). */
+/** A tool computed from the budget's local copy (insights.ts; the computations are in src/insights). */
 export interface InsightTool extends ToolBase {
   kind: 'insight';
-  compute: InsightCompute;
+  compute: InsightSpec['compute'];
 }
 
 /** A task-shaped write (or the undo journal's list) of tasks.ts. */

@@ -1,0 +1,63 @@
+/**
+ * search_transactions: the lines a filter matches (./filter.ts), newest first, paged, with their
+ * count and totals (a split's lines match on their own).
+ */
+import * as z from 'zod';
+import { decodeCursor, encodeCursor } from '../shared/paging.js';
+import { DETAIL_ARG, pagingArgs } from './args.js';
+import { FILTER_ARGS, lineFilter } from './filter.js';
+import { flows, present, rowMoney } from './format.js';
+import { sums } from './group.js';
+import type { InsightArgs, InsightContext, InsightResult } from './types.js';
+import type { Line } from './view.js';
+
+const SEARCH_LIMIT = 20;
+
+export const SEARCH_TRANSACTIONS_INPUT = {
+  ...FILTER_ARGS,
+  spending_only: z.boolean().optional().describe('Only spending, as spending_summary counts it.'),
+  ...pagingArgs(String(SEARCH_LIMIT)),
+  ...DETAIL_ARG,
+};
+
+/** A line as a search row: what identifies it and what it says. */
+function searchRow(ctx: InsightContext, l: Line, full: boolean): Record<string, unknown> {
+  const t = l.transaction;
+  return present({
+    id: l.id,
+    transaction_id: l.parent_id,
+    date: l.date,
+    ...rowMoney(ctx.money, full)('amount', l.amount),
+    payee_name: ctx.view.payeeName(l.payee_id),
+    category_name: ctx.view.categoryName(l),
+    account_name: ctx.view.accountName(l.account_id),
+    memo: l.memo,
+    // Compact rows say the status only where it is not the usual one (cleared, approved).
+    cleared: full || t.cleared !== 'cleared' ? t.cleared : null,
+    approved: t.approved ? null : false,
+    flag_color: t.flag_color || null,
+  });
+}
+
+export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SEARCH_TRANSACTIONS_INPUT>): InsightResult {
+  // spending_only: the lines spending_summary counts (a view's drill-down adds up to its bar).
+  const lines = a.spending_only ? ctx.view.activity(a.include_off_budget) : ctx.view.lines;
+  const matches = lines.filter(lineFilter(ctx.view, a, ctx.digits));
+  matches.sort((x, y) => (x.date > y.date ? -1 : x.date < y.date ? 1 : x.id < y.id ? -1 : 1));
+  const offset = decodeCursor(a.cursor, ctx.queryKey);
+  const page = matches.slice(offset, offset + (a.limit ?? SEARCH_LIMIT));
+  const end = offset + page.length;
+  const total = sums(matches);
+  const full = a.detail === 'full';
+  return {
+    structured: {
+      transactions: page.map((l) => searchRow(ctx, l, full)),
+      count: matches.length,
+      returned: page.length,
+      has_more: end < matches.length,
+      ...(end < matches.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),
+      ...ctx.money('total', total.net),
+      ...flows(ctx.money, total.outflow, total.inflow, full),
+    },
+  };
+}
