@@ -1,7 +1,8 @@
 /**
  * The few pages a person sees in a hosted sign-in: the consent page (which application, where it
- * sends the browser back, what it may do) and error pages. Every value shown is escaped; the pages
- * load nothing from elsewhere and carry a strict Content-Security-Policy.
+ * sends the browser back, what it may do) and error pages, and the redirects between them. Every
+ * value shown is escaped; the pages load nothing from elsewhere and carry a strict
+ * Content-Security-Policy.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -28,6 +29,12 @@ export function sendPage(res: ServerResponse, status: number, title: string, bod
   res.end(
     `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>${STYLE}</style><body>${bodyHtml}</body></html>`,
   );
+}
+
+/** Sends the browser on (303 See Other), never cached, setting `cookies` on the way. */
+export function redirect(res: ServerResponse, location: string, cookies: string[] = []): void {
+  res.writeHead(303, { location, 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+  res.end();
 }
 
 export function errorPage(res: ServerResponse, status: number, error: string, description: string): void {

@@ -16,7 +16,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
 import { bearerToken } from '../transport/http-guards.js';
 import { StateStoreError } from '../storage/store.js';
-import { MCP_SCOPE } from './authorization-server.js';
+import { MCP_SCOPE } from './resource-binding.js';
 import type { HostedOptions } from './options.js';
 import type { YnabGrant, YnabGrants } from './ynab-grants.js';
 

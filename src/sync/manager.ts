@@ -12,7 +12,8 @@
  *    answer about that budget says so. So does the first answer after saved copies could not be
  *    read at all (the replica key or the state directory cannot be used): the budget is then
  *    fetched and held in memory only, and status lists the problem.
- * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync.
+ * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync
+ * (saved-copies.ts: reading, saving, and what answers and status say when that fails).
  *
  * Hosted mode shares replicas between instances through the state store (`shared`):
  *  - before a replica held here answers, the highest knowledge any instance's write reached for
@@ -28,10 +29,11 @@ import type { YnabClient } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
-import { KeyUnavailableError, StateStoreError } from '../storage/store.js';
+import { StateStoreError } from '../storage/store.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
+import { SavedCopies } from './saved-copies.js';
 
 export interface Freshness {
   source: 'replica';
@@ -64,11 +66,6 @@ export interface SharedReplicas {
 
 const ALIASES = new Set(['last-used', 'default']);
 
-/** What an answer says when saved copies cannot be read or kept (the replica key, the state directory). */
-function noCopy(e: StateStoreError): string {
-  return `No saved copy of this budget can be used or kept: ${e.message} Answers come from YNAB; the copy is held in memory only.`;
-}
-
 /** Failures after which an older replica is still a useful answer. */
 function canServeStale(e: unknown): boolean {
   return (
@@ -83,16 +80,14 @@ export class ReplicaManager {
   private readonly cache: LRUCache<string, BudgetReplica>;
   private readonly aliases = new Map<string, string>();
   private readonly syncing = new Map<string, Promise<BudgetReplica>>();
-  /** What the next answer about a budget must say (a saved copy discarded), by budget id. */
-  private readonly notes = new Map<string, string[]>();
-  /** Messages already logged, so that a state directory that cannot be written is said once, not per sync. */
-  private readonly logged = new Set<string>();
+  private readonly saved: SavedCopies;
   private readonly now: () => number;
   readonly maxStalenessMs: number;
 
   constructor(private readonly opts: ReplicaManagerOptions) {
     this.now = opts.now ?? Date.now;
     this.maxStalenessMs = opts.maxStalenessMs ?? 60_000;
+    this.saved = new SavedCopies(opts.files, opts.tokenKey, opts.log);
     this.cache = new LRUCache<string, BudgetReplica>({
       maxSize: opts.maxBytes ?? 256 * 1024 * 1024,
       sizeCalculation: (r) => Math.max(1, r.approximateSize()),
@@ -119,7 +114,7 @@ export class ReplicaManager {
   ): Promise<{ data: Record<string, unknown>; freshness: Freshness; notices: string[] }> {
     const { replica, notice } = await this.fresh(budgetParam);
     const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()), opts);
-    return { data, freshness: this.freshnessOf(replica, notice), notices: this.takeNotes(replica) };
+    return { data, freshness: this.freshnessOf(replica, notice), notices: this.saved.takeNotes(replica.summary.id) };
   }
 
   /**
@@ -208,65 +203,16 @@ export class ReplicaManager {
     }
   }
 
-  /** What the next answer about this budget must also say (a saved copy that was discarded), once. */
-  private takeNotes(replica: BudgetReplica): string[] {
-    const notes = this.notes.get(replica.summary.id) ?? [];
-    this.notes.delete(replica.summary.id);
-    return notes;
-  }
-
-  private logOnce(line: string): void {
-    if (this.logged.has(line)) return;
-    this.logged.add(line);
-    this.opts.log?.(line);
-  }
-
-  /** Budgets whose answers were told that no saved copy can be used or kept. */
-  private readonly toldNoCopy = new Set<string>();
-
-  /** The next answer about `budgetId` says why no saved copy is used or kept (once per budget). */
-  private noteNoCopy(budgetId: string, e: StateStoreError): void {
-    if (this.toldNoCopy.has(budgetId)) return;
-    this.toldNoCopy.add(budgetId);
-    this.notes.set(budgetId, [...(this.notes.get(budgetId) ?? []), noCopy(e)]);
-  }
-
   /** What kept saved copies from being read or saved so far (the state directory, the replica key), for status. */
   problems(): string[] {
-    return [...this.logged].map((line) => line.replace(/^ynab-mcp: /, ''));
+    return this.saved.problems();
   }
 
-  /**
-   * The saved copy of a budget, if there is a usable one. One that was discarded leaves a note for
-   * the next answer; a state store that cannot be read is logged and treated as holding nothing
-   * (the budget is fetched; the request ledger reports the same directory by name if it fails too).
-   */
+  /** The saved copy of a budget, if there is a usable one (saved-copies.ts), held from now on. */
   private async loadSaved(id: string): Promise<BudgetReplica | undefined> {
-    const replica = await this.readSaved(id);
+    const replica = await this.saved.read(id);
     if (replica) this.cache.set(id, replica);
     return replica;
-  }
-
-  /** The saved copy as a replica, without holding it (loadSaved holds it). */
-  private async readSaved(id: string): Promise<BudgetReplica | undefined> {
-    if (!this.opts.files) return undefined;
-    let loaded;
-    try {
-      loaded = await this.opts.files.load(await this.opts.tokenKey(), id);
-    } catch (e) {
-      if (!(e instanceof StateStoreError)) throw e;
-      this.logOnce(`ynab-mcp: ${e.message}`);
-      // The budget is fetched and held in memory; the answer says why no saved copy is used.
-      this.noteNoCopy(id, e);
-      return undefined;
-    }
-    if (!loaded.snapshot) {
-      if (loaded.discarded) {
-        this.notes.set(id, [`The saved copy of this budget could not be used (${loaded.discarded}); it was discarded and the budget fetched again from YNAB.`]);
-      }
-      return undefined;
-    }
-    return BudgetReplica.fromSnapshot(loaded.snapshot);
   }
 
   /** One sync per budget at a time: concurrent callers share the request. */
@@ -287,7 +233,7 @@ export class ReplicaManager {
     const id = current?.summary.id ?? this.aliases.get(budgetParam) ?? budgetParam;
     return shared.exclusive(id, async () => {
       // Another instance may have synced while this one waited: its saved copy may do.
-      const saved = ALIASES.has(id) ? undefined : await this.readSaved(id);
+      const saved = ALIASES.has(id) ? undefined : await this.saved.read(id);
       let base = current;
       if (saved && (!base || saved.knowledge > base.knowledge || (saved.knowledge === base.knowledge && !base.dirty))) base = saved;
       if (base && base !== current && this.usable(base) && (await this.seesOwnWrites(base))) {
@@ -331,46 +277,18 @@ export class ReplicaManager {
     }
     this.cache.set(replica.summary.id, replica);
     // Shared replicas are saved before the lock is released, so the next instance finds this copy.
-    if (awaitSave) await this.save(replica);
-    else void this.save(replica);
+    if (awaitSave) await this.saved.save(replica);
+    else void this.saved.save(replica);
     return replica;
-  }
-
-  /** Saves under way, so that flush() also waits for those started by a sync. */
-  private readonly saving = new Set<Promise<void>>();
-
-  private save(replica: BudgetReplica): Promise<void> {
-    const pending = this.write(replica).finally(() => this.saving.delete(pending));
-    this.saving.add(pending);
-    return pending;
-  }
-
-  private async write(replica: BudgetReplica): Promise<void> {
-    if (!this.opts.files) return;
-    // Once the answer waiting for the sync has gone out: saving compresses and encrypts the whole
-    // budget, and the first time opens the keychain for the key.
-    await new Promise((r) => setImmediate(r));
-    try {
-      await this.opts.files.save(await this.opts.tokenKey(), replica.snapshot());
-    } catch (e) {
-      if (!(e instanceof KeyUnavailableError)) {
-        this.logOnce(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
-        return;
-      }
-      // One problem for every budget, said once on stderr (as when loading); the next answer about
-      // this budget says it too, unless an answer about it already did.
-      this.logOnce(`ynab-mcp: ${e.message}`);
-      this.noteNoCopy(replica.summary.id, e);
-    }
   }
 
   /** Waits for pending saves (tests, shutdown). */
   async flush(): Promise<void> {
     // A save a sync started must not land after this (e.g. after the process's last write).
-    await Promise.all([...this.saving]);
+    await this.saved.settled();
     // Shared replicas are saved by the sync that made them, under its lock: saving a held copy now
     // could put an older one over a newer one another instance saved.
     if (this.opts.shared) return;
-    await Promise.all([...this.cache.values()].map((r) => this.save(r)));
+    await Promise.all([...this.cache.values()].map((r) => this.saved.save(r)));
   }
 }

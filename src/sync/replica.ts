@@ -7,6 +7,7 @@
  */
 import type { BudgetLookup } from '../api/read/lookup.js';
 import type * as E from '../api/schemas/entities.js';
+import { LINE_SHARED, StringPool, TRANSACTION_SHARED } from './string-pool.js';
 
 type Keyed = { id: string; deleted: boolean };
 
@@ -67,23 +68,6 @@ function mergeLines<T extends Keyed>(into: Map<string, Map<string, T>>, items: r
   }
 }
 
-/** Fields whose values repeat across many rows (see BudgetReplica.shareStrings). */
-const TRANSACTION_SHARED = [
-  'date',
-  'cleared',
-  'flag_color',
-  'flag_name',
-  'account_id',
-  'payee_id',
-  'category_id',
-  'transfer_account_id',
-  'debt_transaction_type',
-] as const;
-const LINE_SHARED = ['transaction_id', 'payee_id', 'category_id', 'transfer_account_id'] as const;
-
-/** Rows whose strings are shared at once; more are shared in slices this size, after the answer (see share). */
-const SHARE_AT_ONCE = 10_000;
-
 /** Approximate bytes per entity kind, for the cache's size bound. */
 const SIZE = { transaction: 700, line: 400, month: 300, category: 900, other: 400 };
 
@@ -122,8 +106,8 @@ export class BudgetReplica {
    * copy loaded again knows only what it sees deleted after.
    */
   private readonly gone = new Set<string>();
-  /** One copy of each repeated string value (see shareStrings). */
-  private readonly strings = new Map<string, string>();
+  /** One copy of each repeated string value (string-pool.ts). */
+  private readonly strings = new StringPool();
 
   constructor(summary: ReplicaSummary) {
     this.summary = summary;
@@ -186,8 +170,8 @@ export class BudgetReplica {
   }
 
   private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined) {
-    this.share(transactions ?? [], TRANSACTION_SHARED);
-    this.share(lines ?? [], LINE_SHARED);
+    this.strings.share(transactions ?? [], TRANSACTION_SHARED);
+    this.strings.share(lines ?? [], LINE_SHARED);
     merge(this.transactions, transactions, this.gone);
     for (const t of transactions ?? []) if (t.deleted) this.lines.delete(t.id);
     mergeLines(this.lines, lines, (x) => x.transaction_id);
@@ -241,46 +225,6 @@ export class BudgetReplica {
     }
     this.dirty = true;
     this.version += 1;
-  }
-
-  /**
-   * Makes the values of `fields` that repeat across rows (the ids of accounts, payees and
-   * categories, dates, cleared states) one string each instead of one copy per row, as they come
-   * from the parser: at 100,000 transactions that is a fifth of the replica's memory.
-   */
-  private share(rows: readonly object[], fields: readonly string[]): void {
-    if (rows.length <= SHARE_AT_ONCE) {
-      for (const row of rows) this.shareStrings(row as Record<string, unknown>, fields);
-      return;
-    }
-    // A full export (100,000 rows: about a tenth of a second) is shared after the answer waiting
-    // for it has gone out, a slice at a time, so that neither that answer nor the next waits for
-    // it. Sharing changes no value, only which copy of an equal string a row holds.
-    this.sharing.push({ rows, fields, at: 0 });
-    if (this.sharing.length === 1) setImmediate(() => this.shareSlice());
-  }
-
-  /** Sharing still to do, oldest first: the rows of a large batch and how far it has got. */
-  private readonly sharing: { rows: readonly object[]; fields: readonly string[]; at: number }[] = [];
-
-  /** Shares the next slice of the oldest batch waiting, and comes back for the rest after other work. */
-  private shareSlice(): void {
-    const job = this.sharing[0];
-    if (!job) return;
-    const end = Math.min(job.rows.length, job.at + SHARE_AT_ONCE);
-    for (; job.at < end; job.at++) this.shareStrings(job.rows[job.at] as Record<string, unknown>, job.fields);
-    if (job.at === job.rows.length) this.sharing.shift();
-    if (this.sharing.length) setImmediate(() => this.shareSlice());
-  }
-
-  private shareStrings(row: Record<string, unknown>, fields: readonly string[]): void {
-    for (const f of fields) {
-      const v = row[f];
-      if (typeof v !== 'string') continue;
-      const shared = this.strings.get(v);
-      if (shared === undefined) this.strings.set(v, v);
-      else row[f] = shared;
-    }
   }
 
   /** A category as of a month (from that month's categories), or the current one. */

@@ -1,0 +1,115 @@
+/**
+ * The saved (encrypted) copies of the replica manager's budgets (manager.ts): read when a budget
+ * is not held, saved after each sync once its answer has gone out, and what went wrong with them.
+ * A problem is logged on stderr once (not per sync), told to the next answer about the budget it
+ * concerns, and listed by status. Apart from the manager because none of this decides when to
+ * sync; it only keeps what a sync made.
+ */
+import { KeyUnavailableError, StateStoreError } from '../storage/store.js';
+import type { ReplicaFiles } from './persist.js';
+import { BudgetReplica } from './replica.js';
+
+/** What an answer says when saved copies cannot be read or kept (the replica key, the state directory). */
+function noCopy(e: StateStoreError): string {
+  return `No saved copy of this budget can be used or kept: ${e.message} Answers come from YNAB; the copy is held in memory only.`;
+}
+
+export class SavedCopies {
+  /** What the next answer about a budget must say (a saved copy discarded), by budget id. */
+  private readonly notes = new Map<string, string[]>();
+  /** Messages already logged, so that a state directory that cannot be written is said once, not per sync. */
+  private readonly logged = new Set<string>();
+  /** Budgets whose answers were told that no saved copy can be used or kept. */
+  private readonly toldNoCopy = new Set<string>();
+  /** Saves under way, so that the manager's flush() also waits for those started by a sync. */
+  private readonly saving = new Set<Promise<void>>();
+
+  constructor(
+    private readonly files: ReplicaFiles | undefined,
+    /** Key of the current token (a hash), separating saved replicas of different users. */
+    private readonly tokenKey: () => Promise<string>,
+    private readonly log?: (line: string) => void,
+  ) {}
+
+  /**
+   * The saved copy of a budget as a replica, if there is a usable one. One that was discarded
+   * leaves a note for the next answer; a state store that cannot be read is logged and treated as
+   * holding nothing (the budget is fetched; the request ledger reports the same directory by name
+   * if it fails too).
+   */
+  async read(id: string): Promise<BudgetReplica | undefined> {
+    if (!this.files) return undefined;
+    let loaded;
+    try {
+      loaded = await this.files.load(await this.tokenKey(), id);
+    } catch (e) {
+      if (!(e instanceof StateStoreError)) throw e;
+      this.logOnce(`ynab-mcp: ${e.message}`);
+      // The budget is fetched and held in memory; the answer says why no saved copy is used.
+      this.noteNoCopy(id, e);
+      return undefined;
+    }
+    if (!loaded.snapshot) {
+      if (loaded.discarded) {
+        this.notes.set(id, [`The saved copy of this budget could not be used (${loaded.discarded}); it was discarded and the budget fetched again from YNAB.`]);
+      }
+      return undefined;
+    }
+    return BudgetReplica.fromSnapshot(loaded.snapshot);
+  }
+
+  save(replica: BudgetReplica): Promise<void> {
+    const pending = this.write(replica).finally(() => this.saving.delete(pending));
+    this.saving.add(pending);
+    return pending;
+  }
+
+  /** Waits for the saves under way. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.saving]);
+  }
+
+  /** What the next answer about this budget must also say (a saved copy that was discarded), once. */
+  takeNotes(budgetId: string): string[] {
+    const notes = this.notes.get(budgetId) ?? [];
+    this.notes.delete(budgetId);
+    return notes;
+  }
+
+  /** What kept saved copies from being read or saved so far (the state directory, the replica key), for status. */
+  problems(): string[] {
+    return [...this.logged].map((line) => line.replace(/^ynab-mcp: /, ''));
+  }
+
+  private async write(replica: BudgetReplica): Promise<void> {
+    if (!this.files) return;
+    // Once the answer waiting for the sync has gone out: saving compresses and encrypts the whole
+    // budget, and the first time opens the keychain for the key.
+    await new Promise((r) => setImmediate(r));
+    try {
+      await this.files.save(await this.tokenKey(), replica.snapshot());
+    } catch (e) {
+      if (!(e instanceof KeyUnavailableError)) {
+        this.logOnce(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
+        return;
+      }
+      // One problem for every budget, said once on stderr (as when loading); the next answer about
+      // this budget says it too, unless an answer about it already did.
+      this.logOnce(`ynab-mcp: ${e.message}`);
+      this.noteNoCopy(replica.summary.id, e);
+    }
+  }
+
+  private logOnce(line: string): void {
+    if (this.logged.has(line)) return;
+    this.logged.add(line);
+    this.log?.(line);
+  }
+
+  /** The next answer about `budgetId` says why no saved copy is used or kept (once per budget). */
+  private noteNoCopy(budgetId: string, e: StateStoreError): void {
+    if (this.toldNoCopy.has(budgetId)) return;
+    this.toldNoCopy.add(budgetId);
+    this.notes.set(budgetId, [...(this.notes.get(budgetId) ?? []), noCopy(e)]);
+  }
+}

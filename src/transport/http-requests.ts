@@ -1,0 +1,92 @@
+/**
+ * One HTTP request to the MCP server (http.ts), through its checks in this order: Host (DNS
+ * rebinding) and Origin (browser pages) → 403, unless hosted; the endpoint path → 404 (hosted
+ * mode's own routes first); a method other than POST → 405 with Allow (http-methods.ts); the
+ * bearer token, or hosted mode's authentication → 401; then the SDK handler under a body size
+ * limit (413) and a deadline. Every request is logged in one line when there is a log (never its
+ * headers), and what throws ends in a 500 or a cut connection, never a crash.
+ * Kept apart from the server's setup so that the guard order reads in one place.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { withDeadline, type Exchange } from './http-deadline.js';
+import { bearerToken, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
+import { refuseMethod, methodServed } from './http-methods.js';
+import type { HttpSettings } from './http-options.js';
+import type { UserScopedBus } from './scoped-bus.js';
+
+export interface RequestDeps {
+  settings: HttpSettings;
+  /** The Host values accepted: known once the server is bound (its port). */
+  hosts: () => ReturnType<typeof hostAllowList>;
+  /** The SDK's handler, with session ids. */
+  served: FetchLikeMcpHandler;
+  /** Hosted: each listen stream belongs to the user who opened it. */
+  bus: UserScopedBus | undefined;
+}
+
+export function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
+  const { hosted, token, path, origins, log, requestTimeoutMs, maxBodyBytes } = deps.settings;
+  if (!hosted) {
+    if (!hostAllowed(req.headers.host, deps.hosts())) return reject(res, 403, 'Forbidden: this Host is not allowed (DNS rebinding protection)');
+    const origin = originCheck(req.headers.origin, origins);
+    if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
+  }
+  const pathname = (req.url ?? '/').split('?')[0];
+  if (pathname !== path) {
+    if (hosted && (await hosted.route(req, res))) return;
+    return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
+  }
+  if (!methodServed(req.method)) return refuseMethod(req, res);
+  if (hosted) {
+    const auth = await hosted.authenticate(req, res);
+    if (!auth) return;
+    // Read by the SDK's node adapter and handed to the server factory (ctx.authInfo).
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+  } else if (token !== undefined) {
+    const presented = bearerToken(req.headers.authorization);
+    if (!tokenMatches(token, presented)) {
+      const challenge = presented === undefined ? 'Bearer realm="ynab-mcp"' : 'Bearer realm="ynab-mcp", error="invalid_token"';
+      return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token this server was started with', {
+        'www-authenticate': challenge,
+      });
+    }
+  }
+  // The adapter answers a body over the limit with 413 (a JSON-RPC error body, Connection:
+  // close) before anything is parsed: there is no request id to answer to yet, and the status is
+  // what HTTP clients surface.
+  const answer = () =>
+    toNodeHandler(withDeadline(deps.served, requestTimeoutMs, exchange), {
+      maxRequestBodySize: maxBodyBytes,
+      onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+    })(req, res);
+  const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+  await (deps.bus && auth ? deps.bus.run(hosted!.userOf(auth), answer) : answer());
+}
+
+/** The node:http request listener: each request served as above, logged, and never left unanswered. */
+export function requestListener(deps: RequestDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { log, path } = deps.settings;
+  return (req, res) => {
+    const started = performance.now();
+    const exchange: Exchange = { id: null };
+    if (log) {
+      res.on('close', () => {
+        const where = (req.url ?? '/').split('?')[0] === path ? path : '(other path)';
+        const what = [exchange.rpc, exchange.timedOut ? 'timed out' : undefined, res.writableFinished ? undefined : 'aborted'].filter(Boolean).join(', ');
+        log(`http: ${req.method} ${where} ${res.statusCode} ${Math.round(performance.now() - started)}ms${what ? ` (${what})` : ''}`);
+      });
+    }
+    serve(deps, req, res, exchange).catch((e: unknown) => {
+      log?.(`http: ${e instanceof Error ? e.message : String(e)}`);
+      if (!res.headersSent) reject(res, 500, 'Internal server error');
+      else res.destroy();
+    });
+  };
+}
