@@ -1,8 +1,8 @@
 /**
- * Answers one request below /v1: authenticate, count it against the token's hourly limit,
- * maybe inject a fault, find the operation in the operations table, check scope, parse the
- * query and body against the table's schemas, run the handler, and name the response members
- * for the era that was asked (/plans or /budgets).
+ * Runs one operation of a request below /v1, once api-request.ts has authenticated it, counted it
+ * against the token's hourly limit and decided on any injected fault: find the operation in the
+ * operations table, check scope, parse the query and body against the table's schemas, run the
+ * handler, and name the response members for the era that was asked (/plans or /budgets).
  */
 import { memberName } from '../api/operations/index.js';
 import { matchPath } from '../api/paths.js';
