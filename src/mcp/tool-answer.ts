@@ -103,7 +103,7 @@ async function compactContext(state: ServerState, budgetId: string | undefined, 
 
 function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceResult): string[] {
   const notices: string[] = [];
-  const filtered = def.op.query.includes('since_date') && def.op.id !== 'getTransactionsByMonth';
+  const filtered = def.op.query.includes('since_date') && def.op.sinceDateDefault !== false;
   if (filtered && args.since_date === undefined) {
     notices.push("Only transactions from the last year are included (the API's default window); pass since_date for earlier ones.");
   }
@@ -134,7 +134,7 @@ async function beforeApiWrite(
   // before each of a run of writes); a held one, from YNAB now.
   const { replica } = await service.replicas.fresh(target.budgetId, planAge(confirm, holdable), { dirtyOk: !holdable && !confirm.token && !confirm.dialog });
   const shown = shownBy(replica);
-  if (id === 'createTransaction' && target.args.allow_duplicate !== true) {
+  if (def.op.write?.duplicateGuard && target.args.allow_duplicate !== true) {
     // A transaction with an import_id is kept unique by YNAB itself (per account and import_id).
     const all = (call.body as { transactions: Record<string, any>[] }).transactions;
     const items = all.filter((t) => !t.import_id);
@@ -194,7 +194,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
       `${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`,
     );
   }
-  const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.id as OperationId, data);
+  const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.output.categories, data);
   if (shown.leftOut) {
     extras.categories_left_out = shown.leftOut;
     notices.push(`${shown.leftOut} categories are left out: hidden, internal, or with every figure zero. include_all: true lists them.`);

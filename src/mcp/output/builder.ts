@@ -11,7 +11,8 @@
  */
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
-import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type OutputKind } from './compact.js';
+import type { OutputKind } from '../../api/operations/index.js';
+import { compact, compactFieldNames, project, ROW_KIND, type CompactContext } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
 export interface OutputShape {

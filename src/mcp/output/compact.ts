@@ -4,26 +4,8 @@
  * `_currency` companions), and names next to the ids they stand for.
  */
 import { formatMilliunits } from '../../api/money.js';
+import type { OutputKind } from '../../api/operations/index.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
-
-export type OutputKind =
-  | 'user'
-  | 'budget_summary'
-  | 'budget_detail'
-  | 'settings'
-  | 'account'
-  | 'category_group'
-  | 'category'
-  | 'category_row'
-  | 'payee'
-  | 'payee_location'
-  | 'month_summary'
-  | 'month_detail'
-  | 'money_movement'
-  | 'money_movement_group'
-  | 'transaction'
-  | 'hybrid_transaction'
-  | 'scheduled_transaction';
 
 /** Plain fields, then money fields (each shown as milliunits and formatted). */
 const COMPACT: Record<OutputKind, { plain: string[]; money?: string[] }> = {

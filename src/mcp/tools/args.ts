@@ -129,35 +129,37 @@ export interface CallContext {
   decimalDigits?: number;
 }
 
+/** A body's tool arguments, and how to turn them back into the body. */
+interface BodyShape {
+  shape: Record<string, z.ZodType>;
+  toBody(args: Record<string, unknown>, digits: number | undefined): unknown;
+}
+
 export interface ToolArgs {
   shape: Record<string, z.ZodType>;
   /** Builds the API request from validated tool arguments (names already turned into ids). */
   toCall(args: Record<string, unknown>, ctx: CallContext): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
 }
 
-/** How a body wrapper is presented: its one member flattened, or an array member kept as a list. */
-function bodyArgs(
-  op: Operation,
-): { shape: Record<string, z.ZodType>; toBody: (args: Record<string, unknown>, digits: number | undefined) => unknown } | undefined {
+/** How a body wrapper is presented (the row's bodyArgs): its one member flattened, or a list member kept as a list. */
+function bodyArgs(op: Operation): BodyShape | undefined {
   if (!op.body || !op.bodyMembers?.length) return undefined;
   const wrapper = op.body as z.ZodObject;
-  if (op.id === 'createTransaction' || op.id === 'updateTransactions') {
-    // Both take a list: `transactions` (one or many), always sent as the list form so that
-    // duplicate import ids are reported per transaction rather than failing the whole call.
-    const item = unwrap(def(unwrap((wrapper.shape as Record<string, z.ZodType>).transactions!).inner).element!).inner as z.ZodObject;
+  const members = wrapper.shape as Record<string, z.ZodType>;
+  const how = op.bodyArgs;
+  if (how?.kind === 'list') {
+    const item = unwrap(def(unwrap(members[how.member]!).inner).element!).inner as z.ZodObject;
     const { shape, plan } = flatten(item, false);
-    const doc = op.id === 'createTransaction' ? 'Up to 100.' : 'Up to 100, each with id or import_id and the fields to change.';
     return {
-      shape: { transactions: z.array(z.strictObject(shape)).min(1).max(100).describe(doc) },
+      shape: { [how.member]: z.array(z.strictObject(shape)).min(1).max(100).describe(how.doc) },
       toBody: (args, digits) => ({
-        transactions: (args.transactions as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `transactions[${i}]`, digits)),
+        [how.member]: (args[how.member] as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `${how.member}[${i}]`, digits)),
       }),
     };
   }
   const member = op.bodyMembers[0]!;
-  const inner = unwrap((wrapper.shape as Record<string, z.ZodType>)[member]!).inner as z.ZodObject;
-  // PUT of a transaction changes only the fields given; every field is optional there.
-  const { shape, plan } = flatten(inner, op.id === 'updateTransaction');
+  const inner = unwrap(members[member]!).inner as z.ZodObject;
+  const { shape, plan } = flatten(inner, how?.kind === 'partial');
   return { shape, toBody: (args, digits) => ({ [member]: toBody(plan, args, '', digits) }) };
 }
 
