@@ -4,13 +4,13 @@
  * and how a candidate is named to the user. The recovery rule (`decide`) is the same for all.
  */
 import { formatMilliunits } from '../api/money.js';
-import type { OperationId } from '../api/operations/index.js';
+import type { IdentityCreateId, OperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from './replica.js';
 import { fingerprint } from './create-records.js';
 
 export type Item = Record<string, any>;
-type Entity = { id: string; deleted?: boolean } & Record<string, any>;
+export type Entity = { id: string; deleted?: boolean } & Record<string, any>;
 
 /** Names compare as the service compares them: trimmed, case-insensitive. */
 const sameName = (a: unknown, b: unknown) =>
@@ -122,8 +122,11 @@ const byName = (
   twinsMeant: () => false,
 });
 
-/** The kinds of create whose recovery goes by identity, by operation. */
-export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
+/**
+ * The kinds of create whose recovery goes by identity, by operation: one for every row whose
+ * `write.exactlyOnce` says so (a missing one is a compile error).
+ */
+const CREATE_KINDS: Record<IdentityCreateId, CreateKind> = {
   createTransaction: transactions,
   createPayee: byName(
     (d) => d.payees,
@@ -158,6 +161,16 @@ export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
     twinsMeant: () => true,
   },
 };
+
+function isIdentityCreate(id: OperationId): id is IdentityCreateId {
+  return Object.hasOwn(CREATE_KINDS, id);
+}
+
+/** The kind of a create recognised by identity (its row's `write.exactlyOnce`). */
+export function createKindOf(id: OperationId): CreateKind {
+  if (!isIdentityCreate(id)) throw new Error(`${id} is not a create recognised by identity`);
+  return CREATE_KINDS[id];
+}
 
 /** Ids of entities a replica holds that match one of `items`: they existed before the intent, so none is its work. */
 export function preexisting(kind: CreateKind, items: Item[], r: BudgetReplica | undefined): Set<string> {

@@ -12,7 +12,7 @@
  */
 import { UnsupportedChangeError } from '../api/client/errors.js';
 import type { CallArgs } from '../api/client/client.js';
-import type { OperationId } from '../api/operations/index.js';
+import { operation, type Operation, type OperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { ReplicaManager } from './manager.js';
 import type { BudgetReplica } from './replica.js';
@@ -39,9 +39,10 @@ export interface NotApplied {
 export const SPLIT_EDIT_ADVICE =
   'What works: split_transaction with the new lines (and amount): it deletes the split and creates it again, keeping its date, payee, memo, cleared, approved, flag and import id where YNAB allows, after a preview; or by hand, delete the split (delete_transaction) and create it again with the new amount and lines (create_transactions). Its memo, payee, account, cleared, approved and flag can be changed here.';
 
-function items(id: OperationId, args: CallArgs): Item[] {
+/** The transactions an update changes: one named by its path, or each of a list (by id or import_id). */
+function items(op: Operation, args: CallArgs): Item[] {
   const body = (args.body ?? {}) as { transaction?: Change; transactions?: Change[] };
-  if (id === 'updateTransaction') return [{ id: args.params?.transaction_id, change: { ...(body.transaction ?? {}) } }];
+  if (op.params.includes('transaction_id')) return [{ id: args.params?.transaction_id, change: { ...(body.transaction ?? {}) } }];
   return (body.transactions ?? []).map((t, index) => {
     const { id: tid, import_id: importId, ...change } = t;
     return { index, id: tid ?? undefined, importId: importId ?? undefined, change };
@@ -65,14 +66,15 @@ function isSplit(replica: BudgetReplica, t: E.TransactionSummaryBase): boolean {
   return replica.linesOf(t.id).some((x) => !x.deleted);
 }
 
-/** Refuses split edits the API cannot make; returns the check to run on the answer. */
+/** Refuses split edits the API cannot make; returns the check to run on the answer (updates of transactions: the row's `write.exactlyOnce` is compare). */
 export async function checkTransactionUpdate(
   id: OperationId,
   args: CallArgs,
   replicas: ReplicaManager,
 ): Promise<((data: Record<string, any>) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
-  if (id !== 'updateTransaction' && id !== 'updateTransactions') return undefined;
-  const list = items(id, args);
+  const op = operation(id);
+  if (op.write?.exactlyOnce !== 'compare') return undefined;
+  const list = items(op, args);
   const budget = args.params?.budget_id;
   // Only a change of amount or lines can be refused; only then is a fresh copy worth a request.
   const risky = list.some((i) => i.change.amount !== undefined || i.change.subtransactions?.length);
