@@ -37,6 +37,7 @@ import { sanitize } from './output/sanitize.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import type { ApiTool, InsightTool, TaskTool, ToolDefinition } from './tools/definitions.js';
+import { apiToolArgs, type ApiToolArgs } from './tools/args.js';
 import { txnRow, type TaskContext } from '../writes/task.js';
 
 /** Room kept in an answer's size limit for what is added around the built output: the data notice and the budget's name. */
@@ -101,7 +102,7 @@ async function compactContext(state: ServerState, budgetId: string | undefined, 
   return { format: replica.summary.currency_format ?? null, names };
 }
 
-function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceResult): string[] {
+function noticesFor(def: ApiTool, args: ApiToolArgs, res: ServiceResult): string[] {
   const notices: string[] = [];
   const filtered = def.op.query.includes('since_date') && def.op.sinceDateDefault !== false;
   if (filtered && args.since_date === undefined) {
@@ -165,7 +166,7 @@ function transactionStateOf(r: BudgetReplica, id: string) {
 /** An API tool: the request through the service, then the output builder. */
 async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confirm: ConfirmInput): Promise<Outcome> {
   const write = def.op.access === 'write';
-  const args = target.args;
+  const args = apiToolArgs(target.args);
   const service = await state.service();
   const format = target.replica?.summary.currency_format;
   const call = def.args.toCall(args, { budget: target.budgetId ?? state.config.defaultBudget, decimalDigits: format ? format.decimal_digits : undefined });
@@ -204,11 +205,11 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
     shape: def.shape,
     data: shown.data,
     options: {
-      detail: args.detail as 'compact' | 'full' | undefined,
-      fields: args.fields as string[] | undefined,
+      detail: args.detail,
+      fields: args.fields,
       // A write's answer lists everything it did; only reads are paged.
-      limit: write ? MAX_LIMIT : (args.limit as number | undefined),
-      cursor: args.cursor as string | undefined,
+      limit: write ? MAX_LIMIT : args.limit,
+      cursor: args.cursor,
       queryKey: queryKey(def.name, args),
     },
     ctx,

@@ -64,7 +64,7 @@ export type CachedAnswer = Cached;
 
 interface Cached {
   status: number;
-  data: Record<string, any>;
+  data: Record<string, unknown>;
   at: number;
 }
 

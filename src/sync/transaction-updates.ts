@@ -13,11 +13,16 @@
 import { UnsupportedChangeError } from '../api/client/errors.js';
 import type { CallArgs } from '../api/client/client.js';
 import { operation, type Operation, type OperationId } from '../api/operations/index.js';
+import type * as B from '../api/schemas/bodies.js';
 import type * as E from '../api/schemas/entities.js';
 import type { ReplicaManager } from './manager.js';
 import type { BudgetReplica } from './replica.js';
 
-type Change = Record<string, any>;
+/** The fields an update sets on one transaction, as its body holds them (the schema checked it). */
+type Change = B.SaveTransactionWithOptionalFields;
+
+/** What an update's answer shows: the transaction, or the transactions. */
+type Answered = { transaction?: E.TransactionDetail; transactions?: E.TransactionDetail[] };
 
 interface Item {
   /** Position in update_transactions' list; undefined for update_transaction. */
@@ -41,7 +46,7 @@ export const SPLIT_EDIT_ADVICE =
 
 /** The transactions an update changes: one named by its path, or each of a list (by id or import_id). */
 function items(op: Operation, args: CallArgs): Item[] {
-  const body = (args.body ?? {}) as { transaction?: Change; transactions?: Change[] };
+  const body = (args.body ?? {}) as { transaction?: B.ExistingTransaction; transactions?: B.SaveTransactionWithIdOrImportId[] };
   if (op.params.includes('transaction_id')) return [{ id: args.params?.transaction_id, change: { ...(body.transaction ?? {}) } }];
   return (body.transactions ?? []).map((t, index) => {
     const { id: tid, import_id: importId, ...change } = t;
@@ -71,7 +76,7 @@ export async function checkTransactionUpdate(
   id: OperationId,
   args: CallArgs,
   replicas: ReplicaManager,
-): Promise<((data: Record<string, any>) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
+): Promise<((data: Answered) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
   const op = operation(id);
   if (op.write?.exactlyOnce !== 'compare') return undefined;
   const list = items(op, args);
@@ -86,7 +91,7 @@ export async function checkTransactionUpdate(
       const t = resolve(item, replica);
       if (!t || !isSplit(replica, t)) continue;
       splits.add(t.id);
-      const lines = item.change.subtransactions?.length > 0;
+      const lines = (item.change.subtransactions?.length ?? 0) > 0;
       const amount = item.change.amount !== undefined && item.change.amount !== t.amount;
       if (lines || amount) {
         const what = lines && amount ? 'the amount and the lines (subtransactions)' : lines ? 'the lines (subtransactions)' : 'the amount';
@@ -114,16 +119,16 @@ function reasonFor(field: string, item: Item, split: boolean): string {
   return 'YNAB did not apply it';
 }
 
-function sameLines(sent: Change[], shown: E.SubTransactionBase[] | undefined): boolean {
+function sameLines(sent: B.SaveSubTransaction[], shown: E.SubTransactionBase[] | undefined): boolean {
   const live = (shown ?? [])
     .filter((x) => !x.deleted)
     .map((x) => x.amount)
     .sort((a, b) => a - b);
-  const wanted = sent.map((x) => x.amount as number).sort((a, b) => a - b);
+  const wanted = sent.map((x) => x.amount).sort((a, b) => a - b);
   return live.length === wanted.length && live.every((a, i) => a === wanted[i]);
 }
 
-function compare(list: Item[], data: Record<string, any>, splits: Set<string>): { notApplied: NotApplied[]; notices: string[] } {
+function compare(list: Item[], data: Answered, splits: Set<string>): { notApplied: NotApplied[]; notices: string[] } {
   const answered: E.TransactionDetail[] = [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
   const notApplied: NotApplied[] = [];
   let fields = 0;
@@ -138,7 +143,8 @@ function compare(list: Item[], data: Record<string, any>, splits: Set<string>): 
       let applied: boolean;
       let value: unknown = (shown as Record<string, unknown>)[field];
       if (field === 'subtransactions') {
-        applied = !(sent as Change[]).length || sameLines(sent as Change[], shown.subtransactions);
+        const lines = sent as B.SaveSubTransaction[];
+        applied = !lines.length || sameLines(lines, shown.subtransactions);
         value = (shown.subtransactions ?? []).filter((x) => !x.deleted).map((x) => ({ amount: x.amount, category_id: x.category_id }));
       } else if (field === 'payee_name') {
         const named = typeof sent === 'string' ? sent.trim().toLowerCase() : sent;

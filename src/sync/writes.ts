@@ -15,6 +15,7 @@ import { ApiError, NetworkError, UncertainWriteError } from '../api/client/error
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
 import { operation, type ExactlyOnce, type OperationId } from '../api/operations/index.js';
 import { transactionDetail } from '../api/read/transactions.js';
+import type * as B from '../api/schemas/bodies.js';
 import type * as E from '../api/schemas/entities.js';
 import { ambiguous, Creates, MAX_ATTEMPTS, type WriteResult } from './creates.js';
 import type { CreateRecords } from './create-records.js';
@@ -22,15 +23,17 @@ import type { ReplicaManager } from './manager.js';
 
 export type { WriteResult } from './creates.js';
 
-type Item = Record<string, any>;
+/** A change to one transaction, as an update's body holds it (the schema checked it). */
+type Change = B.SaveTransactionWithIdOrImportId;
 
 /** The budget's id and knowledge before the write. */
 type Baseline = { id: string; knowledge: number };
 
 /** Fields of an update that the entity must show for the update to count as applied. */
-function applied(change: Item, current: Record<string, any> | undefined): boolean {
+function applied(change: Change, current: E.TransactionSummaryBase | undefined): boolean {
   if (!current) return false;
-  return Object.entries(change).every(([k, v]) => k === 'subtransactions' || k === 'payee_name' || k === 'id' || k === 'import_id' || current[k] === v);
+  const shown: Record<string, unknown> = { ...current };
+  return Object.entries(change).every(([k, v]) => k === 'subtransactions' || k === 'payee_name' || k === 'id' || k === 'import_id' || shown[k] === v);
 }
 
 export class WriteCoordinator {
@@ -151,8 +154,8 @@ export class WriteCoordinator {
       async (e, attempt) => {
         await this.changes(base.id, base.knowledge, e);
         const replica = this.replicas.peek(base.id);
-        const body = args.body as { transaction?: Item; transactions?: Item[] };
-        const wanted: [string | undefined, Item][] = one
+        const body = args.body as { transaction?: B.ExistingTransaction; transactions?: Change[] };
+        const wanted: [string | undefined, Change][] = one
           ? [[args.params?.transaction_id, body.transaction ?? {}]]
           : (body.transactions ?? []).map((t) => [t.id ?? [...(replica?.transactions.values() ?? [])].find((x) => x.import_id === t.import_id)?.id, t]);
         const done = wanted.every(([tid, change]) => tid && applied(change, replica?.transactions.get(tid)));

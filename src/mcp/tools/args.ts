@@ -12,7 +12,7 @@ import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
 import { namedKindOf } from '../names.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
-import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG } from '../../shared/arg-schemas.js';
+import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING } from '../../shared/arg-schemas.js';
 import { moneyArg } from '../../shared/money-args.js';
 import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS } from '../../shared/field-docs.js';
 
@@ -135,10 +135,45 @@ interface BodyShape {
   toBody(args: Record<string, unknown>, digits: number | undefined): unknown;
 }
 
+const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { message: 'must hold at most 50 items' });
+
+/**
+ * The arguments an API tool may take besides its operation's own: how the answer is shown (detail,
+ * fields, include_all, limit, cursor) and allow_duplicate. Which of them a tool takes follows from
+ * its row's facts (definitions.ts).
+ */
+export const CONTROLS = {
+  detail: z.enum(['compact', 'full']).optional(),
+  fields: FIELDS.optional(),
+  include_all: z.boolean().optional().describe(FIELD_DOCS.include_all!),
+  ...PAGING,
+  allow_duplicate: z.boolean().optional(),
+};
+
+/**
+ * What an API tool's arguments are known to hold, typed from their schemas: budget_id, the
+ * controls, and the date window of transaction lists; the rest (path, query and body fields) come
+ * from the operations table at run time.
+ */
+const API_TOOL_ARGS = z.looseObject({
+  budget_id: z.string().optional(),
+  since_date: QUERY_PARAMS.since_date.schema.optional(),
+  until_date: QUERY_PARAMS.until_date.schema.optional(),
+  ...CONTROLS,
+});
+
+/** An API tool's arguments: the controls and budget_id as their schemas type them, and the operation's own fields. */
+export type ApiToolArgs = z.infer<typeof API_TOOL_ARGS>;
+
+/** Types arguments the tool's input schema has validated (its schemas include these, so this cannot fail on them). */
+export function apiToolArgs(args: Record<string, unknown>): ApiToolArgs {
+  return API_TOOL_ARGS.parse(args);
+}
+
 export interface ToolArgs {
   shape: Record<string, z.ZodType>;
   /** Builds the API request from validated tool arguments (names already turned into ids). */
-  toCall(args: Record<string, unknown>, ctx: CallContext): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
+  toCall(args: ApiToolArgs, ctx: CallContext): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
 }
 
 /** How a body wrapper is presented (the row's bodyArgs): its one member flattened, or a list member kept as a list. */
@@ -179,7 +214,7 @@ export function toolArgs(op: Operation): ToolArgs {
     toCall(args, ctx) {
       checkDateRange(args);
       const params: Record<string, string> = {};
-      if (op.scope === 'budget') params.budget_id = (args.budget_id as string | undefined) ?? ctx.budget;
+      if (op.scope === 'budget') params.budget_id = args.budget_id ?? ctx.budget;
       for (const p of op.params) params[p] = args[p] as string;
       const query: Record<string, unknown> = {};
       for (const q of op.query) if (args[q] !== undefined) query[q] = args[q];

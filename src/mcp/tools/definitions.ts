@@ -14,9 +14,8 @@ import type { OutputShape } from '../output/builder.js';
 import { type WriteMode } from '../../writes/policy.js';
 import type { McpToolset } from '../toolsets.js';
 import { canHold, type WriteKind } from '../../writes/policy.js';
-import { toolArgs, type ToolArgs } from './args.js';
-import { BUDGET_ARG, guardedString, PAGING } from '../../shared/arg-schemas.js';
-import { FIELD_DOCS } from '../../shared/field-docs.js';
+import { CONTROLS, toolArgs, type ToolArgs } from './args.js';
+import { BUDGET_ARG, guardedString } from '../../shared/arg-schemas.js';
 import { INSIGHTS, type InsightCompute, type InsightSpec } from './insights.js';
 import { TASKS, type TaskSpec } from './tasks.js';
 
@@ -105,15 +104,13 @@ function define(op: Operation): ApiTool {
   const args = toolArgs(op);
   const shape = shapeOf(op);
   const paged = op.access === 'read' && (shape.list || !!shape.nestedList);
-  const controls: Record<string, z.ZodType> = {};
-  if (op.access === 'read' && !op.output.plain) {
-    controls.detail = z.enum(['compact', 'full']).optional();
-    controls.fields = FIELDS.optional();
-  }
-  if (op.output.categories) controls.include_all = z.boolean().optional().describe(FIELD_DOCS.include_all!);
-  if (paged) Object.assign(controls, PAGING);
+  // Which of the controls (args.ts) the tool takes, from its row's facts.
+  const controls: Partial<typeof CONTROLS> = {};
+  if (op.access === 'read' && !op.output.plain) Object.assign(controls, { detail: CONTROLS.detail, fields: CONTROLS.fields });
+  if (op.output.categories) controls.include_all = CONTROLS.include_all;
+  if (paged) Object.assign(controls, { limit: CONTROLS.limit, cursor: CONTROLS.cursor });
   // The duplicate guard holds a create that looks like one already there (src/writes/duplicates.ts).
-  if (op.write?.duplicateGuard) controls.allow_duplicate = z.boolean().optional();
+  if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
   return {
     kind: 'api',
     op,
@@ -159,8 +156,6 @@ function defineInsight(spec: InsightSpec): InsightTool {
     compute: spec.compute,
   };
 }
-
-const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { message: 'must hold at most 50 items' });
 
 /** A task tool from its row of tasks.ts. */
 function defineTask(spec: TaskSpec): TaskTool {
