@@ -10,14 +10,17 @@
  *   id, legacyId, method, scope, path, params, query, legacy, legacyMembers
  *       the request in each era: api/paths.ts (routes and paths), api/client (requests and
  *       member renames), the sandbox (its routes), test/contract (against the descriptions);
- *       mcp/tools/args.ts (tool arguments from params and query).
+ *       mcp/tools/args.ts (tool arguments from params and query); sync/writes.ts and
+ *       sync/transaction-updates.ts (the id a path names: the transaction, what a delete removes).
  *   body, bodyMembers
- *       the request body: api/argument-check.ts, the sandbox; mcp/tools/args.ts flattens it.
+ *       the request body: api/argument-check.ts, the sandbox; mcp/tools/args.ts flattens it;
+ *       sync/creates.ts (what a create of one entity sent).
  *   bodyArgs      how the tool offers the body when not flattened as it is (a list of
  *                 transactions; every field optional): mcp/tools/args.ts.
  *   status, data, member
  *       the answer: api/client, the sandbox; the member the tools answer with
- *       (mcp/tools/definitions.ts), what a recovered create answers with (sync/creates.ts).
+ *       (mcp/tools/definitions.ts); what a write recovered after a lost answer answers with
+ *       (sync/creates.ts, sync/writes.ts).
  *   delta         accepts last_knowledge_of_server (the same as `query` listing it; said for the reader).
  *   sinceDateDefault
  *                 false where a list's since_date has no one-year default (a month bounds it):
