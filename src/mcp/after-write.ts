@@ -7,7 +7,7 @@
  */
 import { currentMonth } from '../api/dates.js';
 import { formatMilliunits } from '../api/money.js';
-import type { OperationId } from '../api/operations/index.js';
+import { operation, type OperationId } from '../api/operations/index.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import type { ServerState } from './state.js';
@@ -53,7 +53,8 @@ export async function followUp(
 ): Promise<WriteFollowUp> {
   const step = FOLLOW_UPS[op];
   if (!step || !budgetId) return {};
-  if (op === 'importTransactions' && !(data.transaction_ids as unknown[] | undefined)?.length) return { data: { ...data, transactions: [] } };
+  const imported = operation(op).write?.followUp === 'imported-transactions';
+  if (imported && !(data.transaction_ids as unknown[] | undefined)?.length) return { data: { ...data, transactions: [] } };
   try {
     const service = await state.service();
     const { replica, notice } = await service.replicas.fresh(budgetId);
@@ -61,7 +62,7 @@ export async function followUp(
     if (notice) throw new Error(notice);
     return step.run(replica, data, params);
   } catch (e) {
-    const empty = op === 'importTransactions' ? { data: { ...data, transactions: [] } } : {};
+    const empty = imported ? { data: { ...data, transactions: [] } } : {};
     return { ...empty, notices: [`The change was made, but ${step.what} could not be read back (${(e as Error).message}).`] };
   }
 }

@@ -37,6 +37,7 @@ import { sanitize } from './output/sanitize.js';
 import { USER_DATA_NOTICE } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import type { ApiTool, InsightTool, TaskTool, ToolDefinition } from './tools/definitions.js';
+import { apiToolArgs, type ApiToolArgs } from './tools/args.js';
 import { txnRow, type TaskContext } from '../writes/task.js';
 
 /** Room kept in an answer's size limit for what is added around the built output: the data notice and the budget's name. */
@@ -101,9 +102,9 @@ async function compactContext(state: ServerState, budgetId: string | undefined, 
   return { format: replica.summary.currency_format ?? null, names };
 }
 
-function noticesFor(def: ApiTool, args: Record<string, unknown>, res: ServiceResult): string[] {
+function noticesFor(def: ApiTool, args: ApiToolArgs, res: ServiceResult): string[] {
   const notices: string[] = [];
-  const filtered = def.op.query.includes('since_date') && def.op.id !== 'getTransactionsByMonth';
+  const filtered = def.op.query.includes('since_date') && def.op.sinceDateDefault !== false;
   if (filtered && args.since_date === undefined) {
     notices.push("Only transactions from the last year are included (the API's default window); pass since_date for earlier ones.");
   }
@@ -134,7 +135,7 @@ async function beforeApiWrite(
   // before each of a run of writes); a held one, from YNAB now.
   const { replica } = await service.replicas.fresh(target.budgetId, planAge(confirm, holdable), { dirtyOk: !holdable && !confirm.token && !confirm.dialog });
   const shown = shownBy(replica);
-  if (id === 'createTransaction' && target.args.allow_duplicate !== true) {
+  if (def.op.write?.duplicateGuard && target.args.allow_duplicate !== true) {
     // A transaction with an import_id is kept unique by YNAB itself (per account and import_id).
     const all = (call.body as { transactions: Record<string, any>[] }).transactions;
     const items = all.filter((t) => !t.import_id);
@@ -165,7 +166,7 @@ function transactionStateOf(r: BudgetReplica, id: string) {
 /** An API tool: the request through the service, then the output builder. */
 async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confirm: ConfirmInput): Promise<Outcome> {
   const write = def.op.access === 'write';
-  const args = target.args;
+  const args = apiToolArgs(target.args);
   const service = await state.service();
   const format = target.replica?.summary.currency_format;
   const call = def.args.toCall(args, { budget: target.budgetId ?? state.config.defaultBudget, decimalDigits: format ? format.decimal_digits : undefined });
@@ -194,7 +195,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
       `${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`,
     );
   }
-  const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.id as OperationId, data);
+  const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.output.categories, data);
   if (shown.leftOut) {
     extras.categories_left_out = shown.leftOut;
     notices.push(`${shown.leftOut} categories are left out: hidden, internal, or with every figure zero. include_all: true lists them.`);
@@ -204,11 +205,11 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
     shape: def.shape,
     data: shown.data,
     options: {
-      detail: args.detail as 'compact' | 'full' | undefined,
-      fields: args.fields as string[] | undefined,
+      detail: args.detail,
+      fields: args.fields,
       // A write's answer lists everything it did; only reads are paged.
-      limit: write ? MAX_LIMIT : (args.limit as number | undefined),
-      cursor: args.cursor as string | undefined,
+      limit: write ? MAX_LIMIT : args.limit,
+      cursor: args.cursor,
       queryKey: queryKey(def.name, args),
     },
     ctx,

@@ -4,13 +4,18 @@
  * and how a candidate is named to the user. The recovery rule (`decide`) is the same for all.
  */
 import { formatMilliunits } from '../api/money.js';
-import type { OperationId } from '../api/operations/index.js';
+import type { IdentityCreateId, OperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from './replica.js';
 import { fingerprint } from './create-records.js';
 
-export type Item = Record<string, any>;
-type Entity = { id: string; deleted?: boolean } & Record<string, any>;
+/** One thing a create sent (a body's member, as the request's schema checked it). */
+export type Item = Record<string, unknown>;
+/** An entity of a delta or a replica, as far as telling what a create made looks at it. */
+export type Entity = { id: string; deleted?: boolean } & Record<string, unknown>;
+
+/** An id field's value: a non-empty string, or nothing. */
+const idIn = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** Names compare as the service compares them: trimmed, case-insensitive. */
 const sameName = (a: unknown, b: unknown) =>
@@ -57,20 +62,23 @@ export function sameTransaction(item: Item, t: Entity, r: BudgetReplica | undefi
   if (t.date !== item.date || t.amount !== item.amount || (t.import_id ?? null) !== null) return false;
   if ((item.memo ?? null) !== (t.memo ?? null)) return false;
   if (item.payee_id) return t.payee_id === item.payee_id;
-  if (item.payee_name) return sameName(t.payee_id ? r?.payees.get(t.payee_id)?.name : null, item.payee_name);
+  const payee = idIn(t.payee_id);
+  if (item.payee_name) return sameName(payee ? r?.payees.get(payee)?.name : null, item.payee_name);
   return !t.payee_id;
 }
 
 /** The payee an item names, by id when the name is one the budget knows (a name and an id can name one payee). */
 function payeeKey(item: Item, r: BudgetReplica | undefined): string | null {
-  if (item.payee_id) return item.payee_id;
+  const id = idIn(item.payee_id);
+  if (id) return id;
   if (!item.payee_name) return null;
   for (const p of r?.payees.values() ?? []) if (!p.deleted && sameName(p.name, item.payee_name)) return p.id;
   return `name:${String(item.payee_name).trim().toLowerCase()}`;
 }
 
 function payeeOf(e: Entity, r: BudgetReplica | undefined): string {
-  const name = e.payee_id ? (r?.payees.get(e.payee_id)?.name ?? e.payee_name) : e.payee_name;
+  const id = idIn(e.payee_id);
+  const name = id ? (r?.payees.get(id)?.name ?? e.payee_name) : e.payee_name;
   return name ? JSON.stringify(name) : 'no payee';
 }
 
@@ -122,8 +130,11 @@ const byName = (
   twinsMeant: () => false,
 });
 
-/** The kinds of create whose recovery goes by identity, by operation. */
-export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
+/**
+ * The kinds of create whose recovery goes by identity, by operation: one for every row whose
+ * `write.exactlyOnce` says so (a missing one is a compile error).
+ */
+const CREATE_KINDS: Record<IdentityCreateId, CreateKind> = {
   createTransaction: transactions,
   createPayee: byName(
     (d) => d.payees,
@@ -158,6 +169,16 @@ export const CREATE_KINDS: Partial<Record<OperationId, CreateKind>> = {
     twinsMeant: () => true,
   },
 };
+
+function isIdentityCreate(id: OperationId): id is IdentityCreateId {
+  return Object.hasOwn(CREATE_KINDS, id);
+}
+
+/** The kind of a create recognised by identity (its row's `write.exactlyOnce`). */
+export function createKindOf(id: OperationId): CreateKind {
+  if (!isIdentityCreate(id)) throw new Error(`${id} is not a create recognised by identity`);
+  return CREATE_KINDS[id];
+}
 
 /** Ids of entities a replica holds that match one of `items`: they existed before the intent, so none is its work. */
 export function preexisting(kind: CreateKind, items: Item[], r: BudgetReplica | undefined): Set<string> {

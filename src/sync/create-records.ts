@@ -55,7 +55,7 @@ export class CreateRecordsBusyError extends Error {
 }
 
 /** The fingerprint an intent is serialised by: a hash, so the records hold no amounts or dates. */
-export function fingerprint(...parts: (string | number | null | undefined)[]): string {
+export function fingerprint(...parts: unknown[]): string {
   return createHash('sha256')
     .update(`ynab-mcp/intent/v1\n${parts.map((p) => String(p ?? '')).join('\n')}`)
     .digest('hex')

@@ -17,14 +17,15 @@
  */
 import { ApiError, NetworkError, PartialWriteError, UncertainWriteError } from '../api/client/errors.js';
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
-import { operation, type OperationId } from '../api/operations/index.js';
+import { operation, type OperationId, type SingleCreateId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { answerFromReplica } from './replica-reads.js';
-import { CREATE_KINDS, type CreateKind, decide, type Item, preexisting } from './create-match.js';
+import { createKindOf, type CreateKind, decide, type Entity, type Item, preexisting } from './create-match.js';
 import type { OpenIntent, CreateRecords } from './create-records.js';
 import type { ReplicaManager } from './manager.js';
+import type { BudgetReplica } from './replica.js';
 
 /** How many times a create is attempted in all. */
 export const MAX_ATTEMPTS = 6;
@@ -99,9 +100,9 @@ export class Creates {
       .catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the create records: ${(e as Error).message}`));
   }
 
-  /** Transactions, one or a batch: only what did not arrive is sent again. */
-  async transactions(budgetId: string, args: CallArgs): Promise<WriteResult> {
-    const kind = CREATE_KINDS.createTransaction!;
+  /** Transactions, one or a batch (the row's `write.exactlyOnce`: identity-list): only what did not arrive is sent again. */
+  async transactions(id: OperationId, budgetId: string, args: CallArgs): Promise<WriteResult> {
+    const kind = createKindOf(id);
     const body = args.body as { transactions?: Item[]; transaction?: Item };
     const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
     const single = !body.transactions;
@@ -118,7 +119,7 @@ export class Creates {
       for (let attempt = 1; pending.length; attempt++) {
         try {
           const sent = single ? { transaction: items[pending[0]!] } : { transactions: pending.map((i) => items[i]) };
-          const res = await this.deps.client.call('createTransaction', { ...args, body: sent });
+          const res = await this.deps.client.call(id, { ...args, body: sent });
           knowledge = res.data.server_knowledge;
           const created: E.TransactionDetail[] = res.data.transactions ?? (res.data.transaction ? [res.data.transaction] : []);
           const taken = new Set<string>();
@@ -176,22 +177,7 @@ export class Creates {
       // What was found made stays in the copy (it is in YNAB), and the answer names it.
       if (ordered.length)
         this.deps.replicas.applyWrite(budgetId, { transactions: ordered, server_knowledge: knowledge ?? this.deps.replicas.peek(budgetId)?.knowledge ?? 0 });
-      const why = failure instanceof Error ? failure.message : String(failure);
-      const made = ordered.length
-        ? `created by this call: ${ordered.length} of the ${items.length} (${[...found.entries()]
-            .sort(([a], [b]) => a - b)
-            .map(([i, t]) => `transaction ${i + 1}: ${t.id}`)
-            .join(', ')})`
-        : `none of the ${items.length} was found created by this call`;
-      const left = `sending the other ${pending.length} (transaction${pending.length === 1 ? '' : 's'} ${pending.map((i) => i + 1).join(', ')}) again failed: ${why}`;
-      const uncertain = unknown.length ? `. ${uncertainMessage(unknown, [], items.length)}` : '';
-      if (ambiguous(failure))
-        throw new UncertainWriteError(
-          `${made}; ${left}, and whether ${pending.length === 1 ? 'it' : 'they'} arrived cannot be known: check before sending ${pending.length === 1 ? 'it' : 'them'} again${uncertain}`,
-        );
-      throw new PartialWriteError(
-        `${made}; ${left}, so ${pending.length === 1 ? 'it was' : 'they were'} not created: send only ${pending.length === 1 ? 'it' : 'those'} again${uncertain}`,
-      );
+      throw partlyMade(failure, items.length, found, pending, unknown);
     }
     if (unknown.length) throw new UncertainWriteError(uncertainMessage(unknown, ordered, items.length));
     const data: Record<string, unknown> = {
@@ -204,9 +190,9 @@ export class Creates {
     return { status: 201, data, notices };
   }
 
-  /** Payees, category groups, categories, accounts and scheduled transactions: one entity per call. */
+  /** Payees, category groups, categories, accounts and scheduled transactions (`write.exactlyOnce`: identity): one entity per call. */
   async one(id: OperationId, budgetId: string, args: CallArgs): Promise<WriteResult> {
-    const kind = CREATE_KINDS[id]!;
+    const kind = createKindOf(id);
     const op = operation(id);
     const sent = (args.body as Record<string, Item>)[op.bodyMembers![0]!]!;
     const notices: string[] = [];
@@ -244,10 +230,7 @@ export class Creates {
           notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); it had been created anyway and was not sent again.`);
           made = [match.id];
           // Answered from the replica, which the delta just brought up to date: no extra request.
-          const data =
-            id === 'createCategoryGroup'
-              ? { category_group: R.categoryGroup(match as E.CategoryGroup) }
-              : answerFromReplica(replica, readBack(id), { budget_id: budgetId, ...readBackParams(id, match.id) }, {}, new Date());
+          const data = foundAnswer(id, replica, match);
           return { status: op.status, data: { ...data, ...(op.data.shape.server_knowledge ? { server_knowledge: replica.knowledge } : {}) }, notices };
         }
       }
@@ -284,26 +267,46 @@ function uncertainMessage(unknown: Undecided[], created: E.TransactionDetail[], 
   );
 }
 
-function readBack(id: OperationId): OperationId {
-  return (
-    {
-      createPayee: 'getPayeeById',
-      createCategory: 'getCategoryById',
-      createAccount: 'getAccountById',
-      createScheduledTransaction: 'getScheduledTransactionById',
-    } as Record<string, OperationId>
-  )[id]!;
+/**
+ * What a create of one entity answers with when its answer was lost and the entity was found made:
+ * the entity as the read of it answers from the replica. One for every row whose
+ * `write.exactlyOnce` is identity (a missing one is a compile error).
+ */
+const FOUND_ANSWERS: Record<SingleCreateId, (r: BudgetReplica, e: Entity) => Record<string, unknown>> = {
+  createPayee: (r, e) => answerFromReplica(r, 'getPayeeById', { budget_id: r.summary.id, payee_id: e.id }, {}, new Date()),
+  createCategory: (r, e) => answerFromReplica(r, 'getCategoryById', { budget_id: r.summary.id, category_id: e.id }, {}, new Date()),
+  createAccount: (r, e) => answerFromReplica(r, 'getAccountById', { budget_id: r.summary.id, account_id: e.id }, {}, new Date()),
+  createScheduledTransaction: (r, e) =>
+    answerFromReplica(r, 'getScheduledTransactionById', { budget_id: r.summary.id, scheduled_transaction_id: e.id }, {}, new Date()),
+  // No operation reads one category group: the group as the delta shows it.
+  createCategoryGroup: (_r, e) => ({ category_group: R.categoryGroup(e as E.CategoryGroup) }),
+};
+
+function isSingleCreate(id: OperationId): id is SingleCreateId {
+  return Object.hasOwn(FOUND_ANSWERS, id);
 }
 
-function readBackParams(id: OperationId, entity: string): Record<string, string> {
-  return (
-    (
-      {
-        createPayee: { payee_id: entity },
-        createCategory: { category_id: entity },
-        createAccount: { account_id: entity },
-        createScheduledTransaction: { scheduled_transaction_id: entity },
-      } as Record<string, Record<string, string>>
-    )[id] ?? {}
+function foundAnswer(id: OperationId, r: BudgetReplica, e: Entity): Record<string, unknown> {
+  if (!isSingleCreate(id)) throw new Error(`${id} is not a create of one entity recognised by identity`);
+  return FOUND_ANSWERS[id](r, e);
+}
+
+/** The error of a batch that failed after part of it was found made (or could not be told): what was made, and what to send again. */
+function partlyMade(failure: unknown, total: number, found: Map<number, E.TransactionDetail>, pending: number[], unknown: Undecided[]): Error {
+  const why = failure instanceof Error ? failure.message : String(failure);
+  const made = found.size
+    ? `created by this call: ${found.size} of the ${total} (${[...found.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([i, t]) => `transaction ${i + 1}: ${t.id}`)
+        .join(', ')})`
+    : `none of the ${total} was found created by this call`;
+  const left = `sending the other ${pending.length} (transaction${pending.length === 1 ? '' : 's'} ${pending.map((i) => i + 1).join(', ')}) again failed: ${why}`;
+  const uncertain = unknown.length ? `. ${uncertainMessage(unknown, [], total)}` : '';
+  if (ambiguous(failure))
+    return new UncertainWriteError(
+      `${made}; ${left}, and whether ${pending.length === 1 ? 'it' : 'they'} arrived cannot be known: check before sending ${pending.length === 1 ? 'it' : 'them'} again${uncertain}`,
+    );
+  return new PartialWriteError(
+    `${made}; ${left}, so ${pending.length === 1 ? 'it was' : 'they were'} not created: send only ${pending.length === 1 ? 'it' : 'those'} again${uncertain}`,
   );
 }

@@ -5,9 +5,10 @@
  */
 import { currentMonth } from '../api/dates.js';
 import { ApiError } from '../api/client/errors.js';
-import type { OperationId } from '../api/operations/index.js';
+import { OPERATIONS, type OperationId, type ReplicaOperationId } from '../api/operations/index.js';
 import * as R from '../api/read/entities.js';
 import { LazyList } from '../api/read/lazy-list.js';
+import type { BudgetLookup } from '../api/read/lookup.js';
 import {
   listTransactions,
   selectTransactions,
@@ -20,31 +21,12 @@ import {
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from './replica.js';
 
-/** Operations a replica answers (all reads of the budget export, when no delta is asked for). */
-export const REPLICA_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'getPlanById',
-  'getPlanSettingsById',
-  'getAccounts',
-  'getAccountById',
-  'getCategories',
-  'getCategoryById',
-  'getMonthCategoryById',
-  'getPayees',
-  'getPayeeById',
-  'getPayeeLocations',
-  'getPayeeLocationById',
-  'getPayeeLocationsByPayee',
-  'getPlanMonths',
-  'getPlanMonth',
-  'getTransactions',
-  'getTransactionById',
-  'getTransactionsByAccount',
-  'getTransactionsByCategory',
-  'getTransactionsByPayee',
-  'getTransactionsByMonth',
-  'getScheduledTransactions',
-  'getScheduledTransactionById',
-]);
+/** Operations a replica answers (the reads whose row says `read.replica`), when no delta is asked for. */
+export const REPLICA_OPERATIONS: ReadonlySet<OperationId> = new Set(OPERATIONS.filter((op) => 'read' in op && op.read.replica).map((op) => op.id));
+
+function isReplicaRead(id: OperationId): id is ReplicaOperationId {
+  return REPLICA_OPERATIONS.has(id);
+}
 
 const notFound = (what: string) => new ApiError(404, '404.2', 'resource_not_found', `${what} was not found in this budget`);
 
@@ -82,15 +64,101 @@ function monthOf(raw: string, now: Date): string {
   return raw === 'current' ? currentMonth(now) : raw;
 }
 
-/**
- * The `data` of a read operation (plans-era member names), answered from the replica.
- * Throws the same 404s the service would for unknown ids and months.
- */
 export interface ReplicaAnswerOptions {
   /** Lists of transaction details as a LazyList: rows selected now, each detail built when shown. */
   lazyLists?: boolean;
 }
 
+/** What answering one read from a replica needs. */
+interface Read {
+  r: BudgetReplica;
+  l: BudgetLookup;
+  /** The replica's server knowledge. */
+  k: number;
+  params: Record<string, string>;
+  /** The month a path names ("current" or YYYY-MM-01), or a 404. */
+  month(raw: string): E.MonthDetailBase;
+  /** The transactions of a scope, filtered by the query. */
+  list(scope: TransactionScope): E.TransactionDetail[] | E.HybridTransaction[] | LazyList<E.TransactionSummaryBase, E.TransactionDetail>;
+}
+
+/**
+ * How a replica answers each read whose row says `read.replica`: the `data` (plans-era member
+ * names) the service would answer, with the same 404s for unknown ids and months. Keyed by
+ * ReplicaOperationId, so a replica-answered row without its entry here is a compile error.
+ */
+const REPLICA_READS: Record<ReplicaOperationId, (q: Read) => Record<string, unknown>> = {
+  getPlanById: ({ r, k }) => ({ plan: exportOf(r), server_knowledge: k }),
+  getPlanSettingsById: ({ r }) => ({ settings: { date_format: r.summary.date_format, currency_format: r.summary.currency_format } }),
+  getAccounts: ({ r, l, k }) => ({ accounts: [...r.accounts.values()].map((a) => R.account(l, a)), server_knowledge: k }),
+  getAccountById: ({ r, l, params }) => ({ account: R.account(l, need(r.accounts.get(params.account_id!), `account ${params.account_id}`)) }),
+  getCategories: ({ r, l, k }) => ({
+    category_groups: [...r.categoryGroups.values()].map((g) => ({
+      ...R.categoryGroup(g),
+      categories: [...r.categories.values()].filter((c) => c.category_group_id === g.id).map((c) => r.memo(c, () => R.category(l, c))),
+    })),
+    server_knowledge: k,
+  }),
+  getCategoryById: ({ r, l, params }) => ({ category: R.category(l, need(r.categories.get(params.category_id!), `category ${params.category_id}`)) }),
+  getMonthCategoryById: ({ l, params, month }) => {
+    const m = month(params.month!);
+    return {
+      category: R.category(
+        l,
+        need(
+          m.categories.find((c) => c.id === params.category_id),
+          `category ${params.category_id}`,
+        ),
+      ),
+    };
+  },
+  getPayees: ({ r, k }) => ({ payees: [...r.payees.values()].map(R.payee), server_knowledge: k }),
+  getPayeeById: ({ r, params }) => ({ payee: R.payee(need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`)) }),
+  getPayeeLocations: ({ r }) => ({ payee_locations: [...r.payeeLocations.values()].map(R.payeeLocation) }),
+  getPayeeLocationById: ({ r, params }) => ({
+    payee_location: R.payeeLocation(need(r.payeeLocations.get(params.payee_location_id!), `payee location ${params.payee_location_id}`)),
+  }),
+  getPayeeLocationsByPayee: ({ r, params }) => {
+    const p = need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`);
+    return { payee_locations: [...r.payeeLocations.values()].filter((x) => x.payee_id === p.id).map(R.payeeLocation) };
+  },
+  getPlanMonths: ({ r, l, k }) => ({ months: [...r.months.values()].map((m) => R.monthSummary(l, m)), server_knowledge: k }),
+  getPlanMonth: ({ r, l, params, month }) => {
+    const m = month(params.month!);
+    return { month: r.memo(m, () => R.monthDetail(l, m)) };
+  },
+  getTransactions: ({ k, list }) => ({ transactions: list({ kind: 'all' }), server_knowledge: k }),
+  getTransactionsByAccount: ({ r, k, params, list }) => {
+    need(r.accounts.get(params.account_id!), `account ${params.account_id}`);
+    return { transactions: list({ kind: 'account', id: params.account_id! }), server_knowledge: k };
+  },
+  getTransactionsByCategory: ({ r, k, params, list }) => {
+    need(r.categories.get(params.category_id!), `category ${params.category_id}`);
+    return { transactions: list({ kind: 'category', id: params.category_id! }), server_knowledge: k };
+  },
+  getTransactionsByPayee: ({ r, k, params, list }) => {
+    need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`);
+    return { transactions: list({ kind: 'payee', id: params.payee_id! }), server_knowledge: k };
+  },
+  getTransactionsByMonth: ({ k, params, month, list }) => ({ transactions: list({ kind: 'month', month: month(params.month!).month }), server_knowledge: k }),
+  getTransactionById: ({ r, l, k, params }) => {
+    const t = need(r.transactions.get(params.transaction_id!), `transaction ${JSON.stringify(params.transaction_id)}`);
+    return { transaction: transactionDetail(l, t, r.linesOf(t.id)), server_knowledge: k };
+  },
+  getScheduledTransactions: ({ r, l, k }) => ({
+    scheduled_transactions: [...r.scheduled.values()].map((s) => R.scheduledDetail(l, s, r.scheduledLinesOf(s.id))),
+    server_knowledge: k,
+  }),
+  getScheduledTransactionById: ({ r, l, params }) => {
+    const s = need(r.scheduled.get(params.scheduled_transaction_id!), `scheduled transaction ${JSON.stringify(params.scheduled_transaction_id)}`);
+    return { scheduled_transaction: R.scheduledDetail(l, s, r.scheduledLinesOf(s.id)) };
+  },
+};
+
+/**
+ * The `data` of a read operation (plans-era member names), answered from the replica.
+ * Throws the same 404s the service would for unknown ids and months.
+ */
 export function answerFromReplica(
   r: BudgetReplica,
   id: OperationId,
@@ -99,10 +167,9 @@ export function answerFromReplica(
   now: Date,
   opts: ReplicaAnswerOptions = {},
 ): Record<string, unknown> {
+  if (!isReplicaRead(id)) throw new Error(`${id} is not answered from a replica`);
   const l = r.lookup();
-  const k = r.knowledge;
   const today = now.toISOString().slice(0, 10);
-  const month = (raw: string) => need(r.months.get(monthOf(raw, now)), `month ${monthOf(raw, now)}`);
   // Details are built for each answer, not kept: kept for every transaction listed, they cost as
   // much memory as the replica itself, and building one takes about a microsecond.
   const source = () => ({ transactions: r.transactions.values(), linesOf: (t: E.TransactionSummaryBase) => r.linesOf(t.id), include: () => true });
@@ -112,79 +179,6 @@ export function answerFromReplica(
     }
     return listTransactions(l, source(), query, scope, today);
   };
-  switch (id) {
-    case 'getPlanById':
-      return { plan: exportOf(r), server_knowledge: k };
-    case 'getPlanSettingsById':
-      return { settings: { date_format: r.summary.date_format, currency_format: r.summary.currency_format } };
-    case 'getAccounts':
-      return { accounts: [...r.accounts.values()].map((a) => R.account(l, a)), server_knowledge: k };
-    case 'getAccountById':
-      return { account: R.account(l, need(r.accounts.get(params.account_id!), `account ${params.account_id}`)) };
-    case 'getCategories':
-      return {
-        category_groups: [...r.categoryGroups.values()].map((g) => ({
-          ...R.categoryGroup(g),
-          categories: [...r.categories.values()].filter((c) => c.category_group_id === g.id).map((c) => r.memo(c, () => R.category(l, c))),
-        })),
-        server_knowledge: k,
-      };
-    case 'getCategoryById':
-      return { category: R.category(l, need(r.categories.get(params.category_id!), `category ${params.category_id}`)) };
-    case 'getMonthCategoryById': {
-      const m = month(params.month!);
-      return {
-        category: R.category(
-          l,
-          need(
-            m.categories.find((c) => c.id === params.category_id),
-            `category ${params.category_id}`,
-          ),
-        ),
-      };
-    }
-    case 'getPayees':
-      return { payees: [...r.payees.values()].map(R.payee), server_knowledge: k };
-    case 'getPayeeById':
-      return { payee: R.payee(need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`)) };
-    case 'getPayeeLocations':
-      return { payee_locations: [...r.payeeLocations.values()].map(R.payeeLocation) };
-    case 'getPayeeLocationById':
-      return { payee_location: R.payeeLocation(need(r.payeeLocations.get(params.payee_location_id!), `payee location ${params.payee_location_id}`)) };
-    case 'getPayeeLocationsByPayee': {
-      const p = need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`);
-      return { payee_locations: [...r.payeeLocations.values()].filter((x) => x.payee_id === p.id).map(R.payeeLocation) };
-    }
-    case 'getPlanMonths':
-      return { months: [...r.months.values()].map((m) => R.monthSummary(l, m)), server_knowledge: k };
-    case 'getPlanMonth': {
-      const m = month(params.month!);
-      return { month: r.memo(m, () => R.monthDetail(l, m)) };
-    }
-    case 'getTransactions':
-      return { transactions: list({ kind: 'all' }), server_knowledge: k };
-    case 'getTransactionsByAccount':
-      need(r.accounts.get(params.account_id!), `account ${params.account_id}`);
-      return { transactions: list({ kind: 'account', id: params.account_id! }), server_knowledge: k };
-    case 'getTransactionsByCategory':
-      need(r.categories.get(params.category_id!), `category ${params.category_id}`);
-      return { transactions: list({ kind: 'category', id: params.category_id! }), server_knowledge: k };
-    case 'getTransactionsByPayee':
-      need(r.payees.get(params.payee_id!), `payee ${params.payee_id}`);
-      return { transactions: list({ kind: 'payee', id: params.payee_id! }), server_knowledge: k };
-    case 'getTransactionsByMonth':
-      return { transactions: list({ kind: 'month', month: month(params.month!).month }), server_knowledge: k };
-    case 'getTransactionById': {
-      const t = need(r.transactions.get(params.transaction_id!), `transaction ${JSON.stringify(params.transaction_id)}`);
-      return { transaction: transactionDetail(l, t, r.linesOf(t.id)), server_knowledge: k };
-    }
-    case 'getScheduledTransactions':
-      return { scheduled_transactions: [...r.scheduled.values()].map((s) => R.scheduledDetail(l, s, r.scheduledLinesOf(s.id))), server_knowledge: k };
-    case 'getScheduledTransactionById': {
-      const s = need(r.scheduled.get(params.scheduled_transaction_id!), `scheduled transaction ${JSON.stringify(params.scheduled_transaction_id)}`);
-      return { scheduled_transaction: R.scheduledDetail(l, s, r.scheduledLinesOf(s.id)) };
-    }
-    default:
-      throw new Error(`${id} is not answered from a replica`);
-  }
+  const month = (raw: string) => need(r.months.get(monthOf(raw, now)), `month ${monthOf(raw, now)}`);
+  return REPLICA_READS[id]({ r, l, k: r.knowledge, params, month, list });
 }

@@ -12,9 +12,9 @@ import { LRUCache } from 'lru-cache';
 import { checkCallArguments } from '../api/argument-check.js';
 import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { CallArgs, YnabClient } from '../api/client/client.js';
-import { operation, type OperationId } from '../api/operations/index.js';
+import { operation, type CacheClass, type OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
-import { REPLICA_OPERATIONS, type ReplicaAnswerOptions } from './replica-reads.js';
+import type { ReplicaAnswerOptions } from './replica-reads.js';
 import type { CreateRecords } from './create-records.js';
 import type { Freshness, ReplicaManager } from './manager.js';
 import { checkTransactionUpdate } from './transaction-updates.js';
@@ -46,8 +46,8 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** Pause before a write is checked or sent again (grows per attempt). */
   writeRetryDelayMs?: number;
-  /** How long answers outside the budget export are reused (ms). */
-  ttl?: Partial<Record<'user' | 'budgets' | 'money_movements', number>>;
+  /** How long YNAB's answers are reused (ms), by the reads' cache class (api/operations/types.ts). */
+  ttl?: Partial<Record<CacheClass, number>>;
   /** Hosted mode: the cached answers, shared by instances (see the header). */
   sharedAnswers?: SharedAnswers;
 }
@@ -64,7 +64,7 @@ export type CachedAnswer = Cached;
 
 interface Cached {
   status: number;
-  data: Record<string, any>;
+  data: Record<string, unknown>;
   at: number;
 }
 
@@ -94,11 +94,11 @@ export class YnabService {
     return this.opts.replicas;
   }
 
-  private ttlOf(id: OperationId): number {
+  /** How long an answer of a class is reused: the user an hour, the budget list five minutes, a budget's data as long as its replica may be stale. */
+  private ttlOf(cache: CacheClass): number {
     const t = this.opts.ttl ?? {};
-    if (id === 'getUser') return t.user ?? 3_600_000;
-    if (id === 'getPlans') return t.budgets ?? 300_000;
-    return t.money_movements ?? this.opts.replicas.maxStalenessMs;
+    const defaults: Record<CacheClass, number> = { user: 3_600_000, budgets: 300_000, budget: this.opts.replicas.maxStalenessMs };
+    return t[cache] ?? defaults[cache];
   }
 
   /**
@@ -125,16 +125,16 @@ export class YnabService {
         return { status: res.status, data: { ...res.data, not_applied: report.notApplied }, notices: [...res.notices, ...report.notices] };
       return { status: res.status, data: res.data, notices: res.notices };
     }
-    if (REPLICA_OPERATIONS.has(id) && args.query?.last_knowledge_of_server === undefined) {
+    if (op.read.replica && args.query?.last_knowledge_of_server === undefined) {
       const { data, freshness, notices } = await this.opts.replicas.read(params.budget_id!, id, params, (args.query ?? {}) as TransactionQuery, opts);
       return { status: op.status, data, freshness, ...(notices.length ? { notices } : {}) };
     }
-    return this.cached(id, args);
+    return this.cached(id, op.read.cache, args);
   }
 
-  private async cached(id: OperationId, args: CallArgs): Promise<ServiceResult> {
+  private async cached(id: OperationId, cache: CacheClass, args: CallArgs): Promise<ServiceResult> {
     const key = JSON.stringify([id, args.params ?? {}, args.query ?? {}]);
-    const ttl = this.ttlOf(id);
+    const ttl = this.ttlOf(cache);
     const shared = this.opts.sharedAnswers;
     const budgetId = args.params?.budget_id;
     const hit = shared ? await shared.get(key, budgetId).catch(() => undefined) : this.cache.get(key);
@@ -174,8 +174,9 @@ export class YnabService {
       return;
     }
     for (const key of [...this.cache.keys()]) {
-      const [id, params] = JSON.parse(key) as [string, Record<string, string>];
-      if (id === 'getPlans' || params.budget_id === budgetId) this.cache.delete(key);
+      const [id, params] = JSON.parse(key) as [OperationId, Record<string, string>];
+      // The budget list shows when each budget last changed: any write makes it old.
+      if (operation(id).read?.cache === 'budgets' || params.budget_id === budgetId) this.cache.delete(key);
     }
   }
 }

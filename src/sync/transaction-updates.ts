@@ -12,12 +12,17 @@
  */
 import { UnsupportedChangeError } from '../api/client/errors.js';
 import type { CallArgs } from '../api/client/client.js';
-import type { OperationId } from '../api/operations/index.js';
+import { operation, type Operation, type OperationId } from '../api/operations/index.js';
+import type * as B from '../api/schemas/bodies.js';
 import type * as E from '../api/schemas/entities.js';
 import type { ReplicaManager } from './manager.js';
 import type { BudgetReplica } from './replica.js';
 
-type Change = Record<string, any>;
+/** The fields an update sets on one transaction, as its body holds them (the schema checked it). */
+type Change = B.SaveTransactionWithOptionalFields;
+
+/** What an update's answer shows: the transaction, or the transactions. */
+type Answered = { transaction?: E.TransactionDetail; transactions?: E.TransactionDetail[] };
 
 interface Item {
   /** Position in update_transactions' list; undefined for update_transaction. */
@@ -39,9 +44,10 @@ export interface NotApplied {
 export const SPLIT_EDIT_ADVICE =
   'What works: split_transaction with the new lines (and amount): it deletes the split and creates it again, keeping its date, payee, memo, cleared, approved, flag and import id where YNAB allows, after a preview; or by hand, delete the split (delete_transaction) and create it again with the new amount and lines (create_transactions). Its memo, payee, account, cleared, approved and flag can be changed here.';
 
-function items(id: OperationId, args: CallArgs): Item[] {
-  const body = (args.body ?? {}) as { transaction?: Change; transactions?: Change[] };
-  if (id === 'updateTransaction') return [{ id: args.params?.transaction_id, change: { ...(body.transaction ?? {}) } }];
+/** The transactions an update changes: one named by its path, or each of a list (by id or import_id). */
+function items(op: Operation, args: CallArgs): Item[] {
+  const body = (args.body ?? {}) as { transaction?: B.ExistingTransaction; transactions?: B.SaveTransactionWithIdOrImportId[] };
+  if (op.params.includes('transaction_id')) return [{ id: args.params?.transaction_id, change: { ...(body.transaction ?? {}) } }];
   return (body.transactions ?? []).map((t, index) => {
     const { id: tid, import_id: importId, ...change } = t;
     return { index, id: tid ?? undefined, importId: importId ?? undefined, change };
@@ -65,14 +71,15 @@ function isSplit(replica: BudgetReplica, t: E.TransactionSummaryBase): boolean {
   return replica.linesOf(t.id).some((x) => !x.deleted);
 }
 
-/** Refuses split edits the API cannot make; returns the check to run on the answer. */
+/** Refuses split edits the API cannot make; returns the check to run on the answer (updates of transactions: the row's `write.exactlyOnce` is compare). */
 export async function checkTransactionUpdate(
   id: OperationId,
   args: CallArgs,
   replicas: ReplicaManager,
-): Promise<((data: Record<string, any>) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
-  if (id !== 'updateTransaction' && id !== 'updateTransactions') return undefined;
-  const list = items(id, args);
+): Promise<((data: Answered) => { notApplied: NotApplied[]; notices: string[] }) | undefined> {
+  const op = operation(id);
+  if (op.write?.exactlyOnce !== 'compare') return undefined;
+  const list = items(op, args);
   const budget = args.params?.budget_id;
   // Only a change of amount or lines can be refused; only then is a fresh copy worth a request.
   const risky = list.some((i) => i.change.amount !== undefined || i.change.subtransactions?.length);
@@ -84,7 +91,7 @@ export async function checkTransactionUpdate(
       const t = resolve(item, replica);
       if (!t || !isSplit(replica, t)) continue;
       splits.add(t.id);
-      const lines = item.change.subtransactions?.length > 0;
+      const lines = (item.change.subtransactions?.length ?? 0) > 0;
       const amount = item.change.amount !== undefined && item.change.amount !== t.amount;
       if (lines || amount) {
         const what = lines && amount ? 'the amount and the lines (subtransactions)' : lines ? 'the lines (subtransactions)' : 'the amount';
@@ -112,16 +119,16 @@ function reasonFor(field: string, item: Item, split: boolean): string {
   return 'YNAB did not apply it';
 }
 
-function sameLines(sent: Change[], shown: E.SubTransactionBase[] | undefined): boolean {
+function sameLines(sent: B.SaveSubTransaction[], shown: E.SubTransactionBase[] | undefined): boolean {
   const live = (shown ?? [])
     .filter((x) => !x.deleted)
     .map((x) => x.amount)
     .sort((a, b) => a - b);
-  const wanted = sent.map((x) => x.amount as number).sort((a, b) => a - b);
+  const wanted = sent.map((x) => x.amount).sort((a, b) => a - b);
   return live.length === wanted.length && live.every((a, i) => a === wanted[i]);
 }
 
-function compare(list: Item[], data: Record<string, any>, splits: Set<string>): { notApplied: NotApplied[]; notices: string[] } {
+function compare(list: Item[], data: Answered, splits: Set<string>): { notApplied: NotApplied[]; notices: string[] } {
   const answered: E.TransactionDetail[] = [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
   const notApplied: NotApplied[] = [];
   let fields = 0;
@@ -136,7 +143,8 @@ function compare(list: Item[], data: Record<string, any>, splits: Set<string>): 
       let applied: boolean;
       let value: unknown = (shown as Record<string, unknown>)[field];
       if (field === 'subtransactions') {
-        applied = !(sent as Change[]).length || sameLines(sent as Change[], shown.subtransactions);
+        const lines = sent as B.SaveSubTransaction[];
+        applied = !lines.length || sameLines(lines, shown.subtransactions);
         value = (shown.subtransactions ?? []).filter((x) => !x.deleted).map((x) => ({ amount: x.amount, category_id: x.category_id }));
       } else if (field === 'payee_name') {
         const named = typeof sent === 'string' ? sent.trim().toLowerCase() : sent;

@@ -13,22 +13,27 @@
  */
 import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
-import { operation, type OperationId } from '../api/operations/index.js';
+import { operation, type ExactlyOnce, type OperationId } from '../api/operations/index.js';
 import { transactionDetail } from '../api/read/transactions.js';
+import type * as B from '../api/schemas/bodies.js';
 import type * as E from '../api/schemas/entities.js';
-import { CREATE_KINDS } from './create-match.js';
 import { ambiguous, Creates, MAX_ATTEMPTS, type WriteResult } from './creates.js';
 import type { CreateRecords } from './create-records.js';
 import type { ReplicaManager } from './manager.js';
 
 export type { WriteResult } from './creates.js';
 
-type Item = Record<string, any>;
+/** A change to one transaction, as an update's body holds it (the schema checked it). */
+type Change = B.SaveTransactionWithIdOrImportId;
+
+/** The budget's id and knowledge before the write. */
+type Baseline = { id: string; knowledge: number };
 
 /** Fields of an update that the entity must show for the update to count as applied. */
-function applied(change: Item, current: Record<string, any> | undefined): boolean {
+function applied(change: Change, current: E.TransactionSummaryBase | undefined): boolean {
   if (!current) return false;
-  return Object.entries(change).every(([k, v]) => k === 'subtransactions' || k === 'payee_name' || k === 'id' || k === 'import_id' || current[k] === v);
+  const shown: Record<string, unknown> = { ...current };
+  return Object.entries(change).every(([k, v]) => k === 'subtransactions' || k === 'payee_name' || k === 'id' || k === 'import_id' || shown[k] === v);
 }
 
 export class WriteCoordinator {
@@ -52,18 +57,27 @@ export class WriteCoordinator {
     });
   }
 
+  /** The paths of the writes that are not creates, by the row's `write.exactlyOnce`. */
+  private readonly paths: Record<
+    Exclude<ExactlyOnce, 'identity' | 'identity-list'>,
+    (id: OperationId, base: Baseline, args: CallArgs) => Promise<WriteResult>
+  > = {
+    compare: (id, base, args) => this.updateTransactions(id, base, args),
+    gone: (id, base, args) => this.deleteOnce(id, base, args),
+    // Other updates set values (a name, an assigned amount), and an import imports what waits: sending them again is harmless.
+    resend: (id, _base, args) => this.retrying(id, args),
+  };
+
   async write(id: OperationId, args: CallArgs): Promise<WriteResult> {
     const op = operation(id);
     const budget = args.params?.budget_id;
-    if (!budget || op.scope !== 'budget') return { ...(await this.client.call(id, args)), notices: [] };
+    if (!op.write || !budget || op.scope !== 'budget') return { ...(await this.client.call(id, args)), notices: [] };
     const base = await this.replicas.baseline(budget);
-    if (id === 'createTransaction') return this.creates.transactions(base.id, args);
-    if (CREATE_KINDS[id]) return this.creates.one(id, base.id, args);
-    let result: WriteResult;
-    if (op.method === 'DELETE') result = await this.deleteOnce(id, base, args);
-    else if (id === 'updateTransaction' || id === 'updateTransactions') result = await this.updateTransactions(id, base, args);
-    // Other updates set values (a name, an assigned amount): sending them again is harmless.
-    else result = await this.retrying(id, args);
+    const once = op.write.exactlyOnce;
+    // Creates keep their own create records (creates.ts).
+    if (once === 'identity-list') return this.creates.transactions(id, base.id, args);
+    if (once === 'identity') return this.creates.one(id, base.id, args);
+    const result = await this.paths[once](id, base, args);
     const knowledge = result.data.server_knowledge;
     if (typeof knowledge === 'number') {
       await this.createRecords
@@ -131,18 +145,19 @@ export class WriteCoordinator {
     }
   }
 
-  private updateTransactions(id: 'updateTransaction' | 'updateTransactions', base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
+  /** Updates of transactions: re-read and compared after a lost answer (one named by its path, or a list). */
+  private updateTransactions(id: OperationId, base: Baseline, args: CallArgs): Promise<WriteResult> {
+    const one = operation(id).params.includes('transaction_id');
     const notices: string[] = [];
     return this.untilClear(
       () => this.client.call(id, args),
       async (e, attempt) => {
         await this.changes(base.id, base.knowledge, e);
         const replica = this.replicas.peek(base.id);
-        const body = args.body as { transaction?: Item; transactions?: Item[] };
-        const wanted: [string | undefined, Item][] =
-          id === 'updateTransaction'
-            ? [[args.params?.transaction_id, body.transaction ?? {}]]
-            : (body.transactions ?? []).map((t) => [t.id ?? [...(replica?.transactions.values() ?? [])].find((x) => x.import_id === t.import_id)?.id, t]);
+        const body = args.body as { transaction?: B.ExistingTransaction; transactions?: Change[] };
+        const wanted: [string | undefined, Change][] = one
+          ? [[args.params?.transaction_id, body.transaction ?? {}]]
+          : (body.transactions ?? []).map((t) => [t.id ?? [...(replica?.transactions.values() ?? [])].find((x) => x.import_id === t.import_id)?.id, t]);
         const done = wanted.every(([tid, change]) => tid && applied(change, replica?.transactions.get(tid)));
         if (!done || !replica) {
           notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was not found in YNAB, so it was sent again.`);
@@ -151,17 +166,18 @@ export class WriteCoordinator {
         notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was found applied in YNAB, so it was not sent again.`);
         const lookup = replica.lookup();
         const details = wanted.map(([tid]) => transactionDetail(lookup, replica.transactions.get(tid!)!, replica.linesOf(tid!)));
-        const data =
-          id === 'updateTransaction'
-            ? { transaction: details[0], server_knowledge: replica.knowledge }
-            : { transactions: details, transaction_ids: details.map((d) => d.id), server_knowledge: replica.knowledge };
+        const data = one
+          ? { transaction: details[0], server_knowledge: replica.knowledge }
+          : { transactions: details, transaction_ids: details.map((d) => d.id), server_knowledge: replica.knowledge };
         return { status: 200, data };
       },
       notices,
     );
   }
 
-  private deleteOnce(id: OperationId, base: { id: string; knowledge: number }, args: CallArgs): Promise<WriteResult> {
+  /** Deletes: done when the entity (named by the path's one id, answered as the row's member) is gone. */
+  private deleteOnce(id: OperationId, base: Baseline, args: CallArgs): Promise<WriteResult> {
+    const op = operation(id);
     const notices: string[] = [];
     let lost: unknown;
     const send = async (): Promise<CallResult> => {
@@ -171,11 +187,10 @@ export class WriteCoordinator {
         if (!(lost && e instanceof ApiError && e.status === 404)) throw e;
         // Gone now: the attempt whose answer was lost had deleted it.
         const { delta } = await this.changes(base.id, base.knowledge, lost);
-        const key = id === 'deleteTransaction' ? 'transaction_id' : 'scheduled_transaction_id';
-        const target = args.params?.[key];
+        const target = args.params?.[op.params[0]!];
         const tomb = [...(delta.transactions ?? []), ...(delta.scheduled_transactions ?? [])].find((x) => x.id === target);
         notices.push("The first attempt's answer was lost; it had already deleted it.");
-        return { status: 200, data: { [id === 'deleteTransaction' ? 'transaction' : 'scheduled_transaction']: tomb ?? { id: target, deleted: true } } };
+        return { status: 200, data: { [op.member]: tomb ?? { id: target, deleted: true } } };
       }
     };
     return this.untilClear(

@@ -7,7 +7,7 @@
  */
 import type { CallArgs } from '../api/client/client.js';
 import { currentMonth } from '../api/dates.js';
-import type { OperationId } from '../api/operations/index.js';
+import { operation, type OperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { closedAccountNotices } from './checks.js';
@@ -269,7 +269,7 @@ export function planApiWrite(tool: string, id: OperationId, call: CallArgs, budg
   const members = Object.keys(body);
   const fields = members.length === 1 && !Array.isArray(body[members[0]!]) ? body[members[0]!] : body;
   const args = { ...params, ...(call.query ?? {}), ...fields };
-  const summary = id === 'importTransactions' ? 'Import the transactions waiting in linked accounts' : summaryOf(w.verb, entities, s);
+  const summary = operation(id).write?.makes === 'import' ? 'Import the transactions waiting in linked accounts' : summaryOf(w.verb, entities, s);
   const notices = closedAccountNotices(r, entities);
   return { tool, budgetId, args, summary, kinds: w.kinds(call), entities, ...(notices.length ? { notices } : {}) };
 }
@@ -280,7 +280,7 @@ export function draftApiWrite(id: OperationId, call: CallArgs, plan: Plan, data:
   const entities = w.answered(data, plan.entities, call);
   return {
     summary:
-      id === 'importTransactions'
+      operation(id).write?.makes === 'import'
         ? `Imported ${entities.length} transaction(s) from linked accounts`
         : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s, true),
     entities,

@@ -17,6 +17,8 @@ export const ACCOUNTS_OPERATIONS = [
     member: 'accounts',
     delta: true,
     access: 'read',
+    read: { replica: true, cache: 'budget' },
+    output: { kind: 'account', list: true },
     toolset: 'accounts',
     tool: {
       name: 'list_accounts',
@@ -38,7 +40,8 @@ export const ACCOUNTS_OPERATIONS = [
     member: 'account',
     delta: false,
     access: 'write',
-    write: { makes: 'create' },
+    write: { makes: 'create', exactlyOnce: 'identity' },
+    output: { kind: 'account' },
     toolset: 'accounts',
     tool: {
       name: 'create_account',
@@ -58,6 +61,8 @@ export const ACCOUNTS_OPERATIONS = [
     member: 'account',
     delta: false,
     access: 'read',
+    read: { replica: true, cache: 'budget' },
+    output: { kind: 'account' },
     toolset: 'accounts',
     tool: { name: 'get_account', title: 'Get account', description: `Use for one account's balances. ${MONEY_NOTE}` },
   },

@@ -15,6 +15,8 @@ export const BUDGETS_OPERATIONS = [
     member: 'user',
     delta: false,
     access: 'read',
+    read: { replica: false, cache: 'user' },
+    output: { kind: 'user', plain: true },
     toolset: 'user',
     tool: { name: 'get_user', title: 'Get user', description: `Use only to check that the token works: the signed-in user's id.` },
   },
@@ -32,6 +34,8 @@ export const BUDGETS_OPERATIONS = [
     legacyMembers: { plans: 'budgets', default_plan: 'default_budget' },
     delta: false,
     access: 'read',
+    read: { replica: false, cache: 'budgets' },
+    output: { kind: 'budget_summary', list: true },
     toolset: 'budgets',
     tool: {
       name: 'list_budgets',
@@ -53,6 +57,8 @@ export const BUDGETS_OPERATIONS = [
     legacyMembers: { plan: 'budget' },
     delta: true,
     access: 'read',
+    read: { replica: true, cache: 'budget' },
+    output: { kind: 'budget_detail' },
     toolset: 'budgets',
     tool: {
       name: 'get_budget',
@@ -73,6 +79,8 @@ export const BUDGETS_OPERATIONS = [
     member: 'settings',
     delta: false,
     access: 'read',
+    read: { replica: true, cache: 'budget' },
+    output: { kind: 'settings', plain: true },
     toolset: 'budgets',
     tool: {
       name: 'get_budget_settings',

@@ -31,11 +31,23 @@ export const OPERATIONS = [
   ...SCHEDULED_OPERATIONS,
 ] as const satisfies readonly Operation[];
 
-export type OperationId = (typeof OPERATIONS)[number]['id'];
-/** The operations that change the budget: a table of write behaviour keyed by this misses none (a missing row is a compile error). */
-export type WriteOperationId = Extract<(typeof OPERATIONS)[number], { access: 'write' }>['id'];
+type Row = (typeof OPERATIONS)[number];
 
-export const OPERATIONS_BY_ID: ReadonlyMap<OperationId, Operation> = new Map(OPERATIONS.map((op) => [op.id, op as Operation]));
+/*
+ * Ids of the operations that share a fact (types.ts). A layer's table of behaviour keyed by one of
+ * these misses none: a row added with the fact and without its entry is a compile error.
+ */
+export type OperationId = Row['id'];
+/** The operations that change the budget. */
+export type WriteOperationId = Extract<Row, { access: 'write' }>['id'];
+/** The reads a budget's replica answers (src/sync/replica-reads.ts). */
+export type ReplicaOperationId = Extract<Row, { read: { replica: true } }>['id'];
+/** The creates recognised by identity after a lost answer (src/sync/create-match.ts). */
+export type IdentityCreateId = Extract<Row, { write: { exactlyOnce: 'identity' | 'identity-list' } }>['id'];
+/** The creates of one entity among them (src/sync/creates.ts `one`). */
+export type SingleCreateId = Extract<Row, { write: { exactlyOnce: 'identity' } }>['id'];
+
+export const OPERATIONS_BY_ID: ReadonlyMap<OperationId, Operation> = new Map<OperationId, Operation>(OPERATIONS.map((op) => [op.id, op]));
 
 export function operation(id: OperationId): Operation {
   const op = OPERATIONS_BY_ID.get(id);

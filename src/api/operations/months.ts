@@ -17,6 +17,8 @@ export const MONTHS_OPERATIONS = [
     member: 'months',
     delta: true,
     access: 'read',
+    read: { replica: true, cache: 'budget' },
+    output: { kind: 'month_summary', list: true },
     toolset: 'months',
     tool: {
       name: 'list_months',
@@ -37,6 +39,8 @@ export const MONTHS_OPERATIONS = [
     member: 'month',
     delta: false,
     access: 'read',
+    read: { replica: true, cache: 'budget' },
+    output: { kind: 'month_detail', nestedList: 'categories', categories: 'month' },
     toolset: 'months',
     tool: {
       name: 'get_month',
@@ -56,6 +60,8 @@ export const MONTHS_OPERATIONS = [
     member: 'money_movements',
     delta: false,
     access: 'read',
+    read: { replica: false, cache: 'budget' },
+    output: { kind: 'money_movement', list: true },
     toolset: 'money_movements',
     tool: {
       name: 'list_money_movements',
@@ -75,6 +81,8 @@ export const MONTHS_OPERATIONS = [
     member: 'money_movements',
     delta: false,
     access: 'read',
+    read: { replica: false, cache: 'budget' },
+    output: { kind: 'money_movement', list: true },
     toolset: 'money_movements',
     tool: {
       name: 'list_money_movements_by_month',
@@ -94,6 +102,8 @@ export const MONTHS_OPERATIONS = [
     member: 'money_movement_groups',
     delta: false,
     access: 'read',
+    read: { replica: false, cache: 'budget' },
+    output: { kind: 'money_movement_group', list: true },
     toolset: 'money_movements',
     tool: {
       name: 'list_money_movement_groups',
@@ -113,6 +123,8 @@ export const MONTHS_OPERATIONS = [
     member: 'money_movement_groups',
     delta: false,
     access: 'read',
+    read: { replica: false, cache: 'budget' },
+    output: { kind: 'money_movement_group', list: true },
     toolset: 'money_movements',
     tool: {
       name: 'list_money_movement_groups_by_month',

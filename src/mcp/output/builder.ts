@@ -11,7 +11,8 @@
  */
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
-import { compact, compactFieldNames, project, ROW_KIND, type CompactContext, type OutputKind } from './compact.js';
+import type { OutputKind } from '../../api/operations/index.js';
+import { compact, compactFieldNames, isRecord, live, project, ROW_KIND, type CompactContext } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
 export interface OutputShape {
@@ -37,7 +38,7 @@ export interface OutputOptions {
 
 export interface OutputInput {
   shape: OutputShape;
-  data: Record<string, any>;
+  data: Record<string, unknown>;
   options: OutputOptions;
   ctx: CompactContext;
   /** Extra members copied through (freshness, transaction_ids, duplicate_import_ids, …). */
@@ -57,22 +58,24 @@ const FIELDS_APPLY_TO: Partial<Record<OutputKind, { kind: OutputKind; member: st
  * One entity of an answer. Without `fields`, list items of some kinds are lean rows; with
  * `fields`, they are picked from the entity's whole compact form (so any compact field can be asked for).
  */
-function render(kind: OutputKind, e: Record<string, any>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
+function render(kind: OutputKind, e: Record<string, unknown>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
   if (!o.fields?.length) return o.detail === 'full' ? e : compact((item && ROW_KIND[kind]) || kind, e, ctx);
   const nested = FIELDS_APPLY_TO[kind];
   const base = o.detail === 'full' ? e : compact(kind, nested ? { ...e, categories: [] } : e, ctx);
-  if (nested && Array.isArray(e[nested.member])) {
-    const items = (e[nested.member] as Record<string, any>[]).filter((x) => !x.deleted).map((x) => (o.detail === 'full' ? x : compact(nested.kind, x, ctx)));
+  const inner = nested ? e[nested.member] : undefined;
+  if (nested && Array.isArray(inner)) {
+    const items = live(inner).map((x) => (o.detail === 'full' ? x : compact(nested.kind, x, ctx)));
     return { ...project(base, []), [nested.member]: items.map((x) => project(x, o.fields!)) };
   }
   return project(base, o.fields);
 }
 
-function checkFields(kind: OutputKind, o: OutputOptions, sample: Record<string, any> | undefined): void {
+function checkFields(kind: OutputKind, o: OutputOptions, sample: Record<string, unknown> | undefined): void {
   if (!o.fields?.length) return;
   const nested = FIELDS_APPLY_TO[kind];
-  const nestedSample = nested && Array.isArray(sample?.[nested.member]) ? sample![nested.member][0] : undefined;
-  const known = new Set(o.detail === 'full' && sample ? Object.keys(nestedSample ?? sample) : compactFieldNames(nested?.kind ?? kind));
+  const inner = nested ? sample?.[nested.member] : undefined;
+  const nestedSample: unknown = Array.isArray(inner) ? inner[0] : undefined;
+  const known = new Set(o.detail === 'full' && sample ? Object.keys(isRecord(nestedSample) ? nestedSample : sample) : compactFieldNames(nested?.kind ?? kind));
   const unknown = o.fields.filter((f) => !known.has(f));
   if (unknown.length) {
     throw new PagingError(
@@ -81,7 +84,7 @@ function checkFields(kind: OutputKind, o: OutputOptions, sample: Record<string, 
   }
 }
 
-function totals(items: Record<string, any>[], ctx: CompactContext): Record<string, unknown> {
+function totals(items: Record<string, unknown>[], ctx: CompactContext): Record<string, unknown> {
   const amounts = items.map((t) => t.amount as number);
   const inflow = sumMilliunits(amounts.filter((a) => a > 0));
   const outflow = sumMilliunits(amounts.filter((a) => a < 0));
@@ -108,8 +111,8 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   const base: Record<string, unknown> = {};
 
   if (!shape.list && !shape.nestedList) {
-    if (value && typeof value === 'object' && !Array.isArray(value)) checkFields(shape.kind, o, value);
-    const entity = value && typeof value === 'object' && !Array.isArray(value) ? render(shape.kind, value, o, ctx) : value;
+    if (isRecord(value)) checkFields(shape.kind, o, value);
+    const entity = isRecord(value) ? render(shape.kind, value, o, ctx) : value;
     const structured = { [shape.outputMember]: entity, ...input.extras, ...(notices.length ? { notices } : {}) };
     const text = JSON.stringify(structured);
     if (text.length > input.maxChars) {
@@ -121,16 +124,16 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   }
 
   // The list to page: the value itself, or a list inside one entity (a month's categories).
-  const parent = shape.nestedList ? (value as Record<string, any>) : undefined;
+  const parent = shape.nestedList && isRecord(value) ? value : undefined;
   const list = shape.nestedList ? parent?.[shape.nestedList] : value;
   // A lazy list is counted and totalled from its rows; only the items shown are built (once).
   const lazy = list instanceof LazyList ? list : undefined;
-  const all: Record<string, any>[] = (lazy ? lazy.rows : (list ?? [])).filter((x: any) => !x?.deleted);
-  const shown = new Map<number, Record<string, any>>();
-  const item = (i: number): Record<string, any> => {
+  const all = live(lazy ? lazy.rows : Array.isArray(list) ? list : []);
+  const shown = new Map<number, Record<string, unknown>>();
+  const item = (i: number): Record<string, unknown> => {
     if (!lazy) return all[i]!;
     let v = shown.get(i);
-    if (!v) shown.set(i, (v = lazy.build(all[i] as never) as Record<string, any>));
+    if (!v) shown.set(i, (v = lazy.build(all[i] as never) as Record<string, unknown>));
     return v;
   };
   checkFields(shape.nestedList ? 'category' : shape.kind, o, all.length ? item(0) : undefined);

@@ -4,7 +4,7 @@
  * month's income), and categories whose every figure is zero are left out, and counted, unless
  * asked for. A budget with forty categories then reads in a few kilobytes.
  */
-import type { OperationId } from '../../api/operations/index.js';
+import type { OutputFacts } from '../../api/operations/index.js';
 
 type Category = {
   hidden?: boolean;
@@ -17,6 +17,15 @@ type Category = {
   deleted?: boolean;
 };
 
+type Group = { hidden?: boolean; deleted?: boolean; categories: Category[] };
+
+/** The `data` of a category list: a month's categories, or the groups with theirs. */
+interface CategoryData {
+  month?: { categories?: Category[] };
+  category_groups?: Group[];
+  [member: string]: unknown;
+}
+
 /** Whether a compact list shows the category. Uncategorized stays while it holds money. */
 function shown(c: Category): boolean {
   if (c.deleted || c.hidden) return false;
@@ -25,17 +34,17 @@ function shown(c: Category): boolean {
   return !c.internal || c.name === 'Uncategorized';
 }
 
-/** The data with categories left out of the two category lists, and how many were. */
-export function leaveOutCategories(op: OperationId, data: Record<string, any>): { data: Record<string, any>; leftOut: number } {
-  if (op === 'getPlanMonth' && data.month) {
-    const all: Category[] = data.month.categories ?? [];
+/** The data with categories left out of a category list (the operation's `output.categories`), and how many were. */
+export function leaveOutCategories(list: OutputFacts['categories'], data: CategoryData): { data: CategoryData; leftOut: number } {
+  if (list === 'month' && data.month) {
+    const all = data.month.categories ?? [];
     const kept = all.filter(shown);
     return { data: { ...data, month: { ...data.month, categories: kept } }, leftOut: all.filter((c) => !c.deleted).length - kept.length };
   }
-  if (op === 'getCategories' && Array.isArray(data.category_groups)) {
+  if (list === 'groups' && Array.isArray(data.category_groups)) {
     let leftOut = 0;
     const groups = [];
-    for (const g of data.category_groups as { hidden?: boolean; deleted?: boolean; categories: Category[] }[]) {
+    for (const g of data.category_groups) {
       if (g.deleted) continue;
       const live = g.categories.filter((c) => !c.deleted);
       const kept = g.hidden ? [] : live.filter(shown);

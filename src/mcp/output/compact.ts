@@ -4,26 +4,8 @@
  * `_currency` companions), and names next to the ids they stand for.
  */
 import { formatMilliunits } from '../../api/money.js';
+import type { OutputKind } from '../../api/operations/index.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
-
-export type OutputKind =
-  | 'user'
-  | 'budget_summary'
-  | 'budget_detail'
-  | 'settings'
-  | 'account'
-  | 'category_group'
-  | 'category'
-  | 'category_row'
-  | 'payee'
-  | 'payee_location'
-  | 'month_summary'
-  | 'month_detail'
-  | 'money_movement'
-  | 'money_movement_group'
-  | 'transaction'
-  | 'hybrid_transaction'
-  | 'scheduled_transaction';
 
 /** Plain fields, then money fields (each shown as milliunits and formatted). */
 const COMPACT: Record<OutputKind, { plain: string[]; money?: string[] }> = {
@@ -137,11 +119,25 @@ export interface CompactContext {
   names?: Names;
 }
 
-function moneyPair(e: Record<string, any>, key: string, ctx: CompactContext, out: Record<string, unknown>) {
+/** An entity (or any JSON object) of an answer, as opposed to a value or a list. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The entities of a list, leaving out deleted ones. */
+export function live(list: readonly unknown[]): Record<string, unknown>[] {
+  return list.filter(isRecord).filter((x) => !x.deleted);
+}
+
+/** An id field's value, when it holds one. */
+const idIn = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+function moneyPair(e: Record<string, unknown>, key: string, ctx: CompactContext, out: Record<string, unknown>) {
   const value = e[key];
   if (value === undefined) return;
   out[key] = value;
-  out[`${key}_formatted`] = value === null ? null : (e[`${key}_formatted`] ?? formatMilliunits(value, ctx.format));
+  // Amounts are milliunits (integers) in every answer the schemas let through.
+  out[`${key}_formatted`] = value === null ? null : (e[`${key}_formatted`] ?? formatMilliunits(Number(value), ctx.format));
 }
 
 /** Every field a compact entity of this kind can have (for `fields` validation). */
@@ -157,16 +153,18 @@ function nestedMembers(kind: OutputKind): string[] {
   return [];
 }
 
-export function compact(kind: OutputKind, e: Record<string, any>, ctx: CompactContext): Record<string, unknown> {
+export function compact(kind: OutputKind, e: Record<string, unknown>, ctx: CompactContext): Record<string, unknown> {
   const spec = COMPACT[kind];
   const out: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
-  if (kind === 'budget_summary' || kind === 'budget_detail') extra.currency = e.currency_format?.iso_code ?? null;
+  if (kind === 'budget_summary' || kind === 'budget_detail') extra.currency = (isRecord(e.currency_format) ? e.currency_format.iso_code : null) ?? null;
   if (kind === 'money_movement') {
-    extra.from_category_name = e.from_category_id ? (ctx.names?.category(e.from_category_id) ?? null) : 'Ready to Assign';
-    extra.to_category_name = e.to_category_id ? (ctx.names?.category(e.to_category_id) ?? null) : 'Ready to Assign';
+    const from = idIn(e.from_category_id);
+    const to = idIn(e.to_category_id);
+    extra.from_category_name = from ? (ctx.names?.category(from) ?? null) : 'Ready to Assign';
+    extra.to_category_name = to ? (ctx.names?.category(to) ?? null) : 'Ready to Assign';
   }
-  if (kind === 'payee_location') extra.payee_name = ctx.names?.payee(e.payee_id) ?? null;
+  if (kind === 'payee_location') extra.payee_name = ctx.names?.payee(idIn(e.payee_id)) ?? null;
   if (kind === 'budget_detail') {
     const count = (k: string) => (Array.isArray(e[k]) ? e[k].length : 0);
     extra.counts = {
@@ -194,10 +192,10 @@ export function compact(kind: OutputKind, e: Record<string, any>, ctx: CompactCo
   if (e.deleted === true) out.deleted = true;
   // Nested collections in their own compact form; a group's categories need not repeat its name.
   if ((kind === 'category_group' || kind === 'month_detail') && Array.isArray(e.categories)) {
-    out.categories = e.categories.filter((c: any) => !c.deleted).map((c: any) => compact('category_row', c, ctx));
+    out.categories = live(e.categories).map((c) => compact('category_row', c, ctx));
   }
   if ((kind === 'transaction' || kind === 'scheduled_transaction') && Array.isArray(e.subtransactions) && e.subtransactions.length) {
-    out.subtransactions = e.subtransactions.map((x: any) => {
+    out.subtransactions = e.subtransactions.filter(isRecord).map((x) => {
       const line: Record<string, unknown> = {};
       for (const k of ['id', 'payee_name', 'category_name', 'memo', 'transfer_account_id', 'category_id', 'payee_id']) if (x[k] !== undefined) line[k] = x[k];
       moneyPair(x, 'amount', ctx, line);
@@ -205,7 +203,7 @@ export function compact(kind: OutputKind, e: Record<string, any>, ctx: CompactCo
     });
   }
   if ((kind === 'budget_detail' || kind === 'budget_summary') && Array.isArray(e.accounts)) {
-    out.accounts = e.accounts.filter((a: any) => !a.deleted).map((a: any) => compact('account', a, ctx));
+    out.accounts = live(e.accounts).map((a) => compact('account', a, ctx));
   }
   return dropNulls(out);
 }

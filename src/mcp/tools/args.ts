@@ -12,7 +12,7 @@ import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
 import { namedKindOf } from '../names.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
-import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG } from '../../shared/arg-schemas.js';
+import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING } from '../../shared/arg-schemas.js';
 import { moneyArg } from '../../shared/money-args.js';
 import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS } from '../../shared/field-docs.js';
 
@@ -129,35 +129,72 @@ export interface CallContext {
   decimalDigits?: number;
 }
 
+/** A body's tool arguments, and how to turn them back into the body. */
+interface BodyShape {
+  shape: Record<string, z.ZodType>;
+  toBody(args: Record<string, unknown>, digits: number | undefined): unknown;
+}
+
+const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { message: 'must hold at most 50 items' });
+
+/**
+ * The arguments an API tool may take besides its operation's own: how the answer is shown (detail,
+ * fields, include_all, limit, cursor) and allow_duplicate. Which of them a tool takes follows from
+ * its row's facts (definitions.ts).
+ */
+export const CONTROLS = {
+  detail: z.enum(['compact', 'full']).optional(),
+  fields: FIELDS.optional(),
+  include_all: z.boolean().optional().describe(FIELD_DOCS.include_all!),
+  ...PAGING,
+  allow_duplicate: z.boolean().optional(),
+};
+
+/**
+ * What an API tool's arguments are known to hold, typed from their schemas: budget_id, the
+ * controls, and the date window of transaction lists; the rest (path, query and body fields) come
+ * from the operations table at run time.
+ */
+const API_TOOL_ARGS = z.looseObject({
+  budget_id: z.string().optional(),
+  since_date: QUERY_PARAMS.since_date.schema.optional(),
+  until_date: QUERY_PARAMS.until_date.schema.optional(),
+  ...CONTROLS,
+});
+
+/** An API tool's arguments: the controls and budget_id as their schemas type them, and the operation's own fields. */
+export type ApiToolArgs = z.infer<typeof API_TOOL_ARGS>;
+
+/** Types arguments the tool's input schema has validated (its schemas include these, so this cannot fail on them). */
+export function apiToolArgs(args: Record<string, unknown>): ApiToolArgs {
+  return API_TOOL_ARGS.parse(args);
+}
+
 export interface ToolArgs {
   shape: Record<string, z.ZodType>;
   /** Builds the API request from validated tool arguments (names already turned into ids). */
-  toCall(args: Record<string, unknown>, ctx: CallContext): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
+  toCall(args: ApiToolArgs, ctx: CallContext): { params: Record<string, string>; query: Record<string, unknown>; body?: unknown };
 }
 
-/** How a body wrapper is presented: its one member flattened, or an array member kept as a list. */
-function bodyArgs(
-  op: Operation,
-): { shape: Record<string, z.ZodType>; toBody: (args: Record<string, unknown>, digits: number | undefined) => unknown } | undefined {
+/** How a body wrapper is presented (the row's bodyArgs): its one member flattened, or a list member kept as a list. */
+function bodyArgs(op: Operation): BodyShape | undefined {
   if (!op.body || !op.bodyMembers?.length) return undefined;
   const wrapper = op.body as z.ZodObject;
-  if (op.id === 'createTransaction' || op.id === 'updateTransactions') {
-    // Both take a list: `transactions` (one or many), always sent as the list form so that
-    // duplicate import ids are reported per transaction rather than failing the whole call.
-    const item = unwrap(def(unwrap((wrapper.shape as Record<string, z.ZodType>).transactions!).inner).element!).inner as z.ZodObject;
+  const members = wrapper.shape as Record<string, z.ZodType>;
+  const how = op.bodyArgs;
+  if (how?.kind === 'list') {
+    const item = unwrap(def(unwrap(members[how.member]!).inner).element!).inner as z.ZodObject;
     const { shape, plan } = flatten(item, false);
-    const doc = op.id === 'createTransaction' ? 'Up to 100.' : 'Up to 100, each with id or import_id and the fields to change.';
     return {
-      shape: { transactions: z.array(z.strictObject(shape)).min(1).max(100).describe(doc) },
+      shape: { [how.member]: z.array(z.strictObject(shape)).min(1).max(100).describe(how.doc) },
       toBody: (args, digits) => ({
-        transactions: (args.transactions as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `transactions[${i}]`, digits)),
+        [how.member]: (args[how.member] as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `${how.member}[${i}]`, digits)),
       }),
     };
   }
   const member = op.bodyMembers[0]!;
-  const inner = unwrap((wrapper.shape as Record<string, z.ZodType>)[member]!).inner as z.ZodObject;
-  // PUT of a transaction changes only the fields given; every field is optional there.
-  const { shape, plan } = flatten(inner, op.id === 'updateTransaction');
+  const inner = unwrap(members[member]!).inner as z.ZodObject;
+  const { shape, plan } = flatten(inner, how?.kind === 'partial');
   return { shape, toBody: (args, digits) => ({ [member]: toBody(plan, args, '', digits) }) };
 }
 
@@ -177,7 +214,7 @@ export function toolArgs(op: Operation): ToolArgs {
     toCall(args, ctx) {
       checkDateRange(args);
       const params: Record<string, string> = {};
-      if (op.scope === 'budget') params.budget_id = (args.budget_id as string | undefined) ?? ctx.budget;
+      if (op.scope === 'budget') params.budget_id = args.budget_id ?? ctx.budget;
       for (const p of op.params) params[p] = args[p] as string;
       const query: Record<string, unknown> = {};
       for (const q of op.query) if (args[q] !== undefined) query[q] = args[q];

@@ -9,15 +9,13 @@
  * instructions, not in every tool).
  */
 import * as z from 'zod';
-import { memberName, OPERATIONS, type Access, type Operation } from '../../api/operations/index.js';
+import { memberName, OPERATIONS, type Access, type Operation, type WriteFacts } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
-import type { OutputKind } from '../output/compact.js';
 import { type WriteMode } from '../../writes/policy.js';
 import type { McpToolset } from '../toolsets.js';
 import { canHold, type WriteKind } from '../../writes/policy.js';
-import { toolArgs, type ToolArgs } from './args.js';
-import { BUDGET_ARG, guardedString, PAGING } from '../../shared/arg-schemas.js';
-import { FIELD_DOCS } from '../../shared/field-docs.js';
+import { CONTROLS, toolArgs, type ToolArgs } from './args.js';
+import { BUDGET_ARG, guardedString } from '../../shared/arg-schemas.js';
 import type { InsightSpec } from '../../insights/types.js';
 import { INSIGHTS } from './insights.js';
 import { TASKS, type TaskSpec } from './tasks.js';
@@ -73,43 +71,17 @@ export interface TaskTool extends ToolBase {
 
 export type ToolDefinition = ApiTool | InsightTool | TaskTool;
 
-const KIND: Record<string, OutputKind> = {
-  user: 'user',
-  plans: 'budget_summary',
-  plan: 'budget_detail',
-  settings: 'settings',
-  accounts: 'account',
-  account: 'account',
-  category_groups: 'category_group',
-  category_group: 'category_group',
-  category: 'category',
-  payees: 'payee',
-  payee: 'payee',
-  payee_locations: 'payee_location',
-  payee_location: 'payee_location',
-  months: 'month_summary',
-  month: 'month_detail',
-  money_movements: 'money_movement',
-  money_movement_groups: 'money_movement_group',
-  transactions: 'transaction',
-  transaction: 'transaction',
-  scheduled_transactions: 'scheduled_transaction',
-  scheduled_transaction: 'scheduled_transaction',
-};
-
-const HYBRID = new Set(['getTransactionsByCategory', 'getTransactionsByPayee']);
-
+/** The output shape of an operation's answer, from its row's output facts. */
 function shapeOf(op: Operation): OutputShape {
-  // An import answers with the transactions it created (read back after the write), not their ids.
-  if (op.id === 'importTransactions') return { member: 'transactions', outputMember: 'transactions', kind: 'transaction', list: true };
-  const list = op.member.endsWith('s') && op.member !== 'settings';
+  const out = op.output;
+  const member = out.member ?? op.member;
   return {
-    member: op.member,
-    outputMember: memberName(op, op.member, 'budgets'),
-    kind: HYBRID.has(op.id) ? 'hybrid_transaction' : KIND[op.member]!,
-    list,
-    nestedList: op.id === 'getPlanMonth' ? 'categories' : undefined,
-    transactionTotals: op.member === 'transactions',
+    member,
+    outputMember: memberName(op, member, 'budgets'),
+    kind: out.kind,
+    list: out.list === true,
+    nestedList: out.nestedList,
+    transactionTotals: out.totals === true,
   };
 }
 
@@ -133,15 +105,13 @@ function define(op: Operation): ApiTool {
   const args = toolArgs(op);
   const shape = shapeOf(op);
   const paged = op.access === 'read' && (shape.list || !!shape.nestedList);
-  const controls: Record<string, z.ZodType> = {};
-  if (op.access === 'read' && op.id !== 'getUser' && op.id !== 'getPlanSettingsById') {
-    controls.detail = z.enum(['compact', 'full']).optional();
-    controls.fields = FIELDS.optional();
-  }
-  if (CATEGORY_LISTS.has(op.id)) controls.include_all = z.boolean().optional().describe(FIELD_DOCS.include_all!);
-  if (paged) Object.assign(controls, PAGING);
+  // Which of the controls (args.ts) the tool takes, from its row's facts.
+  const controls: Partial<typeof CONTROLS> = {};
+  if (op.access === 'read' && !op.output.plain) Object.assign(controls, { detail: CONTROLS.detail, fields: CONTROLS.fields });
+  if (op.output.categories) controls.include_all = CONTROLS.include_all;
+  if (paged) Object.assign(controls, { limit: CONTROLS.limit, cursor: CONTROLS.cursor });
   // The duplicate guard holds a create that looks like one already there (src/writes/duplicates.ts).
-  if (op.id === 'createTransaction') controls.allow_duplicate = z.boolean().optional();
+  if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
   return {
     kind: 'api',
     op,
@@ -161,18 +131,14 @@ function define(op: Operation): ApiTool {
   };
 }
 
-/** The kinds of write an operation can make, for the policy (a bulk update is one past 5 transactions). */
+/** The kind of write each thing a write makes is, for the policy: an import adds transactions. */
+const WRITE_KIND: Record<WriteFacts['makes'], WriteKind> = { create: 'create', import: 'create', update: 'update', delete: 'delete' };
+
+/** The kinds of write an operation can make, for the policy (a batch is also bulk past 5 transactions). */
 function writeKinds(op: Operation): WriteKind[] {
-  if (op.access === 'read') return [];
-  if (op.method === 'DELETE') return ['delete'];
-  if (op.id === 'updateTransactions') return ['update', 'bulk'];
-  return [op.method === 'POST' ? 'create' : 'update'];
+  if (!op.write) return [];
+  return op.write.batch ? [WRITE_KIND[op.write.makes], 'bulk'] : [WRITE_KIND[op.write.makes]];
 }
-
-const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { message: 'must hold at most 50 items' });
-
-/** Lists whose compact form leaves out hidden and all-zero categories unless include_all. */
-export const CATEGORY_LISTS: ReadonlySet<string> = new Set(['getCategories', 'getPlanMonth']);
 
 /** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */
 function defineInsight(spec: InsightSpec): InsightTool {
@@ -223,7 +189,7 @@ export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): 
   return { ...def, description: `${def.description} ${PREVIEW_HINT}`, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) };
 }
 
-export const API_TOOLS: readonly ApiTool[] = OPERATIONS.map((op) => define(op as Operation));
+export const API_TOOLS: readonly ApiTool[] = OPERATIONS.map((op) => define(op));
 export const INSIGHT_TOOLS: readonly InsightTool[] = INSIGHTS.map(defineInsight);
 export const TASK_TOOLS: readonly TaskTool[] = TASKS.map(defineTask);
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...API_TOOLS, ...INSIGHT_TOOLS, ...TASK_TOOLS];
