@@ -132,7 +132,8 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
 
 /** Runs an API write tool's call through the pipeline. */
 export function runApiWrite(s: WriteSetting, w: ApiWriteCall): Promise<WriteOutcome<ApiWritten>> {
-  // What can never be sent (half a character, "." as an id) is refused before anything is planned.
+  // What can never be sent (half a character, "." as an id) is refused before anything is
+  // planned; the service, which checks every call, then takes this one as checked.
   checkCallArguments(w.op, w.call);
   return runWrite(s, {
     tool: w.tool,

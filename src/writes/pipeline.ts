@@ -1,7 +1,7 @@
 /**
  * The write pipeline: every write, an API tool's or a task tool's, runs this one path. A call
  * comes from src/mcp/tool-answer.ts: an API write tool's through api-plan.ts (runApiWrite, which
- * checks its arguments first), a task tool's through task-run.ts (runTask).
+ * checks its arguments once), a task tool's through task-run.ts (runTask).
  *
  *   1. plan    The budget's copy, read as fresh as the write needs (reads.ts), and the plan made
  *              from it: what would change, entity by entity, before and after (plan.ts). An API

@@ -1,13 +1,14 @@
 /**
  * One write pipeline (src/writes/pipeline.ts), through a real MCP client against the sandbox and
- * in the code itself: a task that computes from YNAB's figures (move_money) plans from YNAB as it
+ * in the code itself: a write's arguments are checked once on their way to YNAB, API write and
+ * task write alike; a task that computes from YNAB's figures (move_money) plans from YNAB as it
  * is now; the duplicate guard, the freshness of a plan's read and the steps of the pipeline each
  * live in one place in src/writes/, mcp/ keeping the protocol side only; task handlers take the
  * type of their schema; the write operations each have their row.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { currentMonth } from '../../src/api/dates.js';
 import { OPERATIONS } from '../../src/api/operations/index.js';
 import { API_WRITES } from '../../src/writes/api-writes.js';
@@ -22,6 +23,52 @@ beforeAll(async () => {
   h = await mcpHarness({ sandbox: { seed: 'one-pipeline' } });
 });
 afterAll(() => h.close());
+
+/**
+ * How often `text` is looked at for an unpaired surrogate (src/api/argument-check.ts) while `run`
+ * runs: the argument check walks every string of a request once per time it is made.
+ */
+async function surrogateChecks(text: string, run: () => Promise<unknown>): Promise<number> {
+  const exec = RegExp.prototype.exec;
+  let n = 0;
+  const spy = vi.spyOn(RegExp.prototype, 'exec').mockImplementation(function (this: RegExp, s: string) {
+    if (s === text && this.source.includes('\\uD800-\\uDBFF')) n++;
+    return exec.call(this, s);
+  });
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+  }
+  return n;
+}
+
+describe("a write's arguments", () => {
+  it('are checked once on their way to YNAB: an API write (before it is planned) and a task write', async () => {
+    const memo = 'checked once: groceries';
+    const created = await surrogateChecks(memo, async () =>
+      ok(
+        await h.call('create_transactions', {
+          transactions: [{ account_id: 'Everyday Checking', date: today, amount: -12.34, payee_name: 'Corner Shop', memo }],
+        }),
+      ),
+    );
+    expect(created).toBe(1);
+    const moved = 'checked once: to savings';
+    const transfer = await surrogateChecks(moved, async () =>
+      ok(await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Rainy Day Savings', amount: 10, memo: moved })),
+    );
+    expect(transfer).toBe(1);
+  });
+
+  it('with half a character are still refused before anything is planned or sent', async () => {
+    const before = h.sb.state.budgets[0]!.rec.transactions.size;
+    const res = await h.call('create_transactions', { transactions: [{ account_id: 'Everyday Checking', date: today, amount: -1, memo: 'half \ud800' }] });
+    expect(res.isError).toBe(true);
+    expect(res.content[0].text).toMatch(/memo .* contains an unpaired surrogate \(U\+D800\)/);
+    expect(h.sb.state.budgets[0]!.rec.transactions.size).toBe(before);
+  });
+});
 
 describe('move_money', () => {
   it("plans from YNAB's figures as they are now, not from a copy synced a second ago", async () => {
