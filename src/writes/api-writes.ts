@@ -16,7 +16,6 @@ import {
   accountState,
   categoryState,
   currentState,
-  describeEntity,
   groupState,
   monthCategoryId,
   monthCategoryState,
@@ -25,7 +24,6 @@ import {
   transactionState,
   type EntityChange,
   type EntityKind,
-  type Shown,
   type State,
 } from './entities.js';
 
