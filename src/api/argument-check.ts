@@ -7,8 +7,11 @@
  *    `/budgets/../user` into another endpoint.
  * Anything else is sent as given, URL-encoded in paths: ids are not checked for their shape here,
  * because an id may also be a name that the service (or the layer above) resolves.
- * Used at the depth where requests are made (paths.ts, the client) and where reads are answered
- * without a request (the service), so every tool and resource meets the same check.
+ * Every call is checked by the service, the one entry point for operations (reads it answers
+ * without a request too), so every tool and resource meets the same check; path parameters are
+ * checked again where paths are built (paths.ts), for the client's own requests. A call is
+ * checked once: the write pipeline checks an API write's call before it plans it (nothing is
+ * previewed that could not be sent), and the service then takes that call as checked.
  */
 import { InvalidArgumentError } from './client/errors.js';
 import type { Operation } from './operations/index.js';
@@ -59,6 +62,15 @@ function walk(value: unknown, where: string): void {
  * lists by index (`transactions[1].id`).
  */
 export function checkCallArguments(op: Operation, args: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }): void {
+  if (checked.has(args)) return;
+  walkCall(op, args);
+  checked.add(args);
+}
+
+/** Calls already checked, by identity (a call is not changed once built). */
+const checked = new WeakSet<object>();
+
+function walkCall(op: Operation, args: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }): void {
   for (const [name, value] of Object.entries(args.params ?? {})) if (typeof value === 'string') checkPathParam(name, value);
   for (const [name, value] of Object.entries(args.query ?? {})) walk(value, name);
   const body = args.body as Record<string, unknown> | undefined;

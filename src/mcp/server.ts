@@ -12,7 +12,8 @@ import { registerResources } from './resources.js';
 import { toolSchema } from './schema.js';
 import { useBuiltSchemas } from './tool-schemas.js';
 import type { ServerState } from './state.js';
-import { confirmInput, withDialog } from './guard.js';
+import { confirmInput, withDialog } from './dialog.js';
+import { CONFIRM_FLOW } from '../writes/policy.js';
 import { TOOL_DEFINITIONS, withConfirm, type ToolDefinition } from './tools/definitions.js';
 import { selected } from './toolsets.js';
 import { runTool } from './tools/run.js';
@@ -55,11 +56,6 @@ function instructions(state: ServerState): string {
     .filter(Boolean)
     .join(' ');
 }
-
-/** The confirm flow, said once here rather than in every write tool. */
-const CONFIRM_FLOW =
-  'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
-  'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. Every change answers with a change_id; undo_change undoes it.';
 
 export interface BuildOptions {
   /** A long-lived instance (stdio) follows read-only changes by withdrawing write tools. */

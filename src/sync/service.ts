@@ -108,7 +108,8 @@ export class YnabService {
   async call(id: OperationId, args: CallArgs = {}, opts: ReplicaAnswerOptions = {}): Promise<ServiceResult> {
     const op = operation(id);
     const params = args.params ?? {};
-    // Also for reads the replica answers: a malformed id gets the same error as on the wire.
+    // Every call, reads the replica answers too: a malformed id gets the same error as on the
+    // wire. Once per call: one the write pipeline checked is not walked again (../api/argument-check.ts).
     checkCallArguments(op, args);
     if (op.access === 'write') {
       if (this.opts.client.readOnly) return this.opts.client.call(id, args); // refused, with the reason

@@ -6,67 +6,130 @@
  * a transfer between budget accounts, a tracking account) is listed as skipped with the reason.
  * Sent a hundred per request, each exactly once; a failure part way says how many were changed.
  */
+import * as z from 'zod';
 import type * as E from '../api/schemas/entities.js';
 import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../insights/filter.js';
+import { guardedString, NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { absentText } from './checks.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import { BULK_LIMIT, type WriteKind } from './policy.js';
-import { txnRow, type TaskContext, type TaskPlan } from './task.js';
-
-// ---- approve_transactions / recategorize_transactions ---------------------------------------
+import { txnRow } from './rows.js';
+import type { Writer } from './steps.js';
+import type { Applied, PlanContext } from './pipeline.js';
+import { taskWrite, type TaskPlan } from './task.js';
 
 export const MAX_SELECTED = 1000;
-const FILTER_KEYS = Object.keys(FILTER_ARGS);
+
+const SELECTION = {
+  transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as search_transactions takes it.'),
+  ...FILTER_ARGS,
+  expected_count: z.int().min(0).optional().describe('The count search_transactions gave for the filter (split lines count); needed with a filter.'),
+};
+
+type Selection = z.infer<z.ZodObject<typeof SELECTION>>;
 
 type Decide = (t: E.TransactionSummaryBase, split: boolean) => { change: Record<string, unknown> } | { unchanged: string } | { skip: string };
 
-function planBulk(verb: string, decide: Decide) {
-  return async (ctx: TaskContext, a: Record<string, any>, extra: Record<string, unknown> = {}): Promise<TaskPlan> => {
-    const r = ctx.replica;
-    const filter = Object.fromEntries(FILTER_KEYS.filter((k) => a[k] !== undefined).map((k) => [k, a[k]])) as FilterArgs;
-    const byFilter = Object.keys(filter).length > 0;
-    if (a.transaction_ids && byFilter) throw new ArgumentError(`give transaction_ids or a filter (${Object.keys(filter).join(', ')}), not both`);
-    if (!a.transaction_ids && !byFilter) throw new ArgumentError('give transaction_ids, or a filter as search_transactions takes it (with expected_count)');
-    if (byFilter && a.expected_count === undefined)
-      throw new ArgumentError('expected_count is needed with a filter: the count search_transactions gave for it, so that nothing else is changed');
-    let ids: string[];
-    // What expected_count is compared with: the number of transactions given, or for a filter the
-    // count search_transactions gives for it (matching lines: a split counts by its lines).
-    let counted: number;
-    if (a.transaction_ids) {
-      ids = [...new Set(a.transaction_ids as string[])];
-      const unknown = ids.filter((id) => !r.transactions.get(id) || r.transactions.get(id)!.deleted);
-      if (unknown.length) {
-        const named = unknown.slice(0, 10).map((id) => `transaction ${id}: ${absentText(r, id)}`);
-        throw new ArgumentError(
-          `${named.join('; ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`,
-        );
-      }
-      counted = ids.length;
-    } else {
-      const found = matchingTransactions(ctx.view, filter, ctx.digits);
-      ids = found.ids;
-      counted = found.lines;
+/**
+ * The transactions a call names: by id (each must be in the budget), or by the filter. `counted`
+ * is what expected_count is compared with: the number of transactions given, or for a filter the
+ * count search_transactions gives for it (matching lines: a split counts by its lines).
+ */
+function selected(ctx: PlanContext, a: Selection): { ids: string[]; counted: number; filter: FilterArgs } {
+  const r = ctx.replica;
+  const { transaction_ids, expected_count, ...filter } = a;
+  const given = Object.entries(filter)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
+  if (transaction_ids && given.length) throw new ArgumentError(`give transaction_ids or a filter (${given.join(', ')}), not both`);
+  if (!transaction_ids && !given.length) throw new ArgumentError('give transaction_ids, or a filter as search_transactions takes it (with expected_count)');
+  if (given.length && expected_count === undefined)
+    throw new ArgumentError('expected_count is needed with a filter: the count search_transactions gave for it, so that nothing else is changed');
+  if (!transaction_ids) {
+    const found = matchingTransactions(ctx.view, filter, ctx.digits);
+    return { ids: found.ids, counted: found.lines, filter };
+  }
+  const ids = [...new Set(transaction_ids)];
+  const unknown = ids.filter((id) => !r.transactions.get(id) || r.transactions.get(id)!.deleted);
+  if (unknown.length) {
+    const named = unknown.slice(0, 10).map((id) => `transaction ${id}: ${absentText(r, id)}`);
+    throw new ArgumentError(
+      `${named.join('; ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} (split lines are changed through their split transaction)`,
+    );
+  }
+  return { ids, counted: ids.length, filter };
+}
+
+/** Each selected transaction: changed (an entity of the plan), already as asked, or skipped with the reason. */
+function sorted(ctx: PlanContext, ids: string[], decide: Decide): { entities: EntityChange[]; unchanged: string[]; skipped: { id: string; reason: string }[] } {
+  const r = ctx.replica;
+  const entities: EntityChange[] = [];
+  const unchanged: string[] = [];
+  const skipped: { id: string; reason: string }[] = [];
+  for (const id of ids) {
+    const d = decide(
+      r.transactions.get(id)!,
+      r.linesOf(id).some((x) => !x.deleted),
+    );
+    if ('skip' in d) skipped.push({ id, reason: d.skip });
+    else if ('unchanged' in d) unchanged.push(id);
+    else {
+      const before = currentState(r, 'transaction', id)!;
+      entities.push({ kind: 'transaction', id, action: 'update', before, after: { ...before, ...d.change } });
     }
+  }
+  return { entities, unchanged, skipped };
+}
+
+/** Sends the updates; a failure part way journals what was changed and says how many were. */
+async function applyBulk(
+  w: Writer,
+  ctx: PlanContext,
+  summary: string,
+  entities: EntityChange[],
+  details: Record<string, unknown>,
+): Promise<Applied<Record<string, unknown>>> {
+  const done: EntityChange[] = [];
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  const record = (answered: E.TransactionDetail[]) => {
+    for (const t of answered) if (byId.has(t.id)) done.push({ ...byId.get(t.id)!, after: transactionState(t) });
+  };
+  try {
+    await w.updateTransactions(
+      entities.map((e) => ({
+        id: e.id,
+        ...Object.fromEntries(
+          Object.keys(e.after!)
+            .filter((k) => e.after![k] !== e.before![k])
+            .map((k) => [k, e.after![k]]),
+        ),
+      })),
+      record,
+    );
+  } catch (e) {
+    if (done.length) {
+      const partial = await ctx.changes
+        .append(ctx.budgetId, { tool: ctx.tool, summary: `${summary} (stopped after ${done.length})`, entities: done })
+        .catch(() => undefined);
+      (e as Error).message =
+        `${(e as Error).message}. ${done.length} of the ${entities.length} were changed before this${partial ? ` (change ${partial.id}, which undo_change can undo)` : ''}; the others were not`;
+    }
+    throw e;
+  }
+  return {
+    result: { updated: done.length, ...details, transactions: done.slice(0, 50).map((e) => txnRow(ctx.shown, e.id, e.after!)) },
+    draft: { summary: summary.replace(/^(\w+)e /, '$1ed '), entities: done },
+    notices: done.length > 50 ? [`The first 50 of ${done.length} changed transactions are listed.`] : [],
+  };
+}
+
+function planBulk(verb: string, decide: Decide) {
+  return async (ctx: PlanContext, a: Selection, extra: Record<string, unknown> = {}): Promise<TaskPlan> => {
+    const { ids, counted, filter } = selected(ctx, a);
     if (ids.length > MAX_SELECTED)
       throw new ArgumentError(`${ids.length} transactions match; at most ${MAX_SELECTED} are changed in one call: narrow the filter (dates, account)`);
-    const entities: EntityChange[] = [];
-    const unchanged: string[] = [];
-    const skipped: { id: string; reason: string }[] = [];
-    for (const id of ids) {
-      const t = r.transactions.get(id)!;
-      const d = decide(
-        t,
-        r.linesOf(id).some((x) => !x.deleted),
-      );
-      if ('skip' in d) skipped.push({ id, reason: d.skip });
-      else if ('unchanged' in d) unchanged.push(id);
-      else {
-        const before = currentState(r, 'transaction', id)!;
-        entities.push({ kind: 'transaction', id, action: 'update', before, after: { ...before, ...d.change } });
-      }
-    }
+    const { entities, unchanged, skipped } = sorted(ctx, ids, decide);
     const expected = a.expected_count ?? counted;
     const kinds: WriteKind[] = [entities.length > BULK_LIMIT ? 'bulk' : 'update', ...(expected !== counted ? ['count' as const] : [])];
     const summary = `${verb} ${entities.length} transaction${entities.length === 1 ? '' : 's'}`;
@@ -92,55 +155,25 @@ function planBulk(verb: string, decide: Decide) {
           ...details,
           message: `Nothing to change: ${unchanged.length ? `${unchanged.length} already as asked` : 'no transaction matches'}${skipped.length ? `, ${skipped.length} cannot be changed (see skipped)` : ''}.`,
         },
-        apply: async () => ({ structured: {} }),
+        apply: async () => ({ result: {} }),
       };
     }
-    return {
-      ...base,
-      apply: async (w) => {
-        const done: EntityChange[] = [];
-        const byId = new Map(entities.map((e) => [e.id, e]));
-        const record = (answered: E.TransactionDetail[]) => {
-          for (const t of answered) if (byId.has(t.id)) done.push({ ...byId.get(t.id)!, after: transactionState(t) });
-        };
-        try {
-          await w.updateTransactions(
-            entities.map((e) => ({
-              id: e.id,
-              ...Object.fromEntries(
-                Object.keys(e.after!)
-                  .filter((k) => e.after![k] !== e.before![k])
-                  .map((k) => [k, e.after![k]]),
-              ),
-            })),
-            record,
-          );
-        } catch (e) {
-          if (done.length) {
-            const partial = await ctx.changes
-              .append(ctx.budgetId, { tool: ctx.tool, summary: `${summary} (stopped after ${done.length})`, entities: done })
-              .catch(() => undefined);
-            (e as Error).message =
-              `${(e as Error).message}. ${done.length} of the ${entities.length} were changed before this${partial ? ` (change ${partial.id}, which undo_change can undo)` : ''}; the others were not`;
-          }
-          throw e;
-        }
-        return {
-          structured: { updated: done.length, ...details, transactions: done.slice(0, 50).map((e) => txnRow(ctx.shown, e.id, e.after!)) },
-          draft: { summary: summary.replace(/^(\w+)e /, '$1ed '), entities: done },
-          notices: done.length > 50 ? [`The first 50 of ${done.length} changed transactions are listed.`] : [],
-        };
-      },
-    };
+    return { ...base, apply: (w) => applyBulk(w, ctx, summary, entities, details) };
   };
 }
 
-export const approve = planBulk('Approve', (t) => (t.approved ? { unchanged: 'approved' } : { change: { approved: true } }));
+export const APPROVE_TRANSACTIONS = taskWrite({
+  input: SELECTION,
+  plan: planBulk('Approve', (t) => (t.approved ? { unchanged: 'approved' } : { change: { approved: true } })),
+});
 
-export function recategorize(ctx: TaskContext, a: Record<string, any>): Promise<TaskPlan> {
+const RECATEGORIZE_INPUT = { new_category_id: NameOrId.describe('The category to set: id or name.'), ...SELECTION };
+
+function recategorize(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECATEGORIZE_INPUT>>): Promise<TaskPlan> {
   const r = ctx.replica;
-  const target = r.categories.get(a.new_category_id);
-  if (!target || target.deleted) throw new ArgumentError(`new_category_id ${a.new_category_id}: no such category in this budget`);
+  const { new_category_id, ...selection } = a;
+  const target = r.categories.get(new_category_id);
+  if (!target || target.deleted) throw new ArgumentError(`new_category_id ${new_category_id}: no such category in this budget`);
   const decide: Decide = (t, split) => {
     const onBudget = r.accounts.get(t.account_id)?.on_budget ?? false;
     if (split) return { skip: 'a split: its lines carry the categories (split_transaction changes them)' };
@@ -148,5 +181,7 @@ export function recategorize(ctx: TaskContext, a: Record<string, any>): Promise<
     if (t.transfer_account_id && r.accounts.get(t.transfer_account_id)?.on_budget) return { skip: 'a transfer between budget accounts, which has no category' };
     return t.category_id === target.id ? { unchanged: 'already' } : { change: { category_id: target.id } };
   };
-  return planBulk('Recategorize', decide)(ctx, a, { new_category_id: target.id });
+  return planBulk('Recategorize', decide)(ctx, selection, { new_category_id: target.id });
 }
+
+export const RECATEGORIZE_TRANSACTIONS = taskWrite({ input: RECATEGORIZE_INPUT, plan: recategorize });

@@ -3,7 +3,7 @@
  *  - its targets: an update or delete acts on an entity this budget holds. One it does not hold
  *    (an id of another budget, a typo) or saw deleted is refused, "not found" or "already
  *    deleted", before a preview is answered, so that no confirm token is handed out for nothing
- *    (the gate calls this, guard.ts);
+ *    (the gate calls this, gate.ts);
  *  - its references: the ids a re-creation sends (account, payee, category, split lines') are
  *    this budget's, so that a delete is never followed by a create YNAB refuses (undo.ts; the
  *    ids in a task's arguments are checked where names are resolved, ../mcp/resolve.ts);

@@ -10,10 +10,14 @@
  *  - one name's words start the other's ("Amazon" and "Amazon Mktp US");
  *  - at most one typing slip per five letters ("Starbucks" and "Starbuck").
  * No payee on either side is the same payee; a payee on one side only is not.
+ * The guard is one step of the write pipeline (pipeline.ts), for every plan that creates
+ * transactions and says so (`guard`): create_transactions, create_transfer.
  */
 import type * as E from '../api/schemas/entities.js';
 import { distance, foldText } from '../shared/text.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { currentState, type Shown } from './entities.js';
+import { txnRow } from './rows.js';
 
 export const DUPLICATE_WINDOW_DAYS = 3;
 
@@ -90,4 +94,25 @@ export function duplicateCandidates(r: BudgetReplica, items: readonly NewItem[])
     if (candidates.length) out.push({ index, candidates: candidates.sort((a, b) => (a.date < b.date ? 1 : -1)) });
   });
   return out;
+}
+
+/** A create the guard held: its position among the plan's items, and the transactions it looks like, as rows. */
+export interface HeldItem {
+  index: number;
+  candidates: Record<string, unknown>[];
+}
+
+/** What a plan that creates transactions gives the guard: the items, and how its answer says they were held. */
+export interface DuplicateGuard {
+  items: readonly NewItem[];
+  /** The answer when some are held (nothing is created); `notices`: the plan's. */
+  held(found: HeldItem[], notices: readonly string[]): Record<string, unknown>;
+}
+
+/** The answer of a create held as a likely duplicate, or undefined when none of its items looks like one. */
+export function holdDuplicates(r: BudgetReplica, s: Shown, guard: DuplicateGuard, notices: readonly string[]): Record<string, unknown> | undefined {
+  const found = duplicateCandidates(r, guard.items);
+  if (!found.length) return undefined;
+  const rows = found.map((d) => ({ index: d.index, candidates: d.candidates.map((t) => txnRow(s, t.id, currentState(r, 'transaction', t.id)!)) }));
+  return guard.held(rows, notices);
 }

@@ -80,12 +80,29 @@ export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<s
   };
 }
 
-/** The question the client's confirmation dialog asks: the summary and the first changes, one line each. */
-export function dialogText(plan: Plan, describe: (e: EntityChange) => string): string {
-  const lines = plan.entities
-    .filter((e) => !e.linked)
-    .slice(0, 10)
-    .map((e) => `- ${e.action} ${describe(e)}`);
-  const more = plan.entities.length > 10 ? `\n(and ${plan.entities.length - 10} more)` : '';
-  return `${plan.summary}\n${lines.join('\n')}${more}\nApply this change?`;
+/** What the client's confirmation dialog asks: the summary and the first changes (budget text, escaped where it is shown). */
+export interface Question {
+  summary: string;
+  changes: { action: string; what: string }[];
+  /** Changes not listed. */
+  more: number;
+}
+
+/** The dialog's question about a plan: its first 10 changes, each described. */
+export function dialogQuestion(plan: Plan, describe: (e: EntityChange) => string): Question {
+  return {
+    summary: plan.summary,
+    changes: plan.entities
+      .filter((e) => !e.linked)
+      .slice(0, 10)
+      .map((e) => ({ action: e.action, what: describe(e) })),
+    more: Math.max(0, plan.entities.length - 10),
+  };
+}
+
+/** The dialog's text, one line each; `escape` makes budget text safe to show, line by line (the dialog's own line breaks stay). */
+export function dialogText(q: Question, escape: (text: string) => string): string {
+  const lines = q.changes.map((c) => `- ${c.action} ${escape(c.what)}`);
+  const more = q.more ? `\n(and ${q.more} more)` : '';
+  return `${escape(q.summary)}\n${lines.join('\n')}${more}\nApply this change?`;
 }

@@ -49,3 +49,11 @@ export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string
 export function canHold(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
   return mode !== 'off' && mustConfirm(mode, kinds);
 }
+
+/** Said in every tool that may answer with a preview (the flow in full is in the server's instructions). */
+export const PREVIEW_HINT = 'May answer with a preview: show the user; repeat with confirm_token only if they agree.';
+
+/** The confirm flow as the server's instructions say it, once, rather than in every write tool. */
+export const CONFIRM_FLOW =
+  'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
+  'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. Every change answers with a change_id; undo_change undoes it.';

@@ -15,17 +15,23 @@
  *    Every id the lines name is checked before anything is sent (../mcp/resolve.ts), so that a
  *    create YNAB would refuse for an unknown category or payee never follows the delete.
  */
+import * as z from 'zod';
 import { addYears } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { guardedString, NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
+import { optionalMoney, requiredMoney } from '../shared/money-args.js';
 import { absentText } from './checks.js';
 import { currentState, describeEntity, transactionState, type EntityChange, type Shown, type State } from './entities.js';
 import type { Draft } from './plan.js';
+import { txnRow } from './rows.js';
 import { StepError, transactionBody, type Writer } from './steps.js';
+import type { PlanContext } from './pipeline.js';
+import { moneyPair, taskWrite, type TaskPlan } from './task.js';
 import { UncertainWriteError } from '../api/client/errors.js';
 
-export interface SplitLine {
+interface SplitLine {
   amount: number;
   category_id: string | null;
   payee_id?: string | null;
@@ -33,7 +39,7 @@ export interface SplitLine {
   memo?: string | null;
 }
 
-export interface SplitPlan {
+interface SplitPlan {
   /** Delete and create (an existing split), or one update (not yet a split). */
   rewrite: boolean;
   entities: EntityChange[];
@@ -58,7 +64,7 @@ function importMatch(r: BudgetReplica, t: E.TransactionSummaryBase, amount: numb
   return undefined;
 }
 
-export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLine[], total: number | undefined, today: string): SplitPlan {
+function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLine[], total: number | undefined, today: string): SplitPlan {
   const t = r.transactions.get(id);
   if (!t || t.deleted) throw new ArgumentError(`transaction_id ${id}: ${absentText(r, id)}${r.wasDeleted(id) ? '' : ' (the list and search tools give ids)'}`);
   if (t.transfer_transaction_id && !r.transactions.has(t.transfer_transaction_id)) {
@@ -135,12 +141,7 @@ export function planSplit(r: BudgetReplica, s: Shown, id: string, lines: SplitLi
 }
 
 /** Applies a split plan; the transaction as YNAB now shows it, and what to journal. */
-export async function applySplit(
-  p: SplitPlan,
-  id: string,
-  w: Writer,
-  s: Shown,
-): Promise<{ transaction: E.TransactionDetail; draft: Draft; notices: string[] }> {
+async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown): Promise<{ transaction: E.TransactionDetail; draft: Draft; notices: string[] }> {
   const notices: string[] = [];
   if (!p.rewrite) {
     const t = await w.updateTransaction(id, p.body);
@@ -165,9 +166,9 @@ export async function applySplit(
       );
     }
     // Put the original back, so that the budget holds what it held.
-    let back: Record<string, any>;
+    let back: E.TransactionDetail;
     try {
-      back = await w.recreate('transaction', old.before!);
+      back = await w.recreateTransaction(old.before!);
     } catch (restore) {
       throw new StepError(
         `the split was deleted, creating it with the new lines failed (${(e as Error).message}), and creating the original again failed too (${(restore as Error).message}). ` +
@@ -197,3 +198,55 @@ export async function applySplit(
     notices: [...notices, `The split was created again with a new id, ${made.id} (it replaces ${id}).`],
   };
 }
+
+const LINE = z.strictObject({
+  amount: z.number().optional(),
+  amount_milliunits: z.int().optional(),
+  category_id: NameOrId.nullable().optional(),
+  payee_id: NameOrId.nullable().optional(),
+  payee_name: guardedString(200).optional(),
+  memo: z.string().max(500).nullable().optional(),
+});
+
+const INPUT = {
+  transaction_id: guardedString(100),
+  subtransactions: z.array(LINE).min(2).max(100).describe('The lines (amount, category_id; payee, memo), summing to the total.'),
+  ...moneyPair('New total; default the current amount.'),
+};
+
+async function planSplitTool(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>): Promise<TaskPlan> {
+  const lines: SplitLine[] = a.subtransactions.map((l, i) => ({
+    amount: requiredMoney(l, 'amount', { where: `subtransactions[${i}]`, digits: ctx.digits }),
+    category_id: l.category_id ?? null,
+    payee_id: l.payee_id ?? null,
+    payee_name: l.payee_name ?? null,
+    memo: l.memo ?? null,
+  }));
+  const total = optionalMoney(a, 'amount', { digits: ctx.digits });
+  const p = planSplit(ctx.replica, ctx.shown, a.transaction_id, lines, total, ctx.today);
+  return {
+    tool: ctx.tool,
+    budgetId: ctx.budgetId,
+    args: { transaction_id: a.transaction_id, amount: total ?? null, subtransactions: lines },
+    summary: p.summary,
+    kinds: ['split'],
+    entities: p.entities,
+    details: { kept: p.kept, ...(p.lost.length ? { not_kept: p.lost } : {}) },
+    notices: p.notices,
+    apply: async (w) => {
+      const done = await applySplit(p, a.transaction_id, w, ctx.shown);
+      return {
+        result: {
+          transaction: txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)),
+          ...(p.rewrite ? { replaced: a.transaction_id } : {}),
+          kept: p.kept,
+          ...(p.lost.length ? { not_kept: p.lost } : {}),
+        },
+        draft: done.draft,
+        notices: done.notices,
+      };
+    },
+  };
+}
+
+export const SPLIT_TRANSACTION = taskWrite({ input: INPUT, plan: planSplitTool });

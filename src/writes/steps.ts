@@ -1,12 +1,15 @@
 /**
- * The writes task-shaped tools and undo are made of, each one request through the service, so
- * each goes the exactly-once way (src/sync/writes.ts: creates recovered by identity, updates
- * re-read and compared, deletes done when gone) and lands in the budget's copy: create, update
- * and delete transactions, set a month's assignment, and put any entity back to a recorded
- * state (update it, re-create it, or delete it), declared per kind.
+ * The writes every plan is applied with (an API write tool's one request; what task-shaped tools
+ * and undo are made of), each one request through the service, so each goes the exactly-once
+ * way (src/sync/writes.ts: creates recovered by identity, updates re-read and compared, deletes
+ * done when gone) and lands in the budget's copy: create, update and delete transactions, set a
+ * month's assignment, and put any entity back to a recorded state (update it, re-create it, or
+ * delete it), declared per kind.
  */
+import type { CallArgs } from '../api/client/client.js';
+import type { WriteOperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
-import type { YnabService } from '../sync/service.js';
+import type { ServiceResult, YnabService } from '../sync/service.js';
 import type { EntityKind, State } from './entities.js';
 import type { Draft } from './plan.js';
 
@@ -91,6 +94,11 @@ export class Writer {
     return res.data;
   }
 
+  /** An API write tool's one request, as the tool built it; what it met on the way stays with its result (the tool's answer lists it first). */
+  async send(id: WriteOperationId, call: CallArgs): Promise<ServiceResult> {
+    return this.service.call(id, call);
+  }
+
   /** Creates transactions; the answer's transactions and the import ids YNAB refused as duplicates. */
   async createTransactions(items: Item[]): Promise<{ created: E.TransactionDetail[]; duplicateImportIds: string[] }> {
     const data = await this.call('createTransaction', {}, { transactions: items });
@@ -160,20 +168,23 @@ export class Writer {
 
   /** Creates an entity again from its recorded state: it gets a new id. */
   async recreate(kind: EntityKind, s: State): Promise<Item> {
-    if (kind === 'transaction') {
-      const { created, duplicateImportIds } = await this.createTransactions([transactionBody(s)]);
-      if (created[0]) return created[0];
-      if (duplicateImportIds.length) {
-        // YNAB keeps the import id of a deleted transaction: the new one goes without it.
-        this.notices.push(`YNAB did not accept the import id ${JSON.stringify(s.import_id)} again, so the re-created transaction has none.`);
-        const again = await this.createTransactions([transactionBody(s, { importId: false })]);
-        if (again.created[0]) return again.created[0];
-      }
-      throw new StepError('YNAB created nothing');
-    }
+    if (kind === 'transaction') return this.recreateTransaction(s);
     if (kind === 'scheduled_transaction')
       return (await this.call('createScheduledTransaction', {}, { scheduled_transaction: scheduledBody(s) })).scheduled_transaction;
     throw new StepError(`YNAB's API cannot create a ${kind.replace('_', ' ')} again here`);
+  }
+
+  /** Creates a transaction again from its recorded state, without its import id when YNAB refuses that again. */
+  async recreateTransaction(s: State): Promise<E.TransactionDetail> {
+    const { created, duplicateImportIds } = await this.createTransactions([transactionBody(s)]);
+    if (created[0]) return created[0];
+    if (duplicateImportIds.length) {
+      // YNAB keeps the import id of a deleted transaction: the new one goes without it.
+      this.notices.push(`YNAB did not accept the import id ${JSON.stringify(s.import_id)} again, so the re-created transaction has none.`);
+      const again = await this.createTransactions([transactionBody(s, { importId: false })]);
+      if (again.created[0]) return again.created[0];
+    }
+    throw new StepError('YNAB created nothing');
   }
 
   /** Deletes an entity (only transactions and scheduled transactions can be). */

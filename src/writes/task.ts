@@ -1,60 +1,63 @@
 /**
- * What the task-shaped writes (src/mcp/tools/tasks.ts) share: the context a plan is made in (the
- * budget's copy read nearly now, names and money for people, the service to write through, the
- * undo journal), the plan a task makes (a Plan plus how to apply it), and small helpers.
+ * The task tools' handlers (transfer.ts, move-money.ts, bulk.ts, split.ts, undo-task.ts), each
+ * typed from the zod schema of its arguments, and what they share: the amount they take, the
+ * account an argument names.
  */
+import * as z from 'zod';
 import type * as E from '../api/schemas/entities.js';
-import type { BudgetView } from '../insights/view.js';
 import { ArgumentError } from '../shared/argument-error.js';
+import { MILLIUNITS_DOC } from '../shared/field-docs.js';
 import { requiredMoney } from '../shared/money-args.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import type { YnabService } from '../sync/service.js';
-import type { UndoJournal } from './undo-journal.js';
-import type { Shown, State } from './entities.js';
-import type { Draft, Plan } from './plan.js';
-import type { Writer } from './steps.js';
+import type { PlanContext, WritePlan } from './pipeline.js';
 
-export interface TaskContext {
-  /** The undo journal. */
-  changes: UndoJournal;
-  service: YnabService;
-  budgetId: string;
-  replica: BudgetReplica;
-  view: BudgetView;
-  shown: Shown;
-  digits?: number;
-  today: string;
-  tool: string;
+/** A task tool's plan: applied, it answers with structured content. */
+export type TaskPlan = WritePlan<Record<string, unknown>>;
+
+type Args<I extends z.ZodRawShape> = z.infer<z.ZodObject<I>>;
+
+/** A task tool's handler that writes, as the pipeline runs it (task-run.ts). */
+export interface WriteTask {
+  input: z.ZodRawShape;
+  /** Computes from YNAB's figures (a month's assignments): its plan reads the budget as it is now. */
+  needsNow: boolean;
+  plan(ctx: PlanContext, args: Record<string, unknown>): Promise<TaskPlan>;
 }
 
-export interface Applied {
-  structured: Record<string, unknown>;
-  draft?: Draft;
-  notices?: string[];
+/** A task tool's handler that reads. */
+export interface ReadTask {
+  input: z.ZodRawShape;
+  read(ctx: PlanContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-export interface TaskPlan extends Plan {
-  /** Answered as is, nothing written (duplicates held, nothing to change). */
-  answer?: Record<string, unknown>;
-  apply(w: Writer): Promise<Applied>;
+export type Task = WriteTask | ReadTask;
+
+/**
+ * A task that writes: its handler takes the arguments as its schema types them. They come
+ * checked against the tool's schema, names replaced by ids; parsed here once more, so that the
+ * type is the schema's, not asserted.
+ */
+export function taskWrite<I extends z.ZodRawShape>(spec: {
+  input: I;
+  /** Computes from YNAB's figures (a month's assignments): its plan reads the budget as it is now. */
+  needsNow?: boolean;
+  plan: (ctx: PlanContext, args: Args<I>) => Promise<TaskPlan>;
+}): WriteTask {
+  const schema = z.object(spec.input);
+  return { input: spec.input, needsNow: spec.needsNow === true, plan: (ctx, args) => spec.plan(ctx, schema.parse(args)) };
 }
 
-/** A transaction as a short row of a result. */
-export function txnRow(s: Shown, id: string, t: State): Record<string, unknown> {
-  const lines = (t.subtransactions as State[] | undefined) ?? [];
-  return {
-    id,
-    date: t.date,
-    amount_milliunits: t.amount,
-    amount_formatted: s.money(t.amount as number),
-    account_name: s.account(t.account_id),
-    payee_name: s.payee(t.payee_id) ?? t.payee_name ?? null,
-    category_name: lines.length ? `Split (${lines.length})` : s.category(t.category_id),
-    memo: t.memo ?? null,
-    cleared: t.cleared,
-    approved: t.approved,
-  };
+/** A task that only reads (the undo journal's list). */
+export function taskRead<I extends z.ZodRawShape>(spec: { input: I; read: (ctx: PlanContext, args: Args<I>) => Promise<Record<string, unknown>> }): ReadTask {
+  const schema = z.object(spec.input);
+  return { input: spec.input, read: (ctx, args) => spec.read(ctx, schema.parse(args)) };
 }
+
+/** An amount a task takes: decimal, or milliunits (shared/money-args.ts reads the pair). */
+export const moneyPair = (doc: string) => ({
+  amount: z.number().optional().describe(doc),
+  amount_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
+});
 
 export function positive(args: Record<string, unknown>, digits: number | undefined): number {
   const m = requiredMoney(args, 'amount', { digits });

@@ -8,7 +8,6 @@
  * never retried here, because a lost answer does not say whether the write happened (see the
  * write coordinator).
  */
-import { checkCallArguments } from '../argument-check.js';
 import { memberName, operation, type Era, type Operation, type OperationId } from '../operations/index.js';
 import { buildPath } from '../paths.js';
 import { QUERY_PARAMS, type QueryName } from '../query.js';
@@ -99,7 +98,8 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
     if (op.access === 'write' && this.readOnlyMode) {
       throw new ReadOnlyError(`${op.tool.name} changes the budget, and this server is in read-only mode`);
     }
-    checkCallArguments(op, args);
+    // Its arguments were checked by the service that made the call (../argument-check.ts);
+    // paths.ts still refuses a path parameter that would change the address.
     const path = buildPath(op, this.era, args.params ?? {});
     const query: Record<string, string> = {};
     for (const name of op.query) {

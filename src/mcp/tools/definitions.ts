@@ -3,17 +3,18 @@
  * and body fields, money as decimal or milliunits; its output: the operation's `data` member,
  * compact by default, paged when a list), the insight tools of insights.ts, computed from the
  * budget's local copy, and the task-shaped writes of tasks.ts. All kinds share one shape, one
- * registration and one answer path (../answer.ts); every write passes one gate (../guard.ts),
- * and a write that the `--writes` mode can hold takes `confirm_token` (withConfirm). Annotations are set explicitly; output schemas are lean (the member that holds
+ * registration and one answer path (../tool-answer.ts); every write runs one pipeline
+ * (src/writes/pipeline.ts), and a write that the `--writes` mode can hold takes `confirm_token`
+ * (withConfirm). Annotations are set explicitly; output schemas are lean (the member that holds
  * the answer and its type: what paging, freshness and notices mean is said once, in the server's
  * instructions, not in every tool).
  */
 import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation, type WriteFacts } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
-import { type WriteMode } from '../../writes/policy.js';
 import type { McpToolset } from '../toolsets.js';
-import { canHold, type WriteKind } from '../../writes/policy.js';
+import { canHold, PREVIEW_HINT, type WriteKind, type WriteMode } from '../../writes/policy.js';
+import type { Task } from '../../writes/task.js';
 import { CONTROLS, toolArgs, type ToolArgs } from './args.js';
 import { BUDGET_ARG, guardedString } from '../../shared/arg-schemas.js';
 import type { InsightSpec } from '../../insights/types.js';
@@ -63,10 +64,10 @@ export interface InsightTool extends ToolBase {
   compute: InsightSpec['compute'];
 }
 
-/** A task-shaped write (or the undo journal's list) of tasks.ts. */
+/** A task-shaped write (or the undo journal's list) of tasks.ts: its handler is in src/writes/. */
 export interface TaskTool extends ToolBase {
   kind: 'task';
-  spec: TaskSpec;
+  task: Task;
 }
 
 export type ToolDefinition = ApiTool | InsightTool | TaskTool;
@@ -168,20 +169,17 @@ function defineTask(spec: TaskSpec): TaskTool {
     toolset: spec.toolset,
     access: spec.access,
     budget: true,
-    input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.input }),
+    input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.task.input }),
     // Optional: a write may answer with a preview (or held duplicates) instead.
     output: z.looseObject(Object.fromEntries(Object.entries(spec.output).map(([k, v]) => [k, v.optional()]))),
     annotations: spec.access === 'read' ? READ : { readOnlyHint: false, destructiveHint: spec.destructive, idempotentHint: false },
     kinds: spec.kinds,
-    spec,
+    task: spec.task,
   };
 }
 
 /** confirm_token: said once in the server's instructions, so not described here. */
 const CONFIRM_TOKEN = guardedString(100).optional();
-
-/** Said in every tool that may answer with a preview (the flow in full is in the server's instructions). */
-export const PREVIEW_HINT = 'May answer with a preview: show the user; repeat with confirm_token only if they agree.';
 
 /** The tool as offered in a `--writes` mode: a write the mode can hold says so and takes confirm_token. */
 export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): T {

@@ -1,14 +1,14 @@
 /**
- * Runs a tool: the shared answer (arguments → the service → the one output builder, see
- * ../answer.ts) → a result with structured content and its JSON text mirror, inside a data
- * boundary when it holds budget text (output/untrusted.ts). Every failure becomes an isError result with a specific message; nothing
- * is thrown to the SDK.
+ * Runs a tool: the shared answer (arguments → the service or the write pipeline → the one output
+ * builder, see ../tool-answer.ts) → a result with structured content and its JSON text mirror,
+ * inside a data boundary when it holds budget text (output/untrusted.ts). Every failure becomes
+ * an isError result with a specific message; nothing is thrown to the SDK.
  */
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer, type Answer } from '../tool-answer.js';
 import { configuredBudgetOf, describeError } from '../errors.js';
-import { NO_CONFIRM, type ConfirmInput } from '../guard.js';
+import { NO_CONFIRM, type ConfirmInput } from '../../writes/gate.js';
 import { escapeText } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
 import type { ServerState } from '../state.js';
@@ -22,7 +22,7 @@ function errorResult(message: string): CallToolResult {
 export interface RunOptions {
   /** The result's `_meta`, from the answer (what a view needs beside the result: ../views/view-meta.ts). */
   resultMeta?: (answer: Answer) => Record<string, unknown>;
-  /** What the request says about confirming a held write (../guard.ts). */
+  /** What the request says about confirming a held write (../dialog.ts). */
   confirm?: ConfirmInput;
 }
 

@@ -1,21 +1,21 @@
 /**
- * Plans and journal drafts for the API's own write tools (create_transactions,
- * update_transaction(s), delete_transaction, the scheduled, category, payee and month writes):
- * which entities a request touches, their state now (from the budget's copy) and after (as the
- * request would leave them, for the preview; as the answer shows them, for the journal).
- * Declared per operation in one table.
+ * What each of the API's own write tools touches (create_transactions, update_transaction(s),
+ * delete_transaction, import_transactions, the scheduled, category, payee and month writes), one
+ * row per write operation, so that a write operation without one is a compile error: which
+ * entities a request touches, their state now (from the budget's copy) and after (as the request
+ * would leave them, for the preview; as the answer shows them, for the journal). The operation's
+ * own row says the rest (src/api/operations: what it makes, batch, duplicate guard, follow-up);
+ * api-plan.ts makes a request's plan from both.
  */
 import type { CallArgs } from '../api/client/client.js';
 import { currentMonth } from '../api/dates.js';
-import { operation, type OperationId } from '../api/operations/index.js';
+import type { WriteOperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import { closedAccountNotices } from './checks.js';
 import {
   accountState,
   categoryState,
   currentState,
-  describeEntity,
   groupState,
   monthCategoryId,
   monthCategoryState,
@@ -24,13 +24,11 @@ import {
   transactionState,
   type EntityChange,
   type EntityKind,
-  type Shown,
   type State,
 } from './entities.js';
-import type { Draft, Plan } from './plan.js';
-import { BULK_LIMIT, type WriteKind } from './policy.js';
 
-type Item = Record<string, any>;
+/** A request's body, and the API's answer: JSON as the operations table types it. */
+export type Item = Record<string, any>;
 
 /** A change's fields applied to a state (lines replace lines; a payee given by name is shown by name). */
 function predict(before: State | null, change: Item): State {
@@ -49,16 +47,16 @@ function predict(before: State | null, change: Item): State {
 
 const NOT_DELETABLE = "YNAB's API cannot delete categories, category groups, payees or accounts; hide or close it in YNAB instead";
 
-interface ApiWrite {
+export interface ApiWrite {
   kind: EntityKind;
-  /** What kinds of write the request makes (policy.ts). */
-  kinds(call: CallArgs): WriteKind[];
   /** Entities touched, with before (now) and after (predicted). */
   entities(call: CallArgs, r: BudgetReplica): EntityChange[];
   /** The entities as the answer shows them, with the before-states of the plan. */
   answered(data: Item, plan: EntityChange[], call: CallArgs): EntityChange[];
   not_undoable?: string;
   verb: string;
+  /** What the plan and the journal say, where describing the entities does not serve (an import names none beforehand). */
+  says?: { plan: string; done(entities: EntityChange[]): string };
 }
 
 const body = (call: CallArgs, member: string): Item => ((call.body ?? {}) as Item)[member] ?? {};
@@ -86,7 +84,6 @@ function one(kind: EntityKind, idParam: string, member: string, state: (x: Item)
   return {
     kind,
     verb,
-    kinds: () => ['update'],
     entities: (call, r) => {
       const id = param(call, idParam);
       const before = currentState(r, kind, id);
@@ -100,7 +97,6 @@ function created(kind: EntityKind, member: string, state: (x: Item) => State, ve
   return {
     kind,
     verb,
-    kinds: () => ['create'],
     entities: (call) => [{ kind, id: 'new', action: 'create', before: null, after: body(call, member) }],
     answered: (data) => (data[member] ? [{ kind, id: data[member].id, action: 'create', before: null, after: state(data[member]) }] : []),
     not_undoable: NOT_DELETABLE,
@@ -122,11 +118,10 @@ const updatedTransactions = (data: Item, plan: EntityChange[]): EntityChange[] =
     after: transactionState(t),
   }));
 
-const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
+export const API_WRITES: Readonly<Record<WriteOperationId, ApiWrite>> = {
   createTransaction: {
     kind: 'transaction',
     verb: 'Create',
-    kinds: () => ['create'],
     entities: (call) =>
       ((call.body as Item).transactions ?? [(call.body as Item).transaction]).map((t: Item, i: number) => ({
         kind: 'transaction',
@@ -140,7 +135,6 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   updateTransaction: {
     kind: 'transaction',
     verb: 'Update',
-    kinds: () => ['update'],
     entities: (call, r) => {
       const id = param(call, 'transaction_id');
       const before = currentState(r, 'transaction', id);
@@ -151,7 +145,6 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   updateTransactions: {
     kind: 'transaction',
     verb: 'Update',
-    kinds: (call) => [((call.body as Item).transactions?.length ?? 0) > BULK_LIMIT ? 'bulk' : 'update'],
     entities: (call, r) =>
       ((call.body as Item).transactions as Item[]).map((item) => {
         const id = targetOf(item, r) ?? item.id ?? `import_id ${item.import_id}`;
@@ -170,7 +163,6 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   deleteTransaction: {
     kind: 'transaction',
     verb: 'Delete',
-    kinds: () => ['delete'],
     entities: (call, r) => {
       const id = param(call, 'transaction_id');
       const pair = pairOf(r, id);
@@ -181,15 +173,14 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   importTransactions: {
     kind: 'transaction',
     verb: 'Import',
-    kinds: () => ['create'],
     entities: () => [],
     answered: (data) => ((data.transaction_ids ?? []) as string[]).map((id) => ({ kind: 'transaction', id, action: 'create', before: null, after: null })),
     not_undoable: 'imported transactions come from the bank connection; delete any of them with delete_transaction',
+    says: { plan: 'Import the transactions waiting in linked accounts', done: (entities) => `Imported ${entities.length} transaction(s) from linked accounts` },
   },
   createScheduledTransaction: {
     kind: 'scheduled_transaction',
     verb: 'Create',
-    kinds: () => ['create'],
     entities: (call) => {
       const s = body(call, 'scheduled_transaction');
       return [
@@ -219,7 +210,6 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   deleteScheduledTransaction: {
     kind: 'scheduled_transaction',
     verb: 'Delete',
-    kinds: () => ['delete'],
     entities: (call, r) => {
       const id = param(call, 'scheduled_transaction_id');
       return [{ kind: 'scheduled_transaction', id, action: 'delete', before: currentState(r, 'scheduled_transaction', id), after: null }];
@@ -229,7 +219,6 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   updateMonthCategory: {
     kind: 'month_category',
     verb: 'Assign',
-    kinds: () => ['update'],
     entities: (call, r) => {
       const id = monthCategoryId(monthOf(call), param(call, 'category_id'));
       const before = currentState(r, 'month_category', id);
@@ -245,45 +234,3 @@ const API_WRITES: Partial<Record<OperationId, ApiWrite>> = {
   createPayee: created('payee', 'payee', payeeState, 'Create'),
   createAccount: created('account', 'account', accountState, 'Create'),
 };
-
-/** The kinds of write an API write request makes (no budget copy needed). */
-export function apiWriteKinds(id: OperationId, call: CallArgs): WriteKind[] {
-  return API_WRITES[id]?.kinds(call) ?? [];
-}
-
-/** One sentence for a write: the entity as it is before it (a plan) or as the write left it (what was done). */
-function summaryOf(verb: string, entities: EntityChange[], s: Shown, done = false): string {
-  const main = entities.filter((e) => !e.linked);
-  const e = main[0];
-  if (main.length === 1 && e) return `${verb} ${describeEntity(e.kind, e.id, done ? (e.after ?? e.before) : (e.before ?? e.after), s)}`;
-  const kind = main[0]?.kind.replace('_', ' ') ?? 'entity';
-  return `${verb} ${main.length} ${kind}${main.length === 1 ? '' : 's'}`;
-}
-
-export function planApiWrite(tool: string, id: OperationId, call: CallArgs, budgetId: string, r: BudgetReplica, s: Shown): Plan {
-  const w = API_WRITES[id]!;
-  const entities = w.entities(call, r);
-  // The request as arguments (ids, milliunits), one level flat, so that a refusal can name what differs.
-  const { budget_id: _b, ...params } = call.params ?? {};
-  const body = (call.body ?? {}) as Item;
-  const members = Object.keys(body);
-  const fields = members.length === 1 && !Array.isArray(body[members[0]!]) ? body[members[0]!] : body;
-  const args = { ...params, ...(call.query ?? {}), ...fields };
-  const summary = operation(id).write?.makes === 'import' ? 'Import the transactions waiting in linked accounts' : summaryOf(w.verb, entities, s);
-  const notices = closedAccountNotices(r, entities);
-  return { tool, budgetId, args, summary, kinds: w.kinds(call), entities, ...(notices.length ? { notices } : {}) };
-}
-
-/** What an applied API write is journaled as. */
-export function draftApiWrite(id: OperationId, call: CallArgs, plan: Plan, data: Item, s: Shown): Draft {
-  const w = API_WRITES[id]!;
-  const entities = w.answered(data, plan.entities, call);
-  return {
-    summary:
-      operation(id).write?.makes === 'import'
-        ? `Imported ${entities.length} transaction(s) from linked accounts`
-        : summaryOf(`${w.verb.replace(/e$/, '')}ed`, entities, s, true),
-    entities,
-    ...(w.not_undoable ? { not_undoable: w.not_undoable } : {}),
-  };
-}

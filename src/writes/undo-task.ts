@@ -1,0 +1,89 @@
+/**
+ * undo_change and list_recent_changes: the task handlers of the undo journal. An undo claims the
+ * change first (so two calls cannot both undo it), puts every entity back (undo.ts), and is
+ * journaled as a change of its own that says what it undid; the pipeline settles the claim once
+ * it is recorded (pipeline.ts). The list reads the journal.
+ */
+import * as z from 'zod';
+import { guardedString } from '../shared/arg-schemas.js';
+import { ArgumentError } from '../shared/argument-error.js';
+import { describeEntity, type EntityChange } from './entities.js';
+import type { PlanContext } from './pipeline.js';
+import { taskRead, taskWrite, type TaskPlan } from './task.js';
+import { applyUndo, checkUndoable, undoEntities, UndoConflictError } from './undo.js';
+import { MAX_CHANGES } from './undo-journal.js';
+
+const UNDO_INPUT = { change_id: guardedString(100) };
+
+async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INPUT>>): Promise<TaskPlan> {
+  const change = await ctx.changes.get(ctx.budgetId, a.change_id);
+  if (!change)
+    throw new ArgumentError(
+      `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`,
+    );
+  checkUndoable(change, ctx.replica, ctx.shown);
+  return {
+    tool: ctx.tool,
+    budgetId: ctx.budgetId,
+    args: { change_id: change.id },
+    summary: `Undo ${change.id} (${change.summary})`,
+    kinds: ['undo'],
+    // The entities as they are now: a change in between spends the token.
+    entities: undoEntities(change),
+    apply: async (w) => {
+      const claimed = await ctx.changes.claim(ctx.budgetId, change.id);
+      if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
+      try {
+        const { draft, notices } = await applyUndo(claimed, w, ctx.shown);
+        return {
+          result: {
+            undone: change.id,
+            restored: draft.entities.map((e) => ({
+              action: e.action,
+              entity: e.kind,
+              id: e.id,
+              description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
+            })),
+          },
+          draft,
+          notices,
+        };
+      } catch (e) {
+        const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
+        if (partial?.length)
+          await ctx.changes
+            .append(ctx.budgetId, { tool: ctx.tool, summary: `Partly undid ${change.id}`, entities: partial, undoes: change.id })
+            .catch(() => undefined);
+        await ctx.changes.settle(ctx.budgetId, change.id, undefined).catch(() => undefined);
+        throw e;
+      }
+    },
+  };
+}
+
+export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
+
+const RECENT_INPUT = { limit: z.int().min(1).max(MAX_CHANGES).optional().describe('Default 20.') };
+
+async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECENT_INPUT>>): Promise<Record<string, unknown>> {
+  const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
+  return {
+    changes: changes.map((c) => ({
+      change_id: c.id,
+      at: c.at,
+      tool: c.tool,
+      summary: c.summary,
+      count: c.entities.filter((e) => !e.linked).length,
+      entities: c.entities.slice(0, 5).map((e) => `${e.action} ${describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown)}`),
+      ...(c.not_undoable
+        ? { undoable: false, why_not: c.not_undoable }
+        : c.undo?.state === 'undone'
+          ? { undoable: false, undone_by: c.undo.by }
+          : { undoable: true }),
+      ...(c.undoes ? { undoes: c.undoes } : {}),
+    })),
+    count: changes.length,
+  };
+}
+
+export const LIST_RECENT_CHANGES = taskRead({ input: RECENT_INPUT, read: recentChanges });
