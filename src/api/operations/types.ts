@@ -34,7 +34,7 @@
  *                 (CacheClass): sync/service.ts.
  *   write         what a write makes and how it is made exactly once (WriteFacts): src/writes (plans,
  *                 the policy, the duplicate guard), mcp/tools/definitions.ts (write kinds,
- *                 allow_duplicate), mcp/after-write.ts (follow-up reads), sync/writes.ts,
+ *                 allow_duplicate), writes/follow-ups.ts (follow-up reads), sync/writes.ts,
  *                 sync/creates.ts, sync/create-match.ts, sync/transaction-updates.ts (exactlyOnce).
  *   output        what the answer holds and how the tools show it (OutputFacts):
  *                 mcp/tools/definitions.ts (the output shape for mcp/output/builder.ts; paging,
