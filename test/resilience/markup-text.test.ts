@@ -12,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAnswerText } from '../helpers/answer-text.js';
+import { plantBudgetText, strings, type Planted } from '../helpers/budget-text.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -27,34 +28,21 @@ const NOTE = 'goal > 100 < 200';
 
 let h: McpHarness;
 let budgetId: string;
-const ids: Record<string, string> = {};
+let ids: Planted['ids'];
 
 beforeAll(async () => {
   h = await mcpHarness({ sandbox: { seed: 'markup-text' } });
-  // The API cannot rename a budget; the service's data can hold any name.
-  h.sb.state.budgets[0]!.rec.name = BUDGET;
-  budgetId = h.sb.state.budgets[0]!.rec.id;
-  ids.account_id = ok(await h.call('create_account', { name: ACCOUNT, type: 'checking', balance: 10 })).account.id;
-  const group = ok(await h.call('create_category_group', { name: 'Markup' })).category_group.id;
-  ids.category_id = ok(await h.call('create_category', { name: 'Fun <stuff>', category_group_id: group, note: NOTE })).category.id;
-  const created = ok(
-    await h.call('create_transactions', {
-      transactions: [{ account_id: ids.account_id, date: today, amount: -2, payee_name: PAYEE, memo: MEMO, category_id: ids.category_id }],
-    }),
-  );
-  ids.transaction_id = created.transaction_ids[0];
-  ids.payee_id = created.transactions[0].payee_id;
+  ({ budgetId, ids } = await plantBudgetText(h, {
+    budget: BUDGET,
+    account: ACCOUNT,
+    group: 'Markup',
+    category: 'Fun <stuff>',
+    note: NOTE,
+    payee: PAYEE,
+    memo: MEMO,
+  }));
 });
 afterAll(() => h.close());
-
-/** Every string in a value (keys too), with where it is. */
-function strings(value: unknown, where = ''): [string, string][] {
-  if (typeof value === 'string') return [[where, value]];
-  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${where}[${i}]`));
-  if (value && typeof value === 'object')
-    return Object.entries(value).flatMap(([k, v]) => [[`${where}.${k} (key)`, k] as [string, string], ...strings(v, `${where}.${k}`)]);
-  return [];
-}
 
 const withMarkup = (value: unknown): string[] =>
   strings(value)
