@@ -6,14 +6,14 @@
  * sign-in land on different instances), the sandbox as YNAB, and the real MCP client's OAuth
  * support. The test plays the browser.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopbackCertificate } from '../helpers/tls.js';
 import { browse, MemoryOAuthProvider, signIn, startDeployment, startInstance, type Deployment } from '../helpers/hosted.js';
 import { freePort } from '../helpers/redis.js';
 import { ok } from '../helpers/mcp.js';
@@ -24,31 +24,9 @@ let tls: { dir: string; server: HttpsServer; origin: string };
 /** A TLS server on loopback with a certificate made for this run, serving client metadata documents. */
 async function metadataServer(): Promise<typeof tls> {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-cimd-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const certificate = loopbackCertificate(dir);
   const docs = new Map<string, unknown>();
-  const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+  const server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
     const doc = docs.get(req.url ?? '');
     res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=60' });
     res.end(JSON.stringify(doc ?? {}));

@@ -7,9 +7,8 @@
  * usable, the default scope, nothing of a failed sign-in kept, the oversized consent form, and the
  * fetch of a client metadata document (public addresses only, one 2.5 s attempt).
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataKey, parseDataKey } from '../../src/hosted/sealing.js';
 import { grantKey, identityOf } from '../../src/hosted/ynab-grants.js';
 import type { SandboxUser } from '../../src/sandbox/state.js';
+import { loopbackCertificate } from '../helpers/tls.js';
 import { browse, startDeployment, type Deployment } from '../helpers/hosted.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
@@ -29,32 +29,10 @@ let tls: { dir: string; server: HttpsServer; origin: string; docs: Map<string, u
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-signin-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const certificate = loopbackCertificate(dir);
   const docs = new Map<string, unknown>();
   const requests: { url: string; received: number; closed?: number }[] = [];
-  const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+  const server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
     const r: (typeof requests)[number] = { url: req.url ?? '', received: Date.now() };
     requests.push(r);
     req.socket.on('close', () => (r.closed = Date.now()));
@@ -65,7 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   tls = { dir, server, origin: `https://127.0.0.1:${(server.address() as { port: number }).port}`, docs, requests };
-  d = await startDeployment({ instances: 2, sandbox: { users: 2 }, env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+  d = await startDeployment({ instances: 2, sandbox: { users: 2 }, env: { NODE_EXTRA_CA_CERTS: certificate.certPath } });
 });
 
 afterAll(async () => {
