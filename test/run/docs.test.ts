@@ -47,6 +47,16 @@ describe('the README and docs/', () => {
     expect(docProblems(REPO_ROOT)).toEqual([]);
   });
 
+  it("state hosted mode's sign-in rules where an operator reads them: the redirect URIs a client may register, and the default scope", () => {
+    const hosted = readFileSync(join(REPO_ROOT, 'docs/hosted.md'), 'utf8');
+    for (const text of [readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'), hosted]) {
+      expect(text).toMatch(/redirect\s+URIs,?\s+(?:must\s+be|with)\s+`https`,\s+or\s+plain\s+`http`\s+to\s+a\s+loopback\s+address/);
+      expect(text).toMatch(/anything\s+else\s+is\s+`invalid_redirect_uri`/);
+      expect(text).toMatch(/without\s+`scope`|asks\s+for\s+no\s+scope/);
+      expect(text).toMatch(/default(?:\s+scope)?,\s+`ynab`/);
+    }
+  });
+
   it('anchors are GitHub’s', () => {
     const md = '# A\n## Hosted mode: many users, for web and mobile assistants\n### `--data FILE` is durable\n```sh\n# not a heading\n```\n## A\n';
     expect([...anchors(md)]).toEqual(['a', 'hosted-mode-many-users-for-web-and-mobile-assistants', '--data-file-is-durable', 'a-1']);
