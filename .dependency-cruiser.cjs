@@ -10,7 +10,7 @@
  *   writes/, insights/           the write pipeline and task writes; exact insight computations
  *   sync/                        replicas kept by deltas, exactly-once creates
  *   auth/, quota/                credentials and OAuth; the request ledger
- *   shared/                      argument errors and schemas, money arguments, text folding, paging
+ *   shared/, statements/         argument errors and schemas, money arguments, text folding, paging; bank statement files
  *   api/                         the operations table, schemas, read builders, the client
  *   storage/                     file and Redis stores
  *   sandbox/                     the local v1 service (beside the rest: it uses api/ and storage/ only)
@@ -23,7 +23,7 @@ const LAYERS = [
   ['writes-insights', '^src/(writes|insights)/'],
   ['sync', '^src/sync/'],
   ['auth-quota', '^src/(auth|quota)/'],
-  ['shared', '^src/shared/'],
+  ['shared', '^src/(shared|statements)/'],
   ['api', '^src/api/'],
   ['storage', '^src/storage/'],
 ];
