@@ -6,7 +6,10 @@
  * message names the line and says what is expected: never a partial result.
  */
 import * as z from 'zod';
+import { readCamt } from './camt.js';
 import { parseCsv } from './csv.js';
+import { readOfx } from './ofx.js';
+import { readQif } from './qif.js';
 import { sniffFormat } from './sniff.js';
 import { countLines } from './text.js';
 import { type CsvColumns, DATE_FORMATS, type ParsedStatement, STATEMENT_FORMATS, STATEMENT_LIMITS, StatementError, type StatementFormat } from './types.js';
@@ -23,9 +26,6 @@ export {
   type StatementRow,
 } from './types.js';
 
-/** Lines a file may have beyond its rows (headers, account details, XML/OFX structure) before it is refused unread. */
-const LINES_PER_ROW_MAX = 60;
-
 function checkSize(content: string): void {
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > STATEMENT_LIMITS.bytes) {
@@ -37,7 +37,8 @@ export function parseStatement(input: { content: string; format?: 'auto' | State
   const { content } = input;
   checkSize(content);
   const format = !input.format || input.format === 'auto' ? sniffFormat(content) : input.format;
-  if (input.columns && format !== 'csv') throw new StatementError(`columns are for CSV files; this file is ${format}`);
+  // QIF takes columns.date_format alone (its dates may be either order); the other formats have no columns.
+  if (input.columns && format !== 'csv' && format !== 'qif') throw new StatementError(`columns are for CSV files; this file is ${format}`);
   if (format === 'csv') {
     // A CSV row is a line (a quoted cell may take more): far more lines than rows is refused unread.
     const lines = countLines(content);
@@ -46,8 +47,9 @@ export function parseStatement(input: { content: string; format?: 'auto' | State
     }
     return parseCsv(content, input.columns);
   }
-  void LINES_PER_ROW_MAX;
-  throw new StatementError(`format ${format} cannot be read yet`);
+  if (format === 'ofx' || format === 'qfx') return readOfx(content, format);
+  if (format === 'qif') return readQif(content, input.columns);
+  return readCamt(content);
 }
 
 const ColumnsArg = z.strictObject({
