@@ -7,11 +7,16 @@ import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
 import { intFlag, listenError, parseFlags, UsageError } from '../shared/cli-flags.js';
 
 export const SANDBOX_USAGE = `Usage: ynab-mcp sandbox [options]
+       ynab-mcp sandbox statement --account NAME --format csv|ofx|qfx|qif|camt053 [options]
 
 Starts a local, faithful implementation of the YNAB v1 API with demo budgets.
 Prints one JSON line on stdout once listening: base_url, app_url, access_token,
 read_only_token, oauth_client_id, oauth_client_secret (the first user's tokens), and
 users: [{email, access_token, read_only_token}] for every user.
+
+\`sandbox statement\` writes a bank statement file for a demo account (rows the budget
+does not have yet, one amount that differs, one it lacks, a statement balance) to try
+import_statement and reconcile_account: \`ynab-mcp sandbox statement --help\`.
 
 Options:
   --port N               port to listen on (0 = a free port; default 0)
@@ -36,6 +41,10 @@ Options:
 `;
 
 export async function sandboxCommand(argv: string[]): Promise<void> {
+  if (argv[0] === 'statement') {
+    (await import('./sandbox-statement.js')).statementCommand(argv.slice(1));
+    return;
+  }
   const flags = parseFlags(argv, {
     port: { type: 'string' },
     host: { type: 'string' },

@@ -76,3 +76,5 @@ export const STATEMENT_FILE_ARGS = {
     .describe('Default auto'),
   columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),
 } satisfies z.ZodRawShape;
+
+export { writeStatement, type StatementToWrite } from './write.js';

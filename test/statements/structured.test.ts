@@ -1,0 +1,102 @@
+/** OFX, QFX, QIF and camt.053 read by parseStatement: rows, balances, pending, malformed and hostile files. */
+import { describe, expect, it } from 'vitest';
+import { parseStatement, StatementError } from '../../src/statements/index.js';
+
+const refusal = (content: string) => {
+  try {
+    parseStatement({ content });
+  } catch (e) {
+    expect(e).toBeInstanceOf(StatementError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a StatementError');
+};
+
+const SGML = `OFXHEADER:100
+DATA:OFXSGML
+VERSION:102
+
+<OFX>
+<SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20240315<LANGUAGE>ENG</SONRS></SIGNONMSGSRSV1>
+<BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>
+<STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>2<ACCTTYPE>CHECKING</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20240301<DTEND>20240315
+<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240314120000[-5:EST]<TRNAMT>-1234.50<FITID>A1<NAME>STARBUCKS &amp; CO<MEMO>card 1234</STMTTRN>
+<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20240302<TRNAMT>100.00<FITID>A2<NAME>PAYROLL</STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>500.25<DTASOF>20240315</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+`;
+
+const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">
+<BkToCstmrStmt><GrpHdr><MsgId>1</MsgId></GrpHdr>
+<Stmt><Id>1</Id><Acct><Id><IBAN>DE00</IBAN></Id><Ccy>EUR</Ccy></Acct>
+<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">100.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-03-01</Dt></Dt></Bal>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">50.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Dt><Dt>2024-03-15</Dt></Dt></Bal>
+<Ntry><Amt Ccy="EUR">150.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2024-03-14</Dt></BookgDt><AcctSvcrRef>R1</AcctSvcrRef>
+<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>M&amp;S Ltd</Nm></Cdtr></RltdPties><RmtInf><Ustrd>Invoice 7</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="EUR">5.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>PDNG</Cd></Sts><BookgDt><Dt>2024-03-15</Dt></BookgDt>
+<NtryDtls><TxDtls><RltdPties><Dbtr><Pty><Nm>Anna</Nm></Pty></Dbtr></RltdPties></TxDtls></NtryDtls></Ntry>
+</Stmt></BkToCstmrStmt></Document>`;
+
+describe('OFX and QFX', () => {
+  it('reads OFX 1.x SGML: rows with FITID, the line each starts on, LEDGERBAL', () => {
+    const s = parseStatement({ content: SGML });
+    expect(s.format).toBe('ofx');
+    expect(s.rows).toEqual([
+      { line: 10, date: '2024-03-14', amount: -1_234_500, payee: 'STARBUCKS & CO', memo: 'card 1234', bank_id: 'A1' },
+      { line: 11, date: '2024-03-02', amount: 100_000, payee: 'PAYROLL', bank_id: 'A2' },
+    ]);
+    expect(s.balance).toEqual({ amount: 500_250, date: '2024-03-15' });
+    expect(s.currency).toBe('USD');
+  });
+
+  it('sniffs QFX from Intuit tags', () => {
+    expect(parseStatement({ content: SGML.replace('<LANGUAGE>ENG', '<LANGUAGE>ENG<INTU.BID>3000') }).format).toBe('qfx');
+  });
+
+  it('refuses an unclosed transaction, naming its line', () => {
+    expect(refusal(SGML.replace('<NAME>PAYROLL</STMTTRN>', '<NAME>PAYROLL<STMTTRN>'))).toMatch(/^line \d+: the OFX is malformed/);
+  });
+
+  it("refuses at once a tag long enough to stall ofx-js's backtracking regex", () => {
+    const started = Date.now();
+    expect(refusal(`OFXHEADER:100\n<OFX>\n<${'A'.repeat(40)}>x</OFX>`)).toMatch(/^line 3: <A+…> is not an OFX tag/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('QIF', () => {
+  it('reads amounts by their digits (qif-ts alone would read 1,234.50 as 1) and apostrophe years', () => {
+    const s = parseStatement({ content: "!Type:Bank\nD03/14/2024\nT-1,234.50\nPSTARBUCKS\nMcoffee\n^\nD3/2'24\nT100.00\nPPAYROLL\n^\n" });
+    expect(s.rows).toEqual([
+      { line: 2, date: '2024-03-14', amount: -1_234_500, payee: 'STARBUCKS', memo: 'coffee' },
+      { line: 7, date: '2024-03-02', amount: 100_000, payee: 'PAYROLL' },
+    ]);
+  });
+
+  it('refuses an unknown detail line, naming it', () => {
+    expect(refusal('!Type:Bank\nD03/14/2024\nT-1.00\nZoops\n^\n')).toMatch(/^line 4: the QIF is malformed/);
+  });
+
+  it('asks the date question when no date decides it', () => {
+    expect(refusal('!Type:Bank\nD03/04/2024\nT-1.00\nPA\n^\n')).toMatch(/day-first .* or month-first/);
+  });
+});
+
+describe('camt.053', () => {
+  it('reads entries (DBIT negative, PDNG pending, counterparty names of both versions) and the CLBD balance', () => {
+    const s = parseStatement({ content: CAMT });
+    expect(s.format).toBe('camt053');
+    expect(s.rows).toEqual([
+      { line: 7, date: '2024-03-14', amount: -150_000, payee: 'M&S Ltd', memo: 'Invoice 7', bank_id: 'R1' },
+      { line: 9, date: '2024-03-15', amount: 5000, payee: 'Anna', pending: true },
+    ]);
+    expect(s.balance).toEqual({ amount: -50_000, date: '2024-03-15' });
+    expect(s.currency).toBe('EUR');
+  });
+
+  it('refuses malformed XML naming the line, and any DOCTYPE', () => {
+    expect(refusal(CAMT.replace('</Cdtr>', ''))).toMatch(/^line 8: the XML is malformed/);
+    expect(refusal(`<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY a "aaaa">]>\n<Document xmlns="camt.053"/>`)).toMatch(/^line 2: .*DOCTYPE/);
+  });
+});
