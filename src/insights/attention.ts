@@ -76,8 +76,9 @@ function spendingBySource(ctx: AttentionContext, month: string): (categoryId: st
   };
 }
 
-const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
-  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === ctx.view.uncategorizedId);
+/** A line YNAB shows as uncategorized: budget activity without a category (transfers and starting balances never are). */
+export const uncategorizedLine = (view: BudgetView, l: Line) =>
+  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === view.uncategorizedId);
 
 export const CHECKS = [
   {
@@ -93,7 +94,7 @@ export const CHECKS = [
     kind: 'uncategorized',
     reason: 'Without a category.',
     find: (ctx) => {
-      const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
+      const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
       return [...ids]
         .map((id) => ctx.view.replica.transactions.get(id)!)
         .sort(newestFirst)

@@ -16,7 +16,7 @@ export interface Suggestion {
   /** The category's name. */
   category: string;
   confidence: 'high' | 'medium' | 'low';
-  /** What the suggestion rests on, e.g. "payee history: 14 of 15 times Groceries". */
+  /** What the suggestion rests on, e.g. "payee: 14 of 15" (of the payee's categorized lines, 14 had this category), "like payee \"Costco\": 8 of 8". */
   basis: string;
 }
 
@@ -150,10 +150,10 @@ export function categorySuggester(view: BudgetView, opts: SuggesterOptions = {})
   };
 
   /** The payee (with history) whose name shares the most telling words with the transaction's names, rarer words counting more. */
-  const lookalike = (t: SuggestInput): { id: string; words: string[] } | undefined => {
-    const words = [
-      ...new Set([...nameWords(t.import_payee_name), ...nameWords(t.payee_name), ...nameWords(t.payee_id ? r.payees.get(t.payee_id)?.name : null)]),
-    ];
+  const lookalike = (t: SuggestInput): { id: string; words: string[]; first: boolean } | undefined => {
+    const names = [t.import_payee_name, t.payee_name, t.payee_id ? r.payees.get(t.payee_id)?.name : null];
+    const words = [...new Set(names.flatMap(nameWords))];
+    const firsts = new Set(names.map((n) => nameWords(n)[0]).filter((w) => w !== undefined));
     const scores = new Map<string, { s: number; words: string[] }>();
     for (const w of words) {
       const payees = (byWord.get(w) ?? []).filter((id) => id !== t.payee_id);
@@ -165,14 +165,19 @@ export function categorySuggester(view: BudgetView, opts: SuggesterOptions = {})
       }
     }
     const best = [...scores.entries()].sort((a, b) => b[1].s - a[1].s || (a[0] < b[0] ? -1 : 1))[0];
-    return best ? { id: best[0], words: best[1].words } : undefined;
+    if (!best) return undefined;
+    // The names start alike ("Costco Whse #12" and "Costco"): a stronger likeness than a shared word further in.
+    const first = firsts.has(nameWords(r.payees.get(best[0])?.name)[0] ?? '');
+    return { id: best[0], words: best[1].words, first };
   };
 
   return (t) => {
     if (t.payee_id && r.payees.get(t.payee_id)?.transfer_account_id) return undefined;
     let history = t.payee_id ? historyOf(t.payee_id, t) : [];
-    let borrowed: { id: string; words: string[] } | undefined;
-    if (!history.length) {
+    let borrowed: { id: string; words: string[]; first: boolean } | undefined;
+    // Only a payee without any history borrows another's (one with history of the other
+    // direction, or only of categories no longer usable, has no suggestion rather than a guess).
+    if (!history.length && !(t.payee_id && byPayee.get(t.payee_id)?.some((p) => p.transaction_id !== t.exclude_transaction_id))) {
       borrowed = lookalike(t);
       if (borrowed) history = historyOf(borrowed.id, t);
     }
@@ -185,13 +190,11 @@ export function categorySuggester(view: BudgetView, opts: SuggesterOptions = {})
     const onlyOther = history.every((p) => Math.sign(p.amount) !== Math.sign(t.amount)) && t.amount !== 0;
     let confidence: Suggestion['confidence'] = share >= MEDIUM_SHARE || (history.length < HIGH.lines && ranked.length === 1) ? 'medium' : 'low';
     if (!borrowed && !onlyOther && history.length >= HIGH.lines && share >= HIGH.share) confidence = 'high';
-    if (borrowed && confidence === 'medium' && share < 1) confidence = 'low';
-    const category = name(top.category_id);
-    const ofTimes = `${top.lines} of ${history.length} times ${category}`;
-    const amountWise = plain[0]!.category_id !== top.category_id ? ', amounts like this one' : '';
-    const basis = borrowed
-      ? `similar payee ${JSON.stringify(r.payees.get(borrowed.id)?.name ?? '')} (${borrowed.words.join(', ')}): ${ofTimes}`
-      : `payee history: ${ofTimes}${amountWise}`;
-    return { category_id: top.category_id, category, confidence, basis };
+    if (borrowed && confidence === 'medium' && (share < 1 || !borrowed.first)) confidence = 'low';
+    // The basis names the figures, not the category again (the suggestion names it beside).
+    const ofTimes = `${top.lines} of ${history.length}`;
+    const amountWise = plain[0]!.category_id !== top.category_id ? ', by amount' : '';
+    const basis = borrowed ? `like payee ${JSON.stringify(r.payees.get(borrowed.id)?.name ?? '')}: ${ofTimes}` : `payee: ${ofTimes}${amountWise}`;
+    return { category_id: top.category_id, category: name(top.category_id), confidence, basis };
   };
 }

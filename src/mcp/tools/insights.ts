@@ -12,14 +12,19 @@ import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
 import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
+import { REVIEW_TRANSACTIONS_INPUT, reviewTransactions } from '../../insights/review-transactions.js';
 import type { InsightSpec } from '../../insights/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/upcoming.js';
+import type { McpToolset } from '../toolsets.js';
 
 const MONEY = 'Milliunits (1000 = 1 unit); totals formatted.';
 const rows = z.array(z.unknown());
 const object = z.looseObject({});
 
-export const INSIGHTS: readonly InsightSpec[] = [
+/** A row: the insight, and its toolset when not `insights` (one that reviews transactions sits with them). */
+export type InsightRow = InsightSpec & { toolset?: McpToolset };
+
+export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
     title: 'Spending summary',
@@ -59,5 +64,14 @@ export const INSIGHTS: readonly InsightSpec[] = [
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
+  },
+  {
+    name: 'review_transactions',
+    title: 'Review transactions',
+    description: `Use to review unapproved or uncategorized transactions: newest first, each with a suggested category (confidence, basis) and flags (new payee, unusual amount, possible duplicate, scheduled, transfer). approve_transactions takes the categories. ${MONEY}`,
+    toolset: 'transactions',
+    input: REVIEW_TRANSACTIONS_INPUT,
+    output: { transactions: z.union([rows, object]), summary: object },
+    compute: reviewTransactions,
   },
 ];
