@@ -10,6 +10,7 @@ import { addDays, currentMonth } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { Money } from './format.js';
 import { present } from './format.js';
+import { priceIncreases } from './price-increase.js';
 import { project } from './schedule.js';
 import type { BudgetView, Line } from './view.js';
 
@@ -197,6 +198,17 @@ export const CHECKS = [
           ...(ctx.full ? ctx.money('cleared_balance', a.cleared_balance) : {}),
         }));
     },
+  },
+  {
+    kind: 'price_increase',
+    reason: 'A recurring charge rose 5% or more above its usual amount.',
+    find: (ctx) =>
+      priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => ({
+        ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),
+        name: ctx.view.payeeName(p.payee_id),
+        ...ctx.money('old', -p.old),
+        ...ctx.money('new', -p.new),
+      })),
   },
   {
     kind: 'ready_to_assign',
