@@ -7,8 +7,7 @@
  *    a quarter of the median);
  *  - `possible_duplicate` (the other transaction's id): the same account and amount within 3 days,
  *    with the same payee or one sharing a telling word of its name;
- *  - `matches_scheduled` (the scheduled transaction's id): a schedule of the account for the same
- *    amount falls within 3 days of it;
+ *  - `matches_scheduled`: a schedule of the account for the same amount falls within 3 days of it;
  *  - `transfer_candidate` (the other transaction's id): the opposite amount in another budget
  *    account within 3 days, neither side already a transfer.
  */
@@ -80,7 +79,7 @@ export function flagger(view: BudgetView): (t: E.TransactionSummaryBase) => Flag
     const scheduled = schedules.find(
       (s) => s.account_id === t.account_id && s.amount === t.amount && datesOf(s, addDays(t.date, -WINDOW_DAYS), addDays(t.date, WINDOW_DAYS)).length > 0,
     );
-    if (scheduled) flags.matches_scheduled = scheduled.id;
+    if (scheduled) flags.matches_scheduled = true;
     if (!transfer && t.amount !== 0 && view.onBudget(t.account_id)) {
       const other = (byAmount.get(-t.amount) ?? [])
         .filter((o) => o.account_id !== t.account_id && view.onBudget(o.account_id) && near(o.date, t.date) && !isTransfer(o))

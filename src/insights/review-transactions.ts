@@ -20,11 +20,11 @@ import type { InsightArgs, InsightContext, InsightResult } from './types.js';
 const REVIEW_LIMIT = 25;
 
 /**
- * What each value of a compact row is: amount in milliunits; the suggested category only where it
- * is not the current one (confidence and basis then speak for the current one). A row stops at
- * its last value. Compact rows are grouped by account, newest first in each: 25 in under 4 KB.
+ * What each value of a compact row is: confidence and basis speak for the suggested category, which
+ * is given only where it is not the current one. A row stops at its last value (most rows have no
+ * flags). Compact rows are grouped by account, newest first in each: 25 in under 4 KB.
  */
-const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'suggestion (if not category)', 'confidence', 'basis', 'flags'];
+const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'basis', 'suggestion (if not category)', 'flags'];
 
 export const REVIEW_TRANSACTIONS_INPUT = {
   status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved.'),
@@ -104,7 +104,7 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
     const flagged = Object.keys(flags).length ? flags : null;
     if (!full) {
       const other = s && s.category_id !== t.category_id ? s.category : null;
-      return trimmed([t.id, t.date, payee, t.amount, category, other, s?.confidence ?? null, s?.basis ?? null, flagged]);
+      return trimmed([t.id, t.date, payee, t.amount, category, s?.confidence ?? null, s?.basis ?? null, other, flagged]);
     }
     return present({
       id: t.id,

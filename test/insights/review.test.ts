@@ -238,7 +238,8 @@ describe('review_transactions flags', () => {
     expect(flags(dupB).possible_duplicate).toBe(dupA);
     expect(flags(unusual).unusual_amount).toBe(-median);
     expect(flags(usual).unusual_amount).toBeUndefined();
-    expect(flags(matching).matches_scheduled).toBe(sched.id);
+    expect(flags(matching).matches_scheduled).toBe(true);
+    expect(sched.account_id).toBe(r.accounts.find((a) => a.name === 'Wallet').id);
     expect(flags(notMatching).matches_scheduled).toBeUndefined();
     expect(flags(out).transfer_candidate).toBe(into);
     expect(flags(into).transfer_candidate).toBe(out);

@@ -44,7 +44,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: unapproved or uncategorized transactions, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, subscription price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention" or a check-up: unapproved or uncategorized transactions, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
@@ -68,10 +68,11 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'review_transactions',
     title: 'Review transactions',
-    description: `Use to review unapproved or uncategorized transactions: newest first, each with a suggested category (confidence, basis) and flags (new payee, unusual amount, possible duplicate, scheduled, transfer). approve_transactions takes the categories. ${MONEY}`,
+    description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags (e.g. duplicates). Amounts in milliunits.',
     toolset: 'transactions',
     input: REVIEW_TRANSACTIONS_INPUT,
-    output: { transactions: z.union([rows, object]), summary: object },
+    // Compact rows are grouped by account, full ones a list: the summary is the member both have.
+    output: { summary: object },
     compute: reviewTransactions,
   },
 ];
