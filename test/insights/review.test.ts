@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { plantQueue } from '../helpers/review-queue.js';
 import { raw, rawLines, todayUtc, type Raw } from './raw.js';
 
 let h: McpHarness;
@@ -94,22 +95,8 @@ describe('review_transactions', () => {
   });
 
   it('answers 25 compact rows in at most 4 KB, naming payee, account and categories, with ids only to act on', async () => {
-    // A queue as imports make it: the budget's payees, their usual amounts and YNAB's category.
+    await plantQueue(h);
     const r = await raw(h.sb);
-    const last = new Map<string, any>();
-    for (const t of [...r.transactions].sort((a, b) => (a.date < b.date ? -1 : 1)))
-      if (t.payee_id && !t.transfer_account_id && t.category_id && !(t.subtransactions ?? []).length) last.set(t.payee_id, t);
-    const picks = [...last.values()].sort((a, b) => (a.payee_name < b.payee_name ? -1 : 1)).slice(0, 25);
-    await create(
-      picks.map((t, i) => ({
-        account_id: t.account_id,
-        date: day(-(i % 9)),
-        amount_milliunits: t.amount,
-        payee_id: t.payee_id,
-        category_id: t.category_id,
-        approved: false,
-      })),
-    );
     const res = await h.call('review_transactions', {});
     const text = res.content[0].text as string;
     expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(4096);
