@@ -7,6 +7,7 @@ import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
 import { replicaSection } from './replica.bench.js';
+import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
 import { viewsSection } from './views.bench.js';
@@ -21,6 +22,7 @@ export const SECTIONS: readonly BenchSection[] = [
   stateSection,
   answersSection,
   writesSection,
+  reviewSection,
   viewsSection,
   hostedSection,
 ];

@@ -10,6 +10,7 @@ import { addDays, currentMonth } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { Money } from './format.js';
 import { present } from './format.js';
+import { priceIncreases } from './price-increase.js';
 import { project } from './schedule.js';
 import type { BudgetView, Line } from './view.js';
 
@@ -76,8 +77,9 @@ function spendingBySource(ctx: AttentionContext, month: string): (categoryId: st
   };
 }
 
-const uncategorizedLine = (ctx: AttentionContext, l: Line) =>
-  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === ctx.view.uncategorizedId);
+/** A line YNAB shows as uncategorized: budget activity without a category (transfers and starting balances never are). */
+export const uncategorizedLine = (view: BudgetView, l: Line) =>
+  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === view.uncategorizedId);
 
 export const CHECKS = [
   {
@@ -93,7 +95,7 @@ export const CHECKS = [
     kind: 'uncategorized',
     reason: 'Without a category.',
     find: (ctx) => {
-      const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
+      const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
       return [...ids]
         .map((id) => ctx.view.replica.transactions.get(id)!)
         .sort(newestFirst)
@@ -196,6 +198,17 @@ export const CHECKS = [
           ...(ctx.full ? ctx.money('cleared_balance', a.cleared_balance) : {}),
         }));
     },
+  },
+  {
+    kind: 'price_increase',
+    reason: 'A recurring charge rose 5% or more above its usual amount.',
+    find: (ctx) =>
+      priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => ({
+        ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),
+        name: ctx.view.payeeName(p.payee_id),
+        ...ctx.money('old', -p.old),
+        ...ctx.money('new', -p.new),
+      })),
   },
   {
     kind: 'ready_to_assign',

@@ -23,6 +23,19 @@ export const NAMED_KINDS: Readonly<Record<string, NamedKind>> = {
   payee_id: 'payee',
 };
 
+/**
+ * Arguments that map ids of something else to names of a kind: approve_transactions' `categories`
+ * (transaction id → category id or name). Their values are resolved as the plain arguments are.
+ */
+export const NAMED_MAPS: Readonly<Record<string, NamedKind>> = { categories: 'category' };
+
+/** The values of a named map argument, when `value` is one (an object of strings). */
+function mapValues(key: string, value: unknown): { kind: NamedKind; entries: [string, unknown][] } | undefined {
+  const kind = NAMED_MAPS[key];
+  if (!kind || !value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return { kind, entries: Object.entries(value) };
+}
+
 /** The kind of thing an argument names, by its name: `account_id`, `from_account_id`, … */
 export function namedKindOf(key: string): NamedKind | undefined {
   for (const [arg, kind] of Object.entries(NAMED_KINDS)) if (key === arg || key.endsWith(`_${arg}`)) return kind;
@@ -104,16 +117,25 @@ export function checkIdsKnown(args: unknown, replica: BudgetReplica, path = ''):
   if (!args || typeof args !== 'object') return;
   for (const [k, v] of Object.entries(args)) {
     const here = path ? `${path}.${k}` : k;
+    const map = mapValues(k, v);
+    if (map) {
+      for (const [key, x] of map.entries) if (typeof x === 'string') checkIdKnown(replica, map.kind, `${here}.${key}`, x);
+      continue;
+    }
     const kind = namedKindOf(k);
     if (!kind || typeof v !== 'string') {
       if (v && typeof v === 'object') checkIdsKnown(v, replica, here);
       continue;
     }
-    if (!looksLikeId(v)) continue;
-    if (!namedIn(replica, kind).some((e) => e.id === v)) {
-      const gone = replica.wasDeleted(v) ? ` (it was deleted)` : '';
-      throw new ArgumentError(`${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}. Give an id from this budget, or a name.`);
-    }
+    checkIdKnown(replica, kind, here, v);
+  }
+}
+
+function checkIdKnown(replica: BudgetReplica, kind: NamedKind, here: string, v: string): void {
+  if (!looksLikeId(v)) return;
+  if (!namedIn(replica, kind).some((e) => e.id === v)) {
+    const gone = replica.wasDeleted(v) ? ` (it was deleted)` : '';
+    throw new ArgumentError(`${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}. Give an id from this budget, or a name.`);
   }
 }
 
@@ -145,7 +167,10 @@ export function namesIn(args: unknown, path = ''): { path: string; kind: NamedKi
     for (const [k, v] of Object.entries(args)) {
       const kind = namedKindOf(k);
       const here = path ? `${path}.${k}` : k;
-      if (kind && typeof v === 'string' && !looksLikeId(v)) out.push({ path: here, kind, value: v });
+      const map = mapValues(k, v);
+      if (map) {
+        for (const [key, x] of map.entries) if (typeof x === 'string' && !looksLikeId(x)) out.push({ path: `${here}.${key}`, kind: map.kind, value: x });
+      } else if (kind && typeof v === 'string' && !looksLikeId(v)) out.push({ path: here, kind, value: v });
       else if (v && typeof v === 'object') out.push(...namesIn(v, here));
     }
   }
@@ -167,7 +192,12 @@ export function replaceNames(args: Record<string, unknown>, replica: BudgetRepli
     for (const [k, v] of Object.entries(node)) {
       const kind = namedKindOf(k);
       const here = path ? `${path}.${k}` : k;
-      out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind]) : walk(v, here);
+      const map = mapValues(k, v);
+      if (map)
+        out[k] = Object.fromEntries(
+          map.entries.map(([key, x]) => [key, typeof x === 'string' ? resolveName(entries(map.kind), x, `${here}.${key}`, KIND_WORD[map.kind]) : x]),
+        );
+      else out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind]) : walk(v, here);
     }
     return out;
   };

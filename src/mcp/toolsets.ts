@@ -27,6 +27,8 @@ export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'update_transactions',
   'update_month_category',
   'move_money',
+  // An insight that sits with the transactions tools: reviewing the queue is a core task too.
+  'review_transactions',
 ]);
 
 /** Offered whatever the selection. */

@@ -4,6 +4,8 @@
  * with expected_count. A count that does not hold, or more than 5 to change, answers with a
  * preview first; what is already as asked is left alone, and what cannot be changed so (a split,
  * a transfer between budget accounts, a tracking account) is listed as skipped with the reason.
+ * approve_transactions may set categories too (`categories`: transaction id → category): each such
+ * transaction is approved and categorized in the same request, and the whole call is one change.
  * Sent a hundred per request, each exactly once; a failure part way says how many were changed.
  */
 import * as z from 'zod';
@@ -124,9 +126,10 @@ async function applyBulk(
   };
 }
 
-function planBulk(verb: string, decide: Decide) {
+function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void) {
   return async (ctx: PlanContext, a: Selection, extra: Record<string, unknown> = {}): Promise<TaskPlan> => {
     const { ids, counted, filter } = selected(ctx, a);
+    check?.(ids);
     if (ids.length > MAX_SELECTED)
       throw new ArgumentError(`${ids.length} transactions match; at most ${MAX_SELECTED} are changed in one call: narrow the filter (dates, account)`);
     const { entities, unchanged, skipped } = sorted(ctx, ids, decide);
@@ -162,26 +165,67 @@ function planBulk(verb: string, decide: Decide) {
   };
 }
 
-export const APPROVE_TRANSACTIONS = taskWrite({
-  input: SELECTION,
-  plan: planBulk('Approve', (t) => (t.approved ? { unchanged: 'approved' } : { change: { approved: true } })),
-});
+const APPROVE_INPUT = {
+  categories: z
+    .record(guardedString(100), NameOrId)
+    .optional()
+    .describe('Transaction id → category (id or name) to set with the approval, in the same change.'),
+  ...SELECTION,
+};
+
+/** approve_transactions: approval, and with `categories` each named transaction's category too, in one change. */
+function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_INPUT>>): Promise<TaskPlan> {
+  const r = ctx.replica;
+  const { categories, ...selection } = a;
+  const wanted = new Map(Object.entries(categories ?? {}).map(([id, c]) => [id, categoryOf(r, c, `categories.${id}`)]));
+  const decide: Decide = (t, split) => {
+    const want = wanted.get(t.id);
+    if (!want) return t.approved ? { unchanged: 'approved' } : { change: { approved: true } };
+    const blocked = noCategory(r, t, split);
+    if (blocked) return { skip: blocked };
+    return t.approved && t.category_id === want ? { unchanged: 'already' } : { change: { approved: true, category_id: want } };
+  };
+  // A category for a transaction the call does not select is a mistake, not something to ignore.
+  const check = (ids: string[]) => {
+    const selected = new Set(ids);
+    const stray = [...wanted.keys()].filter((id) => !selected.has(id));
+    if (stray.length)
+      throw new ArgumentError(
+        `categories names ${stray.length === 1 ? 'a transaction' : 'transactions'} not among those to approve: ${stray.slice(0, 10).join(', ')}. Select ${stray.length === 1 ? 'it' : 'them'} too (transaction_ids or the filter), or leave ${stray.length === 1 ? 'it' : 'them'} out of categories`,
+      );
+  };
+  return planBulk('Approve', decide, check)(ctx, selection, categories ? { categories: Object.fromEntries(wanted) } : {});
+}
+
+export const APPROVE_TRANSACTIONS = taskWrite({ input: APPROVE_INPUT, plan: approve });
+
+/** The category an argument names (names were turned into ids before the handler). */
+function categoryOf(r: PlanContext['replica'], id: string, label: string): string {
+  const c = r.categories.get(id);
+  if (!c || c.deleted) throw new ArgumentError(`${label} ${id}: no such category in this budget`);
+  return c.id;
+}
+
+/** Why a transaction cannot take a category, if it cannot: a split, in a tracking account, a transfer between budget accounts. */
+function noCategory(r: PlanContext['replica'], t: E.TransactionSummaryBase, split: boolean): string | undefined {
+  if (split) return 'a split: its lines carry the categories (split_transaction changes them)';
+  if (!(r.accounts.get(t.account_id)?.on_budget ?? false)) return 'in a tracking account, which has no categories';
+  if (t.transfer_account_id && r.accounts.get(t.transfer_account_id)?.on_budget) return 'a transfer between budget accounts, which has no category';
+  return undefined;
+}
 
 const RECATEGORIZE_INPUT = { new_category_id: NameOrId.describe('The category to set: id or name.'), ...SELECTION };
 
 function recategorize(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECATEGORIZE_INPUT>>): Promise<TaskPlan> {
   const r = ctx.replica;
   const { new_category_id, ...selection } = a;
-  const target = r.categories.get(new_category_id);
-  if (!target || target.deleted) throw new ArgumentError(`new_category_id ${new_category_id}: no such category in this budget`);
+  const target = categoryOf(r, new_category_id, 'new_category_id');
   const decide: Decide = (t, split) => {
-    const onBudget = r.accounts.get(t.account_id)?.on_budget ?? false;
-    if (split) return { skip: 'a split: its lines carry the categories (split_transaction changes them)' };
-    if (!onBudget) return { skip: 'in a tracking account, which has no categories' };
-    if (t.transfer_account_id && r.accounts.get(t.transfer_account_id)?.on_budget) return { skip: 'a transfer between budget accounts, which has no category' };
-    return t.category_id === target.id ? { unchanged: 'already' } : { change: { category_id: target.id } };
+    const blocked = noCategory(r, t, split);
+    if (blocked) return { skip: blocked };
+    return t.category_id === target ? { unchanged: 'already' } : { change: { category_id: target } };
   };
-  return planBulk('Recategorize', decide)(ctx, selection, { new_category_id: target.id });
+  return planBulk('Recategorize', decide)(ctx, selection, { new_category_id: target });
 }
 
 export const RECATEGORIZE_TRANSACTIONS = taskWrite({ input: RECATEGORIZE_INPUT, plan: recategorize });

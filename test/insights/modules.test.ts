@@ -11,6 +11,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod';
 import * as cashFlowFile from '../../src/insights/cash-flow.js';
 import * as needsAttentionFile from '../../src/insights/needs-attention.js';
+import * as reviewTransactionsFile from '../../src/insights/review-transactions.js';
 import * as searchTransactionsFile from '../../src/insights/search-transactions.js';
 import * as spendingSummaryFile from '../../src/insights/spending-summary.js';
 import * as upcomingFile from '../../src/insights/upcoming.js';
@@ -24,6 +25,7 @@ const FILES: Record<string, Record<string, unknown>> = {
   'needs-attention': needsAttentionFile,
   'cash-flow': cashFlowFile,
   upcoming: upcomingFile,
+  'review-transactions': reviewTransactionsFile,
 };
 
 const camel = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());

@@ -1,6 +1,6 @@
 /**
  * The tool surface as clients see it (tools/list through a real MCP client): exactly the 44
- * API tools, the 5 insight tools and the 7 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
+ * API tools, the 6 insight tools and the 7 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
  * use it and states units, annotations where they mean something, a lean output schema, strict
  * inputs without anyOf/oneOf/allOf; and a snapshot of every tool's schemas that fails on drift
  * (UPDATE_TOOLSNAPS=1 rewrites them).
@@ -60,6 +60,7 @@ const EXPECTED = [
   'needs_attention',
   'cash_flow',
   'upcoming',
+  'review_transactions',
   'create_transfer',
   'move_money',
   'approve_transactions',
@@ -87,7 +88,7 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
 }
 
 describe('the tool surface', () => {
-  it('has exactly the 44 API tools, named as the operations, the 5 insight tools and the 7 task tools', () => {
+  it('has exactly the 44 API tools, named as the operations, the 6 insight tools and the 7 task tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
   });
 
@@ -149,7 +150,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(54);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(55);
   });
 });
 

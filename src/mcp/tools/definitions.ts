@@ -18,7 +18,7 @@ import type { Task } from '../../writes/task.js';
 import { CONTROLS, toolArgs, type ToolArgs } from './args.js';
 import { BUDGET_ARG, guardedString } from '../../shared/arg-schemas.js';
 import type { InsightSpec } from '../../insights/types.js';
-import { INSIGHTS } from './insights.js';
+import { INSIGHTS, type InsightRow } from './insights.js';
 import { TASKS, type TaskSpec } from './tasks.js';
 
 /**
@@ -142,13 +142,13 @@ function writeKinds(op: Operation): WriteKind[] {
 }
 
 /** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */
-function defineInsight(spec: InsightSpec): InsightTool {
+function defineInsight(spec: InsightRow): InsightTool {
   return {
     kind: 'insight',
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    toolset: 'insights',
+    toolset: spec.toolset ?? 'insights',
     access: 'read',
     budget: true,
     input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.input }),

@@ -12,14 +12,19 @@ import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
 import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
+import { REVIEW_TRANSACTIONS_INPUT, reviewTransactions } from '../../insights/review-transactions.js';
 import type { InsightSpec } from '../../insights/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/upcoming.js';
+import type { McpToolset } from '../toolsets.js';
 
 const MONEY = 'Milliunits (1000 = 1 unit); totals formatted.';
 const rows = z.array(z.unknown());
 const object = z.looseObject({});
 
-export const INSIGHTS: readonly InsightSpec[] = [
+/** A row: the insight, and its toolset when not `insights` (one that reviews transactions sits with them). */
+export type InsightRow = InsightSpec & { toolset?: McpToolset };
+
+export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
     title: 'Spending summary',
@@ -39,7 +44,7 @@ export const INSIGHTS: readonly InsightSpec[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: unapproved or uncategorized transactions, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention" or a check-up: unapproved or uncategorized transactions, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
@@ -59,5 +64,15 @@ export const INSIGHTS: readonly InsightSpec[] = [
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
+  },
+  {
+    name: 'review_transactions',
+    title: 'Review transactions',
+    description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags (e.g. duplicates). Amounts in milliunits.',
+    toolset: 'transactions',
+    input: REVIEW_TRANSACTIONS_INPUT,
+    // Compact rows are grouped by account, full ones a list: the summary is the member both have.
+    output: { summary: object },
+    compute: reviewTransactions,
   },
 ];

@@ -61,7 +61,8 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'approve_transactions',
     title: 'Approve transactions',
-    description: 'Use to approve transactions by id, or all matching a search_transactions filter with expected_count.',
+    description:
+      'Use to approve transactions by id, or all matching a search_transactions filter with expected_count; categories sets their categories in the same change.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],

@@ -1,0 +1,142 @@
+/**
+ * review_transactions: the queue of transactions waiting for approval or a category, newest
+ * first, each with a suggested category (./suggest.ts) and what a reviewer should notice
+ * (./review-flags.ts); the summary counts and totals the whole queue, not only the page. Compact
+ * rows name the payee, account and categories (approve_transactions takes names) and keep the
+ * transaction's id, which approving needs; full detail adds every id and formatted figure.
+ */
+import * as z from 'zod';
+import type * as E from '../api/schemas/entities.js';
+import { IsoDate } from '../api/schemas/common.js';
+import { NameOrId } from '../shared/arg-schemas.js';
+import { decodeCursor, encodeCursor } from '../shared/paging.js';
+import { DETAIL_ARG, pagingArgs } from './args.js';
+import { uncategorizedLine } from './attention.js';
+import { flows, present } from './format.js';
+import { flagger } from './review-flags.js';
+import { categorySuggester, type Suggestion } from './suggest.js';
+import type { InsightArgs, InsightContext, InsightResult } from './types.js';
+
+const REVIEW_LIMIT = 25;
+
+/**
+ * What each value of a compact row is: confidence and basis speak for the suggested category, which
+ * is given only where it is not the current one. A row stops at its last value (most rows have no
+ * flags). Compact rows are grouped by account, newest first in each: 25 in under 4 KB.
+ */
+const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'basis', 'suggestion (if not category)', 'flags'];
+
+export const REVIEW_TRANSACTIONS_INPUT = {
+  status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved.'),
+  account_id: NameOrId.optional().describe('Id or name.'),
+  since_date: IsoDate.optional().describe('From this date (YYYY-MM-DD).'),
+  ...pagingArgs(String(REVIEW_LIMIT)),
+  ...DETAIL_ARG,
+};
+
+type Args = InsightArgs<typeof REVIEW_TRANSACTIONS_INPUT>;
+
+/** The transactions of the queue: unapproved (any account), uncategorized (as needs_attention counts it), or either. */
+function queue(ctx: InsightContext, a: Args): E.TransactionSummaryBase[] {
+  const r = ctx.view.replica;
+  const status = a.status ?? 'unapproved';
+  const ids = new Set<string>();
+  if (status !== 'uncategorized') for (const t of r.transactions.values()) if (!t.approved) ids.add(t.id);
+  if (status !== 'unapproved')
+    for (const l of ctx.view.lines) if (uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled') ids.add(l.transaction.id);
+  return [...ids]
+    .map((id) => r.transactions.get(id)!)
+    .filter((t) => (a.account_id === undefined || t.account_id === a.account_id) && (a.since_date === undefined || t.date >= a.since_date))
+    .sort((x, y) => (x.date > y.date ? -1 : x.date < y.date ? 1 : x.id < y.id ? -1 : 1));
+}
+
+/** A compact row without its trailing nulls (a row stops at its last value). */
+function trimmed(row: unknown[]): unknown[] {
+  let n = row.length;
+  while (n && row[n - 1] === null) n -= 1;
+  return row.slice(0, n);
+}
+
+/** Compact rows under their account's name, in the page's order. */
+function byAccount(ctx: InsightContext, page: E.TransactionSummaryBase[], rows: unknown[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  page.forEach((t, i) => (out[ctx.view.accountName(t.account_id)] ??= []).push(rows[i]));
+  return out;
+}
+
+/** Whether a category can be set on the transaction at all: not a split, a transfer between budget accounts, or in a tracking account. */
+function takesCategory(ctx: InsightContext, t: E.TransactionSummaryBase): boolean {
+  const v = ctx.view;
+  if (!v.onBudget(t.account_id) || v.replica.linesOf(t.id).some((x) => !x.deleted)) return false;
+  return !(t.transfer_account_id && v.onBudget(t.transfer_account_id));
+}
+
+export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult {
+  const v = ctx.view;
+  const full = a.detail === 'full';
+  const all = queue(ctx, a);
+  const suggest = categorySuggester(v);
+  const suggestions = new Map<string, Suggestion | undefined>();
+  for (const t of all)
+    if (takesCategory(ctx, t))
+      suggestions.set(
+        t.id,
+        suggest({
+          payee_id: t.payee_id,
+          import_payee_name: t.import_payee_name,
+          amount: t.amount,
+          account_id: t.account_id,
+          date: t.date,
+          exclude_transaction_id: t.id,
+        }),
+      );
+  const offset = decodeCursor(a.cursor, ctx.queryKey);
+  const page = all.slice(offset, offset + (a.limit ?? REVIEW_LIMIT));
+  const end = offset + page.length;
+  const flagsOf = flagger(v);
+  const categoryName = (id: string | null | undefined) => (id ? (v.replica.categories.get(id)?.name ?? null) : null);
+  const rows = page.map((t) => {
+    const s = suggestions.get(t.id);
+    const flags = flagsOf(t);
+    const split = v.replica.linesOf(t.id).some((x) => !x.deleted);
+    const payee = v.payeeName(t.payee_id ?? null) ?? t.import_payee_name ?? null;
+    const category = split ? 'Split' : categoryName(t.category_id);
+    const flagged = Object.keys(flags).length ? flags : null;
+    if (!full) {
+      const other = s && s.category_id !== t.category_id ? s.category : null;
+      return trimmed([t.id, t.date, payee, t.amount, category, s?.confidence ?? null, s?.basis ?? null, other, flagged]);
+    }
+    return present({
+      id: t.id,
+      date: t.date,
+      payee,
+      payee_id: t.payee_id,
+      import_payee_name: t.import_payee_name,
+      ...ctx.money('amount', t.amount),
+      account: v.accountName(t.account_id),
+      account_id: t.account_id,
+      category,
+      category_id: t.category_id,
+      memo: t.memo,
+      cleared: t.cleared,
+      approved: t.approved,
+      suggestion: s ?? null,
+      flags: flagged,
+    });
+  });
+  let outflow = 0;
+  let inflow = 0;
+  for (const t of all)
+    if (t.amount < 0) outflow += t.amount;
+    else inflow += t.amount;
+  const high = [...suggestions.values()].filter((s) => s?.confidence === 'high').length;
+  return {
+    structured: {
+      ...(full ? { transactions: rows } : { columns: COLUMNS, transactions: byAccount(ctx, page, rows) }),
+      summary: { count: all.length, ...ctx.money('total', outflow + inflow), ...(full ? flows(ctx.money, outflow, inflow, full) : {}), high_confidence: high },
+      returned: rows.length,
+      has_more: end < all.length,
+      ...(end < all.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),
+    },
+  };
+}

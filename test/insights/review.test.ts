@@ -1,0 +1,239 @@
+/**
+ * review_transactions through a real MCP client against the sandbox (issue 26 item 1): the queue
+ * (unapproved, uncategorized or both; by account and date), newest first, paged, with the count
+ * and total of the whole queue and how many rows have a high-confidence suggestion; 25 compact
+ * rows in at most 4 KB of text; suggestions that never name a hidden category nor a card payment
+ * category for a purchase, that count a split once per line and that borrow a lookalike payee's
+ * history for a new payee; and each flag, on data planted through the API. Expectations are
+ * computed from the API's raw answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { plantQueue } from '../helpers/review-queue.js';
+import { raw, rawLines, todayUtc, type Raw } from './raw.js';
+
+let h: McpHarness;
+const u = Date.now().toString(36);
+const today = todayUtc();
+const day = (n: number) => new Date(Date.parse(today) + n * 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  h = await mcpHarness({ sandbox: { seed: 'review' } });
+});
+afterAll(() => h.close());
+
+const create = async (items: Record<string, unknown>[]) =>
+  ok(await h.call('create_transactions', { allow_duplicate: true, transactions: items.map((t) => ({ date: today, ...t })) })).transaction_ids as string[];
+
+/** Every row of the queue in full detail (one page of up to 500). */
+const everyRow = async (args: Record<string, unknown> = {}) => ok(await h.call('review_transactions', { ...args, detail: 'full', limit: 500 }));
+const rowOf = async (id: string, args: Record<string, unknown> = {}) => (await everyRow(args)).transactions.find((t: any) => t.id === id);
+
+const newestFirst = (a: any, b: any) => (a.date > b.date ? -1 : a.date < b.date ? 1 : a.id < b.id ? -1 : 1);
+
+/** Transactions YNAB shows as uncategorized (as test/insights/attention.test.ts says it). */
+const uncategorized = (r: Raw) =>
+  r.transactions.filter(
+    (t) =>
+      r.account.get(t.account_id)?.on_budget &&
+      t.cleared !== 'reconciled' &&
+      t.payee_name !== 'Starting Balance' &&
+      rawLines(t).some(
+        (l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget),
+      ),
+  );
+
+describe('review_transactions', () => {
+  it('lists the unapproved queue newest first, paged, with the count, total and high-confidence count of the whole queue', async () => {
+    await create([
+      { account_id: 'Everyday Checking', amount: -12.5, payee_name: `Queue A ${u}` },
+      { account_id: 'Visa Rewards', amount: -7, payee_name: `Queue B ${u}`, date: day(-2) },
+    ]);
+    const r = await raw(h.sb);
+    const queue = r.transactions.filter((t) => !t.approved).sort(newestFirst);
+    const all = await everyRow();
+    expect(all.transactions.map((t: any) => t.id)).toEqual(queue.map((t) => t.id));
+    expect(all.summary.count).toBe(queue.length);
+    expect(all.summary.total_milliunits).toBe(queue.reduce((s, t) => s + t.amount, 0));
+    expect(all.summary.high_confidence).toBe(all.transactions.filter((t: any) => t.suggestion?.confidence === 'high').length);
+    const first = all.transactions[0];
+    expect(first).toMatchObject({ id: queue[0].id, date: queue[0].date, amount_milliunits: queue[0].amount, account_id: queue[0].account_id });
+    // Pages of the compact answer walk the same queue.
+    const page1 = ok(await h.call('review_transactions', { limit: 2 }));
+    expect(page1.columns.slice(0, 5)).toEqual(['id', 'date', 'payee', 'amount', 'category']);
+    const ids1 = Object.values(page1.transactions).flatMap((rows: any) => rows.map((row: any[]) => row[0]));
+    expect(ids1.sort()).toEqual(
+      queue
+        .slice(0, 2)
+        .map((t) => t.id)
+        .sort(),
+    );
+    expect(page1.summary).toMatchObject({ count: queue.length, total_milliunits: all.summary.total_milliunits });
+    const page2 = ok(await h.call('review_transactions', { limit: 2, cursor: page1.next_cursor }));
+    const ids2 = Object.values(page2.transactions).flatMap((rows: any) => rows.map((row: any[]) => row[0]));
+    expect(ids2.sort()).toEqual(
+      queue
+        .slice(2, 4)
+        .map((t) => t.id)
+        .sort(),
+    );
+  });
+
+  it('uncategorized and both: the queue as needs_attention counts it; account and since_date narrow it', async () => {
+    const [approvedUncat] = await create([{ account_id: 'Everyday Checking', amount: -3, payee_name: `Uncat ${u}`, approved: true }]);
+    const r = await raw(h.sb);
+    const uncat = uncategorized(r).sort(newestFirst);
+    expect(uncat.map((t) => t.id)).toContain(approvedUncat);
+    expect((await everyRow({ status: 'uncategorized' })).transactions.map((t: any) => t.id)).toEqual(uncat.map((t) => t.id));
+    const both = [...new Map([...r.transactions.filter((t) => !t.approved), ...uncat].map((t) => [t.id, t])).values()].sort(newestFirst);
+    const bothRows = (await everyRow({ status: 'both' })).transactions;
+    expect(bothRows.map((t: any) => t.id)).toEqual(both.map((t) => t.id));
+    const checking = r.accounts.find((a) => a.name === 'Everyday Checking');
+    const since = day(-1);
+    const narrowed = r.transactions.filter((t) => !t.approved && t.account_id === checking.id && t.date >= since).sort(newestFirst);
+    expect((await everyRow({ account_id: 'Everyday Checking', since_date: since })).transactions.map((t: any) => t.id)).toEqual(narrowed.map((t) => t.id));
+  });
+
+  it('answers 25 compact rows in at most 4 KB, naming payee, account and categories, with ids only to act on', async () => {
+    await plantQueue(h);
+    const r = await raw(h.sb);
+    const res = await h.call('review_transactions', {});
+    const text = res.content[0].text as string;
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(4096);
+    const answer = ok(res);
+    expect(answer.returned).toBe(25);
+    const rows = Object.entries(answer.transactions).flatMap(([account, list]: [string, any]) => list.map((row: any[]) => ({ account, row })));
+    expect(rows).toHaveLength(25);
+    const ids = new Set(r.accounts.map((a) => a.id));
+    for (const { account, row } of rows) {
+      expect(r.accounts.map((a) => a.name)).toContain(account);
+      // Only the row's own id is an id; names stand for payees, accounts and categories.
+      expect(row.slice(1).filter((v: unknown) => typeof v === 'string' && /^[0-9a-f]{8}-/.test(v))).toEqual([]);
+      expect(ids.has(row[0])).toBe(false);
+    }
+  });
+
+  it('never suggests a hidden category, nor a card payment category for a purchase; counts a split once per line', async () => {
+    const r = await raw(h.sb);
+    // A payee whose history is in a hidden category (the demo budget hides one it used).
+    const hidden = new Set(r.categories.filter((c) => c.hidden || c.group.hidden).map((c) => c.id));
+    const inHidden = r.transactions.find((t) => t.approved && hidden.has(t.category_id) && t.payee_id && !t.transfer_account_id);
+    expect(inHidden, 'a payee with history in a hidden category').toBeDefined();
+    const [h1] = await create([{ account_id: inHidden.account_id, amount_milliunits: inHidden.amount, payee_id: inHidden.payee_id }]);
+    const s1 = (await rowOf(h1!)).suggestion;
+    if (s1) expect(hidden.has(s1.category_id)).toBe(false);
+
+    // Three purchases in the card's payment category and one in Groceries: Groceries, 1 of 1.
+    const payment = r.categories.find((c) => c.group.name === 'Credit Card Payments' && c.name === 'Visa Rewards');
+    const groceries = r.categories.find((c) => c.name === 'Groceries');
+    const payee = `Card Pay Shop ${u}`;
+    await create([
+      ...[1, 2, 3].map((i) => ({
+        account_id: 'Everyday Checking',
+        amount: -20 - i,
+        payee_name: payee,
+        category_id: payment.id,
+        approved: true,
+        date: day(-10 * i),
+      })),
+      { account_id: 'Everyday Checking', amount: -22, payee_name: payee, category_id: groceries.id, approved: true, date: day(-40) },
+    ]);
+    const [p1] = await create([{ account_id: 'Everyday Checking', amount: -21, payee_name: payee }]);
+    expect((await rowOf(p1!)).suggestion).toMatchObject({ category_id: groceries.id, basis: 'payee: 1 of 1' });
+
+    // One split of three lines, two of them Dining Out: the lines count, not the transaction.
+    const dining = r.categories.find((c) => c.name === 'Dining Out');
+    const splitPayee = `Split Diner ${u}`;
+    await create([
+      {
+        account_id: 'Everyday Checking',
+        amount: -30,
+        payee_name: splitPayee,
+        approved: true,
+        date: day(-5),
+        subtransactions: [
+          { amount: -10, category_id: dining.id },
+          { amount: -12, category_id: dining.id },
+          { amount: -8, category_id: groceries.id },
+        ],
+      },
+    ]);
+    const [s2] = await create([{ account_id: 'Everyday Checking', amount: -11, payee_name: splitPayee }]);
+    expect((await rowOf(s2!)).suggestion).toMatchObject({ category_id: dining.id, basis: 'payee: 2 of 3' });
+  });
+
+  it('a new payee borrows the history of the payee whose name it shares words with', async () => {
+    const r = await raw(h.sb);
+    const coffee = r.categories.find((c) => c.name === 'Coffee');
+    await create(
+      [1, 2, 3].map((i) => ({
+        account_id: 'Everyday Checking',
+        amount: -4 - i,
+        payee_name: `Zorblax Roasters ${u}`,
+        category_id: coffee.id,
+        approved: true,
+        date: day(-7 * i),
+      })),
+    );
+    const [id] = await create([{ account_id: 'Everyday Checking', amount: -5, payee_name: `ZORBLAX #4411 Portland ${u}` }]);
+    const row = await rowOf(id!);
+    expect(row.flags).toMatchObject({ new_payee: true });
+    expect(row.suggestion).toMatchObject({ category_id: coffee.id, confidence: 'medium' });
+    expect(row.suggestion.basis).toContain(`Zorblax Roasters ${u}`);
+  });
+});
+
+describe('review_transactions flags', () => {
+  it('new_payee, unusual_amount, possible_duplicate, matches_scheduled and transfer_candidate, each where it applies', async () => {
+    const r = await raw(h.sb);
+    // unusual_amount: a payee with steady history, charged three times its median.
+    const netflix = r.payees.find((p) => p.name === 'Netflix');
+    const past = r.transactions
+      .filter((t) => t.payee_id === netflix.id && t.amount < 0)
+      .map((t): number => -t.amount)
+      .sort((a, b) => a - b);
+    expect(past.length).toBeGreaterThanOrEqual(3);
+    const median = past.length % 2 ? past[past.length >> 1]! : Math.round((past[past.length / 2 - 1]! + past[past.length / 2]!) / 2);
+    const [unusual, usual] = await create([
+      { account_id: 'Visa Rewards', amount_milliunits: -3 * median, payee_id: netflix.id },
+      { account_id: 'Visa Rewards', amount_milliunits: -median, payee_id: netflix.id, date: day(-20) },
+    ]);
+    // possible_duplicate: the same account, amount and payee a day apart.
+    const [dupA, dupB] = await create([
+      { account_id: 'Everyday Checking', amount: -41.17, payee_name: `Dup Shop ${u}` },
+      { account_id: 'Everyday Checking', amount: -41.17, payee_name: `Dup Shop ${u}`, date: day(-1) },
+    ]);
+    // matches_scheduled: a schedule of the account for the same amount in two days.
+    const sched = ok(
+      await h.call('create_scheduled_transaction', { account_id: 'Wallet', date: day(2), amount: -63.21, payee_name: `Sched ${u}`, frequency: 'monthly' }),
+    ).scheduled_transaction;
+    const [matching, notMatching] = await create([
+      { account_id: 'Wallet', amount: -63.21, payee_name: `Sched ${u}` },
+      { account_id: 'Wallet', amount: -63.22, payee_name: `Sched ${u}` },
+    ]);
+    // transfer_candidate: out of one budget account, the same in to another two days later; a third too far apart.
+    const [out, into, far] = await create([
+      { account_id: 'Everyday Checking', amount: -777.77, payee_name: `Move ${u}` },
+      { account_id: 'Rainy Day Savings', amount: 777.77, payee_name: `Move ${u}`, date: day(-2) },
+      { account_id: 'Rainy Day Savings', amount: 555.55, payee_name: `Far ${u}`, date: day(-5) },
+    ]);
+    await create([{ account_id: 'Everyday Checking', amount: -555.55, payee_name: `Far out ${u}` }]);
+
+    const rows = new Map((await everyRow()).transactions.map((t: any) => [t.id, t]));
+    const flags = (id: string | undefined) => (rows.get(id!) as any)?.flags ?? {};
+    expect(flags(dupA)).toEqual({ possible_duplicate: dupB });
+    expect(flags(dupB).possible_duplicate).toBe(dupA);
+    expect(flags(unusual).unusual_amount).toBe(-median);
+    expect(flags(usual).unusual_amount).toBeUndefined();
+    expect(flags(matching).matches_scheduled).toBe(true);
+    expect(sched.account_id).toBe(r.accounts.find((a) => a.name === 'Wallet').id);
+    expect(flags(notMatching).matches_scheduled).toBeUndefined();
+    expect(flags(out).transfer_candidate).toBe(into);
+    expect(flags(into).transfer_candidate).toBe(out);
+    expect(flags(far).transfer_candidate).toBeUndefined();
+    // A payee seen once is new; one with history is not.
+    const [fresh] = await create([{ account_id: 'Everyday Checking', amount: -9.99, payee_name: `Brand New ${u}` }]);
+    expect((await rowOf(fresh!)).flags).toMatchObject({ new_payee: true });
+    expect(flags(unusual).new_payee).toBeUndefined();
+  });
+});
