@@ -114,7 +114,7 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
   // 1. By import id: exact.
   for (const m of out) {
     const t = m.importId ? byImportId.get(m.importId) : undefined;
-    if (t && m.status === 'new') Object.assign(m, { status: 'matched', id: t.id, by: 'import_id' }), taken.add(t.id);
+    if (t && m.status === 'new') (Object.assign(m, { status: 'matched', id: t.id, by: 'import_id' }), taken.add(t.id));
   }
   // 2. By amount, date and payee: candidates not taken, not imported under this file's ids.
   const open = out.filter((m) => m.status === 'new');
@@ -123,13 +123,16 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
     const list = (byAmount.get(m.row.amount) ?? []).filter(
       (t) => !taken.has(t.id) && !(t.import_id && fileIds.has(t.import_id)) && days(t.date, m.row.date) <= MATCH_WINDOW_DAYS && payeeLike(r, t, m.row.payee),
     );
-    cands.set(m, list.sort((a, b) => days(a.date, m.row.date) - days(b.date, m.row.date) || a.date.localeCompare(b.date) || a.id.localeCompare(b.id)));
+    cands.set(
+      m,
+      list.sort((a, b) => days(a.date, m.row.date) - days(b.date, m.row.date) || a.date.localeCompare(b.date) || a.id.localeCompare(b.id)),
+    );
   }
   const free = (m: RowMatch) => cands.get(m)!.filter((t) => !taken.has(t.id));
   const match = (m: RowMatch, t: E.TransactionSummaryBase) => (Object.assign(m, { status: 'matched', id: t.id, by: 'payee' }), taken.add(t.id));
   // Rows with one candidate left take it, the nearest in date first; repeated, since a taken
   // candidate can leave another row with one.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const single = open
       .filter((m) => m.status === 'new' && free(m).length === 1)

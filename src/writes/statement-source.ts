@@ -22,7 +22,9 @@ export interface SourceArgs {
 function fullPath(path: string): string {
   if (path === '~' || path.startsWith('~/')) return join(homedir(), path.slice(1));
   if (!isAbsolute(path))
-    throw new ArgumentError(`path ${JSON.stringify(path)} is relative; give the file's full path (e.g. /Users/me/Downloads/statement.csv or ~/Downloads/statement.csv)`);
+    throw new ArgumentError(
+      `path ${JSON.stringify(path)} is relative; give the file's full path (e.g. /Users/me/Downloads/statement.csv or ~/Downloads/statement.csv)`,
+    );
   return path;
 }
 
@@ -36,7 +38,9 @@ function decode(bytes: Buffer): string {
 }
 
 const tooBig = (what: string, bytes: number) =>
-  new ArgumentError(`${what} is ${bytes.toLocaleString('en-US')} bytes; a statement file may be at most 2 MB (${STATEMENT_MAX_BYTES.toLocaleString('en-US')} bytes): split it by date`);
+  new ArgumentError(
+    `${what} is ${bytes.toLocaleString('en-US')} bytes; a statement file may be at most 2 MB (${STATEMENT_MAX_BYTES.toLocaleString('en-US')} bytes): split it by date`,
+  );
 
 /** Reads a statement file by path, refusing what is not a regular file or is over 2 MB, before reading it whole. */
 async function readStatementFile(path: string): Promise<string> {
@@ -46,7 +50,8 @@ async function readStatementFile(path: string): Promise<string> {
       e.code === 'ENOENT' ? `path ${JSON.stringify(path)}: no such file` : `path ${JSON.stringify(path)} cannot be read (${e.code ?? e.message})`,
     );
   });
-  if (!info.isFile()) throw new ArgumentError(`path ${JSON.stringify(path)} is ${info.isDirectory() ? 'a folder' : 'not a regular file'}; give a statement file`);
+  if (!info.isFile())
+    throw new ArgumentError(`path ${JSON.stringify(path)} is ${info.isDirectory() ? 'a folder' : 'not a regular file'}; give a statement file`);
   if (info.size > STATEMENT_MAX_BYTES) throw tooBig(`path ${JSON.stringify(path)}`, info.size);
   // Read at most one byte past the limit: a file that grew since stat is still refused, never read whole.
   const handle = await open(full, 'r');
@@ -74,16 +79,16 @@ export async function statementText(a: SourceArgs, localFiles: boolean, optional
   if (a.path !== undefined) {
     if (!localFiles)
       throw new ArgumentError(
-        'path is not taken by this server: it is hosted (or serves HTTP beyond loopback), so it cannot read files on your computer. Give the file\'s text as content instead',
+        "path is not taken by this server: it is hosted (or serves HTTP beyond loopback), so it cannot read files on your computer. Give the file's text as content instead",
       );
     return readStatementFile(a.path);
   }
   if (a.content !== undefined) {
     const bytes = Buffer.byteLength(a.content, 'utf8');
     if (bytes > STATEMENT_MAX_BYTES) throw tooBig('content', bytes);
-    if (!a.content.trim()) throw new ArgumentError('content is empty; give the statement file\'s text');
+    if (!a.content.trim()) throw new ArgumentError("content is empty; give the statement file's text");
     return a.content;
   }
   if (optional) return undefined;
-  throw new ArgumentError('a statement is needed: give content (the file\'s text) or path (the file, where this server runs on your computer)');
+  throw new ArgumentError("a statement is needed: give content (the file's text) or path (the file, where this server runs on your computer)");
 }
