@@ -26,9 +26,9 @@ import { StepError, type Writer } from './steps.js';
 import { accountOf, taskWrite, type TaskPlan } from './task.js';
 
 const INPUT = {
-  account_id: NameOrId.describe('Id or name.'),
+  account_id: NameOrId,
   ...STATEMENT_FILE_ARGS,
-  since_date: IsoDate.optional().describe('Rows before it are skipped.'),
+  since_date: IsoDate.optional().describe('Skip earlier rows.'),
 };
 
 type Args = z.infer<z.ZodObject<typeof INPUT>>;

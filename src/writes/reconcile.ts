@@ -28,13 +28,17 @@ import { fileBinding, readStatement, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from './steps.js';
 import { accountOf, taskWrite, type TaskPlan } from './task.js';
 
+// A statement file as import_statement takes it, less CSV columns (the spec's content, path, format;
+// a CSV the presets do not read is imported first): every byte of a tool's definition is paid for.
+const { columns: _columns, ...FILE_ARGS } = STATEMENT_FILE_ARGS;
+
 const INPUT = {
-  account_id: NameOrId.describe('Id or name.'),
-  statement_balance: z.number().optional().describe("The statement's ending balance."),
+  account_id: NameOrId,
+  statement_balance: z.number().optional(),
   statement_balance_milliunits: z.int().optional(),
   statement_date: IsoDate.optional().describe('Default today.'),
-  ...STATEMENT_FILE_ARGS,
-  create_adjustment: z.boolean().optional().describe('Adjust for a difference left (default false).'),
+  ...FILE_ARGS,
+  create_adjustment: z.boolean().optional().describe('Adjust any difference left.'),
 };
 
 type Args = z.infer<z.ZodObject<typeof INPUT>>;

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { COLUMNS, csv, rawTransactions } from './statement-helpers.js';
+import { csv, rawTransactions } from './statement-helpers.js';
 
 const today = new Date().toISOString().slice(0, 10);
 let h: McpHarness;
@@ -107,7 +107,6 @@ describe('reconcile_account', () => {
         account_id: 'Everyday Checking',
         statement_balance_milliunits: clearedBalance(before, today) - 7_770,
         content: csv(rows),
-        columns: COLUMNS,
       }),
     );
     const missing = preview.explanations.find((e: any) => e.kind === 'missing_from_ynab');

@@ -97,20 +97,18 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'import_statement',
     title: 'Import a bank statement',
-    description:
-      "Use to import a bank statement file (CSV, OFX, QFX, QIF, CAMT.053) into an account. Always previews first: each row matched, new, conflict or skipped; the token creates the new rows and clears matched ones. path: only when the server runs on the user's computer.",
+    description: 'Use to import a bank statement file into an account; previews each row first. path: local servers only.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['statement'],
-    destructive: false,
+    destructive: true,
     output: { created: z.int().optional() },
     task: IMPORT_STATEMENT,
   },
   {
     name: 'reconcile_account',
     title: 'Reconcile an account',
-    description:
-      "Use to reconcile an account with a statement's ending balance (and optionally its file). Always previews first: the difference and its likely causes; the token reconciles (and adjusts with create_adjustment).",
+    description: 'Use to reconcile an account to a statement; previews the difference and its likely causes.',
     toolset: 'accounts',
     access: 'write',
     kinds: ['statement'],
