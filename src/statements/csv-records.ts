@@ -1,0 +1,56 @@
+/** CSV text into records with the line each starts on, by csv-parse; malformed text refused with its line. */
+import { CsvError, parse } from 'csv-parse/sync';
+import { MAX_COLUMNS, StatementError } from './types.js';
+
+export interface CsvRecord {
+  cells: string[];
+  /** 1-based line where the record starts (a quoted cell may run over several lines). */
+  line: number;
+}
+
+export type Delimiter = ',' | ';' | '\t';
+export const DELIMITERS: readonly Delimiter[] = [',', ';', '\t'];
+
+/** Where a record starts: the line it ends on, less the line breaks inside it (skipped blank lines lead its raw text). */
+function startLine(endLine: number, raw: string | undefined): number {
+  const own = (raw ?? '').replace(/^[\r\n]+/, '').replace(/\r?\n$|\r$/, '');
+  let breaks = 0;
+  for (let i = own.indexOf('\n'); i !== -1; i = own.indexOf('\n', i + 1)) breaks++;
+  return endLine - breaks;
+}
+
+/**
+ * Every record of the text (or of its first `toLine` lines). A record wider than MAX_COLUMNS is
+ * refused: a wrong delimiter or a hostile file, not a bank export.
+ */
+export function readRecords(content: string, delimiter: Delimiter, toLine?: number): CsvRecord[] {
+  const lines: number[] = [];
+  let tooWide: StatementError | undefined;
+  try {
+    const records = parse(content, {
+      bom: true,
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      raw: true,
+      ...(toLine ? { to_line: toLine, relax_quotes: true } : {}),
+      on_record: (record, ctx) => {
+        const line = startLine(ctx.lines, ctx.raw);
+        const width = (record as unknown as { record: string[] }).record.length;
+        // (With `raw`, csv-parse hands over { record, raw }.) An error thrown here is not always passed on: kept, thrown below.
+        if (width > MAX_COLUMNS) tooWide ??= new StatementError(`line ${line} has ${width} cells; a statement row has at most ${MAX_COLUMNS}`);
+        lines.push(line);
+        return record;
+      },
+    });
+    if (tooWide) throw tooWide;
+    // With `raw` (which gives each record's own text, hence its first line) records come as { record, raw }.
+    return (records as unknown as { record: string[] }[]).map((r, i) => ({ cells: r.record, line: lines[i]! }));
+  } catch (e) {
+    if (e instanceof CsvError) {
+      const line = typeof e['lines'] === 'number' ? e['lines'] : '?';
+      throw new StatementError(`line ${line}: the CSV is malformed (${e.message.replace(/ at line \d+/, '')})`);
+    }
+    throw e;
+  }
+}

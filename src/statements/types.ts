@@ -1,0 +1,65 @@
+/**
+ * The shapes of a bank statement file once read: rows in YNAB's sign and milliunits, the file's
+ * own closing balance where it has one, and what was decided on the way (for the preview).
+ */
+import { ArgumentError } from '../shared/argument-error.js';
+
+export type StatementFormat = 'csv' | 'ofx' | 'qfx' | 'qif' | 'camt053';
+export const STATEMENT_FORMATS: readonly StatementFormat[] = ['csv', 'ofx', 'qfx', 'qif', 'camt053'];
+
+export interface StatementRow {
+  /** 1-based line of the file where the row starts (for messages). */
+  line: number;
+  /** YYYY-MM-DD: the posting/booking date. */
+  date: string;
+  /** Integer milliunits, YNAB's sign: money out of the account is negative. */
+  amount: number;
+  /** The payee/description as the bank gives it (control characters removed, trimmed). */
+  payee: string;
+  memo?: string;
+  /** The file marks it pending / not booked. */
+  pending?: boolean;
+  /** FITID, CAMT AcctSvcrRef/NtryRef, a CSV reference column: when the file has one. */
+  bank_id?: string;
+}
+
+export interface ParsedStatement {
+  format: StatementFormat;
+  /** CSV: the preset recognised, or 'columns' (given), or 'detected'. */
+  preset?: string;
+  rows: StatementRow[];
+  /** The file's ledger/closing balance (OFX LEDGERBAL, CAMT CLBD, a CSV running balance's latest row). */
+  balance?: { amount: number; date: string };
+  currency?: string;
+  /** What was decided and how, for the preview. */
+  decisions: string[];
+}
+
+export type DateFormat = 'YYYY-MM-DD' | 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'DD.MM.YYYY' | 'YYYYMMDD';
+export const DATE_FORMATS: readonly DateFormat[] = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY', 'DD.MM.YYYY', 'YYYYMMDD'];
+
+/** Names of header cells (case-insensitive), or 1-based column numbers as strings. */
+export interface CsvColumns {
+  date: string;
+  payee: string;
+  memo?: string;
+  amount?: string;
+  inflow?: string;
+  outflow?: string;
+  debit?: string;
+  credit?: string;
+  date_format?: DateFormat;
+  amount_sign?: 'outflow-negative' | 'outflow-positive';
+  decimal_separator?: '.' | ',';
+}
+
+/** A file that cannot be read as it stands: the message names the line and what is expected. */
+export class StatementError extends ArgumentError {
+  override readonly name = 'StatementError';
+}
+
+/** Refused before parsing: a statement is a month or a year of one account, not an archive. */
+export const STATEMENT_LIMITS = { bytes: 2_097_152, rows: 10_000 } as const;
+
+/** No bank export has more; a wider row is a wrong delimiter or a hostile file. */
+export const MAX_COLUMNS = 200;
