@@ -1,9 +1,11 @@
 /**
  * What the statement tests share: the account's transactions as the API gives them (raw), a CSV
- * statement written from rows, and amounts no transaction of the account holds near a date (so a
+ * statement written from rows, a fault-free way into the sandbox, and amounts no transaction of the account holds near a date (so a
  * row of that amount is new, whatever YNAB's matching would look at).
  */
 import { addDays } from '../../src/api/dates.js';
+import { runOperation } from '../../src/sandbox/api-router.js';
+import { encodeBody } from '../../src/sandbox/json.js';
 import type { McpHarness } from '../helpers/mcp.js';
 
 export interface Row {
@@ -40,4 +42,19 @@ export function freeAmount(txns: readonly any[], date: string, used: Set<number>
       return m;
     }
   }
+}
+
+/** A request the sandbox runs in-process, as its HTTP API would (no injected fault can touch it); the answer's data. */
+export function sandboxDirect(h: McpHarness, method: string, path: string, body?: unknown): any {
+  const auth = h.sb.tokens.authenticate(h.sb.accessToken);
+  if (!auth.ok) throw new Error(auth.detail);
+  const answer = runOperation(h.sb.state, {
+    method,
+    path,
+    query: new URLSearchParams(),
+    body: body === undefined ? '' : JSON.stringify(body),
+    token: auth.info,
+  });
+  if (answer.status >= 300) throw new Error(`sandbox ${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return JSON.parse(Buffer.concat(encodeBody(answer.body)).toString('utf8')).data;
 }
