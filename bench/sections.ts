@@ -9,6 +9,7 @@ import { loadSection } from './load.bench.js';
 import { replicaSection } from './replica.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
+import { statementSection } from './statement.bench.js';
 import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
@@ -21,6 +22,7 @@ export const SECTIONS: readonly BenchSection[] = [
   stateSection,
   answersSection,
   writesSection,
+  statementSection,
   viewsSection,
   hostedSection,
 ];
