@@ -10,6 +10,7 @@ import { replicaSection } from './replica.bench.js';
 import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
+import { statementSection } from './statement.bench.js';
 import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
@@ -23,6 +24,7 @@ export const SECTIONS: readonly BenchSection[] = [
   answersSection,
   writesSection,
   reviewSection,
+  statementSection,
   viewsSection,
   hostedSection,
 ];

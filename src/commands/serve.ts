@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { HttpServer } from '../transport/http.js';
+import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
@@ -81,7 +82,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;
 
-  const opened = await openServer(flags);
+  // A tool may read the user's files by path only when this server is theirs alone: over stdio, or
+  // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
+  const opened = await openServer(flags, process.env, transport === 'stdio' || isLoopbackHost(flags.host ?? '127.0.0.1'));
   const { state, sandbox } = opened;
   if (sandbox) log(`ynab-mcp: serving the sandbox's demo budgets (${sandbox.baseUrl})`);
 

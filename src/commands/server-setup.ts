@@ -102,6 +102,8 @@ function baseUrlOf(flags: ServerFlags, env: NodeJS.ProcessEnv): string | undefin
 export function serverOptions(
   flags: ServerFlags,
   env: NodeJS.ProcessEnv = process.env,
+  /** Serving one local user (stdio, loopback HTTP, an in-process call): tools may read their files by path. */
+  localFiles = false,
 ): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined } {
   let config;
   try {
@@ -114,6 +116,7 @@ export function serverOptions(
         elicitation: flags.elicitation,
         elicitationTimeout: flags['elicitation-timeout'],
         demo: flags.sandbox === true,
+        localFiles,
       },
       env,
     );
@@ -126,9 +129,13 @@ export function serverOptions(
   return { config, maxStalenessMs: maxStaleness * 1000, baseUrl: baseUrlOf(flags, env) };
 }
 
-/** Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox). */
-export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): Promise<OpenedServer> {
-  const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env);
+/**
+ * Builds the state `serve` would serve with these flags (and starts the sandbox for --sandbox).
+ * `localFiles`: it serves one local user (`tools` and `call` run in the user's own process; `serve`
+ * says whether it listens on stdio or loopback).
+ */
+export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env, localFiles = true): Promise<OpenedServer> {
+  const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env, localFiles);
   if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
 
   if (flags.sandbox) {

@@ -61,7 +61,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
-    const users = new HostedUsers({ store, opts, config: o.config, grants, maxStalenessMs: o.maxStalenessMs, log });
+    // Many users, one machine: no tool reads a file of this machine by path, whatever was configured.
+    const users = new HostedUsers({ store, opts, config: { ...o.config, localFiles: false }, grants, maxStalenessMs: o.maxStalenessMs, log });
     const authenticate = bearerAuthenticator(provider, grants, opts);
     const interactions = interactionRoutes({ provider, store, grants, opts, log });
     const authorizationServer = provider.callback();

@@ -34,6 +34,12 @@ export interface McpConfig {
   elicitationTimeoutMs: number;
   /** Largest tool result text, in characters; larger results are paged with a notice. */
   maxResultChars: number;
+  /**
+   * The server runs for one local user (stdio, or HTTP bound to loopback), so a tool may read a
+   * file of theirs by `path` (a bank statement). Never in hosted mode or beyond loopback: there a
+   * path would read the server's files, not the user's.
+   */
+  localFiles: boolean;
 }
 
 const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
@@ -72,6 +78,8 @@ export interface ConfigFlags {
   elicitationTimeout?: string;
   maxResultChars?: number;
   demo?: boolean;
+  /** See McpConfig.localFiles; default false (set only where the server is known to be local). */
+  localFiles?: boolean;
 }
 
 export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undefined> = process.env): McpConfig {
@@ -98,5 +106,6 @@ export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undef
     elicitation: !falsy(elicit),
     elicitationTimeoutMs: Math.round(timeoutS * 1000),
     maxResultChars: flags.maxResultChars ?? 60_000,
+    localFiles: flags.localFiles === true,
   };
 }

@@ -41,6 +41,8 @@ export interface WriteSetting {
   confirmTokens: ConfirmTokens;
   changes: UndoJournal;
   mode: WriteMode;
+  /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/config.ts). */
+  localFiles?: boolean;
 }
 
 /** The context a plan is made in: the budget's copy, names and money for people, the service to write through, the undo journal. */
@@ -56,10 +58,13 @@ export interface PlanContext {
   digits?: number;
   today: string;
   tool: string;
+  /** A file may be read by path (the server runs for one local user). */
+  localFiles: boolean;
 }
 
-export function planContext(tool: string, replica: BudgetReplica, changes: UndoJournal, service: YnabService): PlanContext {
+export function planContext(tool: string, replica: BudgetReplica, changes: UndoJournal, service: YnabService, localFiles = false): PlanContext {
   return {
+    localFiles,
     changes,
     service,
     budgetId: replica.summary.id,
@@ -122,7 +127,7 @@ export type WriteOutcome<A> = { body: A } | { stop: Record<string, unknown> } | 
 export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): Promise<WriteOutcome<A>> {
   // 1. plan
   const { replica } = await readFor(s.service.replicas, req.budgetId, planPurpose(confirming(req.confirm), req.nearNow));
-  const ctx = planContext(req.tool, replica, s.changes, s.service);
+  const ctx = planContext(req.tool, replica, s.changes, s.service, s.localFiles === true);
   const plan = await req.plan(ctx);
   const closed = closedAccountNotices(replica, plan.entities);
   if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];

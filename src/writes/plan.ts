@@ -20,6 +20,8 @@ export interface Plan {
   entities: EntityChange[];
   /** More members of the preview (counts that did not hold, transactions left out and why). */
   details?: Record<string, unknown>;
+  /** How many entities the preview lists in `changes` (default PREVIEW_ROWS); 0 where `details` lists them its own, shorter way. */
+  listed?: number;
   notices?: string[];
 }
 
@@ -58,9 +60,10 @@ export interface PreviewOptions {
 
 /** The answer of a held write: nothing changed, what would change, and how to confirm. */
 export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<string, unknown> {
-  const rows = plan.entities.slice(0, PREVIEW_ROWS).map((e) => previewRow(e, s));
+  const listed = plan.listed ?? PREVIEW_ROWS;
+  const rows = plan.entities.slice(0, listed).map((e) => previewRow(e, s));
   const notices = [...(plan.notices ?? [])];
-  if (plan.entities.length > rows.length)
+  if (listed > 0 && plan.entities.length > rows.length)
     notices.push(`Only the first ${rows.length} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`);
   if (o.declined) notices.push(`The user did not confirm in the client's dialog (${o.declined}); do not apply this unless they ask again.`);
   if (o.dialogFailed)
@@ -72,7 +75,7 @@ export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<s
     summary: plan.summary,
     ...plan.details,
     count: plan.entities.filter((e) => !e.linked).length,
-    changes: rows,
+    ...(listed > 0 ? { changes: rows } : {}),
     confirm_token: o.token,
     expires_at: o.expiresAt,
     message: `Nothing was changed: ${whyConfirm(o.mode, plan.kinds)}. Show the user this preview (summary and changes); only if they agree, call ${plan.tool} again with the same arguments plus confirm_token (valid once, until ${o.expiresAt}).`,

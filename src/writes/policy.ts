@@ -2,7 +2,8 @@
  * Which writes answer with a preview (and a confirm_token) before anything changes, by
  * `--writes` mode:
  *  - always (direct and confirm): deletes, updates of more than 5 transactions at once, split
- *    rewrites, undo, and writes whose expected count does not hold;
+ *    rewrites, undo, writes whose expected count does not hold, and a bank statement's import or
+ *    an account's reconciliation (many rows at once, matched by this server's judgement);
  *  - confirm: creates and single updates too;
  *  - off: nothing is written (the server is read-only, its write tools are not offered).
  * A plan says what kinds of write it makes; this decides.
@@ -18,12 +19,12 @@
 export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
 export type WriteMode = (typeof WRITE_MODES)[number];
 
-export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count';
+export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count' | 'statement';
 
 /** More transactions than this in one update is a bulk update. */
 export const BULK_LIMIT = 5;
 
-const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count']);
+const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count', 'statement']);
 
 export function mustConfirm(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
   if (kinds.some((k) => ALWAYS.has(k))) return true;
@@ -38,6 +39,7 @@ export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string
     split: 'split rewrites are confirmed first',
     undo: 'undoing is confirmed first',
     count: 'the expected count does not hold',
+    statement: 'statement imports and reconciliations are confirmed first',
     create: 'this server confirms every change (--writes confirm)',
     update: 'this server confirms every change (--writes confirm)',
   };
@@ -55,5 +57,5 @@ export const PREVIEW_HINT = 'May answer with a preview: show the user; repeat wi
 
 /** The confirm flow as the server's instructions say it, once, rather than in every write tool. */
 export const CONFIRM_FLOW =
-  'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
+  'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold, statement imports, reconciliations; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
   'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. Every change answers with a change_id; undo_change undoes it.';

@@ -105,15 +105,27 @@ export class Writer {
     return { created: data.transactions ?? [], duplicateImportIds: data.duplicate_import_ids ?? [] };
   }
 
-  /** Updates transactions, a hundred per request; returns what each answer showed, in order. */
-  async updateTransactions(items: Item[], done: (updated: E.TransactionDetail[]) => void = () => {}): Promise<E.TransactionDetail[]> {
+  /**
+   * Updates transactions, a hundred per request (`chunk`: more, where the request count matters
+   * more than the answer's size: a statement's rows); returns what each answer showed, in order.
+   */
+  async updateTransactions(items: Item[], done: (updated: E.TransactionDetail[]) => void = () => {}, chunk = CHUNK): Promise<E.TransactionDetail[]> {
     const out: E.TransactionDetail[] = [];
-    for (let i = 0; i < items.length; i += CHUNK) {
-      const data = await this.call('updateTransactions', {}, { transactions: items.slice(i, i + CHUNK) });
+    for (let i = 0; i < items.length; i += chunk) {
+      const data = await this.call('updateTransactions', {}, { transactions: items.slice(i, i + chunk) });
       out.push(...(data.transactions ?? []));
       done(data.transactions ?? []);
     }
     return out;
+  }
+
+  /** Puts transactions (none a split) back to recorded states, in as few requests as `chunk` allows; returns what the answers showed. */
+  async restoreTransactions(items: { id: string; state: State }[], chunk = CHUNK): Promise<E.TransactionDetail[]> {
+    return this.updateTransactions(
+      items.map((x) => ({ id: x.id, ...transactionRestore(x.state, false) })),
+      () => {},
+      chunk,
+    );
   }
 
   async updateTransaction(id: string, change: Item): Promise<E.TransactionDetail> {

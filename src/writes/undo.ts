@@ -92,10 +92,29 @@ export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown):
 export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Promise<{ draft: Draft; notices: string[] }> {
   const done: EntityChange[] = [];
   const notices: string[] = [];
-  const planned = undoEntities(change);
+  const all = undoEntities(change);
+  // Transactions that only change back (no split): one request per thousand, not one each (a
+  // reconciliation or a statement import touches hundreds), sent where the first of them stands;
+  // `planned` lists them together there, so that what was done is always its first part.
+  const batched = new Set(all.filter((e) => e.action === 'update' && e.kind === 'transaction' && !lines(e.before).length));
+  const at = all.findIndex((e) => batched.has(e));
+  const planned = at < 0 ? all : [...all.slice(0, at).filter((e) => !batched.has(e)), ...batched, ...all.slice(at).filter((e) => !batched.has(e))];
+  let sent = false;
   try {
     for (let i = 0; i < planned.length; i++) {
       const e = planned[i]!;
+      if (batched.has(e)) {
+        if (!sent) {
+          const shown = await w.restoreTransactions(
+            [...batched].map((x) => ({ id: x.id, state: x.after! })),
+            1000,
+          );
+          const byId = new Map(shown.map((t) => [t.id, t]));
+          for (const x of batched) done.push({ ...x, after: byId.has(x.id) ? transactionState(byId.get(x.id)!) : x.after });
+          sent = true;
+        }
+        continue;
+      }
       if (e.action === 'delete') {
         await w.remove(e.kind, e.id);
         done.push(e);

@@ -18,7 +18,17 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../helpers/tools-list.js';
 
 const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming', 'review_transactions'];
-const TASKS = ['create_transfer', 'move_money', 'approve_transactions', 'recategorize_transactions', 'split_transaction', 'list_recent_changes', 'undo_change'];
+const TASKS = [
+  'create_transfer',
+  'move_money',
+  'approve_transactions',
+  'recategorize_transactions',
+  'split_transaction',
+  'list_recent_changes',
+  'undo_change',
+  'import_statement',
+  'reconcile_account',
+];
 /** The budgets (test/helpers/tools-list.ts, also shown in the README's size table). */
 const { api: API_BUDGET, all: ALL_BUDGET, core: CORE_BUDGET } = DEFINITION_BUDGETS;
 

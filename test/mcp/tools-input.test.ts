@@ -199,7 +199,7 @@ describe('modes', () => {
     h = await mcpHarness({ flags: { toolsets: 'accounts,months' } });
     const names = (await h.client.listTools()).tools.map((t) => t.name).sort();
     // list_budgets comes with every selection, so budgets can always be found.
-    expect(names).toEqual(['create_account', 'get_account', 'get_month', 'list_accounts', 'list_budgets', 'list_months']);
+    expect(names).toEqual(['create_account', 'get_account', 'get_month', 'list_accounts', 'list_budgets', 'list_months', 'reconcile_account']);
   });
 
   it('uses the configured default budget, and budget_id overrides it', async () => {

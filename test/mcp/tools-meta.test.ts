@@ -66,6 +66,8 @@ const EXPECTED = [
   'approve_transactions',
   'recategorize_transactions',
   'split_transaction',
+  'import_statement',
+  'reconcile_account',
   'list_recent_changes',
   'undo_change',
 ];
@@ -97,7 +99,7 @@ describe('the tool surface', () => {
     expect(t.title).toMatch(/\w/);
     expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo)_/.test(name);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile)_/.test(name);
     if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
     else {
       // Writes say whether they destroy and whether repeating them is harmless; nothing else varies.
@@ -150,7 +152,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(55);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(57);
   });
 });
 

@@ -8,8 +8,10 @@
  */
 import * as z from 'zod';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
+import { IMPORT_STATEMENT } from '../../writes/import-statement.js';
 import { MOVE_MONEY } from '../../writes/move-money.js';
 import type { WriteKind } from '../../writes/policy.js';
+import { RECONCILE_ACCOUNT } from '../../writes/reconcile.js';
 import { SPLIT_TRANSACTION } from '../../writes/split.js';
 import type { Task } from '../../writes/task.js';
 import { CREATE_TRANSFER } from '../../writes/transfer.js';
@@ -92,6 +94,28 @@ export const TASKS: readonly TaskSpec[] = [
     destructive: true,
     output: { transaction: object },
     task: SPLIT_TRANSACTION,
+  },
+  {
+    name: 'import_statement',
+    title: 'Import a bank statement',
+    description: 'Use to import a bank statement file into an account; previews each row first. path: local servers only.',
+    toolset: 'transactions',
+    access: 'write',
+    kinds: ['statement'],
+    destructive: true,
+    output: { created: z.int().optional() },
+    task: IMPORT_STATEMENT,
+  },
+  {
+    name: 'reconcile_account',
+    title: 'Reconcile an account',
+    description: 'Use to reconcile an account to a statement; previews the difference and its likely causes.',
+    toolset: 'accounts',
+    access: 'write',
+    kinds: ['statement'],
+    destructive: true,
+    output: { reconciled: z.int().optional() },
+    task: RECONCILE_ACCOUNT,
   },
   {
     name: 'list_recent_changes',

@@ -1,0 +1,232 @@
+/**
+ * import_statement: a bank statement file into an account. Its rows are matched to the account's
+ * transactions in the budget's copy (statement-match.ts); the preview lists each row's status,
+ * totals and, where the file states one, its balance against YNAB's; nothing is written before
+ * the confirm_token (every mode: kind 'statement', policy.ts). Applying:
+ *  - creates the new rows in one request, as YNAB's own imports arrive: cleared, unapproved (so
+ *    they show for review), with YNAB's import id `YNAB:<milliunits>:<date>:<occurrence>` (so a
+ *    later import by YNAB or by this tool recognises them), and the suggested category only when
+ *    the suggestion is of high confidence (src/insights/suggest.ts);
+ *  - marks the matched hand-entered transactions that are uncleared cleared, in one request;
+ *  - is one change: undo deletes what was created and puts back what was cleared.
+ * Creates go the exactly-once way (an import id is YNAB's own proof of identity), so a lost answer
+ * neither doubles nor loses a row. Cost: one delta (the plan's read), one create, one update.
+ */
+import * as z from 'zod';
+import { IsoDate } from '../api/schemas/common.js';
+import type * as E from '../api/schemas/entities.js';
+import { categorySuggester } from '../insights/suggest.js';
+import { NameOrId } from '../shared/arg-schemas.js';
+import { STATEMENT_FILE_ARGS } from '../statements/index.js';
+import { currentState, transactionState, type EntityChange, type State } from './entities.js';
+import type { Applied, PlanContext } from './pipeline.js';
+import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';
+import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
+import { StepError, type Writer } from './steps.js';
+import { accountOf, taskWrite, type TaskPlan } from './task.js';
+
+const INPUT = {
+  account_id: NameOrId,
+  ...STATEMENT_FILE_ARGS,
+  since_date: IsoDate.optional().describe('Skip earlier rows.'),
+};
+
+type Args = z.infer<z.ZodObject<typeof INPUT>>;
+
+/** Updates sent in one request: a 500-row file's in one. */
+const UPDATE_CHUNK = 1000;
+
+/** The create of a new row: as YNAB's own import makes it. */
+function newItem(accountId: string, m: RowMatch, categoryId: string | null): Record<string, unknown> {
+  return {
+    account_id: accountId,
+    date: m.row.date,
+    amount: m.row.amount,
+    ...(m.row.payee.trim() ? { payee_name: m.row.payee.trim().slice(0, 200) } : {}),
+    category_id: categoryId,
+    memo: m.row.memo?.trim() ? m.row.memo.trim().slice(0, 500) : null,
+    cleared: 'cleared',
+    approved: false,
+    ...(m.importIdDropped ? {} : { import_id: m.importId }),
+  };
+}
+
+/** YNAB's balance at a day, with the new rows: what the file's own balance is compared with. */
+function balanceCheck(ctx: PlanContext, accountId: string, balance: { amount: number; date: string } | undefined, created: RowMatch[]) {
+  if (!balance) return undefined;
+  let ynab = 0;
+  for (const t of accountTransactions(ctx.replica, accountId)) if (t.date <= balance.date) ynab += t.amount;
+  for (const m of created) if (m.row.date <= balance.date) ynab += m.row.amount;
+  const difference = balance.amount - ynab;
+  return {
+    date: balance.date,
+    statement_milliunits: balance.amount,
+    ynab_after_import_milliunits: ynab,
+    difference_milliunits: difference,
+    difference_formatted: ctx.shown.money(difference),
+  };
+}
+
+async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
+  const r = ctx.replica;
+  const account = accountOf(r, a.account_id, 'account_id');
+  const file = a as FileArgs;
+  const read = (await readStatement(file, ctx.localFiles))!;
+  const { parsed } = read;
+  const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+  const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;
+  const fresh = matches.filter((m) => m.status === 'new');
+  const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
+  for (const m of fresh) {
+    const s = suggest?.({ payee_name: m.row.payee, import_payee_name: m.row.payee, amount: m.row.amount, account_id: account.id, date: m.row.date });
+    categories.set(m, s && s.confidence === 'high' ? { id: s.category_id, name: s.category } : undefined);
+  }
+  const items = fresh.map((m) => newItem(account.id, m, categories.get(m)?.id ?? null));
+  const toClear = matches.filter((m) => m.status === 'matched' && r.transactions.get(m.id!)?.cleared === 'uncleared');
+  const entities: EntityChange[] = [
+    ...items.map((item, i) => ({
+      kind: 'transaction' as const,
+      id: `new-line-${fresh[i]!.row.line}`,
+      action: 'create' as const,
+      before: null,
+      after: transactionState(item),
+    })),
+    ...toClear.map((m) => {
+      const before = currentState(r, 'transaction', m.id!)!;
+      return { kind: 'transaction' as const, id: m.id!, action: 'update' as const, before, after: { ...before, cleared: 'cleared' } };
+    }),
+  ];
+  const counts = statusCounts(matches);
+  const shown = rowsShown(matches, (m) => (categories.get(m) ? { category: categories.get(m)!.name } : {}));
+  const balance = balanceCheck(ctx, account.id, parsed.balance, fresh);
+  const details = {
+    account: account.name,
+    format: parsed.format,
+    ...(parsed.preset ? { preset: parsed.preset } : {}),
+    totals: {
+      rows: matches.length,
+      ...counts,
+      to_clear: toClear.length,
+      new_net_milliunits: fresh.reduce((n, m) => n + m.row.amount, 0),
+    },
+    ...(balance ? { balance } : {}),
+    rows: shown.rows,
+    ...(parsed.decisions.length ? { decisions: parsed.decisions } : {}),
+  };
+  const notices = [
+    ...(shown.notice ? [shown.notice] : []),
+    ...(counts.conflict ? [`${counts.conflict} row(s) in conflict are not imported: check them in YNAB, or enter them with create_transactions.`] : []),
+  ];
+  const summary = `Import ${items.length} new transaction${items.length === 1 ? '' : 's'} into ${JSON.stringify(account.name)}${toClear.length ? ` and mark ${toClear.length} matched one${toClear.length === 1 ? '' : 's'} cleared` : ''}`;
+  const base = {
+    tool: ctx.tool,
+    budgetId: ctx.budgetId,
+    args: { account_id: account.id, ...fileBinding(file, read), since_date: a.since_date ?? null },
+    summary,
+    kinds: ['statement' as const],
+    entities,
+    details,
+    listed: 0,
+    notices,
+  };
+  if (!entities.length) {
+    return {
+      ...base,
+      answer: {
+        ...details,
+        created: 0,
+        cleared: 0,
+        message: `Nothing to import: ${counts.matched} row(s) already in YNAB${counts.skipped ? `, ${counts.skipped} skipped` : ''}${counts.conflict ? `, ${counts.conflict} in conflict` : ''}.`,
+      },
+      apply: async () => ({ result: {} }),
+    };
+  }
+  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, entities, details }) };
+}
+
+interface ImportPlan {
+  accountId: string;
+  summary: string;
+  fresh: RowMatch[];
+  items: Record<string, unknown>[];
+  toClear: RowMatch[];
+  entities: EntityChange[];
+  details: Record<string, unknown>;
+}
+
+/** Which created transaction each new row became: by import id, else by date and amount in order. */
+function madeFor(fresh: RowMatch[], created: E.TransactionDetail[]): Map<RowMatch, E.TransactionDetail> {
+  const out = new Map<RowMatch, E.TransactionDetail>();
+  const left = [...created];
+  for (const m of fresh) {
+    const i = left.findIndex((t) => (m.importIdDropped ? !t.import_id && t.date === m.row.date && t.amount === m.row.amount : t.import_id === m.importId));
+    if (i >= 0) out.set(m, left.splice(i, 1)[0]!);
+  }
+  return out;
+}
+
+async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<Applied<Record<string, unknown>>> {
+  const r = ctx.replica;
+  const done: EntityChange[] = [];
+  const notices: string[] = [];
+  let made = new Map<RowMatch, E.TransactionDetail>();
+  if (p.items.length) {
+    // What YNAB could merge a new row into, as it is before the create (the copy takes the answer in).
+    const amounts = new Set(p.fresh.map((m) => m.row.amount));
+    const existing = new Map(
+      accountTransactions(r, p.accountId)
+        .filter((t) => amounts.has(t.amount))
+        .map((t) => [t.id, currentState(r, 'transaction', t.id)]),
+    );
+    const { created, duplicateImportIds } = await w.createTransactions(p.items);
+    made = madeFor(p.fresh, created);
+    for (const t of created) {
+      // YNAB merged the import into a transaction already there (entered by hand since the preview):
+      // it was changed, not created, and undo must put it back rather than delete it.
+      const was: State | null = existing.get(t.id) ?? null;
+      done.push({ kind: 'transaction', id: t.id, action: was ? 'update' : 'create', before: was, after: transactionState(t) });
+      if (was) notices.push(`YNAB matched the import of ${t.date} ${ctx.shown.money(t.amount)} to transaction ${t.id}, already in the budget.`);
+    }
+    if (duplicateImportIds.length)
+      notices.push(`${duplicateImportIds.length} row(s) were already in YNAB by import id (imported since the preview) and were not created again.`);
+  }
+  const byId = new Map(p.entities.map((e) => [e.id, e]));
+  try {
+    if (p.toClear.length) {
+      await w.updateTransactions(
+        p.toClear.map((m) => ({ id: m.id!, cleared: 'cleared' })),
+        (answered) => {
+          for (const t of answered) if (byId.has(t.id)) done.push({ ...byId.get(t.id)!, after: transactionState(t) });
+        },
+        UPDATE_CHUNK,
+      );
+    }
+  } catch (e) {
+    // The creates stand: journaled, so undo_change can take them back.
+    if (done.length)
+      throw new StepError(`${(e as Error).message}. The new rows were created, the matched ones not all marked cleared`, {
+        summary: p.summary,
+        entities: done,
+      });
+    throw e;
+  }
+  const cleared = done.filter((e) => e.action === 'update' && e.before?.cleared !== e.after?.cleared).length;
+  const shown = rowsShown(
+    p.fresh.filter((m) => made.has(m)),
+    (m) => ({ id: made.get(m)!.id }),
+  );
+  return {
+    result: {
+      account: p.details.account,
+      created: made.size,
+      cleared,
+      totals: p.details.totals,
+      ...(p.details.balance ? { balance: p.details.balance } : {}),
+      created_rows: shown.rows,
+    },
+    draft: { summary: p.summary.replace(/^Import/, 'Imported'), entities: done },
+    notices: [...notices, ...(shown.notice ? [shown.notice] : [])],
+  };
+}
+
+export const IMPORT_STATEMENT = taskWrite({ input: INPUT, plan: planImport });
