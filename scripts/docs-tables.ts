@@ -58,9 +58,12 @@ interface Selection {
   budget?: number;
 }
 
+/** The task-shaped tools (their table's rows). */
+const TASK_COUNT = TOOL_DEFINITIONS.filter((t) => t.kind === 'task').length;
+
 const SELECTIONS: Selection[] = [
   { label: 'the 44 API tools', only: 'api', budget: DEFINITION_BUDGETS.api },
-  { label: 'the 7 task tools', only: 'task' },
+  { label: `the ${TASK_COUNT} task tools`, only: 'task' },
   { label: 'all (default)', budget: DEFINITION_BUDGETS.all },
   { label: code('core'), toolsets: 'core', budget: DEFINITION_BUDGETS.core },
   { label: code('insights'), toolsets: 'insights' },

@@ -100,8 +100,13 @@ function presetFor(header: readonly string[]): CsvPreset | undefined {
   return fits.sort((a, b) => b.header.length - a.header.length)[0];
 }
 
+/** The longest column name taken in `columns` (a header cell's name). */
+export const COLUMN_NAME_MAX = 200;
+
 /** A given column: a header name, or a 1-based column number. */
 function given(header: readonly string[] | undefined, key: string, value: string, line: number): number {
+  if (value.length > COLUMN_NAME_MAX)
+    throw new StatementError(`columns.${key}: at most ${COLUMN_NAME_MAX} characters (a header name or a 1-based column number)`);
   if (/^\d+$/.test(value.trim())) {
     const n = Number(value.trim());
     if (n < 1) throw new StatementError(`columns.${key}: column numbers start at 1`);

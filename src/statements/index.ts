@@ -52,15 +52,17 @@ export function parseStatement(input: { content: string; format?: 'auto' | State
   return readCamt(content);
 }
 
+// Column names are not bounded here (each bound costs the tool definition bytes): columns.ts
+// refuses one over COLUMN_NAME_MAX characters, naming it.
 const ColumnsArg = z.strictObject({
-  date: z.string().max(200),
-  payee: z.string().max(200),
-  memo: z.string().max(200).optional(),
-  amount: z.string().max(200).optional(),
-  inflow: z.string().max(200).optional(),
-  outflow: z.string().max(200).optional(),
-  debit: z.string().max(200).optional(),
-  credit: z.string().max(200).optional(),
+  date: z.string(),
+  payee: z.string(),
+  memo: z.string().optional(),
+  amount: z.string().optional(),
+  inflow: z.string().optional(),
+  outflow: z.string().optional(),
+  debit: z.string().optional(),
+  credit: z.string().optional(),
   date_format: z.enum(DATE_FORMATS).optional(),
   amount_sign: z.enum(['outflow-negative', 'outflow-positive']).optional(),
   decimal_separator: z.enum(['.', ',']).optional(),

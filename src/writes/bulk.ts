@@ -26,7 +26,7 @@ export const MAX_SELECTED = 1000;
 const SELECTION = {
   transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as search_transactions takes it.'),
   ...FILTER_ARGS,
-  expected_count: z.int().min(0).optional().describe('The count search_transactions gave for the filter (split lines count); needed with a filter.'),
+  expected_count: z.int().min(0).optional().describe("Needed with a filter: search_transactions' count for it (split lines count)."),
 };
 
 type Selection = z.infer<z.ZodObject<typeof SELECTION>>;
@@ -166,10 +166,7 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void)
 }
 
 const APPROVE_INPUT = {
-  categories: z
-    .record(guardedString(100), NameOrId)
-    .optional()
-    .describe('Transaction id → category (id or name) to set with the approval, in the same change.'),
+  categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category (id or name), set in the same change.'),
   ...SELECTION,
 };
 

@@ -24,7 +24,9 @@ import { TASKS, type TaskSpec } from './tasks.js';
 /**
  * What hosts may assume about a tool, stated where it means something: readOnlyHint always;
  * destructiveHint and idempotentHint for writes only (the protocol says they mean nothing for a
- * read-only tool). openWorldHint is left at the protocol's default, true: every tool reaches YNAB.
+ * read-only tool), and only where they differ from the protocol's defaults (destructive: true,
+ * idempotent: false), since every definition's bytes are paid for at the start of a conversation.
+ * openWorldHint is left at the protocol's default, true: every tool reaches YNAB.
  */
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -88,13 +90,18 @@ function shapeOf(op: Operation): OutputShape {
 
 const READ: ToolAnnotations = { readOnlyHint: true };
 
+/** A write's hints, the protocol's defaults left out (destructiveHint true, idempotentHint false). */
+function writeHints(destructive: boolean, idempotent: boolean): ToolAnnotations {
+  return { readOnlyHint: false, ...(destructive ? {} : { destructiveHint: false }), ...(idempotent ? { idempotentHint: true } : {}) };
+}
+
 /** Deletes remove data; updates overwrite it; creates only add. */
 function annotations(op: Operation): ToolAnnotations {
   const read = op.access === 'read';
   const overwrites = op.method === 'DELETE' || op.method === 'PUT' || op.method === 'PATCH';
   if (read) return READ;
   // Setting a value (PUT/PATCH) and deleting again leave the same state; creating does not.
-  return { readOnlyHint: false, destructiveHint: overwrites, idempotentHint: overwrites };
+  return writeHints(overwrites, overwrites);
 }
 
 /** The member that holds the answer, and its type; what it holds is the tool description's business. */
@@ -172,7 +179,7 @@ function defineTask(spec: TaskSpec): TaskTool {
     input: z.strictObject({ budget_id: BUDGET_ARG, ...spec.task.input }),
     // Optional: a write may answer with a preview (or held duplicates) instead.
     output: z.looseObject(Object.fromEntries(Object.entries(spec.output).map(([k, v]) => [k, v.optional()]))),
-    annotations: spec.access === 'read' ? READ : { readOnlyHint: false, destructiveHint: spec.destructive, idempotentHint: false },
+    annotations: spec.access === 'read' ? READ : writeHints(spec.destructive, false),
     kinds: spec.kinds,
     task: spec.task,
   };

@@ -44,7 +44,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: unapproved or uncategorized transactions, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention" or a check-up: transactions to approve or categorize, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,

@@ -63,8 +63,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'approve_transactions',
     title: 'Approve transactions',
-    description:
-      'Use to approve transactions by id, or all matching a search_transactions filter with expected_count; categories sets their categories in the same change.',
+    description: 'Use to approve transactions by id, or all matching a search_transactions filter with expected_count; categories also sets categories.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],
@@ -98,7 +97,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'import_statement',
     title: 'Import a bank statement',
-    description: 'Use to import a bank statement file into an account; previews each row first. path: local servers only.',
+    description: 'Use to import a bank statement file into an account, matching rows YNAB has. path: local servers only.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['statement'],
