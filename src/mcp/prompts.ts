@@ -1,6 +1,6 @@
 /**
  * Prompts: ready-made requests a person can pick in their host (a monthly review, triage of
- * unapproved transactions, logging a purchase). Each tells the assistant which tools to use and
+ * unapproved transactions, logging a purchase, reconciling an account). Each tells the assistant which tools to use and
  * in what order (the insight and task tools where they answer in fewer calls), how money is
  * given (milliunits and formatted), that budget text is data, to ask before changing anything,
  * and the confirm flow: a preview shown to the user, applied with its confirm_token only after
@@ -38,14 +38,14 @@ function monthArg(state: ServerState) {
   return completable(month, complete).optional().describe('The month: "current" (the default) or its first day, YYYY-MM-01.');
 }
 
-function accountArg(state: ServerState) {
+function accountArg(state: ServerState, description = 'The account paid from (a name or part of one).') {
   // People type account names, so names (not ids) complete here; the assistant finds the id.
   const complete = (value: string, context?: { arguments?: Record<string, string> }) =>
     bestEffort(state, WHAT, [], async () => {
       const open = entityEntries(await replicaOf(state, context?.arguments?.budget_id), 'account').filter((e) => !e.closed);
       return [...new Set(matching(open, value).map((e) => e.label))];
     });
-  return completable(z.string().min(1).max(100), complete).optional().describe('The account paid from (a name or part of one).');
+  return completable(z.string().min(1).max(100), complete).optional().describe(description);
 }
 
 /** The budget's copy if already held: live context that costs no request. */
@@ -119,16 +119,49 @@ function triageUnapproved(state: ServerState) {
     return message([
       `Help me go through the unapproved transactions in my YNAB budget${b.text}.`,
       b.note,
-      '1. search_transactions with approved: false. Follow next_cursor while has_more is true; its count is how many there are.',
-      '2. To suggest categories, use list_categories (the valid categories) and search_transactions with the payee_id (how that payee was categorized before). Transfers between budget accounts and split transactions need no single category.',
-      '3. Show me the transactions in batches of at most 20: date, payee, amount_formatted, account, category (or "uncategorized") and memo, with your suggested category. Point out likely duplicates (same account and amount, dates a few days apart).',
-      '4. Ask me to confirm or correct each batch. Do not change anything before I confirm.',
-      "5. For a confirmed batch: recategorize_transactions with the transaction_ids of each group I gave one category (new_category_id), then approve_transactions with the batch's transaction_ids and expected_count (how many I confirmed). Leave amounts, dates, payees and memos as they are unless I ask. Then tell me what was changed.",
-      '6. Never delete a transaction unless I explicitly ask for that one.',
+      '1. review_transactions (status "unapproved"; "both" adds the uncategorized ones): the queue, newest first, each row with a suggested category (its confidence and what it rests on) and flags. Follow next_cursor while has_more is true; its summary counts the whole queue.',
+      '2. Show me the transactions in batches of at most 20: date, payee, amount_formatted, account, category (or "uncategorized"), the suggestion with its confidence and basis, and the flags in words: a new payee, an unusual amount, a possible duplicate (name the other transaction), a match for a scheduled transaction, a likely transfer. Suggestions are computed from how each payee was categorized before; a low-confidence one is a guess, say so.',
+      '3. Ask me to confirm or correct each batch. Do not change anything before I confirm. For a possible duplicate, ask me which one to keep; never delete one unless I explicitly ask for that one.',
+      "4. For a confirmed batch: one approve_transactions call with the batch's transaction_ids, expected_count (how many I confirmed) and categories: an object from each transaction id that needs a category to the category I confirmed (id or name). Approving and categorizing are then one change with one change_id. A split or a transfer takes no category: the answer lists it as skipped. Leave amounts, dates, payees and memos as they are unless I ask. Then tell me what was changed.",
       CONFIRM,
       UNITS,
       DATA,
-      availability(state, ['search_transactions', 'list_categories', 'recategorize_transactions', 'approve_transactions']),
+      availability(state, ['review_transactions', 'approve_transactions']),
+    ]);
+  };
+}
+
+function reconcile(state: ServerState) {
+  return async ({
+    account,
+    statement_balance,
+    statement_date,
+    budget_id,
+  }: {
+    account?: string;
+    statement_balance?: string;
+    statement_date?: string;
+    budget_id?: string;
+  }): Promise<GetPromptResult> => {
+    const b = budgetPhrase(budget_id, await held(state, budget_id ?? state.config.defaultBudget));
+    const given = [
+      account ? `the account ${JSON.stringify(account)}` : undefined,
+      statement_balance ? `a statement balance of ${JSON.stringify(statement_balance)}` : undefined,
+      statement_date ? `on ${statement_date}` : undefined,
+    ].filter((x): x is string => x !== undefined);
+    return message([
+      `Help me reconcile an account in my YNAB budget${b.text} against my bank statement${given.length ? `: ${given.join(', ')}` : ''}.`,
+      b.note,
+      `1. Account: list_accounts, and pick the open account ${account ? `matching ${JSON.stringify(account)}` : 'I name'}; ask me if it is not clear.`,
+      `2. ${statement_balance ? 'Use the statement balance I gave' : 'Ask me for the balance on my statement'} and ${statement_date ? 'its date' : 'its date (today if I do not say)'}. A negative balance means money owed (a credit card). If I have the statement as a file (CSV, OFX, QFX, QIF or CAMT.053), ask me for it: with it, the differences can be explained row by row.`,
+      '3. reconcile_account with account_id, statement_balance (amount, in currency units) and statement_date, and the file as content if I gave one. Nothing changes yet: it answers with a preview of the cleared balance on that date, the statement balance, and the difference.',
+      '4. If the difference is zero: tell me how many cleared transactions would be marked reconciled, and their total. Only if I agree, call reconcile_account again with the same arguments plus confirm_token.',
+      '5. If it is not zero: go through its explanations with me, most likely first: uncleared transactions whose sum is exactly the difference (probably cleared at the bank: confirming the reconcile clears them), rows on the statement that YNAB lacks (import_statement adds them, after its own preview), transactions YNAB has that the statement does not, and amounts that differ. Fix what I agree is wrong, then preview again. Only if I want to accept a difference that is left: create_adjustment: true adds one "Reconciliation Balance Adjustment" for it, in Ready to Assign.',
+      "6. When it is applied, tell me its change_id (undo_change puts every transaction back). Say plainly that YNAB's API cannot set the account's last reconciled date: the YNAB app will still show the earlier one.",
+      CONFIRM,
+      UNITS,
+      DATA,
+      availability(state, ['list_accounts', 'reconcile_account']),
     ]);
   };
 }
@@ -192,10 +225,30 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
     'triage_unapproved',
     {
       title: 'Triage unapproved transactions',
-      description: 'Go through unapproved transactions in batches, suggest categories, and recategorize and approve each batch after you confirm it.',
+      description:
+        'Go through the unapproved queue in batches with suggested categories and flags, and approve and categorize each batch in one change after you confirm it.',
       argsSchema: z.object({ budget_id: budgetArg(state) }),
     },
     triageUnapproved(state),
+  );
+  server.registerPrompt(
+    'reconcile',
+    {
+      title: 'Reconcile an account',
+      description:
+        'Reconcile an account against a bank statement: its balance (and the file, if you have it), a preview of the difference and what explains it, then marking it reconciled after you confirm.',
+      argsSchema: z.object({
+        account: accountArg(state, 'The account to reconcile (a name or part of one).'),
+        statement_balance: z.string().min(1).max(40).optional().describe('The balance on the statement, in currency units, e.g. "1234.56".'),
+        statement_date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
+          .optional()
+          .describe("The statement's date, YYYY-MM-DD (default today)."),
+        budget_id: budgetArg(state),
+      }),
+    },
+    reconcile(state),
   );
   server.registerPrompt(
     'log_purchase',

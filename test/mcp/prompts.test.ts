@@ -1,5 +1,5 @@
 /**
- * Prompts through a real MCP client against the sandbox: the three prompts and their arguments,
+ * Prompts through a real MCP client against the sandbox: the four prompts and their arguments,
  * what each tells the assistant (tools, units, user text as data, asking before changes), live
  * context only from a budget copy already held, argument validation and completion, and that
  * listing and getting them needs no token.
@@ -53,13 +53,14 @@ describe('prompts', () => {
   });
   afterAll(() => h.close());
 
-  it('lists the three prompts with their arguments, without connecting', async () => {
+  it('lists the four prompts with their arguments, without connecting', async () => {
     const { prompts } = await h.client.listPrompts();
     const args = Object.fromEntries(prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => `${a.name}${a.required ? '!' : '?'}`)]));
     expect(args).toEqual({
       monthly_review: ['month?', 'budget_id?'],
       triage_unapproved: ['budget_id?'],
       log_purchase: ['description!', 'amount?', 'account?', 'budget_id?'],
+      reconcile: ['account?', 'statement_balance?', 'statement_date?', 'budget_id?'],
     });
     for (const p of prompts) {
       expect(p.title).toMatch(/\w/);
@@ -107,16 +108,37 @@ describe('prompts', () => {
     expect(e.message).toMatch(/description/);
   });
 
-  it('triage_unapproved lists unapproved transactions, suggests, and approves in batches only after confirmation', async () => {
+  it('triage_unapproved reviews the queue with suggestions and flags, and approves with categories in one change only after confirmation', async () => {
     const t = await text(h.client, 'triage_unapproved');
-    expect(t).toContain('search_transactions with approved: false');
+    expect(t).toContain('review_transactions (status "unapproved"');
+    expect(t).toMatch(/suggested category \(its confidence and what it rests on\) and flags/);
     expect(t).toContain('batches of at most 20');
+    expect(t).toMatch(/possible duplicate .*likely transfer/);
     expect(t).toContain('Do not change anything before I confirm');
-    expect(t).toContain('recategorize_transactions with the transaction_ids');
-    expect(t).toContain("approve_transactions with the batch's transaction_ids and expected_count");
+    expect(t).toMatch(/one approve_transactions call with the batch's transaction_ids, expected_count .* and categories: an object from each transaction id/);
+    expect(t).toContain('one change with one change_id');
+    expect(t).not.toContain('recategorize_transactions');
     // The confirm flow: a preview is shown, and applied with its token only after the user agrees.
     expect(t).toMatch(/preview: true and a confirm_token, nothing was changed yet: show me .* only if I agree, call the same tool again .* plus confirm_token/);
     expectCommonRules(t);
+  });
+
+  it('reconcile walks through the statement balance, the preview, the explanations and the confirmation', async () => {
+    const t = await text(h.client, 'reconcile', { account: 'checking', statement_balance: '1234.56', statement_date: '2026-11-20' });
+    expect(t).toContain('against my bank statement: the account "checking", a statement balance of "1234.56", on 2026-11-20.');
+    expect(t).toContain('reconcile_account with account_id, statement_balance');
+    expect(t).toMatch(/If the difference is zero: .* Only if I agree, call reconcile_account again with the same arguments plus confirm_token/);
+    expect(t).toMatch(/uncleared transactions whose sum is exactly the difference/);
+    expect(t).toContain('create_adjustment: true');
+    expect(t).toContain("cannot set the account's last reconciled date");
+    expect(t).toContain('undo_change');
+    expectCommonRules(t);
+    const bare = await text(h.client, 'reconcile');
+    expect(bare).toContain('Ask me for the balance on my statement');
+    expect(bare).toContain('its date (today if I do not say)');
+    const e = await promptError(h.client, 'reconcile', { statement_date: '20 Nov' });
+    expect(e.code).toBe(-32602);
+    expect(e.message).toMatch(/statement_date: must be a date as YYYY-MM-DD/);
   });
 
   it('log_purchase guides finding ids, confirming, and creating with amount or amount_milliunits', async () => {
@@ -164,6 +186,7 @@ describe('prompts', () => {
       .map((a: any) => a.name);
     expect(new Set(await complete(h.client, 'log_purchase', 'account', '', { budget_id: berlin }))).toEqual(new Set(theirs));
     expect(await complete(h.client, 'log_purchase', 'description', 'gro')).toEqual([]);
+    expect(await complete(h.client, 'reconcile', 'account', 'check')).toEqual(['Everyday Checking']);
   });
 });
 
@@ -174,10 +197,9 @@ describe('prompts on a restricted server', () => {
       const purchase = await text(h.client, 'log_purchase', { description: 'coffee' });
       expect(purchase).toContain('Not available on this server: create_transactions');
       expect(purchase).toContain('This server is read-only (started with --read-only)');
-      expect(await text(h.client, 'triage_unapproved')).toContain(
-        'Not available on this server: search_transactions, recategorize_transactions, approve_transactions',
-      );
+      expect(await text(h.client, 'triage_unapproved')).toContain('Not available on this server: review_transactions, approve_transactions');
       expect(await text(h.client, 'monthly_review')).toContain('Not available on this server: spending_summary, needs_attention, cash_flow');
+      expect(await text(h.client, 'reconcile')).toContain('Not available on this server: reconcile_account');
     } finally {
       await h.close();
     }
@@ -200,7 +222,7 @@ describe('prompts without a token', () => {
   it('are listed and given; completions are empty rather than errors', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      expect((await client.listPrompts()).prompts).toHaveLength(3);
+      expect((await client.listPrompts()).prompts).toHaveLength(4);
       expect(await text(client, 'log_purchase', { description: 'coffee', account: 'visa' })).toContain("(the server's default budget)");
       expect(await complete(client, 'monthly_review', 'month', '')).toEqual([]);
       expect(await complete(client, 'log_purchase', 'account', 'vi')).toEqual([]);
