@@ -197,7 +197,7 @@ describe('prompts on a restricted server', () => {
       const purchase = await text(h.client, 'log_purchase', { description: 'coffee' });
       expect(purchase).toContain('Not available on this server: create_transactions');
       expect(purchase).toContain('This server is read-only (started with --read-only)');
-      expect(await text(h.client, 'triage_unapproved')).toContain('Not available on this server: review_transactions, approve_transactions');
+      expect(await text(h.client, 'triage_unapproved')).toContain('Not available on this server: approve_transactions');
       expect(await text(h.client, 'monthly_review')).toContain('Not available on this server: spending_summary, needs_attention, cash_flow');
       expect(await text(h.client, 'reconcile')).toContain('Not available on this server: reconcile_account');
     } finally {
