@@ -9,6 +9,7 @@ import type { BudgetRec } from '../sandbox/store/records.js';
 import { newUsers } from '../sandbox/users.js';
 import { parseFlags, intFlag, UsageError } from '../shared/cli-flags.js';
 import { CSV_PRESETS, STATEMENT_FORMATS, type StatementFormat, writeStatement } from '../statements/index.js';
+import { SERVE_SANDBOX_SEED } from './sandbox-seed.js';
 import { bankView } from './statement-bank.js';
 
 export const STATEMENT_USAGE = `Usage: ynab-mcp sandbox statement --account NAME --format FORMAT [options]
@@ -25,7 +26,8 @@ Options:
                        (default us-checking; de-girokonto for a EUR budget)
   --discrepancies N    rows the budget does not have (default 3; 0 = a statement that
                        matches the budget exactly)
-  --seed S             the sandbox's seed (default 1)
+  --seed S             the seed of the sandbox the file is for (default: the one
+                       serve --sandbox uses; ynab-mcp sandbox uses 1 unless given --seed)
   --data FILE          read the sandbox saved at FILE instead
   --budget NAME        the budget (default the first)
   --from DATE          first day (default 30 days before --to)
@@ -49,7 +51,7 @@ function budgets(flags: { data?: string; seed?: string }): BudgetRec[] {
     if (!loaded) throw new UsageError(`--data ${flags.data}: no such sandbox file`);
     return loaded.data.users[0]?.budgets ?? [];
   }
-  return newUsers({ seed: flags.seed ?? '1', now: new Date() }, 1, 1)[0]!.budgets;
+  return newUsers({ seed: flags.seed ?? SERVE_SANDBOX_SEED, now: new Date() }, 1, 1)[0]!.budgets;
 }
 
 export function statementCommand(argv: string[]): void {
@@ -88,7 +90,12 @@ export function statementCommand(argv: string[]): void {
     throw new UsageError(
       `--account: ${flags.account === undefined ? 'required' : `no open account "${flags.account}" in "${budget.name}"`}; accounts: ${accounts.map((a) => `"${a.name}"`).join(', ')}`,
     );
-  const view = bankView(budget, account, { from, to, seed: flags.seed ?? '1', discrepancies: intFlag(flags.discrepancies, 'discrepancies', 0, 50) ?? 3 });
+  const view = bankView(budget, account, {
+    from,
+    to,
+    seed: flags.seed ?? SERVE_SANDBOX_SEED,
+    discrepancies: intFlag(flags.discrepancies, 'discrepancies', 0, 50) ?? 3,
+  });
   const text = writeStatement(view.statement, format, flags.preset);
   if (flags.out) writeFileSync(flags.out, text);
   else process.stdout.write(text);

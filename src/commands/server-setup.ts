@@ -19,6 +19,7 @@ import { ServerState, type Connection } from '../mcp/state.js';
 import { configDir, stateDir } from '../paths.js';
 import type { RunningSandbox } from '../sandbox/app.js';
 import { intFlag, UsageError } from '../shared/cli-flags.js';
+import { SERVE_SANDBOX_SEED } from './sandbox-seed.js';
 import { baseUrlFlag } from './secret-flags.js';
 
 /** Flags of the server's content and data source, for parseArgs. */
@@ -141,7 +142,7 @@ export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = pr
   if (flags.sandbox) {
     const { startSandbox } = await import('../sandbox/app.js');
     // The demo is local and throwaway: its own state directory, nothing saved.
-    const sandbox = await startSandbox({ seed: flags.seed ?? 'demo', log, rateLimit: 1_000_000 });
+    const sandbox = await startSandbox({ seed: flags.seed ?? SERVE_SANDBOX_SEED, log, rateLimit: 1_000_000 });
     const connection: Connection = {
       credentials: { token: async () => sandbox.accessToken },
       info: { source: 'sandbox', kind: 'personal' },

@@ -6,7 +6,8 @@
  *  - creates the new rows in one request, as YNAB's own imports arrive: cleared, unapproved (so
  *    they show for review), with YNAB's import id `YNAB:<milliunits>:<date>:<occurrence>` (so a
  *    later import by YNAB or by this tool recognises them), and the suggested category only when
- *    the suggestion is of high confidence (src/insights/suggest.ts);
+ *    the suggestion is of high confidence (src/insights/suggest.ts); the preview shows the others
+ *    as `suggestion` with their confidence, for the user to decide;
  *  - marks the matched hand-entered transactions that are uncleared cleared, in one request;
  *  - is one change: undo deletes what was created and puts back what was cleared.
  * Creates go the exactly-once way (an import id is YNAB's own proof of identity), so a lost answer
@@ -76,10 +77,14 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
   const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;
   const fresh = matches.filter((m) => m.status === 'new');
+  // Every suggestion is shown; only a high-confidence one is set (the rest arrive uncategorized,
+  // for review_transactions).
   const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
+  const suggested = new Map<RowMatch, { category: string; confidence: string }>();
   for (const m of fresh) {
     const s = suggest?.({ payee_name: m.row.payee, import_payee_name: m.row.payee, amount: m.row.amount, account_id: account.id, date: m.row.date });
     categories.set(m, s && s.confidence === 'high' ? { id: s.category_id, name: s.category } : undefined);
+    if (s && s.confidence !== 'high') suggested.set(m, { category: s.category, confidence: s.confidence });
   }
   const items = fresh.map((m) => newItem(account.id, m, categories.get(m)?.id ?? null));
   const toClear = matches.filter((m) => m.status === 'matched' && r.transactions.get(m.id!)?.cleared === 'uncleared');
@@ -97,7 +102,9 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     }),
   ];
   const counts = statusCounts(matches);
-  const shown = rowsShown(matches, (m) => (categories.get(m) ? { category: categories.get(m)!.name } : {}));
+  const shown = rowsShown(matches, (m) =>
+    categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {},
+  );
   const balance = balanceCheck(ctx, account.id, parsed.balance, fresh);
   const details = {
     account: account.name,

@@ -62,6 +62,10 @@ function fromFile(ctx: PlanContext, accountId: string, upTo: readonly E.Transact
   let missingTxns = upTo.filter((t) => t.date >= first && !matchedIds.has(t.id));
   // A row and a transaction of one date and payee, amounts apart: one transaction, mistyped.
   const pairs: Record<string, unknown>[] = [];
+  for (const m of matches) {
+    const t = m.differsFrom ? ctx.replica.transactions.get(m.differsFrom) : undefined;
+    if (t) pairs.push({ row: rowShown(m.row), transaction: shown(ctx, t), difference_milliunits: m.row.amount - t.amount });
+  }
   for (const row of [...missingRows]) {
     const t = missingTxns.find((x) => x.date === row.date && similarPayee(ctx.shown.payee(x.payee_id), row.payee));
     if (!t) continue;

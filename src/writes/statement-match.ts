@@ -6,19 +6,22 @@
  *  - matched: the row's import id (YNAB's convention `YNAB:<milliunits>:<date>:<occurrence>`, the
  *    occurrence counting rows of that amount and date in the file) is on a transaction of the
  *    account; or one transaction not imported under this file's ids has the same amount, a date
- *    within 10 days and a similar payee (its payee, or the bank's name for it). Each transaction
+ *    within 10 days and a similar payee (its payee, a transfer's other account, or the bank's name
+ *    for it, read against the bank's description by bankTextNames). Each transaction
  *    matches one row: the nearest in date wins; rows whose candidates are interchangeable (k
  *    rows, the same k candidates) pair up in date order;
- *  - conflict: several candidates, or one YNAB's own import matching would take (same amount,
- *    within 10 days, entered by hand) whose payee is not similar: creating the row would merge it
- *    into that transaction, so the user decides; all candidates are listed;
+ *  - conflict: several candidates; or a transaction of a similar payee within 3 days with another
+ *    amount (a tip added, a typing slip: `differsFrom`), which importing the row would enter twice;
+ *    or one YNAB's own import matching would take (same amount, within 10 days, entered by hand)
+ *    whose payee is not similar: creating the row would merge it into that transaction. The user
+ *    decides; all candidates are listed;
  *  - new: none. Its import id is left off (and `import_id_dropped` says why) when a hand-entered
  *    transaction another row matched would take it in YNAB's import matching.
  */
 import { addYears, daysBetween } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import { similarPayee } from './duplicates.js';
+import { payeeWords, similarPayee } from './duplicates.js';
 
 /** A statement row as src/statements gives it (the fields matching reads). */
 export interface MatchRow {
@@ -47,9 +50,14 @@ export interface RowMatch {
   reason?: string;
   /** new: created without the import id (YNAB would merge it into a hand-entered transaction). */
   importIdDropped?: boolean;
+  /** conflict: the transaction this row seems to be, with another amount (a tip added, a typing slip). */
+  differsFrom?: string;
 }
 
 export const MATCH_WINDOW_DAYS = 10;
+
+/** How far apart a row and a transaction of the same payee may be dated to be one with another amount. */
+export const AMOUNT_DIFFERS_DAYS = 3;
 
 const days = (a: string, b: string) => Math.abs(daysBetween(a, b));
 
@@ -80,18 +88,40 @@ export interface MatchOptions {
   since?: string | undefined;
 }
 
-/** Whether a transaction's payee, or the bank's name for it, is similar to the row's. */
+/**
+ * Whether a bank's description names what the budget calls `name`: every word of the name (store
+ * numbers and words like "inc" left out, as the duplicate guard reads names) is a word of the
+ * description, or the start of the description's last word cut short, as banks cut descriptions
+ * at a fixed length ("ONLINE TRANSFER TO RAINY DAY SAV"); a cut of under 3 letters ("… HOME
+ * EQUITY L") counts only after a whole word matched. The description may say more ("ONLINE
+ * TRANSFER TO", a city): a bank's text is rarely the payee's name alone.
+ */
+export function bankTextNames(name: string, bankText: string): boolean {
+  const want = payeeWords(name);
+  const have = payeeWords(bankText);
+  if (!want.length || !have.length) return false;
+  const last = have[have.length - 1]!;
+  const whole = want.filter((w) => have.includes(w));
+  return want.every((w) => have.includes(w) || (w.startsWith(last) && (last.length >= 3 || whole.length > 0)));
+}
+
+/**
+ * Whether a transaction's payee (for a transfer, the other account's name too), or the bank's
+ * name for it, is similar to the row's description.
+ */
 function payeeLike(r: BudgetReplica, t: E.TransactionSummaryBase, payee: string): boolean {
   const name = t.payee_id ? (r.payees.get(t.payee_id)?.name ?? null) : null;
-  return [name, t.import_payee_name ?? null, t.import_payee_name_original ?? null].some((n) => n !== null && similarPayee(n, payee));
+  const other = t.transfer_account_id ? (r.accounts.get(t.transfer_account_id)?.name ?? null) : null;
+  return [name, other, t.import_payee_name ?? null, t.import_payee_name_original ?? null].some(
+    (n) => n !== null && (similarPayee(n, payee) || bankTextNames(n, payee)),
+  );
 }
 
 /** A hand-entered transaction YNAB's import matching could merge an imported one into. */
 const handEntered = (t: E.TransactionSummaryBase) => !t.import_id && !t.matched_transaction_id && !t.transfer_account_id;
 
-/** Matches the rows of a statement to the account's transactions (see the header). */
-export function matchStatement(r: BudgetReplica, accountId: string, rows: readonly MatchRow[], o: MatchOptions): RowMatch[] {
-  const txns = accountTransactions(r, accountId);
+/** Each row skipped, or new with its import id (the occurrence counts rows of its amount and date). */
+function importIds(rows: readonly MatchRow[], o: MatchOptions): RowMatch[] {
   const out: RowMatch[] = [];
   const seen = new Map<string, number>();
   const occurrences = new Map<string, number>();
@@ -106,6 +136,42 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
     occurrences.set(key, n);
     out.push({ row, status: 'new', importId: `YNAB:${key}:${n}` });
   }
+  return out;
+}
+
+/**
+ * The transaction a row most likely is with its amount changed (a tip) or mistyped: the same
+ * payee and sign within a few days, another amount, not matched to a row nor claimed so before,
+ * and dated within the statement's own days (a transaction before them belongs to an earlier
+ * statement, which may well have held it: the same café two days running is two purchases).
+ * A statement lists every booking of its days, so a transaction of those days that no row
+ * matched is one the bank shows otherwise.
+ */
+function sameWithOtherAmount(
+  r: BudgetReplica,
+  txns: readonly E.TransactionSummaryBase[],
+  row: MatchRow,
+  span: { first: string; last: string },
+  unavailable: (t: E.TransactionSummaryBase) => boolean,
+): E.TransactionSummaryBase | undefined {
+  return txns
+    .filter(
+      (t) =>
+        !unavailable(t) &&
+        t.date >= span.first &&
+        t.date <= span.last &&
+        t.amount !== row.amount &&
+        Math.sign(t.amount) === Math.sign(row.amount) &&
+        days(t.date, row.date) <= AMOUNT_DIFFERS_DAYS &&
+        payeeLike(r, t, row.payee),
+    )
+    .sort((a, b) => days(a.date, row.date) - days(b.date, row.date) || a.id.localeCompare(b.id))[0];
+}
+
+/** Matches the rows of a statement to the account's transactions (see the header). */
+export function matchStatement(r: BudgetReplica, accountId: string, rows: readonly MatchRow[], o: MatchOptions): RowMatch[] {
+  const txns = accountTransactions(r, accountId);
+  const out = importIds(rows, o);
   const fileIds = new Set(out.map((m) => m.importId).filter((x): x is string => !!x));
   const byImportId = new Map(txns.filter((t) => t.import_id).map((t) => [t.import_id!, t]));
   const byAmount = new Map<number, E.TransactionSummaryBase[]>();
@@ -160,11 +226,26 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
     const ts = ids.map((id) => r.transactions.get(id)!).sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
     ms.sort((a, b) => a.row.date.localeCompare(b.row.date) || a.row.line - b.row.line).forEach((m, i) => match(m, ts[i]!));
   }
+  const differs = new Set<string>();
+  const dated = rows.map((x) => x.date).sort();
+  const span = { first: dated[0] ?? '', last: dated[dated.length - 1] ?? '' };
   for (const m of open) {
     if (m.status !== 'new') continue;
     const left = free(m);
     if (left.length > 1) {
       Object.assign(m, { status: 'conflict', candidates: left.map((t) => t.id), reason: `${left.length} transactions match its amount, date and payee` });
+      continue;
+    }
+    // Importing a row that is a transaction with another amount would enter it twice.
+    const other = sameWithOtherAmount(r, txns, m.row, span, (t) => taken.has(t.id) || differs.has(t.id) || !!(t.import_id && fileIds.has(t.import_id)));
+    if (other) {
+      differs.add(other.id);
+      Object.assign(m, {
+        status: 'conflict',
+        candidates: [other.id],
+        differsFrom: other.id,
+        reason: `the same payee is in YNAB on ${other.date} with amount_milliunits ${other.amount}: if the bank's amount is right, fix that transaction (update_transaction); if this is another one, enter it with create_transactions`,
+      });
       continue;
     }
     // YNAB's own import matching takes any hand-entered transaction of the amount within 10 days.

@@ -56,6 +56,13 @@ async function asAssistant(name: string, args: Record<string, unknown>, errors: 
 /** What a tool call met: an error, or a notice of a recovered request. */
 const met = (errors: string[], done: any) => errors.length + (done.notices ?? []).filter((n: string) => /^Attempt \d/.test(n)).length;
 
+/**
+ * Each round's new rows are bought at its own shop: a statement lists every booking of its days,
+ * so a transaction of an earlier round at the same shop on those days, missing from this round's
+ * file, would rightly read as that row with another amount (statement-match.ts).
+ */
+const SHOPS = ['Alder', 'Birch', 'Cedar', 'Dogwood', 'Elm', 'Fir', 'Hazel', 'Juniper'];
+
 /** One statement's import: planted hand-entered transactions to match, new rows; checked from the sandbox's records. */
 async function importRound(round: number): Promise<number> {
   const txns = everything();
@@ -70,7 +77,7 @@ async function importRound(round: number): Promise<number> {
   const withPlanted = everything();
   const fresh: Row[] = Array.from({ length: 26 }, (_, i) => {
     const date = addDays(today, -1 - ((i + round) % 28));
-    return { date, payee: `Flaky Shop ${round}-${i}`, amount: freeAmount(withPlanted, date, used, -71_110 - round * 40_000 - i * 1000) };
+    return { date, payee: `${SHOPS[round % SHOPS.length]} Shop ${i}`, amount: freeAmount(withPlanted, date, used, -71_110 - round * 40_000 - i * 1000) };
   });
   const rows: Row[] = [...planted.map((t: any) => ({ date: t.date, payee: t.payee_name.toUpperCase(), amount: t.amount })), ...fresh];
   const before = new Map(withPlanted.map((t) => [t.id, t]));
