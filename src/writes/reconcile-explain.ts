@@ -1,5 +1,7 @@
 /**
  * Why an account's cleared balance differs from its statement, most likely first:
+ *  0. with the statement file: transactions the statement lists (its rows match them) that are
+ *     still uncleared in YNAB: the bank has booked them, so they are cleared;
  *  1. uncleared transactions dated on or before the statement date whose amounts add up to the
  *     difference exactly (subset-sum.ts, over the 40 latest: the ones still in flight), the
  *     smallest sets first;
@@ -15,6 +17,7 @@ import { matchStatement, type MatchRow } from './statement-match.js';
 import { exactSubsets, SUBSET_MAX } from './subset-sum.js';
 
 export type Explanation =
+  | { kind: 'cleared_at_bank'; ids: string[]; count: number; total_milliunits: number; transactions: Record<string, unknown>[] }
   | { kind: 'uncleared_sum'; ids: string[]; count: number; total_milliunits: number; transactions: Record<string, unknown>[]; considered?: string }
   | { kind: 'missing_from_ynab'; count: number; total_milliunits: number; rows: Record<string, unknown>[] }
   | { kind: 'missing_from_statement'; count: number; total_milliunits: number; transactions: Record<string, unknown>[] }
@@ -74,6 +77,18 @@ function fromFile(ctx: PlanContext, accountId: string, upTo: readonly E.Transact
     missingTxns = missingTxns.filter((x) => x !== t);
   }
   const out: Explanation[] = [];
+  const atBank = matches
+    .filter((m) => m.status === 'matched')
+    .map((m) => ctx.replica.transactions.get(m.id!))
+    .filter((t): t is E.TransactionSummaryBase => !!t && t.cleared === 'uncleared' && t.date <= date);
+  if (atBank.length)
+    out.push({
+      kind: 'cleared_at_bank',
+      ids: atBank.map((t) => t.id),
+      count: atBank.length,
+      total_milliunits: sum(atBank),
+      transactions: atBank.slice(0, LISTED).map((t) => shown(ctx, t)),
+    });
   if (missingRows.length)
     out.push({ kind: 'missing_from_ynab', count: missingRows.length, total_milliunits: sum(missingRows), rows: missingRows.slice(0, LISTED).map(rowShown) });
   if (missingTxns.length)
@@ -96,5 +111,8 @@ export function explain(
   date: string,
   rows: readonly MatchRow[] | undefined,
 ): Explanation[] {
-  return [...uncleared(ctx, upTo, difference), ...(rows ? fromFile(ctx, accountId, upTo, rows, date) : [])];
+  const file = rows ? fromFile(ctx, accountId, upTo, rows, date) : [];
+  // What the statement itself shows cleared comes first: it is the bank's word, not a sum's guess.
+  const atBank = file.filter((e) => e.kind === 'cleared_at_bank');
+  return [...atBank, ...uncleared(ctx, upTo, difference), ...file.filter((e) => e.kind !== 'cleared_at_bank')];
 }

@@ -3,10 +3,11 @@
  * The preview (always first: kind 'statement', policy.ts) gives the cleared balance as of the
  * statement date, the statement's balance and the difference. At zero: the transactions that
  * would become reconciled, with count and total. Otherwise the likeliest explanations, ranked
- * (reconcile-explain.ts): uncleared transactions whose sum is exactly the difference, then, with
- * a statement file, its rows missing from YNAB, YNAB's transactions missing from it, and amounts
- * that differ. Applying (with the preview's confirm_token): the uncleared transactions of the
- * first exact explanation are cleared, and every cleared transaction dated on or before the
+ * (reconcile-explain.ts): with a statement file, the uncleared transactions it lists (booked at
+ * the bank); uncleared transactions whose sum is exactly the difference; then, with the file, its
+ * rows missing from YNAB, YNAB's transactions missing from it, and amounts that differ. Applying
+ * (with the preview's confirm_token): the uncleared transactions of the first of those that names
+ * transactions are cleared, and every cleared transaction dated on or before the
  * statement date becomes reconciled (one request); with create_adjustment, what is left is one
  * "Reconciliation Balance Adjustment", in Ready to Assign as YNAB makes it. A difference left
  * without create_adjustment is not reconciled: the answer says what to do. One change; undo puts
@@ -71,8 +72,10 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const cleared = upTo.filter((t) => t.cleared !== 'uncleared').reduce((n, t) => n + t.amount, 0);
   const difference = statement - cleared;
   const explanations: Explanation[] = difference === 0 ? [] : explain(ctx, account.id, upTo, difference, date, read?.parsed.rows);
-  // What applying clears: the first exact explanation (the smallest set of uncleared transactions).
-  const explained = explanations[0]?.kind === 'uncleared_sum' ? explanations[0].ids : [];
+  // What applying clears: what the statement shows booked, else the first exact explanation (the
+  // smallest set of uncleared transactions adding up to the difference).
+  const first = explanations[0];
+  const explained = first?.kind === 'cleared_at_bank' || first?.kind === 'uncleared_sum' ? first.ids : [];
   const left = difference - explained.reduce((n, id) => n + r.transactions.get(id)!.amount, 0);
   const adjust = left !== 0 && a.create_adjustment === true;
   const toReconcile = upTo.filter((t) => t.cleared === 'cleared' || explained.includes(t.id));

@@ -8,7 +8,10 @@
  *  - the rows the budget does not have are the new ones, created once with YNAB's import ids;
  *  - the row whose amount differs from the budget's is a conflict naming that transaction, and
  *    is not imported (importing it would enter the purchase twice);
- *  - the same file imported a second time creates nothing.
+ *  - the same file imported a second time creates nothing;
+ *  - then reconciled against the same file: once the differing amount is fixed and the
+ *    transaction the bank never had is deleted, what the statement lists is cleared and the
+ *    account reconciles at the statement's balance.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,4 +95,55 @@ describe('a sandbox statement imported, twice', () => {
     },
     60_000,
   );
+
+  it('the weekly flow on ofx: import, fix the differing amount, delete what the bank never had, reconcile against the file', async () => {
+    const file = join(dir, 'flow.ofx');
+    const made = await runCli(['sandbox', 'statement', '--seed', SEED, '--account', ACCOUNT, '--format', 'ofx', '--out', file, '--report', `${file}.json`]);
+    expect(made.code, made.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Report & { to: string; balance: { amount: number } };
+    const h = await mcpHarness({ sandbox: { seed: SEED }, flags: { localFiles: true } });
+    harnesses.push(h);
+    const budget = h.sb.state.budgets[0]!.id;
+    const account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === ACCOUNT)!.id;
+    const { differing, missing } = report.discrepancies;
+    const args = { account_id: ACCOUNT, statement_balance_milliunits: report.balance.amount, statement_date: report.to, path: file };
+    // Reconciled before importing: the transactions the statement lists that YNAB has uncleared
+    // are booked at the bank, the first explanation, and what applying would clear.
+    const raw = new Map((await rawTransactions(h, budget, account)).map((t) => [t.id, t]));
+    const listed = ok(await h.call('import_statement', { account_id: ACCOUNT, path: file }));
+    const booked = listed.rows
+      .filter((r: any) => r.status === 'matched' && raw.get(r.id).cleared === 'uncleared' && raw.get(r.id).date <= report.to)
+      .map((r: any) => r.id);
+    expect(booked.length).toBeGreaterThan(0);
+    const early = ok(await h.call('reconcile_account', args));
+    expect(early.explanations[0]).toMatchObject({ kind: 'cleared_at_bank', count: booked.length });
+    expect(early.explanations[0].transactions.map((t: any) => t.id).sort()).toEqual(booked.slice(0, 10).sort());
+
+    ok((await confirmed(h, 'import_statement', { account_id: ACCOUNT, path: file })).result);
+    ok(await h.call('update_transaction', { transaction_id: differing.transaction_id, amount_milliunits: differing.bank_amount }));
+
+    // Before the stray transaction is deleted, the file names it as one the bank does not have.
+    const first = ok(await h.call('reconcile_account', args));
+    const kinds = first.explanations.map((e: any) => e.kind);
+    expect(kinds).toContain('missing_from_statement');
+    const stray = first.explanations.find((e: any) => e.kind === 'missing_from_statement');
+    expect(stray.transactions.map((t: any) => t.id)).toContain(missing.transaction_id);
+    ok((await confirmed(h, 'delete_transaction', { transaction_id: missing.transaction_id })).result);
+
+    const txns = await rawTransactions(h, budget, account);
+    const cleared = txns.filter((t) => t.cleared !== 'uncleared' && t.date <= report.to).reduce((n, t) => n + t.amount, 0);
+    const { preview, result } = await confirmed(h, 'reconcile_account', args);
+    expect(preview.difference.milliunits).toBe(report.balance.amount - cleared);
+    const fixed = txns.find((t) => t.id === differing.transaction_id);
+    if (fixed.cleared === 'uncleared') {
+      // The statement lists it, so it is booked: cleared by the reconcile, which then balances.
+      expect(preview.explanations[0].kind).toBe('cleared_at_bank');
+      expect(preview.explanations[0].transactions.map((t: any) => t.id)).toContain(differing.transaction_id);
+    } else expect(preview.difference.milliunits).toBe(0);
+    expect(ok(result).change_id).toMatch(/\w/);
+    const upTo = (await rawTransactions(h, budget, account)).filter((t) => t.date <= report.to);
+    for (const t of upTo) if (t.cleared !== 'uncleared') expect(t.cleared, `${t.date} ${t.amount}`).toBe('reconciled');
+    expect(upTo.find((t) => t.id === differing.transaction_id).cleared).toBe('reconciled');
+    expect(upTo.filter((t) => t.cleared === 'reconciled').reduce((n, t) => n + t.amount, 0)).toBe(report.balance.amount);
+  }, 60_000);
 });
