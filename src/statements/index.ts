@@ -55,8 +55,8 @@ export function parseStatement(input: { content: string; format?: 'auto' | State
 // Column names are not bounded here (each bound costs the tool definition bytes): columns.ts
 // refuses one over COLUMN_NAME_MAX characters, naming it.
 const ColumnsArg = z.strictObject({
-  date: z.string(),
-  payee: z.string(),
+  date: z.string().optional(),
+  payee: z.string().optional(),
   memo: z.string().optional(),
   amount: z.string().optional(),
   inflow: z.string().optional(),

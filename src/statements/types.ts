@@ -40,8 +40,9 @@ export const DATE_FORMATS: readonly DateFormat[] = ['YYYY-MM-DD', 'MM/DD/YYYY', 
 
 /** Names of header cells (case-insensitive), or 1-based column numbers as strings. */
 export interface CsvColumns {
-  date: string;
-  payee: string;
+  /** Each column not given is found from the header as without `columns`. */
+  date?: string;
+  payee?: string;
   memo?: string;
   amount?: string;
   inflow?: string;

@@ -86,6 +86,9 @@ describe('CSV detection', () => {
     const s = read('Date,Description,Amount\n03/04/2024,A,-1.00\n', { date: 'Date', payee: 'Description', date_format: 'DD/MM/YYYY' });
     expect(s.preset).toBe('columns');
     expect(s.rows[0]).toMatchObject({ date: '2024-04-03', amount: -1000 });
+    // The answer to the question alone: every column still found by its header.
+    const alone = read('Date,Description,Amount\n03/04/2024,A,-1.00\n', { date_format: 'MM/DD/YYYY' });
+    expect(alone.rows[0]).toMatchObject({ date: '2024-03-04', payee: 'A', amount: -1000 });
   });
 
   it('takes columns by number for a file without a header, and amount_sign', () => {

@@ -80,6 +80,9 @@ describe('QIF', () => {
 
   it('asks the date question when no date decides it', () => {
     expect(refusal('!Type:Bank\nD03/04/2024\nT-1.00\nPA\n^\n')).toMatch(/day-first .* or month-first/);
+    // Answered with date_format alone, as the question asks.
+    const s = parseStatement({ content: '!Type:Bank\nD03/04/2024\nT-1.00\nPA\n^\n', columns: { date_format: 'DD/MM/YYYY' } });
+    expect(s.rows[0]).toMatchObject({ date: '2024-04-03', amount: -1000 });
   });
 });
 
