@@ -8,13 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { stringify } from 'csv-stringify/sync';
 import { addDays } from '../src/api/dates.js';
-import { mcpConfig } from '../src/mcp/config.js';
-import { buildServer } from '../src/mcp/server.js';
-import { ServerState } from '../src/mcp/state.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
+import { countingClient } from './counting-client.js';
 import type { BenchSection, Reporter } from './section.js';
 import { kb, ms, timed } from './stats.js';
 
@@ -22,31 +19,16 @@ const today = new Date().toISOString().slice(0, 10);
 
 /** A server on the sandbox through a real MCP client, its requests to YNAB counted. */
 async function connect(sb: RunningSandbox, dir: string) {
-  let requests = 0;
-  const state = new ServerState(
-    mcpConfig({}, {}),
-    async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
-    { stateDir: dir, persist: false, maxStalenessMs: 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
-  );
-  const server = buildServer(state);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(a);
+  const c = await countingClient(sb, dir);
   /** One call: its answer, requests, time and bytes (the text the model reads). */
   const measure = async (name: string, args: Record<string, unknown>) => {
-    const before = requests;
-    const [res, took] = await timed(async () => (await client.callTool({ name, arguments: args })) as any);
+    const before = c.requests();
+    const [res, took] = await timed(async () => (await c.client.callTool({ name, arguments: args })) as any);
     if (res.isError) throw new Error(`${name}: ${res.content?.[0]?.text}`);
     const bytes = Buffer.byteLength((res.content as { text?: string }[]).map((c) => c.text ?? '').join(''));
-    return { body: res.structuredContent, requests: requests - before, ms: took, bytes };
+    return { body: res.structuredContent, requests: c.requests() - before, ms: took, bytes };
   };
-  const close = async () => {
-    await client.close();
-    await server.close();
-    await state.close();
-  };
-  return { measure, close };
+  return { measure, close: c.close };
 }
 
 type Measured = Awaited<ReturnType<Awaited<ReturnType<typeof connect>>['measure']>>;

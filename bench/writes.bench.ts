@@ -7,33 +7,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { mcpConfig } from '../src/mcp/config.js';
-import { buildServer } from '../src/mcp/server.js';
-import { ServerState } from '../src/mcp/state.js';
 import { startSandbox } from '../src/sandbox/app.js';
 import { FileStateStore } from '../src/storage/file-store.js';
 import { ephemeralKey } from '../src/sync/seal.js';
 import { UndoJournal } from '../src/writes/undo-journal.js';
+import { countingClient } from './counting-client.js';
 import type { BenchSection } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';
 
 export async function writesBench(report: (row: Record<string, string | number>) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-writes-'));
   const sb = await startSandbox({ seed: 'bench-writes', rateLimit: 10_000_000, log: () => {} });
-  let requests = 0;
-  const state = new ServerState(
-    mcpConfig({}, {}),
-    async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
-    { stateDir: dir, persist: false, maxStalenessMs: 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
-  );
-  const server = buildServer(state);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(a);
+  const counted = await countingClient(sb, dir);
   const call = async (name: string, args: Record<string, unknown>) => {
-    const res: any = await client.callTool({ name, arguments: args });
+    const res: any = await counted.client.callTool({ name, arguments: args });
     if (res.isError) throw new Error(`${name}: ${res.content?.[0]?.text}`);
     return res.structuredContent;
   };
@@ -42,9 +29,9 @@ export async function writesBench(report: (row: Record<string, string | number>)
     await call('list_accounts', {});
     const rows: Record<string, { requests: number[]; ms: number[] }> = {};
     const measure = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      const before = requests;
+      const before = counted.requests();
       const [value, took] = await timed(fn);
-      (rows[what] ??= { requests: [], ms: [] }).requests.push(requests - before);
+      (rows[what] ??= { requests: [], ms: [] }).requests.push(counted.requests() - before);
       rows[what].ms.push(took);
       return value;
     };
@@ -92,9 +79,7 @@ export async function writesBench(report: (row: Record<string, string | number>)
       'list 100 p50': ms(median(list)),
     });
   } finally {
-    await client.close();
-    await server.close();
-    await state.close();
+    await counted.close();
     await sb.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,40 @@
+/**
+ * A server on a sandbox through a real MCP client, every request it sends to YNAB counted: what
+ * the write benches measure calls with (the requests a call costs are the scarce thing, 200 an
+ * hour). One budget copy per server, kept in memory, the quota out of the way.
+ */
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { mcpConfig } from '../src/mcp/config.js';
+import { buildServer } from '../src/mcp/server.js';
+import { ServerState } from '../src/mcp/state.js';
+import type { RunningSandbox } from '../src/sandbox/app.js';
+
+export interface CountingClient {
+  client: Client;
+  /** Requests sent to YNAB so far. */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+export async function countingClient(sb: RunningSandbox, stateDir: string): Promise<CountingClient> {
+  let requests = 0;
+  const state = new ServerState(
+    mcpConfig({}, {}),
+    async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
+    { stateDir, persist: false, maxStalenessMs: 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
+  );
+  const server = buildServer(state);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(a);
+  return {
+    client,
+    requests: () => requests,
+    async close() {
+      await client.close();
+      await server.close();
+      await state.close();
+    },
+  };
+}
