@@ -138,7 +138,7 @@ describe('ynab-mcp tools', () => {
     expect(readOnly.count).toBeLessThan(all.count);
     expect(readOnly.tools.every((t) => t.access === 'read')).toBe(true);
     expect(readOnly.total_bytes).toBeLessThan(all.total_bytes);
-    expect(accounts.tools.map((t) => t.name).sort()).toEqual(['create_account', 'get_account', 'list_accounts', 'list_budgets']);
+    expect(accounts.tools.map((t) => t.name).sort()).toEqual(['create_account', 'get_account', 'list_accounts', 'list_budgets', 'reconcile_account']);
 
     // What a host connected to `serve --read-only` over stdio receives, byte for byte.
     const { client, transport } = await cliMcp(['serve', '--read-only'], { PATH: process.env.PATH, ...env() });
