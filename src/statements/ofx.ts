@@ -98,9 +98,14 @@ export function readOfx(text: string, format: 'ofx' | 'qfx'): ParsedStatement {
   const currency = optionalText(st['CURDEF'] as string);
   const decisions = [`read as ${format.toUpperCase()}: ${trns.length} booked transaction(s)${pend.length ? `, ${pend.length} pending` : ''}`];
   if (ledger) decisions.push('statement balance from LEDGERBAL');
+  const tranList = st['BANKTRANLIST'] as Node | undefined;
+  const listLine = elementLines(text, /<BANKTRANLIST>/gi, 'transaction lists')[0] ?? 0;
+  const from = optionalText(tranList?.['DTSTART'] as string);
+  const to = optionalText(tranList?.['DTEND'] as string);
   return {
     format,
     rows,
+    ...(from && to ? { period: { from: isoDay(from, listLine, 'DTSTART'), to: isoDay(to, listLine, 'DTEND') } } : {}),
     ...(ledger
       ? { balance: { amount: parseDecimal(ledger['BALAMT'] as string, balLine, 'BALAMT'), date: isoDay(ledger['DTASOF'] as string, balLine, 'DTASOF') } }
       : {}),

@@ -30,6 +30,8 @@ export interface ParsedStatement {
   rows: StatementRow[];
   /** The file's ledger/closing balance (OFX LEDGERBAL, CAMT CLBD, a CSV running balance's latest row). */
   balance?: { amount: number; date: string };
+  /** The days the statement covers, where the file says (OFX BANKTRANLIST DTSTART and DTEND). */
+  period?: { from: string; to: string };
   currency?: string;
   /** What was decided and how, for the preview. */
   decisions: string[];

@@ -23,6 +23,12 @@ export type Explanation =
   | { kind: 'missing_from_statement'; count: number; total_milliunits: number; transactions: Record<string, unknown>[] }
   | { kind: 'amount_differs'; count: number; pairs: Record<string, unknown>[] };
 
+/** A statement's rows, and its first day where the file states it. */
+export interface StatementRows {
+  rows: readonly MatchRow[];
+  from?: string | undefined;
+}
+
 /** Rows or transactions listed per explanation; the rest counted. */
 const LISTED = 10;
 
@@ -55,11 +61,12 @@ function uncleared(ctx: PlanContext, upTo: readonly E.TransactionSummaryBase[], 
 }
 
 /** The statement's rows against YNAB's transactions of the same dates. */
-function fromFile(ctx: PlanContext, accountId: string, upTo: readonly E.TransactionSummaryBase[], rows: readonly MatchRow[], date: string): Explanation[] {
-  const inRange = rows.filter((r) => r.date <= date);
+function fromFile(ctx: PlanContext, accountId: string, upTo: readonly E.TransactionSummaryBase[], file: StatementRows, date: string): Explanation[] {
+  const inRange = file.rows.filter((r) => r.date <= date);
   if (!inRange.length) return [];
   const matches = matchStatement(ctx.replica, accountId, inRange, { today: ctx.today });
-  const first = inRange.reduce((d, r) => (r.date < d ? r.date : d), date);
+  // The statement's first day: where the file states it, else its earliest row.
+  const first = file.from ?? inRange.reduce((d, r) => (r.date < d ? r.date : d), date);
   const matchedIds = new Set(matches.flatMap((m) => [...(m.id ? [m.id] : []), ...(m.candidates ?? [])]));
   let missingRows = matches.filter((m) => m.status === 'new').map((m) => m.row);
   let missingTxns = upTo.filter((t) => t.date >= first && !matchedIds.has(t.id));
@@ -109,9 +116,9 @@ export function explain(
   upTo: readonly E.TransactionSummaryBase[],
   difference: number,
   date: string,
-  rows: readonly MatchRow[] | undefined,
+  statement: StatementRows | undefined,
 ): Explanation[] {
-  const file = rows ? fromFile(ctx, accountId, upTo, rows, date) : [];
+  const file = statement ? fromFile(ctx, accountId, upTo, statement, date) : [];
   // What the statement itself shows cleared comes first: it is the bank's word, not a sum's guess.
   const atBank = file.filter((e) => e.kind === 'cleared_at_bank');
   return [...atBank, ...uncleared(ctx, upTo, difference), ...file.filter((e) => e.kind !== 'cleared_at_bank')];

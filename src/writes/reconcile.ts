@@ -71,7 +71,8 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const upTo = accountTransactions(r, account.id).filter((t) => t.date <= date);
   const cleared = upTo.filter((t) => t.cleared !== 'uncleared').reduce((n, t) => n + t.amount, 0);
   const difference = statement - cleared;
-  const explanations: Explanation[] = difference === 0 ? [] : explain(ctx, account.id, upTo, difference, date, read?.parsed.rows);
+  const explanations: Explanation[] =
+    difference === 0 ? [] : explain(ctx, account.id, upTo, difference, date, read ? { rows: read.parsed.rows, from: read.parsed.period?.from } : undefined);
   // What applying clears: what the statement shows booked, else the first exact explanation (the
   // smallest set of uncleared transactions adding up to the difference).
   const first = explanations[0];

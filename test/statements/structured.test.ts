@@ -39,7 +39,7 @@ const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
 </Stmt></BkToCstmrStmt></Document>`;
 
 describe('OFX and QFX', () => {
-  it('reads OFX 1.x SGML: rows with FITID, the line each starts on, LEDGERBAL', () => {
+  it('reads OFX 1.x SGML: rows with FITID, the line each starts on, LEDGERBAL, the period (DTSTART, DTEND)', () => {
     const s = parseStatement({ content: SGML });
     expect(s.format).toBe('ofx');
     expect(s.rows).toEqual([
@@ -47,6 +47,7 @@ describe('OFX and QFX', () => {
       { line: 11, date: '2024-03-02', amount: 100_000, payee: 'PAYROLL', bank_id: 'A2' },
     ]);
     expect(s.balance).toEqual({ amount: 500_250, date: '2024-03-15' });
+    expect(s.period).toEqual({ from: '2024-03-01', to: '2024-03-15' });
     expect(s.currency).toBe('USD');
   });
 
