@@ -6,6 +6,7 @@
  * which the cluster client routes by; SCAN goes to every master, each holding its own slots.
  */
 import { createClient, createCluster, RESP_TYPES } from 'redis';
+import { clusterSeeds } from './redis-url.js';
 
 /** How long one command may take before the store reports Redis as unreachable. */
 export const COMMAND_TIMEOUT_MS = 5_000;
@@ -28,43 +29,6 @@ export interface LinkEvents {
   down(e: Error): void;
   /** A connection is (again) ready. */
   up(): void;
-}
-
-/** The seeds of a cluster URL, or undefined for a single Redis URL. Throws on a malformed one. */
-export function clusterSeeds(url: string): { tls: boolean; username?: string; password?: string; seeds: string[] } | undefined {
-  const m = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#@]+)(?:\/(\d*))?$/.exec(url);
-  if (!m) {
-    if (/^rediss?\+cluster:/.test(url)) throw new TypeError('expected redis+cluster://host:port,host:port (or rediss+cluster://…)');
-    return undefined;
-  }
-  const [, scheme, userinfo, hosts, db] = m;
-  if (db && db !== '0') throw new TypeError(`a Redis Cluster has only database 0, not ${db}`);
-  const seeds = hosts!.split(',').map((h) => {
-    const seed = new URL(`${scheme}://${h}`);
-    if (!seed.hostname || (seed.pathname !== '' && seed.pathname !== '/') || h.includes('@')) throw new TypeError(`not a host:port: ${JSON.stringify(h)}`);
-    return `${scheme}://${seed.host}`;
-  });
-  const [user, ...pass] = userinfo ? userinfo.split(':') : [];
-  return {
-    tls: scheme === 'rediss',
-    username: user ? decodeURIComponent(user) : undefined,
-    password: pass.length ? decodeURIComponent(pass.join(':')) : undefined,
-    seeds,
-  };
-}
-
-/** A Redis URL (single or cluster) as it may be shown: without user name and password. */
-export function redisLocation(url: string): string {
-  try {
-    const cluster = clusterSeeds(url);
-    if (cluster) return `${cluster.tls ? 'rediss' : 'redis'}+cluster://${cluster.seeds.map((s) => new URL(s).host).join(',')}`;
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return 'redis (unparseable URL)';
-  }
 }
 
 /** Connects (not yet checked: the store PINGs). `connected()` says whether a first connection was made. */

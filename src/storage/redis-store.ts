@@ -22,7 +22,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { checkKey, clusterName, clusterPrefix, keyOfClusterName, labelOf } from './keys.js';
-import { openLink, type RedisLink, redisLocation } from './redis-link.js';
+import { openLink, type RedisLink } from './redis-link.js';
+import { redisLocation } from './redis-url.js';
 import { type Change, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
 import { inTurn } from './turns.js';
 

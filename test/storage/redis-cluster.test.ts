@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterName, clusterPrefix, keyOfClusterName } from '../../src/storage/keys.js';
-import { clusterSeeds, redisLocation } from '../../src/storage/redis-link.js';
+import { clusterSeeds, redisLocation } from '../../src/storage/redis-url.js';
 import { RedisStateStore } from '../../src/storage/redis-store.js';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster.js';
 import { stateStoreContract } from './contract.js';
