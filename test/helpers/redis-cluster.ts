@@ -1,8 +1,8 @@
 /**
  * A real Redis Cluster of three masters for one test file: three `redis-server --cluster-enabled
- * yes` on free loopback ports in a temp directory, joined by `redis-cli --cluster create`, with
- * nothing saved but each node's nodes.conf (so a stopped master started again on its port rejoins
- * with its slots). `cluster-require-full-coverage no`: with one master down, the others keep
+ * yes` on free loopback ports in a temp directory, joined by `redis-cli --cluster create`, each
+ * node's data in an append-only file written at every write and its nodes.conf there too (so a
+ * stopped master started again on its port rejoins with its slots and its keys). `cluster-require-full-coverage no`: with one master down, the others keep
  * serving their slots, as a deployment should set it. Files that use it are tagged "redis".
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -42,8 +42,13 @@ function startNode(dir: string, port: number): Promise<ChildProcess | undefined>
       '2000',
       '--cluster-require-full-coverage',
       'no',
+      // Kept on disk at every write, so a master killed and started again comes back with its data.
       '--appendonly',
-      'no',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--appenddirname',
+      `appendonly-${port}`,
       '--save',
       '',
       '--dir',
