@@ -91,6 +91,7 @@ async function whole(ports: number[]): Promise<void> {
 
 export async function startRedisCluster(): Promise<RunningCluster> {
   if (!redisAvailable()) throw new Error(`redis-server is not installed: ${missingMessage('redis')}`);
+  if (spawnSync('redis-cli', ['--version']).status !== 0) throw new Error(`redis-cli is not installed: ${missingMessage('redis')}`);
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-cluster-'));
   const procs = new Map<number, ChildProcess>();
   const ports: number[] = [];
