@@ -30,7 +30,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
   --hosted                 with --transport http: serve many users who sign in with YNAB
   --public-url URL         the https origin clients reach (http on loopback for tests only)
   --redis URL              redis://host:port[/db] (or YNAB_MCP_REDIS_URL); its password in YNAB_MCP_REDIS_PASSWORD
-                           or YNAB_MCP_REDIS_PASSWORD_FILE, never on the command line
+                           or YNAB_MCP_REDIS_PASSWORD_FILE, never on the command line. A Redis Cluster:
+                           redis+cluster://host:port,host:port, or --redis once per seed
   --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
   Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET and YNAB_MCP_DATA_KEY, or files holding them
   named by YNAB_OAUTH_CLIENT_ID_FILE, YNAB_OAUTH_CLIENT_SECRET_FILE and YNAB_MCP_DATA_KEY_FILE
@@ -55,7 +56,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'allowed-origins': { type: 'string' },
     hosted: { type: 'boolean' },
     'public-url': { type: 'string' },
-    redis: { type: 'string' },
+    redis: { type: 'string', multiple: true },
     'app-url': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });

@@ -25,14 +25,14 @@ const NOT_HOSTED: Record<string, string> = {
   'http-token-file': 'hosted mode authenticates with OAuth',
 };
 
-export async function hostedCommand(flags: Record<string, string | boolean | undefined>, ctx: HostedCommandContext): Promise<void> {
+export async function hostedCommand(flags: Record<string, string | string[] | boolean | undefined>, ctx: HostedCommandContext): Promise<void> {
   if ((flags.transport ?? 'stdio') !== 'http') throw new UsageError('--hosted serves over HTTP: add --transport http');
   for (const [flag, why] of Object.entries(NOT_HOSTED)) if (flags[flag] !== undefined) throw new UsageError(`--${flag} cannot be used with --hosted: ${why}`);
   const warn = (m: string) => ctx.log(`ynab-mcp: warning: ${m}`);
   const hosted = hostedOptions(
     {
       'public-url': flags['public-url'] as string | undefined,
-      redis: flags.redis as string | undefined,
+      redis: flags.redis as string | string[] | undefined,
       'app-url': flags['app-url'] as string | undefined,
       'base-url': ctx.baseUrl,
     },

@@ -5,7 +5,8 @@
  *    authorization server and the YNAB redirect URI (`<origin>/oauth/callback`).
  *  - --redis redis://host:port[/db] (or YNAB_MCP_REDIS_URL). A password is not taken on the command
  *    line (every user of the machine can read it): YNAB_MCP_REDIS_URL may carry one, or
- *    YNAB_MCP_REDIS_PASSWORD / YNAB_MCP_REDIS_PASSWORD_FILE.
+ *    YNAB_MCP_REDIS_PASSWORD / YNAB_MCP_REDIS_PASSWORD_FILE. A Redis Cluster is
+ *    redis+cluster://host:port,host:port (rediss+cluster:// with TLS), or --redis given once per seed.
  *  - the YNAB OAuth application: YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET, each also as
  *    …_FILE (a file holding the value, as container secrets are mounted);
  *  - the data key: YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE (32 random bytes, base64 or hex);
@@ -16,6 +17,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { checkBaseUrl } from '../api/client/transport.js';
 import { DEFAULT_APP_URL } from '../auth/oauth-login.js';
 import { UsageError } from '../shared/cli-flags.js';
+import { clusterSeeds, clusterUrl } from '../storage/redis-url.js';
 import { DataKey, parseDataKey } from './sealing.js';
 
 export interface HostedOptions {
@@ -87,22 +89,66 @@ export function publicOrigin(value: string | undefined): { origin: string; loopb
   return { origin: url.origin, loopback: url.protocol === 'http:' };
 }
 
-export function redisUrlFrom(flag: string | undefined, env: Env, warn: (m: string) => void): string {
-  if (flag !== undefined) {
+const PASSWORD_ON_COMMAND_LINE =
+  '--redis carries a password: a command line can be read by every user of this machine. Pass the URL without it and set YNAB_MCP_REDIS_PASSWORD or YNAB_MCP_REDIS_PASSWORD_FILE, or give the whole URL in YNAB_MCP_REDIS_URL.';
+
+/** Repeated --redis seeds, one cluster URL: each redis://host:port (or all rediss://), nothing else. */
+function seedsAsCluster(seeds: string[]): string {
+  const schemes = new Set<string>();
+  const hosts = seeds.map((seed) => {
     let url: URL;
     try {
-      url = new URL(flag);
+      url = new URL(seed);
     } catch {
-      throw new UsageError(`--redis is not a URL: expected redis://host:port[/db] or rediss://…`);
+      throw new UsageError(`--redis ${JSON.stringify(seed)} is not a URL: each cluster seed is redis://host:port (or rediss://)`);
     }
-    if (url.password) {
+    if (url.password) throw new UsageError(PASSWORD_ON_COMMAND_LINE);
+    if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.username || !['', '/', '/0'].includes(url.pathname) || url.search || !url.port)
       throw new UsageError(
-        '--redis carries a password: a command line can be read by every user of this machine. Pass the URL without it and set YNAB_MCP_REDIS_PASSWORD or YNAB_MCP_REDIS_PASSWORD_FILE, or give the whole URL in YNAB_MCP_REDIS_URL.',
+        `--redis given more than once names the seeds of a Redis Cluster, each redis://host:port (or rediss://); got ${JSON.stringify(seed)}`,
       );
+    schemes.add(url.protocol);
+    return url.host;
+  });
+  if (schemes.size > 1) throw new UsageError('the Redis Cluster seeds mix redis:// and rediss://: use one or the other for all');
+  return `${schemes.has('rediss:') ? 'rediss' : 'redis'}+cluster://${hosts.join(',')}`;
+}
+
+/** The Redis URL (or cluster URL) from --redis (once, or once per cluster seed) or YNAB_MCP_REDIS_URL, with its password. */
+export function redisUrlFrom(flag: string | string[] | undefined, env: Env, warn: (m: string) => void): string {
+  if (Array.isArray(flag)) flag = flag.length > 1 ? seedsAsCluster(flag) : flag[0];
+  let cluster: ReturnType<typeof clusterSeeds>;
+  const readCluster = (raw: string, what: string) => {
+    try {
+      cluster = clusterSeeds(raw);
+    } catch (e) {
+      throw new UsageError(`${what} is not a Redis Cluster URL: ${(e as Error).message}`);
+    }
+  };
+  if (flag !== undefined) {
+    readCluster(flag, '--redis');
+    if (cluster?.password) throw new UsageError(PASSWORD_ON_COMMAND_LINE);
+    if (!cluster) {
+      let url: URL;
+      try {
+        url = new URL(flag);
+      } catch {
+        throw new UsageError(`--redis is not a URL: expected redis://host:port[/db], rediss://… or redis+cluster://host:port,host:port`);
+      }
+      if (url.password) throw new UsageError(PASSWORD_ON_COMMAND_LINE);
     }
   }
   const raw = flag ?? env.YNAB_MCP_REDIS_URL;
   if (!raw) throw new UsageError('--hosted needs Redis: --redis redis://host:6379 (or YNAB_MCP_REDIS_URL)');
+  readCluster(raw, flag === undefined ? 'YNAB_MCP_REDIS_URL' : '--redis');
+  const password = secretFromEnv('YNAB_MCP_REDIS_PASSWORD', env, warn);
+  if (cluster) {
+    if (password !== undefined) {
+      if (cluster.password) throw new UsageError('the Redis URL already carries a password; do not also set YNAB_MCP_REDIS_PASSWORD');
+      cluster.password = password;
+    }
+    return clusterUrl(cluster);
+  }
   let url: URL;
   try {
     url = new URL(raw);
@@ -110,8 +156,7 @@ export function redisUrlFrom(flag: string | undefined, env: Env, warn: (m: strin
     throw new UsageError('YNAB_MCP_REDIS_URL is not a URL: expected redis://[user:password@]host:port[/db] or rediss://…');
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new UsageError(`the Redis URL must start with redis:// or rediss://, got ${url.protocol}//`);
-  const password = secretFromEnv('YNAB_MCP_REDIS_PASSWORD', env, warn);
+    throw new UsageError(`the Redis URL must start with redis:// or rediss:// (redis+cluster:// for a Redis Cluster), got ${url.protocol}//`);
   if (password !== undefined) {
     if (url.password) throw new UsageError('the Redis URL already carries a password; do not also set YNAB_MCP_REDIS_PASSWORD');
     url.password = encodeURIComponent(password);
@@ -121,7 +166,8 @@ export function redisUrlFrom(flag: string | undefined, env: Env, warn: (m: strin
 
 export interface HostedFlags {
   'public-url'?: string;
-  redis?: string;
+  /** One URL, or (given more than once) the seeds of a Redis Cluster. */
+  redis?: string | string[];
   'app-url'?: string;
   'base-url'?: string;
 }

@@ -73,7 +73,8 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
           jsonrpc: '2.0',
           error: {
             code: -32000,
-            message: `Service unavailable: the server's state store cannot be reached just now (${e instanceof StateStoreError ? 'Redis' : 'internal error'}); try again shortly`,
+            // Said before any tool ran: a write refused here did nothing, and the client may retry it.
+            message: `Service unavailable: the server's state store cannot be reached just now (${e instanceof StateStoreError ? 'Redis' : 'internal error'}); nothing was done, try again shortly`,
           },
           id: null,
         }),

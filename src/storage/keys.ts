@@ -66,3 +66,40 @@ export function labelOf(key: string): string {
       return 'the state file';
   }
 }
+
+/**
+ * Redis Cluster only: what belongs to one user shares a hash tag, so it is in one slot, and a
+ * script or transaction over several of a user's keys (a create record and its written mark, a
+ * change and its budget's journal) is possible. The tag is the user's identity segment, wrapped in
+ * braces where it stands: `changes/{<identity>}/<budget>/<id>.change`. Per user rather than per
+ * user and budget, because the grant and the cached answers are per user and go with the rest.
+ * Keys that name no user (oauth records, ledgers, locks, sign-ins) are always touched alone and
+ * keep their names. A single Redis keeps the untagged names (its data stays where it is).
+ */
+const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants']);
+/** A family, then the identity up to the first '/' or '.' (identities have neither), then the rest. */
+const USER_KEY = /^([a-z]+)\/([^/.]+)([/.].*)?$/;
+
+/** The Redis Cluster name of a key (or of a complete key prefix such as `changes/<id>/`). */
+export function clusterName(key: string): string {
+  const m = USER_KEY.exec(key);
+  if (!m || !USER_FAMILIES.has(m[1]!) || m[3] === undefined) return key;
+  return `${m[1]}/{${m[2]}}${m[3]}`;
+}
+
+/** A key back from its Redis Cluster name (no key segment holds a brace, so this is exact). */
+export function keyOfClusterName(name: string): string {
+  return name.replace(/[{}]/g, '');
+}
+
+/**
+ * The SCAN pattern (before glob escaping of the text) for keys starting with `prefix` in a
+ * cluster: a prefix that stops inside a user's identity (`grants/ab`) must still match the braced
+ * names, so the brace is opened and the rest matched by the pattern's `*`.
+ */
+export function clusterPrefix(prefix: string): string {
+  const tagged = clusterName(prefix);
+  if (tagged !== prefix) return tagged;
+  const m = /^([a-z]+)\/([^/.]*)$/.exec(prefix);
+  return m && USER_FAMILIES.has(m[1]!) && m[2] !== '' ? `${m[1]}/{${m[2]}` : prefix;
+}

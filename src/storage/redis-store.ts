@@ -14,13 +14,16 @@
  *    turns per key, so retries only happen between instances.
  *  - withLock: a lease, `SET locks/<name> <random> NX PX 15000`, renewed every 5 s while held and
  *    released by a compare-and-delete script. A crashed holder's lease lapses within 15 s.
+ * A Redis Cluster (redis-link.ts) gets the same commands, each routed by its key; every script
+ * touches one key, and a user's keys share a hash tag (keys.ts) so that later ones may touch more.
  * Commands fail fast when Redis cannot be reached (no offline queue, a per-command timeout), with
  * a StateStoreError naming the Redis location (never its password), so callers degrade as they
  * do for an unwritable state directory: reads answered from a copy in memory, with a notice.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createClient, RESP_TYPES } from 'redis';
-import { checkKey, labelOf } from './keys.js';
+import { checkKey, clusterName, clusterPrefix, keyOfClusterName, labelOf } from './keys.js';
+import { openLink, type RedisLink } from './redis-link.js';
+import { redisLocation } from './redis-url.js';
 import { type Change, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
 import { inTurn } from './turns.js';
 
@@ -28,8 +31,6 @@ import { inTurn } from './turns.js';
 const LEASE_MS = 15_000;
 /** How long withLock waits for a lock before it gives up with an error. */
 const LOCK_WAIT_MS = 60_000;
-/** How long one command may take before the store reports Redis as unreachable. */
-const COMMAND_TIMEOUT_MS = 5_000;
 /** Conflicting updates from other instances are retried this many times before giving up. */
 const MAX_UPDATE_ROUNDS = 200;
 
@@ -73,19 +74,7 @@ export interface RedisStoreOptions {
   retention?: Record<string, number>;
 }
 
-/** A Redis URL as it may be shown: without user name and password. */
-export function redisLocation(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return 'redis (unparseable URL)';
-  }
-}
-
-type Client = ReturnType<typeof createClient>;
+export { redisLocation };
 
 export class RedisStateStore implements StateStore {
   readonly location: string;
@@ -93,7 +82,7 @@ export class RedisStateStore implements StateStore {
   private readonly log: (line: string) => void;
   private readonly retention: [string, number][];
   private constructor(
-    private readonly client: Client,
+    private readonly client: RedisLink,
     url: string,
     opts: RedisStoreOptions,
   ) {
@@ -109,58 +98,53 @@ export class RedisStateStore implements StateStore {
     return this.retention.find(([prefix]) => key.startsWith(prefix))?.[1];
   }
 
-  /** Connects to `url` (redis:// or rediss://) and checks it answers. */
+  /** Connects to `url` (redis://, rediss://, or a cluster: redis+cluster://h:p,h:p) and checks it answers. */
   static async connect(url: string, opts: RedisStoreOptions = {}): Promise<RedisStateStore> {
     const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
     const location = redisLocation(url);
     let down = false;
     let connected = false;
-    const client = createClient({
-      url,
-      // Fail at once while disconnected rather than queue: a caller waiting on a dead Redis
-      // would hold an MCP request until its deadline.
-      disableOfflineQueue: true,
-      // At start, a Redis that cannot be reached is a configuration error (said at once); once
-      // connected, a lost connection is retried for as long as it takes.
-      socket: {
-        connectTimeout: COMMAND_TIMEOUT_MS,
-        reconnectStrategy: (retries, cause) => (connected ? Math.min(100 * 2 ** retries, 5_000) : retries >= 2 ? cause : 200),
-      },
-      commandOptions: { timeout: COMMAND_TIMEOUT_MS, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } },
-    });
-    client.on('error', (e: Error) => {
-      if (down) return;
-      down = true;
-      log(`ynab-mcp: Redis at ${location} cannot be reached (${e.message}); retrying`);
-    });
-    client.on('ready', () => {
-      connected = true;
-      if (down) log(`ynab-mcp: Redis at ${location} is reachable again`);
-      down = false;
-    });
+    let client: RedisLink | undefined;
     try {
-      await client.connect();
-      await client.sendCommand(['PING']);
+      client = await openLink(
+        url,
+        {
+          down: (e) => {
+            if (down) return;
+            down = true;
+            log(`ynab-mcp: Redis at ${location} cannot be reached (${e.message}); retrying`);
+          },
+          up: () => {
+            connected = true;
+            if (down) log(`ynab-mcp: Redis at ${location} is reachable again`);
+            down = false;
+          },
+        },
+        () => connected,
+      );
+      await client.send(undefined, true, ['PING']);
     } catch (e) {
-      await client.destroy();
+      await client?.close();
       throw new StateStoreError('read', location, `Redis at ${location} cannot be reached (${(e as Error).message}); check --redis and that Redis is running`, {
         cause: e,
       });
     }
-    return new RedisStateStore(client as Client, url, opts);
+    return new RedisStateStore(client, url, opts);
   }
 
   describe(key: string): string {
     return `${this.location} key ${this.prefix}${checkKey(key)}`;
   }
 
+  /** A key's name in Redis; in a cluster, a user's keys carry the user's hash tag (keys.ts). */
   private full(key: string): string {
-    return this.prefix + checkKey(key);
+    return this.prefix + (this.client.cluster ? clusterName(checkKey(key)) : checkKey(key));
   }
 
-  private async run<T>(failure: StoreFailure, key: string, args: (string | Buffer)[]): Promise<T> {
+  /** Sends `args`, routed (in a cluster) by the Redis name of `key` when it is one. */
+  private async run<T>(failure: StoreFailure, key: string, args: (string | Buffer)[], route?: string): Promise<T> {
     try {
-      return (await this.client.sendCommand(args)) as T;
+      return await this.client.send<T>(route, failure === 'read', args);
     } catch (e) {
       throw this.error(failure, key, e);
     }
@@ -169,15 +153,15 @@ export class RedisStateStore implements StateStore {
   /** EVALSHA, loading the script when this Redis has not seen it yet (or was restarted). */
   private async script<T>(failure: StoreFailure, key: string, sha: string, source: string, keys: string[], args: (string | Buffer)[]): Promise<T> {
     try {
-      return (await this.client.sendCommand(['EVALSHA', sha, String(keys.length), ...keys, ...args])) as T;
+      return await this.client.send<T>(keys[0], false, ['EVALSHA', sha, String(keys.length), ...keys, ...args]);
     } catch (e) {
       if (!/NOSCRIPT/.test((e as Error).message ?? '')) throw this.error(failure, key, e);
     }
-    return this.run<T>(failure, key, ['EVAL', source, String(keys.length), ...keys, ...args]);
+    return this.run<T>(failure, key, ['EVAL', source, String(keys.length), ...keys, ...args], keys[0]);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const value = await this.run<Buffer | null>('read', key, ['GET', this.full(key)]);
+    const value = await this.run<Buffer | null>('read', key, ['GET', this.full(key)], this.full(key));
     return value ?? undefined;
   }
 
@@ -185,32 +169,39 @@ export class RedisStateStore implements StateStore {
     const args: (string | Buffer)[] = ['SET', this.full(key), Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
     const ttl = this.ttlFor(key, opts);
     if (ttl !== undefined) args.push('PX', String(ttl));
-    await this.run('write', key, args);
+    await this.run('write', key, args, this.full(key));
   }
 
   async delete(key: string): Promise<void> {
-    await this.run('write', key, ['DEL', this.full(key)]);
+    await this.run('write', key, ['DEL', this.full(key)], this.full(key));
   }
 
   async list(prefix: string): Promise<string[]> {
-    const match = `${escapeGlob(this.prefix + prefix)}*`;
+    const match = `${escapeGlob(this.prefix + (this.client.cluster ? clusterPrefix(prefix) : prefix))}*`;
     const keys = new Set<string>();
-    let cursor = '0';
-    do {
-      const [next, batch] = await this.run<[Buffer | string, (Buffer | string)[]]>('read', prefix || 'state', [
-        'SCAN',
-        cursor,
-        'MATCH',
-        match,
-        'COUNT',
-        '1000',
-      ]);
-      cursor = String(next);
-      for (const k of batch) {
-        const name = String(k).slice(this.prefix.length);
-        if (!name.startsWith('locks/')) keys.add(name);
-      }
-    } while (cursor !== '0');
+    // A cluster's keys are spread over its masters: each is scanned in turn.
+    let masters: Awaited<ReturnType<RedisLink['masters']>>;
+    try {
+      masters = await this.client.masters();
+    } catch (e) {
+      throw this.error('read', prefix || 'state', e);
+    }
+    for (const master of masters) {
+      let cursor = '0';
+      do {
+        let reply: [Buffer | string, (Buffer | string)[]];
+        try {
+          reply = (await master(['SCAN', cursor, 'MATCH', match, 'COUNT', '1000'])) as typeof reply;
+        } catch (e) {
+          throw this.error('read', prefix || 'state', e);
+        }
+        cursor = String(reply[0]);
+        for (const k of reply[1]) {
+          const name = keyOfClusterName(String(k).slice(this.prefix.length));
+          if (!name.startsWith('locks/')) keys.add(name);
+        }
+      } while (cursor !== '0');
+    }
     return [...keys];
   }
 
@@ -252,7 +243,7 @@ export class RedisStateStore implements StateStore {
       const token = randomBytes(16).toString('hex');
       const started = Date.now();
       for (;;) {
-        const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)]);
+        const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)], full);
         if (got !== null) break;
         if (Date.now() - started > LOCK_WAIT_MS) {
           throw new StateStoreError(
@@ -280,13 +271,13 @@ export class RedisStateStore implements StateStore {
   async memoryUsage(prefix = ''): Promise<number> {
     let total = 0;
     for (const key of await this.list(prefix)) {
-      total += Number((await this.run<number | null>('read', key, ['MEMORY', 'USAGE', this.full(key), 'SAMPLES', '0'])) ?? 0);
+      total += Number((await this.run<number | null>('read', key, ['MEMORY', 'USAGE', this.full(key), 'SAMPLES', '0'], this.full(key))) ?? 0);
     }
     return total;
   }
 
   async close(): Promise<void> {
-    await this.client.close().catch(() => this.client.destroy());
+    await this.client.close();
   }
 
   private error(failure: StoreFailure, key: string, e: unknown): StateStoreError {

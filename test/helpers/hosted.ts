@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type ClientCapabilities, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
 import { killAllCli, startCli, type CliProcess } from './cli.js';
-import { startRedis, type RunningRedis } from './redis.js';
+import { startRedis } from './redis.js';
+import { startRedisCluster, type RunningCluster } from './redis-cluster.js';
 
 type Metadata = OAuthClientProvider['clientMetadata'];
 type Tokens = Awaited<ReturnType<OAuthClientProvider['tokens']>>;
@@ -381,7 +382,10 @@ export async function recordingProxy(targetOrigin: string): Promise<RecordingPro
 // A whole deployment
 
 export interface Deployment {
-  redis: RunningRedis;
+  /** The Redis (or, with `redis: 'cluster'`, the cluster's URL) the instances share. */
+  redis: { url: string; stop(): Promise<void> };
+  /** The Redis Cluster of three masters, with `redis: 'cluster'`. */
+  cluster?: RunningCluster;
   sandbox: RunningSandbox;
   /** Between the instances and the sandbox: what reached YNAB. */
   upstream: RecordingProxy;
@@ -402,10 +406,13 @@ export interface DeploymentOptions {
   sandbox?: SandboxOptions;
   args?: string[];
   env?: Record<string, string>;
+  /** One redis-server (the default), or a Redis Cluster of three masters. */
+  redis?: 'single' | 'cluster';
 }
 
 export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
-  const redis = await startRedis();
+  const cluster = opts.redis === 'cluster' ? await startRedisCluster() : undefined;
+  const redis = cluster ?? (await startRedis());
   // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
   const sandbox = await startSandbox({ seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox });
   const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
@@ -428,6 +435,7 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
   sync();
   return {
     redis,
+    cluster,
     sandbox,
     upstream,
     proxy,

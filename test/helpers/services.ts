@@ -46,9 +46,10 @@ function runs(command: string, args: string[], env: NodeJS.ProcessEnv): string |
 export const SERVICES: readonly Service[] = [
   {
     name: 'redis',
-    what: 'redis-server',
+    what: 'redis-server and redis-cli',
     install: 'apt-get install redis-server',
-    missing: async (env) => runs('redis-server', ['--version'], env),
+    // redis-cli joins the test Redis Cluster's nodes (redis-cluster.ts); the package brings both.
+    missing: async (env) => runs('redis-server', ['--version'], env) ?? runs('redis-cli', ['--version'], env),
   },
   {
     name: 'chromium',

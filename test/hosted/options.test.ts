@@ -60,6 +60,26 @@ describe('hosted options', () => {
     expect(refused(() => hostedOptions(flags({ redis: undefined }), env(), () => undefined))).toMatch(/needs Redis/);
   });
 
+  it('takes a Redis Cluster: redis+cluster:// seeds or --redis once per seed, its password only from the environment', () => {
+    const quiet = () => undefined;
+    const url = (redis: string | string[] | undefined, over: Record<string, string> = {}) =>
+      hostedOptions({ ...flags(), redis: redis as string }, env(over), quiet).redisUrl;
+    expect(url('redis+cluster://10.0.0.1:7000,10.0.0.2:7001')).toBe('redis+cluster://10.0.0.1:7000,10.0.0.2:7001');
+    expect(url(['redis://10.0.0.1:7000', 'redis://10.0.0.2:7001', 'redis://10.0.0.3:7002/0'])).toBe(
+      'redis+cluster://10.0.0.1:7000,10.0.0.2:7001,10.0.0.3:7002',
+    );
+    expect(url(['rediss://10.0.0.1:7000', 'rediss://10.0.0.2:7001'], { YNAB_MCP_REDIS_PASSWORD: 'p@ss' })).toBe(
+      'rediss+cluster://:p%40ss@10.0.0.1:7000,10.0.0.2:7001',
+    );
+    expect(url(['redis://10.0.0.1:6379'])).toBe('redis://10.0.0.1:6379'); // once is one Redis, as before
+    expect(url(undefined, { YNAB_MCP_REDIS_URL: 'redis+cluster://app:pw@10.0.0.1:7000' })).toBe('redis+cluster://app:pw@10.0.0.1:7000');
+    expect(refused(() => url('redis+cluster://:pw@10.0.0.1:7000'))).toMatch(/YNAB_MCP_REDIS_PASSWORD/);
+    expect(refused(() => url(['redis://10.0.0.1:7000', 'redis://:pw@10.0.0.2:7001']))).toMatch(/YNAB_MCP_REDIS_PASSWORD/);
+    expect(refused(() => url(['redis://10.0.0.1:7000', 'rediss://10.0.0.2:7001']))).toMatch(/mix redis:\/\/ and rediss:\/\//);
+    expect(refused(() => url(['redis://10.0.0.1:7000', 'redis://10.0.0.2:7001/3']))).toMatch(/each redis:\/\/host:port/);
+    expect(refused(() => url('redis+cluster://10.0.0.1:7000/2'))).toMatch(/only database 0/);
+  });
+
   it('needs the YNAB application and a 32-byte data key, from the environment or files', () => {
     expect(refused(() => hostedOptions(flags(), env({ YNAB_OAUTH_CLIENT_SECRET: undefined }), () => undefined))).toMatch(
       /YNAB_OAUTH_CLIENT_ID and YNAB_OAUTH_CLIENT_SECRET.*redirect URI https:\/\/mcp\.example\.com\/oauth\/callback/,
