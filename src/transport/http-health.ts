@@ -14,9 +14,9 @@
  * `Retry-After` and `Connection: close` (nothing of it is served, so a load balancer may send it to
  * another instance), open listen streams are ended (their clients reconnect through the load
  * balancer, to another instance), and requests already in flight finish. It is over once none is
- * in flight and none has arrived for QUIET_MS (the load balancer has noticed and stopped sending
- * here; closing the listener sooner would turn its last requests into refused connections), or
- * at the limit the caller gives.
+ * in flight and none has arrived for QUIET_MS, counted from the start at the earliest (the load
+ * balancer has noticed and stopped sending here; closing the listener sooner would turn its last
+ * requests into refused connections), or at the limit the caller gives.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
@@ -68,7 +68,12 @@ export class Drain {
 
   /** Starts the drain and resolves when it is over, or after `maxMs` with what was still in flight. */
   async run(maxMs: number): Promise<DrainOutcome> {
-    this.started ??= performance.now();
+    if (this.started === undefined) {
+      this.started = performance.now();
+      // The start counts as activity: a load balancer gets QUIET_MS to see /readyz turn 503
+      // before the listener goes, even when nothing was in flight.
+      this.lastActivity = this.started;
+    }
     this.stop.abort();
     const deadline = this.started + maxMs;
     for (;;) {
