@@ -33,6 +33,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            or YNAB_MCP_REDIS_PASSWORD_FILE, never on the command line. A Redis Cluster:
                            redis+cluster://host:port,host:port, or --redis once per seed
   --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
+  --drain-seconds N        on SIGTERM, how long requests in flight may take to finish (default 20); /readyz
+                           answers 503 and new requests get 503 with Retry-After meanwhile
   Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET and YNAB_MCP_DATA_KEY, or files holding them
   named by YNAB_OAUTH_CLIENT_ID_FILE, YNAB_OAUTH_CLIENT_SECRET_FILE and YNAB_MCP_DATA_KEY_FILE
 
@@ -58,6 +60,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'public-url': { type: 'string' },
     redis: { type: 'string', multiple: true },
     'app-url': { type: 'string' },
+    'drain-seconds': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -78,7 +81,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { hostedCommand } = await import('../hosted/command.js');
     return hostedCommand(flags, { ...serverOptions(flags), log });
   }
-  for (const f of ['public-url', 'redis', 'app-url'] as const)
+  for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds'] as const)
     if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;

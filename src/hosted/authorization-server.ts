@@ -36,9 +36,12 @@ export const ROUTES = {
   pushed_authorization_request: '/oauth/par',
 } as const;
 
+/** Where the signing key is kept, sealed (readiness.ts checks the data key opens it). */
+export const SIGNING_KEYS = 'hosted/signing-keys.json';
+
 /** The signing key (ID tokens, should a client ask for openid): made once, sealed in the store, the same for every instance. */
 async function signingKeys(store: StateStore, opts: HostedOptions): Promise<{ keys: Record<string, unknown>[] }> {
-  const name = 'hosted/signing-keys.json';
+  const name = SIGNING_KEYS;
   return store.update(name, (bytes) => {
     const known = opts.dataKey.openJson<{ keys: Record<string, unknown>[] }>(bytes, name);
     if (known?.keys?.length) return { value: undefined, result: known };

@@ -6,7 +6,7 @@
 import { intFlag, UsageError } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
 import { hostedOptions } from './options.js';
-import { serveHosted } from './serve.js';
+import { serveHosted, type HostedServer } from './serve.js';
 
 export interface HostedCommandContext {
   config: McpConfig;
@@ -35,6 +35,7 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
       redis: flags.redis as string | string[] | undefined,
       'app-url': flags['app-url'] as string | undefined,
       'base-url': ctx.baseUrl,
+      'drain-seconds': flags['drain-seconds'] as string | undefined,
     },
     process.env,
     warn,
@@ -49,16 +50,30 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
     verbose: flags.verbose === true,
   });
   ctx.log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
+  stopOnSignals(server, hosted.drainSeconds, ctx.log);
+}
+
+/**
+ * SIGTERM (or SIGINT): the graceful drain (src/transport/http-health.ts) for at most
+ * `drainSeconds`, then Redis closed and exit 0. A second signal exits at once.
+ */
+function stopOnSignals(server: HostedServer, drainSeconds: number, log: (line: string) => void): void {
   let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      log(`ynab-mcp: ${signal} again: stopping now`);
+      process.exit(1);
+    }
     stopping = true;
+    log(`ynab-mcp: ${signal}: draining (at most ${drainSeconds} s); /readyz answers 503 and new requests are refused`);
     try {
+      const { cut, ms } = await server.drain(drainSeconds * 1000);
+      log(`ynab-mcp: drained in ${ms} ms${cut ? `; ${cut} request(s) still in flight are cut` : ''}`);
       await server.close();
     } finally {
       process.exit(0);
     }
   };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

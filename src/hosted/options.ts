@@ -11,12 +11,13 @@
  *    …_FILE (a file holding the value, as container secrets are mounted);
  *  - the data key: YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE (32 random bytes, base64 or hex);
  *  - --app-url / --base-url: YNAB's OAuth and API origins (the sandbox's in tests).
+ *  - --drain-seconds: on SIGTERM, how long requests in flight may take to finish (default 20).
  * Every problem is a UsageError that says what is wrong and what is expected.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { checkBaseUrl } from '../api/client/transport.js';
 import { DEFAULT_APP_URL } from '../auth/oauth-login.js';
-import { UsageError } from '../shared/cli-flags.js';
+import { intFlag, UsageError } from '../shared/cli-flags.js';
 import { clusterSeeds, clusterUrl } from '../storage/redis-url.js';
 import { DataKey, parseDataKey } from './sealing.js';
 
@@ -32,6 +33,8 @@ export interface HostedOptions {
   redisUrl: string;
   ynab: { clientId: string; clientSecret: string; appUrl: string; baseUrl?: string };
   dataKey: DataKey;
+  /** The longest graceful drain on SIGTERM, in seconds (command.ts). */
+  drainSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -170,7 +173,10 @@ export interface HostedFlags {
   redis?: string | string[];
   'app-url'?: string;
   'base-url'?: string;
+  'drain-seconds'?: string;
 }
+
+export const DEFAULT_DRAIN_SECONDS = 20;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
   const { origin, loopback } = publicOrigin(flags['public-url']);
@@ -207,5 +213,6 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     redisUrl,
     ynab: { clientId, clientSecret, appUrl, baseUrl: flags['base-url'] },
     dataKey,
+    drainSeconds: intFlag(flags['drain-seconds'], 'drain-seconds', 0, 3600) ?? DEFAULT_DRAIN_SECONDS,
   };
 }

@@ -9,7 +9,7 @@
  *   /oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke, /oauth/jwks
  *                                                the authorization server (oidc-provider)
  *   /interaction/<uid>, /oauth/callback          consent, and the round trip to YNAB
- *   /healthz                                     200 when Redis answers (for load balancers)
+ *   /healthz, /readyz                            up; ready (Redis answers, the data key opens its records, not draining)
  *
  * The MCP serving itself is src/transport/http.ts, as in the single-user server, with a router that
  * picks the user's state per request instead of one state for the process.
@@ -23,6 +23,7 @@ import { interactionRoutes } from './interactions.js';
 import type { HostedOptions } from './options.js';
 import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedAuth } from './resource-server.js';
 import { HostedUsers } from './users.js';
+import { readiness } from './readiness.js';
 import { YnabGrants } from './ynab-grants.js';
 
 const DAY = 86_400_000;
@@ -82,14 +83,6 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         } else json(res, 200, metadata, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
         return true;
       }
-      if (url.pathname === '/healthz') {
-        const ok = await store.get('hosted/health').then(
-          () => true,
-          () => false,
-        );
-        json(res, ok ? 200 : 503, { ok, users_held: users.size });
-        return true;
-      }
       if (await interactions(req, res, url)) return true;
       // Everything else is the authorization server's. It never sees a browser session: each
       // sign-in goes through consent and YNAB again.
@@ -107,6 +100,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       host: o.host,
       port: o.port,
       log: o.verbose ? log : undefined,
+      readiness: readiness(store, opts),
       hosted: {
         route,
         authenticate,
@@ -123,6 +117,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       urls: http.urls,
       users,
       store,
+      drain: (maxMs) => http.drain(maxMs),
       async close() {
         await http.close();
         await users.close();

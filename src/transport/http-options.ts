@@ -9,6 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { ConfigError } from '../api/client/errors.js';
 import type { ServerState } from '../mcp/state.js';
 import { hostAllowList, isLoopbackHost, originAllowList } from './http-guards.js';
+import type { Readiness } from './http-health.js';
 
 export interface HttpServeOptions {
   /** Interface to bind; default 127.0.0.1. Anything but loopback needs `token`. */
@@ -44,6 +45,8 @@ export interface HttpServeOptions {
    * terminator; bearer tokens, not cookies, authenticate), nor is binding beyond loopback refused.
    */
   hosted?: HostedRouting;
+  /** What /readyz checks besides the drain: undefined when ready, else why not (http-health.ts). */
+  readiness?: Readiness;
 }
 
 export interface HostedRouting {
@@ -77,6 +80,7 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   origins: string[];
+  readiness: Readiness | undefined;
   /** The log, scrubbed of the token. */
   log: ((line: string) => void) | undefined;
 }
@@ -114,5 +118,5 @@ export function httpSettings(state: ServerState | undefined, opts: HttpServeOpti
   // Every line is scrubbed of the token: SDK error reports are the one thing here that could
   // quote a request back, and the token must never reach a log.
   const log = opts.log && ((line: string) => opts.log!(token ? line.split(token).join('[token]') : line));
-  return { host, path, token, hosted, maxBodyBytes, requestTimeoutMs, headersTimeoutMs, origins, log };
+  return { host, path, token, hosted, maxBodyBytes, requestTimeoutMs, headersTimeoutMs, origins, log, readiness: opts.readiness };
 }

@@ -1,5 +1,6 @@
 /**
- * One HTTP request to the MCP server (http.ts), through its checks in this order: Host (DNS
+ * One HTTP request to the MCP server (http.ts), through its checks in this order: /healthz and
+ * /readyz answered first, with no check (http-health.ts); during a drain, 503; Host (DNS
  * rebinding) and Origin (browser pages) → 403, unless hosted; the endpoint path → 404 (hosted
  * mode's own routes first); a method other than POST → 405 with Allow (http-methods.ts); the
  * bearer token, or hosted mode's authentication → 401; then the SDK handler under a body size
@@ -11,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { withDeadline, type Exchange } from './http-deadline.js';
+import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
 import { bearerToken, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
 import { refuseMethod, methodServed } from './http-methods.js';
 import type { HttpSettings } from './http-options.js';
@@ -24,6 +26,8 @@ export interface RequestDeps {
   served: FetchLikeMcpHandler;
   /** Hosted: each listen stream belongs to the user who opened it. */
   bus: UserScopedBus | undefined;
+  /** The graceful drain: refuses new requests once started, and counts those in flight. */
+  drain: Drain;
 }
 
 export function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -32,7 +36,11 @@ export function reject(res: ServerResponse, status: number, message: string, hea
 }
 
 async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
-  const { hosted, token, path, origins, log, requestTimeoutMs, maxBodyBytes } = deps.settings;
+  const { hosted, token, path, origins, log, requestTimeoutMs, maxBodyBytes, readiness } = deps.settings;
+  // Before the Host, Origin and token checks: probes come by address and carry nothing (http-health.ts).
+  if (await answerHealth(req, res, deps.drain, readiness)) return;
+  deps.drain.track(res);
+  if (deps.drain.draining) return refuseDraining(res);
   if (!hosted) {
     if (!hostAllowed(req.headers.host, deps.hosts())) return reject(res, 403, 'Forbidden: this Host is not allowed (DNS rebinding protection)');
     const origin = originCheck(req.headers.origin, origins);
@@ -62,7 +70,7 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   // close) before anything is parsed: there is no request id to answer to yet, and the status is
   // what HTTP clients surface.
   const answer = () =>
-    toNodeHandler(withDeadline(deps.served, requestTimeoutMs, exchange), {
+    toNodeHandler(withDeadline(endListenOnDrain(deps.served, deps.drain, exchange), requestTimeoutMs, exchange), {
       maxRequestBodySize: maxBodyBytes,
       onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
     })(req, res);

@@ -25,6 +25,7 @@ import { answerUnservedMethods } from './http-methods.js';
 import { hostAllowList, hostForHeader, isWildcardHost, machineAddresses } from './http-guards.js';
 import { httpSettings, type HttpServeOptions } from './http-options.js';
 import { requestListener } from './http-requests.js';
+import { Drain, type DrainOutcome } from './http-health.js';
 import { buildServer } from '../mcp/server.js';
 import type { ServerState } from '../mcp/state.js';
 
@@ -36,6 +37,12 @@ export interface HttpServer {
   url: string;
   /** Every address the endpoint answers at: the bound one, or for 0.0.0.0 / :: loopback and each of the machine's. */
   urls: string[];
+  /**
+   * The graceful drain (http-health.ts): /readyz turns 503, new requests get 503 with Retry-After,
+   * listen streams end, and it resolves once those in flight are done (or after `maxMs`, with how
+   * many were not). close() afterwards.
+   */
+  drain(maxMs: number): Promise<DrainOutcome>;
   close(): Promise<void>;
 }
 
@@ -74,6 +81,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     : state!.onReadOnly(() => handler.notify.toolsChanged());
 
   let hosts: ReturnType<typeof hostAllowList> = [];
+  const drain = new Drain();
 
   const server = createServer(
     {
@@ -84,7 +92,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
       // client hold on far past them).
       connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
     },
-    requestListener({ settings, hosts: () => hosts, served, bus }),
+    requestListener({ settings, hosts: () => hosts, served, bus, drain }),
   );
 
   answerUnservedMethods(server);
@@ -111,6 +119,10 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   return {
     url: urlOf(shownHost),
     urls: [urlOf(shownHost), ...addresses.map(urlOf)],
+    // Idle keep-alive sockets are not closed as the drain starts: a load balancer may be sending
+    // on one right then, and would see a reset instead of a 503 it can retry elsewhere. Refusals
+    // say Connection: close, and close() ends the rest.
+    drain: (maxMs) => drain.run(maxMs),
     close() {
       closing ??= (async () => {
         stopReadOnly();

@@ -32,21 +32,31 @@ export interface RoundRobinProxy {
   inFlight: Map<string, number>;
   /** Called right after a request was sent to a target, before it can have answered. */
   onForward?: (target: string, body: Buffer) => void;
+  /** Targets taken out after they answered 503 with Retry-After (draining): sent nothing more. */
+  out: Set<string>;
+  /** Requests answered 503 with Retry-After and sent on to the next target. */
+  retried: number;
   close(): Promise<void>;
 }
 
-/** Forwards each request to the next target; a target that refuses the connection is skipped. */
+/**
+ * Forwards each request to the next target; a target that refuses the connection is skipped. A
+ * 503 with Retry-After (an instance draining: it served nothing of the request) is what a load
+ * balancer's health-aware retry handles: the request goes to the next target, and that one is
+ * taken out of the rotation (a passive health check), so it can finish its drain undisturbed.
+ */
 export async function roundRobinProxy(): Promise<RoundRobinProxy> {
   let next = 0;
-  const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), inFlight: new Map(), close: async () => undefined };
+  const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), inFlight: new Map(), out: new Set(), retried: 0, close: async () => undefined };
   const flight = (target: string, by: number) => proxy.inFlight.set(target, (proxy.inFlight.get(target) ?? 0) + by);
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tries: number): void => {
-    if (!proxy.targets.length || tries >= proxy.targets.length) {
+    const targets = proxy.targets.filter((t) => !proxy.out.has(t));
+    if (!targets.length || tries >= proxy.targets.length) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('no instance reachable');
       return;
     }
-    const target = proxy.targets[next++ % proxy.targets.length]!;
+    const target = targets[next++ % targets.length]!;
     let landed = false;
     const land = () => {
       if (!landed) flight(target, -1);
@@ -54,6 +64,12 @@ export async function roundRobinProxy(): Promise<RoundRobinProxy> {
     };
     const up = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
       land();
+      if (answer.statusCode === 503 && answer.headers['retry-after'] !== undefined) {
+        proxy.out.add(target);
+        proxy.retried++;
+        answer.resume();
+        return forward(req, res, body, tries + 1);
+      }
       proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -344,12 +360,15 @@ export interface RecordingProxy {
   /** The proxy's origin: use `${url}/v1` as the base URL and `url` as the app URL. */
   url: string;
   requests: UpstreamRequest[];
+  /** When set, a request is passed on only once what it returns has settled (a slow YNAB). */
+  hold?: (request: UpstreamRequest) => Promise<void> | undefined;
   close(): Promise<void>;
 }
 
 /** Sits between the instances and the sandbox and records every request (the sandbox's own view of who asked what). */
 export async function recordingProxy(targetOrigin: string): Promise<RecordingProxy> {
   const requests: UpstreamRequest[] = [];
+  const recording: RecordingProxy = { url: '', requests, close: async () => undefined };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -358,24 +377,25 @@ export async function recordingProxy(targetOrigin: string): Promise<RecordingPro
       const entry: UpstreamRequest = { method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization };
       if ((req.url ?? '').startsWith('/oauth/token')) entry.form = new URLSearchParams(body.toString('utf8'));
       requests.push(entry);
-      const up = httpRequest(`${targetOrigin}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(targetOrigin).host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      up.on('error', (e) => res.destroy(e));
-      up.end(body);
+      void Promise.resolve(recording.hold?.(entry)).then(() => pass(req, res, body));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+  const pass = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    const up = httpRequest(`${targetOrigin}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(targetOrigin).host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    up.on('error', (e) => res.destroy(e));
+    up.end(body);
   };
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  recording.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  recording.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return recording;
 }
 
 // ---------------------------------------------------------------------------------------------

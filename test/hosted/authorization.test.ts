@@ -135,10 +135,11 @@ describe('discovery', () => {
     expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
   });
 
-  it('/healthz answers while Redis does (for the load balancer)', async () => {
+  it('/healthz and /readyz answer (for the load balancer)', async () => {
     const res = await fetch(`${d.proxy.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ ok: true });
+    expect(await res.json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${d.proxy.url}/readyz`)).status).toBe(200);
   });
 
   it('an MCP request without a token gets 401 and a challenge naming the metadata and the scope', async () => {

@@ -116,6 +116,21 @@ describe('hosted options', () => {
 });
 
 describe('serve --hosted on the command line', () => {
+  it('--drain-seconds: 20 by default, a whole number of seconds up to an hour, and only with --hosted', async () => {
+    expect(hostedOptions(flags(), env(), () => undefined).drainSeconds).toBe(20);
+    expect(hostedOptions(flags({ 'drain-seconds': '0' }), env(), () => undefined).drainSeconds).toBe(0);
+    expect(hostedOptions(flags({ 'drain-seconds': '45' }), env(), () => undefined).drainSeconds).toBe(45);
+    expect(refused(() => hostedOptions(flags({ 'drain-seconds': '2.5' }), env(), () => undefined))).toMatch(
+      /--drain-seconds must be a whole number between 0 and 3600, got "2.5"/,
+    );
+    expect(refused(() => hostedOptions(flags({ 'drain-seconds': '3601' }), env(), () => undefined))).toMatch(
+      /--drain-seconds must be between 0 and 3600, got 3601/,
+    );
+    const stray = await runCli(['serve', '--transport', 'http', '--drain-seconds', '5'], { env: env() });
+    expect(stray.code).not.toBe(0);
+    expect(stray.stderr).toMatch(/--drain-seconds belongs to hosted mode: add --hosted/);
+  });
+
   it('refuses flags that do not belong together, saying why, and never echoes a secret', async () => {
     const run = (args: string[]) => runCli(['serve', ...args], { env: env() });
     const notHttp = await run(['--hosted', '--public-url', 'https://mcp.example.com']);

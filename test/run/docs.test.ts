@@ -66,7 +66,7 @@ describe('the README and docs/', () => {
     let root: string;
     beforeAll(() => {
       root = mkdtempSync(join(tmpdir(), 'docs-check-'));
-      for (const f of ['README.md', 'package.json', 'docs', 'src', 'test', 'scripts', 'views', 'bench', 'assets'])
+      for (const f of ['README.md', 'package.json', 'docs', 'src', 'test', 'scripts', 'views', 'bench', 'assets', 'compose.yaml', 'Dockerfile', 'deploy'])
         cpSync(join(REPO_ROOT, f), join(root, f), { recursive: true });
     });
     afterAll(() => rmSync(root, { recursive: true, force: true }));
