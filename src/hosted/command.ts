@@ -5,7 +5,8 @@
  */
 import { intFlag, UsageError } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
-import { hostedOptions } from './options.js';
+import { hostedOptions, observabilityOptions } from './options.js';
+import { hostedLog } from './request-log.js';
 import { serveHosted } from './serve.js';
 
 export interface HostedCommandContext {
@@ -28,7 +29,18 @@ const NOT_HOSTED: Record<string, string> = {
 export async function hostedCommand(flags: Record<string, string | boolean | undefined>, ctx: HostedCommandContext): Promise<void> {
   if ((flags.transport ?? 'stdio') !== 'http') throw new UsageError('--hosted serves over HTTP: add --transport http');
   for (const [flag, why] of Object.entries(NOT_HOSTED)) if (flags[flag] !== undefined) throw new UsageError(`--${flag} cannot be used with --hosted: ${why}`);
-  const warn = (m: string) => ctx.log(`ynab-mcp: warning: ${m}`);
+  const observability = observabilityOptions(
+    {
+      'log-format': flags['log-format'] as string | undefined,
+      'metrics-token-file': flags['metrics-token-file'] as string | undefined,
+      'metrics-port': flags['metrics-port'] as string | undefined,
+    },
+    (m) => ctx.log(`ynab-mcp: warning: ${m}`),
+  );
+  // From here every line on stderr is in the chosen format, requests' and the instance's own.
+  const out = hostedLog(observability.logFormat);
+  const log = out.line;
+  const warn = (m: string) => log(`ynab-mcp: warning: ${m}`);
   const hosted = hostedOptions(
     {
       'public-url': flags['public-url'] as string | undefined,
@@ -45,10 +57,13 @@ export async function hostedCommand(flags: Record<string, string | boolean | und
     maxStalenessMs: ctx.maxStalenessMs,
     host: flags.host as string | undefined,
     port: intFlag(flags.port as string | undefined, 'port', 0, 65535) ?? 8787,
-    log: ctx.log,
+    log,
     verbose: flags.verbose === true,
+    observability,
+    requestLog: out,
   });
-  ctx.log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
+  log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
+  if (server.metricsUrl) log(`ynab-mcp: metrics at ${server.metricsUrl} (this machine only)`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

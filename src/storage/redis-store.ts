@@ -71,6 +71,8 @@ export interface RedisStoreOptions {
    * `{ 'replicas/': 35 days }`), so that what belongs to users who stopped coming goes by itself.
    */
   retention?: Record<string, number>;
+  /** Told the time of every command sent (its name, e.g. GET or EVALSHA; never a key): for metrics. */
+  onCommand?: (command: string, seconds: number) => void;
 }
 
 /** A Redis URL as it may be shown: without user name and password. */
@@ -95,7 +97,7 @@ export class RedisStateStore implements StateStore {
   private constructor(
     private readonly client: Client,
     url: string,
-    opts: RedisStoreOptions,
+    private readonly opts: RedisStoreOptions,
   ) {
     this.location = redisLocation(url);
     this.prefix = opts.prefix ?? 'ynab-mcp:';
@@ -158,9 +160,21 @@ export class RedisStateStore implements StateStore {
     return this.prefix + checkKey(key);
   }
 
+  /** Every command goes through here, timed for `onCommand`. */
+  private async send(args: (string | Buffer)[]): Promise<unknown> {
+    const observe = this.opts.onCommand;
+    if (!observe) return this.client.sendCommand(args);
+    const started = performance.now();
+    try {
+      return await this.client.sendCommand(args);
+    } finally {
+      observe(String(args[0]), (performance.now() - started) / 1000);
+    }
+  }
+
   private async run<T>(failure: StoreFailure, key: string, args: (string | Buffer)[]): Promise<T> {
     try {
-      return (await this.client.sendCommand(args)) as T;
+      return (await this.send(args)) as T;
     } catch (e) {
       throw this.error(failure, key, e);
     }
@@ -169,7 +183,7 @@ export class RedisStateStore implements StateStore {
   /** EVALSHA, loading the script when this Redis has not seen it yet (or was restarted). */
   private async script<T>(failure: StoreFailure, key: string, sha: string, source: string, keys: string[], args: (string | Buffer)[]): Promise<T> {
     try {
-      return (await this.client.sendCommand(['EVALSHA', sha, String(keys.length), ...keys, ...args])) as T;
+      return (await this.send(['EVALSHA', sha, String(keys.length), ...keys, ...args])) as T;
     } catch (e) {
       if (!/NOSCRIPT/.test((e as Error).message ?? '')) throw this.error(failure, key, e);
     }
