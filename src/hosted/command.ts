@@ -7,7 +7,6 @@ import { intFlag, UsageError } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
 import { hostedOptions, observabilityOptions } from './options.js';
 import { hostedLog } from './request-log.js';
-import { serveHosted } from './serve.js';
 
 export interface HostedCommandContext {
   config: McpConfig;
@@ -39,6 +38,7 @@ export async function hostedCommand(flags: Record<string, string | boolean | und
   );
   // From here every line on stderr is in the chosen format, requests' and the instance's own.
   const out = hostedLog(observability.logFormat);
+  out.adoptConsole();
   const log = out.line;
   const warn = (m: string) => log(`ynab-mcp: warning: ${m}`);
   const hosted = hostedOptions(
@@ -51,6 +51,8 @@ export async function hostedCommand(flags: Record<string, string | boolean | und
     process.env,
     warn,
   );
+  // Loaded after the console is adopted: the authorization server warns as it loads.
+  const { serveHosted } = await import('./serve.js');
   const server = await serveHosted({
     hosted,
     config: ctx.config,

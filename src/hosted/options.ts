@@ -191,11 +191,12 @@ export function observabilityOptions(
   const file = flags['metrics-token-file'];
   if (file !== undefined) {
     let token: string | undefined;
+    const named = (m: string) => m.replace('YNAB_MCP_METRICS_TOKEN_FILE', '--metrics-token-file');
     try {
       // The same checks as every secret file (a file, small, not readable by others, not empty).
-      token = secretFromEnv('YNAB_MCP_METRICS_TOKEN', { YNAB_MCP_METRICS_TOKEN_FILE: file }, warn);
+      token = secretFromEnv('YNAB_MCP_METRICS_TOKEN', { YNAB_MCP_METRICS_TOKEN_FILE: file }, (m) => warn(named(m)));
     } catch (e) {
-      throw e instanceof UsageError ? new UsageError(e.message.replace('YNAB_MCP_METRICS_TOKEN_FILE', '--metrics-token-file')) : e;
+      throw e instanceof UsageError ? new UsageError(named(e.message)) : e;
     }
     if (!token || !/^[\x21-\x7e]+$/.test(token))
       throw new UsageError(`--metrics-token-file ${file} should hold one token: printable characters without spaces, on one line`);

@@ -9,6 +9,7 @@
  * YNAB for it, and the user as the keyed hash hosted mode names them by (users.ts), never their YNAB
  * id. Never a token, a header, a query string, tool arguments or anything from a budget.
  */
+import { format as formatArgs } from 'node:util';
 import pino from 'pino';
 
 export type LogFormat = 'text' | 'json';
@@ -36,6 +37,11 @@ export interface HostedLog {
   /** A line of the instance's own (what `log` wrote before). */
   line(text: string): void;
   request(r: RequestLine): void;
+  /**
+   * Sends what libraries write with console.warn and console.error (oidc-provider's warnings)
+   * through this log, so that in JSON every line on stderr is JSON.
+   */
+  adoptConsole(): void;
 }
 
 /** Writes to `fd` (stderr), synchronously: lines are whole, and none is lost at an exit. */
@@ -45,6 +51,7 @@ export function hostedLog(format: LogFormat, fd = 2): HostedLog {
     const write = (s: string) => void out.write(`${s}\n`);
     return {
       line: write,
+      adoptConsole: () => undefined,
       request: (r) => {
         const what = [r.rpc, r.tool].filter(Boolean).join(' ');
         write(
@@ -64,6 +71,10 @@ export function hostedLog(format: LogFormat, fd = 2): HostedLog {
   );
   return {
     line: (text) => (/^ynab-mcp: warning:/.test(text) ? logger.warn(text) : logger.info(text)),
+    adoptConsole() {
+      console.warn = (...args: unknown[]) => logger.warn(formatArgs(...args));
+      console.error = (...args: unknown[]) => logger.error(formatArgs(...args));
+    },
     request: (r) => (r.status >= 500 ? logger.error : logger.info).call(logger, { ...r }, 'request'),
   };
 }
