@@ -191,10 +191,10 @@ export function observabilityOptions(
   const file = flags['metrics-token-file'];
   if (file !== undefined) {
     let token: string | undefined;
-    const named = (m: string) => m.replace('YNAB_MCP_METRICS_TOKEN_FILE', '--metrics-token-file');
+    const named = (m: string) => m.replace('METRICS_TOKEN_FILE', '--metrics-token-file');
     try {
       // The same checks as every secret file (a file, small, not readable by others, not empty).
-      token = secretFromEnv('YNAB_MCP_METRICS_TOKEN', { YNAB_MCP_METRICS_TOKEN_FILE: file }, (m) => warn(named(m)));
+      token = secretFromEnv('METRICS_TOKEN', { METRICS_TOKEN_FILE: file }, (m) => warn(named(m)));
     } catch (e) {
       throw e instanceof UsageError ? new UsageError(named(e.message)) : e;
     }
