@@ -47,6 +47,11 @@ export interface OAuthProviderOptions {
   warn?: (line: string) => void;
   /** What to tell the user when the grant is gone (hosted mode: the assistant signs in again). */
   signInAgain?: string;
+  /**
+   * Told how each refresh ended: 'refreshed' (a new token from YNAB), 'reused' (another process
+   * or instance had just refreshed), 'refused' (the grant is gone) or 'unavailable'. For metrics.
+   */
+  onRefresh?: (outcome: 'refreshed' | 'reused' | 'refused' | 'unavailable') => void;
 }
 
 interface Grant {
@@ -88,6 +93,7 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
 
   /** Refreshes unless `failed` is no longer the current token (someone refreshed meanwhile). */
   const refresh = (failed: string | null): Promise<Grant> => {
+    const before = refreshes;
     refreshing ??= state
       .withLock(lockName, async () => {
         const stored = await readGrant(store, signInAgain);
@@ -121,10 +127,17 @@ export async function oauthProvider(opts: OAuthProviderOptions): Promise<OAuthTo
         refreshes += 1;
         return next;
       })
-      .then((g) => {
-        current = g;
-        return g;
-      })
+      .then(
+        (g) => {
+          current = g;
+          opts.onRefresh?.(refreshes > before ? 'refreshed' : 'reused');
+          return g;
+        },
+        (e: unknown) => {
+          opts.onRefresh?.(e instanceof OAuthRefreshError ? 'refused' : 'unavailable');
+          throw e;
+        },
+      )
       .finally(() => {
         refreshing = undefined;
       });

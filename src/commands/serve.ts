@@ -35,6 +35,9 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
   --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
   --drain-seconds N        on SIGTERM, how long requests in flight may take to finish (default 20); /readyz
                            answers 503 and new requests get 503 with Retry-After meanwhile
+  --log-format text|json   one line per request on stderr, as text (default) or JSON
+  --metrics-token-file PATH  serve Prometheus metrics at /metrics to "Authorization: Bearer <token in PATH>"
+  --metrics-port N         serve /metrics without a token on 127.0.0.1:N only
   Environment: YNAB_OAUTH_CLIENT_ID, YNAB_OAUTH_CLIENT_SECRET and YNAB_MCP_DATA_KEY, or files holding them
   named by YNAB_OAUTH_CLIENT_ID_FILE, YNAB_OAUTH_CLIENT_SECRET_FILE and YNAB_MCP_DATA_KEY_FILE
 
@@ -61,6 +64,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     redis: { type: 'string', multiple: true },
     'app-url': { type: 'string' },
     'drain-seconds': { type: 'string' },
+    'log-format': { type: 'string' },
+    'metrics-token-file': { type: 'string' },
+    'metrics-port': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -81,7 +87,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { hostedCommand } = await import('../hosted/command.js');
     return hostedCommand(flags, { ...serverOptions(flags), log });
   }
-  for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds'] as const)
+  for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds', 'metrics-token-file', 'metrics-port', 'log-format'] as const)
     if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;

@@ -5,8 +5,9 @@
  */
 import { intFlag, UsageError } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
-import { hostedOptions } from './options.js';
-import { serveHosted, type HostedServer } from './serve.js';
+import { hostedOptions, observabilityOptions } from './options.js';
+import { hostedLog } from './request-log.js';
+import type { HostedServer } from './serve.js';
 
 export interface HostedCommandContext {
   config: McpConfig;
@@ -28,7 +29,19 @@ const NOT_HOSTED: Record<string, string> = {
 export async function hostedCommand(flags: Record<string, string | string[] | boolean | undefined>, ctx: HostedCommandContext): Promise<void> {
   if ((flags.transport ?? 'stdio') !== 'http') throw new UsageError('--hosted serves over HTTP: add --transport http');
   for (const [flag, why] of Object.entries(NOT_HOSTED)) if (flags[flag] !== undefined) throw new UsageError(`--${flag} cannot be used with --hosted: ${why}`);
-  const warn = (m: string) => ctx.log(`ynab-mcp: warning: ${m}`);
+  const observability = observabilityOptions(
+    {
+      'log-format': flags['log-format'] as string | undefined,
+      'metrics-token-file': flags['metrics-token-file'] as string | undefined,
+      'metrics-port': flags['metrics-port'] as string | undefined,
+    },
+    (m) => ctx.log(`ynab-mcp: warning: ${m}`),
+  );
+  // From here every line on stderr is in the chosen format, requests' and the instance's own.
+  const out = hostedLog(observability.logFormat);
+  out.adoptConsole();
+  const log = out.line;
+  const warn = (m: string) => log(`ynab-mcp: warning: ${m}`);
   const hosted = hostedOptions(
     {
       'public-url': flags['public-url'] as string | undefined,
@@ -40,17 +53,22 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
     process.env,
     warn,
   );
+  // Loaded after the console is adopted: the authorization server warns as it loads.
+  const { serveHosted } = await import('./serve.js');
   const server = await serveHosted({
     hosted,
     config: ctx.config,
     maxStalenessMs: ctx.maxStalenessMs,
     host: flags.host as string | undefined,
     port: intFlag(flags.port as string | undefined, 'port', 0, 65535) ?? 8787,
-    log: ctx.log,
+    log,
     verbose: flags.verbose === true,
+    observability,
+    requestLog: out,
   });
-  ctx.log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
-  stopOnSignals(server, hosted.drainSeconds, ctx.log);
+  log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
+  if (server.metricsUrl) log(`ynab-mcp: metrics at ${server.metricsUrl} (this machine only)`);
+  stopOnSignals(server, hosted.drainSeconds, log);
 }
 
 /**

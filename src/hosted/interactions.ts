@@ -43,6 +43,8 @@ export interface InteractionDeps {
   grants: YnabGrants;
   opts: HostedOptions;
   log: (line: string) => void;
+  /** How each return from YNAB ended (ynab-callback.ts), for metrics. */
+  onSignIn?: (outcome: string) => void;
 }
 
 export function interactionRoutes(deps: InteractionDeps) {

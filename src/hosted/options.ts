@@ -19,6 +19,7 @@ import { checkBaseUrl } from '../api/client/transport.js';
 import { DEFAULT_APP_URL } from '../auth/oauth-login.js';
 import { intFlag, UsageError } from '../shared/cli-flags.js';
 import { clusterSeeds, clusterUrl } from '../storage/redis-url.js';
+import { LOG_FORMATS, type LogFormat } from './request-log.js';
 import { DataKey, parseDataKey } from './sealing.js';
 
 export interface HostedOptions {
@@ -215,4 +216,51 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     dataKey,
     drainSeconds: intFlag(flags['drain-seconds'], 'drain-seconds', 0, 3600) ?? DEFAULT_DRAIN_SECONDS,
   };
+}
+
+/** What hosted mode watches itself with (metrics.ts, request-log.ts): --log-format, --metrics-token-file, --metrics-port. */
+export interface ObservabilityOptions {
+  logFormat: LogFormat;
+  /** The bearer token /metrics on the main server asks for; undefined: not served there. */
+  metricsToken?: string;
+  /** The loopback port of a metrics server of its own; undefined: none. */
+  metricsPort?: number;
+}
+
+/** A metrics token shorter than this is guessable. */
+export const MIN_METRICS_TOKEN_CHARS = 16;
+
+export function logFormat(value: string | undefined): LogFormat {
+  if (value === undefined) return 'text';
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new UsageError(`--log-format must be "text" or "json", got ${JSON.stringify(value)}`);
+  return value as LogFormat;
+}
+
+export function observabilityOptions(
+  flags: { 'log-format'?: string; 'metrics-token-file'?: string; 'metrics-port'?: string },
+  warn: (m: string) => void,
+): ObservabilityOptions {
+  const out: ObservabilityOptions = { logFormat: logFormat(flags['log-format']) };
+  const file = flags['metrics-token-file'];
+  if (file !== undefined) {
+    let token: string | undefined;
+    const named = (m: string) => m.replace('METRICS_TOKEN_FILE', '--metrics-token-file');
+    try {
+      // The same checks as every secret file (a file, small, not readable by others, not empty).
+      token = secretFromEnv('METRICS_TOKEN', { METRICS_TOKEN_FILE: file }, (m) => warn(named(m)));
+    } catch (e) {
+      throw e instanceof UsageError ? new UsageError(named(e.message)) : e;
+    }
+    if (!token || !/^[\x21-\x7e]+$/.test(token))
+      throw new UsageError(`--metrics-token-file ${file} should hold one token: printable characters without spaces, on one line`);
+    if (token.length < MIN_METRICS_TOKEN_CHARS)
+      throw new UsageError(
+        `--metrics-token-file ${file} holds a token of ${token.length} characters; use at least ${MIN_METRICS_TOKEN_CHARS} (openssl rand -hex 32)`,
+      );
+    out.metricsToken = token;
+  }
+  // 0 would be a port nobody is told of.
+  const port = intFlag(flags['metrics-port'], 'metrics-port', 1, 65535);
+  if (port !== undefined) out.metricsPort = port;
+  return out;
 }

@@ -10,6 +10,7 @@
  *                                                the authorization server (oidc-provider)
  *   /interaction/<uid>, /oauth/callback          consent, and the round trip to YNAB
  *   /healthz, /readyz                            up; ready (Redis answers, the data key opens its records, not draining)
+ *   /metrics                                     Prometheus, with --metrics-token-file (metrics-endpoint.ts)
  *
  * The MCP serving itself is src/transport/http.ts, as in the single-user server, with a router that
  * picks the user's state per request instead of one state for the process.
@@ -20,7 +21,10 @@ import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore } from '../storage/redis-store.js';
 import { createAuthorizationServer } from './authorization-server.js';
 import { interactionRoutes } from './interactions.js';
-import type { HostedOptions } from './options.js';
+import { metricsRoute, type MetricsServer } from './metrics-endpoint.js';
+import { watching } from './observe.js';
+import type { HostedOptions, ObservabilityOptions } from './options.js';
+import { hostedLog, type HostedLog } from './request-log.js';
 import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedAuth } from './resource-server.js';
 import { HostedUsers } from './users.js';
 import { readiness } from './readiness.js';
@@ -41,13 +45,19 @@ export interface HostedServeOptions {
   host?: string;
   port?: number;
   log: (line: string) => void;
-  /** One line per request on the log. */
+  /** SDK errors on the log too. */
   verbose?: boolean;
+  /** --log-format, --metrics-token-file, --metrics-port (default: text, no metrics). */
+  observability?: ObservabilityOptions;
+  /** Where request lines go (default: text on stderr). */
+  requestLog?: HostedLog;
 }
 
 export interface HostedServer extends HttpServer {
   users: HostedUsers;
   store: RedisStateStore;
+  /** The --metrics-port server's URL. */
+  metricsUrl?: string;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -57,15 +67,27 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> {
   const { hosted: opts, log } = o;
-  const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION });
+  const seen = o.observability ?? { logFormat: 'text' };
+  let users: HostedUsers | undefined;
+  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => (await users?.replicaBytes()) ?? 0);
+  const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
+  let metricsServer: MetricsServer | undefined;
   try {
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
     // Many users, one machine: no tool reads a file of this machine by path, whatever was configured.
-    const users = new HostedUsers({ store, opts, config: { ...o.config, localFiles: false }, grants, maxStalenessMs: o.maxStalenessMs, log });
+    const held = (users = new HostedUsers({
+      store,
+      opts,
+      config: { ...o.config, localFiles: false },
+      grants,
+      maxStalenessMs: o.maxStalenessMs,
+      log,
+      watch: watch.users,
+    }));
     const authenticate = bearerAuthenticator(provider, grants, opts);
-    const interactions = interactionRoutes({ provider, store, grants, opts, log });
+    const interactions = interactionRoutes({ provider, store, grants, opts, log, onSignIn: watch.onSignIn });
     const authorizationServer = provider.callback();
     const publicUrl = new URL(opts.publicUrl);
     const metadata = protectedResourceMetadata(opts);
@@ -83,6 +105,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         } else json(res, 200, metadata, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
         return true;
       }
+      if (await metricsRoute(watch.metrics, seen.metricsToken, req, res)) return true;
       if (await interactions(req, res, url)) return true;
       // Everything else is the authorization server's. It never sees a browser session: each
       // sign-in goes through consent and YNAB again.
@@ -96,16 +119,18 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       return true;
     };
 
+    metricsServer = await watch.serveMetricsPort();
     const http = await serveHttp(undefined, {
       host: o.host,
       port: o.port,
       log: o.verbose ? log : undefined,
       readiness: readiness(store, opts),
+      observer: watch.observer,
       hosted: {
         route,
         authenticate,
-        stateFor: (auth) => users.stateFor(auth.extra as unknown as HostedAuth),
-        onReadOnly: (listener) => users.onReadOnly(listener),
+        stateFor: (auth) => held.stateFor(auth.extra as unknown as HostedAuth),
+        onReadOnly: (listener) => held.onReadOnly(listener),
         userOf: (auth) => (auth.extra as unknown as HostedAuth).identity,
         // Every instance signs and reads 2025-era session ids alike; an id names its user and client.
         sessionKey: opts.dataKey.subkey('sessions'),
@@ -115,16 +140,19 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
     return {
       url: http.url,
       urls: http.urls,
-      users,
+      users: held,
       store,
       drain: (maxMs) => http.drain(maxMs),
+      metricsUrl: metricsServer?.url,
       async close() {
+        await metricsServer?.close();
         await http.close();
-        await users.close();
+        await held.close();
         await store.close();
       },
     };
   } catch (e) {
+    await metricsServer?.close();
     await store.close();
     throw e;
   }

@@ -11,9 +11,10 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { TokenProvider } from '../api/client/client.js';
-import { OAuthRefreshError, oauthProvider } from '../auth/oauth-provider.js';
+import { OAuthRefreshError, oauthProvider, type OAuthProviderOptions } from '../auth/oauth-provider.js';
 import type { McpConfig } from '../mcp/config.js';
 import { ServerState, type Connection } from '../mcp/state.js';
+import type { StackOptions } from '../stack/stack.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';
 import type { HostedAuth } from './resource-server.js';
@@ -41,6 +42,8 @@ export interface HostedUsersOptions {
   maxStalenessMs: number;
   log: (line: string) => void;
   maxHeld?: number;
+  /** The hooks metrics and the request log listen on (observe.ts). */
+  watch?: Pick<StackOptions, 'onRequest' | 'onReplicaCache'> & { onRefresh?: OAuthProviderOptions['onRefresh'] };
 }
 
 export class HostedUsers {
@@ -77,11 +80,24 @@ export class HostedUsers {
     return this.held.size;
   }
 
+  /** Bytes of budget copies held in memory, all users together (for metrics). */
+  async replicaBytes(): Promise<number> {
+    const stacks = await Promise.all([...this.held.values()].map((h) => h.state.started()));
+    return stacks.reduce((sum, s) => sum + (s?.replicas.heldBytes() ?? 0), 0);
+  }
+
   /** `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered write tools. */
   private create(identity: string, scope: 'full' | 'read-only' | undefined): ServerState {
     const { store, opts, grants, log } = this.deps;
     const connect = async (): Promise<Connection> => {
-      const provider = await oauthProvider({ store: grants.secretsFor(identity), stateDir: '', state: store, warn: log, signInAgain: HOSTED_SIGN_IN_AGAIN });
+      const provider = await oauthProvider({
+        store: grants.secretsFor(identity),
+        stateDir: '',
+        state: store,
+        warn: log,
+        signInAgain: HOSTED_SIGN_IN_AGAIN,
+        onRefresh: this.deps.watch?.onRefresh,
+      });
       // A grant YNAB refused is forgotten, so the user's MCP tokens get 401 and the client signs in again.
       const forget = async <T>(p: Promise<T>): Promise<T> => {
         try {
@@ -115,6 +131,8 @@ export class HostedUsers {
         maxReplicaBytes: MAX_REPLICA_BYTES_PER_USER,
         baseUrl: opts.ynab.baseUrl,
         log,
+        onRequest: this.deps.watch?.onRequest,
+        onReplicaCache: this.deps.watch?.onReplicaCache,
       },
       scope,
     );

@@ -29,23 +29,26 @@ export interface CallbackDeps {
   opts: HostedOptions;
   log: (line: string) => void;
   signins: SigninBinding;
+  /** Told how each return from YNAB ended: 'ok', 'refused' (not a sign-in of ours) or the OAuth error. For metrics. */
+  onSignIn?: (outcome: string) => void;
 }
 
 type InteractionResult = { error: string; error_description: string } | { login: { accountId: string; remember: boolean }; consent: { grantId: string } };
 type Interaction = InstanceType<Provider['Interaction']>;
 
-/** YNAB's answer. Everything after the state check ends at the MCP client's redirect URI, as an OAuth answer. */
+/** YNAB's answer, told to onSignIn. */
 export async function ynabCallback(deps: CallbackDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const outcome = await callback(deps, req, res, url);
+  deps.onSignIn?.(outcome);
+}
+
+/** Everything after the state check ends at the MCP client's redirect URI, as an OAuth answer. Says how it ended. */
+async function callback(deps: CallbackDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<string> {
   const state = url.searchParams.get('state');
   if (!state)
-    return errorPage(
-      res,
-      400,
-      'invalid_request',
-      'YNAB sent the browser back without a state parameter, so this sign-in cannot be matched to one started here.',
-    );
+    return refuse(res, 400, 'invalid_request', 'YNAB sent the browser back without a state parameter, so this sign-in cannot be matched to one started here.');
   if (!deps.signins.heldBy(req, state)) {
-    return errorPage(
+    return refuse(
       res,
       400,
       'invalid_request',
@@ -55,7 +58,7 @@ export async function ynabCallback(deps: CallbackDeps, req: IncomingMessage, res
   // Taken once: a second use of the same state (a replayed redirect) finds nothing.
   const pending = await deps.signins.take(state);
   if (!pending) {
-    return errorPage(
+    return refuse(
       res,
       400,
       'invalid_request',
@@ -63,11 +66,18 @@ export async function ynabCallback(deps: CallbackDeps, req: IncomingMessage, res
     );
   }
   const interaction = await deps.provider.Interaction.find(pending.uid);
-  if (!interaction) return errorPage(res, 400, 'invalid_request', `The sign-in took longer than ${INTERACTION_TTL_S / 60} minutes and has expired.`);
+  if (!interaction) return refuse(res, 400, 'invalid_request', `The sign-in took longer than ${INTERACTION_TTL_S / 60} minutes and has expired.`);
   const result = await signInResult(deps, url.searchParams, pending, interaction);
   interaction.result = result;
   await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
   redirect(res, interaction.returnTo, [deps.signins.clearCookie(state)]);
+  return 'login' in result ? 'ok' : result.error;
+}
+
+/** An error page for a return that is no sign-in of ours. */
+function refuse(...page: Parameters<typeof errorPage>): 'refused' {
+  errorPage(...page);
+  return 'refused';
 }
 
 /** What the interaction resumes with: YNAB's refusal or failure, or the signed-in user and their new MCP grant. */

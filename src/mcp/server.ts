@@ -6,7 +6,7 @@
  * (replicas, ledger, read-only mode) lives in ServerState.
  */
 import { readFileSync } from 'node:fs';
-import { McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { toolSchema } from './schema.js';
@@ -65,6 +65,25 @@ export interface BuildOptions {
    * serves each request with a fresh instance), as its signed session id vouches (http-sessions.ts).
    */
   declared?: ClientCapabilities;
+  /**
+   * Told of every tool call as it ends: the tool's name, 'ok', 'error' (an isError result) or
+   * 'input' (a question for the user), and its time. For metrics; never the arguments.
+   */
+  onToolCall?: (tool: string, outcome: 'ok' | 'error' | 'input', seconds: number) => void;
+}
+
+/** Runs `call`, telling `observe` how it ended. */
+async function observed<R extends object>(tool: string, observe: BuildOptions['onToolCall'], call: () => Promise<R>): Promise<R> {
+  if (!observe) return call();
+  const started = performance.now();
+  let outcome: 'ok' | 'error' | 'input' = 'error';
+  try {
+    const result = await call();
+    outcome = isInputRequiredResult(result) ? 'input' : 'isError' in result && result.isError ? 'error' : 'ok';
+    return result;
+  } finally {
+    observe(tool, outcome, (performance.now() - started) / 1000);
+  }
 }
 
 export function buildServer(state: ServerState, opts: BuildOptions = {}): McpServer {
@@ -99,15 +118,17 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
         annotations: def.annotations,
       },
       (args, ctx) =>
-        withDialog(
-          ctx,
-          confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation),
-          state.config.elicitationTimeoutMs,
-          (confirm) =>
-            runTool(def, args as Record<string, unknown>, state, {
-              confirm,
-              ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
-            }),
+        observed(def.name, opts.onToolCall, () =>
+          withDialog(
+            ctx,
+            confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation),
+            state.config.elicitationTimeoutMs,
+            (confirm) =>
+              runTool(def, args as Record<string, unknown>, state, {
+                confirm,
+                ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
+              }),
+          ),
         ),
     );
     if (def.access === 'write') writes.push(tool);

@@ -15,7 +15,7 @@ import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
 import { CreateRecords } from '../sync/create-records.js';
-import { ReplicaManager, type SharedReplicas } from '../sync/manager.js';
+import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
 import { UndoJournal } from '../writes/undo-journal.js';
 import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
@@ -44,6 +44,8 @@ export interface StackOptions {
   keySource?: KeySource;
   log?: (line: string) => void;
   onRequest?: TransportOptions['onRequest'];
+  /** Told how each answer's budget copy was had (hit, saved, miss): for metrics. */
+  onReplicaCache?: ReplicaManagerOptions['onCache'];
   /** Backoff between attempts (reads and write recovery); tests shorten it. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /**
@@ -123,7 +125,16 @@ export function createStack(opts: StackOptions): Stack {
         exclusive: async (budgetId, fn) => store.withLock(`sync-${segment(await identity())}-${segment(budgetId)}`, fn),
       }
     : undefined;
-  const replicas = new ReplicaManager({ client, tokenKey: identity, files, maxStalenessMs: opts.maxStalenessMs, maxBytes: opts.maxReplicaBytes, log, shared });
+  const replicas = new ReplicaManager({
+    client,
+    tokenKey: identity,
+    files,
+    maxStalenessMs: opts.maxStalenessMs,
+    maxBytes: opts.maxReplicaBytes,
+    log,
+    shared,
+    onCache: opts.onReplicaCache,
+  });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,

@@ -72,6 +72,8 @@ export interface RedisStoreOptions {
    * `{ 'replicas/': 35 days }`), so that what belongs to users who stopped coming goes by itself.
    */
   retention?: Record<string, number>;
+  /** Told the time of every command sent (its name, e.g. GET or EVALSHA; never a key): for metrics. */
+  onCommand?: (command: string, seconds: number) => void;
 }
 
 export { redisLocation };
@@ -84,7 +86,7 @@ export class RedisStateStore implements StateStore {
   private constructor(
     private readonly client: RedisLink,
     url: string,
-    opts: RedisStoreOptions,
+    private readonly opts: RedisStoreOptions,
   ) {
     this.location = redisLocation(url);
     this.prefix = opts.prefix ?? 'ynab-mcp:';
@@ -141,10 +143,22 @@ export class RedisStateStore implements StateStore {
     return this.prefix + (this.client.cluster ? clusterName(checkKey(key)) : checkKey(key));
   }
 
+  /** Every command goes through here: routed (in a cluster) by the Redis name `route`, timed for `onCommand`. */
+  private async send<T>(route: string | undefined, readOnly: boolean, args: (string | Buffer)[]): Promise<T> {
+    const observe = this.opts.onCommand;
+    if (!observe) return this.client.send<T>(route, readOnly, args);
+    const started = performance.now();
+    try {
+      return await this.client.send<T>(route, readOnly, args);
+    } finally {
+      observe(String(args[0]), (performance.now() - started) / 1000);
+    }
+  }
+
   /** Sends `args`, routed (in a cluster) by the Redis name of `key` when it is one. */
   private async run<T>(failure: StoreFailure, key: string, args: (string | Buffer)[], route?: string): Promise<T> {
     try {
-      return await this.client.send<T>(route, failure === 'read', args);
+      return await this.send<T>(route, failure === 'read', args);
     } catch (e) {
       throw this.error(failure, key, e);
     }
@@ -153,7 +167,7 @@ export class RedisStateStore implements StateStore {
   /** EVALSHA, loading the script when this Redis has not seen it yet (or was restarted). */
   private async script<T>(failure: StoreFailure, key: string, sha: string, source: string, keys: string[], args: (string | Buffer)[]): Promise<T> {
     try {
-      return await this.client.send<T>(keys[0], false, ['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+      return await this.send<T>(keys[0], false, ['EVALSHA', sha, String(keys.length), ...keys, ...args]);
     } catch (e) {
       if (!/NOSCRIPT/.test((e as Error).message ?? '')) throw this.error(failure, key, e);
     }

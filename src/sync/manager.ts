@@ -55,6 +55,11 @@ export interface ReplicaManagerOptions {
   log?: (line: string) => void;
   /** Replicas shared with other instances (hosted mode); see the header. */
   shared?: SharedReplicas;
+  /**
+   * Told how each answer's copy was had: held in memory and fresh ('hit'), read from the store
+   * without a request ('saved'), or synced ('miss'). For metrics.
+   */
+  onCache?: (result: 'hit' | 'saved' | 'miss') => void;
 }
 
 export interface SharedReplicas {
@@ -97,6 +102,11 @@ export class ReplicaManager {
   /** Replicas held in memory, most recently used first. */
   held(): BudgetReplica[] {
     return [...this.cache.values()];
+  }
+
+  /** Bytes of the copies held in memory (as sized when last stored in the cache). */
+  heldBytes(): number {
+    return this.cache.calculatedSize;
   }
 
   /** The replica of a budget if held, without syncing (for names and formats next to other answers). */
@@ -174,8 +184,13 @@ export class ReplicaManager {
       if (saved[budgetParam]) this.aliases.set(budgetParam, saved[budgetParam]);
     }
     const known = this.aliases.get(budgetParam) ?? (ALIASES.has(budgetParam) ? undefined : budgetParam);
-    let replica = known ? (this.cache.get(known) ?? (await this.loadSaved(known))) : undefined;
-    if (replica && this.usable(replica, maxAgeMs, opts.dirtyOk) && (await this.seesOwnWrites(replica))) return { replica };
+    const held = known ? this.cache.get(known) : undefined;
+    let replica = held ?? (known ? await this.loadSaved(known) : undefined);
+    if (replica && this.usable(replica, maxAgeMs, opts.dirtyOk) && (await this.seesOwnWrites(replica))) {
+      this.opts.onCache?.(held ? 'hit' : 'saved');
+      return { replica };
+    }
+    this.opts.onCache?.('miss');
     try {
       replica = await this.sync(budgetParam, replica);
       return { replica };

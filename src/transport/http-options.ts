@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { ConfigError } from '../api/client/errors.js';
+import type { BuildOptions } from '../mcp/server.js';
 import type { ServerState } from '../mcp/state.js';
 import { hostAllowList, isLoopbackHost, originAllowList } from './http-guards.js';
 import type { Readiness } from './http-health.js';
@@ -47,6 +48,34 @@ export interface HttpServeOptions {
   hosted?: HostedRouting;
   /** What /readyz checks besides the drain: undefined when ready, else why not (http-health.ts). */
   readiness?: Readiness;
+  /** Hears of every request and tool call (hosted mode's metrics and request log); replaces the `log` line per request. */
+  observer?: HttpObserver;
+}
+
+/** A request as it ended, for an observer: what it asked for, never its headers or body. */
+export interface ServedRequest {
+  /** The HTTP method. */
+  method: string;
+  /** Whether it was for the MCP endpoint (other paths are the observer's to name: they may carry ids). */
+  endpoint: boolean;
+  /** The JSON-RPC method (`tools/call`, …) when the body was one request with a plain method name. */
+  rpc?: string;
+  /** The tool of a tools/call. */
+  tool?: string;
+  status: number;
+  ms: number;
+  timedOut: boolean;
+  /** The connection closed before the answer was complete. */
+  aborted: boolean;
+  /** Who it was served for (hosted: userOf's name), once authenticated. */
+  user?: string;
+}
+
+export interface HttpObserver {
+  /** A request begins: `run` wraps its serving (a per-request context, say), `end` hears how it ended. */
+  begin(req: IncomingMessage, res: ServerResponse): { run<T>(serve: () => Promise<T>): Promise<T>; end(served: ServedRequest): void };
+  /** Every tool call as it ends (mcp/server.ts). */
+  onToolCall?: BuildOptions['onToolCall'];
 }
 
 export interface HostedRouting {
@@ -83,6 +112,7 @@ export interface HttpSettings {
   readiness: Readiness | undefined;
   /** The log, scrubbed of the token. */
   log: ((line: string) => void) | undefined;
+  observer: HttpObserver | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -118,5 +148,5 @@ export function httpSettings(state: ServerState | undefined, opts: HttpServeOpti
   // Every line is scrubbed of the token: SDK error reports are the one thing here that could
   // quote a request back, and the token must never reach a log.
   const log = opts.log && ((line: string) => opts.log!(token ? line.split(token).join('[token]') : line));
-  return { host, path, token, hosted, maxBodyBytes, requestTimeoutMs, headersTimeoutMs, origins, log, readiness: opts.readiness };
+  return { host, path, token, hosted, maxBodyBytes, requestTimeoutMs, headersTimeoutMs, origins, log, readiness: opts.readiness, observer: opts.observer };
 }

@@ -80,18 +80,37 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
 
 /** The node:http request listener: each request served as above, logged, and never left unanswered. */
 export function requestListener(deps: RequestDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { log, path } = deps.settings;
+  const { log, path, observer, hosted } = deps.settings;
   return (req, res) => {
     const started = performance.now();
     const exchange: Exchange = { id: null };
-    if (log) {
+    const observing = observer?.begin(req, res);
+    if (observing || log) {
       res.on('close', () => {
-        const where = (req.url ?? '/').split('?')[0] === path ? path : '(other path)';
+        const endpoint = (req.url ?? '/').split('?')[0] === path;
+        const ms = Math.round(performance.now() - started);
+        if (observing) {
+          const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+          const [rpc, tool] = exchange.rpc?.split(' ') ?? [];
+          observing.end({
+            method: req.method ?? 'GET',
+            endpoint,
+            rpc,
+            tool,
+            status: res.statusCode,
+            ms,
+            timedOut: exchange.timedOut === true,
+            aborted: !res.writableFinished,
+            user: hosted && auth ? hosted.userOf(auth) : undefined,
+          });
+          return;
+        }
         const what = [exchange.rpc, exchange.timedOut ? 'timed out' : undefined, res.writableFinished ? undefined : 'aborted'].filter(Boolean).join(', ');
-        log(`http: ${req.method} ${where} ${res.statusCode} ${Math.round(performance.now() - started)}ms${what ? ` (${what})` : ''}`);
+        log!(`http: ${req.method} ${endpoint ? path : '(other path)'} ${res.statusCode} ${ms}ms${what ? ` (${what})` : ''}`);
       });
     }
-    serve(deps, req, res, exchange).catch((e: unknown) => {
+    const serving = () => serve(deps, req, res, exchange);
+    (observing ? observing.run(serving) : serving()).catch((e: unknown) => {
       log?.(`http: ${e instanceof Error ? e.message : String(e)}`);
       if (!res.headersSent) reject(res, 500, 'Internal server error');
       else res.destroy();

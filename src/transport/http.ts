@@ -30,7 +30,7 @@ import { buildServer } from '../mcp/server.js';
 import type { ServerState } from '../mcp/state.js';
 
 export { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from './http-options.js';
-export type { HostedRouting, HttpServeOptions } from './http-options.js';
+export type { HostedRouting, HttpObserver, HttpServeOptions, ServedRequest } from './http-options.js';
 
 export interface HttpServer {
   /** The endpoint as this machine reaches it. */
@@ -64,6 +64,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
       buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, {
         live: false,
         declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
+        onToolCall: opts.observer?.onToolCall,
       }),
     {
       maxRequestBodySize: maxBodyBytes,

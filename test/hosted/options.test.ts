@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/cli-flags.js';
-import { hostedOptions } from '../../src/hosted/options.js';
+import { hostedOptions, observabilityOptions } from '../../src/hosted/options.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -115,6 +115,46 @@ describe('hosted options', () => {
   });
 });
 
+describe('hosted logs and metrics flags', () => {
+  it('--log-format is text or json (text by default); --metrics-port a port; --metrics-token-file a readable file of one long token', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-obs-'));
+    try {
+      const file = (name: string, text: string, mode = 0o600) => {
+        const path = join(dir, name);
+        writeFileSync(path, text, { mode });
+        return path;
+      };
+      const warnings: string[] = [];
+      const o = (f: Parameters<typeof observabilityOptions>[0]) => observabilityOptions(f, (m) => warnings.push(m));
+      expect(o({})).toEqual({ logFormat: 'text' });
+      const good = file('good', 'a'.repeat(32) + '\n');
+      expect(o({ 'log-format': 'json', 'metrics-token-file': good, 'metrics-port': '9464' })).toEqual({
+        logFormat: 'json',
+        metricsToken: 'a'.repeat(32),
+        metricsPort: 9464,
+      });
+      expect(warnings).toEqual([]);
+      expect(refused(() => o({ 'log-format': 'xml' }))).toBe('--log-format must be "text" or "json", got "xml"');
+      expect(refused(() => o({ 'metrics-port': '0' }))).toMatch(/--metrics-port must be between 1 and 65535, got 0/);
+      expect(refused(() => o({ 'metrics-port': 'x' }))).toMatch(/--metrics-port must be a whole number/);
+      expect(refused(() => o({ 'metrics-token-file': join(dir, 'missing') }))).toBe(
+        `--metrics-token-file ${join(dir, 'missing')} cannot be read: no such file`,
+      );
+      expect(refused(() => o({ 'metrics-token-file': file('empty', '\n') }))).toBe(`--metrics-token-file ${join(dir, 'empty')} is empty`);
+      expect(refused(() => o({ 'metrics-token-file': file('short', 'abc123\n') }))).toMatch(/holds a token of 6 characters; use at least 16/);
+      expect(refused(() => o({ 'metrics-token-file': file('spaces', 'two words that are long enough\n') }))).toMatch(/should hold one token/);
+      expect(refused(() => o({ 'metrics-token-file': dir }))).toMatch(/is not a file/);
+      // Readable by others: taken, with a warning that says how to fix it.
+      o({ 'metrics-token-file': file('open', 'b'.repeat(20), 0o644) });
+      expect(warnings.join('\n')).toMatch(/--metrics-token-file .*open can be read by other users \(mode 644\); run: chmod 600/);
+      // The token is never in a message.
+      expect(warnings.join('\n')).not.toContain('b'.repeat(20));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('serve --hosted on the command line', () => {
   it('--drain-seconds: 20 by default, a whole number of seconds up to an hour, and only with --hosted', async () => {
     expect(hostedOptions(flags(), env(), () => undefined).drainSeconds).toBe(20);
@@ -140,6 +180,8 @@ describe('serve --hosted on the command line', () => {
     expect(sandbox.stderr).toMatch(/--sandbox cannot be used with --hosted/);
     const stray = await run(['--transport', 'http', '--redis', 'redis://127.0.0.1:1']);
     expect(stray.stderr).toMatch(/--redis belongs to hosted mode: add --hosted/);
+    const metricsStray = await run(['--transport', 'http', '--metrics-port', '9464']);
+    expect(metricsStray.stderr).toMatch(/--metrics-port belongs to hosted mode: add --hosted/);
     const noRedis = await run(['--transport', 'http', '--hosted', '--public-url', 'https://mcp.example.com', '--redis', 'redis://127.0.0.1:1', '--port', '0']);
     expect(noRedis.code).not.toBe(0);
     expect(noRedis.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 cannot be reached/);
@@ -173,7 +215,11 @@ describe('the single-user default', () => {
 
   it('loads neither Redis nor the authorization server nor any hosted module (they are imported only on --hosted), not even lazily', () => {
     const loaded = [...reachableImports(join(REPO_ROOT, 'src/cli.ts'))];
-    expect(loaded.filter((f) => f === 'pkg:redis' || f === 'pkg:oidc-provider' || f.includes('/src/hosted/') || f.endsWith('redis-store.ts'))).toEqual([]);
+    expect(
+      loaded.filter(
+        (f) => ['pkg:redis', 'pkg:oidc-provider', 'pkg:prom-client', 'pkg:pino'].includes(f) || f.includes('/src/hosted/') || f.endsWith('redis-store.ts'),
+      ),
+    ).toEqual([]);
     // The walk does see the server itself, so an empty list above means something.
     expect(loaded.some((f) => f.endsWith('src/transport/http.ts'))).toBe(true);
     expect(loaded.some((f) => f.endsWith('src/api/client/http.ts'))).toBe(true); // the HTTP client (undici's parts)

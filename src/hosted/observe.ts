@@ -1,0 +1,122 @@
+/**
+ * What hosted mode watches, wired in one place (serve.ts hands these hooks to the layers that
+ * declare them): every HTTP request (the transport's observer) gets an id, sent back as
+ * `X-Request-Id`, and ends in one log line and, for /mcp, the request metrics; tool calls, requests
+ * to YNAB, refreshes, budget copies, Redis commands and sign-ins go to the metrics. Requests to
+ * YNAB are also counted per HTTP request (an AsyncLocalStorage context around its serving), for
+ * its log line.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { RequestInfo } from '../api/client/transport.js';
+import { TOOL_DEFINITIONS } from '../mcp/tools/definitions.js';
+import type { HttpObserver, ServedRequest } from '../transport/http.js';
+import { HostedMetrics, mcpMethodName, type RequestOutcome } from './metrics.js';
+import { serveMetrics, type MetricsServer } from './metrics-endpoint.js';
+import type { ObservabilityOptions } from './options.js';
+import type { HostedLog } from './request-log.js';
+
+/** Routes as the log names them: fixed paths, and ids replaced by a placeholder. */
+const ROUTES: [RegExp, string][] = [
+  [/^\/interaction\/[^/]+$/, '/interaction/:uid'],
+  [/^\/oauth\/authorize\/[^/]+$/, '/oauth/authorize/:uid'],
+  [/^\/\.well-known\/[a-z-]+(\/mcp)?$/, ''],
+  [/^\/oauth\/(authorize|token|register|revoke|jwks|callback|introspect)$/, ''],
+  [/^\/(healthz|readyz|metrics)$/, ''],
+];
+
+/** A client may name any tool: only the table's names reach the log. */
+const TOOLS = new Set(TOOL_DEFINITIONS.map((d) => d.name));
+
+export function routeOf(url: string | undefined, endpoint: boolean): string {
+  if (endpoint) return '/mcp';
+  const path = (url ?? '/').split('?')[0]!;
+  for (const [re, name] of ROUTES) if (re.test(path)) return name || path;
+  return '(other)';
+}
+
+function outcomeOf(s: ServedRequest): RequestOutcome {
+  if (s.timedOut) return 'timeout';
+  if (s.aborted) return 'aborted';
+  if (s.status === 401 || s.status === 403) return 'refused';
+  return s.status < 400 ? 'ok' : 'error';
+}
+
+export interface HostedWatch {
+  observer: HttpObserver;
+  /** For the stack's onRequest: a request to YNAB ended. */
+  onUpstream(info: RequestInfo): void;
+}
+
+export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined): HostedWatch {
+  const current = new AsyncLocalStorage<{ upstream: number }>();
+  return {
+    observer: {
+      begin(req, res) {
+        const id = randomUUID();
+        res.setHeader('x-request-id', id);
+        const context = { upstream: 0 };
+        return {
+          run: (serve) => current.run(context, serve),
+          end(s) {
+            if (s.endpoint) metrics?.mcpRequest(s.rpc, outcomeOf(s), s.ms / 1000);
+            log.request({
+              request_id: id,
+              method: s.method,
+              route: routeOf(req.url, s.endpoint),
+              ...(s.rpc ? { rpc: mcpMethodName(s.rpc) } : {}),
+              ...(s.tool ? { tool: TOOLS.has(s.tool) ? s.tool : '(unknown)' } : {}),
+              status: s.status,
+              duration_ms: s.ms,
+              upstream_requests: context.upstream,
+              ...(s.user ? { user: s.user } : {}),
+              ...(s.timedOut || s.aborted ? { note: s.timedOut ? 'timed out' : 'aborted' } : {}),
+            });
+          },
+        };
+      },
+      onToolCall: metrics && ((tool, outcome, seconds) => metrics.toolCall(tool, outcome, seconds)),
+    },
+    onUpstream(info) {
+      const context = current.getStore();
+      if (context) context.upstream += 1;
+      metrics?.upstream(info.method, info.outcome, info.ms / 1000);
+    },
+  };
+}
+
+/** Every hook hosted mode hands to the layers below, from the options of --log-format and --metrics-*. */
+export interface Watching extends HostedWatch {
+  /** Present when metrics are served somewhere (they are only counted then). */
+  metrics: HostedMetrics | undefined;
+  onCommand: ((command: string, seconds: number) => void) | undefined;
+  users: { onRequest: (info: RequestInfo) => void; onReplicaCache?: (result: 'hit' | 'saved' | 'miss') => void; onRefresh?: HostedMetricsRefresh };
+  onSignIn: ((outcome: string) => void) | undefined;
+  /** Starts the --metrics-port server, if asked for. */
+  serveMetricsPort(): Promise<MetricsServer | undefined>;
+}
+type HostedMetricsRefresh = (outcome: 'refreshed' | 'reused' | 'refused' | 'unavailable') => void;
+
+export function watching(seen: ObservabilityOptions, log: HostedLog, replicaBytes: () => Promise<number>): Watching {
+  const metrics = seen.metricsToken !== undefined || seen.metricsPort !== undefined ? new HostedMetrics(replicaBytes) : undefined;
+  const watch = hostedWatch(log, metrics);
+  return {
+    ...watch,
+    metrics,
+    onCommand: metrics && ((command, seconds) => metrics.redisCommand(command, seconds)),
+    users: {
+      onRequest: (info) => watch.onUpstream(info),
+      onReplicaCache: metrics && ((result) => metrics.replica(result)),
+      onRefresh: metrics && ((outcome) => metrics.refresh(outcome)),
+    },
+    onSignIn: metrics && ((outcome) => metrics.signIn(outcome)),
+    async serveMetricsPort() {
+      if (!metrics || seen.metricsPort === undefined) return undefined;
+      try {
+        return await serveMetrics(metrics, seen.metricsPort);
+      } catch (e) {
+        throw new Error(`--metrics-port ${seen.metricsPort}: cannot listen on 127.0.0.1:${seen.metricsPort} (${(e as Error).message})`, { cause: e });
+      }
+    },
+  };
+}
