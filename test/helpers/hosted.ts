@@ -41,9 +41,11 @@ export interface RoundRobinProxy {
 
 /**
  * Forwards each request to the next target; a target that refuses the connection is skipped. A
- * 503 with Retry-After (an instance draining: it served nothing of the request) is what a load
- * balancer's health-aware retry handles: the request goes to the next target, and that one is
- * taken out of the rotation (a passive health check), so it can finish its drain undisturbed.
+ * 503 with Retry-After (it served nothing of the request: an instance draining, or a store it
+ * cannot reach) is what a load balancer's health-aware retry handles: the request goes to the
+ * next target, and the last one's answer is passed on. A draining instance (its 503 also closes
+ * the connection) is taken out of the rotation (a passive health check), so it can finish its
+ * drain undisturbed.
  */
 export async function roundRobinProxy(): Promise<RoundRobinProxy> {
   let next = 0;
@@ -64,8 +66,11 @@ export async function roundRobinProxy(): Promise<RoundRobinProxy> {
     };
     const up = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
       land();
-      if (answer.statusCode === 503 && answer.headers['retry-after'] !== undefined) {
-        proxy.out.add(target);
+      // A 503 with Retry-After served nothing: tried on the next target while one is left (the
+      // last target's answer goes to the client, as a load balancer passes the last one on).
+      // One that also closes the connection is draining: taken out of the rotation.
+      if (answer.statusCode === 503 && answer.headers['retry-after'] !== undefined && tries + 1 < proxy.targets.length) {
+        if (answer.headers.connection === 'close') proxy.out.add(target);
         proxy.retried++;
         answer.resume();
         return forward(req, res, body, tries + 1);
