@@ -45,12 +45,7 @@ export async function openLink(url: string, events: LinkEvents, connected: () =>
     // hold an MCP request until its deadline.
     const client = createClient({ url, disableOfflineQueue: true, socket, commandOptions: COMMAND_OPTIONS });
     client.on('error', (e: Error) => events.down(e)).on('ready', () => events.up());
-    try {
-      await client.connect();
-    } catch (e) {
-      await client.destroy();
-      throw e;
-    }
+    await connectOrDestroy(client);
     return {
       cluster: false,
       send: async <T>(_key: string | undefined, _readonly: boolean, args: Args) => (await client.sendCommand(args)) as T,
@@ -68,12 +63,7 @@ export async function openLink(url: string, events: LinkEvents, connected: () =>
     .on('error', (e: Error) => events.down(e))
     .on('node-error', (e: Error) => events.down(e))
     .on('node-ready', () => events.up());
-  try {
-    await client.connect();
-  } catch (e) {
-    await client.destroy();
-    throw e;
-  }
+  await connectOrDestroy(client);
   return {
     cluster: true,
     send: async <T>(key: string | undefined, readonly: boolean, args: Args) => (await client.sendCommand(key, readonly, args)) as T,
@@ -86,4 +76,14 @@ export async function openLink(url: string, events: LinkEvents, connected: () =>
       ),
     close: () => client.close().catch(() => client.destroy()),
   };
+}
+
+/** Connects, or lets go of what a failed connect left behind (sockets, retry timers) before failing. */
+async function connectOrDestroy(client: { connect(): Promise<unknown>; destroy(): unknown }): Promise<void> {
+  try {
+    await client.connect();
+  } catch (e) {
+    await client.destroy();
+    throw e;
+  }
 }
