@@ -210,14 +210,47 @@ function logPurchase(state: ServerState) {
   };
 }
 
+/** Each prompt's arguments, made once per state (Streamable HTTP builds a server per request). */
+const ARGS = new WeakMap<ServerState, ReturnType<typeof makeArgs>>();
+
+function makeArgs(state: ServerState) {
+  return {
+    monthlyReview: z.object({ month: monthArg(state), budget_id: budgetArg(state) }),
+    triageUnapproved: z.object({ budget_id: budgetArg(state) }),
+    reconcile: z.object({
+      account: accountArg(state, 'The account to reconcile (a name or part of one).'),
+      statement_balance: z.string().min(1).max(40).optional().describe('The balance on the statement, in currency units, e.g. "1234.56".'),
+      statement_date: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
+        .optional()
+        .describe("The statement's date, YYYY-MM-DD (default today)."),
+      budget_id: budgetArg(state),
+    }),
+    logPurchase: z.object({
+      description: z.string().min(1).max(500).describe('What was bought and where, e.g. "groceries at Safeway".'),
+      amount: z.string().min(1).max(40).optional().describe('The amount in currency units, e.g. "23.40".'),
+      account: accountArg(state),
+      budget_id: budgetArg(state),
+    }),
+  };
+}
+
+function argsOf(state: ServerState): ReturnType<typeof makeArgs> {
+  let args = ARGS.get(state);
+  if (!args) ARGS.set(state, (args = makeArgs(state)));
+  return args;
+}
+
 export function registerPrompts(server: McpServer, state: ServerState): void {
+  const args = argsOf(state);
   server.registerPrompt(
     'monthly_review',
     {
       title: 'Monthly review',
       description:
         'Review one month of a budget: spending by category against last month, what needs attention (overspending, Ready to Assign, bills), trends. Read-only.',
-      argsSchema: z.object({ month: monthArg(state), budget_id: budgetArg(state) }),
+      argsSchema: args.monthlyReview,
     },
     monthlyReview(state),
   );
@@ -227,7 +260,7 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
       title: 'Triage unapproved transactions',
       description:
         'Go through the unapproved queue in batches with suggested categories and flags, and approve and categorize each batch in one change after you confirm it.',
-      argsSchema: z.object({ budget_id: budgetArg(state) }),
+      argsSchema: args.triageUnapproved,
     },
     triageUnapproved(state),
   );
@@ -237,16 +270,7 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
       title: 'Reconcile an account',
       description:
         'Reconcile an account against a bank statement: its balance (and the file, if you have it), a preview of the difference and what explains it, then marking it reconciled after you confirm.',
-      argsSchema: z.object({
-        account: accountArg(state, 'The account to reconcile (a name or part of one).'),
-        statement_balance: z.string().min(1).max(40).optional().describe('The balance on the statement, in currency units, e.g. "1234.56".'),
-        statement_date: z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
-          .optional()
-          .describe("The statement's date, YYYY-MM-DD (default today)."),
-        budget_id: budgetArg(state),
-      }),
+      argsSchema: args.reconcile,
     },
     reconcile(state),
   );
@@ -255,12 +279,7 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
     {
       title: 'Log a purchase',
       description: 'Record one purchase: find the account, payee and category, confirm with you, then create the transaction.',
-      argsSchema: z.object({
-        description: z.string().min(1).max(500).describe('What was bought and where, e.g. "groceries at Safeway".'),
-        amount: z.string().min(1).max(40).optional().describe('The amount in currency units, e.g. "23.40".'),
-        account: accountArg(state),
-        budget_id: budgetArg(state),
-      }),
+      argsSchema: args.logPurchase,
     },
     logPurchase(state),
   );

@@ -244,12 +244,26 @@ function listOf(state: ServerState, spec: TemplateSpec, uriTemplate: UriTemplate
     });
 }
 
+/** Each state's templates, made once: Streamable HTTP registers them on every request. */
+const MADE = new WeakMap<ServerState, Map<string, ResourceTemplate>>();
+
+function templateOf(state: ServerState, spec: TemplateSpec): ResourceTemplate {
+  let made = MADE.get(state);
+  if (!made) MADE.set(state, (made = new Map()));
+  let template = made.get(spec.name);
+  if (!template) {
+    const complete: Record<string, CompleteResourceTemplateCallback> = { budget_id: completeBudget(state) };
+    for (const [variable, type] of Object.entries(spec.complete ?? {})) complete[variable] = completeEntity(state, type);
+    const uriTemplate = new UriTemplate(`ynab://budgets/{budget_id}${spec.path}`);
+    made.set(spec.name, (template = new ResourceTemplate(uriTemplate, { list: listOf(state, spec, uriTemplate), complete })));
+  }
+  return template;
+}
+
 function registerTemplate(server: McpServer, state: ServerState, spec: TemplateSpec): void {
   const def = tool(spec.tool);
-  const complete: Record<string, CompleteResourceTemplateCallback> = { budget_id: completeBudget(state) };
-  for (const [variable, type] of Object.entries(spec.complete ?? {})) complete[variable] = completeEntity(state, type);
-  const uriTemplate = new UriTemplate(`ynab://budgets/{budget_id}${spec.path}`);
-  const template = new ResourceTemplate(uriTemplate, { list: listOf(state, spec, uriTemplate), complete });
+  const template = templateOf(state, spec);
+  const uriTemplate = template.uriTemplate;
   server.registerResource(spec.name, template, { title: spec.title, description: spec.description, mimeType: MIME }, (uri: URL, vars: Variables) => {
     const args: Record<string, unknown> = {};
     for (const name of uriTemplate.variableNames) args[name] = decode(vars[name], uri.href, name);

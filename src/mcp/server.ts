@@ -24,11 +24,21 @@ import { viewMeta } from './views/view-meta.js';
 // Read as a file: a CommonJS require here cost a cold start ~0.1 s of module resolution.
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** The tools this server offers now: the configured toolsets, without writes when read-only; writes the mode can hold take confirm_token. */
+/** The last list offered per state, and what it was made from (toolsets, write mode, read-only). */
+const OFFERED = new WeakMap<ServerState, { made: readonly unknown[]; tools: ToolDefinition[] }>();
+
+/**
+ * The tools this server offers now: the configured toolsets, without writes when read-only; writes
+ * the mode can hold take confirm_token. Kept per state, since Streamable HTTP asks on every request.
+ */
 export function offeredTools(state: ServerState): ToolDefinition[] {
-  return TOOL_DEFINITIONS.filter((t) => selected(state.config.toolsets, t) && !(state.readOnly && t.access === 'write')).map((t) =>
-    withConfirm(t, state.config.writes),
-  );
+  const { config, readOnly } = state;
+  const made = [config.toolsets, config.writes, readOnly];
+  const last = OFFERED.get(state);
+  if (last && last.made.every((x, i) => x === made[i])) return last.tools;
+  const tools = TOOL_DEFINITIONS.filter((t) => selected(config.toolsets, t) && !(readOnly && t.access === 'write')).map((t) => withConfirm(t, config.writes));
+  OFFERED.set(state, { made, tools });
+  return tools;
 }
 
 /** How long the client's confirmation dialog may stay open: a confirm token's life. */

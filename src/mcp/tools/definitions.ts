@@ -188,10 +188,21 @@ function defineTask(spec: TaskSpec): TaskTool {
 /** confirm_token: said once in the server's instructions, so not described here. */
 const CONFIRM_TOKEN = guardedString(100).optional();
 
+/**
+ * Each definition as offered in each mode, made once: hosted mode builds a server per request, and
+ * extending a zod schema every time cost more than answering from a held copy.
+ */
+const CONFIRMABLE = new WeakMap<ToolDefinition, Map<WriteMode, ToolDefinition>>();
+
 /** The tool as offered in a `--writes` mode: a write the mode can hold says so and takes confirm_token. */
 export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): T {
   if (def.access !== 'write' || !canHold(mode, def.kinds)) return def;
-  return { ...def, description: `${def.description} ${PREVIEW_HINT}`, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) };
+  let byMode = CONFIRMABLE.get(def);
+  if (!byMode) CONFIRMABLE.set(def, (byMode = new Map()));
+  let made = byMode.get(mode);
+  if (!made)
+    byMode.set(mode, (made = { ...def, description: `${def.description} ${PREVIEW_HINT}`, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) }));
+  return made as T;
 }
 
 export const API_TOOLS: readonly ApiTool[] = OPERATIONS.map((op) => define(op));
