@@ -4,10 +4,14 @@
  * briefly doubled the server's memory after every sync. Here each entity is stringified on its
  * own into the gzip stream, and reading parses the gunzipped text as it comes (json-stream.ts).
  * The bytes are the same JSON as before, so files written by either version read with the other.
+ * A copy of up to 16 MB of text (the demo budgets' are 1.5 MB) is read in one piece instead:
+ * inflated off the main thread and given to JSON.parse, about twice as fast as the piecewise
+ * parser, which hosted instances noticed in their tail (each reads every user's copy).
  */
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip, createGzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGunzip, createGzip, gunzip } from 'node:zlib';
 import { JsonStreamParser } from '../api/json-stream.js';
 import type { ReplicaSnapshot } from './replica.js';
 
@@ -46,8 +50,31 @@ export function gzipSnapshot(snapshot: ReplicaSnapshot): Readable {
   return Readable.from(snapshotJson(snapshot)).pipe(createGzip());
 }
 
+/** Text up to this size is read in one piece (see the header). */
+export const ONE_PIECE_BYTES = 16 * 1024 * 1024;
+
+const inflate = promisify(gunzip);
+
+/** The inflated size gzip's trailer states (modulo 4 GB: checked again while inflating). */
+function statedSize(gz: Buffer): number {
+  return gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : Number.POSITIVE_INFINITY;
+}
+
+/** Parses gzip'd JSON: in one piece when small (`onePiece` bytes of text at most), else as it is inflated. */
+export async function gunzipJson(gz: Buffer, onePiece = ONE_PIECE_BYTES): Promise<unknown> {
+  if (statedSize(gz) <= onePiece) {
+    try {
+      return JSON.parse((await inflate(gz, { maxOutputLength: onePiece })).toString('utf8'));
+    } catch (e) {
+      // A trailer that understated the size: read it piecewise after all.
+      if ((e as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw e;
+    }
+  }
+  return streamJson(gz);
+}
+
 /** Parses gzip'd JSON as it is inflated, never holding the whole text. */
-export async function gunzipJson(gz: Buffer): Promise<unknown> {
+async function streamJson(gz: Buffer): Promise<unknown> {
   const gunzip = createGunzip();
   const decoder = new StringDecoder('utf8');
   const parser = new JsonStreamParser();
