@@ -35,6 +35,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
   --app-url URL            YNAB's OAuth origin (default https://app.ynab.com)
   --drain-seconds N        on SIGTERM, how long requests in flight may take to finish (default 20); /readyz
                            answers 503 and new requests get 503 with Retry-After meanwhile
+  --replica-cache-mb N     memory for all users' budget copies together (default 512); past it the least
+                           recently used are read from Redis again when next asked for
   --log-format text|json   one line per request on stderr, as text (default) or JSON
   --metrics-token-file PATH  serve Prometheus metrics at /metrics to "Authorization: Bearer <token in PATH>"
   --metrics-port N         serve /metrics without a token on 127.0.0.1:N only
@@ -64,6 +66,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     redis: { type: 'string', multiple: true },
     'app-url': { type: 'string' },
     'drain-seconds': { type: 'string' },
+    'replica-cache-mb': { type: 'string' },
     'log-format': { type: 'string' },
     'metrics-token-file': { type: 'string' },
     'metrics-port': { type: 'string' },
@@ -87,7 +90,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { hostedCommand } = await import('../hosted/command.js');
     return hostedCommand(flags, { ...serverOptions(flags), log });
   }
-  for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds', 'metrics-token-file', 'metrics-port', 'log-format'] as const)
+  for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds', 'replica-cache-mb', 'metrics-token-file', 'metrics-port', 'log-format'] as const)
     if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;

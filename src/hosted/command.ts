@@ -49,6 +49,7 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
       'app-url': flags['app-url'] as string | undefined,
       'base-url': ctx.baseUrl,
       'drain-seconds': flags['drain-seconds'] as string | undefined,
+      'replica-cache-mb': flags['replica-cache-mb'] as string | undefined,
     },
     process.env,
     warn,

@@ -8,6 +8,7 @@
  * a URL: anything that does not fit its set is counted as "other".
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CatchUp } from '../sync/manager.js';
 
 /** JSON-RPC methods MCP clients send; anything else is "other". */
 const MCP_METHODS = new Set([
@@ -56,6 +57,7 @@ export class HostedMetrics {
   private readonly upstreamSeconds: Histogram<'method'>;
   private readonly refreshes: Counter<'outcome'>;
   private readonly replicaCache: Counter<'result'>;
+  private readonly catchUps: Counter<'via'>;
   private readonly redisSeconds: Histogram<'command'>;
   private readonly signIns: Counter<'outcome'>;
 
@@ -114,6 +116,12 @@ export class HostedMetrics {
       labelNames: ['result'],
       registers,
     });
+    this.catchUps = new Counter({
+      name: 'ynab_mcp_replica_catch_ups_total',
+      help: "Budget copies brought up to date under the budget's lock, by how (changes: what another instance's sync recorded; copy: the saved copy read whole; request: a delta from YNAB)",
+      labelNames: ['via'],
+      registers,
+    });
     new Gauge({
       name: 'ynab_mcp_replica_cache_bytes',
       help: 'Bytes of budget copies this instance holds in memory, all users together',
@@ -163,6 +171,10 @@ export class HostedMetrics {
 
   replica(result: 'hit' | 'saved' | 'miss'): void {
     this.replicaCache.inc({ result });
+  }
+
+  catchUp(via: CatchUp): void {
+    this.catchUps.inc({ via });
   }
 
   /** Command names come from the store's own code (GET, SET, EVALSHA, …). */

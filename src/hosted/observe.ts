@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { RequestInfo } from '../api/client/transport.js';
+import type { CatchUp } from '../sync/manager.js';
 import { TOOL_DEFINITIONS } from '../mcp/tools/definitions.js';
 import type { HttpObserver, ServedRequest } from '../transport/http.js';
 import { HostedMetrics, mcpMethodName, type RequestOutcome } from './metrics.js';
@@ -90,7 +91,12 @@ export interface Watching extends HostedWatch {
   /** Present when metrics are served somewhere (they are only counted then). */
   metrics: HostedMetrics | undefined;
   onCommand: ((command: string, seconds: number) => void) | undefined;
-  users: { onRequest: (info: RequestInfo) => void; onReplicaCache?: (result: 'hit' | 'saved' | 'miss') => void; onRefresh?: HostedMetricsRefresh };
+  users: {
+    onRequest: (info: RequestInfo) => void;
+    onReplicaCache?: (result: 'hit' | 'saved' | 'miss') => void;
+    onReplicaCatchUp?: (via: CatchUp) => void;
+    onRefresh?: HostedMetricsRefresh;
+  };
   onSignIn: ((outcome: string) => void) | undefined;
   /** Starts the --metrics-port server, if asked for. */
   serveMetricsPort(): Promise<MetricsServer | undefined>;
@@ -107,6 +113,7 @@ export function watching(seen: ObservabilityOptions, log: HostedLog, replicaByte
     users: {
       onRequest: (info) => watch.onUpstream(info),
       onReplicaCache: metrics && ((result) => metrics.replica(result)),
+      onReplicaCatchUp: metrics && ((via) => metrics.catchUp(via)),
       onRefresh: metrics && ((outcome) => metrics.refresh(outcome)),
     },
     onSignIn: metrics && ((outcome) => metrics.signIn(outcome)),

@@ -12,6 +12,8 @@
  *  - the data key: YNAB_MCP_DATA_KEY or YNAB_MCP_DATA_KEY_FILE (32 random bytes, base64 or hex);
  *  - --app-url / --base-url: YNAB's OAuth and API origins (the sandbox's in tests).
  *  - --drain-seconds: on SIGTERM, how long requests in flight may take to finish (default 20).
+ *  - --replica-cache-mb: the memory this instance gives its users' budget copies, all together
+ *    (default 512); past it the least recently used copies are dropped and read from Redis again.
  * Every problem is a UsageError that says what is wrong and what is expected.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -36,6 +38,8 @@ export interface HostedOptions {
   dataKey: DataKey;
   /** The longest graceful drain on SIGTERM, in seconds (command.ts). */
   drainSeconds: number;
+  /** The bound of the instance's in-memory cache of budget copies (users.ts). */
+  replicaCacheBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -175,9 +179,12 @@ export interface HostedFlags {
   'app-url'?: string;
   'base-url'?: string;
   'drain-seconds'?: string;
+  'replica-cache-mb'?: string;
 }
 
 export const DEFAULT_DRAIN_SECONDS = 20;
+/** A few hundred users' copies of demo-sized budgets (about 2 MB each in memory), or fewer, larger ones. */
+export const DEFAULT_REPLICA_CACHE_MB = 512;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
   const { origin, loopback } = publicOrigin(flags['public-url']);
@@ -215,6 +222,7 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     ynab: { clientId, clientSecret, appUrl, baseUrl: flags['base-url'] },
     dataKey,
     drainSeconds: intFlag(flags['drain-seconds'], 'drain-seconds', 0, 3600) ?? DEFAULT_DRAIN_SECONDS,
+    replicaCacheBytes: (intFlag(flags['replica-cache-mb'], 'replica-cache-mb', 16, 1_048_576) ?? DEFAULT_REPLICA_CACHE_MB) * 1024 * 1024,
   };
 }
 

@@ -29,6 +29,7 @@ import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedA
 import { HostedUsers } from './users.js';
 import { readiness } from './readiness.js';
 import { YnabGrants } from './ynab-grants.js';
+import { SharedReplicaCache } from '../sync/replica-cache.js';
 
 const DAY = 86_400_000;
 /**
@@ -68,8 +69,8 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> {
   const { hosted: opts, log } = o;
   const seen = o.observability ?? { logFormat: 'text' };
-  let users: HostedUsers | undefined;
-  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => (await users?.replicaBytes()) ?? 0);
+  const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
+  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes());
   const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
   let metricsServer: MetricsServer | undefined;
   try {
@@ -77,15 +78,16 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
     // Many users, one machine: no tool reads a file of this machine by path, whatever was configured.
-    const held = (users = new HostedUsers({
+    const held = new HostedUsers({
       store,
+      replicas,
       opts,
       config: { ...o.config, localFiles: false },
       grants,
       maxStalenessMs: o.maxStalenessMs,
       log,
       watch: watch.users,
-    }));
+    });
     const authenticate = bearerAuthenticator(provider, grants, opts);
     const interactions = interactionRoutes({ provider, store, grants, opts, log, onSignIn: watch.onSignIn });
     const authorizationServer = provider.callback();

@@ -18,13 +18,12 @@ import type { StackOptions } from '../stack/stack.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';
 import type { HostedAuth } from './resource-server.js';
+import type { SharedReplicaCache } from '../sync/replica-cache.js';
 import { sharedAnswers } from './answer-cache.js';
 import type { YnabGrants } from './ynab-grants.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
-/** Budget copies one user may hold in an instance's memory. */
-export const MAX_REPLICA_BYTES_PER_USER = 32 * 1024 * 1024;
 
 export const HOSTED_SIGN_IN_AGAIN =
   'The YNAB sign-in behind this connection has expired or was revoked. Reconnect the YNAB connector in your assistant to sign in again.';
@@ -42,8 +41,10 @@ export interface HostedUsersOptions {
   maxStalenessMs: number;
   log: (line: string) => void;
   maxHeld?: number;
+  /** Where every user's budget copies are held, with one bound for the instance (--replica-cache-mb). */
+  replicas: SharedReplicaCache;
   /** The hooks metrics and the request log listen on (observe.ts). */
-  watch?: Pick<StackOptions, 'onRequest' | 'onReplicaCache'> & { onRefresh?: OAuthProviderOptions['onRefresh'] };
+  watch?: Pick<StackOptions, 'onRequest' | 'onReplicaCache' | 'onReplicaCatchUp'> & { onRefresh?: OAuthProviderOptions['onRefresh'] };
 }
 
 export class HostedUsers {
@@ -81,9 +82,8 @@ export class HostedUsers {
   }
 
   /** Bytes of budget copies held in memory, all users together (for metrics). */
-  async replicaBytes(): Promise<number> {
-    const stacks = await Promise.all([...this.held.values()].map((h) => h.state.started()));
-    return stacks.reduce((sum, s) => sum + (s?.replicas.heldBytes() ?? 0), 0);
+  replicaBytes(): number {
+    return this.deps.replicas.bytes();
   }
 
   /** `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered write tools. */
@@ -128,11 +128,12 @@ export class HostedUsers {
         persist: true,
         keySource: { key: async () => opts.dataKey.subkey('replicas') },
         maxStalenessMs: this.deps.maxStalenessMs,
-        maxReplicaBytes: MAX_REPLICA_BYTES_PER_USER,
+        replicaCache: this.deps.replicas.of(identity),
         baseUrl: opts.ynab.baseUrl,
         log,
         onRequest: this.deps.watch?.onRequest,
         onReplicaCache: this.deps.watch?.onReplicaCache,
+        onReplicaCatchUp: this.deps.watch?.onReplicaCatchUp,
       },
       scope,
     );

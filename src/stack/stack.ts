@@ -37,6 +37,8 @@ export interface StackOptions {
   configDir?: string;
   maxStalenessMs?: number;
   maxReplicaBytes?: number;
+  /** Where replicas are held instead of an LRU of maxReplicaBytes of their own (hosted mode: one cache per instance). */
+  replicaCache?: ReplicaManagerOptions['cache'];
   quotaLimit?: number;
   writeReserve?: number;
   /** Save replicas to the state directory (default true). */
@@ -46,6 +48,7 @@ export interface StackOptions {
   onRequest?: TransportOptions['onRequest'];
   /** Told how each answer's budget copy was had (hit, saved, miss): for metrics. */
   onReplicaCache?: ReplicaManagerOptions['onCache'];
+  onReplicaCatchUp?: ReplicaManagerOptions['onCatchUp'];
   /** Backoff between attempts (reads and write recovery); tests shorten it. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /**
@@ -131,9 +134,11 @@ export function createStack(opts: StackOptions): Stack {
     files,
     maxStalenessMs: opts.maxStalenessMs,
     maxBytes: opts.maxReplicaBytes,
+    cache: opts.replicaCache,
     log,
     shared,
     onCache: opts.onReplicaCache,
+    onCatchUp: opts.onReplicaCatchUp,
   });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {

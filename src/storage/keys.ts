@@ -6,6 +6,7 @@
  *   quota/<token key>.json                 the request ledger of a token (src/quota)
  *   replicas/<identity>/<budget>.replica   a saved, encrypted replica (src/sync/persist.ts)
  *   replicas/<identity>/aliases.json       which budget `last-used` / `default` named
+ *   replicas/<identity>/<budget>.feed      the last syncs' changes, sealed (hosted mode only; src/sync/replica-feed.ts)
  *   journal/<identity>/<budget>.json       the create records of a budget (src/sync/create-records.ts; the
  *                                          folder keeps its first name, for the files already written)
  *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
@@ -39,6 +40,7 @@ export const ledgerKey = (tokenKey: string): string => `quota/${segment(tokenKey
 export const replicaPrefix = (identity: string): string => `replicas/${segment(identity)}/`;
 export const replicaKey = (identity: string, budgetId: string): string => `${replicaPrefix(identity)}${segment(budgetId)}.replica`;
 export const aliasesKey = (identity: string): string => `${replicaPrefix(identity)}aliases.json`;
+export const replicaFeedKey = (identity: string, budgetId: string): string => `${replicaPrefix(identity)}${segment(budgetId)}.feed`;
 export const journalPrefix = (identity: string): string => `journal/${segment(identity)}/`;
 export const journalKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.json`;
 export const writtenKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.written`;
@@ -53,7 +55,11 @@ export function labelOf(key: string): string {
     case 'quota':
       return 'the request ledger';
     case 'replicas':
-      return key.endsWith('.replica') ? 'the saved copy of a budget' : 'the list of saved copies';
+      return key.endsWith('.replica')
+        ? 'the saved copy of a budget'
+        : key.endsWith('.feed')
+          ? 'the recent changes of a saved copy'
+          : 'the list of saved copies';
     case 'journal':
       return 'the write journal';
     case 'changes':

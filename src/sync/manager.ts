@@ -19,11 +19,12 @@
  *  - before a replica held here answers, the highest knowledge any instance's write reached for
  *    the budget is checked (one small read): a write made through another instance makes this
  *    copy sync first, so a user reads their own writes whichever instance answers;
- *  - a budget is synced by one instance at a time (a store lock), and inside it the saved copy is
- *    read again: when another instance has just synced, its copy answers and no request is made.
- *    Saves happen inside the lock, so the saved copy only moves forward.
+ *  - a budget is synced by one instance at a time (a store lock), and inside it what the last sync
+ *    of any instance reached is read: when another instance has just synced, a copy held here
+ *    merges the changes that sync recorded (replica-feed.ts), or else the saved copy is read
+ *    whole, and no request is made. Saves happen inside the lock, so the saved copy only moves
+ *    forward.
  */
-import { LRUCache } from 'lru-cache';
 import { ApiError, NetworkError, QuotaExhaustedError } from '../api/client/errors.js';
 import type { YnabClient } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
@@ -33,7 +34,11 @@ import { StateStoreError } from '../storage/store.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
+import { ownReplicaCache, type ReplicaCache } from './replica-cache.js';
+import { type CatchUp, catchUp, copyDue, type Feed, nextFeed } from './replica-feed.js';
 import { SavedCopies } from './saved-copies.js';
+
+export type { CatchUp } from './replica-feed.js';
 
 export interface Freshness {
   source: 'replica';
@@ -51,6 +56,8 @@ export interface ReplicaManagerOptions {
   files?: ReplicaFiles;
   maxStalenessMs?: number;
   maxBytes?: number;
+  /** Where copies are held (hosted mode: the user's share of the instance's cache); else an LRU of `maxBytes`. */
+  cache?: ReplicaCache;
   now?: () => number;
   log?: (line: string) => void;
   /** Replicas shared with other instances (hosted mode); see the header. */
@@ -60,6 +67,8 @@ export interface ReplicaManagerOptions {
    * without a request ('saved'), or synced ('miss'). For metrics.
    */
   onCache?: (result: 'hit' | 'saved' | 'miss') => void;
+  /** Shared replicas: told how a copy that was not fresh enough was brought up to date (see CatchUp). For metrics. */
+  onCatchUp?: (via: CatchUp) => void;
 }
 
 export interface SharedReplicas {
@@ -82,7 +91,7 @@ function canServeStale(e: unknown): boolean {
 }
 
 export class ReplicaManager {
-  private readonly cache: LRUCache<string, BudgetReplica>;
+  private readonly cache: ReplicaCache;
   private readonly aliases = new Map<string, string>();
   private readonly syncing = new Map<string, Promise<BudgetReplica>>();
   private readonly saved: SavedCopies;
@@ -92,21 +101,18 @@ export class ReplicaManager {
   constructor(private readonly opts: ReplicaManagerOptions) {
     this.now = opts.now ?? Date.now;
     this.maxStalenessMs = opts.maxStalenessMs ?? 60_000;
+    this.cache = opts.cache ?? ownReplicaCache(opts.maxBytes ?? 256 * 1024 * 1024);
     this.saved = new SavedCopies(opts.files, opts.tokenKey, opts.log);
-    this.cache = new LRUCache<string, BudgetReplica>({
-      maxSize: opts.maxBytes ?? 256 * 1024 * 1024,
-      sizeCalculation: (r) => Math.max(1, r.approximateSize()),
-    });
   }
 
-  /** Replicas held in memory, most recently used first. */
+  /** Replicas held in memory. */
   held(): BudgetReplica[] {
-    return [...this.cache.values()];
+    return this.cache.values();
   }
 
   /** Bytes of the copies held in memory (as sized when last stored in the cache). */
   heldBytes(): number {
-    return this.cache.calculatedSize;
+    return this.cache.bytes();
   }
 
   /** The replica of a budget if held, without syncing (for names and formats next to other answers). */
@@ -225,7 +231,8 @@ export class ReplicaManager {
 
   /** The saved copy of a budget, if there is a usable one (saved-copies.ts), held from now on. */
   private async loadSaved(id: string): Promise<BudgetReplica | undefined> {
-    const replica = await this.saved.read(id);
+    // Shared: the copy is saved only now and then, and merges the changes recorded since.
+    const replica = await this.saved.read(id, this.opts.shared !== undefined);
     if (replica) this.cache.set(id, replica);
     return replica;
   }
@@ -247,29 +254,49 @@ export class ReplicaManager {
   private sharedSync(budgetParam: string, current: BudgetReplica | undefined, shared: SharedReplicas): Promise<BudgetReplica> {
     const id = current?.summary.id ?? this.aliases.get(budgetParam) ?? budgetParam;
     return shared.exclusive(id, async () => {
-      // Another instance may have synced while this one waited: its saved copy may do.
+      const feed = ALIASES.has(id) ? undefined : await this.saved.feed(id);
+      // Another instance may have synced while this one waited: the changes it merged bring a copy
+      // held here up to date, or else its saved copy may do.
+      if (current && feed && catchUp(current, feed)) {
+        this.cache.set(current.summary.id, current);
+        if (this.usable(current) && (await this.seesOwnWrites(current))) {
+          this.opts.onCatchUp?.('changes');
+          return current;
+        }
+        this.opts.onCatchUp?.('request');
+        return this.doSync(budgetParam, current, { feed, locked: id });
+      }
       const saved = ALIASES.has(id) ? undefined : await this.saved.read(id);
       let base = current;
       if (saved && (!base || saved.knowledge > base.knowledge || (saved.knowledge === base.knowledge && !base.dirty))) base = saved;
+      if (base && base !== current && feed) catchUp(base, feed);
       if (base && base !== current && this.usable(base) && (await this.seesOwnWrites(base))) {
         this.cache.set(base.summary.id, base);
+        this.opts.onCatchUp?.('copy');
         return base;
       }
-      return this.doSync(budgetParam, base, true);
+      this.opts.onCatchUp?.('request');
+      return this.doSync(budgetParam, base, { feed, locked: id });
     });
   }
 
-  private async doSync(budgetParam: string, current: BudgetReplica | undefined, awaitSave = false): Promise<BudgetReplica> {
-    const query = current ? { last_knowledge_of_server: current.knowledge } : {};
-    let res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetParam }, query });
+  /**
+   * Syncs from `current` (a delta) or from nothing (a full export). `shared`: for other instances
+   * too, under the lock named `locked`: the copy is saved before the lock is released, and the feed
+   * records what was merged.
+   */
+  private async doSync(budgetParam: string, current: BudgetReplica | undefined, shared?: { feed?: Feed; locked: string }): Promise<BudgetReplica> {
+    let from = current?.knowledge;
+    let res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetParam }, query: current ? { last_knowledge_of_server: from } : {} });
     let budget = res.data.plan as E.BudgetDetail;
     const at = this.now();
     if (current && budget.id !== current.summary.id) {
       // The alias now names another budget: that answer was a delta against the wrong knowledge.
       const other = this.cache.get(budget.id) ?? (await this.loadSaved(budget.id));
+      from = other?.knowledge;
       res = await this.opts.client.call('getPlanById', {
         params: { budget_id: budget.id },
-        query: other ? { last_knowledge_of_server: other.knowledge } : {},
+        query: other ? { last_knowledge_of_server: from } : {},
       });
       budget = res.data.plan as E.BudgetDetail;
       current = other;
@@ -285,15 +312,27 @@ export class ReplicaManager {
         date_format: null,
         currency_format: null,
       });
-    replica.applyExport(budget, res.data.server_knowledge as number, at);
+    const knowledge = res.data.server_knowledge as number;
+    replica.applyExport(budget, knowledge, at);
     if (ALIASES.has(budgetParam) && this.aliases.get(budgetParam) !== replica.summary.id) {
       this.aliases.set(budgetParam, replica.summary.id);
       void this.opts.files?.saveAliases(await this.opts.tokenKey(), Object.fromEntries(this.aliases)).catch(() => {});
     }
     this.cache.set(replica.summary.id, replica);
-    // Shared replicas are saved before the lock is released, so the next instance finds this copy.
-    if (awaitSave) await this.saved.save(replica);
-    else void this.saved.save(replica);
+    if (!shared) {
+      void this.saved.save(replica);
+      return replica;
+    }
+    // Saved before the lock is released, so the next instance finds these changes, and now and then
+    // (copyDue) this whole copy: a copy read whole merges the changes since from the feed.
+    // The feed read under the lock is this budget's unless the lock was an alias's (a first sync) or
+    // the alias named another budget. Syncs under two names can race to write it; each entry is a
+    // real delta either way, so the worst is a lost entry, and a copy that cannot catch up is read whole.
+    const id = replica.summary.id;
+    const previous = shared.locked === id ? shared.feed : await this.saved.feed(id);
+    const feed = nextFeed(previous, { from, to: knowledge, at, delta: budget });
+    if (copyDue(feed) && (await this.saved.save(replica))) feed.copy = knowledge;
+    await this.saved.saveFeed(id, feed);
     return replica;
   }
 
@@ -304,6 +343,6 @@ export class ReplicaManager {
     // Shared replicas are saved by the sync that made them, under its lock: saving a held copy now
     // could put an older one over a newer one another instance saved.
     if (this.opts.shared) return;
-    await Promise.all([...this.cache.values()].map((r) => this.saved.save(r)));
+    await Promise.all(this.cache.values().map((r) => this.saved.save(r)));
   }
 }

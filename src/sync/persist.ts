@@ -11,15 +11,30 @@
  * the copy is kept, and the caller answers from YNAB, in memory, saying why.
  */
 import { randomBytes } from 'node:crypto';
-import { aliasesKey, replicaKey } from '../storage/keys.js';
+import { aliasesKey, replicaFeedKey, replicaKey } from '../storage/keys.js';
 import type { Warn } from '../storage/safe-fs.js';
 import { jsonBytes, KeyUnavailableError, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type { ReplicaSnapshot } from './replica.js';
+import { type Feed, feedProblem } from './replica-feed.js';
 import { type KeySource, Sealer } from './seal.js';
-import { snapshotProblem } from './snapshot-check.js';
+import { snapshotProblem, snapshotShape } from './snapshot-check.js';
 import { gunzipJson, gzipSnapshot } from './snapshot-codec.js';
 
-const MAGIC = Buffer.from('YMCPR1\n');
+/**
+ * Copies are saved as `YMCPR2 <shape>\n` + the sealed value, the shape (snapshot-check.ts) also in
+ * the associated data: one of this build's shape is not checked entity by entity again. Copies of
+ * another shape, and those of older versions (`YMCPR1\n`, no shape), are.
+ */
+const SHAPED = 'YMCPR2 ';
+const LEGACY_MAGIC = Buffer.from('YMCPR1\n');
+const FEED_MAGIC = Buffer.from('YMCPF1\n');
+
+/** The shape a saved value's header names, if it has the current layout. */
+function shapeOf(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64)).toString('latin1');
+  const m = /^YMCPR2 ([0-9a-f]{16})\n/.exec(head);
+  return m?.[1];
+}
 
 export type { KeySource } from './seal.js';
 
@@ -64,10 +79,12 @@ export function secretKey(get: () => Promise<string | null>, set: (value: string
 }
 
 /** What loading a saved copy gave: the copy, nothing saved, or a copy that was discarded (and why). */
-export type Loaded = { snapshot: ReplicaSnapshot } | { snapshot?: undefined; discarded?: string };
+export type Loaded =
+  { snapshot: ReplicaSnapshot; /** Checked entity by entity (not of this build's shape). */ checked: boolean } | { snapshot?: undefined; discarded?: string };
 
 export class ReplicaFiles {
-  private readonly sealer: Sealer;
+  private readonly sealers = new Map<string, Sealer>();
+  private readonly feedSealer: Sealer;
 
   constructor(
     private readonly store: StateStore,
@@ -75,18 +92,31 @@ export class ReplicaFiles {
     private readonly warn: Warn = stderr,
     private readonly now: () => number = Date.now,
   ) {
-    this.sealer = new Sealer(keys, MAGIC);
+    this.feedSealer = new Sealer(keys, FEED_MAGIC);
   }
 
   private aad(identity: string, budgetId: string): string {
     return `${identity}/${budgetId}`;
   }
 
+  private feedAad(identity: string, budgetId: string): string {
+    return `${this.aad(identity, budgetId)}/feed/${snapshotShape()}`;
+  }
+
+  /** The sealer of copies of a shape (undefined: the older layout without one). */
+  private sealer(shape: string | undefined): Sealer {
+    const key = shape ?? '';
+    let sealer = this.sealers.get(key);
+    if (!sealer) this.sealers.set(key, (sealer = new Sealer(this.keys, shape ? Buffer.from(`${SHAPED}${shape}\n`) : LEGACY_MAGIC)));
+    return sealer;
+  }
+
   async save(identity: string, snapshot: ReplicaSnapshot): Promise<void> {
     // Compressed and sealed as the JSON is made, so the text never exists whole (tens of MB at
     // 100,000 transactions); the store takes the value whole.
-    const aad = this.aad(identity, snapshot.summary.id);
-    await this.store.set(replicaKey(identity, snapshot.summary.id), await this.sealer.sealStream(gzipSnapshot(snapshot), aad));
+    const shape = snapshotShape();
+    const aad = `${this.aad(identity, snapshot.summary.id)}/${shape}`;
+    await this.store.set(replicaKey(identity, snapshot.summary.id), await this.sealer(shape).sealStream(gzipSnapshot(snapshot), aad));
   }
 
   /** The saved copy; a copy that cannot be used is removed and reported as discarded. */
@@ -99,14 +129,16 @@ export class ReplicaFiles {
     const secret = await this.keys.key();
     let problem: string;
     try {
-      const plain = this.sealer.openSync(secret, bytes, this.aad(identity, budgetId));
+      const shape = shapeOf(bytes);
+      const plain = this.sealer(shape).openSync(secret, bytes, shape ? `${this.aad(identity, budgetId)}/${shape}` : this.aad(identity, budgetId));
       const data = await gunzipJson(plain);
       const now = this.now();
-      const wrong = snapshotProblem(data, budgetId, now);
+      const checked = shape !== snapshotShape();
+      const wrong = snapshotProblem(data, budgetId, now, !checked);
       if (wrong === null) {
         const snapshot = data as ReplicaSnapshot;
         snapshot.syncedAt = Math.min(snapshot.syncedAt, now); // within the tolerated clock difference
-        return { snapshot };
+        return { snapshot, checked };
       }
       problem = wrong;
     } catch (e) {
@@ -115,6 +147,28 @@ export class ReplicaFiles {
     this.warn(`ynab-mcp: the saved copy of budget ${budgetId} could not be read (${problem}); it was removed and the budget will be fetched again`);
     await this.store.delete(key).catch(() => undefined); // if it cannot be removed, the next start discards it again
     return { discarded: problem };
+  }
+
+  /**
+   * The budget's feed (replica-feed.ts), or undefined when there is none or it cannot be used: then
+   * copies are read whole, as without feeds, and the next sync writes a new one.
+   */
+  async loadFeed(identity: string, budgetId: string): Promise<Feed | undefined> {
+    const bytes = await this.store.get(replicaFeedKey(identity, budgetId));
+    if (bytes === undefined) return undefined;
+    try {
+      // Sealed with this build's shape (as copies are): a feed of another build does not open, and is no feed.
+      const data: unknown = JSON.parse(this.feedSealer.openSync(await this.keys.key(), bytes, this.feedAad(identity, budgetId)).toString('utf8'));
+      return feedProblem(data, budgetId) === null ? (data as Feed) : undefined;
+    } catch (e) {
+      if (e instanceof KeyUnavailableError) throw e;
+      return undefined;
+    }
+  }
+
+  async saveFeed(identity: string, budgetId: string, feed: Feed): Promise<void> {
+    const sealed = await this.feedSealer.seal(Buffer.from(JSON.stringify(feed)), this.feedAad(identity, budgetId));
+    await this.store.set(replicaFeedKey(identity, budgetId), sealed);
   }
 
   /** Which budget `last-used` / `default` named at the last sync, so a restart can start from its saved copy. */
@@ -130,5 +184,6 @@ export class ReplicaFiles {
 
   async remove(identity: string, budgetId: string): Promise<void> {
     await this.store.delete(replicaKey(identity, budgetId));
+    await this.store.delete(replicaFeedKey(identity, budgetId));
   }
 }

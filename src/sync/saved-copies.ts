@@ -8,6 +8,7 @@
 import { KeyUnavailableError, StateStoreError } from '../storage/store.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
+import { catchUp, type Feed } from './replica-feed.js';
 
 /** What an answer says when saved copies cannot be read or kept (the replica key, the state directory). */
 function noCopy(e: StateStoreError): string {
@@ -22,7 +23,10 @@ export class SavedCopies {
   /** Budgets whose answers were told that no saved copy can be used or kept. */
   private readonly toldNoCopy = new Set<string>();
   /** Saves under way, so that the manager's flush() also waits for those started by a sync. */
-  private readonly saving = new Set<Promise<void>>();
+  private readonly saving = new Set<Promise<boolean>>();
+
+  /** Reads under way, by budget: callers asking at once share one. */
+  private readonly reading = new Map<string, Promise<BudgetReplica | undefined>>();
 
   constructor(
     private readonly files: ReplicaFiles | undefined,
@@ -35,9 +39,24 @@ export class SavedCopies {
    * The saved copy of a budget as a replica, if there is a usable one. One that was discarded
    * leaves a note for the next answer; a state store that cannot be read is logged and treated as
    * holding nothing (the budget is fetched; the request ledger reports the same directory by name
-   * if it fails too).
+   * if it fails too). `caughtUp` (shared copies, saved only now and then): with the changes the
+   * budget's feed recorded since merged in.
    */
-  async read(id: string): Promise<BudgetReplica | undefined> {
+  read(id: string, caughtUp = false): Promise<BudgetReplica | undefined> {
+    const key = `${caughtUp}/${id}`;
+    let pending = this.reading.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const [replica, feed] = await Promise.all([this.readWhole(id), caughtUp ? this.feed(id) : undefined]);
+        if (replica && feed) catchUp(replica, feed);
+        return replica;
+      })().finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async readWhole(id: string): Promise<BudgetReplica | undefined> {
     if (!this.files) return undefined;
     let loaded;
     try {
@@ -58,10 +77,34 @@ export class SavedCopies {
     return BudgetReplica.fromSnapshot(loaded.snapshot);
   }
 
-  save(replica: BudgetReplica): Promise<void> {
+  /** Saves the copy; whether it was saved (a failure is logged once, and told to the next answer when it is the key's). */
+  save(replica: BudgetReplica): Promise<boolean> {
     const pending = this.write(replica).finally(() => this.saving.delete(pending));
     this.saving.add(pending);
     return pending;
+  }
+
+  /**
+   * The budget's feed of recent changes (hosted mode), or undefined. Only a shortcut: when it cannot
+   * be read, copies are read whole, so a problem here is for the saved copy's own read to report.
+   */
+  async feed(id: string): Promise<Feed | undefined> {
+    if (!this.files) return undefined;
+    try {
+      return await this.files.loadFeed(await this.tokenKey(), id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records the feed after a sync; when that fails, instances read the saved copy whole instead. */
+  async saveFeed(id: string, feed: Feed): Promise<void> {
+    if (!this.files) return;
+    try {
+      await this.files.saveFeed(await this.tokenKey(), id, feed);
+    } catch (e) {
+      this.logOnce(`ynab-mcp: could not save the recent changes of budget ${id}: ${(e as Error).message}`);
+    }
   }
 
   /** Waits for the saves under way. */
@@ -81,22 +124,24 @@ export class SavedCopies {
     return [...this.logged].map((line) => line.replace(/^ynab-mcp: /, ''));
   }
 
-  private async write(replica: BudgetReplica): Promise<void> {
-    if (!this.files) return;
+  private async write(replica: BudgetReplica): Promise<boolean> {
+    if (!this.files) return false;
     // Once the answer waiting for the sync has gone out: saving compresses and encrypts the whole
     // budget, and the first time opens the keychain for the key.
     await new Promise((r) => setImmediate(r));
     try {
       await this.files.save(await this.tokenKey(), replica.snapshot());
+      return true;
     } catch (e) {
       if (!(e instanceof KeyUnavailableError)) {
         this.logOnce(`ynab-mcp: could not save the copy of budget ${replica.summary.id}: ${(e as Error).message}`);
-        return;
+        return false;
       }
       // One problem for every budget, said once on stderr (as when loading); the next answer about
       // this budget says it too, unless an answer about it already did.
       this.logOnce(`ynab-mcp: ${e.message}`);
       this.noteNoCopy(replica.summary.id, e);
+      return false;
     }
   }
 

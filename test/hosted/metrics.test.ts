@@ -164,6 +164,11 @@ describe('hosted metrics', () => {
     expect(delta('ynab_mcp_replica_cache_total', { result: 'hit' })).toBeGreaterThanOrEqual(1);
     expect(delta('ynab_mcp_replica_cache_total', { result: 'miss' })).toBeGreaterThanOrEqual(2);
     expect(total(after, 'ynab_mcp_replica_cache_bytes')).toBeGreaterThan(10_000);
+    // Copies brought up to date: with one instance, every one by a request to YNAB (an export).
+    const exports = api.filter((r) => r.method === 'GET' && /^\/v1\/(budgets|plans)\/[^/?]+(\?|$)/.test(r.url)).length;
+    expect(exports).toBeGreaterThanOrEqual(2);
+    expect(delta('ynab_mcp_replica_catch_ups_total', { via: 'request' })).toBe(exports);
+    expect(delta('ynab_mcp_replica_catch_ups_total', { via: 'changes' }) + delta('ynab_mcp_replica_catch_ups_total', { via: 'copy' })).toBe(0);
 
     // Redis commands, timed.
     expect(observed(after, 'ynab_mcp_redis_command_duration_seconds', { command: 'GET' })).toBeGreaterThan(0);

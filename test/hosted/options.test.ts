@@ -171,6 +171,17 @@ describe('serve --hosted on the command line', () => {
     expect(stray.stderr).toMatch(/--drain-seconds belongs to hosted mode: add --hosted/);
   });
 
+  it('--replica-cache-mb: 512 by default, a whole number of MB from 16, and only with --hosted', async () => {
+    const mb = (v?: string) => hostedOptions(flags(v === undefined ? {} : { 'replica-cache-mb': v }), env(), () => undefined).replicaCacheBytes;
+    expect(mb()).toBe(512 * 1024 * 1024);
+    expect(mb('64')).toBe(64 * 1024 * 1024);
+    expect(refused(() => mb('8'))).toMatch(/--replica-cache-mb must be between 16 and 1048576, got 8/);
+    expect(refused(() => mb('1.5'))).toMatch(/--replica-cache-mb must be a whole number between 16 and 1048576, got "1.5"/);
+    const stray = await runCli(['serve', '--transport', 'http', '--replica-cache-mb', '64'], { env: env() });
+    expect(stray.code).not.toBe(0);
+    expect(stray.stderr).toMatch(/--replica-cache-mb belongs to hosted mode: add --hosted/);
+  });
+
   it('refuses flags that do not belong together, saying why, and never echoes a secret', async () => {
     const run = (args: string[]) => runCli(['serve', ...args], { env: env() });
     const notHttp = await run(['--hosted', '--public-url', 'https://mcp.example.com']);

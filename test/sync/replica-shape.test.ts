@@ -1,0 +1,90 @@
+/**
+ * Saved copies carry the fingerprint of the schemas they were checked against: a copy this build
+ * saved is read without checking every entity again, and any other (an older layout, another
+ * build's schemas) is checked entity by entity, and discarded when it is not the expected shape.
+ * Forged copies are sealed here by test/storage/replica-seal.ts, independently of the code under test.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FileStateStore } from '../../src/storage/file-store.js';
+import { fileKey } from '../../src/storage/key-file.js';
+import { replicaKey } from '../../src/storage/keys.js';
+import { ReplicaFiles } from '../../src/sync/persist.js';
+import type { ReplicaSnapshot } from '../../src/sync/replica.js';
+import { snapshotShape } from '../../src/sync/snapshot-check.js';
+import { openReplica, sealReplica, shapeOfReplica } from '../storage/replica-seal.js';
+import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
+
+const IDENTITY = 'shape-test';
+let s: SandboxStack;
+let snapshot: ReplicaSnapshot;
+let dir: string;
+let files: ReplicaFiles;
+let file: string;
+const keyFile = () => join(dir, 'replica.key');
+
+beforeAll(async () => {
+  s = await sandboxStack({ seed: 'shape' }, {});
+  await s.stack.service.call('getAccounts', { params: { budget_id: 'last-used' } });
+  snapshot = s.stack.replicas.held()[0]!.snapshot();
+  dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-shape-'));
+  files = new ReplicaFiles(new FileStateStore(dir), fileKey(keyFile()), () => undefined);
+  file = join(dir, replicaKey(IDENTITY, snapshot.summary.id));
+});
+afterAll(async () => {
+  await s?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const load = () => files.load(IDENTITY, snapshot.summary.id);
+const spoiled = () => {
+  const x = structuredClone(snapshot) as any;
+  x.transactions[0].amount = '-4.50';
+  return x;
+};
+
+it('the fingerprint is stable, and is in the header of what this build saves', async () => {
+  expect(snapshotShape()).toMatch(/^[0-9a-f]{16}$/);
+  expect(snapshotShape()).toBe(snapshotShape());
+  await files.save(IDENTITY, snapshot);
+  expect(shapeOfReplica(file)).toBe(snapshotShape());
+  expect(openReplica(file, keyFile(), IDENTITY, snapshot.summary.id)).toEqual(JSON.parse(JSON.stringify(snapshot)));
+});
+
+it("a copy of this build's shape is read without the entity check", async () => {
+  await files.save(IDENTITY, snapshot);
+  const loaded = await load();
+  expect(loaded.snapshot).toEqual(JSON.parse(JSON.stringify(snapshot)));
+  expect(loaded.snapshot && loaded.checked).toBe(false);
+});
+
+it.each([
+  ['an older layout (no shape)', undefined],
+  ["another build's shape", '0123456789abcdef'],
+])('a good copy of %s is checked and used', async (_what, shape) => {
+  sealReplica(file, keyFile(), IDENTITY, snapshot.summary.id, snapshot, shape);
+  const loaded = await load();
+  expect(loaded.snapshot).toEqual(JSON.parse(JSON.stringify(snapshot)));
+  expect(loaded.snapshot && loaded.checked).toBe(true);
+});
+
+it.each([
+  ['an older layout (no shape)', undefined],
+  ["another build's shape", '0123456789abcdef'],
+])('a copy of %s that is not the expected shape is discarded', async (_what, shape) => {
+  sealReplica(file, keyFile(), IDENTITY, snapshot.summary.id, spoiled(), shape);
+  expect(await load()).toEqual({ discarded: 'unexpected content at transactions.0.amount' });
+});
+
+it("a header naming this build's shape over a value sealed without it does not open", async () => {
+  // The shape is in the associated data too: a header cannot be changed to skip the check.
+  sealReplica(file, keyFile(), IDENTITY, snapshot.summary.id, spoiled(), '0123456789abcdef');
+  const bytes = readFileSync(file);
+  bytes.write(snapshotShape(), 'YMCPR2 '.length, 'latin1');
+  writeFileSync(file, bytes);
+  const loaded = await load();
+  expect(loaded.snapshot).toBeUndefined();
+  expect(loaded.snapshot ? '' : loaded.discarded).toMatch(/does not open/);
+});
