@@ -267,9 +267,9 @@ export class ReplicaManager {
         return this.doSync(budgetParam, current, { feed, locked: id });
       }
       const saved = ALIASES.has(id) ? undefined : await this.saved.read(id);
+      if (saved && feed) catchUp(saved, feed);
       let base = current;
       if (saved && (!base || saved.knowledge > base.knowledge || (saved.knowledge === base.knowledge && !base.dirty))) base = saved;
-      if (base && base !== current && feed) catchUp(base, feed);
       if (base && base !== current && this.usable(base) && (await this.seesOwnWrites(base))) {
         this.cache.set(base.summary.id, base);
         this.opts.onCatchUp?.('copy');
