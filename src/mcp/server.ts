@@ -80,6 +80,12 @@ export interface BuildOptions {
    * 'input' (a question for the user), and its time. For metrics; never the arguments.
    */
   onToolCall?: (tool: string, outcome: 'ok' | 'error' | 'input', seconds: number) => void;
+  /**
+   * The instance serves one `tools/call` of this tool (Streamable HTTP builds one per request):
+   * only that tool is registered, when it is offered, since nothing else can be asked of it;
+   * registering all of them, the resources and the prompts was a millisecond of every call.
+   */
+  onlyTool?: string;
 }
 
 /** Runs `call`, telling `observe` how it ended. */
@@ -114,7 +120,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   const declared = () => initialized() ?? opts.declared;
   const writes: RegisteredTool[] = [];
   const offered = offeredTools(state);
-  for (const def of offered) {
+  const one = opts.onlyTool === undefined ? undefined : offered.find((t) => t.name === opts.onlyTool);
+  for (const def of one ? [one] : offered) {
     useBuiltSchemas(def);
     const view = viewOf(def.name);
     const tool = registerTool(
@@ -149,6 +156,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
       stop();
     });
   }
+  if (one) return server;
   registerResources(server, state);
   registerPrompts(server, state);
   // Once a client has connected, load what its first tool call needs while it is idle.

@@ -8,6 +8,7 @@
  * `subscriptions/listen` is exempt: it is a stream meant to stay open (2026-07-28 clients hold
  * one to hear about tool changes), kept alive by the SDK's heartbeats.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 
 type RequestId = string | number | null;
@@ -18,6 +19,15 @@ export interface Exchange {
   /** "tools/call list_accounts", "initialize", …; undefined when the body is not a JSON-RPC request. */
   rpc?: string;
   timedOut?: boolean;
+}
+
+/** What the request being served asked for, to the server factory below the SDK (http.ts). */
+const asked = new AsyncLocalStorage<Exchange>();
+
+/** The tool the request being served calls (`tools/call`), when its name was read; else undefined. */
+export function calledTool(): string | undefined {
+  const rpc = asked.getStore()?.rpc;
+  return rpc?.startsWith('tools/call ') ? rpc.slice('tools/call '.length) : undefined;
 }
 
 // Only names shaped like method and tool names reach the log; anything else is a client's free text.
@@ -90,35 +100,39 @@ export function withDeadline(handler: FetchLikeMcpHandler, ms: number, exchange:
   return {
     async fetch(request, options) {
       Object.assign(exchange, await inspect(request));
-      if (exchange.rpc === 'subscriptions/listen') return handler.fetch(request, options);
-
-      const deadline = new AbortController();
-      // Unref'd: an open request holds the process anyway, and a stray timer must not.
-      const timer = setTimeout(() => deadline.abort(), ms).unref();
-      const done = () => clearTimeout(timer);
-      // Aborting the forwarded request's signal is how the SDK learns to stop: it closes the
-      // per-request server instance and transport. The client hanging up aborts it too.
-      const forwarded = new Request(request, { signal: AbortSignal.any([request.signal, deadline.signal]) });
-      const pending = handler.fetch(forwarded, options);
-      const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
-      let first: Response | 'expired';
-      try {
-        first = await Promise.race([pending, expired]);
-      } catch (e) {
-        done();
-        throw e;
-      }
-      if (first === 'expired') {
-        exchange.timedOut = true;
-        // The late answer, if one still comes, is discarded.
-        pending.then((late) => late.body?.cancel()).catch(() => {});
-        return Response.json(timeoutMessage(exchange.id, ms), { status: 200 });
-      }
-      if (first.body === null || !isEventStream(first)) {
-        done();
-        return first;
-      }
-      return streamUntil(first, deadline.signal, exchange, ms, done);
+      return asked.run(exchange, () => answer(request, options));
     },
   };
+
+  async function answer(request: Request, options: Parameters<FetchLikeMcpHandler['fetch']>[1]): Promise<Response> {
+    if (exchange.rpc === 'subscriptions/listen') return handler.fetch(request, options);
+
+    const deadline = new AbortController();
+    // Unref'd: an open request holds the process anyway, and a stray timer must not.
+    const timer = setTimeout(() => deadline.abort(), ms).unref();
+    const done = () => clearTimeout(timer);
+    // Aborting the forwarded request's signal is how the SDK learns to stop: it closes the
+    // per-request server instance and transport. The client hanging up aborts it too.
+    const forwarded = new Request(request, { signal: AbortSignal.any([request.signal, deadline.signal]) });
+    const pending = handler.fetch(forwarded, options);
+    const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
+    let first: Response | 'expired';
+    try {
+      first = await Promise.race([pending, expired]);
+    } catch (e) {
+      done();
+      throw e;
+    }
+    if (first === 'expired') {
+      exchange.timedOut = true;
+      // The late answer, if one still comes, is discarded.
+      pending.then((late) => late.body?.cancel()).catch(() => {});
+      return Response.json(timeoutMessage(exchange.id, ms), { status: 200 });
+    }
+    if (first.body === null || !isEventStream(first)) {
+      done();
+      return first;
+    }
+    return streamUntil(first, deadline.signal, exchange, ms, done);
+  }
 }

@@ -26,6 +26,7 @@ import { hostAllowList, hostForHeader, isWildcardHost, machineAddresses } from '
 import { httpSettings, type HttpServeOptions } from './http-options.js';
 import { requestListener } from './http-requests.js';
 import { Drain, type DrainOutcome } from './http-health.js';
+import { calledTool } from './http-deadline.js';
 import { buildServer } from '../mcp/server.js';
 import type { ServerState } from '../mcp/state.js';
 
@@ -65,6 +66,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
         live: false,
         declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
         onToolCall: opts.observer?.onToolCall,
+        onlyTool: calledTool(),
       }),
     {
       maxRequestBodySize: maxBodyBytes,

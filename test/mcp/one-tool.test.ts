@@ -1,0 +1,88 @@
+/**
+ * Streamable HTTP builds a server per request. One built for a `tools/call` registers only the
+ * tool called (when offered), and answers that call exactly as a server with everything does; for
+ * a name not offered it has everything, so the answer is the full server's too. The deadline
+ * wrapper tells the factory which tool a request calls.
+ */
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildServer } from '../../src/mcp/server.js';
+import { calledTool, withDeadline, type Exchange } from '../../src/transport/http-deadline.js';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { sandboxState } from './http-harness.js';
+
+let sb: TestSandbox;
+let made: ReturnType<typeof sandboxState>;
+
+beforeAll(async () => {
+  sb = await testSandbox({ rateLimit: 100_000 });
+  made = sandboxState(sb);
+});
+afterAll(async () => {
+  await made?.dispose();
+  await sb?.close();
+});
+
+async function connect(onlyTool?: string): Promise<{ client: Client; close(): Promise<void> }> {
+  const server = buildServer(made.state, { onlyTool });
+  const [c, s] = InMemoryTransport.createLinkedPair();
+  await server.connect(s);
+  const client = new Client({ name: 'one-tool test', version: '1.0.0' });
+  await client.connect(c);
+  return { client, close: async () => (await client.close(), await server.close()) };
+}
+
+/** An answer without how old its copy is and its per-answer data marker (what differs between two calls). */
+const settled = (result: any) =>
+  JSON.parse(
+    JSON.stringify(result)
+      .replace(/"age_seconds":\d+/g, '"age_seconds":0')
+      .replace(/budget-data-[0-9a-f]+/g, 'budget-data-x'),
+  );
+
+it('registers only the tool called, and answers it as the full server does', async () => {
+  const full = await connect();
+  const one = await connect('list_accounts');
+  try {
+    expect((await one.client.listTools()).tools.map((t) => t.name)).toEqual(['list_accounts']);
+    expect((await full.client.listTools()).tools.length).toBeGreaterThan(40);
+    const args = { name: 'list_accounts', arguments: { fields: ['name', 'balance'] } };
+    expect(settled(await one.client.callTool(args))).toEqual(settled(await full.client.callTool(args)));
+    const bad = { name: 'list_accounts', arguments: { no_such_argument: 1 } };
+    expect(settled(await one.client.callTool(bad))).toEqual(settled(await full.client.callTool(bad)));
+  } finally {
+    await full.close();
+    await one.close();
+  }
+});
+
+it('a name that is not offered gets the full server, so the same error', async () => {
+  const full = await connect();
+  const other = await connect('no_such_tool');
+  try {
+    expect((await other.client.listTools()).tools.length).toBe((await full.client.listTools()).tools.length);
+    const call = { name: 'no_such_tool', arguments: {} };
+    const [a, b] = await Promise.all([other.client.callTool(call).catch((e: Error) => e.message), full.client.callTool(call).catch((e: Error) => e.message)]);
+    expect(a).toEqual(b);
+  } finally {
+    await full.close();
+    await other.close();
+  }
+});
+
+it('the deadline wrapper tells what tool the request being served calls', async () => {
+  const seen: (string | undefined)[] = [];
+  const handler = { fetch: async () => (seen.push(calledTool()), new Response('{}', { headers: { 'content-type': 'application/json' } })) };
+  const post = (body: unknown) =>
+    new Request('http://127.0.0.1/mcp', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  for (const body of [
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_month', arguments: {} } },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'not a name!', arguments: {} } },
+  ]) {
+    const exchange: Exchange = { id: null };
+    await withDeadline(handler as never, 5_000, exchange).fetch(post(body), undefined as never);
+  }
+  expect(seen).toEqual(['get_month', undefined, undefined]);
+  expect(calledTool()).toBeUndefined();
+});
