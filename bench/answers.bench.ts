@@ -13,13 +13,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { mcpConfig } from '../src/mcp/config.js';
-import { buildServer } from '../src/mcp/server.js';
-import { ServerState } from '../src/mcp/state.js';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
 import { INSIGHT_TOOLS, TASK_TOOLS } from '../src/mcp/tools/definitions.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
+import { countingClient } from './counting-client.js';
 import { day, QUESTIONS, type Call } from './questions.js';
 import { median, ms, timed } from './stats.js';
 
@@ -39,22 +36,10 @@ interface Session {
 
 async function session(sb: RunningSandbox | undefined, toolsets?: string): Promise<Session> {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-answers-'));
-  let requests = 0;
   let calls = 0;
   let returned = 0;
-  const state = new ServerState(
-    mcpConfig({ toolsets }, {}),
-    async () => {
-      if (!sb) throw new Error('no sandbox');
-      return { credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl };
-    },
-    { stateDir: dir, persist: false, maxStalenessMs: 600_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
-  );
-  const server = buildServer(state);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(a);
+  const counted = await countingClient(sb, dir, { toolsets, maxStalenessMs: 600_000 });
+  const { client } = counted;
   return {
     async call(name, args = {}) {
       const res: any = await client.callTool({ name, arguments: args });
@@ -64,11 +49,9 @@ async function session(sb: RunningSandbox | undefined, toolsets?: string): Promi
       return res.structuredContent;
     },
     listTools: async () => (await client.listTools()).tools,
-    figures: () => ({ calls, bytes: returned, requests }),
+    figures: () => ({ calls, bytes: returned, requests: counted.requests() }),
     async close() {
-      await client.close();
-      await server.close();
-      await state.close();
+      await counted.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

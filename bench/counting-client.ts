@@ -1,7 +1,8 @@
 /**
  * A server on a sandbox through a real MCP client, every request it sends to YNAB counted: what
- * the write benches measure calls with (the requests a call costs are the scarce thing, 200 an
- * hour). One budget copy per server, kept in memory, the quota out of the way.
+ * the benches measure calls with (the requests a call costs are the scarce thing, 200 an
+ * hour). One budget copy per server, kept in memory, the quota out of the way. Without a sandbox
+ * the server only lists (a call that needs YNAB fails).
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { mcpConfig } from '../src/mcp/config.js';
@@ -16,12 +17,21 @@ export interface CountingClient {
   close(): Promise<void>;
 }
 
-export async function countingClient(sb: RunningSandbox, stateDir: string): Promise<CountingClient> {
+export interface CountingOptions {
+  toolsets?: string;
+  /** How old a copy may answer (default 60 s). */
+  maxStalenessMs?: number;
+}
+
+export async function countingClient(sb: RunningSandbox | undefined, stateDir: string, opts: CountingOptions = {}): Promise<CountingClient> {
   let requests = 0;
   const state = new ServerState(
-    mcpConfig({}, {}),
-    async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
-    { stateDir, persist: false, maxStalenessMs: 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
+    mcpConfig({ toolsets: opts.toolsets }, {}),
+    async () => {
+      if (!sb) throw new Error('no sandbox');
+      return { credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl };
+    },
+    { stateDir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, quotaLimit: 10_000_000, onRequest: () => (requests += 1) },
   );
   const server = buildServer(state);
   const [a, b] = InMemoryTransport.createLinkedPair();

@@ -54,7 +54,7 @@ function callOf(n: number, i: number, account: string): [string, Record<string, 
   return ['list_payees', { limit: 20 }];
 }
 
-/** A sample's value from each instance's /metrics (summed over its labels when `labels` is given). */
+/** Each instance's /metrics, parsed. */
 async function scrape(d: Deployment): Promise<Family[][]> {
   return Promise.all(
     d.instances.map(async (i) => {
@@ -63,6 +63,7 @@ async function scrape(d: Deployment): Promise<Family[][]> {
     }),
   );
 }
+/** The sum of a family's samples that carry `labels` (all of them when none is given). */
 const sampleSum = (families: Family[], name: string, labels: Record<string, string> = {}) =>
   (families.find((f) => f.name === name)?.metrics ?? [])
     .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))

@@ -81,11 +81,6 @@ export class HostedUsers {
     return this.held.size;
   }
 
-  /** Bytes of budget copies held in memory, all users together (for metrics). */
-  replicaBytes(): number {
-    return this.deps.replicas.bytes();
-  }
-
   /** `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered write tools. */
   private create(identity: string, scope: 'full' | 'read-only' | undefined): ServerState {
     const { store, opts, grants, log } = this.deps;

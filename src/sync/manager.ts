@@ -110,11 +110,6 @@ export class ReplicaManager {
     return this.cache.values();
   }
 
-  /** Bytes of the copies held in memory (as sized when last stored in the cache). */
-  heldBytes(): number {
-    return this.cache.bytes();
-  }
-
   /** The replica of a budget if held, without syncing (for names and formats next to other answers). */
   peek(budgetParam: string): BudgetReplica | undefined {
     return this.cache.get(this.aliases.get(budgetParam) ?? budgetParam);

@@ -14,8 +14,6 @@ export interface ReplicaCache {
   set(budgetId: string, replica: BudgetReplica): void;
   /** The copies held. */
   values(): BudgetReplica[];
-  /** Bytes of the copies held (as sized when last stored). */
-  bytes(): number;
 }
 
 const sized = (r: BudgetReplica) => Math.max(1, r.approximateSize());
@@ -27,7 +25,6 @@ export function ownReplicaCache(maxBytes: number): ReplicaCache {
     get: (id) => cache.get(id),
     set: (id, r) => void cache.set(id, r),
     values: () => [...cache.values()],
-    bytes: () => cache.calculatedSize,
   };
 }
 
@@ -36,7 +33,7 @@ export class SharedReplicaCache {
   private readonly cache: LRUCache<string, BudgetReplica>;
   private readonly owners = new Map<string, Set<string>>();
 
-  constructor(readonly maxBytes: number) {
+  constructor(maxBytes: number) {
     this.cache = new LRUCache<string, BudgetReplica>({
       maxSize: maxBytes,
       sizeCalculation: sized,
@@ -59,18 +56,10 @@ export class SharedReplicaCache {
         this.cache.set(key(id), r);
       },
       values: () => [...(this.owners.get(owner) ?? [])].flatMap((id) => this.cache.peek(key(id)) ?? []),
-      bytes: () => {
-        let sum = 0;
-        for (const id of this.owners.get(owner) ?? []) {
-          const r = this.cache.peek(key(id));
-          if (r) sum += sized(r);
-        }
-        return sum;
-      },
     };
   }
 
-  /** Bytes of every copy held, all users together. */
+  /** Bytes of every copy held, all users together (as sized when last stored): for metrics. */
   bytes(): number {
     return this.cache.calculatedSize;
   }

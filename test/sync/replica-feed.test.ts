@@ -107,7 +107,7 @@ describe('two instances sharing a store', () => {
     const fresh = createStack({
       credentials: { token: async () => sb.accessToken },
       baseUrl: sb.baseUrl,
-      stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-feed-')),
+      stateDir: mkdtempSync(join(dir, 'fresh-')),
       persist: false,
       quotaLimit: 100_000,
     });
