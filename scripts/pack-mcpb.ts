@@ -46,6 +46,15 @@ function dirBytes(dir: string): number {
   return n;
 }
 
+/** Removes the per-module build the bundle replaced: its .js files, but for dist/cli.js and dist/bundle/. */
+function dropUnbundled(dist: string): void {
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !entry.name.endsWith('.js') || path === join(dist, 'cli.js') || path.startsWith(join(dist, 'bundle'))) continue;
+    rmSync(path);
+  }
+}
+
 const work = mkdtempSync(join(tmpdir(), 'ynab-mcp-mcpb-'));
 const stage = join(work, 'ynab-mcp');
 try {
@@ -66,6 +75,9 @@ try {
   run(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], stage);
   // The tools' JSON Schemas, made from the staged build (with the staged dependencies), and the views.
   run(process.execPath, [join(root, 'scripts', 'tool-schemas.mjs'), join(stage, 'dist')], root);
+  // The server bundled (scripts/bundle.mjs); the per-module build it was made from is then unused.
+  run(process.execPath, [join(root, 'scripts', 'bundle.mjs'), join(stage, 'dist')], root);
+  dropUnbundled(join(stage, 'dist'));
   await buildViews(join(stage, 'dist', 'views'));
 
   const keyring = JSON.parse(readFileSync(join(stage, 'node_modules', '@napi-rs', 'keyring', 'package.json'), 'utf8')) as {

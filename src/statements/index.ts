@@ -5,14 +5,13 @@
  * parseSync, qif-ts, fast-xml-parser). It reads the whole file or throws a StatementError whose
  * message names the line and says what is expected: never a partial result.
  */
-import * as z from 'zod';
 import { readCamt } from './camt.js';
 import { parseCsv } from './csv.js';
 import { readOfx } from './ofx.js';
 import { readQif } from './qif.js';
 import { sniffFormat } from './sniff.js';
 import { countLines } from './text.js';
-import { type CsvColumns, DATE_FORMATS, type ParsedStatement, STATEMENT_FORMATS, STATEMENT_LIMITS, StatementError, type StatementFormat } from './types.js';
+import { type CsvColumns, type ParsedStatement, STATEMENT_LIMITS, StatementError, type StatementFormat } from './types.js';
 
 export { CSV_PRESETS, type CsvPreset } from './presets.js';
 export {
@@ -52,31 +51,5 @@ export function parseStatement(input: { content: string; format?: 'auto' | State
   return readCamt(content);
 }
 
-// Column names are not bounded here (each bound costs the tool definition bytes): columns.ts
-// refuses one over COLUMN_NAME_MAX characters, naming it.
-const ColumnsArg = z.strictObject({
-  date: z.string().optional(),
-  payee: z.string().optional(),
-  memo: z.string().optional(),
-  amount: z.string().optional(),
-  inflow: z.string().optional(),
-  outflow: z.string().optional(),
-  debit: z.string().optional(),
-  credit: z.string().optional(),
-  date_format: z.enum(DATE_FORMATS).optional(),
-  amount_sign: z.enum(['outflow-negative', 'outflow-positive']).optional(),
-  decimal_separator: z.enum(['.', ',']).optional(),
-});
-
-/** The file arguments both statement tools take. The `path` rule (local only) is the tools' to enforce. */
-export const STATEMENT_FILE_ARGS = {
-  content: z.string().max(STATEMENT_LIMITS.bytes).optional().describe('The file text'),
-  path: z.string().max(1000).optional().describe('Or a local file path'),
-  format: z
-    .enum(['auto', ...STATEMENT_FORMATS])
-    .optional()
-    .describe('Default auto'),
-  columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),
-} satisfies z.ZodRawShape;
-
+export { STATEMENT_FILE_ARGS } from './args.js';
 export { writeStatement, type StatementToWrite } from './write.js';

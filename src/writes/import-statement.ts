@@ -18,7 +18,7 @@ import { IsoDate } from '../api/schemas/common.js';
 import type * as E from '../api/schemas/entities.js';
 import { categorySuggester } from '../insights/suggest.js';
 import { NameOrId } from '../shared/arg-schemas.js';
-import { STATEMENT_FILE_ARGS } from '../statements/index.js';
+import { STATEMENT_FILE_ARGS } from '../statements/args.js';
 import { currentState, transactionState, type EntityChange, type State } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
 import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';

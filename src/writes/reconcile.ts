@@ -20,7 +20,7 @@ import type * as E from '../api/schemas/entities.js';
 import { NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { requiredMoney } from '../shared/money-args.js';
-import { STATEMENT_FILE_ARGS } from '../statements/index.js';
+import { STATEMENT_FILE_ARGS } from '../statements/args.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
 import { explain, type Explanation } from './reconcile-explain.js';

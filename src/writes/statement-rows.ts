@@ -5,7 +5,7 @@
  * `content` or `path`, parsed by src/statements (the arguments' shape is theirs).
  */
 import { createHash } from 'node:crypto';
-import { parseStatement, type CsvColumns, type ParsedStatement } from '../statements/index.js';
+import type { CsvColumns, ParsedStatement, StatementFormat } from '../statements/index.js';
 import type { RowMatch, RowStatus } from './statement-match.js';
 import { statementText } from './statement-source.js';
 
@@ -68,9 +68,11 @@ export interface ReadStatement {
 export async function readStatement(a: FileArgs, localFiles: boolean, optional = false): Promise<ReadStatement | undefined> {
   const text = await statementText(a, localFiles, optional);
   if (text === undefined) return undefined;
-  const parsed = await parseStatement({
+  // The readers and their parser libraries load with the first file, not with the tool list.
+  const { parseStatement } = await import('../statements/index.js');
+  const parsed = parseStatement({
     content: text,
-    ...(a.format ? { format: a.format as NonNullable<Parameters<typeof parseStatement>[0]['format']> } : {}),
+    ...(a.format ? { format: a.format as 'auto' | StatementFormat } : {}),
     ...(a.columns ? { columns: a.columns } : {}),
   });
   return { parsed, digest: createHash('sha256').update(text).digest('hex').slice(0, 32) };

@@ -1,0 +1,34 @@
+/**
+ * The file arguments of the two statement tools (import_statement, reconcile_account), apart from
+ * the readers: a tool's definition needs only these, so listing the tools loads no parser library
+ * (they load with the first file read, src/writes/statement-rows.ts).
+ */
+import * as z from 'zod';
+import { DATE_FORMATS, STATEMENT_FORMATS, STATEMENT_LIMITS } from './types.js';
+
+// Column names are not bounded here (each bound costs the tool definition bytes): columns.ts
+// refuses one over COLUMN_NAME_MAX characters, naming it.
+const ColumnsArg = z.strictObject({
+  date: z.string().optional(),
+  payee: z.string().optional(),
+  memo: z.string().optional(),
+  amount: z.string().optional(),
+  inflow: z.string().optional(),
+  outflow: z.string().optional(),
+  debit: z.string().optional(),
+  credit: z.string().optional(),
+  date_format: z.enum(DATE_FORMATS).optional(),
+  amount_sign: z.enum(['outflow-negative', 'outflow-positive']).optional(),
+  decimal_separator: z.enum(['.', ',']).optional(),
+});
+
+/** The file arguments both statement tools take. The `path` rule (local only) is the tools' to enforce. */
+export const STATEMENT_FILE_ARGS = {
+  content: z.string().max(STATEMENT_LIMITS.bytes).optional().describe('The file text'),
+  path: z.string().max(1000).optional().describe('Or a local file path'),
+  format: z
+    .enum(['auto', ...STATEMENT_FORMATS])
+    .optional()
+    .describe('Default auto'),
+  columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),
+} satisfies z.ZodRawShape;
