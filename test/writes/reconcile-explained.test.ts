@@ -3,7 +3,8 @@
  * every figure computed here from the API's raw transactions, in integer milliunits: the cleared
  * balance, the difference, each explanation's effect on the cleared balance, what they explain
  * and what is left (difference − explained, the adjustment), for a difference explained exactly,
- * in part and not at all.
+ * in part and not at all; and what a statement's rows leave explained by a row of another payee
+ * or by uncleared transactions before its days.
  * The statements are written here as the bank would list the account's days: its opening
  * balance is YNAB's cleared balance before them, then every transaction of those days, less and
  * plus what each case says.
@@ -163,6 +164,55 @@ describe('reconcile_account: the difference explained exactly', () => {
     expect(preview.message).toContain(`(${money(-never.amount)} once deleted or uncleared`);
     const refused = await unchanged({ ...args, create_adjustment: true }, raw);
     expect(refused.message).toMatch(/^create_adjustment refused: the difference is explained: /);
+  }, 60_000);
+});
+
+describe('reconcile_account: what a statement leaves, explained', () => {
+  it('a row YNAB may hold under another payee: its effect is its amount while its transaction is uncleared', async () => {
+    const raw = await rawTransactions(h, budget, account);
+    const uncleared = raw.filter((t) => !inBalance(t) && t.date <= today && !t.transfer_account_id && !t.import_id);
+    expect(uncleared.length).toBeGreaterThan(0);
+    const first = addDays(
+      uncleared.reduce((d, t) => (t.date < d ? t.date : d), today),
+      -9,
+    );
+    const { days, opening, rows } = statement(raw, first, today);
+    const renamed = uncleared[0];
+    rows[days.indexOf(renamed)]!.payee = 'POS 4471 UNRELATED NAME';
+    const balance = opening + sum(rows);
+    const difference = balance - clearedBalance(raw, today);
+    const booked = uncleared.filter((t) => t !== renamed && t.date >= first);
+    expect(sum(booked) + renamed.amount).toBe(difference);
+    const preview = await unchanged({ account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(rows) }, raw);
+    const unsure = preview.explanations.find((e: any) => e.kind === 'unsure_match');
+    expect(unsure).toMatchObject({ count: 1, effect_milliunits: renamed.amount });
+    expect(unsure.rows[0].candidates.map((t: any) => t.id)).toEqual([renamed.id]);
+    expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 } });
+    expect(preview.message).toMatch(/^Not reconciled: the difference is explained: /);
+  }, 60_000);
+
+  it('uncleared transactions before its days, which the bank booked earlier, add up to what it leaves: applying clears them', async () => {
+    const raw = await rawTransactions(h, budget, account);
+    const uncleared = raw.filter((t) => !inBalance(t) && t.date <= today);
+    const first = addDays(
+      uncleared.reduce((d, t) => (t.date > d ? t.date : d), ''),
+      1,
+    );
+    expect(first <= today).toBe(true);
+    const days = raw.filter((t) => t.date >= first && t.date <= today);
+    expect(days.every(inBalance)).toBe(true);
+    // The bank's opening balance holds every transaction before its days, booked.
+    const balance = sum(raw.filter((t) => t.date < first)) + sum(days);
+    const difference = balance - clearedBalance(raw, today);
+    expect(difference).toBe(sum(uncleared));
+    const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(days.map(bankRow)) };
+    const { preview, result } = await confirmed(h, 'reconcile_account', args);
+    expect(preview.explanations).toEqual([expect.objectContaining({ kind: 'uncleared_sum', count: uncleared.length, effect_milliunits: difference })]);
+    expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 }, to_clear: uncleared.length });
+    const done = ok(result);
+    expect(clearedBalance(await rawTransactions(h, budget, account), today)).toBe(balance);
+    ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
+    expect(await rawTransactions(h, budget, account)).toEqual(raw);
   }, 60_000);
 });
 
