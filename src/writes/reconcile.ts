@@ -2,16 +2,19 @@
  * reconcile_account: an account against a statement's ending balance, as YNAB's reconcile does.
  * The preview (always first: kind 'statement', policy.ts) gives the cleared balance as of the
  * statement date, the statement's balance and the difference. At zero: the transactions that
- * would become reconciled, with count and total. Otherwise the likeliest explanations, ranked
- * (reconcile-explain.ts): with a statement file, the uncleared transactions it lists (booked at
- * the bank); uncleared transactions whose sum is exactly the difference; then, with the file, its
- * rows missing from YNAB, YNAB's transactions missing from it, and amounts that differ. Applying
- * (with the preview's confirm_token): the uncleared transactions of the first of those that names
- * transactions are cleared, and every cleared transaction dated on or before the
- * statement date becomes reconciled (one request); with create_adjustment, what is left is one
- * "Reconciliation Balance Adjustment", in Ready to Assign as YNAB makes it. A difference left
- * without create_adjustment is not reconciled: the answer says what to do. One change; undo puts
- * every transaction's cleared state back and deletes the adjustment.
+ * would become reconciled, with count and total. Otherwise the explanations
+ * (reconcile-explain.ts), each with its effect on the cleared balance: with a statement file, the
+ * uncleared transactions it lists (booked at the bank), its rows missing from YNAB, YNAB's
+ * transactions missing from it, and amounts that differ; then uncleared transactions whose sum is
+ * exactly what is left. What they add up to is explained, and difference − explained is not
+ * (reconcile-verdict.ts). Applying (with the preview's confirm_token): the uncleared
+ * transactions the explanations name are cleared, and every cleared transaction dated on or
+ * before the statement date becomes reconciled (one request); with create_adjustment, what
+ * nothing explains is one "Reconciliation Balance Adjustment", in Ready to Assign as YNAB makes
+ * it. Explanations only the user can act on (rows to import, amounts to fix, transactions the
+ * bank never had) are never hidden by an adjustment: nothing is reconciled until they are fixed.
+ * A difference left without create_adjustment is not reconciled: the answer says what to do.
+ * One change; undo puts every transaction's cleared state back and deletes the adjustment.
  * YNAB's API cannot set the account's last_reconciled_at: every answer says so.
  */
 import * as z from 'zod';
@@ -23,7 +26,8 @@ import { requiredMoney } from '../shared/money-args.js';
 import { STATEMENT_FILE_ARGS } from '../statements/args.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
-import { explain, type Explanation } from './reconcile-explain.js';
+import { clearedByApplying, explain, type Explanation } from './reconcile-explain.js';
+import { verdict } from './reconcile-verdict.js';
 import { accountTransactions } from './statement-match.js';
 import { fileBinding, readStatement, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from './steps.js';
@@ -73,13 +77,13 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const difference = statement - cleared;
   const explanations: Explanation[] =
     difference === 0 ? [] : explain(ctx, account.id, upTo, difference, date, read ? { rows: read.parsed.rows, from: read.parsed.period?.from } : undefined);
-  // What applying clears: what the statement shows booked, else the first exact explanation (the
-  // smallest set of uncleared transactions adding up to the difference).
-  const first = explanations[0];
-  const explained = first?.kind === 'cleared_at_bank' || first?.kind === 'uncleared_sum' ? first.ids : [];
-  const left = difference - explained.reduce((n, id) => n + r.transactions.get(id)!.amount, 0);
-  const adjust = left !== 0 && a.create_adjustment === true;
-  const toReconcile = upTo.filter((t) => t.cleared === 'cleared' || explained.includes(t.id));
+  const v = verdict(difference, explanations, a.create_adjustment === true, ctx.shown.money);
+  // What applying clears: what the statement shows booked, and the set of uncleared transactions
+  // adding up to what is left; what nothing explains is the adjustment (reconcile-verdict.ts).
+  const clears = new Set(clearedByApplying(explanations));
+  const left = v.adjustment;
+  const adjust = left !== 0;
+  const toReconcile = upTo.filter((t) => t.cleared === 'cleared' || clears.has(t.id));
   const entities: EntityChange[] = toReconcile.map((t) => {
     const before = currentState(r, 'transaction', t.id)!;
     return { kind: 'transaction', id: t.id, action: 'update', before, after: { ...before, cleared: 'reconciled' } };
@@ -103,18 +107,28 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     statement_balance: money(ctx, statement),
     cleared_balance: money(ctx, cleared),
     difference: money(ctx, difference),
-    ...(explanations.length ? { explanations: explanations.map((e) => ('ids' in e ? (({ ids: _, ...shown }) => shown)(e) : e)) } : {}),
-    ...(explained.length ? { to_clear: explained.length } : {}),
+    ...(difference !== 0
+      ? {
+          explanations: explanations.map((e) => ('ids' in e ? (({ ids: _, ...shown }) => shown)(e) : e)),
+          explained: money(ctx, v.explained),
+          unexplained: money(ctx, v.unexplained),
+          arithmetic: v.arithmetic,
+        }
+      : {}),
+    ...(clears.size ? { to_clear: clears.size } : {}),
     to_reconcile: {
       count: toReconcile.length,
       total_milliunits: toReconcile.reduce((n, t) => n + t.amount, 0),
       transactions: toReconcile.slice(-20).map((t) => txnShown(ctx, t)),
     },
-    ...(adjustment ? { adjustment: money(ctx, left) } : {}),
+    ...(adjustment ? { adjustment: { ...money(ctx, left), arithmetic: v.arithmetic } } : {}),
     note: LAST_RECONCILED_NOTE,
   };
-  const notices = toReconcile.length > 20 ? [`The last 20 of ${toReconcile.length} transactions to reconcile are listed.`] : [];
-  const summary = `Reconcile ${JSON.stringify(account.name)} at ${ctx.shown.money(statement)} as of ${date}: ${toReconcile.length} transaction${toReconcile.length === 1 ? '' : 's'}${explained.length ? ` (clearing ${explained.length})` : ''}${adjustment ? `, and an adjustment of ${ctx.shown.money(left)}` : ''}`;
+  const notices = [
+    ...(toReconcile.length > 20 ? [`The last 20 of ${toReconcile.length} transactions to reconcile are listed.`] : []),
+    ...(v.notice ? [v.notice] : []),
+  ];
+  const summary = `Reconcile ${JSON.stringify(account.name)} at ${ctx.shown.money(statement)} as of ${date}: ${toReconcile.length} transaction${toReconcile.length === 1 ? '' : 's'}${clears.size ? ` (clearing ${clears.size})` : ''}${adjustment ? `, and an adjustment of ${ctx.shown.money(left)} (difference - explained: ${v.arithmetic})` : ''}`;
   const base = {
     tool: ctx.tool,
     budgetId: ctx.budgetId,
@@ -132,18 +146,7 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     listed: 0,
     notices,
   };
-  if (left !== 0 && !adjust) {
-    const why = explanations.length ? 'the explanations below account for part of it at most, or none exactly' : 'no uncleared transactions add up to it';
-    return {
-      ...base,
-      answer: {
-        ...details,
-        reconciled: 0,
-        message: `Not reconciled: the cleared balance differs from the statement by ${ctx.shown.money(difference)} and ${why}. Fix the transactions in YNAB (or import the statement), or call again with create_adjustment: true to record the ${ctx.shown.money(left)} left as an adjustment.`,
-      },
-      apply: async () => ({ result: {} }),
-    };
-  }
+  if (v.stop) return { ...base, answer: { ...details, reconciled: 0, message: v.stop }, apply: async () => ({ result: {} }) };
   if (!entities.length) {
     return {
       ...base,

@@ -110,6 +110,6 @@ describe('reconcile_account', () => {
       }),
     );
     const missing = preview.explanations.find((e: any) => e.kind === 'missing_from_ynab');
-    expect(missing).toMatchObject({ count: 1, total_milliunits: -7_770, rows: [{ payee: 'Missing Merchant', amount_milliunits: -7_770 }] });
+    expect(missing).toMatchObject({ count: 1, effect_milliunits: -7_770, rows: [{ payee: 'Missing Merchant', amount_milliunits: -7_770 }] });
   }, 60_000);
 });

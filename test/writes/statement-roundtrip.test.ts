@@ -9,6 +9,8 @@
  *  - the row whose amount differs from the budget's is a conflict naming that transaction, and
  *    is not imported (importing it would enter the purchase twice);
  *  - the same file imported a second time creates nothing;
+ *  - reconciled against the file before anything is fixed: the explanations' effects on the
+ *    cleared balance add up to the difference, and create_adjustment is refused;
  *  - then reconciled against the same file: once the differing amount is fixed and the
  *    transaction the bank never had is deleted, what the statement lists is cleared and the
  *    account reconciles at the statement's balance.
@@ -118,6 +120,20 @@ describe('a sandbox statement imported, twice', () => {
     const early = ok(await h.call('reconcile_account', args));
     expect(early.explanations[0]).toMatchObject({ kind: 'cleared_at_bank', count: booked.length });
     expect(early.explanations[0].transactions.map((t: any) => t.id).sort()).toEqual(booked.slice(0, 10).sort());
+    // Everything the generator did is explained: the explanations' effects on the cleared balance
+    // add up to the difference, so no adjustment may hide the payment the bank never had.
+    const upToTo = [...raw.values()].filter((t) => t.date <= report.to && t.cleared !== 'uncleared');
+    const difference = report.balance.amount - upToTo.reduce((n, t) => n + t.amount, 0);
+    expect(early).toMatchObject({ difference: { milliunits: difference }, explained: { milliunits: difference }, unexplained: { milliunits: 0 } });
+    expect(early.message).toMatch(/^Not reconciled: the difference is explained: /);
+    const inBalance = (id: string) => raw.get(id).cleared !== 'uncleared';
+    const pair = early.explanations.find((e: any) => e.kind === 'amount_differs').pairs.find((p: any) => p.transaction.id === differing.transaction_id);
+    expect(pair.effect_milliunits).toBe(differing.bank_amount - (inBalance(differing.transaction_id) ? differing.budget_amount : 0));
+    const gone = early.explanations.find((e: any) => e.kind === 'missing_from_statement');
+    expect(gone.transactions.map((t: any) => t.id)).toContain(missing.transaction_id);
+    const refused = ok(await h.call('reconcile_account', { ...args, create_adjustment: true }));
+    expect(refused.confirm_token).toBeUndefined();
+    expect(refused.message).toMatch(/^create_adjustment refused: the difference is explained: /);
 
     ok((await confirmed(h, 'import_statement', { account_id: ACCOUNT, path: file })).result);
     ok(await h.call('update_transaction', { transaction_id: differing.transaction_id, amount_milliunits: differing.bank_amount }));
