@@ -66,7 +66,9 @@ export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
 const RECENT_INPUT = { limit: z.int().min(1).max(MAX_CHANGES).optional().describe('Default 20.') };
 
 async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECENT_INPUT>>): Promise<Record<string, unknown>> {
-  const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
+  const all = await ctx.changes.recent(ctx.budgetId);
+  const changes = all.slice(0, a.limit ?? 20);
+  const more = all.length - changes.length;
   return {
     changes: changes.map((c) => ({
       change_id: c.id,
@@ -82,7 +84,11 @@ async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof REC
           : { undoable: true }),
       ...(c.undoes ? { undoes: c.undoes } : {}),
     })),
-    count: changes.length,
+    // As every list: how many there are, how many shown, and how many left (the oldest).
+    count: all.length,
+    returned: changes.length,
+    has_more: more > 0,
+    ...(more > 0 ? { more } : {}),
   };
 }
 
