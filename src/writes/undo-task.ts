@@ -35,19 +35,17 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
       if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
       try {
         const { draft, notices } = await applyUndo(claimed, w, ctx.shown);
-        return {
-          result: {
-            undone: change.id,
-            restored: draft.entities.map((e) => ({
-              action: e.action,
-              entity: e.kind,
-              id: e.id,
-              description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
-            })),
-          },
-          draft,
-          notices,
-        };
+        const restored = firstRows(
+          draft.entities.map((e) => ({
+            action: e.action,
+            entity: e.kind,
+            id: e.id,
+            description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
+          })),
+        );
+        if (restored.length < draft.entities.length)
+          notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
+        return { result: { undone: change.id, count: draft.entities.length, restored }, draft, notices };
       } catch (e) {
         const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
         if (partial?.length)
@@ -59,6 +57,20 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
       }
     },
   };
+}
+
+/** An undo's answer lists what it restored while the list stays within this many characters (the answer within 8 KB); the rest are counted. */
+const RESTORED_CHARS = 5000;
+
+function firstRows<T>(rows: T[]): T[] {
+  let size = 0;
+  const out: T[] = [];
+  for (const r of rows) {
+    size += JSON.stringify(r).length + 1;
+    if (size > RESTORED_CHARS) break;
+    out.push(r);
+  }
+  return out;
 }
 
 export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
