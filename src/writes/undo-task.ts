@@ -78,9 +78,9 @@ export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
 const RECENT_INPUT = { limit: z.int().min(1).max(MAX_CHANGES).optional().describe('Default 20.') };
 
 async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECENT_INPUT>>): Promise<Record<string, unknown>> {
-  const all = await ctx.changes.recent(ctx.budgetId);
-  const changes = all.slice(0, a.limit ?? 20);
-  const more = all.length - changes.length;
+  const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
+  const kept = await ctx.changes.size(ctx.budgetId);
+  const more = Math.max(0, kept - changes.length);
   return {
     changes: changes.map((c) => ({
       change_id: c.id,
@@ -97,7 +97,7 @@ async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof REC
       ...(c.undoes ? { undoes: c.undoes } : {}),
     })),
     // As every list: how many there are, how many shown, and how many left (the oldest).
-    count: all.length,
+    count: Math.max(kept, changes.length),
     returned: changes.length,
     has_more: more > 0,
     ...(more > 0 ? { more } : {}),
