@@ -45,7 +45,9 @@ export async function writesBench(report: (row: Record<string, string | number>)
       const id = made.transaction_ids[0];
       const preview = await measure('delete_transaction: preview', () => call('delete_transaction', { transaction_id: id }));
       await measure('delete_transaction: confirm', () => call('delete_transaction', { transaction_id: id, confirm_token: preview.confirm_token }));
-      await measure('move_money', () => call('move_money', { from_category_id: 'Fun Money', to_category_id: 'Hobbies', amount_milliunits: 1000 }));
+      await measure('move_money', () =>
+        call('move_money', { from_category_id: 'Fun Money', to_category_id: 'Hobbies', amount_milliunits: 1000, allow_overspend: true }),
+      );
       const transfer = await measure('create_transfer', () =>
         call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Rainy Day Savings', amount_milliunits: 5000 + i }),
       );

@@ -25,6 +25,7 @@ import { askUser } from './dialog.js';
 import { budgetList, resolveTarget, type Target } from './resolve.js';
 import { leaveOutCategories } from './output/categories.js';
 import { buildOutput, OutputTooLargeError } from './output/builder.js';
+import { fitPage } from './output/fit.js';
 import type { CompactContext, Names } from './output/compact.js';
 import { MAX_LIMIT, queryKey } from '../shared/paging.js';
 import { sanitize } from './output/sanitize.js';
@@ -173,20 +174,27 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
   const service = await state.service();
   const { replica, notice } = await service.replicas.fresh(target.budgetId!);
   const format = replica.summary.currency_format ?? null;
-  const result = def.compute(
-    {
-      view: BudgetView.of(replica),
-      today: new Date().toISOString().slice(0, 10),
-      money: moneyWriter(format),
-      format,
-      digits: format?.decimal_digits,
-      queryKey: queryKey(def.name, target.args),
+  const ctx = {
+    view: BudgetView.of(replica),
+    today: new Date().toISOString().slice(0, 10),
+    money: moneyWriter(format),
+    format,
+    digits: format?.decimal_digits,
+    queryKey: queryKey(def.name, target.args),
+  };
+  // A paged insight too large for one answer holds fewer rows and says how to get the rest.
+  const said = new Map<Record<string, unknown>, string[]>();
+  const fit = await fitPage(
+    (limit) => {
+      const r = def.compute(ctx, limit ? { ...target.args, limit } : target.args);
+      said.set(r.structured, r.notices ?? []);
+      return r.structured;
     },
-    target.args,
+    state.config.maxResultChars - ENVELOPE - 400,
   );
-  const notices = [...(result.notices ?? []), ...(notice ? [notice] : [])];
+  const notices = [...said.get(fit.body)!, ...(fit.notice ? [fit.notice] : []), ...(notice ? [notice] : [])];
   const structured: Record<string, unknown> = {
-    ...result.structured,
+    ...fit.body,
     freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)),
     ...(notices.length ? { notices } : {}),
   };
@@ -205,8 +213,15 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
   const setting = await writeSetting(state);
   const call = { tool: def.name, budgetId: target.budgetId!, args: target.args };
   if ('read' in def.task) {
-    const read = await readTask(setting, { ...call, task: def.task });
-    return { body: { ...read.body, freshness: answerFreshness(read.freshness), ...(read.notice ? { notices: [read.notice] } : {}) } };
+    const task = def.task;
+    const read = await readTask(setting, { ...call, task });
+    // The journal's list, too large for one answer, holds fewer changes and says how many are left.
+    const fit = await fitPage(
+      async (limit) => (limit ? (await readTask(setting, { ...call, args: { ...call.args, limit }, task })).body : read.body),
+      state.config.maxResultChars - ENVELOPE - 400,
+    );
+    const notices = [...(read.notice ? [read.notice] : []), ...(fit.notice ? [fit.notice] : [])];
+    return { body: { ...fit.body, freshness: answerFreshness(read.freshness), ...(notices.length ? { notices } : {}) } };
   }
   return ended(await runTask(setting, { ...call, task: def.task, kinds: def.kinds }, confirm));
 }

@@ -3,7 +3,7 @@
  * first is put back, or the result says exactly where the budget stands. It computes from YNAB's
  * figures (what each category has assigned), so its plan reads the budget as it is now.
  */
-import type * as z from 'zod';
+import * as z from 'zod';
 import { currentMonth } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import { MONTH_ARG, NameOrId } from '../shared/arg-schemas.js';
@@ -21,6 +21,8 @@ const INPUT = {
   to_category_id: NameOrId.describe('Id or name.'),
   ...moneyPair('Amount moved, above zero.'),
   month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default).'),
+  // A move that leaves the source overspent is previewed first (policy.ts); this skips that.
+  allow_overspend: z.boolean().optional(),
 };
 
 /** The move as planned: the month, the two categories as they are now, the amount, and the plan's entities. */
@@ -55,8 +57,11 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
     { kind: 'month_category', id: monthCategoryId(month, to.id), action: 'update', before: monthCategoryState(month, to), after: state(to, amount) },
   ];
   const move: Move = { month, from, to, amount, entities };
+  const left = from.balance - amount;
   const summary = `Move ${ctx.shown.money(amount)} from ${JSON.stringify(from.name)} to ${JSON.stringify(to.name)} in ${month.slice(0, 7)}`;
-  const notices = from.balance - amount < 0 ? [`${JSON.stringify(from.name)} will have ${ctx.shown.money(from.balance - amount)} available (overspent).`] : [];
+  const notices = left < 0 ? [`${JSON.stringify(from.name)} will have ${ctx.shown.money(left)} available (overspent).`] : [];
+  // Leaving the source overspent is held for a preview, which says what it would leave.
+  const overspends = left < 0 && a.allow_overspend !== true;
   const side = (c: E.CategoryBase, delta: number) => ({
     category_id: c.id,
     name: c.name,
@@ -70,10 +75,11 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
     tool: ctx.tool,
     budgetId: ctx.budgetId,
     args: { month, from_category_id: from.id, to_category_id: to.id, amount },
-    summary,
-    kinds: ['update'],
+    summary: overspends ? `${summary}, leaving ${JSON.stringify(from.name)} at ${ctx.shown.money(left)} available (overspent)` : summary,
+    kinds: overspends ? ['update', 'overspend'] : ['update'],
     entities,
     notices,
+    ...(overspends ? { details: { from_available_after_milliunits: left, from_available_after_formatted: ctx.shown.money(left) } } : {}),
     apply: async (w) => {
       const took = await w.setAssigned(month, from.id, from.budgeted - amount);
       let gave: E.CategoryBase;

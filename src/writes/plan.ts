@@ -33,8 +33,15 @@ export interface Draft {
   undoes?: string;
 }
 
-/** Entities shown in one preview; the rest are counted. */
+/** Entities shown in one preview at most; the rest are counted. */
 export const PREVIEW_ROWS = 50;
+
+/**
+ * A preview's JSON at most, in characters: its rows are listed while they fit, the rest counted,
+ * so that with what every answer carries (the budget, the data notice) it stays within 8 KB
+ * however many entities the change touches (an undo of a reconciliation touches hundreds).
+ */
+export const PREVIEW_CHARS = 7000;
 
 /** A preview row: the entity now, and what the change sets (all of it for a create). */
 export function previewRow(e: EntityChange, s: Shown): Record<string, unknown> {
@@ -61,16 +68,13 @@ export interface PreviewOptions {
 /** The answer of a held write: nothing changed, what would change, and how to confirm. */
 export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<string, unknown> {
   const listed = plan.listed ?? PREVIEW_ROWS;
-  const rows = plan.entities.slice(0, listed).map((e) => previewRow(e, s));
-  const notices = [...(plan.notices ?? [])];
-  if (listed > 0 && plan.entities.length > rows.length)
-    notices.push(`Only the first ${rows.length} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`);
+  const notices: string[] = [];
   if (o.declined) notices.push(`The user did not confirm in the client's dialog (${o.declined}); do not apply this unless they ask again.`);
   if (o.dialogFailed)
     notices.push(
       `The client's confirmation dialog could not be shown or answered (${o.dialogFailed}), so nothing was asked: show the user this preview yourself.`,
     );
-  return {
+  const answer = (rows: Record<string, unknown>[], more: string[]) => ({
     preview: true,
     summary: plan.summary,
     ...plan.details,
@@ -79,8 +83,22 @@ export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<s
     confirm_token: o.token,
     expires_at: o.expiresAt,
     message: `Nothing was changed: ${whyConfirm(o.mode, plan.kinds)}. Show the user this preview (summary and changes); only if they agree, call ${plan.tool} again with the same arguments plus confirm_token (valid once, until ${o.expiresAt}).`,
-    ...(notices.length ? { notices } : {}),
-  };
+    ...(plan.notices?.length || more.length || notices.length ? { notices: [...(plan.notices ?? []), ...more, ...notices] } : {}),
+  });
+  // The first rows that fit (the notice that the rest are counted included), at most `listed`.
+  const left = (n: number) =>
+    n < plan.entities.length && listed > 0
+      ? [`Only the first ${n} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`]
+      : [];
+  let size = JSON.stringify(answer([], left(0))).length;
+  const rows: Record<string, unknown>[] = [];
+  for (const e of plan.entities.slice(0, listed)) {
+    const row = previewRow(e, s);
+    size += JSON.stringify(row).length + 1;
+    if (size > PREVIEW_CHARS) break;
+    rows.push(row);
+  }
+  return answer(rows, left(rows.length));
 }
 
 /** What the client's confirmation dialog asks: the summary and the first changes (budget text, escaped where it is shown). */

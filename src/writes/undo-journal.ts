@@ -94,6 +94,11 @@ export class UndoJournal extends SealedRecords {
     return out;
   }
 
+  /** How many changes the budget's journal keeps (none opened). */
+  async size(budgetId: string): Promise<number> {
+    return (await this.ids(budgetId)).length;
+  }
+
   async get(budgetId: string, id: string): Promise<ChangeRecord | undefined> {
     const key = await this.keyOf(budgetId, id);
     return this.open(key, await this.store.get(key));

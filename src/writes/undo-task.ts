@@ -35,19 +35,17 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
       if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
       try {
         const { draft, notices } = await applyUndo(claimed, w, ctx.shown);
-        return {
-          result: {
-            undone: change.id,
-            restored: draft.entities.map((e) => ({
-              action: e.action,
-              entity: e.kind,
-              id: e.id,
-              description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
-            })),
-          },
-          draft,
-          notices,
-        };
+        const restored = firstRows(
+          draft.entities.map((e) => ({
+            action: e.action,
+            entity: e.kind,
+            id: e.id,
+            description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
+          })),
+        );
+        if (restored.length < draft.entities.length)
+          notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
+        return { result: { undone: change.id, count: draft.entities.length, restored }, draft, notices };
       } catch (e) {
         const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
         if (partial?.length)
@@ -61,12 +59,28 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
   };
 }
 
+/** An undo's answer lists what it restored while the list stays within this many characters (the answer within 8 KB); the rest are counted. */
+const RESTORED_CHARS = 5000;
+
+function firstRows<T>(rows: T[]): T[] {
+  let size = 0;
+  const out: T[] = [];
+  for (const r of rows) {
+    size += JSON.stringify(r).length + 1;
+    if (size > RESTORED_CHARS) break;
+    out.push(r);
+  }
+  return out;
+}
+
 export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
 
 const RECENT_INPUT = { limit: z.int().min(1).max(MAX_CHANGES).optional().describe('Default 20.') };
 
 async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECENT_INPUT>>): Promise<Record<string, unknown>> {
   const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
+  const kept = await ctx.changes.size(ctx.budgetId);
+  const more = Math.max(0, kept - changes.length);
   return {
     changes: changes.map((c) => ({
       change_id: c.id,
@@ -82,7 +96,11 @@ async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof REC
           : { undoable: true }),
       ...(c.undoes ? { undoes: c.undoes } : {}),
     })),
-    count: changes.length,
+    // As every list: how many there are, how many shown, and how many left (the oldest).
+    count: Math.max(kept, changes.length),
+    returned: changes.length,
+    has_more: more > 0,
+    ...(more > 0 ? { more } : {}),
   };
 }
 

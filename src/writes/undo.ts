@@ -140,5 +140,7 @@ export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Prom
     }
     throw e;
   }
-  return { draft: { summary: `Undid ${change.id}: ${change.summary}`, entities: done, undoes: change.id }, notices };
+  // Many created again (an undone import's deletes): one notice for them all, the ids are in the answer.
+  const again = notices.length > 3 ? [`${notices.length} entities were created again with new ids (YNAB gives a re-created transaction a new id).`] : notices;
+  return { draft: { summary: `Undid ${change.id}: ${change.summary}`, entities: done, undoes: change.id }, notices: again };
 }

@@ -189,6 +189,7 @@ describe('--writes modes', () => {
       'delete_scheduled_transaction',
       'delete_transaction',
       'import_statement',
+      'move_money',
       'recategorize_transactions',
       'reconcile_account',
       'split_transaction',

@@ -55,7 +55,7 @@ export const TASKS: readonly TaskSpec[] = [
     description: 'Use to move assigned money from one category to another in a month (e.g. to cover overspending).',
     toolset: 'categories',
     access: 'write',
-    kinds: ['update'],
+    kinds: ['update', 'overspend'],
     destructive: true,
     output: { from: object, to: object },
     task: MOVE_MONEY,
