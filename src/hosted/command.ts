@@ -7,6 +7,7 @@ import { intFlag, UsageError } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
 import { hostedOptions, observabilityOptions } from './options.js';
 import { hostedLog } from './request-log.js';
+import { withoutRuntimeWarning } from './oidc-load.js';
 import type { HostedServer } from './serve.js';
 
 export interface HostedCommandContext {
@@ -54,8 +55,9 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
     process.env,
     warn,
   );
-  // Loaded after the console is adopted: the authorization server warns as it loads.
-  const { serveHosted } = await import('./serve.js');
+  // Loaded after the console is adopted: the authorization server warns as it loads (all but
+  // its runtime check, oidc-load.ts).
+  const { serveHosted } = await withoutRuntimeWarning(() => import('./serve.js'));
   const server = await serveHosted({
     hosted,
     config: ctx.config,

@@ -1,11 +1,14 @@
 /**
  * Tool schemas as the SDK takes them (Standard Schema with a JSON Schema converter), built from
  * zod with adjustments for hosts:
- *  - nullable fields are advertised as `type: [T, "null"]` rather than `anyOf`, which some
- *    clients cannot read (no anyOf/oneOf anywhere in input schemas);
+ *  - one `type` per schema: a nullable field is `anyOf: [{type: T, …}, {type: "null"}]`, never a
+ *    type array (`type: [T, "null"]`, which zod writes for one without constraints), since hosts
+ *    that map tool schemas onto a single-type dialect (Gemini's function declarations) may reject
+ *    those (the MCP Inspector's portability check, docs/tools.md);
  *  - lean: no `$schema` per tool, no ±2^53 bounds on integers (what zod writes for z.int()), no
- *    empty `additionalProperties: {}` (JSON Schema's default). Every host pays for every byte of
- *    tools/list at the start of each conversation, and these say nothing;
+ *    empty `additionalProperties: {}` (JSON Schema's default), no `propertyNames: {type:
+ *    "string"}`, no `required` in output schemas. Every host pays for every byte of tools/list at
+ *    the start of each conversation, and these say nothing (or next to nothing);
  *  - validation messages are the project's specific ones ("must be an integer", "unknown field").
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -24,29 +27,60 @@ function noise(key: string, value: unknown, depth: number): boolean {
   if (key === '$schema') return true;
   if (key === 'properties' && depth > 0 && empty(value)) return true;
   if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) return true;
+  // Property names are strings in JSON anyway.
+  if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') return true;
   // An empty schema allows anything, which is what leaving the keyword out says.
   return (key === 'additionalProperties' || key === 'items') && empty(value);
 }
 
-/** `anyOf: [X, {type: "null"}]` → X with `type: [X.type, "null"]`, recursively; noise removed. */
-export function flattenNullable(node: unknown, names = false, depth = 0): unknown {
-  if (Array.isArray(node)) return node.map((n) => flattenNullable(n, false, depth + 1));
+/** The schema with the noise above removed, recursively. */
+export function leanSchema(node: unknown, names = false, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => leanSchema(n, false, depth + 1));
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   // The members of `properties` are argument names, never keywords.
-  for (const [k, v] of Object.entries(node as Json)) if (names || !noise(k, v, depth)) out[k] = flattenNullable(v, !names && k === 'properties', depth + 1);
-  const any = out.anyOf as Json[] | undefined;
-  if (Array.isArray(any) && any.length === 2) {
-    const nullIndex = any.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
-    const other = any[1 - nullIndex];
-    if (nullIndex !== -1 && other && typeof other.type === 'string' && !other.anyOf && !other.oneOf) {
-      const { anyOf: _drop, ...rest } = out;
-      const merged: Json = { ...other, ...rest, type: [other.type, 'null'] };
-      if (Array.isArray(other.enum) && !other.enum.includes(null)) merged.enum = [...other.enum, null];
-      return merged;
-    }
+  for (const [k, v] of Object.entries(node as Json)) if (names || !noise(k, v, depth)) out[k] = leanSchema(v, !names && k === 'properties', depth + 1);
+  return names ? out : singleTypes(out);
+}
+
+/** Keywords that describe rather than constrain: they stay beside `anyOf`, not in a branch. */
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples']);
+
+/**
+ * One `type` per schema: `type: [T, "null"]` (what zod writes for a nullable field without
+ * constraints) → `anyOf: [{type: T, …}, {type: "null"}]`, T's constraints in its branch; and in
+ * every such pair the description beside `anyOf`, where hosts look for it.
+ */
+function singleTypes(node: Json): Json {
+  const type = node.type;
+  if (Array.isArray(type)) {
+    const out: Json = {};
+    const branch: Json = {};
+    for (const [k, v] of Object.entries(node)) if (k !== 'type') (ANNOTATIONS.has(k) ? out : branch)[k] = v;
+    if (Array.isArray(branch.enum)) branch.enum = branch.enum.filter((v) => v !== null);
+    out.anyOf = type.map((t) => (t === 'null' ? { type: t } : { type: t, ...branch }));
+    return out;
   }
+  const any = node.anyOf;
+  if (!Array.isArray(any) || !any.some((b: Json) => b.type === 'null')) return node;
+  const out: Json = { ...node };
+  out.anyOf = any.map((b: Json) => {
+    const kept: Json = {};
+    for (const [k, v] of Object.entries(b))
+      if (ANNOTATIONS.has(k) && !(k in out)) out[k] = v;
+      else kept[k] = v;
+    return kept;
+  });
   return out;
+}
+
+/**
+ * An output schema names the answer's members and their types, nothing more: no `required` (the
+ * API tools' members are optional anyway; an insight's are always there, which its answer shows).
+ */
+function outputSchema(node: Json): Json {
+  const { required: _drop, ...rest } = node;
+  return rest;
 }
 
 /** Tool schemas never change: one wrapper per schema, and each JSON Schema converted once. */
@@ -89,8 +123,8 @@ function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>
         return { issues: [{ message: describeIssues(result.error.issues) }] };
       },
       jsonSchema: {
-        input: (options: JsonOptions) => convertOnce(schema, 'input', options, () => flattenNullable(std.jsonSchema.input(options)) as Json),
-        output: (options: JsonOptions) => convertOnce(schema, 'output', options, () => flattenNullable(std.jsonSchema.output(options)) as Json),
+        input: (options: JsonOptions) => convertOnce(schema, 'input', options, () => leanSchema(std.jsonSchema.input(options)) as Json),
+        output: (options: JsonOptions) => convertOnce(schema, 'output', options, () => outputSchema(leanSchema(std.jsonSchema.output(options)) as Json)),
       },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;

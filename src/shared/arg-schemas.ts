@@ -25,10 +25,10 @@ export const NameOrId = guardedString(500);
 /** budget_id, as every budget tool takes it (the server's instructions say what it takes, once). */
 export const BUDGET_ARG = NameOrId.optional();
 
-/** limit and cursor, as every paged tool takes them. */
+/** limit and cursor, as every paged tool takes them (the server's instructions say where a cursor comes from). */
 export const PAGING = {
   limit: z.int().min(1).max(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!),
-  cursor: guardedString(200).optional().describe(FIELD_DOCS.cursor!),
+  cursor: guardedString(200).optional(),
 };
 
 /** A budget month: "current" or YYYY-MM-01 (checked here; the description says the format once). */

@@ -25,7 +25,6 @@ export const FIELD_DOCS: Record<string, string> = {
   goal_needs_whole_amount: 'NEED targets: true = set aside the whole target each period; false = refill up to it.',
   goal_frequency: 'Repeat the target (needs goal_target, not goal_target_date).',
   limit: 'Page size (default 50).',
-  cursor: 'From next_cursor.',
   include_all: 'Also hidden categories and those whose figures are all zero.',
 };
 
@@ -38,4 +37,4 @@ export const MONEY_DOCS: Record<string, string> = {
 };
 
 /** Said of every `<field>_milliunits` twin. */
-export const MILLIUNITS_DOC = 'Or the same in milliunits.';
+export const MILLIUNITS_DOC = 'Or in milliunits.';

@@ -6,9 +6,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/shared/cli-flags.js';
 import { hostedOptions, observabilityOptions } from '../../src/hosted/options.js';
+import { withoutRuntimeWarning } from '../../src/hosted/oidc-load.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -197,6 +199,52 @@ describe('serve --hosted on the command line', () => {
     expect(noRedis.code).not.toBe(0);
     expect(noRedis.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 cannot be reached/);
     for (const r of [notHttp, sandbox, stray, noRedis]) expect(r.stderr).not.toContain('csecret');
+  });
+});
+
+describe('oidc-provider on this Node', () => {
+  it('hosted mode loads the authorization server without its "Unsupported runtime" warning (Node 20.18+ is supported)', async () => {
+    expect(semver.gte(process.version, '20.18.1')).toBe(true);
+    const runs = ['text', 'json'].map((format) =>
+      runCli(
+        [
+          'serve',
+          '--transport',
+          'http',
+          '--hosted',
+          '--public-url',
+          'http://127.0.0.1:8080',
+          '--redis',
+          'redis://127.0.0.1:1',
+          '--port',
+          '0',
+          '--log-format',
+          format,
+        ],
+        { env: env() },
+      ),
+    );
+    for (const run of await Promise.all(runs)) {
+      // It got as far as Redis, so the authorization server was loaded.
+      expect(run.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 cannot be reached/);
+      expect(run.stderr).not.toMatch(/oidc-provider|Unsupported runtime/);
+    }
+  });
+
+  it('drops that one line only, while loading: every other warning passes through', async () => {
+    const seen: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void seen.push(args);
+    try {
+      await withoutRuntimeWarning(async () => {
+        console.warn('\x1b[31;1moidc-provider WARNING: Unsupported runtime. Use Node.js v22.x LTS, or a later LTS release.\x1b[0m');
+        console.warn('oidc-provider WARNING: something else', 1);
+      });
+      console.warn('oidc-provider WARNING: Unsupported runtime. after loading');
+    } finally {
+      console.warn = warn;
+    }
+    expect(seen).toEqual([['oidc-provider WARNING: something else', 1], ['oidc-provider WARNING: Unsupported runtime. after loading']]);
   });
 });
 

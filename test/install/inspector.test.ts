@@ -3,6 +3,8 @@
  * the built server, over stdio and over Streamable HTTP: tools/list and three tool calls each,
  * and a tool error reported as one (exit 5). On Node 20 the Inspector's options go before the
  * server command: `mcp-inspector --cli --method tools/list node dist/cli.js serve --sandbox`.
+ * The Inspector is installed apart from the project (test/inspector, see test/helpers/inspector.ts):
+ * without it, these tests skip.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,11 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllCli, REPO_ROOT, startCli, type CliProcess } from '../helpers/cli.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+import { INSPECTOR, skipWithoutInspector } from '../helpers/inspector.js';
 
 /** Every tool: what a server with the default options lists. */
 const ALL = TOOL_DEFINITIONS.length;
 
-const INSPECTOR = join(REPO_ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'mcp-inspector.cmd' : 'mcp-inspector');
+const skip = skipWithoutInspector();
 
 let home: string;
 beforeAll(() => {
@@ -79,7 +82,7 @@ function expectToolList(o: Outcome) {
   expect(names).toEqual(expect.arrayContaining(['list_accounts', 'get_month', 'create_transactions']));
 }
 
-describe('over stdio', () => {
+describe.skipIf(skip)('over stdio', () => {
   const server = ['node', 'dist/cli.js', 'serve', '--sandbox'];
 
   it('tools/list, with the options before the server command', async () => {
@@ -109,7 +112,7 @@ describe('over stdio', () => {
   });
 });
 
-describe('over Streamable HTTP', () => {
+describe.skipIf(skip)('over Streamable HTTP', () => {
   let p: CliProcess;
   let url: string;
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  * which must be given. Ids of budgets, accounts, categories, category groups and payees are
  * plain strings here: each takes an id or an exact name, turned into the id before the call
  * (../resolve.ts). Converting back produces the API's request (params, query, body).
- * Schemas are strict (an unknown argument is an error) and free of anyOf/oneOf.
+ * Schemas are strict (an unknown argument is an error) and free of oneOf/allOf (a nullable field is the one anyOf, src/mcp/schema.ts).
  */
 import * as z from 'zod';
 import type { Operation } from '../../api/operations/index.js';
