@@ -50,7 +50,9 @@ function accountArg(state: ServerState, description = 'The account paid from (a 
 
 /** The budget's copy if already held: live context that costs no request. */
 async function held(state: ServerState, budget: string): Promise<BudgetReplica | undefined> {
-  return (await state.started())?.replicas.peek(budget);
+  // `last-used` is the session's budget once a call has resolved it (session-budget.ts).
+  const id = budget === 'last-used' ? ((await state.session.current())?.id ?? budget) : budget;
+  return (await state.started())?.replicas.peek(id);
 }
 
 /** How the prompt names the budget, and the instruction to pass its id when one was chosen. */
