@@ -40,10 +40,13 @@ function monthArg(state: ServerState) {
 
 function accountArg(state: ServerState, description = 'The account paid from (a name or part of one).') {
   // People type account names, so names (not ids) complete here; the assistant finds the id.
+  // A completion is the argument's value, not text the model reads: the real name, unescaped,
+  // so it is exactly the account's (the prompt escapes it where it quotes it, as answers do).
   const complete = (value: string, context?: { arguments?: Record<string, string> }) =>
     bestEffort(state, WHAT, [], async () => {
-      const open = entityEntries(await replicaOf(state, context?.arguments?.budget_id), 'account').filter((e) => !e.closed);
-      return [...new Set(matching(open, value).map((e) => e.label))];
+      const replica = await replicaOf(state, context?.arguments?.budget_id);
+      const open = entityEntries(replica, 'account').filter((e) => !e.closed);
+      return [...new Set(matching(open, value).map((e) => replica.accounts.get(e.id)?.name ?? e.label))];
     });
   return completable(z.string().min(1).max(100), complete).optional().describe(description);
 }
