@@ -20,7 +20,6 @@ export const USD_FORMAT: CurrencyFormat = {
   display_symbol: true,
 };
 
-
 function groupDigits(digits: string, separator: string): string {
   if (digits.length <= 3 || separator === '') return digits;
   const head = digits.length % 3;

@@ -139,7 +139,9 @@ function checkIdKnown(replica: BudgetReplica, kind: NamedKind, here: string, v: 
   if (!looksLikeId(v)) return;
   if (!namedIn(replica, kind).some((e) => e.id === v)) {
     const gone = replica.wasDeleted(v) ? ` (it was deleted)` : '';
-    throw new ArgumentError(`${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}.${searched(replica.summary.name)} Give an id from this budget, or a name.`);
+    throw new ArgumentError(
+      `${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}.${searched(replica.summary.name)} Give an id from this budget, or a name.`,
+    );
   }
 }
 

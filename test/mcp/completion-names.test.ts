@@ -40,7 +40,10 @@ describe('completions', () => {
     expect(ok(account).account.name).toBe('Tom \\u003cCash\\u003e');
     expect(account.content[0].text).not.toContain('<Cash>');
 
-    const prompt = await h.client.getPrompt({ name: 'log_purchase', arguments: { description: 'coffee', account: res.completion.values[0]!, budget_id: demo } });
+    const prompt = await h.client.getPrompt({
+      name: 'log_purchase',
+      arguments: { description: 'coffee', account: res.completion.values[0]!, budget_id: demo },
+    });
     const text = (prompt.messages[0]!.content as { text: string }).text;
     expect(text).toContain('Tom \\u003cCash\\u003e');
     expect(text).not.toContain('<Cash>');
@@ -78,7 +81,10 @@ describe('a budget without a currency format', () => {
 /** Milliunits as a plain decimal, from the integer (two places, three when needed). */
 function plain(m: number): string {
   const abs = Math.abs(m);
-  const cents = abs % 10 === 0 ? `${Math.floor(abs / 1000)}.${String((abs % 1000) / 10).padStart(2, '0')}` : `${Math.floor(abs / 1000)}.${String(abs % 1000).padStart(3, '0')}`;
+  const cents =
+    abs % 10 === 0
+      ? `${Math.floor(abs / 1000)}.${String((abs % 1000) / 10).padStart(2, '0')}`
+      : `${Math.floor(abs / 1000)}.${String(abs % 1000).padStart(3, '0')}`;
   return m < 0 ? `-${cents}` : cents;
 }
 

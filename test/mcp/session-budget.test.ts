@@ -51,7 +51,9 @@ describe('the default budget of a session', () => {
   it('is taken once, says so in the first answer, and does not move after a call naming the other budget', async () => {
     const first = ok(await h.call('needs_attention', {}));
     expect(first.budget).toEqual({ id: demo, name: 'Demo Household' });
-    expect(first.notices[0]).toMatch(/^Calls without budget_id use "Demo Household", the budget last used in YNAB when this session started.*"Haushalt Berlin".*Pass budget_id/);
+    expect(first.notices[0]).toMatch(
+      /^Calls without budget_id use "Demo Household", the budget last used in YNAB when this session started.*"Haushalt Berlin".*Pass budget_id/,
+    );
 
     expect(ok(await h.call('list_accounts', { budget_id: 'Haushalt Berlin' })).budget).toEqual({ id: berlin, name: 'Haushalt Berlin' });
     // YNAB's alias moved with that call…
@@ -83,7 +85,9 @@ describe('the default budget of a session', () => {
       transactions: [{ account_id: 'Wallet', date: today, amount: -1, payee_name: 'Nowhere' }],
     });
     expect(res.isError).toBe(true);
-    expect(res.content[0].text).toMatch(/account_id "Wallet": no account has that id or name\. Closest: .*\. Searched the budget "Haushalt Berlin" \(budget_id picks another\)\./);
+    expect(res.content[0].text).toMatch(
+      /account_id "Wallet": no account has that id or name\. Closest: .*\. Searched the budget "Haushalt Berlin" \(budget_id picks another\)\./,
+    );
     const byId = await h.call('search_transactions', { account_id: '00000000-0000-4000-8000-000000000001' });
     expect(byId.content[0].text).toMatch(/no account of this budget has that id\. Searched the budget "Demo Household"/);
   });
