@@ -5,7 +5,7 @@
  * it, and then stays: only an explicit choice changes the default (`--budget`, `budget_id` for one
  * call).
  *
- * What a session is depends on the transport (docs/state-and-configuration.md#the-default-budget):
+ * What a session is depends on the transport (docs/state-and-configuration.md#the-default-budget-of-a-session):
  *  - stdio: the process (one host connection); the choice is kept in memory;
  *  - HTTP, single user: the server process, whatever the clients and their eras (the 2026-07-28
  *    era has no session at all, a 2025-era client gets a session id only for views), in memory;
