@@ -20,9 +20,6 @@ export const USD_FORMAT: CurrencyFormat = {
   display_symbol: true,
 };
 
-/** The format used when a budget has no currency format (the API allows null). */
-export const FALLBACK_CURRENCY_FORMAT: CurrencyFormat = USD_FORMAT;
-
 function groupDigits(digits: string, separator: string): string {
   if (digits.length <= 3 || separator === '') return digits;
   const head = digits.length % 3;
@@ -35,9 +32,12 @@ function groupDigits(digits: string, separator: string): string {
  * Formats milliunits the way the budget displays them: rounded half away from zero to the
  * currency's decimal digits, digits grouped, the symbol before or after, sign first.
  * Examples: -1234560 in USD → "-$1,234.56"; 1234560 in EUR (de) → "1.234,56€".
+ * A budget without a currency format (older budgets have none; the API allows null), or one not
+ * known here, gets a plain decimal, exact, with no symbol it does not have: -1234560 → "-1234.56".
  */
 export function formatMilliunits(milliunits: number, format: CurrencyFormat | null | undefined): string {
-  const fmt = format ?? FALLBACK_CURRENCY_FORMAT;
+  if (!format) return plainDecimal(milliunits);
+  const fmt = format;
   const digits = Math.min(Math.max(fmt.decimal_digits, 0), 3);
   const step = 10 ** (3 - digits);
   const abs = Math.abs(milliunits);
@@ -56,6 +56,12 @@ export function milliunitsToDecimalString(milliunits: number): string {
   const abs = Math.abs(milliunits);
   const text = `${Math.floor(abs / 1000)}.${String(abs % 1000).padStart(3, '0')}`;
   return milliunits < 0 ? `-${text}` : text;
+}
+
+/** Two decimals, or three when the milliunits need them: -294230 → "-294.23", 5 → "0.005". */
+function plainDecimal(milliunits: number): string {
+  const text = milliunitsToDecimalString(milliunits);
+  return text.endsWith('0') ? text.slice(0, -1) : text;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { TokenProvider } from '../api/client/client.js';
 import { OAuthRefreshError, oauthProvider, type OAuthProviderOptions } from '../auth/oauth-provider.js';
 import type { McpConfig } from '../mcp/config.js';
 import { ServerState, type Connection } from '../mcp/state.js';
+import { SessionBudget, storeKeeper } from '../mcp/session-budget.js';
 import type { StackOptions } from '../stack/stack.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';
@@ -131,6 +132,8 @@ export class HostedUsers {
         onReplicaCatchUp: this.deps.watch?.onReplicaCatchUp,
       },
       scope,
+      // The user's default budget, the same whichever instance serves a request.
+      new SessionBudget(storeKeeper(store, identity)),
     );
     state.onReadOnly(() => {
       for (const l of this.readOnlyListeners) l(identity);

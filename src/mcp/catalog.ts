@@ -11,6 +11,7 @@ import { currentMonth } from '../api/dates.js';
 import { formatMilliunits } from '../api/money.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { escapeText } from './output/sanitize.js';
+import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 
 export type EntityType = 'account' | 'category' | 'payee' | 'month' | 'scheduled_transaction';
@@ -71,7 +72,7 @@ function clean(e: Entry): Entry {
 /** A budget's replica, synced when not fresh enough (the same copy the tools answer from). */
 export async function replicaOf(state: ServerState, budget: string | undefined): Promise<BudgetReplica> {
   const service = await state.service();
-  return (await service.replicas.fresh(budget || state.config.defaultBudget)).replica;
+  return (await service.replicas.fresh(await sessionBudgetParam(state, budget))).replica;
 }
 
 export function entityEntries(r: BudgetReplica, type: EntityType, now: Date = new Date()): Entry[] {

@@ -85,11 +85,15 @@ const plural = (what: string) => (what.endsWith('y') ? `${what.slice(0, -1)}ies`
 
 const describe = (e: Named) => `${JSON.stringify(e.name)} (id ${e.id}${e.detail ? `, ${e.detail}` : ''})`;
 
+/** Which budget was searched, for "not found" errors: a name found in another budget is no help. */
+const searched = (budget: string | undefined) => (budget === undefined ? '' : ` Searched the budget ${JSON.stringify(budget)} (budget_id picks another).`);
+
 /**
  * The id an argument stands for: itself when it looks like an id, else the one entry with that
- * exact name. `label` names the argument in errors (`transactions[0].category_id`).
+ * exact name. `label` names the argument in errors (`transactions[0].category_id`), `budget` the
+ * budget the entries are of.
  */
-export function resolveName(entries: readonly Named[], value: string, label: string, what: string): string {
+export function resolveName(entries: readonly Named[], value: string, label: string, what: string, budget?: string): string {
   // What can never be an id or a name (half a character, "." or "..") is refused as such first.
   checkPathParam(label, value);
   if (looksLikeId(value)) return value;
@@ -103,7 +107,7 @@ export function resolveName(entries: readonly Named[], value: string, label: str
   }
   const near = closest(entries, value);
   throw new ArgumentError(
-    `${label} ${JSON.stringify(value)}: no ${what} has that id or name${near.length ? `. Closest: ${near.map(describe).join(', ')}` : ''}. Give an id or an exact name.`,
+    `${label} ${JSON.stringify(value)}: no ${what} has that id or name${near.length ? `. Closest: ${near.map(describe).join(', ')}` : ''}.${searched(budget)} Give an id or an exact name.`,
   );
 }
 
@@ -135,7 +139,9 @@ function checkIdKnown(replica: BudgetReplica, kind: NamedKind, here: string, v: 
   if (!looksLikeId(v)) return;
   if (!namedIn(replica, kind).some((e) => e.id === v)) {
     const gone = replica.wasDeleted(v) ? ` (it was deleted)` : '';
-    throw new ArgumentError(`${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}. Give an id from this budget, or a name.`);
+    throw new ArgumentError(
+      `${here} ${JSON.stringify(v)}: no ${KIND_WORD[kind]} of this budget has that id${gone}.${searched(replica.summary.name)} Give an id from this budget, or a name.`,
+    );
   }
 }
 
@@ -180,6 +186,7 @@ export function namesIn(args: unknown, path = ''): { path: string; kind: NamedKi
 /** A copy of the arguments with every name of `kinds` replaced by its id in the replica. */
 export function replaceNames(args: Record<string, unknown>, replica: BudgetReplica): Record<string, unknown> {
   const cache = new Map<NamedKind, Named[]>();
+  const budget = replica.summary.name;
   const entries = (kind: NamedKind) => {
     let list = cache.get(kind);
     if (!list) cache.set(kind, (list = namedIn(replica, kind)));
@@ -195,9 +202,9 @@ export function replaceNames(args: Record<string, unknown>, replica: BudgetRepli
       const map = mapValues(k, v);
       if (map)
         out[k] = Object.fromEntries(
-          map.entries.map(([key, x]) => [key, typeof x === 'string' ? resolveName(entries(map.kind), x, `${here}.${key}`, KIND_WORD[map.kind]) : x]),
+          map.entries.map(([key, x]) => [key, typeof x === 'string' ? resolveName(entries(map.kind), x, `${here}.${key}`, KIND_WORD[map.kind], budget) : x]),
         );
-      else out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind]) : walk(v, here);
+      else out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind], budget) : walk(v, here);
     }
     return out;
   };

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { addMonths, currentMonth, todayUtc } from '../api/dates.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { bestEffort, budgetEntries, entityEntries, matching, monthLabel, replicaOf, type Entry } from './catalog.js';
-import { escapeText } from './output/sanitize.js';
+import { escapeControls, escapeText } from './output/sanitize.js';
 import type { ServerState } from './state.js';
 import { TOOL_DEFINITIONS } from './tools/definitions.js';
 import { selected } from './toolsets.js';
@@ -40,17 +40,23 @@ function monthArg(state: ServerState) {
 
 function accountArg(state: ServerState, description = 'The account paid from (a name or part of one).') {
   // People type account names, so names (not ids) complete here; the assistant finds the id.
+  // A completion is the argument's value, not text the model reads: the real name, `<` and `>`
+  // as typed (the prompt escapes them where it quotes it, as answers do). Invisible and control
+  // characters stay escaped: a person picks from what they see, and the escaped form resolves.
   const complete = (value: string, context?: { arguments?: Record<string, string> }) =>
     bestEffort(state, WHAT, [], async () => {
-      const open = entityEntries(await replicaOf(state, context?.arguments?.budget_id), 'account').filter((e) => !e.closed);
-      return [...new Set(matching(open, value).map((e) => e.label))];
+      const replica = await replicaOf(state, context?.arguments?.budget_id);
+      const open = entityEntries(replica, 'account').filter((e) => !e.closed);
+      return [...new Set(matching(open, value).map((e) => escapeControls(replica.accounts.get(e.id)?.name ?? e.label)))];
     });
   return completable(z.string().min(1).max(100), complete).optional().describe(description);
 }
 
 /** The budget's copy if already held: live context that costs no request. */
 async function held(state: ServerState, budget: string): Promise<BudgetReplica | undefined> {
-  return (await state.started())?.replicas.peek(budget);
+  // `last-used` is the session's budget once a call has resolved it (session-budget.ts).
+  const id = budget === 'last-used' ? ((await state.session.current())?.id ?? budget) : budget;
+  return (await state.started())?.replicas.peek(id);
 }
 
 /** How the prompt names the budget, and the instruction to pass its id when one was chosen. */

@@ -3,8 +3,9 @@
  * is found by id, alias ("last-used", "default") or name, names of accounts, categories, groups
  * and payees become ids, and what converting money needs (the currency's decimals) is known.
  *
- * It costs no request when the budget's copy is fresh: aliases resolve through the copy itself
- * (a sync by alias is how a budget switch in YNAB is noticed), names through the copy held in
+ * It costs no request when the budget's copy is fresh: `last-used` is the session's budget,
+ * resolved once through the copy itself and then fixed (session-budget.ts: YNAB's alias moves with
+ * every access), `default` resolves through the copy, names through the copy held in
  * memory, brought up to date with one delta only when a name is not found in it (something
  * created since), and budget names through the cached budget list.
  */
@@ -15,8 +16,6 @@ import type { BudgetReplica } from '../sync/replica.js';
 import { checkIdsKnown, looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
 import type { ServerState } from './state.js';
 import type { ToolDefinition } from './tools/definitions.js';
-
-const ALIASES = new Set(['last-used', 'default']);
 
 /** A copy synced this recently is not asked again for a name it does not know. */
 const REFRESH_AFTER_MS = 1000;
@@ -30,6 +29,8 @@ export interface Target {
   named: boolean;
   /** The budget's copy when one was needed (possibly older than the staleness bound). */
   replica?: BudgetReplica;
+  /** Which budget this session took as its default, on the call that took it. */
+  notice?: string;
 }
 
 /** The user's budgets (the cached list: one request at most every few minutes). */
@@ -39,7 +40,20 @@ export async function budgetList(state: ServerState): Promise<{ id: string; name
   return ((res.data.plans ?? []) as { id: string; name: string }[]).map((b) => ({ id: b.id, name: b.name }));
 }
 
-async function budgetFrom(state: ServerState, raw: string, given: boolean): Promise<{ id: string; replica?: BudgetReplica }> {
+interface Found {
+  id: string;
+  replica?: BudgetReplica;
+  /** Said in the answer of the call that chose the session's budget. */
+  notice?: string;
+}
+
+async function budgetFrom(state: ServerState, raw: string, given: boolean): Promise<Found> {
+  // `last-used`, given or by default, is the session's: resolved once, then fixed (session-budget.ts).
+  if (raw === 'last-used') {
+    if (state.config.defaultBudget !== 'last-used') return budgetFrom(state, state.config.defaultBudget, false);
+    const found = await sessionLastUsed(state);
+    return state.session.tell() ? { ...found, notice: await chosenNotice(state, found.id) } : found;
+  }
   if (given) return budgetNamedBy(state, raw, 'budget_id');
   // The default comes from the server's configuration: a bad one is blamed there, not on the call.
   const from = state.config.defaultBudgetFrom ?? '--budget / YNAB_BUDGET_ID';
@@ -58,11 +72,45 @@ async function budgetFrom(state: ServerState, raw: string, given: boolean): Prom
   }
 }
 
+/** The session's `last-used` (its copy too, when this call resolved it). */
+async function sessionLastUsed(state: ServerState): Promise<Found> {
+  const service = await state.service();
+  let replica: BudgetReplica | undefined;
+  const id = await state.session.resolve(async () => {
+    replica = (await service.replicas.fresh('last-used')).replica;
+    return replica.summary.id;
+  });
+  return { id, replica };
+}
+
+/**
+ * The budget a call without budget_id uses (`raw` undefined), or `raw` as given, with
+ * `last-used` as the session's: for completions and prompts, which resolve ids themselves.
+ */
+export async function sessionBudgetParam(state: ServerState, raw?: string): Promise<string> {
+  const param = raw || state.config.defaultBudget;
+  if (param !== 'last-used') return param;
+  if (state.config.defaultBudget !== 'last-used') return state.config.defaultBudget;
+  return (await sessionLastUsed(state)).id;
+}
+
+/** With several budgets, the first answer says which one the session took, and how to take another. */
+async function chosenNotice(state: ServerState, id: string): Promise<string | undefined> {
+  const budgets = await budgetList(state).catch(() => []);
+  const name = budgets.find((b) => b.id === id)?.name;
+  const others = budgets.filter((b) => b.id !== id).map((b) => JSON.stringify(b.name));
+  if (!others.length || name === undefined) return undefined;
+  return (
+    `Calls without budget_id use ${JSON.stringify(name)}, the budget last used in YNAB when this session started; it stays the default for this session. ` +
+    `Your other budgets: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}. Pass budget_id (a name or id) to use another.`
+  );
+}
+
 async function budgetNamedBy(state: ServerState, raw: string, label: string): Promise<{ id: string; replica?: BudgetReplica }> {
   const service = await state.service();
   checkPathParam('budget_id', raw);
   if (looksLikeId(raw)) return { id: raw };
-  if (ALIASES.has(raw)) {
+  if (raw === 'default') {
     const { replica } = await service.replicas.fresh(raw);
     return { id: replica.summary.id, replica };
   }
@@ -90,6 +138,7 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
   const raw = (args.budget_id as string | undefined) ?? state.config.defaultBudget;
   const budget = await budgetFrom(state, raw, given);
   const named = !given || !looksLikeId(raw);
+  const notice = budget.notice;
   const names = namesIn(args);
   let replica = budget.replica;
   // Insights answer from the copy: an id it does not hold is refused (the API would say 404). A
@@ -120,5 +169,5 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
       resolved = resolveIn(replica);
     }
   }
-  return { args: resolved, budgetId: budget.id, named, replica };
+  return { args: resolved, budgetId: budget.id, named, replica, ...(notice ? { notice } : {}) };
 }

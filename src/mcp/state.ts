@@ -9,6 +9,7 @@ import type { Connection, TokenInfo } from '../auth/session.js';
 import type { Stack, StackOptions } from '../stack/stack.js';
 import type { YnabService } from '../sync/service.js';
 import type { McpConfig } from './config.js';
+import { SessionBudget } from './session-budget.js';
 
 export { NoTokenError, type Connection, type TokenInfo } from '../auth/session.js';
 
@@ -30,6 +31,8 @@ export class ServerState {
      * read-only grant never lists write tools); what the connection says replaces it.
      */
     private readonly startScope?: 'full' | 'read-only',
+    /** The session's default budget when it is `last-used` (session-budget.ts; hosted: kept in the store). */
+    readonly session: SessionBudget = new SessionBudget(),
   ) {}
 
   private get grantScope(): 'full' | 'read-only' | undefined {

@@ -49,11 +49,28 @@ function replicas(stack: Stack, now: number): Record<string, unknown>[] {
   });
 }
 
+/**
+ * The budget calls without budget_id use: its id and name once known, and what set it. Before a
+ * call resolved `last-used`, what it will be.
+ */
+async function defaultBudget(state: ServerState, stack: Stack | undefined): Promise<Record<string, unknown>> {
+  const configured = state.config.defaultBudget;
+  const chosen = configured === 'last-used' ? await state.session.current().catch(() => undefined) : undefined;
+  const value = chosen?.id ?? (configured === 'last-used' ? undefined : configured);
+  if (!value) return { chosen_by: 'last-used: the budget last used in YNAB, taken by the first call that needs it, then kept for this session' };
+  const lower = value.toLowerCase();
+  const held = stack && (stack.replicas.peek(value) ?? stack.replicas.held().find((r) => r.summary.name.toLowerCase() === lower));
+  return {
+    ...(held ? { id: held.summary.id, name: held.summary.name } : { [chosen ? 'id' : 'configured']: value }),
+    chosen_by: state.config.defaultBudgetFrom ?? 'last-used when this session started (kept for the session; budget_id picks another for a call)',
+  };
+}
+
 export async function serverStatus(state: ServerState, now: number = Date.now()): Promise<Record<string, unknown>> {
   const stack = await state.started();
   const info = state.tokenInfo();
   const mode = {
-    default_budget: state.config.defaultBudget,
+    default_budget: await defaultBudget(state, stack),
     toolsets: [...state.config.toolsets],
     read_only: state.readOnly,
     // Which writes answer with a preview and a confirm_token first (--writes).

@@ -256,7 +256,9 @@ export async function answer(def: ToolDefinition, rawArgs: Record<string, unknow
         ? await taskAnswer(def, target, state, asked)
         : await insightAnswer(def, target, state);
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
-  const body = 'answer' in result ? result.answer : result.body;
+  const built = 'answer' in result ? result.answer : result.body;
+  // The call that took the session's default budget says which (resolve.ts).
+  const body = target.notice ? { ...built, notices: [target.notice, ...((built.notices as string[] | undefined) ?? [])] } : built;
   const budget = await budgetNamed(state, target);
   // A budget's name is text its owner typed: an answer that names the budget is marked too.
   const userText = budget !== undefined || def.kind !== 'api' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');

@@ -6,6 +6,7 @@
  *   quota/<token key>.json                 the request ledger of a token (src/quota)
  *   replicas/<identity>/<budget>.replica   a saved, encrypted replica (src/sync/persist.ts)
  *   replicas/<identity>/aliases.json       which budget `last-used` / `default` named
+ *   replicas/<identity>/session-budget.json hosted mode: the user's default budget for now (src/mcp/session-budget.ts)
  *   replicas/<identity>/<budget>.feed      the last syncs' changes, sealed (hosted mode only; src/sync/replica-feed.ts)
  *   journal/<identity>/<budget>.json       the create records of a budget (src/sync/create-records.ts; the
  *                                          folder keeps its first name, for the files already written)
@@ -40,6 +41,7 @@ export const ledgerKey = (tokenKey: string): string => `quota/${segment(tokenKey
 export const replicaPrefix = (identity: string): string => `replicas/${segment(identity)}/`;
 export const replicaKey = (identity: string, budgetId: string): string => `${replicaPrefix(identity)}${segment(budgetId)}.replica`;
 export const aliasesKey = (identity: string): string => `${replicaPrefix(identity)}aliases.json`;
+export const sessionBudgetKey = (identity: string): string => `${replicaPrefix(identity)}session-budget.json`;
 export const replicaFeedKey = (identity: string, budgetId: string): string => `${replicaPrefix(identity)}${segment(budgetId)}.feed`;
 export const journalPrefix = (identity: string): string => `journal/${segment(identity)}/`;
 export const journalKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.json`;
@@ -59,7 +61,9 @@ export function labelOf(key: string): string {
         ? 'the saved copy of a budget'
         : key.endsWith('.feed')
           ? 'the recent changes of a saved copy'
-          : 'the list of saved copies';
+          : key.endsWith('session-budget.json')
+            ? 'the default budget of the session'
+            : 'the list of saved copies';
     case 'journal':
       return 'the write journal';
     case 'changes':

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
+import type { SessionBudget } from '../../src/mcp/session-budget.js';
 import { ServerState } from '../../src/mcp/state.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
 import type { StackOptions } from '../../src/stack/stack.js';
@@ -33,6 +34,8 @@ export interface HarnessOptions {
   via?: (sandboxBaseUrl: string) => Promise<string>;
   /** What the client announces (e.g. the MCP Apps extension). */
   clientCapabilities?: ClientCapabilities;
+  /** Where the session's default budget is kept (hosted: the store). */
+  session?: SessionBudget;
 }
 
 export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
@@ -46,6 +49,8 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
     mcpConfig(opts.flags ?? {}, opts.env ?? {}),
     async () => ({ credentials: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl }),
     { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, ...opts.stack },
+    undefined,
+    opts.session,
   );
   const server = buildServer(state, { live: true });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -95,6 +95,29 @@ describe('two users', () => {
   });
 });
 
+describe("a user's default budget", () => {
+  it('stays the one first taken, on every instance, after a call naming another budget; kept in Redis under the user', async () => {
+    const first = ok(await bob.call('list_accounts', {})).budget;
+    const other = sbBob.budgets.find((b) => b.id !== first.id)!;
+    expect(ok(await bob.call('list_accounts', { budget_id: other.id })).accounts.length).toBeGreaterThan(0);
+    // YNAB's alias moved with that call; every instance (round robin) still answers for the first.
+    expect(sbBob.lastUsedBudgetId).toBe(other.id);
+    for (let i = 0; i < 3; i++) expect(ok(await bob.call('list_accounts', {})).budget).toEqual(first);
+    const raw = createClient({ url: d.redis.url });
+    await raw.connect();
+    try {
+      const identity = identityOf(new DataKey(parseDataKey(d.env.dataKey, 'test')), sbBob.id);
+      const keys: string[] = [];
+      for await (const batch of raw.scanIterator({ MATCH: `ynab-mcp:replicas/*${identity}*/session-budget.json`, COUNT: 1000 })) keys.push(...batch);
+      expect(keys).toHaveLength(1);
+      expect(JSON.parse((await raw.get(keys[0]!))!)).toMatchObject({ id: first.id });
+      expect(await raw.pTTL(keys[0]!)).toBeGreaterThan(0);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
 describe('a read-only grant', () => {
   it('lists no write tools from the first tools/list, on every instance; a full grant lists them', async () => {
     const writeTools = async (who: SignedIn) => (await who.client.listTools()).tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name);

@@ -72,7 +72,7 @@ describe('ynab://status', () => {
     const s = json(await h.client.readResource({ uri: 'ynab://status' }));
     expect(s.connected).toBe(false);
     expect(s.connection).toMatch(/^not connected yet/);
-    expect(s).toMatchObject({ default_budget: 'last-used', read_only: false, token: null, quota: null, replicas: [] });
+    expect(s).toMatchObject({ default_budget: { chosen_by: expect.stringMatching(/^last-used/) }, read_only: false, token: null, quota: null, replicas: [] });
     expect(s.toolsets).toEqual([
       'user',
       'budgets',

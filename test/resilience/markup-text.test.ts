@@ -5,7 +5,8 @@
  * `\u003e`) in every place budget text reaches the client:
  *  - tools: structured content and text (where the per-answer boundary is the only tag), errors;
  *  - resources and the resource list;
- *  - completions (which also find a name typed with `<` or `>`);
+ *  - completions of ids (an account name completes as it is: a completion is an argument's value,
+ *    not text the model reads, test/mcp/completion-names.test.ts; it is found typed with `<` or `>`);
  *  - prompts that quote budget text or arguments.
  * The text form still parses back to the structured content, YNAB's data is unchanged, and a
  * name given back as it was shown finds its entry.
@@ -138,9 +139,11 @@ describe('resources', () => {
 });
 
 describe('completions and prompts', () => {
-  it('complete with values escaped, and find a name typed with < or >', async () => {
+  it('complete an account with its real name (an argument, not text the model reads), found when typed with < or >; ids only elsewhere', async () => {
     const typed = await h.client.complete({ ref: { type: 'ref/prompt', name: 'log_purchase' }, argument: { name: 'account', value: 'Checking <' } });
-    expect(typed.completion.values).toEqual([ACCOUNT_SHOWN]);
+    expect(typed.completion.values).toEqual([ACCOUNT]);
+    const shown = await h.client.complete({ ref: { type: 'ref/prompt', name: 'log_purchase' }, argument: { name: 'account', value: ACCOUNT_SHOWN } });
+    expect(shown.completion.values).toEqual([ACCOUNT]);
     const all = await h.client.complete({
       ref: { type: 'ref/resource', uri: 'ynab://budgets/{budget_id}/payees/{payee_id}' },
       argument: { name: 'payee_id', value: '' },

@@ -17,7 +17,9 @@
  *
  * `sanitize` applies this (escapeText), and the scrubber, to every string of an answer; it is
  * called where budget text enters answers (answer.ts for tools and resources, catalog.ts for
- * completions and resource lists, prompts.ts, ynab://status, tool errors), not per tool.
+ * completions and resource lists, prompts.ts, ynab://status, tool errors), not per tool. A
+ * completed account name keeps its `<` and `>` (escapeControls only): it is an argument's value,
+ * which the model reads only as the prompt quotes it, escaped.
  */
 
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
