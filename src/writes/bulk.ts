@@ -199,7 +199,7 @@ export const APPROVE_TRANSACTIONS = taskWrite({ input: APPROVE_INPUT, plan: appr
 /** The category an argument names (names were turned into ids before the handler). */
 function categoryOf(r: PlanContext['replica'], id: string, label: string): string {
   const c = r.categories.get(id);
-  if (!c || c.deleted) throw new ArgumentError(`${label} ${id}: no such category in this budget`);
+  if (!c || c.deleted) throw new ArgumentError(`${label} ${id}: no such category in the budget ${JSON.stringify(r.summary.name)}`);
   return c.id;
 }
 

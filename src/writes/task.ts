@@ -71,6 +71,6 @@ export function positive(args: Record<string, unknown>, digits: number | undefin
  */
 export function accountOf(r: BudgetReplica, id: string, label: string): E.AccountBase {
   const a = r.accounts.get(id);
-  if (!a || a.deleted) throw new ArgumentError(`${label} ${id}: no such account in this budget`);
+  if (!a || a.deleted) throw new ArgumentError(`${label} ${id}: no such account in the budget ${JSON.stringify(r.summary.name)}`);
   return a;
 }
