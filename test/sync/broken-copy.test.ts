@@ -3,7 +3,8 @@
  * one that decrypts but holds a null or wrongly shaped entry reaches the code that answers from it.
  * When answering from it throws, the copy is dropped (held, saved) with a one-line notice and the
  * budget is fetched whole once more: the answer is right, and neither the next call nor a restart
- * fails. The broken copy is sealed with the project's own code and the state directory's key.
+ * fails; hosted instances sharing a store (feed and all) likewise. The broken copy is sealed with
+ * the project's own code and the state directory's key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { ServerState } from '../../src/mcp/state.js';
 import { tokenKey } from '../../src/quota/ledger.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
 import type { RequestInfo } from '../../src/api/client/transport.js';
+import { createStack, type Stack } from '../../src/stack/stack.js';
 import { fileKey, ReplicaFiles } from '../../src/sync/persist.js';
 import type { ReplicaSnapshot } from '../../src/sync/replica.js';
 import { ok } from '../helpers/mcp.js';
@@ -117,5 +119,46 @@ describe('a saved copy that cannot be answered from', () => {
     expect(savedNotices(after)).toEqual([]);
     expect(same(after)).toEqual(same(expected));
     await restarted.close();
+  });
+});
+
+describe('hosted instances sharing a store', () => {
+  const instance = (requests: RequestInfo[] = []) => {
+    const stack = createStack({
+      credentials: { token: async () => sb.accessToken },
+      baseUrl: sb.baseUrl,
+      stateDir: dir,
+      store: new FileStateStore(dir),
+      keySource: fileKey(join(dir, 'replica.key')),
+      shared: true,
+      quotaLimit: 100_000,
+      onRequest: (r) => requests.push(r),
+    });
+    return stack;
+  };
+  const month = (stack: Stack) => stack.service.call('getPlanMonth', { params: { budget_id: budget, month: 'current' } });
+
+  it('an instance drops the copy and answers from a full export; the next reads the good copy saved after, with no request', async () => {
+    const a = instance();
+    const expected = (await month(a)).data;
+    await a.close();
+    await spoil((s) => void s.months.forEach((m: any) => (m.categories = [null])));
+
+    const requests: RequestInfo[] = [];
+    const b = instance(requests);
+    const res = await month(b);
+    expect(res.data).toEqual(expected);
+    expect(res.notices).toEqual([expect.stringMatching(DROPPED)]);
+    expect(fromSync(requests)).toEqual([{}]);
+    // The feed starts over from that full export: nothing recorded on top of the dropped copy is left.
+    expect((await files.loadFeed(identity, budget))?.entries).toEqual([]);
+    await b.close();
+
+    const others: RequestInfo[] = [];
+    const c = instance(others);
+    const again = await month(c);
+    expect([again.data, again.notices ?? []]).toEqual([expected, []]);
+    expect(others).toEqual([]);
+    await c.close();
   });
 });
