@@ -8,10 +8,10 @@
  *    the answer names the budget, so an alias that moved to another budget is noticed for free.
  *  - When no request is possible (quota spent, service unreachable, the request ledger cannot be
  *    read or written), reads are answered from the replica with a notice saying how old it is.
- *  - A saved copy that could not be used was discarded and the budget fetched again: the next
- *    answer about that budget says so. So is one that answering from failed (dropBroken). So does the first answer after saved copies could not be
- *    read at all (the replica key or the state directory cannot be used): the budget is then
- *    fetched and held in memory only, and status lists the problem.
+ *  - A saved copy that could not be used, or that answering from failed (dropBroken), was
+ *    discarded and the budget fetched again: the next answer about it says so. So does the
+ *    first answer after saved copies could not be read at all (the replica key or the state
+ *    directory cannot be used): the budget is fetched and held in memory only; status says why.
  * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync
  * (saved-copies.ts: reading, saving, and what answers and status say when that fails).
  *
