@@ -192,7 +192,7 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     },
     state.config.maxResultChars - ENVELOPE - 400,
   );
-  const notices = [...said.get(fit.body)!, ...(fit.notice ? [fit.notice] : []), ...(notice ? [notice] : [])];
+  const notices = [...said.get(fit.body)!, ...(fit.notice ? [fit.notice] : []), ...(notice ? [notice] : []), ...service.replicas.takeNotes(replica.summary.id)];
   const structured: Record<string, unknown> = {
     ...fit.body,
     freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)),
@@ -226,6 +226,23 @@ async function taskAnswer(def: TaskTool, target: Target, state: ServerState, con
   return ended(await runTask(setting, { ...call, task: def.task, kinds: def.kinds }, confirm));
 }
 
+/**
+ * Runs `fn`, which answers from the copy of `budget` without writing; when a copy read from a saved
+ * one makes it throw, the copy is dropped (sync/manager.ts dropBroken) and `fn` runs once more, on
+ * a full sync, its answer saying why: a broken copy never answers "Internal error" twice.
+ */
+async function fromCopy<T>(state: ServerState, budget: string | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!budget || !(await (await state.service()).replicas.dropBroken(budget, e))) throw e;
+    return fn();
+  }
+}
+
+/** Reads: what can be answered again after a broken copy was dropped, since nothing was written. */
+const reads = (def: ToolDefinition) => def.kind === 'insight' || (def.kind === 'api' ? def.op.access !== 'write' : 'read' in def.task);
+
 /** The budget's id and name, for answers where it was not given by id. */
 async function budgetNamed(state: ServerState, target: Target): Promise<{ id: string; name: string } | undefined> {
   if (!target.named || !target.budgetId) return undefined;
@@ -247,14 +264,12 @@ async function budgetNamed(state: ServerState, target: Target): Promise<{ id: st
 export async function answer(def: ToolDefinition, rawArgs: Record<string, unknown>, state: ServerState, confirm: ConfirmInput = NO_CONFIRM): Promise<Answer> {
   // The token is the gate's business, not an argument of the request (nor part of what it binds).
   const { confirm_token: token, ...args } = rawArgs;
-  const target = await resolveTarget(def, args, state);
+  // Resolving names writes nothing, whatever the tool.
+  const target = await fromCopy(state, typeof args.budget_id === 'string' ? args.budget_id : state.config.defaultBudget, () => resolveTarget(def, args, state));
   const asked = { ...confirm, token: typeof token === 'string' ? token : confirm.token };
-  const result =
-    def.kind === 'api'
-      ? await apiAnswer(def, target, state, asked)
-      : def.kind === 'task'
-        ? await taskAnswer(def, target, state, asked)
-        : await insightAnswer(def, target, state);
+  const run = () =>
+    def.kind === 'api' ? apiAnswer(def, target, state, asked) : def.kind === 'task' ? taskAnswer(def, target, state, asked) : insightAnswer(def, target, state);
+  const result = reads(def) ? await fromCopy(state, target.budgetId, run) : await run();
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
   const built = 'answer' in result ? result.answer : result.body;
   // The call that took the session's default budget says which (resolve.ts).

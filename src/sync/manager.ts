@@ -8,10 +8,10 @@
  *    the answer names the budget, so an alias that moved to another budget is noticed for free.
  *  - When no request is possible (quota spent, service unreachable, the request ledger cannot be
  *    read or written), reads are answered from the replica with a notice saying how old it is.
- *  - A saved copy that could not be used was discarded and the budget fetched again: the next
- *    answer about that budget says so. So does the first answer after saved copies could not be
- *    read at all (the replica key or the state directory cannot be used): the budget is then
- *    fetched and held in memory only, and status lists the problem.
+ *  - A saved copy that could not be used, or that answering from failed (dropBroken), was
+ *    discarded and the budget fetched again: the next answer about it says so. So does the
+ *    first answer after saved copies could not be read at all (the replica key or the state
+ *    directory cannot be used): the budget is fetched and held in memory only; status says why.
  * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync
  * (saved-copies.ts: reading, saving, and what answers and status say when that fails).
  *
@@ -25,12 +25,13 @@
  *    whole, and no request is made. Saves happen inside the lock, so the saved copy only moves
  *    forward.
  */
-import { ApiError, NetworkError, QuotaExhaustedError } from '../api/client/errors.js';
+import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { YnabClient } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { StateStoreError } from '../storage/store.js';
+import { canServeStale, type Freshness } from './freshness.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
@@ -39,15 +40,7 @@ import { type CatchUp, catchUp, copyDue, type Feed, nextFeed } from './replica-f
 import { SavedCopies } from './saved-copies.js';
 
 export type { CatchUp } from './replica-feed.js';
-
-export interface Freshness {
-  source: 'replica';
-  synced_at: string;
-  age_seconds: number;
-  stale: boolean;
-  /** Why a stale answer was given, and when fresh data can be had. */
-  notice?: string;
-}
+export type { Freshness } from './freshness.js';
 
 export interface ReplicaManagerOptions {
   client: YnabClient;
@@ -79,16 +72,6 @@ export interface SharedReplicas {
 }
 
 const ALIASES = new Set(['last-used', 'default']);
-
-/** Failures after which an older replica is still a useful answer. */
-function canServeStale(e: unknown): boolean {
-  return (
-    e instanceof QuotaExhaustedError ||
-    e instanceof StateStoreError ||
-    e instanceof NetworkError ||
-    (e instanceof ApiError && (e.status >= 500 || e.status === 429))
-  );
-}
 
 export class ReplicaManager {
   private readonly cache: ReplicaCache;
@@ -123,9 +106,33 @@ export class ReplicaManager {
     query: TransactionQuery,
     opts: ReplicaAnswerOptions = {},
   ): Promise<{ data: Record<string, unknown>; freshness: Freshness; notices: string[] }> {
-    const { replica, notice } = await this.fresh(budgetParam);
-    const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()), opts);
-    return { data, freshness: this.freshnessOf(replica, notice), notices: this.saved.takeNotes(replica.summary.id) };
+    for (let retried = false; ; retried = true) {
+      const { replica, notice } = await this.fresh(budgetParam);
+      try {
+        const data = answerFromReplica(replica, op, { ...params, budget_id: replica.summary.id }, query, new Date(this.now()), opts);
+        return { data, freshness: this.freshnessOf(replica, notice), notices: this.takeNotes(replica.summary.id) };
+      } catch (e) {
+        if (retried || !(await this.dropBroken(replica.summary.id, e))) throw e;
+      }
+    }
+  }
+
+  /**
+   * After answering from the budget's copy threw `e`: a copy read from a saved one (unchecked when of
+   * this build's shape) that threw what a null or wrongly shaped entry makes code throw is dropped,
+   * held and saved, and true says to answer once more (a full sync), saying why. Else `e` stands.
+   */
+  async dropBroken(budgetParam: string, e: unknown): Promise<boolean> {
+    const held = this.peek(budgetParam);
+    if (!held?.restored || !(e instanceof TypeError || e instanceof RangeError)) return false;
+    this.cache.delete(held.summary.id);
+    await this.saved.drop(held.summary.id, e.message);
+    return true;
+  }
+
+  /** What the next answer about the budget must also say (a saved copy discarded), once. */
+  takeNotes(budgetId: string): string[] {
+    return this.saved.takeNotes(budgetId);
   }
 
   /**

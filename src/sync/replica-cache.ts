@@ -12,6 +12,7 @@ import type { BudgetReplica } from './replica.js';
 export interface ReplicaCache {
   get(budgetId: string): BudgetReplica | undefined;
   set(budgetId: string, replica: BudgetReplica): void;
+  delete(budgetId: string): void;
   /** The copies held. */
   values(): BudgetReplica[];
 }
@@ -24,6 +25,7 @@ export function ownReplicaCache(maxBytes: number): ReplicaCache {
   return {
     get: (id) => cache.get(id),
     set: (id, r) => void cache.set(id, r),
+    delete: (id) => void cache.delete(id),
     values: () => [...cache.values()],
   };
 }
@@ -55,6 +57,7 @@ export class SharedReplicaCache {
         ids.add(id);
         this.cache.set(key(id), r);
       },
+      delete: (id) => void this.cache.delete(key(id)),
       values: () => [...(this.owners.get(owner) ?? [])].flatMap((id) => this.cache.peek(key(id)) ?? []),
     };
   }

@@ -83,6 +83,11 @@ export class BudgetReplica {
    * (an entity's answer depends on names elsewhere, such as its payee's, which a merge can change).
    */
   version = 0;
+  /**
+   * Read from a saved copy rather than built by a full export: what it holds was not checked
+   * entity by entity when it is of this build's shape (snapshot-check.ts), and a delta keeps it.
+   */
+  restored = false;
   private readonly built = new WeakMap<object, { version: number; value: unknown }>();
   readonly accounts = new Map<string, E.AccountBase>();
   readonly payees = new Map<string, E.Payee>();
@@ -289,6 +294,7 @@ export class BudgetReplica {
     const r = new BudgetReplica(s.summary);
     r.applyExport({ id: s.summary.id, name: s.summary.name, ...s } as unknown as E.BudgetDetail, s.knowledge, s.syncedAt);
     r.summary = s.summary;
+    r.restored = true;
     return r;
   }
 }

@@ -10,6 +10,9 @@ import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
 import { catchUp, type Feed } from './replica-feed.js';
 
+/** What the next answer says when a saved copy was discarded. */
+const discarded = (why: string) => `The saved copy of this budget could not be used (${why}); it was discarded and the budget fetched again from YNAB.`;
+
 /** What an answer says when saved copies cannot be read or kept (the replica key, the state directory). */
 function noCopy(e: StateStoreError): string {
   return `No saved copy of this budget can be used or kept: ${e.message} Answers come from YNAB; the copy is held in memory only.`;
@@ -69,12 +72,27 @@ export class SavedCopies {
       return undefined;
     }
     if (!loaded.snapshot) {
-      if (loaded.discarded) {
-        this.notes.set(id, [`The saved copy of this budget could not be used (${loaded.discarded}); it was discarded and the budget fetched again from YNAB.`]);
-      }
+      if (loaded.discarded) this.notes.set(id, [discarded(loaded.discarded)]);
       return undefined;
     }
-    return BudgetReplica.fromSnapshot(loaded.snapshot);
+    try {
+      return BudgetReplica.fromSnapshot(loaded.snapshot);
+    } catch (e) {
+      // Of this build's shape, so not checked entity by entity, and not a copy a replica can hold.
+      await this.drop(id, (e as Error).message);
+      return undefined;
+    }
+  }
+
+  /**
+   * Drops the budget's saved copy (and, hosted, its feed) that could not be answered from; the next
+   * answer about the budget says so, once. One that cannot be removed is dropped again next time.
+   */
+  async drop(id: string, why: string): Promise<void> {
+    await this.settled(); // a save under way must not bring it back
+    this.notes.set(id, [discarded(why)]);
+    this.log?.(`ynab-mcp: the saved copy of budget ${id} could not be answered from (${why}); it was removed and the budget will be fetched again`);
+    if (this.files) await this.files.remove(await this.tokenKey(), id).catch(() => undefined);
   }
 
   /** Saves the copy; whether it was saved (a failure is logged once, and told to the next answer when it is the key's). */

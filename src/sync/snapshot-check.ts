@@ -10,7 +10,8 @@
  * the same schemas can have written it, from the replica it answers from itself. Checking every
  * entity was half the cost of reading a copy, which hosted instances do for every user they meet.
  * What that gives up: a copy this build made wrong (its replica wrong, so its own answers too) is
- * no longer caught when read again.
+ * no longer caught when read again; when answering from it throws, it is dropped and the budget
+ * fetched whole (saved-copies.ts drop, manager.ts dropBroken).
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';

@@ -115,9 +115,18 @@ export async function checkServices(env: NodeJS.ProcessEnv = process.env): Promi
   );
 }
 
-/** The vitest tags: a missing service's tests skip, unless the run requires it. */
-export function serviceTags(statuses: readonly ServiceStatus[]): { name: string; description: string; skip: boolean }[] {
-  return statuses.map((s) => ({ name: s.name, description: `needs ${s.what} (${s.install})`, skip: s.missing !== null && !s.required }));
+/**
+ * The vitest tags: a missing service's tests skip, unless the run requires it. A tag that does not
+ * skip leaves `skip` out: vitest merges the options of a test's tags in order (Object.assign), so
+ * `skip: false` from a service that is here would undo `skip: true` from one that is missing, and
+ * the file's hooks would start the missing one.
+ */
+export function serviceTags(statuses: readonly ServiceStatus[]): { name: string; description: string; skip?: true }[] {
+  return statuses.map((s) => ({
+    name: s.name,
+    description: `needs ${s.what} (${s.install})`,
+    ...(s.missing !== null && !s.required ? { skip: true as const } : {}),
+  }));
 }
 
 /** One line per missing service, for the start of the run; none when everything is here. */

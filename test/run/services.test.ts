@@ -5,13 +5,14 @@
  * missing. Such a machine is played by a child vitest whose PATH holds node alone, whose
  * YNAB_MCP_CHROMIUM names a path with nothing there, and whose D-Bus socket does not exist.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { REQUIRE_ENV, requiredServices, SERVICES, type ServiceName } from '../helpers/services.js';
-import { cleanEnv, runVitest } from './child-vitest.js';
+import { cleanEnv, runVitest, type ChildRun } from './child-vitest.js';
 
 const bin = mkdtempSync(join(tmpdir(), 'ynab-mcp-only-node-'));
 symlinkSync(process.execPath, join(bin, 'node'));
@@ -30,6 +31,9 @@ const PACKAGES: Record<ServiceName, string> = {
   keychain: 'apt-get install gnome-keyring dbus-user-session',
   openssl: 'apt-get install openssl',
 };
+
+/** Where this machine has a program (the test needs it here to hide the others). */
+const which = (program: string) => execFileSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim();
 
 const notices = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('[services] '));
 
@@ -56,6 +60,27 @@ describe('a machine with only Node.js', () => {
     expect(lines.find((l) => l.includes('"redis"'))).toContain('redis-server is not on PATH');
   });
 
+  it('a file needing two services, one of them here, starts neither: openssl without redis-server, and redis-server without openssl', async () => {
+    // Vitest merges a test's tag options in order: an available service's tag must not undo a
+    // missing one's skip, or the file's beforeAll starts the deployment and fails.
+    const hosted = ['test/hosted/authorization.test.ts', 'test/hosted/sign-in-rules.test.ts'];
+    for (const keep of [['openssl'], ['redis-server', 'redis-cli']]) {
+      const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-some-programs-'));
+      symlinkSync(process.execPath, join(dir, 'node'));
+      for (const p of keep) symlinkSync(which(p), join(dir, p));
+      try {
+        const run = await runVitest(REPO_ROOT, hosted, bare({ PATH: dir }));
+        expect(
+          run.report.testResults.map((f) => [relative(REPO_ROOT, f.name), f.status, f.message]),
+          keep.join(),
+        ).toEqual(hosted.map((f) => [f, 'passed', '']));
+        expect([run.report.numFailedTests, run.report.numPendingTests, run.code]).toEqual([0, run.report.numTotalTests, 0]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it(`with ${REQUIRE_ENV} (and the older YNAB_MCP_KEYCHAIN_TEST=1) those tests fail instead, saying what is missing`, async () => {
     const run = await runVitest(REPO_ROOT, FILES.slice(0, 3), bare({ [REQUIRE_ENV]: 'redis,chromium,openssl', YNAB_MCP_KEYCHAIN_TEST: '1' }));
     expect(run.code).toBe(1);
@@ -76,6 +101,31 @@ describe('a machine with only Node.js', () => {
         lines.filter((l) => l.startsWith(`[services] MISSING, and required by ${REQUIRE_ENV}`) && l.includes(`"${s.name}"`)),
         s.name,
       ).toHaveLength(1);
+  });
+});
+
+describe('.ci/without-services (run by .ci/run)', () => {
+  it('hides the programs from the files that declare a service: they skip, and the run passes', () => {
+    const out = mkdtempSync(join(tmpdir(), 'ynab-mcp-without-services-'));
+    try {
+      const files = ['test/hosted/sign-in-rules.test.ts', 'test/views/markup.test.ts', 'test/cli/first-run-errors.test.ts'];
+      // Run from a vitest worker, whose switches must not leak in: the script starts clean.
+      const run = spawnSync(join(REPO_ROOT, '.ci/without-services'), [join(out, 'r.json'), ...files], {
+        cwd: REPO_ROOT,
+        env: cleanEnv({ YNAB_MCP_REQUIRE_SERVICES: 'all' }),
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')) as ChildRun['report'];
+      expect([report.numTotalTests, report.numFailedTests, report.numPassedTests]).toEqual([report.numPendingTests, 0, 0]);
+      for (const name of SERVICES.map((s) => s.name))
+        expect(
+          notices(run.stderr).some((l) => l.includes(`skipping the tests tagged "${name}"`)),
+          name,
+        ).toBe(true);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
@@ -119,38 +169,5 @@ describe('the README', () => {
     ]) {
       expect(quick, text).toContain(text);
     }
-  });
-});
-
-/** What in a test file shows that it uses each service, and how it says so. */
-const USES: Record<ServiceName, RegExp> = {
-  redis: /\bstart(?:Redis|Deployment)\(/,
-  chromium: /\bViewHost\.launch\(/,
-  openssl: /\b(?:execFileSync|execFile|spawnSync|spawn)\('openssl'/,
-  // The real keychain, unless the file points D-Bus away from it (then it tests the fallback).
-  keychain: /\b(?:probeKeychain|loadKeyring)\(/,
-};
-
-function testFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return testFiles(path);
-    return name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-describe('test files declare the services they use', () => {
-  it('every file that starts redis-server or Chromium, runs openssl or uses the real keychain is tagged for it', () => {
-    const untagged: string[] = [];
-    for (const path of testFiles(join(REPO_ROOT, 'test'))) {
-      const text = readFileSync(path, 'utf8');
-      for (const [name, used] of Object.entries(USES) as [ServiceName, RegExp][]) {
-        if (!used.test(text)) continue;
-        if (name === 'keychain' && /DBUS_SESSION_BUS_ADDRESS\s*=/.test(text)) continue;
-        const tagged = new RegExp(`^// @module-tag ${name}\\b`, 'm').test(text) || text.includes(`tags: ['${name}']`);
-        if (!tagged) untagged.push(`${relative(REPO_ROOT, path)}: uses ${name}, not tagged`);
-      }
-    }
-    expect(untagged).toEqual([]);
   });
 });
