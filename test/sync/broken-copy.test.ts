@@ -82,11 +82,14 @@ afterAll(async () => {
 
 const fromSync = (requests: RequestInfo[]) => requests.filter((r) => /\/plans\/[^/]+$/.test(r.path)).map((r) => r.query);
 const savedNotices = (answer: { notices?: string[] }) => (answer.notices ?? []).filter((n) => /saved copy/.test(n));
-/** An answer without what differs from call to call: how old its data is, and the notice. */
+/**
+ * An answer without what differs from call to call: how old its data is, the notice, and the
+ * session's first answer saying which budget it took as the default (src/mcp/session-budget.ts).
+ */
 const same = (answer: Record<string, unknown>) => ({
   ...answer,
   freshness: undefined,
-  notices: ((answer.notices as string[] | undefined) ?? []).filter((n) => !/saved copy/.test(n)),
+  notices: ((answer.notices as string[] | undefined) ?? []).filter((n) => !/saved copy|stays the default for this session/.test(n)),
 });
 
 describe('a saved copy that cannot be answered from', () => {
