@@ -14,6 +14,7 @@ import { sniffFormat } from './sniff.js';
 import { countLines } from './text.js';
 import { type CsvColumns, DATE_FORMATS, type ParsedStatement, STATEMENT_FORMATS, STATEMENT_LIMITS, StatementError, type StatementFormat } from './types.js';
 
+export { cleanPayeeName } from './payee-text.js';
 export { CSV_PRESETS, type CsvPreset } from './presets.js';
 export {
   type CsvColumns,
