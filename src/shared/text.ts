@@ -42,8 +42,9 @@ const compact = (name: string) => foldText(name).replace(/[^\p{L}\p{N}]+/gu, '')
 
 /**
  * Whether a typed name is a near miss of another: not the same name (case aside) but the same once
- * case, accents, spacing and punctuation are set aside, or one typing slip apart (two from 12
- * letters). Names whose numbers differ ("Shop 1", "Shop 2") are not near: they name two things.
+ * case, accents, spacing and punctuation are set aside, or one typing slip apart in a word of
+ * three letters or more. Names whose numbers or one-letter words differ ("Shop 1", "Shop 2";
+ * "Unit A", "Unit B") are not near: they name two things.
  */
 export function nearName(typed: string, name: string): boolean {
   if (typed.trim().toLowerCase() === name.trim().toLowerCase()) return false;
@@ -51,8 +52,12 @@ export function nearName(typed: string, name: string): boolean {
   const b = compact(name);
   if (!a || !b) return false;
   if (a === b) return true;
-  if (a.replace(/\D/g, '') !== b.replace(/\D/g, '')) return false;
-  const shorter = Math.min(a.length, b.length);
-  const slips = shorter < 4 ? 0 : shorter < 12 ? 1 : 2;
-  return Math.abs(a.length - b.length) <= slips && distance(a, b) <= slips;
+  if (Math.min(a.length, b.length) < 4 || a.replace(/\D/g, '') !== b.replace(/\D/g, '')) return false;
+  const words = (x: string) =>
+    foldText(x)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  const [x, y] = [words(typed), words(name)];
+  const differ = [...x.filter((w) => !y.includes(w)), ...y.filter((w) => !x.includes(w))];
+  return differ.every((w) => w.length >= 3) && distance(a, b) <= 1;
 }

@@ -167,8 +167,8 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void)
 }
 
 const APPROVE_INPUT = {
-  categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category (id or name), set in the same change.'),
-  payees: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → payee (id or name).'),
+  categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category.'),
+  payees: z.record(guardedString(100), NameOrId).optional(),
   ...SELECTION,
 };
 
