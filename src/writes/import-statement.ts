@@ -47,7 +47,7 @@ const UPDATE_CHUNK = 1000;
 function memoOf(m: RowMatch, payee: RowPayee | undefined): string | null {
   const text = m.row.payee.trim();
   const own = m.row.memo?.trim() ?? '';
-  const bank = payee && text && payee.name !== text && !own.includes(text) ? text : '';
+  const bank = payee && text && payee.name !== text && !own.includes(text) ? text.slice(0, 200) : '';
   if (!bank) return own ? own.slice(0, 500) : null;
   return own ? `${own.slice(0, 497 - bank.length)} · ${bank}` : bank;
 }

@@ -72,6 +72,12 @@ describe('import_statement and the payees the budget knows', () => {
     expect(now.filter((p) => !before.some((b) => b.id === p.id)).map((p) => p.name)).toEqual(['Zyxq Tavern']);
     const tavern = after.find((t) => t.import_id === `YNAB:${unknown.amount}:${unknown.date}:1`);
     expect(tavern.payee_name).toBe('Zyxq Tavern');
+
+    // Renamed by the user, the payee is still the one for that text: earlier imports of it say so.
+    ok(await h.call('update_payee', { payee_id: tavern.payee_id, name: 'Quiet Corner' }));
+    const later: Row = { date: addDays(today, -1), payee: 'TST* ZYXQ TAVERN 5521', amount: freeAmount(after, addDays(today, -1), new Set(), -52_340) };
+    const next = ok(await h.call('import_statement', { account_id: ACCOUNT, content: csv([later]), columns: COLUMNS }));
+    expect(next.rows[0]).toMatchObject({ status: 'new', payee: 'Quiet Corner', payee_id: tavern.payee_id, payee_basis: 'earlier imports: 1 of 1' });
   }, 60_000);
 
   it('approve_transactions sets payees (by name) while approving', async () => {
