@@ -11,7 +11,7 @@ import { checkPathParam } from '../api/argument-check.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { escapeText } from './output/sanitize.js';
-import { distance, foldText } from '../shared/text.js';
+import { closest } from '../shared/text.js';
 
 export type NamedKind = 'account' | 'category' | 'category_group' | 'payee';
 
@@ -25,9 +25,9 @@ export const NAMED_KINDS: Readonly<Record<string, NamedKind>> = {
 
 /**
  * Arguments that map ids of something else to names of a kind: approve_transactions' `categories`
- * (transaction id → category id or name). Their values are resolved as the plain arguments are.
+ * and `payees` (transaction id → category or payee, id or name). Their values are resolved as the plain arguments are.
  */
-export const NAMED_MAPS: Readonly<Record<string, NamedKind>> = { categories: 'category' };
+export const NAMED_MAPS: Readonly<Record<string, NamedKind>> = { categories: 'category', payees: 'payee' };
 
 /** The values of a named map argument, when `value` is one (an object of strings). */
 function mapValues(key: string, value: unknown): { kind: NamedKind; entries: [string, unknown][] } | undefined {
@@ -62,23 +62,6 @@ export interface Named {
  */
 export function nameKey(name: string): string {
   return escapeText(name.normalize('NFC').trim()).toLowerCase();
-}
-
-/** The entries closest to a typed name, best first: prefix, word prefix, containment, then edit distance. */
-export function closest(entries: readonly Named[], typed: string, n = 5): Named[] {
-  const q = foldText(typed.trim());
-  const score = (e: Named): number => {
-    const label = foldText(e.name);
-    if (label.startsWith(q)) return 0;
-    if (label.split(/[\s\-:/&(),.]+/).some((w) => w && w.startsWith(q))) return 1;
-    if (label.includes(q) || (label.length > 2 && q.includes(label))) return 2;
-    return 3 + distance(label, q) / Math.max(label.length, q.length, 1);
-  };
-  return entries
-    .map((e, i) => ({ e, i, s: score(e) }))
-    .sort((a, b) => a.s - b.s || a.i - b.i)
-    .slice(0, n)
-    .map((x) => x.e);
 }
 
 const plural = (what: string) => (what.endsWith('y') ? `${what.slice(0, -1)}ies` : `${what}s`);

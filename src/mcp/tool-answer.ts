@@ -127,6 +127,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
         budgetId: target.budgetId,
         call,
         allowDuplicate: args.allow_duplicate === true,
+        allowNewPayee: args.allow_new_payee === true,
         confirm,
       }),
     );

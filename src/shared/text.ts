@@ -19,3 +19,45 @@ export function distance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/** The entries closest to a typed name, best first: prefix, word prefix, containment, then edit distance. */
+export function closest<T extends { name: string }>(entries: readonly T[], typed: string, n = 5): T[] {
+  const q = foldText(typed.trim());
+  const score = (e: T): number => {
+    const label = foldText(e.name);
+    if (label.startsWith(q)) return 0;
+    if (label.split(/[\s\-:/&(),.]+/).some((w) => w && w.startsWith(q))) return 1;
+    if (label.includes(q) || (label.length > 2 && q.includes(label))) return 2;
+    return 3 + distance(label, q) / Math.max(label.length, q.length, 1);
+  };
+  return entries
+    .map((e, i) => ({ e, i, s: score(e) }))
+    .sort((a, b) => a.s - b.s || a.i - b.i)
+    .slice(0, n)
+    .map((x) => x.e);
+}
+
+/** A name as letters and digits only, case and accents folded: "Trader Joe's" and "trader joes" read alike. */
+const compact = (name: string) => foldText(name).replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Whether a typed name is a near miss of another: not the same name (case aside) but the same once
+ * case, accents, spacing and punctuation are set aside, or one typing slip apart in a word of
+ * three letters or more. Names whose numbers or one-letter words differ ("Shop 1", "Shop 2";
+ * "Unit A", "Unit B") are not near: they name two things.
+ */
+export function nearName(typed: string, name: string): boolean {
+  if (typed.trim().toLowerCase() === name.trim().toLowerCase()) return false;
+  const a = compact(typed);
+  const b = compact(name);
+  if (!a || !b) return false;
+  if (a === b) return true;
+  if (Math.min(a.length, b.length) < 4 || a.replace(/\D/g, '') !== b.replace(/\D/g, '')) return false;
+  const words = (x: string) =>
+    foldText(x)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  const [x, y] = [words(typed), words(name)];
+  const differ = [...x.filter((w) => !y.includes(w)), ...y.filter((w) => !x.includes(w))];
+  return differ.every((w) => w.length >= 3) && distance(a, b) <= 1;
+}

@@ -13,6 +13,7 @@ import { sniffFormat } from './sniff.js';
 import { countLines } from './text.js';
 import { type CsvColumns, type ParsedStatement, STATEMENT_LIMITS, StatementError, type StatementFormat } from './types.js';
 
+export { cleanPayeeName } from './payee-text.js';
 export { CSV_PRESETS, type CsvPreset } from './presets.js';
 export {
   type CsvColumns,

@@ -1,7 +1,7 @@
 /**
  * An API write tool's request as one more kind of plan of the write pipeline (pipeline.ts): the
  * entities it touches (its row of api-writes.ts), the kinds of write it makes (from the
- * operation's facts, for the policy), the duplicate guard where the operation has one, and an
+ * operation's facts, for the policy), the duplicate and new-payee guards where the operation has them, and an
  * `apply` that makes the one request through the service, journaled as the answer shows it. Its
  * answer: the API's, with what is read back after it (follow-ups.ts) and the change_id, for the
  * output builder (src/mcp/output) to shape.
@@ -12,6 +12,7 @@ import type { Operation, WriteFacts, WriteOperationId } from '../api/operations/
 import type { ServiceResult } from '../sync/service.js';
 import { API_WRITES, type ApiWrite, type Item } from './api-writes.js';
 import type { DuplicateGuard } from './duplicates.js';
+import { payeeNamesIn } from './new-payees.js';
 import { describeEntity, type EntityChange, type Shown } from './entities.js';
 import { followUp } from './follow-ups.js';
 import type { ConfirmInput } from './gate.js';
@@ -75,6 +76,8 @@ export interface ApiWriteCall {
   call: CallArgs;
   /** allow_duplicate: true (where the operation has the duplicate guard). */
   allowDuplicate: boolean;
+  /** allow_new_payee: true (where the operation takes payee names, new-payees.ts). */
+  allowNewPayee?: boolean;
   confirm: ConfirmInput;
 }
 
@@ -94,6 +97,7 @@ function planOf(w: ApiWriteCall, ctx: PlanContext): WritePlan<ServiceResult> {
     kinds: writeKindsOf(w.op.write, w.call),
     entities,
     ...(w.op.write.duplicateGuard && !w.allowDuplicate ? { guard: duplicateGuard(w.call) } : {}),
+    ...(w.op.write.newPayees && !w.allowNewPayee ? { payeeNames: payeeNamesIn(body) } : {}),
     apply: async (writer) => {
       const res = await writer.send(w.op.id, w.call);
       return { result: res, draft: draftOf(row, w.call, entities, res.data, ctx.shown) };

@@ -4,8 +4,9 @@
  * with expected_count. A count that does not hold, or more than 5 to change, answers with a
  * preview first; what is already as asked is left alone, and what cannot be changed so (a split,
  * a transfer between budget accounts, a tracking account) is listed as skipped with the reason.
- * approve_transactions may set categories too (`categories`: transaction id → category): each such
- * transaction is approved and categorized in the same request, and the whole call is one change.
+ * approve_transactions may set categories and payees too (`categories`, `payees`: transaction id →
+ * category, payee): each such transaction is approved and changed in the same request, and the
+ * whole call is one change. A payee is one the budget has (id or exact name), never a transfer payee.
  * Sent a hundred per request, each exactly once; a failure part way says how many were changed.
  */
 import * as z from 'zod';
@@ -166,32 +167,55 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void)
 }
 
 const APPROVE_INPUT = {
-  categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category (id or name), set in the same change.'),
+  categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category.'),
+  payees: z.record(guardedString(100), NameOrId).optional(),
   ...SELECTION,
 };
 
-/** approve_transactions: approval, and with `categories` each named transaction's category too, in one change. */
+/** approve_transactions: approval, and with `categories` and `payees` each named transaction's category and payee too, in one change. */
 function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_INPUT>>): Promise<TaskPlan> {
   const r = ctx.replica;
-  const { categories, ...selection } = a;
+  const { categories, payees, ...selection } = a;
   const wanted = new Map(Object.entries(categories ?? {}).map(([id, c]) => [id, categoryOf(r, c, `categories.${id}`)]));
+  const named = new Map(Object.entries(payees ?? {}).map(([id, p]) => [id, payeeOf(r, p, `payees.${id}`)]));
   const decide: Decide = (t, split) => {
     const want = wanted.get(t.id);
-    if (!want) return t.approved ? { unchanged: 'approved' } : { change: { approved: true } };
-    const blocked = noCategory(r, t, split);
-    if (blocked) return { skip: blocked };
-    return t.approved && t.category_id === want ? { unchanged: 'already' } : { change: { approved: true, category_id: want } };
+    const payee = named.get(t.id);
+    const change: Record<string, unknown> = { approved: true };
+    if (want) {
+      const blocked = noCategory(r, t, split);
+      if (blocked) return { skip: blocked };
+      change.category_id = want;
+    }
+    if (payee) {
+      if (t.transfer_account_id) return { skip: "a transfer: its payee is the other account's" };
+      change.payee_id = payee;
+    }
+    const same = Object.entries(change).every(([k, v]) => (t as Record<string, unknown>)[k] === v);
+    return same ? { unchanged: 'already' } : { change };
   };
-  // A category for a transaction the call does not select is a mistake, not something to ignore.
+  // A category or payee for a transaction the call does not select is a mistake, not something to ignore.
   const check = (ids: string[]) => {
     const selected = new Set(ids);
-    const stray = [...wanted.keys()].filter((id) => !selected.has(id));
-    if (stray.length)
-      throw new ArgumentError(
-        `categories names ${stray.length === 1 ? 'a transaction' : 'transactions'} not among those to approve: ${stray.slice(0, 10).join(', ')}. Select ${stray.length === 1 ? 'it' : 'them'} too (transaction_ids or the filter), or leave ${stray.length === 1 ? 'it' : 'them'} out of categories`,
-      );
+    for (const [arg, map] of [['categories', wanted] as const, ['payees', named] as const]) {
+      const stray = [...map.keys()].filter((id) => !selected.has(id));
+      if (stray.length)
+        throw new ArgumentError(
+          `${arg} names ${stray.length === 1 ? 'a transaction' : 'transactions'} not among those to approve: ${stray.slice(0, 10).join(', ')}. Select ${stray.length === 1 ? 'it' : 'them'} too (transaction_ids or the filter), or leave ${stray.length === 1 ? 'it' : 'them'} out of ${arg}`,
+        );
+    }
   };
-  return planBulk('Approve', decide, check)(ctx, selection, categories ? { categories: Object.fromEntries(wanted) } : {});
+  const extra = { ...(categories ? { categories: Object.fromEntries(wanted) } : {}), ...(payees ? { payees: Object.fromEntries(named) } : {}) };
+  return planBulk('Approve', decide, check)(ctx, selection, extra);
+}
+
+/** The payee an argument names (names were turned into ids before the handler); not a transfer payee, which would make a transfer. */
+function payeeOf(r: PlanContext['replica'], id: string, label: string): string {
+  const p = r.payees.get(id);
+  if (!p || p.deleted) throw new ArgumentError(`${label} ${id}: no such payee in this budget`);
+  if (p.transfer_account_id)
+    throw new ArgumentError(`${label}: ${JSON.stringify(p.name)} is a transfer payee; make a transfer with update_transactions instead`);
+  return p.id;
 }
 
 export const APPROVE_TRANSACTIONS = taskWrite({ input: APPROVE_INPUT, plan: approve });

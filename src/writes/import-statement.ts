@@ -7,7 +7,9 @@
  *    they show for review), with YNAB's import id `YNAB:<milliunits>:<date>:<occurrence>` (so a
  *    later import by YNAB or by this tool recognises them), and the suggested category only when
  *    the suggestion is of high confidence (src/insights/suggest.ts); the preview shows the others
- *    as `suggestion` with their confidence, for the user to decide;
+ *    as `suggestion` with their confidence, for the user to decide; with the payee the budget
+ *    knows for the bank's text, else a new payee of its cleaned name (statement-payees.ts), the
+ *    bank's text kept in the memo; the preview shows each new row's `payee` beside its `bank_text`;
  *  - marks the matched hand-entered transactions that are uncleared cleared, in one request;
  *  - is one change: undo deletes what was created and puts back what was cleared.
  * Creates go the exactly-once way (an import id is YNAB's own proof of identity), so a lost answer
@@ -22,6 +24,7 @@ import { STATEMENT_FILE_ARGS } from '../statements/args.js';
 import { currentState, transactionState, type EntityChange, type State } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
 import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';
+import { rowPayees, type RowPayee } from './statement-payees.js';
 import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from './steps.js';
 import { accountOf, taskWrite, type TaskPlan } from './task.js';
@@ -37,15 +40,27 @@ type Args = z.infer<z.ZodObject<typeof INPUT>>;
 /** Updates sent in one request: a 500-row file's in one. */
 const UPDATE_CHUNK = 1000;
 
-/** The create of a new row: as YNAB's own import makes it. */
-function newItem(accountId: string, m: RowMatch, categoryId: string | null): Record<string, unknown> {
+/**
+ * The memo of a new row: the row's own, and the bank's text where the payee is named otherwise
+ * (a create cannot set YNAB's import_payee_name_original, so the memo keeps what the bank said).
+ */
+function memoOf(m: RowMatch, payee: RowPayee | undefined): string | null {
+  const text = m.row.payee.trim();
+  const own = m.row.memo?.trim() ?? '';
+  const bank = payee && text && payee.name !== text && !own.includes(text) ? text.slice(0, 200) : '';
+  if (!bank) return own ? own.slice(0, 500) : null;
+  return own ? `${own.slice(0, 497 - bank.length)} · ${bank}` : bank;
+}
+
+/** The create of a new row: as YNAB's own import makes it, with the payee the budget knows for its text (statement-payees.ts). */
+function newItem(accountId: string, m: RowMatch, payee: RowPayee | undefined, categoryId: string | null): Record<string, unknown> {
   return {
     account_id: accountId,
     date: m.row.date,
     amount: m.row.amount,
-    ...(m.row.payee.trim() ? { payee_name: m.row.payee.trim().slice(0, 200) } : {}),
+    ...(payee?.id ? { payee_id: payee.id } : payee ? { payee_name: payee.name } : {}),
     category_id: categoryId,
-    memo: m.row.memo?.trim() ? m.row.memo.trim().slice(0, 500) : null,
+    memo: memoOf(m, payee),
     cleared: 'cleared',
     approved: false,
     ...(m.importIdDropped ? {} : { import_id: m.importId }),
@@ -76,17 +91,27 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const { parsed } = read;
   const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
   const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;
+  const payeeOf = rowPayees(ctx.view);
   const fresh = matches.filter((m) => m.status === 'new');
+  const payees = new Map(fresh.filter((m) => m.row.payee.trim()).map((m) => [m, payeeOf(m.row.payee)]));
   // Every suggestion is shown; only a high-confidence one is set (the rest arrive uncategorized,
   // for review_transactions).
   const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
   const suggested = new Map<RowMatch, { category: string; confidence: string }>();
   for (const m of fresh) {
-    const s = suggest?.({ payee_name: m.row.payee, import_payee_name: m.row.payee, amount: m.row.amount, account_id: account.id, date: m.row.date });
+    const p = payees.get(m);
+    const s = suggest?.({
+      payee_id: p?.id ?? null,
+      payee_name: p?.name ?? null,
+      import_payee_name: m.row.payee,
+      amount: m.row.amount,
+      account_id: account.id,
+      date: m.row.date,
+    });
     categories.set(m, s && s.confidence === 'high' ? { id: s.category_id, name: s.category } : undefined);
     if (s && s.confidence !== 'high') suggested.set(m, { category: s.category, confidence: s.confidence });
   }
-  const items = fresh.map((m) => newItem(account.id, m, categories.get(m)?.id ?? null));
+  const items = fresh.map((m) => newItem(account.id, m, payees.get(m), categories.get(m)?.id ?? null));
   const toClear = matches.filter((m) => m.status === 'matched' && r.transactions.get(m.id!)?.cleared === 'uncleared');
   const entities: EntityChange[] = [
     ...items.map((item, i) => ({
@@ -102,9 +127,10 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     }),
   ];
   const counts = statusCounts(matches);
-  const shown = rowsShown(matches, (m) =>
-    categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {},
-  );
+  const shown = rowsShown(matches, (m) => ({
+    ...payeeShown(m, payees.get(m)),
+    ...(categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {}),
+  }));
   const balance = balanceCheck(ctx, account.id, parsed.balance, fresh);
   const details = {
     account: account.name,
@@ -148,7 +174,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
       apply: async () => ({ result: {} }),
     };
   }
-  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, entities, details }) };
+  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, entities, details, payees }) };
 }
 
 interface ImportPlan {
@@ -159,6 +185,13 @@ interface ImportPlan {
   toClear: RowMatch[];
   entities: EntityChange[];
   details: Record<string, unknown>;
+  payees: Map<RowMatch, RowPayee>;
+}
+
+/** A new row's payee beside the bank's text: the payee it is created with, and what that rests on. */
+function payeeShown(m: RowMatch, p: RowPayee | undefined): Record<string, unknown> {
+  if (!p) return {};
+  return { payee: p.name, ...(p.id ? { payee_id: p.id } : {}), bank_text: m.row.payee, payee_basis: p.basis };
 }
 
 /** Which created transaction each new row became: by import id, else by date and amount in order. */
@@ -220,7 +253,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
   const cleared = done.filter((e) => e.action === 'update' && e.before?.cleared !== e.after?.cleared).length;
   const shown = rowsShown(
     p.fresh.filter((m) => made.has(m)),
-    (m) => ({ id: made.get(m)!.id }),
+    (m) => ({ ...payeeShown(m, p.payees.get(m)), id: made.get(m)!.id }),
   );
   return {
     result: {

@@ -8,7 +8,8 @@
  *              write's plan: api-plan.ts with the operation's row of api-writes.ts; a task's:
  *              transfer.ts, move-money.ts, bulk.ts, split.ts, undo-task.ts (task.ts types them
  *              from their schemas). Closed accounts it puts money in are noted (checks.ts).
- *   2. guard   A create that looks like a transaction already there is held (duplicates.ts).
+ *   2. guard   A payee_name that is a near miss of a payee the budget has is held (new-payees.ts);
+ *              a create that looks like a transaction already there is held (duplicates.ts).
  *   3. gate    Confirmation (gate.ts): a preview and a confirm_token (plan.ts, confirm-tokens.ts),
  *              the client's dialog (asked by src/mcp/dialog.ts), or go, as the mode says (policy.ts).
  *   4. apply   The plan's requests through the service, each exactly once (steps.ts, then
@@ -27,6 +28,7 @@ import type { YnabService } from '../sync/service.js';
 import { closedAccountNotices } from './checks.js';
 import type { ConfirmTokens } from './confirm-tokens.js';
 import { holdDuplicates, type DuplicateGuard } from './duplicates.js';
+import { holdNewPayees, type PayeeName } from './new-payees.js';
 import { shownBy, type Shown } from './entities.js';
 import { confirming, gate, type Ask, type ConfirmInput } from './gate.js';
 import type { Draft, Plan } from './plan.js';
@@ -92,6 +94,8 @@ export interface WritePlan<R> extends Plan {
   answer?: Record<string, unknown>;
   /** Creates transactions: held when they look like ones already there (duplicates.ts). */
   guard?: DuplicateGuard;
+  /** The payee names it sends, which make payees: held when one is a near miss of a payee there (new-payees.ts). */
+  payeeNames?: PayeeName[];
   /** Makes the change through the service, each request exactly once (steps.ts). */
   apply(w: Writer): Promise<Applied<R>>;
 }
@@ -133,6 +137,8 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];
   if (plan.answer) return { stop: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };
   // 2. guard
+  const misnamed = plan.payeeNames ? holdNewPayees(replica, plan.payeeNames) : undefined;
+  if (misnamed) return { stop: misnamed };
   const held = plan.guard ? holdDuplicates(replica, ctx.shown, plan.guard, plan.notices ?? []) : undefined;
   if (held) return { stop: held };
   // 3. gate

@@ -61,4 +61,4 @@ export const PREVIEW_HINT = 'May preview: repeat with confirm_token only if the 
 /** The confirm flow as the server's instructions say it, once, rather than in every write tool. */
 export const CONFIRM_FLOW =
   'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold, statement imports, reconciliations, a move_money that overspends its source unless allow_overspend; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
-  'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. Every change answers with a change_id; undo_change undoes it.';
+  'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. A payee_name close to an existing payee is held with payee_candidates; allow_new_payee: true makes the new payee. Every change answers with a change_id; undo_change undoes it.';

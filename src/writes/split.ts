@@ -14,6 +14,8 @@
  *    own (not undoable: it changed only the id), so list_recent_changes shows where the old id went.
  *    Every id the lines name is checked before anything is sent (../mcp/resolve.ts), so that a
  *    create YNAB would refuse for an unknown category or payee never follows the delete.
+ *  - A line's payee_name close to a payee the budget has is held (new-payees.ts) unless
+ *    allow_new_payee: true.
  */
 import * as z from 'zod';
 import { addYears } from '../api/dates.js';
@@ -27,6 +29,7 @@ import { currentState, describeEntity, transactionState, type EntityChange, type
 import type { Draft } from './plan.js';
 import { txnRow } from './rows.js';
 import { StepError, transactionBody, type Writer } from './steps.js';
+import { payeeNamesIn } from './new-payees.js';
 import type { PlanContext } from './pipeline.js';
 import { moneyPair, taskWrite, type TaskPlan } from './task.js';
 import { UncertainWriteError } from '../api/client/errors.js';
@@ -212,6 +215,7 @@ const INPUT = {
   transaction_id: guardedString(100),
   subtransactions: z.array(LINE).min(2).max(100).describe('The lines (amount, category_id; payee, memo), summing to the total.'),
   ...moneyPair('New total; default the current amount.'),
+  allow_new_payee: z.boolean().optional(),
 };
 
 async function planSplitTool(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>): Promise<TaskPlan> {
@@ -233,6 +237,7 @@ async function planSplitTool(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INP
     entities: p.entities,
     details: { kept: p.kept, ...(p.lost.length ? { not_kept: p.lost } : {}) },
     notices: p.notices,
+    ...(a.allow_new_payee ? {} : { payeeNames: payeeNamesIn(lines, 'subtransactions') }),
     apply: async (w) => {
       const done = await applySplit(p, a.transaction_id, w, ctx.shown);
       return {

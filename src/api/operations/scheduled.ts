@@ -40,7 +40,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'create', exactlyOnce: 'identity' },
+    write: { makes: 'create', newPayees: true, exactlyOnce: 'identity' },
     output: { kind: 'scheduled_transaction' },
     toolset: 'scheduled',
     tool: {
@@ -80,7 +80,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'update', exactlyOnce: 'resend' },
+    write: { makes: 'update', newPayees: true, exactlyOnce: 'resend' },
     output: { kind: 'scheduled_transaction' },
     toolset: 'scheduled',
     tool: {

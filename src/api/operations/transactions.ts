@@ -42,7 +42,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'create', duplicateGuard: true, exactlyOnce: 'identity-list' },
+    write: { makes: 'create', duplicateGuard: true, newPayees: true, exactlyOnce: 'identity-list' },
     output: { kind: 'transaction', list: true, totals: true },
     toolset: 'transactions',
     tool: {
@@ -67,7 +67,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'update', batch: true, exactlyOnce: 'compare' },
+    write: { makes: 'update', batch: true, newPayees: true, exactlyOnce: 'compare' },
     output: { kind: 'transaction', list: true, totals: true },
     toolset: 'transactions',
     tool: {
@@ -130,7 +130,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'update', exactlyOnce: 'compare' },
+    write: { makes: 'update', newPayees: true, exactlyOnce: 'compare' },
     output: { kind: 'transaction' },
     toolset: 'transactions',
     tool: {

@@ -139,7 +139,7 @@ const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { messag
 
 /**
  * The arguments an API tool may take besides its operation's own: how the answer is shown (detail,
- * fields, include_all, limit, cursor) and allow_duplicate. Which of them a tool takes follows from
+ * fields, include_all, limit, cursor), allow_duplicate and allow_new_payee. Which of them a tool takes follows from
  * its row's facts (definitions.ts).
  */
 export const CONTROLS = {
@@ -148,6 +148,7 @@ export const CONTROLS = {
   include_all: z.boolean().optional().describe(FIELD_DOCS.include_all!),
   ...PAGING,
   allow_duplicate: z.boolean().optional(),
+  allow_new_payee: z.boolean().optional(),
 };
 
 /**

@@ -120,6 +120,8 @@ function define(op: Operation): ApiTool {
   if (paged) Object.assign(controls, { limit: CONTROLS.limit, cursor: CONTROLS.cursor });
   // The duplicate guard holds a create that looks like one already there (src/writes/duplicates.ts).
   if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
+  // A payee_name close to an existing payee is held (src/writes/new-payees.ts).
+  if (op.write?.newPayees) controls.allow_new_payee = CONTROLS.allow_new_payee;
   return {
     kind: 'api',
     op,

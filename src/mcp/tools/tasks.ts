@@ -63,7 +63,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'approve_transactions',
     title: 'Approve transactions',
-    description: 'Use to approve transactions by id, or all matching a search_transactions filter with expected_count; categories also sets categories.',
+    description: 'Use to approve transactions by id, or all matching a search_transactions filter with expected_count; categories and payees also set those.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],

@@ -1,0 +1,66 @@
+/**
+ * A payee's name from a bank's text for it, for a payee an import has to create: what the bank
+ * adds around the merchant's name is left out, so that "SQ *BLUE BOTTLE COFFEE" becomes
+ * "Blue Bottle Coffee" and "SHELL OIL 57442" becomes "Shell Oil", never a payee per store or
+ * per order. Left out:
+ *  - a card processor's prefix (`SQ *`, `TST*`, `PAYPAL *`, `SP *`, `DD *`, …), the merchant
+ *    following it; a point-of-sale or card prefix (`POS `, `DEBIT CARD PURCHASE `, `CHECKCARD 0412 `);
+ *  - after a merchant's own `*` ("UBER *TRIP", "AMZN MKTP US*2K4LM19"), what follows: an order's
+ *    or a trip's reference; Amazon's marketplace descriptors are Amazon;
+ *  - store numbers (`#552`, a number of three or more digits), reference codes (a word of letters
+ *    and digits with at least two digits, `XXXX1234`), dates (`04/12`).
+ * A text in capitals is put in title case (words without a vowel, like CVS, stay capitals); a text
+ * a person typed keeps its case. When nothing would be left, the text is kept as it was (trimmed).
+ */
+
+/** Processors whose descriptor is `PREFIX*MERCHANT`: the merchant follows the star. */
+const PROCESSORS = ['SQ', 'SQU', 'TST', 'PAYPAL', 'PP', 'SP', 'DD', 'IC', 'GGL', 'GOOGLE', 'CKE', 'LS', 'BT', 'WPY', 'PY', 'ZTL', 'SUMUP', 'IZ', 'FS'];
+
+const PROCESSOR = new RegExp(`^(?:${PROCESSORS.join('|')})\\s*\\*\\s*`, 'i');
+
+/** Words a card or terminal puts before the merchant. */
+const CARD_PREFIX =
+  /^(?:(?:pos|debit card|debit|visa|mastercard|mc|card|checkcard|check card|recurring)\s+(?:purchase|payment|debit|transaction)?\s*(?:\d{4}\s+)?(?:\d{2}\/\d{2}\s+)?|checkcard\s+\d{4}\s+)/i;
+
+/** Descriptors that are Amazon whatever follows them. */
+const AMAZON = /^(?:amzn(?:\s+mktp|\s+mktplace|\s+digital|\s+prime)?(?:\s+[a-z]{2})?|amazon(?:\.com|\s+mktplace|\s+mktp|\s+marketplace)(?:\s+[a-z]{2})?)\b/i;
+
+/** A store's number with the word that says so ("STORE 0031", "NO. 12"). */
+const STORE_NUMBER = /\s(?:store|str|no\.?|nr\.?)\s*#?\d+\b/gi;
+
+/** Store numbers, reference codes and dates: words that name no merchant. */
+function noise(word: string): boolean {
+  if (/^#\S*$/.test(word)) return true;
+  if (/^\d{3,}$/.test(word)) return true;
+  if (/^\d{1,2}\/\d{1,2}(?:\/\d{2,4})?$/.test(word)) return true;
+  // A word of letters and digits mixed, with two digits at least: an order or card reference.
+  if (/^[a-z0-9*x-]+$/i.test(word) && /\d.*\d/.test(word) && /[a-z*]/i.test(word)) return true;
+  return false;
+}
+
+const VOWEL = /[aeiouyäöüéèáàíóú]/i;
+
+/** A text in capitals in title case; words without a vowel (CVS, DB) and short ones with a dot stay as they are. */
+function titleCase(text: string): string {
+  if (/\p{Ll}/u.test(text)) return text;
+  return text.replace(/\p{L}[\p{L}'’]*/gu, (w) => (VOWEL.test(w) ? w[0]! + w.slice(1).toLowerCase() : w));
+}
+
+/** The payee's name in a bank's text (see the header). */
+export function cleanPayeeName(bankText: string): string {
+  const raw = bankText.replace(/\s+/g, ' ').trim();
+  let text = raw.replace(CARD_PREFIX, '').replace(PROCESSOR, '').replace(STORE_NUMBER, ' ');
+  if (AMAZON.test(text)) return 'Amazon';
+  // A merchant's own star: what follows is a reference ("UBER *TRIP HELP.UBER").
+  const star = text.indexOf('*');
+  if (star > 0) text = text.slice(0, star);
+  const words: string[] = [];
+  for (const w of text.replace(/\*/g, ' ').split(' ')) {
+    if (!w || noise(w)) continue;
+    // A lone "S" after a word is an apostrophe the bank dropped ("TRADER JOE S").
+    if (/^s$/i.test(w) && words.length) words[words.length - 1] += `'${w}`;
+    else words.push(w);
+  }
+  const named = titleCase(words.join(' '));
+  return named.replace(/[\s\-–,.:/]+$/u, '') || raw;
+}
