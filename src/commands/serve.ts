@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { HttpServer } from '../transport/http.js';
 import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
-import { intFlag, listenError, listFlag, parseFlags, UsageError } from '../shared/cli-flags.js';
+import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions } from './server-setup.js';
 
@@ -73,7 +73,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
-    process.stderr.write(SERVE_USAGE);
+    process.stdout.write(SERVE_USAGE);
     return;
   }
   const transport = flags.transport ?? 'stdio';
@@ -93,7 +93,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds', 'replica-cache-mb', 'metrics-token-file', 'metrics-port', 'log-format'] as const)
     if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
-  const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;
+  const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(warningLine(m))) : undefined;
 
   // A tool may read the user's files by path only when this server is theirs alone: over stdio, or
   // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
@@ -131,6 +131,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { serveStdioServer } = await import('../transport/stdio.js');
     const stdio = serveStdioServer(state);
     stop = () => stdio.close();
+    // A person who typed `ynab-mcp` sees why nothing happens; a host (stdin a pipe) gets nothing extra.
+    if (process.stdin.isTTY)
+      log('ynab-mcp: waiting for an MCP host on stdin (hosts start this server themselves; Ctrl-C stops it); `ynab-mcp --help` lists the commands');
     process.stdin.on('end', () => void shutdown('stdin closed'));
   }
 
@@ -163,7 +166,7 @@ export function connectHint(url: string, token: string | undefined): string {
  */
 async function sessionKeyOf(stateDir: string, log: (line: string) => void): Promise<Buffer | undefined> {
   const { fileKey } = await import('../storage/key-file.js');
-  const warn = (m: string) => log(m.startsWith('ynab-mcp:') ? m : `ynab-mcp: warning: ${m}`);
+  const warn = (m: string) => log(warningLine(m));
   try {
     return await fileKey(join(stateDir, 'http-session.key'), warn, 'session key file').key();
   } catch (e) {
