@@ -47,6 +47,10 @@ ${ENVIRONMENT_HELP}  YNAB_MCP_HTTP_TOKEN      the HTTP bearer token, instead of 
   YNAB_MCP_ALLOWED_HOSTS   as --allowed-hosts      YNAB_MCP_ALLOWED_ORIGINS  as --allowed-origins
 `;
 
+/** Over stdio with stdin a terminal: a person typed `ynab-mcp` and sees why nothing happens (a host's stdin is a pipe). */
+const WAITING_ON_A_TERMINAL =
+  'ynab-mcp: waiting for an MCP host on stdin (hosts start this server themselves; Ctrl-C stops it); `ynab-mcp --help` lists the commands';
+
 /** Flags that only mean something when serving over HTTP. */
 const HTTP_ONLY = ['port', 'host', 'http-token-file', 'allowed-hosts', 'allowed-origins'] as const;
 
@@ -131,9 +135,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { serveStdioServer } = await import('../transport/stdio.js');
     const stdio = serveStdioServer(state);
     stop = () => stdio.close();
-    // A person who typed `ynab-mcp` sees why nothing happens; a host (stdin a pipe) gets nothing extra.
-    if (process.stdin.isTTY)
-      log('ynab-mcp: waiting for an MCP host on stdin (hosts start this server themselves; Ctrl-C stops it); `ynab-mcp --help` lists the commands');
+    if (process.stdin.isTTY) log(WAITING_ON_A_TERMINAL);
     process.stdin.on('end', () => void shutdown('stdin closed'));
   }
 
