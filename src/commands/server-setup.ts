@@ -40,7 +40,7 @@ export const SERVER_FLAGS = {
 
 export const SERVER_FLAGS_HELP = `  --sandbox                serve the local demo budgets (no account needed)
   --seed S                 with --sandbox: demo data seed
-  --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
+  --budget ID|NAME         default budget for tools, by id or name (or YNAB_BUDGET_ID; default "last-used")
   --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
                            insights,changes, or the profile core (default all; list_budgets always)
   --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)

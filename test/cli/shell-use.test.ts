@@ -62,6 +62,13 @@ describe('call --sandbox keeps its sandbox between calls', () => {
 
     const again = await call(dir, 'get_transaction', { transaction_id: t.id }, ['--fresh']);
     expect(again.transaction).toMatchObject({ id: t.id, amount: t.amount });
+  }, 300_000); // five processes, one after the other
+
+  it('two calls at once take turns on one kept sandbox', async () => {
+    const dir = join(root, 'turns');
+    const [a, b] = await Promise.all([call(dir, 'list_budgets', {}), call(dir, 'list_budgets', {})]);
+    expect(a.budgets.map((x: { id: string }) => x.id)).toEqual(b.budgets.map((x: { id: string }) => x.id));
+    expect(existsSync(join(dir, 'state', 'sandbox', 'demo.lock'))).toBe(false);
   });
 
   it('--fresh without --sandbox is a usage error', async () => {
