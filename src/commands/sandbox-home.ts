@@ -44,9 +44,10 @@ export async function openKeptSandbox(opts: { stateDir: string; seed: string; fr
   privateDir(stateDir, join(stateDir, 'sandbox'), warn);
   const release = await lockfile.lock(dir, { realpath: false, lockfilePath: `${dir}.lock`, stale: STALE_MS, retries: RETRIES, onCompromised: () => {} });
   try {
-    if (opts.fresh) rmSync(dir, { recursive: true, force: true });
     const dataFile = join(dir, 'data.json');
-    const isNew = !existsSync(dataFile);
+    // Without its data, what the server kept (copies synced to a later point) belongs to no sandbox.
+    const isNew = opts.fresh || !existsSync(dataFile);
+    if (isNew) rmSync(dir, { recursive: true, force: true });
     privateDir(stateDir, join(dir, 'server'), warn);
     const sandbox = await startSandbox({ seed, dataFile, log, rateLimit: 1_000_000 });
     if (isNew) log(`ynab-mcp: the sandbox (seed "${seed}") is kept in ${dir} between calls; --fresh starts it again`);
