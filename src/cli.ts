@@ -57,6 +57,8 @@ scrubStderr();
 exitOnUncaught();
 main(process.argv.slice(2)).catch((e: unknown) => {
   const usage = e instanceof UsageError;
-  process.stderr.write(`ynab-mcp: ${(e as Error).message}\n`);
+  const message = (e as Error).message;
+  // One prefix: a message from below may carry it already.
+  process.stderr.write(`${message.startsWith('ynab-mcp:') ? message : `ynab-mcp: ${message}`}\n`);
   process.exit(usage ? 2 : 1);
 });

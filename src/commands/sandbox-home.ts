@@ -14,7 +14,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { warningLine } from '../shared/cli-flags.js';
-import { privateDir } from '../storage/safe-fs.js';
+import { privateDir, reasonOf } from '../storage/safe-fs.js';
 import { fileKey } from '../storage/key-file.js';
 import { segment } from '../storage/keys.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/app.js';
@@ -41,7 +41,12 @@ export async function openKeptSandbox(opts: { stateDir: string; seed: string; fr
   const { stateDir, seed, log } = opts;
   const dir = keptSandboxDir(stateDir, seed);
   const warn = (m: string) => log(warningLine(m));
-  privateDir(stateDir, join(stateDir, 'sandbox'), warn);
+  try {
+    privateDir(stateDir, join(stateDir, 'sandbox'), warn);
+  } catch (e) {
+    const path = (e as NodeJS.ErrnoException).path ?? stateDir;
+    throw new Error(`the sandbox cannot be kept in the state directory ${stateDir}: ${path}: ${reasonOf(e)}`);
+  }
   const release = await lockfile.lock(dir, { realpath: false, lockfilePath: `${dir}.lock`, stale: STALE_MS, retries: RETRIES, onCompromised: () => {} });
   try {
     const dataFile = join(dir, 'data.json');

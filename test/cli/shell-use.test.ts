@@ -71,6 +71,16 @@ describe('call --sandbox keeps its sandbox between calls', () => {
     expect(existsSync(join(dir, 'state', 'sandbox', 'demo.lock'))).toBe(false);
   });
 
+  it('a state directory that cannot hold it is named, with what is wrong', async () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, '');
+    const r = await runCli(['call', '--sandbox', 'list_budgets'], { env: { ...env(root), YNAB_MCP_STATE_DIR: file } });
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `ynab-mcp: the sandbox cannot be kept in the state directory ${file}: ${file}: a file stands where a directory belongs\n`,
+    ]);
+  });
+
   it('--fresh without --sandbox is a usage error', async () => {
     const r = await runCli(['call', 'list_budgets', '--fresh'], { env: env(join(root, 'fresh')) });
     expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--fresh only applies with --sandbox/)]);
