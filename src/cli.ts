@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * ynab-mcp command line. stdout belongs to the MCP channel (serve) or to one machine-readable
- * line (sandbox); everything for people goes to stderr.
+ * ynab-mcp command line. stdout belongs to the MCP channel (serve), to one machine-readable
+ * line (sandbox) or to what was asked for (--help, --version, tools, call); everything else for
+ * people (notices, warnings, errors) goes to stderr.
  */
 import { createRequire } from 'node:module';
 import { UsageError } from './shared/cli-flags.js';
@@ -42,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const [name, rest] = first === undefined || (first.startsWith('--') && first !== '--help') ? ['serve', argv] : [first, others];
   if (name === '--help' || name === '-h' || name === 'help') {
-    process.stderr.write(USAGE);
+    process.stdout.write(USAGE);
     return;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
@@ -56,6 +57,8 @@ scrubStderr();
 exitOnUncaught();
 main(process.argv.slice(2)).catch((e: unknown) => {
   const usage = e instanceof UsageError;
-  process.stderr.write(`ynab-mcp: ${(e as Error).message}\n`);
+  const message = (e as Error).message;
+  // One prefix: a message from below may carry it already.
+  process.stderr.write(`${message.startsWith('ynab-mcp:') ? message : `ynab-mcp: ${message}`}\n`);
   process.exit(usage ? 2 : 1);
 });

@@ -4,9 +4,11 @@
  */
 import type { OpenedSecretStore } from './secret-store.js';
 
-export function whereStored(store: Pick<OpenedSecretStore, 'kind' | 'location' | 'probe'>): string {
+/** `reasonShown`: why there is no keychain was said already (the store's warning): not again. */
+export function whereStored(store: Pick<OpenedSecretStore, 'kind' | 'location' | 'probe'>, reasonShown = false): string {
   if (store.kind === 'keychain') return `the OS keychain (${store.location})`;
-  return `the file ${store.location} (readable only by you, mode 0600; no OS keychain: ${store.probe.reason ?? 'unavailable'})`;
+  const why = reasonShown ? 'see the warning above' : (store.probe.reason ?? 'unavailable');
+  return `the file ${store.location} (readable only by you, mode 0600; no OS keychain: ${why})`;
 }
 
 export function formatBytes(n: number): string {

@@ -5,6 +5,7 @@
  * error messages still avoid echoing the name, because a caller that swapped `set(name, value)`
  * arguments would otherwise print the secret.
  */
+import { warningLine } from '../shared/cli-flags.js';
 
 /** Every secret ynab-mcp itself stores. Other names are allowed; the keychain store keeps a registry of them. */
 /** Every name a sign-in writes. A new sign-in replaces all of them, so no field of an older one lingers. */
@@ -126,5 +127,5 @@ export type Warn = (message: string) => void;
 
 /** Default warning sink: stderr (stdout is the MCP channel). */
 export const stderrWarn: Warn = (message) => {
-  process.stderr.write(`ynab-mcp: warning: ${message}\n`);
+  process.stderr.write(`${warningLine(message)}\n`);
 };

@@ -89,6 +89,9 @@ function probeOnce(service: string, timeoutMs: number): Promise<ProbeResult> {
   return pending;
 }
 
+/** How the warning that secrets go to the file begins: login and status state it in their own words. */
+export const NO_KEYCHAIN = 'No OS keychain was available';
+
 export async function openSecretStore(opts: SecretStoreOptions): Promise<OpenedSecretStore> {
   const service = opts.service ?? 'ynab-mcp';
   const profile = opts.profile ?? 'default';
@@ -121,7 +124,7 @@ export async function openSecretStore(opts: SecretStoreOptions): Promise<OpenedS
   if (!announced.has(path)) {
     announced.add(path);
     warn(
-      `No OS keychain was available (${probe.reason ?? keychainBackendLabel(probe.backend)}). ` +
+      `${NO_KEYCHAIN} (${probe.reason ?? keychainBackendLabel(probe.backend)}). ` +
         `Secrets are stored in the file ${path} instead, readable only by your user account (mode 0600).` +
         (probe.backend === 'secret-service'
           ? ' To use the keychain, run a Secret Service provider (for example gnome-keyring or KeePassXC) in an unlocked D-Bus session.'

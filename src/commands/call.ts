@@ -15,6 +15,11 @@ structured result as JSON on stdout. ARGUMENTS is a JSON object, e.g. '{"limit":
 read it from stdin; without it the tool gets {}. Exits 1 when the tool reports an error (the
 message goes to stderr), 2 when the command line is wrong.
 
+With --sandbox the demo budgets are kept between calls (in the state directory's sandbox/), so a
+preview's confirm_token can be redeemed by the next call, and an undo undoes a change made before.
+Calls take turns (one waits for the other).
+
+  --fresh                  with --sandbox: start the demo budgets again, as new
 Options (as for serve):
 ${SERVER_FLAGS_HELP}
 ${ENVIRONMENT_HELP}`;
@@ -58,18 +63,19 @@ function nearest(name: string, names: string[]): string[] {
 }
 
 export async function callCommand(argv: string[]): Promise<void> {
-  const { values: flags, positionals } = parseCommand(argv, { ...SERVER_FLAGS, help: { type: 'boolean', short: 'h' } });
+  const { values: flags, positionals } = parseCommand(argv, { ...SERVER_FLAGS, fresh: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (flags.help) {
-    process.stderr.write(CALL_USAGE);
+    process.stdout.write(CALL_USAGE);
     return;
   }
+  if (flags.fresh && !flags.sandbox) throw new UsageError('--fresh only applies with --sandbox (it starts the kept demo budgets again)');
   const [tool, rawArgs, ...extra] = positionals;
   if (!tool) throw new UsageError(`name the tool to call: ynab-mcp call TOOL [ARGUMENTS] ("ynab-mcp tools" lists them)`);
   if (extra.length)
     throw new UsageError(`unexpected ${extra.map((e) => JSON.stringify(e)).join(' ')}: give ARGUMENTS as one JSON object (quote it for the shell)`);
   const args = parseArguments(rawArgs);
 
-  const opened = await openServer(flags);
+  const opened = await openServer(flags, process.env, true, { fresh: flags.fresh === true });
   try {
     const connection = await connectInProcess(opened.state);
     try {

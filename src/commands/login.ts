@@ -11,11 +11,11 @@ import { DEFAULT_APP_URL, DEFAULT_LOGIN_TIMEOUT_MS, DEFAULT_REDIRECT_PORT, Login
 import { writeProfileInfo } from '../auth/profile-info.js';
 import { readSecret } from '../auth/prompt.js';
 import { removeReplicas } from '../auth/replica-files.js';
-import { openSecretStore, type OpenedSecretStore } from '../auth/secret-store.js';
+import { NO_KEYCHAIN, openSecretStore, type OpenedSecretStore } from '../auth/secret-store.js';
 import { accessTokenFromEnv } from '../auth/token-source.js';
 import { verifyToken, VerifyError } from '../auth/verify.js';
 import { configDir, stateDir } from '../paths.js';
-import { intFlag, parseFlags, UsageError } from '../shared/cli-flags.js';
+import { intFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { baseUrlFlag } from './secret-flags.js';
 
 export const LOGIN_USAGE = `Usage: ynab-mcp login [--token-stdin] [options]
@@ -79,7 +79,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
-    process.stderr.write(LOGIN_USAGE);
+    process.stdout.write(LOGIN_USAGE);
     return;
   }
   const oauth = flags.oauth === true;
@@ -105,7 +105,12 @@ export async function loginCommand(argv: string[]): Promise<void> {
     }
   }
 
-  const store = await openSecretStore({ configDir: configDir(), profile: flags.profile, warn: (m) => log(`ynab-mcp: warning: ${m}`) });
+  let keychainWarned = false;
+  const warn = (m: string) => {
+    keychainWarned ||= m.startsWith(NO_KEYCHAIN);
+    log(warningLine(m));
+  };
+  const store = await openSecretStore({ configDir: configDir(), profile: flags.profile, warn });
   const previous = await storedIdentity(store);
   if (accessTokenFromEnv(process.env) !== null) {
     log('Note: YNAB_ACCESS_TOKEN is set; while it is, ynab-mcp uses it instead of the sign-in stored now.');
@@ -133,7 +138,7 @@ export async function loginCommand(argv: string[]): Promise<void> {
     log(
       `Signed in to YNAB as user ${result.userId}: ${kind}, ${result.scope === 'read-only' ? 'read-only access' : 'full access'}, token valid until ${result.expiresAt.toISOString()}.`,
     );
-    log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
+    log(`Stored in ${whereStored(store, keychainWarned)} for profile "${store.profile}".`);
     return;
   }
 
@@ -154,5 +159,5 @@ export async function loginCommand(argv: string[]): Promise<void> {
   await dropOldReplicas(store, previous);
   await writeProfileInfo(configDir(), store.profile, { kind: 'personal', scope: 'full' });
   log(`Signed in to YNAB as user ${userId} with a personal access token.`);
-  log(`Stored in ${whereStored(store)} for profile "${store.profile}".`);
+  log(`Stored in ${whereStored(store, keychainWarned)} for profile "${store.profile}".`);
 }

@@ -10,7 +10,7 @@ import { otherReplicaIdentities, removeReplicas } from '../auth/replica-files.js
 import { openSecretStore } from '../auth/secret-store.js';
 import { accessTokenFromEnv } from '../auth/token-source.js';
 import { configDir, stateDir } from '../paths.js';
-import { parseFlags } from '../shared/cli-flags.js';
+import { parseFlags, warningLine } from '../shared/cli-flags.js';
 
 export const LOGOUT_USAGE = `Usage: ynab-mcp logout [--profile NAME]
 
@@ -25,11 +25,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 export async function logoutCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, { profile: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (flags.help) {
-    process.stderr.write(LOGOUT_USAGE);
+    process.stdout.write(LOGOUT_USAGE);
     return;
   }
   const state = stateDir();
-  const store = await openSecretStore({ configDir: configDir(), profile: flags.profile, warn: (m) => log(`ynab-mcp: warning: ${m}`) });
+  const store = await openSecretStore({ configDir: configDir(), profile: flags.profile, warn: (m) => log(warningLine(m)) });
   const identity = await storedIdentity(store);
   // The replica encryption key shares the default profile's entries but protects every profile's
   // (and YNAB_ACCESS_TOKEN's) replicas: keep it while any of those remain.

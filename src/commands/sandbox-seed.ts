@@ -1,5 +1,6 @@
 /**
- * The demo data seed `serve --sandbox` uses when none is given. `sandbox statement` defaults to
- * it too, so that a statement written without --seed is of the budgets `npm start` serves.
+ * The demo data seed of every command that serves or reads the sandbox without --seed: `sandbox`,
+ * `serve --sandbox` (and `tools`, `call`) and `sandbox statement`, so that a statement written
+ * without --seed is of the budgets the sandbox serves, whichever way it was started.
  */
 export const SERVE_SANDBOX_SEED = 'demo';

@@ -26,10 +26,10 @@ Options:
                        (default us-checking; de-girokonto for a EUR budget)
   --discrepancies N    rows the budget does not have (default 3; 0 = a statement that
                        matches the budget exactly)
-  --seed S             the seed of the sandbox the file is for (default: the one
-                       serve --sandbox uses; ynab-mcp sandbox uses 1 unless given --seed)
+  --seed S             the seed of the sandbox the file is for (default "${SERVE_SANDBOX_SEED}", the
+                       one ynab-mcp sandbox and serve --sandbox use)
   --data FILE          read the sandbox saved at FILE instead
-  --budget NAME        the budget (default the first)
+  --budget ID|NAME     the budget, by id or name (default the first)
   --from DATE          first day (default 30 days before --to)
   --to DATE            last day (default today, UTC)
   --out FILE           write the file there (default stdout)
@@ -54,6 +54,12 @@ function budgets(flags: { data?: string; seed?: string }): BudgetRec[] {
   return newUsers({ seed: flags.seed ?? SERVE_SANDBOX_SEED, now: new Date() }, 1, 1)[0]!.budgets;
 }
 
+/** The budget `--budget` names: by id, else by name (case aside), as the tools' budget_id takes either. */
+function budgetNamed(all: BudgetRec[], wanted: string): BudgetRec | undefined {
+  const w = wanted.trim().toLowerCase();
+  return all.find((b) => b.id.toLowerCase() === w) ?? all.find((b) => b.name.toLowerCase() === w);
+}
+
 export function statementCommand(argv: string[]): void {
   const flags = parseFlags(argv, {
     account: { type: 'string' },
@@ -70,7 +76,7 @@ export function statementCommand(argv: string[]): void {
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
-    process.stderr.write(STATEMENT_USAGE);
+    process.stdout.write(STATEMENT_USAGE);
     return;
   }
   const format = flags.format as StatementFormat | undefined;
@@ -82,8 +88,9 @@ export function statementCommand(argv: string[]): void {
   const from = day(flags.from, 'from') ?? new Date(Date.parse(`${to}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
   if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
   const all = budgets(flags);
-  const budget = flags.budget === undefined ? all[0] : all.find((b) => b.name.toLowerCase() === flags.budget!.toLowerCase());
-  if (!budget) throw new UsageError(`--budget: no budget "${flags.budget}"; budgets: ${all.map((b) => `"${b.name}"`).join(', ')}`);
+  const budget = flags.budget === undefined ? all[0] : budgetNamed(all, flags.budget);
+  if (!budget)
+    throw new UsageError(`--budget: no budget with the id or name "${flags.budget}"; budgets: ${all.map((b) => `"${b.name}" (${b.id})`).join(', ')}`);
   const accounts = [...budget.accounts.values()].filter((a) => !a.deleted && !a.closed);
   const account = accounts.find((a) => a.name.toLowerCase() === (flags.account ?? '').toLowerCase());
   if (!account)

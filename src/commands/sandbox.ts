@@ -5,6 +5,7 @@
 import { startSandbox } from '../sandbox/app.js';
 import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
 import { intFlag, listenError, parseFlags, UsageError } from '../shared/cli-flags.js';
+import { SERVE_SANDBOX_SEED } from './sandbox-seed.js';
 
 export const SANDBOX_USAGE = `Usage: ynab-mcp sandbox [options]
        ynab-mcp sandbox statement --account NAME --format csv|ofx|qfx|qif|camt053 [options]
@@ -25,7 +26,8 @@ Options:
   --read-only-token T    the read-only personal token to accept
                          (test values for this local service, visible in the process list
                          like any argument: never use a real YNAB token here)
-  --seed S               demo data seed (default 1): same seed, same budgets
+  --seed S               demo data seed (default "${SERVE_SANDBOX_SEED}", as serve --sandbox and
+                         sandbox statement): same seed, same budgets
   --users N              users, each with their own demo budgets and tokens (default 1);
                          /oauth/authorize?login=EMAIL signs in as one of them
   --data FILE            load the sandbox from FILE if present; save it there (every
@@ -63,7 +65,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
-    process.stderr.write(SANDBOX_USAGE);
+    process.stdout.write(SANDBOX_USAGE);
     return;
   }
   if (flags.faults !== undefined) {
@@ -90,7 +92,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     host,
     token: flags.token,
     readOnlyToken: flags['read-only-token'],
-    seed: flags.seed,
+    seed: flags.seed ?? SERVE_SANDBOX_SEED,
     users: intFlag(flags.users, 'users', 1, 100),
     dataFile: flags.data,
     transactions: intFlag(flags.transactions, 'transactions', 0, 200_000),

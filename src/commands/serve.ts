@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { HttpServer } from '../transport/http.js';
 import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
-import { intFlag, listenError, listFlag, parseFlags, UsageError } from '../shared/cli-flags.js';
+import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions } from './server-setup.js';
 
@@ -47,6 +47,10 @@ ${ENVIRONMENT_HELP}  YNAB_MCP_HTTP_TOKEN      the HTTP bearer token, instead of 
   YNAB_MCP_ALLOWED_HOSTS   as --allowed-hosts      YNAB_MCP_ALLOWED_ORIGINS  as --allowed-origins
 `;
 
+/** Over stdio with stdin a terminal: a person typed `ynab-mcp` and sees why nothing happens (a host's stdin is a pipe). */
+const WAITING_ON_A_TERMINAL =
+  'ynab-mcp: waiting for an MCP host on stdin (hosts start this server themselves; Ctrl-C stops it); `ynab-mcp --help` lists the commands';
+
 /** Flags that only mean something when serving over HTTP. */
 const HTTP_ONLY = ['port', 'host', 'http-token-file', 'allowed-hosts', 'allowed-origins'] as const;
 
@@ -73,7 +77,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
-    process.stderr.write(SERVE_USAGE);
+    process.stdout.write(SERVE_USAGE);
     return;
   }
   const transport = flags.transport ?? 'stdio';
@@ -93,7 +97,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds', 'replica-cache-mb', 'metrics-token-file', 'metrics-port', 'log-format'] as const)
     if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
-  const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(`ynab-mcp: warning: ${m}`)) : undefined;
+  const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(warningLine(m))) : undefined;
 
   // A tool may read the user's files by path only when this server is theirs alone: over stdio, or
   // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
@@ -131,6 +135,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { serveStdioServer } = await import('../transport/stdio.js');
     const stdio = serveStdioServer(state);
     stop = () => stdio.close();
+    if (process.stdin.isTTY) log(WAITING_ON_A_TERMINAL);
     process.stdin.on('end', () => void shutdown('stdin closed'));
   }
 
@@ -163,7 +168,7 @@ export function connectHint(url: string, token: string | undefined): string {
  */
 async function sessionKeyOf(stateDir: string, log: (line: string) => void): Promise<Buffer | undefined> {
   const { fileKey } = await import('../storage/key-file.js');
-  const warn = (m: string) => log(m.startsWith('ynab-mcp:') ? m : `ynab-mcp: warning: ${m}`);
+  const warn = (m: string) => log(warningLine(m));
   try {
     return await fileKey(join(stateDir, 'http-session.key'), warn, 'session key file').key();
   } catch (e) {

@@ -18,7 +18,7 @@ import { mcpConfig, type McpConfig } from '../mcp/config.js';
 import { ServerState, type Connection } from '../mcp/state.js';
 import { configDir, stateDir } from '../paths.js';
 import type { RunningSandbox } from '../sandbox/app.js';
-import { intFlag, UsageError } from '../shared/cli-flags.js';
+import { intFlag, UsageError, warningLine } from '../shared/cli-flags.js';
 import { SERVE_SANDBOX_SEED } from './sandbox-seed.js';
 import { baseUrlFlag } from './secret-flags.js';
 
@@ -40,7 +40,7 @@ export const SERVER_FLAGS = {
 
 export const SERVER_FLAGS_HELP = `  --sandbox                serve the local demo budgets (no account needed)
   --seed S                 with --sandbox: demo data seed
-  --budget ID              default budget for tools (or YNAB_BUDGET_ID; default "last-used")
+  --budget ID|NAME         default budget for tools, by id or name (or YNAB_BUDGET_ID; default "last-used")
   --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
                            insights,changes, or the profile core (default all; list_budgets always)
   --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
@@ -80,7 +80,7 @@ export interface OpenedServer {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Warnings from the credential code: some carry the prefix already. */
-const warn = (message: string) => log(message.startsWith('ynab-mcp:') ? message : `ynab-mcp: warning: ${message}`);
+const warn = (message: string) => log(warningLine(message));
 
 /**
  * The base URL to use. A --base-url is checked now: a mistake typed on the command line is refused
@@ -135,31 +135,42 @@ export function serverOptions(
  * `localFiles`: it serves one local user (`tools` and `call` run in the user's own process; `serve`
  * says whether it listens on stdio or loopback).
  */
-export async function openServer(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env, localFiles = true): Promise<OpenedServer> {
+export async function openServer(
+  flags: ServerFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  localFiles = true,
+  /** `call`: the sandbox and the server's state are kept between runs (sandbox-home.ts); `fresh` starts them again. */
+  keep?: { fresh: boolean },
+): Promise<OpenedServer> {
   const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env, localFiles);
   if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
 
   if (flags.sandbox) {
-    const { startSandbox } = await import('../sandbox/app.js');
-    // The demo is local and throwaway: its own state directory, nothing saved.
-    const sandbox = await startSandbox({ seed: flags.seed ?? SERVE_SANDBOX_SEED, log, rateLimit: 1_000_000 });
+    const seed = flags.seed ?? SERVE_SANDBOX_SEED;
+    const kept = keep ? await (await import('./sandbox-home.js')).openKeptSandbox({ stateDir: stateDir(env), seed, fresh: keep.fresh, log }) : undefined;
+    // Otherwise the demo is local and throwaway: its own state directory, nothing saved.
+    const sandbox = kept?.sandbox ?? (await (await import('../sandbox/app.js')).startSandbox({ seed, log, rateLimit: 1_000_000 }));
     const connection: Connection = {
       credentials: { token: async () => sandbox.accessToken },
       info: { source: 'sandbox', kind: 'personal' },
       baseUrl: sandbox.baseUrl,
     };
-    const state = new ServerState(config, async () => connection, {
-      stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')),
-      persist: false,
-      maxStalenessMs,
-      onRequest: flags.verbose ? requestLog : undefined,
-    });
+    const state = new ServerState(
+      config,
+      async () => connection,
+      kept
+        ? { stateDir: kept.serverDir, keySource: kept.keySource, maxStalenessMs, log, onRequest: flags.verbose ? requestLog : undefined }
+        : { stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')), persist: false, maxStalenessMs, onRequest: flags.verbose ? requestLog : undefined },
+    );
     return {
       state,
       sandbox,
       async close() {
-        await state.close();
-        await sandbox.close();
+        try {
+          await state.close();
+        } finally {
+          await (kept ?? sandbox).close();
+        }
       },
     };
   }

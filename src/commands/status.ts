@@ -8,7 +8,8 @@ import { scrub } from '../api/client/scrub.js';
 import { formatBytes, relativeTime } from '../auth/describe.js';
 import { statusReport, type StatusReport } from '../auth/status-report.js';
 import { configDir, stateDir } from '../paths.js';
-import { parseFlags } from '../shared/cli-flags.js';
+import { NO_KEYCHAIN } from '../auth/secret-store.js';
+import { parseFlags, warningLine } from '../shared/cli-flags.js';
 
 export const STATUS_USAGE = `Usage: ynab-mcp status [--json] [--profile NAME]
 
@@ -72,14 +73,15 @@ export function formatStatus(r: StatusReport, now: number): string {
 export async function statusCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, { json: { type: 'boolean' }, profile: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (flags.help) {
-    process.stderr.write(STATUS_USAGE);
+    process.stdout.write(STATUS_USAGE);
     return;
   }
   const report = await statusReport({
     configDir: configDir(),
     stateDir: stateDir(),
     profile: flags.profile,
-    warn: (m) => process.stderr.write(`${m.startsWith('ynab-mcp:') ? m : `ynab-mcp: warning: ${m}`}\n`),
+    // The keychain's absence is a line of the report itself: not a warning as well.
+    warn: (m) => void (m.startsWith(NO_KEYCHAIN) || process.stderr.write(`${warningLine(m)}\n`)),
   });
   // A base URL configured with credentials in it is shown without them.
   process.stdout.write(scrub(flags.json ? `${JSON.stringify(report)}\n` : formatStatus(report, Date.now())));

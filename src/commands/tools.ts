@@ -51,7 +51,7 @@ export function formatTools(r: ToolsReport): string {
 export async function toolsCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, { ...SERVER_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (flags.help) {
-    process.stderr.write(TOOLS_USAGE);
+    process.stdout.write(TOOLS_USAGE);
     return;
   }
   const opened = await openServer(flags);

@@ -3,7 +3,7 @@
  * (options.ts), starts the instance and stops it cleanly on SIGINT/SIGTERM. Loaded by
  * src/commands/serve.ts only when --hosted is given.
  */
-import { intFlag, UsageError } from '../shared/cli-flags.js';
+import { intFlag, UsageError, warningLine } from '../shared/cli-flags.js';
 import type { McpConfig } from '../mcp/config.js';
 import { hostedOptions, observabilityOptions } from './options.js';
 import { hostedLog } from './request-log.js';
@@ -36,13 +36,13 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
       'metrics-token-file': flags['metrics-token-file'] as string | undefined,
       'metrics-port': flags['metrics-port'] as string | undefined,
     },
-    (m) => ctx.log(`ynab-mcp: warning: ${m}`),
+    (m) => ctx.log(warningLine(m)),
   );
   // From here every line on stderr is in the chosen format, requests' and the instance's own.
   const out = hostedLog(observability.logFormat);
   out.adoptConsole();
   const log = out.line;
-  const warn = (m: string) => log(`ynab-mcp: warning: ${m}`);
+  const warn = (m: string) => log(warningLine(m));
   const hosted = hostedOptions(
     {
       'public-url': flags['public-url'] as string | undefined,

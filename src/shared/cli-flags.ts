@@ -48,3 +48,12 @@ export function listenError(e: unknown, host: string, port: number): Error {
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new Error(`cannot listen on ${host}:${port}: --host ${host} is not an address of this machine`);
   return e as Error;
 }
+
+/**
+ * A warning as one stderr line, "ynab-mcp: warning: …". Messages from the storage and quota code
+ * already carry "ynab-mcp: " (they are also logged where no command wraps them): those keep theirs,
+ * so no line says "ynab-mcp: warning: ynab-mcp: …".
+ */
+export function warningLine(message: string): string {
+  return message.startsWith('ynab-mcp:') ? message : `ynab-mcp: warning: ${message}`;
+}

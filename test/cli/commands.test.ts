@@ -58,14 +58,14 @@ describe('--version and --help', () => {
     };
     walk(join(REPO_ROOT, 'src'));
     expect(read.size).toBeGreaterThan(8);
-    const missing = [...read].filter((name) => !r.stderr.includes(name));
+    const missing = [...read].filter((name) => !r.stdout.includes(name));
     expect(missing, `serve --help does not name ${missing.join(', ')}`).toEqual([]);
   });
 
   it('the top-level help lists tools and call', async () => {
     const r = await runCli(['--help'], { env: env() });
-    expect(r.stderr).toMatch(/^ {2}tools {2,}/m);
-    expect(r.stderr).toMatch(/^ {2}call {2,}/m);
+    expect(r.stdout).toMatch(/^ {2}tools {2,}/m);
+    expect(r.stdout).toMatch(/^ {2}call {2,}/m);
   });
 });
 

@@ -33,7 +33,7 @@ beforeAll(async () => {
   instances = Object.entries(compose.services).filter(([, s]) => s.command?.[0] === 'serve');
   const help = await runCli(['serve', '--help']);
   expect(help.code).toBe(0);
-  usage = help.stderr;
+  usage = help.stdout;
 });
 
 const flagsOf = (command: string[]) => command.filter((a) => a.startsWith('--')).map((a) => a.split('=')[0]!);

@@ -171,12 +171,12 @@ describe('flags', () => {
     expect(strict.body.error.detail).toBe('category: unknown field "activity"');
   });
 
-  it('--help prints the usage on stderr and exits 0', async () => {
+  it('--help prints the usage on stdout and exits 0', async () => {
     const run = await runCli(['sandbox', '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/Usage: ynab-mcp sandbox/);
-    expect(run.stderr).toMatch(/--read-only-token/);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/Usage: ynab-mcp sandbox/);
+    expect(run.stdout).toMatch(/--read-only-token/);
   });
 });
 

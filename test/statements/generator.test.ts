@@ -54,7 +54,7 @@ describe('sandbox statement round trip', () => {
   it('answers --help and refuses an unknown account, listing the accounts', async () => {
     const help = await runCli(['sandbox', 'statement', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stderr).toMatch(/--discrepancies N/);
+    expect(help.stdout).toMatch(/--discrepancies N/);
     const bad = await runCli(['sandbox', 'statement', '--seed', 'test', '--account', 'Nope', '--format', 'csv']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no open account "Nope".*"Everyday Checking"/);
