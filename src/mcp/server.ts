@@ -59,7 +59,7 @@ function instructions(state: ServerState): string {
     state.readOnly
       ? `This server is read-only (${state.readOnlyReason()}).`
       : state.config.demo
-        ? 'These are demo budgets of a local sandbox: write tools change only its throwaway data, never a real budget.'
+        ? 'These are demo budgets of a local sandbox: write tools change only its local demo data, never a real budget.'
         : 'Write tools change the real budget.',
     state.readOnly ? undefined : CONFIRM_FLOW,
   ]

@@ -197,7 +197,7 @@ describe('serving', () => {
     const { client, transport } = await cliMcp(['serve', '--sandbox'], { PATH: process.env.PATH, ...env() });
     try {
       const text = client.getInstructions() ?? '';
-      expect(text).toMatch(/demo budgets of a local sandbox: write tools change only its throwaway data/);
+      expect(text).toMatch(/demo budgets of a local sandbox: write tools change only its local demo data, never a real budget/);
       expect(text).not.toMatch(/Write tools change the real budget/);
     } finally {
       await client.close();
