@@ -47,6 +47,9 @@ it('registers only the tool called, and answers it as the full server does', asy
     expect((await one.client.listTools()).tools.map((t) => t.name)).toEqual(['list_accounts']);
     expect((await full.client.listTools()).tools.length).toBeGreaterThan(40);
     const args = { name: 'list_accounts', arguments: { fields: ['name', 'balance'] } };
+    // The state's first answer says which budget the session took as its default (item 1 of
+    // issue 32): taken before the two answers compared, so neither is the first.
+    await full.client.callTool(args);
     expect(settled(await one.client.callTool(args))).toEqual(settled(await full.client.callTool(args)));
     const bad = { name: 'list_accounts', arguments: { no_such_argument: 1 } };
     expect(settled(await one.client.callTool(bad))).toEqual(settled(await full.client.callTool(bad)));
