@@ -13,7 +13,7 @@
  * history, YNAB's own payees for balances. A row nothing matches gets a new payee of the cleaned
  * name, never the raw text.
  */
-import { cleanPayeeName } from '../statements/index.js';
+import { cleanPayeeName } from '../statements/payee-text.js';
 import { foldText } from '../shared/text.js';
 import type { BudgetView } from '../insights/view.js';
 import { payeeWords } from './duplicates.js';
