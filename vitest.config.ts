@@ -16,7 +16,8 @@ export default defineConfig(async () => {
       maxWorkers: 2,
       tags: serviceTags(services),
       provide: { services },
-      globalSetup: ['test/helpers/services-notice.ts'],
+      // cli-build.ts: src/ transpiled once, so CLI children start without tsx (test/helpers/cli.ts).
+      globalSetup: ['test/helpers/services-notice.ts', 'test/helpers/cli-build.ts'],
     },
   };
 });
