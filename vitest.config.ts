@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/sequencer.js';
 import { checkServices, serviceTags } from './test/helpers/services.js';
 
 export default defineConfig(async () => {
@@ -14,6 +15,8 @@ export default defineConfig(async () => {
       pool: 'forks',
       // Each file starts its own sandbox on a free port; two workers match the CI machine's cores.
       maxWorkers: 2,
+      // Longest files first, also on a fresh clone with no durations cached (test/helpers/sequencer.ts).
+      sequence: { sequencer: LongestFirst },
       tags: serviceTags(services),
       provide: { services },
       // cli-build.ts: src/ transpiled once, so CLI children start without tsx (test/helpers/cli.ts).
