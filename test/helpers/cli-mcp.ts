@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
+import { cliArgs } from './cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -33,7 +34,7 @@ export class RecordingStdioTransport implements JsonRpcTransport {
   ) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...this.args], {
+    const child = spawn(process.execPath, [...cliArgs(), ...this.args], {
       cwd: ROOT,
       env: this.env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],

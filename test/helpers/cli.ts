@@ -1,13 +1,27 @@
 /**
- * Runs the real `ynab-mcp` CLI as a child process (node --import tsx src/cli.ts ...) from the
- * repository root, keeps every byte of its stdout and stderr, and tracks every child so that
- * killAllCli() can make sure none outlives a test file (also after a failure).
+ * Runs the real `ynab-mcp` CLI as a child process (the run's transpiled copy of src/, else
+ * node --import tsx src/cli.ts: cliArgs) from the repository root, keeps every byte of its stdout
+ * and stderr, and tracks every child so that killAllCli() can make sure none outlives a test file
+ * (also after a failure).
  * test/sandbox/cli-process.ts and test/auth/cli-run.ts add what their suites need on top.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Set by the globalSetup cli-build.ts: src/cli.ts transpiled once for the run, to start without tsx. */
+export const CLI_SOURCE_ENV = 'YNAB_MCP_TEST_CLI';
+
+/**
+ * The node arguments that start the CLI from the current sources: the run's transpiled copy when
+ * there is one (cli-build.ts), else src/cli.ts through tsx. Either way, the code in src/ now.
+ */
+export function cliArgs(): string[] {
+  const built = process.env[CLI_SOURCE_ENV];
+  return built ? [built] : ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts')];
+}
 
 export interface Exit {
   code: number | null;
@@ -51,7 +65,7 @@ export function childEnv(overrides: Record<string, string | undefined> = {}): No
 }
 
 export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), ...args], {
     cwd: REPO_ROOT,
     env: childEnv(opts.env),
     stdio: ['pipe', 'pipe', 'pipe'],
