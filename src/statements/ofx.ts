@@ -71,9 +71,26 @@ function statementOf(ofx: Node): Node {
   return found[0]!;
 }
 
+/**
+ * A text element's value. ofx-js decodes only &amp;, &lt; and &gt;; an OFX 2 file (XML) may also
+ * write &apos;, &quot; and character references (`TRADER JOE&apos;S`, `CAF&#201;`), which are
+ * decoded here. (A literal "&amp;apos;" thus reads as an apostrophe: ofx-js has already turned it
+ * into "&apos;". No bank writes that.)
+ */
+function ofxText(v: unknown): string | undefined {
+  if (typeof v !== 'string') return optionalText(v as undefined);
+  const decoded = v.replace(/&(apos|quot|#\d{1,7}|#x[0-9a-f]{1,6});/gi, (whole, e: string) => {
+    if (e.toLowerCase() === 'apos') return "'";
+    if (e.toLowerCase() === 'quot') return '"';
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+  return optionalText(decoded);
+}
+
 function row(t: Node, line: number, pending: boolean): StatementRow {
-  const payee = optionalText(t['NAME'] as string) ?? optionalText((t['PAYEE'] as Node | undefined)?.['NAME'] as string);
-  const memo = optionalText(t['MEMO'] as string);
+  const payee = ofxText(t['NAME']) ?? ofxText((t['PAYEE'] as Node | undefined)?.['NAME']);
+  const memo = ofxText(t['MEMO']);
   const id = optionalText(t['FITID'] as string);
   return {
     line,

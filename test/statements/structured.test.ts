@@ -51,6 +51,18 @@ describe('OFX and QFX', () => {
     expect(s.currency).toBe('USD');
   });
 
+  it("reads XML's other entities in OFX 2 text (ofx-js decodes only &amp; &lt; &gt;): apostrophes, quotes, character references", () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<?OFX OFXHEADER="200" VERSION="220" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>
+<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1</TRNUID><STMTRS><CURDEF>USD</CURDEF>
+<BANKTRANLIST><DTSTART>20240301</DTSTART><DTEND>20240315</DTEND>
+<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20240314</DTPOSTED><TRNAMT>-12.50</TRNAMT><FITID>B1</FITID><NAME>TRADER JOE&apos;S &amp; &quot;CO&quot;</NAME><MEMO>CAF&#201; &#x2014; 1</MEMO></STMTTRN>
+</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+`;
+    const s = parseStatement({ content: xml });
+    expect(s.rows.map((r) => [r.payee, r.memo])).toEqual([[`TRADER JOE'S & "CO"`, 'CAFÉ — 1']]);
+  });
+
   it('sniffs QFX from Intuit tags', () => {
     expect(parseStatement({ content: SGML.replace('<LANGUAGE>ENG', '<LANGUAGE>ENG<INTU.BID>3000') }).format).toBe('qfx');
   });
