@@ -73,7 +73,8 @@ describe('through 20% faults, each write lands exactly once', () => {
     for (let i = 0; i < 20; i++) {
       const amount = 1_000 + i;
       const [from, to] = i % 3 === 2 ? ['Hobbies', 'Fun Money'] : ['Fun Money', 'Hobbies'];
-      success(await h.call('move_money', { from_category_id: from, to_category_id: to, amount_milliunits: amount, month }), `move ${i}`);
+      // allow_overspend: what the demo leaves in these categories varies by day; this is about faults.
+      success(await h.call('move_money', { from_category_id: from, to_category_id: to, amount_milliunits: amount, month, allow_overspend: true }), `move ${i}`);
       moved += from === 'Fun Money' ? amount : -amount;
     }
     expect(assigned('Fun Money')).toBe(fun - moved);
