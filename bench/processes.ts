@@ -105,7 +105,9 @@ export interface SandboxProcess {
 
 /** `ynab-mcp sandbox` in its own process; resolves once it has announced itself. */
 export function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--rate-limit', '1000000', ...args], {
+  // Seed 1, the sandbox command's default until it took serve --sandbox's: the figures stay
+  // measured on the same budgets as before.
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--rate-limit', '1000000', '--seed', '1', ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

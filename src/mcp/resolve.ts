@@ -77,6 +77,9 @@ async function sessionLastUsed(state: ServerState): Promise<Found> {
   const service = await state.service();
   let replica: BudgetReplica | undefined;
   const id = await state.session.resolve(async () => {
+    // The first answer names the other budgets (chosenNotice): their list is asked for beside the
+    // export, not after it (answers to it are cached, so chosenNotice's ask is answered by this one).
+    void budgetList(state).catch(() => undefined);
     replica = (await service.replicas.fresh('last-used')).replica;
     return replica.summary.id;
   });
