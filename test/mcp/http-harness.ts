@@ -37,8 +37,16 @@ export function sandboxState(sb: TestSandbox, opts: StateOptions = {}): { state:
     async dispose() {
       await state.close();
       // A call that timed out may still be finishing in the background (its late ledger entry
-      // lands while the directory is removed): removal is tried again rather than failing the test.
-      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      // lands while the directory is removed): removal is tried again, for up to 5 s.
+      for (let tries = 0; ; tries++) {
+        try {
+          rmSync(dir, { recursive: true, force: true });
+          break;
+        } catch (e) {
+          if (tries >= 50) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
     },
   };
 }
