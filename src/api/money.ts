@@ -37,17 +37,16 @@ function groupDigits(digits: string, separator: string): string {
  */
 export function formatMilliunits(milliunits: number, format: CurrencyFormat | null | undefined): string {
   if (!format) return plainDecimal(milliunits);
-  const fmt = format;
-  const digits = Math.min(Math.max(fmt.decimal_digits, 0), 3);
+  const digits = Math.min(Math.max(format.decimal_digits, 0), 3);
   const step = 10 ** (3 - digits);
   const abs = Math.abs(milliunits);
   let scaled = Math.floor(abs / step);
   if ((abs % step) * 2 >= step) scaled += 1;
   const unit = 10 ** digits;
-  const whole = groupDigits(String(Math.floor(scaled / unit)), fmt.group_separator);
-  const fraction = digits > 0 ? fmt.decimal_separator + String(scaled % unit).padStart(digits, '0') : '';
+  const whole = groupDigits(String(Math.floor(scaled / unit)), format.group_separator);
+  const fraction = digits > 0 ? format.decimal_separator + String(scaled % unit).padStart(digits, '0') : '';
   const number = whole + fraction;
-  const body = fmt.display_symbol ? (fmt.symbol_first ? fmt.currency_symbol + number : number + fmt.currency_symbol) : number;
+  const body = format.display_symbol ? (format.symbol_first ? format.currency_symbol + number : number + format.currency_symbol) : number;
   return milliunits < 0 && scaled > 0 ? `-${body}` : body;
 }
 

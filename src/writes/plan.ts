@@ -43,6 +43,21 @@ export const PREVIEW_ROWS = 50;
  */
 export const PREVIEW_CHARS = 7000;
 
+/**
+ * The first `rows` whose JSON, added to `used` characters already in the answer, stays within
+ * `max` characters: what an answer lists when the rest are counted (previews, an undo's result).
+ */
+export function rowsWithin<T>(rows: readonly T[], max: number, used = 0): T[] {
+  let size = used;
+  const out: T[] = [];
+  for (const r of rows) {
+    size += JSON.stringify(r).length + 1;
+    if (size > max) break;
+    out.push(r);
+  }
+  return out;
+}
+
 /** A preview row: the entity now, and what the change sets (all of it for a create). */
 export function previewRow(e: EntityChange, s: Shown): Record<string, unknown> {
   let after: Record<string, unknown> | null = null;
@@ -90,14 +105,8 @@ export function previewAnswer(plan: Plan, s: Shown, o: PreviewOptions): Record<s
     n < plan.entities.length && listed > 0
       ? [`Only the first ${n} of ${plan.entities.length} changes are listed; all ${plan.entities.length} are confirmed together.`]
       : [];
-  let size = JSON.stringify(answer([], left(0))).length;
-  const rows: Record<string, unknown>[] = [];
-  for (const e of plan.entities.slice(0, listed)) {
-    const row = previewRow(e, s);
-    size += JSON.stringify(row).length + 1;
-    if (size > PREVIEW_CHARS) break;
-    rows.push(row);
-  }
+  const candidates = plan.entities.slice(0, listed).map((e) => previewRow(e, s));
+  const rows = rowsWithin(candidates, PREVIEW_CHARS, JSON.stringify(answer([], left(0))).length);
   return answer(rows, left(rows.length));
 }
 

@@ -9,6 +9,7 @@ import { guardedString } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { describeEntity, type EntityChange } from './entities.js';
 import type { PlanContext } from './pipeline.js';
+import { rowsWithin } from './plan.js';
 import { taskRead, taskWrite, type TaskPlan } from './task.js';
 import { applyUndo, checkUndoable, undoEntities, UndoConflictError } from './undo.js';
 import { MAX_CHANGES } from './undo-journal.js';
@@ -35,13 +36,14 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
       if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
       try {
         const { draft, notices } = await applyUndo(claimed, w, ctx.shown);
-        const restored = firstRows(
+        const restored = rowsWithin(
           draft.entities.map((e) => ({
             action: e.action,
             entity: e.kind,
             id: e.id,
             description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
           })),
+          RESTORED_CHARS,
         );
         if (restored.length < draft.entities.length)
           notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
@@ -61,17 +63,6 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
 
 /** An undo's answer lists what it restored while the list stays within this many characters (the answer within 8 KB); the rest are counted. */
 const RESTORED_CHARS = 5000;
-
-function firstRows<T>(rows: T[]): T[] {
-  let size = 0;
-  const out: T[] = [];
-  for (const r of rows) {
-    size += JSON.stringify(r).length + 1;
-    if (size > RESTORED_CHARS) break;
-    out.push(r);
-  }
-  return out;
-}
 
 export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
 
