@@ -6,6 +6,7 @@
 // found beside a module (package.json, mcp/tool-schemas.json, views/) are found as before.
 // Plain JavaScript over the compiled output, so it needs nothing but node and esbuild.
 // Usage: node scripts/bundle.mjs [DIST]
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -29,6 +30,12 @@ const ownUrl = {
   },
 };
 
+// The digest of the tool schemas written by the step before (scripts/tool-schemas.mjs) from the
+// very modules bundled here: a server finding that file unchanged uses it without comparing each
+// tool's signature (src/mcp/tool-schemas.ts).
+const schemas = readFileSync(join(dist, 'mcp', 'tool-schemas.json'));
+const schemasDigest = createHash('sha256').update(schemas).digest('hex');
+
 await build({
   entryPoints: [join(dist, 'cli.js')],
   outdir: out,
@@ -41,6 +48,7 @@ await build({
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
   plugins: [ownUrl],
+  define: { __TOOL_SCHEMAS_SHA256__: JSON.stringify(schemasDigest) },
   logLevel: 'warning',
 });
 

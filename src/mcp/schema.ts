@@ -94,20 +94,29 @@ function jsonSchemas(schema: z.ZodType): Record<'input' | 'output', Map<string, 
   return maps;
 }
 
-/**
- * Gives a schema's JSON Schema for one direction and target instead of converting it (the build
- * converts every tool's once, see tool-schemas.ts; zod's conversion is most of a cold start).
- */
-export function provideJsonSchema(schema: z.ZodType, io: 'input' | 'output', target: string, json: Json): void {
-  jsonSchemas(schema)[io].set(target, json);
-}
-
 export function toolSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
   const cached = wrappers.get(schema);
   if (cached) return cached as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
   const wrapper = wrap(schema);
   wrappers.set(schema, wrapper);
   return wrapper;
+}
+
+/**
+ * A tool schema whose zod schema is made on first use: `built` answers tools/list (the build's
+ * JSON Schemas, for their target), and the zod schema is made when a call's arguments are checked.
+ */
+export function deferredToolSchema(make: () => z.ZodType, io: 'input' | 'output', target: string, built: Json): StandardSchemaWithJSON {
+  const made = () => toolSchema(make())['~standard'];
+  const json = (options: JsonOptions) => (options.target === target ? built : made().jsonSchema[io](options));
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'zod',
+      validate: (value: unknown) => made().validate(value),
+      jsonSchema: { input: json, output: json },
+    },
+  } as StandardSchemaWithJSON;
 }
 
 function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {

@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import { isInputRequiredResult, McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { toolSchema } from './schema.js';
-import { useBuiltSchemas } from './tool-schemas.js';
+import { sdkSchemas } from './tool-schemas.js';
 import type { ServerState } from './state.js';
 import { confirmInput, withDialog } from './dialog.js';
 import { CONFIRM_FLOW } from '../writes/policy.js';
@@ -122,7 +121,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   const offered = offeredTools(state);
   const one = opts.onlyTool === undefined ? undefined : offered.find((t) => t.name === opts.onlyTool);
   for (const def of one ? [one] : offered) {
-    useBuiltSchemas(def);
+    const schemas = sdkSchemas(def);
     const view = viewOf(def.name);
     const tool = registerTool(
       server,
@@ -130,8 +129,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
       {
         title: def.title,
         description: def.description,
-        inputSchema: toolSchema(def.input),
-        outputSchema: toolSchema(def.output),
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
         annotations: def.annotations,
       },
       (args, ctx) =>

@@ -3,14 +3,15 @@
  * converting at run time gives, the built server's tools/list equals the one from the sources, and
  * an entry that no longer matches its tool is not used.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { convertToolSchemas, signatureOf } from '../../src/mcp/tool-schemas.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+import { TOOL_DEFINITIONS, withConfirm } from '../../src/mcp/tools/definitions.js';
+import { WRITE_MODES } from '../../src/writes/policy.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
 
@@ -27,18 +28,50 @@ it("the build wrote every tool's schemas, equal to converting them now", () => {
   expect(built).toEqual(convertToolSchemas(TOOL_DEFINITIONS));
 });
 
-it('the built server lists exactly what the sources list', async () => {
+it.each(WRITE_MODES)('with --writes %s, every tool is offered in a form the build converted (nothing is converted at start)', (mode) => {
+  const built = JSON.parse(readFileSync(BUILT, 'utf8')) as Record<string, { signature: string }[]>;
+  const missing = TOOL_DEFINITIONS.map((def) => withConfirm(def, mode)).filter(
+    (def) => !built[def.name]?.some((entry) => entry.signature === signatureOf(def)),
+  );
+  expect(missing.map((def) => def.name)).toEqual([]);
+});
+
+/** tools/list of the built server at `dist`. */
+async function builtList(dist: string) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO_ROOT, 'dist', 'cli.js'), 'serve'],
+    args: [join(dist, 'cli.js'), 'serve'],
     env: { PATH: process.env.PATH!, YNAB_MCP_STATE_DIR: join(tmpdir(), 'ynab-mcp-tool-schemas-unused') },
   });
   const client = new Client({ name: 'built', version: '1.0.0' });
   await client.connect(transport);
   try {
-    expect((await client.listTools()).tools).toEqual((await h.client.listTools()).tools);
+    return (await client.listTools()).tools;
   } finally {
     await client.close();
+  }
+}
+
+it('the built server lists exactly what the sources list', async () => {
+  expect(await builtList(join(REPO_ROOT, 'dist'))).toEqual((await h.client.listTools()).tools);
+});
+
+it('a tool-schemas.json changed after the bundle was built is checked tool by tool, and a stale entry is not used', async () => {
+  // A copy of the build (its packages linked), whose file says get_user takes an argument it does not.
+  const home = mkdtempSync(join(tmpdir(), 'ynab-mcp-stale-schemas-'));
+  try {
+    cpSync(join(REPO_ROOT, 'dist'), join(home, 'dist'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'package.json'), join(home, 'package.json'));
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(home, 'node_modules'));
+    const file = join(home, 'dist', 'mcp', 'tool-schemas.json');
+    const built = JSON.parse(readFileSync(file, 'utf8'));
+    for (const entry of built.get_user) Object.assign(entry, { signature: 'stale', input: { type: 'object', properties: { stale: { type: 'string' } } } });
+    writeFileSync(file, JSON.stringify(built));
+    const tools = await builtList(join(home, 'dist'));
+    expect(tools.find((t) => t.name === 'get_user')!.inputSchema).not.toHaveProperty('properties.stale');
+    expect(tools).toEqual((await h.client.listTools()).tools);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 });
 

@@ -45,6 +45,8 @@ interface ToolBase {
   budget: boolean;
   input: z.ZodObject;
   output: z.ZodObject;
+  /** `confirm`: the form a `--writes` mode offers with confirm_token (withConfirm). */
+  form?: 'confirm';
   annotations: ToolAnnotations;
   /** The kinds of write it can make (none for reads): whether a mode can hold it (src/writes/policy.ts). */
   kinds: readonly WriteKind[];
@@ -110,7 +112,6 @@ function outputSchema(shape: OutputShape): z.ZodObject {
 }
 
 function define(op: Operation): ApiTool {
-  const args = toolArgs(op);
   const shape = shapeOf(op);
   const paged = op.access === 'read' && (shape.list || !!shape.nestedList);
   // Which of the controls (args.ts) the tool takes, from its row's facts.
@@ -122,7 +123,7 @@ function define(op: Operation): ApiTool {
   if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
   // A payee_name close to an existing payee is held (src/writes/new-payees.ts).
   if (op.write?.newPayees) controls.allow_new_payee = CONTROLS.allow_new_payee;
-  return {
+  const tool: Omit<ApiTool, 'args' | 'input'> = {
     kind: 'api',
     op,
     name: op.tool.name,
@@ -131,14 +132,31 @@ function define(op: Operation): ApiTool {
     toolset: op.toolset,
     access: op.access,
     budget: op.scope === 'budget',
-    args,
-    input: z.strictObject({ ...args.shape, ...controls }),
     output: outputSchema(shape),
     shape,
     annotations: annotations(op),
     kinds: writeKinds(op),
     paged,
   };
+  // Made on first use: a built server answers tools/list from the build's JSON Schemas, and
+  // making 44 tools' arguments was the largest part of its own start (bench: footprint).
+  const api = tool as ApiTool;
+  lazily(api, 'args', () => toolArgs(op));
+  lazily(api, 'input', (self) => z.strictObject({ ...self.args.shape, ...controls }));
+  return api;
+}
+
+/** Makes `obj[key]` on its first read (then a plain property), for whatever object it is read from. */
+function lazily<T extends object, K extends keyof T>(obj: T, key: K, make: (self: T) => T[K]): void {
+  Object.defineProperty(obj, key, {
+    configurable: true,
+    enumerable: true,
+    get(this: T) {
+      const value = make(this);
+      Object.defineProperty(this, key, { value, configurable: true, enumerable: true, writable: true });
+      return value;
+    },
+  });
 }
 
 /** The kind of write each thing a write makes is, for the policy: an import adds transactions. */
@@ -202,8 +220,13 @@ export function withConfirm<T extends ToolDefinition>(def: T, mode: WriteMode): 
   let byMode = CONFIRMABLE.get(def);
   if (!byMode) CONFIRMABLE.set(def, (byMode = new Map()));
   let made = byMode.get(mode);
-  if (!made)
-    byMode.set(mode, (made = { ...def, description: `${def.description} ${PREVIEW_HINT}`, input: def.input.extend({ confirm_token: CONFIRM_TOKEN }) }));
+  if (!made) {
+    // The properties copied as they are, so arguments not made yet are not made here either.
+    made = Object.defineProperties({}, Object.getOwnPropertyDescriptors(def)) as ToolDefinition;
+    Object.assign(made, { description: `${def.description} ${PREVIEW_HINT}`, form: 'confirm' });
+    lazily(made, 'input', () => def.input.extend({ confirm_token: CONFIRM_TOKEN }));
+    byMode.set(mode, made);
+  }
   return made as T;
 }
 
