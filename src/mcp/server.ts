@@ -7,8 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { isInputRequiredResult, McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
+import { registerMethodPrompts } from './method-prompts.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { registerSkills } from './skills/skills.js';
 import { sdkSchemas } from './tool-schemas.js';
 import type { ServerState } from './state.js';
 import { confirmInput, withDialog } from './dialog.js';
@@ -158,6 +160,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   if (one) return server;
   registerResources(server, state);
   registerPrompts(server, state);
+  registerMethodPrompts(server, state);
+  registerSkills(server);
   // Once a client has connected, load what its first tool call needs while it is idle.
   server.server.oninitialized = () => state.warmUp();
   // Last: it narrows the lists the SDK answers for clients without the MCP Apps extension.

@@ -61,6 +61,10 @@ describe('prompts', () => {
       triage_unapproved: ['budget_id?'],
       log_purchase: ['description!', 'amount?', 'account?', 'budget_id?'],
       reconcile: ['account?', 'statement_balance?', 'statement_date?', 'budget_id?'],
+      // The method as prompts, the same steps as the skills (skills.test.ts).
+      weekly_ritual: ['budget_id?'],
+      month_close: ['budget_id?'],
+      four_rules: ['budget_id?'],
     });
     for (const p of prompts) {
       expect(p.title).toMatch(/\w/);
@@ -222,7 +226,7 @@ describe('prompts without a token', () => {
   it('are listed and given; completions are empty rather than errors', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      expect((await client.listPrompts()).prompts).toHaveLength(4);
+      expect((await client.listPrompts()).prompts).toHaveLength(7);
       expect(await text(client, 'log_purchase', { description: 'coffee', account: 'visa' })).toContain("(the server's default budget)");
       expect(await complete(client, 'monthly_review', 'month', '')).toEqual([]);
       expect(await complete(client, 'log_purchase', 'account', 'vi')).toEqual([]);

@@ -156,7 +156,10 @@ describe('budget resources', () => {
   afterAll(() => h.close());
 
   it('lists the templates, each with a title, a description and JSON', async () => {
-    const { resourceTemplates } = await h.client.listResourceTemplates();
+    const { resourceTemplates: all } = await h.client.listResourceTemplates();
+    // The skills extension's own template (the method's SKILL.md files: skills.test.ts) is the SDK's.
+    expect(all.filter((t) => t.name === 'io.modelcontextprotocol/skills').map((t) => t.uriTemplate)).toEqual(['skill://{+path}']);
+    const resourceTemplates = all.filter((t) => t.name !== 'io.modelcontextprotocol/skills');
     expect(Object.fromEntries(resourceTemplates.map((t) => [t.name, t.uriTemplate]))).toEqual(TEMPLATES);
     for (const t of resourceTemplates) {
       expect(t.title).toMatch(/\w/);
