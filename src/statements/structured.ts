@@ -1,4 +1,5 @@
 /** What the structured formats (OFX, QIF, CAMT) share: row limits before parsing, elements found by line. */
+import { refuse, shown } from './refusal.js';
 import { lineIndex } from './text.js';
 import { STATEMENT_LIMITS, StatementError } from './types.js';
 
@@ -33,5 +34,5 @@ export function isoDay(text: string | undefined, line: number, what: string): st
     const real = new Date(Date.UTC(y, mo - 1, d));
     if (real.getUTCFullYear() === y && real.getUTCMonth() === mo - 1 && real.getUTCDate() === d) return `${m[1]}-${m[2]}-${m[3]}`;
   }
-  throw new StatementError(`line ${line}: ${what} "${text ?? ''}" is not a date (expected YYYYMMDD or YYYY-MM-DD)`);
+  throw refuse({ line, element: what, found: shown(text), expected: 'a real day as YYYYMMDD or YYYY-MM-DD' });
 }
