@@ -59,7 +59,8 @@ function xmlKind(head: string): ReadFormat | Unsupported {
   if (/urn:schemas-microsoft-com:office:spreadsheet|progid="Excel\.Sheet"/i.test(head))
     return { what: 'a spreadsheet', kind: 'Excel 2003 XML spreadsheet', advice: SAVE_AS_CSV };
   const iso = /urn:iso:std:iso:20022:tech:xsd:([a-z]{4})\.(\d{3})\.\d{3}\.\d{2}/.exec(head);
-  const id = iso ? `${iso[1]}.${iso[2]}` : undefined;
+  // A namespace written short ("camt.053.001.02" alone) still names the message.
+  const id = iso ? `${iso[1]}.${iso[2]}` : /\bcamt\.05[234]\b/.exec(head)?.[0];
   if (id === 'camt.052' || /<(?:\w+:)?BkToCstmrAcctRpt[\s>]/.test(head)) return 'camt052';
   if (id === 'camt.053' || /<(?:\w+:)?BkToCstmrStmt[\s>]/.test(head)) return 'camt053';
   if (id === 'camt.054' || /<(?:\w+:)?BkToCstmrDbtCdtNtfctn[\s>]/.test(head)) return 'camt054';
