@@ -72,14 +72,17 @@ function refusalOf(e: unknown, text: string, type: string): Error {
     const line = lineOf(text, field[2]!, field[1]);
     return refuse({ ...(line ? { line } : {}), element: `:${field[1]}:`, found: shown(field[2]), expected: FIELD_SHAPES[field[1]!] ?? EXPECTED_FIELDS });
   }
+  const sums = /^Sum of lines \((\S+)\) != turnover \((\S+)\)/.exec(message);
   const value = /(?:mark|parsed|expected): (.*)$/.exec(message)?.[1];
   const line = value ? lineOf(text, value) : undefined;
   const group = /in group (\d+)/.exec(message)?.[1];
   const where = group ? elementLines(text, /^:20:/gm, 'statements')[Number(group) - 1] : undefined;
   return refuse({
     ...((line ?? where) ? { line: line ?? where } : {}),
-    found: message.replace(/ in group \d+$/, group ? ` in statement ${group}` : ''),
-    expected: /Sum of lines/.test(message) ? 'entries (:61:) that add up to the closing minus the opening balance' : EXPECTED_FIELDS,
+    found: sums
+      ? `entries (:61:) adding up to ${sums[1]} in statement ${group}, while its balances (:60F: to :62F:) move by ${sums[2]}`
+      : message.replace(/ in group \d+$/, group ? ` in statement ${group}` : ''),
+    expected: sums ? 'entries that add up to the closing minus the opening balance, as the bank wrote them' : EXPECTED_FIELDS,
   });
 }
 
@@ -131,13 +134,13 @@ export function readSwift(source: string, format: Extract<ReadFormat, 'mt940' | 
   // The library splits lines at LF (CR LF); a file of classic Mac line ends is one line to it.
   const text = source.replace(/^\uFEFF/, '').replace(/\r(?!\n)/g, '\n');
   const lines = elementLines(text, /^:61:/gm, 'entries');
+  if (!/^:20:/m.test(text)) throw refuse({ line: 1, found: 'no :20: field', expected: EXPECTED_FIELDS, fix: 'give format "auto" if the file is not SWIFT' });
   let statements: SwiftStatement[];
   try {
     statements = swiftParser().parse({ data: text, type: format, validate: true });
   } catch (e) {
     throw refusalOf(e, text, format);
   }
-  if (statements.length === 0) throw refuse({ line: 1, found: 'no :20: field', expected: EXPECTED_FIELDS, fix: 'give format "auto" if the file is not SWIFT' });
   const accounts = [...new Set(statements.map((s) => s.accountIdentification.trim()))];
   if (accounts.length > 1) {
     const at = elementLines(text, /^:25:/gm, 'accounts');
