@@ -4,6 +4,7 @@
  * every refusal of these readers has: where, what was found, what was expected, the fix.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,16 @@ const refusal = (content: string, format?: Parameters<typeof parseStatement>[0][
 const entry = (amt: string, ind: string, day: string, extra = '') =>
   `<Ntry><Amt Ccy="EUR">${amt}</Amt><CdtDbtInd>${ind}</CdtDbtInd>${extra}<BookgDt><Dt>${day}</Dt></BookgDt>` +
   `<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Shop ${amt}</Nm></Cdtr><Dbtr><Nm>Payer ${amt}</Nm></Dbtr></RltdPties></TxDtls></NtryDtls></Ntry>`;
+
+/** Whether the SWIFT parser (CommonJS, required on demand) has been loaded into this process. */
+const swiftLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('swift-parser'));
+
+it('loads the SWIFT parser with the first SWIFT file, not with the other readers', () => {
+  parseStatement({ content: 'Date,Payee,Amount\n2024-01-02,Shop,-1.00\n' });
+  expect(swiftLoaded()).toBe(false);
+  parseStatement({ content: ':20:X\n:25:1\n:28C:1\n:60F:C240101EUR0,\n:62F:C240101EUR0,\n' });
+  expect(swiftLoaded()).toBe(true);
+});
 
 describe('camt.052 and camt.054', () => {
   it('reads a camt.052 account report: entries, INFO and PDNG entries pending, NONREF not taken as an id, the interim booked balance', () => {
