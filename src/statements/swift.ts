@@ -132,7 +132,11 @@ function rowOf(t: SwiftTransaction, line: number): StatementRow {
 
 export function readSwift(source: string, format: Extract<ReadFormat, 'mt940' | 'mt942'>): ParsedStatement {
   // The library splits lines at LF (CR LF); a file of classic Mac line ends is one line to it.
-  const text = source.replace(/^\uFEFF/, '').replace(/\r(?!\n)/g, '\n');
+  // Lines before the first block or :20: (ABN AMRO writes "ABNANL2A", "940" above each file) are
+  // blanked, not dropped, so that lines keep their numbers.
+  const lf = source.replace(/^\uFEFF/, '').replace(/\r(?!\n)/g, '\n');
+  const start = lf.search(/^(?::20:|\{1:)/m);
+  const text = start > 0 ? lf.slice(0, start).replace(/[^\n]/g, '') + lf.slice(start) : lf;
   const lines = elementLines(text, /^:61:/gm, 'entries');
   if (!/^:20:/m.test(text)) throw refuse({ line: 1, found: 'no :20: field', expected: EXPECTED_FIELDS, fix: 'give format "auto" if the file is not SWIFT' });
   let statements: SwiftStatement[];

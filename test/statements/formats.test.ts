@@ -148,6 +148,27 @@ describe('MT940 and MT942', () => {
     expect(s.balance).toBeUndefined();
   });
 
+  it('reads an MT940 with header lines above its first :20: (ABN AMRO), CR LF line ends, /TRTP/ structured :86:', () => {
+    const abn = [
+      'ABNANL2A',
+      '940',
+      'ABNANL2A',
+      ':20:ABN AMRO BANK NV',
+      ':25:517852257',
+      ':28:19001/1',
+      ':60F:C240105EUR100,00',
+      ':61:240108D3,50N426NONREF',
+      ':86:/TRTP/SEPA OVERBOEKING/IBAN/NL46ABNA0499998748/BIC/ABNANL2A/NAME/Koffie BV/REMI/Bon 88/EREF/NOTPROVIDED',
+      ':62F:C240108EUR96,50',
+      '-',
+      '',
+    ].join('\r\n');
+    const s = parseStatement({ content: abn });
+    expect(s.format).toBe('mt940');
+    expect(s.rows).toEqual([{ line: 8, date: '2024-01-08', amount: -3_500, payee: 'Koffie BV', memo: 'Bon 88' }]);
+    expect(s.balance).toEqual({ amount: 96_500, date: '2024-01-08' });
+  });
+
   it('refuses a :61: it cannot read, naming the line and the shape expected', () => {
     const bad = MT940.replace(':61:2401030103C1200,00NTRFSALARY//B2', ':61:24010C1200,00');
     expect(refusal(bad)).toMatch(/^line 8, <:61:>: found "24010C1200,00"; expected YYMMDD\[MMDD\], C or D/);
