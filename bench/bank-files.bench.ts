@@ -7,7 +7,7 @@
  * three times and its median kept; one preview first loads the readers, so no file pays for that.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { cpus as os, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { startSandbox } from '../src/sandbox/app.js';
 import { countingClient } from './counting-client.js';
@@ -90,7 +90,7 @@ export const bankFilesSection: BenchSection = {
       r.figure('preview of a real bank file: median answer', kb(median(measured.map((m) => m.bytes))));
       r.note('A refused file is measured too (its answer is the refusal); which files are refused depends on the readers at this commit.');
       // Times on a shared machine move with its load: say what it was.
-      r.note(`Load average when measured: ${loadavg()[0]!.toFixed(1)} (1 min), on ${os().length} cores.`);
+      r.note(`Load average when measured: ${loadavg()[0]!.toFixed(1)} (1 min), on ${cpus().length} cores.`);
     } finally {
       await c.close();
       await sb.close();
