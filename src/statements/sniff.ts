@@ -10,7 +10,7 @@ import { type ReadFormat, StatementError } from './types.js';
 /** What the readers take, as a refusal lists them. */
 export const SUPPORTED = 'CSV, OFX, QFX, QIF, camt.052, camt.053, camt.054 (ISO 20022), MT940 and MT942 (SWIFT)';
 
-/** A file no reader takes: what it is ("a PDF") and its kind ("PDF document"). */
+/** A file no reader takes: what it is ("a PDF") and its kind ("PDF 1.7"). */
 export interface Unsupported {
   what: string;
   kind: string;
@@ -35,7 +35,11 @@ const ISO_KINDS: Record<string, string> = {
 /** Binary files: what their first bytes say they are. */
 function binaryKind(head: string, content: string): Unsupported | undefined {
   if (head.startsWith('%PDF-'))
-    return { what: 'a PDF', kind: 'PDF document', advice: "download the bank's CSV, OFX or camt.053 export of the same statement instead" };
+    return {
+      what: 'a PDF',
+      kind: `PDF ${/^%PDF-(\d\.\d)/.exec(head)?.[1] ?? 'document'}`,
+      advice: "download the bank's CSV, OFX or camt.053 export of the same statement instead",
+    };
   if (head.startsWith('PK\u0003\u0004')) {
     const within = content.slice(0, 65536);
     if (/xl\/(?:workbook|worksheets)/.test(within)) return { what: 'a spreadsheet', kind: 'Excel workbook (.xlsx)', advice: SAVE_AS_CSV };
@@ -112,11 +116,24 @@ export function sniff(content: string): ReadFormat | Unsupported {
 export function unsupported(u: Unsupported): StatementError {
   return refuse({
     line: 1,
-    found: `${u.what} (${u.kind})`,
-    expected: `a statement file: ${SUPPORTED}`,
+    found: `${u.what} of kind ${u.kind}, which is not supported`,
+    expected: `a statement file; supported: ${SUPPORTED}`,
     fix: u.advice ?? 'export the statement from the bank as one of those (its CSV, OFX or camt.053 download)',
   });
 }
+
+/** How a format is named in a message. */
+const NAMES: Record<ReadFormat, string> = {
+  csv: 'a CSV',
+  ofx: 'an OFX',
+  qfx: 'a QFX',
+  qif: 'a QIF',
+  camt052: 'a camt.052',
+  camt053: 'a camt.053',
+  camt054: 'a camt.054',
+  mt940: 'an MT940',
+  mt942: 'an MT942',
+};
 
 /** The reader's format family: a file sniffed as one member may be read by the other's reader. */
 const family = (f: ReadFormat): string => (f.startsWith('camt') ? 'camt' : f.startsWith('mt9') ? 'swift' : f === 'qfx' ? 'ofx' : f);
@@ -137,8 +154,8 @@ export function decideFormat(content: string, given: 'auto' | ReadFormat | undef
   if (found !== 'csv' && family(found) !== family(given)) {
     throw refuse({
       line: 1,
-      found: `a ${found} file`,
-      expected: `${given}, as format says`,
+      found: `${NAMES[found]} file`,
+      expected: `${NAMES[given].replace(/^an? /, '')}, as format says`,
       fix: `give format "auto" (or "${found}")`,
     });
   }

@@ -185,8 +185,12 @@ describe('MT940 and MT942', () => {
 
 describe('files no reader takes', () => {
   it.each([
-    ['a PDF', '%PDF-1.7\n%âãÏÓ\n1 0 obj <</Type /Catalog>>', /found a PDF \(PDF document\)/],
-    ['an .xlsx', 'PK\u0003\u0004\u0014\u0000\u0006\u0000[Content_Types].xml xl/workbook.xml', /found a spreadsheet \(Excel workbook \(\.xlsx\)\)/],
+    ['a PDF', '%PDF-1.7\n%âãÏÓ\n1 0 obj <</Type /Catalog>>', /found a PDF of kind PDF 1\.7, which is not supported/],
+    [
+      'an .xlsx',
+      'PK\u0003\u0004\u0014\u0000\u0006\u0000[Content_Types].xml xl/workbook.xml',
+      /found a spreadsheet of kind Excel workbook \(\.xlsx\), which is not supported/,
+    ],
     ['an .ods', 'PK\u0003\u0004mimetypeapplication/vnd.oasis.opendocument.spreadsheet', /OpenDocument spreadsheet/],
     ['an HTML "Excel" export', '<html><body><table><tr><td>Datum</td></tr></table></body></html>', /found an HTML page/],
     [
@@ -197,16 +201,22 @@ describe('files no reader takes', () => {
     [
       'a pain.001',
       '<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"><CstmrCdtTrfInitn/></Document>',
-      /found an XML file \(ISO 20022 pain\.001\.001\.03 \(customer credit transfer initiation\)\)/,
+      /found an XML file of kind ISO 20022 pain\.001\.001\.03 \(customer credit transfer initiation\), which/,
     ],
-    ['another XML', '<?xml version="1.0"?>\n<!-- export -->\n<Umsaetze><Umsatz/></Umsaetze>', /found an XML file \(<Umsaetze>\)/],
-    ['an MT103', '{1:F01BANKBEBBAXXX0000000000}{2:I103BANKDEFFXXXXN}{4:\n:20:REF\n:23B:CRED\n:32A:240102EUR100,\n-}', /found a SWIFT file \(MT103\)/],
+    ['another XML', '<?xml version="1.0"?>\n<!-- export -->\n<Umsaetze><Umsatz/></Umsaetze>', /found an XML file of kind <Umsaetze>, which/],
+    [
+      'an MT103',
+      '{1:F01BANKBEBBAXXX0000000000}{2:I103BANKDEFFXXXXN}{4:\n:20:REF\n:23B:CRED\n:32A:240102EUR100,\n-}',
+      /found a SWIFT file of kind MT103, which/,
+    ],
     ['a JSON export', '[{"date":"2024-01-02","amount":-5}]', /found a JSON file/],
     ['a BAI2 file', '01,BANK,CUST,240102,0800,1,,,2/\n02,CUST,BANK,1,240101,,USD,2/\n16,475,1000,Z,123/', /found a BAI2 file/],
   ])('refuses %s by what it is, listing what is supported', (_what, content, found) => {
     const message = refusal(content);
     expect(message).toMatch(found);
-    expect(message).toMatch(/^line 1: .*; expected a statement file: CSV, OFX, QFX, QIF, camt\.052, camt\.053, camt\.054 .*MT940 and MT942/);
+    expect(message).toMatch(
+      /^line 1: .*, which is not supported; expected a statement file; supported: CSV, OFX, QFX, QIF, camt\.052, camt\.053, camt\.054 .*MT940 and MT942/,
+    );
     // Called a CSV, it is still what it is.
     expect(refusal(content, 'csv')).toBe(message);
   });
@@ -217,7 +227,7 @@ describe('files no reader takes', () => {
       const path = join(dir, 'export.xls');
       writeFileSync(path, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600, 0)]));
       await expect(readStatement({ path }, true)).rejects.toThrow(
-        /^line 1: found a spreadsheet \(Excel 97-2003 workbook \(\.xls\)\); .*to fix it, open it and save/,
+        /^line 1: found a spreadsheet of kind Excel 97-2003 workbook \(\.xls\), which is not supported; .*to fix it, open it and save/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -225,7 +235,7 @@ describe('files no reader takes', () => {
   });
 
   it('refuses a format that names something the file plainly is not, naming the format that reads it', () => {
-    expect(refusal(MT940, 'csv')).toBe('line 1: found a mt940 file; expected csv, as format says; to fix it, give format "auto" (or "mt940")');
+    expect(refusal(MT940, 'csv')).toBe('line 1: found an MT940 file; expected CSV, as format says; to fix it, give format "auto" (or "mt940")');
     expect(refusal('Date,Payee,Amount\n2024-01-02,Shop,-1.00\n', 'mt940')).toMatch(/^line 1: found no :20: field; expected the fields of an MT940/);
   });
 

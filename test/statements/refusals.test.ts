@@ -85,7 +85,7 @@ const CASES: Case[] = [
     content: ':20:A\n:25:1\n:28C:1\n:60F:C240101EUR0,\n:62F:C240101EUR0,\n',
     format: 'csv',
     line: 1,
-    found: 'mt940',
+    found: 'an MT940 file',
     fix: /format/,
   },
   { name: 'a PDF', content: '%PDF-1.4\n1 0 obj\n', line: 1, found: 'PDF' },
