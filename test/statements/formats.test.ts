@@ -234,6 +234,24 @@ describe('files no reader takes', () => {
     }
   });
 
+  it('reads a UTF-16 file from disk (Excel\'s "Unicode text"), little- and big-endian, by its byte order mark', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'formats-'));
+    try {
+      const text = '\uFEFFDatum\tEmpfänger\tBetrag\r\n2024-01-02\tCafé Müller\t-4,50\r\n';
+      const le = Buffer.from(text, 'utf16le');
+      for (const [name, bytes] of [
+        ['le.txt', le],
+        ['be.txt', Buffer.from(le).swap16()],
+      ] as const) {
+        writeFileSync(join(dir, name), bytes);
+        const read = await readStatement({ path: join(dir, name), columns: { date: 'Datum', payee: 'Empfänger', amount: 'Betrag' } }, true);
+        expect(read!.parsed.rows.map((r) => [r.date, r.payee, r.amount])).toEqual([['2024-01-02', 'Café Müller', -4_500]]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a format that names something the file plainly is not, naming the format that reads it', () => {
     expect(refusal(MT940, 'csv')).toBe('line 1: found an MT940 file; expected CSV, as format says; to fix it, give format "auto" (or "mt940")');
     expect(refusal('Date,Payee,Amount\n2024-01-02,Shop,-1.00\n', 'mt940')).toMatch(/^line 1: found no :20: field; expected the fields of an MT940/);
