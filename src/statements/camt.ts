@@ -67,7 +67,8 @@ function counterparty(tx: unknown, outgoing: boolean): string | undefined {
   return optionalText(text(at(who, 'Nm')) ?? text(at(who, 'Pty', 'Nm')));
 }
 
-function entryRow(e: Node, line: number): StatementRow {
+/** `asOf`: the day a pending entry without a date of its own is shown at (its report's). */
+function entryRow(e: Node, line: number, asOf: string | undefined): StatementRow {
   const amount = signed(e, line, 'Ntry');
   const tx = list(at(e, 'NtryDtls') as Node[]).flatMap((d) => list(d['TxDtls'] as Node[]))[0];
   const remittance = list(at(tx, 'RmtInf', 'Ustrd') as string[])
@@ -77,7 +78,13 @@ function entryRow(e: Node, line: number): StatementRow {
   const payee = counterparty(tx, amount < 0) ?? optionalText(text(e['AddtlNtryInf'])) ?? memo ?? '';
   const status = text(e['Sts']) ?? text(at(e, 'Sts', 'Cd'));
   const id = reference(text(e['AcctSvcrRef'])) ?? reference(text(e['NtryRef'])) ?? reference(text(at(tx, 'Refs', 'AcctSvcrRef')));
-  const day = text(at(e, 'BookgDt', 'Dt')) ?? text(at(e, 'BookgDt', 'DtTm')) ?? text(at(e, 'ValDt', 'Dt'));
+  const pending = status === 'PDNG' || status === 'INFO';
+  const day =
+    text(at(e, 'BookgDt', 'Dt')) ??
+    text(at(e, 'BookgDt', 'DtTm')) ??
+    text(at(e, 'ValDt', 'Dt')) ??
+    text(at(e, 'ValDt', 'DtTm')) ??
+    (pending ? asOf : undefined);
   return {
     line,
     date: isoDay(day, line, 'BookgDt'),
@@ -85,9 +92,18 @@ function entryRow(e: Node, line: number): StatementRow {
     payee,
     ...(memo !== undefined && memo !== payee ? { memo } : {}),
     // PDNG: not yet booked; INFO: told for information, never booked to the account.
-    ...(status === 'PDNG' || status === 'INFO' ? { pending: true } : {}),
+    ...(pending ? { pending: true } : {}),
     ...(id !== undefined ? { bank_id: id } : {}),
   };
+}
+
+/** The days the statements cover (FrToDt), where they say. */
+function periodOf(units: Node[]): ParsedStatement['period'] {
+  const days = (key: 'FrDtTm' | 'ToDtTm') =>
+    units.map((u) => text(at(u, 'FrToDt', key))?.slice(0, 10)).filter((d): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d));
+  const from = days('FrDtTm').sort()[0];
+  const to = days('ToDtTm').sort().at(-1);
+  return from && to ? { from, to } : undefined;
 }
 
 /** The account a statement is of, as the file names it (IBAN, else its other identifier). */
@@ -136,7 +152,11 @@ export function readCamt(source: string, format: ReadFormat = 'camt053'): Parsed
       fix: 'export one account at a time',
     });
   }
-  const rows = units.flatMap((u) => list(u['Ntry'] as Node[])).map((e, i) => entryRow(e, entryLines[i] ?? 0));
+  const created = text(at(doc, 'Document', m.root, 'GrpHdr', 'CreDtTm'));
+  const rows = units
+    .flatMap((u) => list(u['Ntry'] as Node[]).map((e) => [e, text(at(u, 'FrToDt', 'ToDtTm')) ?? text(u['CreDtTm']) ?? created] as const))
+    .map(([e, asOf], i) => entryRow(e, entryLines[i] ?? 0, asOf));
+  const period = periodOf(units);
   const { balance, decision } = closingBalance(
     units.flatMap((u) => list(u['Bal'] as Node[])),
     balLines,
@@ -145,5 +165,5 @@ export function readCamt(source: string, format: ReadFormat = 'camt053'): Parsed
   const decisions = [`read as ${m.name}: ${rows.length} entr${rows.length === 1 ? 'y' : 'ies'}${several}`, ...(decision ? [decision] : [])];
   const first = units[0]!;
   const currency = optionalText((at(first, 'Acct', 'Ccy') as string | undefined) ?? (at(list(first['Bal'] as Node[])[0], 'Amt', '@Ccy') as string | undefined));
-  return { format: kind ?? 'camt053', rows, ...(balance ? { balance } : {}), ...(currency ? { currency } : {}), decisions };
+  return { format: kind ?? 'camt053', rows, ...(balance ? { balance } : {}), ...(period ? { period } : {}), ...(currency ? { currency } : {}), decisions };
 }

@@ -42,16 +42,16 @@ it('loads the SWIFT parser with the first SWIFT file, not with the other readers
 });
 
 describe('camt.052 and camt.054', () => {
-  it('reads a camt.052 account report: entries, INFO and PDNG entries pending, NONREF not taken as an id, the interim booked balance', () => {
+  it('reads a camt.052 account report: entries, INFO and PDNG entries pending (dated by the report where they have no date), NONREF not taken as an id, the interim booked balance, the period', () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.052.001.08">
 <BkToCstmrAcctRpt><GrpHdr><MsgId>R1</MsgId></GrpHdr>
-<Rpt><Id>1</Id><Acct><Id><IBAN>DE02100100109307118603</IBAN></Id><Ccy>EUR</Ccy></Acct>
+<Rpt><Id>1</Id><Acct><Id><IBAN>DE02100100109307118603</IBAN></Id><Ccy>EUR</Ccy></Acct><FrToDt><FrDtTm>2024-05-01T00:00:00</FrDtTm><ToDtTm>2024-05-02T10:00:00</ToDtTm></FrToDt>
 <Bal><Tp><CdOrPrtry><Cd>ITBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">70.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><DtTm>2024-05-02T10:00:00</DtTm></Dt></Bal>
 ${entry('30.00', 'DBIT', '2024-05-02', '<Sts><Cd>BOOK</Cd></Sts><AcctSvcrRef>NONREF</AcctSvcrRef>')}
 ${entry('12.50', 'CRDT', '2024-05-01', '<Sts><Cd>BOOK</Cd></Sts><AcctSvcrRef>X7</AcctSvcrRef>')}
 ${entry('4.00', 'DBIT', '2024-05-02', '<Sts><Cd>PDNG</Cd></Sts>')}
-${entry('9.00', 'DBIT', '2024-05-02', '<Sts><Cd>INFO</Cd></Sts>')}
+<Ntry><Amt Ccy="EUR">9.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>INFO</Cd></Sts><AddtlNtryInf>Card hold</AddtlNtryInf></Ntry>
 </Rpt></BkToCstmrAcctRpt></Document>`;
     const s = parseStatement({ content: xml });
     expect(s.format).toBe('camt052');
@@ -59,9 +59,11 @@ ${entry('9.00', 'DBIT', '2024-05-02', '<Sts><Cd>INFO</Cd></Sts>')}
       [6, '2024-05-02', -30_000, 'Shop 30.00', false, undefined],
       [7, '2024-05-01', 12_500, 'Payer 12.50', false, 'X7'],
       [8, '2024-05-02', -4_000, 'Shop 4.00', true, undefined],
-      [9, '2024-05-02', -9_000, 'Shop 9.00', true, undefined],
+      // A pending entry with no date of its own is shown at its report's end.
+      [9, '2024-05-02', -9_000, 'Card hold', true, undefined],
     ]);
     expect(s.balance).toEqual({ amount: 70_000, date: '2024-05-02' });
+    expect(s.period).toEqual({ from: '2024-05-01', to: '2024-05-02' });
     expect(s.currency).toBe('EUR');
     expect(s.decisions[0]).toMatch(/camt\.052/);
     // The camt formats share one reader: named camt053, the file is still read as what it is.
