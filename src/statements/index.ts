@@ -13,7 +13,7 @@ import { refuse } from './refusal.js';
 import { decideFormat } from './sniff.js';
 import { readSwift } from './swift.js';
 import { countLines } from './text.js';
-import { type CsvColumns, type ParsedStatement, type ReadFormat, STATEMENT_LIMITS, StatementError } from './types.js';
+import { type CsvColumns, type ParsedStatement, type ReadFormat, STATEMENT_LIMITS } from './types.js';
 
 export { cleanPayeeName } from './payee-text.js';
 export { CSV_PRESETS, type CsvPreset } from './presets.js';
@@ -33,7 +33,7 @@ export {
 function checkSize(content: string): void {
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > STATEMENT_LIMITS.bytes) {
-    throw new StatementError(`the file is ${bytes} bytes; a statement may be at most ${STATEMENT_LIMITS.bytes} bytes (2 MB): split it by date`);
+    throw refuse({ found: `${bytes} bytes`, expected: `a statement of at most ${STATEMENT_LIMITS.bytes} bytes (2 MB)`, fix: 'split it by date' });
   }
 }
 
@@ -52,7 +52,12 @@ export function parseStatement(input: { content: string; format?: 'auto' | ReadF
     // A CSV row is a line (a quoted cell may take more): far more lines than rows is refused unread.
     const lines = countLines(content);
     if (lines > STATEMENT_LIMITS.rows + 1 + 25) {
-      throw new StatementError(`line ${STATEMENT_LIMITS.rows + 27}: the file has ${lines} lines; a statement may hold at most ${STATEMENT_LIMITS.rows} rows`);
+      throw refuse({
+        line: STATEMENT_LIMITS.rows + 27,
+        found: `a file of ${lines} lines`,
+        expected: `a statement of at most ${STATEMENT_LIMITS.rows} rows`,
+        fix: 'split it by date',
+      });
     }
     return parseCsv(content, input.columns);
   }
