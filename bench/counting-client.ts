@@ -21,12 +21,14 @@ export interface CountingOptions {
   toolsets?: string;
   /** How old a copy may answer (default 60 s). */
   maxStalenessMs?: number;
+  /** The server runs for one local user, so a statement may be given by `path` (default false). */
+  localFiles?: boolean;
 }
 
 export async function countingClient(sb: RunningSandbox | undefined, stateDir: string, opts: CountingOptions = {}): Promise<CountingClient> {
   let requests = 0;
   const state = new ServerState(
-    mcpConfig({ toolsets: opts.toolsets }, {}),
+    mcpConfig({ toolsets: opts.toolsets, ...(opts.localFiles ? { localFiles: true } : {}) }, {}),
     async () => {
       if (!sb) throw new Error('no sandbox');
       return { credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl };

@@ -4,7 +4,7 @@
  * (they load with the first file read, src/writes/statement-rows.ts).
  */
 import * as z from 'zod';
-import { DATE_FORMATS, STATEMENT_FORMATS, STATEMENT_LIMITS } from './types.js';
+import { DATE_FORMATS, READ_FORMATS, STATEMENT_LIMITS } from './types.js';
 
 // Column names are not bounded here (each bound costs the tool definition bytes): columns.ts
 // refuses one over COLUMN_NAME_MAX characters, naming it.
@@ -27,7 +27,7 @@ export const STATEMENT_FILE_ARGS = {
   content: z.string().max(STATEMENT_LIMITS.bytes).optional().describe('The file text'),
   path: z.string().max(1000).optional().describe('Or a local file path'),
   format: z
-    .enum(['auto', ...STATEMENT_FORMATS])
+    .enum(['auto', ...READ_FORMATS])
     .optional()
     .describe('Default auto'),
   columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),

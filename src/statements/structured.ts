@@ -1,6 +1,7 @@
 /** What the structured formats (OFX, QIF, CAMT) share: row limits before parsing, elements found by line. */
+import { refuse, shown } from './refusal.js';
 import { lineIndex } from './text.js';
-import { STATEMENT_LIMITS, StatementError } from './types.js';
+import { STATEMENT_LIMITS } from './types.js';
 
 /** A value the parser gives as one object or a list of them, as a list. */
 export function list<T>(v: T | T[] | undefined | null): T[] {
@@ -19,7 +20,12 @@ export function elementLines(text: string, pattern: RegExp, what: string): numbe
   for (const m of text.matchAll(pattern)) {
     lines.push(at(m.index));
     if (lines.length > STATEMENT_LIMITS.rows) {
-      throw new StatementError(`line ${at(m.index)}: more than ${STATEMENT_LIMITS.rows} ${what}; a statement may hold at most ${STATEMENT_LIMITS.rows} rows`);
+      throw refuse({
+        line: at(m.index),
+        found: `more than ${STATEMENT_LIMITS.rows} ${what}`,
+        expected: `a statement of at most ${STATEMENT_LIMITS.rows} rows`,
+        fix: 'split it by date',
+      });
     }
   }
   return lines;
@@ -33,5 +39,5 @@ export function isoDay(text: string | undefined, line: number, what: string): st
     const real = new Date(Date.UTC(y, mo - 1, d));
     if (real.getUTCFullYear() === y && real.getUTCMonth() === mo - 1 && real.getUTCDate() === d) return `${m[1]}-${m[2]}-${m[3]}`;
   }
-  throw new StatementError(`line ${line}: ${what} "${text ?? ''}" is not a date (expected YYYYMMDD or YYYY-MM-DD)`);
+  throw refuse({ line, element: what, found: shown(text), expected: 'a real day as YYYYMMDD or YYYY-MM-DD' });
 }

@@ -4,8 +4,12 @@
  */
 import { ArgumentError } from '../shared/argument-error.js';
 
+/** The formats written (`sandbox statement`) and read. */
 export type StatementFormat = 'csv' | 'ofx' | 'qfx' | 'qif' | 'camt053';
 export const STATEMENT_FORMATS: readonly StatementFormat[] = ['csv', 'ofx', 'qfx', 'qif', 'camt053'];
+/** The formats read only: other ISO 20022 reports and SWIFT statements, as banks send them. */
+export type ReadFormat = StatementFormat | 'camt052' | 'camt054' | 'mt940' | 'mt942';
+export const READ_FORMATS: readonly ReadFormat[] = [...STATEMENT_FORMATS, 'camt052', 'camt054', 'mt940', 'mt942'];
 
 export interface StatementRow {
   /** 1-based line of the file where the row starts (for messages). */
@@ -24,7 +28,7 @@ export interface StatementRow {
 }
 
 export interface ParsedStatement {
-  format: StatementFormat;
+  format: ReadFormat;
   /** CSV: the preset recognised, or 'columns' (given), or 'detected'. */
   preset?: string;
   rows: StatementRow[];
@@ -56,9 +60,28 @@ export interface CsvColumns {
   decimal_separator?: '.' | ',';
 }
 
+/**
+ * Why a file is refused, in parts (src/statements/refusal.ts writes the message from them): where
+ * (a line, an element), what was found, what was expected, and the argument that would fix it.
+ */
+export interface RefusalParts {
+  line?: number;
+  element?: string;
+  found: string;
+  expected: string;
+  fix?: string;
+}
+
 /** A file that cannot be read as it stands: the message names the line and what is expected. */
 export class StatementError extends ArgumentError {
   override readonly name = 'StatementError';
+  constructor(
+    message: string,
+    /** The parts of the message, where the reader gave them (refuse() in refusal.ts). */
+    readonly parts?: RefusalParts,
+  ) {
+    super(message);
+  }
 }
 
 /** Refused before parsing: a statement is a month or a year of one account, not an archive. */

@@ -5,7 +5,7 @@
  * `content` or `path`, parsed by src/statements (the arguments' shape is theirs).
  */
 import { createHash } from 'node:crypto';
-import type { CsvColumns, ParsedStatement, StatementFormat } from '../statements/index.js';
+import type { CsvColumns, ParsedStatement, ReadFormat } from '../statements/index.js';
 import type { RowMatch, RowStatus } from './statement-match.js';
 import { statementText } from './statement-source.js';
 
@@ -72,7 +72,7 @@ export async function readStatement(a: FileArgs, localFiles: boolean, optional =
   const { parseStatement } = await import('../statements/index.js');
   const parsed = parseStatement({
     content: text,
-    ...(a.format ? { format: a.format as 'auto' | StatementFormat } : {}),
+    ...(a.format ? { format: a.format as 'auto' | ReadFormat } : {}),
     ...(a.columns ? { columns: a.columns } : {}),
   });
   return { parsed, digest: createHash('sha256').update(text).digest('hex').slice(0, 32) };

@@ -30,6 +30,9 @@ function fullPath(path: string): string {
 
 /** Bytes as text: UTF-8 (a byte order mark dropped), else Windows-1252, which many banks still write. */
 function decode(bytes: Buffer): string {
+  // UTF-16, told by its byte order mark: Excel's "Unicode text" and some banks' exports.
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16le').decode(Buffer.from(bytes.subarray(0, bytes.length & ~1)).swap16());
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {

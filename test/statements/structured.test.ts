@@ -112,7 +112,7 @@ describe('camt.053', () => {
   });
 
   it('refuses malformed XML naming the line, and any DOCTYPE', () => {
-    expect(refusal(CAMT.replace('</Cdtr>', ''))).toMatch(/^line 8: the XML is malformed/);
+    expect(refusal(CAMT.replace('</Cdtr>', ''))).toMatch(/^line 8: found malformed XML \(.*\); expected well-formed XML/);
     expect(refusal(`<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY a "aaaa">]>\n<Document xmlns="camt.053"/>`)).toMatch(/^line 2: .*DOCTYPE/);
   });
 });
