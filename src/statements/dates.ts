@@ -57,7 +57,8 @@ export function parseDate(cell: Cell, format: ReadFormat): string {
 
 type Shape = 'iso' | 'compact' | 'pair' | 'named';
 
-function shapeOf(text: string): Shape | undefined {
+/** How a cell writes its date, or undefined when it is not a date. */
+export function shapeOf(text: string): Shape | undefined {
   const t = dayPart(text);
   if (ISO.test(t)) return 'iso';
   if (COMPACT.test(t)) return 'compact';
