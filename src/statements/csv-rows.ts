@@ -49,7 +49,8 @@ export function dataRecords(records: readonly CsvRecord[], found: HeaderFound, d
         `line ${r.line} has ${r.cells.length} cells, but ${against}; give columns (header names or 1-based numbers) if the columns are elsewhere`,
       );
     }
-    if (header && r.cells.slice(Math.max(width, needed)).some((c) => c.trim() !== '')) {
+    // Cells under the header's own blank cells are fine (a sign column without a name: S or H).
+    if (header && r.cells.slice(Math.max(header.cells.length, needed)).some((c) => c.trim() !== '')) {
       throw new StatementError(
         `line ${r.line} has ${r.cells.length} cells, but the header on line ${header.line} names ${width}: a cell holding the delimiter without quotes? ` +
           `Fix the line, or give columns by 1-based number`,

@@ -9,6 +9,7 @@ import { type CsvRecord, DELIMITERS, type Delimiter, readRecords } from './csv-r
 import { dataRecords, pendingTest, rowDate } from './csv-rows.js';
 import { checkUnsigned, detectDirection, type Direction, directionSign, givenDirection, parseDirectionSpec } from './csv-sign.js';
 import { decideDateFormat, parseDate, type ReadFormat } from './dates.js';
+import { DAY_FIRST_HEADER } from './header-names.js';
 import { optionalText } from './text.js';
 import { type CsvColumns, type ParsedStatement, StatementError, type StatementRow } from './types.js';
 
@@ -146,10 +147,12 @@ export function parseCsv(content: string, columns?: CsvColumns): ParsedStatement
   if (found.index > 0) decisions.push(`header on line ${records[found.index]!.line}; the ${found.index} line(s) above it skipped`);
   const data = dataRecords(records, found, decisions);
 
+  const dayFirst = found.header.find((h) => DAY_FIRST_HEADER.test(h));
   const dates = decideDateFormat(
     data.flatMap((r) => rowDate(r, map).cell ?? []),
     columns?.date_format,
     preset?.columns.date_format,
+    dayFirst ? `the header is in a language written day-first ("${dayFirst}")` : undefined,
   );
   if (dates.decision) decisions.push(dates.decision);
   const dec = decideDecimal(

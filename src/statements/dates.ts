@@ -68,7 +68,7 @@ export function shapeOf(text: string): Shape | undefined {
 }
 
 /** Day-first or month-first for dates like 03/04/2024, from every date of the file. */
-function decidePair(cells: readonly Cell[], preset: DateFormat | undefined): { format: DateFormat; decision: string } {
+function decidePair(cells: readonly Cell[], preset: DateFormat | undefined, dayFirstWhy?: string): { format: DateFormat; decision: string } {
   let dayFirst: Cell | undefined;
   let monthFirst: Cell | undefined;
   let ambiguous: Cell | undefined;
@@ -99,6 +99,7 @@ function decidePair(cells: readonly Cell[], preset: DateFormat | undefined): { f
   if (!ambiguous) return { format: preset ?? dayFirstFormat, decision: 'every date has the same day and month number: either order reads the same' };
   if (preset) return { format: preset, decision: `dates read as ${preset}, as the preset writes them (no date in the file decides it)` };
   if (dotted) return { format: 'DD.MM.YYYY', decision: 'dates with dots read as DD.MM.YYYY (the order every bank writing dots uses)' };
+  if (dayFirstWhy) return { format: 'DD/MM/YYYY', decision: `dates read as DD/MM/YYYY: ${dayFirstWhy} (no date in the file decides it)` };
   const [a, b] = PAIR.exec(dayPart(ambiguous.text))!
     .slice(1, 4)
     .filter((_, i) => i !== 1)
@@ -112,12 +113,15 @@ function decidePair(cells: readonly Cell[], preset: DateFormat | undefined): { f
 
 /**
  * The one format every date cell of the file is read in: the given one, else the shape all cells
- * share (mixed shapes are refused, naming the first odd line), else the preset's.
+ * share (mixed shapes are refused, naming the first odd line), else the preset's, else day-first
+ * where the header's language says so.
  */
 export function decideDateFormat(
   cells: readonly Cell[],
   given: DateFormat | undefined,
   preset: DateFormat | undefined,
+  /** Why the file writes its day first where no date says (its header's language), if it does. */
+  dayFirst?: string,
 ): { format: ReadFormat; decision?: string } {
   if (given) return { format: given };
   const first = cells[0];
@@ -132,5 +136,5 @@ export function decideDateFormat(
   if (shape === 'iso') return { format: 'YYYY-MM-DD' };
   if (shape === 'compact') return { format: 'YYYYMMDD' };
   if (shape === 'named') return { format: 'DD MMM YYYY' };
-  return decidePair(cells, preset);
+  return decidePair(cells, preset, dayFirst);
 }

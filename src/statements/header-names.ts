@@ -160,3 +160,9 @@ export const ALIASES: Record<Field, readonly string[]> = {
  * Debit): a direction column only when every value is a debit or credit word.
  */
 export const WEAK_DIRECTION = new Set(['type', 'transaction type', 'details', 'transaction', 'art', '']);
+
+/**
+ * Header words of languages whose countries all write the day first (German, French, Dutch,
+ * Spanish): a file headed in them has 03/04/2024 as 3 April, where no date in it says.
+ */
+export const DAY_FIRST_HEADER = /datum|buchung|betrag|umsatz|fecha|importe|concepto|libelle|montant|solde|bedrag|omschrijving|saldo|wahrung|waehrung/;
