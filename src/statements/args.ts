@@ -32,5 +32,5 @@ export const STATEMENT_FILE_ARGS = {
     .enum(['auto', ...STATEMENT_FORMATS])
     .optional()
     .describe('Default auto'),
-  columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),
+  columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers; direction "col:debit/credit", status "col:pending"'),
 } satisfies z.ZodRawShape;
