@@ -73,7 +73,8 @@ function given(header: readonly string[] | undefined, key: string, value: string
   }
   const i = header ? indexOf(header, value) : -1;
   if (i < 0) {
-    const where = header ? `the header on line ${line} has no cell "${value}"` : `no header row names "${value}"`;
+    const cells = header ? header.filter(Boolean).map((h) => `"${h}"`) : [];
+    const where = header ? `the header on line ${line} has no cell "${value}" (it has ${cells.slice(0, 12).join(', ')})` : `no header row names "${value}"`;
     throw new StatementError(`columns.${key}: ${where}; give a header name or a 1-based column number`);
   }
   return i;
@@ -130,7 +131,12 @@ function mapOf(header: readonly string[], preset: CsvLayout | undefined): Partia
 }
 
 /** The header row, within the first lines (exports put account details above it), and the columns. */
-export function findHeader(records: readonly { cells: string[]; line: number }[], columns: CsvColumns | undefined): HeaderFound | undefined {
+export function findHeader(
+  records: readonly { cells: string[]; line: number }[],
+  columns: CsvColumns | undefined,
+  /** Refuse a column name no header row has, rather than answer undefined (once the delimiter is known). */
+  refuse = false,
+): HeaderFound | undefined {
   const named = columns ? namedColumns(columns) : [];
   const byNumber = columns !== undefined && named.every(([, v]) => isNumber(v));
   for (const [index, r] of records.slice(0, PREAMBLE_MAX + 1).entries()) {
@@ -146,6 +152,12 @@ export function findHeader(records: readonly { cells: string[]; line: number }[]
     if (base.date !== undefined && base.payee !== undefined && hasAmount(base)) return { index, header, map: base as ColumnMap, preset };
   }
   if (byNumber) return { index: -1, header: [], map: withGiven({}, columns, undefined, 0) };
+  if (columns && refuse) {
+    // A name no header row has: refused against the likeliest header (else the first line), naming its cells.
+    const rows = records.slice(0, PREAMBLE_MAX + 1).map((r) => ({ r, header: r.cells.map(foldHeader) }));
+    const likely = rows.find((x) => x.header.some((h) => ALIASES.date.includes(h))) ?? rows[0];
+    if (likely) withGiven(mapOf(likely.header, undefined), columns, likely.header, likely.r.line);
+  }
   return undefined;
 }
 

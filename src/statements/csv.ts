@@ -37,11 +37,25 @@ function chooseDelimiter(content: string, columns: CsvColumns | undefined): { de
   return { delimiter: widest.delimiter };
 }
 
-function noHeader(): StatementError {
+function noHeader(records: readonly CsvRecord[]): StatementError {
+  const first = records[0];
+  const found = first ? `line ${first.line} reads "${first.cells.join(' | ').slice(0, 80)}"` : 'the file is empty';
   return new StatementError(
-    `no header row in the first ${SNIFF_LINES} lines: expected cells naming the date, the payee or description, and the amount ` +
+    `line ${first?.line ?? 1}: no header row in the first ${SNIFF_LINES} lines (${found}): expected cells naming the date, the payee or description, and the amount ` +
       `(or inflow/outflow, or debit/credit); give columns (header names or 1-based numbers)`,
   );
+}
+
+/** An amount cell in milliunits; a refusal says which arguments read it otherwise. */
+function amountCell(c: Cell, sep: DecimalSeparator, what?: string): number | undefined {
+  try {
+    return parseAmount(c, sep, what);
+  } catch (e) {
+    if (!(e instanceof StatementError)) throw e;
+    throw new StatementError(
+      `${e.message}; give columns.${what === 'balance' || what === 'fee' || !what ? 'amount' : what} if it is in another column, or columns.decimal_separator`,
+    );
+  }
 }
 
 const cell = (r: CsvRecord, i: number | undefined): Cell | undefined => (i === undefined ? undefined : { text: r.cells[i] ?? '', line: r.line });
@@ -69,7 +83,7 @@ interface Reading {
 function amountOf(r: CsvRecord, k: Reading): number {
   const { m, sep } = k;
   if (m.amount !== undefined) {
-    const v = parseAmount(cell(r, m.amount)!, sep);
+    const v = amountCell(cell(r, m.amount)!, sep);
     if (v === undefined) {
       // An opening or closing balance line (Bank of America's "Beginning balance"): no money moves.
       if ((cell(r, m.balance)?.text.trim() ?? '') !== '') return 0;
@@ -77,13 +91,13 @@ function amountOf(r: CsvRecord, k: Reading): number {
     }
     const way = k.direction ? directionSign(k.direction, r) : undefined;
     const signed = way !== undefined ? way * Math.abs(v) : k.outflowPositive ? -v : v;
-    const fee = k.fee === undefined ? undefined : parseAmount(cell(r, k.fee)!, sep, 'fee');
+    const fee = k.fee === undefined ? undefined : amountCell(cell(r, k.fee)!, sep, 'fee');
     return fee ? signed - Math.abs(fee) : signed;
   }
   const [inI, outI, inName, outName] =
     m.inflow !== undefined || m.outflow !== undefined ? [m.inflow, m.outflow, 'inflow', 'outflow'] : [m.credit, m.debit, 'credit', 'debit'];
-  const inflow = inI === undefined ? undefined : parseAmount(cell(r, inI)!, sep, inName);
-  const outflow = outI === undefined ? undefined : parseAmount(cell(r, outI)!, sep, outName);
+  const inflow = inI === undefined ? undefined : amountCell(cell(r, inI)!, sep, inName);
+  const outflow = outI === undefined ? undefined : amountCell(cell(r, outI)!, sep, outName);
   if (inflow === undefined && outflow === undefined) {
     if ((cell(r, m.balance)?.text.trim() ?? '') !== '') return 0;
     throw new StatementError(`line ${r.line}: both ${outName} and ${inName} are blank; expected an amount in one of them`);
@@ -139,8 +153,8 @@ export function parseCsv(content: string, columns?: CsvColumns): ParsedStatement
   const decisions: string[] = [];
   const chosen = chooseDelimiter(content, columns);
   const records = readRecords(content, chosen.delimiter);
-  const found = findHeader(records, columns);
-  if (!found) throw noHeader();
+  const found = findHeader(records, columns, true);
+  if (!found) throw noHeader(records);
   const { map, preset } = found;
   if (chosen.delimiter !== ',') decisions.push(`cells separated by ${chosen.delimiter === ';' ? "';'" : 'tabs'}`);
   if (preset && !columns) decisions.push(`read as preset ${preset.name} (${preset.description})`);

@@ -51,7 +51,8 @@ export function parseDate(cell: Cell, format: ReadFormat): string {
     const [a, b] = m ? [Number(m[1]), Number(m[3])] : [0, 0];
     out = m ? (format === 'MM/DD/YYYY' ? ymd(year(m[4]!), a, b) : ymd(year(m[4]!), b, a)) : undefined;
   }
-  if (!out) throw new StatementError(`line ${cell.line}: date "${cell.text}" is not a ${format} date`);
+  if (!out)
+    throw new StatementError(`line ${cell.line}: date "${cell.text}" is not a ${format} date; give columns.date_format if the file writes its dates otherwise`);
   return out;
 }
 
@@ -127,10 +128,14 @@ export function decideDateFormat(
   const first = cells[0];
   if (!first) return { format: preset ?? 'YYYY-MM-DD' };
   const shape = shapeOf(first.text);
-  if (!shape) throw new StatementError(`line ${first.line}: "${first.text}" is not a date (expected e.g. 2024-03-14, 03/14/2024, 14.03.2024)`);
+  if (!shape) {
+    throw new StatementError(
+      `line ${first.line}: "${first.text}" is not a date (expected e.g. 2024-03-14, 03/14/2024, 14.03.2024); give columns.date if the dates are in another column`,
+    );
+  }
   for (const c of cells) {
     if (shapeOf(c.text) !== shape) {
-      throw new StatementError(`line ${c.line}: date "${c.text}" is not written like line ${first.line}'s "${first.text}"`);
+      throw new StatementError(`line ${c.line}: date "${c.text}" is not written like line ${first.line}'s "${first.text}"; give columns.date_format`);
     }
   }
   if (shape === 'iso') return { format: 'YYYY-MM-DD' };

@@ -300,3 +300,27 @@ describe('bank exports recognised without columns', () => {
     expect(read(moved, { payee: 'Merchant', date_format: 'MM/DD/YYYY' }).rows[0]).toMatchObject({ date: '2024-01-03', payee: 'NETFLIX' });
   });
 });
+
+describe('CSV refusals', () => {
+  it.each([
+    ['no header', 'hello,world\n1,2\n', undefined, /^line 1: no header row .*\(line 1 reads "hello \| world"\).*give columns/],
+    ['an amount that is not one', 'Date,Description,Amount\n2024-01-01,A,12x\n', undefined, /^line 2: amount "12x" is not an amount .*give columns\.amount/],
+    ['a date that is not one', 'Date,Description,Amount\nsoon,A,1\n', undefined, /^line 2: "soon" is not a date .*give columns\.date/],
+    [
+      'an impossible date',
+      'Date,Description,Amount\n2024-01-01,A,1\n2024-02-31,B,2\n',
+      undefined,
+      /^line 3: date "2024-02-31" is not a YYYY-MM-DD date; give columns\.date_format/,
+    ],
+    [
+      'a column the header lacks',
+      'Date,Description,Amount\n2024-01-01,A,1\n',
+      { payee: 'Payee' },
+      /^columns\.payee: the header on line 1 has no cell "Payee" \(it has "date", "description", "amount"\)/,
+    ],
+    ['a row missing a column read', 'Date,Description,Amount\n2024-01-01,A\n', undefined, /^line 2 has 2 cells, but .*column 3 is read; give columns/],
+    ['a blank amount', 'Date,Description,Amount\n2024-01-01,A,\n', undefined, /^line 2: the amount is blank; .*give columns\.amount/],
+  ] as const)('%s', (_what, file, columns, message) => {
+    expect(refusal(file, columns as Columns)).toMatch(message);
+  });
+});
