@@ -26,6 +26,16 @@ function dated(r: CsvRecord, m: ColumnMap): boolean {
   return OPEN_DATE.test(d) && (m.txdate === undefined || text(r, m.txdate) === '' || shapeOf(text(r, m.txdate)) !== undefined);
 }
 
+/**
+ * A summary line: no date where the date goes, and no amount where amounts go (or too few cells
+ * to hold them). A row with an amount and a broken date is not one: it is refused.
+ */
+function summary(r: CsvRecord, m: ColumnMap, needed: number): boolean {
+  if (dated(r, m)) return false;
+  if (r.cells.length < needed) return true;
+  return [m.amount, m.inflow, m.outflow, m.debit, m.credit].every((i) => !/\d/.test(text(r, i)));
+}
+
 /** The data records after the header; summary lines after the last dated row are left out, each named in `decisions`. */
 export function dataRecords(records: readonly CsvRecord[], found: HeaderFound, decisions: string[]): CsvRecord[] {
   const header = found.index >= 0 ? records[found.index]! : undefined;
@@ -34,7 +44,7 @@ export function dataRecords(records: readonly CsvRecord[], found: HeaderFound, d
   const needed = Math.max(...Object.values(found.map)) + 1;
   let rows = records.slice(found.index + 1).filter((r) => !r.cells.every((c) => c.trim() === ''));
   let footer = 0;
-  while (footer < FOOTER_MAX && rows.length > footer && !dated(rows[rows.length - 1 - footer]!, found.map)) footer++;
+  while (footer < FOOTER_MAX && rows.length > footer && summary(rows[rows.length - 1 - footer]!, found.map, needed)) footer++;
   if (footer > 0 && footer < rows.length) {
     const cut = rows.slice(rows.length - footer);
     rows = rows.slice(0, rows.length - footer);
