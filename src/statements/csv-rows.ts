@@ -10,7 +10,10 @@ import { shapeOf } from './dates.js';
 import { type CsvColumns, STATEMENT_LIMITS, StatementError } from './types.js';
 
 /** Status values of rows not booked yet (or never: declined, reverted), in the languages of the aliases. */
-const PENDING = /pend|vorgemerkt|attente|en cours|behandeling|afwachting|not booked|authori[sz]|reserv|uncleared|unposted|pendiente|declin|revert|fail/i;
+const PENDING =
+  /pend|vorgemerkt|ausstehend|attente|en cours|behandeling|afwachting|not booked|authori[sz]|reserv|uncleared|unposted|pendiente|declin|revert|fail/i;
+/** A status is a word or two: a longer cell is text ("Authorisation code 1234 ..."), not a status. */
+const STATUS_MAX = 30;
 /** A booking date cell that says the row is not booked (comdirect writes "offen"). */
 const OPEN_DATE = /^(?:offen|pending|--)?$/i;
 
@@ -78,7 +81,7 @@ export function dataRecords(records: readonly CsvRecord[], found: HeaderFound, d
 /** How a row is known to be pending: `columns.status` "column:values", else the status words above. */
 export function pendingTest(columns: CsvColumns | undefined): (status: string) => boolean {
   const colon = columns?.status?.lastIndexOf(':') ?? -1;
-  if (colon < 0) return (s) => PENDING.test(s);
+  if (colon < 0) return (s) => s.length <= STATUS_MAX && PENDING.test(s);
   const values = columns!
     .status!.slice(colon + 1)
     .split(',')

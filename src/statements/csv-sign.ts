@@ -9,11 +9,12 @@ import { ALIASES, WEAK_DIRECTION } from './header-names.js';
 import { StatementError } from './types.js';
 
 /** Words a direction column writes, folded: a whole word says it even under a header we do not know. */
-const DEBIT_WORDS = ['af', 'debit', 'debet', 'dbit', 'soll', 'ausgang', 'withdrawal'];
-const CREDIT_WORDS = ['bij', 'credit', 'crdt', 'haben', 'eingang', 'deposit'];
+const DEBIT_WORDS = ['af', 'debit', 'debet', 'dbit', 'soll', 'ausgang', 'withdrawal', 'terheles'];
+const CREDIT_WORDS = ['bij', 'credit', 'crdt', 'haben', 'eingang', 'deposit', 'jovairas'];
 /** Short marks: only under a direction header (or a blank one), where they cannot mean something else. */
-const DEBIT_MARKS = ['d', 'dr', 'db', 's', '-', 'out'];
-const CREDIT_MARKS = ['c', 'cr', 'h', '+', 'in'];
+// T and J: Hungarian terhelés and jóváírás.
+const DEBIT_MARKS = ['d', 'dr', 'db', 's', '-', 'out', 't'];
+const CREDIT_MARKS = ['c', 'cr', 'h', '+', 'in', 'j'];
 
 export interface Direction {
   column: number;

@@ -8,7 +8,11 @@ import { type DateFormat, StatementError } from './types.js';
 
 /** A time of day after the date ("2024-03-04T10:00:00", "03/04/2024 10:00 AM") is not part of it. */
 function dayPart(text: string): string {
-  return text.trim().replace(/(?:T|\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AP]M)?(?:Z|[+-]\d{2}:?\d{2})?$/i, '');
+  // A Hungarian date ends in a dot: "2024.01.15.".
+  return text
+    .trim()
+    .replace(/(?:T|\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AP]M)?(?:Z|[+-]\d{2}:?\d{2})?$/i, '')
+    .replace(/^(\d{4}\.\d{1,2}\.\d{1,2})\.$/, '$1');
 }
 
 const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/;

@@ -63,14 +63,22 @@ describe('direction columns', () => {
   });
 
   it('takes columns.direction with the values it names, also by number in a headerless file', () => {
-    const file = 'Date;Payee;Amount;Kind\n2024-01-02;Shop;12,00;T\n2024-01-03;Pay;20,00;J\n';
-    expect(read(file, { direction: 'Kind:T/J' }).rows.map((r) => r.amount)).toEqual([-12_000, 20_000]);
+    const file = 'Date;Payee;Amount;Kind\n2024-01-02;Shop;12,00;U\n2024-01-03;Pay;20,00;B\n';
+    expect(read(file, { direction: 'Kind:U/B' }).rows.map((r) => r.amount)).toEqual([-12_000, 20_000]);
     expect(
-      read('2024-01-02;Shop;12,00;T\n2024-01-03;Pay;20,00;J\n', { date: '1', payee: '2', amount: '3', direction: '4:T/J' }).rows.map((r) => r.amount),
+      read('2024-01-02;Shop;12,00;U\n2024-01-03;Pay;20,00;B\n', { date: '1', payee: '2', amount: '3', direction: '4:U/B' }).rows.map((r) => r.amount),
     ).toEqual([-12_000, 20_000]);
     expect(refusal(file, { direction: 'Kind' })).toMatch(
-      /^line 2: columns\.direction: column "Kind" holds "T".*give columns\.direction "Kind:<debit values>\/<credit values>"/,
+      /^line 2: columns\.direction: column "Kind" holds "U".*give columns\.direction "Kind:<debit values>\/<credit values>"/,
     );
+  });
+
+  it('finds T/J (Hungarian terhelés/jóváírás) in a headerless file read by column number, dates ending in a dot', () => {
+    const file = '"11773016";"T";"4990";"HUF";"2024.01.15.";"SPAR"\n"11773016";"J";"150000";"HUF";"2024.01.16.";"MUNKABER"\n';
+    expect(money(file, { date: '5', amount: '3', payee: '6' })).toEqual([
+      ['2024-01-15', -4_990_000, 'SPAR', false],
+      ['2024-01-16', 150_000_000, 'MUNKABER', false],
+    ]);
   });
 
   it('refuses a direction column whose values it does not know, naming the line, the value and columns.direction', () => {
@@ -115,6 +123,10 @@ describe('pending rows', () => {
       ['2024-01-03', -1000, 'A', false],
       ['2024-01-04', -2000, 'B', true],
     ]);
+  });
+
+  it('takes a long text in an Info column for text, not a status', () => {
+    expect(read('Date,Description,Amount,Info\n2024-01-02,A,-1.00,Authorisation code 123456 at the terminal of the shop\n').rows[0]!.pending).toBeUndefined();
   });
 
   it('takes columns.status with its own pending values', () => {
