@@ -56,7 +56,13 @@ export function parseDirectionSpec(spec: string): { column: string; debit?: stri
 }
 
 /** A direction column found by its header and values, among the columns not otherwise read. */
-export function detectDirection(header: readonly string[], rows: readonly CsvRecord[], taken: ReadonlySet<number>): Direction | undefined {
+export function detectDirection(
+  header: readonly string[],
+  rows: readonly CsvRecord[],
+  taken: ReadonlySet<number>,
+  /** Some amounts carry their own minus: a direction column of unknown values is then left alone, not refused. */
+  signed: boolean,
+): Direction | undefined {
   const width = Math.max(header.length, ...rows.slice(0, 1).map((r) => r.cells.length));
   for (let i = 0; i < width; i++) {
     if (taken.has(i)) continue;
@@ -65,7 +71,7 @@ export function detectDirection(header: readonly string[], rows: readonly CsvRec
     if (!strong && !WEAK_DIRECTION.has(h)) continue;
     const values = valuesOf(rows, i);
     if (allDirection(values, strong || h === '')) return { column: i, ...KNOWN, named: h ? `column "${h}"` : `column ${i + 1}` };
-    if (strong && values.length > 0) {
+    if (strong && values.length > 0 && !signed) {
       const odd = rows.find((r) => !allDirection([fold(r.cells[i] ?? '')].filter(Boolean), true) && fold(r.cells[i] ?? '') !== '')!;
       throw new StatementError(
         `line ${odd.line}: column "${h}" holds "${odd.cells[i]}", which is neither a known debit nor credit mark (Af/Bij, D/C, DBIT/CRDT, Debit/Credit, S/H, -/+); ` +

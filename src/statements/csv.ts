@@ -132,7 +132,8 @@ function decideSign(found: HeaderFound, data: CsvRecord[], columns: CsvColumns |
     direction = givenDirection(m.direction!, `column "${specColumn(columns.direction)}"`, spec, data);
   } else if (columns?.amount_sign === undefined && preset?.columns.amount_sign === undefined) {
     const taken = new Set((Object.entries(m) as [string, number][]).filter(([f]) => f !== 'direction').map(([, i]) => i));
-    direction = detectDirection(found.header, data, taken);
+    const signed = data.some((r) => /^\s*[-\u2212(]|-\s*$/.test(r.cells[m.amount!] ?? ''));
+    direction = detectDirection(found.header, data, taken, signed);
   }
   if (direction) {
     const seen = (way: -1 | 1) => [...new Set(data.filter((r) => directionSign(direction, r) === way).map((r) => r.cells[direction.column]!.trim()))];

@@ -82,6 +82,8 @@ describe('direction columns', () => {
   });
 
   it('refuses a direction column whose values it does not know, naming the line, the value and columns.direction', () => {
+    // Amounts with their own minus: the column is not needed, so not refused.
+    expect(read('Datum;Naam;Umsatztyp;Bedrag\n20240101;A;Lastschrift;-1,00\n').rows[0]!.amount).toBe(-1000);
     expect(refusal('Datum;Naam;Af Bij;Bedrag\n20240101;A;Uit;1,00\n')).toMatch(
       /^line 2: column "af bij" holds "Uit".*columns\.direction "af bij:<debit values>\/<credit values>"/,
     );
