@@ -82,7 +82,7 @@ export function detectDirection(
   return undefined;
 }
 
-/** A given direction column: its values checked against the lists given, or the known ones. */
+/** A given direction column (`name` as `columns.direction` names it): its values checked against the lists given, or the known ones. */
 export function givenDirection(column: number, name: string, spec: { debit?: string[]; credit?: string[] }, rows: readonly CsvRecord[]): Direction {
   const debit = spec.debit ?? KNOWN.debit;
   const credit = spec.credit ?? KNOWN.credit;
@@ -90,12 +90,12 @@ export function givenDirection(column: number, name: string, spec: { debit?: str
     const v = fold(r.cells[column] ?? '');
     if (v !== '' && !debit.includes(v) && !credit.includes(v)) {
       throw new StatementError(
-        `line ${r.line}: columns.direction: ${name} holds "${r.cells[column]}", which is neither a debit nor a credit value; ` +
-          `give columns.direction "${spec.debit ? name : name.replace(/^column "|"$/g, '')}:<debit values>/<credit values>"`,
+        `line ${r.line}: columns.direction: column "${name}" holds "${r.cells[column]}", which is neither a debit nor a credit value; ` +
+          `give columns.direction "${name}:<debit values>/<credit values>"`,
       );
     }
   }
-  return { column, debit, credit, named: name };
+  return { column, debit, credit, named: `column "${name}"` };
 }
 
 /** The sign a row's direction cell gives: -1 debit, 1 credit, undefined blank. */

@@ -129,7 +129,7 @@ function decideSign(found: HeaderFound, data: CsvRecord[], columns: CsvColumns |
   let direction: Direction | undefined;
   if (columns?.direction !== undefined) {
     const spec = parseDirectionSpec(columns.direction);
-    direction = givenDirection(m.direction!, `column "${specColumn(columns.direction)}"`, spec, data);
+    direction = givenDirection(m.direction!, specColumn(columns.direction), spec, data);
   } else if (columns?.amount_sign === undefined && preset?.columns.amount_sign === undefined) {
     const taken = new Set((Object.entries(m) as [string, number][]).filter(([f]) => f !== 'direction').map(([, i]) => i));
     const signed = data.some((r) => /^\s*[-\u2212(]|-\s*$/.test(r.cells[m.amount!] ?? ''));
