@@ -20,6 +20,8 @@ const ColumnsArg = z.strictObject({
   date_format: z.enum(DATE_FORMATS).optional(),
   amount_sign: z.enum(['outflow-negative', 'outflow-positive']).optional(),
   decimal_separator: z.enum(['.', ',']).optional(),
+  direction: z.string().optional(),
+  status: z.string().optional(),
 });
 
 /** The file arguments both statement tools take. The `path` rule (local only) is the tools' to enforce. */
@@ -30,5 +32,5 @@ export const STATEMENT_FILE_ARGS = {
     .enum(['auto', ...READ_FORMATS])
     .optional()
     .describe('Default auto'),
-  columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),
+  columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers; direction "col:debit/credit", status "col:pending"'),
 } satisfies z.ZodRawShape;

@@ -3,72 +3,25 @@
  * the file has, or from header names (English, and the common German, French and Dutch ones).
  */
 import { foldText } from '../shared/text.js';
-import { CSV_PRESETS, type CsvPreset } from './presets.js';
+import { BANK_LAYOUTS } from './bank-layouts.js';
+import { ALIASES, type Field } from './header-names.js';
+import { CSV_PRESETS, type CsvLayout } from './presets.js';
 import { type CsvColumns, StatementError } from './types.js';
 
-export type Field = 'date' | 'payee' | 'memo' | 'amount' | 'inflow' | 'outflow' | 'debit' | 'credit' | 'balance' | 'status' | 'reference' | 'currency';
+export type { Field } from './header-names.js';
 export type ColumnMap = Partial<Record<Field, number>> & { date: number; payee: number };
 
-/** Header names by field, most telling first (a posting date before a transaction date: YNAB dates by posting). */
-const ALIASES: Record<Field, readonly string[]> = {
-  date: [
-    'posting date',
-    'posted date',
-    'post date',
-    'booking date',
-    'date',
-    'transaction date',
-    'trans. date',
-    'trans date',
-    'buchungstag',
-    'buchungsdatum',
-    'datum',
-    "date de l'operation",
-    'date operation',
-    'boekdatum',
-    'transactiedatum',
-  ],
-  payee: [
-    'payee',
-    'description',
-    'merchant',
-    'name',
-    'counterparty',
-    'transaction description',
-    'details',
-    'beguenstigter/zahlungspflichtiger',
-    'begunstigter/zahlungspflichtiger',
-    'auftraggeber/empfanger',
-    'empfanger',
-    'name zahlungsbeteiligter',
-    'zahlungsempfanger',
-    'libelle',
-    'naam / omschrijving',
-    'naam',
-    'omschrijving',
-    'tegenpartij',
-  ],
-  memo: ['memo', 'notes', 'note', 'verwendungszweck', 'mededelingen', 'informations complementaires', 'detail'],
-  amount: ['amount', 'transaction amount', 'betrag', 'umsatz', 'montant', 'bedrag'],
-  inflow: ['inflow', 'money in', 'paid in', 'deposits', 'deposit', 'gutschrift'],
-  outflow: ['outflow', 'money out', 'paid out', 'withdrawals', 'withdrawal', 'belastung'],
-  debit: ['debit', 'debit amount', 'soll'],
-  credit: ['credit', 'credit amount', 'haben'],
-  balance: ['balance', 'running balance', 'running bal.', 'saldo', 'kontostand', 'solde'],
-  status: ['status', 'pending'],
-  reference: ['reference', 'transaction id', 'reference number', 'fitid', 'referenz', 'bank reference'],
-  currency: ['currency', 'waehrung', 'wahrung', 'devise', 'munt'],
-};
-
-/** Header text folded: case and accents away, a currency in brackets dropped ("Betrag (EUR)", "Montant(€)"). */
+/** Header text folded: case and accents away, a currency in brackets or after the name dropped ("Betrag (EUR)", "Débit euros", "Umsatz in EUR"). */
 export function foldHeader(cell: string): string {
   return foldText(cell)
     .replace(/\s*[([][^)\]]*[)\]]\s*$/, '')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+    .replace(/(?<=\S)\s+(?:in\s+)?(?:eur|euros?|usd|gbp|chf|€|\$|£)$/, '');
 }
 
-function indexOf(header: readonly string[], name: string): number {
+/** The index of a header cell by its name (folded), or -1. */
+export function indexOf(header: readonly string[], name: string): number {
   const want = foldHeader(name);
   return header.findIndex((h) => h === want);
 }
@@ -93,11 +46,17 @@ function hasAmount(m: Partial<Record<Field, number>>): boolean {
   return m.amount !== undefined || (m.inflow ?? m.outflow) !== undefined || (m.debit ?? m.credit) !== undefined;
 }
 
-/** The preset whose whole header the file's header holds (the longest such, when several do). */
-function presetFor(header: readonly string[]): CsvPreset | undefined {
+/** Every layout with the header cells that say it: a preset's whole header, a bank layout's `match`. */
+const LAYOUTS: readonly { layout: CsvLayout; cells: readonly string[] }[] = [
+  ...CSV_PRESETS.map((p) => ({ layout: p, cells: p.header.map(foldHeader) })),
+  ...BANK_LAYOUTS.map((b) => ({ layout: b, cells: b.match.map(foldHeader) })),
+];
+
+/** The layout whose cells the file's header holds (the one with most cells, when several do). */
+function presetFor(header: readonly string[]): CsvLayout | undefined {
   const have = new Set(header);
-  const fits = CSV_PRESETS.filter((p) => p.header.every((h) => have.has(foldHeader(h))));
-  return fits.sort((a, b) => b.header.length - a.header.length)[0];
+  const fits = LAYOUTS.filter((p) => p.cells.every((h) => have.has(h)));
+  return fits.sort((a, b) => b.cells.length - a.cells.length)[0]?.layout;
 }
 
 /** The longest column name taken in `columns` (a header cell's name). */
@@ -114,7 +73,8 @@ function given(header: readonly string[] | undefined, key: string, value: string
   }
   const i = header ? indexOf(header, value) : -1;
   if (i < 0) {
-    const where = header ? `the header on line ${line} has no cell "${value}"` : `no header row names "${value}"`;
+    const cells = header ? header.filter(Boolean).map((h) => `"${h}"`) : [];
+    const where = header ? `the header on line ${line} has no cell "${value}" (it has ${cells.slice(0, 12).join(', ')})` : `no header row names "${value}"`;
     throw new StatementError(`columns.${key}: ${where}; give a header name or a 1-based column number`);
   }
   return i;
@@ -124,49 +84,105 @@ export interface HeaderFound {
   /** Index of the header record, or -1 when the file has none (columns given by number). */
   index: number;
   map: ColumnMap;
-  preset?: CsvPreset;
+  preset?: CsvLayout;
   header: string[];
 }
 
 const PREAMBLE_MAX = 20;
 const FIELDS: readonly (keyof CsvColumns & Field)[] = ['date', 'payee', 'memo', 'amount', 'inflow', 'outflow', 'debit', 'credit'];
+const AMOUNTS = ['amount', 'inflow', 'outflow', 'debit', 'credit'] as const;
+/** `columns` keys that name a column and, after a colon, its values ("State:PENDING", "Af Bij:Af/Bij"). */
+const SPECS = ['direction', 'status'] as const;
+
+/** The column part of a `columns.direction` or `columns.status` value. */
+export function specColumn(spec: string): string {
+  const colon = spec.lastIndexOf(':');
+  return colon < 0 ? spec : spec.slice(0, colon);
+}
+
+/** Every column `columns` names, by key, as a header name or number. */
+function namedColumns(columns: CsvColumns): [string, string][] {
+  const out: [string, string][] = FIELDS.filter((f) => columns[f] !== undefined).map((f) => [f, columns[f]!]);
+  for (const k of SPECS) if (columns[k] !== undefined) out.push([k, specColumn(columns[k])]);
+  return out;
+}
+
+const isNumber = (v: string) => /^\d+$/.test(v.trim());
+
+/** A file without a payee column whose description is in a memo-like column: that column is the payee. */
+function payeeFromMemo(m: Partial<Record<Field, number>>): void {
+  if (m.payee === undefined && m.memo !== undefined) {
+    m.payee = m.memo;
+    delete m.memo;
+  }
+}
+
+/** The columns of a header row: a layout's where one fits, every other one found by its name. */
+function mapOf(header: readonly string[], preset: CsvLayout | undefined): Partial<Record<Field, number>> {
+  const auto = detect(header);
+  if (!preset) return auto;
+  const base = presetMap(preset, header);
+  const presetAmounts = AMOUNTS.some((f) => base[f] !== undefined);
+  for (const [f, i] of Object.entries(auto) as [Field, number][]) {
+    if (presetAmounts && (AMOUNTS as readonly string[]).includes(f)) continue;
+    if (!Object.values(base).includes(i)) base[f] ??= i;
+  }
+  return base;
+}
 
 /** The header row, within the first lines (exports put account details above it), and the columns. */
-export function findHeader(records: readonly { cells: string[]; line: number }[], columns: CsvColumns | undefined): HeaderFound | undefined {
-  const byNumber = columns && FIELDS.every((f) => columns[f] === undefined || /^\d+$/.test(columns[f]!.trim()));
+export function findHeader(
+  records: readonly { cells: string[]; line: number }[],
+  columns: CsvColumns | undefined,
+  /** Refuse a column name no header row has, rather than answer undefined (once the delimiter is known). */
+  refuse = false,
+): HeaderFound | undefined {
+  const named = columns ? namedColumns(columns) : [];
+  const byNumber = columns !== undefined && named.every(([, v]) => isNumber(v));
   for (const [index, r] of records.slice(0, PREAMBLE_MAX + 1).entries()) {
     const header = r.cells.map(foldHeader);
     const preset = presetFor(header);
-    const auto = detect(header);
-    const base: Partial<Record<Field, number>> = preset ? presetMap(preset, header) : auto;
-    for (const [f, i] of Object.entries(auto) as [Field, number][]) if (!Object.values(base).includes(i)) base[f] ??= i;
+    const base = mapOf(header, preset);
     if (columns) {
-      const named = FIELDS.filter((f) => columns[f] !== undefined && !/^\d+$/.test(columns[f]!.trim()));
-      if (!byNumber && !named.every((f) => indexOf(header, columns[f]!) >= 0)) continue;
+      if (!byNumber && !named.every(([, v]) => isNumber(v) || indexOf(header, v) >= 0)) continue;
       if (byNumber && !(base.date !== undefined && hasAmount(base))) continue;
       return { index, header, map: withGiven(base, columns, header, r.line), preset };
     }
+    payeeFromMemo(base);
     if (base.date !== undefined && base.payee !== undefined && hasAmount(base)) return { index, header, map: base as ColumnMap, preset };
   }
-  if (byNumber) return { index: -1, header: [], map: withGiven({}, columns!, undefined, 0) };
+  if (byNumber) return { index: -1, header: [], map: withGiven({}, columns, undefined, 0) };
+  if (columns && refuse) {
+    // A name no header row has: refused against the likeliest header (else the first line), naming its cells.
+    const rows = records.slice(0, PREAMBLE_MAX + 1).map((r) => ({ r, header: r.cells.map(foldHeader) }));
+    const likely = rows.find((x) => x.header.some((h) => ALIASES.date.includes(h))) ?? rows[0];
+    if (likely) withGiven(mapOf(likely.header, undefined), columns, likely.header, likely.r.line);
+  }
   return undefined;
 }
 
-function presetMap(p: CsvPreset, header: readonly string[]): Partial<Record<Field, number>> {
+function presetMap(p: CsvLayout, header: readonly string[]): Partial<Record<Field, number>> {
   const m: Partial<Record<Field, number>> = {};
-  for (const f of FIELDS) if (p.columns[f] !== undefined) m[f] = indexOf(header, p.columns[f]!);
-  for (const f of ['balance', 'reference', 'status', 'currency'] as const) if (p[f] !== undefined) m[f] = indexOf(header, p[f]!);
+  const put = (f: Field, name: string | undefined) => {
+    const i = name === undefined ? -1 : indexOf(header, name);
+    if (i >= 0) m[f] = i;
+  };
+  for (const f of FIELDS) put(f, p.columns[f]);
+  for (const f of ['balance', 'reference', 'status', 'currency', 'payer'] as const) put(f, p[f]);
   return m;
 }
 
 /** Given columns override what was detected; giving one way of writing amounts drops the others. */
 function withGiven(base: Partial<Record<Field, number>>, columns: CsvColumns, header: readonly string[] | undefined, line: number): ColumnMap {
   const map = { ...base };
-  const amountGiven = ['amount', 'inflow', 'outflow', 'debit', 'credit'].some((f) => columns[f as Field & keyof CsvColumns] !== undefined);
-  if (amountGiven) for (const f of ['amount', 'inflow', 'outflow', 'debit', 'credit'] as const) delete map[f];
-  for (const f of FIELDS) if (columns[f] !== undefined) map[f] = given(header, f, columns[f]!, line);
+  if (AMOUNTS.some((f) => columns[f] !== undefined)) for (const f of AMOUNTS) delete map[f];
+  for (const [k, v] of namedColumns(columns)) map[k as Field] = given(header, k, v, line);
+  payeeFromMemo(map);
   if (map.date === undefined || map.payee === undefined || !hasAmount(map)) {
-    throw new StatementError('columns: give date, payee and amount (or inflow/outflow, or debit/credit)');
+    const missing = [map.date === undefined && 'date', map.payee === undefined && 'payee', !hasAmount(map) && 'amount (or inflow/outflow, or debit/credit)'];
+    throw new StatementError(
+      `columns: no ${missing.filter(Boolean).join(', ')} column${header ? ` in the header on line ${line}` : ''}; give columns.${missing.find(Boolean)!.toString().split(' ')[0]} (a header name or a 1-based column number)`,
+    );
   }
   return map as ColumnMap;
 }

@@ -33,7 +33,9 @@ export function readRecords(content: string, delimiter: Delimiter, toLine?: numb
       relax_column_count: true,
       skip_empty_lines: true,
       raw: true,
-      ...(toLine ? { to_line: toLine, relax_quotes: true } : {}),
+      // A quote inside an unquoted cell (Société Générale's ="0001" account line) is text.
+      relax_quotes: true,
+      ...(toLine ? { to_line: toLine } : {}),
       on_record: (record, ctx) => {
         const line = startLine(ctx.lines, ctx.raw);
         const width = (record as unknown as { record: string[] }).record.length;

@@ -8,7 +8,11 @@ import { type DateFormat, StatementError } from './types.js';
 
 /** A time of day after the date ("2024-03-04T10:00:00", "03/04/2024 10:00 AM") is not part of it. */
 function dayPart(text: string): string {
-  return text.trim().replace(/(?:T|\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AP]M)?(?:Z|[+-]\d{2}:?\d{2})?$/i, '');
+  // A Hungarian date ends in a dot: "2024.01.15.".
+  return text
+    .trim()
+    .replace(/(?:T|\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AP]M)?(?:Z|[+-]\d{2}:?\d{2})?$/i, '')
+    .replace(/^(\d{4}\.\d{1,2}\.\d{1,2})\.$/, '$1');
 }
 
 const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/;
@@ -51,13 +55,15 @@ export function parseDate(cell: Cell, format: ReadFormat): string {
     const [a, b] = m ? [Number(m[1]), Number(m[3])] : [0, 0];
     out = m ? (format === 'MM/DD/YYYY' ? ymd(year(m[4]!), a, b) : ymd(year(m[4]!), b, a)) : undefined;
   }
-  if (!out) throw new StatementError(`line ${cell.line}: date "${cell.text}" is not a ${format} date`);
+  if (!out)
+    throw new StatementError(`line ${cell.line}: date "${cell.text}" is not a ${format} date; give columns.date_format if the file writes its dates otherwise`);
   return out;
 }
 
 type Shape = 'iso' | 'compact' | 'pair' | 'named';
 
-function shapeOf(text: string): Shape | undefined {
+/** How a cell writes its date, or undefined when it is not a date. */
+export function shapeOf(text: string): Shape | undefined {
   const t = dayPart(text);
   if (ISO.test(t)) return 'iso';
   if (COMPACT.test(t)) return 'compact';
@@ -67,7 +73,7 @@ function shapeOf(text: string): Shape | undefined {
 }
 
 /** Day-first or month-first for dates like 03/04/2024, from every date of the file. */
-function decidePair(cells: readonly Cell[], preset: DateFormat | undefined): { format: DateFormat; decision: string } {
+function decidePair(cells: readonly Cell[], preset: DateFormat | undefined, dayFirstWhy?: string): { format: DateFormat; decision: string } {
   let dayFirst: Cell | undefined;
   let monthFirst: Cell | undefined;
   let ambiguous: Cell | undefined;
@@ -98,6 +104,7 @@ function decidePair(cells: readonly Cell[], preset: DateFormat | undefined): { f
   if (!ambiguous) return { format: preset ?? dayFirstFormat, decision: 'every date has the same day and month number: either order reads the same' };
   if (preset) return { format: preset, decision: `dates read as ${preset}, as the preset writes them (no date in the file decides it)` };
   if (dotted) return { format: 'DD.MM.YYYY', decision: 'dates with dots read as DD.MM.YYYY (the order every bank writing dots uses)' };
+  if (dayFirstWhy) return { format: 'DD/MM/YYYY', decision: `dates read as DD/MM/YYYY: ${dayFirstWhy} (no date in the file decides it)` };
   const [a, b] = PAIR.exec(dayPart(ambiguous.text))!
     .slice(1, 4)
     .filter((_, i) => i !== 1)
@@ -111,25 +118,32 @@ function decidePair(cells: readonly Cell[], preset: DateFormat | undefined): { f
 
 /**
  * The one format every date cell of the file is read in: the given one, else the shape all cells
- * share (mixed shapes are refused, naming the first odd line), else the preset's.
+ * share (mixed shapes are refused, naming the first odd line), else the preset's, else day-first
+ * where the header's language says so.
  */
 export function decideDateFormat(
   cells: readonly Cell[],
   given: DateFormat | undefined,
   preset: DateFormat | undefined,
+  /** Why the file writes its day first where no date says (its header's language), if it does. */
+  dayFirst?: string,
 ): { format: ReadFormat; decision?: string } {
   if (given) return { format: given };
   const first = cells[0];
   if (!first) return { format: preset ?? 'YYYY-MM-DD' };
   const shape = shapeOf(first.text);
-  if (!shape) throw new StatementError(`line ${first.line}: "${first.text}" is not a date (expected e.g. 2024-03-14, 03/14/2024, 14.03.2024)`);
+  if (!shape) {
+    throw new StatementError(
+      `line ${first.line}: "${first.text}" is not a date (expected e.g. 2024-03-14, 03/14/2024, 14.03.2024); give columns.date if the dates are in another column`,
+    );
+  }
   for (const c of cells) {
     if (shapeOf(c.text) !== shape) {
-      throw new StatementError(`line ${c.line}: date "${c.text}" is not written like line ${first.line}'s "${first.text}"`);
+      throw new StatementError(`line ${c.line}: date "${c.text}" is not written like line ${first.line}'s "${first.text}"; give columns.date_format`);
     }
   }
   if (shape === 'iso') return { format: 'YYYY-MM-DD' };
   if (shape === 'compact') return { format: 'YYYYMMDD' };
   if (shape === 'named') return { format: 'DD MMM YYYY' };
-  return decidePair(cells, preset);
+  return decidePair(cells, preset, dayFirst);
 }

@@ -6,19 +6,28 @@
  */
 import type { CsvColumns, DateFormat } from './types.js';
 
-export interface CsvPreset {
+/** How a known layout is read: its columns, date order, separators and sign. */
+export interface CsvLayout {
   name: string;
   /** What it is shaped like, for the preview and the generator's help. */
   description: string;
-  /** The header row as the export writes it (matched case-insensitively). */
-  header: readonly string[];
-  delimiter: ',' | ';' | '\t';
-  columns: CsvColumns & { date_format: DateFormat };
+  columns: CsvColumns & { date_format?: DateFormat };
   /** Header cells of the other fields the reader takes. */
   balance?: string;
   reference?: string;
   status?: string;
   currency?: string;
+  /** Who paid, for rows of money in, where the export names payer and payee apart. */
+  payer?: string;
+  /** A fee column taken off the amount (Revolut's "Fee"). */
+  fee?: string;
+}
+
+export interface CsvPreset extends CsvLayout {
+  /** The header row as the export writes it (matched case-insensitively). */
+  header: readonly string[];
+  delimiter: ',' | ';' | '\t';
+  columns: CsvColumns & { date_format: DateFormat };
   /** Lines the export writes above the header (account details). */
   preamble?: readonly string[];
 }

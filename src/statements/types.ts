@@ -58,6 +58,10 @@ export interface CsvColumns {
   date_format?: DateFormat;
   amount_sign?: 'outflow-negative' | 'outflow-positive';
   decimal_separator?: '.' | ',';
+  /** A sign column: "column", or "column:debit values/credit values" (comma-separated): "Af Bij:Af/Bij". */
+  direction?: string;
+  /** A status column: "column", or "column:pending values" (comma-separated): "State:PENDING". */
+  status?: string;
 }
 
 /**
