@@ -31,4 +31,5 @@ export const STATEMENT_FILE_ARGS = {
     .optional()
     .describe('Default auto'),
   columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers'),
+  statement_account: z.string().max(100).optional().describe("A multi-account file's account: number, last digits or name"),
 } satisfies z.ZodRawShape;

@@ -33,5 +33,6 @@ export function isoDay(text: string | undefined, line: number, what: string): st
     const real = new Date(Date.UTC(y, mo - 1, d));
     if (real.getUTCFullYear() === y && real.getUTCMonth() === mo - 1 && real.getUTCDate() === d) return `${m[1]}-${m[2]}-${m[3]}`;
   }
-  throw new StatementError(`line ${line}: ${what} "${text ?? ''}" is not a date (expected YYYYMMDD or YYYY-MM-DD)`);
+  if (!text?.trim()) throw new StatementError(`line ${line}: ${what} is missing or empty (expected a date, YYYYMMDD or YYYY-MM-DD)`);
+  throw new StatementError(`line ${line}: ${what} "${text}" is not a date (expected YYYYMMDD or YYYY-MM-DD)`);
 }
