@@ -27,7 +27,7 @@ export interface QifAccount {
 
 /** `!Type:` values of accounts with transactions, by their folded name: qif-ts's header and YNAB's type. */
 const ACCOUNT_SECTIONS: Record<string, { header: string; type: string }> = {
-  bank: { header: '!Type:Bank', type: 'checking' },
+  bank: { header: '!Type:Bank', type: 'bank' },
   cash: { header: '!Type:Cash', type: 'cash' },
   ccard: { header: '!Type:CCard', type: 'creditCard' },
   creditcard: { header: '!Type:CCard', type: 'creditCard' },

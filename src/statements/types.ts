@@ -45,7 +45,7 @@ export interface FileAccount {
   number?: string;
   /** QIF N (the account's name in Quicken). */
   name?: string;
-  /** What kind of account, in YNAB's words: checking, savings, cash, creditCard, lineOfCredit, otherAsset, otherLiability. */
+  /** What kind of account, in YNAB's words (checking, savings, cash, creditCard, lineOfCredit, otherAsset, otherLiability), or 'bank' (QIF's Bank: checking or savings). */
   type?: string;
   /** Line where the statement (OFX STMTRS/CCSTMTRS) or QIF section starts. */
   line: number;

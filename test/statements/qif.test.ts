@@ -21,7 +21,7 @@ describe('QIF accounts', () => {
     const s = parseStatement({
       content: '!Account\nNEveryday Checking\nTBank\n^\n!Type:Bank\nD03/14/2024\nT-12.50\nPSHOP\n^\nD03/15/2024\nT100.00\nPPAY\n^\n',
     });
-    expect(s.account).toEqual({ name: 'Everyday Checking', type: 'checking', line: 5 });
+    expect(s.account).toEqual({ name: 'Everyday Checking', type: 'bank', line: 5 });
     expect(s.rows).toEqual([
       { line: 6, date: '2024-03-14', amount: -12_500, payee: 'SHOP' },
       { line: 10, date: '2024-03-15', amount: 100_000, payee: 'PAY' },
@@ -30,12 +30,12 @@ describe('QIF accounts', () => {
 
   it('reads !Type: headers of every bank and card kind, in any case and spacing', () => {
     const kinds: [string, string][] = [
-      ['!Type:Bank', 'checking'],
+      ['!Type:Bank', 'bank'],
       ['!Type:Cash', 'cash'],
       ['!Type:CCard', 'creditCard'],
       ['!Type:Oth A', 'otherAsset'],
       ['!Type:Oth L', 'otherLiability'],
-      ['!type:bank', 'checking'],
+      ['!type:bank', 'bank'],
       ['!Type: CCard ', 'creditCard'],
       ['!Type:Credit Card', 'creditCard'],
       ['!TYPE:OTH L', 'otherLiability'],
@@ -52,7 +52,7 @@ describe('QIF accounts', () => {
       '!Account\nNChecking\nTBank\n^\n!Type:Bank\nD03/04/2024\nT-1.00\nPA\n^\n' +
       '!Account\nNVisa\nTCCard\n^\n!Type:CCard\nD25/04/2024\nT-2.00\nPB\n^\nD05/04/2024\nT-3.00\nPC\n^\n';
     const [bank, card] = parseStatements({ content: file });
-    expect(bank!.account).toEqual({ name: 'Checking', type: 'checking', line: 14 });
+    expect(bank!.account).toEqual({ name: 'Checking', type: 'bank', line: 14 });
     // Line 24's 25/04 decides day-first for the whole file, the checking account's 03/04 too.
     expect(bank!.rows).toEqual([{ line: 15, date: '2024-04-03', amount: -1000, payee: 'A' }]);
     expect(card!.account).toEqual({ name: 'Visa', type: 'creditCard', line: 23 });
@@ -61,7 +61,7 @@ describe('QIF accounts', () => {
       ['2024-04-05', -3000],
     ]);
     expect(() => parseStatement({ content: file })).toThrow(
-      `the file holds 2 accounts' statements: "Checking" (checking, line 14, 1 row); "Visa" (creditCard, line 23, 2 rows)`,
+      `the file holds 2 accounts' statements: "Checking" (bank, line 14, 1 row); "Visa" (creditCard, line 23, 2 rows)`,
     );
   });
 
