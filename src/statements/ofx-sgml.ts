@@ -9,7 +9,8 @@
  *  - an aggregate's missing closing tag is implied, at any level: by the closing tag of an
  *    element it is inside (`</CCSTMTRS>` closes an unclosed BANKTRANLIST, as in Nubank's files),
  *    by another of its own kind (`<STMTTRN>` after an unclosed STMTTRN), or by an aggregate that
- *    belongs higher up (`<LEDGERBAL>` inside an unclosed BANKTRANLIST goes to the statement);
+ *    belongs higher up (`<LEDGERBAL>` inside an unclosed BANKTRANLIST goes to the statement), or
+ *    by an element that is not one of its members (`<MEMO>` after an unclosed CURRENCY);
  *  - a closing tag of nothing open is dropped.
  * Each aggregate carries the line it opens on (attribute L), for messages. A file that ends
  * inside an aggregate with no `</OFX>` is cut short and refused: reading it would lose rows.
@@ -66,14 +67,29 @@ const PARENTS: Record<string, string[]> = {
 /** Deeper than any OFX statement (its rows are 6 deep): a hostile file, refused before the XML parser recurses. */
 const MAX_DEPTH = 32;
 
+/**
+ * Aggregates whose members OFX fixes: any other element opened inside one closes it (a
+ * `<CURRENCY>` left open before `<MEMO>` inside a transaction).
+ */
+const MEMBERS: Record<string, Set<string>> = {
+  STATUS: new Set(['CODE', 'SEVERITY', 'MESSAGE']),
+  CURRENCY: new Set(['CURRATE', 'CURSYM']),
+  ORIGCURRENCY: new Set(['CURRATE', 'CURSYM']),
+  LEDGERBAL: new Set(['BALAMT', 'DTASOF']),
+  AVAILBAL: new Set(['BALAMT', 'DTASOF']),
+  PAYEE: new Set(['NAME', 'ADDR1', 'ADDR2', 'ADDR3', 'CITY', 'STATE', 'POSTALCODE', 'COUNTRY', 'PHONE']),
+};
+
 /** A tag, a CDATA section, a comment or declaration, or text up to the next "<". */
-const TOKEN = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<[!?][^>]*>|<(\/?)(?:[\w.-]+:)?([A-Za-z][\w.-]*)[^>]*>|[^<]+|</g;
+const TOKEN = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<[!?][^>]*>|<(\/?)(?:[\w.-]+:)?([A-Za-z][\w.-]*)[^>]*?(\/?)>|[^<]+|</g;
 
 /** An "&" that starts no entity reference is a literal one (SGML files write "AT&T"). */
 const escapeText = (t: string) => t.replace(/&(?!#\d+;|#x[0-9a-f]+;|[a-z]\w*;)/gi, '&amp;');
 
 interface Token {
   close: boolean;
+  /** `<MEMO/>`: an element with nothing in it. */
+  empty?: boolean;
   name?: string;
   /** Text (or a CDATA section), verbatim. */
   text?: string;
@@ -84,7 +100,7 @@ function tokens(body: string, start: number): Token[] {
   const out: Token[] = [];
   for (const m of body.matchAll(TOKEN)) {
     const at = start + m.index;
-    if (m[2]) out.push({ close: m[1] === '/', name: m[2].toUpperCase(), at });
+    if (m[2]) out.push({ close: m[1] === '/', ...(m[3] ? { empty: true } : {}), name: m[2].toUpperCase(), at });
     else if (m[0].startsWith('<![CDATA[')) out.push({ close: false, text: m[0], at });
     else if (!m[0].startsWith('<!') && !m[0].startsWith('<?')) out.push({ close: false, text: m[0] === '<' ? '&lt;' : m[0], at });
   }
@@ -114,6 +130,11 @@ export function ofxToXml(source: string): string {
       const depth = stack.findLastIndex((e) => e.name === name);
       if (depth >= 0) popTo(depth);
       closedOfx = stack.length === 0 && name === 'OFX';
+      continue;
+    }
+    while (stack.length > 1 && MEMBERS[stack.at(-1)!.name] && !MEMBERS[stack.at(-1)!.name]!.has(name)) popTo(stack.length - 1);
+    if (t.empty) {
+      out.push(`<${name}></${name}>`);
       continue;
     }
     // The element's value: text and CDATA up to the next tag.

@@ -77,10 +77,12 @@ function row(t: Node, pending: boolean): StatementRow {
   const payee = optionalText(str(t['NAME'])) ?? optionalText(str(nodes(t['PAYEE'])[0]?.['NAME']));
   const memo = optionalText(str(t['MEMO']));
   const id = optionalText(str(t['FITID']));
-  const date = str(t['DTPOSTED']) || str(t['DTUSER']);
+  // A pending row (STMTTRNP) has DTTRAN, the day of the transaction, and no DTPOSTED.
+  const date = pending ? str(t['DTTRAN']) || str(t['DTPOSTED']) : str(t['DTPOSTED']) || str(t['DTUSER']);
+  const what = pending ? 'DTTRAN' : str(t['DTPOSTED']) ? 'DTPOSTED' : 'DTPOSTED (or DTUSER)';
   return {
     line,
-    date: isoDay(date, line, str(t['DTPOSTED']) ? 'DTPOSTED' : 'DTPOSTED (or DTUSER)'),
+    date: isoDay(date, line, what),
     amount: parseDecimal(str(t['TRNAMT']), line, 'TRNAMT'),
     payee: payee ?? memo ?? '',
     ...(memo !== undefined ? { memo } : {}),
@@ -133,9 +135,34 @@ function readOne(f: Found, format: 'ofx' | 'qfx'): ParsedStatement {
   };
 }
 
+/** Statements of one account (a download split in several) read as one: their rows, the latest balance, the days of all. */
+function sameAccountJoined(parts: readonly ParsedStatement[]): ParsedStatement[] {
+  const out: ParsedStatement[] = [];
+  for (const p of parts) {
+    const a = p.account!;
+    const same = a.number ? out.find((o) => o.account!.number === a.number && o.account!.type === a.type) : undefined;
+    if (!same) {
+      out.push(p);
+      continue;
+    }
+    same.rows.push(...p.rows);
+    if (p.balance && (!same.balance || p.balance.date >= same.balance.date)) same.balance = p.balance;
+    if (p.period && same.period) {
+      same.period = {
+        from: p.period.from < same.period.from ? p.period.from : same.period.from,
+        to: p.period.to > same.period.to ? p.period.to : same.period.to,
+      };
+    }
+    same.decisions.push(
+      `line ${a.line}: another statement of the same account (number ${a.number}): its ${p.rows.length} row(s) read with line ${same.account!.line}'s`,
+    );
+  }
+  return out;
+}
+
 /** Each account's statement in the file, in the file's order. */
 export function readOfx(text: string, format: 'ofx' | 'qfx'): ParsedStatement[] {
   // Refused on the count before the file is parsed.
   elementLines(text, /<STMTTRNP?>/gi, 'transactions');
-  return statementsOf(parseOfx(text)).map((f) => readOne(f, format));
+  return sameAccountJoined(statementsOf(parseOfx(text)).map((f) => readOne(f, format)));
 }

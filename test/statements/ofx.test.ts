@@ -84,6 +84,29 @@ describe('OFX elements left unclosed', () => {
     expect(s.account).toMatchObject({ number: '77', type: 'savings' });
   });
 
+  it('closes an aggregate left open at the first element that is not one of its members (<MEMO> after <CURRENCY>), and reads <X/> as empty', () => {
+    const sgml = NO_LIST_CLOSE.replace('<MEMO>Padaria', '<CURRENCY><CURRATE>1.0<CURSYM>BRL\n<NAME>Padaria<MEMO/>');
+    expect(parseStatement({ content: sgml }).rows[0]).toEqual({ line: 21, date: '2024-03-23', amount: -13_000, payee: 'Padaria', bank_id: 'F1' });
+  });
+
+  it('reads pending rows (STMTTRNP, dated by DTTRAN) as pending', () => {
+    const sgml = NO_LIST_CLOSE.replace(
+      '<LEDGERBAL>',
+      '<BANKTRANLISTP><STMTTRNP><DTTRAN>20240326<TRNAMT>-4.00<NAME>Hold</STMTTRNP></BANKTRANLISTP>\n<LEDGERBAL>',
+    );
+    expect(parseStatement({ content: sgml }).rows[2]).toEqual({ line: 35, date: '2024-03-26', amount: -4000, payee: 'Hold', pending: true });
+  });
+
+  it('reads two statements of one account (a download split in two) as one', () => {
+    const second = NO_LIST_CLOSE.slice(NO_LIST_CLOSE.indexOf('<CCSTMTTRNRS>'), NO_LIST_CLOSE.indexOf('</CREDITCARDMSGSRSV1>'))
+      .replace('F1', 'G1')
+      .replace('F2', 'G2');
+    const both = NO_LIST_CLOSE.replace('</CREDITCARDMSGSRSV1>', `${second}</CREDITCARDMSGSRSV1>`);
+    const all = parseStatements({ content: both });
+    expect(all).toHaveLength(1);
+    expect(all[0]!.rows.map((r) => r.bank_id)).toEqual(['F1', 'F2', 'G1', 'G2']);
+  });
+
   it('refuses a file cut short (no </OFX>), naming the element it ends in', () => {
     const cut = NO_LIST_CLOSE.slice(0, NO_LIST_CLOSE.indexOf('<TRNAMT>-9.02'));
     expect(refusal(cut)).toMatch(/^line 28: the file ends inside <STMTTRN>, with no <\/OFX>: it looks cut short/);
