@@ -43,6 +43,8 @@ const ACCOUNT_TYPES: Record<string, string> = { CHECKING: 'checking', SAVINGS: '
 interface Found {
   st: Node;
   account: FileAccount;
+  /** What of the file is not read, said with its first statement. */
+  skipped?: string;
 }
 
 /** Every bank and card statement of the file; an investment statement alone is refused, saying so. */
@@ -62,8 +64,11 @@ function statementsOf(ofx: Node): Found[] {
         const number = optionalText(str(nodes(st['CCACCTFROM'])[0]?.['ACCTID']));
         found.push({ st, account: { ...(number ? { number } : {}), type: 'creditCard', line: lineOf(st) } });
       }
-  if (found.length) return found;
   const inv = nodes(ofx['INVSTMTMSGSRSV1']).flatMap((m) => nodes(m['INVSTMTTRNRS']).flatMap((r) => nodes(r['INVSTMTRS'])))[0];
+  if (found.length) {
+    if (inv) found[0]!.skipped = `line ${lineOf(inv)}: <INVSTMTRS>, an investment account's statement, is not read`;
+    return found;
+  }
   if (inv) {
     throw new StatementError(
       `line ${lineOf(inv)}: <INVSTMTRS> is an investment account's statement; expected a bank (<STMTRS>) or credit card (<CCSTMTRS>) statement: export the account's cash or bank statement instead`,
@@ -118,7 +123,10 @@ function readOne(f: Found, format: 'ofx' | 'qfx'): ParsedStatement {
   const pend = nodes(nodes(st['BANKTRANLISTP'])[0]?.['STMTTRNP']);
   const rows = [...trns.map((t) => row(t, false)), ...pend.map((t) => row(t, true))];
   const currency = optionalText(str(st['CURDEF']));
-  const decisions = [`read as ${format.toUpperCase()}: ${trns.length} booked transaction(s)${pend.length ? `, ${pend.length} pending` : ''}`];
+  const decisions = [
+    `read as ${format.toUpperCase()}: ${trns.length} booked transaction(s)${pend.length ? `, ${pend.length} pending` : ''}`,
+    ...(f.skipped ? [f.skipped] : []),
+  ];
   const listLine = lineOf(tranList);
   const from = optionalText(str(tranList?.['DTSTART']));
   const to = optionalText(str(tranList?.['DTEND']));

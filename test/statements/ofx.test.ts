@@ -189,6 +189,22 @@ describe('OFX files of several accounts', () => {
     );
   });
 
+  it('reads a bank statement beside an investment one, saying the investment one is not read', () => {
+    const inv = '<INVSTMTMSGSRSV1><INVSTMTTRNRS><TRNUID>3<INVSTMTRS><DTASOF>20240301<CURDEF>USD</INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1>\n</OFX>';
+    const all = parseStatements({ content: BOTH.replace('</OFX>', inv) });
+    expect(all.map((s) => s.account?.number)).toEqual(['111122223333', 'XXXX9876']);
+    expect(all[0]!.decisions).toContain("line 19: <INVSTMTRS>, an investment account's statement, is not read");
+  });
+
+  it('refuses elements nested deeper than any OFX statement, naming the line', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `AGG${i}`);
+    const deep = `${HEADER}<OFX>\n${names.map((n) => `<${n}>`).join('')}<X>1${names
+      .map((n) => `</${n}>`)
+      .reverse()
+      .join('')}</OFX>`;
+    expect(refusal(deep)).toBe('line 10: <AGG31> is nested 32 elements deep: this is not an OFX statement');
+  });
+
   it('refuses an investment statement, naming its line and what is read instead', () => {
     const inv = `${HEADER}<OFX><INVSTMTMSGSRSV1><INVSTMTTRNRS><TRNUID>1\n<INVSTMTRS><DTASOF>20240301<CURDEF>USD</INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>`;
     expect(refusal(inv)).toMatch(/^line 10: <INVSTMTRS> is an investment account's statement; expected a bank \(<STMTRS>\) or credit card \(<CCSTMTRS>\)/);
