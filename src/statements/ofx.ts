@@ -74,6 +74,16 @@ function statementsOf(ofx: Node): Found[] {
       `line ${lineOf(inv)}: <INVSTMTRS> is an investment account's statement; expected a bank (<STMTRS>) or credit card (<CCSTMTRS>) statement: export the account's cash or bank statement instead`,
     );
   }
+  // A download the bank refused holds its error where the statement would be.
+  const status = Object.values(ofx)
+    .flatMap((m) => nodes(m).flatMap((msgs) => Object.values(msgs).flatMap((rs) => nodes(rs).flatMap((r) => nodes(r['STATUS'])))))
+    .find((st) => /^(?:ERROR|WARN)$/i.test(str(st['SEVERITY'])?.trim() ?? ''));
+  if (status) {
+    const said = [str(status['CODE']), str(status['MESSAGE'])].map((v) => optionalText(v)).filter(Boolean);
+    throw new StatementError(
+      `line ${lineOf(status)}: the file is the bank's error (<STATUS> ${str(status['SEVERITY'])?.trim()}${said.length ? `: ${said.join(' ')}` : ''}), not a statement; download the statement again`,
+    );
+  }
   throw new StatementError('the OFX has no bank or card statement: expected <STMTRS> (in <BANKMSGSRSV1>) or <CCSTMTRS> (in <CREDITCARDMSGSRSV1>)');
 }
 

@@ -43,6 +43,8 @@ export const IGNORED_DETAIL = /^(?:[UFKB]|X.|[1-7])/;
 
 export interface QifFile {
   accounts: QifAccount[];
+  /** The date order an `!Option:MDY` or `!Option:DMY` line states (Quicken writes one where the locale's is not the default). */
+  dateOrder?: 'MM/DD/YYYY' | 'DD/MM/YYYY';
   /** Sections not read (investment accounts), for the preview's decisions. */
   skipped: string[];
 }
@@ -63,6 +65,7 @@ export function qifSections(text: string): QifFile {
   const accounts: QifAccount[] = [];
   const skipped: string[] = [];
   let autoswitch = false;
+  let dateOrder: QifFile['dateOrder'];
   let named: { name?: string; type?: string } | undefined;
   let current: QifAccount | undefined;
   let header: QifLine | undefined;
@@ -92,7 +95,9 @@ export function qifSections(text: string): QifFile {
     current = undefined;
     const m = /^!(?:(Type)\s*:\s*(.*)|(Option|Clear)\s*:\s*(.*)|(Account)\s*)$/i.exec(t);
     if (m?.[3]) {
-      if (fold(m[4]!) === 'autoswitch') autoswitch = m[3].toLowerCase() === 'option';
+      const option = fold(m[4]!);
+      if (option === 'autoswitch') autoswitch = m[3].toLowerCase() === 'option';
+      if (option === 'mdy' || option === 'dmy') dateOrder = option === 'mdy' ? 'MM/DD/YYYY' : 'DD/MM/YYYY';
       continue;
     }
     if (m?.[5]) continue;
@@ -121,5 +126,5 @@ export function qifSections(text: string): QifFile {
         : `the QIF has no account's transactions: expected a !Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A or !Type:Oth L section`,
     );
   }
-  return { accounts, skipped };
+  return { accounts, skipped, ...(dateOrder ? { dateOrder } : {}) };
 }

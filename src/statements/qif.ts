@@ -5,7 +5,7 @@
  * digits are taken from the record's own T (or U) line instead, and converted exactly.
  */
 import { deserializeQif, type QifTransaction } from 'qif-ts';
-import { parseAmount } from './amount.js';
+import { type DecimalSeparator, decideDecimal, parseAmount } from './amount.js';
 import { decideDateFormat, parseDate } from './dates.js';
 import { IGNORED_DETAIL, qifSections, type QifAccount, type QifLine } from './qif-sections.js';
 import { optionalText } from './text.js';
@@ -63,10 +63,11 @@ function rowsOf(
   r: Read,
   dateCells: Map<QifTransaction, { text: string; line: number }>,
   format: ReturnType<typeof decideDateFormat>['format'],
+  separator: DecimalSeparator,
 ): StatementRow[] {
   return r.transactions.map((t, i) => {
     const rec = r.records[i]!;
-    const amount = rec.amount === undefined ? undefined : parseAmount({ text: rec.amount, line: rec.line }, '.', 'T (amount)');
+    const amount = rec.amount === undefined ? undefined : parseAmount({ text: rec.amount, line: rec.line }, separator, 'T (amount)');
     if (amount === undefined) throw new StatementError(`line ${rec.line}: the record has no T (amount) line; expected e.g. T-12.34`);
     const memo = optionalText(t.memo);
     return {
@@ -100,9 +101,12 @@ export function readQif(text: string, columns?: CsvColumns): ParsedStatement[] {
       dateCells.set(t, { text: t.date.replace(/'\s*/, '/').replace(/\s+/g, ''), line });
     });
   }
-  const dates = decideDateFormat([...dateCells.values()], columns?.date_format, undefined);
+  const dates = decideDateFormat([...dateCells.values()], columns?.date_format, file.dateOrder);
+  // Quicken in a comma-decimal locale writes "T-1.234,56": the separator is decided from every amount of the file.
+  const amounts = read.flatMap((r) => r.records.flatMap((rec) => (rec.amount === undefined ? [] : [{ text: rec.amount, line: rec.line }])));
+  const decimal = decideDecimal(amounts, { ...(columns?.decimal_separator ? { given: columns.decimal_separator } : {}), preset: '.', delimiter: '' });
   return read.map((r) => {
-    const rows = rowsOf(r, dateCells, dates.format);
+    const rows = rowsOf(r, dateCells, dates.format, decimal.separator);
     const { name, type, line } = r.account;
     return {
       format: 'qif',
@@ -111,6 +115,7 @@ export function readQif(text: string, columns?: CsvColumns): ParsedStatement[] {
       decisions: [
         `read as QIF${name ? ` (account ${JSON.stringify(name)})` : ''}: ${rows.length} record(s)`,
         ...(dates.decision ? [dates.decision] : []),
+        ...(decimal.separator === ',' && decimal.decision ? [decimal.decision] : []),
         ...file.skipped,
       ],
     };

@@ -84,6 +84,21 @@ describe('QIF accounts', () => {
   });
 });
 
+describe('QIF dates and amounts', () => {
+  it('takes the date order an !Option:DMY or !Option:MDY line states, where no date decides it', () => {
+    expect(parseStatement({ content: '!Option:DMY\n!Type:Bank\nD03/04/2024\nT-1.00\n^\n' }).rows[0]!.date).toBe('2024-04-03');
+    expect(parseStatement({ content: '!Option:MDY\n!Type:Bank\nD03/04/2024\nT-1.00\n^\n' }).rows[0]!.date).toBe('2024-03-04');
+  });
+
+  it('reads comma-decimal amounts (Quicken in a German or French locale), decided from every amount of the file', () => {
+    const s = parseStatement({ content: '!Type:Bank\nD2024-03-14\nT-1.234,56\nPA\n^\nD2024-03-15\nT12,00\nPB\n^\n' });
+    expect(s.rows.map((r) => r.amount)).toEqual([-1_234_560, 12_000]);
+    expect(refusal('!Type:Bank\nD2024-03-14\nT-1.234,56\n^\nD2024-03-15\nT12.50\n^\n')).toMatch(
+      /^line 5: amount "12.50" has '.' .* line 2: "-1.234,56" has ','; give columns.decimal_separator/,
+    );
+  });
+});
+
 describe('QIF refusals', () => {
   it('refuses a file of an investment account alone, naming the line and what is read', () => {
     expect(refusal('!Type:Invst\nD25/07/1993\nNShrsIn\nT1000.00\n^\n')).toBe(
