@@ -33,4 +33,6 @@ export const STATEMENT_FILE_ARGS = {
     .optional()
     .describe('Default auto'),
   columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers; direction "col:debit/credit", status "col:pending"'),
+  // Not bounded here either: a value longer than any account's number or name names none (statement-account.ts).
+  statement_account: z.string().optional().describe('Which account of a multi-account file: number or name'),
 } satisfies z.ZodRawShape;

@@ -1,101 +1,104 @@
 /**
- * OFX 1.x (SGML) and 2.x (XML) statements, and QFX (OFX with Intuit's tags), by ofx-js: the bank
- * or card statement's STMTTRN rows (and pending STMTTRNP ones), LEDGERBAL as the balance.
+ * OFX 1.x (SGML) and 2.x (XML) statements, and QFX (OFX with Intuit's tags): each bank (STMTRS)
+ * or card (CCSTMTRS) statement of the file, its STMTTRN rows (and pending STMTTRNP ones),
+ * LEDGERBAL as its balance. The file is made well-formed by ofx-sgml.ts (banks leave elements
+ * unclosed at any level) and parsed by fast-xml-parser (CDATA, and every XML entity decoded once:
+ * "&amp;apos;" stays "&apos;").
  */
-import { parseSync } from 'ofx-js';
+import { XMLParser } from 'fast-xml-parser';
 import { parseDecimal } from './amount.js';
+import { ofxToXml } from './ofx-sgml.js';
 import { elementLines, isoDay, list } from './structured.js';
-import { lineIndex, optionalText } from './text.js';
-import { type ParsedStatement, StatementError, type StatementRow } from './types.js';
+import { optionalText } from './text.js';
+import { type FileAccount, type ParsedStatement, StatementError, type StatementRow } from './types.js';
 
 type Node = Record<string, unknown>;
 
-/**
- * ofx-js turns SGML into XML with a regex that backtracks exponentially in a tag's length
- * (`<([A-Z0-9_]*)+\.+…`): 24 letters take half a second, 30 a minute. OFX's longest tags have 18;
- * a file whose tags would cost more than a real statement's is refused before ofx-js sees it.
- */
-const TAG_MAX = 20;
-const BACKTRACK_BUDGET = 2 ** 23;
-
-function checkTags(text: string): void {
-  const at = lineIndex(text);
-  let cost = 0;
-  for (const m of text.matchAll(/<([A-Z0-9_]+)/g)) {
-    const len = m[1]!.length;
-    if (len > TAG_MAX) throw new StatementError(`line ${at(m.index)}: <${m[1]!.slice(0, 30)}…> is not an OFX tag (OFX tags are at most ${TAG_MAX} letters)`);
-    cost += 2 ** len;
-    if (cost > BACKTRACK_BUDGET) throw new StatementError(`line ${at(m.index)}: the file has far more long tags than an OFX statement`);
-  }
-}
-
-/** The line of the first opening of `tag` left unclosed (ofx-js names the tag, not the line). */
-function unclosedLine(text: string, tag: string): number | undefined {
-  const at = lineIndex(text);
-  let open: number | undefined;
-  for (const m of text.matchAll(new RegExp(`<(/?)${tag.replace(/\W/g, '')}>`, 'gi'))) {
-    if (m[1]) open = undefined;
-    else if (open !== undefined) return at(open);
-    else open = m.index;
-  }
-  return open === undefined ? undefined : at(open);
-}
-
 function parseOfx(text: string): Node {
-  checkTags(text);
-  if (!/<OFX>/i.test(text)) throw new StatementError('line 1: no <OFX> element: this is not an OFX file');
+  const xml = ofxToXml(text);
   try {
-    const parsed = parseSync(text.replace(/<ofx>/i, '<OFX>'));
-    if (!parsed.OFX || typeof parsed.OFX !== 'object') throw new Error('no OFX element');
-    return parsed.OFX as Node;
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@',
+      parseTagValue: false,
+      parseAttributeValue: false,
+      processEntities: true,
+      htmlEntities: true,
+    });
+    const parsed = parser.parse(xml) as Node;
+    return (parsed['OFX'] && typeof parsed['OFX'] === 'object' ? parsed['OFX'] : {}) as Node;
   } catch (e) {
-    if (e instanceof StatementError) throw e;
-    const message = e instanceof Error ? e.message : String(e);
-    const tag = /closing tag for (\S+)/.exec(message)?.[1];
-    const line = tag ? unclosedLine(text, tag) : undefined;
-    throw new StatementError(`line ${line ?? '?'}: the OFX is malformed (${message})`);
+    throw new StatementError(`the OFX is malformed (${e instanceof Error ? e.message : String(e)}); expected an OFX 1 (SGML) or OFX 2 (XML) statement`);
   }
 }
 
-/** The one statement of the file: a bank (STMTRS) or card (CCSTMTRS) one. */
-function statementOf(ofx: Node): Node {
-  const found: Node[] = [];
-  for (const [msgs, rs, st] of [
-    ['BANKMSGSRSV1', 'STMTTRNRS', 'STMTRS'],
-    ['CREDITCARDMSGSRSV1', 'CCSTMTTRNRS', 'CCSTMTRS'],
-  ] as const) {
-    for (const m of list(ofx[msgs] as Node | Node[])) for (const r of list(m[rs] as Node | Node[])) found.push(...list(r[st] as Node | Node[]));
+/** An element's text; aggregates (objects) and missing elements have none. */
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const lineOf = (n: unknown): number => Number((n as Node | undefined)?.['@L'] ?? 0);
+const nodes = (v: unknown): Node[] => list(v as Node | Node[]).filter((n): n is Node => typeof n === 'object' && n !== null);
+
+/** OFX ACCTTYPE in YNAB's words. */
+const ACCOUNT_TYPES: Record<string, string> = { CHECKING: 'checking', SAVINGS: 'savings', MONEYMRKT: 'savings', CREDITLINE: 'lineOfCredit', CD: 'savings' };
+
+interface Found {
+  st: Node;
+  account: FileAccount;
+  /** What of the file is not read, said with its first statement. */
+  skipped?: string;
+}
+
+/** Every bank and card statement of the file; an investment statement alone is refused, saying so. */
+function statementsOf(ofx: Node): Found[] {
+  const found: Found[] = [];
+  for (const m of nodes(ofx['BANKMSGSRSV1']))
+    for (const r of nodes(m['STMTTRNRS']))
+      for (const st of nodes(r['STMTRS'])) {
+        const from = nodes(st['BANKACCTFROM'])[0];
+        const number = optionalText(str(from?.['ACCTID']));
+        const type = ACCOUNT_TYPES[str(from?.['ACCTTYPE'])?.trim().toUpperCase() ?? ''];
+        found.push({ st, account: { ...(number ? { number } : {}), type: type ?? 'checking', line: lineOf(st) } });
+      }
+  for (const m of nodes(ofx['CREDITCARDMSGSRSV1']))
+    for (const r of nodes(m['CCSTMTTRNRS']))
+      for (const st of nodes(r['CCSTMTRS'])) {
+        const number = optionalText(str(nodes(st['CCACCTFROM'])[0]?.['ACCTID']));
+        found.push({ st, account: { ...(number ? { number } : {}), type: 'creditCard', line: lineOf(st) } });
+      }
+  const inv = nodes(ofx['INVSTMTMSGSRSV1']).flatMap((m) => nodes(m['INVSTMTTRNRS']).flatMap((r) => nodes(r['INVSTMTRS'])))[0];
+  if (found.length) {
+    if (inv) found[0]!.skipped = `line ${lineOf(inv)}: <INVSTMTRS>, an investment account's statement, is not read`;
+    return found;
   }
-  if (found.length === 0) throw new StatementError('the OFX has no bank or card statement (STMTRS or CCSTMTRS)');
-  if (found.length > 1) throw new StatementError(`the OFX holds ${found.length} statements; export one account at a time`);
-  return found[0]!;
+  if (inv) {
+    throw new StatementError(
+      `line ${lineOf(inv)}: <INVSTMTRS> is an investment account's statement; expected a bank (<STMTRS>) or credit card (<CCSTMTRS>) statement: export the account's cash or bank statement instead`,
+    );
+  }
+  // A download the bank refused holds its error where the statement would be.
+  const status = Object.values(ofx)
+    .flatMap((m) => nodes(m).flatMap((msgs) => Object.values(msgs).flatMap((rs) => nodes(rs).flatMap((r) => nodes(r['STATUS'])))))
+    .find((st) => /^(?:ERROR|WARN)$/i.test(str(st['SEVERITY'])?.trim() ?? ''));
+  if (status) {
+    const said = [str(status['CODE']), str(status['MESSAGE'])].map((v) => optionalText(v)).filter(Boolean);
+    throw new StatementError(
+      `line ${lineOf(status)}: the file is the bank's error (<STATUS> ${str(status['SEVERITY'])?.trim()}${said.length ? `: ${said.join(' ')}` : ''}), not a statement; download the statement again`,
+    );
+  }
+  throw new StatementError('the OFX has no bank or card statement: expected <STMTRS> (in <BANKMSGSRSV1>) or <CCSTMTRS> (in <CREDITCARDMSGSRSV1>)');
 }
 
-/**
- * A text element's value. ofx-js decodes only &amp;, &lt; and &gt;; an OFX 2 file (XML) may also
- * write &apos;, &quot; and character references (`TRADER JOE&apos;S`, `CAF&#201;`), which are
- * decoded here. (A literal "&amp;apos;" thus reads as an apostrophe: ofx-js has already turned it
- * into "&apos;". No bank writes that.)
- */
-function ofxText(v: unknown): string | undefined {
-  if (typeof v !== 'string') return optionalText(v as undefined);
-  const decoded = v.replace(/&(apos|quot|#\d{1,7}|#x[0-9a-f]{1,6});/gi, (whole, e: string) => {
-    if (e.toLowerCase() === 'apos') return "'";
-    if (e.toLowerCase() === 'quot') return '"';
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-  return optionalText(decoded);
-}
-
-function row(t: Node, line: number, pending: boolean): StatementRow {
-  const payee = ofxText(t['NAME']) ?? ofxText((t['PAYEE'] as Node | undefined)?.['NAME']);
-  const memo = ofxText(t['MEMO']);
-  const id = optionalText(t['FITID'] as string);
+function row(t: Node, pending: boolean): StatementRow {
+  const line = lineOf(t);
+  const payee = optionalText(str(t['NAME'])) ?? optionalText(str(nodes(t['PAYEE'])[0]?.['NAME']));
+  const memo = optionalText(str(t['MEMO']));
+  const id = optionalText(str(t['FITID']));
+  // A pending row (STMTTRNP) has DTTRAN, the day of the transaction, and no DTPOSTED.
+  const date = pending ? str(t['DTTRAN']) || str(t['DTPOSTED']) : str(t['DTPOSTED']) || str(t['DTUSER']);
+  const what = pending ? 'DTTRAN' : str(t['DTPOSTED']) ? 'DTPOSTED' : 'DTPOSTED (or DTUSER)';
   return {
     line,
-    date: isoDay((t['DTPOSTED'] ?? t['DTTRAN']) as string, line, 'DTPOSTED'),
-    amount: parseDecimal(t['TRNAMT'] as string, line, 'TRNAMT'),
+    date: isoDay(date, line, what),
+    amount: parseDecimal(str(t['TRNAMT']), line, 'TRNAMT'),
     payee: payee ?? memo ?? '',
     ...(memo !== undefined ? { memo } : {}),
     ...(pending ? { pending: true } : {}),
@@ -103,30 +106,81 @@ function row(t: Node, line: number, pending: boolean): StatementRow {
   };
 }
 
-export function readOfx(text: string, format: 'ofx' | 'qfx'): ParsedStatement {
-  const booked = elementLines(text, /<STMTTRN>/gi, 'transactions');
-  const waiting = elementLines(text, /<STMTTRNP>/gi, 'pending transactions');
-  const st = statementOf(parseOfx(text));
-  const trns = list((st['BANKTRANLIST'] as Node | undefined)?.['STMTTRN'] as Node | Node[]);
-  const pend = list((st['BANKTRANLISTP'] as Node | undefined)?.['STMTTRNP'] as Node | Node[]);
-  const rows = [...trns.map((t, i) => row(t, booked[i] ?? 0, false)), ...pend.map((t, i) => row(t, waiting[i] ?? 0, true))];
-  const ledger = st['LEDGERBAL'] as Node | undefined;
-  const balLine = elementLines(text, /<LEDGERBAL>/gi, 'balances')[0] ?? 0;
-  const currency = optionalText(st['CURDEF'] as string);
-  const decisions = [`read as ${format.toUpperCase()}: ${trns.length} booked transaction(s)${pend.length ? `, ${pend.length} pending` : ''}`];
-  if (ledger) decisions.push('statement balance from LEDGERBAL');
-  const tranList = st['BANKTRANLIST'] as Node | undefined;
-  const listLine = elementLines(text, /<BANKTRANLIST>/gi, 'transaction lists')[0] ?? 0;
-  const from = optionalText(tranList?.['DTSTART'] as string);
-  const to = optionalText(tranList?.['DTEND'] as string);
+/** LEDGERBAL: an empty BALAMT means the file states no balance; a balance with no DTASOF is as of the list's end. */
+function balanceOf(st: Node, periodEnd: string | undefined, decisions: string[]): ParsedStatement['balance'] {
+  const ledger = nodes(st['LEDGERBAL'])[0];
+  if (!ledger) return undefined;
+  const line = lineOf(ledger);
+  const amount = str(ledger['BALAMT'])?.trim();
+  if (!amount) {
+    decisions.push(`line ${line}: LEDGERBAL has no BALAMT: the file states no balance`);
+    return undefined;
+  }
+  const asOf = str(ledger['DTASOF'])?.trim();
+  if (!asOf && !periodEnd) {
+    decisions.push(`line ${line}: LEDGERBAL has no DTASOF (nor the list a DTEND): its balance is not used`);
+    return undefined;
+  }
+  if (!asOf) decisions.push(`line ${line}: LEDGERBAL has no DTASOF: its balance is taken as of DTEND`);
+  decisions.push('statement balance from LEDGERBAL');
+  return { amount: parseDecimal(amount, line, 'BALAMT'), date: asOf ? isoDay(asOf, line, 'DTASOF') : periodEnd! };
+}
+
+function readOne(f: Found, format: 'ofx' | 'qfx'): ParsedStatement {
+  const { st } = f;
+  const tranList = nodes(st['BANKTRANLIST'])[0];
+  const trns = nodes(tranList?.['STMTTRN']);
+  const pend = nodes(nodes(st['BANKTRANLISTP'])[0]?.['STMTTRNP']);
+  const rows = [...trns.map((t) => row(t, false)), ...pend.map((t) => row(t, true))];
+  const currency = optionalText(str(st['CURDEF']));
+  const decisions = [
+    `read as ${format.toUpperCase()}: ${trns.length} booked transaction(s)${pend.length ? `, ${pend.length} pending` : ''}`,
+    ...(f.skipped ? [f.skipped] : []),
+  ];
+  const listLine = lineOf(tranList);
+  const from = optionalText(str(tranList?.['DTSTART']));
+  const to = optionalText(str(tranList?.['DTEND']));
+  const period = from && to ? { from: isoDay(from, listLine, 'DTSTART'), to: isoDay(to, listLine, 'DTEND') } : undefined;
+  const balance = balanceOf(st, period?.to, decisions);
   return {
     format,
     rows,
-    ...(from && to ? { period: { from: isoDay(from, listLine, 'DTSTART'), to: isoDay(to, listLine, 'DTEND') } } : {}),
-    ...(ledger
-      ? { balance: { amount: parseDecimal(ledger['BALAMT'] as string, balLine, 'BALAMT'), date: isoDay(ledger['DTASOF'] as string, balLine, 'DTASOF') } }
-      : {}),
+    ...(period ? { period } : {}),
+    ...(balance ? { balance } : {}),
     ...(currency ? { currency } : {}),
+    account: f.account,
     decisions,
   };
+}
+
+/** Statements of one account (a download split in several) read as one: their rows, the latest balance, the days of all. */
+function sameAccountJoined(parts: readonly ParsedStatement[]): ParsedStatement[] {
+  const out: ParsedStatement[] = [];
+  for (const p of parts) {
+    const a = p.account!;
+    const same = a.number ? out.find((o) => o.account!.number === a.number && o.account!.type === a.type) : undefined;
+    if (!same) {
+      out.push(p);
+      continue;
+    }
+    same.rows.push(...p.rows);
+    if (p.balance && (!same.balance || p.balance.date >= same.balance.date)) same.balance = p.balance;
+    if (p.period && same.period) {
+      same.period = {
+        from: p.period.from < same.period.from ? p.period.from : same.period.from,
+        to: p.period.to > same.period.to ? p.period.to : same.period.to,
+      };
+    }
+    same.decisions.push(
+      `line ${a.line}: another statement of the same account (number ${a.number}): its ${p.rows.length} row(s) read with line ${same.account!.line}'s`,
+    );
+  }
+  return out;
+}
+
+/** Each account's statement in the file, in the file's order. */
+export function readOfx(text: string, format: 'ofx' | 'qfx'): ParsedStatement[] {
+  // Refused on the count before the file is parsed.
+  elementLines(text, /<STMTTRNP?>/gi, 'transactions');
+  return sameAccountJoined(statementsOf(parseOfx(text)).map((f) => readOne(f, format)));
 }

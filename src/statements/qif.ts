@@ -1,11 +1,13 @@
 /**
- * QIF (Quicken Interchange Format) bank, cash and card exports, by qif-ts. qif-ts reads each
- * amount with parseFloat, which takes "1,234.56" as 1: the amount's digits are taken from the
- * record's own T line instead, and converted exactly.
+ * QIF (Quicken Interchange Format) bank, cash, card, asset and liability accounts, by qif-ts, one
+ * statement per account of the file (qif-sections.ts cuts it at its `!Account` and `!Type:`
+ * headers). qif-ts reads each amount with parseFloat, which takes "1,234.56" as 1: the amount's
+ * digits are taken from the record's own T (or U) line instead, and converted exactly.
  */
 import { deserializeQif, type QifTransaction } from 'qif-ts';
-import { parseAmount } from './amount.js';
+import { type DecimalSeparator, decideDecimal, parseAmount } from './amount.js';
 import { decideDateFormat, parseDate } from './dates.js';
+import { IGNORED_DETAIL, qifSections, type QifAccount, type QifLine } from './qif-sections.js';
 import { optionalText } from './text.js';
 import { type CsvColumns, type ParsedStatement, STATEMENT_LIMITS, StatementError, type StatementRow } from './types.js';
 
@@ -14,68 +16,108 @@ interface RecordText {
   amount?: string;
 }
 
-/**
- * Where each record starts and its T line, found the way qif-ts splits records: non-blank lines
- * up to a "^", a record only when it has lines (qif-ts skips empty ones).
- */
-function recordTexts(text: string): RecordText[] {
+/** Where each record starts and its T line, found the way qif-ts splits records: lines up to a "^", a record only when it has lines. */
+function recordTexts(lines: readonly QifLine[], counted: { n: number }): RecordText[] {
   const out: RecordText[] = [];
   let current: RecordText | undefined;
-  const lines = text.split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    const l = lines[i]!.trim();
-    if (l === '') continue;
-    if (l.startsWith('^')) {
+  for (const l of lines) {
+    if (l.text.startsWith('^')) {
       if (current) out.push(current);
       current = undefined;
-      if (out.length > STATEMENT_LIMITS.rows)
-        throw new StatementError(`line ${i + 1}: more than ${STATEMENT_LIMITS.rows} records; a statement may hold at most ${STATEMENT_LIMITS.rows} rows`);
+      if (++counted.n > STATEMENT_LIMITS.rows)
+        throw new StatementError(`line ${l.no}: more than ${STATEMENT_LIMITS.rows} records; a statement may hold at most ${STATEMENT_LIMITS.rows} rows`);
       continue;
     }
-    current ??= { line: i + 1 };
-    if (l[0] === 'T' || l[0] === 'U') current.amount ??= l.slice(1);
+    current ??= { line: l.no };
+    if (l.text[0] === 'T' || l.text[0] === 'U') current.amount ??= l.text.slice(1);
   }
   if (current) out.push(current);
   return out;
 }
 
-function deserialize(text: string): QifTransaction[] {
+function deserialize(a: QifAccount): QifTransaction[] {
+  const kept = a.lines.filter((l) => !IGNORED_DETAIL.test(l.text)).map((l) => l.text);
+  // A last record with no "^" after it is still a record (qif-ts would drop it).
+  if (kept.length && !kept.at(-1)!.startsWith('^')) kept.push('^');
   try {
-    return deserializeQif(text).transactions;
+    return deserializeQif([a.header, ...kept].join('\n')).transactions;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const bad = /line: (.*)$/.exec(message)?.[1];
-    const at = bad === undefined ? -1 : text.split('\n').findIndex((l) => l.trim() === bad);
-    const type = /^\s*(!\S+)/.exec(text)?.[1];
-    const hint = /not supported/.test(message) ? `: give one account's !Type:Bank, !Type:CCard or !Type:Cash export, not ${type ?? 'this'}` : '';
-    throw new StatementError(`line ${at >= 0 ? at + 1 : 1}: the QIF is malformed (${message})${hint}`);
+    const at = a.lines.find((l) => l.text === bad)?.no ?? a.line;
+    throw new StatementError(
+      bad === undefined
+        ? `line ${at}: the QIF is malformed (${message})`
+        : `line ${at}: "${bad.slice(0, 40)}" is not a QIF detail line; expected D (date), T (amount), P (payee), M (memo), N, C, A, L, or a split's S, E, $`,
+    );
   }
 }
 
-export function readQif(text: string, columns?: CsvColumns): ParsedStatement {
-  const clean = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const records = recordTexts(clean);
-  const transactions = deserialize(clean);
-  if (records.length !== transactions.length) throw new StatementError(`the QIF has ${transactions.length} records but ${records.length} blocks ending in ^`);
-  const dateCells = transactions.map((t, i) => {
-    const line = records[i]!.line;
-    if (!t.date) throw new StatementError(`line ${line}: the record has no D (date) line`);
-    // Quicken writes years after an apostrophe ("3/14'24"): the same date as 3/14/24.
-    return { text: t.date.replace(/'\s*/, '/').replace(/\s+/g, ''), line };
-  });
-  const dates = decideDateFormat(dateCells, columns?.date_format, undefined);
-  const rows: StatementRow[] = transactions.map((t, i) => {
-    const rec = records[i]!;
-    const amount = rec.amount === undefined ? undefined : parseAmount({ text: rec.amount, line: rec.line }, '.', 'T (amount)');
-    if (amount === undefined) throw new StatementError(`line ${rec.line}: the record has no T (amount) line`);
+interface Read {
+  account: QifAccount;
+  records: RecordText[];
+  transactions: QifTransaction[];
+}
+
+function rowsOf(
+  r: Read,
+  dateCells: Map<QifTransaction, { text: string; line: number }>,
+  format: ReturnType<typeof decideDateFormat>['format'],
+  separator: DecimalSeparator,
+): StatementRow[] {
+  return r.transactions.map((t, i) => {
+    const rec = r.records[i]!;
+    const amount = rec.amount === undefined ? undefined : parseAmount({ text: rec.amount, line: rec.line }, separator, 'T (amount)');
+    if (amount === undefined) throw new StatementError(`line ${rec.line}: the record has no T (amount) line; expected e.g. T-12.34`);
     const memo = optionalText(t.memo);
     return {
       line: rec.line,
-      date: parseDate(dateCells[i]!, dates.format),
+      date: parseDate(dateCells.get(t)!, format),
       amount,
       payee: optionalText(t.payee) ?? memo ?? '',
       ...(memo !== undefined ? { memo } : {}),
     };
   });
-  return { format: 'qif', rows, decisions: [`read as QIF: ${rows.length} record(s)`, ...(dates.decision ? [dates.decision] : [])] };
+}
+
+/** Each bank, cash, card, asset or liability account's records, dates read in one order decided from the whole file. */
+export function readQif(text: string, columns?: CsvColumns): ParsedStatement[] {
+  const clean = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const file = qifSections(clean);
+  const counted = { n: 0 };
+  const read: Read[] = file.accounts.map((account) => {
+    const records = recordTexts(account.lines, counted);
+    const transactions = deserialize(account);
+    if (records.length !== transactions.length)
+      throw new StatementError(`line ${account.line}: the QIF section has ${transactions.length} records but ${records.length} blocks ending in ^`);
+    return { account, records, transactions };
+  });
+  const dateCells = new Map<QifTransaction, { text: string; line: number }>();
+  for (const r of read) {
+    r.transactions.forEach((t, i) => {
+      const line = r.records[i]!.line;
+      if (!t.date) throw new StatementError(`line ${line}: the record has no D (date) line; expected e.g. D03/14/2024`);
+      // Quicken writes years after an apostrophe ("3/14'24"): the same date as 3/14/24.
+      dateCells.set(t, { text: t.date.replace(/'\s*/, '/').replace(/\s+/g, ''), line });
+    });
+  }
+  const dates = decideDateFormat([...dateCells.values()], columns?.date_format, file.dateOrder);
+  // Quicken in a comma-decimal locale writes "T-1.234,56": the separator is decided from every amount of the file.
+  const amounts = read.flatMap((r) => r.records.flatMap((rec) => (rec.amount === undefined ? [] : [{ text: rec.amount, line: rec.line }])));
+  const decimal = decideDecimal(amounts, { ...(columns?.decimal_separator ? { given: columns.decimal_separator } : {}), preset: '.', delimiter: '' });
+  return read.map((r) => {
+    const rows = rowsOf(r, dateCells, dates.format, decimal.separator);
+    const { name, type, line } = r.account;
+    return {
+      format: 'qif',
+      rows,
+      account: { ...(name ? { name } : {}), type, line },
+      decisions: [
+        `read as QIF${name ? ` (account ${JSON.stringify(name)})` : ''}: ${rows.length} record(s)`,
+        ...(dates.decision ? [dates.decision] : []),
+        ...(decimal.separator === ',' && decimal.decision ? [decimal.decision] : []),
+        ...file.skipped,
+      ],
+    };
+  });
 }

@@ -37,8 +37,22 @@ export interface ParsedStatement {
   /** The days the statement covers, where the file says (OFX BANKTRANLIST DTSTART and DTEND). */
   period?: { from: string; to: string };
   currency?: string;
+  /** The account the statement is of, as the file names it: where a file may hold several (OFX, QIF). */
+  account?: FileAccount;
   /** What was decided and how, for the preview. */
   decisions: string[];
+}
+
+/** An account as a statement file names it: OFX BANKACCTFROM/CCACCTFROM, a QIF !Account block. */
+export interface FileAccount {
+  /** OFX ACCTID (often masked: "XXXX1234"). */
+  number?: string;
+  /** QIF N (the account's name in Quicken). */
+  name?: string;
+  /** What kind of account, in YNAB's words (checking, savings, cash, creditCard, lineOfCredit, otherAsset, otherLiability), or 'bank' (QIF's Bank: checking or savings). */
+  type?: string;
+  /** Line where the statement (OFX STMTRS/CCSTMTRS) or QIF section starts. */
+  line: number;
 }
 
 export type DateFormat = 'YYYY-MM-DD' | 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'DD.MM.YYYY' | 'YYYYMMDD';

@@ -87,7 +87,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const r = ctx.replica;
   const account = accountOf(r, a.account_id, 'account_id');
   const file = a as FileArgs;
-  const read = (await readStatement(file, ctx.localFiles))!;
+  const read = (await readStatement(file, ctx.localFiles, false, account))!;
   const { parsed } = read;
   const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
   const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;

@@ -71,7 +71,7 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const date = a.statement_date ?? ctx.today;
   if (date > ctx.today) throw new ArgumentError(`statement_date ${date} is in the future; give the date the statement ends (today at the latest)`);
   const file = a as FileArgs;
-  const read = await readStatement(file, ctx.localFiles, true);
+  const read = await readStatement(file, ctx.localFiles, true, account);
   const upTo = accountTransactions(r, account.id).filter((t) => t.date <= date);
   const cleared = upTo.filter((t) => t.cleared !== 'uncleared').reduce((n, t) => n + t.amount, 0);
   const difference = statement - cleared;

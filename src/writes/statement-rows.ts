@@ -5,7 +5,9 @@
  * `content` or `path`, parsed by src/statements (the arguments' shape is theirs).
  */
 import { createHash } from 'node:crypto';
+import type * as E from '../api/schemas/entities.js';
 import type { CsvColumns, ParsedStatement, ReadFormat } from '../statements/index.js';
+import { pickStatement } from './statement-account.js';
 import type { RowMatch, RowStatus } from './statement-match.js';
 import { statementText } from './statement-source.js';
 
@@ -56,6 +58,7 @@ export interface FileArgs {
   path?: string | undefined;
   format?: string | undefined;
   columns?: CsvColumns | undefined;
+  statement_account?: string | undefined;
 }
 
 /** A statement read and parsed, with a digest of its text (what a confirm token binds, rather than the text). */
@@ -64,21 +67,30 @@ export interface ReadStatement {
   digest: string;
 }
 
-/** Reads the statement (content or path) and parses it; undefined when none was given and it is optional. */
-export async function readStatement(a: FileArgs, localFiles: boolean, optional = false): Promise<ReadStatement | undefined> {
+/**
+ * Reads the statement (content or path) and parses it; undefined when none was given and it is
+ * optional. Of a file with several accounts, the statement of `account` (statement-account.ts).
+ */
+export async function readStatement(a: FileArgs, localFiles: boolean, optional = false, account?: E.AccountBase): Promise<ReadStatement | undefined> {
   const text = await statementText(a, localFiles, optional);
   if (text === undefined) return undefined;
   // The readers and their parser libraries load with the first file, not with the tool list.
-  const { parseStatement } = await import('../statements/index.js');
-  const parsed = parseStatement({
+  const { parseStatements } = await import('../statements/index.js');
+  const parts = parseStatements({
     content: text,
     ...(a.format ? { format: a.format as 'auto' | ReadFormat } : {}),
     ...(a.columns ? { columns: a.columns } : {}),
   });
+  const parsed = pickStatement(parts, account, a.statement_account);
   return { parsed, digest: createHash('sha256').update(text).digest('hex').slice(0, 32) };
 }
 
 /** The file's canonical arguments for a confirm token: its digest, not its text or where it was read. */
 export function fileBinding(a: FileArgs, s: ReadStatement): Record<string, unknown> {
-  return { file_sha256: s.digest, format: a.format ?? 'auto', ...(a.columns ? { columns: a.columns } : {}) };
+  return {
+    file_sha256: s.digest,
+    format: a.format ?? 'auto',
+    ...(a.columns ? { columns: a.columns } : {}),
+    ...(a.statement_account !== undefined ? { statement_account: a.statement_account } : {}),
+  };
 }

@@ -28,25 +28,17 @@ function fullPath(path: string): string {
   return path;
 }
 
-/** Bytes as text: UTF-8 (a byte order mark dropped), else Windows-1252, which many banks still write. */
-function decode(bytes: Buffer): string {
-  // UTF-16, told by its byte order mark: Excel's "Unicode text" and some banks' exports.
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16le').decode(Buffer.from(bytes.subarray(0, bytes.length & ~1)).swap16());
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}
-
 const tooBig = (what: string, bytes: number) =>
   new ArgumentError(
     `${what} is ${bytes.toLocaleString('en-US')} bytes; a statement file may be at most 2 MB (${STATEMENT_MAX_BYTES.toLocaleString('en-US')} bytes): split it by date`,
   );
 
-/** Reads a statement file by path, refusing what is not a regular file or is over 2 MB, before reading it whole. */
-async function readStatementFile(path: string): Promise<string> {
+/**
+ * Reads a statement file by path, refusing what is not a regular file or is over 2 MB, before
+ * reading it whole. Its bytes are given as they are: the reader decodes them in the charset the
+ * file declares (an OFX header's CHARSET, an XML declaration; src/statements/decode.ts).
+ */
+async function readStatementFile(path: string): Promise<Uint8Array> {
   const full = fullPath(path);
   const info = await stat(full).catch((e: NodeJS.ErrnoException) => {
     throw new ArgumentError(
@@ -67,17 +59,18 @@ async function readStatementFile(path: string): Promise<string> {
       got += bytesRead;
       if (got > STATEMENT_MAX_BYTES) throw tooBig(`path ${JSON.stringify(path)}`, got);
     }
-    return decode(buf.subarray(0, got));
+    return buf.subarray(0, got);
   } finally {
     await handle.close();
   }
 }
 
 /**
- * The statement's text, from `content` or `path` (exactly one); undefined when neither was given
- * and `optional`. `localFiles`: the server runs for one local user (else `path` is refused).
+ * The statement, from `content` (its text) or `path` (its bytes), exactly one; undefined when
+ * neither was given and `optional`. `localFiles`: the server runs for one local user (else `path`
+ * is refused).
  */
-export async function statementText(a: SourceArgs, localFiles: boolean, optional = false): Promise<string | undefined> {
+export async function statementText(a: SourceArgs, localFiles: boolean, optional = false): Promise<string | Uint8Array | undefined> {
   if (a.content !== undefined && a.path !== undefined) throw new ArgumentError('give the statement as content (its text) or as path (a file), not both');
   if (a.path !== undefined) {
     if (!localFiles)

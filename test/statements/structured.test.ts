@@ -67,14 +67,14 @@ describe('OFX and QFX', () => {
     expect(parseStatement({ content: SGML.replace('<LANGUAGE>ENG', '<LANGUAGE>ENG<INTU.BID>3000') }).format).toBe('qfx');
   });
 
-  it('refuses an unclosed transaction, naming its line', () => {
-    expect(refusal(SGML.replace('<NAME>PAYROLL</STMTTRN>', '<NAME>PAYROLL<STMTTRN>'))).toMatch(/^line \d+: the OFX is malformed/);
+  it('refuses a transaction with no date, naming its line and what is missing', () => {
+    expect(refusal(SGML.replace('<NAME>PAYROLL</STMTTRN>', '<NAME>PAYROLL</STMTTRN><STMTTRN><TRNAMT>1.00</STMTTRN>'))).toMatch(
+      /^line 11: DTPOSTED \(or DTUSER\) is missing or empty \(expected a date/,
+    );
   });
 
-  it("refuses at once a tag long enough to stall ofx-js's backtracking regex", () => {
-    const started = Date.now();
-    expect(refusal(`OFXHEADER:100\n<OFX>\n<${'A'.repeat(40)}>x</OFX>`)).toMatch(/^line 3: <A+…> is not an OFX tag/);
-    expect(Date.now() - started).toBeLessThan(5000);
+  it('reads a tag of any length as an element (no parser regex backtracks on it)', () => {
+    expect(refusal(`OFXHEADER:100\n<OFX>\n<${'A'.repeat(40)}>x</OFX>`)).toMatch(/^the OFX has no bank or card statement: expected <STMTRS>/);
   });
 });
 
@@ -88,7 +88,7 @@ describe('QIF', () => {
   });
 
   it('refuses an unknown detail line, naming it', () => {
-    expect(refusal('!Type:Bank\nD03/14/2024\nT-1.00\nZoops\n^\n')).toMatch(/^line 4: the QIF is malformed/);
+    expect(refusal('!Type:Bank\nD03/14/2024\nT-1.00\nZoops\n^\n')).toMatch(/^line 4: "Zoops" is not a QIF detail line; expected D \(date\), T \(amount\)/);
   });
 
   it('asks the date question when no date decides it', () => {
