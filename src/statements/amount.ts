@@ -4,6 +4,7 @@
  * converted by api/money.ts, by string, never by float arithmetic.
  */
 import { decimalToMilliunits, MoneyInputError } from '../api/money.js';
+import { refuse, shown } from './refusal.js';
 import { StatementError } from './types.js';
 
 export type DecimalSeparator = '.' | ',';
@@ -65,10 +66,12 @@ export function decideDecimal(
     if (seen['.'] && seen[',']) {
       const dot = seen['.'];
       const comma = seen[','];
-      throw new StatementError(
-        `line ${dot.line}: amount "${dot.text}" has '.' as its decimal separator but line ${comma.line}: "${comma.text}" has ','; ` +
-          `give columns.decimal_separator`,
-      );
+      throw refuse({
+        line: dot.line,
+        found: `amount ${shown(dot.text)} with '.' as its decimal separator, but line ${comma.line}: ${shown(comma.text)} with ','`,
+        expected: 'one decimal separator in every amount of the file',
+        fix: 'give columns.decimal_separator',
+      });
     }
   }
   const proved = seen['.'] ? '.' : seen[','] ? ',' : undefined;

@@ -6,6 +6,7 @@ import { foldText } from '../shared/text.js';
 import { BANK_LAYOUTS } from './bank-layouts.js';
 import { ALIASES, type Field } from './header-names.js';
 import { CSV_PRESETS, type CsvLayout } from './presets.js';
+import { refuse as refuseWith } from './refusal.js';
 import { type CsvColumns, StatementError } from './types.js';
 
 export type { Field } from './header-names.js';
@@ -74,8 +75,12 @@ function given(header: readonly string[] | undefined, key: string, value: string
   const i = header ? indexOf(header, value) : -1;
   if (i < 0) {
     const cells = header ? header.filter(Boolean).map((h) => `"${h}"`) : [];
-    const where = header ? `the header on line ${line} has no cell "${value}" (it has ${cells.slice(0, 12).join(', ')})` : `no header row names "${value}"`;
-    throw new StatementError(`columns.${key}: ${where}; give a header name or a 1-based column number`);
+    throw refuseWith({
+      ...(header ? { line } : {}),
+      found: header ? `a header with no cell "${value}" (it has ${cells.slice(0, 12).join(', ')})` : `no header row naming "${value}"`,
+      expected: `columns.${key} to name a cell of the header`,
+      fix: `give columns.${key} as a header name or a 1-based column number`,
+    });
   }
   return i;
 }

@@ -4,6 +4,7 @@
  * month-first, and a file that proves neither is refused with the question to ask.
  */
 import type { Cell } from './amount.js';
+import { refuse, shown } from './refusal.js';
 import { type DateFormat, StatementError } from './types.js';
 
 /** A time of day after the date ("2024-03-04T10:00:00", "03/04/2024 10:00 AM") is not part of it. */
@@ -55,8 +56,14 @@ export function parseDate(cell: Cell, format: ReadFormat): string {
     const [a, b] = m ? [Number(m[1]), Number(m[3])] : [0, 0];
     out = m ? (format === 'MM/DD/YYYY' ? ymd(year(m[4]!), a, b) : ymd(year(m[4]!), b, a)) : undefined;
   }
-  if (!out)
-    throw new StatementError(`line ${cell.line}: date "${cell.text}" is not a ${format} date; give columns.date_format if the file writes its dates otherwise`);
+  if (!out) {
+    throw refuse({
+      line: cell.line,
+      found: `date ${shown(cell.text)}`,
+      expected: `a real day written ${format}`,
+      fix: 'give columns.date_format if the file writes its dates otherwise',
+    });
+  }
   return out;
 }
 
@@ -80,14 +87,26 @@ function decidePair(cells: readonly Cell[], preset: DateFormat | undefined, dayF
   for (const c of cells) {
     const m = PAIR.exec(dayPart(c.text))!;
     const [a, b] = [Number(m[1]), Number(m[3])];
+    // Neither number a month: no order reads it as a date.
+    if (a > 12 && b > 12) {
+      throw refuse({
+        line: c.line,
+        found: `date ${shown(c.text)}, with neither ${a} nor ${b} a month`,
+        expected: 'a day and a month of 1–12, day-first or month-first',
+        fix: 'give columns.date_format if the file writes its dates otherwise',
+      });
+    }
     if (a > 12 && !dayFirst) dayFirst = c;
     if (b > 12 && !monthFirst) monthFirst = c;
     if (a !== b && a <= 12 && b <= 12) ambiguous ??= c;
   }
   if (dayFirst && monthFirst) {
-    throw new StatementError(
-      `line ${dayFirst.line}: date "${dayFirst.text}" is day-first but line ${monthFirst.line}: "${monthFirst.text}" is month-first; give columns.date_format`,
-    );
+    throw refuse({
+      line: dayFirst.line,
+      found: `date ${shown(dayFirst.text)} day-first, but line ${monthFirst.line}: ${shown(monthFirst.text)} month-first`,
+      expected: 'every date of the file in one order',
+      fix: 'give columns.date_format',
+    });
   }
   const dotted = cells.length > 0 && PAIR.exec(dayPart(cells[0]!.text))![2] === '.';
   const dayFirstFormat: DateFormat = dotted ? 'DD.MM.YYYY' : 'DD/MM/YYYY';
@@ -139,7 +158,12 @@ export function decideDateFormat(
   }
   for (const c of cells) {
     if (shapeOf(c.text) !== shape) {
-      throw new StatementError(`line ${c.line}: date "${c.text}" is not written like line ${first.line}'s "${first.text}"; give columns.date_format`);
+      throw refuse({
+        line: c.line,
+        found: `date ${shown(c.text)}, written unlike line ${first.line}'s ${shown(first.text)}`,
+        expected: 'every date of the file written one way',
+        fix: 'give columns.date_format',
+      });
     }
   }
   if (shape === 'iso') return { format: 'YYYY-MM-DD' };

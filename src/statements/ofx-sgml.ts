@@ -16,6 +16,7 @@
  * inside an aggregate with no `</OFX>` is cut short and refused: reading it would lose rows.
  */
 import { lineIndex } from './text.js';
+import { refuse } from './refusal.js';
 import { StatementError } from './types.js';
 
 /** Aggregates of the statements read (OFX 1.6 / 2.2 banking, credit card, investment, sign-on). */
@@ -164,9 +165,13 @@ export function ofxToXml(source: string): string {
   }
   const open = stack.at(-1);
   if (open && stack.length > 1) {
-    throw new StatementError(
-      `line ${line(open.at)}: the file ends inside <${open.name}>, with no </OFX>: it looks cut short (expected the rest of the statement); download it again`,
-    );
+    throw refuse({
+      line: line(open.at),
+      element: open.name,
+      found: 'the end of the file inside it, with no </OFX>: it looks cut short',
+      expected: 'the rest of the statement',
+      fix: 'download it again',
+    });
   }
   popTo(0);
   return out.join('');

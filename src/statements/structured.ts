@@ -39,6 +39,6 @@ export function isoDay(text: string | undefined, line: number, what: string): st
     const real = new Date(Date.UTC(y, mo - 1, d));
     if (real.getUTCFullYear() === y && real.getUTCMonth() === mo - 1 && real.getUTCDate() === d) return `${m[1]}-${m[2]}-${m[3]}`;
   }
-  if (!text?.trim()) throw refuse({ line, element: what, found: 'nothing (missing or empty)', expected: 'a date, YYYYMMDD or YYYY-MM-DD' });
+  if (!text?.trim()) throw refuse({ line, found: `no ${what}, or an empty one`, expected: 'a date, YYYYMMDD or YYYY-MM-DD' });
   throw refuse({ line, element: what, found: shown(text), expected: 'a real day as YYYYMMDD or YYYY-MM-DD' });
 }

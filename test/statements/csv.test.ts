@@ -97,11 +97,15 @@ describe('CSV detection', () => {
   });
 
   it('refuses a file whose amounts show both decimal separators', () => {
-    expect(refusal('Date,Description,Amount\n2024-01-01,A,"1,50"\n2024-01-02,B,2.50\n')).toMatch(/^line 3: amount "2.50" has .* but line 2: "1,50"/);
+    expect(refusal('Date,Description,Amount\n2024-01-01,A,"1,50"\n2024-01-02,B,2.50\n')).toMatch(
+      /^line 3: found amount "2.50" with .* but line 2: "1,50" with ','; expected one decimal separator .*; to fix it, give columns.decimal_separator$/,
+    );
   });
 
   it('refuses dates in two shapes, naming the odd line', () => {
-    expect(refusal('Date,Description,Amount\n2024-01-01,A,1\n01/02/2024,B,2\n')).toMatch(/^line 3: date "01\/02\/2024"/);
+    expect(refusal('Date,Description,Amount\n2024-01-01,A,1\n01/02/2024,B,2\n')).toMatch(
+      /^line 3: found date "01\/02\/2024", written unlike line 2's "2024-01-01"; expected every date .*; to fix it, give columns.date_format$/,
+    );
   });
 });
 

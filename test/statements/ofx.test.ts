@@ -109,7 +109,9 @@ describe('OFX elements left unclosed', () => {
 
   it('refuses a file cut short (no </OFX>), naming the element it ends in', () => {
     const cut = NO_LIST_CLOSE.slice(0, NO_LIST_CLOSE.indexOf('<TRNAMT>-9.02'));
-    expect(refusal(cut)).toMatch(/^line 28: the file ends inside <STMTTRN>, with no <\/OFX>: it looks cut short/);
+    expect(refusal(cut)).toMatch(
+      /^line 28, <STMTTRN>: found the end of the file inside it, with no <\/OFX>: it looks cut short; expected the rest of the statement; to fix it, download it again$/,
+    );
   });
 });
 
@@ -185,7 +187,8 @@ describe('OFX files of several accounts', () => {
 
   it('refuses to take one of them as the file (parseStatement), listing both', () => {
     expect(() => parseStatement({ content: BOTH })).toThrow(
-      "the file holds 2 accounts' statements: number 111122223333 (checking, line 10, 1 row); number XXXX9876 (creditCard, line 14, 2 rows)",
+      "the file: found 2 accounts' statements: number 111122223333 (checking, line 10, 1 row); number XXXX9876 (creditCard, line 14, 2 rows); " +
+        "expected one account's statement; to fix it, give one account's file, or statement_account",
     );
   });
 

@@ -61,7 +61,8 @@ describe('QIF accounts', () => {
       ['2024-04-05', -3000],
     ]);
     expect(() => parseStatement({ content: file })).toThrow(
-      `the file holds 2 accounts' statements: "Checking" (bank, line 14, 1 row); "Visa" (creditCard, line 23, 2 rows)`,
+      `the file: found 2 accounts' statements: "Checking" (bank, line 14, 1 row); "Visa" (creditCard, line 23, 2 rows); ` +
+        `expected one account's statement; to fix it, give one account's file, or statement_account`,
     );
   });
 
@@ -94,7 +95,7 @@ describe('QIF dates and amounts', () => {
     const s = parseStatement({ content: '!Type:Bank\nD2024-03-14\nT-1.234,56\nPA\n^\nD2024-03-15\nT12,00\nPB\n^\n' });
     expect(s.rows.map((r) => r.amount)).toEqual([-1_234_560, 12_000]);
     expect(refusal('!Type:Bank\nD2024-03-14\nT-1.234,56\n^\nD2024-03-15\nT12.50\n^\n')).toMatch(
-      /^line 5: amount "12.50" has '.' .* line 2: "-1.234,56" has ','; give columns.decimal_separator/,
+      /^line 5: found amount "12.50" with '.' .* line 2: "-1.234,56" with ','; expected one decimal separator in every amount of the file; to fix it, give columns.decimal_separator$/,
     );
   });
 });

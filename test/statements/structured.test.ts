@@ -69,7 +69,7 @@ describe('OFX and QFX', () => {
 
   it('refuses a transaction with no date, naming its line and what is missing', () => {
     expect(refusal(SGML.replace('<NAME>PAYROLL</STMTTRN>', '<NAME>PAYROLL</STMTTRN><STMTTRN><TRNAMT>1.00</STMTTRN>'))).toMatch(
-      /^line 11: DTPOSTED \(or DTUSER\) is missing or empty \(expected a date/,
+      /^line 11: found no DTPOSTED \(or DTUSER\), or an empty one; expected a date/,
     );
   });
 
