@@ -17,6 +17,7 @@ import { segment } from '../storage/keys.js';
 import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
 import { UndoJournal } from '../writes/undo-journal.js';
+import { RuleStore } from '../rules/store.js';
 import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey } from '../sync/seal.js';
@@ -71,6 +72,8 @@ export interface Stack {
   confirmTokens: ConfirmTokens;
   /** The undo journal (src/writes/undo-journal.ts). */
   changes: UndoJournal;
+  /** The budgets' house rules, under the same identity (src/rules/store.ts). */
+  rules: RuleStore;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -148,6 +151,7 @@ export function createStack(opts: StackOptions): Stack {
     service,
     confirmTokens: new ConfirmTokens(store, keys, identity, opts.now),
     changes: new UndoJournal(store, keys, identity, opts.now),
+    rules: new RuleStore(store, identity, opts.now),
     ledger,
     async close() {
       await replicas.flush();
