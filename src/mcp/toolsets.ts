@@ -8,7 +8,7 @@
  */
 import { TOOLSETS } from '../api/operations/index.js';
 
-export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'changes'] as const;
+export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'changes', 'rules'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];
 
 /** A selection: toolsets, and/or the `core` profile. */

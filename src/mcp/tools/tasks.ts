@@ -7,6 +7,7 @@
  * Accounts, categories and payees may be named (../resolve.ts).
  */
 import * as z from 'zod';
+import { APPLY_RULES } from '../../writes/apply-rules.js';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
 import { IMPORT_STATEMENT } from '../../writes/import-statement.js';
 import { MOVE_MONEY } from '../../writes/move-money.js';
@@ -115,6 +116,17 @@ export const TASKS: readonly TaskSpec[] = [
     destructive: true,
     output: { reconciled: z.int().optional() },
     task: RECONCILE_ACCOUNT,
+  },
+  {
+    name: 'apply_rules',
+    title: 'Apply rules',
+    description: 'Use to apply the rules to transactions already there (an account, dates, or all), as one change that undo_change reverts.',
+    toolset: 'rules',
+    access: 'write',
+    kinds: ['rules'],
+    destructive: true,
+    output: { updated: z.int().optional() },
+    task: APPLY_RULES,
   },
   {
     name: 'list_recent_changes',
