@@ -13,7 +13,7 @@ import { IsoDate } from '../api/schemas/common.js';
 import type * as E from '../api/schemas/entities.js';
 import { NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
-import { currentState, readable, transactionState, type EntityChange } from './entities.js';
+import { currentState, transactionState, type EntityChange } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
 import { rowsWithin } from './plan.js';
 import { appliedCounts, ruleChanger, rulesDigest, rulesFor, type RuleChange } from './rule-changes.js';
@@ -52,12 +52,26 @@ function inScope(ctx: PlanContext, account: string | undefined, a: Args): E.Tran
   return out.sort((x, y) => (x.date > y.date ? -1 : x.date < y.date ? 1 : x.id < y.id ? -1 : 1));
 }
 
-/** A preview row: the transaction, what the rules set on it (readable) and which rule set each field. */
+/** What the rules set, as a person reads it: names for ids (a cleared memo or flag shows as null). */
+const WORDS: Record<string, string> = { payee_id: 'payee', payee_name: 'payee', category_id: 'category', flag_color: 'flag' };
+function setShown(ctx: PlanContext, change: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(change))
+    out[WORDS[k] ?? k] = k === 'payee_id' ? ctx.shown.payee(v as string) : k === 'category_id' ? ctx.shown.category(v as string) : v;
+  return out;
+}
+
+/** A preview row: the transaction, what the rules set on it and which rule set each field. */
 function row(ctx: PlanContext, p: Planned): Record<string, unknown> {
   const b = p.entity.before!;
-  const { payee_name, ...ids } = p.rc.change;
-  const set = { ...(payee_name ? { payee: payee_name } : {}), ...readable('transaction', ids, ctx.shown) };
-  return { id: p.entity.id, date: b.date, payee: ctx.shown.payee(b.payee_id), amount: ctx.shown.money(b.amount as number), set, rules: p.rc.by };
+  return {
+    id: p.entity.id,
+    date: b.date,
+    payee: ctx.shown.payee(b.payee_id),
+    amount: ctx.shown.money(b.amount as number),
+    set: setShown(ctx, p.rc.change),
+    rules: p.rc.by,
+  };
 }
 
 async function planApply(ctx: PlanContext, a: Args): Promise<TaskPlan> {
