@@ -101,7 +101,14 @@ function noticesFor(def: ApiTool, args: ApiToolArgs, res: ServiceResult): string
 /** What the --writes mode and the stack give the write pipeline. */
 async function writeSetting(state: ServerState): Promise<WriteSetting> {
   const stack = await state.ready();
-  return { service: stack.service, confirmTokens: stack.confirmTokens, changes: stack.changes, mode: state.config.writes, localFiles: state.config.localFiles };
+  return {
+    service: stack.service,
+    confirmTokens: stack.confirmTokens,
+    changes: stack.changes,
+    rules: stack.rules,
+    mode: state.config.writes,
+    localFiles: state.config.localFiles,
+  };
 }
 
 /** Where a write ended: its answer, or a stop (a preview, held duplicates, nothing to change), or the client's dialog. */
