@@ -105,9 +105,9 @@ async function writeSetting(state: ServerState): Promise<WriteSetting> {
     service: stack.service,
     confirmTokens: stack.confirmTokens,
     changes: stack.changes,
+    rules: stack.rules,
     mode: state.config.writes,
     localFiles: state.config.localFiles,
-    rules: stack.rules,
   };
 }
 
