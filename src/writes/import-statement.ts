@@ -86,16 +86,10 @@ function balanceCheck(ctx: PlanContext, accountId: string, balance: { amount: nu
   };
 }
 
-async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
-  const r = ctx.replica;
-  const account = accountOf(r, a.account_id, 'account_id');
-  const file = a as FileArgs;
-  const read = (await readStatement(file, ctx.localFiles))!;
-  const { parsed } = read;
-  const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+/** The new rows' payees and categories: a rule's first, then the budget's payee for the bank text and the history's category. */
+async function newRowChoices(ctx: PlanContext, account: E.AccountBase, fresh: RowMatch[]) {
   const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;
   const payeeOf = rowPayees(ctx.view);
-  const fresh = matches.filter((m) => m.status === 'new');
   const payees = new Map(fresh.filter((m) => m.row.payee.trim()).map((m) => [m, payeeOf(m.row.payee)]));
   // A rule's payee and category come first; then every suggestion is shown, and only a
   // high-confidence one is set (the rest arrive uncategorized, for review_transactions).
@@ -123,6 +117,18 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     categories.set(m, s && s.confidence === 'high' ? { id: s.category_id, name: s.category } : undefined);
     if (s && s.confidence !== 'high') suggested.set(m, { category: s.category, confidence: s.confidence });
   }
+  return { payees, byRule, categories, suggested };
+}
+
+async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
+  const r = ctx.replica;
+  const account = accountOf(r, a.account_id, 'account_id');
+  const file = a as FileArgs;
+  const read = (await readStatement(file, ctx.localFiles))!;
+  const { parsed } = read;
+  const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+  const fresh = matches.filter((m) => m.status === 'new');
+  const { payees, byRule, categories, suggested } = await newRowChoices(ctx, account, fresh);
   const items = fresh.map((m) => newItem(account.id, m, payees.get(m), categories.get(m)?.id ?? null));
   const toClear = matches.filter((m) => m.status === 'matched' && r.transactions.get(m.id!)?.cleared === 'uncleared');
   const entities: EntityChange[] = [
