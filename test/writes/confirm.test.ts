@@ -185,6 +185,7 @@ describe('--writes modes', () => {
       .map((t) => t.name)
       .sort();
     expect(takes).toEqual([
+      'apply_rules',
       'approve_transactions',
       'delete_scheduled_transaction',
       'delete_transaction',

@@ -195,3 +195,35 @@ describe('rules where transactions arrive', () => {
     expect(await payeesNamed(`AMZN ${u} MKTP*77`)).toHaveLength(0);
   });
 });
+
+describe('rules under --writes confirm', () => {
+  it('a create renamed by a rule previews the rule payee and its notice; apply_rules confirms once, a second use of its token applies nothing', async () => {
+    const c = await mcpHarness({ sandbox: { seed: 'rules-confirm' }, flags: { writes: 'confirm' } });
+    try {
+      const b = c.sb.state.budgets[0]!.id;
+      const store = (await c.state.ready()).rules;
+      const r = await store.put(b, { match: { text: { kind: 'prefix', value: `CAFE ${u}` } }, set: { payee_name: `Cafe ${u}` } });
+      const args = { transactions: [{ account_id: 'Everyday Checking', date: today, amount: -3.5, payee_name: `CAFE ${u} 0042` }], allow_new_payee: true };
+      const { preview, result } = await confirmed(c, 'create_transactions', args);
+      expect(JSON.stringify(preview.changes)).toContain(`Cafe ${u}`);
+      expect(preview.notices.join(' ')).toContain(`rule ${r.id}`);
+      const made = ok(result);
+      const t = (await c.sb.get(`/budgets/${b}/transactions/${made.transaction_ids[0]}`)).body.data.transaction;
+      expect(t.payee_name).toBe(`Cafe ${u}`);
+
+      const hobbies = (await c.sb.get(`/budgets/${b}/categories`)).body.data.category_groups
+        .flatMap((g: any) => g.categories)
+        .find((x: any) => x.name === 'Hobbies');
+      await store.put(b, { match: { text: { kind: 'exact', value: `Cafe ${u}` } }, set: { category_id: hobbies.id } });
+      const first = await confirmed(c, 'apply_rules', { since_date: today });
+      expect(ok(first.result).updated).toBe(1);
+      const again = await c.call('apply_rules', { since_date: today, confirm_token: first.preview.confirm_token });
+      // Nothing is left to change, and nothing is applied twice (the token is spent either way).
+      expect(again.isError || again.structuredContent.updated === 0).toBe(true);
+      expect(ok(await c.call('list_recent_changes', {})).changes.filter((x: any) => x.tool === 'apply_rules')).toHaveLength(1);
+      expect((await c.sb.get(`/budgets/${b}/transactions/${made.transaction_ids[0]}`)).body.data.transaction.category_id).toBe(hobbies.id);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
