@@ -162,3 +162,19 @@ export function currentOf(tx: RuleTransaction): RuleCurrent {
     approved: tx.approved,
   };
 }
+
+/**
+ * What the rules would change on one transaction: the outcome's differences, less what must not
+ * be set there. A transfer keeps its payee (the transfer payee names its other account) and gets
+ * no category (YNAB gives a transfer between budget accounts none); a split keeps its category
+ * (its lines hold the categories). Every place that applies rules counts and changes the same.
+ */
+export function transactionChanges(compiled: CompiledRules, tx: RuleTransaction & { transfer_account_id?: string | null; split?: boolean }): RuleOutcome {
+  const out = differences(outcomeFor(compiled, subjectOf(tx)), currentOf(tx));
+  if (tx.transfer_account_id) {
+    delete out.payee_name;
+    delete out.category_id;
+  }
+  if (tx.split) delete out.category_id;
+  return out;
+}
