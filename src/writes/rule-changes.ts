@@ -12,8 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as E from '../api/schemas/entities.js';
-import { subjectOf } from '../insights/rule-suggest.js';
-import { compileRules, outcomeFor } from '../rules/match.js';
+import { compileRules, transactionChanges } from '../rules/match.js';
 import type { Rule, RuleField, RuleOutcome } from '../rules/types.js';
 import { foldText } from '../shared/text.js';
 import type { BudgetReplica } from '../sync/replica.js';
@@ -86,7 +85,7 @@ export function ruleChanger(r: BudgetReplica): (t: E.TransactionSummaryBase, out
   };
 }
 
-/** The budget's rules, compiled, with what they say about one transaction of the copy; undefined without rules. */
+/** The budget's rules, compiled, with what they would change on one transaction of the copy; undefined without rules. */
 export async function rulesFor(
   rules: RulesAccess | undefined,
   r: BudgetReplica,
@@ -94,7 +93,12 @@ export async function rulesFor(
   const list = rules ? await rules.list(r.summary.id) : [];
   if (!list.length) return undefined;
   const compiled = compileRules(list);
-  return { list, outcome: (t) => outcomeFor(compiled, subjectOf(r, t)) };
+  // What set_rule counts too (transactionChanges): only what differs, a transfer's payee and category and a split's category left alone.
+  const payeeName = (id: string | null | undefined) => (id ? (r.payees.get(id)?.name ?? null) : null);
+  return {
+    list,
+    outcome: (t) => transactionChanges(compiled, { ...t, payee_name: payeeName(t.payee_id), split: r.linesOf(t.id).some((x) => !x.deleted) }),
+  };
 }
 
 /** How many transactions each rule changed: what RuleStore.countApplied is given. */
