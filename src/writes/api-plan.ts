@@ -12,8 +12,7 @@ import type { Operation, WriteFacts, WriteOperationId } from '../api/operations/
 import type { ServiceResult } from '../sync/service.js';
 import { API_WRITES, type ApiWrite, type Item } from './api-writes.js';
 import type { DuplicateGuard } from './duplicates.js';
-import { countApplied } from './apply-rules.js';
-import { renameByRules, type Renamed } from './create-rules.js';
+import type { Renamed } from './create-rules.js';
 import { payeeNamesIn } from './new-payees.js';
 import { describeEntity, type EntityChange, type Shown } from './entities.js';
 import { followUp } from './follow-ups.js';
@@ -103,7 +102,7 @@ function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan
     ...(renamed?.notices.length ? { notices: renamed.notices } : {}),
     apply: async (writer) => {
       const res = await writer.send(w.op.id, w.call);
-      const counted = renamed?.by.length ? await countApplied(ctx, renamed.by) : undefined;
+      const counted = renamed?.by.length ? await (await import('./apply-rules-run.js')).countApplied(ctx, renamed.by) : undefined;
       return { result: res, draft: draftOf(row, w.call, entities, res.data, ctx.shown), ...(counted ? { notices: [counted] } : {}) };
     },
   };
@@ -157,7 +156,8 @@ export function runApiWrite(s: WriteSetting, w: ApiWriteCall): Promise<WriteOutc
     plan: async (ctx) => {
       // A payee_name a rename rule matches is sent as the rule's payee (create-rules.ts).
       if (w.op.id !== 'createTransaction') return planOf(w, ctx);
-      const renamed = await renameByRules(ctx.rules, ctx.budgetId, w.call);
+      // Its code loads with the first create (create-rules.ts).
+      const renamed = await (await import('./create-rules.js')).renameByRules(ctx.rules, ctx.budgetId, w.call);
       return planOf({ ...w, call: renamed.call }, ctx, renamed);
     },
     answer: (done) => answerOf(s, w, done),

@@ -14,11 +14,10 @@ import type * as E from '../api/schemas/entities.js';
 import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../insights/filter.js';
 import { guardedString, NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
-import { absentText } from './checks.js';
+import { absentText, noCategory } from './checks.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import { BULK_LIMIT, type WriteKind } from './policy.js';
-import { withRuleCounts } from './apply-rules.js';
-import { noCategory, rulesDigest, ruleChanger, rulesFor, type RuleChange } from './rule-changes.js';
+import type { RuleChange } from './rule-changes.js';
 import { txnRow } from './rows.js';
 import type { Writer } from './steps.js';
 import type { Applied, PlanContext } from './pipeline.js';
@@ -185,8 +184,10 @@ async function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_I
   const { categories, payees, apply_rules, ...selection } = a;
   const wanted = new Map(Object.entries(categories ?? {}).map(([id, c]) => [id, categoryOf(r, c, `categories.${id}`)]));
   const named = new Map(Object.entries(payees ?? {}).map(([id, p]) => [id, payeeOf(r, p, `payees.${id}`)]));
-  const rules = apply_rules ? await rulesFor(ctx.rules, r) : undefined;
-  const changer = rules ? ruleChanger(r) : undefined;
+  // The rules' code loads with the first call that applies them.
+  const ruling = apply_rules ? await import('./rule-changes.js') : undefined;
+  const rules = ruling ? await ruling.rulesFor(ctx.rules, r) : undefined;
+  const changer = rules ? ruling!.ruleChanger(r) : undefined;
   const ruled = new Map<string, RuleChange['by']>();
   const decide: Decide = (t, split) => {
     const want = wanted.get(t.id);
@@ -228,10 +229,10 @@ async function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_I
   const extra = {
     ...(categories ? { categories: Object.fromEntries(wanted) } : {}),
     ...(payees ? { payees: Object.fromEntries(named) } : {}),
-    ...(apply_rules ? { apply_rules: true, rules: rulesDigest(rules?.list ?? []) } : {}),
+    ...(ruling ? { apply_rules: true, rules: ruling.rulesDigest(rules?.list ?? []) } : {}),
   };
   const plan = await planBulk('Approve', decide, check)(ctx, selection, extra);
-  return rules ? withRuleCounts(ctx, plan, ruled) : plan;
+  return rules ? (await import('./apply-rules-run.js')).withRuleCounts(ctx, plan, ruled) : plan;
 }
 
 /** The payee an argument names (names were turned into ids before the handler); not a transfer payee, which would make a transfer. */

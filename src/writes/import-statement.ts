@@ -24,10 +24,9 @@ import { NameOrId } from '../shared/arg-schemas.js';
 import { STATEMENT_FILE_ARGS } from '../statements/args.js';
 import { currentState, transactionState, type EntityChange, type State } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
-import { countApplied } from './apply-rules.js';
 import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';
 import { rowPayees, type RowPayee } from './statement-payees.js';
-import { statementRules, type RowRuled } from './statement-rules.js';
+import type { RowRuled } from './statement-rules.js';
 import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from './steps.js';
 import { accountOf, taskWrite, type TaskPlan } from './task.js';
@@ -93,7 +92,7 @@ async function newRowChoices(ctx: PlanContext, account: E.AccountBase, fresh: Ro
   const payees = new Map(fresh.filter((m) => m.row.payee.trim()).map((m) => [m, payeeOf(m.row.payee)]));
   // A rule's payee and category come first; then every suggestion is shown, and only a
   // high-confidence one is set (the rest arrive uncategorized, for review_transactions).
-  const ruledBy = await statementRules(ctx, account);
+  const ruledBy = (await ctx.rules.list(ctx.budgetId)).length ? await (await import('./statement-rules.js')).statementRules(ctx, account) : undefined;
   const byRule = new Map<RowMatch, RowRuled['by']>();
   const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
   const suggested = new Map<RowMatch, { category: string; confidence: string }>();
@@ -272,7 +271,9 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
     throw e;
   }
   const cleared = done.filter((e) => e.action === 'update' && e.before?.cleared !== e.after?.cleared).length;
-  const counted = await countApplied(
+  const counted = await (
+    await import('./apply-rules-run.js')
+  ).countApplied(
     ctx,
     p.fresh.filter((m) => made.has(m) && p.byRule.has(m)).map((m) => p.byRule.get(m)!),
   );

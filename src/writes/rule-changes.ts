@@ -16,6 +16,7 @@ import { compileRules, transactionChanges } from '../rules/match.js';
 import type { Rule, RuleField, RuleOutcome } from '../rules/types.js';
 import { foldText } from '../shared/text.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { noCategory } from './checks.js';
 
 /** The rules a write reads and counts (the stack's RuleStore, src/rules/store.ts). */
 export interface RulesAccess {
@@ -38,14 +39,6 @@ export interface RuleChange {
   by: Partial<Record<RuleField, string>>;
   /** Fields a rule set that this transaction cannot take, with why. */
   left: string[];
-}
-
-/** Why a transaction cannot take a category, if it cannot: a split, in a tracking account, a transfer between budget accounts. */
-export function noCategory(r: BudgetReplica, t: E.TransactionSummaryBase, split: boolean): string | undefined {
-  if (split) return 'a split: its lines carry the categories (split_transaction changes them)';
-  if (!(r.accounts.get(t.account_id)?.on_budget ?? false)) return 'in a tracking account, which has no categories';
-  if (t.transfer_account_id && r.accounts.get(t.transfer_account_id)?.on_budget) return 'a transfer between budget accounts, which has no category';
-  return undefined;
 }
 
 /** Built once per plan: for a transaction, what the rules' outcome changes on it. */
