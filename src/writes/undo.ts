@@ -106,7 +106,7 @@ export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Prom
       if (batched.has(e)) {
         if (!sent) {
           const shown = await w.restoreTransactions(
-            [...batched].map((x) => ({ id: x.id, state: x.after! })),
+            [...batched].map((x) => ({ id: x.id, state: x.after!, from: x.before })),
             1000,
           );
           const byId = new Map(shown.map((t) => [t.id, t]));

@@ -127,6 +127,36 @@ describe('apply_rules', () => {
     await rules.remove(budget, r.id);
   });
 
+  it('undo puts back a flag on the other side of a transfer a split line made (which refuses even an unchanged account or amount)', async () => {
+    const transferPayee = sandboxDirect(h, 'GET', `/budgets/${budget}/accounts/${savings}`).account.transfer_payee_id;
+    const groceries = await categoryNamed('Groceries');
+    sandboxDirect(h, 'POST', `/budgets/${budget}/transactions`, {
+      transaction: {
+        account_id: checking,
+        date: addDays(today, -3),
+        amount: -50_000,
+        payee_name: `Split ${u}`,
+        memo: `split-transfer ${u}`,
+        subtransactions: [
+          { amount: -20_000, category_id: groceries.id },
+          { amount: -30_000, payee_id: transferPayee },
+        ],
+      },
+    });
+    await new Promise((done) => setTimeout(done, 1_100));
+    const r = await rule({ match: { account_id: savings, direction: 'inflow', amount: { min: 30_000, max: 30_000 } }, set: { flag_color: 'green' } });
+    const before = await allRaw();
+    const other = before.find((t) => t.account_id === savings && t.amount === 30_000 && t.date === addDays(today, -3) && t.transfer_account_id === checking);
+    expect(other).toBeDefined();
+    const { result } = await confirmed(h, 'apply_rules', { account_id: 'Rainy Day Savings', since_date: addDays(today, -3), until_date: addDays(today, -3) });
+    const done = ok(result);
+    expect(done.by_rule).toEqual({ [r.id]: 1 });
+    expect((await allRaw()).find((t) => t.id === other.id).flag_color).toBe('green');
+    ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
+    expect(await allRaw()).toEqual(before);
+    await rules.remove(budget, r.id);
+  });
+
   it('with no rule that changes anything, says so and changes nothing', async () => {
     const res = ok(await h.call('apply_rules', { account_id: 'Rainy Day Savings', since_date: today, until_date: today }));
     expect(res.updated).toBe(0);
