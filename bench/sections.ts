@@ -12,6 +12,7 @@ import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
 import { statementSection } from './statement.bench.js';
+import { suggestRulesSection } from './suggest-rules.bench.js';
 import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
@@ -26,6 +27,7 @@ export const SECTIONS: readonly BenchSection[] = [
   writesSection,
   reviewSection,
   statementSection,
+  suggestRulesSection,
   applyRulesSection,
   viewsSection,
   hostedSection,

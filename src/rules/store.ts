@@ -3,8 +3,10 @@
  * (`rules/<identity>/<budget>.json`: a file for a local user, a Redis key in hosted mode, under
  * the user's identity like the replicas and the undo journal, so one user's rules are never
  * another's). Every change is one atomic read-modify-write of that value (StateStore.update), so
- * two processes or hosted instances setting rules at once both land. Rules are what the user
- * typed, not budget data from YNAB, and are kept in the clear (the export is the same JSON).
+ * two processes or hosted instances setting rules at once both land. Rules hold budget text
+ * (payee names, memos), so the stack seals the value with the key that seals the budget copies
+ * and the undo journal (a Sealer of src/sync/seal.ts, given as the RuleSealing this layer
+ * declares); the export is the plain JSON.
  *
  * The value: `{ "next": 8, "rules": [ …Rule ] }`; `next` numbers new ids (`r8`), never reused.
  */
@@ -13,6 +15,16 @@ import { rulesKey } from '../storage/keys.js';
 import { jsonBytes, parseJsonBytes, type StateStore } from '../storage/store.js';
 import { MAX_RULES, type Rule } from './types.js';
 import { checkRule, ruleOf, RULE_ID, type RuleInput } from './validate.js';
+
+/** Sealing inside an atomic update: the key fetched first, then sealing and opening without waiting (src/sync/seal.ts's Sealer). */
+export interface RuleSealing {
+  key(): Promise<Buffer>;
+  sealSync(key: Buffer, plain: Uint8Array, aad: string): Uint8Array;
+  openSync(key: Buffer, bytes: Uint8Array, aad: string): Uint8Array;
+}
+
+/** What a sealed rules value starts with (its kind and format version). */
+export const RULES_MAGIC = Buffer.from('YMCPR1\n');
 
 interface Stored {
   next: number;
@@ -36,6 +48,7 @@ export class RuleStore {
     private readonly store: StateStore,
     identity: string | (() => Promise<string>),
     private readonly now: () => number = Date.now,
+    private readonly sealing?: RuleSealing,
   ) {
     this.identity = typeof identity === 'string' ? async () => identity : identity;
   }
@@ -44,12 +57,22 @@ export class RuleStore {
     return rulesKey(await this.identity(), budgetId);
   }
 
-  private decode(key: string, bytes: Uint8Array | undefined): Stored {
+  private decode(key: string, bytes: Uint8Array | undefined, sealKey: Buffer | undefined): Stored {
     if (bytes === undefined) return { next: 1, rules: [] };
-    const value = parseJsonBytes(bytes) as Partial<Stored> | undefined;
+    let plain: Uint8Array | undefined = bytes;
+    if (sealKey && this.sealing) {
+      try {
+        plain = this.sealing.openSync(sealKey, bytes, key);
+      } catch {
+        plain = undefined;
+      }
+    }
+    const value = parseJsonBytes(plain) as Partial<Stored> | undefined;
     if (!value || !Array.isArray(value.rules) || typeof value.next !== 'number') {
       // Never overwrite rules that cannot be read: a person may want them back.
-      throw new ArgumentError(`the rules kept in ${this.store.describe(key)} cannot be read (not the JSON this server writes); fix or remove that file`);
+      throw new ArgumentError(
+        `the rules kept in ${this.store.describe(key)} cannot be read (not what this server writes, or sealed with another key); restore or remove it`,
+      );
     }
     return { next: value.next, rules: value.rules };
   }
@@ -57,15 +80,19 @@ export class RuleStore {
   /** One atomic change of the budget's rules. */
   private async change<T>(budgetId: string, fn: (s: Stored) => { next?: Stored; result: T }): Promise<T> {
     const key = await this.key(budgetId);
+    const sealKey = await this.sealing?.key();
     return this.store.update(key, (bytes) => {
-      const { next, result } = fn(this.decode(key, bytes));
-      return { value: next ? jsonBytes(next) : undefined, result };
+      const { next, result } = fn(this.decode(key, bytes, sealKey));
+      if (!next) return { value: undefined, result };
+      const plain = jsonBytes(next);
+      return { value: sealKey && this.sealing ? this.sealing.sealSync(sealKey, plain, key) : plain, result };
     });
   }
 
   async list(budgetId: string): Promise<Rule[]> {
     const key = await this.key(budgetId);
-    return this.decode(key, await this.store.get(key)).rules;
+    const sealKey = await this.sealing?.key();
+    return this.decode(key, await this.store.get(key), sealKey).rules;
   }
 
   /** Creates a rule, or edits the rule `rule.id` (its match and set replaced, its history kept). */

@@ -71,6 +71,10 @@ const EXPECTED = [
   'list_recent_changes',
   'undo_change',
   'apply_rules',
+  'list_rules',
+  'set_rule',
+  'delete_rule',
+  'suggest_rules',
 ];
 
 let h: McpHarness;
@@ -100,7 +104,7 @@ describe('the tool surface', () => {
     expect(t.title).toMatch(/\w/);
     expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|apply)_/.test(name);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|set|apply)_/.test(name);
     if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
     else {
       // Writes say whether they destroy and whether repeating them is harmless, where that differs
@@ -165,7 +169,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(58);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(62);
   });
 });
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileRules, currentOf, differences, outcomeFor, subjectOf } from '../../src/rules/match.js';
 import { checkPattern } from '../../src/rules/safety.js';
-import { RuleStore } from '../../src/rules/store.js';
+import { RULES_MAGIC, RuleStore } from '../../src/rules/store.js';
+import { ephemeralKey, Sealer } from '../../src/sync/seal.js';
 import { MAX_RULES, type Rule } from '../../src/rules/types.js';
 import { ArgumentError } from '../../src/shared/argument-error.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
@@ -190,5 +191,19 @@ describe('rule store', () => {
     await expect(a.list('b1')).rejects.toThrow(/cannot be read/);
     await expect(a.put('b1', { match: { payee_id: 'q' }, set: { memo: 'x' } })).rejects.toThrow(/cannot be read/);
     expect(readFileSync(file, 'utf8')).toBe('garbage');
+  });
+
+  it("sealed with the budget copies' key where the stack gives one: no rule text in the file, and another key cannot open it", async () => {
+    const { store, dir } = fileStore();
+    const sealed = new RuleStore(store, 'user-a', Date.now, new Sealer(ephemeralKey(), RULES_MAGIC));
+    await sealed.put('b1', { match: { text: { kind: 'contains', value: 'secret shop' } }, set: { memo: 'private memo' } });
+    await sealed.countApplied('b1', { r1: 2 });
+    const bytes = readFileSync(join(dir, 'rules', 'user-a', 'b1.json'));
+    expect(bytes.includes('secret shop')).toBe(false);
+    expect(bytes.includes('private memo')).toBe(false);
+    expect((await sealed.list('b1'))[0]).toMatchObject({ id: 'r1', applied_count: 2, set: { memo: 'private memo' } });
+    expect(JSON.parse(await sealed.exportJson('b1')).rules[0].match.text.value).toBe('secret shop');
+    const otherKey = new RuleStore(store, 'user-a', Date.now, new Sealer(ephemeralKey(), RULES_MAGIC));
+    await expect(otherKey.list('b1')).rejects.toThrow(/cannot be read/);
   });
 });
