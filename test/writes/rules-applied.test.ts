@@ -70,14 +70,21 @@ async function rule(r: Omit<Rule, 'id' | 'created_at' | 'applied_count'>): Promi
 describe('apply_rules', () => {
   it('previews what changes and which rule, applies as one change in at most 2 requests, and undo puts back what the API showed', async () => {
     const fuel = await categoryNamed('Fuel');
-    const shell = await rule({ match: { text: { kind: 'prefix', value: `SHELL OIL ${u}` } }, set: { payee_name: `Shell ${u}`, category_id: fuel.id } });
-    const flag = await rule({ match: { text: { kind: 'contains', value: u }, direction: 'outflow', account_id: checking }, set: { flag_color: 'blue' } });
     const mine = await imported(
       checking,
       Array.from({ length: 8 }, (_, i) => `SHELL OIL ${u} #${1000 + i}`),
       'apply',
     );
     const elsewhere = await imported(savings, [`SHELL OIL ${u} #9`], 'apply-savings');
+    // The rules through set_rule, as an assistant sets them; what it says they would change is what apply_rules finds.
+    const shellSet = ok(
+      await h.call('set_rule', { match: { text: { kind: 'prefix', value: `SHELL OIL ${u}` } }, set: { payee_name: `Shell ${u}`, category_id: fuel.id } }),
+    );
+    expect(shellSet.would_change).toBe(9);
+    const shell: Rule = shellSet.rule;
+    const flag: Rule = ok(
+      await h.call('set_rule', { match: { text: { kind: 'contains', value: u }, direction: 'outflow', account_id: checking }, set: { flag_color: 'blue' } }),
+    ).rule;
     const before = await allRaw();
 
     const args = { account_id: 'Everyday Checking', since_date: addDays(today, -30) };
