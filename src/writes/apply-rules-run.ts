@@ -110,7 +110,9 @@ export async function planApply(ctx: PlanContext, a: ApplyArgs): Promise<TaskPla
   };
   const notices = [
     ...(rows.length < planned.length ? [`Only the first ${rows.length} of ${planned.length} transactions are listed; all are confirmed together.`] : []),
-    ...(left ? [`${left} transaction(s) keep a field a rule sets, which they cannot take (a transfer's payee, a split's category).`] : []),
+    ...(left
+      ? [`${left} transaction(s) keep a field a rule sets, which they cannot take (a category in a tracking account, or one no longer in the budget).`]
+      : []),
   ];
   const base = {
     tool: ctx.tool,

@@ -1,13 +1,13 @@
 /**
  * What the house rules (src/rules/) change on an existing transaction, as an update's fields:
- * shared by apply_rules (the past, apply-rules.ts) and approve_transactions with `apply_rules`
- * (bulk.ts). The matcher says, per field, the value and the rule; this turns that into what YNAB
- * is sent, leaving out what the transaction already has and what it cannot take:
+ * shared by apply_rules (the past, apply-rules-run.ts) and approve_transactions with `apply_rules`
+ * (bulk.ts). The matcher says what differs (transactionChanges, as set_rule counts it: a
+ * transfer keeps its payee and category, a split its category); this turns that into what YNAB
+ * is sent, leaving out what the transaction cannot take:
  *  - a rename's payee is an existing payee of that name (by id) or, when the budget has none, a
- *    `payee_name`, which makes the payee (as YNAB does on update); never on a transfer, whose
- *    payee is the other account's;
- *  - a category never on a split, a transfer between budget accounts, or a tracking account, and
- *    only one the budget still has;
+ *    `payee_name`, which makes the payee (as YNAB does on update);
+ *  - a category never in a tracking account (nor on a split or a transfer between budget
+ *    accounts, again), and only one the budget still has;
  *  - memo, flag and approval as the rule sets them.
  */
 import { createHash } from 'node:crypto';
