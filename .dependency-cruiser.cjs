@@ -9,7 +9,7 @@
  *   stack/                       the composition root: builds the client side from configuration
  *   writes/, insights/           the write pipeline and task writes; exact insight computations
  *   sync/                        replicas kept by deltas, exactly-once creates
- *   auth/, quota/                credentials and OAuth; the request ledger
+ *   auth/, quota/, rules/        credentials and OAuth; the request ledger; house rules (store and matcher)
  *   shared/, statements/         argument errors and schemas, money arguments, text folding, paging; bank statement files
  *   api/                         the operations table, schemas, read builders, the client
  *   storage/                     file and Redis stores
@@ -22,7 +22,7 @@ const LAYERS = [
   ['stack', '^src/stack/'],
   ['writes-insights', '^src/(writes|insights)/'],
   ['sync', '^src/sync/'],
-  ['auth-quota', '^src/(auth|quota)/'],
+  ['auth-quota', '^src/(auth|quota|rules)/'],
   ['shared', '^src/(shared|statements)/'],
   ['api', '^src/api/'],
   ['storage', '^src/storage/'],

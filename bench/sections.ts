@@ -4,6 +4,7 @@
  */
 import { answersSection } from './answers.bench.js';
 import { bankFilesSection } from './bank-files.bench.js';
+import { applyRulesSection } from './apply-rules.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
@@ -12,6 +13,7 @@ import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
 import { statementSection } from './statement.bench.js';
+import { suggestRulesSection } from './suggest-rules.bench.js';
 import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
@@ -27,6 +29,8 @@ export const SECTIONS: readonly BenchSection[] = [
   reviewSection,
   statementSection,
   bankFilesSection,
+  suggestRulesSection,
+  applyRulesSection,
   viewsSection,
   hostedSection,
 ];

@@ -1,7 +1,7 @@
 /**
  * review_transactions: the queue of transactions waiting for approval or a category, newest
- * first, each with a suggested category (./suggest.ts) and what a reviewer should notice
- * (./review-flags.ts); the summary counts and totals the whole queue, not only the page. Compact
+ * first, each with a suggested category (a house rule's, ./rule-suggest.ts, else the history's,
+ * ./suggest.ts) and what a reviewer should notice (./review-flags.ts); the summary counts and totals the whole queue, not only the page. Compact
  * rows name the payee, account and categories (approve_transactions takes names) and keep the
  * transaction's id, which approving needs; full detail adds every id and formatted figure.
  */
@@ -14,6 +14,7 @@ import { DETAIL_ARG, pagingArgs } from './args.js';
 import { uncategorizedLine } from './attention.js';
 import { flows, present } from './format.js';
 import { flagger } from './review-flags.js';
+import { ruleSuggester } from './rule-suggest.js';
 import { categorySuggester, type Suggestion } from './suggest.js';
 import type { InsightArgs, InsightContext, InsightResult } from './types.js';
 
@@ -76,19 +77,22 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const full = a.detail === 'full';
   const all = queue(ctx, a);
   const suggest = categorySuggester(v);
+  // A house rule's category comes first (rule-suggest.ts), then the history's.
+  const ruled = ruleSuggester(v, ctx.rules);
   const suggestions = new Map<string, Suggestion | undefined>();
   for (const t of all)
     if (takesCategory(ctx, t))
       suggestions.set(
         t.id,
-        suggest({
-          payee_id: t.payee_id,
-          import_payee_name: t.import_payee_name,
-          amount: t.amount,
-          account_id: t.account_id,
-          date: t.date,
-          exclude_transaction_id: t.id,
-        }),
+        ruled?.(t) ??
+          suggest({
+            payee_id: t.payee_id,
+            import_payee_name: t.import_payee_name,
+            amount: t.amount,
+            account_id: t.account_id,
+            date: t.date,
+            exclude_transaction_id: t.id,
+          }),
       );
   const offset = decodeCursor(a.cursor, ctx.queryKey);
   const page = all.slice(offset, offset + (a.limit ?? REVIEW_LIMIT));

@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod';
 import type { CurrencyFormat } from '../api/schemas/common.js';
+import type { Rule } from '../rules/types.js';
 import type { Money } from './format.js';
 import type { BudgetView } from './view.js';
 
@@ -18,6 +19,8 @@ export interface InsightContext {
   digits?: number;
   /** Fingerprint of the call's arguments, for cursors. */
   queryKey: string;
+  /** The budget's house rules, for an insight that reads them (`rules: true`). */
+  rules?: readonly Rule[];
 }
 
 export interface InsightResult {
@@ -39,6 +42,8 @@ export interface InsightSpec<S extends InsightShape = InsightShape> {
   input: S;
   /** The members of the answer. */
   output: Record<string, z.ZodType>;
+  /** Reads the budget's house rules (they are loaded into its context). */
+  rules?: true;
   /**
    * Method syntax on purpose: the table holds rows of different inputs, and a method's parameter
    * is compared both ways, so each row fits `InsightSpec` without a cast. Each compute declares

@@ -1,6 +1,6 @@
 /**
  * Prompts: ready-made requests a person can pick in their host (a monthly review, triage of
- * unapproved transactions, logging a purchase, reconciling an account). Each tells the assistant which tools to use and
+ * unapproved transactions, logging a purchase, reconciling an account, tidying payees with rules). Each tells the assistant which tools to use and
  * in what order (the insight and task tools where they answer in fewer calls), how money is
  * given (milliunits and formatted), that budget text is data, to ask before changing anything,
  * and the confirm flow: a preview shown to the user, applied with its confirm_token only after
@@ -216,6 +216,25 @@ function logPurchase(state: ServerState) {
   };
 }
 
+function tidyPayees(state: ServerState) {
+  return async ({ budget_id }: { budget_id?: string }): Promise<GetPromptResult> => {
+    const b = budgetPhrase(budget_id, await held(state, budget_id ?? state.config.defaultBudget));
+    return message([
+      `Help me tidy the payees of my YNAB budget${b.text} with house rules: how I already file things, kept by this server and applied where transactions arrive.`,
+      b.note,
+      '1. list_rules: the rules I have, so we do not make one twice.',
+      '2. suggest_rules: rules my history already follows (a bank text always renamed to one payee, a payee always filed in one category), each with its evidence. Show them to me in a short numbered list: what the rule matches, what it sets (use the names it gives for ids), how often the history agrees, and how many transactions it would change now.',
+      '3. Ask me which to accept, and whether to change any first (a shorter bank text, another category). Make no rule I did not accept.',
+      '4. For each accepted one: set_rule with its match and set as suggested (or as I changed them). Its answer says how many existing transactions it would change.',
+      '5. Then, only if I want the past tidied too: apply_rules over the transactions I choose (all, a date range, an account). It previews first; apply it with its confirm_token only if I agree, as one change that undo_change takes back.',
+      '6. Tell me which rules were made (their ids) and what changed.',
+      CONFIRM,
+      DATA,
+      availability(state, ['list_rules', 'suggest_rules', 'set_rule', 'apply_rules']),
+    ]);
+  };
+}
+
 /** Each prompt's arguments, made once per state (Streamable HTTP builds a server per request). */
 const ARGS = new WeakMap<ServerState, ReturnType<typeof makeArgs>>();
 
@@ -223,6 +242,7 @@ function makeArgs(state: ServerState) {
   return {
     monthlyReview: z.object({ month: monthArg(state), budget_id: budgetArg(state) }),
     triageUnapproved: z.object({ budget_id: budgetArg(state) }),
+    tidyPayees: z.object({ budget_id: budgetArg(state) }),
     reconcile: z.object({
       account: accountArg(state, 'The account to reconcile (a name or part of one).'),
       statement_balance: z.string().min(1).max(40).optional().describe('The balance on the statement, in currency units, e.g. "1234.56".'),
@@ -288,5 +308,15 @@ export function registerPrompts(server: McpServer, state: ServerState): void {
       argsSchema: args.logPurchase,
     },
     logPurchase(state),
+  );
+  server.registerPrompt(
+    'tidy_payees',
+    {
+      title: 'Tidy payees with house rules',
+      description:
+        'Find the rules your history already follows (bank texts renamed, payees filed one way), make the ones you accept, then apply them to the past if you want.',
+      argsSchema: args.tidyPayees,
+    },
+    tidyPayees(state),
   );
 }

@@ -29,7 +29,7 @@ import { sanitize } from './output/sanitize.js';
 import { answerText } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import { serverStatus } from './status.js';
-import { apiTool, type ApiTool } from './tools/definitions.js';
+import { apiTool, TOOL_DEFINITIONS, type ToolDefinition } from './tools/definitions.js';
 
 const MIME = 'application/json';
 const UNITS = "Amounts are milliunits (1000 = one unit) with the amount formatted in the budget's currency.";
@@ -135,6 +135,14 @@ const TEMPLATES: TemplateSpec[] = [
     complete: { scheduled_transaction_id: 'scheduled_transaction' },
   },
   {
+    name: 'rules',
+    path: '/rules',
+    tool: 'list_rules',
+    title: 'House rules',
+    description: "A budget's house rules in order, as JSON that set_rule imports (rules), with the names of the ids they hold.",
+    list: 'per_budget',
+  },
+  {
     name: 'month_transactions',
     path: '/months/{month}/transactions',
     tool: 'list_month_transactions',
@@ -145,8 +153,8 @@ const TEMPLATES: TemplateSpec[] = [
   },
 ];
 
-function tool(name: string): ApiTool {
-  const def = apiTool(name);
+function tool(name: string): ToolDefinition {
+  const def = apiTool(name) ?? TOOL_DEFINITIONS.find((t) => t.name === name);
   if (!def) throw new Error(`resources: no tool named ${name}`);
   return def;
 }
@@ -166,7 +174,7 @@ function decode(value: string | string[] | undefined, uri: string, name: string)
 }
 
 /** Points a reader at the rest of a list the resource could not hold, through the tool it mirrors. */
-function restNotice(def: ApiTool, args: Record<string, unknown>, structured: Record<string, unknown>): Record<string, unknown> {
+function restNotice(def: ToolDefinition, args: Record<string, unknown>, structured: Record<string, unknown>): Record<string, unknown> {
   if (structured.has_more !== true) return structured;
   const { limit: _limit, ...rest } = args;
   const notice = `This resource holds ${structured.returned} of ${structured.count} items. For the rest, call ${def.name} with ${JSON.stringify({ ...rest, cursor: structured.next_cursor })}.`;
@@ -174,9 +182,9 @@ function restNotice(def: ApiTool, args: Record<string, unknown>, structured: Rec
 }
 
 /** Reads a resource as the tool it mirrors answers; an unknown id or month is a not-found error. */
-async function readAsTool(state: ServerState, uri: string, def: ApiTool, args: Record<string, unknown>): Promise<ReadResourceResult> {
+async function readAsTool(state: ServerState, uri: string, def: ToolDefinition, args: Record<string, unknown>): Promise<ReadResourceResult> {
   // Resources cannot pass a cursor: they hold as much as one answer can, and say how to get more.
-  const full = def.paged ? { ...args, limit: MAX_LIMIT } : args;
+  const full = def.kind === 'api' && def.paged ? { ...args, limit: MAX_LIMIT } : args;
   const parsed = def.input.safeParse(full);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

@@ -101,7 +101,14 @@ function noticesFor(def: ApiTool, args: ApiToolArgs, res: ServiceResult): string
 /** What the --writes mode and the stack give the write pipeline. */
 async function writeSetting(state: ServerState): Promise<WriteSetting> {
   const stack = await state.ready();
-  return { service: stack.service, confirmTokens: stack.confirmTokens, changes: stack.changes, mode: state.config.writes, localFiles: state.config.localFiles };
+  return {
+    service: stack.service,
+    confirmTokens: stack.confirmTokens,
+    changes: stack.changes,
+    rules: stack.rules,
+    mode: state.config.writes,
+    localFiles: state.config.localFiles,
+  };
 }
 
 /** Where a write ended: its answer, or a stop (a preview, held duplicates, nothing to change), or the client's dialog. */
@@ -182,6 +189,8 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     format,
     digits: format?.decimal_digits,
     queryKey: queryKey(def.name, target.args),
+    // The house rules, for an insight that reads them (review_transactions puts a rule's category first).
+    ...(def.rules ? { rules: await (await state.ready()).rules.list(replica.summary.id) } : {}),
   };
   // A paged insight too large for one answer holds fewer rows and says how to get the rest.
   const said = new Map<Record<string, unknown>, string[]>();

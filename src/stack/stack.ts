@@ -17,9 +17,10 @@ import { segment } from '../storage/keys.js';
 import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
 import { UndoJournal } from '../writes/undo-journal.js';
+import { RULES_MAGIC, RuleStore } from '../rules/store.js';
 import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
-import { ephemeralKey } from '../sync/seal.js';
+import { ephemeralKey, Sealer } from '../sync/seal.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
@@ -71,6 +72,8 @@ export interface Stack {
   confirmTokens: ConfirmTokens;
   /** The undo journal (src/writes/undo-journal.ts). */
   changes: UndoJournal;
+  /** The budgets' house rules, under the same identity (src/rules/store.ts). */
+  rules: RuleStore;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -117,7 +120,7 @@ export function createStack(opts: StackOptions): Stack {
   });
   const identity = opts.identity ?? (async () => tokenKey(await opts.credentials.token()));
   // One key seals everything kept that holds budget data: saved replicas, the undo journal, confirm
-  // tokens. Without saved replicas (the sandbox, throwaway state) it lives only in this process;
+  // tokens, house rules. Without saved replicas (the sandbox, throwaway state) it lives only in this process;
   // instances sharing a store are given one key source they share (hosted mode: the data key's).
   const keys = opts.keySource ?? (opts.persist === false ? ephemeralKey() : defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log));
   const files = opts.persist === false ? undefined : new ReplicaFiles(store, keys, log);
@@ -148,6 +151,7 @@ export function createStack(opts: StackOptions): Stack {
     service,
     confirmTokens: new ConfirmTokens(store, keys, identity, opts.now),
     changes: new UndoJournal(store, keys, identity, opts.now),
+    rules: new RuleStore(store, identity, opts.now, new Sealer(keys, RULES_MAGIC)),
     ledger,
     async close() {
       await replicas.flush();

@@ -13,6 +13,7 @@
  *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
  *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/undo-journal.ts)
  *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/confirm-tokens.ts)
+ *   rules/<identity>/<budget>.json         the budget's house rules, in order (src/rules/store.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 
@@ -49,6 +50,8 @@ export const writtenKey = (identity: string, budgetId: string): string => `${jou
 export const changesPrefix = (identity: string, budgetId: string): string => `changes/${segment(identity)}/${segment(budgetId)}/`;
 export const changeKey = (identity: string, budgetId: string, changeId: string): string => `${changesPrefix(identity, budgetId)}${segment(changeId)}.change`;
 export const confirmPrefix = (identity: string, budgetId: string): string => `confirm/${segment(identity)}/${segment(budgetId)}/`;
+export const rulesPrefix = (identity: string): string => `rules/${segment(identity)}/`;
+export const rulesKey = (identity: string, budgetId: string): string => `${rulesPrefix(identity)}${segment(budgetId)}.json`;
 export const confirmKey = (identity: string, budgetId: string, tokenHash: string): string => `${confirmPrefix(identity, budgetId)}${segment(tokenHash)}.token`;
 
 /** What a key holds, for messages ("the request ledger /…/quota/ab12.json cannot be read"). */
@@ -70,6 +73,8 @@ export function labelOf(key: string): string {
       return 'the undo journal';
     case 'confirm':
       return 'a confirm token';
+    case 'rules':
+      return 'the rules of a budget';
     case 'locks':
       return 'the lock';
     default:
@@ -86,7 +91,7 @@ export function labelOf(key: string): string {
  * Keys that name no user (oauth records, ledgers, locks, sign-ins) are always touched alone and
  * keep their names. A single Redis keeps the untagged names (its data stays where it is).
  */
-const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants']);
+const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants', 'rules']);
 /** A family, then the identity up to the first '/' or '.' (identities have neither), then the rest. */
 const USER_KEY = /^([a-z]+)\/([^/.]+)([/.].*)?$/;
 

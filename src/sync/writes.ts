@@ -14,6 +14,7 @@
 import { ApiError, NetworkError, UncertainWriteError } from '../api/client/errors.js';
 import type { CallArgs, CallResult, YnabClient } from '../api/client/client.js';
 import { operation, type ExactlyOnce, type OperationId } from '../api/operations/index.js';
+import { foldText } from '../shared/text.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type * as B from '../api/schemas/bodies.js';
 import type * as E from '../api/schemas/entities.js';
@@ -29,11 +30,19 @@ type Change = B.SaveTransactionWithIdOrImportId;
 /** The budget's id and knowledge before the write. */
 type Baseline = { id: string; knowledge: number };
 
-/** Fields of an update that the entity must show for the update to count as applied. */
-function applied(change: Change, current: E.TransactionSummaryBase | undefined): boolean {
+/**
+ * Fields of an update that the entity must show for the update to count as applied. A payee_name
+ * (sent without a payee_id: it names the payee, made if new) counts when the payee has that name;
+ * otherwise an update that only renames (apply_rules) would look applied before it was.
+ */
+function applied(change: Change, current: E.TransactionSummaryBase | undefined, payeeName: (id: string) => string | undefined): boolean {
   if (!current) return false;
   const shown: Record<string, unknown> = { ...current };
-  return Object.entries(change).every(([k, v]) => k === 'subtransactions' || k === 'payee_name' || k === 'id' || k === 'import_id' || shown[k] === v);
+  const named = (v: unknown) =>
+    change.payee_id != null || typeof v !== 'string' || (!!current.payee_id && foldText(payeeName(current.payee_id) ?? '').trim() === foldText(v).trim());
+  return Object.entries(change).every(
+    ([k, v]) => k === 'subtransactions' || k === 'id' || k === 'import_id' || (k === 'payee_name' ? named(v) : shown[k] === v),
+  );
 }
 
 export class WriteCoordinator {
@@ -158,7 +167,8 @@ export class WriteCoordinator {
         const wanted: [string | undefined, Change][] = one
           ? [[args.params?.transaction_id, body.transaction ?? {}]]
           : (body.transactions ?? []).map((t) => [t.id ?? [...(replica?.transactions.values() ?? [])].find((x) => x.import_id === t.import_id)?.id, t]);
-        const done = wanted.every(([tid, change]) => tid && applied(change, replica?.transactions.get(tid)));
+        const payeeName = (pid: string) => replica?.payees.get(pid)?.name;
+        const done = wanted.every(([tid, change]) => tid && applied(change, replica?.transactions.get(tid), payeeName));
         if (!done || !replica) {
           notices.push(`Attempt ${attempt} got no answer (${(e as Error).message}); the change was not found in YNAB, so it was sent again.`);
           return undefined;

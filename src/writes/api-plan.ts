@@ -12,6 +12,7 @@ import type { Operation, WriteFacts, WriteOperationId } from '../api/operations/
 import type { ServiceResult } from '../sync/service.js';
 import { API_WRITES, type ApiWrite, type Item } from './api-writes.js';
 import type { DuplicateGuard } from './duplicates.js';
+import type { Renamed } from './create-rules.js';
 import { payeeNamesIn } from './new-payees.js';
 import { describeEntity, type EntityChange, type Shown } from './entities.js';
 import { followUp } from './follow-ups.js';
@@ -81,7 +82,7 @@ export interface ApiWriteCall {
   confirm: ConfirmInput;
 }
 
-function planOf(w: ApiWriteCall, ctx: PlanContext): WritePlan<ServiceResult> {
+function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan<ServiceResult> {
   const row = API_WRITES[w.op.id];
   const entities = row.entities(w.call, ctx.replica);
   // The request as arguments (ids, milliunits), one level flat, so that a refusal can name what differs.
@@ -98,9 +99,11 @@ function planOf(w: ApiWriteCall, ctx: PlanContext): WritePlan<ServiceResult> {
     entities,
     ...(w.op.write.duplicateGuard && !w.allowDuplicate ? { guard: duplicateGuard(w.call) } : {}),
     ...(w.op.write.newPayees && !w.allowNewPayee ? { payeeNames: payeeNamesIn(body) } : {}),
+    ...(renamed?.notices.length ? { notices: renamed.notices } : {}),
     apply: async (writer) => {
       const res = await writer.send(w.op.id, w.call);
-      return { result: res, draft: draftOf(row, w.call, entities, res.data, ctx.shown) };
+      const counted = renamed?.by.length ? await (await import('./apply-rules-run.js')).countApplied(ctx, renamed.by) : undefined;
+      return { result: res, draft: draftOf(row, w.call, entities, res.data, ctx.shown), ...(counted ? { notices: [counted] } : {}) };
     },
   };
 }
@@ -125,7 +128,12 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
   if (data.not_applied) extras.not_applied = data.not_applied;
   Object.assign(extras, after.extras);
   if (done.recorded.change_id) extras.change_id = done.recorded.change_id;
-  const notices = [...(done.plan.notices ?? []), ...(after.notices ?? []), ...(done.recorded.notice ? [done.recorded.notice] : [])];
+  const notices = [
+    ...(done.plan.notices ?? []),
+    ...(done.applied.notices ?? []),
+    ...(after.notices ?? []),
+    ...(done.recorded.notice ? [done.recorded.notice] : []),
+  ];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
     notices.push(
       `${data.duplicate_import_ids.length} transaction(s) already existed (same import_id on the same account) and were not created again: ${data.duplicate_import_ids.join(', ')}.`,
@@ -145,7 +153,13 @@ export function runApiWrite(s: WriteSetting, w: ApiWriteCall): Promise<WriteOutc
     confirm: w.confirm,
     // A write the mode holds shows YNAB's state in its preview; a direct one plans from the copy as our writes left it.
     nearNow: mustConfirm(s.mode, writeKindsOf(w.op.write, w.call)),
-    plan: async (ctx) => planOf(w, ctx),
+    plan: async (ctx) => {
+      // A payee_name a rename rule matches is sent as the rule's payee (create-rules.ts).
+      if (w.op.id !== 'createTransaction') return planOf(w, ctx);
+      // Its code loads with the first create (create-rules.ts).
+      const renamed = await (await import('./create-rules.js')).renameByRules(ctx.rules, ctx.budgetId, w.call);
+      return planOf({ ...w, call: renamed.call }, ctx, renamed);
+    },
     answer: (done) => answerOf(s, w, done),
   });
 }

@@ -14,9 +14,10 @@ import type * as E from '../api/schemas/entities.js';
 import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../insights/filter.js';
 import { guardedString, NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
-import { absentText } from './checks.js';
+import { absentText, noCategory } from './checks.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import { BULK_LIMIT, type WriteKind } from './policy.js';
+import type { RuleChange } from './rule-changes.js';
 import { txnRow } from './rows.js';
 import type { Writer } from './steps.js';
 import type { Applied, PlanContext } from './pipeline.js';
@@ -169,19 +170,39 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void)
 const APPROVE_INPUT = {
   categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category.'),
   payees: z.record(guardedString(100), NameOrId).optional(),
+  apply_rules: z.boolean().optional().describe('Also apply the rules (apply_rules).'),
   ...SELECTION,
 };
 
-/** approve_transactions: approval, and with `categories` and `payees` each named transaction's category and payee too, in one change. */
-function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_INPUT>>): Promise<TaskPlan> {
+/**
+ * approve_transactions: approval, and with `categories` and `payees` each named transaction's
+ * category and payee too, in one change; with `apply_rules` what the house rules set on each
+ * (rule-changes.ts), where `categories` and `payees` do not say otherwise.
+ */
+async function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_INPUT>>): Promise<TaskPlan> {
   const r = ctx.replica;
-  const { categories, payees, ...selection } = a;
+  const { categories, payees, apply_rules, ...selection } = a;
   const wanted = new Map(Object.entries(categories ?? {}).map(([id, c]) => [id, categoryOf(r, c, `categories.${id}`)]));
   const named = new Map(Object.entries(payees ?? {}).map(([id, p]) => [id, payeeOf(r, p, `payees.${id}`)]));
+  // The rules' code loads with the first call that applies them.
+  const ruling = apply_rules ? await import('./rule-changes.js') : undefined;
+  const rules = ruling ? await ruling.rulesFor(ctx.rules, r) : undefined;
+  const changer = rules ? ruling!.ruleChanger(r) : undefined;
+  const ruled = new Map<string, RuleChange['by']>();
   const decide: Decide = (t, split) => {
     const want = wanted.get(t.id);
     const payee = named.get(t.id);
     const change: Record<string, unknown> = { approved: true };
+    if (rules && changer) {
+      // What the rules set, approval aside (approving is the call's point); the call's own categories and payees win.
+      const rc = changer(t, rules.outcome(t));
+      const { approved: _a, ...set } = rc.change;
+      const own = (k: string) => (k === 'category_id' && want) || ((k === 'payee_id' || k === 'payee_name') && payee);
+      const kept = Object.entries(set).filter(([k]) => !own(k));
+      Object.assign(change, Object.fromEntries(kept));
+      const by = Object.fromEntries(Object.entries(rc.by).filter(([f]) => f !== 'approved' && !own(f === 'payee_name' ? 'payee_id' : f)));
+      if (Object.keys(by).length) ruled.set(t.id, by);
+    }
     if (want) {
       const blocked = noCategory(r, t, split);
       if (blocked) return { skip: blocked };
@@ -205,8 +226,13 @@ function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_INPUT>>
         );
     }
   };
-  const extra = { ...(categories ? { categories: Object.fromEntries(wanted) } : {}), ...(payees ? { payees: Object.fromEntries(named) } : {}) };
-  return planBulk('Approve', decide, check)(ctx, selection, extra);
+  const extra = {
+    ...(categories ? { categories: Object.fromEntries(wanted) } : {}),
+    ...(payees ? { payees: Object.fromEntries(named) } : {}),
+    ...(ruling ? { apply_rules: true, rules: ruling.rulesDigest(rules?.list ?? []) } : {}),
+  };
+  const plan = await planBulk('Approve', decide, check)(ctx, selection, extra);
+  return rules ? (await import('./apply-rules-run.js')).withRuleCounts(ctx, plan, ruled) : plan;
 }
 
 /** The payee an argument names (names were turned into ids before the handler); not a transfer payee, which would make a transfer. */
@@ -225,14 +251,6 @@ function categoryOf(r: PlanContext['replica'], id: string, label: string): strin
   const c = r.categories.get(id);
   if (!c || c.deleted) throw new ArgumentError(`${label} ${id}: no such category in the budget ${JSON.stringify(r.summary.name)}`);
   return c.id;
-}
-
-/** Why a transaction cannot take a category, if it cannot: a split, in a tracking account, a transfer between budget accounts. */
-function noCategory(r: PlanContext['replica'], t: E.TransactionSummaryBase, split: boolean): string | undefined {
-  if (split) return 'a split: its lines carry the categories (split_transaction changes them)';
-  if (!(r.accounts.get(t.account_id)?.on_budget ?? false)) return 'in a tracking account, which has no categories';
-  if (t.transfer_account_id && r.accounts.get(t.transfer_account_id)?.on_budget) return 'a transfer between budget accounts, which has no category';
-  return undefined;
 }
 
 const RECATEGORIZE_INPUT = { new_category_id: NameOrId.describe('The category to set: id or name.'), ...SELECTION };

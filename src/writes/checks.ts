@@ -10,6 +10,7 @@
  *  - closed accounts: YNAB takes a transaction into a closed account as into an open one (the
  *    account stays closed), so such a write is made, with a notice saying the account is closed.
  */
+import type * as E from '../api/schemas/entities.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { currentState, type EntityChange, type State } from './entities.js';
@@ -90,4 +91,12 @@ export function closedAccountNotices(r: BudgetReplica, entities: readonly Entity
   return [...closed.values()].map(
     (a) => `The account ${JSON.stringify(a.name)} is closed: YNAB takes the ${a.what} into it all the same (its balance changes, and it stays closed).`,
   );
+}
+
+/** Why a transaction cannot take a category, if it cannot: a split, in a tracking account, a transfer between budget accounts. */
+export function noCategory(r: BudgetReplica, t: E.TransactionSummaryBase, split: boolean): string | undefined {
+  if (split) return 'a split: its lines carry the categories (split_transaction changes them)';
+  if (!(r.accounts.get(t.account_id)?.on_budget ?? false)) return 'in a tracking account, which has no categories';
+  if (t.transfer_account_id && r.accounts.get(t.transfer_account_id)?.on_budget) return 'a transfer between budget accounts, which has no category';
+  return undefined;
 }

@@ -6,7 +6,8 @@
  *  - creates the new rows in one request, as YNAB's own imports arrive: cleared, unapproved (so
  *    they show for review), with YNAB's import id `YNAB:<milliunits>:<date>:<occurrence>` (so a
  *    later import by YNAB or by this tool recognises them), and the suggested category only when
- *    the suggestion is of high confidence (src/insights/suggest.ts); the preview shows the others
+ *    the suggestion is of high confidence (src/insights/suggest.ts), or a house rule's payee and
+ *    category before both (statement-rules.ts, the preview names the rule); the preview shows the others
  *    as `suggestion` with their confidence, for the user to decide; with the payee the budget
  *    knows for the bank's text, else a new payee of its cleaned name (statement-payees.ts), the
  *    bank's text kept in the memo; the preview shows each new row's `payee` beside its `bank_text`;
@@ -25,6 +26,7 @@ import { currentState, transactionState, type EntityChange, type State } from '.
 import type { Applied, PlanContext } from './pipeline.js';
 import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';
 import { rowPayees, type RowPayee } from './statement-payees.js';
+import type { RowRuled } from './statement-rules.js';
 import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from './steps.js';
 import { accountOf, taskWrite, type TaskPlan } from './task.js';
@@ -83,22 +85,25 @@ function balanceCheck(ctx: PlanContext, accountId: string, balance: { amount: nu
   };
 }
 
-async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
-  const r = ctx.replica;
-  const account = accountOf(r, a.account_id, 'account_id');
-  const file = a as FileArgs;
-  const read = (await readStatement(file, ctx.localFiles, false, account))!;
-  const { parsed } = read;
-  const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+/** The new rows' payees and categories: a rule's first, then the budget's payee for the bank text and the history's category. */
+async function newRowChoices(ctx: PlanContext, account: E.AccountBase, fresh: RowMatch[]) {
   const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;
   const payeeOf = rowPayees(ctx.view);
-  const fresh = matches.filter((m) => m.status === 'new');
   const payees = new Map(fresh.filter((m) => m.row.payee.trim()).map((m) => [m, payeeOf(m.row.payee)]));
-  // Every suggestion is shown; only a high-confidence one is set (the rest arrive uncategorized,
-  // for review_transactions).
+  // A rule's payee and category come first; then every suggestion is shown, and only a
+  // high-confidence one is set (the rest arrive uncategorized, for review_transactions).
+  const ruledBy = (await ctx.rules.list(ctx.budgetId)).length ? await (await import('./statement-rules.js')).statementRules(ctx, account) : undefined;
+  const byRule = new Map<RowMatch, RowRuled['by']>();
   const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
   const suggested = new Map<RowMatch, { category: string; confidence: string }>();
   for (const m of fresh) {
+    const ruled = ruledBy?.(m, payees.get(m));
+    if (ruled) byRule.set(m, ruled.by);
+    if (ruled?.payee) payees.set(m, ruled.payee);
+    if (ruled?.category) {
+      categories.set(m, ruled.category);
+      continue;
+    }
     const p = payees.get(m);
     const s = suggest?.({
       payee_id: p?.id ?? null,
@@ -111,6 +116,18 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     categories.set(m, s && s.confidence === 'high' ? { id: s.category_id, name: s.category } : undefined);
     if (s && s.confidence !== 'high') suggested.set(m, { category: s.category, confidence: s.confidence });
   }
+  return { payees, byRule, categories, suggested };
+}
+
+async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
+  const r = ctx.replica;
+  const account = accountOf(r, a.account_id, 'account_id');
+  const file = a as FileArgs;
+  const read = (await readStatement(file, ctx.localFiles, false, account))!;
+  const { parsed } = read;
+  const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+  const fresh = matches.filter((m) => m.status === 'new');
+  const { payees, byRule, categories, suggested } = await newRowChoices(ctx, account, fresh);
   const items = fresh.map((m) => newItem(account.id, m, payees.get(m), categories.get(m)?.id ?? null));
   const toClear = matches.filter((m) => m.status === 'matched' && r.transactions.get(m.id!)?.cleared === 'uncleared');
   const entities: EntityChange[] = [
@@ -130,6 +147,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const shown = rowsShown(matches, (m) => ({
     ...payeeShown(m, payees.get(m)),
     ...(categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {}),
+    ...(byRule.has(m) ? { rules: byRule.get(m) } : {}),
   }));
   const balance = balanceCheck(ctx, account.id, parsed.balance, fresh);
   const details = {
@@ -174,7 +192,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
       apply: async () => ({ result: {} }),
     };
   }
-  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, entities, details, payees }) };
+  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, entities, details, payees, byRule }) };
 }
 
 interface ImportPlan {
@@ -186,6 +204,8 @@ interface ImportPlan {
   entities: EntityChange[];
   details: Record<string, unknown>;
   payees: Map<RowMatch, RowPayee>;
+  /** The rules that gave a new row its payee or category. */
+  byRule: Map<RowMatch, RowRuled['by']>;
 }
 
 /** A new row's payee beside the bank's text: the payee it is created with, and what that rests on. */
@@ -251,6 +271,13 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
     throw e;
   }
   const cleared = done.filter((e) => e.action === 'update' && e.before?.cleared !== e.after?.cleared).length;
+  const counted = await (
+    await import('./apply-rules-run.js')
+  ).countApplied(
+    ctx,
+    p.fresh.filter((m) => made.has(m) && p.byRule.has(m)).map((m) => p.byRule.get(m)!),
+  );
+  if (counted) notices.push(counted);
   const shown = rowsShown(
     p.fresh.filter((m) => made.has(m)),
     (m) => ({ ...payeeShown(m, p.payees.get(m)), id: made.get(m)!.id }),

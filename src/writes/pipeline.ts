@@ -36,12 +36,15 @@ import type { WriteMode } from './policy.js';
 import { planPurpose, readFor } from './reads.js';
 import { StepError, Writer } from './steps.js';
 import type { UndoJournal } from './undo-journal.js';
+import type { RuleStore } from '../rules/store.js';
 
 /** What writes run on: the service, the confirm tokens and the undo journal (src/stack/stack.ts makes them), and the --writes mode. */
 export interface WriteSetting {
   service: YnabService;
   confirmTokens: ConfirmTokens;
   changes: UndoJournal;
+  /** The budgets' house rules (src/rules/store.ts). */
+  rules: RuleStore;
   mode: WriteMode;
   /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/config.ts). */
   localFiles?: boolean;
@@ -51,6 +54,8 @@ export interface WriteSetting {
 export interface PlanContext {
   /** The undo journal. */
   changes: UndoJournal;
+  /** The budgets' house rules. */
+  rules: RuleStore;
   service: YnabService;
   budgetId: string;
   replica: BudgetReplica;
@@ -64,11 +69,12 @@ export interface PlanContext {
   localFiles: boolean;
 }
 
-export function planContext(tool: string, replica: BudgetReplica, changes: UndoJournal, service: YnabService, localFiles = false): PlanContext {
+export function planContext(tool: string, replica: BudgetReplica, s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles'>): PlanContext {
   return {
-    localFiles,
-    changes,
-    service,
+    localFiles: s.localFiles === true,
+    changes: s.changes,
+    rules: s.rules,
+    service: s.service,
     budgetId: replica.summary.id,
     replica,
     get view() {
@@ -131,7 +137,7 @@ export type WriteOutcome<A> = { body: A } | { stop: Record<string, unknown> } | 
 export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): Promise<WriteOutcome<A>> {
   // 1. plan
   const { replica } = await readFor(s.service.replicas, req.budgetId, planPurpose(confirming(req.confirm), req.nearNow));
-  const ctx = planContext(req.tool, replica, s.changes, s.service, s.localFiles === true);
+  const ctx = planContext(req.tool, replica, s);
   const plan = await req.plan(ctx);
   const closed = closedAccountNotices(replica, plan.entities);
   if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];

@@ -8,7 +8,7 @@
  *  2. payee history: a payee with transactions whose name the text names (every word of the
  *     name in the text, as statement-match.ts reads a bank's text against a payee), or whose name
  *     is the text's cleaned name; the one naming the most words, then with the most history.
- * A house rule (issue 34) would be one more source, tried first: `PayeeSource` is its shape.
+ * A house rule goes before all of these (statement-rules.ts, at import_statement's plan).
  * Never matched: a transfer payee (an import would make a transfer), a deleted payee, one without
  * history, YNAB's own payees for balances. A row nothing matches gets a new payee of the cleaned
  * name, never the raw text.
@@ -20,7 +20,7 @@ import { payeeWords } from './duplicates.js';
 import { bankTextNames } from './statement-match.js';
 
 /** The payee a bank text is created with: an existing one (id) with what it rests on, or a new name. */
-export type RowPayee = { id: string; name: string; basis: string } | { id?: undefined; name: string; basis: 'new payee' };
+export type RowPayee = { id: string; name: string; basis: string } | { id?: undefined; name: string; basis: 'new payee' | `rule ${string}` };
 
 /** One kind of evidence: the payee a bank text names, or undefined. `cleaned`: cleanPayeeName of it. */
 export type PayeeSource = (text: string, cleaned: string) => { id: string; basis: string } | undefined;

@@ -119,10 +119,20 @@ export class Writer {
     return out;
   }
 
-  /** Puts transactions (none a split) back to recorded states, in as few requests as `chunk` allows; returns what the answers showed. */
-  async restoreTransactions(items: { id: string; state: State }[], chunk = CHUNK): Promise<E.TransactionDetail[]> {
+  /**
+   * Puts transactions back to recorded states (a split's lines aside: `split` leaves out what a
+   * split cannot take), in as few requests as `chunk` allows;
+   * returns what the answers showed. With `from` (the state it is in now), only the fields that
+   * differ are sent: the other side of a transfer a split line made refuses even an unchanged
+   * account, date, amount, payee or category.
+   */
+  async restoreTransactions(items: { id: string; state: State; from?: State | null; split?: boolean }[], chunk = CHUNK): Promise<E.TransactionDetail[]> {
     return this.updateTransactions(
-      items.map((x) => ({ id: x.id, ...transactionRestore(x.state, false) })),
+      items.map((x) => {
+        const all = transactionRestore(x.state, x.split === true);
+        const from = x.from;
+        return { id: x.id, ...(from ? Object.fromEntries(Object.entries(all).filter(([k, v]) => (from[k] ?? null) !== (v ?? null))) : all) };
+      }),
       () => {},
       chunk,
     );

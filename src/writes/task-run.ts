@@ -11,6 +11,7 @@ import { canHold, type WriteKind } from './policy.js';
 import { readFor } from './reads.js';
 import type { ReadTask, WriteTask } from './task.js';
 import type { UndoJournal } from './undo-journal.js';
+import type { RuleStore } from '../rules/store.js';
 
 export interface TaskCall<T> {
   task: T;
@@ -40,11 +41,11 @@ export function runTask(s: WriteSetting, t: TaskCall<WriteTask>, confirm: Confir
 
 /** A read task's answer, how fresh the copy it read is, and why not fresher when it could not be synced. */
 export async function readTask(
-  s: { service: YnabService; changes: UndoJournal },
+  s: { service: YnabService; changes: UndoJournal; rules: RuleStore },
   t: Omit<TaskCall<ReadTask>, 'kinds'>,
 ): Promise<{ body: Record<string, unknown>; freshness: Freshness; notice?: string }> {
   const { replica, notice } = await readFor(s.service.replicas, t.budgetId, 'answer');
   const freshness = s.service.replicas.freshnessOf(replica, notice);
-  const body = await t.task.read(planContext(t.tool, replica, s.changes, s.service), t.args);
+  const body = await t.task.read(planContext(t.tool, replica, s), t.args);
   return { body, freshness, ...(notice ? { notice } : {}) };
 }

@@ -93,10 +93,11 @@ export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Prom
   const done: EntityChange[] = [];
   const notices: string[] = [];
   const all = undoEntities(change);
-  // Transactions that only change back (no split): one request per thousand, not one each (a
-  // reconciliation or a statement import touches hundreds), sent where the first of them stands;
-  // `planned` lists them together there, so that what was done is always its first part.
-  const batched = new Set(all.filter((e) => e.action === 'update' && e.kind === 'transaction' && !lines(e.before).length));
+  // Transactions that only change back (a split's lines unchanged): one request per thousand, not
+  // one each (a reconciliation, a statement import or apply_rules touches hundreds), sent where the
+  // first of them stands; `planned` lists them together there, so that what was done is always
+  // its first part. Each sends only what differs (steps.ts).
+  const batched = new Set(all.filter((e) => e.action === 'update' && e.kind === 'transaction'));
   const at = all.findIndex((e) => batched.has(e));
   const planned = at < 0 ? all : [...all.slice(0, at).filter((e) => !batched.has(e)), ...batched, ...all.slice(at).filter((e) => !batched.has(e))];
   let sent = false;
@@ -106,7 +107,7 @@ export async function applyUndo(change: ChangeRecord, w: Writer, s: Shown): Prom
       if (batched.has(e)) {
         if (!sent) {
           const shown = await w.restoreTransactions(
-            [...batched].map((x) => ({ id: x.id, state: x.after! })),
+            [...batched].map((x) => ({ id: x.id, state: x.after!, from: x.before, split: lines(x.before).length > 0 })),
             1000,
           );
           const byId = new Map(shown.map((t) => [t.id, t]));

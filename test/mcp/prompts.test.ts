@@ -53,7 +53,7 @@ describe('prompts', () => {
   });
   afterAll(() => h.close());
 
-  it('lists the four prompts with their arguments, without connecting', async () => {
+  it('lists the five prompts with their arguments, without connecting', async () => {
     const { prompts } = await h.client.listPrompts();
     const args = Object.fromEntries(prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => `${a.name}${a.required ? '!' : '?'}`)]));
     expect(args).toEqual({
@@ -65,6 +65,7 @@ describe('prompts', () => {
       weekly_ritual: ['budget_id?'],
       month_close: ['budget_id?'],
       four_rules: ['budget_id?'],
+      tidy_payees: ['budget_id?'],
     });
     for (const p of prompts) {
       expect(p.title).toMatch(/\w/);
@@ -72,6 +73,16 @@ describe('prompts', () => {
       for (const a of p.arguments ?? []) expect(a.description, `${p.name}.${a.name}`).toMatch(/\w/);
     }
     expect(await h.state.started()).toBeUndefined();
+  });
+
+  it('tidy_payees walks through suggest_rules, makes only the accepted rules with set_rule, then apply_rules', async () => {
+    const t = await text(h.client, 'tidy_payees');
+    const at = (s: string) => t.indexOf(s);
+    for (const tool of ['list_rules', 'suggest_rules', 'set_rule', 'apply_rules', 'confirm_token']) expect(t, tool).toContain(tool);
+    expect(at('suggest_rules:')).toBeLessThan(at('set_rule with'));
+    expect(at('set_rule with')).toBeLessThan(at('apply_rules over'));
+    expect(t).toContain('Make no rule I did not accept');
+    expect(t).toContain('never instructions');
   });
 
   it('monthly_review before any call: the current month, the default budget, and no connection', async () => {
@@ -226,7 +237,7 @@ describe('prompts without a token', () => {
   it('are listed and given; completions are empty rather than errors', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      expect((await client.listPrompts()).prompts).toHaveLength(7);
+      expect((await client.listPrompts()).prompts).toHaveLength(8);
       expect(await text(client, 'log_purchase', { description: 'coffee', account: 'visa' })).toContain("(the server's default budget)");
       expect(await complete(client, 'monthly_review', 'month', '')).toEqual([]);
       expect(await complete(client, 'log_purchase', 'account', 'vi')).toEqual([]);

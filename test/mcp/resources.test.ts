@@ -25,10 +25,11 @@ const TEMPLATES: Record<string, string> = {
   payee: 'ynab://budgets/{budget_id}/payees/{payee_id}',
   scheduled_transactions: 'ynab://budgets/{budget_id}/scheduled_transactions',
   scheduled_transaction: 'ynab://budgets/{budget_id}/scheduled_transactions/{scheduled_transaction_id}',
+  rules: 'ynab://budgets/{budget_id}/rules',
   month_transactions: 'ynab://budgets/{budget_id}/months/{month}/transactions',
 };
 
-const COLLECTIONS = ['', '/accounts', '/categories', '/months', '/payees', '/scheduled_transactions', '/months/current/transactions'];
+const COLLECTIONS = ['', '/accounts', '/categories', '/months', '/payees', '/scheduled_transactions', '/rules', '/months/current/transactions'];
 
 function json(result: any): any {
   expect(result.contents).toHaveLength(1);
@@ -85,6 +86,7 @@ describe('ynab://status', () => {
       'scheduled',
       'insights',
       'changes',
+      'rules',
     ]);
     expect(await h.state.started()).toBeUndefined();
     expect(h.state.tokenInfo()).toBeUndefined();
@@ -209,6 +211,7 @@ describe('budget resources', () => {
     ['current month', (b) => `ynab://budgets/${b}/months/current`, 'get_month', (b) => ({ budget_id: b, month: 'current', limit: 500 })],
     ['payees', (b) => `ynab://budgets/${b}/payees`, 'list_payees', (b) => ({ budget_id: b, limit: 500 })],
     ['scheduled transactions', (b) => `ynab://budgets/${b}/scheduled_transactions`, 'list_scheduled_transactions', (b) => ({ budget_id: b, limit: 500 })],
+    ['house rules', (b) => `ynab://budgets/${b}/rules`, 'list_rules', (b) => ({ budget_id: b })],
     [
       'transactions of the current month',
       (b) => `ynab://budgets/${b}/months/current/transactions`,

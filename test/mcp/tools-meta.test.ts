@@ -1,6 +1,6 @@
 /**
  * The tool surface as clients see it (tools/list through a real MCP client): exactly the 44
- * API tools, the 6 insight tools and the 7 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
+ * API tools, the 6 insight tools and the 8 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
  * use it and states units, annotations where they mean something, a lean output schema, strict
  * inputs without oneOf/allOf and with anyOf only for a nullable field; and a snapshot of every tool's schemas that fails on drift
  * (UPDATE_TOOLSNAPS=1 rewrites them).
@@ -70,6 +70,11 @@ const EXPECTED = [
   'reconcile_account',
   'list_recent_changes',
   'undo_change',
+  'apply_rules',
+  'list_rules',
+  'set_rule',
+  'delete_rule',
+  'suggest_rules',
 ];
 
 let h: McpHarness;
@@ -90,7 +95,7 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
 }
 
 describe('the tool surface', () => {
-  it('has exactly the 44 API tools, named as the operations, the 6 insight tools and the 7 task tools', () => {
+  it('has exactly the 44 API tools, named as the operations, the 6 insight tools and the 8 task tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
   });
 
@@ -99,7 +104,7 @@ describe('the tool surface', () => {
     expect(t.title).toMatch(/\w/);
     expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile)_/.test(name);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|set|apply)_/.test(name);
     if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
     else {
       // Writes say whether they destroy and whether repeating them is harmless, where that differs
@@ -164,7 +169,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(57);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(62);
   });
 });
 

@@ -66,6 +66,8 @@ export interface ApiTool extends ToolBase {
 export interface InsightTool extends ToolBase {
   kind: 'insight';
   compute: InsightSpec['compute'];
+  /** Reads the house rules (its context holds them). */
+  rules?: true;
 }
 
 /** A task-shaped write (or the undo journal's list) of tasks.ts: its handler is in src/writes/. */
@@ -183,6 +185,7 @@ function defineInsight(spec: InsightRow): InsightTool {
     annotations: READ,
     kinds: [],
     compute: spec.compute,
+    ...(spec.rules ? { rules: true as const } : {}),
   };
 }
 

@@ -73,6 +73,7 @@ export const INSIGHTS: readonly InsightRow[] = [
     input: REVIEW_TRANSACTIONS_INPUT,
     // Compact rows are grouped by account, full ones a list: the summary is the member both have.
     output: { summary: object },
+    rules: true,
     compute: reviewTransactions,
   },
 ];

@@ -7,11 +7,13 @@
  * Accounts, categories and payees may be named (../resolve.ts).
  */
 import * as z from 'zod';
+import { APPLY_RULES } from '../../writes/apply-rules.js';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
 import { IMPORT_STATEMENT } from '../../writes/import-statement.js';
 import { MOVE_MONEY } from '../../writes/move-money.js';
 import type { WriteKind } from '../../writes/policy.js';
 import { RECONCILE_ACCOUNT } from '../../writes/reconcile.js';
+import { DELETE_RULE, LIST_RULES, SET_RULE, SUGGEST_RULES } from '../../writes/rule-tasks.js';
 import { SPLIT_TRANSACTION } from '../../writes/split.js';
 import type { Task } from '../../writes/task.js';
 import { CREATE_TRANSFER } from '../../writes/transfer.js';
@@ -117,6 +119,17 @@ export const TASKS: readonly TaskSpec[] = [
     task: RECONCILE_ACCOUNT,
   },
   {
+    name: 'apply_rules',
+    title: 'Apply rules',
+    description: 'Use to apply the rules to transactions already there (an account, dates, or all), as one change that undo_change reverts.',
+    toolset: 'rules',
+    access: 'write',
+    kinds: ['rules'],
+    destructive: true,
+    output: { updated: z.int().optional() },
+    task: APPLY_RULES,
+  },
+  {
     name: 'list_recent_changes',
     title: 'Recent changes',
     description: 'Use to see what this server changed in the budget (the last 100 changes), with change_id for undo_change.',
@@ -137,5 +150,51 @@ export const TASKS: readonly TaskSpec[] = [
     destructive: true,
     output: { restored: rows },
     task: UNDO_CHANGE,
+  },
+  {
+    name: 'list_rules',
+    title: 'House rules',
+    description: "Use to see the budget's house rules in order (per field the first match wins), as set_rule takes them (rules: import).",
+    toolset: 'rules',
+    access: 'read',
+    kinds: [],
+    destructive: false,
+    output: { rules: rows },
+    task: LIST_RULES,
+  },
+  {
+    name: 'set_rule',
+    title: 'Set a house rule',
+    description:
+      'Use to add or edit (id) a rule. match: text {kind: exact|prefix|contains|regex, value}, payee_id, account_id, amount {min,max} milliunits, direction inflow|outflow. set: payee_name, category_id, memo, flag_color, approved. Counts transactions it would change.',
+    toolset: 'rules',
+    access: 'write',
+    kinds: [],
+    destructive: true,
+    output: { rule: object },
+    task: SET_RULE,
+  },
+  {
+    name: 'delete_rule',
+    title: 'Delete a house rule',
+    description: 'Use to delete a house rule by its id (list_rules).',
+    toolset: 'rules',
+    access: 'write',
+    kinds: [],
+    destructive: true,
+    output: { deleted: z.string().optional() },
+    task: DELETE_RULE,
+  },
+  {
+    name: 'suggest_rules',
+    title: 'Suggest house rules',
+    description:
+      'Use to find rules the history already follows (a bank text always renamed to one payee, a payee always in one category), with evidence. Offer them; set_rule makes one.',
+    toolset: 'rules',
+    access: 'read',
+    kinds: [],
+    destructive: false,
+    output: { suggestions: rows },
+    task: SUGGEST_RULES,
   },
 ];

@@ -23,6 +23,7 @@ import { householdExtras, planHouseholdMonth } from './household-months.js';
 import { USD_FORMAT } from '../../api/money.js';
 import { Ledger, type Entry } from './ledger.js';
 import { Random } from './random.js';
+import { giveBankTexts } from './bank-texts.js';
 import type { Household } from './household-state.js';
 
 /** The demo household budgets in US dollars. */
@@ -149,6 +150,7 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
       finish: () => finishHousehold(h, clock),
     },
   );
+  giveBankTexts(store.rec); // bank texts that suggest_rules finds renamed (bank-texts.ts)
   return store.rec;
 }
 

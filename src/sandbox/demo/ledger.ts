@@ -12,6 +12,7 @@ import type { BudgetStore } from '../store/budget-store.js';
 import { budgetShape, FlowCollector, type MonthFlows } from '../store/budget-math.js';
 import type { AccountRec, CategoryRec, PayeeRec, TransactionRec } from '../store/records.js';
 import type { Random } from './random.js';
+import { bankText } from './bank-texts.js';
 
 export interface DemoLine {
   amount: number;
@@ -167,6 +168,6 @@ export class Ledger {
 
 /** How a bank statement spells a merchant: upper case, often with a store number. */
 function statementName(name: string, rng: Random): string {
-  const upper = name.toUpperCase();
-  return rng.chance(0.5) ? `${upper} #${rng.int(100, 9999)}` : upper;
+  const ref = rng.chance(0.5) ? rng.int(100, 9999) : undefined;
+  return bankText(name, ref) ?? (ref === undefined ? name.toUpperCase() : `${name.toUpperCase()} #${ref}`);
 }
