@@ -27,7 +27,7 @@ export interface PriceIncrease {
 const DAY_MS = 86_400_000;
 const gap = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / DAY_MS);
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
@@ -55,7 +55,7 @@ function chargesByPayee(view: BudgetView, includeOffBudget: boolean): Map<string
 }
 
 /** The longest run of charges ending with the latest whose gaps all keep close to their median, if 3 or more. */
-function steadyTail<T extends { date: string }>(charges: T[]): { run: T[]; interval: number } | undefined {
+export function steadyTail<T extends { date: string }>(charges: T[]): { run: T[]; interval: number } | undefined {
   for (let start = 0; start + MIN_CHARGES <= charges.length; start++) {
     const run = charges.slice(start);
     const gaps = run.slice(1).map((c, i) => gap(run[i]!.date, c.date));

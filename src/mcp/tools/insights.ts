@@ -9,6 +9,8 @@
  */
 import * as z from 'zod';
 import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
+import { FORECAST_INPUT, forecast } from '../../insights/forecast.js';
+import { RECURRING_INPUT, recurring } from '../../insights/recurring.js';
 import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
@@ -74,5 +76,24 @@ export const INSIGHTS: readonly InsightRow[] = [
     // Compact rows are grouped by account, full ones a list: the summary is the member both have.
     output: { summary: object },
     compute: reviewTransactions,
+  },
+  {
+    name: 'forecast',
+    title: 'Forecast',
+    description: 'Use for "make it to payday?": balances by month and day, first day below 0, next income.',
+    toolset: 'planning',
+    input: FORECAST_INPUT,
+    output: { months: rows },
+    compute: forecast,
+  },
+  {
+    name: 'recurring',
+    title: 'Recurring',
+    description:
+      'Use for "what do we pay every month": subscriptions, bills and income from history: cadence, amount, next date, annual cost, price rises, totals. Milliunits.',
+    toolset: 'planning',
+    input: RECURRING_INPUT,
+    output: { subscriptions: rows },
+    compute: recurring,
   },
 ];
