@@ -27,7 +27,12 @@ export interface Forecasted {
 }
 
 /** Recurring items listed in compact detail (the rest are counted, and said to be). */
-const COMPACT_ITEMS = 5;
+const COMPACT_ITEMS = 3;
+/**
+ * What a compact answer may take (the rest of the 2 KB is the envelope: the data boundary,
+ * freshness, a notice): past it, the daily points stop earlier, and the answer says where.
+ */
+const COMPACT_CHARS = 1560;
 
 function assumptions(ctx: InsightContext, f: Forecasted): unknown[] {
   const { view } = ctx;
@@ -53,7 +58,7 @@ function assumptions(ctx: InsightContext, f: Forecasted): unknown[] {
         : `${payee(r.payee_id)} ${fmt(r.typical)} ${r.cadence}`,
     );
     const more = used.length - shown.length;
-    list.push({ recurring: items, ...(more ? { more } : {}), rule: 'as the recurring tool finds them; due, not seen: today' });
+    list.push({ recurring: items, ...(more ? { more } : {}), rule: 'as recurring finds them; due and not seen: today' });
     const once = [...new Set(f.covered.map((r) => payee(r.payee_id)))];
     if (once.length) list.push(f.full ? `Counted once, as scheduled: ${once.join(', ')}.` : `${once.length} also scheduled: counted once.`);
   }
@@ -73,8 +78,9 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
   const dailyUntil = addDays(today, DAILY_DAYS);
   const income = sim.nextIncome;
   const days = sim.days.filter((d) => d.date <= dailyUntil);
+  const dayMap: Record<string, number> = Object.fromEntries(days.map((d) => [d.date, d.balance]));
   const structured: Record<string, unknown> = {
-    from: today,
+    ...(full ? { from: today } : {}),
     until: f.until,
     accounts: f.accounts.map((id) => view.accountName(id)),
     ...ctx.money('balance_today', sim.start),
@@ -93,19 +99,32 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           ...ctx.money('available_until_then', income.lowest.balance),
         }
       : null,
-    months: sim.months.map((m) =>
-      present({
-        month: m.month,
-        ...fig('end', m.end),
-        ...(full ? fig('low', m.low) : {}),
-        accounts: full && f.accounts.length > 1 ? Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id), b])) : null,
-      }),
-    ),
-    // Compact: one member per day, its balance in milliunits; full: a row per day.
+    // Compact: one member per month and per day, its balance in milliunits; full: rows.
     ...(full
-      ? { days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })) }
-      : { day_balances_milliunits: Object.fromEntries(days.map((d) => [d.date, d.balance])) }),
+      ? {
+          months: sim.months.map((m) =>
+            present({
+              month: m.month,
+              ...fig('end', m.end),
+              ...fig('low', m.low),
+              accounts: f.accounts.length > 1 ? Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id), b])) : null,
+            }),
+          ),
+          days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
+        }
+      : { month_end_balances_milliunits: Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end])), day_balances_milliunits: dayMap }),
     assumptions: assumptions(ctx, f),
   };
+  if (!full) fitDays(structured, dayMap);
   return { structured };
+}
+
+/** Compact: the daily points from the last, while the answer is over its share (a long horizon's months take room). */
+function fitDays(structured: Record<string, unknown>, days: Record<string, number>): void {
+  const dates = Object.keys(days);
+  let cut = 0;
+  while (dates.length > cut && JSON.stringify(structured).length > COMPACT_CHARS) {
+    delete days[dates[dates.length - ++cut]!];
+    structured.days_through = dates[dates.length - cut - 1] ?? 'none: detail "full" has them';
+  }
 }

@@ -143,10 +143,13 @@ function detectOne(
   if (!band) return undefined;
   const recent = run.slice(-TYPICAL_OF).map((c) => c.amount);
   const typical = median(recent);
-  const steadyAmounts = recent.every((a) => Math.abs(a - typical) * 100 <= Math.abs(typical) * 2);
+  const within = (list: number[]) => list.every((a) => Math.abs(a - median(list)) * 100 <= Math.abs(median(list)) * 2);
+  const steadyAmounts = within(recent);
+  // A steady price that changed with the latest charge is still a steady one (a price rise).
+  const steadyBefore = steadyAmounts || within(recent.slice(0, -1));
   // Purchases at a shop now and then can fall into a few steady gaps by chance: amounts that vary
   // need six in a row, and every run must span three months (a weekly one thirteen).
-  if (run.length < Math.max(steadyAmounts ? MIN_RUN.steady : MIN_RUN.varying, Math.ceil(MIN_RUN.spanDays / interval))) return undefined;
+  if (run.length < Math.max(steadyBefore ? MIN_RUN.steady : MIN_RUN.varying, Math.ceil(MIN_RUN.spanDays / interval))) return undefined;
   let cadence = band.cadence;
   let days = [median(run.map((c) => dom(c.date)))];
   if (cadence === 'every_2_weeks') {

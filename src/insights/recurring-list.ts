@@ -18,7 +18,7 @@ export type RecurringGroup = 'subscriptions' | 'bills' | 'income';
 
 const SUBSCRIPTION = /subscri|streaming|membership/i;
 /** Rows of each group in compact detail, the largest a year first. */
-const COMPACT_ROWS = 5;
+const COMPACT_ROWS = 4;
 
 /** Which group an item is in, or undefined for a move between two on-budget accounts. */
 export function groupOf(ctx: InsightContext, item: Detected): RecurringGroup | undefined {
@@ -71,8 +71,6 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
     };
   }
   structured.totals = totals;
-  structured.assumptions = [
-    '3+ at a steady interval (6+ if amounts vary over 2%), the latest within 1.5 intervals; amount: median of the last 6, or a price rise',
-  ];
+  structured.assumptions = ['3+ at a steady interval (6+ if amounts vary), the last within 1.5 intervals; median of the last 6'];
   return { structured };
 }

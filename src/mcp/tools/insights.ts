@@ -80,10 +80,11 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'forecast',
     title: 'Forecast',
-    description: 'Use for "make it to payday?": balances by month and day, first day below 0, next income.',
+    description: 'Use for "make it to payday?": balances by month, day; first day below 0; next income.',
     toolset: 'planning',
     input: FORECAST_INPUT,
-    output: { months: rows },
+    // The member compact and full answers both have.
+    output: { accounts: rows },
     compute: forecast,
   },
   {
