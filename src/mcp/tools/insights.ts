@@ -62,7 +62,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
-    description: `Use for "what bills are coming": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
+    description: `Use for "what bills are coming": scheduled transactions due in the coming days (or from/to), each with its account's projected balance; overdue ones apart. ${MONEY}`,
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
