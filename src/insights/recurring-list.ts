@@ -48,7 +48,7 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
       ...fig('amount', Math.abs(item.typical)),
       varies: item.steady ? null : true,
       last_date: full ? item.last_date : null,
-      next_date: item.next_date,
+      next_date: full ? item.next_date : null,
       ...(full ? fig('annual', annualOf(item)) : {}),
       price_change: p ? { ...fig('from', p.old), ...fig('to', p.new), date: p.date } : null,
       count: full ? item.count : null,
