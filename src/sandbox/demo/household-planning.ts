@@ -14,7 +14,7 @@ const U = 1000;
 const STREAM = { payee: 'Hulu', day: 17, months: 12, price: 17_990, raised: 18_990 };
 /** The retainer: days off the 25th and amounts (whole units) for each of the last ten months. */
 const RETAINER = {
-  payee: 'Brightline Consulting',
+  payee: 'Willamette Design Co',
   day: 25,
   shift: [0, -1, 1, 0, -1, 1, 0, 1, -1, 0],
   units: [1200, 950, 1380, 1100, 875, 1240, 1010, 1325, 990, 1150],
