@@ -176,6 +176,34 @@ describe('forecast', () => {
   });
 });
 
+describe('the demo budget (issue 35 item 10)', () => {
+  it('has a subscription whose price rose and irregular income for recurring to find, as the raw transactions show', async () => {
+    const r = await raw(h.sb);
+    const res = ok(await h.call('recurring', { detail: 'full' }));
+    const amounts = (name: string) =>
+      r.transactions
+        .filter((t) => t.payee_name === name)
+        .sort((a, b) => (a.date < b.date ? -1 : 1))
+        .map((t) => t.amount);
+    const rise = res.subscriptions.find((row: any) => row.price_change && !row.payee_name.endsWith(u));
+    expect(rise, 'a demo subscription with a price change').toBeDefined();
+    const paid = amounts(rise.payee_name);
+    expect(-paid.at(-1)!).toBe(rise.price_change.to_milliunits);
+    expect(-paid.at(-2)!).toBe(rise.price_change.from_milliunits);
+    expect(rise.price_change.to_milliunits).toBeGreaterThan(rise.price_change.from_milliunits);
+    const irregular = res.income.find((row: any) => row.varies && row.cadence === 'monthly' && !row.payee_name.endsWith(u) && row.amount_milliunits > 500_000);
+    expect(irregular, 'demo income that varies').toBeDefined();
+    const got = amounts(irregular.payee_name).slice(-6);
+    expect(new Set(got).size).toBeGreaterThan(1);
+    expect(irregular.amount_milliunits).toBe(
+      [...got]
+        .sort((a, b) => a - b)
+        .slice(2, 4)
+        .reduce((x, y) => x + y) / 2,
+    );
+  });
+});
+
 describe('recurring', () => {
   it('lists the planted items by group with cadence, amounts, next date, annual cost and the price rise', async () => {
     const res = ok(await h.call('recurring', { detail: 'full' }));
