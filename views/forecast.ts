@@ -46,8 +46,19 @@ function render(data: ViewData, root: HTMLElement): void {
       )
     : -1;
   const label = (d: string) => (d === '' ? 'today' : data.date(d, { month: 'short', day: 'numeric' }));
-  // A tick for today and for the first point of each month: a day per point would overlap.
-  const tick = (d: string, i: number) => (i === 0 ? 'today' : d.slice(0, 7) !== line[i - 1]!.date.slice(0, 7) ? data.date(d, { month: 'short' }) : '');
+  // A tick for today and for the first point of each month, far enough from the last tick not
+  // to overlap (points are evenly spaced across about 540 px of chart).
+  const ticks = new Set<number>([0]);
+  let lastTick = 0;
+  let lastMonth = months[0]!.date.slice(0, 7);
+  line.forEach((p, i) => {
+    if (i === 0 || p.date.slice(0, 7) === lastMonth) return;
+    lastMonth = p.date.slice(0, 7);
+    if (((i - lastTick) * 540) / Math.max(1, line.length - 1) < 38) return;
+    ticks.add(i);
+    lastTick = i;
+  });
+  const tick = (d: string, i: number) => (i === 0 ? 'today' : ticks.has(i) ? data.date(d, { month: 'short' }) : '');
   const chart = lineChart({
     months: line.map((p) => p.date),
     series: [{ name: 'Balance', color: 'var(--worth)', values: line.map((p) => p.balance), labels: line.map((p) => data.money(p.balance)) }],
