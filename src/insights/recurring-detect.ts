@@ -9,7 +9,7 @@
  * the latest, on the usual day of the month for the monthly cadences.
  */
 import { addDays, addMonths, daysBetween, daysInMonth, monthOf } from '../api/dates.js';
-import { median, priceIncreases, steadyTail, type PriceIncrease } from './price-increase.js';
+import { median, priceIncreaseOf, steadyTail, type PriceIncrease } from './price-increase.js';
 import type { BudgetView } from './view.js';
 
 export type Cadence = 'weekly' | 'every_2_weeks' | 'twice_a_month' | 'monthly' | 'every_2_months' | 'quarterly' | 'every_4_months' | 'twice_a_year' | 'yearly';
@@ -177,13 +177,20 @@ export function detectRecurring(view: BudgetView, today: string): readonly Detec
 const DETECTED = new WeakMap<BudgetView, { today: string; items: readonly Detected[] }>();
 
 function detectAll(view: BudgetView, today: string): Detected[] {
-  const rises = new Map(priceIncreases(view, today, false).map((p) => [p.payee_id, p]));
   const found: Detected[] = [];
   for (const [key, charges] of seriesOf(view)) {
     const [account_id = '', payee_id = '', sign] = key.split('|');
     const d = detectOne(charges, today);
     if (!d) continue;
-    const rise = sign === '-' ? (rises.get(payee_id) ?? null) : null;
+    // The price-increase rule on the recent charges (the whole history would cost a long one dearly).
+    const risen =
+      sign === '-'
+        ? priceIncreaseOf(
+            charges.slice(-RECENT).map((c) => ({ date: c.date, amount: -c.amount })),
+            today,
+          )
+        : undefined;
+    const rise = risen ? { payee_id, ...risen } : null;
     const latest = view.replica.transactions.get(charges[charges.length - 1]!.id.split('|')[0]!);
     found.push({
       ...d,
