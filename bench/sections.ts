@@ -8,6 +8,7 @@ import { applyRulesSection } from './apply-rules.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
+import { planningSection } from './planning.bench.js';
 import { replicaSection } from './replica.bench.js';
 import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
@@ -27,6 +28,7 @@ export const SECTIONS: readonly BenchSection[] = [
   answersSection,
   writesSection,
   reviewSection,
+  planningSection,
   statementSection,
   bankFilesSection,
   suggestRulesSection,

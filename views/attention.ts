@@ -68,6 +68,13 @@ const KINDS: Record<string, Kind> = {
     figure: 'cleared_balance',
     detail: (e, d) => (e.last_reconciled_on === 'never' ? 'never reconciled' : `last reconciled ${d.date(e.last_reconciled_on)}`),
   },
+  price_increase: {
+    title: 'Price rises',
+    clear: 'No price rises',
+    tone: 'warn',
+    figure: 'new',
+    detail: (e, d) => `was ${d.figure(e, 'old')}${e.date ? `, ${d.date(e.date)}` : ''}`,
+  },
   ready_to_assign: {
     title: 'Ready to Assign',
     clear: 'Ready to Assign is zero',

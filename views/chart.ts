@@ -21,11 +21,15 @@ export interface ChartOptions {
   /** Axis labels (whole units in the budget's currency). */
   axis(milliunits: number): string;
   monthLabel(month: string): string;
+  /** The axis label under a point, when not every point has one (default: monthLabel). */
+  tick?(month: string, index: number): string;
   /** The last month is not over. */
   partial: boolean;
   /** Start the axis at zero (flows); net worth follows its own range. */
   fromZero: boolean;
   title: string;
+  /** A point to mark with a dashed rule and a label (the forecast's first day below zero). */
+  mark?: { index: number; label: string };
 }
 
 const W = 640;
@@ -66,7 +70,7 @@ export function lineChart(o: ChartOptions): SVGSVGElement {
       s('text', { x: LEFT - 6, y: y(v) + 4, 'text-anchor': 'end' }, o.axis(v)),
     );
   }
-  o.months.forEach((m, i) => svg.append(s('text', { x: x(i), y: H - 8, 'text-anchor': 'middle' }, o.monthLabel(m))));
+  o.months.forEach((m, i) => svg.append(s('text', { x: x(i), y: H - 8, 'text-anchor': 'middle' }, o.tick ? o.tick(m, i) : o.monthLabel(m))));
   for (const series of o.series) {
     const pts = series.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
     const solid = o.partial && pts.length > 1 ? pts.slice(0, -1) : pts;
@@ -80,6 +84,13 @@ export function lineChart(o: ChartOptions): SVGSVGElement {
           s('title', {}, `${series.name}, ${o.monthLabel(o.months[i]!)}: ${series.labels[i]}`),
         ),
       ),
+    );
+  }
+  if (o.mark) {
+    const at = x(o.mark.index);
+    svg.append(
+      s('line', { class: 'mark', x1: at, x2: at, y1: TOP, y2: H - BOTTOM }, s('title', {}, o.mark.label)),
+      s('text', { class: 'mark', x: at + 4, y: TOP + 10 }, o.mark.label),
     );
   }
   return svg;

@@ -42,7 +42,7 @@ export const SERVER_FLAGS_HELP = `  --sandbox                serve the local dem
   --seed S                 with --sandbox: demo data seed
   --budget ID|NAME         default budget for tools, by id or name (or YNAB_BUDGET_ID; default "last-used")
   --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
-                           insights,changes,rules, or the profile core (default all; list_budgets always)
+                           insights,planning,changes,rules, or the profile core (default all; list_budgets always)
   --read-only              no write tools, and the client refuses writes (or YNAB_READ_ONLY=1)
   --writes MODE            direct (default): deletes, bulk and split edits, undo and count mismatches
                            answer with a preview and a confirm_token first; confirm: every write does;

@@ -27,7 +27,7 @@ export interface PriceIncrease {
 const DAY_MS = 86_400_000;
 const gap = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / DAY_MS);
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
@@ -55,7 +55,7 @@ function chargesByPayee(view: BudgetView, includeOffBudget: boolean): Map<string
 }
 
 /** The longest run of charges ending with the latest whose gaps all keep close to their median, if 3 or more. */
-function steadyTail<T extends { date: string }>(charges: T[]): { run: T[]; interval: number } | undefined {
+export function steadyTail<T extends { date: string }>(charges: T[]): { run: T[]; interval: number } | undefined {
   for (let start = 0; start + MIN_CHARGES <= charges.length; start++) {
     const run = charges.slice(start);
     const gaps = run.slice(1).map((c, i) => gap(run[i]!.date, c.date));
@@ -66,21 +66,27 @@ function steadyTail<T extends { date: string }>(charges: T[]): { run: T[]; inter
   return undefined;
 }
 
+/** The rule for one payee's charges (positive amounts, oldest first): its rise, if its latest is one. */
+export function priceIncreaseOf(charges: { date: string; amount: number }[], today: string): Omit<PriceIncrease, 'payee_id'> | undefined {
+  const steady = steadyTail(charges);
+  if (!steady) return undefined;
+  const latest = steady.run[steady.run.length - 1]!;
+  if (gap(latest.date, today) > steady.interval * 1.5) return undefined;
+  const earlier = steady.run.slice(0, -1).map((c) => c.amount);
+  const usual = median(earlier);
+  // Integer arithmetic in percent: |a − usual| · 100 ≤ usual · 2 for every earlier charge.
+  if (!earlier.every((a) => Math.abs(a - usual) * 100 <= usual * STEADY_PRICE_PCT)) return undefined;
+  if (latest.amount * 100 < usual * (100 + INCREASE_PCT)) return undefined;
+  return { old: usual, new: latest.amount, date: latest.date, interval_days: steady.interval };
+}
+
 /** Every recurring charge whose latest price is 5% or more above its steady usual price, the largest rise first. */
 export function priceIncreases(view: BudgetView, today: string, includeOffBudget: boolean): PriceIncrease[] {
   const found: PriceIncrease[] = [];
   for (const [payee, charges] of chargesByPayee(view, includeOffBudget)) {
     if (view.replica.payees.get(payee)?.transfer_account_id) continue;
-    const steady = steadyTail(charges);
-    if (!steady) continue;
-    const latest = steady.run[steady.run.length - 1]!;
-    if (gap(latest.date, today) > steady.interval * 1.5) continue;
-    const earlier = steady.run.slice(0, -1).map((c) => c.amount);
-    const usual = median(earlier);
-    // Integer arithmetic in percent: |a − usual| · 100 ≤ usual · 2 for every earlier charge.
-    if (!earlier.every((a) => Math.abs(a - usual) * 100 <= usual * STEADY_PRICE_PCT)) continue;
-    if (latest.amount * 100 < usual * (100 + INCREASE_PCT)) continue;
-    found.push({ payee_id: payee, old: usual, new: latest.amount, date: latest.date, interval_days: steady.interval });
+    const rise = priceIncreaseOf(charges, today);
+    if (rise) found.push({ payee_id: payee, ...rise });
   }
   return found.sort((a, b) => b.new * a.old - a.new * b.old || (a.payee_id < b.payee_id ? -1 : 1));
 }

@@ -55,3 +55,21 @@ export function project(view: BudgetView, today: string, days: number): Occurren
     return { date, scheduled: s, balance: balances.get(s.account_id) ?? 0 };
   });
 }
+
+/** Occurrences of one schedule listed as overdue at most (a long-missed daily one says the rest by count). */
+const OVERDUE_PER_SCHEDULE = 12;
+
+/**
+ * The occurrences past their date and not entered: a schedule whose next date is before today,
+ * from that date through yesterday on its frequency (YNAB moves the next date on once one is
+ * entered, so each of these is still owed), the oldest first.
+ */
+export function overdue(view: BudgetView, today: string): { date: string; scheduled: E.ScheduledTransactionSummaryBase }[] {
+  const out: { date: string; scheduled: E.ScheduledTransactionSummaryBase }[] = [];
+  for (const s of view.replica.scheduled.values()) {
+    if (s.date_next >= today) continue;
+    const dates = datesOf(s, s.date_next, addDays(today, -1)).slice(0, OVERDUE_PER_SCHEDULE);
+    for (const date of dates) out.push({ date, scheduled: s });
+  }
+  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduled.id < b.scheduled.id ? -1 : 1));
+}

@@ -1,6 +1,6 @@
 /**
- * Which tools a server offers: toolsets (one per area of the API, plus `insights`, `changes`:
- * the undo journal and undo, and `rules`: the house rules) and the
+ * Which tools a server offers: toolsets (one per area of the API, plus `insights`, `planning`: the
+ * insights that look ahead, `changes`: the undo journal and undo, and `rules`: the house rules) and the
  * `core` profile, the insight tools with the handful of API tools an assistant uses most, sized
  * for hosts that pay for every tool definition at the start of each conversation.
  * `list_budgets` is offered under every selection: whatever else is chosen, the assistant can
@@ -8,7 +8,7 @@
  */
 import { TOOLSETS } from '../api/operations/index.js';
 
-export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'changes', 'rules'] as const;
+export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'planning', 'changes', 'rules'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];
 
 /** A selection: toolsets, and/or the `core` profile. */
@@ -31,6 +31,8 @@ export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'review_transactions',
   // "Always file Shell as Fuel" is said in a normal conversation; listing and tidying rules is the rules toolset's.
   'set_rule',
+  // Planning tools of the core profile (the rest of `planning` is offered by its toolset only).
+  'forecast',
 ]);
 
 /** Offered whatever the selection. */

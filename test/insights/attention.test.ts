@@ -64,6 +64,8 @@ function compactOf(k: string, e: any): any {
       return { name: e.name, ...figures('balance', 'lowest_balance'), lowest_on: e.lowest_on };
     case 'unreconciled':
       return { name: e.name, last_reconciled_on: e.last_reconciled_on };
+    case 'price_increase':
+      return { name: e.name, ...figures('old', 'new') };
     default:
       return { ...figures('ready_to_assign'), state: e.state };
   }

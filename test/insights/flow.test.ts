@@ -5,7 +5,7 @@
  * scheduled transactions of the coming days are expanded by their frequency here too, and each
  * occurrence's projected balance carried forward from the accounts' balances.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { lastDay, raw, shiftMonth, thisMonth, todayUtc, usd, written, type Detail } from './raw.js';
 
@@ -47,6 +47,81 @@ describe('cash_flow', () => {
     expect(res.totals).toEqual(written(detail, { income, spending, ...(full ? { net: income - spending } : {}) }, true));
     expect(ok(await h.call('cash_flow', { months: 2 })).months).toHaveLength(2);
     expect(Buffer.byteLength((await h.call('cash_flow', { months: 3 })).content[0].text)).toBeLessThanOrEqual(2048);
+  });
+});
+
+describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
+  const shift = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+  it('lists the occurrences from/to, balances still carried from today; days and to together is an error', async () => {
+    const r = await raw(h.sb);
+    const today = todayUtc();
+    const [from, to] = [shift(today, 10), shift(today, 50)];
+    const res = ok(await h.call('upcoming', { from, to, detail: 'full', limit: 100 }));
+    const expected = r.scheduled
+      .flatMap((s) => occurrences(s, from, to).map((date) => ({ date, s })))
+      .filter((o) => r.account.get(o.s.account_id)?.on_budget)
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+    expect(res.count).toBe(expected.length);
+    expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
+    // The first occurrence's balance counts everything scheduled from today, before the window too.
+    const first = expected[0]!;
+    const before = r.scheduled
+      .flatMap((s) => occurrences(s, today, first.date).map((date) => ({ date, s })))
+      .filter((o) => o.date < first.date || (o.date === first.date && o.s.id <= first.s.id));
+    const balance = r.account.get(first.s.account_id).balance;
+    const moved = before.reduce(
+      (sum, o) => sum + (o.s.account_id === first.s.account_id ? o.s.amount : 0) - (o.s.transfer_account_id === first.s.account_id ? o.s.amount : 0),
+      0,
+    );
+    expect(res.occurrences[0].projected_balance_milliunits).toBe(balance + moved);
+    const both = await h.call('upcoming', { days: 5, to });
+    expect(both.isError).toBe(true);
+    expect(both.content[0].text).toMatch(/days or to, not both/);
+  });
+
+  it('lists occurrences past their date and not entered apart, with their total, instead of dropping them', async () => {
+    const tomorrow = shift(todayUtc(), 1);
+    ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Everyday Checking',
+        date: tomorrow,
+        amount: -80,
+        payee_name: 'Overdue Plumber',
+        frequency: 'never',
+        allow_new_payee: true,
+      }),
+    );
+    ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: 'Everyday Checking',
+        date: tomorrow,
+        amount: -20,
+        payee_name: 'Overdue Weekly',
+        frequency: 'daily',
+        allow_new_payee: true,
+      }),
+    );
+    // Three days on: the server and the sandbox (one process) both see the later date.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3 * 86_400_000 });
+    try {
+      const today = todayUtc();
+      const r = await raw(h.sb);
+      const late = r.scheduled
+        .filter((s) => s.date_next < today)
+        .flatMap((s) => occurrences(s, s.date_next, shift(today, -1)).map((date) => ({ date, s })))
+        .filter((o) => r.account.get(o.s.account_id)?.on_budget)
+        .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+      expect(late.map((o) => o.s.payee_name)).toContain('Overdue Plumber');
+      const res = ok(await h.call('upcoming', { detail: 'full' }));
+      expect(res.overdue_count).toBe(late.length);
+      expect(res.overdue.map((o: any) => [o.date, o.scheduled_transaction_id, o.amount_milliunits])).toEqual(late.map((o) => [o.date, o.s.id, o.s.amount]));
+      expect(res.overdue_total_milliunits).toBe(late.reduce((sum, o) => sum + o.s.amount, 0));
+      // Not among the occurrences to come.
+      expect(res.occurrences.some((o: any) => o.date < today)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

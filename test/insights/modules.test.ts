@@ -10,6 +10,8 @@ import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod';
 import * as cashFlowFile from '../../src/insights/cash-flow.js';
+import * as forecastFile from '../../src/insights/forecast.js';
+import * as recurringFile from '../../src/insights/recurring.js';
 import * as needsAttentionFile from '../../src/insights/needs-attention.js';
 import * as reviewTransactionsFile from '../../src/insights/review-transactions.js';
 import * as searchTransactionsFile from '../../src/insights/search-transactions.js';
@@ -26,6 +28,8 @@ const FILES: Record<string, Record<string, unknown>> = {
   'cash-flow': cashFlowFile,
   upcoming: upcomingFile,
   'review-transactions': reviewTransactionsFile,
+  forecast: forecastFile,
+  recurring: recurringFile,
 };
 
 const camel = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());

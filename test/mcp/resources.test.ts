@@ -85,6 +85,7 @@ describe('ynab://status', () => {
       'transactions',
       'scheduled',
       'insights',
+      'planning',
       'changes',
       'rules',
     ]);

@@ -61,6 +61,8 @@ const EXPECTED = [
   'cash_flow',
   'upcoming',
   'review_transactions',
+  'forecast',
+  'recurring',
   'create_transfer',
   'move_money',
   'approve_transactions',
@@ -169,7 +171,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(62);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(64);
   });
 });
 

@@ -156,6 +156,47 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     await finish(v);
   });
 
+  it('forecast: the balance ahead as a line, the first day below zero marked, each month end in figures', async () => {
+    // An account that goes below zero: 100 today, 500 scheduled to go out in twenty days (past
+    // needs_attention's 14-day window, so the attention view's test sees the demo as it was).
+    const name = `View Forecast ${theme} ${Date.now().toString(36)}`;
+    const inTwenty = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    ok(await h.call('create_account', { name, type: 'checking', balance: 100 }));
+    ok(
+      await h.call('create_scheduled_transaction', {
+        account_id: name,
+        date: inTwenty,
+        amount: -500,
+        payee_name: `View Landlord ${theme}`,
+        frequency: 'never',
+        allow_new_payee: true,
+      }),
+    );
+    const v = await show('forecast', { account_id: name }, theme);
+    const r = v.result;
+    expect(r.below_zero).toMatchObject({ date: inTwenty, account_name: name, balance_milliunits: -400_000 });
+    const ends = Object.values(r.month_end_balances_milliunits) as number[];
+    await expectShown(v, [name, r.balance_today_formatted, r.lowest.balance_formatted, ...ends.map(money)]);
+    expect(await v.view.locator('svg.chart').count()).toBe(1);
+    expect(await v.view.locator('svg.chart line.mark').count()).toBe(1);
+    expect(await v.view.locator('svg.chart text.mark').textContent()).toContain(name);
+    // A point for today, each day with a change, and each month end after the last day.
+    const days = Object.keys(r.day_balances_milliunits);
+    const endsAfter = Object.keys(r.month_end_balances_milliunits).filter((m) => `${m}-28` > (days.at(-1) ?? ''));
+    expect(await v.view.locator('svg.chart circle').count()).toBe(1 + days.length + endsAfter.length);
+    await readable(v, theme);
+    await photograph(v, `forecast-${theme}`);
+    await finish(v);
+    // The demo's cash accounts, full detail: rows rather than keyed figures, marked only when below zero.
+    const all = await show('forecast', { detail: 'full' }, theme);
+    await expectShown(
+      all,
+      all.result.months.map((m: any) => m.end_formatted),
+    );
+    expect(await all.view.locator('svg.chart line.mark').count()).toBe(all.result.below_zero ? 1 : 0);
+    await finish(all);
+  });
+
   it('get_month: every category with assigned, activity and available, overspending marked, Ready to Assign', async () => {
     // A purchase beyond what its category holds: the month has overspending to mark whatever
     // the demo's current month holds on the day the test runs.

@@ -9,6 +9,8 @@
  */
 import * as z from 'zod';
 import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
+import { FORECAST_INPUT, forecast } from '../../insights/forecast.js';
+import { RECURRING_INPUT, recurring } from '../../insights/recurring.js';
 import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
@@ -60,7 +62,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
-    description: `Use for "what bills are coming": scheduled transactions due in the coming days, each with its account's projected balance. ${MONEY}`,
+    description: `Use for "what bills are coming": scheduled transactions due in the coming days (or from/to), each with its account's projected balance; overdue ones apart. ${MONEY}`,
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
@@ -75,5 +77,25 @@ export const INSIGHTS: readonly InsightRow[] = [
     output: { summary: object },
     rules: true,
     compute: reviewTransactions,
+  },
+  {
+    name: 'forecast',
+    title: 'Forecast',
+    description: 'Use for "make it to payday?": balances by month, day; first day below 0; next income.',
+    toolset: 'planning',
+    input: FORECAST_INPUT,
+    // The member compact and full answers both have.
+    output: { accounts: rows },
+    compute: forecast,
+  },
+  {
+    name: 'recurring',
+    title: 'Recurring',
+    description:
+      'Use for "what do we pay every month": subscriptions, bills and income from history: cadence, amount, next date, annual cost, price rises, totals. Milliunits.',
+    toolset: 'planning',
+    input: RECURRING_INPUT,
+    output: { subscriptions: rows },
+    compute: recurring,
   },
 ];

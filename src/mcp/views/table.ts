@@ -39,6 +39,12 @@ export const VIEWS: readonly ViewSpec[] = [
     title: 'Needs attention',
     description: 'What needs attention, by kind, with counts and examples. A kind opens the transactions behind it.',
   },
+  {
+    name: 'forecast',
+    tool: 'forecast',
+    title: 'Forecast',
+    description: 'The balance ahead, day by day and at each month end, the first day below zero marked, and the next income.',
+  },
 ];
 
 export const viewUri = (view: ViewSpec): string => `ui://ynab/${view.name}`;

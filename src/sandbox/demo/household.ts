@@ -20,6 +20,7 @@ import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type Month
 import { HOUSEHOLD_GROUPS, HOUSEHOLD_LOCATIONS, HOUSEHOLD_MERCHANTS } from './household-catalog.js';
 import { addHouseholdScheduled } from './household-scheduled.js';
 import { householdExtras, planHouseholdMonth } from './household-months.js';
+import { planningExtras } from './household-planning.js';
 import { USD_FORMAT } from '../../api/money.js';
 import { Ledger, type Entry } from './ledger.js';
 import { Random } from './random.js';
@@ -120,7 +121,7 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
           payout: balancingPayout(HOUSEHOLD_MERCHANTS),
           onCash: (amount) => (h.walletPlanned += amount),
         };
-        h.extras = householdExtras(h, rng.cents(52, 96));
+        h.extras = [...householdExtras(h, rng.cents(52, 96)), ...planningExtras(h)];
       },
       plan: (slot) => planHouseholdMonth(h, slot),
       fill: (slot, count) => fillMonth(fill!, slot, count),

@@ -1,0 +1,130 @@
+/**
+ * forecast's answer: the headline figures (today, the end, the lowest point, the first date below
+ * zero, the next income and the cash until then), the balance at each month's end (and its lowest),
+ * each day of the first 60 whose balance changes, and the assumptions as a list: how the balances
+ * start, which recurring items at which amounts and dates, what schedules and assigned money count,
+ * and what is left out. Compact by default (milliunits in rows, the recurring items as one line
+ * each); full detail adds each account's month-end balance and each item as fields.
+ */
+import { addDays, type IsoDate } from '../api/dates.js';
+import { formatMilliunits } from '../api/money.js';
+import type { Detected } from './recurring-detect.js';
+import type { FlowEvent, Source } from './forecast-events.js';
+import { DAILY_DAYS, type Simulation } from './forecast-sim.js';
+import { present, rowMoney } from './format.js';
+import type { InsightContext, InsightResult } from './types.js';
+
+export interface Forecasted {
+  accounts: string[];
+  until: IsoDate;
+  include: ReadonlySet<Source>;
+  main: string;
+  sim: Simulation;
+  events: FlowEvent[];
+  used: Detected[];
+  covered: Detected[];
+  full: boolean;
+}
+
+/** Recurring items listed in compact detail (the rest are counted, and said to be). */
+const COMPACT_ITEMS = 3;
+/**
+ * What a compact answer may take (the rest of the 2 KB is the envelope: the data boundary,
+ * freshness, a notice): past it, the daily points stop earlier, and the answer says where.
+ */
+const COMPACT_CHARS = 1560;
+
+function assumptions(ctx: InsightContext, f: Forecasted): unknown[] {
+  const { view } = ctx;
+  const fmt = (m: number) => formatMilliunits(m, ctx.format);
+  const payee = (id: string | null) => view.payeeName(id) ?? 'no payee';
+  const list: unknown[] = ['From balances today (uncleared in); outflows first each day.'];
+  const dates = (r: Detected) => f.events.filter((e) => e.source === 'recurring' && e.payee_id === r.payee_id && e.account_id === r.account_id).length;
+  if (f.include.has('scheduled')) list.push(`Scheduled: ${f.events.filter((e) => e.source === 'scheduled').length} dates.`);
+  if (f.include.has('recurring')) {
+    // The items that fall in the horizon, the largest first.
+    const used = f.used.filter((r) => dates(r) > 0).sort((a, b) => Math.abs(b.typical) * dates(b) - Math.abs(a.typical) * dates(a));
+    const shown = f.full ? used : used.slice(0, COMPACT_ITEMS);
+    const items = shown.map((r) =>
+      f.full
+        ? present({
+            payee_name: payee(r.payee_id),
+            account_name: view.accountName(r.account_id),
+            cadence: r.cadence,
+            ...ctx.money('amount', r.typical),
+            next_date: r.next_date,
+            dates: dates(r),
+          })
+        : `${payee(r.payee_id)} ${fmt(r.typical)} ${r.cadence}`,
+    );
+    const more = used.length - shown.length;
+    list.push({ recurring: items, ...(more ? { more } : {}), rule: 'as recurring finds them; due and not seen: today' });
+    const once = [...new Set(f.covered.map((r) => payee(r.payee_id)))];
+    if (once.length) list.push(f.full ? `Counted once, as scheduled: ${once.join(', ')}.` : `${once.length} also scheduled: counted once.`);
+  }
+  if (f.include.has('assigned')) {
+    const total = f.events.filter((e) => e.source === 'assigned').reduce((s, e) => s + e.amount, 0);
+    list.push(
+      `Assigned money as spending (${fmt(total)}): this month's unspent today, later months' on the 1st, less their scheduled and recurring; from ${view.accountName(f.main)}; no card payments.`,
+    );
+  } else list.push('Not counted: other spending (include "assigned").');
+  return list;
+}
+
+export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResult {
+  const { view, today } = ctx;
+  const { sim, full } = f;
+  const fig = rowMoney(ctx.money, full);
+  const dailyUntil = addDays(today, DAILY_DAYS);
+  const income = sim.nextIncome;
+  const days = sim.days.filter((d) => d.date <= dailyUntil);
+  const dayMap: Record<string, number> = Object.fromEntries(days.map((d) => [d.date, d.balance]));
+  const structured: Record<string, unknown> = {
+    ...(full ? { from: today } : {}),
+    until: f.until,
+    accounts: f.accounts.map((id) => view.accountName(id)),
+    ...ctx.money('balance_today', sim.start),
+    ...(full ? ctx.money('balance_at_end', sim.end) : {}),
+    lowest: { date: sim.lowest.date, ...ctx.money('balance', sim.lowest.balance) },
+    // Said even when it does not happen: "not below zero" is the answer to "will we make it".
+    below_zero: sim.belowZero
+      ? { date: sim.belowZero.date, account_name: view.accountName(sim.belowZero.account_id), ...ctx.money('balance', sim.belowZero.balance) }
+      : null,
+    next_income: income
+      ? {
+          date: income.date,
+          payee_name: view.payeeName(income.payee_id),
+          ...ctx.money('amount', income.amount),
+          // The least the chosen accounts hold together from today until it arrives.
+          ...ctx.money('available_until_then', income.lowest.balance),
+        }
+      : null,
+    // Compact: one member per month and per day, its balance in milliunits; full: rows.
+    ...(full
+      ? {
+          months: sim.months.map((m) =>
+            present({
+              month: m.month,
+              ...fig('end', m.end),
+              ...fig('low', m.low),
+              accounts: f.accounts.length > 1 ? Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id), b])) : null,
+            }),
+          ),
+          days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
+        }
+      : { month_end_balances_milliunits: Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end])), day_balances_milliunits: dayMap }),
+    assumptions: assumptions(ctx, f),
+  };
+  if (!full) fitDays(structured, dayMap);
+  return { structured };
+}
+
+/** Compact: the daily points from the last, while the answer is over its share (a long horizon's months take room). */
+function fitDays(structured: Record<string, unknown>, days: Record<string, number>): void {
+  const dates = Object.keys(days);
+  let cut = 0;
+  while (dates.length > cut && JSON.stringify(structured).length > COMPACT_CHARS) {
+    delete days[dates[dates.length - ++cut]!];
+    structured.days_through = dates[dates.length - cut - 1] ?? 'none: detail "full" has them';
+  }
+}
