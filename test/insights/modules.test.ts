@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod';
 import * as cashFlowFile from '../../src/insights/cash-flow.js';
+import * as debtPayoffFile from '../../src/insights/debt-payoff.js';
 import * as needsAttentionFile from '../../src/insights/needs-attention.js';
 import * as reviewTransactionsFile from '../../src/insights/review-transactions.js';
 import * as searchTransactionsFile from '../../src/insights/search-transactions.js';
@@ -24,6 +25,7 @@ const FILES: Record<string, Record<string, unknown>> = {
   'search-transactions': searchTransactionsFile,
   'needs-attention': needsAttentionFile,
   'cash-flow': cashFlowFile,
+  'debt-payoff': debtPayoffFile,
   upcoming: upcomingFile,
   'review-transactions': reviewTransactionsFile,
 };

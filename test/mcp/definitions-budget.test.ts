@@ -2,7 +2,7 @@
  * What a host pays for the tool definitions at the start of every conversation: the byte length
  * of the JSON `tools` array of tools/list, through a real MCP client. The 44 API tools stay
  * within 40 KB with every operation, argument and unit statement kept; the whole default list
- * within 56 KB; the `core` profile within 17 KB, with `--writes confirm` too (every write then
+ * within 60 KB; the `core` profile within 18 KB, with `--writes confirm` too (every write then
  * takes confirm_token). Every toolset selection can find budgets.
  * Schemas are lean (no dialect per tool, no ±2^53 bounds, no empty schemas) and portable: one
  * `type` per schema, and the MCP Inspector's portability check (`--strict`) finds nothing.
@@ -18,6 +18,8 @@ import { INSPECTOR, skipWithoutInspector } from '../helpers/inspector.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../helpers/tools-list.js';
 
 const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming', 'review_transactions'];
+/** The planning toolset's tools outside core (issue 35). */
+const PLANNING = ['debt_payoff'];
 const TASKS = [
   'create_transfer',
   'move_money',
@@ -33,9 +35,9 @@ const TASKS = [
 const { api: API_BUDGET, all: ALL_BUDGET, core: CORE_BUDGET } = DEFINITION_BUDGETS;
 
 describe('definitions budget', () => {
-  it('the 44 API tools take at most 40 KB, the default list at most 56 KB, core at most 17 KB', async () => {
+  it('the 44 API tools take at most 40 KB, the default list at most 60 KB, core at most 18 KB', async () => {
     const all = await listed();
-    const api = all.filter((t) => !INSIGHTS.includes(t.name) && !TASKS.includes(t.name));
+    const api = all.filter((t) => !INSIGHTS.includes(t.name) && !TASKS.includes(t.name) && !PLANNING.includes(t.name));
     expect(api).toHaveLength(44);
     expect(bytes(api)).toBeLessThanOrEqual(API_BUDGET);
     expect(bytes(all)).toBeLessThanOrEqual(ALL_BUDGET);

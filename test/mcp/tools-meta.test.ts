@@ -1,6 +1,6 @@
 /**
  * The tool surface as clients see it (tools/list through a real MCP client): exactly the 44
- * API tools, the 6 insight tools and the 7 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
+ * API tools, the 7 insight tools and the 7 task tools (writes shaped as tasks, the undo journal), each with a title, a short description that says when to
  * use it and states units, annotations where they mean something, a lean output schema, strict
  * inputs without oneOf/allOf and with anyOf only for a nullable field; and a snapshot of every tool's schemas that fails on drift
  * (UPDATE_TOOLSNAPS=1 rewrites them).
@@ -60,6 +60,7 @@ const EXPECTED = [
   'needs_attention',
   'cash_flow',
   'upcoming',
+  'debt_payoff',
   'review_transactions',
   'create_transfer',
   'move_money',
@@ -90,7 +91,7 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
 }
 
 describe('the tool surface', () => {
-  it('has exactly the 44 API tools, named as the operations, the 6 insight tools and the 7 task tools', () => {
+  it('has exactly the 44 API tools, named as the operations, the 7 insight tools and the 7 task tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
   });
 
@@ -116,7 +117,8 @@ describe('the tool surface', () => {
 
   it('states units wherever money is involved', () => {
     const moneyTools = tools.filter(
-      (t) => /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming/.test(t.name) && t.annotations.readOnlyHint,
+      (t) =>
+        /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming|debt_payoff/.test(t.name) && t.annotations.readOnlyHint,
     );
     for (const t of moneyTools)
       if (!/payee_locations|groups/.test(t.name))
@@ -164,7 +166,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(57);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(58);
   });
 });
 

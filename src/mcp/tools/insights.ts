@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
+import { DEBT_PAYOFF_INPUT, debtPayoff } from '../../insights/debt-payoff.js';
 import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
@@ -64,6 +65,16 @@ export const INSIGHTS: readonly InsightRow[] = [
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
+  },
+  {
+    name: 'debt_payoff',
+    title: 'Debt payoff',
+    description:
+      'Use for "when is the debt paid off": payoff month and interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. In milliunits.',
+    toolset: 'planning',
+    input: DEBT_PAYOFF_INPUT,
+    output: { debts: rows },
+    compute: debtPayoff,
   },
   {
     name: 'review_transactions',
