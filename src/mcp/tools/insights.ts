@@ -45,7 +45,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: transactions to approve or categorize, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention" or a check-up: transactions to approve or categorize, overspent or underfunded categories, card payment shortfalls (why; full detail: the move_money moves that cover them), bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
