@@ -39,6 +39,12 @@ export const VIEWS: readonly ViewSpec[] = [
     title: 'Needs attention',
     description: 'What needs attention, by kind, with counts and examples. A kind opens the transactions behind it.',
   },
+  {
+    name: 'debt-payoff',
+    tool: 'debt_payoff',
+    title: 'Debt payoff',
+    description: 'What is owed month by month, minimums only against avalanche and snowball, and each debt’s payoff month and interest.',
+  },
 ];
 
 export const viewUri = (view: ViewSpec): string => `ui://ynab/${view.name}`;
