@@ -3,6 +3,7 @@
  * A new section is a file exporting a BenchSection (see section.ts) and one line here.
  */
 import { answersSection } from './answers.bench.js';
+import { debtSection } from './debt.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
@@ -22,6 +23,7 @@ export const SECTIONS: readonly BenchSection[] = [
   loadSection,
   stateSection,
   answersSection,
+  debtSection,
   writesSection,
   reviewSection,
   statementSection,
