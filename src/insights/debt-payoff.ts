@@ -23,7 +23,9 @@ export const DEBT_PAYOFF_INPUT = {
   strategy: z.enum(['both', 'avalanche', 'snowball', 'as_is']).optional(),
   extra_per_month: z.number().optional(),
   apr: z.record(z.string(), z.number()).optional(),
-  ...DETAIL_ARG,
+  // The other insights' detail, unexplained: full adds the monthly schedule (the description of
+  // DETAIL_ARG would put this tool over its share of tools/list).
+  detail: DETAIL_ARG.detail.unwrap().optional(),
 };
 
 /** Debt accounts with YNAB's loan terms; credit accounts and other liabilities take an APR. */
