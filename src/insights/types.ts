@@ -44,7 +44,8 @@ export interface InsightSpec<S extends InsightShape = InsightShape> {
    * is compared both ways, so each row fits `InsightSpec` without a cast. Each compute declares
    * its arguments as its own input's type (src/insights/<name>.ts); the table pairs the two
    * (test/insights/modules.test.ts checks it) and the caller passes arguments already validated
-   * against that input.
+   * against that input. A promise where the computation loads on the tool's first call (a
+   * planning tool: the start of a server does not pay for it).
    */
-  compute(ctx: InsightContext, args: InsightArgs<S>): InsightResult;
+  compute(ctx: InsightContext, args: InsightArgs<S>): InsightResult | Promise<InsightResult>;
 }

@@ -186,8 +186,8 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
   // A paged insight too large for one answer holds fewer rows and says how to get the rest.
   const said = new Map<Record<string, unknown>, string[]>();
   const fit = await fitPage(
-    (limit) => {
-      const r = def.compute(ctx, limit ? { ...target.args, limit } : target.args);
+    async (limit) => {
+      const r = await def.compute(ctx, limit ? { ...target.args, limit } : target.args);
       said.set(r.structured, r.notices ?? []);
       return r.structured;
     },
