@@ -115,6 +115,11 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
   const accounts = [...ctx.view.replica.accounts.values()].filter((x) => !x.deleted && !x.closed && DEBT_TYPES.has(x.type));
   const { debts, leftOut } = debtsOf(ctx, aprByAccount(accounts, a.apr), unit);
   const first = addMonths(currentMonth(new Date(`${ctx.today}T00:00:00Z`)), 1);
+  // Nothing to plan: no plans (a "debt-free" month would say something that was never planned).
+  if (!debts.length) {
+    const none = Object.keys(leftOut).length ? 'No debt can be planned: see left_out.' : 'No open debt account owes money.';
+    return { structured: { as_of: ctx.today, debts: [], plans: [], ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}) }, notices: [none] };
+  }
   const plans = PLANS[a.strategy ?? 'both']!.map((s) => simulate(debts, s, extra, first, HORIZON));
   const base = plans[0]!;
   const debtFree = (p: PlanResult) => (p.payoff.includes(null) ? null : p.payoff.reduce((x, y) => (y! > x! ? y : x), first));

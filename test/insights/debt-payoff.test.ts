@@ -128,3 +128,11 @@ describe('avalanche and snowball on two debts, by hand', () => {
     expect([divHalfEven(5n, 10n), divHalfEven(15n, 10n), divHalfEven(25n, 10n), divHalfEven(26n, 10n)]).toEqual([0n, 2n, 2n, 3n]);
   });
 });
+
+describe('debt_payoff without debts', () => {
+  it('plans nothing and says why for a budget that owes nothing', async () => {
+    const res = ok(await h.call('debt_payoff', { budget_id: 'Haushalt Berlin' }));
+    expect(res).toMatchObject({ debts: [], plans: [] });
+    expect(res.notices.join(' ')).toMatch(/No open debt account owes money/);
+  });
+});
