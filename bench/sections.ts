@@ -5,6 +5,7 @@
 import { answersSection } from './answers.bench.js';
 import { bankFilesSection } from './bank-files.bench.js';
 import { applyRulesSection } from './apply-rules.bench.js';
+import { debtSection } from './debt.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
@@ -26,6 +27,7 @@ export const SECTIONS: readonly BenchSection[] = [
   loadSection,
   stateSection,
   answersSection,
+  debtSection,
   writesSection,
   reviewSection,
   planningSection,

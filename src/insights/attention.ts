@@ -10,6 +10,7 @@ import { addDays, currentMonth } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import type { Money } from './format.js';
 import { present } from './format.js';
+import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from './price-increase.js';
 import { project } from './schedule.js';
 import type { BudgetView, Line } from './view.js';
@@ -77,6 +78,12 @@ function spendingBySource(ctx: AttentionContext, month: string): (categoryId: st
   };
 }
 
+/** A shortfall's cause in a few words: the categories overspent on the card this month, and/or debt carried. */
+function why(c: Coverage): string {
+  const over = c.overspent.length ? `overspent: ${c.overspent.map((o) => o.category).join(', ')}` : '';
+  return [over, c.carried > 0 ? 'debt carried' : ''].filter(Boolean).join('; ');
+}
+
 /** A line YNAB shows as uncategorized: budget activity without a category (transfers and starting balances never are). */
 export const uncategorizedLine = (view: BudgetView, l: Line) =>
   l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === view.uncategorizedId);
@@ -137,28 +144,23 @@ export const CHECKS = [
   {
     kind: 'card_payment_shortfall',
     reason: 'Payment category holds less than the card owes.',
-    find: (ctx) => {
-      const categories = new Map(monthCategories(ctx).map((c) => [c.id, c]));
-      const rows: { shortfall: number; row: Record<string, unknown> }[] = [];
-      for (const a of ctx.view.replica.accounts.values()) {
-        const payment = ctx.view.paymentCategoryOf(a.id);
-        if (a.closed || a.balance >= 0 || !payment) continue;
-        const available = categories.get(payment)?.balance ?? 0;
-        const shortfall = -a.balance - available;
-        if (shortfall > 0)
-          rows.push({
-            shortfall,
-            row: {
-              ...idOf(ctx, a.id),
-              name: a.name,
-              ...ctx.money('balance', a.balance),
-              ...(ctx.full ? ctx.money('payment_available', available) : {}),
-              ...ctx.money('shortfall', shortfall),
-            },
-          });
-      }
-      return rows.sort((x, y) => y.shortfall - x.shortfall).map((x) => x.row);
-    },
+    // Why (this month's credit overspending on the card, or debt carried) and, in full detail,
+    // the move_money arguments that would cover it (card-coverage.ts).
+    find: (ctx) =>
+      cardCoverage(ctx.view, ctx.today).map((c) => ({
+        ...idOf(ctx, c.account.id),
+        name: c.account.name,
+        ...ctx.money('balance', c.account.balance),
+        ...(ctx.full ? ctx.money('payment_available', c.available) : {}),
+        ...ctx.money('shortfall', c.shortfall),
+        ...(ctx.full
+          ? {
+              overspent: c.overspent.map((o) => ({ category: o.category, ...ctx.money('amount', o.amount) })),
+              ...ctx.money('carried', c.carried),
+              cover_with_move_money: c.moves,
+            }
+          : { why: why(c) }),
+      })),
   },
   {
     kind: 'upcoming_shortfall',

@@ -58,8 +58,14 @@ function compactOf(k: string, e: any): any {
       return { name: e.name, ...figures('overspent', 'credit_overspent'), type: e.type };
     case 'underfunded':
       return { name: e.name, ...figures('underfunded') };
-    case 'card_payment_shortfall':
-      return { name: e.name, ...figures('balance', 'shortfall') };
+    case 'card_payment_shortfall': {
+      // Compact says why in a few words: the categories overspent on the card, and/or debt carried.
+      const why = [
+        e.overspent.length ? `overspent: ${e.overspent.map((o: any) => o.category).join(', ')}` : '',
+        e.carried_milliunits > 0 ? 'debt carried' : '',
+      ];
+      return { name: e.name, ...figures('balance', 'shortfall'), why: why.filter(Boolean).join('; ') };
+    }
     case 'upcoming_shortfall':
       return { name: e.name, ...figures('balance', 'lowest_balance'), lowest_on: e.lowest_on };
     case 'unreconciled':

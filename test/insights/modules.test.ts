@@ -12,6 +12,7 @@ import type * as z from 'zod';
 import * as cashFlowFile from '../../src/insights/cash-flow.js';
 import * as forecastFile from '../../src/insights/forecast.js';
 import * as recurringFile from '../../src/insights/recurring.js';
+import * as debtPayoffFile from '../../src/insights/debt-payoff.js';
 import * as needsAttentionFile from '../../src/insights/needs-attention.js';
 import * as reviewTransactionsFile from '../../src/insights/review-transactions.js';
 import * as searchTransactionsFile from '../../src/insights/search-transactions.js';
@@ -26,6 +27,7 @@ const FILES: Record<string, Record<string, unknown>> = {
   'search-transactions': searchTransactionsFile,
   'needs-attention': needsAttentionFile,
   'cash-flow': cashFlowFile,
+  'debt-payoff': debtPayoffFile,
   upcoming: upcomingFile,
   'review-transactions': reviewTransactionsFile,
   forecast: forecastFile,

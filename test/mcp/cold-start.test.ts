@@ -66,4 +66,6 @@ it('serve answers tools/list from the bundle, without loading a statement parser
   expect(loaded.filter((u) => parsers.some((p) => u.includes(`/node_modules/${p}/`)))).toEqual([]);
   // The planning tools' computations load with their first call (their own bundle files).
   expect(ours.filter((f) => /\/(forecast-run|recurring-list)-/.test(f))).toEqual([]);
+  // debt_payoff's computation loads with its first call (its own bundle file).
+  expect(ours.filter((f) => /\/debt-payoff-run-/.test(f))).toEqual([]);
 });

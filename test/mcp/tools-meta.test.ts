@@ -60,6 +60,7 @@ const EXPECTED = [
   'needs_attention',
   'cash_flow',
   'upcoming',
+  'debt_payoff',
   'review_transactions',
   'forecast',
   'recurring',
@@ -123,7 +124,8 @@ describe('the tool surface', () => {
 
   it('states units wherever money is involved', () => {
     const moneyTools = tools.filter(
-      (t) => /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming/.test(t.name) && t.annotations.readOnlyHint,
+      (t) =>
+        /transactions?$|accounts?$|categor|months?$|money_movements|summary|attention|flow|upcoming|debt_payoff/.test(t.name) && t.annotations.readOnlyHint,
     );
     for (const t of moneyTools)
       if (!/payee_locations|groups/.test(t.name))
@@ -171,7 +173,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(64);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(65);
   });
 });
 

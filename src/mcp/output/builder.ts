@@ -12,7 +12,7 @@
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
 import type { OutputKind } from '../../api/operations/index.js';
-import { compact, compactFieldNames, isRecord, live, project, ROW_KIND, type CompactContext } from './compact.js';
+import { compact, compactFieldNames, debtTerms, isRecord, live, project, ROW_KIND, type CompactContext } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
 export interface OutputShape {
@@ -54,12 +54,18 @@ const FIELDS_APPLY_TO: Partial<Record<OutputKind, { kind: OutputKind; member: st
   category_group: { kind: 'category', member: 'categories' },
 };
 
+/** A debt account in full detail: YNAB's maps as they came, and beside them the terms in effect today, readable. */
+function withDebtTerms(kind: OutputKind, e: Record<string, unknown>, ctx: CompactContext): Record<string, unknown> {
+  const debt = kind === 'account' ? debtTerms(e, ctx) : null;
+  return debt ? { ...e, debt } : e;
+}
+
 /**
  * One entity of an answer. Without `fields`, list items of some kinds are lean rows; with
  * `fields`, they are picked from the entity's whole compact form (so any compact field can be asked for).
  */
 function render(kind: OutputKind, e: Record<string, unknown>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
-  if (!o.fields?.length) return o.detail === 'full' ? e : compact((item && ROW_KIND[kind]) || kind, e, ctx);
+  if (!o.fields?.length) return o.detail === 'full' ? withDebtTerms(kind, e, ctx) : compact((item && ROW_KIND[kind]) || kind, e, ctx);
   const nested = FIELDS_APPLY_TO[kind];
   const base = o.detail === 'full' ? e : compact(kind, nested ? { ...e, categories: [] } : e, ctx);
   const inner = nested ? e[nested.member] : undefined;

@@ -3,6 +3,7 @@
  * questions, money as milliunits plus the budget's formatted text (never the float
  * `_currency` companions), and names next to the ids they stand for.
  */
+import { debtTermsOn, ratePercent, type Periodic } from '../../api/debt-terms.js';
 import { formatMilliunits } from '../../api/money.js';
 import type { OutputKind } from '../../api/operations/index.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
@@ -13,7 +14,11 @@ const COMPACT: Record<OutputKind, { plain: string[]; money?: string[] }> = {
   budget_summary: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency'] },
   budget_detail: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency', 'counts'] },
   settings: { plain: ['date_format', 'currency_format'] },
-  account: { plain: ['id', 'name', 'type', 'on_budget', 'closed', 'note', 'transfer_payee_id'], money: ['balance', 'cleared_balance', 'uncleared_balance'] },
+  // `debt`: a loan's interest rate, minimum payment and escrow as people read them (debtTerms).
+  account: {
+    plain: ['id', 'name', 'type', 'on_budget', 'closed', 'note', 'transfer_payee_id', 'debt'],
+    money: ['balance', 'cleared_balance', 'uncleared_balance'],
+  },
   category_group: { plain: ['id', 'name', 'hidden', 'internal'] },
   category: {
     plain: [
@@ -164,6 +169,7 @@ export function compact(kind: OutputKind, e: Record<string, unknown>, ctx: Compa
     extra.from_category_name = from ? (ctx.names?.category(from) ?? null) : 'Ready to Assign';
     extra.to_category_name = to ? (ctx.names?.category(to) ?? null) : 'Ready to Assign';
   }
+  if (kind === 'account') extra.debt = debtTerms(e, ctx);
   if (kind === 'payee_location') extra.payee_name = ctx.names?.payee(idIn(e.payee_id)) ?? null;
   if (kind === 'budget_detail') {
     const count = (k: string) => (Array.isArray(e[k]) ? e[k].length : 0);
@@ -206,6 +212,20 @@ export function compact(kind: OutputKind, e: Record<string, unknown>, ctx: Compa
     out.accounts = live(e.accounts).map((a) => compact('account', a, ctx));
   }
   return dropNulls(out);
+}
+
+/**
+ * A debt account's terms in effect today: the rate as a percentage (YNAB sends 4500 for 4.5%), the
+ * minimum payment and escrow as money. Null for an account without them.
+ */
+export function debtTerms(e: Record<string, unknown>, ctx: CompactContext): Record<string, unknown> | null {
+  const terms = debtTermsOn(e as Record<string, Periodic>, new Date().toISOString().slice(0, 10));
+  if (!terms) return null;
+  const out: Record<string, unknown> = {};
+  if (terms.rate !== null) out.interest_rate = ratePercent(terms.rate);
+  if (terms.minimum !== null) moneyPair({ minimum_payment: terms.minimum }, 'minimum_payment', ctx, out);
+  if (terms.escrow !== null) moneyPair({ escrow_amount: terms.escrow }, 'escrow_amount', ctx, out);
+  return out;
 }
 
 /** Compact answers leave out fields without a value: they cost tokens and say nothing. */

@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
 import { FORECAST_INPUT, forecast } from '../../insights/forecast.js';
 import { RECURRING_INPUT, recurring } from '../../insights/recurring.js';
+import { DEBT_PAYOFF_INPUT, debtPayoff } from '../../insights/debt-payoff.js';
 import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
@@ -46,7 +47,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: transactions to approve or categorize, overspent or underfunded categories, card payment shortfalls, bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention" or a check-up: transactions to approve or categorize, overspent or underfunded categories, card payment shortfalls (why; full detail: the move_money moves that cover them), bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
@@ -66,6 +67,15 @@ export const INSIGHTS: readonly InsightRow[] = [
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
+  },
+  {
+    name: 'debt_payoff',
+    title: 'Debt payoff',
+    description: 'Use for "when is the debt paid off": payoff month, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. In milliunits.',
+    toolset: 'planning',
+    input: DEBT_PAYOFF_INPUT,
+    output: { debts: rows },
+    compute: debtPayoff,
   },
   {
     name: 'review_transactions',

@@ -45,6 +45,12 @@ export const VIEWS: readonly ViewSpec[] = [
     title: 'Forecast',
     description: 'The balance ahead, day by day and at each month end, the first day below zero marked, and the next income.',
   },
+  {
+    name: 'debt-payoff',
+    tool: 'debt_payoff',
+    title: 'Debt payoff',
+    description: 'What is owed month by month, minimums only against avalanche and snowball, and each debt’s payoff month and interest.',
+  },
 ];
 
 export const viewUri = (view: ViewSpec): string => `ui://ynab/${view.name}`;

@@ -18,6 +18,7 @@ import { balancingPayout, expectedSpending, fillMonth, type FillContext } from '
 import type { RunningBudget } from './figures.js';
 import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type MonthSlot } from './history.js';
 import { HOUSEHOLD_GROUPS, HOUSEHOLD_LOCATIONS, HOUSEHOLD_MERCHANTS } from './household-catalog.js';
+import { addHouseholdDebts } from './household-debts.js';
 import { addHouseholdScheduled } from './household-scheduled.js';
 import { householdExtras, planHouseholdMonth } from './household-months.js';
 import { planningExtras } from './household-planning.js';
@@ -123,7 +124,11 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
         };
         h.extras = [...householdExtras(h, rng.cents(52, 96)), ...planningExtras(h)];
       },
-      plan: (slot) => planHouseholdMonth(h, slot),
+      // The debts added this month open before its plan, so its purchases still fill to the count asked for.
+      plan: (slot) => {
+        if (slot.isCurrent) addHouseholdDebts(h);
+        return planHouseholdMonth(h, slot);
+      },
       fill: (slot, count) => fillMonth(fill!, slot, count),
       budget: (slot) => ({
         month: slot.month,
