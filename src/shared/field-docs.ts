@@ -24,7 +24,7 @@ export const FIELD_DOCS: Record<string, string> = {
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = set aside the whole target each period; false = refill up to it.',
   goal_frequency: 'Repeat the target (needs goal_target, not goal_target_date).',
-  limit: 'Page size (default 50).',
+  limit: 'Default 50.',
   include_all: 'Also hidden categories and those whose figures are all zero.',
 };
 
