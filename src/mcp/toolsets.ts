@@ -31,6 +31,7 @@ export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'review_transactions',
   // Planning tools of the core profile (the rest of `planning` is offered by its toolset only).
   'forecast',
+  'targets_summary',
 ]);
 
 /** Offered whatever the selection. */
