@@ -143,6 +143,7 @@ export function targetRows(r: BudgetReplica, month: string): TargetRow[] {
 /** The month a `month` argument names ("current" or none: this month, UTC); one the budget has. */
 export function monthArg(r: BudgetReplica, month: string | undefined, today: string): string {
   const m = !month || month === 'current' ? monthOf(today) : month;
-  if (!r.months.has(m)) throw new ArgumentError(`month ${m} is not in this budget (its months run from ${r.summary.first_month ?? '?'} to ${r.summary.last_month ?? '?'})`);
+  if (!r.months.has(m))
+    throw new ArgumentError(`month ${m} is not in this budget (its months run from ${r.summary.first_month ?? '?'} to ${r.summary.last_month ?? '?'})`);
   return m;
 }

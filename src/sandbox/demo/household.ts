@@ -19,6 +19,7 @@ import type { RunningBudget } from './figures.js';
 import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type MonthSlot } from './history.js';
 import { HOUSEHOLD_GROUPS, HOUSEHOLD_LOCATIONS, HOUSEHOLD_MERCHANTS } from './household-catalog.js';
 import { addHouseholdScheduled } from './household-scheduled.js';
+import { addHouseholdTargets } from './household-targets.js';
 import { householdExtras, planHouseholdMonth } from './household-months.js';
 import { USD_FORMAT } from '../../api/money.js';
 import { Ledger, type Entry } from './ledger.js';
@@ -267,4 +268,5 @@ function finishHousehold(h: Household, clock: DemoClock): void {
   carMaint.goal = { ...carMaint.goal!, snoozed_at: momentOn(clock, rng, today, 9).toISOString() };
 
   addHouseholdScheduled(h);
+  addHouseholdTargets(store, h.cat, today);
 }
