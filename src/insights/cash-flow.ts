@@ -38,8 +38,9 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
         // The net is income minus spending: said in full detail, left to the reader in compact.
         ...(full ? fig('net', m.income - spending) : {}),
         ...fig('net_worth', netWorth),
-        savings_rate_pct: savingsRate(m.income, spending),
-        age_of_money: m.age_of_money ?? null,
+        // Per month in full detail; compact gives them once, in health.
+        savings_rate_pct: full ? savingsRate(m.income, spending) : null,
+        age_of_money: full ? (m.age_of_money ?? null) : null,
         partial: month === last ? true : null,
       }),
     );
@@ -52,7 +53,7 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
         ...ctx.money('spending', totals.spending),
         ...(full ? ctx.money('net', totals.income - totals.spending) : {}),
       },
-      health: moneyHealth(ctx, seen, totals),
+      health: moneyHealth(ctx, seen, totals, full),
     },
   };
 }

@@ -4,6 +4,7 @@
  * the average full month's spending the cash in budget accounts covers) and the net worth trend
  * over the months shown. Each figure says what it assumed, in one short line.
  */
+import { rowMoney } from './format.js';
 import { CREDIT_TYPES } from './view.js';
 import type { InsightContext } from './types.js';
 
@@ -19,7 +20,13 @@ interface MonthSeen {
   partial: boolean;
 }
 
-export function moneyHealth(ctx: InsightContext, months: readonly MonthSeen[], totals: { income: number; spending: number }): Record<string, unknown> {
+export function moneyHealth(
+  ctx: InsightContext,
+  months: readonly MonthSeen[],
+  totals: { income: number; spending: number },
+  full: boolean,
+): Record<string, unknown> {
+  const fig = rowMoney(ctx.money, full);
   const r = ctx.view.replica;
   // Cash: what the open budget accounts that are not credit hold today.
   let cash = 0;
@@ -30,12 +37,17 @@ export function moneyHealth(ctx: InsightContext, months: readonly MonthSeen[], t
   const runway = whole.length && spent > 0 ? Math.round((cash * whole.length * 10) / spent) / 10 : null;
   const first = months[0];
   const last = months[months.length - 1];
+  // Compact: the four figures (the description says what runway is); full: the cash and every assumption too.
   return {
     savings_rate_pct: savingsRate(totals.income, totals.spending),
     age_of_money: (last && r.months.get(last.month)?.age_of_money) ?? null,
-    ...ctx.money('cash', cash),
     runway_months: runway,
-    ...(first && last ? ctx.money('net_worth_change', last.netWorth - first.netWorth) : {}),
-    assumes: `runway: cash in open budget accounts (not cards) / average spending of the ${whole.length} full months shown; net worth change: end of ${first?.month.slice(0, 7) ?? '-'} to today`,
+    ...(first && last ? fig('net_worth_change', last.netWorth - first.netWorth) : {}),
+    ...(full
+      ? {
+          ...fig('cash', cash),
+          assumes: `runway: cash in open budget accounts (not cards) / average spending of the ${whole.length} full months shown; net worth change: end of ${first?.month.slice(0, 7) ?? '-'} to today`,
+        }
+      : {}),
   };
 }

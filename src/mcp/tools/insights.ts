@@ -53,7 +53,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'cash_flow',
     title: 'Cash flow',
-    description: `Use for trends and "are we saving": income, spending, net, net worth, savings rate and age of money per recent month (the current one partial); runway. ${MONEY}`,
+    description: `Use for trends and "are we saving": income, spending, net, net worth, savings rate, age of money per recent month (the current one partial); runway (budget cash / average full month's spending). ${MONEY}`,
     input: CASH_FLOW_INPUT,
     output: { months: rows },
     compute: cashFlow,
