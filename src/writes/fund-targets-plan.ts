@@ -114,7 +114,12 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
   if (!changes.length)
     return {
       ...base(ctx, month, a, summary, []),
-      answer: { ...details, message: `Nothing to change: ${a.option} leaves every category as it is.` },
+      answer: {
+        ...details,
+        message: left.length
+          ? `Nothing was changed: Ready to Assign (${ctx.shown.money(rta)}) funds none of the ${left.length} categories ${a.option} would fund.`
+          : `Nothing to change: ${a.option} leaves every category as it is.`,
+      },
       apply: never,
     };
   if (changes.length > MAX_CATEGORIES)
