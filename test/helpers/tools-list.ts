@@ -18,9 +18,10 @@ export const DEFINITION_BUDGETS = {
   /** The 44 API tools, with every operation, argument and unit statement kept. */
   api: 40 * KB,
   /** The default list: every tool. */
-  all: 56 * KB,
+  /** Issue 35 item 12: ten planning tools arrive within 60 KB and 18 KB. */
+  all: 60 * KB,
   /** The `core` profile. */
-  core: 17 * KB,
+  core: 18 * KB,
 } as const;
 
 /** tools/list as a client receives it, for a toolset selection; `ui`: a client that shows MCP Apps views. */
