@@ -268,5 +268,5 @@ function finishHousehold(h: Household, clock: DemoClock): void {
   carMaint.goal = { ...carMaint.goal!, snoozed_at: momentOn(clock, rng, today, 9).toISOString() };
 
   addHouseholdScheduled(h);
-  addHouseholdTargets(store, h.cat, today);
+  addHouseholdTargets(store, today);
 }
