@@ -12,9 +12,11 @@
  *  - reset_assigned: nothing assigned.
  * Integer milliunits throughout.
  */
+import * as z from 'zod';
 import { addMonths } from '../api/dates.js';
 import { divFloor } from '../api/money.js';
 import type * as E from '../api/schemas/entities.js';
+import { MONTH_ARG, NameOrId } from '../shared/arg-schemas.js';
 import type { BudgetReplica } from '../sync/replica.js';
 
 export const AUTO_ASSIGN = [
@@ -27,6 +29,15 @@ export const AUTO_ASSIGN = [
   'reset_assigned',
 ] as const;
 export type AutoAssign = (typeof AUTO_ASSIGN)[number];
+
+/** fund_targets' arguments (fund-targets.ts), here so that its plan, loaded on demand, takes their type from below. */
+export const FUND_TARGETS_INPUT = {
+  option: z.enum(AUTO_ASSIGN),
+  month: MONTH_ARG.optional(),
+  category_group_id: NameOrId.optional(),
+  category_id: NameOrId.optional(),
+  fund_in_order: z.boolean().optional(),
+};
 
 const spentOf = (c: E.CategoryBase | undefined) => Math.max(0, -(c?.activity ?? 0));
 

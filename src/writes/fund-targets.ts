@@ -6,18 +6,8 @@
  * changed, at most 60, and the quota must have room for all of them before it starts. Its plan
  * (fund-targets-plan.ts) loads with the first call.
  */
-import * as z from 'zod';
-import { MONTH_ARG, NameOrId } from '../shared/arg-schemas.js';
-import { AUTO_ASSIGN } from './auto-assign.js';
+import { FUND_TARGETS_INPUT } from './auto-assign.js';
 import { taskWrite } from './task.js';
-
-export const FUND_TARGETS_INPUT = {
-  option: z.enum(AUTO_ASSIGN),
-  month: MONTH_ARG.optional(),
-  category_group_id: NameOrId.optional(),
-  category_id: NameOrId.optional(),
-  fund_in_order: z.boolean().optional(),
-};
 
 export const FUND_TARGETS = taskWrite({
   input: FUND_TARGETS_INPUT,

@@ -64,7 +64,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'fund_targets',
     title: 'Fund targets',
-    description: "Use to fund targets (Auto-Assign) as one change; refused if Ready to Assign is short unless fund_in_order.",
+    description: 'Use to fund targets (Auto-Assign) as one change; refused if Ready to Assign is short unless fund_in_order.',
     toolset: 'planning',
     access: 'write',
     // Held for a preview as move_money is (every change under --writes confirm): one undoable change.
