@@ -11,6 +11,7 @@ import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
 import { statementSection } from './statement.bench.js';
+import { targetsSection } from './targets.bench.js';
 import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
@@ -25,6 +26,7 @@ export const SECTIONS: readonly BenchSection[] = [
   writesSection,
   reviewSection,
   statementSection,
+  targetsSection,
   viewsSection,
   hostedSection,
 ];

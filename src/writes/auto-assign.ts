@@ -1,8 +1,8 @@
 /**
  * What each of YNAB's Auto-Assign options would make a category's assigned amount in a month, as
  * YNAB's help describes them ("Auto-Assign: A Guide", support.ynab.com):
- *  - underfunded: what the target still needs this month (YNAB's goal_under_funded) plus any
- *    overspending (a negative available), added to what is assigned; YNAB also funds upcoming
+ *  - underfunded: what the target still needs this month (YNAB's goal_under_funded), and then
+ *    what would still be overspent (available below zero), added to what is assigned; YNAB also funds upcoming
  *    scheduled transactions there, which this server leaves out (its targets are what it reads);
  *  - assigned_last_month: what was assigned the month before;
  *  - spent_last_month: what was spent the month before (outflows less refunds, at least zero);
@@ -61,8 +61,12 @@ function average(r: BudgetReplica, month: string, id: string, figure: (c: E.Cate
 export function assignedBy(option: AutoAssign, r: BudgetReplica, month: string, c: E.CategoryBase, unit: number): number | null {
   const before = r.monthCategory(addMonths(month, -1), c.id);
   switch (option) {
-    case 'underfunded':
-      return c.budgeted + Math.max(0, c.goal_under_funded ?? 0) + Math.max(0, -c.balance);
+    case 'underfunded': {
+      // The target's need first; then whatever would still be overspent after it (a target that
+      // already asks for the month's spending is not paid twice).
+      const need = Math.max(0, c.goal_under_funded ?? 0);
+      return c.budgeted + need + Math.max(0, -(c.balance + need));
+    }
     case 'assigned_last_month':
       return before?.budgeted ?? 0;
     case 'spent_last_month':

@@ -47,7 +47,8 @@ async function expectedTo(r: Raw, option: string, c: any, now: any): Promise<num
   };
   switch (option) {
     case 'underfunded':
-      return now.budgeted + Math.max(0, now.goal_under_funded ?? 0) + Math.max(0, -now.balance);
+      // The target's need, then what would still be overspent after it.
+      return now.budgeted + Math.max(0, now.goal_under_funded ?? 0) + Math.max(0, -(now.balance + Math.max(0, now.goal_under_funded ?? 0)));
     case 'assigned_last_month':
       return (await at(1))?.budgeted ?? 0;
     case 'spent_last_month':
