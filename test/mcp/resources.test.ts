@@ -84,6 +84,7 @@ describe('ynab://status', () => {
       'transactions',
       'scheduled',
       'insights',
+      'planning',
       'changes',
     ]);
     expect(await h.state.started()).toBeUndefined();
