@@ -16,6 +16,7 @@ import { sandboxSection } from './sandbox.bench.js';
 import { stateSection } from './state.bench.js';
 import { statementSection } from './statement.bench.js';
 import { suggestRulesSection } from './suggest-rules.bench.js';
+import { targetsSection } from './targets.bench.js';
 import { viewsSection } from './views.bench.js';
 import { writesSection } from './writes.bench.js';
 import type { BenchSection } from './section.js';
@@ -35,6 +36,7 @@ export const SECTIONS: readonly BenchSection[] = [
   bankFilesSection,
   suggestRulesSection,
   applyRulesSection,
+  targetsSection,
   viewsSection,
   hostedSection,
 ];

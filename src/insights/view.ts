@@ -4,7 +4,9 @@
  *    budget `activity`, `income` (to Ready to Assign), a `transfer`, or a `starting_balance`;
  *  - which accounts are on budget and which are credit (cards and lines of credit), and each
  *    credit account's payment category.
- * Transfers between two on-budget accounts and starting balances are never spending. A transfer
+ * Transfers between two on-budget accounts are never spending, nor is money to Ready to Assign (an
+ * account's starting balance is, unless it was given to a category: YNAB's month then counts it
+ * there, and so do these lines; a tracking account's starting balance is apart). A transfer
  * from an on-budget account to a tracking (off-budget) one leaves the budget, so YNAB gives it a
  * category and counts it as activity; its tracking side is a transfer. The insight tools compute
  * every figure from these lines, the way the API's month view does.
@@ -84,8 +86,10 @@ export class BudgetView {
     const onBudget = this.onBudget(t.account_id);
     let kind: LineKind = 'activity';
     if (transfer && !(onBudget && !this.onBudget(transfer))) kind = 'transfer';
-    else if (!transfer && payee && this.startingPayees.has(payee) && !parent) kind = 'starting_balance';
     else if (category && category === this.readyToAssignId) kind = 'income';
+    // On budget, YNAB's month counts every line not in Ready to Assign as activity, a starting
+    // balance given straight to a category too (isSpending); only a tracking account's is apart.
+    else if (!onBudget && !transfer && payee && this.startingPayees.has(payee) && !parent) kind = 'starting_balance';
     return {
       id,
       parent_id: parent,
@@ -119,9 +123,20 @@ export class BudgetView {
     return false;
   }
 
-  /** Budget activity the way the month view counts it (spending and refunds; not income, transfers or starting balances). */
+  /**
+   * Budget activity the way the month view counts it (spending and refunds; not income,
+   * transfers or starting balances): the one definition of spending that spending_summary,
+   * cash_flow and the planning tools share.
+   */
   activity(includeOffBudget = false): Line[] {
     return this.lines.filter((l) => l.kind === 'activity' && (l.on_budget || includeOffBudget));
+  }
+
+  /** Spending (outflows less refunds) on budget between two dates, inclusive: minus the activity lines' sum. */
+  spendingBetween(since: string, until: string): number {
+    let total = 0;
+    for (const l of this.lines) if (l.kind === 'activity' && l.on_budget && l.date >= since && l.date <= until) total -= l.amount;
+    return total;
   }
 
   accountName(id: string): string {

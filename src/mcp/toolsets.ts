@@ -33,6 +33,7 @@ export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'set_rule',
   // Planning tools of the core profile (the rest of `planning` is offered by its toolset only).
   'forecast',
+  'targets_summary',
 ]);
 
 /** Offered whatever the selection. */

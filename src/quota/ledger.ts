@@ -24,8 +24,8 @@ import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
 import { ColdStart } from './cold-start.js';
 import type { AcquireResult, RequestSlot } from './slot.js';
-import type { SettleOutcome } from '../api/client/request-ledger.js';
-import { formatNextSlot } from './format.js';
+import type { SettleOutcome, SlotRefused } from '../api/client/request-ledger.js';
+import { formatNextSlot, formatUtcMinute, formatWait } from './format.js';
 import { type LedgerState, LedgerStore, MAX_ENTRIES } from './store.js';
 
 export const DEFAULT_LIMIT = 200;
@@ -145,6 +145,27 @@ export class QuotaLedger {
    */
   acquireForRequest(kind: RequestKind): Promise<RequestSlot> {
     return this.coldStart.acquire(kind);
+  }
+
+  /**
+   * Whether `requests` requests of a kind can go out one after another now, as a task that makes
+   * many (fund_targets) asks before it starts; if not, when they can. Takes no slot.
+   */
+  async room(requests: number, kind: RequestKind): Promise<{ ok: true } | SlotRefused> {
+    const state = await this.store.read();
+    const now = this.now();
+    this.prune(state, now);
+    const limit = this.limitOf(state);
+    const cap = kind === 'write' ? limit : limit - this.reserveFor(limit);
+    const used = state.entries.length;
+    if (state.blockedUntil === null && used + requests <= cap) return { ok: true };
+    // The oldest requests must leave the window until these fit (never, beyond the limit itself).
+    const leave = used + requests - cap;
+    const freeAt = requests > cap ? Infinity : leave > 0 ? state.entries[leave - 1]! + this.windowMs : now;
+    const nextSlotAt = new Date(Math.min(now + this.windowMs, Math.max(freeAt, state.blockedUntil ?? 0)));
+    const when = `${formatUtcMinute(nextSlotAt)} UTC (in ${formatWait(nextSlotAt.getTime() - now)})`;
+    const message = `it needs ${requests} requests and the hourly request limit has room for ${Math.max(0, cap - used)} now; it can run at ${when}`;
+    return { ok: false, nextSlotAt, message };
   }
 
   /** Tells the ledger what the request of `slot` brought back: reconciles it and ends a probe. */

@@ -36,6 +36,8 @@ describe('cash_flow', () => {
         ...written(detail, { income: m.income, spending: -m.activity }),
         ...(full ? written(detail, { net: m.income + m.activity }) : {}),
         ...written(detail, { net_worth: worth }),
+        // Money health per month in full detail (compact says it once, in health).
+        ...(full ? { savings_rate_pct: Math.round(((m.income + m.activity) * 100) / m.income), age_of_money: m.age_of_money } : {}),
         partial: row.month === thisMonth() ? true : undefined,
       });
       income += m.income;

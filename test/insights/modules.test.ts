@@ -17,6 +17,7 @@ import * as needsAttentionFile from '../../src/insights/needs-attention.js';
 import * as reviewTransactionsFile from '../../src/insights/review-transactions.js';
 import * as searchTransactionsFile from '../../src/insights/search-transactions.js';
 import * as spendingSummaryFile from '../../src/insights/spending-summary.js';
+import * as targetsSummaryFile from '../../src/insights/targets-summary.js';
 import * as upcomingFile from '../../src/insights/upcoming.js';
 import { INSIGHT_TOOLS } from '../../src/mcp/tools/definitions.js';
 import { REPO_ROOT } from '../helpers/cli.js';
@@ -32,6 +33,7 @@ const FILES: Record<string, Record<string, unknown>> = {
   'review-transactions': reviewTransactionsFile,
   forecast: forecastFile,
   recurring: recurringFile,
+  'targets-summary': targetsSummaryFile,
 };
 
 const camel = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());

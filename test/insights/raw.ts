@@ -100,13 +100,14 @@ export function rawLines(t: any): RawLine[] {
 
 /**
  * Budget activity as YNAB counts it: on a budget account; not a transfer to another budget
- * account; not a starting balance; not income to Ready to Assign.
+ * account; not income to Ready to Assign (where a budget account's starting balance goes, unless
+ * it was given to a category); not a tracking account's starting balance.
  */
 export function isActivity(r: Raw, l: RawLine, offBudgetToo = false): boolean {
   const onBudget = r.account.get(l.account_id)?.on_budget === true;
   if (!onBudget && !offBudgetToo) return false;
   if (l.transfer_account_id && !(onBudget && r.account.get(l.transfer_account_id)?.on_budget === false)) return false;
-  if (l.t.payee_name === 'Starting Balance' && !l.transfer_account_id) return false;
+  if (!onBudget && l.t.payee_name === 'Starting Balance' && !l.transfer_account_id) return false;
   return l.category_id !== r.rta;
 }
 

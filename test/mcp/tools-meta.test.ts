@@ -64,8 +64,10 @@ const EXPECTED = [
   'review_transactions',
   'forecast',
   'recurring',
+  'targets_summary',
   'create_transfer',
   'move_money',
+  'fund_targets',
   'approve_transactions',
   'recategorize_transactions',
   'split_transaction',
@@ -107,7 +109,7 @@ describe('the tool surface', () => {
     expect(t.title).toMatch(/\w/);
     expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|set|apply)_/.test(name);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|set|apply|fund)_/.test(name);
     if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
     else {
       // Writes say whether they destroy and whether repeating them is harmless, where that differs
@@ -173,7 +175,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(65);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(67);
   });
 });
 

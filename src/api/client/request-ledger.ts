@@ -29,6 +29,8 @@ export interface RequestLedger<Slot extends { ok: true } = { ok: true }> {
   acquireForRequest(kind: RequestKind): Promise<Slot | SlotRefused>;
   /** Every slot acquired is settled once, with what came back. */
   settle(slot: Slot | SlotRefused, outcome: SettleOutcome): Promise<void>;
+  /** Whether `requests` requests can go out now, one after another (none is taken); if not, when. */
+  room?(requests: number, kind: RequestKind): Promise<{ ok: true } | SlotRefused>;
   /** After a 429: nothing goes out until the service's window frees a slot. */
   recordRateLimited(retryAfterSeconds?: number): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-atte
 import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
 import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
 import { REVIEW_TRANSACTIONS_INPUT, reviewTransactions } from '../../insights/review-transactions.js';
+import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets-summary.js';
 import type { InsightSpec } from '../../insights/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
@@ -55,7 +56,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'cash_flow',
     title: 'Cash flow',
-    description: `Use for trends and "are we saving": income, spending, net and net worth for each recent month (the current one partial). ${MONEY}`,
+    description: `Use for trends and "are we saving": income, spending, net, net worth, savings rate, age of money per recent month (the current one partial); runway (budget cash / average full month's spending). ${MONEY}`,
     input: CASH_FLOW_INPUT,
     output: { months: rows },
     compute: cashFlow,
@@ -76,6 +77,15 @@ export const INSIGHTS: readonly InsightRow[] = [
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },
     compute: debtPayoff,
+  },
+  {
+    name: 'targets_summary',
+    title: 'Targets summary',
+    description: `Use for "what do my targets need": underfunded now, next month's estimate, vs Ready to Assign. ${MONEY}`,
+    toolset: 'planning',
+    input: TARGETS_SUMMARY_INPUT,
+    output: { targets: rows },
+    compute: targetsSummary,
   },
   {
     name: 'review_transactions',

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { APPLY_RULES } from '../../writes/apply-rules.js';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
+import { FUND_TARGETS } from '../../writes/fund-targets.js';
 import { IMPORT_STATEMENT } from '../../writes/import-statement.js';
 import { MOVE_MONEY } from '../../writes/move-money.js';
 import type { WriteKind } from '../../writes/policy.js';
@@ -61,6 +62,18 @@ export const TASKS: readonly TaskSpec[] = [
     destructive: true,
     output: { from: object, to: object },
     task: MOVE_MONEY,
+  },
+  {
+    name: 'fund_targets',
+    title: 'Fund targets',
+    description: 'Use to fund targets (Auto-Assign) as one change; refused if Ready to Assign is short unless fund_in_order.',
+    toolset: 'planning',
+    access: 'write',
+    // Held for a preview as move_money is (every change under --writes confirm): one undoable change.
+    kinds: ['update'],
+    destructive: true,
+    output: { month: z.string().optional() },
+    task: FUND_TARGETS,
   },
   {
     name: 'approve_transactions',

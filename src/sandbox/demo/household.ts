@@ -20,6 +20,7 @@ import { dayIn, momentOn, runHistory, type BudgetEnv, type DemoClock, type Month
 import { HOUSEHOLD_GROUPS, HOUSEHOLD_LOCATIONS, HOUSEHOLD_MERCHANTS } from './household-catalog.js';
 import { addHouseholdDebts } from './household-debts.js';
 import { addHouseholdScheduled } from './household-scheduled.js';
+import { addHouseholdTargets } from './household-targets.js';
 import { householdExtras, planHouseholdMonth } from './household-months.js';
 import { planningExtras } from './household-planning.js';
 import { USD_FORMAT } from '../../api/money.js';
@@ -275,4 +276,5 @@ function finishHousehold(h: Household, clock: DemoClock): void {
   carMaint.goal = { ...carMaint.goal!, snoozed_at: momentOn(clock, rng, today, 9).toISOString() };
 
   addHouseholdScheduled(h);
+  addHouseholdTargets(store, today);
 }
