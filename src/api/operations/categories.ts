@@ -23,7 +23,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'list_categories',
       title: 'List categories',
-      description: `Use to find categories or see the budget: groups and categories with this month's assigned, activity and available (milliunits; 1000 = 1 unit), and what targets still need.`,
+      description: `Use to find categories or see the budget: groups and categories with this month's assigned, activity and available (in milliunits), and what targets need.`,
     },
   },
   {
@@ -122,7 +122,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'update_month_category',
       title: 'Assign money to a category',
-      description: `Use to budget money: sets (not adds to) what is assigned to a category in a month; answers with the month's new Ready to Assign.`,
+      description: `Use to budget money: sets (not adds to) a category's assigned in a month; answers with the new Ready to Assign.`,
     },
   },
   {

@@ -21,7 +21,7 @@ import type { InsightSpec } from '../../insights/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
 
-const MONEY = 'Milliunits (1000 = 1 unit); totals formatted.';
+const MONEY = 'In milliunits; totals formatted.';
 const rows = z.array(z.unknown());
 const object = z.looseObject({});
 
@@ -32,7 +32,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
     title: 'Spending summary',
-    description: `Use for "how much did we spend on…": spending in a month or date range by category, group, payee, account or month, against the previous period. Transfers, income and starting balances are not spending. ${MONEY}`,
+    description: `Use for "how much did we spend on…": spending in a month or dates by category, group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
     input: SPENDING_SUMMARY_INPUT,
     output: { period: object, rows, totals: object },
     compute: spendingSummary,
@@ -40,7 +40,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'search_transactions',
     title: 'Search transactions',
-    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines match on their own). ${MONEY}`,
+    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines match alone). ${MONEY}`,
     input: SEARCH_TRANSACTIONS_INPUT,
     output: { transactions: rows },
     compute: searchTransactions,
@@ -48,7 +48,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention" or a check-up: transactions to approve or categorize, overspent or underfunded categories, card payment shortfalls (why; full detail: the move_money moves that cover them), bills an account cannot cover, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention": transactions to approve or categorize, overspent or underfunded categories, card shortfalls (full: moves to cover them), bills not covered, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
@@ -56,7 +56,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'cash_flow',
     title: 'Cash flow',
-    description: `Use for trends and "are we saving": income, spending, net, net worth, savings rate, age of money per recent month (the current one partial); runway (budget cash / average full month's spending). ${MONEY}`,
+    description: `Use for trends and "are we saving": income, spending, net worth, savings rate, age of money per recent month (the current partial); runway. ${MONEY}`,
     input: CASH_FLOW_INPUT,
     output: { months: rows },
     compute: cashFlow,
@@ -64,7 +64,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
-    description: `Use for "what bills are coming": scheduled transactions due in the coming days (or from/to), each with its account's projected balance; overdue ones apart. ${MONEY}`,
+    description: `Use for "what bills are coming": scheduled transactions due soon (or from/to) with each account's projected balance; overdue apart. ${MONEY}`,
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,

@@ -55,7 +55,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'move_money',
     title: 'Move money between categories',
-    description: 'Use to move assigned money from one category to another in a month (e.g. to cover overspending).',
+    description: 'Use to move assigned money between categories in a month (e.g. to cover overspending).',
     toolset: 'categories',
     access: 'write',
     kinds: ['update', 'overspend'],
