@@ -20,27 +20,29 @@ const PIECE = 64 * 1024;
 
 /** The snapshot's JSON, in pieces of about 64 kB (same text as JSON.stringify(snapshot)). */
 export function* snapshotJson(snapshot: ReplicaSnapshot): Generator<string> {
-  let piece = '';
+  let piece = '{';
   let first = true;
-  piece += '{';
+  // A piece is handed on before a value that would take it past PIECE, so a piece is at most
+  // PIECE long unless one value alone is longer.
+  function* add(text: string): Generator<string> {
+    if (piece.length && piece.length + text.length > PIECE) {
+      yield piece;
+      piece = '';
+    }
+    piece += text;
+  }
   for (const [key, value] of Object.entries(snapshot)) {
     if (value === undefined) continue;
-    piece += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    yield* add(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
     if (!Array.isArray(value)) {
-      piece += JSON.stringify(value);
+      yield* add(JSON.stringify(value));
       continue;
     }
-    piece += '[';
-    for (let i = 0; i < value.length; i++) {
-      // JSON.stringify writes undefined and functions in arrays as null.
-      piece += (i ? ',' : '') + (JSON.stringify(value[i]) ?? 'null');
-      if (piece.length >= PIECE) {
-        yield piece;
-        piece = '';
-      }
-    }
-    piece += ']';
+    yield* add('[');
+    // JSON.stringify writes undefined and functions in arrays as null.
+    for (let i = 0; i < value.length; i++) yield* add((i ? ',' : '') + (JSON.stringify(value[i]) ?? 'null'));
+    yield* add(']');
   }
   yield `${piece}}`;
 }

@@ -155,7 +155,7 @@ export function runApiWrite(s: WriteSetting, w: ApiWriteCall): Promise<WriteOutc
     nearNow: mustConfirm(s.mode, writeKindsOf(w.op.write, w.call)),
     plan: async (ctx) => {
       // A payee_name a rename rule matches is sent as the rule's payee (create-rules.ts).
-      if (w.op.id !== 'createTransaction') return planOf(w, ctx);
+      if (!w.op.write?.renamesByRules) return planOf(w, ctx);
       // Its code loads with the first create (create-rules.ts).
       const renamed = await (await import('./create-rules.js')).renameByRules(ctx.rules, ctx.budgetId, w.call);
       return planOf({ ...w, call: renamed.call }, ctx, renamed);

@@ -47,7 +47,7 @@ describe('2025-era clients across instances', () => {
     expect(a!.transport.sessionId).toBeDefined();
     const before = new Map(d.proxy.forwarded);
     for (let i = 0; i < 3; i++) {
-      expect(await viewTools(a!.client)).toEqual(['cash_flow', 'get_month', 'needs_attention', 'spending_summary']);
+      expect(await viewTools(a!.client)).toEqual(['cash_flow', 'debt_payoff', 'forecast', 'get_month', 'needs_attention', 'spending_summary']);
       expect((await a!.client.readResource({ uri: 'ui://ynab/month' })).contents[0]!.mimeType).toBe('text/html;profile=mcp-app');
       const res: any = await a!.call('get_month', { month: 'current' });
       expect(res.isError, res.content?.[0]?.text).toBeFalsy();
@@ -71,7 +71,7 @@ describe('2025-era clients across instances', () => {
       await own.connect(
         new StreamableHTTPClientTransport(new URL(d.mcpUrl), { authProvider: b!.provider, sessionId: b!.transport.sessionId!, protocolVersion: '2025-11-25' }),
       );
-      expect(await viewTools(own)).toHaveLength(4);
+      expect(await viewTools(own)).toHaveLength(6);
       await own.close();
     } finally {
       await client.close();

@@ -27,7 +27,8 @@ function minimal(tool: { name: string; inputSchema: { required?: string[]; prope
   const args: Record<string, unknown> = {};
   for (const name of tool.inputSchema.required ?? []) {
     const p = tool.inputSchema.properties?.[name] ?? {};
-    if (name === 'month') args[name] = 'current';
+    if (Array.isArray(p.enum)) args[name] = p.enum[0];
+    else if (name === 'month') args[name] = 'current';
     else if (name === 'date') args[name] = today;
     else if (name === 'type') args[name] = 'checking';
     else if (name === 'transactions') {

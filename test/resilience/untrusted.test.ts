@@ -51,6 +51,8 @@ beforeAll(async () => {
     }),
   ).scheduled_transaction.id;
   ok(await h.call('update_month_category', { month: 'current', category_id: ids.category_id, budgeted: 10 }));
+  // A house rule holds bank text and what it sets: list_rules shows it back.
+  ok(await h.call('set_rule', { match: { text: { kind: 'contains', value: HOSTILE } }, set: { memo: HOSTILE } }));
   const location = [...h.sb.state.budgets[0]!.rec.payee_locations.values()][0]!;
   ids.payee_location_id = location.id;
 });
@@ -94,6 +96,7 @@ function calls(): [string, Record<string, unknown>][] {
     ['update_category', { category_id: ids.category_id, note: HOSTILE }],
     // The undo journal names what the writes above changed.
     ['list_recent_changes', {}],
+    ['list_rules', {}],
   ];
 }
 
@@ -148,6 +151,7 @@ it('marks budget text as data on every tool that returns it', async () => {
     'create_payee',
     'update_category',
     'list_recent_changes',
+    'list_rules',
   ];
   expect(expected.filter((t) => !carrying.has(t))).toEqual([]);
   // Every read tool that returns budget text is covered, plus writes that echo it.

@@ -42,7 +42,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'create', duplicateGuard: true, newPayees: true, exactlyOnce: 'identity-list' },
+    write: { makes: 'create', duplicateGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
     output: { kind: 'transaction', list: true, totals: true },
     toolset: 'transactions',
     tool: {

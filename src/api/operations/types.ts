@@ -141,6 +141,8 @@ export interface WriteFacts {
   duplicateGuard?: true;
   /** Takes payee_name, which makes a payee no payee has: a name close to one is held; allow_new_payee: true makes it (src/writes/new-payees.ts). */
   newPayees?: true;
+  /** A payee_name a house rule renames is sent as the rule's payee, with a notice (src/writes/create-rules.ts). */
+  renamesByRules?: true;
   /** What the answer reads back from the budget's copy once the write is merged: the transactions an import made, or the month's new Ready to Assign. */
   followUp?: 'imported-transactions' | 'ready-to-assign';
   /** How it is made exactly once when its answer is lost (src/sync/writes.ts). */
