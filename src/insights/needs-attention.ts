@@ -1,7 +1,7 @@
 /** needs_attention: what the attention checks (./attention.ts) found, with a few examples of each. */
 import * as z from 'zod';
 import { DETAIL_ARG } from './args.js';
-import { attention, ATTENTION_KINDS } from './attention.js';
+import { attention, ATTENTION_KINDS, type Found } from './attention.js';
 import { OFF_BUDGET_ARG } from './filter.js';
 import { rowMoney } from './format.js';
 import type { InsightArgs, InsightContext, InsightResult } from './types.js';
@@ -26,12 +26,12 @@ export function needsAttention(ctx: InsightContext, a: InsightArgs<typeof NEEDS_
     examples,
     a.kind,
   );
-  if (!full && !a.kind) fit(found.attention as { examples: unknown[] }[], COMPACT_BYTES);
+  if (!full && !a.kind) fit(found.attention, COMPACT_BYTES);
   return { structured: { as_of: ctx.today, ...found } };
 }
 
 /** Drops examples, the last kind's first and one at a time (down to one each, then none), until the list fits `bytes`. */
-function fit(kinds: { examples: unknown[] }[], bytes: number): void {
+function fit(kinds: Found[], bytes: number): void {
   const size = () => Buffer.byteLength(JSON.stringify(kinds), 'utf8');
   for (const keep of [1, 0])
     for (let i = kinds.length - 1; i >= 0 && size() > bytes; i--) if (kinds[i]!.examples.length > keep) kinds[i]!.examples = kinds[i]!.examples.slice(0, keep);
