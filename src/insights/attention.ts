@@ -234,8 +234,15 @@ export const ATTENTION_KINDS: readonly AttentionKind[] = CHECKS.map((c) => c.kin
  * Every check that found something: count, reason and up to `examples` items; and the ones that
  * found nothing. With `kind`, that check alone.
  */
-export function attention(ctx: AttentionContext, examples: number, kind?: string): { attention: Record<string, unknown>[]; clear: string[] } {
-  const found: Record<string, unknown>[] = [];
+export interface Found {
+  kind: string;
+  count: number;
+  reason: string;
+  examples: Record<string, unknown>[];
+}
+
+export function attention(ctx: AttentionContext, examples: number, kind?: string): { attention: Found[]; clear: string[] } {
+  const found: Found[] = [];
   const clear: string[] = [];
   for (const check of CHECKS.filter((c) => !kind || c.kind === kind)) {
     const items = check.find(ctx);

@@ -12,7 +12,7 @@ import { NameOrId } from '../shared/arg-schemas.js';
 import { decodeCursor, encodeCursor } from '../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from './args.js';
 import { uncategorizedLine } from './attention.js';
-import { flows, present } from './format.js';
+import { flows, present, rowMoney } from './format.js';
 import { flagger } from './review-flags.js';
 import { ruleSuggester } from './rule-suggest.js';
 import { categorySuggester, type Suggestion } from './suggest.js';
@@ -25,7 +25,13 @@ const REVIEW_LIMIT = 25;
  * is given only where it is not the current one. A row stops at its last value (most rows have no
  * flags). Compact rows are grouped by account, newest first in each: 25 in under 4 KB.
  */
-const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'basis', 'suggestion (if not category)', 'flags'];
+const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'basis (if not the payee history)', 'suggestion (if not category)', 'flags'];
+
+/**
+ * A compact row's basis: a house rule's or a lookalike payee's; the payee's own history ("payee: 25
+ * of 31", most rows) goes without saying there (full detail gives it), which keeps 25 rows in 4 KB.
+ */
+const compactBasis = (s: Suggestion | undefined) => (s && !s.basis.startsWith('payee: ') ? s.basis : null);
 
 export const REVIEW_TRANSACTIONS_INPUT = {
   status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved.'),
@@ -56,6 +62,16 @@ function trimmed(row: unknown[]): unknown[] {
   let n = row.length;
   while (n && row[n - 1] === null) n -= 1;
   return row.slice(0, n);
+}
+
+/**
+ * A compact row's flags: a possible duplicate whose twin is a row above on the page, naming this
+ * one, says `true` (the pair is named once, by the row above; full detail names both ways).
+ */
+function pairedOnce(page: E.TransactionSummaryBase[], flags: Record<string, unknown>[], i: number): Record<string, unknown> {
+  const twin = flags[i]!.possible_duplicate;
+  const above = page.findIndex((t) => t.id === twin);
+  return above >= 0 && above < i && flags[above]!.possible_duplicate === page[i]!.id ? { ...flags[i], possible_duplicate: true } : flags[i]!;
 }
 
 /** Compact rows under their account's name, in the page's order. */
@@ -99,16 +115,17 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const end = offset + page.length;
   const flagsOf = flagger(v);
   const categoryName = (id: string | null | undefined) => (id ? (v.replica.categories.get(id)?.name ?? null) : null);
-  const rows = page.map((t) => {
+  const flagged = page.map((t) => flagsOf(t));
+  const rows = page.map((t, i) => {
     const s = suggestions.get(t.id);
-    const flags = flagsOf(t);
+    const flags = full ? flagged[i]! : pairedOnce(page, flagged, i);
     const split = v.replica.linesOf(t.id).some((x) => !x.deleted);
     const payee = v.payeeName(t.payee_id ?? null) ?? t.import_payee_name ?? null;
     const category = split ? 'Split' : categoryName(t.category_id);
-    const flagged = Object.keys(flags).length ? flags : null;
+    const shown = Object.keys(flags).length ? flags : null;
     if (!full) {
       const other = s && s.category_id !== t.category_id ? s.category : null;
-      return trimmed([t.id, t.date, payee, t.amount, category, s?.confidence ?? null, s?.basis ?? null, other, flagged]);
+      return trimmed([t.id, t.date, payee, t.amount, category, s?.confidence ?? null, compactBasis(s), other, shown]);
     }
     return present({
       id: t.id,
@@ -125,7 +142,7 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
       cleared: t.cleared,
       approved: t.approved,
       suggestion: s ?? null,
-      flags: flagged,
+      flags: shown,
     });
   });
   let outflow = 0;
@@ -137,7 +154,12 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   return {
     structured: {
       ...(full ? { transactions: rows } : { columns: COLUMNS, transactions: byAccount(ctx, page, rows) }),
-      summary: { count: all.length, ...ctx.money('total', outflow + inflow), ...(full ? flows(ctx.money, outflow, inflow, full) : {}), high_confidence: high },
+      summary: {
+        count: all.length,
+        ...rowMoney(ctx.money, full)('total', outflow + inflow),
+        ...(full ? flows(ctx.money, outflow, inflow, full) : {}),
+        high_confidence: high,
+      },
       returned: rows.length,
       has_more: end < all.length,
       ...(end < all.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),

@@ -6,11 +6,26 @@
  * categories, how many bills, which checks fire) moves with the date: they are also asked every
  * other week through the coming year (the clock of this process set to each; the server and
  * sandbox run in it). Shortened lists still carry exact totals of everything and say how to get
- * the rest.
+ * the rest. The planning insights (forecast, recurring, debt_payoff, targets_summary) are asked
+ * the same way.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { QUESTIONS, type Call } from '../../bench/questions.js';
+import { QUESTIONS as BENCH, type Call, type Question } from '../../bench/questions.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+
+/**
+ * The bench's twelve, and the planning insights (issue 35), which answer by the same rule. They
+ * are not bench questions (the bench's figures stay those of the twelve), so only the insight call.
+ */
+const PLANNING: readonly Question[] = (
+  [
+    ['Will we make it to payday?', 'forecast'],
+    ['What are we paying for every month?', 'recurring'],
+    ['When are our debts paid off?', 'debt_payoff'],
+    ['What do our targets need this month?', 'targets_summary'],
+  ] as const
+).map(([question, name]) => ({ question, insights: (call) => call(name), api: async () => undefined }));
+const QUESTIONS = [...BENCH, ...PLANNING];
 
 let h: McpHarness;
 

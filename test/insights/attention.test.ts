@@ -219,7 +219,7 @@ describe('needs_attention', () => {
       });
   });
 
-  it('compact (the default): the same kinds, counts and reasons, two examples each as compact rows; kind lists every item', async () => {
+  it('compact (the default): the same kinds, counts and reasons, up to two examples each as compact rows (fewer for the last kinds when many fire); kind lists every item', async () => {
     const full = ok(await h.call('needs_attention', { detail: 'full' }));
     const compact = ok(await h.call('needs_attention'));
     expect(compact.as_of).toBe(today);
@@ -229,9 +229,13 @@ describe('needs_attention', () => {
       full.attention.some((k: any) => k.count > 2),
       'a kind with more than two items',
     ).toBe(true);
+    // Examples are dropped only from the end: a kind shows no more than the one before it does (or two).
+    const shown = compact.attention.map((k: any) => k.examples.length);
+    shown.forEach((n: number, i: number) => expect(n).toBeLessThanOrEqual(i ? Math.max(shown[i - 1], 1) : 2));
+    expect(Buffer.byteLength(JSON.stringify(compact.attention))).toBeLessThanOrEqual(1_400);
     for (const k of compact.attention) {
       const f = kind(full, k.kind);
-      expect(k.examples, k.kind).toEqual(f.examples.slice(0, 2).map((e: any) => compactOf(k.kind, e)));
+      expect(k.examples, k.kind).toEqual(f.examples.slice(0, k.examples.length).map((e: any) => compactOf(k.kind, e)));
       // Asked for alone: every item, compact, in the full answer's order.
       const alone = ok(await h.call('needs_attention', { kind: k.kind }));
       const all = ok(await h.call('needs_attention', { kind: k.kind, detail: 'full' }));

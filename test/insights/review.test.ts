@@ -7,7 +7,7 @@
  * history for a new payee; and each flag, on data planted through the API. Expectations are
  * computed from the API's raw answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { plantQueue } from '../helpers/review-queue.js';
 import { raw, rawLines, todayUtc, type Raw } from './raw.js';
@@ -112,6 +112,27 @@ describe('review_transactions', () => {
       expect(ids.has(row[0])).toBe(false);
     }
   });
+
+  it('answers 25 compact rows in at most 4 KB every other week through the coming year (the demo budget moves with the date)', async () => {
+    const over: string[] = [];
+    for (let k = 1; k <= 26; k++) {
+      const now = Date.now() + k * 14 * 86_400_000;
+      vi.useFakeTimers({ toFake: ['Date'], now });
+      const other = await mcpHarness({ sandbox: { seed: 'review' } });
+      try {
+        await other.call('review_transactions', {}); // the session's first answer names the budget it took (a notice)
+        await plantQueue(other);
+        const res = await other.call('review_transactions', {});
+        const bytes = Buffer.byteLength(res.content[0].text as string, 'utf8');
+        expect(ok(res).returned).toBe(25);
+        if (bytes > 4096) over.push(`${new Date(now).toISOString().slice(0, 10)}: ${bytes}`);
+      } finally {
+        await other.close();
+        vi.useRealTimers();
+      }
+    }
+    expect(over).toEqual([]);
+  }, 180_000);
 
   it('never suggests a hidden category, nor a card payment category for a purchase; counts a split once per line', async () => {
     const r = await raw(h.sb);
