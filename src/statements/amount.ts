@@ -5,7 +5,6 @@
  */
 import { decimalToMilliunits, MoneyInputError } from '../api/money.js';
 import { refuse, shown } from './refusal.js';
-import { StatementError } from './types.js';
 
 export type DecimalSeparator = '.' | ',';
 
@@ -94,7 +93,7 @@ export function parseAmount(cell: Cell, separator: DecimalSeparator, what = 'amo
     return negative && milli !== 0 ? -milli : milli;
   } catch (e) {
     if (!(e instanceof MoneyInputError)) throw e;
-    throw new StatementError(`line ${cell.line}: ${what} "${cell.text}" is not an amount (expected a number like -12${separator}34)`);
+    throw refuse({ line: cell.line, found: `${what} ${shown(cell.text)}`, expected: `a number like -12${separator}34` });
   }
 }
 
@@ -103,6 +102,6 @@ export function parseDecimal(text: string | undefined, line: number, what: strin
   const t = (text ?? '').trim();
   const sep: DecimalSeparator = /,\d{1,2}$/.test(t) && !t.includes('.') ? ',' : '.';
   const milli = t === '' ? undefined : parseAmount({ text: t, line }, sep, what);
-  if (milli === undefined) throw new StatementError(`line ${line}: ${what} is missing (expected a decimal amount)`);
+  if (milli === undefined) throw refuse({ line, found: `no ${what}`, expected: 'a decimal amount' });
   return milli;
 }

@@ -7,7 +7,7 @@ import { BANK_LAYOUTS } from './bank-layouts.js';
 import { ALIASES, type Field } from './header-names.js';
 import { CSV_PRESETS, type CsvLayout } from './presets.js';
 import { refuse as refuseWith } from './refusal.js';
-import { type CsvColumns, StatementError } from './types.js';
+import { type CsvColumns } from './types.js';
 
 export type { Field } from './header-names.js';
 export type ColumnMap = Partial<Record<Field, number>> & { date: number; payee: number };
@@ -66,10 +66,17 @@ export const COLUMN_NAME_MAX = 200;
 /** A given column: a header name, or a 1-based column number. */
 function given(header: readonly string[] | undefined, key: string, value: string, line: number): number {
   if (value.length > COLUMN_NAME_MAX)
-    throw new StatementError(`columns.${key}: at most ${COLUMN_NAME_MAX} characters (a header name or a 1-based column number)`);
+    throw refuseWith({
+      element: `columns.${key}`,
+      found: `${value.length} characters`,
+      expected: `at most ${COLUMN_NAME_MAX} (a header name or a 1-based column number)`,
+      fix: `give columns.${key} a header name or a 1-based column number`,
+    });
   if (/^\d+$/.test(value.trim())) {
     const n = Number(value.trim());
-    if (n < 1) throw new StatementError(`columns.${key}: column numbers start at 1`);
+    if (n < 1) {
+      throw refuseWith({ element: `columns.${key}`, found: `column ${n}`, expected: 'column numbers from 1', fix: `give columns.${key} as a 1-based number` });
+    }
     return n - 1;
   }
   const i = header ? indexOf(header, value) : -1;
@@ -185,9 +192,20 @@ function withGiven(base: Partial<Record<Field, number>>, columns: CsvColumns, he
   payeeFromMemo(map);
   if (map.date === undefined || map.payee === undefined || !hasAmount(map)) {
     const missing = [map.date === undefined && 'date', map.payee === undefined && 'payee', !hasAmount(map) && 'amount (or inflow/outflow, or debit/credit)'];
-    throw new StatementError(
-      `columns: no ${missing.filter(Boolean).join(', ')} column${header ? ` in the header on line ${line}` : ''}; give columns.${missing.find(Boolean)!.toString().split(' ')[0]} (a header name or a 1-based column number)`,
-    );
+    throw refuseWith({
+      ...(header ? { line } : { element: 'columns' }),
+      found: `no ${missing.filter(Boolean).join(', ')} column${
+        header
+          ? ` in the header (${header
+              .filter(Boolean)
+              .slice(0, 8)
+              .map((h) => JSON.stringify(h))
+              .join(', ')})`
+          : ''
+      }`,
+      expected: 'a date, a payee and an amount (or inflow/outflow, or debit/credit) column',
+      fix: `give columns.${missing.find(Boolean)!.toString().split(' ')[0]} (a header name or a 1-based column number)`,
+    });
   }
   return map as ColumnMap;
 }

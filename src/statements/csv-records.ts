@@ -1,5 +1,6 @@
 /** CSV text into records with the line each starts on, by csv-parse; malformed text refused with its line. */
 import { CsvError, parse } from 'csv-parse/sync';
+import { refuse } from './refusal.js';
 import { MAX_COLUMNS, StatementError } from './types.js';
 
 export interface CsvRecord {
@@ -40,7 +41,13 @@ export function readRecords(content: string, delimiter: Delimiter, toLine?: numb
         const line = startLine(ctx.lines, ctx.raw);
         const width = (record as unknown as { record: string[] }).record.length;
         // (With `raw`, csv-parse hands over { record, raw }.) An error thrown here is not always passed on: kept, thrown below.
-        if (width > MAX_COLUMNS) tooWide ??= new StatementError(`line ${line} has ${width} cells; a statement row has at most ${MAX_COLUMNS}`);
+        if (width > MAX_COLUMNS)
+          tooWide ??= refuse({
+            line,
+            found: `${width} cells`,
+            expected: `at most ${MAX_COLUMNS} cells in a statement row`,
+            fix: 'check the delimiter: the file may not be this CSV',
+          });
         lines.push(line);
         return record;
       },
@@ -51,7 +58,12 @@ export function readRecords(content: string, delimiter: Delimiter, toLine?: numb
   } catch (e) {
     if (e instanceof CsvError) {
       const line = typeof e['lines'] === 'number' ? e['lines'] : '?';
-      throw new StatementError(`line ${line}: the CSV is malformed (${e.message.replace(/ at line \d+/, '')})`);
+      throw refuse({
+        ...(typeof line === 'number' ? { line } : {}),
+        found: `a malformed CSV (${e.message.replace(/ at line \d+/, '')})`,
+        expected: 'comma, semicolon or tab separated cells, quotes closed',
+        fix: 'give format if the file is not a CSV',
+      });
     }
     throw e;
   }

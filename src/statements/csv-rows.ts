@@ -7,7 +7,8 @@
 import type { ColumnMap, HeaderFound } from './columns.js';
 import type { CsvRecord } from './csv-records.js';
 import { shapeOf } from './dates.js';
-import { type CsvColumns, STATEMENT_LIMITS, StatementError } from './types.js';
+import { refuse, shown } from './refusal.js';
+import { type CsvColumns, STATEMENT_LIMITS } from './types.js';
 
 /** Status values of rows not booked yet (or never: declined, reverted), in the languages of the aliases. */
 const PENDING =
@@ -58,22 +59,30 @@ export function dataRecords(records: readonly CsvRecord[], found: HeaderFound, d
   for (const r of rows) {
     if (r.cells.length < needed) {
       const against = header ? `the header on line ${header.line} has ${width} and column ${needed} is read` : `column ${needed} is read`;
-      throw new StatementError(
-        `line ${r.line} has ${r.cells.length} cells, but ${against}; give columns (header names or 1-based numbers) if the columns are elsewhere`,
-      );
+      throw refuse({
+        line: r.line,
+        found: `${r.cells.length} cells`,
+        expected: `at least ${needed}: ${against}`,
+        fix: 'give columns (header names or 1-based numbers) if the columns are elsewhere',
+      });
     }
     // Cells under the header's own blank cells are fine (a sign column without a name: S or H).
     if (header && r.cells.slice(Math.max(header.cells.length, needed)).some((c) => c.trim() !== '')) {
-      throw new StatementError(
-        `line ${r.line} has ${r.cells.length} cells, but the header on line ${header.line} names ${width}: a cell holding the delimiter without quotes? ` +
-          `Fix the line, or give columns by 1-based number`,
-      );
+      throw refuse({
+        line: r.line,
+        found: `${r.cells.length} cells (a cell holding the delimiter without quotes?)`,
+        expected: `${width}, as the header on line ${header.line} names`,
+        fix: 'fix the line, or give columns by 1-based number',
+      });
     }
   }
   if (rows.length > STATEMENT_LIMITS.rows) {
-    throw new StatementError(
-      `line ${rows[STATEMENT_LIMITS.rows]!.line}: more than ${STATEMENT_LIMITS.rows} rows; a statement may hold at most ${STATEMENT_LIMITS.rows}`,
-    );
+    throw refuse({
+      line: rows[STATEMENT_LIMITS.rows]!.line,
+      found: `more than ${STATEMENT_LIMITS.rows} rows`,
+      expected: `at most ${STATEMENT_LIMITS.rows} rows in a statement`,
+      fix: 'split it by date',
+    });
   }
   return rows;
 }
@@ -87,7 +96,14 @@ export function pendingTest(columns: CsvColumns | undefined): (status: string) =
     .split(',')
     .map((v) => v.trim().toLowerCase())
     .filter(Boolean);
-  if (!values.length) throw new StatementError(`columns.status "${columns!.status}": expected "column" or "column:pending values", e.g. "State:PENDING"`);
+  if (!values.length) {
+    throw refuse({
+      element: 'columns.status',
+      found: shown(columns!.status),
+      expected: '"column" or "column:pending values"',
+      fix: 'give columns.status e.g. "State:PENDING"',
+    });
+  }
   return (s) => values.some((v) => s.toLowerCase().includes(v));
 }
 
@@ -100,6 +116,6 @@ export function rowDate(r: CsvRecord, m: ColumnMap): { cell?: { text: string; li
   if (!OPEN_DATE.test(booked)) return { cell: { text: r.cells[m.date]!, line: r.line }, unbooked: false };
   const made = text(r, m.txdate);
   if (m.txdate !== undefined && made !== '' && shapeOf(made)) return { cell: { text: made, line: r.line }, unbooked: true };
-  if (booked === '') throw new StatementError(`line ${r.line}: the date is blank; expected a date (give columns.date if it is in another column)`);
+  if (booked === '') throw refuse({ line: r.line, found: 'a blank date', expected: 'a date', fix: 'give columns.date if it is in another column' });
   return { unbooked: true };
 }

@@ -6,7 +6,7 @@
  */
 import type { CsvRecord } from './csv-records.js';
 import { ALIASES, WEAK_DIRECTION } from './header-names.js';
-import { StatementError } from './types.js';
+import { refuse, shown } from './refusal.js';
 
 /** Words a direction column writes, folded: a whole word says it even under a header we do not know. */
 const DEBIT_WORDS = ['af', 'debit', 'debet', 'dbit', 'soll', 'ausgang', 'withdrawal', 'terheles'];
@@ -48,9 +48,12 @@ export function parseDirectionSpec(spec: string): { column: string; debit?: stri
   const [debit, credit, extra] = spec.slice(colon + 1).split('/');
   const list = (s: string | undefined) => (s ?? '').split(',').map(fold).filter(Boolean);
   if (extra !== undefined || !list(debit).length || !list(credit).length) {
-    throw new StatementError(
-      `columns.direction "${spec}": expected "column" or "column:debit values/credit values", e.g. "Af Bij:Af/Bij" or "CreditDebet:D/C"`,
-    );
+    throw refuse({
+      element: 'columns.direction',
+      found: shown(spec),
+      expected: '"column" or "column:debit values/credit values"',
+      fix: 'give columns.direction e.g. "Af Bij:Af/Bij" or "CreditDebet:D/C"',
+    });
   }
   return { column: spec.slice(0, colon), debit: list(debit), credit: list(credit) };
 }
@@ -73,10 +76,12 @@ export function detectDirection(
     if (allDirection(values, strong || h === '')) return { column: i, ...KNOWN, named: h ? `column "${h}"` : `column ${i + 1}` };
     if (strong && values.length > 0 && !signed) {
       const odd = rows.find((r) => !allDirection([fold(r.cells[i] ?? '')].filter(Boolean), true) && fold(r.cells[i] ?? '') !== '')!;
-      throw new StatementError(
-        `line ${odd.line}: column "${h}" holds "${odd.cells[i]}", which is neither a known debit nor credit mark (Af/Bij, D/C, DBIT/CRDT, Debit/Credit, S/H, -/+); ` +
-          `give columns.direction "${h}:<debit values>/<credit values>"`,
-      );
+      throw refuse({
+        line: odd.line,
+        found: `${shown(odd.cells[i])} in column "${h}"`,
+        expected: 'a known debit or credit mark (Af/Bij, D/C, DBIT/CRDT, Debit/Credit, S/H, -/+)',
+        fix: `give columns.direction "${h}:<debit values>/<credit values>"`,
+      });
     }
   }
   return undefined;
@@ -89,10 +94,12 @@ export function givenDirection(column: number, name: string, spec: { debit?: str
   for (const r of rows) {
     const v = fold(r.cells[column] ?? '');
     if (v !== '' && !debit.includes(v) && !credit.includes(v)) {
-      throw new StatementError(
-        `line ${r.line}: columns.direction: column "${name}" holds "${r.cells[column]}", which is neither a debit nor a credit value; ` +
-          `give columns.direction "${name}:<debit values>/<credit values>"`,
-      );
+      throw refuse({
+        line: r.line,
+        found: `${shown(r.cells[column])} in column "${name}"`,
+        expected: `one of columns.direction's debit values (${debit.join(', ')}) or credit values (${credit.join(', ')})`,
+        fix: `give columns.direction "${name}:<debit values>/<credit values>"`,
+      });
     }
   }
   return { column, debit, credit, named: `column "${name}"` };
@@ -118,19 +125,23 @@ export function checkUnsigned(
   const fix = "give columns.amount_sign ('outflow-positive' if positive amounts are money out, 'outflow-negative' if they are money in) or columns.direction";
   const card = header.find((h) => /\bcard\b|karte|carte|tarjeta/.test(h));
   if (card !== undefined) {
-    throw new StatementError(
-      `line ${rows[0]!.line}: every amount is positive and the file looks like a card statement (column "${card}"), where charges are often positive: ` +
-        `are they money out? ${fix}`,
-    );
+    throw refuse({
+      line: rows[0]!.line,
+      found: `every amount positive in what looks like a card statement (column "${card}"), where charges are often positive`,
+      expected: 'a sign that says whether they are money out',
+      fix,
+    });
   }
   const dated = rows.filter((r) => r.balance !== undefined).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   for (let i = 1; i < dated.length; i++) {
     const [before, after] = [dated[i - 1]!, dated[i]!];
     if (after.date > before.date && after.balance! < before.balance!) {
-      throw new StatementError(
-        `line ${after.line}: every amount is positive, but the balance falls from ${before.date} (line ${before.line}) to ${after.date}: ` +
-          `some rows are money out and no column says which; ${fix}`,
-      );
+      throw refuse({
+        line: after.line,
+        found: `every amount positive, but the balance falls from ${before.date} (line ${before.line}) to ${after.date}`,
+        expected: 'a column that says which rows are money out',
+        fix,
+      });
     }
   }
   return "every amount is positive and no column gives a sign: read as money in (give columns.amount_sign 'outflow-positive' if they are money out)";

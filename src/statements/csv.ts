@@ -11,6 +11,7 @@ import { checkUnsigned, detectDirection, type Direction, directionSign, givenDir
 import { decideDateFormat, parseDate, type ReadFormat } from './dates.js';
 import { DAY_FIRST_HEADER } from './header-names.js';
 import { optionalText } from './text.js';
+import { refuse, shown } from './refusal.js';
 import { type CsvColumns, type ParsedStatement, StatementError, type StatementRow } from './types.js';
 
 const SNIFF_LINES = 25;
@@ -39,11 +40,12 @@ function chooseDelimiter(content: string, columns: CsvColumns | undefined): { de
 
 function noHeader(records: readonly CsvRecord[]): StatementError {
   const first = records[0];
-  const found = first ? `line ${first.line} reads "${first.cells.join(' | ').slice(0, 80)}"` : 'the file is empty';
-  return new StatementError(
-    `line ${first?.line ?? 1}: no header row in the first ${SNIFF_LINES} lines (${found}): expected cells naming the date, the payee or description, and the amount ` +
-      `(or inflow/outflow, or debit/credit); give columns (header names or 1-based numbers)`,
-  );
+  return refuse({
+    line: first?.line ?? 1,
+    found: first ? `no header row in the first ${SNIFF_LINES} lines (it reads ${shown(first.cells.join(' | '), 80)})` : 'an empty file',
+    expected: 'cells naming the date, the payee or description, and the amount (or inflow/outflow, or debit/credit)',
+    fix: 'give columns (header names or 1-based numbers)',
+  });
 }
 
 /** An amount cell in milliunits; a refusal says which arguments read it otherwise. */
@@ -52,9 +54,9 @@ function amountCell(c: Cell, sep: DecimalSeparator, what?: string): number | und
     return parseAmount(c, sep, what);
   } catch (e) {
     if (!(e instanceof StatementError)) throw e;
-    throw new StatementError(
-      `${e.message}; give columns.${what === 'balance' || what === 'fee' || !what ? 'amount' : what} if it is in another column, or columns.decimal_separator`,
-    );
+    const key = what === 'balance' || what === 'fee' || !what ? 'amount' : what;
+    if (!e.parts) throw e;
+    throw refuse({ ...e.parts, fix: `give columns.${key} if it is in another column, or columns.decimal_separator` });
   }
 }
 
@@ -87,7 +89,7 @@ function amountOf(r: CsvRecord, k: Reading): number {
     if (v === undefined) {
       // An opening or closing balance line (Bank of America's "Beginning balance"): no money moves.
       if ((cell(r, m.balance)?.text.trim() ?? '') !== '') return 0;
-      throw new StatementError(`line ${r.line}: the amount is blank; expected a number (give columns.amount if the amount is in another column)`);
+      throw refuse({ line: r.line, found: 'a blank amount', expected: 'a number', fix: 'give columns.amount if the amount is in another column' });
     }
     const way = k.direction ? directionSign(k.direction, r) : undefined;
     const signed = way !== undefined ? way * Math.abs(v) : k.outflowPositive ? -v : v;
@@ -100,7 +102,12 @@ function amountOf(r: CsvRecord, k: Reading): number {
   const outflow = outI === undefined ? undefined : amountCell(cell(r, outI)!, sep, outName);
   if (inflow === undefined && outflow === undefined) {
     if ((cell(r, m.balance)?.text.trim() ?? '') !== '') return 0;
-    throw new StatementError(`line ${r.line}: both ${outName} and ${inName} are blank; expected an amount in one of them`);
+    throw refuse({
+      line: r.line,
+      found: `both ${outName} and ${inName} blank`,
+      expected: 'an amount in one of them',
+      fix: 'give columns.inflow and columns.outflow (or columns.amount) if the amounts are elsewhere',
+    });
   }
   // Banks write both as positive numbers; some sign the debit: the column, not the sign, says which way.
   return Math.abs(inflow ?? 0) - Math.abs(outflow ?? 0);
@@ -210,7 +217,8 @@ function datePending(rows: StatementRow[], decisions: string[]): StatementRow[] 
   const undated = rows.filter((r) => r.date === '');
   if (undated.length === 0) return rows;
   const latest = rows.reduce((d, r) => (r.date > d ? r.date : d), '');
-  if (latest === '') throw new StatementError(`line ${undated[0]!.line}: no row has a date; give columns.date`);
+  if (latest === '')
+    throw refuse({ line: undated[0]!.line, found: 'no row with a date', expected: 'a date on at least one booked row', fix: 'give columns.date' });
   for (const r of undated) r.date = latest;
   decisions.push(`line(s) ${undated.map((r) => r.line).join(', ')}: pending without a date, shown as of ${latest} (not imported)`);
   return rows;

@@ -129,10 +129,12 @@ function decidePair(cells: readonly Cell[], preset: DateFormat | undefined, dayF
     .filter((_, i) => i !== 1)
     .map(Number) as [number, number];
   const month = (n: number) => new Date(Date.UTC(2000, n - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
-  throw new StatementError(
-    `line ${ambiguous.line}: are dates day-first ("${ambiguous.text}" = ${a} ${month(b)}) or month-first (${month(a)} ${b})? ` +
-      `No date in the file has a day above 12 to decide it. Give columns.date_format: 'DD/MM/YYYY' or 'MM/DD/YYYY'`,
-  );
+  throw refuse({
+    line: ambiguous.line,
+    found: `"${ambiguous.text}", day-first (${a} ${month(b)}) or month-first (${month(a)} ${b}), and no date in the file with a day above 12 to decide it`,
+    expected: 'dates whose order the file shows',
+    fix: "give columns.date_format: 'DD/MM/YYYY' or 'MM/DD/YYYY'",
+  });
 }
 
 /**
@@ -152,9 +154,12 @@ export function decideDateFormat(
   if (!first) return { format: preset ?? 'YYYY-MM-DD' };
   const shape = shapeOf(first.text);
   if (!shape) {
-    throw new StatementError(
-      `line ${first.line}: "${first.text}" is not a date (expected e.g. 2024-03-14, 03/14/2024, 14.03.2024); give columns.date if the dates are in another column`,
-    );
+    throw refuse({
+      line: first.line,
+      found: shown(first.text),
+      expected: 'a date, e.g. 2024-03-14, 03/14/2024, 14.03.2024',
+      fix: 'give columns.date if the dates are in another column',
+    });
   }
   for (const c of cells) {
     if (shapeOf(c.text) !== shape) {

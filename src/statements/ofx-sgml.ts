@@ -17,7 +17,6 @@
  */
 import { lineIndex } from './text.js';
 import { refuse } from './refusal.js';
-import { StatementError } from './types.js';
 
 /** Aggregates of the statements read (OFX 1.6 / 2.2 banking, credit card, investment, sign-on). */
 const AGGREGATES = new Set(
@@ -111,7 +110,7 @@ function tokens(body: string, start: number): Token[] {
 /** The `<OFX>` body as well-formed XML, each aggregate with its line (L). */
 export function ofxToXml(source: string): string {
   const start = source.search(/<OFX\s*>/i);
-  if (start < 0) throw new StatementError('line 1: no <OFX> element: this is not an OFX file');
+  if (start < 0) throw refuse({ line: 1, element: 'OFX', found: 'no <OFX> element', expected: 'an OFX file', fix: 'give format if the file is not an OFX' });
   const line = lineIndex(source);
   const toks = tokens(source.slice(start), start);
   // The last closing tag of each name: an unknown element with no value is an aggregate only if closed later.
@@ -158,7 +157,7 @@ export function ofxToXml(source: string): string {
       if (parent >= 0) popTo(parent + 1);
     }
     if (stack.length === 0 && name !== 'OFX') continue; // after </OFX>: not part of the statement
-    if (stack.length >= MAX_DEPTH) throw new StatementError(`line ${line(t.at)}: <${name}> is nested ${MAX_DEPTH} elements deep: this is not an OFX statement`);
+    if (stack.length >= MAX_DEPTH) throw refuse({ line: line(t.at), element: name, found: `nesting ${MAX_DEPTH} elements deep`, expected: 'an OFX statement' });
     stack.push({ name, at: t.at });
     out.push(`<${name} L="${line(t.at)}">`);
     i = j - 1;

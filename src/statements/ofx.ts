@@ -10,7 +10,8 @@ import { parseDecimal } from './amount.js';
 import { ofxToXml } from './ofx-sgml.js';
 import { elementLines, isoDay, list } from './structured.js';
 import { optionalText } from './text.js';
-import { type FileAccount, type ParsedStatement, StatementError, type StatementRow } from './types.js';
+import { refuse } from './refusal.js';
+import { type FileAccount, type ParsedStatement, type StatementRow } from './types.js';
 
 type Node = Record<string, unknown>;
 
@@ -28,7 +29,14 @@ function parseOfx(text: string): Node {
     const parsed = parser.parse(xml) as Node;
     return (parsed['OFX'] && typeof parsed['OFX'] === 'object' ? parsed['OFX'] : {}) as Node;
   } catch (e) {
-    throw new StatementError(`the OFX is malformed (${e instanceof Error ? e.message : String(e)}); expected an OFX 1 (SGML) or OFX 2 (XML) statement`);
+    const message = e instanceof Error ? e.message : String(e);
+    const line = /line:? (\d+)/i.exec(message)?.[1];
+    throw refuse({
+      ...(line ? { line: Number(line) } : {}),
+      found: `a malformed OFX (${message})`,
+      expected: 'an OFX 1 (SGML) or OFX 2 (XML) statement',
+      fix: 'give format if the file is not an OFX',
+    });
   }
 }
 
@@ -70,9 +78,13 @@ function statementsOf(ofx: Node): Found[] {
     return found;
   }
   if (inv) {
-    throw new StatementError(
-      `line ${lineOf(inv)}: <INVSTMTRS> is an investment account's statement; expected a bank (<STMTRS>) or credit card (<CCSTMTRS>) statement: export the account's cash or bank statement instead`,
-    );
+    throw refuse({
+      line: lineOf(inv),
+      element: 'INVSTMTRS',
+      found: "an investment account's statement",
+      expected: 'a bank (<STMTRS>) or credit card (<CCSTMTRS>) statement',
+      fix: "export the account's cash or bank statement instead",
+    });
   }
   // A download the bank refused holds its error where the statement would be.
   const status = Object.values(ofx)
@@ -80,11 +92,19 @@ function statementsOf(ofx: Node): Found[] {
     .find((st) => /^(?:ERROR|WARN)$/i.test(str(st['SEVERITY'])?.trim() ?? ''));
   if (status) {
     const said = [str(status['CODE']), str(status['MESSAGE'])].map((v) => optionalText(v)).filter(Boolean);
-    throw new StatementError(
-      `line ${lineOf(status)}: the file is the bank's error (<STATUS> ${str(status['SEVERITY'])?.trim()}${said.length ? `: ${said.join(' ')}` : ''}), not a statement; download the statement again`,
-    );
+    throw refuse({
+      line: lineOf(status),
+      element: 'STATUS',
+      found: `the bank's error (${str(status['SEVERITY'])?.trim()}${said.length ? `: ${said.join(' ')}` : ''})`,
+      expected: 'a statement',
+      fix: 'download the statement again',
+    });
   }
-  throw new StatementError('the OFX has no bank or card statement: expected <STMTRS> (in <BANKMSGSRSV1>) or <CCSTMTRS> (in <CREDITCARDMSGSRSV1>)');
+  throw refuse({
+    element: 'OFX',
+    found: 'no bank or card statement',
+    expected: '<STMTRS> (in <BANKMSGSRSV1>) or <CCSTMTRS> (in <CREDITCARDMSGSRSV1>)',
+  });
 }
 
 function row(t: Node, pending: boolean): StatementRow {

@@ -5,7 +5,7 @@
  * `!Clear:AutoSwitch` around a list of accounts. Each bank, cash, card, asset or liability
  * section's lines go to qif-ts; investment sections are not statements of money in and out.
  */
-import { StatementError } from './types.js';
+import { refuse, shown } from './refusal.js';
 
 export interface QifLine {
   /** Trimmed. */
@@ -83,9 +83,12 @@ export function qifSections(text: string): QifFile {
     const l = { text: t, no: i + 1 };
     if (!t.startsWith('!')) {
       if (!header)
-        throw new StatementError(
-          `line ${l.no}: "${t.slice(0, 40)}" comes before any header; expected a QIF file starting with !Type:Bank (or Cash, CCard, Oth A, Oth L) or !Account`,
-        );
+        throw refuse({
+          line: l.no,
+          found: `${shown(t)} before any header`,
+          expected: 'a QIF file starting with !Type:Bank (or Cash, CCard, Oth A, Oth L) or !Account',
+          fix: 'give format if the file is not a QIF',
+        });
       if (current) current.lines.push(l);
       else if (/^!Account$/i.test(header.text)) block.push(l);
       continue;
@@ -113,18 +116,22 @@ export function qifSections(text: string): QifFile {
       skipped.push(`line ${l.no}: ${t}${named?.name ? ` (account ${JSON.stringify(named.name)})` : ''} is an investment account's transactions: not read`);
       named = undefined;
     } else if (kind === undefined || !LISTS.has(kind)) {
-      throw new StatementError(
-        `line ${l.no}: "${t.slice(0, 40)}" is not a QIF section read here; expected !Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A or !Type:Oth L (an account's transactions), !Account, or a list such as !Type:Cat`,
-      );
+      throw refuse({
+        line: l.no,
+        found: `the section ${shown(t)}`,
+        expected: "!Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A or !Type:Oth L (an account's transactions), !Account, or a list such as !Type:Cat",
+      });
     }
   }
   if (!accounts.length) {
     const first = skipped[0];
-    throw new StatementError(
-      first
-        ? `${first.replace(': not read', '')}; expected a bank, cash or card account's transactions (!Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A, !Type:Oth L)`
-        : `the QIF has no account's transactions: expected a !Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A or !Type:Oth L section`,
-    );
+    const at = first ? /^line (\d+): (.*): not read$/.exec(first) : null;
+    throw refuse({
+      ...(at ? { line: Number(at[1]) } : {}),
+      found: at ? at[2]!.replace(' is an ', ', an ') : "no account's transactions",
+      expected: "a bank, cash or card account's transactions (!Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A, !Type:Oth L)",
+      fix: "export the account's bank or cash transactions instead",
+    });
   }
   return { accounts, skipped, ...(dateOrder ? { dateOrder } : {}) };
 }

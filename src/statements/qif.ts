@@ -9,7 +9,8 @@ import { type DecimalSeparator, decideDecimal, parseAmount } from './amount.js';
 import { decideDateFormat, parseDate } from './dates.js';
 import { IGNORED_DETAIL, qifSections, type QifAccount, type QifLine } from './qif-sections.js';
 import { optionalText } from './text.js';
-import { type CsvColumns, type ParsedStatement, STATEMENT_LIMITS, StatementError, type StatementRow } from './types.js';
+import { refuse, shown } from './refusal.js';
+import { type CsvColumns, type ParsedStatement, STATEMENT_LIMITS, type StatementRow } from './types.js';
 
 interface RecordText {
   line: number;
@@ -25,7 +26,12 @@ function recordTexts(lines: readonly QifLine[], counted: { n: number }): RecordT
       if (current) out.push(current);
       current = undefined;
       if (++counted.n > STATEMENT_LIMITS.rows)
-        throw new StatementError(`line ${l.no}: more than ${STATEMENT_LIMITS.rows} records; a statement may hold at most ${STATEMENT_LIMITS.rows} rows`);
+        throw refuse({
+          line: l.no,
+          found: `more than ${STATEMENT_LIMITS.rows} records`,
+          expected: `at most ${STATEMENT_LIMITS.rows} rows in a statement`,
+          fix: 'split it by date',
+        });
       continue;
     }
     current ??= { line: l.no };
@@ -45,11 +51,11 @@ function deserialize(a: QifAccount): QifTransaction[] {
     const message = e instanceof Error ? e.message : String(e);
     const bad = /line: (.*)$/.exec(message)?.[1];
     const at = a.lines.find((l) => l.text === bad)?.no ?? a.line;
-    throw new StatementError(
-      bad === undefined
-        ? `line ${at}: the QIF is malformed (${message})`
-        : `line ${at}: "${bad.slice(0, 40)}" is not a QIF detail line; expected D (date), T (amount), P (payee), M (memo), N, C, A, L, or a split's S, E, $`,
-    );
+    throw refuse({
+      line: at,
+      found: bad === undefined ? `a malformed QIF (${message})` : `the detail line ${shown(bad)}`,
+      expected: "D (date), T (amount), P (payee), M (memo), N, C, A, L, or a split's S, E, $",
+    });
   }
 }
 
@@ -68,7 +74,7 @@ function rowsOf(
   return r.transactions.map((t, i) => {
     const rec = r.records[i]!;
     const amount = rec.amount === undefined ? undefined : parseAmount({ text: rec.amount, line: rec.line }, separator, 'T (amount)');
-    if (amount === undefined) throw new StatementError(`line ${rec.line}: the record has no T (amount) line; expected e.g. T-12.34`);
+    if (amount === undefined) throw refuse({ line: rec.line, found: 'a record with no T (amount) line', expected: 'a T line, e.g. T-12.34' });
     const memo = optionalText(t.memo);
     return {
       line: rec.line,
@@ -89,14 +95,18 @@ export function readQif(text: string, columns?: CsvColumns): ParsedStatement[] {
     const records = recordTexts(account.lines, counted);
     const transactions = deserialize(account);
     if (records.length !== transactions.length)
-      throw new StatementError(`line ${account.line}: the QIF section has ${transactions.length} records but ${records.length} blocks ending in ^`);
+      throw refuse({
+        line: account.line,
+        found: `${transactions.length} records in the section but ${records.length} blocks ending in ^`,
+        expected: 'one record per block ending in ^',
+      });
     return { account, records, transactions };
   });
   const dateCells = new Map<QifTransaction, { text: string; line: number }>();
   for (const r of read) {
     r.transactions.forEach((t, i) => {
       const line = r.records[i]!.line;
-      if (!t.date) throw new StatementError(`line ${line}: the record has no D (date) line; expected e.g. D03/14/2024`);
+      if (!t.date) throw refuse({ line, found: 'a record with no D (date) line', expected: 'a D line, e.g. D03/14/2024' });
       // Quicken writes years after an apostrophe ("3/14'24"): the same date as 3/14/24.
       dateCells.set(t, { text: t.date.replace(/'\s*/, '/').replace(/\s+/g, ''), line });
     });

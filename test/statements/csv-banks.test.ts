@@ -69,7 +69,7 @@ describe('direction columns', () => {
       read('2024-01-02;Shop;12,00;U\n2024-01-03;Pay;20,00;B\n', { date: '1', payee: '2', amount: '3', direction: '4:U/B' }).rows.map((r) => r.amount),
     ).toEqual([-12_000, 20_000]);
     expect(refusal(file, { direction: 'Kind' })).toMatch(
-      /^line 2: columns\.direction: column "Kind" holds "U".*give columns\.direction "Kind:<debit values>\/<credit values>"/,
+      /^line 2: found "U" in column "Kind"; expected one of columns\.direction.*give columns\.direction "Kind:<debit values>\/<credit values>"/,
     );
   });
 
@@ -85,7 +85,7 @@ describe('direction columns', () => {
     // Amounts with their own minus: the column is not needed, so not refused.
     expect(read('Datum;Naam;Umsatztyp;Bedrag\n20240101;A;Lastschrift;-1,00\n').rows[0]!.amount).toBe(-1000);
     expect(refusal('Datum;Naam;Af Bij;Bedrag\n20240101;A;Uit;1,00\n')).toMatch(
-      /^line 2: column "af bij" holds "Uit".*columns\.direction "af bij:<debit values>\/<credit values>"/,
+      /^line 2: found "Uit" in column "af bij"; expected a known debit or credit mark.*columns\.direction "af bij:<debit values>\/<credit values>"/,
     );
   });
 });
@@ -93,13 +93,13 @@ describe('direction columns', () => {
 describe('amounts that are all positive', () => {
   it('are refused in a card export with no sign column, naming columns.amount_sign; read once it is given', () => {
     const file = 'Date,Card No.,Description,Amount\n2024-01-02,1234,Shop,12.00\n2024-01-03,1234,Cafe,3.00\n';
-    expect(refusal(file)).toMatch(/^line 2: every amount is positive .*card statement \(column "card no\."\).*columns\.amount_sign/);
+    expect(refusal(file)).toMatch(/^line 2: found every amount positive .*card statement \(column "card no\."\).*columns\.amount_sign/);
     expect(read(file, { amount_sign: 'outflow-positive' }).rows.map((r) => r.amount)).toEqual([-12_000, -3_000]);
   });
 
   it('are refused where the balance falls, which money in cannot do', () => {
     expect(refusal('Date,Description,Amount,Balance\n2024-01-02,Shop,12.00,88.00\n2024-01-03,Pay,20.00,108.00\n2024-01-04,Cafe,3.00,105.00\n')).toMatch(
-      /^line 4: every amount is positive, but the balance falls .*columns\.amount_sign.*columns\.direction/,
+      /^line 4: found every amount positive, but the balance falls .*columns\.amount_sign.*columns\.direction/,
     );
   });
 
@@ -172,7 +172,7 @@ describe('CSV as exported', () => {
 
   it('still refuses a row with more cells than its header names, saying what would fix it', () => {
     expect(refusal('Date,Description,Amount\n2024-01-01,A,1,extra\n')).toMatch(
-      /^line 2 has 4 cells, but the header on line 1 names 3: .*columns by 1-based number/,
+      /^line 2: found 4 cells .*expected 3, as the header on line 1 names.*columns by 1-based number/,
     );
   });
 });
@@ -317,9 +317,9 @@ describe('bank exports recognised without columns', () => {
 
 describe('CSV refusals', () => {
   it.each([
-    ['no header', 'hello,world\n1,2\n', undefined, /^line 1: no header row .*\(line 1 reads "hello \| world"\).*give columns/],
-    ['an amount that is not one', 'Date,Description,Amount\n2024-01-01,A,12x\n', undefined, /^line 2: amount "12x" is not an amount .*give columns\.amount/],
-    ['a date that is not one', 'Date,Description,Amount\nsoon,A,1\n', undefined, /^line 2: "soon" is not a date .*give columns\.date/],
+    ['no header', 'hello,world\n1,2\n', undefined, /^line 1: found no header row .*\(it reads "hello \| world"\).*give columns/],
+    ['an amount that is not one', 'Date,Description,Amount\n2024-01-01,A,12x\n', undefined, /^line 2: found amount "12x"; expected .*give columns\.amount/],
+    ['a date that is not one', 'Date,Description,Amount\nsoon,A,1\n', undefined, /^line 2: found "soon"; expected a date.*give columns\.date/],
     [
       'an impossible date',
       'Date,Description,Amount\n2024-01-01,A,1\n2024-02-31,B,2\n',
@@ -332,8 +332,13 @@ describe('CSV refusals', () => {
       { payee: 'Payee' },
       /^line 1: found a header with no cell "Payee" \(it has "date", "description", "amount"\); expected columns\.payee .*; to fix it, give columns\.payee/,
     ],
-    ['a row missing a column read', 'Date,Description,Amount\n2024-01-01,A\n', undefined, /^line 2 has 2 cells, but .*column 3 is read; give columns/],
-    ['a blank amount', 'Date,Description,Amount\n2024-01-01,A,\n', undefined, /^line 2: the amount is blank; .*give columns\.amount/],
+    [
+      'a row missing a column read',
+      'Date,Description,Amount\n2024-01-01,A\n',
+      undefined,
+      /^line 2: found 2 cells; expected at least 3: .*column 3 is read; to fix it, give columns/,
+    ],
+    ['a blank amount', 'Date,Description,Amount\n2024-01-01,A,\n', undefined, /^line 2: found a blank amount; .*give columns\.amount/],
   ] as const)('%s', (_what, file, columns, message) => {
     expect(refusal(file, columns as Columns)).toMatch(message);
   });

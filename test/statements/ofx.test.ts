@@ -205,19 +205,21 @@ describe('OFX files of several accounts', () => {
       .map((n) => `</${n}>`)
       .reverse()
       .join('')}</OFX>`;
-    expect(refusal(deep)).toBe('line 10: <AGG31> is nested 32 elements deep: this is not an OFX statement');
+    expect(refusal(deep)).toBe('line 10, <AGG31>: found nesting 32 elements deep; expected an OFX statement');
   });
 
   it("refuses the bank's error in place of a statement, saying the bank's message", () => {
     const err = `${HEADER}<OFX>\n<SIGNONMSGSRSV1><SONRS>\n<STATUS><CODE>15500<SEVERITY>ERROR<MESSAGE>Invalid user ID or password</STATUS>\n</SONRS></SIGNONMSGSRSV1></OFX>`;
     expect(refusal(err)).toBe(
-      "line 11: the file is the bank's error (<STATUS> ERROR: 15500 Invalid user ID or password), not a statement; download the statement again",
+      "line 11, <STATUS>: found the bank's error (ERROR: 15500 Invalid user ID or password); expected a statement; to fix it, download the statement again",
     );
   });
 
   it('refuses an investment statement, naming its line and what is read instead', () => {
     const inv = `${HEADER}<OFX><INVSTMTMSGSRSV1><INVSTMTTRNRS><TRNUID>1\n<INVSTMTRS><DTASOF>20240301<CURDEF>USD</INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>`;
-    expect(refusal(inv)).toMatch(/^line 10: <INVSTMTRS> is an investment account's statement; expected a bank \(<STMTRS>\) or credit card \(<CCSTMTRS>\)/);
+    expect(refusal(inv)).toMatch(
+      /^line 10, <INVSTMTRS>: found an investment account's statement; expected a bank \(<STMTRS>\) or credit card \(<CCSTMTRS>\) statement; to fix it, export the account's cash or bank statement/,
+    );
   });
 });
 

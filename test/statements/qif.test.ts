@@ -103,18 +103,18 @@ describe('QIF dates and amounts', () => {
 describe('QIF refusals', () => {
   it('refuses a file of an investment account alone, naming the line and what is read', () => {
     expect(refusal('!Type:Invst\nD25/07/1993\nNShrsIn\nT1000.00\n^\n')).toBe(
-      "line 1: !Type:Invst is an investment account's transactions; expected a bank, cash or card account's transactions (!Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A, !Type:Oth L)",
+      "line 1: found !Type:Invst, an investment account's transactions; expected a bank, cash or card account's transactions (!Type:Bank, !Type:Cash, !Type:CCard, !Type:Oth A, !Type:Oth L); to fix it, export the account's bank or cash transactions instead",
     );
   });
 
   it('refuses an unknown !Type:, and lines before any header, naming the line', () => {
     expect(refusal('!Type:Bank\nD2024-03-14\nT-1.00\n^\n!Type:Savings Bond\nD2024-03-14\n^\n')).toMatch(
-      /^line 5: "!Type:Savings Bond" is not a QIF section read here; expected !Type:Bank, !Type:Cash, !Type:CCard/,
+      /^line 5: found the section "!Type:Savings Bond"; expected !Type:Bank, !Type:Cash, !Type:CCard/,
     );
-    expect(refusal('hello\n!Type:Bank\n', 'qif')).toMatch(/^line 1: "hello" comes before any header; expected a QIF file starting with !Type:Bank/);
+    expect(refusal('hello\n!Type:Bank\n', 'qif')).toMatch(/^line 1: found "hello" before any header; expected a QIF file starting with !Type:Bank/);
   });
 
   it('refuses a record without an amount, naming its line and what is expected', () => {
-    expect(refusal('!Type:Bank\nD2024-03-14\nPSHOP\n^\n')).toBe('line 2: the record has no T (amount) line; expected e.g. T-12.34');
+    expect(refusal('!Type:Bank\nD2024-03-14\nPSHOP\n^\n')).toBe('line 2: found a record with no T (amount) line; expected a T line, e.g. T-12.34');
   });
 });

@@ -74,7 +74,7 @@ describe('OFX and QFX', () => {
   });
 
   it('reads a tag of any length as an element (no parser regex backtracks on it)', () => {
-    expect(refusal(`OFXHEADER:100\n<OFX>\n<${'A'.repeat(40)}>x</OFX>`)).toMatch(/^the OFX has no bank or card statement: expected <STMTRS>/);
+    expect(refusal(`OFXHEADER:100\n<OFX>\n<${'A'.repeat(40)}>x</OFX>`)).toMatch(/^<OFX>: found no bank or card statement; expected <STMTRS>/);
   });
 });
 
@@ -88,7 +88,7 @@ describe('QIF', () => {
   });
 
   it('refuses an unknown detail line, naming it', () => {
-    expect(refusal('!Type:Bank\nD03/14/2024\nT-1.00\nZoops\n^\n')).toMatch(/^line 4: "Zoops" is not a QIF detail line; expected D \(date\), T \(amount\)/);
+    expect(refusal('!Type:Bank\nD03/14/2024\nT-1.00\nZoops\n^\n')).toMatch(/^line 4: found the detail line "Zoops"; expected D \(date\), T \(amount\)/);
   });
 
   it('asks the date question when no date decides it', () => {
