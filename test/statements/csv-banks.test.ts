@@ -5,19 +5,12 @@
  * overriding a layout; refusals name the line, what was found and the argument that fixes it.
  */
 import { describe, expect, it } from 'vitest';
-import { parseStatement, StatementError } from '../../src/statements/index.js';
+import { refusalOf } from '../helpers/statement-refusal.js';
+import { parseStatement } from '../../src/statements/index.js';
 
 type Columns = Parameters<typeof parseStatement>[0]['columns'];
 const read = (content: string, columns?: Columns) => parseStatement({ content, columns });
-const refusal = (content: string, columns?: Columns) => {
-  try {
-    read(content, columns);
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatementError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a StatementError');
-};
+const refusal = (content: string, columns?: Columns) => refusalOf(() => read(content, columns));
 const money = (content: string, columns?: Columns) => read(content, columns).rows.map((r) => [r.date, r.amount, r.payee, r.pending ?? false]);
 
 describe('direction columns', () => {

@@ -1,17 +1,10 @@
 /** CSV bank exports read by parseStatement: presets, detection, the date question, bad and hostile files. */
 import { describe, expect, it } from 'vitest';
-import { CSV_PRESETS, parseStatement, StatementError } from '../../src/statements/index.js';
+import { refusalOf } from '../helpers/statement-refusal.js';
+import { CSV_PRESETS, parseStatement } from '../../src/statements/index.js';
 
 const read = (content: string, columns?: Parameters<typeof parseStatement>[0]['columns']) => parseStatement({ content, columns });
-const refusal = (content: string, columns?: Parameters<typeof parseStatement>[0]['columns']) => {
-  try {
-    read(content, columns);
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatementError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a StatementError');
-};
+const refusal = (content: string, columns?: Parameters<typeof parseStatement>[0]['columns']) => refusalOf(() => read(content, columns));
 
 describe('CSV presets', () => {
   it('has at least five presets, each recognised from its own header', () => {

@@ -8,23 +8,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseStatement, StatementError } from '../../src/statements/index.js';
+import { refusalOf } from '../helpers/statement-refusal.js';
+import { parseStatement } from '../../src/statements/index.js';
 import { readStatement } from '../../src/writes/statement-rows.js';
 
 /** The shape of refusalMessage (src/statements/refusal.ts). */
 const SHAPE = /^(?:line \d+(?:, <[^>]+>)?|<[^>]+>|the file): found .+; expected .+/;
 
 const refusal = (content: string, format?: Parameters<typeof parseStatement>[0]['format']) => {
-  try {
-    parseStatement({ content, ...(format ? { format } : {}) });
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatementError);
-    const message = (e as Error).message;
-    expect(message).toMatch(SHAPE);
-    expect(message).not.toMatch(/Invalid Opening Quote|no header row|Invalid Record Length|Quote Not Closed|delimiter/);
-    return message;
-  }
-  throw new Error('expected a StatementError');
+  const message = refusalOf(() => parseStatement({ content, ...(format ? { format } : {}) }));
+  expect(message).toMatch(SHAPE);
+  expect(message).not.toMatch(/Invalid Opening Quote|no header row|Invalid Record Length|Quote Not Closed|delimiter/);
+  return message;
 };
 
 const entry = (amt: string, ind: string, day: string, extra = '') =>

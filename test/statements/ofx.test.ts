@@ -4,17 +4,10 @@
  * once; and the refusals (cut short, investment statements), each naming its line.
  */
 import { describe, expect, it } from 'vitest';
-import { parseStatement, parseStatements, StatementError } from '../../src/statements/index.js';
+import { refusalOf } from '../helpers/statement-refusal.js';
+import { parseStatement, parseStatements } from '../../src/statements/index.js';
 
-const refusal = (content: string | Uint8Array) => {
-  try {
-    parseStatements({ content });
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatementError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a StatementError');
-};
+const refusal = (content: string | Uint8Array) => refusalOf(() => parseStatements({ content }));
 
 const HEADER = 'OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:USASCII\nCHARSET:1252\nCOMPRESSION:NONE\n\n';
 

@@ -4,17 +4,10 @@
  * investment sections beside them, and the refusals, each naming its line.
  */
 import { describe, expect, it } from 'vitest';
-import { parseStatement, parseStatements, StatementError } from '../../src/statements/index.js';
+import { refusalOf } from '../helpers/statement-refusal.js';
+import { parseStatement, parseStatements } from '../../src/statements/index.js';
 
-const refusal = (content: string, format?: 'qif') => {
-  try {
-    parseStatements({ content, ...(format ? { format } : {}) });
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatementError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a StatementError');
-};
+const refusal = (content: string, format?: 'qif') => refusalOf(() => parseStatements({ content, ...(format ? { format } : {}) }));
 
 describe('QIF accounts', () => {
   it("reads a file starting with Quicken's !Account header: the account's name and type, its rows", () => {

@@ -1,16 +1,9 @@
 /** OFX, QFX, QIF and camt.053 read by parseStatement: rows, balances, pending, malformed and hostile files. */
 import { describe, expect, it } from 'vitest';
-import { parseStatement, StatementError } from '../../src/statements/index.js';
+import { refusalOf } from '../helpers/statement-refusal.js';
+import { parseStatement } from '../../src/statements/index.js';
 
-const refusal = (content: string) => {
-  try {
-    parseStatement({ content });
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatementError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a StatementError');
-};
+const refusal = (content: string) => refusalOf(() => parseStatement({ content }));
 
 const SGML = `OFXHEADER:100
 DATA:OFXSGML

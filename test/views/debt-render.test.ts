@@ -16,7 +16,7 @@ import { formatMilliunits } from '../../src/api/money.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { missingMessage } from '../helpers/services.js';
 import { CHROMIUM, ViewHost, type ShownView } from '../helpers/view-host.js';
-import { UI_CAPABILITIES, viewCall } from '../helpers/views.js';
+import { contrast, UI_CAPABILITIES, viewCall } from '../helpers/views.js';
 
 let h: McpHarness;
 let host: ViewHost;
@@ -38,20 +38,6 @@ afterAll(async () => {
   await h?.close();
   if (shots) rmSync(shots, { recursive: true, force: true });
 });
-
-/** WCAG contrast of two rgb() colours. */
-function contrast(a: string, b: string): number {
-  const lum = (c: string) => {
-    const [r, g, bl] = c
-      .match(/\d+(\.\d+)?/g)!
-      .slice(0, 3)
-      .map((x) => Number(x) / 255)
-      .map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4)) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 describe.each(['light', 'dark'] as const)('debt payoff view, %s theme', (theme) => {
   it('shows each debt’s payoff and interest by strategy, and a line per strategy of what is owed', async () => {

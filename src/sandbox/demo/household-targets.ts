@@ -8,7 +8,7 @@
  * Nothing is assigned to them yet, so each asks for money now.
  */
 import { addMonths, monthOf } from '../../api/dates.js';
-import { createCategory, createGroup } from '../domain/categories.js';
+import { createCategory, createGroup, goalRec } from '../domain/categories.js';
 import type { BudgetStore } from '../store/budget-store.js';
 import type { GoalRec } from '../store/records.js';
 
@@ -16,16 +16,7 @@ const U = 1000;
 
 export function addHouseholdTargets(store: BudgetStore, today: string): void {
   const month = monthOf(today);
-  const goal = (g: Partial<GoalRec> & Pick<GoalRec, 'type' | 'target'>): GoalRec => ({
-    target_date: null,
-    needs_whole_amount: null,
-    day: null,
-    cadence: 1,
-    cadence_frequency: 1,
-    creation_month: month,
-    snoozed_at: null,
-    ...g,
-  });
+  const goal = (g: Partial<GoalRec> & Pick<GoalRec, 'type' | 'target'>) => goalRec(month, g);
   const group = createGroup(store, 'Plans Ahead');
   const due = `${addMonths(month, 2).slice(0, 8)}15`;
   createCategory(store, group.id, 'Dentist', {

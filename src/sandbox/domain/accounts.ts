@@ -10,7 +10,7 @@ import { monthOf } from '../../api/dates.js';
 import type { AccountType } from '../../api/schemas/common.js';
 import type { BudgetStore } from '../store/budget-store.js';
 import type { AccountRec, GoalRec } from '../store/records.js';
-import { createPaymentCategory } from './categories.js';
+import { createPaymentCategory, goalRec } from './categories.js';
 import { createPayee, payeeNamed, transferPayeeName } from './payees.js';
 import { insertTransaction } from './transactions.js';
 
@@ -72,15 +72,5 @@ export function createAccount(b: BudgetStore, spec: NewAccount): AccountRec {
 
 /** The target a credit account's payment category gets for its opening debt. */
 export function openingDebtTarget(debt: number, month: string): GoalRec {
-  return {
-    type: 'MF',
-    target: debt,
-    target_date: null,
-    needs_whole_amount: null,
-    day: null,
-    cadence: 1,
-    cadence_frequency: 1,
-    creation_month: month,
-    snoozed_at: null,
-  };
+  return goalRec(month, { type: 'MF', target: debt });
 }

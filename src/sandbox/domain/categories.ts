@@ -6,6 +6,20 @@
 import type { BudgetStore } from '../store/budget-store.js';
 import type { CategoryGroupRec, CategoryRec, CategoryRole, GoalRec, GroupRole } from '../store/records.js';
 
+/** A target as YNAB starts one in `month`: monthly, no date, not snoozed; `g` says what differs. */
+export function goalRec(month: string, g: Partial<GoalRec> & Pick<GoalRec, 'type' | 'target'>): GoalRec {
+  return {
+    target_date: null,
+    needs_whole_amount: null,
+    day: null,
+    cadence: 1,
+    cadence_frequency: 1,
+    creation_month: month,
+    snoozed_at: null,
+    ...g,
+  };
+}
+
 export function createGroup(b: BudgetStore, name: string, opts: { hidden?: boolean; internal?: boolean; role?: GroupRole } = {}): CategoryGroupRec {
   const group = b.stamp<CategoryGroupRec>({
     id: b.env.newId(),
