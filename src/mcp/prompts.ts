@@ -15,7 +15,7 @@ import type { BudgetReplica } from '../sync/replica.js';
 import { bestEffort, budgetEntries, entityEntries, matching, monthLabel, replicaOf, type Entry } from './catalog.js';
 import { escapeControls, escapeText } from './output/sanitize.js';
 import type { ServerState } from './state.js';
-import { TOOL_DEFINITIONS } from './tools/definitions.js';
+import { toolCards } from './tools/cards.js';
 import { selected } from './toolsets.js';
 
 export const UNITS =
@@ -73,7 +73,7 @@ export function budgetPhrase(budget: string | undefined, replica: BudgetReplica 
 /** Tools a prompt relies on that this server does not offer now (toolsets, read-only). */
 export function availability(state: ServerState, tools: string[]): string | undefined {
   const missing = tools.filter((name) => {
-    const def = TOOL_DEFINITIONS.find((t) => t.name === name);
+    const def = toolCards(state.config.writes).find((t) => t.name === name);
     return !def || !selected(state.config.toolsets, def) || (state.readOnly && def.access === 'write');
   });
   if (!missing.length) return undefined;

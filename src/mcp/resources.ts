@@ -9,29 +9,25 @@
  */
 import {
   McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
   ResourceNotFoundError,
   ResourceTemplate,
   UriTemplate,
   type CompleteResourceTemplateCallback,
   type ListResourcesResult,
-  type ReadResourceResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { ApiError, InvalidArgumentError, scrub } from '../api/client/errors.js';
-import { answer } from './tool-answer.js';
 import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
-import { describeError } from './errors.js';
-import { ArgumentError } from '../shared/argument-error.js';
-import { MAX_LIMIT } from '../shared/paging.js';
-import { sanitize } from './output/sanitize.js';
-import { answerText } from './output/untrusted.js';
+import { ANSWER_MIME_TYPE as MIME } from './output/untrusted.js';
 import type { ServerState } from './state.js';
-import { serverStatus } from './status.js';
-import { apiTool, TOOL_DEFINITIONS, type ToolDefinition } from './tools/definitions.js';
+import { toolCards } from './tools/cards.js';
 
-const MIME = 'application/json';
+/** Reading a resource answers it as its tool does: that code loads with the first read, not at start. */
+const reading = () => import('./resource-read.js');
+
+/** A template mirrors a tool this server defines (a typo in the table fails at start, not at the first read). */
+function checkTool(state: ServerState, name: string): void {
+  if (!toolCards(state.config.writes).some((t) => t.name === name)) throw new Error(`resources: no tool named ${name}`);
+}
 const UNITS = "Amounts are milliunits (1000 = one unit) with the amount formatted in the budget's currency.";
 
 interface TemplateSpec {
@@ -153,58 +149,12 @@ const TEMPLATES: TemplateSpec[] = [
   },
 ];
 
-function tool(name: string): ToolDefinition {
-  const def = apiTool(name) ?? TOOL_DEFINITIONS.find((t) => t.name === name);
-  if (!def) throw new Error(`resources: no tool named ${name}`);
-  return def;
-}
-
-async function scrubber(state: ServerState): Promise<(text: string) => string> {
-  const stack = await state.started();
-  return stack ? (text) => stack.client.scrub(text) : (text) => scrub(text);
-}
-
 function decode(value: string | string[] | undefined, uri: string, name: string): string {
   const raw = Array.isArray(value) ? value.join(',') : (value ?? '');
   try {
     return decodeURIComponent(raw);
   } catch {
     throw new ResourceNotFoundError(uri, `Resource not found: ${uri} (${name} is not validly encoded)`);
-  }
-}
-
-/** Points a reader at the rest of a list the resource could not hold, through the tool it mirrors. */
-function restNotice(def: ToolDefinition, args: Record<string, unknown>, structured: Record<string, unknown>): Record<string, unknown> {
-  if (structured.has_more !== true) return structured;
-  const { limit: _limit, ...rest } = args;
-  const notice = `This resource holds ${structured.returned} of ${structured.count} items. For the rest, call ${def.name} with ${JSON.stringify({ ...rest, cursor: structured.next_cursor })}.`;
-  return { ...structured, notices: [...((structured.notices as string[] | undefined) ?? []), notice] };
-}
-
-/** Reads a resource as the tool it mirrors answers; an unknown id or month is a not-found error. */
-async function readAsTool(state: ServerState, uri: string, def: ToolDefinition, args: Record<string, unknown>): Promise<ReadResourceResult> {
-  // Resources cannot pass a cursor: they hold as much as one answer can, and say how to get more.
-  const full = def.kind === 'api' && def.paged ? { ...args, limit: MAX_LIMIT } : args;
-  const parsed = def.input.safeParse(full);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ResourceNotFoundError(uri, `Resource not found: ${uri} (${why})`);
-  }
-  try {
-    const { structured } = await answer(def, parsed.data as Record<string, unknown>, state);
-    return { contents: [{ uri, mimeType: MIME, text: answerText(restNotice(def, full, structured)) }] };
-  } catch (e) {
-    const scrub = await scrubber(state);
-    if (e instanceof ApiError && e.status === 404) {
-      throw new ResourceNotFoundError(uri, scrub(`Resource not found: ${uri} (${e.detail || e.errorName}). resources/list and the list tools give valid ids.`));
-    }
-    if (e instanceof InvalidArgumentError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scrub(describeError(e, uri, false)));
-    // A name in the URI that names nothing (or several things): not found, with the candidates.
-    if (e instanceof ArgumentError) throw new ResourceNotFoundError(uri, scrub(`Resource not found: ${uri} (${e.message})`));
-    if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
-      process.stderr.write(`ynab-mcp: reading ${uri} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
-    }
-    throw new ProtocolError(ProtocolErrorCode.InternalError, scrub(describeError(e, uri, false)));
   }
 }
 
@@ -269,13 +219,13 @@ function templateOf(state: ServerState, spec: TemplateSpec): ResourceTemplate {
 }
 
 function registerTemplate(server: McpServer, state: ServerState, spec: TemplateSpec): void {
-  const def = tool(spec.tool);
+  checkTool(state, spec.tool);
   const template = templateOf(state, spec);
   const uriTemplate = template.uriTemplate;
-  server.registerResource(spec.name, template, { title: spec.title, description: spec.description, mimeType: MIME }, (uri: URL, vars: Variables) => {
+  server.registerResource(spec.name, template, { title: spec.title, description: spec.description, mimeType: MIME }, async (uri: URL, vars: Variables) => {
     const args: Record<string, unknown> = {};
     for (const name of uriTemplate.variableNames) args[name] = decode(vars[name], uri.href, name);
-    return readAsTool(state, uri.href, def, args);
+    return (await reading()).readAsTool(state, uri.href, spec.tool, args);
   });
 }
 
@@ -288,7 +238,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
       description: 'The budgets this token can see: id, name, months covered, currency. Each has ynab://budgets/{budget_id} and its collections.',
       mimeType: MIME,
     },
-    (uri) => readAsTool(state, uri.href, tool('list_budgets'), {}),
+    async (uri) => (await reading()).readAsTool(state, uri.href, 'list_budgets', {}),
   );
   server.registerResource(
     'status',
@@ -299,7 +249,7 @@ export function registerResources(server: McpServer, state: ServerState): void {
         'Requests left in the hourly YNAB limit and when the next is possible (UTC), how fresh each budget copy is, where the token came from (never the token), read-only state, toolsets, default budget.',
       mimeType: MIME,
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: MIME, text: answerText(sanitize(await serverStatus(state), await scrubber(state))) }] }),
+    async (uri) => (await reading()).readStatus(state, uri.href),
   );
   for (const spec of TEMPLATES) registerTemplate(server, state, spec);
 }

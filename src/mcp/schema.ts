@@ -105,18 +105,21 @@ export function toolSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJS
 /**
  * A tool schema whose zod schema is made on first use: `built` answers tools/list (the build's
  * JSON Schemas, for their target), and the zod schema is made when a call's arguments are checked.
+ * `make` may load it (a tool listed from the build's file alone: tools/cards.ts); the SDK awaits
+ * the check. Another target than the build's is converted from zod, which must be loaded by then.
  */
-export function deferredToolSchema(make: () => z.ZodType, io: 'input' | 'output', target: string, built: Json): StandardSchemaWithJSON {
-  const made = () => toolSchema(make())['~standard'];
-  const json = (options: JsonOptions) => (options.target === target ? built : made().jsonSchema[io](options));
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'zod',
-      validate: (value: unknown) => made().validate(value),
-      jsonSchema: { input: json, output: json },
-    },
-  } as StandardSchemaWithJSON;
+export function deferredToolSchema(make: () => z.ZodType | Promise<z.ZodType>, io: 'input' | 'output', target: string, built: Json): StandardSchemaWithJSON {
+  const json = (options: JsonOptions) => {
+    if (options.target === target) return built;
+    const schema = make();
+    if (schema instanceof Promise) throw new Error(`tool schemas were built for ${target}; ${options.target} needs the tool's definition, not loaded yet`);
+    return toolSchema(schema)['~standard'].jsonSchema[io](options);
+  };
+  const validate = (value: unknown) => {
+    const schema = make();
+    return schema instanceof Promise ? schema.then((s) => toolSchema(s)['~standard'].validate(value)) : toolSchema(schema)['~standard'].validate(value);
+  };
+  return { '~standard': { version: 1, vendor: 'zod', validate, jsonSchema: { input: json, output: json } } } as StandardSchemaWithJSON;
 }
 
 function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {

@@ -11,36 +11,36 @@ import { registerMethodPrompts } from './method-prompts.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerSkills } from './skills/skills.js';
-import { sdkSchemas } from './tool-schemas.js';
 import type { ServerState } from './state.js';
-import { confirmInput, withDialog } from './dialog.js';
 import { CONFIRM_FLOW } from '../writes/policy.js';
-import { TOOL_DEFINITIONS, withConfirm, type ToolDefinition } from './tools/definitions.js';
+import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
 import { selected } from './toolsets.js';
-import { runTool } from './tools/run.js';
-import { registerTool, registerViews, showsViews } from './views/register.js';
-import { viewOf } from './views/table.js';
-import { viewMeta } from './views/view-meta.js';
+import { registerTool, registerViews } from './views/register.js';
 
 // Read as a file: a CommonJS require here cost a cold start ~0.1 s of module resolution.
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The last list offered per state, and what it was made from (toolsets, write mode, read-only). */
-const OFFERED = new WeakMap<ServerState, { made: readonly unknown[]; tools: ToolDefinition[] }>();
+const OFFERED = new WeakMap<ServerState, { made: readonly unknown[]; tools: ToolCard[] }>();
 
 /**
  * The tools this server offers now: the configured toolsets, without writes when read-only; writes
  * the mode can hold take confirm_token. Kept per state, since Streamable HTTP asks on every request.
  */
-export function offeredTools(state: ServerState): ToolDefinition[] {
+export function offeredTools(state: ServerState): ToolCard[] {
   const { config, readOnly } = state;
   const made = [config.toolsets, config.writes, readOnly];
   const last = OFFERED.get(state);
   if (last && last.made.every((x, i) => x === made[i])) return last.tools;
-  const tools = TOOL_DEFINITIONS.filter((t) => selected(config.toolsets, t) && !(readOnly && t.access === 'write')).map((t) => withConfirm(t, config.writes));
+  const tools = toolCards(config.writes).filter((t) => selected(config.toolsets, t) && !(readOnly && t.access === 'write'));
   OFFERED.set(state, { made, tools });
   return tools;
 }
+
+/** A tool call's code (tools/call.ts): loaded with the first call, or while the host is idle, not with the list. */
+const loadCall = () => import('./tools/call.js');
+/** All a first call needs: its code and the definitions (which the cards load on their own). */
+const loadCalls = () => Promise.all([loadCall(), loadDefinitions()]);
 
 /** How long the client's confirmation dialog may stay open: a confirm token's life. */
 const DIALOG_TIMEOUT_MS = 5 * 60_000;
@@ -122,34 +122,22 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   const writes: RegisteredTool[] = [];
   const offered = offeredTools(state);
   const one = opts.onlyTool === undefined ? undefined : offered.find((t) => t.name === opts.onlyTool);
-  for (const def of one ? [one] : offered) {
-    const schemas = sdkSchemas(def);
-    const view = viewOf(def.name);
+  const call = { state, initialized, declared, offered };
+  for (const card of one ? [one] : offered) {
+    const schemas = card.schemas();
     const tool = registerTool(
       server,
-      def.name,
+      card.name,
       {
-        title: def.title,
-        description: def.description,
+        title: card.title,
+        description: card.description,
         inputSchema: schemas.input,
         outputSchema: schemas.output,
-        annotations: def.annotations,
+        annotations: card.annotations,
       },
-      (args, ctx) =>
-        observed(def.name, opts.onToolCall, () =>
-          withDialog(
-            ctx,
-            confirmInput(ctx, (args as { confirm_token?: string }).confirm_token, initialized, state.config.elicitation),
-            state.config.elicitationTimeoutMs,
-            (confirm) =>
-              runTool(def, args as Record<string, unknown>, state, {
-                confirm,
-                ...(view && showsViews(declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, offered) } : {}),
-              }),
-          ),
-        ),
+      (args, ctx) => observed(card.name, opts.onToolCall, async () => (await loadCall()).callTool(card, args as Record<string, unknown>, ctx, call)),
     );
-    if (def.access === 'write') writes.push(tool);
+    if (card.access === 'write') writes.push(tool);
   }
   if (opts.live && writes.length) {
     const stop = state.onReadOnly(() => {
@@ -162,8 +150,9 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   registerPrompts(server, state);
   registerMethodPrompts(server, state);
   registerSkills(server);
-  // Once a client has connected, load what its first tool call needs while it is idle.
-  server.server.oninitialized = () => state.warmUp();
+  // Once a client has connected, load what its first tool call needs while it is idle (a server
+  // that listed its tools from the build's file alone has loaded none of it: tools/cards.ts).
+  server.server.oninitialized = () => state.warmUp(loadCalls);
   // Last: it narrows the lists the SDK answers for clients without the MCP Apps extension.
   registerViews(server, offered, declared);
   return server;

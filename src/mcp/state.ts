@@ -66,15 +66,17 @@ export class ServerState {
   private warmed = false;
 
   /**
-   * Loads the code of the first tool call (HTTP client, replicas, credentials) in the background,
+   * Loads the code of the first tool call (`load`: the tools' definitions and what answers them;
+   * the HTTP client, replicas, credentials) in the background,
    * a moment after a client connected: starting stays as quick as a bare server, and a first call
    * made after that moment (a person reading the tools, then asking) does not wait for it. A call
    * made sooner loads it itself, without a second load competing with it.
    */
-  warmUp(): void {
+  warmUp(load?: () => Promise<unknown>): void {
     if (this.warmed) return;
     this.warmed = true;
     setTimeout(() => {
+      void load?.().catch(() => {});
       if (this.stack) return;
       void import('../stack/stack.js').catch(() => {});
       void this.prepare?.().catch(() => {});

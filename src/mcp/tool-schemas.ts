@@ -1,41 +1,28 @@
 /**
  * The tools' JSON Schemas, converted from zod at build time. Converting 44 input and 44 output
- * schemas took most of the server's cold start; `npm run build` writes them to
- * dist/mcp/tool-schemas.json (scripts/tool-schemas.mjs) and the server hands them to the SDK
- * instead of converting (sdkSchemas; the zod schemas are then made on a tool's first call). Each
- * entry carries a signature of its tool
- * (name, title, description, argument and output member names): an entry that no longer matches
- * the tool, from a build that skipped the step, is not used and the tool is converted at run time
- * as before. Run from src/ (tests), there is no file and everything is converted at run time.
+ * schemas took most of the server's cold start; `npm run build` writes every tool as tools/list
+ * shows it to dist/mcp/tool-schemas.json (scripts/tool-schemas.mjs, read by tool-schemas-file.ts).
+ * A bundled server whose file is the one its build wrote lists tools from it alone (tools/cards.ts).
+ * Otherwise, each entry carries a signature of its tool (name, title, description, argument and
+ * output member names): an entry that no longer matches the tool, from a build that skipped the
+ * step or a file changed since, is not used and the tool is converted at run time (sdkSchemas).
+ * Run from src/ (tests), there is no file and everything is converted at run time.
  * A write is offered differently per `--writes` mode (with confirm_token and a preview hint where
- * the mode can hold it), so each tool has one entry per distinct form: the default mode's forms
- * converted at run time cost a quarter of the cold start.
+ * the mode can hold it), so each tool has one entry per distinct form.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { deferredToolSchema, toolSchema } from './schema.js';
+import { builtTools, JSON_SCHEMA_TARGET, type ToolSchemaEntry } from './tool-schemas-file.js';
 import { WRITE_MODES } from '../writes/policy.js';
 import { withConfirm, type ToolDefinition } from './tools/definitions.js';
 
-/** The JSON Schema draft the SDK converts to (its JSON_SCHEMA_CONVERSION_TARGET). */
-export const JSON_SCHEMA_TARGET = 'draft-2020-12';
-
-type Json = Record<string, unknown>;
-
-export interface ToolSchemaEntry {
-  /** `confirm`: the form with confirm_token (definitions.ts withConfirm). */
-  form: 'plain' | 'confirm';
-  signature: string;
-  input: Json;
-  output: Json;
-}
+export { JSON_SCHEMA_TARGET, type ToolSchemaEntry } from './tool-schemas-file.js';
 
 export function signatureOf(def: ToolDefinition): string {
   return JSON.stringify([def.name, def.title, def.description, Object.keys(def.input.shape), Object.keys(def.output.shape)]);
 }
 
-/** Every tool's forms (one per `--writes` mode that offers it differently), schemas converted as tools/list would (for the build step and its test). */
+/** Every tool's forms (one per `--writes` mode that offers it differently), as tools/list shows them (for the build step and its test). */
 export function convertToolSchemas(defs: readonly ToolDefinition[]): Record<string, ToolSchemaEntry[]> {
   const out: Record<string, ToolSchemaEntry[]> = {};
   for (const base of defs) {
@@ -44,6 +31,13 @@ export function convertToolSchemas(defs: readonly ToolDefinition[]): Record<stri
       forms.push({
         form: def.form ?? 'plain',
         signature: signatureOf(def),
+        title: def.title,
+        description: def.description,
+        toolset: def.toolset,
+        access: def.access,
+        kind: def.kind,
+        kinds: def.kinds,
+        annotations: def.annotations,
         input: toolSchema(def.input)['~standard'].jsonSchema.input({ target: JSON_SCHEMA_TARGET }),
         output: toolSchema(def.output)['~standard'].jsonSchema.output({ target: JSON_SCHEMA_TARGET }),
       });
@@ -52,39 +46,9 @@ export function convertToolSchemas(defs: readonly ToolDefinition[]): Record<stri
   return out;
 }
 
-/**
- * The SHA-256 of the tool-schemas.json the bundle was built beside, set by scripts/bundle.mjs
- * (esbuild `define`): the build writes that file from the very definitions it then bundles, so a
- * file with this digest fits every tool without comparing signatures, which would make every
- * tool's zod schemas first. Not set outside the bundle.
- */
-declare const __TOOL_SCHEMAS_SHA256__: string | undefined;
-const BUNDLED_DIGEST = typeof __TOOL_SCHEMAS_SHA256__ === 'string' ? __TOOL_SCHEMAS_SHA256__ : undefined;
-
-interface Built {
-  tools: Record<string, ToolSchemaEntry[]>;
-  /** Made by the same build as the running bundle. */
-  trusted: boolean;
-}
-
-let built: Built | null | undefined;
-
-function builtSchemas(): Built | null {
-  if (built === undefined) {
-    try {
-      const text = readFileSync(new URL('./tool-schemas.json', import.meta.url), 'utf8');
-      const trusted = BUNDLED_DIGEST !== undefined && createHash('sha256').update(text).digest('hex') === BUNDLED_DIGEST;
-      built = { tools: JSON.parse(text) as Record<string, ToolSchemaEntry[]>, trusted };
-    } catch {
-      built = null;
-    }
-  }
-  return built;
-}
-
 /** The build-time entry made for this very form of a tool, if any. */
 export function builtEntry(def: ToolDefinition): ToolSchemaEntry | undefined {
-  const all = builtSchemas();
+  const all = builtTools();
   if (!all || !Object.hasOwn(all.tools, def.name)) return undefined;
   const forms = all.tools[def.name]!;
   if (all.trusted) return forms.find((entry) => entry.form === (def.form ?? 'plain'));

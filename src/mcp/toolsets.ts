@@ -6,7 +6,7 @@
  * `list_budgets` is offered under every selection: whatever else is chosen, the assistant can
  * always find the budgets (and their ids) it may name.
  */
-import { TOOLSETS } from '../api/operations/index.js';
+import { TOOLSETS } from '../api/operations/types.js';
 
 export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'planning', 'changes', 'rules'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];

@@ -1,11 +1,11 @@
 /**
  * What the built server loads before it answers its first tools/list (`node dist/cli.js serve`,
  * stdio, as a host starts it): the bundle (scripts/bundle.mjs) rather than the per-module build,
- * and none of the statement parser libraries, which load with the first file a statement tool
- * reads. Each is a share of the cold start (bench: footprint), and each came back once unnoticed.
+ * none of the statement parser libraries, which load with the first file a statement tool reads,
+ * and none of the tools' definitions, which load with the first call. Each is a share of the cold start (bench: footprint), and each came back once unnoticed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -68,4 +68,14 @@ it('serve answers tools/list from the bundle, without loading a statement parser
   expect(ours.filter((f) => /\/(forecast-run|recurring-list)-/.test(f))).toEqual([]);
   // debt_payoff's computation loads with its first call (its own bundle file).
   expect(ours.filter((f) => /\/debt-payoff-run-/.test(f))).toEqual([]);
+  // tools/list comes from the build's tool file alone: the definitions, and the answers, writes and
+  // insights behind them, load with the first call (src/mcp/tools/cards.ts). esbuild marks each
+  // module in a bundle file with a `// dist/<path>` line.
+  const modules = ours
+    .filter((f) => f.startsWith('dist/bundle/'))
+    .flatMap((f) => [...readFileSync(join(REPO_ROOT, f), 'utf8').matchAll(/^\/\/ (dist\/\S+\.js)$/gm)].map((m) => m[1]!));
+  expect(modules).toContain('dist/mcp/server.js');
+  // (The write modes' policy, a page of constants, is what the server's configuration is made of.)
+  const answering = /^dist\/(mcp\/tools\/(definitions|run|call)|mcp\/tool-answer|writes\/(?!policy\.js)|insights\/|sync\/)/;
+  expect(modules.filter((m) => answering.test(m))).toEqual([]);
 });

@@ -31,7 +31,6 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from '../tools/definitions.js';
 import { viewHtml } from './html.js';
 import { viewOf, viewUri, VIEWS } from './table.js';
 
@@ -67,7 +66,7 @@ export function registerTool(server: McpServer, name: string, config: ToolConfig
 }
 
 /** The views of the offered tools as `ui://ynab/<view>` resources, and the per-request gate. Call after the tools and other resources are registered. */
-export function registerViews(server: McpServer, offered: readonly ToolDefinition[], declared: Declared): void {
+export function registerViews(server: McpServer, offered: readonly { name: string }[], declared: Declared): void {
   const views = VIEWS.filter((v) => offered.some((t) => t.name === v.tool));
   if (!views.length) return;
   for (const view of views) {

@@ -1,0 +1,47 @@
+/**
+ * A tool call, from the card the server registered to the answer: the tool's definition, the
+ * client's confirmation dialog where a held write can ask (../dialog.ts), and the answer (run.ts)
+ * with what a view needs beside it. Loaded with the first call (or while the host is idle after
+ * connecting), not at start: it imports the definitions and everything that answers them.
+ */
+import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type { McpConfig } from '../config.js';
+import { confirmInput, withDialog } from '../dialog.js';
+import type { ServerState } from '../state.js';
+import { showsViews, type Declared } from '../views/register.js';
+import { viewOf } from '../views/table.js';
+import { viewMeta } from '../views/view-meta.js';
+import type { ToolCard } from './cards.js';
+import { runTool } from './run.js';
+
+export interface CallContext {
+  state: ServerState;
+  /** What a 2025-era client declared at this instance's initialize (for the dialog). */
+  initialized: () => unknown;
+  /** The same, or what the session id vouches for (for views). */
+  declared: Declared;
+  /** The tools offered with it (a view offers drill-downs only into those). */
+  offered: readonly { name: string }[];
+}
+
+export async function callTool(
+  card: ToolCard,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  call: CallContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { state } = call;
+  const def = await card.definition();
+  const config: McpConfig = state.config;
+  const view = viewOf(def.name);
+  return withDialog(
+    ctx,
+    confirmInput(ctx, args.confirm_token as string | undefined, call.initialized, config.elicitation),
+    config.elicitationTimeoutMs,
+    (confirm) =>
+      runTool(def, args, state, {
+        confirm,
+        ...(view && showsViews(call.declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, call.offered) } : {}),
+      }),
+  );
+}
