@@ -1,11 +1,11 @@
 /**
  * Resources: the budget list, each budget's overview, its collections and entities, and the
  * server's status, as JSON. A budget resource is the answer of the read tool it mirrors, built by
- * the same code (answer.ts: service → output builder), compact, and its text is the tool's text
- * (budget text inside the same per-answer boundary), so `ynab://budgets/{id}/accounts` is exactly
- * what `list_accounts` says. Lists offer one URI per
- * budget for collections and the default budget's entities by name; completions turn a typed
- * name into an id.
+ * the same code (resource-read.ts, loaded with the first read → tool-answer.ts: service → output
+ * builder), compact, and its text is the tool's text (budget text inside the same per-answer
+ * boundary), so `ynab://budgets/{id}/accounts` is exactly what `list_accounts` says. Lists offer
+ * one URI per budget for collections and the default budget's entities by name; completions turn
+ * a typed name into an id.
  */
 import {
   McpServer,
@@ -28,6 +28,7 @@ const reading = () => import('./resource-read.js');
 function checkTool(state: ServerState, name: string): void {
   if (!toolCards(state.config.writes).some((t) => t.name === name)) throw new Error(`resources: no tool named ${name}`);
 }
+
 const UNITS = "Amounts are milliunits (1000 = one unit) with the amount formatted in the budget's currency.";
 
 interface TemplateSpec {

@@ -1,9 +1,10 @@
 /**
- * Builds an MCP server instance: tools (the API tools from the operations table and the insight
- * tools, filtered by toolsets and read-only mode), resources, prompts, and for clients that show
- * them the MCP Apps views of four tools (views/). Instances are cheap and hold no state of their own:
- * stdio pins one per connection, Streamable HTTP builds one per request; the state they share
- * (replicas, ledger, read-only mode) lives in ServerState.
+ * Builds an MCP server instance: tools (the API tools from the operations table, the insight and
+ * task tools, filtered by toolsets and read-only mode, registered from their cards: tools/cards.ts),
+ * resources, prompts, and for clients that show them the MCP Apps views of six tools (views/).
+ * A call's code loads with the first call (tools/call.ts). Instances are cheap and hold no state
+ * of their own: stdio pins one per connection, Streamable HTTP builds one per request; the state
+ * they share (replicas, ledger, read-only mode) lives in ServerState.
  */
 import { readFileSync } from 'node:fs';
 import { isInputRequiredResult, McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
