@@ -79,7 +79,7 @@ it('holds and confirms a write in the form its --writes mode offers', async () =
   const c = await built('confirm', ['--writes', 'confirm']);
   const listed = (await c.listTools()).tools.find((t) => t.name === 'create_transactions')!;
   expect(listed.inputSchema.properties).toHaveProperty('confirm_token');
-  const accounts = ok(await call(c, 'list_accounts', {})).accounts as { id: string; name: string; closed?: boolean; on_budget?: boolean }[];
+  const accounts = ok(await call(c, 'list_accounts', {})).accounts as { id: string; closed?: boolean }[];
   const account = accounts.find((a) => !a.closed)!;
   const args = {
     transactions: [{ account_id: account.id, date: '2026-01-02', amount: -1.23, payee_name: 'Built Calls Test Shop', memo: 'built-calls' }],
@@ -89,7 +89,7 @@ it('holds and confirms a write in the form its --writes mode offers', async () =
   expect(preview.preview).toBe(true);
   const done = ok(await call(c, 'create_transactions', { ...args, confirm_token: preview.confirm_token }));
   expect(done.preview).toBeUndefined();
-  const after = await h.sb.get(`/plans/${ok(await h.call('list_budgets', {})).default_budget?.id ?? 'last-used'}/transactions?since_date=2026-01-01`);
+  const after = await h.sb.get('/plans/last-used/transactions?since_date=2026-01-01');
   expect(after.body.data.transactions.some((t: { memo?: string }) => t.memo === 'built-calls')).toBe(true);
 });
 

@@ -56,7 +56,7 @@ async function loadedUntilToolsList(): Promise<string[]> {
   }
 }
 
-it('serve answers tools/list from the bundle, without loading a statement parser', async () => {
+it('serve answers tools/list from the bundle, without loading a statement parser or a tool definition', async () => {
   const loaded = await loadedUntilToolsList();
   const ours = loaded.filter((u) => u.includes('/dist/') && !u.includes('/node_modules/')).map((u) => u.slice(u.lastIndexOf('/dist/') + 1));
   expect(ours.length).toBeGreaterThan(1);

@@ -8,36 +8,26 @@
  * compact answer has no monthly balances), one per strategy, whose points say the server's own
  * figures; text stays readable in light and dark; nothing is fetched.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMilliunits } from '../../src/api/money.js';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { missingMessage } from '../helpers/services.js';
-import { CHROMIUM, ViewHost, type ShownView } from '../helpers/view-host.js';
-import { contrast, UI_CAPABILITIES, viewCall } from '../helpers/views.js';
+import { ok, type McpHarness } from '../helpers/mcp.js';
+import type { ShownView, ViewHost } from '../helpers/view-host.js';
+import { closeViewSuite, openViewSuite } from '../helpers/view-suite.js';
+import { contrast, viewCall } from '../helpers/views.js';
 
 let h: McpHarness;
 let host: ViewHost;
+/** Milliunits as the demo budget writes them (its own currency format, from its settings). */
 let money: (milliunits: number) => string;
 let shots: string;
 const calls: { name: string; arguments?: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: ${missingMessage('chromium')}`);
-  h = await mcpHarness({ clientCapabilities: UI_CAPABILITIES });
-  const format = ok(await h.call('get_budget_settings')).settings.currency_format;
-  money = (m) => formatMilliunits(m, format);
-  host = await ViewHost.launch();
-  shots = mkdtempSync(join(tmpdir(), 'ynab-mcp-debt-view-shots-'));
+  ({ h, host, money, shots } = await openViewSuite('ynab-mcp-debt-view-shots-'));
 }, 60_000);
 
-afterAll(async () => {
-  await host?.close();
-  await h?.close();
-  if (shots) rmSync(shots, { recursive: true, force: true });
-});
+afterAll(() => closeViewSuite({ h, host, shots }));
 
 describe.each(['light', 'dark'] as const)('debt payoff view, %s theme', (theme) => {
   it('shows each debt’s payoff and interest by strategy, and a line per strategy of what is owed', async () => {

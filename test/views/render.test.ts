@@ -8,15 +8,14 @@
  * nothing may be fetched, and each view is photographed (into a temp dir). Drill-downs go the
  * whole way: a click in the view → tools/call through the host → the server → rows in the view.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMilliunits } from '../../src/api/money.js';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { missingMessage } from '../helpers/services.js';
-import { CHROMIUM, ViewHost, type ShownView } from '../helpers/view-host.js';
-import { contrast, UI_CAPABILITIES, viewCall } from '../helpers/views.js';
+import { ok, type McpHarness } from '../helpers/mcp.js';
+import type { ShownView, ViewHost } from '../helpers/view-host.js';
+import { closeViewSuite, openViewSuite } from '../helpers/view-suite.js';
+import { contrast, viewCall } from '../helpers/views.js';
 
 let h: McpHarness;
 let host: ViewHost;
@@ -27,20 +26,10 @@ let shots: string;
 const calls: { name: string; arguments?: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  // Reached without Chromium only when the run requires it (the tag skips this file otherwise).
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: ${missingMessage('chromium')}`);
-  h = await mcpHarness({ clientCapabilities: UI_CAPABILITIES });
-  const format = ok(await h.call('get_budget_settings')).settings.currency_format;
-  money = (m) => formatMilliunits(m, format);
-  host = await ViewHost.launch();
-  shots = mkdtempSync(join(tmpdir(), 'ynab-mcp-view-shots-'));
+  ({ h, host, money, shots } = await openViewSuite('ynab-mcp-view-shots-'));
 }, 60_000);
 
-afterAll(async () => {
-  await host?.close();
-  await h?.close();
-  if (shots) rmSync(shots, { recursive: true, force: true });
-});
+afterAll(() => closeViewSuite({ h, host, shots }));
 
 async function show(tool: string, input: Record<string, unknown>, theme: 'light' | 'dark' = 'light'): Promise<ShownView & { result: any }> {
   const c = await viewCall(h, tool, input);

@@ -5,7 +5,6 @@
  * connecting), not at start: it imports the definitions and everything that answers them.
  */
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
-import type { McpConfig } from '../config.js';
 import { confirmInput, withDialog } from '../dialog.js';
 import type { ServerState } from '../state.js';
 import { showsViews, type Declared } from '../views/register.js';
@@ -31,8 +30,8 @@ export async function callTool(
   call: CallContext,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { state } = call;
+  const { config } = state;
   const def = await card.definition();
-  const config: McpConfig = state.config;
   const view = viewOf(def.name);
   return withDialog(
     ctx,
