@@ -20,18 +20,35 @@ export function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The entries closest to a typed name, best first: prefix, word prefix, containment, then edit distance. */
-export function closest<T extends { name: string }>(entries: readonly T[], typed: string, n = 5): T[] {
+/**
+ * How far apart two names may be, as edit distance over the longer one's length, and still be a
+ * plausible slip ("Dinning Out" → "Dining Out" is 1/11, "Grocery" → "Groceries" 3/9; "Dentist" is
+ * far from "Dinning Out"): beyond it a name is no help as a suggestion, it only pads the list.
+ */
+export const NEAR_DISTANCE = 0.4;
+
+/** Edit distance over the longer length: 0 the same, 1 nothing alike. */
+const relative = (a: string, b: string) => distance(a, b) / Math.max(a.length, b.length, 1);
+
+/**
+ * The entries plausibly meant by a typed name, best first, at most `n` (3): a name that starts
+ * with it, has a word that does, or contains it (or is contained in it), then names within
+ * NEAR_DISTANCE of it (whole, or one of its words). None when nothing is that close.
+ */
+export function closest<T extends { name: string }>(entries: readonly T[], typed: string, n = 3): T[] {
   const q = foldText(typed.trim());
+  if (!q) return [];
   const score = (e: T): number => {
     const label = foldText(e.name);
     if (label.startsWith(q)) return 0;
-    if (label.split(/[\s\-:/&(),.]+/).some((w) => w && w.startsWith(q))) return 1;
+    const words = label.split(/[\s\-:/&(),.]+/).filter(Boolean);
+    if (words.some((w) => w.startsWith(q))) return 1;
     if (label.includes(q) || (label.length > 2 && q.includes(label))) return 2;
-    return 3 + distance(label, q) / Math.max(label.length, q.length, 1);
+    return 3 + Math.min(relative(label, q), ...words.map((w) => relative(w, q)));
   };
   return entries
     .map((e, i) => ({ e, i, s: score(e) }))
+    .filter((x) => x.s <= 3 + NEAR_DISTANCE)
     .sort((a, b) => a.s - b.s || a.i - b.i)
     .slice(0, n)
     .map((x) => x.e);

@@ -196,7 +196,7 @@ describe('search_transactions', () => {
       [{ min_amount: 1.234 }, /min_amount: amount 1.234 has 3 decimal places; at most 2/],
       [{ min_amount: 50, max_amount: 10 }, /max_amount 10 is below min_amount 50/],
       [{ since_date: '2026-05-01', until_date: '2026-04-30' }, /until_date 2026-04-30 is before since_date 2026-05-01/],
-      [{ payee_id: 'Nobody At All' }, /payee_id "Nobody At All": no payee has that id or name\. Closest: /],
+      [{ payee_id: 'Nobody At All' }, /payee_id "Nobody At All": no payee has that id or name\. Searched/],
       [{ cursor: 'bogus' }, /cursor is not one this server gave out/],
       // An id of nothing in this budget (a category's id given as an account's, or none at all): refused, not an empty answer.
       [{ account_id: r.categories[0].id }, /account_id "[0-9a-f-]{36}": no account of this budget has that id/],

@@ -323,8 +323,8 @@ describe('budget resources', () => {
       [`ynab://budgets/00000000-0000-4000-8000-000000000000/accounts`, /not found/],
       [`ynab://budgets/${main.id}/months/2025-13-01`, /YYYY-MM-01/],
       [`ynab://budgets/${main.id}/months/1999-01-01`, /not found/],
-      [`ynab://budgets/${main.id}/categories/not-an-id`, /category_id "not-an-id": no category has that id or name\. Closest: /],
-      [`ynab://budgets/No%20Such%20Budget/accounts`, /budget_id "No Such Budget": no budget has that id or name\. Closest: .*"Demo Household" \(id /],
+      [`ynab://budgets/${main.id}/categories/not-an-id`, /category_id "not-an-id": no category has that id or name\. Searched/],
+      [`ynab://budgets/No%20Such%20Budget/accounts`, /budget_id "No Such Budget": no budget has that id or name\. Give an id/],
     ] as const;
     for (const [uri, message] of missing) {
       const e = await readError(h.client, uri);
