@@ -18,6 +18,31 @@ export function isIsoDate(value: string): boolean {
   return day <= daysInMonth(year, month);
 }
 
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why `value` is not a date the API takes, in words that say how to fix it: "2026-02-30 is not a
+ * date: February 2026 has 28 days", "\"2026/2/3\" is not a date: write it YYYY-MM-DD (2026-02-03)".
+ * For a valid date, undefined.
+ */
+export function dateProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a date as YYYY-MM-DD';
+  if (isIsoDate(value)) return undefined;
+  const m = DATE_RE.exec(value);
+  if (!m) {
+    const loose = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(value.trim());
+    const padded = loose ? `${loose[1]}-${loose[2]!.padStart(2, '0')}-${loose[3]!.padStart(2, '0')}` : undefined;
+    const example = padded && isIsoDate(padded) ? padded : '2026-02-28';
+    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    return `${shown} is not a date: write it YYYY-MM-DD (${example})`;
+  }
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12) return `${value} is not a date: months run 01 to 12`;
+  if (day < 1) return `${value} is not a date: days start at 01`;
+  if (year < 1900) return `${value} is not a date YNAB takes: its years start at 1900`;
+  return `${value} is not a date: ${MONTH_NAMES[month - 1]} ${year} has ${daysInMonth(year, month)} days`;
+}
+
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

@@ -3,6 +3,7 @@
  * tools) and its wire form (for the sandbox, which receives strings, and the client, which sends them).
  */
 import * as z from 'zod';
+import { dateProblem } from './dates.js';
 import { IsoDate, TransactionListType } from './schemas/common.js';
 
 export interface QueryParam<T> {
@@ -54,6 +55,7 @@ export function parseWireQuery(name: QueryName, text: string): { ok: true; value
   }
   const parsed = QUERY_PARAMS[name].schema.safeParse(candidate);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const expected = name === 'type' ? 'one of uncategorized, unapproved' : name.endsWith('_date') ? 'a valid ISO date (YYYY-MM-DD)' : 'a valid value';
+  if (name.endsWith('_date')) return { ok: false, error: `${name}: ${dateProblem(text) ?? 'not a date'}` };
+  const expected = name === 'type' ? 'one of uncategorized, unapproved' : 'a valid value';
   return { ok: false, error: `${name} must be ${expected}, got ${JSON.stringify(text)}` };
 }

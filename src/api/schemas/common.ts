@@ -4,7 +4,7 @@
  * so the same schemas can parse the real service; the sandbox always emits every field.
  */
 import * as z from 'zod';
-import { isIsoDate } from '../dates.js';
+import { dateProblem, isIsoDate } from '../dates.js';
 
 /** UUID-shaped id (8-4-4-4-12 hex). The API's ids are UUIDs but not always RFC-4122 v4. */
 export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
@@ -12,7 +12,8 @@ export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 });
 
 /** ISO calendar date `YYYY-MM-DD` that exists on the calendar. */
-export const IsoDate = z.string().refine(isIsoDate, { message: 'must be a valid ISO date (YYYY-MM-DD)' });
+/** A calendar date; an impossible one is refused saying why ("February 2026 has 28 days"). */
+export const IsoDate = z.string().refine(isIsoDate, { error: (issue) => dateProblem(issue.input) });
 
 /** Timestamp with milliseconds and Z, e.g. 2024-03-01T12:00:00.000Z. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
