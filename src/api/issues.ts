@@ -4,6 +4,7 @@
  * Shared by the sandbox's 400 details and the MCP tools' input errors.
  */
 import type * as z from 'zod';
+import { numberTextHint } from './number-text.js';
 
 /** `where: ` for an issue (a dotted path), or nothing for the top level itself ("unknown field x" says enough). */
 function pathOf(issue: z.core.$ZodIssue, root: string): string {
@@ -18,6 +19,12 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
     case 'invalid_type': {
+      // Text where a number goes ("12,50", "€12.50"): how to write it (the input is there when
+      // parsed with reportInput). zod says "number" of an int field given text: the money twins
+      // that take whole milliunits are known by name.
+      const integer = issue.expected === 'int' || String(issue.path.at(-1)).endsWith('_milliunits');
+      const asText = issue.expected === 'number' || issue.expected === 'int' ? numberTextHint(issue.input, integer) : undefined;
+      if (asText) return asText;
       if (issue.expected === 'int') return 'must be an integer';
       const got = /received (\w+)/.exec(issue.message)?.[1];
       const noun = issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;

@@ -128,7 +128,8 @@ function wrap<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>
     '~standard': {
       ...std,
       validate: (value: unknown) => {
-        const result = schema.safeParse(value);
+        // With the input in each issue, so that text given for a number can be read back ("12,50").
+        const result = schema.safeParse(value, { reportInput: true });
         if (result.success) return { value: result.data };
         // One issue whose message lists every problem (path: what is wrong; …), so the SDK's
         // "Invalid arguments for tool X:" message reads as the server's own ones do.

@@ -219,7 +219,7 @@ describe('invalid arguments', () => {
     const byCursor: any = await h.call('list_payees', { cursor: 'zzz' });
     for (const r of [bySchema, byServer, byCursor]) expect(r.isError).toBe(true);
     expect(bySchema.content[0].text).toBe(
-      'Input validation error: Invalid arguments for tool list_transactions: since_date: must be a valid ISO date (YYYY-MM-DD); limit: must be a number (got string); unknown field "bogus"',
+      'Input validation error: Invalid arguments for tool list_transactions: since_date: "yesterday" is not a date: write it YYYY-MM-DD (2026-02-28); limit: must be a number, not the text "x"; unknown field "bogus"',
     );
     expect(byServer.content[0].text).toMatch(/^Input validation error: Invalid arguments for tool list_accounts: unknown field "nope"; available/);
     expect(byCursor.content[0].text).toMatch(/^Input validation error: Invalid arguments for tool list_payees: cursor is not one this server gave out/);
