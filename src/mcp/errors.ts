@@ -44,13 +44,29 @@ export async function configuredBudgetOf(state: ServerState, def: ToolDefinition
   return held ? undefined : { value: state.config.defaultBudget, from };
 }
 
-/** The one format of every invalid-arguments message, the SDK's own included. */
+/**
+ * The one format of every invalid-arguments message, the SDK's own included: arguments that fail
+ * their schema, and the checks of an argument's form that stand in for one (an id that cannot be
+ * an id, a cursor or field this server never gave out).
+ */
 export function invalidArguments(tool: string, problems: string): string {
   return `Input validation error: Invalid arguments for tool ${tool}: ${problems}`;
 }
 
+/**
+ * What a tool refused once its arguments had passed their schema, in the domain's words: the
+ * budget's state does not allow it (Ready to Assign short, a month the budget does not have yet,
+ * nothing to undo, a name it does not hold) or the arguments do not go together. Not "Input
+ * validation error": the arguments may well be valid. A write says that nothing was changed.
+ */
+export function refusal(message: string, write: boolean): string {
+  const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+  return write && !/Nothing was changed/.test(message) ? `${sentence} Nothing was changed.` : sentence;
+}
+
 export function describeError(e: unknown, tool: string, write: boolean, configured?: ConfiguredBudget): string {
-  if (e instanceof ArgumentError || e instanceof PagingError || e instanceof InvalidArgumentError) return invalidArguments(tool, e.message);
+  if (e instanceof PagingError || e instanceof InvalidArgumentError) return invalidArguments(tool, e.message);
+  if (e instanceof ArgumentError) return refusal(e.message, write);
   if (e instanceof UnsupportedChangeError) return `${e.message} Nothing was changed.`;
   if (e instanceof ConfirmRefusedError) return `${tool} was not applied: ${e.message}`;
   if (e instanceof UndoConflictError) return `Undo refused: ${e.message}${/Nothing was changed\.$/.test(e.message) ? '' : '. Nothing was changed.'}`;
