@@ -10,7 +10,7 @@ import { scrub } from '../api/client/scrub.js';
 import { currentMonth } from '../api/dates.js';
 import { formatMilliunits } from '../api/money.js';
 import type { BudgetReplica } from '../sync/replica.js';
-import { escapeText } from './output/sanitize.js';
+import { escapeBoundary, escapeControls, escapeText } from './output/sanitize.js';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 
@@ -67,6 +67,16 @@ export async function budgetEntries(state: ServerState): Promise<Entry[]> {
 
 function clean(e: Entry): Entry {
   return { ...e, id: escapeText(e.id), label: escapeText(e.label), ...(e.detail !== undefined ? { detail: escapeText(e.detail) } : {}) };
+}
+
+/**
+ * What a completion offers, as it goes out: each value once, with line and format controls
+ * escaped and no data boundary in it (output/sanitize.ts). A completion value is an argument's
+ * value, but a host may paste it into a prompt: it must not end a line or the data there. Every
+ * completion (prompt arguments, resource template variables) answers through this.
+ */
+export function completionValues(values: readonly string[]): string[] {
+  return [...new Set(values.map((v) => escapeBoundary(escapeControls(v))))];
 }
 
 /** A budget's replica, synced when not fresh enough (the same copy the tools answer from). */

@@ -16,7 +16,7 @@ import {
   type ListResourcesResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { bestEffort, budgetEntries, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
+import { bestEffort, budgetEntries, completionValues, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
 import { ANSWER_MIME_TYPE as MIME } from './output/untrusted.js';
 import type { ServerState } from './state.js';
 import { toolCards } from './tools/cards.js';
@@ -160,13 +160,13 @@ function decode(value: string | string[] | undefined, uri: string, name: string)
 }
 
 function completeBudget(state: ServerState): CompleteResourceTemplateCallback {
-  return (value) => bestEffort(state, 'completing budget_id', [], async () => matching(await budgetEntries(state), value).map((e) => e.id));
+  return (value) => bestEffort(state, 'completing budget_id', [], async () => completionValues(matching(await budgetEntries(state), value).map((e) => e.id)));
 }
 
 function completeEntity(state: ServerState, type: EntityType): CompleteResourceTemplateCallback {
   return (value, context) =>
     bestEffort(state, `completing ${type} ids`, [], async () =>
-      matching(entityEntries(await replicaOf(state, context?.arguments?.budget_id), type), value).map((e) => e.id),
+      completionValues(matching(entityEntries(await replicaOf(state, context?.arguments?.budget_id), type), value).map((e) => e.id)),
     );
 }
 

@@ -19,7 +19,9 @@
  * called where budget text enters answers (answer.ts for tools and resources, catalog.ts for
  * completions and resource lists, prompts.ts, ynab://status, tool errors), not per tool. A
  * completed account name keeps its `<` and `>` (escapeControls only): it is an argument's value,
- * which the model reads only as the prompt quotes it, escaped.
+ * which the model reads only as the prompt quotes it, escaped; but a host may paste it into a
+ * prompt, so what reads as a data boundary (`</budget-data-…>`) is escaped in it too
+ * (escapeBoundary), and the escaped name still resolves (names.ts compares escaped forms).
  */
 
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
@@ -76,6 +78,14 @@ const MARKUP = /[<>]/g;
 /** `text` with `<` and `>` as `\u003c` and `\u003e`, so that nothing in it reads as a tag. */
 export function escapeMarkup(text: string): string {
   return text.replace(MARKUP, (ch) => (ch === '<' ? '\\u003c' : '\\u003e'));
+}
+
+// A tag that names the data boundary (untrusted.ts), however spaced or cased, up to its closing bracket.
+const BOUNDARY_TAG = /<\s*\/?\s*budget-data[^<>]*>?/gi;
+
+/** `text` with the brackets of anything that reads as a data boundary (`</budget-data-…>`) escaped, other `<` and `>` kept. */
+export function escapeBoundary(text: string): string {
+  return text.replace(BOUNDARY_TAG, (tag) => escapeMarkup(tag));
 }
 
 /** Budget text as answers show it: line and format controls, `<` and `>` escaped visibly. */
