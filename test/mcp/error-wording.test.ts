@@ -103,7 +103,7 @@ describe("a refusal about the budget's state", () => {
     const text = await errorOf('fund_targets', { budget_id: r.budget.id, option: 'underfunded' });
     expect(text).not.toMatch(/Input validation error|Invalid arguments/);
     expect(text).toMatch(
-      new RegExp(`^Ready to Assign \\(${escape(usd(before.to_be_budgeted))}\\) cannot cover underfunded in ${month.slice(0, 7)}: .*Nothing was changed`),
+      new RegExp(`^Ready to Assign \\(${literal(usd(before.to_be_budgeted))}\\) cannot cover underfunded in ${month.slice(0, 7)}: .*Nothing was changed`),
     );
     const after = (await h.sb.get(`${r.b}/months/${month}`)).body.data.month;
     expect(after.categories.map((c: any) => c.budgeted)).toEqual(before.categories.map((c: any) => c.budgeted));
@@ -137,6 +137,7 @@ describe('"Closest:"', () => {
   });
 });
 
-function escape(text: string): string {
+/** `text` matched literally in a RegExp. */
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
