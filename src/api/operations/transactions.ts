@@ -36,7 +36,7 @@ export const TRANSACTIONS_OPERATIONS = [
     query: [],
     body: B.PostTransactionsWrapper,
     bodyMembers: ['transaction', 'transactions'],
-    bodyArgs: { kind: 'list', member: 'transactions', doc: 'Up to 100.' },
+    bodyArgs: { kind: 'list', member: 'transactions', doc: 'Up to 100.', defaults: { approved: true } },
     status: 201,
     data: R.SaveTransactionsData,
     member: 'transactions',
@@ -48,7 +48,8 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'create_transactions',
       title: 'Create transactions',
-      description: 'Use to log purchases, income or transfers: creates one or more transactions, splits included (dates not in the future).',
+      description:
+        "Use to log purchases, income or transfers: creates one or more transactions, splits included (dates not in the future), approved as if typed into YNAB (import_statement's stay unapproved).",
     },
   },
   {

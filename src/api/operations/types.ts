@@ -155,7 +155,11 @@ export interface WriteFacts {
  *             import id is reported per item rather than failing the whole call); `doc` describes it;
  *  - partial: the fields of its one member, every one optional (a PUT that changes only the fields given).
  */
-export type BodyArgs = { kind: 'list'; member: string; doc: string } | { kind: 'partial' };
+/**
+ * `defaults`: what each item of a list holds when the tool's caller leaves it out (a transaction
+ * logged from the user's own words is approved, as one typed into YNAB's app is).
+ */
+export type BodyArgs = { kind: 'list'; member: string; doc: string; defaults?: Readonly<Record<string, unknown>> } | { kind: 'partial' };
 
 interface OperationBase {
   /** operationId of the current (/plans) spec. */
