@@ -48,8 +48,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'create_transactions',
       title: 'Create transactions',
-      description:
-        "Use to log purchases, income or transfers: creates one or more transactions, splits included (dates not in the future), approved as if typed into YNAB (import_statement's stay unapproved).",
+      description: 'Use to log purchases, income or transfers (approved, as typed into YNAB); splits included, not future-dated.',
     },
   },
   {
