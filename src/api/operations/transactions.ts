@@ -19,7 +19,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'transaction', list: true, totals: true },
+    output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
       name: 'list_transactions',
@@ -43,7 +43,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: false,
     access: 'write',
     write: { makes: 'create', duplicateGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
-    output: { kind: 'transaction', list: true, totals: true },
+    output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
       name: 'create_transactions',
@@ -68,7 +68,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: false,
     access: 'write',
     write: { makes: 'update', batch: true, newPayees: true, exactlyOnce: 'compare' },
-    output: { kind: 'transaction', list: true, totals: true },
+    output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
       name: 'update_transactions',
@@ -174,7 +174,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'transaction', list: true, totals: true },
+    output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
       name: 'list_account_transactions',
@@ -196,7 +196,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'hybrid_transaction', list: true, totals: true },
+    output: { kind: 'hybrid_transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
       name: 'list_category_transactions',
@@ -218,7 +218,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'hybrid_transaction', list: true, totals: true },
+    output: { kind: 'hybrid_transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
       name: 'list_payee_transactions',
@@ -243,7 +243,7 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'transaction', list: true, totals: true },
+    output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: { name: 'list_month_transactions', title: 'List transactions of a month', description: `Use for the transactions of one month. ${MONEY_NOTE}` },
   },

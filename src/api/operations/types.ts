@@ -86,8 +86,12 @@ export interface OutputFacts {
   list?: true;
   /** One entity holding a long list, paged by a read: that list's member (a month's categories). */
   nestedList?: 'categories';
-  /** A list of transactions: the answer carries the total, inflow and outflow of every row that matched. */
-  totals?: true;
+  /**
+   * The answer's totals over every row, not only the page shown: a list of transactions carries
+   * the total, inflow and outflow of every row that matched; a list of accounts its balances by
+   * kind (api/account-kinds.ts) and the net worth.
+   */
+  totals?: 'transactions' | 'accounts';
   /** The member the tool answers with, where not `member`: an import answers with the transactions it made (read back: write.followUp). */
   member?: string;
   /** Too small to have a compact form worth choosing: the tool takes neither `detail` nor `fields`. */
