@@ -15,6 +15,18 @@ export interface Period {
 
 const lastDayOf = (month: string) => addDays(addMonths(month, 1), -1);
 
+/** The same date a year earlier (February 29 becomes February 28). */
+function yearEarlier(date: string): string {
+  const d = `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
+  return d.endsWith('-02-29') ? `${d.slice(0, 8)}28` : d;
+}
+
+/** The N whole months before a period's first month (the baseline an average compares with). */
+export function monthsBefore(p: Period, n: number): Period {
+  const first = monthOf(p.since);
+  return { since: addMonths(first, -n), until: addDays(first, -1) };
+}
+
 /** Whole months from `since` (a month start) to `until` (a month end), or undefined. */
 function wholeMonths(since: string, until: string): number | undefined {
   if (!isMonthStart(since) || addDays(until, 1).slice(8) !== '01') return undefined;
@@ -37,6 +49,11 @@ export function resolvePeriod(args: { month?: string; since_date?: string; until
   const since = args.since_date;
   const until = args.until_date ?? (today < since ? since : today);
   const months = wholeMonths(since, until);
+  // Year to date (from January 1, within its year, longer than January alone) is compared with the
+  // same dates a year earlier, as people compare a year so far: not with the months before it.
+  if (since.slice(5) === '01-01' && until.slice(0, 4) === since.slice(0, 4) && months !== 1) {
+    return { current: { since, until }, previous: { since: yearEarlier(since), until: yearEarlier(until) } };
+  }
   if (months !== undefined) {
     const start = addMonths(since, -months);
     return { current: { since, until }, previous: { since: start, until: addDays(since, -1) } };

@@ -45,6 +45,20 @@ function predict(before: State | null, change: Item): State {
   return after;
 }
 
+/**
+ * A rename to a name another payee has: YNAB would keep both, and from then on the name no longer
+ * finds one payee (names are matched ignoring case and spaces at the ends, as resolve.ts does).
+ */
+function nameTaken(call: CallArgs, r: BudgetReplica): string | undefined {
+  const id = param(call, 'payee_id');
+  const name = body(call, 'payee').name;
+  if (typeof name !== 'string') return undefined;
+  const key = name.trim().toLowerCase();
+  const other = [...r.payees.values()].find((p) => !p.deleted && p.id !== id && p.name.trim().toLowerCase() === key);
+  if (!other) return undefined;
+  return `another payee is already called ${JSON.stringify(other.name)} (${other.id}); two payees of one name would make that name ambiguous. To move this payee's transactions to it, use merge_payees; otherwise choose another name`;
+}
+
 const NOT_DELETABLE = "YNAB's API cannot delete categories, category groups, payees or accounts; hide or close it in YNAB instead";
 
 export interface ApiWrite {
@@ -57,6 +71,8 @@ export interface ApiWrite {
   verb: string;
   /** What the plan and the journal say, where describing the entities does not serve (an import names none beforehand). */
   says?: { plan: string; done(entities: EntityChange[]): string };
+  /** Why the budget cannot take this request as it stands (said before anything is sent), if it cannot. */
+  refuse?(call: CallArgs, r: BudgetReplica): string | undefined;
 }
 
 const body = (call: CallArgs, member: string): Item => ((call.body ?? {}) as Item)[member] ?? {};
@@ -228,7 +244,7 @@ export const API_WRITES: Readonly<Record<WriteOperationId, ApiWrite>> = {
   },
   updateCategory: one('category', 'category_id', 'category', categoryState, 'Update'),
   updateCategoryGroup: one('category_group', 'category_group_id', 'category_group', groupState, 'Update'),
-  updatePayee: one('payee', 'payee_id', 'payee', payeeState, 'Update'),
+  updatePayee: { ...one('payee', 'payee_id', 'payee', payeeState, 'Update'), refuse: nameTaken },
   createCategory: created('category', 'category', categoryState, 'Create'),
   createCategoryGroup: created('category_group', 'category_group', groupState, 'Create'),
   createPayee: created('payee', 'payee', payeeState, 'Create'),

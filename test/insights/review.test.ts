@@ -22,8 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** Transactions waiting for review, as a bank import leaves them (unapproved). */
 const create = async (items: Record<string, unknown>[]) =>
-  ok(await h.call('create_transactions', { allow_duplicate: true, transactions: items.map((t) => ({ date: today, ...t })) })).transaction_ids as string[];
+  ok(await h.call('create_transactions', { allow_duplicate: true, transactions: items.map((t) => ({ date: today, approved: false, ...t })) }))
+    .transaction_ids as string[];
 
 /** Every row of the queue in full detail (one page of up to 500). */
 const everyRow = async (args: Record<string, unknown> = {}) => ok(await h.call('review_transactions', { ...args, detail: 'full', limit: 500 }));

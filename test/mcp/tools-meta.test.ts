@@ -75,6 +75,7 @@ const EXPECTED = [
   'reconcile_account',
   'list_recent_changes',
   'undo_change',
+  'merge_payees',
   'apply_rules',
   'list_rules',
   'set_rule',
@@ -109,7 +110,7 @@ describe('the tool surface', () => {
     expect(t.title).toMatch(/\w/);
     expect(t.description).toMatch(/^Use (to|for|when|only) /);
     expect(t.description.length).toBeLessThan(400);
-    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|set|apply|fund)_/.test(name);
+    const read = /^(get|list)_/.test(name) || !/^(create|update|delete|import|move|approve|recategorize|split|undo|reconcile|set|apply|fund|merge)_/.test(name);
     if (read) expect(t.annotations).toEqual({ readOnlyHint: true });
     else {
       // Writes say whether they destroy and whether repeating them is harmless, where that differs
@@ -175,7 +176,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(67);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(68);
   });
 });
 

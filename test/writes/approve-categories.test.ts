@@ -33,6 +33,7 @@ async function unapproved(memo: string, n: number, extra: Record<string, unknown
     amount: -(5 + i),
     payee_name: `Review ${memo} ${u}`,
     memo,
+    approved: false,
     ...extra,
   }));
   return ok(await h.call('create_transactions', { transactions: items, allow_duplicate: true })).transaction_ids;
@@ -91,6 +92,7 @@ describe('approve_transactions with categories', () => {
             date: today,
             amount: -30,
             payee_name: `Review split ${u}`,
+            approved: false,
             subtransactions: [
               { amount: -10, category_id: 'Groceries' },
               { amount: -20, category_id: 'Dining Out' },
@@ -106,7 +108,7 @@ describe('approve_transactions with categories', () => {
     const off = ok(
       await h.call('create_transactions', {
         allow_duplicate: true,
-        transactions: [{ account_id: tracking.id, date: today, amount: -4, payee_name: `Review off ${u}` }],
+        transactions: [{ account_id: tracking.id, date: today, amount: -4, payee_name: `Review off ${u}`, approved: false }],
       }),
     ).transaction_ids[0];
     const ids = [plain!, split, off, transferId];

@@ -190,6 +190,7 @@ describe('--writes modes', () => {
       'delete_scheduled_transaction',
       'delete_transaction',
       'import_statement',
+      'merge_payees',
       'move_money',
       'recategorize_transactions',
       'reconcile_account',

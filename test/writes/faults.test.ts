@@ -118,6 +118,7 @@ describe('through 20% faults, each write lands exactly once', () => {
         amount_milliunits: -(2_000 + i * 10 + j),
         payee_name: `Fault batch ${i}`,
         memo: `fb-${i}-${j}`,
+        approved: false,
       }));
       const ids = success(await h.call('create_transactions', { transactions: items }), `create ${i}`).transaction_ids as string[];
       expect(ids).toHaveLength(3);

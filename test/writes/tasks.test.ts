@@ -164,7 +164,14 @@ describe('move_money', () => {
 
 describe('approve_transactions and recategorize_transactions', () => {
   async function unapproved(memo: string, n: number, amount = -3): Promise<string[]> {
-    const items = Array.from({ length: n }, (_, i) => ({ account_id: 'Wallet', date: today, amount: amount - i, payee_name: `Approve ${memo}`, memo }));
+    const items = Array.from({ length: n }, (_, i) => ({
+      account_id: 'Wallet',
+      date: today,
+      amount: amount - i,
+      payee_name: `Approve ${memo}`,
+      memo,
+      approved: false,
+    }));
     return ok(await h.call('create_transactions', { transactions: items })).transaction_ids;
   }
   const raw = async (id: string) => (await get(`/transactions/${id}`)).transaction;

@@ -251,7 +251,7 @@ describe('undoing a change of several entities, as one', () => {
   it('approving a batch: every one is unapproved again', async () => {
     const ids = ok(
       await h.call('create_transactions', {
-        transactions: Array.from({ length: 6 }, (_, i) => ({ account_id: 'Wallet', date: today, amount: -(1 + i), payee_name: 'Batch Undo' })),
+        transactions: Array.from({ length: 6 }, (_, i) => ({ account_id: 'Wallet', date: today, amount: -(1 + i), payee_name: 'Batch Undo', approved: false })),
       }),
     ).transaction_ids;
     const approved = ok((await confirmed(h, 'approve_transactions', { transaction_ids: ids })).result);

@@ -18,7 +18,7 @@ export const ACCOUNTS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'account', list: true },
+    output: { kind: 'account', list: true, totals: 'accounts' },
     toolset: 'accounts',
     tool: {
       name: 'list_accounts',

@@ -86,8 +86,12 @@ export interface OutputFacts {
   list?: true;
   /** One entity holding a long list, paged by a read: that list's member (a month's categories). */
   nestedList?: 'categories';
-  /** A list of transactions: the answer carries the total, inflow and outflow of every row that matched. */
-  totals?: true;
+  /**
+   * The answer's totals over every row, not only the page shown: a list of transactions carries
+   * the total, inflow and outflow of every row that matched; a list of accounts its balances by
+   * kind (api/account-kinds.ts) and the net worth.
+   */
+  totals?: 'transactions' | 'accounts';
   /** The member the tool answers with, where not `member`: an import answers with the transactions it made (read back: write.followUp). */
   member?: string;
   /** Too small to have a compact form worth choosing: the tool takes neither `detail` nor `fields`. */
@@ -155,7 +159,11 @@ export interface WriteFacts {
  *             import id is reported per item rather than failing the whole call); `doc` describes it;
  *  - partial: the fields of its one member, every one optional (a PUT that changes only the fields given).
  */
-export type BodyArgs = { kind: 'list'; member: string; doc: string } | { kind: 'partial' };
+/**
+ * `defaults`: what each item of a list holds when the tool's caller leaves it out (a transaction
+ * logged from the user's own words is approved, as one typed into YNAB's app is).
+ */
+export type BodyArgs = { kind: 'list'; member: string; doc: string; defaults?: Readonly<Record<string, unknown>> } | { kind: 'partial' };
 
 interface OperationBase {
   /** operationId of the current (/plans) spec. */

@@ -9,6 +9,7 @@
  *  - how fresh the answer is, and notices (e.g. the API's one-year default date window);
  *  - member names as the API's (`accounts`, `transaction`, `category_groups`, `budgets`, …).
  */
+import { ACCOUNT_KINDS, accountKind } from '../../api/account-kinds.js';
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
 import type { OutputKind } from '../../api/operations/index.js';
@@ -24,7 +25,8 @@ export interface OutputShape {
   list: boolean;
   /** For one entity holding a long list (a month's categories): page that list. */
   nestedList?: string;
-  transactionTotals?: boolean;
+  /** What the answer totals over every row (the operation's output facts). */
+  totals?: 'transactions' | 'accounts';
 }
 
 export interface OutputOptions {
@@ -105,6 +107,28 @@ function totals(items: Record<string, unknown>[], ctx: CompactContext): Record<s
   };
 }
 
+/**
+ * A list of accounts' balances by kind, and the net worth: every open account, whatever page is
+ * shown, so that "what do we have in cash" and "what is our net worth" need no arithmetic.
+ */
+function accountTotals(items: Record<string, unknown>[], ctx: CompactContext): Record<string, unknown> {
+  const open = items.filter((a) => !a.closed && !a.deleted);
+  const out: Record<string, unknown> = { accounts: open.length };
+  for (const kind of ACCOUNT_KINDS) {
+    const of = open.filter((a) => accountKind(String(a.type)) === kind);
+    if (!of.length) continue;
+    const balance = sumMilliunits(of.map((a) => a.balance as number));
+    out[kind] = { accounts: of.length, balance_milliunits: balance, balance_formatted: formatMilliunits(balance, ctx.format) };
+  }
+  const worth = sumMilliunits(open.map((a) => a.balance as number));
+  return {
+    ...out,
+    net_worth_milliunits: worth,
+    net_worth_formatted: formatMilliunits(worth, ctx.format),
+    closed_accounts_left_out: items.length - open.length,
+  };
+}
+
 export interface BuiltOutput {
   structured: Record<string, unknown>;
   text: string;
@@ -146,7 +170,8 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   const offset = decodeCursor(o.cursor, o.queryKey);
   const limit = o.limit ?? DEFAULT_LIMIT;
   const itemKind: OutputKind = shape.nestedList ? 'category' : shape.kind;
-  if (shape.transactionTotals) Object.assign(base, totals(all, ctx));
+  if (shape.totals === 'transactions') Object.assign(base, totals(all, ctx));
+  if (shape.totals === 'accounts') base.totals = accountTotals(all, ctx);
 
   const assemble = (n: number) => {
     const end = Math.min(offset + n, all.length);

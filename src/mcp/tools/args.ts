@@ -189,7 +189,10 @@ function bodyArgs(op: Operation): BodyShape | undefined {
     return {
       shape: { [how.member]: z.array(z.strictObject(shape)).min(1).max(100).describe(how.doc) },
       toBody: (args, digits) => ({
-        [how.member]: (args[how.member] as Record<string, unknown>[]).map((t, i) => toBody(plan, t, `${how.member}[${i}]`, digits)),
+        [how.member]: (args[how.member] as Record<string, unknown>[]).map((t, i) => ({
+          ...how.defaults,
+          ...toBody(plan, t, `${how.member}[${i}]`, digits),
+        })),
       }),
     };
   }

@@ -88,7 +88,7 @@ function shapeOf(op: Operation): OutputShape {
     kind: out.kind,
     list: out.list === true,
     nestedList: out.nestedList,
-    transactionTotals: out.totals === true,
+    totals: out.totals,
   };
 }
 

@@ -32,7 +32,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
     title: 'Spending summary',
-    description: `Use for "how much did we spend on…": spending in a month or dates by category, group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
+    description: `Use for "how much did we spend on…": by category, group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
     input: SPENDING_SUMMARY_INPUT,
     output: { period: object, rows, totals: object },
     compute: spendingSummary,

@@ -11,6 +11,7 @@ import { APPLY_RULES } from '../../writes/apply-rules.js';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
 import { FUND_TARGETS } from '../../writes/fund-targets.js';
 import { IMPORT_STATEMENT } from '../../writes/import-statement.js';
+import { MERGE_PAYEES } from '../../writes/merge-payees.js';
 import { MOVE_MONEY } from '../../writes/move-money.js';
 import type { WriteKind } from '../../writes/policy.js';
 import { RECONCILE_ACCOUNT } from '../../writes/reconcile.js';
@@ -141,6 +142,18 @@ export const TASKS: readonly TaskSpec[] = [
     destructive: true,
     output: { updated: z.int().optional() },
     task: APPLY_RULES,
+  },
+  {
+    name: 'merge_payees',
+    title: 'Merge payees',
+    description:
+      "Use to merge a payee into another: moves all its transactions and scheduled ones, as one change. The emptied payee stays (the API can't delete payees).",
+    toolset: 'payees',
+    access: 'write',
+    kinds: ['merge'],
+    destructive: true,
+    output: { moved_transactions: z.int().optional() },
+    task: MERGE_PAYEES,
   },
   {
     name: 'list_recent_changes',
