@@ -88,7 +88,8 @@ export function docProblems(root: string): string[] {
   const docs = ['README.md', ...markdownUnder(root, 'docs')];
   const text = new Map(docs.map((f) => [f, readFileSync(join(root, f), 'utf8')]));
   const readme = text.get('README.md')!;
-  const lines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
+  // As `wc -l` counts (scripts/check-sizes.ts counts the same way).
+  const lines = readme.split('\n').length - 1;
   if (lines > MAX_README_LINES) problems.push(`README.md has ${lines} lines, over ${MAX_README_LINES}: move the detail to docs/`);
   const linked = new Map<string, Set<string>>();
   for (const [file, t] of text) {
