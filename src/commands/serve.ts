@@ -51,6 +51,13 @@ ${ENVIRONMENT_HELP}  YNAB_MCP_HTTP_TOKEN      the HTTP bearer token, instead of 
 const WAITING_ON_A_TERMINAL =
   'ynab-mcp: waiting for an MCP host on stdin (hosts start this server themselves; Ctrl-C stops it); `ynab-mcp --help` lists the commands';
 
+/**
+ * At a terminal with no token known: how to get one, at start rather than at the first tool call
+ * (a host's user sees that call's error in the conversation; a person at a terminal sees this).
+ */
+export const NO_TOKEN_HINT =
+  'ynab-mcp: no YNAB token yet (YNAB_ACCESS_TOKEN is not set, and `ynab-mcp login` recorded no sign-in): run `ynab-mcp login`, set YNAB_ACCESS_TOKEN, or add --sandbox to serve the demo budgets';
+
 /** Flags that only mean something when serving over HTTP. */
 const HTTP_ONLY = ['port', 'host', 'http-token-file', 'allowed-hosts', 'allowed-origins'] as const;
 
@@ -103,7 +110,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
   const opened = await openServer(flags, process.env, transport === 'stdio' || isLoopbackHost(flags.host ?? '127.0.0.1'));
   const { state, sandbox } = opened;
-  if (sandbox) log(`ynab-mcp: serving the sandbox's demo budgets (${sandbox.baseUrl})`);
+  // The sandbox's own URL is not printed: its token is made for this run and kept off the output
+  // (docs/sandbox.md), and without it the URL is of no use; `ynab-mcp sandbox` serves the v1 API with its tokens.
+  if (sandbox) log(`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`);
+  else if (opened.noTokenYet && process.stdin.isTTY) log(NO_TOKEN_HINT);
 
   let stop: () => Promise<void>;
   if (transport === 'http') {
