@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
-import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions } from './server-setup.js';
+import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
 
@@ -109,11 +109,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A tool may read the user's files by path only when this server is theirs alone: over stdio, or
   // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
   const opened = await openServer(flags, process.env, transport === 'stdio' || isLoopbackHost(flags.host ?? '127.0.0.1'));
-  const { state, sandbox } = opened;
-  // The sandbox's own URL is not printed: its token is made for this run and kept off the output
-  // (docs/sandbox.md), and without it the URL is of no use; `ynab-mcp sandbox` serves the v1 API with its tokens.
-  if (sandbox) log(`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`);
-  else if (opened.noTokenYet && process.stdin.isTTY) log(NO_TOKEN_HINT);
+  const { state } = opened;
+  for (const line of firstLines(opened)) log(line);
 
   let stop: () => Promise<void>;
   if (transport === 'http') {
@@ -163,6 +160,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * The line that says what is served, or how to get a token at a terminal without one. The
+ * sandbox's own URL is not printed: its token is made for this run and kept off the output
+ * (docs/sandbox.md), and without it the URL is of no use; `ynab-mcp sandbox` serves the v1 API with its tokens.
+ */
+function firstLines(opened: OpenedServer): string[] {
+  if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
+  return opened.noTokenYet && process.stdin.isTTY ? [NO_TOKEN_HINT] : [];
 }
 
 /** One line on how to connect a client to the HTTP endpoint; `token` says where the token is, never what. */
