@@ -7,7 +7,7 @@
  *  - every repository path a document names in backticks (`src/…`, `test/…`, …) exists, so a map
  *    of the code cannot point at files that moved;
  *  - every package of package.json is explained in docs/dependencies.md;
- *  - the README states no count of tools or operations by hand: each is `<!-- count:NAME -->N`,
+ *  - the README states no count of tools, operations or banks by hand: each is `<!-- count:NAME -->N`,
  *    which `npm run docs` writes from the definitions (outside the generated tables), and the MCPB
  *    bundle's size as the limit scripts/pack-mcpb.ts holds it to (a measured size would go stale).
  * The generated tables and counts are checked by scripts/docs-tables.ts.
@@ -21,8 +21,8 @@ export const MAX_README_LINES = 400;
 export const MCPB_MAX_MB = 8;
 
 const NUMBER = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)`;
-/** A count of tools or operations in prose, as `(marker?)(number) (what)`. */
-const COUNTED = new RegExp(String.raw`(<!-- count:[a-z-]+ -->)?\b(${NUMBER}) ((?:API |insight |task(?:-shaped)? )?(?:tools|writes|operations))\b`, 'gi');
+/** A count of tools, operations or banks' layouts in prose, as `(marker?)(number) (what)`. */
+const COUNTED = new RegExp(String.raw`(<!-- count:[a-z-]+ -->)?\b(${NUMBER}) ((?:API |insight |task(?:-shaped)? )?(?:tools|writes|operations)|banks)\b`, 'gi');
 
 /** Counts the README writes by hand, and sizes other than the bundle's limit (`file:line what`). */
 export function countProblems(readme: string): string[] {

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATIONS } from '../src/api/operations/index.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
+import { BANK_LAYOUTS } from '../src/statements/bank-layouts.js';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../test/helpers/tools-list.js';
 
@@ -69,6 +70,7 @@ export const COUNTS: Readonly<Record<string, number>> = {
   'api-operations': OPERATIONS.length,
   'insight-tools': ofKind('insight'),
   'task-tools': ofKind('task'),
+  'bank-layouts': BANK_LAYOUTS.length,
 };
 
 const SELECTIONS: Selection[] = [
