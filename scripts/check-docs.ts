@@ -6,13 +6,40 @@
  *  - every document under docs/ can be reached from the README by following links;
  *  - every repository path a document names in backticks (`src/…`, `test/…`, …) exists, so a map
  *    of the code cannot point at files that moved;
- *  - every package of package.json is explained in docs/dependencies.md.
- * The generated tables are checked by scripts/docs-tables.ts.
+ *  - every package of package.json is explained in docs/dependencies.md;
+ *  - the README states no count of tools, operations or banks by hand: each is `<!-- count:NAME -->N`,
+ *    which `npm run docs` writes from the definitions (outside the generated tables), and the MCPB
+ *    bundle's size as the limit scripts/pack-mcpb.ts holds it to (a measured size would go stale).
+ * The generated tables and counts are checked by scripts/docs-tables.ts.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
 export const MAX_README_LINES = 400;
+
+/** The MCPB bundle's size limit, in MB (scripts/pack-mcpb.ts fails above it). */
+export const MCPB_MAX_MB = 8;
+
+const NUMBER = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)`;
+/** A count of tools, operations or banks' layouts in prose, as `(marker?)(number) (what)`. */
+const COUNTED = new RegExp(String.raw`(<!-- count:[a-z-]+ -->)?\b(${NUMBER}) ((?:API |insight |task(?:-shaped)? )?(?:tools|writes|operations)|banks)\b`, 'gi');
+
+/** Counts the README writes by hand, and sizes other than the bundle's limit (`file:line what`). */
+export function countProblems(readme: string): string[] {
+  const problems: string[] = [];
+  // The generated tables are written by docs-tables.ts, counts and all.
+  const text = readme.replace(/<!-- generated:([a-z-]+) -->[\s\S]*?<!-- \/generated:\1 -->/g, (block) => block.replace(/[^\n]/g, ' '));
+  for (const { line, text: t } of prose(text)) {
+    for (const m of withoutCode(t).matchAll(COUNTED))
+      if (!m[1])
+        problems.push(
+          `README.md:${line} states "${m[2]} ${m[3]}" by hand: write <!-- count:NAME -->N (scripts/docs-tables.ts COUNTS), which npm run docs keeps true`,
+        );
+    for (const m of withoutCode(t).matchAll(/(\d+(?:\.\d+)?) MB\b/g))
+      if (Number(m[1]) !== MCPB_MAX_MB) problems.push(`README.md:${line} says ${m[0]}: the bundle's size goes stale; state its limit, ${MCPB_MAX_MB} MB`);
+  }
+  return problems;
+}
 
 const FENCE = /^\s*(```|~~~)/;
 
@@ -88,8 +115,10 @@ export function docProblems(root: string): string[] {
   const docs = ['README.md', ...markdownUnder(root, 'docs')];
   const text = new Map(docs.map((f) => [f, readFileSync(join(root, f), 'utf8')]));
   const readme = text.get('README.md')!;
-  const lines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
+  // As `wc -l` counts (scripts/check-sizes.ts counts the same way).
+  const lines = readme.split('\n').length - 1;
   if (lines > MAX_README_LINES) problems.push(`README.md has ${lines} lines, over ${MAX_README_LINES}: move the detail to docs/`);
+  problems.push(...countProblems(readme));
   const linked = new Map<string, Set<string>>();
   for (const [file, t] of text) {
     const to = new Set<string>();

@@ -6,10 +6,14 @@
  * to (test/helpers/tools-list.ts); and every tool with its size, as `ynab-mcp tools` counts it.
  * Each table sits between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in its file;
  * test/run/docs.test.ts fails when the committed text differs from what this writes.
+ * Counts in prose are written as `<!-- count:NAME -->N` (COUNTS), and rewritten here the same way;
+ * scripts/check-docs.ts finds a count of tools or operations written without its marker.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OPERATIONS } from '../src/api/operations/index.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
+import { BANK_LAYOUTS } from '../src/statements/bank-layouts.js';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../test/helpers/tools-list.js';
 
@@ -58,12 +62,20 @@ interface Selection {
   budget?: number;
 }
 
-/** The task-shaped tools (their table's rows). */
-const TASK_COUNT = TOOL_DEFINITIONS.filter((t) => t.kind === 'task').length;
+const ofKind = (kind: string) => TOOL_DEFINITIONS.filter((t) => t.kind === kind).length;
+
+/** The counts prose states, by the name of their `<!-- count:NAME -->` marker. */
+export const COUNTS: Readonly<Record<string, number>> = {
+  'api-tools': ofKind('api'),
+  'api-operations': OPERATIONS.length,
+  'insight-tools': ofKind('insight'),
+  'task-tools': ofKind('task'),
+  'bank-layouts': BANK_LAYOUTS.length,
+};
 
 const SELECTIONS: Selection[] = [
-  { label: 'the 44 API tools', only: 'api', budget: DEFINITION_BUDGETS.api },
-  { label: `the ${TASK_COUNT} task tools`, only: 'task' },
+  { label: `the ${COUNTS['api-tools']} API tools`, only: 'api', budget: DEFINITION_BUDGETS.api },
+  { label: `the ${COUNTS['task-tools']} task tools`, only: 'task' },
   { label: 'all (default)', budget: DEFINITION_BUDGETS.all },
   { label: code('core'), toolsets: 'core', budget: DEFINITION_BUDGETS.core },
   { label: code('insights'), toolsets: 'insights' },
@@ -126,13 +138,22 @@ export function fillTables(file: string, text: string, tables: Record<string, st
   return out;
 }
 
+/** `text` with the number after each `<!-- count:NAME -->` made COUNTS[NAME]; an unknown name is an error. */
+export function fillCounts(file: string, text: string): string {
+  return text.replace(/(<!-- count:([a-z-]+) -->)\d+/g, (_, marker: string, name: string) => {
+    const n = COUNTS[name];
+    if (n === undefined) throw new Error(`${file}: no count named ${name} (counts: ${Object.keys(COUNTS).join(', ')})`);
+    return `${marker}${n}`;
+  });
+}
+
 /** Each file's text as `npm run docs` would write it. */
 export async function generatedDocs(): Promise<Record<string, { current: string; generated: string }>> {
   const tables = await generatedTables();
   const out: Record<string, { current: string; generated: string }> = {};
   for (const file of Object.keys(GENERATED)) {
     const current = readFileSync(join(root, file), 'utf8');
-    out[file] = { current, generated: fillTables(file, current, tables) };
+    out[file] = { current, generated: fillCounts(file, fillTables(file, current, tables)) };
   }
   return out;
 }

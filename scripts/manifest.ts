@@ -49,16 +49,26 @@ export function manifest(): Record<string, unknown> {
           YNAB_BUDGET_ID: '${user_config.budget_id}',
           YNAB_READ_ONLY: '${user_config.read_only}',
           YNAB_MCP_WRITES: '${user_config.writes}',
+          YNAB_MCP_SANDBOX: '${user_config.demo}',
         },
       },
     },
+    // No setting is required: "Try the demo budgets" serves a local sandbox, so the bundle can be
+    // tried before making a token (the server asks for one at the first call when neither is set).
     user_config: {
+      demo: {
+        type: 'boolean',
+        title: 'Try the demo budgets',
+        description: 'Serve two demo budgets from a local sandbox instead of your account: no token needed, nothing sent to YNAB.',
+        default: false,
+        required: false,
+      },
       access_token: {
         type: 'string',
         title: 'YNAB personal access token',
-        description: 'From YNAB: Account Settings → Developer Settings → New Token.',
+        description: 'From YNAB: Account Settings → Developer Settings → New Token. Not needed for the demo budgets.',
         sensitive: true,
-        required: true,
+        required: false,
       },
       budget_id: {
         type: 'string',

@@ -18,10 +18,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildViews } from './build-views.js';
+import { MCPB_MAX_MB } from './check-docs.js';
 import { KEYCHAIN_PLATFORMS, manifest } from './manifest.js';
 
 const root = join(import.meta.dirname, '..');
-const MAX_BYTES = 8 * 1024 * 1024;
+const MAX_BYTES = MCPB_MAX_MB * 1024 * 1024;
 const win = process.platform === 'win32';
 const npm = win ? 'npm.cmd' : 'npm';
 
@@ -104,8 +105,9 @@ try {
   rmSync(out, { force: true });
   run(process.execPath, [join(root, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js'), 'pack', stage, out], root);
   const size = statSync(out).size;
-  log(`${out}: ${(size / 1024 / 1024).toFixed(2)} MB (limit 8 MB)`);
-  if (size > MAX_BYTES) throw new Error(`the bundle is ${(size / 1024 / 1024).toFixed(2)} MB, over the 8 MB limit: see what .mcpbignore leaves in`);
+  log(`${out}: ${(size / 1024 / 1024).toFixed(2)} MB (limit ${MCPB_MAX_MB} MB)`);
+  if (size > MAX_BYTES)
+    throw new Error(`the bundle is ${(size / 1024 / 1024).toFixed(2)} MB, over the ${MCPB_MAX_MB} MB limit: see what .mcpbignore leaves in`);
   process.stdout.write(`${out}\n`);
 } finally {
   if (values.keep) log(`kept ${work}`);

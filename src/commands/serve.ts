@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
-import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions } from './server-setup.js';
+import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
 
@@ -50,6 +50,13 @@ ${ENVIRONMENT_HELP}  YNAB_MCP_HTTP_TOKEN      the HTTP bearer token, instead of 
 /** Over stdio with stdin a terminal: a person typed `ynab-mcp` and sees why nothing happens (a host's stdin is a pipe). */
 const WAITING_ON_A_TERMINAL =
   'ynab-mcp: waiting for an MCP host on stdin (hosts start this server themselves; Ctrl-C stops it); `ynab-mcp --help` lists the commands';
+
+/**
+ * At a terminal with no token known: how to get one, at start rather than at the first tool call
+ * (a host's user sees that call's error in the conversation; a person at a terminal sees this).
+ */
+export const NO_TOKEN_HINT =
+  'ynab-mcp: no YNAB token yet (YNAB_ACCESS_TOKEN is not set, and `ynab-mcp login` recorded no sign-in): run `ynab-mcp login`, set YNAB_ACCESS_TOKEN, or add --sandbox to serve the demo budgets';
 
 /** Flags that only mean something when serving over HTTP. */
 const HTTP_ONLY = ['port', 'host', 'http-token-file', 'allowed-hosts', 'allowed-origins'] as const;
@@ -102,8 +109,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A tool may read the user's files by path only when this server is theirs alone: over stdio, or
   // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
   const opened = await openServer(flags, process.env, transport === 'stdio' || isLoopbackHost(flags.host ?? '127.0.0.1'));
-  const { state, sandbox } = opened;
-  if (sandbox) log(`ynab-mcp: serving the sandbox's demo budgets (${sandbox.baseUrl})`);
+  const { state } = opened;
+  for (const line of firstLines(opened)) log(line);
 
   let stop: () => Promise<void>;
   if (transport === 'http') {
@@ -153,6 +160,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * The line that says what is served, or how to get a token at a terminal without one. The
+ * sandbox's own URL is not printed: its token is made for this run and kept off the output
+ * (docs/sandbox.md), and without it the URL is of no use; `ynab-mcp sandbox` serves the v1 API with its tokens.
+ */
+function firstLines(opened: OpenedServer): string[] {
+  if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
+  return opened.noTokenYet && process.stdin.isTTY ? [NO_TOKEN_HINT] : [];
 }
 
 /** One line on how to connect a client to the HTTP endpoint; `token` says where the token is, never what. */

@@ -62,6 +62,7 @@ export const ENVIRONMENT_HELP = `Environment (a flag wins over its variable):
   YNAB_BUDGET_ID           as --budget             YNAB_READ_ONLY=1     as --read-only
   YNAB_BASE_URL            as --base-url           YNAB_MCP_TOOLSETS    as --toolsets
   YNAB_MCP_WRITES          as --writes             YNAB_MCP_ELICITATION as --elicitation
+  YNAB_MCP_SANDBOX=1       as --sandbox
   YNAB_MCP_STATE_DIR       request ledger and saved budget copies (default: the platform's state directory)
   YNAB_MCP_CONFIG_DIR      where the secrets file lives when there is no OS keychain
   YNAB_MCP_KEYCHAIN=off    never use the OS keychain (the 0600 secrets file instead)
@@ -75,7 +76,20 @@ export interface OpenedServer {
   sandbox?: RunningSandbox;
   /** The state directory kept across runs (none for the throwaway sandbox). */
   stateDir?: string;
+  /**
+   * Not the sandbox, and no token known at start: none in YNAB_ACCESS_TOKEN, and no sign-in recorded
+   * by `login` (what can be known without reading the keychain, which start never does).
+   */
+  noTokenYet?: boolean;
   close(): Promise<void>;
+}
+
+/**
+ * --sandbox, or YNAB_MCP_SANDBOX=1: a host that passes only the environment (an MCPB bundle's "Try the
+ * demo budgets" setting) asks for the demo budgets this way. A placeholder the host left unfilled is no.
+ */
+export function sandboxWanted(flags: ServerFlags, env: NodeJS.ProcessEnv): boolean {
+  return flags.sandbox === true || /^(1|true|yes|on)$/i.test(env.YNAB_MCP_SANDBOX?.trim() ?? '');
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -142,6 +156,7 @@ export async function openServer(
   /** `call`: the sandbox and the server's state are kept between runs (sandbox-home.ts); `fresh` starts them again. */
   keep?: { fresh: boolean },
 ): Promise<OpenedServer> {
+  if (!flags.sandbox && sandboxWanted(flags, env)) flags = { ...flags, sandbox: true };
   const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env, localFiles);
   if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
 
@@ -190,7 +205,7 @@ export async function openServer(
     startScope,
   );
   state.prepare = () => import('../auth/connection.js');
-  return { state, stateDir: state_, close: () => state.close() };
+  return { state, stateDir: state_, noTokenYet: accessTokenFromEnv(env) === null && startScope === undefined, close: () => state.close() };
 }
 
 /** --verbose: one line per request to YNAB (method, path, outcome, time; never a header). */

@@ -26,50 +26,21 @@
  *    forward.
  */
 import { QuotaExhaustedError } from '../api/client/errors.js';
-import type { YnabClient } from '../api/client/client.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { StateStoreError } from '../storage/store.js';
 import { canServeStale, type Freshness } from './freshness.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
-import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
 import { ownReplicaCache, type ReplicaCache } from './replica-cache.js';
-import { type CatchUp, catchUp, copyDue, type Feed, nextFeed } from './replica-feed.js';
+import type { ReplicaManagerOptions, SharedReplicas } from './manager-options.js';
+import { catchUp, copyDue, type Feed, nextFeed } from './replica-feed.js';
 import { SavedCopies } from './saved-copies.js';
 
 export type { CatchUp } from './replica-feed.js';
 export type { Freshness } from './freshness.js';
-
-export interface ReplicaManagerOptions {
-  client: YnabClient;
-  /** Key of the current token (a hash), separating saved replicas of different users. */
-  tokenKey: () => Promise<string>;
-  files?: ReplicaFiles;
-  maxStalenessMs?: number;
-  maxBytes?: number;
-  /** Where copies are held (hosted mode: the user's share of the instance's cache); else an LRU of `maxBytes`. */
-  cache?: ReplicaCache;
-  now?: () => number;
-  log?: (line: string) => void;
-  /** Replicas shared with other instances (hosted mode); see the header. */
-  shared?: SharedReplicas;
-  /**
-   * Told how each answer's copy was had: held in memory and fresh ('hit'), read from the store
-   * without a request ('saved'), or synced ('miss'). For metrics.
-   */
-  onCache?: (result: 'hit' | 'saved' | 'miss') => void;
-  /** Shared replicas: told how a copy that was not fresh enough was brought up to date (see CatchUp). For metrics. */
-  onCatchUp?: (via: CatchUp) => void;
-}
-
-export interface SharedReplicas {
-  /** The highest server knowledge a write of ours (any instance) reached for the budget; 0 when none. */
-  written(budgetId: string): Promise<number>;
-  /** Runs `fn` as the only sync of this budget across instances. */
-  exclusive<T>(budgetId: string, fn: () => Promise<T>): Promise<T>;
-}
+export type { ReplicaManagerOptions, SharedReplicas } from './manager-options.js';
 
 const ALIASES = new Set(['last-used', 'default']);
 

@@ -179,7 +179,8 @@ describe('a bare ynab-mcp', () => {
     // stdin, stdout and stderr of the server are the terminal; `script` copies what it shows to its stdout.
     const child = spawn('script', ['-qec', `'${process.execPath}' --import tsx src/cli.ts`, '/dev/null'], {
       cwd: REPO_ROOT,
-      env: childEnv(env(join(root, 'tty'))),
+      // A token, so the only line is the waiting one (without one a hint comes first: test/cli/first-run.test.ts).
+      env: childEnv(env(join(root, 'tty'), { YNAB_ACCESS_TOKEN: 'not-a-real-token' })),
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

@@ -3,7 +3,7 @@
  * dependencies only (at most 8 MB, with icon, homepage, LICENSE, and the keychain binaries of the
  * platforms the manifest claims); `mcpb unpack` opens it; and it is started the way a host starts
  * it, from the manifest's mcp_config with ${__dirname} and ${user_config.*} substituted, and lists
- * and calls tools against a sandbox. Without this platform's keychain binary it still serves (the
+ * and calls tools against a sandbox, or serves the demo budgets with no token ("Try the demo budgets"). Without this platform's keychain binary it still serves (the
  * token setting, a 0600 key file) and says why once.
  */
 import { execFile } from 'node:child_process';
@@ -135,6 +135,17 @@ describe('started the way a host starts it', () => {
       await client.close();
     }
     expect(stderr()).not.toMatch(/Error|at .*\.js:\d+/);
+  });
+
+  it('the demo setting serves the demo budgets with no token', async () => {
+    const { client } = await startLikeAHost({ demo: true }, 'demo');
+    try {
+      const res: any = await client.callTool({ name: 'list_budgets', arguments: {} });
+      expect(res.isError, res.content?.[0]?.text).toBeFalsy();
+      expect(res.structuredContent.budgets.map((b: any) => b.name)).toEqual(['Demo Household', 'Haushalt Berlin']);
+    } finally {
+      await client.close();
+    }
   });
 
   it('the read-only setting offers no write tools', async () => {

@@ -29,6 +29,8 @@ const TEMPLATES: Record<string, string> = {
   month_transactions: 'ynab://budgets/{budget_id}/months/{month}/transactions',
 };
 
+/** The method's skills, each SKILL.md listed after the budget's resources, in the method's order. */
+const SKILL_URIS = ['weekly-ritual', 'month-close', 'ynab-four-rules'].map((name) => `skill://${name}/SKILL.md`);
 const COLLECTIONS = ['', '/accounts', '/categories', '/months', '/payees', '/scheduled_transactions', '/rules', '/months/current/transactions'];
 
 function json(result: any): any {
@@ -190,12 +192,13 @@ describe('budget resources', () => {
     expect(byUri.get(`ynab://budgets/${main.id}/months/2025-05-01`)?.name).toBe('May 2025');
     // Entities are listed for the default budget only; the other budget's are reached by template.
     expect(uris.filter((u) => u.startsWith(`ynab://budgets/${other.id}/`)).length).toBe(COLLECTIONS.length - 1);
-    expect(resources.every((r) => r.mimeType === 'application/json')).toBe(true);
+    // Besides the budget's resources, only the method's SKILL.md files (test/mcp/skills.test.ts).
+    expect(resources.filter((r) => r.mimeType !== 'application/json').map((r) => r.uri)).toEqual(SKILL_URIS);
   });
 
   it('reads every listed resource', async () => {
     const { resources } = await h.client.listResources();
-    for (const r of resources) {
+    for (const r of resources.filter((r) => !r.uri.startsWith('skill://'))) {
       const body = json(await h.client.readResource({ uri: r.uri }));
       expect(body, r.uri).toBeTypeOf('object');
       const id = r.uri.match(/\/(?:accounts|categories|payees|scheduled_transactions)\/([^/]+)$/)?.[1];
@@ -387,7 +390,7 @@ describe('without a token', () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const { resources } = await client.listResources();
-      expect(resources.map((r) => r.uri)).toEqual(['ynab://budgets', 'ynab://status']);
+      expect(resources.map((r) => r.uri)).toEqual(['ynab://budgets', 'ynab://status', ...SKILL_URIS]);
       const res = await client.complete({ ref: { type: 'ref/resource', uri: TEMPLATES.account! }, argument: { name: 'account_id', value: 'check' } });
       expect(res.completion.values).toEqual([]);
       const lines = err.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(message));

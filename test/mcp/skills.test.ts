@@ -56,3 +56,31 @@ it('names only tools this server has, and every tool each text relies on appears
     for (const word of mentioned) expect(names.has(word), `${text.name} mentions ${word}`).toBe(true);
   }
 });
+
+/** The front matter of a SKILL.md as the file says it (YAML: a plain or a JSON-quoted scalar per key). */
+function frontMatter(markdown: string): Record<string, string> {
+  const block = /^---\n([\s\S]*?)\n---\n/.exec(markdown)![1]!;
+  return Object.fromEntries(
+    block.split('\n').map((line) => {
+      const [, key, value] = /^(\w+): (.*)$/.exec(line)!;
+      return [key!, value!.startsWith('"') ? (JSON.parse(value!) as string) : value!];
+    }),
+  );
+}
+
+it('lists each SKILL.md in resources/list, named and described as its front matter says', async () => {
+  const { resources } = await h.client.listResources();
+  const listed = resources.filter((r) => r.uri.startsWith('skill://'));
+  expect(listed.map((r) => r.uri).sort()).toEqual(['month-close', 'weekly-ritual', 'ynab-four-rules'].map((n) => `skill://${n}/SKILL.md`));
+  for (const r of listed) {
+    const read = await h.client.readResource({ uri: r.uri });
+    const text = (read.contents[0] as { text: string }).text;
+    const fm = frontMatter(text);
+    expect({ name: r.name, description: r.description, mimeType: r.mimeType, size: r.size }).toEqual({
+      name: fm.name,
+      description: fm.description,
+      mimeType: 'text/markdown',
+      size: Buffer.byteLength(text),
+    });
+  }
+});

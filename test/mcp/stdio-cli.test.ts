@@ -59,4 +59,23 @@ describe('serve over stdio', () => {
     // The demo keeps nothing in the user's state directory.
     expect(existsSync(join(root, 'state')) ? readdirSync(join(root, 'state')) : []).toEqual([]);
   }, 60_000);
+
+  it('serves them with YNAB_MCP_SANDBOX=1 (as an MCPB host sets it), and not with "false" or a placeholder left unfilled', async () => {
+    for (const [value, demo] of [
+      ['1', true],
+      ['false', false],
+      ['${user_config.demo}', false],
+    ] as const) {
+      const { client, transport } = await cliMcp(['serve'], env({ YNAB_MCP_SANDBOX: value }));
+      const res: any = await client.callTool({ name: 'list_budgets', arguments: {} });
+      await client.close();
+      await transport.close();
+      if (demo)
+        expect(
+          res.structuredContent.budgets.map((b: any) => b.name),
+          value,
+        ).toEqual(['Demo Household', 'Haushalt Berlin']);
+      else expect(res.content[0].text, value).toMatch(/No YNAB access token/);
+    }
+  }, 90_000);
 });

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anchors, docProblems, MAX_README_LINES } from '../../scripts/check-docs.js';
-import { fillTables, GENERATED, generatedDocs, generatedTables } from '../../scripts/docs-tables.js';
+import { fillCounts, fillTables, GENERATED, generatedDocs, generatedTables } from '../../scripts/docs-tables.js';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { listed } from '../helpers/tools-list.js';
 
 describe('generated tables', () => {
   let tables: Record<string, string>;
@@ -39,6 +40,34 @@ describe('generated tables', () => {
       /README\.md: needs exactly one <!-- generated:definition-sizes -->/,
     );
     expect(Object.values(GENERATED).flat().sort()).toEqual(Object.keys(tables).sort());
+  });
+});
+
+describe("the README's counts", () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const count = (name: string) => Number(new RegExp(`<!-- count:${name} -->(\\d+)`).exec(readme)?.[1]);
+  /** The tools a bullet of "What the tools do" names, from its bold title to the next bullet (toolsets are named there too). */
+  const bullet = (title: string, tools: Set<string>) => {
+    const start = readme.indexOf(`- **${title}**`);
+    return [...readme.slice(start, readme.indexOf('\n- ', start + 1)).matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!).filter((n) => tools.has(n));
+  };
+
+  it("are what the server lists: the API operations of YNAB's spec, and the insight and task tools the README names", async () => {
+    const spec = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'ynab-api', 'openapi.yaml'), 'utf8');
+    const operations = spec.match(/^\s+operationId:/gm)!.length;
+    expect([count('api-tools'), count('api-operations')]).toEqual([operations, operations]);
+    const names = new Set(((await listed()) as { name: string }[]).map((t) => t.name));
+    const insights = new Set(bullet('Insight tools', names));
+    const tasks = new Set([...bullet('Task-shaped writes', names), ...bullet('House rules', names)]);
+    expect([count('insight-tools'), count('task-tools')]).toEqual([insights.size, tasks.size]);
+    expect(count('api-tools') + count('insight-tools') + count('task-tools')).toBe(names.size);
+  });
+
+  it('are rewritten by npm run docs when they go stale, so the generated-docs test fails on drift', () => {
+    const stale = readme.replace(/(<!-- count:insight-tools -->)\d+/, '$19');
+    expect(stale).not.toBe(readme);
+    expect(fillCounts('README.md', stale)).toBe(readme);
+    expect(() => fillCounts('README.md', '<!-- count:nonsense -->3')).toThrow(/no count named nonsense/);
   });
 });
 
@@ -81,6 +110,17 @@ describe('the README and docs/', () => {
     it('a README over the limit', () => {
       const undo = edit('README.md', (t) => t + '\nmore\n'.repeat(MAX_README_LINES));
       expect(docProblems(root)).toEqual([expect.stringMatching(/^README\.md has \d+ lines, over 400/)]);
+      undo();
+    });
+
+    it('a count written by hand, and a measured size of the bundle', () => {
+      const undo = edit('README.md', (t) =>
+        t.replace(/<!-- count:insight-tools -->\d+ insight tools/, 'seven insight tools').replace('(at most 8 MB', '(about 6 MB'),
+      );
+      expect(docProblems(root)).toEqual([
+        expect.stringMatching(/^README\.md:\d+ states "seven insight tools" by hand: write <!-- count:NAME -->N/),
+        expect.stringMatching(/^README\.md:\d+ says 6 MB: the bundle's size goes stale; state its limit, 8 MB$/),
+      ]);
       undo();
     });
 

@@ -3,6 +3,8 @@
  * that load skills: each a SKILL.md at `skill://<name>/SKILL.md`, listed by skills/list. The
  * entries (digests, sizes) are made on the first request that needs them, not at start, and one
  * extension serves every server this process builds (Streamable HTTP builds one per request).
+ * Each SKILL.md is in resources/list too, named and described as its front matter says, so a client
+ * that knows only resources finds it, and one that knows skills can match the two.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { skillEntry, SkillsExtension, type Skill, type SkillSource } from '@modelcontextprotocol/server/ext/skills';
@@ -26,6 +28,14 @@ const SOURCE: SkillSource = {
     const text = METHOD_TEXTS.find((t) => uriOf(t.name) === uri);
     return text ? { text: skillMarkdown(text), mimeType: 'text/markdown' } : undefined;
   },
+  listResources: async () =>
+    (await skills()).map((skill) => ({
+      uri: skill.uri,
+      name: skill.frontmatter.name,
+      description: skill.frontmatter.description,
+      mimeType: 'text/markdown',
+      size: Buffer.byteLength(skillMarkdown(METHOD_TEXTS.find((t) => t.name === skill.frontmatter.name)!)),
+    })),
 };
 
 let extension: SkillsExtension | undefined;
