@@ -55,7 +55,7 @@ export async function targetsBench(report: Reporter): Promise<void> {
         ['underfunded', undefined],
       ] as const) {
         const before = counted.requests();
-        const [res, took] = await timed(() => call('fund_targets', { option, ...(group ? { category_group_id: group } : {}), fund_in_order: true }));
+        const [res, took] = await timed(() => call('fund_targets', { option, ...(group ? { category_group_id: group } : {}) }));
         const done = res.structuredContent;
         report.row({
           transactions: n,

@@ -20,6 +20,7 @@ import type { ConfirmInput } from './gate.js';
 import type { Draft } from './plan.js';
 import { runWrite, type Done, type PlanContext, type WriteOutcome, type WritePlan, type WriteSetting } from './pipeline.js';
 import { BULK_LIMIT, mustConfirm, type WriteKind } from './policy.js';
+import { checkTargetWrite } from './target-checks.js';
 
 /** An operation that writes: its row has write facts and api-writes.ts has a row for it. */
 export type WriteOperation = Operation & { id: WriteOperationId; write: WriteFacts };
@@ -84,6 +85,10 @@ export interface ApiWriteCall {
 
 function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan<ServiceResult> {
   const row = API_WRITES[w.op.id];
+  if (w.op.id === 'updateCategory' || w.op.id === 'createCategory') {
+    const id = w.call.params?.category_id;
+    checkTargetWrite(ctx.replica, (w.call.body as Item | undefined)?.category, id ? ctx.replica.categories.get(id) : undefined);
+  }
   const entities = row.entities(w.call, ctx.replica);
   // The request as arguments (ids, milliunits), one level flat, so that a refusal can name what differs.
   const { budget_id: _b, ...params } = w.call.params ?? {};
