@@ -66,7 +66,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'fund_targets',
     title: 'Fund targets',
-    description: "Use to fund targets (Auto-Assign) as one change, any month; previews first. Short of money: YNAB's order.",
+    description: "Use to fund targets (Auto-Assign) as one change, any month; short of money, in YNAB's order.",
     toolset: 'planning',
     access: 'write',
     // Always previewed first (it may change 60 categories): one undoable change.
