@@ -14,8 +14,8 @@
 /**
  * How writes are let through:
  *  - direct (the default): deletes, bulk updates of more than 5 transactions, split rewrites,
- *    undo, writes whose expected count does not hold, and overspending moves answer with a
- *    preview first;
+ *    undo, writes whose expected count does not hold, fund_targets and overspending moves answer
+ *    with a preview first;
  *  - confirm: creates and single updates too;
  *  - off: read-only, no write tools.
  */
