@@ -55,11 +55,16 @@ export async function targetsBench(report: Reporter): Promise<void> {
         ['underfunded', undefined],
       ] as const) {
         const before = counted.requests();
-        const [res, took] = await timed(() => call('fund_targets', { option, ...(group ? { category_group_id: group } : {}), fund_in_order: true }));
+        const args = { option, ...(group ? { category_group_id: group } : {}) };
+        // Previewed first (always), then confirmed: both counted.
+        const [res, took] = await timed(async () => {
+          const preview = (await call('fund_targets', args)).structuredContent;
+          return preview.confirm_token ? call('fund_targets', { ...args, confirm_token: preview.confirm_token }) : { structuredContent: preview };
+        });
         const done = res.structuredContent;
         report.row({
           transactions: n,
-          call: `fund_targets ${option}${group ? ` (${group})` : ''}: ${done.count ?? 0} categories`,
+          call: `fund_targets ${option}${group ? ` (${group})` : ''} (preview, confirm): ${done.count ?? 0} categories`,
           'time p50': ms(took),
           'answer bytes': Buffer.byteLength(res.content?.[0]?.text ?? ''),
           requests: counted.requests() - before,

@@ -13,6 +13,8 @@ import { present } from './format.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from './price-increase.js';
 import { project } from './schedule.js';
+import { targetMonth } from './target-month.js';
+import { underfundedRows } from './underfunded.js';
 import type { BudgetView, Line } from './view.js';
 
 export interface AttentionContext {
@@ -134,12 +136,17 @@ export const CHECKS = [
   },
   {
     kind: 'underfunded',
-    reason: 'Targets short this month.',
-    find: (ctx) =>
-      monthCategories(ctx)
-        .filter((c) => (c.goal_under_funded ?? 0) > 0 && !c.hidden)
-        .sort((a, b) => (b.goal_under_funded ?? 0) - (a.goal_under_funded ?? 0))
-        .map((c) => ({ ...idOf(ctx, c.id), name: c.name, ...ctx.money('underfunded', c.goal_under_funded!) })),
+    reason: 'Targets short this month, soonest due first.',
+    // The same targets and figures as targets_summary (underfunded.ts): visible ones, card payment categories too.
+    find: (ctx) => {
+      const r = ctx.view.replica;
+      const rows = underfundedRows(r, targetMonth(r, currentMonth(new Date(`${ctx.today}T00:00:00Z`)), ctx.today));
+      return rows
+        .map((x, i) => ({ x, i }))
+        .filter(({ x }) => x.need > 0)
+        .sort((a, b) => (a.x.due ?? '9999').localeCompare(b.x.due ?? '9999') || a.i - b.i)
+        .map(({ x }) => present({ ...idOf(ctx, x.c.id), name: x.c.name, ...ctx.money('underfunded', x.need), due: x.due }));
+    },
   },
   {
     kind: 'card_payment_shortfall',

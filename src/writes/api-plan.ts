@@ -9,7 +9,6 @@
 import { checkCallArguments } from '../api/argument-check.js';
 import type { CallArgs } from '../api/client/client.js';
 import type { Operation, WriteFacts, WriteOperationId } from '../api/operations/index.js';
-import { ArgumentError } from '../shared/argument-error.js';
 import type { ServiceResult } from '../sync/service.js';
 import { API_WRITES, type ApiWrite, type Item } from './api-writes.js';
 import type { DuplicateGuard } from './duplicates.js';
@@ -85,8 +84,8 @@ export interface ApiWriteCall {
 
 function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan<ServiceResult> {
   const row = API_WRITES[w.op.id];
-  const refusal = row.refuse?.(w.call, ctx.replica);
-  if (refusal) throw new ArgumentError(refusal);
+  // What the budget cannot take as it stands is refused before anything is sent.
+  row.check?.(w.call, ctx.replica);
   const entities = row.entities(w.call, ctx.replica);
   // The request as arguments (ids, milliunits), one level flat, so that a refusal can name what differs.
   const { budget_id: _b, ...params } = w.call.params ?? {};

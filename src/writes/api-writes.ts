@@ -11,6 +11,7 @@ import type { CallArgs } from '../api/client/client.js';
 import { currentMonth } from '../api/dates.js';
 import type { WriteOperationId } from '../api/operations/index.js';
 import type * as E from '../api/schemas/entities.js';
+import { ArgumentError } from '../shared/argument-error.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import {
   accountState,
@@ -26,6 +27,7 @@ import {
   type EntityKind,
   type State,
 } from './entities.js';
+import { checkTargetWrite } from './target-checks.js';
 
 /** A request's body, and the API's answer: JSON as the operations table types it. */
 export type Item = Record<string, any>;
@@ -49,14 +51,16 @@ function predict(before: State | null, change: Item): State {
  * A rename to a name another payee has: YNAB would keep both, and from then on the name no longer
  * finds one payee (names are matched ignoring case and spaces at the ends, as resolve.ts does).
  */
-function nameTaken(call: CallArgs, r: BudgetReplica): string | undefined {
+function nameTaken(call: CallArgs, r: BudgetReplica): void {
   const id = param(call, 'payee_id');
   const name = body(call, 'payee').name;
-  if (typeof name !== 'string') return undefined;
+  if (typeof name !== 'string') return;
   const key = name.trim().toLowerCase();
   const other = [...r.payees.values()].find((p) => !p.deleted && p.id !== id && p.name.trim().toLowerCase() === key);
-  if (!other) return undefined;
-  return `another payee is already called ${JSON.stringify(other.name)} (${other.id}); two payees of one name would make that name ambiguous. To move this payee's transactions to it, use merge_payees; otherwise choose another name`;
+  if (!other) return;
+  throw new ArgumentError(
+    `another payee is already called ${JSON.stringify(other.name)} (${other.id}); two payees of one name would make that name ambiguous. To move this payee's transactions to it, use merge_payees; otherwise choose another name`,
+  );
 }
 
 const NOT_DELETABLE = "YNAB's API cannot delete categories, category groups, payees or accounts; hide or close it in YNAB instead";
@@ -71,8 +75,8 @@ export interface ApiWrite {
   verb: string;
   /** What the plan and the journal say, where describing the entities does not serve (an import names none beforehand). */
   says?: { plan: string; done(entities: EntityChange[]): string };
-  /** Why the budget cannot take this request as it stands (said before anything is sent), if it cannot. */
-  refuse?(call: CallArgs, r: BudgetReplica): string | undefined;
+  /** Throws an ArgumentError saying why, when the budget cannot take this request as it stands (before anything is sent). */
+  check?(call: CallArgs, r: BudgetReplica): void;
 }
 
 const body = (call: CallArgs, member: string): Item => ((call.body ?? {}) as Item)[member] ?? {};
@@ -242,10 +246,13 @@ export const API_WRITES: Readonly<Record<WriteOperationId, ApiWrite>> = {
     },
     answered: (data, plan, call) => (data.category ? [{ ...plan[0]!, after: monthCategoryState(monthOf(call), data.category) }] : plan),
   },
-  updateCategory: one('category', 'category_id', 'category', categoryState, 'Update'),
+  updateCategory: {
+    ...one('category', 'category_id', 'category', categoryState, 'Update'),
+    check: (call, r) => checkTargetWrite(r, body(call, 'category'), r.categories.get(param(call, 'category_id'))),
+  },
   updateCategoryGroup: one('category_group', 'category_group_id', 'category_group', groupState, 'Update'),
-  updatePayee: { ...one('payee', 'payee_id', 'payee', payeeState, 'Update'), refuse: nameTaken },
-  createCategory: created('category', 'category', categoryState, 'Create'),
+  updatePayee: { ...one('payee', 'payee_id', 'payee', payeeState, 'Update'), check: nameTaken },
+  createCategory: { ...created('category', 'category', categoryState, 'Create'), check: (call, r) => checkTargetWrite(r, body(call, 'category')) },
   createCategoryGroup: created('category_group', 'category_group', groupState, 'Create'),
   createPayee: created('payee', 'payee', payeeState, 'Create'),
   createAccount: created('account', 'account', accountState, 'Create'),

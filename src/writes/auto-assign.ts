@@ -2,8 +2,10 @@
  * What each of YNAB's Auto-Assign options would make a category's assigned amount in a month, as
  * YNAB's help describes them ("Auto-Assign: A Guide", support.ynab.com):
  *  - underfunded: what the target still needs this month (YNAB's goal_under_funded), and then
- *    what would still be overspent (available below zero), added to what is assigned; YNAB also funds upcoming
- *    scheduled transactions there, which this server leaves out (its targets are what it reads);
+ *    what would still be overspent (available below zero), added to what is assigned, credit card
+ *    payment categories included (../insights/underfunded.ts, which also says the order it funds
+ *    in when Ready to Assign is short); YNAB also funds upcoming scheduled transactions of
+ *    categories without a target, which this server leaves out;
  *  - assigned_last_month: what was assigned the month before;
  *  - spent_last_month: what was spent the month before (outflows less refunds, at least zero);
  *  - average_assigned / average_spent: the average over up to 12 months before this one,
@@ -36,7 +38,6 @@ export const FUND_TARGETS_INPUT = {
   month: MONTH_ARG.optional(),
   category_group_id: NameOrId.optional(),
   category_id: NameOrId.optional(),
-  fund_in_order: z.boolean().optional(),
 };
 
 const spentOf = (c: E.CategoryBase | undefined) => Math.max(0, -(c?.activity ?? 0));

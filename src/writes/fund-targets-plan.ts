@@ -1,19 +1,24 @@
 /**
- * fund_targets' plan (fund-targets.ts declares the tool): the month's categories in group order,
- * each one's new assigned amount by the option (auto-assign.ts), Ready to Assign after, and what
- * happens when Ready to Assign cannot cover the increases: refused, or (`fund_in_order`) the
- * decreases first, then the increases in group order while money is left, the last one in part.
- * Before anything is sent, the request ledger must have room for one request per category.
- * Applying sets each category's assigned amount (an idempotent request: one resent after a lost
- * answer cannot double anything); a step that fails for good stops the rest, and what was applied
- * is journaled as the change, so undo_change puts it back.
+ * fund_targets' plan (fund-targets.ts declares the tool): the month's categories in group order
+ * (YNAB's month, or one after the budget's last as projected: ../insights/target-month.ts), each
+ * one's new assigned amount by the option (auto-assign.ts), Ready to Assign after, and what
+ * happens when Ready to Assign cannot cover the increases: underfunded funds in YNAB's order
+ * (overspending first, then targets soonest due first: ../insights/underfunded.ts), the other
+ * options the decreases first, then the increases in group order; each while money is left, the
+ * last one in part. Every call answers with a preview first (policy.ts: it may change 60
+ * categories at once). Before anything is sent, the request ledger must have room for one request
+ * per category. Applying sets each category's assigned amount (an idempotent request: one resent
+ * after a lost answer cannot double anything); a step that fails for good stops the rest, and
+ * what was applied is journaled as the change, so undo_change puts it back.
  */
 import type * as z from 'zod';
+import { monthOf } from '../api/dates.js';
 import { QuotaExhaustedError } from '../api/client/errors.js';
 import type * as E from '../api/schemas/entities.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { ambiguous } from '../sync/creates.js';
-import { monthArg } from '../insights/targets.js';
+import { minorUnit, monthArg, targetMonth, type TargetMonth } from '../insights/target-month.js';
+import { fundInOrder, scopedCategories, underfundedRows } from '../insights/underfunded.js';
 import { assignedBy, type FUND_TARGETS_INPUT } from './auto-assign.js';
 import { monthCategoryId, monthCategoryState, type EntityChange } from './entities.js';
 import type { PlanContext } from './pipeline.js';
@@ -31,23 +36,16 @@ interface Change {
   to: number;
 }
 
-/** The month's categories the call is about, in group order: visible ones, or the one named. */
-function categoriesOf(ctx: PlanContext, month: string, a: Args): E.CategoryBase[] {
+/** The scope's categories of the month; a group or category named that is not there is refused. */
+function categoriesOf(ctx: PlanContext, tm: TargetMonth, a: Args): E.CategoryBase[] {
   const r = ctx.replica;
   if (a.category_group_id && !r.categoryGroups.get(a.category_group_id))
     throw new ArgumentError(`category_group_id ${a.category_group_id}: no such category group`);
-  const out: E.CategoryBase[] = [];
-  for (const g of r.categoryGroups.values()) {
-    if (g.deleted || g.internal || (a.category_group_id ? g.id !== a.category_group_id : g.hidden)) continue;
-    for (const base of r.categories.values()) {
-      if (base.category_group_id !== g.id || base.deleted || base.internal) continue;
-      if (a.category_id ? base.id !== a.category_id : base.hidden) continue;
-      const c = r.monthCategory(month, base.id);
-      if (c) out.push(c);
-    }
-  }
+  const base = a.category_id ? r.categories.get(a.category_id) : undefined;
+  if (base?.internal) throw new ArgumentError(`category_id ${a.category_id}: "${base.name}" is YNAB's own category; money cannot be assigned to it`);
+  const out = scopedCategories(r, tm, a).map((x) => x.c);
   if (a.category_id && !out.length)
-    throw new ArgumentError(`category_id ${a.category_id}: no such category in ${month.slice(0, 7)}${a.category_group_id ? ' in that group' : ''}`);
+    throw new ArgumentError(`category_id ${a.category_id}: no such category in ${tm.month.slice(0, 7)}${a.category_group_id ? ' in that group' : ''}`);
   return out;
 }
 
@@ -71,6 +69,18 @@ function inOrder(changes: Change[], rta: number): { funded: Change[]; left: Chan
   return { funded: funded.filter((ch) => ch.to !== ch.c.budgeted), left };
 }
 
+/** Underfunded YNAB's way: each category's need and the overspending it covers, in YNAB's order while Ready to Assign lasts. */
+function underfunded(ctx: PlanContext, tm: TargetMonth, a: Args): { changes: Change[]; left: Change[] } {
+  const rows = underfundedRows(ctx.replica, tm, a);
+  const all = rows.filter((x) => x.need + x.cover > 0);
+  const wanted = all.reduce((s, x) => s + x.need + x.cover, 0);
+  const { given, short } = fundInOrder(all, wanted <= tm.rta ? wanted : tm.rta);
+  return {
+    changes: all.filter((x) => given.has(x.c.id)).map((x) => ({ c: x.c, to: x.c.budgeted + given.get(x.c.id)! })),
+    left: short.map((x) => ({ c: x.c, to: x.c.budgeted + x.need + x.cover })),
+  };
+}
+
 /** The ledger has room for every request before the first goes out; else refused, saying when. */
 async function checkRoom(ctx: PlanContext, requests: number): Promise<void> {
   const room = await ctx.service.client.currentLedger()?.room?.(requests, 'write');
@@ -80,26 +90,24 @@ async function checkRoom(ctx: PlanContext, requests: number): Promise<void> {
 export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const r = ctx.replica;
   const month = monthArg(r, a.month, ctx.today);
-  const unit = 10 ** Math.max(0, 3 - (ctx.digits ?? 2));
+  const tm = targetMonth(r, month, ctx.today);
+  const unit = minorUnit(r);
+  const categories = categoriesOf(ctx, tm, a);
   let changes: Change[] = [];
-  for (const c of categoriesOf(ctx, month, a)) {
-    const to = assignedBy(a.option, r, month, c, unit);
-    if (to !== null && to !== c.budgeted) changes.push({ c, to });
-  }
-  const rta = r.months.get(month)?.to_be_budgeted ?? 0;
-  const total = (list: Change[]) => list.reduce((s, ch) => s + ch.to - ch.c.budgeted, 0);
   let left: Change[] = [];
-  if (total(changes) > 0 && rta - total(changes) < 0) {
-    const short = ctx.shown.money(total(changes) - rta);
-    if (a.fund_in_order !== true)
-      throw new ArgumentError(
-        `Ready to Assign (${ctx.shown.money(rta)}) cannot cover ${a.option} in ${month.slice(0, 7)}: it needs ${ctx.shown.money(total(changes))}, ${short} more. Nothing was changed; fund_in_order: true funds the categories in group order until Ready to Assign runs out`,
-      );
-    ({ funded: changes, left } = inOrder(changes, rta));
+  if (a.option === 'underfunded') ({ changes, left } = underfunded(ctx, tm, a));
+  else {
+    for (const c of categories) {
+      const to = assignedBy(a.option, r, month, c, unit);
+      if (to !== null && to !== c.budgeted) changes.push({ c, to });
+    }
+    if (total(changes) > 0 && total(changes) > tm.rta) ({ funded: changes, left } = inOrder(changes, tm.rta));
   }
+  const rta = tm.rta;
   const rtaAfter = rta - total(changes);
   const summary = `${a.option} in ${month.slice(0, 7)}: ${changes.length} categories, ${ctx.shown.money(total(changes))} assigned in all; Ready to Assign ${ctx.shown.money(rta)} → ${ctx.shown.money(rtaAfter)}`;
   const details = {
+    ...money(ctx, 'assigned_total', total(changes)),
     ...money(ctx, 'ready_to_assign_before', rta),
     ...money(ctx, 'ready_to_assign_after', rtaAfter),
     categories: changes.map((ch) => ({
@@ -134,14 +142,19 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
     before: monthCategoryState(month, ch.c),
     after: state(ch.c, ch.to),
   }));
+  const order = a.option === 'underfunded' ? "YNAB's order (overspending, then targets soonest due first)" : 'group order';
   return {
     ...base(ctx, month, a, summary, entities),
     details,
     listed: 0,
-    notices: left.length ? [`Ready to Assign runs out: ${left.length} categories are not (fully) funded: ${left.map((ch) => ch.c.name).join(', ')}.`] : [],
+    notices: left.length
+      ? [`Ready to Assign runs out, funding in ${order}: ${left.length} categories are not (fully) funded: ${left.map((ch) => ch.c.name).join(', ')}.`]
+      : [],
     apply: (w) => applyAll(w, ctx, month, changes, entities, summary, details),
   };
 }
+
+const total = (list: Change[]) => list.reduce((s, ch) => s + ch.to - ch.c.budgeted, 0);
 
 const money = (ctx: PlanContext, name: string, v: number) => ({ [`${name}_milliunits`]: v, [`${name}_formatted`]: ctx.shown.money(v) });
 
@@ -151,7 +164,7 @@ const never = (): never => {
 
 function base(ctx: PlanContext, month: string, a: Args, summary: string, entities: EntityChange[]) {
   const args = { ...a, month };
-  return { tool: ctx.tool, budgetId: ctx.budgetId, args, summary, kinds: ['update' as const], entities };
+  return { tool: ctx.tool, budgetId: ctx.budgetId, args, summary, kinds: ['targets' as const], entities };
 }
 
 /** Sets each category in turn; a step that fails for good stops the rest, and what was done is journaled. */
@@ -188,5 +201,13 @@ async function applyAll(
     }
     done.push({ ...entities[i]!, after: monthCategoryState(month, after) });
   }
-  return { result: { month, ...details, count: changes.length }, draft: { summary, entities: done } };
+  // A later month's Ready to Assign is YNAB's to say (what later months took from it): read back.
+  let after = details;
+  if (month > monthOf(ctx.today)) {
+    const rta = await readFor(ctx.service.replicas, ctx.budgetId, 'read-back')
+      .then((f) => f.replica.months.get(month)?.to_be_budgeted)
+      .catch(() => undefined);
+    if (rta !== undefined) after = { ...details, ...money(ctx, 'ready_to_assign_after', rta) };
+  }
+  return { result: { month, ...after, count: changes.length }, draft: { summary, entities: done } };
 }

@@ -4,7 +4,8 @@
  *  - always (direct and confirm): deletes, updates of more than 5 transactions at once, split
  *    rewrites, undo, writes whose expected count does not hold, a bank statement's import or
  *    an account's reconciliation (many rows at once, matched by this server's judgement), rules
- *    applied to the past (apply_rules), a payees' merge (merge_payees), and a
+ *    applied to the past (apply_rules), fund_targets (up to 60 categories at once), a payees' merge
+ *    (merge_payees), and a
  *    move of money that would leave its source category overspent (unless allow_overspend);
  *  - confirm: creates and single updates too;
  *  - off: nothing is written (the server is read-only, its write tools are not offered).
@@ -14,20 +15,20 @@
 /**
  * How writes are let through:
  *  - direct (the default): deletes, bulk updates of more than 5 transactions, split rewrites,
- *    undo, writes whose expected count does not hold, and overspending moves answer with a
- *    preview first;
+ *    undo, writes whose expected count does not hold, fund_targets and overspending moves answer
+ *    with a preview first;
  *  - confirm: creates and single updates too;
  *  - off: read-only, no write tools.
  */
 export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
 export type WriteMode = (typeof WRITE_MODES)[number];
 
-export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count' | 'statement' | 'overspend' | 'rules' | 'merge';
+export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count' | 'statement' | 'overspend' | 'rules' | 'merge' | 'targets';
 
 /** More transactions than this in one update is a bulk update. */
 export const BULK_LIMIT = 5;
 
-const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count', 'statement', 'overspend', 'rules', 'merge']);
+const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count', 'statement', 'overspend', 'rules', 'merge', 'targets']);
 
 export function mustConfirm(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
   if (kinds.some((k) => ALWAYS.has(k))) return true;
@@ -46,6 +47,7 @@ export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string
     overspend: 'a move that leaves its source category overspent is confirmed first (allow_overspend: true moves it without asking)',
     rules: 'applying rules to transactions already there is confirmed first',
     merge: "merging payees moves a payee's whole history and is confirmed first",
+    targets: 'funding targets (up to 60 categories at once) is confirmed first',
     create: 'this server confirms every change (--writes confirm)',
     update: 'this server confirms every change (--writes confirm)',
   };
@@ -63,5 +65,5 @@ export const PREVIEW_HINT = 'May preview: confirm_token only if the user agrees.
 
 /** The confirm flow as the server's instructions say it, once, rather than in every write tool. */
 export const CONFIRM_FLOW =
-  'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold, statement imports, reconciliations, apply_rules, merge_payees, a move_money that overspends its source unless allow_overspend; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
+  'Some writes (deletes, more than 5 transactions, split rewrites, undo, an expected_count that does not hold, statement imports, reconciliations, apply_rules, fund_targets, merge_payees, a move_money that overspends its source unless allow_overspend; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
   'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. A payee_name close to an existing payee is held with payee_candidates; allow_new_payee: true makes the new payee. Every change answers with a change_id; undo_change undoes it.';

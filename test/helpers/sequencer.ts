@@ -20,6 +20,7 @@ const ESTIMATES_S: Record<string, number> = {
   'test/install/inspector.test.ts': 59,
   'test/run/services.test.ts': 59,
   'test/statements/generator.test.ts': 54,
+  'test/insights/targets-month.test.ts': 52,
   'test/cli/serve-lan.test.ts': 45,
   'test/sync/replica-equality.test.ts': 45,
   'test/sandbox/cli.test.ts': 41,

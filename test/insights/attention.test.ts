@@ -57,7 +57,7 @@ function compactOf(k: string, e: any): any {
     case 'overspent':
       return { name: e.name, ...figures('overspent', 'credit_overspent'), type: e.type };
     case 'underfunded':
-      return { name: e.name, ...figures('underfunded') };
+      return { name: e.name, ...figures('underfunded'), ...(e.due ? { due: e.due } : {}) };
     case 'card_payment_shortfall': {
       // Compact says why in a few words: the categories overspent on the card, and/or debt carried.
       const why = [

@@ -22,7 +22,8 @@ afterAll(() => h.close());
 
 /** Months from a to b (first days), b − a. */
 const monthsBetween = (a: string, b: string) => (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 + Number(b.slice(5, 7)) - Number(a.slice(5, 7));
-const ceilDiv = (a: number, b: number) => Math.ceil(a / b);
+/** Spread amounts are asked in whole cents, rounded up. */
+const ceilDiv = (a: number, b: number) => Math.ceil(a / (b * 10)) * 10;
 
 /** The visible categories with a target, in the API's group order, with this month's figures. */
 function targets(): any[] {
@@ -33,6 +34,14 @@ function targets(): any[] {
       g.categories.filter((c: any) => !c.hidden && !c.deleted && !c.internal).map((c: any) => ({ ...(byId.get(c.id) as any), group: g.name })),
     )
     .filter((c: any) => c.goal_type);
+}
+
+/** Every visible category Underfunded looks at this month, card payment categories in. */
+function scopeAll(): any[] {
+  const byId = new Map(month.categories.map((c: any) => [c.id, c]));
+  return r.groups
+    .filter((g: any) => !g.hidden && !g.deleted)
+    .flatMap((g: any) => g.categories.filter((c: any) => !c.hidden && !c.deleted && !c.internal).map((c: any) => byId.get(c.id)));
 }
 
 /** The weekdays `day` in a month. */
@@ -61,8 +70,10 @@ function nextMonth(c: any): number {
     let due = `${c.goal_target_date.slice(0, 7)}-01`;
     let held = carry;
     if (due < next) {
-      if (!repeats || !period) return 0;
+      if (!repeats) return 0;
       held = Math.max(0, carry - T);
+      // A dated NEED target that does not repeat asks what it lacks at once.
+      if (!period) return Math.max(0, T - held);
       while (due < next) due = shiftMonth(due, period);
     }
     return ceilDiv(Math.max(0, T - held), monthsBetween(next, due) + 1);
@@ -103,13 +114,17 @@ describe('targets_summary', () => {
         underfunded_formatted: usd(Math.max(0, c.goal_under_funded)),
         next_month_milliunits: nextMonth(c),
       });
+      expect(t.next_month_milliunits % 10, `${c.name}: whole cents`).toBe(0);
     }
     const under = all.reduce((s, c) => s + Math.max(0, c.goal_under_funded), 0);
+    const cover = scopeAll().reduce((s, c) => s + Math.max(0, -(c.balance + Math.max(0, c.goal_under_funded ?? 0))), 0);
     expect(res.totals).toMatchObject({
       count: all.length,
       underfunded_milliunits: under,
       ready_to_assign_milliunits: month.to_be_budgeted,
-      short_milliunits: Math.max(0, under - month.to_be_budgeted),
+      overspent_milliunits: cover,
+      to_assign_milliunits: under + cover,
+      short_milliunits: Math.max(0, under + cover - Math.max(0, month.to_be_budgeted)),
       next_month_milliunits: all.reduce((s, c) => s + nextMonth(c), 0),
     });
     expect(res.assumptions.length).toBeGreaterThan(0);
@@ -124,13 +139,14 @@ describe('targets_summary', () => {
     expect(Buffer.byteLength(result.content[0].text)).toBeLessThanOrEqual(2048);
   });
 
-  it('takes another month of the budget, and refuses one it does not have', async () => {
+  it('takes another month of the budget and later ones, and refuses one before its first', async () => {
     const prev = shiftMonth(thisMonth(), -1);
     const res = ok(await h.call('targets_summary', { month: prev }));
     const m = await r.month(prev);
     expect(res.totals.ready_to_assign_milliunits).toBe(m.to_be_budgeted);
+    expect(ok(await h.call('targets_summary', { month: shiftMonth(thisMonth(), 3) })).projected).toBe(true);
     const bad = await h.call('targets_summary', { month: '1990-01-01' });
     expect(bad.isError).toBe(true);
-    expect(bad.content[0].text).toMatch(/1990-01-01 is not in this budget/);
+    expect(bad.content[0].text).toMatch(/1990-01-01 is before this budget's first month/);
   });
 });

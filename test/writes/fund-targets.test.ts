@@ -2,9 +2,11 @@
  * fund_targets through a real MCP client, each of YNAB's seven Auto-Assign options checked
  * against assignments computed here from the API's own months (the option's rule written out
  * again), with Ready to Assign after as the API reports it, then undone: every category back to
- * what it was. Ready to Assign too low is refused with nothing changed, or funded in group order;
- * a preview under --writes confirm lists each category and Ready to Assign after; a call the
- * request ledger cannot finish is refused before its first request, saying when it can run.
+ * what it was. Every call previews first (in direct mode too), listing each category and Ready to
+ * Assign after; short of Ready to Assign, the options other than underfunded fund in group order
+ * (underfunded's order: test/insights/targets-month.test.ts); a credit card payment category is
+ * funded and can be named; a call the request ledger cannot finish is refused before its first
+ * request, saying when it can run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
@@ -24,10 +26,10 @@ async function monthNow(r: Raw, m = month): Promise<{ byId: Map<string, any>; rt
   return { byId: new Map(data.categories.map((c: any) => [c.id, c])), rta: data.to_be_budgeted };
 }
 
-/** The categories an option looks at, in the API's group order: visible, not YNAB's own; one group's when named. */
+/** The categories an option looks at, in the API's group order: visible, not YNAB's own (card payment categories are in); one group's when named. */
 function inScope(r: Raw, group?: string): any[] {
   return r.groups
-    .filter((g: any) => !g.deleted && !g.internal && (group ? g.name === group : !g.hidden))
+    .filter((g: any) => !g.deleted && (group ? g.name === group : !g.hidden))
     .flatMap((g: any) => g.categories.filter((c: any) => !c.deleted && !c.internal && !c.hidden));
 }
 
@@ -112,7 +114,7 @@ describe('fund_targets', () => {
     const changes = await planned(r, option, group);
     expect(changes.length, 'the demo gives the option something to change').toBeGreaterThan(0);
     const given = allocate(changes, before.rta);
-    const res = ok(await h.call('fund_targets', { option, category_group_id: group, fund_in_order: true }));
+    const res = ok((await confirmed(h, 'fund_targets', { option, category_group_id: group })).result);
     const after = await monthNow(r);
     for (const [id, , to] of given) expect(after.byId.get(id).budgeted, r.category.get(id).name).toBe(to);
     expect(after.rta).toBe(before.rta - given.reduce((s, [, from, to]) => s + to - from, 0));
@@ -126,37 +128,36 @@ describe('fund_targets', () => {
     expect(undone.rta).toBe(before.rta);
   });
 
-  it('underfunded: refused when Ready to Assign is short, funded in group order with fund_in_order, undone', async () => {
-    let r = await raw(h.sb);
-    // Some money to assign: $150 taken back from the Rainy Day Fund.
+  it("underfunded: a credit card payment category's target is funded, and category_id names it", async () => {
+    const r = await raw(h.sb);
+    const card = r.categories.find((c: any) => c.name === 'Citi Store Card' && c.group.name === 'Credit Card Payments');
+    const before = (await monthNow(r)).byId.get(card.id);
+    expect(before.goal_under_funded, 'the demo leaves the card payment target underfunded').toBeGreaterThan(0);
+    // Money for it: taken back from the Rainy Day Fund.
     const rainy = r.categories.find((c: any) => c.name === 'Rainy Day Fund');
     const held = (await monthNow(r)).byId.get(rainy.id).budgeted;
-    expect((await h.sb.call('PATCH', `${r.b}/months/${month}/categories/${rainy.id}`, { category: { budgeted: held - 150_000 } })).status).toBe(200);
-    r = await raw(h.sb);
-    const before = await monthNow(r);
-    const changes = await planned(r, 'underfunded');
-    const need = changes.reduce((s, [, from, to]) => s + to - from, 0);
-    expect(need, 'the demo leaves targets underfunded beyond Ready to Assign').toBeGreaterThan(before.rta);
-    const refused = await h.call('fund_targets', { option: 'underfunded' });
-    expect(refused.isError).toBe(true);
-    expect(refused.content[0].text).toMatch(/cannot cover underfunded.*fund_in_order/);
-    expect((await monthNow(r)).byId).toEqual(before.byId);
-
-    const res = ok(await h.call('fund_targets', { option: 'underfunded', fund_in_order: true }));
-    const given = allocate(changes, before.rta);
+    ok(await h.call('update_month_category', { month, category_id: rainy.id, budgeted: (held - before.goal_under_funded) / 1000 }));
+    const { preview, result } = await confirmed(h, 'fund_targets', { option: 'underfunded', category_id: 'Citi Store Card' });
+    expect(preview.categories).toEqual([expect.objectContaining({ name: 'Citi Store Card', assigned_milliunits: before.budgeted + before.goal_under_funded })]);
+    const res = ok(result);
     const after = await monthNow(r);
-    for (const [id, , to] of given) expect(after.byId.get(id).budgeted, r.category.get(id).name).toBe(to);
-    expect(res.categories.map((c: any) => c.name)).toEqual(given.map(([id]) => r.category.get(id).name));
-    expect(after.rta).toBe(before.rta - given.reduce((s, [, from, to]) => s + to - from, 0));
-    expect(res.not_funded.length).toBeGreaterThan(0);
+    expect(after.byId.get(card.id).budgeted).toBe(before.budgeted + before.goal_under_funded);
+    expect(after.byId.get(card.id).goal_under_funded).toBe(0);
+    expect(res.ready_to_assign_after_milliunits).toBe(after.rta);
     ok((await confirmed(h, 'undo_change', { change_id: res.change_id })).result);
-    expect((await monthNow(r)).rta).toBe(before.rta);
+    ok(await h.call('update_month_category', { month, category_id: rainy.id, budgeted: held / 1000 }));
+  });
+
+  it("Inflow: Ready to Assign is YNAB's own: refused by name", async () => {
+    const res = await h.call('fund_targets', { option: 'underfunded', category_id: 'Inflow: Ready to Assign' });
+    expect(res.isError).toBe(true);
+    expect(res.content[0].text).toMatch(/YNAB's own category/);
   });
 
   it('one category, and nothing to change said as such', async () => {
     const r = await raw(h.sb);
     const rent = r.categories.find((c: any) => c.name === 'Rent');
-    const res = ok(await h.call('fund_targets', { option: 'reset_assigned', category_id: 'Rent' }));
+    const res = ok((await confirmed(h, 'fund_targets', { option: 'reset_assigned', category_id: 'Rent' })).result);
     expect(res.categories).toEqual([expect.objectContaining({ name: 'Rent', assigned_milliunits: 0 })]);
     expect((await monthNow(r)).byId.get(rent.id).budgeted).toBe(0);
     const again = ok(await h.call('fund_targets', { option: 'reset_assigned', category_id: 'Rent' }));
@@ -166,7 +167,7 @@ describe('fund_targets', () => {
 });
 
 describe('fund_targets: preview and quota', () => {
-  it('under --writes confirm previews every category and Ready to Assign after, nothing changed', async () => {
+  it('under --writes confirm too, previews every category and Ready to Assign after, nothing changed', async () => {
     const c = await mcpHarness({ sandbox: { seed: 'fund-targets' }, flags: { writes: 'confirm' } });
     try {
       const r = await raw(c.sb);

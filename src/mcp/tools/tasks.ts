@@ -67,11 +67,11 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'fund_targets',
     title: 'Fund targets',
-    description: 'Use to fund targets (Auto-Assign) as one change; refused if Ready to Assign is short unless fund_in_order.',
+    description: "Use to fund targets (Auto-Assign) as one change, any month; short of money, in YNAB's order.",
     toolset: 'planning',
     access: 'write',
-    // Held for a preview as move_money is (every change under --writes confirm): one undoable change.
-    kinds: ['update'],
+    // Always previewed first (it may change 60 categories): one undoable change.
+    kinds: ['targets'],
     destructive: true,
     output: { month: z.string().optional() },
     task: FUND_TARGETS,

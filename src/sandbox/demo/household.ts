@@ -194,6 +194,8 @@ function setupHousehold(h: Household, targets: Map<string, { plan: CategoryPlan;
     },
   });
   h.acc.oldBank = open('Old Credit Union Checking', 'checking', 1250);
+  // The mortgage's payments category is paired to the loan (its DEBT target: API 1.87's rules).
+  if (h.cat.mortgage) h.cat.mortgage.linked_account_id = h.acc.mortgage.id;
 }
 
 /** A category's target as the household sets it (from its usual spending, or grown with its size). */

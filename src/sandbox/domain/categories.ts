@@ -4,7 +4,7 @@
  * Payments" (one payment category per card) and "Hidden Categories".
  */
 import type { BudgetStore } from '../store/budget-store.js';
-import type { CategoryGroupRec, CategoryRec, CategoryRole, GoalRec, GroupRole } from '../store/records.js';
+import type { AccountRec, CategoryGroupRec, CategoryRec, CategoryRole, GoalRec, GroupRole } from '../store/records.js';
 
 /** A target as YNAB starts one in `month`: monthly, no date, not snoozed; `g` says what differs. */
 export function goalRec(month: string, g: Partial<GoalRec> & Pick<GoalRec, 'type' | 'target'>): GoalRec {
@@ -75,6 +75,15 @@ export function createInternalCategories(b: BudgetStore): void {
 export function createPaymentCategory(b: BudgetStore, accountId: string, accountName: string): CategoryRec {
   const group = groupByRole(b, 'credit_card_payments') ?? createGroup(b, 'Credit Card Payments', { internal: true, role: 'credit_card_payments' });
   return createCategory(b, group.id, accountName, { role: 'credit_card_payment', linkedAccountId: accountId });
+}
+
+/** Account types YNAB counts as loans (API 1.87: a category paired to one has a DEBT target). */
+export const LOAN_TYPES: ReadonlySet<string> = new Set(['mortgage', 'autoLoan', 'studentLoan', 'personalLoan', 'medicalDebt', 'otherDebt']);
+
+/** The loan account a category is paired to (its payments), if any. */
+export function pairedLoan(b: BudgetStore, c: Pick<CategoryRec, 'linked_account_id'>): AccountRec | undefined {
+  const a = c.linked_account_id ? b.account(c.linked_account_id) : undefined;
+  return a && LOAN_TYPES.has(a.type) ? a : undefined;
 }
 
 /** Whether the user may put categories in this group (internal groups are the service's own). */

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type * as B from '../../api/schemas/bodies.js';
-import { createCategory, createGroup } from '../domain/categories.js';
+import { createCategory, createGroup, pairedLoan } from '../domain/categories.js';
 import { assign } from '../domain/months.js';
 import { badRequest, resourceNotFound } from '../errors.js';
 import type { BudgetStore } from '../store/budget-store.js';
@@ -25,11 +25,20 @@ function requireUserGroup(b: BudgetStore, id: string, field: string): CategoryGr
 
 /**
  * The goal a create/update asks for: undefined = leave as is, null = remove. Follows SaveCategory:
- * a target without a goal creates a monthly one (NEED, or MF for a card payment category);
- * goal_frequency replaces the cadence and needs a target and no date.
+ * a target without a goal creates a monthly one (NEED, MF for a card payment category, DEBT for a
+ * category paired to a loan account: API 1.87); goal_frequency replaces the cadence and needs a
+ * target and no date. A loan's category takes no date, frequency or goal_needs_whole_amount (1.87).
  */
-function goalFrom(b: BudgetStore, c: Pick<CategoryRec, 'goal' | 'role'>, input: B.SaveCategory): GoalRec | null | undefined {
+function goalFrom(b: BudgetStore, c: Pick<CategoryRec, 'goal' | 'role' | 'linked_account_id'>, input: B.SaveCategory): GoalRec | null | undefined {
   const payment = c.role === 'credit_card_payment';
+  const loan = pairedLoan(b, c);
+  if (loan) {
+    const refused = (field: string) =>
+      badRequest(`category.${field} is not supported for a category paired to a loan account ("${loan.name}"): its target is DEBT`);
+    if (input.goal_target_date) throw refused('goal_target_date');
+    if (input.goal_frequency !== undefined) throw refused('goal_frequency');
+    if (input.goal_needs_whole_amount != null) throw refused('goal_needs_whole_amount');
+  }
   if (input.goal_frequency !== undefined) {
     if (input.goal_target === undefined || input.goal_target === null) throw badRequest('category.goal_frequency requires category.goal_target');
     if (input.goal_target_date) throw badRequest('category.goal_frequency cannot be combined with category.goal_target_date');
@@ -52,10 +61,10 @@ function goalFrom(b: BudgetStore, c: Pick<CategoryRec, 'goal' | 'role'>, input: 
   const goal: GoalRec = existing
     ? { ...existing }
     : {
-        type: payment ? 'MF' : 'NEED',
+        type: loan ? 'DEBT' : payment ? 'MF' : 'NEED',
         target: 0,
         target_date: null,
-        needs_whole_amount: payment ? null : true,
+        needs_whole_amount: payment || loan ? null : true,
         day: null,
         cadence: 1,
         cadence_frequency: 1,
@@ -114,7 +123,7 @@ export const categoryHandlers: Record<string, Handler> = {
     const { category: input } = ctx.body as z.infer<typeof B.PostCategoryWrapper>;
     const group = requireUserGroup(b, input.category_group_id, 'category.category_group_id');
     const name = nameOf(input, 'category.name')!;
-    const goal = goalFrom(b, { goal: null, role: null }, input);
+    const goal = goalFrom(b, { goal: null, role: null, linked_account_id: null }, input);
     const created = b.change(() => createCategory(b, group.id, name, { note: input.note ?? null, goal: goal ?? null }));
     return { status: 201, data: { category: V.category(b, created), server_knowledge: b.knowledge } };
   },

@@ -113,6 +113,8 @@ export function computeDerived(b: BudgetRec, now: Date): Derived {
   }
 
   const goalCache = new Map<string, GoalFigures | null>();
+  // The currency's minor unit in milliunits (10 for cents): targets ask whole units of it.
+  const unit = 10 ** Math.max(0, 3 - (b.currency_format?.decimal_digits ?? 2));
   return {
     today,
     currentMonth: thisMonth,
@@ -127,7 +129,7 @@ export function computeDerived(b: BudgetRec, now: Date): Derived {
       const key = `${category.id}:${month}`;
       if (!goalCache.has(key)) {
         const f = monthIndex.get(month)?.categories.get(category.id) ?? { budgeted: 0, activity: 0, balance: 0, carry: 0 };
-        goalCache.set(key, goalFigures(category.goal, f, month));
+        goalCache.set(key, goalFigures(category.goal, f, month, undefined, unit));
       }
       return goalCache.get(key) ?? null;
     },

@@ -40,12 +40,26 @@ export function weekdaysInMonth(month: string, day: number): number {
   return firstHit > days ? 0 : 1 + Math.floor((days - firstHit) / 7);
 }
 
-/** Months from `month` through the month of the next due date (inclusive), at least 1. */
-function monthsUntilDue(month: string, dueDate: string, yearly: boolean): number {
+/** Months one period of a repeating target lasts (goal_cadence, goal_cadence_frequency); null when it does not repeat by months. */
+function periodOf(goal: GoalRec): number | null {
+  const every = Math.max(1, goal.cadence_frequency ?? 1);
+  const cadence = goal.cadence ?? 0;
+  if (cadence === 1) return every;
+  if (cadence === 13) return 12 * every;
+  if (cadence >= 3 && cadence <= 12) return cadence - 1;
+  if (cadence === 14) return 24;
+  return null;
+}
+
+/** Months from `month` through the month of the next due date (inclusive), at least 1: a repeating target's date moves on by its period. */
+function monthsUntilDue(month: string, dueDate: string, period: number | null): number {
   let due = monthOf(dueDate);
-  if (yearly) while (due < month) due = addMonths(due, 12);
+  if (period) while (due < month) due = addMonths(due, period);
   return Math.max(1, monthsBetween(month, due) + 1);
 }
+
+/** `a` spread over `n` months, rounded up to the currency's minor unit (YNAB asks whole cents). */
+const spread = (a: number, n: number, unit: number) => divCeil(a, n * unit) * unit;
 
 /** The same day a year before (28 February for a 29th). */
 function yearEarlier(date: string): string {
@@ -69,7 +83,7 @@ function byPeriod(target: number, funded: number, monthsToBudget: number | null,
  * its yearly dates on or after that day, not the one it shows now (the demo's households budget
  * each past month with the due date they saw at its start). Without it, the goal's own date.
  */
-export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string, asOf?: string): GoalFigures {
+export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string, asOf?: string, unit = 10): GoalFigures {
   const T = goal.target;
   const snoozed = goal.snoozed_at !== null && monthOf(goal.snoozed_at.slice(0, 10)) === month;
   const result = compute();
@@ -93,7 +107,7 @@ export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string, as
         const monthsLeft = Math.max(0, monthsBetween(month, monthOf(due)) + 1);
         const funded = clamp(f.balance, 0, T);
         const stillNeeded = Math.max(0, T - Math.max(0, f.carry));
-        const needThisMonth = monthsLeft > 0 ? divCeil(stillNeeded, monthsLeft) : 0;
+        const needThisMonth = monthsLeft > 0 ? spread(stillNeeded, monthsLeft, unit) : 0;
         return {
           percentage_complete: percentOf(funded, T),
           months_to_budget: monthsLeft,
@@ -111,10 +125,10 @@ export function goalFigures(goal: GoalRec, f: CategoryFigures, month: string, as
           const yearly = goal.cadence === 13;
           let due = goal.target_date ?? `${month.slice(0, 4)}-12-31`;
           if (yearly && asOf) while (yearEarlier(due) >= asOf) due = yearEarlier(due);
-          const monthsLeft = monthsUntilDue(month, due, yearly);
+          const monthsLeft = monthsUntilDue(month, due, periodOf(goal));
           const funded = clamp(f.carry + f.budgeted, 0, T);
           const stillNeeded = Math.max(0, T - Math.max(0, f.carry));
-          const needThisMonth = divCeil(stillNeeded, monthsLeft);
+          const needThisMonth = spread(stillNeeded, monthsLeft, unit);
           return {
             percentage_complete: percentOf(funded, T),
             months_to_budget: monthsLeft,
