@@ -14,8 +14,9 @@ import { moneyHealth, savingsRate, type MonthSeen } from './money-health.js';
 import type { InsightArgs, InsightContext, InsightResult } from './types.js';
 
 export const CASH_FLOW_INPUT = {
-  months: z.int().min(1).max(36).optional().describe('How many complete months before this one (default 6).'),
-  complete_months_only: z.boolean().optional().describe('Default true: the current month apart, not in rates and totals.'),
+  months: z.int().min(1).max(36).optional().describe('Complete months before this one (default 6).'),
+  // Default true (the tool's description says the current month is apart); each word here is paid for in every tools/list.
+  complete_months_only: z.boolean().optional(),
   ...DETAIL_ARG,
 };
 

@@ -32,7 +32,7 @@ export function aprByAccount(accounts: E.Account[], apr: Record<string, number> 
 }
 
 /** The extra per month in milliunits (0 when not given); below zero is refused. */
-export function extraOf(ctx: InsightContext, args: Readonly<Record<string, unknown>>): number {
+export function extraOf(ctx: InsightContext, args: { extra_per_month?: number; extra_per_month_milliunits?: number }): number {
   const extra = optionalMoney(args, 'extra_per_month', { digits: ctx.digits }) ?? 0;
   if (extra < 0) throw new ArgumentError(`extra_per_month is ${formatMilliunits(extra, ctx.format)}; give an amount of at least 0`);
   return extra;

@@ -90,11 +90,12 @@ const monthsTo = (first: string, month: string | null) =>
 /** The plans, from the arguments checked against the budget. */
 function plan(ctx: InsightContext, a: DebtPayoffArgs) {
   const digits = minorDigits(ctx.format);
-  const extra = extraOf(ctx, a as Record<string, unknown>);
+  const extra = extraOf(ctx, a);
   const accounts = [...ctx.view.replica.accounts.values()].filter((x) => !x.deleted && !x.closed && DEBT_TYPES.has(x.type));
   const { debts, leftOut } = debtsOf(ctx, aprByAccount(accounts, a.apr), 10 ** 3, digits);
   const first = addMonths(currentMonth(new Date(`${ctx.today}T00:00:00Z`)), 1);
-  if (!debts.length) return { debts, leftOut, first, extra, digits, plans: [] as PlanResult[] };
+  const none: PlanResult[] = [];
+  if (!debts.length) return { debts, leftOut, first, extra, digits, plans: none };
   questionExtra(
     ctx,
     extra,

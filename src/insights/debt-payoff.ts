@@ -15,7 +15,7 @@ import type { InsightArgs, InsightContext, InsightResult } from './types.js';
 export const DEBT_PAYOFF_INPUT = {
   // Bounds are checked by the computation (each word here is paid for in every tools/list).
   strategy: z.enum(['both', 'avalanche', 'snowball', 'as_is']).optional(),
-  extra_per_month: z.number().optional().describe('Paid each month beyond minimums, in currency units (200 = 200.00).'),
+  extra_per_month: z.number().optional().describe('Beyond minimums, in currency units (200 = 200.00).'),
   extra_per_month_milliunits: z.int().optional(),
   target_debt: NameOrId.optional().describe('Debt the extra pays first.'),
   apr: z.record(z.string(), z.number()).optional(),
