@@ -76,7 +76,8 @@ export function moneyHealth(
   const first = months[0];
   const out: Record<string, unknown> = {
     savings_rate_pct: savingsRate(totals.income, totals.spending),
-    age_of_money: (months.length && r.months.get(months.at(-1)!.month)?.age_of_money) ?? null,
+    // YNAB's figure of today (the current month's), not a rate: the current month is not left out of it.
+    age_of_money: r.months.get(`${ctx.today.slice(0, 7)}-01`)?.age_of_money ?? null,
     runway_months: runway,
     runway_basis: runway === null ? `no spending to divide by in ${span}` : `cash ${money(cash)} / ${money(average)} spent a month, ${span}`,
   };
