@@ -34,10 +34,14 @@ async function whereItWent(data: ViewData, month: string): Promise<HTMLElement> 
   );
 }
 
+/** The complete months, then the current one (answered apart, so rates and totals leave it out). */
+function monthsOf(r: Record<string, any>): Record<string, any>[] {
+  return [...((r.months ?? []) as Record<string, any>[]), ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
+}
+
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
-  // The complete months, then the current one (answered apart, so rates and totals leave it out).
-  const months = [...((r.months ?? []) as Record<string, any>[]), ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
+  const months = monthsOf(r);
   // Compact answers give net worth's change (health) rather than each month's.
   const byMonth = months.some((m) => m.net_worth_milliunits !== undefined);
   const health = (r.health ?? {}) as Record<string, any>;

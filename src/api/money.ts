@@ -167,7 +167,7 @@ export function roundToMinor(numerator: bigint | number, denominator: bigint | n
   let q = abs / whole;
   if (2n * (abs % whole) >= whole) q += 1n;
   const out = Number(q * step);
-  return n < 0n && out !== 0 ? -out : 0 + out;
+  return n < 0n && out !== 0 ? -out : out;
 }
 
 /** Milliunits rounded to the currency's minor unit (half away from zero): 1619135 → 1619140 in USD. */

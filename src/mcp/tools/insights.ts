@@ -72,7 +72,8 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'debt_payoff',
     title: 'Debt payoff',
-    description: 'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. Out in milliunits.',
+    description:
+      'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },
