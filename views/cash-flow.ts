@@ -34,9 +34,17 @@ async function whereItWent(data: ViewData, month: string): Promise<HTMLElement> 
   );
 }
 
+/** The complete months, then the current one (answered apart, so rates and totals leave it out). */
+function monthsOf(r: Record<string, any>): Record<string, any>[] {
+  return [...((r.months ?? []) as Record<string, any>[]), ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
+}
+
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
-  const months = (r.months ?? []) as Record<string, any>[];
+  const months = monthsOf(r);
+  // Compact answers give net worth's change (health) rather than each month's.
+  const byMonth = months.some((m) => m.net_worth_milliunits !== undefined);
+  const health = (r.health ?? {}) as Record<string, any>;
   const panel = drillPanel();
   if (!months.length) {
     show(root, h('h1', {}, 'Cash flow'), h('p', { class: 'note' }, 'No months to show.'));
@@ -64,15 +72,17 @@ function render(data: ViewData, root: HTMLElement): void {
     fromZero: true,
     title: `Income and spending, ${span}`,
   });
-  const worth = lineChart({
-    months: names,
-    series: [{ name: 'Net worth', color: 'var(--worth)', ...pick('net_worth') }],
-    axis: data.wholeMoney,
-    monthLabel: short,
-    partial,
-    fromZero: false,
-    title: `Net worth at month end, ${span}`,
-  });
+  const worth = byMonth
+    ? lineChart({
+        months: names,
+        series: [{ name: 'Net worth', color: 'var(--worth)', ...pick('net_worth') }],
+        axis: data.wholeMoney,
+        monthLabel: short,
+        partial,
+        fromZero: false,
+        title: `Net worth at month end, ${span}`,
+      })
+    : null;
 
   const monthCell = (m: Record<string, any>) => {
     const label = long(m.month) + (m.partial ? ' (so far)' : '');
@@ -92,7 +102,7 @@ function render(data: ViewData, root: HTMLElement): void {
       card('Income', data.figure(t, 'income')),
       card('Spending', data.figure(t, 'spending')),
       card('Net', netFigure(t), net(t) < 0 ? 'bad' : 'good'),
-      card('Net worth now', data.figure(months.at(-1), 'net_worth')),
+      byMonth ? card('Net worth now', data.figure(months.at(-1), 'net_worth')) : card('Net worth change', data.figure(health, 'net_worth_change')),
     ),
     h(
       'div',
@@ -101,12 +111,15 @@ function render(data: ViewData, root: HTMLElement): void {
       h('span', {}, h('i', { style: 'background:var(--spending)' }), 'spending'),
     ),
     flows,
-    h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--worth)' }), 'net worth at month end')),
-    worth,
+    ...(worth ? [h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--worth)' }), 'net worth at month end')), worth] : []),
     h(
       'table',
       { class: 'months' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Month'), ...['Income', 'Spending', 'Net', 'Net worth'].map((c) => h('th', { class: 'num' }, c)))),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, 'Month'), ...['Income', 'Spending', 'Net', ...(byMonth ? ['Net worth'] : [])].map((c) => h('th', { class: 'num' }, c))),
+      ),
       h(
         'tbody',
         {},
@@ -118,7 +131,7 @@ function render(data: ViewData, root: HTMLElement): void {
             h('td', { class: 'num' }, data.figure(m, 'income')),
             h('td', { class: 'num' }, data.figure(m, 'spending')),
             h('td', { class: `num ${net(m) < 0 ? 'neg' : ''}` }, netFigure(m)),
-            h('td', { class: 'num' }, data.figure(m, 'net_worth')),
+            ...(byMonth ? [h('td', { class: 'num' }, data.figure(m, 'net_worth'))] : []),
           ),
         ),
       ),

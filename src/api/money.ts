@@ -135,3 +135,47 @@ export function percentOf(part: number, whole: number): number {
   if (part >= whole) return 100;
   return Number((BigInt(part) * 100n) / BigInt(whole));
 }
+
+/**
+ * The currency's minor unit: decimal digits of its format (2 when the budget has none, as for
+ * USD; clamped to 0..3, milliunits holding at most three).
+ */
+export function minorDigits(format: Pick<CurrencyFormat, 'decimal_digits'> | null | undefined | number): number {
+  const d = typeof format === 'number' ? format : (format?.decimal_digits ?? 2);
+  return Math.min(Math.max(Math.trunc(d), 0), 3);
+}
+
+/** Milliunits in one minor unit: 10 for cents, 1000 for yen. */
+export function minorStep(format: Parameters<typeof minorDigits>[0]): number {
+  return 10 ** (3 - minorDigits(format));
+}
+
+/**
+ * numerator / denominator milliunits, rounded to the currency's minor unit half away from zero, as
+ * YNAB displays amounts and a lender rounds interest: the one way the server rounds a computed
+ * amount (a median, an average, a monthly need, a month's interest). BigInt, so no product or
+ * quotient loses precision and nothing is rounded twice. Example: 1619135 / 1 in USD → 1619140.
+ */
+export function roundToMinor(numerator: bigint | number, denominator: bigint | number, format: Parameters<typeof minorDigits>[0]): number {
+  let n = BigInt(numerator);
+  let d = BigInt(denominator);
+  if (d === 0n) throw new RangeError('roundToMinor: division by zero');
+  if (d < 0n) [n, d] = [-n, -d];
+  const step = BigInt(minorStep(format));
+  const whole = d * step;
+  const abs = n < 0n ? -n : n;
+  let q = abs / whole;
+  if (2n * (abs % whole) >= whole) q += 1n;
+  const out = Number(q * step);
+  return n < 0n && out !== 0 ? -out : out;
+}
+
+/** Milliunits rounded to the currency's minor unit (half away from zero): 1619135 → 1619140 in USD. */
+export function toMinorUnit(milliunits: number, format: Parameters<typeof minorDigits>[0]): number {
+  return roundToMinor(milliunits, 1, format);
+}
+
+/** True when the amount is a whole number of the currency's minor unit. */
+export function isWholeMinor(milliunits: number, format: Parameters<typeof minorDigits>[0]): boolean {
+  return Number.isSafeInteger(milliunits) && milliunits % minorStep(format) === 0;
+}

@@ -4,12 +4,11 @@
  * the answer with its assumptions.
  */
 import { addMonths, currentMonth } from '../api/dates.js';
-import { percentToRate, ratePercent, valueOn } from '../api/debt-terms.js';
-import { decimalToMilliunits, formatMilliunits, MoneyInputError } from '../api/money.js';
+import { ratePercent, valueOn } from '../api/debt-terms.js';
+import { formatMilliunits, minorDigits, roundToMinor } from '../api/money.js';
 import type * as E from '../api/schemas/entities.js';
-import { ArgumentError } from '../shared/argument-error.js';
-import { foldText } from '../shared/text.js';
-import { divHalfEven, monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
+import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
+import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
 import { present, rowMoney } from './format.js';
 import type { InsightContext, InsightResult } from './types.js';
 import { CREDIT_TYPES } from './view.js';
@@ -18,6 +17,8 @@ import { CREDIT_TYPES } from './view.js';
 export interface DebtPayoffArgs {
   strategy?: 'both' | 'avalanche' | 'snowball' | 'as_is';
   extra_per_month?: number;
+  extra_per_month_milliunits?: number;
+  target_debt?: string;
   apr?: Record<string, number>;
   detail?: 'compact' | 'full';
 }
@@ -35,21 +36,8 @@ interface Debt extends PlanDebt {
   ruleMinimum: boolean;
 }
 
-/** The APR argument's keys matched to debt accounts (by id or name); an unknown key is refused. */
-function aprByAccount(accounts: E.Account[], apr: Record<string, number> | undefined): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [key, percent] of Object.entries(apr ?? {})) {
-    if (!(percent >= 0 && percent <= 100))
-      throw new ArgumentError(`apr: ${JSON.stringify(key)} is ${percent}; give a yearly rate in percent, 0 to 100 (22.9 for 22.9%)`);
-    const a = accounts.find((x) => x.id === key) ?? accounts.find((x) => foldText(x.name) === foldText(key));
-    if (!a) throw new ArgumentError(`apr: ${JSON.stringify(key)} is not an open debt account; they are: ${accounts.map((x) => x.name).join(', ') || 'none'}`);
-    out.set(a.id, percentToRate(percent));
-  }
-  return out;
-}
-
 /** The debts the plan can pay, and those it cannot (no rate, no payment) with why. */
-function debtsOf(ctx: InsightContext, apr: Map<string, number>, unit: number) {
+function debtsOf(ctx: InsightContext, apr: Map<string, number>, unit: number, digits: number) {
   const debts: Debt[] = [];
   // Why a debt is left out → the debts left out for it.
   const leftOut: Record<string, string[]> = {};
@@ -77,16 +65,15 @@ function debtsOf(ctx: InsightContext, apr: Map<string, number>, unit: number) {
       // YNAB's minimum less escrow (escrow pays taxes and insurance, not the loan); else interest + 1%, at least 25.
       minimumIn: hasMinimum
         ? (m) => (valueOn(a.debt_minimum_payments, on(m)) ?? 0) - (valueOn(a.debt_escrow_amounts, on(m)) ?? 0)
-        : (_m, balance, interest) => Math.max(25 * unit, interest + Number(divHalfEven(BigInt(balance), 100n))),
+        : (_m, balance, interest) => Math.max(25 * unit, interest + roundToMinor(balance, 100, digits)),
     });
   }
   return { debts, leftOut };
 }
 
-/** Months saved per strategy (null: never paid off); in compact detail without the zeros, and null when nothing is left. */
-function savings(entries: (readonly [string, number | null])[], full: boolean): Record<string, number | null> | null {
-  const kept = entries.filter(([, n]) => full || n !== 0);
-  return kept.length ? Object.fromEntries(kept) : null;
+/** Months saved per strategy (null: never paid off); null without other strategies. */
+function savings(entries: (readonly [string, number | null])[]): Record<string, number | null> | null {
+  return entries.length ? Object.fromEntries(entries) : null;
 }
 
 const PLANS: Record<string, Strategy[]> = {
@@ -100,27 +87,34 @@ const PLANS: Record<string, Strategy[]> = {
 const monthsTo = (first: string, month: string | null) =>
   month === null ? null : (Number(month.slice(0, 4)) - Number(first.slice(0, 4))) * 12 + Number(month.slice(5, 7)) - Number(first.slice(5, 7)) + 1;
 
+/** The plans, from the arguments checked against the budget. */
+function plan(ctx: InsightContext, a: DebtPayoffArgs) {
+  const digits = minorDigits(ctx.format);
+  const extra = extraOf(ctx, a);
+  const accounts = [...ctx.view.replica.accounts.values()].filter((x) => !x.deleted && !x.closed && DEBT_TYPES.has(x.type));
+  const { debts, leftOut } = debtsOf(ctx, aprByAccount(accounts, a.apr), 10 ** 3, digits);
+  const first = addMonths(currentMonth(new Date(`${ctx.today}T00:00:00Z`)), 1);
+  const none: PlanResult[] = [];
+  if (!debts.length) return { debts, leftOut, first, extra, digits, plans: none };
+  questionExtra(
+    ctx,
+    extra,
+    debts.reduce((s, d) => s + d.balance, 0),
+  );
+  const target = targetOf(debts, a.target_debt);
+  const plans = PLANS[a.strategy ?? 'both']!.map((s) => simulate(debts, s, extra, first, HORIZON, { digits, target }));
+  return { debts, leftOut, first, extra, digits, plans, target };
+}
+
 export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightResult {
   const full = a.detail === 'full';
   const row = rowMoney(ctx.money, full);
-  const unit = 10 ** 3;
-  if ((a.extra_per_month ?? 0) < 0) throw new ArgumentError(`extra_per_month is ${a.extra_per_month}; give an amount of at least 0`);
-  let extra = 0;
-  try {
-    extra = a.extra_per_month === undefined ? 0 : decimalToMilliunits(a.extra_per_month, ctx.digits);
-  } catch (e) {
-    if (e instanceof MoneyInputError) throw new ArgumentError(`extra_per_month: ${e.message}`);
-    throw e;
-  }
-  const accounts = [...ctx.view.replica.accounts.values()].filter((x) => !x.deleted && !x.closed && DEBT_TYPES.has(x.type));
-  const { debts, leftOut } = debtsOf(ctx, aprByAccount(accounts, a.apr), unit);
-  const first = addMonths(currentMonth(new Date(`${ctx.today}T00:00:00Z`)), 1);
+  const { debts, leftOut, first, extra, digits, plans, target } = plan(ctx, a);
   // Nothing to plan: no plans (a "debt-free" month would say something that was never planned).
   if (!debts.length) {
     const none = Object.keys(leftOut).length ? 'No debt can be planned: see left_out.' : 'No open debt account owes money.';
     return { structured: { as_of: ctx.today, debts: [], plans: [], ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}) }, notices: [none] };
   }
-  const plans = PLANS[a.strategy ?? 'both']!.map((s) => simulate(debts, s, extra, first, HORIZON));
   const base = plans[0]!;
   const debtFree = (p: PlanResult) => (p.payoff.includes(null) ? null : p.payoff.reduce((x, y) => (y! > x! ? y : x), first));
   const saved = (p: PlanResult, i: number) => {
@@ -128,6 +122,7 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
     const now = monthsTo(first, p.payoff[i]!);
     return was === null || now === null ? null : was - now;
   };
+  const traps = trapped(ctx, debts, base, first, digits);
   return {
     structured: {
       as_of: ctx.today,
@@ -139,14 +134,14 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
           interest_rate: ratePercent(d.rateIn(first)),
           rate_from: d.rateFrom === 'apr' ? 'apr' : null,
           // The payment the plans start from (the assumptions say whose); compact answers leave it to them.
-          ...(full ? row('payment', d.minimumIn(first, d.balance, monthlyInterest(d.balance, d.rateIn(first)))) : {}),
+          ...(full ? row('payment', d.minimumIn(first, d.balance, monthlyInterest(d.balance, d.rateIn(first), digits))) : {}),
           payoff: Object.fromEntries(plans.map((p) => [p.strategy, p.payoff[i]?.slice(0, 7) ?? null])),
+          // Payments left, the first in `first` (null: not paid off within 50 years).
+          payments: Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])),
           interest_milliunits: Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]])),
-          // Compact leaves out the usual: a strategy that saves this debt no months.
-          months_saved: savings(
-            plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const),
-            full,
-          ),
+          // Full detail only: compact answers give the payments, of which this is the difference.
+          months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
+          trap: traps.has(i) ? 'minimum barely covers interest' : null,
         }),
       ),
       plans: plans.map((p) => {
@@ -155,19 +150,42 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
         return present({
           strategy: p.strategy,
           debt_free: end?.slice(0, 7) ?? null,
-          months: full ? monthsTo(first, end) : null,
+          payments: monthsTo(first, end),
           ...ctx.money('interest', total),
-          months_saved: p === base ? null : end && debtFree(base) ? monthsTo(first, debtFree(base))! - monthsTo(first, end)! : null,
+          months_saved: p === base || !full ? null : end && debtFree(base) ? monthsTo(first, debtFree(base))! - monthsTo(first, end)! : null,
           order: full && p.order.length ? p.order.map((i) => debts[i]!.name) : null,
         });
       }),
       // Balances over time in full detail (the view's chart): months of them say more than 2 KB.
       ...(full ? { schedule: schedule(plans, debts) } : {}),
-      assumptions: assumptions(ctx, debts, first, extra),
+      assumptions: assumptions(ctx, debts, first, extra, target, full),
       ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}),
     },
-    notices: plans.some((p) => p.payoff.includes(null)) ? ['Some debt is not paid off within 50 years at these payments (its payoff is null).'] : [],
+    notices: [
+      ...(plans.some((p) => p.payoff.includes(null)) ? ['Some debt is not paid off within 50 years at these payments (its payoff is null).'] : []),
+      ...[...traps.values()],
+    ],
   };
+}
+
+/**
+ * The minimum-payment trap: a card (or a debt paid by the stated rule) whose first minimum pays
+ * less off what is owed than it pays in interest. Loans are left out: an early mortgage payment
+ * is mostly interest by design, and its term ends it. Index → the notice that names it.
+ */
+function trapped(ctx: InsightContext, debts: Debt[], base: PlanResult, first: string, digits: number): Map<number, string> {
+  const out = new Map<number, string>();
+  const money = (m: number) => formatMilliunits(m, ctx.format);
+  debts.forEach((d, i) => {
+    if (LOAN_TYPES.has(d.account.type)) return;
+    const interest = monthlyInterest(d.balance, d.rateIn(first), digits);
+    const minimum = d.minimumIn(first, d.balance, interest);
+    if (minimum - interest >= interest) return;
+    const n = monthsTo(first, base.payoff[i]!);
+    const how = n === null ? 'is never paid off' : `takes ${n} payments and ${money(base.interest[i]!)} of interest`;
+    out.set(i, `Minimum-payment trap: ${d.name}'s minimum (${money(minimum)}) barely covers its interest (${money(interest)} a month); at minimums it ${how}.`);
+  });
+  return out;
 }
 
 /** Each month's end balances per strategy: the total, and each debt's. */
@@ -183,14 +201,16 @@ function schedule(plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
 }
 
 /** What the answer rests on, said once each. */
-function assumptions(ctx: InsightContext, debts: Debt[], first: string, extra: number): string[] {
+function assumptions(ctx: InsightContext, debts: Debt[], first: string, extra: number, target: number | undefined, full: boolean): string[] {
   const money = (m: number) => formatMilliunits(m, ctx.format);
   const out = [
     `Paid monthly from ${first.slice(0, 7)}; nothing new borrowed.`,
-    'Interest = round-half-even(balance × rate / 12), milliunits, before payment.',
+    `Interest: balance × rate / 12 to the ${minorDigits(ctx.format) === 2 ? 'cent' : 'minor unit'}, half up, before payment.`,
     `as_is: minimums only; others: their total + ${money(extra)}/month, freed payments roll on.`,
-    'Avalanche: highest rate first; snowball: smallest balance.',
   ];
+  // The strategies' orders are their usual meaning: said in full detail, or when a target changes them.
+  if (target !== undefined) out.push(`Extra to ${debts[target]!.name} first; then avalanche: highest rate, snowball: smallest balance.`);
+  else if (full) out.push('Avalanche: highest rate first; snowball: smallest balance.');
   if (debts.some((d) => !d.ruleMinimum)) out.push("Loans: YNAB's minimum less escrow, its rates by date.");
   if (debts.some((d) => d.ruleMinimum)) out.push(`No YNAB minimum: interest + 1% of balance, at least ${money(25_000)}.`);
   if (debts.some((d) => d.rateFrom === 'apr')) out.push('apr rates stay fixed.');

@@ -8,13 +8,16 @@
  * does not load it.
  */
 import * as z from 'zod';
+import { NameOrId } from '../shared/arg-schemas.js';
 import { DETAIL_ARG } from './args.js';
 import type { InsightArgs, InsightContext, InsightResult } from './types.js';
 
 export const DEBT_PAYOFF_INPUT = {
   // Bounds are checked by the computation (each word here is paid for in every tools/list).
   strategy: z.enum(['both', 'avalanche', 'snowball', 'as_is']).optional(),
-  extra_per_month: z.number().optional(),
+  extra_per_month: z.number().optional().describe('Beyond minimums, in currency units (200 = 200.00).'),
+  extra_per_month_milliunits: z.int().optional(),
+  target_debt: NameOrId.optional().describe('Debt the extra pays first.'),
   apr: z.record(z.string(), z.number()).optional(),
   // The other insights' detail, unexplained: full adds the monthly schedule (the description of
   // DETAIL_ARG would put this tool over its share of tools/list).

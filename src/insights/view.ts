@@ -41,7 +41,8 @@ export class BudgetView {
   /** The "Inflow: Ready to Assign" category. */
   readonly readyToAssignId: string | null;
   readonly uncategorizedId: string | null;
-  private readonly startingPayees: Set<string>;
+  /** The payees of accounts' starting balances (cash_flow sets accounts added apart). */
+  readonly startingPayees: Set<string>;
   private readonly paymentCategories = new Map<string, string>();
 
   constructor(readonly replica: BudgetReplica) {

@@ -1,7 +1,7 @@
 /**
  * debt_payoff through a real MCP client against the demo budget, checked with arithmetic written
  * here: one loan's payoff against a standard amortization (BigInt, balance × rate / 12 rounded
- * half to even each month, and the closed form n = −ln(1 − rB/P) / ln(1 + r)), the strategies'
+ * to the cent, half up, each month, and the closed form n = −ln(1 − rB/P) / ln(1 + r)), the strategies'
  * orders from the API's raw rates and balances, and two debts paid by avalanche and snowball
  * worked out by hand. The loan terms come from the API's raw accounts (YNAB's debt fields).
  */
@@ -31,11 +31,9 @@ function amortize(balance: bigint, rate: bigint, payment: bigint): { months: num
   let months = 0;
   let interest = 0n;
   while (balance > 0n) {
-    const n = balance * rate;
-    const d = 1_200_000n;
-    const q = n / d;
-    const r2 = 2n * (n % d);
-    const charged = r2 > d || (r2 === d && q % 2n === 1n) ? q + 1n : q;
+    // Interest to the cent, half up, as a lender charges it.
+    const d = 12_000_000n;
+    const charged = ((balance * rate + d / 2n) / d) * 10n;
     interest += charged;
     balance += charged;
     balance -= payment < balance ? payment : balance;
@@ -64,7 +62,8 @@ describe('debt_payoff', () => {
     expect(row.payoff.as_is).toBe(shiftMonth(first, expected.months - 1).slice(0, 7));
     expect(row.interest_milliunits.as_is).toBe(Number(expected.interest));
     expect(res.plans).toHaveLength(1);
-    expect(res.assumptions.join(' ')).toMatch(/round-half-even\(balance × rate \/ 12\)/);
+    expect(res.assumptions.join(' ')).toMatch(/Interest: balance × rate \/ 12 to the cent, half up/);
+    expect(row.payments.as_is).toBe(expected.months);
   });
 
   it('orders avalanche by rate and snowball by balance, and extra money never costs months', async () => {
@@ -110,13 +109,15 @@ describe('avalanche and snowball on two debts, by hand', () => {
   const debts = [debt('A', 1_000_000, 20_000), debt('B', 800_000, 5_000)];
 
   it('puts the extra on the highest rate (avalanche) or the smallest balance (snowball)', () => {
-    // Month one: A is charged 1,000,000 × 20,000 / 1,200,000 = 16,666.67 → 16,667; B 800,000 × 5,000 / 1,200,000 = 3,333.33 → 3,333.
+    // Month one, to the cent: A is charged $1,000 × 20% / 12 = $16.666… → $16.67; B $800 × 5% / 12 = $3.333… → $3.33.
     const avalanche = simulate(debts, 'avalanche', 100_000, '2030-01-01', 600);
     expect(avalanche.order).toEqual([0, 1]);
-    expect(avalanche.balances[0]).toEqual([1_016_667 - 150_000, 803_333 - 50_000]);
+    expect(avalanche.balances[0]).toEqual([1_016_670 - 150_000, 803_330 - 50_000]);
     const snowball = simulate(debts, 'snowball', 100_000, '2030-01-01', 600);
     expect(snowball.order).toEqual([1, 0]);
-    expect(snowball.balances[0]).toEqual([1_016_667 - 50_000, 803_333 - 150_000]);
+    expect(snowball.balances[0]).toEqual([1_016_670 - 50_000, 803_330 - 150_000]);
+    // Aimed at B, the extra goes there first under avalanche too.
+    expect(simulate(debts, 'avalanche', 100_000, '2030-01-01', 600, { target: 1 }).order).toEqual([1, 0]);
     // Snowball clears B first, avalanche clears A first; avalanche pays less interest.
     expect(snowball.payoff[1]! < snowball.payoff[0]!).toBe(true);
     expect(avalanche.payoff[0]! < avalanche.payoff[1]!).toBe(true);

@@ -1,13 +1,12 @@
 /**
- * cash_flow and upcoming through a real MCP client, checked against the API's raw answers with
- * arithmetic written in the test: each month's income and spending are the month view's income
- * and minus its activity, net worth sums every account's transactions to the month's end; the
+ * upcoming through a real MCP client (cash_flow is in cash-flow.test.ts), checked against the
+ * API's raw answers with arithmetic written in the test: the
  * scheduled transactions of the coming days are expanded by their frequency here too, and each
  * occurrence's projected balance carried forward from the accounts' balances.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { lastDay, raw, shiftMonth, thisMonth, todayUtc, usd, written, type Detail } from './raw.js';
+import { raw, todayUtc, usd, written } from './raw.js';
 
 let h: McpHarness;
 const requests: string[] = [];
@@ -16,41 +15,6 @@ beforeAll(async () => {
   h = await mcpHarness({ stack: { onRequest: (r) => requests.push(r.path) } });
 });
 afterAll(() => h.close());
-
-describe('cash_flow', () => {
-  it.each(['compact', 'full'] as const)("gives each month's income, spending, net and net worth as the API's data says (%s)", async (detail: Detail) => {
-    const full = detail === 'full';
-    const r = await raw(h.sb);
-    const res = ok(await h.call('cash_flow', full ? { detail } : {}));
-    const expected = [5, 4, 3, 2, 1, 0].map((i) => shiftMonth(thisMonth(), -i));
-    expect(res.months.map((m: any) => m.month)).toEqual(expected);
-    let income = 0;
-    let spending = 0;
-    for (const row of res.months) {
-      const m = r.months.find((x) => x.month === row.month);
-      const end = row.month === thisMonth() ? todayUtc() : lastDay(row.month);
-      const worth = r.transactions.filter((t) => t.date <= end).reduce((s, t) => s + t.amount, 0);
-      // Compact: milliunits only, and the net left to the reader (income minus spending).
-      expect(row).toEqual({
-        month: row.month,
-        ...written(detail, { income: m.income, spending: -m.activity }),
-        ...(full ? written(detail, { net: m.income + m.activity }) : {}),
-        ...written(detail, { net_worth: worth }),
-        // Money health per month in full detail (compact says it once, in health).
-        ...(full ? { savings_rate_pct: Math.round(((m.income + m.activity) * 100) / m.income), age_of_money: m.age_of_money } : {}),
-        partial: row.month === thisMonth() ? true : undefined,
-      });
-      income += m.income;
-      spending -= m.activity;
-    }
-    // Today's net worth is every account's balance, on and off budget, closed ones included.
-    expect(res.months[5].net_worth_milliunits).toBe(r.accounts.reduce((s, a) => s + a.balance, 0));
-    // Totals keep their dollars in both details.
-    expect(res.totals).toEqual(written(detail, { income, spending, ...(full ? { net: income - spending } : {}) }, true));
-    expect(ok(await h.call('cash_flow', { months: 2 })).months).toHaveLength(2);
-    expect(Buffer.byteLength((await h.call('cash_flow', { months: 3 })).content[0].text)).toBeLessThanOrEqual(2048);
-  });
-});
 
 describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
   const shift = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

@@ -110,21 +110,19 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const r = v.result;
     expect(r.months.length).toBeGreaterThan(1);
     // Compact months carry milliunits only and no net: the view writes them, and income minus spending.
+    // The current month is answered apart; net worth as its change (health).
     expect(r.months[0]).not.toHaveProperty('net_milliunits');
+    const rows = [...r.months, r.current_month];
     await expectShown(v, [
-      ...r.months.flatMap((m: any) => [
-        money(m.income_milliunits),
-        money(m.spending_milliunits),
-        money(m.income_milliunits - m.spending_milliunits),
-        money(m.net_worth_milliunits),
-      ]),
+      ...rows.flatMap((m: any) => [money(m.income_milliunits), money(m.spending_milliunits), money(m.income_milliunits - m.spending_milliunits)]),
       r.totals.income_formatted,
       r.totals.spending_formatted,
       money(r.totals.income_milliunits - r.totals.spending_milliunits),
+      r.health.net_worth_change_formatted,
     ]);
-    // Two charts: income and spending (two lines), net worth (one); a point per month per line.
-    expect(await v.view.locator('svg.chart').count()).toBe(2);
-    expect(await v.view.locator('svg.chart circle').count()).toBe(r.months.length * 3);
+    // One chart in compact detail: income and spending (two lines), a point per month per line.
+    expect(await v.view.locator('svg.chart').count()).toBe(1);
+    expect(await v.view.locator('svg.chart circle').count()).toBe(rows.length * 2);
     await readable(v, theme);
     await photograph(v, `cash-flow-${theme}`);
     await finish(v);
@@ -284,7 +282,7 @@ describe('full detail', () => {
     const flow = await show('cash_flow', { detail: 'full' });
     const f = flow.result;
     await expectShown(flow, [
-      ...f.months.flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]),
+      ...[...f.months, f.current_month].flatMap((m: any) => [m.income_formatted, m.spending_formatted, m.net_formatted, m.net_worth_formatted]),
       f.totals.net_formatted,
     ]);
     await finish(flow);

@@ -56,7 +56,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'cash_flow',
     title: 'Cash flow',
-    description: `Use for trends and "are we saving": income, spending, net worth, savings rate, age of money per recent month (the current partial); runway. ${MONEY}`,
+    description: `Use for trends and "are we saving": income, spending, savings rate, age of money per complete month (current apart); runway, net worth. ${MONEY}`,
     input: CASH_FLOW_INPUT,
     output: { months: rows },
     compute: cashFlow,
@@ -72,7 +72,8 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'debt_payoff',
     title: 'Debt payoff',
-    description: 'Use for "when is the debt paid off": payoff month, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. In milliunits.',
+    description:
+      'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },

@@ -126,10 +126,7 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
         h.extras = [...householdExtras(h, rng.cents(52, 96)), ...planningExtras(h)];
       },
       // The debts added this month open before its plan, so its purchases still fill to the count asked for.
-      plan: (slot) => {
-        if (slot.isCurrent) addHouseholdDebts(h);
-        return planHouseholdMonth(h, slot);
-      },
+      plan: (slot) => [...(slot.isCurrent ? addHouseholdDebts(h, slot) : []), ...planHouseholdMonth(h, slot)],
       fill: (slot, count) => fillMonth(fill!, slot, count),
       budget: (slot) => ({
         month: slot.month,
