@@ -23,7 +23,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'list_categories',
       title: 'List categories',
-      description: `Use to find categories or see the budget: groups and categories with this month's assigned, activity and available (in milliunits), and what targets need.`,
+      description: `Use to find categories or see the budget: each category's assigned, activity and available this month (in milliunits) and target needs.`,
     },
   },
   {
@@ -122,7 +122,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'update_month_category',
       title: 'Assign money to a category',
-      description: `Use to budget money: sets (not adds to) a category's assigned in a month; answers with the new Ready to Assign.`,
+      description: `Use to budget money: sets (not adds to) a category's assigned in a month; answers with Ready to Assign after.`,
     },
   },
   {

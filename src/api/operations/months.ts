@@ -45,7 +45,7 @@ export const MONTHS_OPERATIONS = [
     tool: {
       name: 'get_month',
       title: 'Get budget month',
-      description: `Use to review a month: totals, and each category's assigned, activity and available. ${MONEY_NOTE}`,
+      description: `Use to review a month: totals and each category's assigned, activity, available. ${MONEY_NOTE}`,
     },
   },
   {

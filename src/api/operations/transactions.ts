@@ -73,7 +73,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transactions',
       title: 'Update several transactions',
-      description: 'Use to approve or recategorize a batch: changes several transactions, each found by id or import_id.',
+      description: 'Use to change several transactions at once (e.g. approve, recategorize), each by id or import_id.',
     },
   },
   {

@@ -40,7 +40,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'search_transactions',
     title: 'Search transactions',
-    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines match alone). ${MONEY}`,
+    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines alone). ${MONEY}`,
     input: SEARCH_TRANSACTIONS_INPUT,
     output: { transactions: rows },
     compute: searchTransactions,
@@ -48,7 +48,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention": transactions to approve or categorize, overspent or underfunded categories, card shortfalls (full: moves to cover them), bills not covered, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention": what to approve or categorize, overspent or underfunded categories, card shortfalls, uncovered bills, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
