@@ -230,6 +230,8 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
   const done: EntityChange[] = [];
   const notices: string[] = [];
   let made = new Map<RowMatch, E.TransactionDetail>();
+  // Payees the creates made (a new name): undo cannot delete them, so the journal keeps which.
+  const payeesCreated = new Set<string>();
   if (p.items.length) {
     // What YNAB could merge a new row into, as it is before the create (the copy takes the answer in).
     const amounts = new Set(p.fresh.map((m) => m.row.amount));
@@ -238,7 +240,9 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
         .filter((t) => amounts.has(t.amount))
         .map((t) => [t.id, currentState(r, 'transaction', t.id)]),
     );
+    const known = new Set(r.payees.keys());
     const { created, duplicateImportIds } = await w.createTransactions(p.items);
+    for (const t of created) if (t.payee_id && !known.has(t.payee_id)) payeesCreated.add(t.payee_id);
     made = madeFor(p.fresh, created);
     for (const t of created) {
       // YNAB merged the import into a transaction already there (entered by hand since the preview):
@@ -267,6 +271,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
       throw new StepError(`${(e as Error).message}. The new rows were created, the matched ones not all marked cleared`, {
         summary: p.summary,
         entities: done,
+        ...(payeesCreated.size ? { payees_created: [...payeesCreated] } : {}),
       });
     throw e;
   }
@@ -291,7 +296,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
       ...(p.details.balance ? { balance: p.details.balance } : {}),
       created_rows: shown.rows,
     },
-    draft: { summary: p.summary.replace(/^Import/, 'Imported'), entities: done },
+    draft: { summary: p.summary.replace(/^Import/, 'Imported'), entities: done, ...(payeesCreated.size ? { payees_created: [...payeesCreated] } : {}) },
     notices: [...notices, ...(shown.notice ? [shown.notice] : [])],
   };
 }
