@@ -17,11 +17,13 @@ describe.each(['rules-effect-a', 'rules-effect-b', 'rules-effect-c'])('apply_rul
   let h: McpHarness;
   let budget: string;
   let checking: string;
+  let card: { id: string; name: string };
 
   beforeAll(async () => {
     h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0 });
     budget = h.sb.state.budgets[0]!.id;
     checking = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
+    card = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'creditCard' && !a.closed)!;
   }, 60_000);
   afterAll(() => h?.close());
 
@@ -37,10 +39,15 @@ describe.each(['rules-effect-a', 'rules-effect-b', 'rules-effect-c'])('apply_rul
     return out;
   }
 
-  it.each([60, 150])(
-    'rows, counts and the effect by month, as the API has it once applied (since %i days ago); undo',
-    async (back) => {
+  it.each([
+    [60, 'checking'],
+    [150, 'checking'],
+    [90, 'a credit card'],
+  ])(
+    'rows, counts and the effect by month, as the API has it once applied (since %i days ago, in %s); undo',
+    async (back, where) => {
       const since = addDays(today, -back);
+      const inAccount = where === 'checking' ? { id: checking, name: 'Everyday Checking' } : card;
       const txns = (await get('/transactions')).transactions.filter((t: any) => !t.deleted);
       const categories = (await get('/categories')).category_groups.flatMap((g: any) =>
         g.hidden || g.name === 'Internal Master Category' || g.name === 'Credit Card Payments' ? [] : g.categories,
@@ -51,19 +58,19 @@ describe.each(['rules-effect-a', 'rules-effect-b', 'rules-effect-c'])('apply_rul
       const internal = new Set(groups.filter((g: any) => g.name === 'Internal Master Category').flatMap((g: any) => g.categories.map((c: any) => c.id)));
       // The payee with most categorized purchases in checking since then; its purchases move to the category holding least.
       const mine = (t: any) =>
-        t.account_id === checking && t.date >= since && t.amount < 0 && !t.transfer_account_id && !t.subtransactions.length && t.category_id && t.payee_id;
+        t.account_id === inAccount.id && t.date >= since && t.amount < 0 && !t.transfer_account_id && !t.subtransactions.length && t.category_id && t.payee_id;
       const counts = new Map<string, number>();
       for (const t of txns.filter(mine)) counts.set(t.payee_id, (counts.get(t.payee_id) ?? 0) + 1);
       const payee = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
       const target = categories
         .filter((c: any) => !c.hidden && !c.deleted && c.balance > 0)
         .sort((a: any, b: any) => a.balance - b.balance || (a.id < b.id ? -1 : 1))[0];
-      const rule = ok(await h.call('set_rule', { match: { payee_id: payee, account_id: checking }, set: { category_id: target.id } })).rule;
+      const rule = ok(await h.call('set_rule', { match: { payee_id: payee, account_id: inAccount.id }, set: { category_id: target.id } })).rule;
       const hit = txns.filter((t: any) => mine(t) && t.payee_id === payee && t.category_id !== target.id);
       const reconciled = hit.filter((t: any) => t.cleared === 'reconciled');
       const planned = hit.filter((t: any) => t.cleared !== 'reconciled');
       expect(planned.length).toBeGreaterThan(0);
-      const args = { account_id: 'Everyday Checking', since_date: since };
+      const args = { account_id: inAccount.name, since_date: since };
 
       const all = ok(await h.call('apply_rules', { ...args, include_reconciled: true }));
       expect(all.count).toBe(hit.length);
