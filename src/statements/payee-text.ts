@@ -9,8 +9,12 @@
  *    or a trip's reference; Amazon's marketplace descriptors are Amazon;
  *  - store numbers (`#552`, a number of three or more digits), reference codes (a word of letters
  *    and digits with at least two digits, `XXXX1234`), dates (`04/12`).
+ *  - an ACH transfer's wording around the name: its trace after `~` ("220803~ Tran: ACHDW"), and
+ *    words such as INST, XFER, ACH, PPD, WEB, DES:, ID: ("PAYPAL INST XFER 220803~ Tran: ACHDW"
+ *    is PayPal).
  * A text in capitals is put in title case (words without a vowel, like CVS, stay capitals); a text
- * a person typed keeps its case. When nothing would be left, the text is kept as it was (trimmed).
+ * a person typed keeps its case; names people spell their own way are written so ("MCDONALDS" is
+ * McDonald's, "PAYPAL" PayPal). When nothing would be left, the text is kept as it was (trimmed).
  */
 
 /** Processors whose descriptor is `PREFIX*MERCHANT`: the merchant follows the star. */
@@ -28,8 +32,54 @@ const AMAZON = /^(?:amzn(?:\s+mktp|\s+mktplace|\s+digital|\s+prime)?(?:\s+[a-z]{
 /** A store's number with the word that says so ("STORE 0031", "NO. 12"). */
 const STORE_NUMBER = /\s(?:store|str|no\.?|nr\.?)\s*#?\d+\b/gi;
 
+/** An ACH entry's trace: from a `~` or "Tran:" to the end. */
+const ACH_TRACE = /\s*(?:~|\btran:|\bppd\s+id\b).*$/i;
+
+/** Words an ACH or transfer entry puts around the name. */
+const ACH_WORDS = new Set(['inst', 'xfer', 'ach', 'achdw', 'ppd', 'web', 'ccd', 'des:', 'id:', 'indn:', 'entry', 'descr:']);
+
+/** Names as their owners write them, by their letters folded (a bank's capitals lose the apostrophe and the capitals inside). */
+const SPELLED: Record<string, string> = {
+  paypal: 'PayPal',
+  mcdonalds: "McDonald's",
+  ebay: 'eBay',
+  youtube: 'YouTube',
+  dunkin: "Dunkin'",
+  chickfila: 'Chick-fil-A',
+  '7eleven': '7-Eleven',
+  traderjoes: "Trader Joe's",
+  lowes: "Lowe's",
+  kohls: "Kohl's",
+  macys: "Macy's",
+  wendys: "Wendy's",
+  applebees: "Applebee's",
+  samsclub: "Sam's Club",
+  bjs: "BJ's",
+  doordash: 'DoorDash',
+  jetblue: 'JetBlue',
+  iherb: 'iHerb',
+};
+const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A name with its owner's spelling: the whole name, else word by word (and two words run together). */
+function spelled(name: string): string {
+  const whole = SPELLED[letters(name)];
+  if (whole) return whole;
+  const words = name.split(' ');
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const two = i + 1 < words.length ? SPELLED[letters(words[i]! + words[i + 1]!)] : undefined;
+    if (two) {
+      out.push(two);
+      i++;
+    } else out.push(SPELLED[letters(words[i]!)] ?? words[i]!);
+  }
+  return out.join(' ');
+}
+
 /** Store numbers, reference codes and dates: words that name no merchant. */
 function noise(word: string): boolean {
+  if (ACH_WORDS.has(word.toLowerCase())) return true;
   if (/^#\S*$/.test(word)) return true;
   if (/^\d{3,}$/.test(word)) return true;
   if (/^\d{1,2}\/\d{1,2}(?:\/\d{2,4})?$/.test(word)) return true;
@@ -49,7 +99,7 @@ function titleCase(text: string): string {
 /** The payee's name in a bank's text (see the header). */
 export function cleanPayeeName(bankText: string): string {
   const raw = bankText.replace(/\s+/g, ' ').trim();
-  let text = raw.replace(CARD_PREFIX, '').replace(PROCESSOR, '').replace(STORE_NUMBER, ' ');
+  let text = raw.replace(ACH_TRACE, '').replace(CARD_PREFIX, '').replace(PROCESSOR, '').replace(STORE_NUMBER, ' ');
   if (AMAZON.test(text)) return 'Amazon';
   // A merchant's own star: what follows is a reference ("UBER *TRIP HELP.UBER").
   const star = text.indexOf('*');
@@ -61,6 +111,6 @@ export function cleanPayeeName(bankText: string): string {
     if (/^s$/i.test(w) && words.length) words[words.length - 1] += `'${w}`;
     else words.push(w);
   }
-  const named = titleCase(words.join(' '));
-  return named.replace(/[\s\-–,.:/]+$/u, '') || raw;
+  const named = spelled(titleCase(words.join(' ')).replace(/[\s\-–,.:/]+$/u, ''));
+  return named || raw;
 }

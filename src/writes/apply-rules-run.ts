@@ -14,6 +14,8 @@ import { ArgumentError } from '../shared/argument-error.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
 import { rowsWithin } from './plan.js';
+import { currentMonth } from '../api/dates.js';
+import { budgetEffect } from './rule-effect.js';
 import { appliedCounts, ruleChanger, rulesDigest, rulesFor, type RuleChange } from './rule-changes.js';
 import { txnRow } from './rows.js';
 import { StepError, type Writer } from './steps.js';
@@ -24,6 +26,7 @@ export interface ApplyArgs {
   account_id?: string;
   since_date?: string;
   until_date?: string;
+  include_reconciled?: boolean;
 }
 
 /** Updates in one request: 1,000 (a request's count matters more than its answer's size here). */
@@ -49,12 +52,15 @@ function inScope(ctx: PlanContext, account: string | undefined, a: ApplyArgs): E
   return out.sort((x, y) => (x.date > y.date ? -1 : x.date < y.date ? 1 : x.id < y.id ? -1 : 1));
 }
 
-/** What the rules set, as a person reads it: names for ids (a cleared memo or flag shows as null). */
+/** What the rules set, as a person reads it: each field's value now and after, names for ids (a cleared memo or flag shows as null). */
 const WORDS: Record<string, string> = { payee_id: 'payee', payee_name: 'payee', category_id: 'category', flag_color: 'flag' };
-function setShown(ctx: PlanContext, change: Record<string, unknown>): Record<string, unknown> {
+function setShown(ctx: PlanContext, change: Record<string, unknown>, before: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(change))
-    out[WORDS[k] ?? k] = k === 'payee_id' ? ctx.shown.payee(v as string) : k === 'category_id' ? ctx.shown.category(v as string) : v;
+  const named = (k: string, v: unknown) => (k === 'payee_id' ? ctx.shown.payee(v as string) : k === 'category_id' ? ctx.shown.category(v as string) : v);
+  for (const [k, v] of Object.entries(change)) {
+    const field = k === 'payee_name' ? 'payee_id' : k;
+    out[WORDS[k] ?? k] = { from: named(field, before[field] ?? null) ?? null, to: k === 'payee_name' ? v : named(k, v) };
+  }
   return out;
 }
 
@@ -66,7 +72,8 @@ function row(ctx: PlanContext, p: Planned): Record<string, unknown> {
     date: b.date,
     payee: ctx.shown.payee(b.payee_id),
     amount: ctx.shown.money(b.amount as number),
-    set: setShown(ctx, p.rc.change),
+    ...(b.cleared === 'reconciled' ? { reconciled: true } : {}),
+    changes: setShown(ctx, p.rc.change, b),
     rules: p.rc.by,
   };
 }
@@ -81,12 +88,18 @@ export async function planApply(ctx: PlanContext, a: ApplyArgs): Promise<TaskPla
   const change = ruleChanger(r);
   const planned: Planned[] = [];
   let left = 0;
+  let reconciledLeft = 0;
   for (const t of scope) {
     const outcome = rules!.outcome(t);
     if (!Object.keys(outcome).length) continue;
     const rc = change(t, outcome);
     left += rc.left.length ? 1 : 0;
     if (!Object.keys(rc.change).length) continue;
+    // A reconciled transaction matched a bank statement: changed only when asked.
+    if (t.cleared === 'reconciled' && a.include_reconciled !== true) {
+      reconciledLeft++;
+      continue;
+    }
     const before = currentState(r, 'transaction', t.id)!;
     const { payee_name: _n, ...fields } = rc.change;
     planned.push({ rc, entity: { kind: 'transaction', id: t.id, action: 'update', before, after: { ...before, ...fields } } });
@@ -106,9 +119,16 @@ export async function planApply(ctx: PlanContext, a: ApplyArgs): Promise<TaskPla
     checked: scope.length,
     by_rule: byRule,
     ...(left ? { left_alone: left } : {}),
+    ...olderAndReconciled(ctx, planned, reconciledLeft),
+    ...effectShown(ctx, planned),
     rows,
   };
   const notices = [
+    ...(reconciledLeft
+      ? [
+          `${reconciledLeft} reconciled transaction(s) the rules would change are left out: they match a bank statement; include_reconciled: true changes them too.`,
+        ]
+      : []),
     ...(rows.length < planned.length ? [`Only the first ${rows.length} of ${planned.length} transactions are listed; all are confirmed together.`] : []),
     ...(left
       ? [`${left} transaction(s) keep a field a rule sets, which they cannot take (a category in a tracking account, or one no longer in the budget).`]
@@ -121,6 +141,7 @@ export async function planApply(ctx: PlanContext, a: ApplyArgs): Promise<TaskPla
       account_id: account?.id ?? null,
       since_date: a.since_date ?? null,
       until_date: a.until_date ?? null,
+      include_reconciled: a.include_reconciled === true,
       rules: rules ? rulesDigest(rules.list) : null,
     },
     summary,
@@ -135,6 +156,50 @@ export async function planApply(ctx: PlanContext, a: ApplyArgs): Promise<TaskPla
     return { ...base, answer: { updated: 0, checked: scope.length, message: `Nothing to change: ${why}.` }, apply: async () => ({ result: {} }) };
   }
   return { ...base, apply: (w) => applyRules(w, ctx, summary, planned) };
+}
+
+/** How many of the changes touch reconciled transactions or months already past, and the oldest; reconciled ones left out. */
+function olderAndReconciled(ctx: PlanContext, planned: readonly Planned[], reconciledLeft: number): Record<string, unknown> {
+  const month = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
+  const older = planned.filter((p) => (p.entity.before!.date as string) < month);
+  const reconciled = planned.filter((p) => p.entity.before!.cleared === 'reconciled').length;
+  return {
+    before_this_month: older.length,
+    ...(older.length ? { oldest: older.reduce((d, p) => ((p.entity.before!.date as string) < d ? (p.entity.before!.date as string) : d), month) } : {}),
+    reconciled,
+    ...(reconciledLeft ? { reconciled_left_out: reconciledLeft } : {}),
+  };
+}
+
+/** Negative categories listed at most (the rest counted). */
+const NEGATIVE_LISTED = 12;
+
+/** The category changes' effect on Ready to Assign and on categories that would go negative, by month (rule-effect.ts). */
+function effectShown(ctx: PlanContext, planned: readonly Planned[]): Record<string, unknown> {
+  const moves = planned
+    .filter((p) => 'category_id' in p.rc.change)
+    .map((p) => {
+      const b = p.entity.before!;
+      return {
+        date: b.date as string,
+        amount: b.amount as number,
+        account_id: b.account_id as string,
+        from: (b.category_id as string | null) ?? null,
+        to: p.rc.change.category_id as string,
+      };
+    });
+  if (!moves.length) return {};
+  const e = budgetEffect(ctx.view, moves);
+  const m = ctx.shown.money;
+  return {
+    ready_to_assign: e.ready_to_assign.length
+      ? e.ready_to_assign.map((x) => ({ month: x.month, before: m(x.before), after: m(x.after), change_milliunits: x.after - x.before }))
+      : 'unchanged',
+    going_negative: e.negative
+      .slice(0, NEGATIVE_LISTED)
+      .map((x) => ({ month: x.month, category: ctx.shown.category(x.category_id), before: m(x.before), after: m(x.after), after_milliunits: x.after })),
+    ...(e.negative.length > NEGATIVE_LISTED ? { going_negative_count: e.negative.length } : {}),
+  };
 }
 
 /** Sends the updates; a failure part way journals what was changed (the pipeline records it, undo_change puts it back). */

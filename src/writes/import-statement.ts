@@ -26,6 +26,8 @@ import { currentState, transactionState, type EntityChange, type State } from '.
 import type { Applied, PlanContext } from './pipeline.js';
 import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';
 import { rowPayees, type RowPayee } from './statement-payees.js';
+import { specialRows } from './statement-cash.js';
+import { holdBeforeStart } from './statement-start.js';
 import type { RowRuled } from './statement-rules.js';
 import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from './steps.js';
@@ -35,6 +37,7 @@ const INPUT = {
   account_id: NameOrId,
   ...STATEMENT_FILE_ARGS,
   since_date: IsoDate.optional().describe('Skip earlier rows.'),
+  include_before_start: z.boolean().optional().describe("Import rows before the account's start."),
 };
 
 type Args = z.infer<z.ZodObject<typeof INPUT>>;
@@ -95,7 +98,8 @@ async function newRowChoices(ctx: PlanContext, account: E.AccountBase, fresh: Ro
   const ruledBy = (await ctx.rules.list(ctx.budgetId)).length ? await (await import('./statement-rules.js')).statementRules(ctx, account) : undefined;
   const byRule = new Map<RowMatch, RowRuled['by']>();
   const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
-  const suggested = new Map<RowMatch, { category: string; confidence: string }>();
+  const suggested = new Map<RowMatch, Record<string, unknown>>();
+  const special = account.on_budget ? specialRows(ctx.view, account) : undefined;
   for (const m of fresh) {
     const ruled = ruledBy?.(m, payees.get(m));
     if (ruled) byRule.set(m, ruled.by);
@@ -105,6 +109,13 @@ async function newRowChoices(ctx: PlanContext, account: E.AccountBase, fresh: Ro
       continue;
     }
     const p = payees.get(m);
+    // A cash withdrawal or a refund: never a category by vote (statement-cash.ts).
+    const odd = special?.(m, p?.id);
+    if (odd) {
+      categories.set(m, odd.kind === 'refund' ? odd.category : undefined);
+      if (odd.suggestion) suggested.set(m, odd.suggestion);
+      continue;
+    }
     const s = suggest?.({
       payee_id: p?.id ?? null,
       payee_name: p?.name ?? null,
@@ -126,6 +137,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const read = (await readStatement(file, ctx.localFiles, false, account))!;
   const { parsed } = read;
   const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+  const early = holdBeforeStart(ctx, account.id, account.on_budget, matches, a.include_before_start === true);
   const fresh = matches.filter((m) => m.status === 'new');
   const { payees, byRule, categories, suggested } = await newRowChoices(ctx, account, fresh);
   const items = fresh.map((m) => newItem(account.id, m, payees.get(m), categories.get(m)?.id ?? null));
@@ -146,6 +158,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const counts = statusCounts(matches);
   const shown = rowsShown(matches, (m) => ({
     ...payeeShown(m, payees.get(m)),
+    ...matchedShown(ctx, m),
     ...(categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {}),
     ...(byRule.has(m) ? { rules: byRule.get(m) } : {}),
   }));
@@ -161,10 +174,16 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
       new_net_milliunits: fresh.reduce((n, m) => n + m.row.amount, 0),
     },
     ...(balance ? { balance } : {}),
+    ...(early ? { before_start: early } : {}),
     rows: shown.rows,
     ...(parsed.decisions.length ? { decisions: parsed.decisions } : {}),
   };
   const notices = [
+    ...(early
+      ? [
+          `${early.count} row(s) are dated before the account's start or the budget's first month: ${early.imported ? 'imported' : 'not imported (include_before_start: true imports them)'}. ${early.effect as string}`,
+        ]
+      : []),
     ...(shown.notice ? [shown.notice] : []),
     ...(counts.conflict ? [`${counts.conflict} row(s) in conflict are not imported: check them in YNAB, or enter them with create_transactions.`] : []),
   ];
@@ -172,7 +191,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const base = {
     tool: ctx.tool,
     budgetId: ctx.budgetId,
-    args: { account_id: account.id, ...fileBinding(file, read), since_date: a.since_date ?? null },
+    args: { account_id: account.id, ...fileBinding(file, read), since_date: a.since_date ?? null, include_before_start: a.include_before_start === true },
     summary,
     kinds: ['statement' as const],
     entities,
@@ -208,6 +227,12 @@ interface ImportPlan {
   byRule: Map<RowMatch, RowRuled['by']>;
 }
 
+/** A matched row's transaction as the budget has it: its date, payee and amount, not only its id. */
+function matchedShown(ctx: PlanContext, m: RowMatch): Record<string, unknown> {
+  const t = m.status === 'matched' && m.id ? ctx.replica.transactions.get(m.id) : undefined;
+  return t ? { matched: { date: t.date, payee: ctx.shown.payee(t.payee_id), amount_milliunits: t.amount } } : {};
+}
+
 /** A new row's payee beside the bank's text: the payee it is created with, and what that rests on. */
 function payeeShown(m: RowMatch, p: RowPayee | undefined): Record<string, unknown> {
   if (!p) return {};
@@ -230,6 +255,8 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
   const done: EntityChange[] = [];
   const notices: string[] = [];
   let made = new Map<RowMatch, E.TransactionDetail>();
+  // Payees the creates made (a new name): undo cannot delete them, so the journal keeps which.
+  const payeesCreated = new Set<string>();
   if (p.items.length) {
     // What YNAB could merge a new row into, as it is before the create (the copy takes the answer in).
     const amounts = new Set(p.fresh.map((m) => m.row.amount));
@@ -238,7 +265,9 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
         .filter((t) => amounts.has(t.amount))
         .map((t) => [t.id, currentState(r, 'transaction', t.id)]),
     );
+    const known = new Set(r.payees.keys());
     const { created, duplicateImportIds } = await w.createTransactions(p.items);
+    for (const t of created) if (t.payee_id && !known.has(t.payee_id)) payeesCreated.add(t.payee_id);
     made = madeFor(p.fresh, created);
     for (const t of created) {
       // YNAB merged the import into a transaction already there (entered by hand since the preview):
@@ -267,6 +296,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
       throw new StepError(`${(e as Error).message}. The new rows were created, the matched ones not all marked cleared`, {
         summary: p.summary,
         entities: done,
+        ...(payeesCreated.size ? { payees_created: [...payeesCreated] } : {}),
       });
     throw e;
   }
@@ -280,7 +310,10 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
   if (counted) notices.push(counted);
   const shown = rowsShown(
     p.fresh.filter((m) => made.has(m)),
-    (m) => ({ ...payeeShown(m, p.payees.get(m)), id: made.get(m)!.id }),
+    (m) => {
+      const t = made.get(m)!;
+      return { ...payeeShown(m, p.payees.get(m)), ...(t.category_id ? { category: ctx.shown.category(t.category_id) } : {}), id: t.id };
+    },
   );
   return {
     result: {
@@ -291,7 +324,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
       ...(p.details.balance ? { balance: p.details.balance } : {}),
       created_rows: shown.rows,
     },
-    draft: { summary: p.summary.replace(/^Import/, 'Imported'), entities: done },
+    draft: { summary: p.summary.replace(/^Import/, 'Imported'), entities: done, ...(payeesCreated.size ? { payees_created: [...payeesCreated] } : {}) },
     notices: [...notices, ...(shown.notice ? [shown.notice] : [])],
   };
 }

@@ -31,6 +31,8 @@ export interface Draft {
   entities: EntityChange[];
   not_undoable?: string;
   undoes?: string;
+  /** Payees the change made (by a payee name sent): YNAB's API has no delete for them, so an undo leaves them. */
+  payees_created?: string[];
 }
 
 /** Entities shown in one preview at most; the rest are counted. */

@@ -14,14 +14,20 @@
  *     one of several (statement-match.ts's conflicts): once the user says which, one whose
  *     transactions are all uncleared adds its amount (cleared then), one with a cleared
  *     transaction nothing (it is in the balance already);
- *  2. uncleared transactions whose amounts add up exactly to what is left (subset-sum.ts, over
- *     the 40 latest; with a file only those before its days, which the bank's own rows
- *     cover): the smallest set, and other sets of the same sum as alternatives, not counted.
- * Applying clears 0 and the set of 2; 1 is the user's to fix (reconcile.ts).
+ *  2. two transactions in the cleared balance that look like one entered twice, where deleting
+ *     one is exactly what is left (reconcile-candidates.ts): the user's to fix;
+ *  3. uncleared transactions whose amounts add up exactly to what is left (subset-sum.ts, over
+ *     the 40 latest and any one of exactly that amount; with a file only those before its days,
+ *     which the bank's own rows cover): the smallest set, and other sets of the same sum as
+ *     alternatives, not counted;
+ *  4. where nothing is exact, the nearest uncleared transactions (a few units off, or two digits
+ *     swapped): listed, to no effect, before any adjustment.
+ * Applying clears 0 and the set of 3; 1 and 2 are the user's to fix (reconcile.ts).
  */
 import type * as E from '../api/schemas/entities.js';
 import { similarPayee } from './duplicates.js';
 import type { PlanContext } from './pipeline.js';
+import { duplicatePair, nearest, nearestShown } from './reconcile-candidates.js';
 import { matchStatement, type MatchRow } from './statement-match.js';
 import { exactSubsets, SUBSET_MAX } from './subset-sum.js';
 
@@ -33,7 +39,9 @@ export type Explanation =
   | { kind: 'missing_from_ynab'; count: number; effect_milliunits: number; rows: Shown[] }
   | { kind: 'missing_from_statement'; count: number; effect_milliunits: number; transactions: Shown[] }
   | { kind: 'amount_differs'; count: number; effect_milliunits: number; pairs: Shown[] }
-  | { kind: 'unsure_match'; count: number; effect_milliunits: number; rows: Shown[] };
+  | { kind: 'unsure_match'; count: number; effect_milliunits: number; rows: Shown[] }
+  | { kind: 'possible_duplicate'; count: number; effect_milliunits: number; transactions: Shown[] }
+  | { kind: 'nearest'; count: number; effect_milliunits: 0; transactions: Shown[] };
 
 /** A statement's rows, and its first day where the file states it. */
 export interface StatementRows {
@@ -54,7 +62,8 @@ const inBalance = (t: E.TransactionSummaryBase) => t.cleared !== 'uncleared';
 
 /** The smallest set of `open` (the latest first) adding up to `target`, with other sets as alternatives. */
 function unclearedSum(ctx: PlanContext, open: E.TransactionSummaryBase[], target: number): Explanation[] {
-  open.sort((a, b) => b.date.localeCompare(a.date) || a.id.localeCompare(b.id));
+  // One of exactly the amount is looked at however old: it comes first.
+  open.sort((a, b) => Number(b.amount === target) - Number(a.amount === target) || b.date.localeCompare(a.date) || a.id.localeCompare(b.id));
   const considered = open.slice(0, SUBSET_MAX);
   const sets = exactSubsets(
     considered.map((t) => t.amount),
@@ -172,6 +181,19 @@ export function explain(
   const file = first ? fromFile(ctx, accountId, upTo, rows, first, named) : [];
   const left = difference - file.reduce((n, e) => n + e.effect_milliunits, 0);
   if (left === 0) return file;
+  const dup = duplicatePair(
+    ctx,
+    upTo.filter((t) => !named.has(t.id)),
+    left,
+  );
+  if (dup)
+    return [
+      ...file,
+      { kind: 'possible_duplicate', count: 1, effect_milliunits: -dup.extra.amount, transactions: [shown(ctx, dup.extra), shown(ctx, dup.twin)] },
+    ];
   const open = upTo.filter((t) => t.cleared === 'uncleared' && !named.has(t.id) && (!first || t.date < first));
-  return [...file, ...unclearedSum(ctx, open, left)];
+  const sums = unclearedSum(ctx, [...open], left);
+  if (sums.length) return [...file, ...sums];
+  const near = nearest(open, left);
+  return near.length ? [...file, { kind: 'nearest', count: near.length, effect_milliunits: 0, transactions: nearestShown((t) => shown(ctx, t), near) }] : file;
 }

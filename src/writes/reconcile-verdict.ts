@@ -8,7 +8,11 @@
  *    since an adjustment would hide them ("the difference is explained: …" when they account for
  *    all of it; else the part explained, and the adjustment that would be left once it is fixed);
  *  - otherwise what is left is unexplained: recorded as the adjustment with create_adjustment,
- *    stated with its arithmetic (difference − explained = adjustment), else not reconciled.
+ *    stated with its arithmetic (difference − explained = adjustment), else not reconciled. The
+ *    nearest candidates (explaining nothing exactly) are named before the adjustment is offered,
+ *    and "nothing explains it" is said only where there are none;
+ *  - an adjustment is never dated before the account's start (`start`, its starting balance):
+ *    create_adjustment is refused there, and not offered.
  */
 import type { Explanation } from './reconcile-explain.js';
 
@@ -44,10 +48,20 @@ function told(e: Explanation, money: (m: number) => string): string {
       return `${plural(e.count, 'amount')} the bank has otherwise (${m} once fixed to the bank's: update_transaction)`;
     case 'unsure_match':
       return `${plural(e.count, 'statement row')} that may be a transaction of another payee, or one of several (${m} once the right one is cleared)`;
+    case 'possible_duplicate':
+      return `a transaction entered twice, by the look of it (${m} once one of the pair is deleted: delete_transaction)`;
+    case 'nearest':
+      return `${plural(e.count, 'uncleared transaction')} near it: ${e.transactions.map((t) => `${money(t.amount_milliunits as number)} on ${t.date as string}${t.payee ? ` (${t.payee as string})` : ''}, ${t.why === 'digits_swapped' ? 'two digits swapped' : `${money(t.off_by_milliunits as number)} off`}`).join('; ')}`;
   }
 }
 
-export function verdict(difference: number, explanations: readonly Explanation[], createAdjustment: boolean, money: (m: number) => string): Verdict {
+export function verdict(
+  difference: number,
+  explanations: readonly Explanation[],
+  createAdjustment: boolean,
+  money: (m: number) => string,
+  start?: { date: string; statementDate: string },
+): Verdict {
   const total = (es: readonly Explanation[]) => es.reduce((n, e) => n + e.effect_milliunits, 0);
   const explained = total(explanations);
   const unexplained = difference - explained;
@@ -78,12 +92,18 @@ export function verdict(difference: number, explanations: readonly Explanation[]
       stop: createAdjustment ? `create_adjustment refused: ${what}. An adjustment would hide that. ${then}` : `Not reconciled: ${what}. ${then}`,
     };
   }
-  if (createAdjustment) return { ...out, adjustment: left };
+  const near = explanations.find((e) => e.kind === 'nearest');
+  const check = near ? `Check first the ${told(near, money)}. ` : '';
+  const early = start && start.statementDate < start.date;
+  if (createAdjustment && !early) return { ...out, adjustment: left, ...(near ? { notice: `${check.trim()} The adjustment records what they do not.` } : {}) };
   const why = applied.length
     ? `${list(applied)}; the rest is not (difference - explained: ${arithmetic})`
-    : `nothing explains it (difference - explained: ${arithmetic})`;
-  return {
-    ...out,
-    stop: `Not reconciled: the cleared balance differs from the statement by ${money(difference)}: ${why}. Fix the transactions in YNAB (or import the statement), or call again with create_adjustment: true to record the ${money(left)} unexplained as an adjustment.`,
-  };
+    : near
+      ? `nothing explains it exactly (difference - explained: ${arithmetic})`
+      : `nothing explains it (difference - explained: ${arithmetic})`;
+  const head = createAdjustment ? 'create_adjustment refused' : 'Not reconciled';
+  const then = early
+    ? `An adjustment is not offered: ${start.statementDate} is before the account's start (its starting balance, ${start.date}), and one dated there would change months before the account existed. Fix the transactions in YNAB, or reconcile a statement dated ${start.date} or later.`
+    : `Fix the transactions in YNAB (or import the statement), or call again with create_adjustment: true to record the ${money(left)} unexplained as an adjustment.`;
+  return { ...out, stop: `${head}: the cleared balance differs from the statement by ${money(difference)}: ${why}. ${check}${then}` };
 }

@@ -24,6 +24,7 @@ import { NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { requiredMoney } from '../shared/money-args.js';
 import { STATEMENT_FILE_ARGS } from '../statements/args.js';
+import { accountStart } from './account-start.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import type { Applied, PlanContext } from './pipeline.js';
 import { clearedByApplying, explain, type Explanation } from './reconcile-explain.js';
@@ -77,7 +78,8 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const difference = statement - cleared;
   const explanations: Explanation[] =
     difference === 0 ? [] : explain(ctx, account.id, upTo, difference, date, read ? { rows: read.parsed.rows, from: read.parsed.period?.from } : undefined);
-  const v = verdict(difference, explanations, a.create_adjustment === true, ctx.shown.money);
+  const start = accountStart(r, account.id);
+  const v = verdict(difference, explanations, a.create_adjustment === true, ctx.shown.money, start ? { date: start, statementDate: date } : undefined);
   // What applying clears: what the statement shows booked, and the set of uncleared transactions
   // adding up to what is left; what nothing explains is the adjustment (reconcile-verdict.ts).
   const clears = new Set(clearedByApplying(explanations));
@@ -158,7 +160,7 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
       apply: async () => ({ result: {} }),
     };
   }
-  return { ...base, apply: (w) => applyReconcile(w, ctx, summary, entities, adjustment, details) };
+  return { ...base, apply: (w) => applyReconcile(w, ctx, summary, entities, adjustment, { ...details, account_id: account.id, statement }) };
 }
 
 async function applyReconcile(
@@ -190,13 +192,25 @@ async function applyReconcile(
     throw e;
   }
   const cleared = done.filter((e) => e.before?.cleared === 'uncleared').length;
+  // The state after: the account's balances as YNAB shows them, from the copy the writes landed in.
+  const txns = accountTransactions(ctx.replica, details.account_id as string);
+  const clearedNow = txns.filter((t) => t.cleared !== 'uncleared');
+  const asOf = clearedNow.filter((t) => t.date <= (details.statement_date as string)).reduce((n, t) => n + t.amount, 0);
   return {
     result: {
       account: details.account,
       statement_date: details.statement_date,
       statement_balance: details.statement_balance,
-      cleared_balance: details.cleared_balance,
-      difference: details.difference,
+      cleared_balance: money(
+        ctx,
+        clearedNow.reduce((n, t) => n + t.amount, 0),
+      ),
+      working_balance: money(
+        ctx,
+        txns.reduce((n, t) => n + t.amount, 0),
+      ),
+      difference: money(ctx, (details.statement as number) - asOf),
+      difference_before: details.difference,
       reconciled: done.filter((e) => e.action === 'update').length + (made ? 1 : 0),
       cleared,
       ...(made ? { adjustment: txnShown(ctx, made) } : {}),

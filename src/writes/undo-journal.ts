@@ -33,6 +33,8 @@ export interface ChangeRecord {
   not_undoable?: string;
   /** The change this one undid. */
   undoes?: string;
+  /** Payees it made, which an undo cannot delete (plan.ts). */
+  payees_created?: string[];
   undo?: { state: 'undoing' | 'undone'; by?: string; at: string };
 }
 

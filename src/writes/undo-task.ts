@@ -12,7 +12,32 @@ import type { PlanContext } from './pipeline.js';
 import { rowsWithin } from './plan.js';
 import { taskRead, taskWrite, type TaskPlan } from './task.js';
 import { applyUndo, checkUndoable, undoEntities, UndoConflictError } from './undo.js';
-import { MAX_CHANGES } from './undo-journal.js';
+import { MAX_CHANGES, type ChangeRecord } from './undo-journal.js';
+
+/** Why an undo leaves a payee the change made. */
+const PAYEE_STAYS =
+  "YNAB's API cannot delete a payee: it stays in the payee list, with no transactions once this undo is done (delete or combine it in YNAB's Manage Payees)";
+
+/** What an undo cannot take back, and why: the payees the change made. */
+function stays(ctx: PlanContext, change: ChangeRecord): Record<string, unknown>[] {
+  return (change.payees_created ?? []).map((id) => ({ kind: 'payee', id, name: ctx.shown.payee(id) ?? id, why: PAYEE_STAYS }));
+}
+
+/**
+ * A refusal because the budget changed since: names the latest later change of the journal that
+ * touched what changed (undo it first), or says the change came from elsewhere (YNAB itself).
+ */
+async function refusalNaming(ctx: PlanContext, change: ChangeRecord, e: UndoConflictError): Promise<UndoConflictError> {
+  if (!e.changedSince.length) return e;
+  const touched = new Set(e.changedSince);
+  const later = (await ctx.changes.recent(ctx.budgetId, MAX_CHANGES)).find(
+    (c) => c.id > change.id && c.undo?.state !== 'undone' && c.entities.some((x) => touched.has(`${x.kind}:${x.id}`)),
+  );
+  const first = later
+    ? `Undo the later change first: change_id ${later.id} (${later.tool}: ${later.summary}), which changed it since; then this one.`
+    : 'No later change of this server changed it (it was changed in YNAB itself): put it back there, or leave this change as it is.';
+  return new UndoConflictError(e.message.replace(/ Nothing was changed\.$/, ` ${first} Nothing was changed.`), e.changedSince);
+}
 
 const UNDO_INPUT = { change_id: guardedString(100) };
 
@@ -22,7 +47,15 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
     throw new ArgumentError(
       `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`,
     );
-  checkUndoable(change, ctx.replica, ctx.shown);
+  try {
+    checkUndoable(change, ctx.replica, ctx.shown);
+  } catch (e) {
+    throw e instanceof UndoConflictError ? await refusalNaming(ctx, change, e) : e;
+  }
+  const kept = stays(ctx, change);
+  const keptNotice = kept.length
+    ? [`${kept.length} payee${kept.length === 1 ? '' : 's'} the change made stay${kept.length === 1 ? 's' : ''}: ${PAYEE_STAYS}.`]
+    : [];
   return {
     tool: ctx.tool,
     budgetId: ctx.budgetId,
@@ -31,6 +64,7 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
     kinds: ['undo'],
     // The entities as they are now: a change in between spends the token.
     entities: undoEntities(change),
+    ...(kept.length ? { details: { not_undone: kept }, notices: keptNotice } : {}),
     apply: async (w) => {
       const claimed = await ctx.changes.claim(ctx.budgetId, change.id);
       if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
@@ -47,7 +81,11 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
         );
         if (restored.length < draft.entities.length)
           notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
-        return { result: { undone: change.id, count: draft.entities.length, restored }, draft, notices };
+        return {
+          result: { undone: change.id, count: draft.entities.length, restored, ...(kept.length ? { not_undone: kept } : {}) },
+          draft,
+          notices: [...keptNotice, ...notices],
+        };
       } catch (e) {
         const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
         if (partial?.length)

@@ -20,6 +20,13 @@ import type { BudgetReplica } from '../sync/replica.js';
 
 export class UndoConflictError extends Error {
   override readonly name = 'UndoConflictError';
+  constructor(
+    message: string,
+    /** The entities that changed since (kind:id), for naming the later change that changed them. */
+    readonly changedSince: string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 const lines = (s: State | null) => (s?.subtransactions as State[] | undefined) ?? [];
@@ -63,16 +70,19 @@ export function checkUndoable(change: ChangeRecord, r: BudgetReplica, s: Shown):
     );
   }
   const problems: string[] = [];
+  const changed: string[] = [];
   for (const e of change.entities) {
     if (e.action === 'delete') continue; // gone stays gone: it is created again (a transfer's other side with it)
     const now = currentState(r, e.kind, e.id);
     if (!changedFields(e.kind, e.after, now).length) continue;
     const what = describeEntity(e.kind, e.id, e.after, s);
     problems.push(now ? `${what}: ${differenceText(e.kind, e.after, now, s, 'the change left')}` : `${what} was deleted since`);
+    changed.push(`${e.kind}:${e.id}`);
   }
   if (problems.length) {
     throw new UndoConflictError(
       `the budget changed since change ${change.id}, so undoing it would overwrite that: ${problems.join('; ')}. Nothing was changed.`,
+      changed,
     );
   }
   // What is created again names accounts, payees and categories as they were: each must still be

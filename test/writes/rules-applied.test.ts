@@ -93,7 +93,7 @@ describe('apply_rules', () => {
     expect(preview.count).toBe(8);
     expect(preview.by_rule).toEqual({ [shell.id]: 8, [flag.id]: 8 });
     const row = preview.rows.find((r: any) => r.id === mine[0]);
-    expect(row.set).toMatchObject({ payee: `Shell ${u}`, category: 'Fuel', flag: 'blue' });
+    expect(row.changes).toMatchObject({ payee: { to: `Shell ${u}` }, category: { to: 'Fuel' }, flag: { from: null, to: 'blue' } });
     expect(row.rules).toEqual({ payee_name: shell.id, category_id: shell.id, flag_color: flag.id });
 
     requests = 0;
