@@ -121,7 +121,7 @@ describe('a body over the limit', () => {
     const answers: string[] = [];
     for (let i = 0; i < 50; i++) {
       const res = await fetch(s.url, { method: 'POST', headers: { ...MCP_HEADERS, 'content-length': String(body.length) }, body }).then(
-        async (r) => `${r.status} ${r.headers.get('connection')} ${(await r.json()).error.message}`,
+        async (r) => `${r.status} ${r.headers.get('connection')} ${((await r.json()) as { error: { message: string } }).error.message}`,
         (e: Error) => `no answer: ${e.message} (${String((e.cause as Error | undefined)?.message)})`,
       );
       answers.push(res);
@@ -143,7 +143,7 @@ describe('a body over the limit', () => {
       ),
     );
     const byFetch = await fetch(s.url, { method: 'POST', headers: MCP_HEADERS, body: stream as ReadableStream, duplex: 'half' } as RequestInit);
-    expect([byFetch.status, (await byFetch.json()).error.message]).toEqual([413, EXPECTED_MESSAGE]);
+    expect([byFetch.status, ((await byFetch.json()) as { error: { message: string } }).error.message]).toEqual([413, EXPECTED_MESSAGE]);
   });
 
   it('of exactly the limit, declared or streamed, is read whole and answered; one byte more is refused', async () => {
