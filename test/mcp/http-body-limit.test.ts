@@ -6,10 +6,10 @@
  * real listening server with its default limit of 1 MiB.
  */
 import { request as httpRequest } from 'node:http';
-import { connect as netConnect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/transport/http.js';
+import { postThenRead } from '../helpers/post-then-read.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { connect, INITIALIZE, MCP_HEADERS, served, type Served } from './http-harness.js';
 
@@ -60,35 +60,6 @@ function postChunked(url: string, total: number): Promise<{ status: number; text
   });
 }
 
-/**
- * A client that reads the answer only once it has sent the whole request, as simple clients do
- * (a raw socket, paused until then): it gets the answer only if the server read the body.
- * Chunked: the body goes as 64 KiB chunks, with no length declared.
- */
-function postThenRead(url: string, body: Buffer, chunked = false): Promise<string> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    const socket = netConnect({ host: u.hostname, port: Number(u.port) });
-    socket.pause();
-    let text = '';
-    socket.on('error', (e) => resolve(`no answer: ${e.message}${text ? `, after ${JSON.stringify(text.slice(0, 40))}` : ''}`));
-    const head = [`POST ${u.pathname} HTTP/1.1`, `Host: ${u.host}`, ...Object.entries(MCP_HEADERS).map(([k, v]) => `${k}: ${v}`), 'Connection: close'];
-    head.push(chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`);
-    socket.write(`${head.join('\r\n')}\r\n\r\n`);
-    const framed: Buffer[] = [];
-    for (let at = 0; chunked && at < body.length; at += 64 * 1024) {
-      const piece = body.subarray(at, at + 64 * 1024);
-      framed.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
-    }
-    socket.write(chunked ? Buffer.concat([...framed, Buffer.from('0\r\n\r\n')]) : body, () => {
-      socket.setEncoding('utf8');
-      socket.on('data', (c: string) => (text += c));
-      socket.on('end', () => resolve(`${/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]} ${JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.message}`));
-      socket.resume();
-    });
-  });
-}
-
 /** node:http with a declared length, reading the answer whenever it comes (as http-harness's raw() does). */
 function postWithNode(url: string, body: Buffer): Promise<string> {
   const u = new URL(url);
@@ -112,7 +83,7 @@ describe('a body over the limit', () => {
     const body = padded(5 * MiB);
     const answers: string[] = [];
     for (let i = 0; i < 50; i++) answers.push(await postWithNode(s.url, body));
-    for (let i = 0; i < 50; i++) answers.push(await postThenRead(s.url, body));
+    for (let i = 0; i < 50; i++) answers.push(await postThenRead(s.url, MCP_HEADERS, body));
     expect(answers).toEqual(Array(100).fill(`413 ${EXPECTED_MESSAGE}`));
   });
 
@@ -130,7 +101,7 @@ describe('a body over the limit', () => {
   });
 
   it('streamed without a length (20 MiB chunked): a 413, by a client that reads only after sending, by node:http and by fetch', async () => {
-    expect(await postThenRead(s.url, padded(20 * MiB), true)).toBe(`413 ${EXPECTED_MESSAGE}`);
+    expect(await postThenRead(s.url, MCP_HEADERS, padded(20 * MiB), true)).toBe(`413 ${EXPECTED_MESSAGE}`);
     const byNode = await postChunked(s.url, 20 * MiB);
     expect([byNode.status, JSON.parse(byNode.text).error.message]).toEqual([413, EXPECTED_MESSAGE]);
 
