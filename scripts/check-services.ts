@@ -109,17 +109,6 @@ function tagsAround(n: ts.Node): Set<string> {
   return tags;
 }
 
-/** The services a test file declares, for the whole file or for some of its blocks. */
-export function declaredServices(file: string, text: string): ServiceName[] {
-  const tags = moduleTags(text);
-  const visit = (n: ts.Node): void => {
-    if (ts.isCallExpression(n)) blockTags(n, tags);
-    ts.forEachChild(n, visit);
-  };
-  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
-  return (['redis', 'chromium', 'keychain', 'openssl'] as const).filter((s) => tags.has(s));
-}
-
 /** What a call starts by itself, or null. */
 function directStart(call: ts.CallExpression, imports: Map<string, Imported>): { service: ServiceName; via: string } | null {
   const callee = call.expression;
@@ -279,17 +268,7 @@ export function describeProblem(p: ServiceProblem): string {
   return `${p.file}:${p.line}: starts ${p.service} (${p.via}) without a "// @module-tag ${p.service}" line (see test/helpers/services.ts)`;
 }
 
-/** The test files that declare a service: what .ci/without-services runs with the programs hidden. */
-export function declaringFiles(root: string): string[] {
-  return tsFiles(join(root, 'test'))
-    .filter((path) => /\.test\.(ts|mts)$/.test(path) && declaredServices(path, readFileSync(path, 'utf8')).length > 0)
-    .map((path) => relative(root, path))
-    .sort();
-}
-
-if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--declaring') {
-  console.log(declaringFiles(process.cwd()).join('\n'));
-} else if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}`) {
   // The repository here, or the one named (the check's own test feeds it one).
   const problems = repositoryServiceProblems(resolve(process.argv[2] ?? process.cwd()));
   for (const p of problems) console.error(describeProblem(p));

@@ -83,8 +83,12 @@ export class ServerState {
     }, WARM_UP_DELAY_MS).unref();
   }
 
+  /** Set by close(): a call still running then (one past its HTTP deadline) starts no stack. */
+  private closed = false;
+
   /** The API stack, created on first use. */
   async ready(): Promise<Stack> {
+    if (this.closed) throw new Error('The server has closed; this call was still running and ends here, with nothing written.');
     this.stack ??= (async () => {
       // The HTTP client, replicas and ledger are loaded with the first call: tools/list needs none.
       const [connection, { createStack }] = await Promise.all([this.connect(), import('../stack/stack.js')]);
@@ -127,7 +131,9 @@ export class ServerState {
     }
   }
 
+  /** Nothing is written to the state directory once this has returned (storage/closing.ts). */
   async close(): Promise<void> {
+    this.closed = true;
     const stack = await this.started();
     await stack?.close();
   }

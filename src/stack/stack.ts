@@ -11,6 +11,7 @@ import type { Era } from '../api/operations/index.js';
 import { openSecretStore } from '../auth/secret-store.js';
 import { configDir as defaultConfigDir, stateDir as defaultStateDir } from '../paths.js';
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';
+import { ClosingGate } from '../storage/closing.js';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
@@ -101,7 +102,9 @@ export function defaultKeySource(stateDir: string, configDir: string, warn: (lin
 export function createStack(opts: StackOptions): Stack {
   const state = opts.stateDir ?? defaultStateDir();
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const store = opts.store ?? new FileStateStore(state, { warn: log });
+  // Nothing reaches the store once close() has returned, not even from a call still running (closing.ts).
+  const gate = new ClosingGate();
+  const store = gate.store(opts.store ?? new FileStateStore(state, { warn: log }));
   const ledgers = new Map<string, QuotaLedger>();
   const ledger = (token: string): QuotaLedger => {
     const key = tokenKey(token);
@@ -122,7 +125,9 @@ export function createStack(opts: StackOptions): Stack {
   // One key seals everything kept that holds budget data: saved replicas, the undo journal, confirm
   // tokens, house rules. Without saved replicas (the sandbox, throwaway state) it lives only in this process;
   // instances sharing a store are given one key source they share (hosted mode: the data key's).
-  const keys = opts.keySource ?? (opts.persist === false ? ephemeralKey() : defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log));
+  const keySource = opts.keySource ?? (opts.persist === false ? ephemeralKey() : defaultKeySource(state, opts.configDir ?? defaultConfigDir(), log));
+  // The key file may be written on first use: through the gate too.
+  const keys: KeySource = { key: () => gate.run('the key that seals what is kept', 'read', () => keySource.key()) };
   const files = opts.persist === false ? undefined : new ReplicaFiles(store, keys, log);
   const createRecords = new CreateRecords(store, identity, Date.now, opts.shared === true);
   const shared: SharedReplicas | undefined = opts.shared
@@ -156,6 +161,7 @@ export function createStack(opts: StackOptions): Stack {
     async close() {
       await replicas.flush();
       await client.close();
+      await gate.close();
     },
   };
 }

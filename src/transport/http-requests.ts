@@ -3,14 +3,15 @@
  * /readyz answered first, with no check (http-health.ts); during a drain, 503; Host (DNS
  * rebinding) and Origin (browser pages) → 403, unless hosted; the endpoint path → 404 (hosted
  * mode's own routes first); a method other than POST → 405 with Allow (http-methods.ts); the
- * bearer token, or hosted mode's authentication → 401; then the SDK handler under a body size
- * limit (413) and a deadline. Every request is logged in one line when there is a log (never its
+ * bearer token, or hosted mode's authentication → 401; then the body, read under its size limit
+ * (413, http-body.ts), and the SDK handler under a deadline. Every request is logged in one line when there is a log (never its
  * headers), and what throws ends in a 500 or a cut connection, never a crash.
  * Kept apart from the server's setup so that the guard order reads in one place.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { readBody } from './http-body.js';
 import { withDeadline, type Exchange } from './http-deadline.js';
 import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
 import { bearerToken, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
@@ -66,14 +67,16 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
       });
     }
   }
-  // The adapter answers a body over the limit with 413 (a JSON-RPC error body, Connection:
-  // close) before anything is parsed: there is no request id to answer to yet, and the status is
-  // what HTTP clients surface.
+  // A body over the limit is answered 413 (a JSON-RPC error body, Connection: close) before
+  // anything is parsed, and the rest of it read and thrown away (http-body.ts): there is no
+  // request id to answer to yet, and the status is what HTTP clients surface.
+  const withBody = await readBody(req, res, maxBodyBytes);
+  if (!withBody) return;
   const answer = () =>
     toNodeHandler(withDeadline(endListenOnDrain(deps.served, deps.drain, exchange), requestTimeoutMs, exchange), {
       maxRequestBodySize: maxBodyBytes,
       onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
-    })(req, res);
+    })(withBody, res);
   const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
   await (deps.bus && auth ? deps.bus.run(hosted!.userOf(auth), answer) : answer());
 }

@@ -3,7 +3,8 @@
  * Chromium, a Secret Service keychain or openssl skip, and the run says once per missing one how
  * to get it; with YNAB_MCP_REQUIRE_SERVICES (which .ci/run sets) they fail instead, saying what is
  * missing. Such a machine is played by a child vitest whose PATH holds node alone, whose
- * YNAB_MCP_CHROMIUM names a path with nothing there, and whose D-Bus socket does not exist.
+ * YNAB_MCP_CHROMIUM names a path with nothing there, and whose D-Bus socket does not exist; and,
+ * where this run may, by .ci/without-services, which hides the programs in a mount namespace.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -60,26 +61,31 @@ describe('a machine with only Node.js', () => {
     expect(lines.find((l) => l.includes('"redis"'))).toContain('redis-server is not on PATH');
   });
 
-  it('a file needing two services, one of them here, starts neither: openssl without redis-server, and redis-server without openssl', async () => {
-    // Vitest merges a test's tag options in order: an available service's tag must not undo a
-    // missing one's skip, or the file's beforeAll starts the deployment and fails.
-    const hosted = ['test/hosted/authorization.test.ts', 'test/hosted/sign-in-rules.test.ts'];
-    for (const keep of [['openssl'], ['redis-server', 'redis-cli']]) {
-      const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-some-programs-'));
-      symlinkSync(process.execPath, join(dir, 'node'));
-      for (const p of keep) symlinkSync(which(p), join(dir, p));
-      try {
-        const run = await runVitest(REPO_ROOT, hosted, bare({ PATH: dir }));
-        expect(
-          run.report.testResults.map((f) => [relative(REPO_ROOT, f.name), f.status, f.message]),
-          keep.join(),
-        ).toEqual(hosted.map((f) => [f, 'passed', '']));
-        expect([run.report.numFailedTests, run.report.numPendingTests, run.code]).toEqual([0, run.report.numTotalTests, 0]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
+  // It needs both programs here, to keep one of them on the child's PATH: without either, it skips.
+  it(
+    'a file needing two services, one of them here, starts neither: openssl without redis-server, and redis-server without openssl',
+    { tags: ['redis', 'openssl'] },
+    async () => {
+      // Vitest merges a test's tag options in order: an available service's tag must not undo a
+      // missing one's skip, or the file's beforeAll starts the deployment and fails.
+      const hosted = ['test/hosted/authorization.test.ts', 'test/hosted/sign-in-rules.test.ts'];
+      for (const keep of [['openssl'], ['redis-server', 'redis-cli']]) {
+        const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-some-programs-'));
+        symlinkSync(process.execPath, join(dir, 'node'));
+        for (const p of keep) symlinkSync(which(p), join(dir, p));
+        try {
+          const run = await runVitest(REPO_ROOT, hosted, bare({ PATH: dir }));
+          expect(
+            run.report.testResults.map((f) => [relative(REPO_ROOT, f.name), f.status, f.message]),
+            keep.join(),
+          ).toEqual(hosted.map((f) => [f, 'passed', '']));
+          expect([run.report.numFailedTests, run.report.numPendingTests, run.code]).toEqual([0, run.report.numTotalTests, 0]);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
       }
-    }
-  });
+    },
+  );
 
   it(`with ${REQUIRE_ENV} (and the older YNAB_MCP_KEYCHAIN_TEST=1) those tests fail instead, saying what is missing`, async () => {
     const run = await runVitest(REPO_ROOT, FILES.slice(0, 3), bare({ [REQUIRE_ENV]: 'redis,chromium,openssl', YNAB_MCP_KEYCHAIN_TEST: '1' }));
@@ -104,11 +110,17 @@ describe('a machine with only Node.js', () => {
   });
 });
 
+/** .ci/without-services needs `unshare --mount`: root, or sudo without a password. */
+const canHide =
+  process.getuid?.() === 0 ? spawnSync('unshare', ['--mount', 'true']).status === 0 : spawnSync('sudo', ['-n', 'unshare', '--mount', 'true']).status === 0;
+
 describe('.ci/without-services (run by .ci/run)', () => {
-  it('hides the programs from the files that declare a service: they skip, and the run passes', () => {
+  it.skipIf(!canHide)('hides the programs in a namespace of its own: their tests skip, the run passes, and nothing is hidden outside it', () => {
     const out = mkdtempSync(join(tmpdir(), 'ynab-mcp-without-services-'));
     try {
-      const files = ['test/hosted/sign-in-rules.test.ts', 'test/views/markup.test.ts', 'test/cli/first-run-errors.test.ts'];
+      // One file per service, every test of each declaring one.
+      const files = ['test/hosted/sign-in-rules.test.ts', 'test/views/markup.test.ts', 'test/auth/keychain.test.ts'];
+      const mounts = readFileSync('/proc/self/mountinfo', 'utf8');
       // Run from a vitest worker, whose switches must not leak in: the script starts clean.
       const run = spawnSync(join(REPO_ROOT, '.ci/without-services'), [join(out, 'r.json'), ...files], {
         cwd: REPO_ROOT,
@@ -116,13 +128,20 @@ describe('.ci/without-services (run by .ci/run)', () => {
         encoding: 'utf8',
       });
       expect(run.status, run.stderr).toBe(0);
+      expect(readFileSync('/proc/self/mountinfo', 'utf8'), 'mounts left behind outside the namespace').toBe(mounts);
       const report = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')) as ChildRun['report'];
-      expect([report.numTotalTests, report.numFailedTests, report.numPassedTests]).toEqual([report.numPendingTests, 0, 0]);
+      expect(report.testResults.map((f) => [relative(REPO_ROOT, f.name), f.status]).sort()).toEqual([...files].sort().map((f) => [f, 'passed']));
+      expect([report.numFailedTests, report.numPassedTests]).toEqual([0, 0]);
+      expect(report.numPendingTests).toBe(report.numTotalTests);
+      expect(report.numTotalTests).toBeGreaterThan(10);
       for (const name of SERVICES.map((s) => s.name))
         expect(
           notices(run.stderr).some((l) => l.includes(`skipping the tests tagged "${name}"`)),
           name,
         ).toBe(true);
+      // Absent there, not merely unusable: found by nothing, on PATH or at Chromium's path.
+      expect(notices(run.stderr).find((l) => l.includes('"redis"'))).toContain('redis-server is not on PATH');
+      expect(notices(run.stderr).find((l) => l.includes('"chromium"'))).toContain('no Chromium at /usr/bin/chromium');
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

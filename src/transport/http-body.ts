@@ -1,0 +1,97 @@
+/**
+ * The body of a request to the MCP endpoint, read here under the size limit before the SDK's
+ * adapter sees it (http-requests.ts). A body over the limit, declared (Content-Length) or
+ * streamed (chunked), gets its 413 at once, and what the client is still sending is read and
+ * thrown away, up to DISCARD_BYTES or DISCARD_MS, before the connection closes. Closing while the
+ * client is still sending makes its side see a reset, and most clients then report a cut
+ * connection (no status at all) instead of the 413 already on its way; the adapter's own limit
+ * did exactly that (it stops reading, answers, and closes), in two runs of three.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** What is read and thrown away after a 413 at most; past it the connection is cut. */
+export const DISCARD_BYTES = 64 * 1024 * 1024;
+/** How long a 413's connection waits at most for the rest of the body. */
+export const DISCARD_MS = 5_000;
+
+export function tooLargeMessage(maxBytes: number): string {
+  return `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
+}
+
+/**
+ * Answers 413 now (the answer is complete: its length is declared), then reads what still comes
+ * and ends the response, which closes the connection, once the body has ended or the bound is
+ * reached: the answer is flushed before the close, and the close finds nothing left unread.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+  const text = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: tooLargeMessage(maxBytes) }, id: null });
+  res.writeHead(413, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), connection: 'close' });
+  res.write(text);
+  let discarded = 0;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    req.off('data', discard);
+    res.end();
+  };
+  const discard = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_BYTES) end();
+  };
+  const timer = setTimeout(end, DISCARD_MS);
+  timer.unref();
+  req.on('data', discard);
+  req.once('end', end);
+  req.once('close', end);
+  if (req.readableEnded) end();
+}
+
+/**
+ * The request with its body read, for the SDK's adapter (which reads headers, method, url, auth
+ * and iterates the body), or undefined once this answered (413) or the client went away.
+ */
+export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<IncomingMessage | undefined> {
+  if (Number(req.headers['content-length']) > maxBytes) {
+    refuseTooLarge(req, res, maxBytes);
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const settle = (result: IncomingMessage | undefined) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= maxBytes) return void chunks.push(chunk);
+      chunks.length = 0;
+      settle(undefined);
+      refuseTooLarge(req, res, maxBytes);
+    };
+    const onEnd = () => settle(withBody(req, Buffer.concat(chunks)));
+    // Gone before the body ended: nobody to answer.
+    const onClose = () => {
+      settle(undefined);
+      res.destroy();
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.once('error', onClose);
+  });
+}
+
+/** A stand-in for `req` whose body is `body`, read already. */
+function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const standIn = Readable.from(body.length > 0 ? [body] : []);
+  const { headers, method, url } = req;
+  const auth = (req as IncomingMessage & { auth?: unknown }).auth;
+  return Object.assign(standIn, { headers, method, url, ...(auth !== undefined ? { auth } : {}) }) as unknown as IncomingMessage;
+}
