@@ -14,7 +14,9 @@ import { API_WRITES, type ApiWrite, type Item } from './api-writes.js';
 import type { DuplicateGuard } from './duplicates.js';
 import type { Renamed } from './create-rules.js';
 import { payeeNamesIn } from './new-payees.js';
-import { describeEntity, type EntityChange, type Shown } from './entities.js';
+import { accountBalances } from './after-state.js';
+import { describeEntity, shownBy, type EntityChange, type Shown } from './entities.js';
+import { readFor } from './reads.js';
 import { followUp } from './follow-ups.js';
 import type { ConfirmInput } from './gate.js';
 import type { Draft } from './plan.js';
@@ -127,6 +129,7 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
   if (data.duplicate_import_ids) extras.duplicate_import_ids = data.duplicate_import_ids;
   if (data.not_applied) extras.not_applied = data.not_applied;
   Object.assign(extras, after.extras);
+  if (w.op.id === 'createTransaction') Object.assign(extras, await balancesAfter(s, w.budgetId, data));
   if (done.recorded.change_id) extras.change_id = done.recorded.change_id;
   const notices = [
     ...(done.plan.notices ?? []),
@@ -140,6 +143,21 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
     );
   }
   return { res, data, extras, notices };
+}
+
+/**
+ * The accounts a create put money in, as it left them: from the budget's copy with the answer
+ * merged (no request while the copy is within its staleness bound). Nothing when the copy is
+ * behind YNAB by more than this write (it could not be synced): its sums would be wrong.
+ */
+async function balancesAfter(s: WriteSetting, budgetId: string, data: Item): Promise<Record<string, unknown>> {
+  const made: Item[] = [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
+  if (!made.length) return {};
+  const { replica, notice } = await readFor(s.service.replicas, budgetId, 'direct-write');
+  if (notice) return {};
+  // A transfer's other side is in the copy only after a sync: its account is given when that side is there.
+  const pairs = made.filter((t) => t.transfer_account_id && replica.transactions.has(t.transfer_transaction_id)).map((t) => t.transfer_account_id as string);
+  return { accounts: accountBalances(replica, shownBy(replica), [...made.map((t) => t.account_id as string), ...pairs]) };
 }
 
 /** Runs an API write tool's call through the pipeline. */
