@@ -41,6 +41,24 @@ export function accountBalances(r: BudgetReplica, s: Shown, accountIds: readonly
 }
 
 /**
+ * Whether the copy lacks a transfer's other side in one of these accounts (our own write made the
+ * transfer and the copy has not synced since): their sums would be short of it.
+ */
+export function missesTransferSides(r: BudgetReplica, accountIds: readonly string[]): boolean {
+  const ids = new Set(accountIds);
+  // The other side of a transfer from a split's line is that line (its id is a line's).
+  let lineIds: Set<string> | undefined;
+  const has = (id: string) => r.transactions.has(id) || (lineIds ??= new Set([...r.lines.values()].flatMap((m) => [...m.keys()]))).has(id);
+  for (const t of r.transactions.values())
+    if (!t.deleted && t.transfer_account_id && ids.has(t.transfer_account_id) && t.transfer_transaction_id && !has(t.transfer_transaction_id)) return true;
+  for (const m of r.lines.values())
+    for (const x of m.values())
+      if (!x.deleted && x.transfer_account_id && ids.has(x.transfer_account_id) && x.transfer_transaction_id && !r.transactions.has(x.transfer_transaction_id))
+        return true;
+  return false;
+}
+
+/**
  * The approval queue after the write: how many transactions still wait for approval, and how many
  * of those have no category (as review_transactions and needs_attention count them).
  */

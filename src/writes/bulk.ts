@@ -271,8 +271,14 @@ function recategorize(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECATEGORI
   };
   // Where the money was and where it is now: the changed transactions by their category before and after.
   const moved: After = (c, done) => ({
-    from: byCategory(c.shown, done.map((e) => ({ category_id: (e.before!.category_id as string | null) ?? null, amount: e.before!.amount as number }))),
-    to: byCategory(c.shown, done.map((e) => ({ category_id: (e.after!.category_id as string | null) ?? null, amount: e.after!.amount as number }))),
+    from: byCategory(
+      c.shown,
+      done.map((e) => ({ category_id: (e.before!.category_id as string | null) ?? null, amount: e.before!.amount as number })),
+    ),
+    to: byCategory(
+      c.shown,
+      done.map((e) => ({ category_id: (e.after!.category_id as string | null) ?? null, amount: e.after!.amount as number })),
+    ),
   });
   return planBulk('Recategorize', decide, undefined, moved)(ctx, selection, { new_category_id: target });
 }

@@ -242,7 +242,10 @@ async function planSplitTool(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INP
       const done = await applySplit(p, a.transaction_id, w, ctx.shown);
       return {
         result: {
-          transaction: { ...txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)), lines: lineRows(ctx.shown, done.transaction.subtransactions) },
+          transaction: {
+            ...txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)),
+            lines: lineRows(ctx.shown, done.transaction.subtransactions),
+          },
           ...(p.rewrite ? { replaced: a.transaction_id } : {}),
           kept: p.kept,
           ...(p.lost.length ? { not_kept: p.lost } : {}),

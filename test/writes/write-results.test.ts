@@ -56,7 +56,10 @@ describe('writes report their result', () => {
     );
     const m = (await get(`/months/${month}`)).month;
     const now = (name: string) => m.categories.find((c: any) => c.name === name);
-    for (const [side, name] of [['from', 'Fun Money'], ['to', 'Groceries']] as const) {
+    for (const [side, name] of [
+      ['from', 'Fun Money'],
+      ['to', 'Groceries'],
+    ] as const) {
       expect(res[side]).toMatchObject({
         assigned_milliunits: now(name).budgeted,
         assigned_formatted: usd(now(name).budgeted),
@@ -86,6 +89,20 @@ describe('writes report their result', () => {
     expect(made.filter((r) => !r.startsWith('POST'))).toEqual([]);
   });
 
+  it('create_transactions with a transfer: both accounts, the other side read with one delta', async () => {
+    const payee = (await get(`/accounts/${accountId('Rainy Day Savings')}`)).account.transfer_payee_id;
+    const { value: res, requests: made } = await counted(async () =>
+      ok(
+        await h.call('create_transactions', {
+          transactions: [{ account_id: 'Everyday Checking', date: today, amount: -15, payee_id: payee, memo: 'results transfer' }],
+        }),
+      ),
+    );
+    expect(res.accounts).toEqual([await balances('Everyday Checking'), await balances('Rainy Day Savings')]);
+    expect(made.filter((r) => r.startsWith('POST'))).toHaveLength(1);
+    expect(made.length).toBeLessThanOrEqual(2);
+  });
+
   it('create_transfer: both accounts after (the other side read back with one delta)', async () => {
     const { value: res, requests: made } = await counted(async () =>
       ok(await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Rainy Day Savings', amount: 40, memo: 'results' })),
@@ -110,7 +127,8 @@ describe('writes report their result', () => {
       const lines = t.subtransactions.filter((x: any) => !x.deleted);
       const parts = lines.length ? lines : [t];
       return (
-        onBudget.has(t.account_id) && parts.some((x: any) => (!x.category_id || x.category_id === uncategorizedId) && !(x.transfer_account_id && budgetAccount(x.transfer_account_id)))
+        onBudget.has(t.account_id) &&
+        parts.some((x: any) => (!x.category_id || x.category_id === uncategorizedId) && !(x.transfer_account_id && budgetAccount(x.transfer_account_id)))
       );
     });
     expect(all.map((t: any) => t.id)).toContain(ids[1]);
