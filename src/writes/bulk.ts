@@ -163,6 +163,7 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void,
         answer: {
           updated: 0,
           ...details,
+          ...after?.(ctx, []),
           message: `Nothing to change: ${unchanged.length ? `${unchanged.length} already as asked` : 'no transaction matches'}${skipped.length ? `, ${skipped.length} cannot be changed (see skipped)` : ''}.`,
         },
         apply: async () => ({ result: {} }),
@@ -270,16 +271,19 @@ function recategorize(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECATEGORI
     return t.category_id === target ? { unchanged: 'already' } : { change: { category_id: target } };
   };
   // Where the money was and where it is now: the changed transactions by their category before and after.
-  const moved: After = (c, done) => ({
-    from: byCategory(
-      c.shown,
-      done.map((e) => ({ category_id: (e.before!.category_id as string | null) ?? null, amount: e.before!.amount as number })),
-    ),
-    to: byCategory(
-      c.shown,
-      done.map((e) => ({ category_id: (e.after!.category_id as string | null) ?? null, amount: e.after!.amount as number })),
-    ),
-  });
+  const moved: After = (c, done) =>
+    !done.length
+      ? {}
+      : {
+          from: byCategory(
+            c.shown,
+            done.map((e) => ({ category_id: (e.before!.category_id as string | null) ?? null, amount: e.before!.amount as number })),
+          ),
+          to: byCategory(
+            c.shown,
+            done.map((e) => ({ category_id: (e.after!.category_id as string | null) ?? null, amount: e.after!.amount as number })),
+          ),
+        };
   return planBulk('Recategorize', decide, undefined, moved)(ctx, selection, { new_category_id: target });
 }
 

@@ -136,6 +136,12 @@ describe('writes report their result', () => {
     // The update, and the plan's read of the budget now (approving may be held for a preview); the answer adds none.
     expect(made.filter((r) => r.startsWith('PATCH'))).toHaveLength(1);
     expect(made.length).toBeLessThanOrEqual(2);
+    // Nothing to change (already approved) still says where the queue stands.
+    expect(ok(await h.call('approve_transactions', { transaction_ids: [ids[0]] }))).toMatchObject({
+      updated: 0,
+      unapproved_left: all.length,
+      unapproved_uncategorized: noCategory.length,
+    });
   });
 
   it('recategorize_transactions: the changed transactions by category, before and after', async () => {
