@@ -3,7 +3,7 @@
  * first, each with a suggested category (a house rule's, ./rule-suggest.ts, else the history's,
  * ./suggest.ts) and what a reviewer should notice (./review-flags.ts); the summary counts and totals the whole queue, not only the page. Compact
  * rows name the payee, account and categories (approve_transactions takes names) and keep the
- * transaction's id, which approving needs; full detail adds every id and formatted figure.
+ * transaction's id, which approving needs; full detail gives every field the API gives a transaction.
  */
 import * as z from 'zod';
 import type * as E from '../api/schemas/entities.js';
@@ -12,7 +12,8 @@ import { NameOrId } from '../shared/arg-schemas.js';
 import { decodeCursor, encodeCursor } from '../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from './args.js';
 import { uncategorizedLine } from './attention.js';
-import { flows, present, rowMoney } from './format.js';
+import { flows, rowMoney } from './format.js';
+import { fullTransaction } from './full-row.js';
 import { flagger } from './review-flags.js';
 import { ruleSuggester } from './rule-suggest.js';
 import { categorySuggester, type Suggestion } from './suggest.js';
@@ -127,23 +128,8 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
       const other = s && s.category_id !== t.category_id ? s.category : null;
       return trimmed([t.id, t.date, payee, t.amount, category, s?.confidence ?? null, compactBasis(s), other, shown]);
     }
-    return present({
-      id: t.id,
-      date: t.date,
-      payee,
-      payee_id: t.payee_id,
-      import_payee_name: t.import_payee_name,
-      ...ctx.money('amount', t.amount),
-      account: v.accountName(t.account_id),
-      account_id: t.account_id,
-      category,
-      category_id: t.category_id,
-      memo: t.memo,
-      cleared: t.cleared,
-      approved: t.approved,
-      suggestion: s ?? null,
-      flags: shown,
-    });
+    // Full detail: every field the API gives the transaction (full-row.ts), then what review adds.
+    return { ...fullTransaction(ctx, t), suggestion: s ?? null, flags: shown };
   });
   let outflow = 0;
   let inflow = 0;

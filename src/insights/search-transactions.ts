@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from '../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from './args.js';
 import { FILTER_ARGS, lineFilter } from './filter.js';
 import { flows, present, rowMoney } from './format.js';
+import { fullLine } from './full-row.js';
 import { sums } from './group.js';
 import type { InsightArgs, InsightContext, InsightResult } from './types.js';
 import type { Line } from './view.js';
@@ -20,20 +21,20 @@ export const SEARCH_TRANSACTIONS_INPUT = {
   ...DETAIL_ARG,
 };
 
-/** A line as a search row: what identifies it and what it says. */
-function searchRow(ctx: InsightContext, l: Line, full: boolean): Record<string, unknown> {
+/** A line as a compact search row: what identifies it and what it says (full detail: full-row.ts). */
+function searchRow(ctx: InsightContext, l: Line): Record<string, unknown> {
   const t = l.transaction;
   return present({
     id: l.id,
     transaction_id: l.parent_id,
     date: l.date,
-    ...rowMoney(ctx.money, full)('amount', l.amount),
+    ...rowMoney(ctx.money, false)('amount', l.amount),
     payee_name: ctx.view.payeeName(l.payee_id),
     category_name: ctx.view.categoryName(l),
     account_name: ctx.view.accountName(l.account_id),
     memo: l.memo,
     // Compact rows say the status only where it is not the usual one (cleared, approved).
-    cleared: full || t.cleared !== 'cleared' ? t.cleared : null,
+    cleared: t.cleared !== 'cleared' ? t.cleared : null,
     approved: t.approved ? null : false,
     flag_color: t.flag_color || null,
   });
@@ -51,7 +52,7 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
   const full = a.detail === 'full';
   return {
     structured: {
-      transactions: page.map((l) => searchRow(ctx, l, full)),
+      transactions: page.map((l) => (full ? fullLine(ctx, l) : searchRow(ctx, l))),
       count: matches.length,
       returned: page.length,
       has_more: end < matches.length,

@@ -14,6 +14,7 @@ import type * as E from '../api/schemas/entities.js';
 import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../insights/filter.js';
 import { guardedString, NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
+import { approvalQueue, byCategory } from './after-state.js';
 import { absentText, noCategory } from './checks.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
 import { BULK_LIMIT, type WriteKind } from './policy.js';
@@ -93,6 +94,7 @@ async function applyBulk(
   summary: string,
   entities: EntityChange[],
   details: Record<string, unknown>,
+  after?: After,
 ): Promise<Applied<Record<string, unknown>>> {
   const done: EntityChange[] = [];
   const byId = new Map(entities.map((e) => [e.id, e]));
@@ -122,13 +124,16 @@ async function applyBulk(
     throw e;
   }
   return {
-    result: { updated: done.length, ...details, transactions: done.slice(0, 50).map((e) => txnRow(ctx.shown, e.id, e.after!)) },
+    result: { updated: done.length, ...details, ...after?.(ctx, done), transactions: done.slice(0, 50).map((e) => txnRow(ctx.shown, e.id, e.after!)) },
     draft: { summary: summary.replace(/^(\w+)e /, '$1ed '), entities: done },
     notices: done.length > 50 ? [`The first 50 of ${done.length} changed transactions are listed.`] : [],
   };
 }
 
-function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void) {
+/** What the answer says of the budget as the write left it (after-state.ts), from the copy with the answers merged. */
+type After = (ctx: PlanContext, done: EntityChange[]) => Record<string, unknown>;
+
+function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void, after?: After) {
   return async (ctx: PlanContext, a: Selection, extra: Record<string, unknown> = {}): Promise<TaskPlan> => {
     const { ids, counted, filter } = selected(ctx, a);
     check?.(ids);
@@ -158,12 +163,13 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void)
         answer: {
           updated: 0,
           ...details,
+          ...after?.(ctx, []),
           message: `Nothing to change: ${unchanged.length ? `${unchanged.length} already as asked` : 'no transaction matches'}${skipped.length ? `, ${skipped.length} cannot be changed (see skipped)` : ''}.`,
         },
         apply: async () => ({ result: {} }),
       };
     }
-    return { ...base, apply: (w) => applyBulk(w, ctx, summary, entities, details) };
+    return { ...base, apply: (w) => applyBulk(w, ctx, summary, entities, details, after) };
   };
 }
 
@@ -231,7 +237,7 @@ async function approve(ctx: PlanContext, a: z.infer<z.ZodObject<typeof APPROVE_I
     ...(payees ? { payees: Object.fromEntries(named) } : {}),
     ...(ruling ? { apply_rules: true, rules: ruling.rulesDigest(rules?.list ?? []) } : {}),
   };
-  const plan = await planBulk('Approve', decide, check)(ctx, selection, extra);
+  const plan = await planBulk('Approve', decide, check, (c) => approvalQueue(c.replica))(ctx, selection, extra);
   return rules ? (await import('./apply-rules-run.js')).withRuleCounts(ctx, plan, ruled) : plan;
 }
 
@@ -264,7 +270,21 @@ function recategorize(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECATEGORI
     if (blocked) return { skip: blocked };
     return t.category_id === target ? { unchanged: 'already' } : { change: { category_id: target } };
   };
-  return planBulk('Recategorize', decide)(ctx, selection, { new_category_id: target });
+  // Where the money was and where it is now: the changed transactions by their category before and after.
+  const moved: After = (c, done) =>
+    !done.length
+      ? {}
+      : {
+          from: byCategory(
+            c.shown,
+            done.map((e) => ({ category_id: (e.before!.category_id as string | null) ?? null, amount: e.before!.amount as number })),
+          ),
+          to: byCategory(
+            c.shown,
+            done.map((e) => ({ category_id: (e.after!.category_id as string | null) ?? null, amount: e.after!.amount as number })),
+          ),
+        };
+  return planBulk('Recategorize', decide, undefined, moved)(ctx, selection, { new_category_id: target });
 }
 
 export const RECATEGORIZE_TRANSACTIONS = taskWrite({ input: RECATEGORIZE_INPUT, plan: recategorize });

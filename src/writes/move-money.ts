@@ -62,15 +62,18 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
   const notices = left < 0 ? [`${JSON.stringify(from.name)} will have ${ctx.shown.money(left)} available (overspent).`] : [];
   // Leaving the source overspent is held for a preview, which says what it would leave.
   const overspends = left < 0 && a.allow_overspend !== true;
-  const side = (c: E.CategoryBase, delta: number) => ({
+  // A category as YNAB's answer to its assignment left it.
+  const side = (c: E.CategoryBase, now: E.CategoryBase) => ({
     category_id: c.id,
     name: c.name,
     assigned_before_formatted: ctx.shown.money(c.budgeted),
-    assigned_milliunits: c.budgeted + delta,
-    assigned_formatted: ctx.shown.money(c.budgeted + delta),
-    available_milliunits: c.balance + delta,
-    available_formatted: ctx.shown.money(c.balance + delta),
+    assigned_milliunits: now.budgeted,
+    assigned_formatted: ctx.shown.money(now.budgeted),
+    available_milliunits: now.balance,
+    available_formatted: ctx.shown.money(now.balance),
   });
+  // Moving between two categories of one month leaves its Ready to Assign as it was (read within the last second).
+  const readyToAssign = r.months.get(month)!.to_be_budgeted;
   return {
     tool: ctx.tool,
     budgetId: ctx.budgetId,
@@ -93,7 +96,15 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
         { ...entities[1]!, after: monthCategoryState(month, gave) },
       ];
       return {
-        result: { month, moved_milliunits: amount, moved_formatted: ctx.shown.money(amount), from: side(from, -amount), to: side(to, amount) },
+        result: {
+          month,
+          moved_milliunits: amount,
+          moved_formatted: ctx.shown.money(amount),
+          from: side(from, took),
+          to: side(to, gave),
+          ready_to_assign_milliunits: readyToAssign,
+          ready_to_assign_formatted: ctx.shown.money(readyToAssign),
+        },
         draft: { summary, entities: done },
       };
     },

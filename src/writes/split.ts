@@ -27,7 +27,7 @@ import { optionalMoney, requiredMoney } from '../shared/money-args.js';
 import { absentText } from './checks.js';
 import { currentState, describeEntity, transactionState, type EntityChange, type Shown, type State } from './entities.js';
 import type { Draft } from './plan.js';
-import { txnRow } from './rows.js';
+import { lineRows, txnRow } from './rows.js';
 import { StepError, transactionBody, type Writer } from './steps.js';
 import { payeeNamesIn } from './new-payees.js';
 import type { PlanContext } from './pipeline.js';
@@ -242,7 +242,10 @@ async function planSplitTool(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INP
       const done = await applySplit(p, a.transaction_id, w, ctx.shown);
       return {
         result: {
-          transaction: txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)),
+          transaction: {
+            ...txnRow(ctx.shown, done.transaction.id, transactionState(done.transaction)),
+            lines: lineRows(ctx.shown, done.transaction.subtransactions),
+          },
           ...(p.rewrite ? { replaced: a.transaction_id } : {}),
           kept: p.kept,
           ...(p.lost.length ? { not_kept: p.lost } : {}),

@@ -9,6 +9,7 @@ import type * as E from '../api/schemas/entities.js';
 import { NameOrId } from '../shared/arg-schemas.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { currentState, transactionState, type EntityChange } from './entities.js';
+import { accountBalances } from './after-state.js';
 import { readFor } from './reads.js';
 import { txnRow } from './rows.js';
 import type { PlanContext } from './pipeline.js';
@@ -112,7 +113,12 @@ async function planTransfer(ctx: PlanContext, a: Args): Promise<TaskPlan> {
           ? { from: txnRow(ctx.shown, made.id, mine), to: pair ? txnRow(ctx.shown, pairId, pair) : null }
           : { from: pair ? txnRow(ctx.shown, pairId, pair) : null, to: txnRow(ctx.shown, made.id, mine) };
       return {
-        result: { transfer: shown, transaction_ids: [made.id, ...(pair ? [pairId] : [])] },
+        result: {
+          transfer: shown,
+          transaction_ids: [made.id, ...(pair ? [pairId] : [])],
+          // Both accounts as the transfer left them (the other only when its side was read back).
+          accounts: accountBalances(fresh, ctx.shown, pair ? [from.id, to.id] : [side.id]),
+        },
         draft: {
           summary,
           entities: [

@@ -84,13 +84,14 @@ async function everything(args: Record<string, unknown>, detail: Detail = 'compa
 }
 
 /**
- * A line as a row: in both details its ids, date, names, memo, approved only when not, and
- * flag; the amount in dollars too and cleared always in full detail, cleared only when not
- * "cleared" in compact. (The category name is checked where the line has a category.)
+ * A line as a row: in compact detail its ids, date, names, memo, cleared and approved only when
+ * not the usual, and flag; in full detail every field (fullRow). (The category name is checked
+ * where the line has a category.)
  */
 function expectRow(row: any, l: RawLine, detail: Detail) {
   const { category_name, ...rest } = row;
   if (l.category_id) expect(category_name).toBe(r.category.get(l.category_id)?.name);
+  if (detail === 'full') return expect(rest).toEqual(fullRow(l));
   expect(rest).toEqual({
     id: l.id,
     transaction_id: l.id === l.t.id ? undefined : l.t.id,
@@ -99,10 +100,32 @@ function expectRow(row: any, l: RawLine, detail: Detail) {
     payee_name: nameOf(l).payee,
     account_name: nameOf(l).account,
     memo: l.memo ?? undefined,
-    cleared: detail === 'full' || l.t.cleared !== 'cleared' ? l.t.cleared : undefined,
+    cleared: l.t.cleared !== 'cleared' ? l.t.cleared : undefined,
     approved: l.t.approved ? undefined : false,
     flag_color: l.t.flag_color || undefined,
   });
+}
+
+/**
+ * A line in full detail: every field the API gives its transaction (the amount as milliunits and
+ * dollars, no float companion), the line's own where it is a split's line, and the split's id.
+ */
+function fullRow(l: RawLine) {
+  const { amount: _a, amount_formatted: _f, amount_currency: _c, subtransactions, category_name: _n, ...t } = l.t;
+  const sub = l.id === l.t.id ? undefined : subtransactions.find((x: any) => x.id === l.id);
+  return {
+    ...t,
+    id: l.id,
+    transaction_id: sub ? l.t.id : null,
+    amount_milliunits: l.amount,
+    amount_formatted: usd(l.amount),
+    memo: l.memo ?? null,
+    payee_id: l.payee_id ?? null,
+    payee_name: nameOf(l).payee ?? null,
+    category_id: l.category_id ?? null,
+    transfer_account_id: l.transfer_account_id ?? null,
+    transfer_transaction_id: (sub ?? l.t).transfer_transaction_id ?? null,
+  };
 }
 
 function expectSame(found: { first: any; rows: any[]; detail: Detail }, expected: RawLine[]) {
