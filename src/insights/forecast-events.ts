@@ -14,6 +14,7 @@
 import { addMonths, monthOf } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import { after, detectRecurring, type Detected } from './recurring-detect.js';
+import { coveredBy } from './covered.js';
 import { datesOf } from './schedule.js';
 import type { BudgetView } from './view.js';
 
@@ -62,16 +63,6 @@ function scheduledEvents(input: EventInput): FlowEvent[] {
     }
   }
   return out;
-}
-
-/** A schedule covers a recurring item when it is the same money: same account and payee, or a transfer's other side. */
-function coveredBy(item: Detected, schedules: readonly E.ScheduledTransactionSummaryBase[], view: BudgetView): boolean {
-  return schedules.some((s) => {
-    if (s.account_id === item.account_id && s.payee_id === item.payee_id && sign(s.amount) === sign(item.typical)) return true;
-    // The other side of a scheduled transfer: in this account, from the schedule's account.
-    const other = item.transfer_account_id;
-    return s.transfer_account_id === item.account_id && other === s.account_id && sign(-s.amount) === sign(item.typical) && view.onBudget(other);
-  });
 }
 
 /** The recurring items forecast counts, with why the others are left out. */
