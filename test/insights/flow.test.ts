@@ -63,14 +63,12 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
     const expected = r.scheduled
       .flatMap((s) => occurrences(s, from, to).map((date) => ({ date, s })))
       .filter((o) => r.account.get(o.s.account_id)?.on_budget)
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+      .sort(byDay);
     expect(res.count).toBe(expected.length);
     expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
     // The first occurrence's balance counts everything scheduled from today, before the window too.
     const first = expected[0]!;
-    const before = r.scheduled
-      .flatMap((s) => occurrences(s, today, first.date).map((date) => ({ date, s })))
-      .filter((o) => o.date < first.date || (o.date === first.date && o.s.id <= first.s.id));
+    const before = r.scheduled.flatMap((s) => occurrences(s, today, first.date).map((date) => ({ date, s }))).filter((o) => byDay(o, first) <= 0);
     const balance = r.account.get(first.s.account_id).balance;
     const moved = before.reduce(
       (sum, o) => sum + (o.s.account_id === first.s.account_id ? o.s.amount : 0) - (o.s.transfer_account_id === first.s.account_id ? o.s.amount : 0),
@@ -113,7 +111,7 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
         .filter((s) => s.date_next < today)
         .flatMap((s) => occurrences(s, s.date_next, shift(today, -1)).map((date) => ({ date, s })))
         .filter((o) => r.account.get(o.s.account_id)?.on_budget)
-        .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+        .sort(byDay);
       expect(late.map((o) => o.s.payee_name)).toContain('Overdue Plumber');
       const res = ok(await h.call('upcoming', { detail: 'full' }));
       expect(res.overdue_count).toBe(late.length);
@@ -126,6 +124,11 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
     }
   });
 });
+
+/** A day's occurrences: outflows before inflows, then by id (as forecast counts a day). */
+function byDay(a: { date: string; s: any }, b: { date: string; s: any }): number {
+  return (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || a.s.amount - b.s.amount || (a.s.id < b.s.id ? -1 : a.s.id > b.s.id ? 1 : 0);
+}
 
 /** The test's own expansion of a schedule: date_next, then date_first's lattice after it. */
 function occurrences(s: any, from: string, until: string): string[] {
@@ -196,13 +199,11 @@ describe('upcoming', () => {
     const expected = r.scheduled
       .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
       .filter((o) => r.account.get(o.s.account_id)?.on_budget)
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+      .sort(byDay);
     expect(res.count).toBe(expected.length);
     expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
     // Balances carried forward through every account's occurrences (tracking accounts too, unlisted).
-    const all = r.scheduled
-      .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+    const all = r.scheduled.flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s }))).sort(byDay);
     const balance = new Map(r.accounts.map((a) => [a.id, a.balance]));
     const projected = new Map<string, number>();
     for (const o of all) {
