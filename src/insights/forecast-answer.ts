@@ -48,7 +48,7 @@ function assumptions(ctx: InsightContext, f: Forecasted): unknown[] {
     const late = f.events.filter((e) => e.overdue);
     if (late.length)
       list.push(
-        `Overdue scheduled: ${late.length} past their date and not entered (${fmt(late.reduce((s, e) => s + e.amount, 0))}), counted today; oldest due ${late.map((e) => e.overdue!).sort()[0]}.`,
+        `Overdue scheduled: ${new Set(late.map((e) => `${e.scheduled_id}|${e.overdue}`)).size} past their date and not entered (${fmt(late.reduce((s, e) => s + e.amount, 0))}), counted today; oldest due ${late.map((e) => e.overdue!).sort()[0]}.`,
       );
   }
   if (f.include.has('recurring')) {

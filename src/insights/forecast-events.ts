@@ -33,6 +33,8 @@ export interface FlowEvent {
   income: boolean;
   /** A scheduled occurrence past its date and not entered: its due date (it is counted today). */
   overdue?: string;
+  /** The schedule, for a scheduled occurrence. */
+  scheduled_id?: string;
 }
 
 export interface EventInput {
@@ -61,7 +63,7 @@ function occurrenceEvents(input: EventInput, s: E.ScheduledTransactionSummaryBas
   const { view, accounts } = input;
   const out: FlowEvent[] = [];
   const lines = view.replica.scheduledLinesOf(s.id).filter((x) => !x.deleted);
-  const base = { date, source: 'scheduled' as const, payee_id: s.payee_id ?? null };
+  const base = { date, source: 'scheduled' as const, payee_id: s.payee_id ?? null, scheduled_id: s.id };
   if (accounts.has(s.account_id)) {
     const income = s.amount > 0 && !s.transfer_account_id;
     if (lines.length) for (const x of lines) out.push({ ...base, account_id: s.account_id, amount: x.amount, category_id: x.category_id ?? null, income });

@@ -98,15 +98,15 @@ export function after(item: Pick<RecurringItem, 'cadence' | 'interval_days'> & {
   return addDays(date, band?.days ?? item.interval_days);
 }
 
-/** A recurring item, with the days of the month its dates keep (one, or two for twice a month). */
-export type Detected = RecurringItem & { days: number[] };
+/** A recurring item, with the days of the month its dates keep (one, or two for twice a month), and whether its latest is a split. */
+export type Detected = RecurringItem & { days: number[]; split: boolean };
 
 function detectOne(
   charges: Charge[],
   today: string,
   risen: boolean,
   digits: number,
-): Omit<Detected, 'payee_id' | 'account_id' | 'transfer_account_id' | 'category_id' | 'price_change'> | undefined {
+): Omit<Detected, 'payee_id' | 'account_id' | 'transfer_account_id' | 'category_id' | 'price_change' | 'split'> | undefined {
   const steady = steadyTail(charges.slice(-RECENT));
   if (!steady) return undefined;
   const { run, interval } = steady;
@@ -177,6 +177,7 @@ function detectAll(view: BudgetView, today: string): Detected[] {
       account_id,
       transfer_account_id,
       category_id: latest?.category_id ?? null,
+      split: !!latest && view.replica.linesOf(latest.id).some((x) => !x.deleted),
       price_change: rise,
     });
   }

@@ -14,7 +14,7 @@ import { recurringItems, type ListedItem, type RecurringGroup } from './recurrin
 import type { InsightContext, InsightResult } from './types.js';
 
 /** What a compact answer may take (the rest of the 2 KB is the envelope: the budget, freshness). */
-const COMPACT_CHARS = 1700;
+const COMPACT_CHARS = 1560;
 const GROUPS: RecurringGroup[] = ['subscriptions', 'bills', 'income'];
 
 export function recurringList(ctx: InsightContext, full: boolean): InsightResult {
@@ -48,14 +48,14 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
     if (full) structured[g] = list.map(row);
     const month = list.reduce((s, i) => s + i.monthly, 0);
     const year = list.reduce((s, i) => s + i.annual, 0);
-    totals[g] = { count: list.length, ...ctx.money('per_month', month), ...ctx.money('per_year', year) };
+    // Compact: the monthly totals; full adds the year's.
+    totals[g] = { count: list.length, ...ctx.money('per_month', month), ...(full ? ctx.money('per_year', year) : {}) };
   }
   if (!full) Object.assign(structured, compactGroups(ctx, sorted, items.length));
   structured.totals = totals;
-  if (everyday.length)
-    structured.left_out = `Everyday purchases, not bills (amounts vary, weekly or fortnightly): ${[...new Set(everyday.map((d) => ctx.view.payeeName(d.payee_id)))].join(', ')}.`;
+  if (everyday.length) structured.left_out = `Everyday purchases, not bills: ${[...new Set(everyday.map((d) => ctx.view.payeeName(d.payee_id)))].join(', ')}.`;
   if (!items.length) structured.none_because = whyNone(ctx);
-  structured.rule = 'Scheduled transactions first; history adds 3+ at a steady interval (6+ if amounts vary), the last within 1.5 intervals.';
+  structured.rule = 'Schedules first; history adds 3+ at a steady interval (6+ if amounts vary), the last within 1.5 intervals.';
   if (!full) fit(structured, sorted, (g, shown) => Object.assign(structured, compactGroups(ctx, sorted, shown, g)));
   return { structured };
 }

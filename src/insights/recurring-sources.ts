@@ -7,7 +7,8 @@
  *     its price rise, if it shows one.
  * Left out: transfers between two on-budget accounts (moving money is neither a bill nor income),
  * and everyday purchases at one payee: a history series whose amounts vary at a weekly or
- * fortnightly pace (coffee, groceries) is shopping, not a bill.
+ * fortnightly pace (coffee, groceries), or whose latest is a split of varying amount (a warehouse
+ * store's groceries and household goods), is shopping, not a bill.
  */
 import type * as E from '../api/schemas/entities.js';
 import { coveredBy } from './covered.js';
@@ -143,7 +144,8 @@ export function recurringItems(ctx: InsightContext): RecurringFound {
       continue;
     }
     if (d.transfer_account_id && view.onBudget(d.transfer_account_id)) continue;
-    if (d.typical < 0 && !d.steady && EVERYDAY.has(d.cadence)) everyday.push(d);
+    // Varying amounts weekly or fortnightly, or a varying split (a shop's several categories): shopping.
+    if (d.typical < 0 && !d.steady && (EVERYDAY.has(d.cadence) || d.split)) everyday.push(d);
     else items.push(fromHistory(view, d));
   }
   for (const s of schedules) {
