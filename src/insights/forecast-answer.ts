@@ -89,6 +89,8 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
   const income = sim.nextIncome;
   const days = sim.days.filter((d) => d.date <= dailyUntil);
   const dayMap: Record<string, number> = Object.fromEntries(days.map((d) => [d.date, d.balance]));
+  const said = assumptions(ctx, f);
+  const moved = moves(ctx, f);
   const structured: Record<string, unknown> = {
     ...(full ? { from: today } : {}),
     until: f.until,
@@ -96,7 +98,7 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
     ...ctx.money('balance_today', sim.start),
     ...(full ? ctx.money('balance_at_end', sim.end) : {}),
     ...lowestOf(ctx, sim, full),
-    ...moves(ctx, f),
+    ...moved,
     // Said even when it does not happen: "not below zero" is the answer to "will we make it".
     below_zero: sim.belowZero
       ? { date: sim.belowZero.date, account_name: view.accountName(sim.belowZero.account_id), ...ctx.money('balance', sim.belowZero.balance) }
@@ -124,9 +126,9 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
         }
       : { month_end_balances_milliunits: Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end])), day_balances_milliunits: dayMap }),
-    assumptions: assumptions(ctx, f),
+    assumptions: said,
   };
-  if (!full) fitDays(structured, dayMap);
+  if (!full) fitDays(structured, dayMap, said, moved.largest_moves ?? []);
   return { structured };
 }
 
@@ -148,7 +150,7 @@ function lowestOf(ctx: InsightContext, sim: Simulation, full: boolean): Record<s
  * and amount. Full: every one in date order. Compact: the largest few, one per payee (a payday
  * repeats), as [date, name, milliunits].
  */
-function moves(ctx: InsightContext, f: Forecasted): Record<string, unknown> {
+function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][]; moves?: unknown[]; moves_count: number } {
   const { view } = ctx;
   const inHorizon = f.events.filter((e) => e.date <= f.until);
   const name = (e: FlowEvent) =>
@@ -183,7 +185,7 @@ function moves(ctx: InsightContext, f: Forecasted): Record<string, unknown> {
  * last, then the largest moves from the smallest (one stays), then the recurring items named (one
  * stays; all are counted).
  */
-function fitDays(structured: Record<string, unknown>, days: Record<string, number>): void {
+function fitDays(structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
   const over = () => JSON.stringify(structured).length > COMPACT_CHARS;
   const dates = Object.keys(days);
   let cut = 0;
@@ -192,11 +194,8 @@ function fitDays(structured: Record<string, unknown>, days: Record<string, numbe
     structured.days_through = dates[dates.length - cut - 1] ?? 'none: detail "full" has them';
   }
   if (!Object.keys(days).length) delete structured.day_balances_milliunits;
-  const moves = structured.largest_moves as unknown[];
   while (moves.length > 1 && over()) moves.pop();
-  const recurring = (structured.assumptions as unknown[]).find(
-    (a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a,
-  );
+  const recurring = said.find((a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a);
   while (recurring && recurring.recurring.length > 1 && over()) {
     recurring.recurring.pop();
     recurring.more = (recurring.more ?? 0) + 1;
