@@ -150,7 +150,7 @@ function lowestOf(ctx: InsightContext, sim: Simulation, full: boolean): Record<s
  * and amount. Full: every one in date order. Compact: the largest few, one per payee (a payday
  * repeats), as [date, name, milliunits].
  */
-function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][]; moves?: unknown[]; moves_count: number } {
+function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][]; moves?: unknown[]; moves_count: number; moves_more?: string } {
   const { view } = ctx;
   const inHorizon = f.events.filter((e) => e.date <= f.until);
   const name = (e: FlowEvent) =>
@@ -177,6 +177,8 @@ function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][
       }),
     ),
     moves_count: inHorizon.length,
+    // Past the first FULL_MOVES: said, not dropped silently.
+    ...(inHorizon.length > FULL_MOVES ? { moves_more: `${inHorizon.length - FULL_MOVES} later ones not listed; a shorter horizon lists them` } : {}),
   };
 }
 
