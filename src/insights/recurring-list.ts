@@ -53,7 +53,7 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
   }
   if (!full) Object.assign(structured, compactGroups(ctx, sorted, items.length));
   structured.totals = totals;
-  if (everyday.length) structured.left_out = `Everyday purchases, not bills: ${[...new Set(everyday.map((d) => ctx.view.payeeName(d.payee_id)))].join(', ')}.`;
+  if (everyday.length) structured.left_out = `Everyday purchases, not bills: ${everyday.map((id) => ctx.view.payeeName(id)).join(', ')}.`;
   if (!items.length) structured.none_because = whyNone(ctx);
   structured.rule = 'Schedules first; history adds 3+ at a steady interval (6+ if amounts vary), the last within 1.5 intervals.';
   if (!full) fit(structured, sorted, (g, shown) => Object.assign(structured, compactGroups(ctx, sorted, shown, g)));

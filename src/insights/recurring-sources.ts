@@ -6,10 +6,12 @@
  *     the same direction, or a scheduled transfer's other side). A covered item lends the schedule
  *     its price rise, if it shows one.
  * Left out: transfers between two on-budget accounts (moving money is neither a bill nor income),
- * and everyday purchases at one payee: a history series whose amounts vary at a weekly or
- * fortnightly pace (coffee, groceries), or whose latest is a split of varying amount (a warehouse
- * store's groceries and household goods), is shopping, not a bill.
+ * and everyday purchases at one payee (coffee, groceries): a payee with 4+ purchases in the last
+ * 90 days at amounts that vary by more than 20%, or a history series whose amounts vary at a weekly
+ * or fortnightly pace or whose latest is a split of varying amount, is shopping, not a bill, and
+ * so is a schedule there (a planned stock-up).
  */
+import { addDays } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import { coveredBy } from './covered.js';
 import { toMinorUnit, digitsOf } from './minor-unit.js';
@@ -59,6 +61,29 @@ export interface ListedItem {
 const SUBSCRIPTION = /subscri|streaming|membership/i;
 /** Cadences at which varying amounts at one payee are everyday shopping, not a bill. */
 const EVERYDAY = new Set<Cadence>(['weekly', 'every_2_weeks', 'twice_a_month']);
+/** Shopping: 4+ purchases at one payee in the last 90 days, the largest over 1.2 times the smallest (not a steady price that rose). */
+const SHOPPING = { days: 90, count: 4, spreadPct: 120 };
+
+/** The payees the household shops at: frequent outflows of varying amounts (a schedule there is a planned shop, not a bill). */
+function shoppingPayees(view: BudgetView, today: string): Set<string> {
+  const since = addDays(today, -SHOPPING.days);
+  const sums = new Map<string, { payee: string; amount: number }>();
+  for (const l of view.lines) {
+    if (!l.payee_id || !l.on_budget || l.kind !== 'activity' || l.date < since || l.date > today) continue;
+    const key = `${l.transaction.id}|${l.payee_id}`;
+    const had = sums.get(key);
+    if (had) had.amount += l.amount;
+    else sums.set(key, { payee: l.payee_id, amount: l.amount });
+  }
+  const seen = new Map<string, { n: number; min: number; max: number }>();
+  for (const { payee, amount } of sums.values()) {
+    if (amount >= 0) continue;
+    const a = -amount;
+    const p = seen.get(payee) ?? { n: 0, min: a, max: a };
+    seen.set(payee, { n: p.n + 1, min: Math.min(p.min, a), max: Math.max(p.max, a) });
+  }
+  return new Set([...seen].filter(([, p]) => p.n >= SHOPPING.count && p.max * 100 > p.min * SHOPPING.spreadPct).map(([id]) => id));
+}
 
 function isSubscription(view: BudgetView, categories: (string | null)[]): boolean {
   return (
@@ -126,8 +151,8 @@ function fromHistory(view: BudgetView, d: Detected): ListedItem {
 
 export interface RecurringFound {
   items: ListedItem[];
-  /** History series left out as everyday purchases. */
-  everyday: Detected[];
+  /** Payees left out as everyday purchases (their history series or schedules). */
+  everyday: string[];
 }
 
 export function recurringItems(ctx: InsightContext): RecurringFound {
@@ -135,7 +160,10 @@ export function recurringItems(ctx: InsightContext): RecurringFound {
   const schedules = [...view.replica.scheduled.values()].filter((s) => !s.deleted);
   const detected = detectRecurring(view, today);
   const items: ListedItem[] = [];
-  const everyday: Detected[] = [];
+  const everyday = new Set<string>();
+  const shopping = shoppingPayees(view, today);
+  // A price that held and then rose is a charge, not shopping.
+  for (const d of detected) if (d.steady) shopping.delete(d.payee_id);
   const riseOf = new Map<string, PriceIncrease>();
   for (const d of detected) {
     const by = schedules.find((s) => coveredBy(d, [s], view));
@@ -145,12 +173,13 @@ export function recurringItems(ctx: InsightContext): RecurringFound {
     }
     if (d.transfer_account_id && view.onBudget(d.transfer_account_id)) continue;
     // Varying amounts weekly or fortnightly, or a varying split (a shop's several categories): shopping.
-    if (d.typical < 0 && !d.steady && (EVERYDAY.has(d.cadence) || d.split)) everyday.push(d);
+    if (d.typical < 0 && (shopping.has(d.payee_id) || (!d.steady && (EVERYDAY.has(d.cadence) || d.split)))) everyday.add(d.payee_id);
     else items.push(fromHistory(view, d));
   }
   for (const s of schedules) {
     const item = fromSchedule(view, s, riseOf.get(s.id) ?? null);
-    if (item) items.push(item);
+    if (item && item.amount < 0 && s.payee_id && shopping.has(s.payee_id)) everyday.add(s.payee_id);
+    else if (item) items.push(item);
   }
-  return { items, everyday };
+  return { items, everyday: [...everyday] };
 }
