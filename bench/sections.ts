@@ -10,6 +10,7 @@ import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
 import { planningSection } from './planning.bench.js';
+import { priceRiseSection } from './price-rise.bench.js';
 import { replicaSection } from './replica.bench.js';
 import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
@@ -32,6 +33,7 @@ export const SECTIONS: readonly BenchSection[] = [
   writesSection,
   reviewSection,
   planningSection,
+  priceRiseSection,
   statementSection,
   bankFilesSection,
   suggestRulesSection,

@@ -28,6 +28,9 @@ export interface Forecasted {
 
 /** Recurring items listed in compact detail (the rest are counted, and said to be). */
 const COMPACT_ITEMS = 3;
+/** Occurrences listed: the largest few in compact detail, in date order in full. */
+const COMPACT_MOVES = 4;
+const FULL_MOVES = 300;
 /**
  * What a compact answer may take (the rest of the 2 KB is the envelope: the data boundary,
  * freshness, a notice): past it, the daily points stop earlier, and the answer says where.
@@ -40,7 +43,14 @@ function assumptions(ctx: InsightContext, f: Forecasted): unknown[] {
   const payee = (id: string | null) => view.payeeName(id) ?? 'no payee';
   const list: unknown[] = ['From balances today (uncleared in); outflows first each day.'];
   const dates = (r: Detected) => f.events.filter((e) => e.source === 'recurring' && e.payee_id === r.payee_id && e.account_id === r.account_id).length;
-  if (f.include.has('scheduled')) list.push(`Scheduled: ${f.events.filter((e) => e.source === 'scheduled').length} dates.`);
+  if (f.include.has('scheduled')) {
+    list.push(`Scheduled: ${f.events.filter((e) => e.source === 'scheduled').length} dates.`);
+    const late = f.events.filter((e) => e.overdue);
+    if (late.length)
+      list.push(
+        `Overdue scheduled: ${new Set(late.map((e) => `${e.scheduled_id}|${e.overdue}`)).size} past their date and not entered (${fmt(late.reduce((s, e) => s + e.amount, 0))}), counted today; oldest due ${late.map((e) => e.overdue!).sort()[0]}.`,
+      );
+  }
   if (f.include.has('recurring')) {
     // The items that fall in the horizon, the largest first.
     const used = f.used.filter((r) => dates(r) > 0).sort((a, b) => Math.abs(b.typical) * dates(b) - Math.abs(a.typical) * dates(a));
@@ -79,13 +89,16 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
   const income = sim.nextIncome;
   const days = sim.days.filter((d) => d.date <= dailyUntil);
   const dayMap: Record<string, number> = Object.fromEntries(days.map((d) => [d.date, d.balance]));
+  const said = assumptions(ctx, f);
+  const moved = moves(ctx, f);
   const structured: Record<string, unknown> = {
     ...(full ? { from: today } : {}),
     until: f.until,
     accounts: f.accounts.map((id) => view.accountName(id)),
     ...ctx.money('balance_today', sim.start),
     ...(full ? ctx.money('balance_at_end', sim.end) : {}),
-    lowest: { date: sim.lowest.date, ...ctx.money('balance', sim.lowest.balance) },
+    ...lowestOf(ctx, sim, full),
+    ...moved,
     // Said even when it does not happen: "not below zero" is the answer to "will we make it".
     below_zero: sim.belowZero
       ? { date: sim.belowZero.date, account_name: view.accountName(sim.belowZero.account_id), ...ctx.money('balance', sim.belowZero.balance) }
@@ -113,18 +126,81 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
         }
       : { month_end_balances_milliunits: Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end])), day_balances_milliunits: dayMap }),
-    assumptions: assumptions(ctx, f),
+    assumptions: said,
   };
-  if (!full) fitDays(structured, dayMap);
+  if (!full) fitDays(structured, dayMap, said, moved.largest_moves ?? []);
   return { structured };
 }
 
-/** Compact: the daily points from the last, while the answer is over its share (a long horizon's months take room). */
-function fitDays(structured: Record<string, unknown>, days: Record<string, number>): void {
+/**
+ * The lowest point: within a day, a day's outflows counted before its inflows, and at a day's end
+ * (what the day list shows); both when they differ.
+ */
+function lowestOf(ctx: InsightContext, sim: Simulation, full: boolean): Record<string, unknown> {
+  const fig = rowMoney(ctx.money, full);
+  const same = sim.lowest.balance === sim.lowestDayEnd.balance;
+  return {
+    lowest: { date: sim.lowest.date, ...ctx.money('balance', sim.lowest.balance), at: same ? "a day's end" : 'within a day, outflows first' },
+    ...(same ? {} : { lowest_at_day_end: { date: sim.lowestDayEnd.date, ...fig('balance', sim.lowestDayEnd.balance) } }),
+  };
+}
+
+/**
+ * What moves the chosen accounts: each occurrence's date, payee (or category, for assigned money)
+ * and amount. Full: every one in date order. Compact: the largest few, one per payee (a payday
+ * repeats), as [date, name, milliunits].
+ */
+function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][]; moves?: unknown[]; moves_count: number; moves_more?: string } {
+  const { view } = ctx;
+  const inHorizon = f.events.filter((e) => e.date <= f.until);
+  const name = (e: FlowEvent) =>
+    e.payee_id
+      ? (view.payeeName(e.payee_id) ?? 'no payee')
+      : `assigned: ${(e.category_id && view.replica.categories.get(e.category_id)?.name) || 'no category'}`;
+  if (!f.full) {
+    const seen = new Set<string>();
+    const largest = [...inHorizon]
+      .sort((a, b) => Math.abs(b.amount) - Math.abs(a.amount) || (a.date < b.date ? -1 : 1))
+      .filter((e) => !seen.has(name(e)) && !!seen.add(name(e)))
+      .slice(0, COMPACT_MOVES);
+    return { largest_moves: largest.map((e) => [e.date, name(e), e.amount]), moves_count: inHorizon.length };
+  }
+  return {
+    moves: inHorizon.slice(0, FULL_MOVES).map((e) =>
+      present({
+        date: e.date,
+        name: name(e),
+        account_name: f.accounts.length > 1 ? view.accountName(e.account_id) : null,
+        ...ctx.money('amount', e.amount),
+        source: e.source,
+        due: e.overdue ?? null,
+      }),
+    ),
+    moves_count: inHorizon.length,
+    // Past the first FULL_MOVES: said, not dropped silently.
+    ...(inHorizon.length > FULL_MOVES ? { moves_more: `${inHorizon.length - FULL_MOVES} later ones not listed; a shorter horizon lists them` } : {}),
+  };
+}
+
+/**
+ * Compact past its share (a long horizon's months take room): the daily points leave from the
+ * last, then the largest moves from the smallest (one stays), then the recurring items named (one
+ * stays; all are counted).
+ */
+function fitDays(structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
+  const over = () => JSON.stringify(structured).length > COMPACT_CHARS;
   const dates = Object.keys(days);
   let cut = 0;
-  while (dates.length > cut && JSON.stringify(structured).length > COMPACT_CHARS) {
+  while (dates.length > cut && over()) {
     delete days[dates[dates.length - ++cut]!];
     structured.days_through = dates[dates.length - cut - 1] ?? 'none: detail "full" has them';
   }
+  if (!Object.keys(days).length) delete structured.day_balances_milliunits;
+  while (moves.length > 1 && over()) moves.pop();
+  const recurring = said.find((a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a);
+  while (recurring && recurring.recurring.length > 1 && over()) {
+    recurring.recurring.pop();
+    recurring.more = (recurring.more ?? 0) + 1;
+  }
+  if (over()) delete structured.largest_moves;
 }

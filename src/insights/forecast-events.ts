@@ -10,11 +10,14 @@
  *    month has none yet), less what scheduled and recurring items of that category already take,
  *    spent on the month's first day (today for this month) from the main account. Card payments
  *    are then left out of the recurring items: the assigned money stands for the card's spending.
+ *    Money assigned to savings targets (TB, TBD, and NEED with a date ahead) stays in the bank.
+ * Overdue scheduled occurrences (past their date, not entered) are counted today, marked so.
  */
 import { addMonths, monthOf } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import { after, detectRecurring, type Detected } from './recurring-detect.js';
-import { datesOf } from './schedule.js';
+import { coveredBy } from './covered.js';
+import { datesOf, overdue } from './schedule.js';
 import type { BudgetView } from './view.js';
 
 export type Source = 'scheduled' | 'recurring' | 'assigned';
@@ -28,6 +31,10 @@ export interface FlowEvent {
   category_id: string | null;
   /** Money coming in from outside the chosen accounts (pay, not a transfer). */
   income: boolean;
+  /** A scheduled occurrence past its date and not entered: its due date (it is counted today). */
+  overdue?: string;
+  /** The schedule, for a scheduled occurrence. */
+  scheduled_id?: string;
 }
 
 export interface EventInput {
@@ -43,35 +50,31 @@ export interface EventInput {
 const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
 
 function scheduledEvents(input: EventInput): FlowEvent[] {
-  const { view, today, until, accounts } = input;
+  const { view, today, until } = input;
   const out: FlowEvent[] = [];
-  for (const s of view.replica.scheduled.values()) {
-    const lines = view.replica.scheduledLinesOf(s.id).filter((x) => !x.deleted);
-    for (const date of datesOf(s, today, until)) {
-      const base = { date, source: 'scheduled' as const, payee_id: s.payee_id ?? null };
-      if (accounts.has(s.account_id)) {
-        const income = s.amount > 0 && !s.transfer_account_id;
-        if (lines.length) for (const x of lines) out.push({ ...base, account_id: s.account_id, amount: x.amount, category_id: x.category_id ?? null, income });
-        else out.push({ ...base, account_id: s.account_id, amount: s.amount, category_id: s.category_id ?? null, income });
-      }
-      if (s.transfer_account_id && accounts.has(s.transfer_account_id))
-        out.push({ ...base, account_id: s.transfer_account_id, amount: -s.amount, category_id: null, income: false });
-      for (const x of lines)
-        if (x.transfer_account_id && accounts.has(x.transfer_account_id))
-          out.push({ ...base, account_id: x.transfer_account_id, amount: -x.amount, category_id: null, income: false });
-    }
-  }
+  for (const s of view.replica.scheduled.values()) for (const date of datesOf(s, today, until)) out.push(...occurrenceEvents(input, s, date));
+  // Past their date and not entered (YNAB moves the next date on once one is): still owed, so counted today.
+  for (const o of overdue(view, today)) for (const e of occurrenceEvents(input, o.scheduled, today)) out.push({ ...e, overdue: o.date });
   return out;
 }
 
-/** A schedule covers a recurring item when it is the same money: same account and payee, or a transfer's other side. */
-function coveredBy(item: Detected, schedules: readonly E.ScheduledTransactionSummaryBase[], view: BudgetView): boolean {
-  return schedules.some((s) => {
-    if (s.account_id === item.account_id && s.payee_id === item.payee_id && sign(s.amount) === sign(item.typical)) return true;
-    // The other side of a scheduled transfer: in this account, from the schedule's account.
-    const other = item.transfer_account_id;
-    return s.transfer_account_id === item.account_id && other === s.account_id && sign(-s.amount) === sign(item.typical) && view.onBudget(other);
-  });
+/** One occurrence of a schedule on `date`, in each chosen account it moves (both sides of a transfer). */
+function occurrenceEvents(input: EventInput, s: E.ScheduledTransactionSummaryBase, date: string): FlowEvent[] {
+  const { view, accounts } = input;
+  const out: FlowEvent[] = [];
+  const lines = view.replica.scheduledLinesOf(s.id).filter((x) => !x.deleted);
+  const base = { date, source: 'scheduled' as const, payee_id: s.payee_id ?? null, scheduled_id: s.id };
+  if (accounts.has(s.account_id)) {
+    const income = s.amount > 0 && !s.transfer_account_id;
+    if (lines.length) for (const x of lines) out.push({ ...base, account_id: s.account_id, amount: x.amount, category_id: x.category_id ?? null, income });
+    else out.push({ ...base, account_id: s.account_id, amount: s.amount, category_id: s.category_id ?? null, income });
+  }
+  if (s.transfer_account_id && accounts.has(s.transfer_account_id))
+    out.push({ ...base, account_id: s.transfer_account_id, amount: -s.amount, category_id: null, income: false });
+  for (const x of lines)
+    if (x.transfer_account_id && accounts.has(x.transfer_account_id))
+      out.push({ ...base, account_id: x.transfer_account_id, amount: -x.amount, category_id: null, income: false });
+  return out;
 }
 
 /** The recurring items forecast counts, with why the others are left out. */
@@ -123,6 +126,8 @@ function assignedEvents(input: EventInput, taken: readonly FlowEvent[]): FlowEve
     const cats = m && m.categories.some((c) => c.budgeted !== 0) ? m.categories : current.categories;
     for (const c of cats) {
       if (c.deleted || r.categories.get(c.id)?.internal || view.isPaymentCategory(c.id) || c.id === view.readyToAssignId) continue;
+      // Money assigned to a savings target stays in the bank: it is not spending.
+      if (isSavingsTarget(r.categories.get(c.id), today)) continue;
       // This month: what is assigned and not yet spent (cats are this month's categories then).
       const left = Math.max(0, month === thisMonth ? c.budgeted + c.activity : c.budgeted);
       const amount = left - (takes.get(`${month}|${c.id}`) ?? 0);
@@ -139,6 +144,14 @@ function assignedEvents(input: EventInput, taken: readonly FlowEvent[]): FlowEve
     }
   }
   return out;
+}
+
+/** A savings target: a balance to build (TB, TBD), or a need with a date still ahead. */
+export function isSavingsTarget(c: E.Category | undefined, today: string): boolean {
+  if (!c?.goal_type) return false;
+  if (c.goal_type === 'TB' || c.goal_type === 'TBD') return true;
+  const due = c.goal_target_date ?? c.goal_target_month;
+  return c.goal_type === 'NEED' && !!due && due > today;
 }
 
 /** Every event up to the horizon, in the order they are counted: by date, outflows before inflows on a day. */

@@ -1,7 +1,7 @@
 /**
  * forecast's count: each chosen account's balance carried from today through the events in
  * order, the total of them all kept per day (where it changes) and per month (its end and lowest),
- * the lowest point, the first date any one account goes below zero, and the next pay.
+ * the lowest point (within a day, outflows first, and at a day's end), the first date any one account goes below zero, and the next pay.
  */
 import { addMonths, monthOf } from '../api/dates.js';
 import type { FlowEvent } from './forecast-events.js';
@@ -22,7 +22,10 @@ export interface Simulation {
   /** The total after each day whose events changed it, through the horizon. */
   days: Point[];
   months: { month: string; end: number; low: number; accounts: Map<string, number> }[];
+  /** The least the accounts hold together at any moment (a day's outflows counted before its inflows). */
   lowest: Point;
+  /** The least at a day's end (what the day list shows). */
+  lowestDayEnd: Point;
   belowZero: (Point & { account_id: string }) | null;
   nextIncome: (FlowEvent & { lowest: Point }) | null;
 }
@@ -67,5 +70,8 @@ export function simulate(view: BudgetView, accounts: string[], today: string, un
   }
   closeMonth(until);
   months.push(month);
-  return { start, end: total, days: days.filter((d, i) => d.balance !== (i ? days[i - 1]!.balance : start)), months, lowest, belowZero, nextIncome };
+  let lowestDayEnd: Point = { date: today, balance: start };
+  for (const d of days) if (d.balance < lowestDayEnd.balance) lowestDayEnd = d;
+  const changed = days.filter((d, i) => d.balance !== (i ? days[i - 1]!.balance : start));
+  return { start, end: total, days: changed, months, lowest, lowestDayEnd: { ...lowestDayEnd }, belowZero, nextIncome };
 }

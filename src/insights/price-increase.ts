@@ -1,57 +1,51 @@
 /**
- * Subscriptions whose price went up: a payee charged at a steady interval (three or more charges,
- * each gap within a few days of the usual one) at a steady price (the earlier charges within 2% of
- * each other), whose latest charge is at least 5% above that usual price. Bills that vary from
- * month to month (electricity, water) have no steady price, so they are not reported; nor is a
- * subscription that ended (its latest charge more than an interval and a half ago).
+ * Charges whose price went up: a payee charged at a steady interval (three or more charges, each
+ * gap within a few days of the usual one) at a steady price (two or more charges within 2% of each
+ * other), then at a new price 5% or more above it, for the latest one to three charges (a rise
+ * stays a rise after the second charge at the new price). Bills that vary from month to month
+ * (electricity, water) have no steady price, so they are not reported; nor is a charge that ended
+ * (its latest more than an interval and a half ago). One rule for `recurring` and
+ * `needs_attention`, over the same series (./series.ts).
+ *
+ * Only a series' latest 24 charges are read (what the household pays now): the check is one pass
+ * over the lines and one sort per series, O(n log n), which the events watcher can run every cycle.
  */
+import { digitsOf, toMinorUnit } from './minor-unit.js';
+import { seriesOf } from './series.js';
 import type { BudgetView } from './view.js';
 
 const MIN_CHARGES = 3;
+/** The charges a series considers: the recent ones are what the household does now. */
+export const RECENT = 24;
 /** A gap counts as steady within this share of the usual gap, or these many days, whichever is more. */
 const GAP_TOLERANCE = { share: 0.15, days: 3 };
-/** Percent: the earlier charges agree within this; the latest is this much above them. */
+/** Percent: charges at one price agree within this; the new price is this much above the old. */
 const STEADY_PRICE_PCT = 2;
 const INCREASE_PCT = 5;
+/** The old price held at least this many charges; the new one at most this many so far. */
+const OLD_AT_LEAST = 2;
+const NEW_AT_MOST = 3;
 
 export interface PriceIncrease {
   payee_id: string;
-  /** The usual price (median of the earlier charges) and the latest charge, as positive milliunits. */
+  /** The usual price (median of the charges at the old price) and the new one, as positive milliunits. */
   old: number;
   new: number;
-  /** The latest charge's date, and the usual days between charges. */
+  /** The first charge at the new price, and the usual days between charges. */
   date: string;
   interval_days: number;
+  /** Charges at the new price so far (1 to 3). */
+  charges_at_new: number;
 }
 
 const DAY_MS = 86_400_000;
 const gap = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / DAY_MS);
 
+/** The median, in milliunits (the mean of the middle two, rounded, for an even count). */
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
-}
-
-/** The charges of each payee: one per transaction (a split's lines of that payee summed), oldest first. */
-function chargesByPayee(view: BudgetView, includeOffBudget: boolean): Map<string, { id: string; date: string; amount: number }[]> {
-  const sums = new Map<string, { payee: string; date: string; amount: number }>();
-  for (const l of view.activity(includeOffBudget)) {
-    if (!l.payee_id) continue;
-    const key = `${l.transaction.id}|${l.payee_id}`;
-    const s = sums.get(key);
-    if (s) s.amount += l.amount;
-    else sums.set(key, { payee: l.payee_id, date: l.date, amount: l.amount });
-  }
-  const out = new Map<string, { id: string; date: string; amount: number }[]>();
-  for (const [key, s] of sums) {
-    if (s.amount >= 0) continue;
-    const list = out.get(s.payee) ?? [];
-    list.push({ id: key, date: s.date, amount: -s.amount });
-    out.set(s.payee, list);
-  }
-  for (const list of out.values()) list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
-  return out;
 }
 
 /** The longest run of charges ending with the latest whose gaps all keep close to their median, if 3 or more. */
@@ -66,27 +60,44 @@ export function steadyTail<T extends { date: string }>(charges: T[]): { run: T[]
   return undefined;
 }
 
-/** The rule for one payee's charges (positive amounts, oldest first): its rise, if its latest is one. */
-export function priceIncreaseOf(charges: { date: string; amount: number }[], today: string): Omit<PriceIncrease, 'payee_id'> | undefined {
-  const steady = steadyTail(charges);
+/** Integer arithmetic in percent: |a − to| · 100 ≤ to · 2. */
+const near = (a: number, to: number) => Math.abs(a - to) * 100 <= to * STEADY_PRICE_PCT;
+
+/**
+ * The rule for one series' charges (positive amounts, oldest first; only the latest 24 are read):
+ * its rise, if its latest charges are one. `digits`: the currency's minor unit, for the old price.
+ */
+export function priceIncreaseOf(all: { date: string; amount: number }[], today: string, digits = 2): Omit<PriceIncrease, 'payee_id'> | undefined {
+  const steady = steadyTail(all.slice(-RECENT));
   if (!steady) return undefined;
-  const latest = steady.run[steady.run.length - 1]!;
+  const { run } = steady;
+  const latest = run[run.length - 1]!;
   if (gap(latest.date, today) > steady.interval * 1.5) return undefined;
-  const earlier = steady.run.slice(0, -1).map((c) => c.amount);
-  const usual = median(earlier);
-  // Integer arithmetic in percent: |a − usual| · 100 ≤ usual · 2 for every earlier charge.
-  if (!earlier.every((a) => Math.abs(a - usual) * 100 <= usual * STEADY_PRICE_PCT)) return undefined;
+  // The charges at the latest price, back from the latest.
+  let k = 1;
+  while (k < run.length && near(run[run.length - 1 - k]!.amount, latest.amount)) k++;
+  if (k > NEW_AT_MOST || run.length - k < OLD_AT_LEAST) return undefined;
+  const earlier = run.slice(0, -k).map((c) => c.amount);
+  const usual = toMinorUnit(median(earlier), digits);
+  if (!earlier.every((a) => near(a, usual))) return undefined;
   if (latest.amount * 100 < usual * (100 + INCREASE_PCT)) return undefined;
-  return { old: usual, new: latest.amount, date: latest.date, interval_days: steady.interval };
+  return { old: usual, new: latest.amount, date: run[run.length - k]!.date, interval_days: steady.interval, charges_at_new: k };
 }
 
-/** Every recurring charge whose latest price is 5% or more above its steady usual price, the largest rise first. */
+/** Every charge whose price rose 5% or more above its steady usual price, the largest rise first. */
 export function priceIncreases(view: BudgetView, today: string, includeOffBudget: boolean): PriceIncrease[] {
-  const found: PriceIncrease[] = [];
-  for (const [payee, charges] of chargesByPayee(view, includeOffBudget)) {
-    if (view.replica.payees.get(payee)?.transfer_account_id) continue;
-    const rise = priceIncreaseOf(charges, today);
-    if (rise) found.push({ payee_id: payee, ...rise });
+  const digits = digitsOf(view);
+  const best = new Map<string, PriceIncrease>();
+  for (const s of seriesOf(view, includeOffBudget)) {
+    if (s.sign !== '-' || view.replica.payees.get(s.payee_id)?.transfer_account_id) continue;
+    const rise = priceIncreaseOf(
+      s.charges.slice(-RECENT).map((c) => ({ date: c.date, amount: -c.amount })),
+      today,
+      digits,
+    );
+    // One payee charged in two accounts: its larger rise.
+    const had = best.get(s.payee_id);
+    if (rise && (!had || rise.new * had.old > had.new * rise.old)) best.set(s.payee_id, { payee_id: s.payee_id, ...rise });
   }
-  return found.sort((a, b) => b.new * a.old - a.new * b.old || (a.payee_id < b.payee_id ? -1 : 1));
+  return [...best.values()].sort((a, b) => b.new * a.old - a.new * b.old || (a.payee_id < b.payee_id ? -1 : 1));
 }

@@ -9,7 +9,9 @@
  * the latest, on the usual day of the month for the monthly cadences.
  */
 import { addDays, addMonths, daysBetween, daysInMonth, monthOf } from '../api/dates.js';
-import { median, priceIncreaseOf, steadyTail, type PriceIncrease } from './price-increase.js';
+import { digitsOf, toMinorUnit } from './minor-unit.js';
+import { RECENT, median, priceIncreaseOf, steadyTail, type PriceIncrease } from './price-increase.js';
+import { seriesOf, type Charge } from './series.js';
 import type { BudgetView } from './view.js';
 
 export type Cadence = 'weekly' | 'every_2_weeks' | 'twice_a_month' | 'monthly' | 'every_2_months' | 'quarterly' | 'every_4_months' | 'twice_a_year' | 'yearly';
@@ -36,8 +38,6 @@ export interface RecurringItem {
   steady: boolean;
 }
 
-/** The charges a series considers: the recent ones are what the household does now. */
-const RECENT = 24;
 const TYPICAL_OF = 6;
 const MIN_RUN = { steady: 3, varying: 6, spanDays: 90 };
 
@@ -65,35 +65,6 @@ export const PER_YEAR: Record<Cadence, number> = {
   twice_a_year: 2,
   yearly: 1,
 };
-
-interface Charge {
-  id: string;
-  date: string;
-  amount: number;
-}
-
-/** Each series: one entry per transaction, oldest first. */
-function seriesOf(view: BudgetView): Map<string, Charge[]> {
-  const sums = new Map<string, { key: string; charge: Charge }>();
-  for (const l of view.lines) {
-    if (!l.payee_id || !l.on_budget || l.kind === 'starting_balance') continue;
-    if (view.replica.accounts.get(l.account_id)?.closed) continue;
-    const id = `${l.transaction.id}|${l.payee_id}`;
-    const s = sums.get(id);
-    if (s) s.charge.amount += l.amount;
-    else sums.set(id, { key: `${l.account_id}|${l.payee_id}`, charge: { id, date: l.date, amount: l.amount } });
-  }
-  const out = new Map<string, Charge[]>();
-  for (const { key, charge } of sums.values()) {
-    if (charge.amount === 0) continue;
-    const k = `${key}|${charge.amount < 0 ? '-' : '+'}`;
-    const list = out.get(k) ?? [];
-    list.push(charge);
-    out.set(k, list);
-  }
-  for (const list of out.values()) list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
-  return out;
-}
 
 /** The day `day` of a month, or its last day when shorter. */
 export function dayOfMonth(month: string, day: number): string {
@@ -127,13 +98,15 @@ export function after(item: Pick<RecurringItem, 'cadence' | 'interval_days'> & {
   return addDays(date, band?.days ?? item.interval_days);
 }
 
-/** A recurring item, with the days of the month its dates keep (one, or two for twice a month). */
-export type Detected = RecurringItem & { days: number[] };
+/** A recurring item, with the days of the month its dates keep (one, or two for twice a month), and whether its latest is a split. */
+export type Detected = RecurringItem & { days: number[]; split: boolean };
 
 function detectOne(
   charges: Charge[],
   today: string,
-): Omit<Detected, 'payee_id' | 'account_id' | 'transfer_account_id' | 'category_id' | 'price_change'> | undefined {
+  risen: boolean,
+  digits: number,
+): Omit<Detected, 'payee_id' | 'account_id' | 'transfer_account_id' | 'category_id' | 'price_change' | 'split'> | undefined {
   const steady = steadyTail(charges.slice(-RECENT));
   if (!steady) return undefined;
   const { run, interval } = steady;
@@ -142,11 +115,12 @@ function detectOne(
   const band = BANDS.find((b) => interval >= b.min && interval <= b.max);
   if (!band) return undefined;
   const recent = run.slice(-TYPICAL_OF).map((c) => c.amount);
-  const typical = median(recent);
+  // A median is an amount a bank could charge: whole minor units.
+  const typical = toMinorUnit(median(recent), digits);
   const within = (list: number[]) => list.every((a) => Math.abs(a - median(list)) * 100 <= Math.abs(median(list)) * 2);
   const steadyAmounts = within(recent);
-  // A steady price that changed with the latest charge is still a steady one (a price rise).
-  const steadyBefore = steadyAmounts || within(recent.slice(0, -1));
+  // A steady price that changed with the latest charges is still a steady one (a price rise).
+  const steadyBefore = steadyAmounts || risen || within(recent.slice(0, -1));
   // Purchases at a shop now and then can fall into a few steady gaps by chance: amounts that vary
   // need six in a row, and every run must span three months (a weekly one thirteen).
   if (run.length < Math.max(steadyBefore ? MIN_RUN.steady : MIN_RUN.varying, Math.ceil(MIN_RUN.spanDays / interval))) return undefined;
@@ -178,18 +152,20 @@ const DETECTED = new WeakMap<BudgetView, { today: string; items: readonly Detect
 
 function detectAll(view: BudgetView, today: string): Detected[] {
   const found: Detected[] = [];
-  for (const [key, charges] of seriesOf(view)) {
-    const [account_id = '', payee_id = '', sign] = key.split('|');
-    const d = detectOne(charges, today);
-    if (!d) continue;
-    // The price-increase rule on the recent charges (the whole history would cost a long one dearly).
+  const digits = digitsOf(view);
+  for (const { account_id, payee_id, sign, charges } of seriesOf(view, false)) {
+    // The price-rise rule on the same charges as needs_attention (the latest 24 of the series).
+    const transfer_account_id = view.replica.payees.get(payee_id)?.transfer_account_id ?? null;
     const risen =
-      sign === '-'
+      sign === '-' && !transfer_account_id
         ? priceIncreaseOf(
             charges.slice(-RECENT).map((c) => ({ date: c.date, amount: -c.amount })),
             today,
+            digits,
           )
         : undefined;
+    const d = detectOne(charges, today, !!risen, digits);
+    if (!d) continue;
     const rise = risen ? { payee_id, ...risen } : null;
     const latest = view.replica.transactions.get(charges[charges.length - 1]!.id.split('|')[0]!);
     found.push({
@@ -199,8 +175,9 @@ function detectAll(view: BudgetView, today: string): Detected[] {
       steady: d.steady || !!rise,
       payee_id,
       account_id,
-      transfer_account_id: view.replica.payees.get(payee_id)?.transfer_account_id ?? null,
+      transfer_account_id,
       category_id: latest?.category_id ?? null,
+      split: !!latest && view.replica.linesOf(latest.id).some((x) => !x.deleted),
       price_change: rise,
     });
   }

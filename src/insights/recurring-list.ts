@@ -1,76 +1,108 @@
 /**
- * The computation of `recurring` (./recurring.ts): the recurring items of the budget's
- * on-budget accounts, transfers between two on-budget accounts left out (moving money is neither a
- * bill nor income; a loan payment to a tracking account is a bill), grouped:
- *  - income: money coming in;
- *  - subscriptions: charges in a category (or group) whose name says subscription, streaming or
- *    membership;
- *  - bills: every other charge.
- * Amounts are positive in every group; the annual cost is the typical amount times how many a year
- * the cadence gives, and the monthly total a twelfth of the annual one.
+ * The computation of `recurring` (./recurring.ts): the items of ./recurring-sources.ts (the
+ * schedules first, then the history), grouped as income, subscriptions (a category or group whose
+ * name says subscription, streaming or membership) and bills (every other charge). Amounts are
+ * positive in every group, in whole minor units; the annual cost is the amount times how many a
+ * year the cadence gives, the monthly one a twelfth of that, and each group's totals are the sums
+ * of its items' figures (so the listed figures add up to them). Compact detail names every item
+ * with its monthly amount, as far as the answer's 2 KB allow (the rest are counted); when nothing
+ * qualifies, the answer says why.
  */
 import { formatMilliunits } from '../api/money.js';
 import { present, rowMoney } from './format.js';
-import { PER_YEAR, detectRecurring, type Detected } from './recurring-detect.js';
+import { recurringItems, type ListedItem, type RecurringGroup } from './recurring-sources.js';
 import type { InsightContext, InsightResult } from './types.js';
 
-export type RecurringGroup = 'subscriptions' | 'bills' | 'income';
-
-const SUBSCRIPTION = /subscri|streaming|membership/i;
-/** Rows of each group in compact detail, the largest a year first. */
-const COMPACT_ROWS = 4;
-
-/** Which group an item is in, or undefined for a move between two on-budget accounts. */
-export function groupOf(ctx: InsightContext, item: Detected): RecurringGroup | undefined {
-  if (item.transfer_account_id && ctx.view.onBudget(item.transfer_account_id)) return undefined;
-  if (item.typical > 0) return 'income';
-  const category = item.category_id ? ctx.view.replica.categories.get(item.category_id) : undefined;
-  const group = category ? ctx.view.replica.categoryGroups.get(category.category_group_id) : undefined;
-  return [category?.name, group?.name].some((n) => !!n && SUBSCRIPTION.test(n)) ? 'subscriptions' : 'bills';
-}
-
-export const annualOf = (item: Detected): number => Math.abs(item.typical) * PER_YEAR[item.cadence];
+/** What a compact answer may take (the rest of the 2 KB is the envelope: the budget, freshness). */
+const COMPACT_CHARS = 1560;
+const GROUPS: RecurringGroup[] = ['subscriptions', 'bills', 'income'];
 
 export function recurringList(ctx: InsightContext, full: boolean): InsightResult {
-  const groups: Record<RecurringGroup, Detected[]> = { subscriptions: [], bills: [], income: [] };
-  for (const item of detectRecurring(ctx.view, ctx.today)) {
-    const g = groupOf(ctx, item);
-    if (g) groups[g].push(item);
-  }
+  const { items, everyday } = recurringItems(ctx);
   const fig = rowMoney(ctx.money, full);
-  const row = (item: Detected) => {
-    const p = item.price_change;
+  const name = (i: ListedItem) => ctx.view.payeeName(i.payee_id) ?? 'no payee';
+  const row = (i: ListedItem) => {
+    const p = i.price_change;
     return present({
-      payee_name: ctx.view.payeeName(item.payee_id),
-      account_name: full ? ctx.view.accountName(item.account_id) : null,
-      category_name: full && item.category_id ? (ctx.view.replica.categories.get(item.category_id)?.name ?? null) : null,
-      cadence: item.cadence,
-      ...fig('amount', Math.abs(item.typical)),
-      varies: item.steady ? null : true,
-      last_date: full ? item.last_date : null,
-      next_date: full ? item.next_date : null,
-      ...(full ? fig('annual', annualOf(item)) : {}),
+      payee_name: name(i),
+      account_name: ctx.view.accountName(i.account_id),
+      category_name: i.category_id ? (ctx.view.replica.categories.get(i.category_id)?.name ?? null) : null,
+      source: i.source,
+      cadence: i.cadence,
+      ...fig('amount', Math.abs(i.amount)),
+      varies: i.varies || null,
+      last_date: i.last_date,
+      next_date: i.next_date,
+      ...fig('per_month', i.monthly),
+      ...fig('annual', i.annual),
       price_change: p ? { ...fig('from', p.old), ...fig('to', p.new), date: p.date } : null,
-      count: full ? item.count : null,
     });
   };
   const structured: Record<string, unknown> = {};
   const totals: Record<string, unknown> = {};
-  for (const [name, items] of Object.entries(groups)) {
+  const sorted = new Map<RecurringGroup, ListedItem[]>();
+  for (const g of GROUPS) {
     // The largest first: what costs (or brings) the most a year.
-    items.sort((a, b) => annualOf(b) - annualOf(a) || (a.payee_id < b.payee_id ? -1 : 1));
-    // Compact: the largest few of each group (the totals count them all).
-    const shown = full ? items : items.slice(0, COMPACT_ROWS);
-    structured[name] = shown.map(row);
-    if (shown.length < items.length) structured[`${name}_more`] = items.length - shown.length;
-    const year = items.reduce((s, i) => s + annualOf(i), 0);
-    totals[name] = {
-      per_month: formatMilliunits(Math.round(year / 12), ctx.format),
-      per_year: formatMilliunits(year, ctx.format),
-      ...(full ? { per_year_milliunits: year } : {}),
-    };
+    const list = items.filter((i) => i.group === g).sort((a, b) => b.annual - a.annual || name(a).localeCompare(name(b)));
+    sorted.set(g, list);
+    if (full) structured[g] = list.map(row);
+    const month = list.reduce((s, i) => s + i.monthly, 0);
+    const year = list.reduce((s, i) => s + i.annual, 0);
+    // Compact: the monthly totals; full adds the year's.
+    totals[g] = { count: list.length, ...ctx.money('per_month', month), ...(full ? ctx.money('per_year', year) : {}) };
   }
+  if (!full) Object.assign(structured, compactGroups(ctx, sorted, items.length));
   structured.totals = totals;
-  structured.assumptions = ['3+ at a steady interval (6+ if amounts vary), the last within 1.5 intervals; median of the last 6'];
+  if (everyday.length) structured.left_out = `Everyday purchases, not bills: ${everyday.map((id) => ctx.view.payeeName(id)).join(', ')}.`;
+  if (!items.length) structured.none_because = whyNone(ctx);
+  structured.rule = 'Schedules first; history adds 3+ at a steady interval (6+ if amounts vary), the last within 1.5 intervals.';
+  if (!full) fit(structured, sorted, (g, shown) => Object.assign(structured, compactGroups(ctx, sorted, shown, g)));
   return { structured };
+}
+
+/**
+ * Compact: each group as payee name → monthly milliunits, the largest first (a name two accounts
+ * share gets its account in brackets), and the names whose price rose or whose amount varies.
+ */
+function compactGroups(ctx: InsightContext, sorted: Map<RecurringGroup, ListedItem[]>, limit: number, only?: RecurringGroup): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const risen: string[] = [];
+  const varies: string[] = [];
+  for (const [g, list] of sorted) {
+    if (only && g !== only) continue;
+    const names = list.map((i) => ctx.view.payeeName(i.payee_id) ?? 'no payee');
+    const shown = list.slice(0, limit);
+    const rows: Record<string, number> = {};
+    shown.forEach((i, k) => {
+      const n = names.indexOf(names[k]!) !== names.lastIndexOf(names[k]!) ? `${names[k]} (${ctx.view.accountName(i.account_id)})` : names[k]!;
+      rows[n] = i.monthly;
+      if (i.price_change) risen.push(n);
+      if (i.varies) varies.push(n);
+    });
+    out[`${g}_per_month_milliunits`] = rows;
+    out[`${g}_more`] = list.length > shown.length ? list.length - shown.length : undefined;
+  }
+  if (!only) Object.assign(out, { price_rose: risen.length ? risen : undefined, amount_varies: varies.length ? varies : undefined });
+  return out;
+}
+
+/** Compact past its share: the smallest items of the longest group leave first, counted in `<group>_more`. */
+function fit(structured: Record<string, unknown>, sorted: Map<RecurringGroup, ListedItem[]>, show: (g: RecurringGroup, n: number) => void): void {
+  const shown = new Map([...sorted].map(([g, l]) => [g, l.length]));
+  while (JSON.stringify(structured).length > COMPACT_CHARS) {
+    const [g, n] = [...shown].sort((a, b) => b[1] - a[1])[0]!;
+    if (n === 0) return;
+    shown.set(g, n - 1);
+    show(g, n - 1);
+  }
+}
+
+/** Why nothing qualifies: no repeating schedule, and the history's latest date against the staleness rule. */
+function whyNone(ctx: InsightContext): string {
+  let latest = '';
+  for (const l of ctx.view.lines) if (l.on_budget && l.date > latest) latest = l.date;
+  const history = latest
+    ? `latest transaction ${latest}; a series is stale once its latest is more than 1.5 intervals before today (${ctx.today})`
+    : 'no transactions in on-budget accounts';
+  return `No repeating scheduled transaction in an open on-budget account, and no payee charged 3+ times at a steady interval that is still going: ${history}.`;
 }

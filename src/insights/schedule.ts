@@ -2,7 +2,8 @@
  * What the scheduled transactions will do in the coming days: each schedule expanded by its
  * frequency into dated occurrences, and every account's balance carried forward through them in
  * date order (a scheduled transfer moves money out of one account and into the other), so each
- * occurrence knows the balance its account is projected to have once it is entered.
+ * occurrence knows the balance its account is projected to have once it is entered. A day's
+ * outflows come before its inflows, as forecast counts them.
  */
 import { addDays } from '../api/dates.js';
 import { occurrence } from '../api/schedule.js';
@@ -41,7 +42,10 @@ export function project(view: BudgetView, today: string, days: number): Occurren
   const r = view.replica;
   const pending: { date: string; scheduled: E.ScheduledTransactionSummaryBase }[] = [];
   for (const s of r.scheduled.values()) for (const date of datesOf(s, today, until)) pending.push({ date, scheduled: s });
-  pending.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduled.id < b.scheduled.id ? -1 : 1));
+  // A day's outflows before its inflows (as forecast counts a day), then by id.
+  pending.sort(
+    (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || a.scheduled.amount - b.scheduled.amount || (a.scheduled.id < b.scheduled.id ? -1 : 1),
+  );
   const balances = new Map<string, number>();
   for (const a of r.accounts.values()) balances.set(a.id, a.balance);
   const move = (account: string | null | undefined, amount: number) => {
@@ -71,5 +75,7 @@ export function overdue(view: BudgetView, today: string): { date: string; schedu
     const dates = datesOf(s, s.date_next, addDays(today, -1)).slice(0, OVERDUE_PER_SCHEDULE);
     for (const date of dates) out.push({ date, scheduled: s });
   }
-  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.scheduled.id < b.scheduled.id ? -1 : 1));
+  return out.sort(
+    (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || a.scheduled.amount - b.scheduled.amount || (a.scheduled.id < b.scheduled.id ? -1 : 1),
+  );
 }

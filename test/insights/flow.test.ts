@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { byDay, occurrences } from './occurrences.js';
 import { raw, todayUtc, usd, written } from './raw.js';
 
 let h: McpHarness;
@@ -27,14 +28,12 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
     const expected = r.scheduled
       .flatMap((s) => occurrences(s, from, to).map((date) => ({ date, s })))
       .filter((o) => r.account.get(o.s.account_id)?.on_budget)
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+      .sort(byDay);
     expect(res.count).toBe(expected.length);
     expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
     // The first occurrence's balance counts everything scheduled from today, before the window too.
     const first = expected[0]!;
-    const before = r.scheduled
-      .flatMap((s) => occurrences(s, today, first.date).map((date) => ({ date, s })))
-      .filter((o) => o.date < first.date || (o.date === first.date && o.s.id <= first.s.id));
+    const before = r.scheduled.flatMap((s) => occurrences(s, today, first.date).map((date) => ({ date, s }))).filter((o) => byDay(o, first) <= 0);
     const balance = r.account.get(first.s.account_id).balance;
     const moved = before.reduce(
       (sum, o) => sum + (o.s.account_id === first.s.account_id ? o.s.amount : 0) - (o.s.transfer_account_id === first.s.account_id ? o.s.amount : 0),
@@ -77,7 +76,7 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
         .filter((s) => s.date_next < today)
         .flatMap((s) => occurrences(s, s.date_next, shift(today, -1)).map((date) => ({ date, s })))
         .filter((o) => r.account.get(o.s.account_id)?.on_budget)
-        .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+        .sort(byDay);
       expect(late.map((o) => o.s.payee_name)).toContain('Overdue Plumber');
       const res = ok(await h.call('upcoming', { detail: 'full' }));
       expect(res.overdue_count).toBe(late.length);
@@ -90,39 +89,6 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
     }
   });
 });
-
-/** The test's own expansion of a schedule: date_next, then date_first's lattice after it. */
-function occurrences(s: any, from: string, until: string): string[] {
-  const day = (d: string, add: number) => new Date(Date.parse(`${d}T00:00:00Z`) + add * 86_400_000).toISOString().slice(0, 10);
-  const month = (d: string, add: number, dayOfMonth = Number(d.slice(8))) => {
-    const [y, m] = d.split('-').map(Number) as [number, number];
-    const first = new Date(Date.UTC(y, m - 1 + add, 1));
-    const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-    return `${first.toISOString().slice(0, 8)}${String(Math.min(dayOfMonth, last)).padStart(2, '0')}`;
-  };
-  const step: Record<string, (n: number) => string> = {
-    daily: (n) => day(s.date_first, n),
-    weekly: (n) => day(s.date_first, 7 * n),
-    everyOtherWeek: (n) => day(s.date_first, 14 * n),
-    every4Weeks: (n) => day(s.date_first, 28 * n),
-    twiceAMonth: (n) => (n % 2 ? month(s.date_first, Math.floor(n / 2), Number(s.date_first.slice(8)) + 15) : month(s.date_first, n / 2)),
-    monthly: (n) => month(s.date_first, n),
-    everyOtherMonth: (n) => month(s.date_first, 2 * n),
-    every3Months: (n) => month(s.date_first, 3 * n),
-    every4Months: (n) => month(s.date_first, 4 * n),
-    twiceAYear: (n) => month(s.date_first, 6 * n),
-    yearly: (n) => month(s.date_first, 12 * n),
-    everyOtherYear: (n) => month(s.date_first, 24 * n),
-  };
-  const out = s.date_next >= from && s.date_next <= until ? [s.date_next] : [];
-  if (s.frequency === 'never') return out;
-  for (let n = 0; ; n++) {
-    const d = step[s.frequency]!(n);
-    if (d > until) break;
-    if (d > s.date_next && d >= from) out.push(d);
-  }
-  return out;
-}
 
 describe('upcoming', () => {
   it("expands scheduled transactions by frequency, each with its account's projected balance", async () => {
@@ -160,13 +126,11 @@ describe('upcoming', () => {
     const expected = r.scheduled
       .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
       .filter((o) => r.account.get(o.s.account_id)?.on_budget)
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+      .sort(byDay);
     expect(res.count).toBe(expected.length);
     expect(res.occurrences.map((o: any) => [o.date, o.scheduled_transaction_id])).toEqual(expected.map((o) => [o.date, o.s.id]));
     // Balances carried forward through every account's occurrences (tracking accounts too, unlisted).
-    const all = r.scheduled
-      .flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s })))
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.s.id < b.s.id ? -1 : 1));
+    const all = r.scheduled.flatMap((s) => occurrences(s, today, until).map((date) => ({ date, s }))).sort(byDay);
     const balance = new Map(r.accounts.map((a) => [a.id, a.balance]));
     const projected = new Map<string, number>();
     for (const o of all) {

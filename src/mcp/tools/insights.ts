@@ -113,10 +113,10 @@ export const INSIGHTS: readonly InsightRow[] = [
     name: 'recurring',
     title: 'Recurring',
     description:
-      'Use for "what do we pay every month": subscriptions, bills and income from history: cadence, amount, next date, annual cost, price rises, totals. Milliunits.',
+      'Use for "what do we pay every month": subscriptions, bills, income from schedules and history; monthly cost, price rises, totals. Milliunits.',
     toolset: 'planning',
     input: RECURRING_INPUT,
-    output: { subscriptions: rows },
+    output: { totals: object },
     compute: recurring,
   },
 ];
