@@ -12,6 +12,8 @@ import { registerMethodPrompts } from './method-prompts.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerSkills } from './skills/skills.js';
+import { registerEvents } from './events.js';
+import { registerStream } from './events-stream.js';
 import type { ServerState } from './state.js';
 import { CONFIRM_FLOW } from '../writes/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
@@ -88,6 +90,11 @@ export interface BuildOptions {
    * registering all of them, the resources and the prompts was a millisecond of every call.
    */
   onlyTool?: string;
+  /**
+   * Serve the Events extension (events.ts): 2026-07-28 clients over Streamable HTTP, and stdio
+   * (where events/list and the rest answer whatever the era). Default true.
+   */
+  events?: boolean;
 }
 
 /** Runs `call`, telling `observe` how it ended. */
@@ -151,6 +158,10 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   registerPrompts(server, state);
   registerMethodPrompts(server, state);
   registerSkills(server);
+  if (opts.events !== false) {
+    registerEvents(server, state);
+    registerStream(server, state);
+  }
   // Once a client has connected, load what its first tool call needs while it is idle (a server
   // that listed its tools from the build's file alone has loaded none of it: tools/cards.ts).
   server.server.oninitialized = () => state.warmUp(loadCalls);

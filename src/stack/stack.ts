@@ -18,6 +18,8 @@ import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
 import { UndoJournal } from '../writes/undo-journal.js';
 import { RULES_MAGIC, RuleStore } from '../rules/store.js';
+import { EVENTS_MAGIC } from '../events/log.js';
+import { EventsService } from '../events/service.js';
 import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey, Sealer } from '../sync/seal.js';
@@ -74,6 +76,8 @@ export interface Stack {
   changes: UndoJournal;
   /** The budgets' house rules, under the same identity (src/rules/store.ts). */
   rules: RuleStore;
+  /** Alerts: what each sync detects, the occurrence logs, alert settings (src/events). */
+  events: EventsService;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -142,6 +146,15 @@ export function createStack(opts: StackOptions): Stack {
     shared,
     onCache: opts.onReplicaCache,
     onCatchUp: opts.onReplicaCatchUp,
+    // Every sync, interactive or the watcher's, feeds the events' detection (src/events).
+    onSynced: (r) => void events.scan(r).catch((e: unknown) => log(`events: scan failed: ${(e as Error).message}`)),
+  });
+  const events: EventsService = new EventsService({
+    store,
+    sealer: new Sealer(keys, EVENTS_MAGIC),
+    identity,
+    fresh: async (budget, maxAgeMs) => (await replicas.fresh(budget, maxAgeMs)).replica,
+    now: opts.now,
   });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
@@ -152,6 +165,7 @@ export function createStack(opts: StackOptions): Stack {
     confirmTokens: new ConfirmTokens(store, keys, identity, opts.now),
     changes: new UndoJournal(store, keys, identity, opts.now),
     rules: new RuleStore(store, identity, opts.now, new Sealer(keys, RULES_MAGIC)),
+    events,
     ledger,
     async close() {
       await replicas.flush();

@@ -67,6 +67,8 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
         declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
         onToolCall: opts.observer?.onToolCall,
         onlyTool: calledTool(),
+        // The Events extension is defined for 2026-07-28 only (SEP-3415).
+        events: ctx.era === 'modern',
       }),
     {
       maxRequestBodySize: maxBodyBytes,
