@@ -12,6 +12,7 @@ import { registerMethodPrompts } from './method-prompts.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerSkills } from './skills/skills.js';
+import { registerAlertsResource } from './alerts-resource.js';
 import { registerEvents } from './events.js';
 import { registerStream } from './events-stream.js';
 import type { ServerState } from './state.js';
@@ -155,6 +156,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   }
   if (one) return server;
   registerResources(server, state);
+  registerAlertsResource(server, state);
   registerPrompts(server, state);
   registerMethodPrompts(server, state);
   registerSkills(server);

@@ -65,7 +65,7 @@ describe('the Events extension over HTTP', () => {
 
     const first = await poll(ep.client, 'category.overspent', start.cursor);
     expect(first.events.map((e) => e.data.category_id)).toEqual([target.id]);
-    const [occurrence] = first.events;
+    const occurrence = first.events[0]!;
     expect(occurrence.data).toMatchObject({ budget_id: facts.id, category: target.name, amount: 12_340 });
     expect(typeof occurrence.data.data_notice).toBe('string');
     expect(Buffer.byteLength(JSON.stringify(occurrence.data))).toBeLessThanOrEqual(2048);
@@ -81,11 +81,11 @@ describe('the Events extension over HTTP', () => {
     await spend(sb, facts.id, { account_id: facts.checking.id, category_id: target.id, amount: -5_000 });
     const again = await poll(ep.client, 'category.overspent', cleared.cursor);
     expect(again.events.map((e) => e.data.category_id)).toEqual([target.id]);
-    expect(again.events[0].eventId).not.toBe(occurrence.eventId);
+    expect(again.events[0]!.eventId).not.toBe(occurrence.eventId);
 
     // Replay from the first cursor: exactly those after it, in order.
     const replay = await poll(ep.client, 'category.overspent', start.cursor);
-    expect(replay.events.map((e) => e.eventId)).toEqual([occurrence.eventId, again.events[0].eventId]);
+    expect(replay.events.map((e) => e.eventId)).toEqual([occurrence.eventId, again.events[0]!.eventId]);
     expect(replay.truncated).toBe(false);
 
     // Filters: another category's subscription sees none of it.
