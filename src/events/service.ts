@@ -13,6 +13,7 @@ import type { EventArguments, EventName } from './catalog.js';
 import { detect } from './detect.js';
 import { OccurrenceLog, pageAfter, type LogState, type Occurrence, type Page } from './log.js';
 import { AlertSettingsStore, digestOf } from './settings.js';
+import { matches } from './filter.js';
 
 export interface EventsOptions {
   store: StateStore;
@@ -88,25 +89,15 @@ export class EventsService {
     return { ...pageAfter(state, cursor, keep, Math.min(max, MAX_EVENTS), floor), budgetId: replica.summary.id };
   }
 
+  /** The budget's copy for names (filters), synced only when past the staleness bound; undefined when it cannot be had. */
+  async replicaOf(budgetId: string): Promise<BudgetReplica | undefined> {
+    return this.opts.fresh(budgetId).catch(() => undefined);
+  }
+
   /** The occurrences still open (their condition holds now), newest first: what the alerts resource lists. */
   async current(budgetParam: string): Promise<{ budgetId: string; open: Occurrence[]; cursor: string }> {
     const { replica, state } = await this.refresh(budgetParam);
     const ids = new Set(Object.values(state.open));
     return { budgetId: replica.summary.id, open: state.events.filter((o) => ids.has(o.eventId)).reverse(), cursor: `${state.epoch}.${state.seq}` };
   }
-}
-
-/** Whether an occurrence passes a subscription's filters (a filter on an entity the type does not have does not apply). */
-export function matches(o: Occurrence, args: EventArguments, replica: BudgetReplica): boolean {
-  const d = o.data;
-  const named = (wanted: readonly string[] | undefined, id: unknown, kind: 'categories' | 'accounts') => {
-    if (!wanted?.length || typeof id !== 'string') return true;
-    const entity = kind === 'categories' ? replica.categories.get(id) : replica.accounts.get(id);
-    const name = entity?.name.toLowerCase();
-    return wanted.some((w) => w === id || (name !== undefined && w.toLowerCase() === name));
-  };
-  if (!named(args.categories, d.category_id, 'categories')) return false;
-  if (!named(args.accounts, d.account_id, 'accounts')) return false;
-  if (args.min_milliunits !== undefined && typeof d.amount === 'number' && d.amount < args.min_milliunits) return false;
-  return true;
 }

@@ -15,6 +15,7 @@ import { registerSkills } from './skills/skills.js';
 import { registerAlertsResource } from './alerts-resource.js';
 import { registerEvents } from './events.js';
 import { registerStream } from './events-stream.js';
+import { registerWebhooks } from './events-webhook.js';
 import type { ServerState } from './state.js';
 import { CONFIRM_FLOW } from '../writes/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
@@ -96,6 +97,8 @@ export interface BuildOptions {
    * (where events/list and the rest answer whatever the era). Default true.
    */
   events?: boolean;
+  /** Who is asking, when authenticated (hosted mode's user, or the bearer token's holder): webhooks need one. */
+  principal?: string;
 }
 
 /** Runs `call`, telling `observe` how it ended. */
@@ -163,6 +166,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   if (opts.events !== false) {
     registerEvents(server, state);
     registerStream(server, state);
+    registerWebhooks(server, state, opts.principal);
   }
   // Once a client has connected, load what its first tool call needs while it is idle (a server
   // that listed its tools from the build's file alone has loaded none of it: tools/cards.ts).

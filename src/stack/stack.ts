@@ -20,12 +20,17 @@ import { UndoJournal } from '../writes/undo-journal.js';
 import { RULES_MAGIC, RuleStore } from '../rules/store.js';
 import { EVENTS_MAGIC } from '../events/log.js';
 import { EventsService } from '../events/service.js';
+import { Webhooks, type WebhookOptions } from '../events/webhooks.js';
+
+const WEBHOOKS_MAGIC = Buffer.from('YMCPW1\n');
 import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey, Sealer } from '../sync/seal.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
+  /** Webhook delivery: loopback allowed (else YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK=1), the DNS seam, retry waits. */
+  webhooks?: WebhookOptions;
   /** YNAB credentials: where the access token comes from. */
   credentials: TokenProvider;
   /** A stable name for whose data this is (survives token refreshes); defaults to a hash of the token. */
@@ -78,6 +83,8 @@ export interface Stack {
   rules: RuleStore;
   /** Alerts: what each sync detects, the occurrence logs, alert settings (src/events). */
   events: EventsService;
+  /** Webhook subscriptions and their delivery (src/events/webhooks.ts). */
+  webhooks: Webhooks;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -156,6 +163,10 @@ export function createStack(opts: StackOptions): Stack {
     fresh: async (budget, maxAgeMs) => (await replicas.fresh(budget, maxAgeMs)).replica,
     now: opts.now,
   });
+  const webhooks = new Webhooks(events, store, new Sealer(keys, WEBHOOKS_MAGIC), identity, {
+    allowLoopback: process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK === '1',
+    ...opts.webhooks,
+  });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,
@@ -166,6 +177,7 @@ export function createStack(opts: StackOptions): Stack {
     changes: new UndoJournal(store, keys, identity, opts.now),
     rules: new RuleStore(store, identity, opts.now, new Sealer(keys, RULES_MAGIC)),
     events,
+    webhooks,
     ledger,
     async close() {
       await replicas.flush();

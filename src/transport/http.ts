@@ -70,6 +70,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
         onlyTool: calledTool(),
         // The Events extension is defined for 2026-07-28 only (SEP-3415).
         events: ctx.era === 'modern',
+        principal: hosted && ctx.authInfo ? `user:${hosted.userOf(ctx.authInfo)}` : settings.token !== undefined ? 'bearer' : undefined,
       }),
     {
       maxRequestBodySize: maxBodyBytes,

@@ -31,14 +31,14 @@ export function lasting(): { dir: string; key: Buffer; remove(): void } {
 }
 
 /** `serve` over the sandbox, every read synced first (max staleness 0), and a modern client connected. */
-export async function endpoint(sb: TestSandbox, keep: { dir: string; key: Buffer }, stack: Partial<StackOptions> = {}): Promise<Endpoint> {
+export async function endpoint(sb: TestSandbox, keep: { dir: string; key: Buffer }, stack: Partial<StackOptions> = {}, token?: string): Promise<Endpoint> {
   const state = new ServerState(
     mcpConfig({}, {}),
     async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
     { stateDir: keep.dir, persist: false, maxStalenessMs: 0, keySource: { key: async () => keep.key }, ...stack },
   );
-  const http = await serveHttp(state, { port: 0 });
-  const client = await connect(http.url, 'modern');
+  const http = await serveHttp(state, { port: 0, ...(token ? { token } : {}) });
+  const client = await connect(http.url, 'modern', token);
   return {
     http,
     state,
