@@ -8,6 +8,7 @@
  */
 import { ResourceTemplate, type McpServer, type Variables } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { completeBudget } from './resources.js';
 import { sessionBudgetParam } from './resolve.js';
 import { sanitize } from './output/sanitize.js';
 import { ANSWER_MIME_TYPE as MIME, answerText, USER_DATA_NOTICE } from './output/untrusted.js';
@@ -20,10 +21,13 @@ const TEMPLATE = 'ynab://budgets/{budget_id}/alerts';
 export function registerAlertsResource(server: McpServer, state: ServerState): void {
   const template = new ResourceTemplate(TEMPLATE, {
     // The session's budget only: listing every budget's alerts would scan every budget.
+    // Best effort: without a token (or a copy held) it lists nothing; the other lists say why.
     list: async () => {
-      const budget = (await state.ready()).replicas.peek(await sessionBudgetParam(state, undefined));
+      const stack = await state.started().catch(() => undefined);
+      const budget = stack?.replicas.peek(await sessionBudgetParam(state, undefined).catch(() => 'last-used'));
       return { resources: budget ? [{ uri: alertsUri(budget.summary.id), name: `Alerts: ${budget.summary.name}`, mimeType: MIME }] : [] };
     },
+    complete: { budget_id: completeBudget(state) },
   });
   server.registerResource(
     'alerts',
