@@ -7,6 +7,7 @@
  *   transport/                   stdio and Streamable HTTP, sessions
  *   mcp/                         the protocol: tool, resource and prompt tables, output, dialogs
  *   stack/                       the composition root: builds the client side from configuration
+ *   events/                      alerts: detection after each sync, occurrence logs, webhooks
  *   writes/, insights/           the write pipeline and task writes; exact insight computations
  *   sync/                        replicas kept by deltas, exactly-once creates
  *   auth/, quota/, rules/        credentials and OAuth; the request ledger; house rules (store and matcher)
@@ -20,6 +21,7 @@ const LAYERS = [
   ['transport', '^src/transport/'],
   ['mcp', '^src/mcp/'],
   ['stack', '^src/stack/'],
+  ['events', '^src/events/'],
   ['writes-insights', '^src/(writes|insights)/'],
   ['sync', '^src/sync/'],
   ['auth-quota', '^src/(auth|quota|rules)/'],
@@ -34,7 +36,11 @@ const upward = LAYERS.slice(1).map(([name, path], i) => ({
   comment: `${name} may only import from the layers below it`,
   severity: 'error',
   from: { path },
-  to: { path: LAYERS.slice(0, i + 1).map(([, p]) => `(${p})`).join('|') },
+  to: {
+    path: LAYERS.slice(0, i + 1)
+      .map(([, p]) => `(${p})`)
+      .join('|'),
+  },
 }));
 
 module.exports = {

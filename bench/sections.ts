@@ -6,6 +6,7 @@ import { answersSection } from './answers.bench.js';
 import { bankFilesSection } from './bank-files.bench.js';
 import { applyRulesSection } from './apply-rules.bench.js';
 import { debtSection } from './debt.bench.js';
+import { eventsSection } from './events.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
@@ -41,4 +42,5 @@ export const SECTIONS: readonly BenchSection[] = [
   targetsSection,
   viewsSection,
   hostedSection,
+  eventsSection,
 ];

@@ -73,10 +73,13 @@ export const COUNTS: Readonly<Record<string, number>> = {
   'bank-layouts': BANK_LAYOUTS.length,
 };
 
+/** The task-shaped tools (their table's rows), the alerts tool's toolset included. */
+const TASK_COUNT = TOOL_DEFINITIONS.filter((t) => t.kind === 'task').length;
+
 const SELECTIONS: Selection[] = [
   { label: `the ${COUNTS['api-tools']} API tools`, only: 'api', budget: DEFINITION_BUDGETS.api },
-  { label: `the ${COUNTS['task-tools']} task tools`, only: 'task' },
-  { label: 'all (default)', budget: DEFINITION_BUDGETS.all },
+  { label: `the ${TASK_COUNT} task tools`, only: 'task', toolsets: 'all' },
+  { label: 'default (all but `alerts`)', budget: DEFINITION_BUDGETS.all },
   { label: code('core'), toolsets: 'core', budget: DEFINITION_BUDGETS.core },
   { label: code('insights'), toolsets: 'insights' },
   { label: code('transactions'), toolsets: 'transactions' },
@@ -100,11 +103,11 @@ async function sizesTable(): Promise<string> {
 
 /** Every tool: what it is, where it belongs, in which modes it takes confirm_token, and its size. */
 async function toolsTable(): Promise<string> {
-  const all = (await listed()) as Listed[];
+  const all = (await listed('all')) as Listed[];
   const core = new Set(((await listed('core')) as Listed[]).map((t) => t.name));
   const holds = new Map<string, string[]>();
   for (const writes of ['direct', 'confirm']) {
-    for (const t of (await listed(undefined, false, false, writes)) as Listed[])
+    for (const t of (await listed('all', false, false, writes)) as Listed[])
       if (t.inputSchema.properties?.confirm_token) holds.set(t.name, [...(holds.get(t.name) ?? []), writes]);
   }
   const defs = new Map(TOOL_DEFINITIONS.map((t) => [t.name, t]));

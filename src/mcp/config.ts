@@ -45,7 +45,9 @@ export interface McpConfig {
 const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
 
 export function parseToolsets(value: string | undefined): Selection {
-  if (!value || value.trim() === '' || value.trim() === 'all') return new Set(MCP_TOOLSETS);
+  // `alerts` is for hosts without the Events extension: asked for by name (or "all"), not by default.
+  if (!value || value.trim() === '') return new Set(MCP_TOOLSETS.filter((t) => t !== 'alerts'));
+  if (value.trim() === 'all') return new Set(MCP_TOOLSETS);
   const names = value
     .split(',')
     .map((s) => s.trim())

@@ -159,7 +159,7 @@ function decode(value: string | string[] | undefined, uri: string, name: string)
   }
 }
 
-function completeBudget(state: ServerState): CompleteResourceTemplateCallback {
+export function completeBudget(state: ServerState): CompleteResourceTemplateCallback {
   return (value) => bestEffort(state, 'completing budget_id', [], async () => completionValues(matching(await budgetEntries(state), value).map((e) => e.id)));
 }
 

@@ -12,6 +12,10 @@ import { registerMethodPrompts } from './method-prompts.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerSkills } from './skills/skills.js';
+import { registerAlertsResource } from './alerts-resource.js';
+import { registerEvents } from './events.js';
+import { registerStream } from './events-stream.js';
+import { registerWebhooks } from './events-webhook.js';
 import type { ServerState } from './state.js';
 import { CONFIRM_FLOW } from '../writes/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
@@ -88,6 +92,13 @@ export interface BuildOptions {
    * registering all of them, the resources and the prompts was a millisecond of every call.
    */
   onlyTool?: string;
+  /**
+   * Serve the Events extension (events.ts): 2026-07-28 clients over Streamable HTTP, and stdio
+   * (where events/list and the rest answer whatever the era). Default true.
+   */
+  events?: boolean;
+  /** Who is asking, when authenticated (hosted mode's user, or the bearer token's holder): webhooks need one. */
+  principal?: string;
 }
 
 /** Runs `call`, telling `observe` how it ended. */
@@ -148,9 +159,15 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   }
   if (one) return server;
   registerResources(server, state);
+  registerAlertsResource(server, state);
   registerPrompts(server, state);
   registerMethodPrompts(server, state);
   registerSkills(server);
+  if (opts.events !== false) {
+    registerEvents(server, state);
+    registerStream(server, state);
+    registerWebhooks(server, state, opts.principal);
+  }
   // Once a client has connected, load what its first tool call needs while it is idle (a server
   // that listed its tools from the build's file alone has loaded none of it: tools/cards.ts).
   server.server.oninitialized = () => state.warmUp(loadCalls);

@@ -85,6 +85,13 @@ export class ServerState {
 
   /** Set by close(): a call still running then (one past its HTTP deadline) starts no stack. */
   private closed = false;
+  private readonly stackListeners = new Set<(stack: Stack) => void>();
+
+  /** Told of each stack as it is made (Streamable HTTP hears of alerts through it: http.ts). */
+  onStack(listener: (stack: Stack) => void): () => void {
+    this.stackListeners.add(listener);
+    return () => this.stackListeners.delete(listener);
+  }
 
   /** The API stack, created on first use. */
   async ready(): Promise<Stack> {
@@ -108,6 +115,7 @@ export class ServerState {
       });
       // Learned only now (a sign-in recorded before the scope was): one change, told once.
       if (this.readOnly && !wasReadOnly) for (const l of this.readOnlyListeners) l();
+      for (const l of this.stackListeners) l(stack);
       return stack;
     })().catch((e: unknown) => {
       // A failed start (no token yet) is retried on the next call, e.g. after `ynab-mcp login`.

@@ -106,6 +106,7 @@ async function writeSetting(state: ServerState): Promise<WriteSetting> {
     confirmTokens: stack.confirmTokens,
     changes: stack.changes,
     rules: stack.rules,
+    alerts: { answer: async (budgetId, args) => (await import('../events/alerts.js')).alertsAnswer(stack.events, budgetId, args) },
     mode: state.config.writes,
     localFiles: state.config.localFiles,
   };

@@ -1,6 +1,7 @@
 /**
  * Which tools a server offers: toolsets (one per area of the API, plus `insights`, `planning`: the
- * insights that look ahead, `changes`: the undo journal and undo, and `rules`: the house rules) and the
+ * insights that look ahead, `changes`: the undo journal and undo, `rules`: the house rules, and `alerts`: what changed since
+ * last asked, for hosts without the Events extension) and the
  * `core` profile, the insight tools with the handful of API tools an assistant uses most, sized
  * for hosts that pay for every tool definition at the start of each conversation.
  * `list_budgets` is offered under every selection: whatever else is chosen, the assistant can
@@ -8,7 +9,7 @@
  */
 import { TOOLSETS } from '../api/operations/types.js';
 
-export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'planning', 'changes', 'rules'] as const;
+export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'planning', 'changes', 'rules', 'alerts'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];
 
 /** A selection: toolsets, and/or the `core` profile. */

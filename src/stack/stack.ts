@@ -19,12 +19,19 @@ import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
 import { UndoJournal } from '../writes/undo-journal.js';
 import { RULES_MAGIC, RuleStore } from '../rules/store.js';
+import { EVENTS_MAGIC } from '../events/log.js';
+import { EventsService } from '../events/service.js';
+import { Webhooks, type WebhookOptions } from '../events/webhooks.js';
+
+const WEBHOOKS_MAGIC = Buffer.from('YMCPW1\n');
 import { ConfirmTokens } from '../writes/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey, Sealer } from '../sync/seal.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
+  /** Webhook delivery: loopback allowed (else YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK=1), the DNS seam, retry waits. */
+  webhooks?: WebhookOptions;
   /** YNAB credentials: where the access token comes from. */
   credentials: TokenProvider;
   /** A stable name for whose data this is (survives token refreshes); defaults to a hash of the token. */
@@ -75,6 +82,10 @@ export interface Stack {
   changes: UndoJournal;
   /** The budgets' house rules, under the same identity (src/rules/store.ts). */
   rules: RuleStore;
+  /** Alerts: what each sync detects, the occurrence logs, alert settings (src/events). */
+  events: EventsService;
+  /** Webhook subscriptions and their delivery (src/events/webhooks.ts). */
+  webhooks: Webhooks;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -147,6 +158,19 @@ export function createStack(opts: StackOptions): Stack {
     shared,
     onCache: opts.onReplicaCache,
     onCatchUp: opts.onReplicaCatchUp,
+    // Every sync, interactive or the watcher's, feeds the events' detection (src/events).
+    onSynced: (r) => void events.scan(r).catch((e: unknown) => log(`events: scan failed: ${(e as Error).message}`)),
+  });
+  const events: EventsService = new EventsService({
+    store,
+    sealer: new Sealer(keys, EVENTS_MAGIC),
+    identity,
+    fresh: async (budget, maxAgeMs) => (await replicas.fresh(budget, maxAgeMs)).replica,
+    now: opts.now,
+  });
+  const webhooks = new Webhooks(events, store, new Sealer(keys, WEBHOOKS_MAGIC), identity, {
+    allowLoopback: process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK === '1',
+    ...opts.webhooks,
   });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
@@ -157,6 +181,8 @@ export function createStack(opts: StackOptions): Stack {
     confirmTokens: new ConfirmTokens(store, keys, identity, opts.now),
     changes: new UndoJournal(store, keys, identity, opts.now),
     rules: new RuleStore(store, identity, opts.now, new Sealer(keys, RULES_MAGIC)),
+    events,
+    webhooks,
     ledger,
     async close() {
       await replicas.flush();

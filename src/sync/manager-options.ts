@@ -4,6 +4,7 @@
  */
 import type { YnabClient } from '../api/client/client.js';
 import type { ReplicaFiles } from './persist.js';
+import type { BudgetReplica } from './replica.js';
 import type { ReplicaCache } from './replica-cache.js';
 import type { CatchUp } from './replica-feed.js';
 
@@ -20,6 +21,8 @@ export interface ReplicaManagerOptions {
   log?: (line: string) => void;
   /** Replicas shared with other instances (hosted mode); see the header. */
   shared?: SharedReplicas;
+  /** Told of each copy a sync brought up to date (src/events scans it). */
+  onSynced?: (replica: BudgetReplica) => void;
   /**
    * Told how each answer's copy was had: held in memory and fresh ('hit'), read from the store
    * without a request ('saved'), or synced ('miss'). For metrics.

@@ -8,12 +8,11 @@
  *    the answer names the budget, so an alias that moved to another budget is noticed for free.
  *  - When no request is possible (quota spent, service unreachable, the request ledger cannot be
  *    read or written), reads are answered from the replica with a notice saying how old it is.
- *  - A saved copy that could not be used, or that answering from failed (dropBroken), was
- *    discarded and the budget fetched again: the next answer about it says so. So does the
- *    first answer after saved copies could not be read at all (the replica key or the state
- *    directory cannot be used): the budget is fetched and held in memory only; status says why.
- * Replicas are held in an LRU bounded by approximate size and saved (encrypted) after each sync
- * (saved-copies.ts: reading, saving, and what answers and status say when that fails).
+ *  - A saved copy that could not be used, or that answering from failed (dropBroken), was discarded
+ *    and the budget fetched again: the next answer about it says so. So does the first answer after
+ *    saved copies could not be read at all (the replica key or the state directory cannot be used):
+ *    the budget is fetched and held in memory only; status says why. Replicas are held in an LRU
+ *    bounded by approximate size and saved (encrypted) after each sync (saved-copies.ts).
  *
  * Hosted mode shares replicas between instances through the state store (`shared`):
  *  - before a replica held here answers, the highest knowledge any instance's write reached for
@@ -215,9 +214,9 @@ export class ReplicaManager {
     const key = current?.summary.id ?? budgetParam;
     let pending = this.syncing.get(key);
     if (!pending) {
-      pending = (this.opts.shared ? this.sharedSync(budgetParam, current, this.opts.shared) : this.doSync(budgetParam, current)).finally(() =>
-        this.syncing.delete(key),
-      );
+      pending = (this.opts.shared ? this.sharedSync(budgetParam, current, this.opts.shared) : this.doSync(budgetParam, current))
+        .then((r) => (this.opts.onSynced?.(r), r))
+        .finally(() => this.syncing.delete(key));
       this.syncing.set(key, pending);
     }
     return pending;

@@ -5,8 +5,9 @@
  * carries on. The deadline covers the whole answer: 2025-era requests are answered over an SSE
  * stream whose headers go out at once, so racing only the handler's promise would not bound them.
  *
- * `subscriptions/listen` is exempt: it is a stream meant to stay open (2026-07-28 clients hold
- * one to hear about tool changes), kept alive by the SDK's heartbeats.
+ * `subscriptions/listen` and `events/stream` are exempt: streams meant to stay open (2026-07-28
+ * clients hold one to hear about tool changes, and one per push subscription of the Events
+ * extension), kept alive by heartbeats.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
@@ -105,7 +106,8 @@ export function withDeadline(handler: FetchLikeMcpHandler, ms: number, exchange:
   };
 
   async function answer(request: Request, options: Parameters<FetchLikeMcpHandler['fetch']>[1]): Promise<Response> {
-    if (exchange.rpc === 'subscriptions/listen') return handler.fetch(request, options);
+    // Streams meant to stay open: kept alive by heartbeats, ended by the client.
+    if (exchange.rpc === 'subscriptions/listen' || exchange.rpc === 'events/stream') return handler.fetch(request, options);
 
     const deadline = new AbortController();
     // Unref'd: an open request holds the process anyway, and a stray timer must not.

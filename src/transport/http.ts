@@ -27,6 +27,7 @@ import { httpSettings, type HttpServeOptions } from './http-options.js';
 import { requestListener } from './http-requests.js';
 import { Drain, type DrainOutcome } from './http-health.js';
 import { calledTool } from './http-deadline.js';
+import { alertsUri } from '../mcp/alerts-resource.js';
 import { buildServer } from '../mcp/server.js';
 import type { ServerState } from '../mcp/state.js';
 
@@ -67,6 +68,9 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
         declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
         onToolCall: opts.observer?.onToolCall,
         onlyTool: calledTool(),
+        // The Events extension is defined for 2026-07-28 only (SEP-3415).
+        events: ctx.era === 'modern',
+        principal: hosted && ctx.authInfo ? `user:${hosted.userOf(ctx.authInfo)}` : settings.token !== undefined ? 'bearer' : undefined,
       }),
     {
       maxRequestBodySize: maxBodyBytes,
@@ -82,6 +86,10 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   const stopReadOnly = hosted
     ? hosted.onReadOnly((user) => bus!.publishTo(user, { kind: 'tools_list_changed' }))
     : state!.onReadOnly(() => handler.notify.toolsChanged());
+
+  // An alert that fires updates its budget's alerts resource for the listen streams subscribed to it.
+  // (Hosted: not yet; each user's stack would publish to that user's streams.)
+  const stopAlerts = hosted ? () => {} : state!.onStack((stack) => stack.events.onFired((budgetId) => handler.notify.resourceUpdated(alertsUri(budgetId))));
 
   let hosts: ReturnType<typeof hostAllowList> = [];
   const drain = new Drain();
@@ -108,6 +116,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     });
   }).catch(async (e: unknown) => {
     stopReadOnly();
+    stopAlerts();
     await handler.close();
     throw e;
   });
@@ -129,6 +138,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     close() {
       closing ??= (async () => {
         stopReadOnly();
+        stopAlerts();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // Open streams (subscriptions/listen) and idle keep-alive sockets would hold close() open.
         server.closeAllConnections();

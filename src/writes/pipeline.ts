@@ -48,6 +48,13 @@ export interface WriteSetting {
   mode: WriteMode;
   /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/config.ts). */
   localFiles?: boolean;
+  /** The alerts tool's answers (src/events/alerts.ts, given by the protocol layer). */
+  alerts?: AlertsPort;
+}
+
+/** What the alerts tool asks of the events (declared here, below them: ARCHITECTURE.md, layers). */
+export interface AlertsPort {
+  answer(budgetId: string, args: { cursor?: string; settings?: Record<string, unknown> }): Promise<Record<string, unknown>>;
 }
 
 /** The context a plan is made in: the budget's copy, names and money for people, the service to write through, the undo journal. */
@@ -67,11 +74,17 @@ export interface PlanContext {
   tool: string;
   /** A file may be read by path (the server runs for one local user). */
   localFiles: boolean;
+  alerts?: AlertsPort;
 }
 
-export function planContext(tool: string, replica: BudgetReplica, s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles'>): PlanContext {
+export function planContext(
+  tool: string,
+  replica: BudgetReplica,
+  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts'>,
+): PlanContext {
   return {
     localFiles: s.localFiles === true,
+    alerts: s.alerts,
     changes: s.changes,
     rules: s.rules,
     service: s.service,

@@ -16,7 +16,8 @@ import { INITIALIZE, MCP_HEADERS, raw } from '../mcp/http-harness.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
 
 /** Every tool: what a server with the default options lists. */
-const ALL = TOOL_DEFINITIONS.length;
+// Offered by default: every tool but the alerts toolset's.
+const ALL = TOOL_DEFINITIONS.filter((t) => t.toolset !== 'alerts').length;
 
 const TOKEN = 'lan-test-token-Zq81-distinctive';
 

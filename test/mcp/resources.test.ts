@@ -27,6 +27,7 @@ const TEMPLATES: Record<string, string> = {
   scheduled_transaction: 'ynab://budgets/{budget_id}/scheduled_transactions/{scheduled_transaction_id}',
   rules: 'ynab://budgets/{budget_id}/rules',
   month_transactions: 'ynab://budgets/{budget_id}/months/{month}/transactions',
+  alerts: 'ynab://budgets/{budget_id}/alerts',
 };
 
 /** The method's skills, each SKILL.md listed after the budget's resources, in the method's order. */

@@ -7,6 +7,7 @@
  * Accounts, categories and payees may be named (../resolve.ts).
  */
 import * as z from 'zod';
+import { ALERTS } from '../../writes/alerts-task.js';
 import { APPLY_RULES } from '../../writes/apply-rules.js';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
 import { FUND_TARGETS } from '../../writes/fund-targets.js';
@@ -41,6 +42,18 @@ const object = z.looseObject({});
 const rows = z.array(z.looseObject({}));
 
 export const TASKS: readonly TaskSpec[] = [
+  {
+    name: 'alerts',
+    title: 'Alerts',
+    description:
+      'Use to see what changed since you last asked: overspending, cards short, bills uncovered, price rises, targets, reconciling due, review queue. Also sets alert settings.',
+    toolset: 'alerts',
+    access: 'read',
+    kinds: [],
+    destructive: false,
+    output: { alerts: rows },
+    task: ALERTS,
+  },
   {
     name: 'create_transfer',
     title: 'Transfer between accounts',

@@ -1,0 +1,127 @@
+/**
+ * What is true of a budget now, as conditions the occurrence log turns into events: each with its
+ * event type, a stable key (type, entity, period) and its payload. Computed from the budget's copy
+ * with the insight computations the tools answer with (needs_attention's checks, card coverage,
+ * the scheduled-transaction projection, price increases), so an alert and the tool that explains
+ * it never disagree. A condition that holds on the next scan keeps its key and does not fire
+ * again (log.ts); one that clears and comes back later fires again, under its new period.
+ */
+import { addDays, currentMonth } from '../api/dates.js';
+import { CHECKS, type AttentionContext } from '../insights/attention.js';
+import { project } from '../insights/schedule.js';
+import type { BudgetView } from '../insights/view.js';
+import type { EventName } from './catalog.js';
+import { payload, payloadName } from './payload.js';
+
+export interface Condition {
+  name: EventName;
+  /** (type, entity, period): the same key on the next scan is the same occurrence. */
+  key: string;
+  data: Record<string, unknown>;
+  /** A level that must rise to fire again (the review queue's size). */
+  level?: number;
+}
+
+export interface DigestTime {
+  /** ISO weekday, 1 = Monday … 7 = Sunday. */
+  day: number;
+  hour: number;
+  timeZone: string;
+}
+
+export const DEFAULT_DIGEST: DigestTime = { day: 1, hour: 8, timeZone: 'UTC' };
+
+/** How far ahead bill.uncovered looks. */
+export const BILL_DAYS = 7;
+
+type Row = Record<string, any>;
+
+function rows(ctx: AttentionContext, kind: (typeof CHECKS)[number]['kind']): Row[] {
+  return CHECKS.find((c) => c.kind === kind)!.find(ctx) as Row[];
+}
+
+/** Every condition of the budget now. `now` decides the month, the window and the digest's week. */
+export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT_DIGEST): Condition[] {
+  const today = now.toISOString().slice(0, 10);
+  const month = currentMonth(now);
+  const budget = view.replica.summary.id;
+  const ctx: AttentionContext = { view, today, money: (n, v) => ({ [n]: v }), full: true, includeOffBudget: false };
+  const out: Condition[] = [];
+  const add = (name: EventName, entity: string, period: string, fields: Record<string, unknown>, level?: number) =>
+    out.push({ name, key: `${name}|${entity}|${period}`, data: payload(budget, fields), ...(level === undefined ? {} : { level }) });
+
+  const unapproved = rows(ctx, 'unapproved');
+  const uncategorized = rows(ctx, 'uncategorized');
+  const queue = new Set([...unapproved, ...uncategorized].map((r) => r.id as string)).size;
+  if (queue > 0)
+    add('review.queue_grew', budget, String(queue), { queue_size: queue, unapproved: unapproved.length, uncategorized: uncategorized.length }, queue);
+
+  for (const r of rows(ctx, 'overspent'))
+    add('category.overspent', r.id, month, { month, category_id: r.id, category: payloadName(r.name), amount: r.overspent });
+  for (const r of rows(ctx, 'underfunded'))
+    add('target.due_underfunded', r.id, month, { month, category_id: r.id, category: payloadName(r.name), amount: r.underfunded });
+  for (const r of rows(ctx, 'card_payment_shortfall'))
+    add('card.payment_short', r.id, month, { month, account_id: r.id, account: payloadName(r.name), amount: r.shortfall });
+  for (const r of rows(ctx, 'upcoming_shortfall'))
+    add('forecast.below_zero', r.id, r.lowest_on.slice(0, 7), {
+      account_id: r.id,
+      account: payloadName(r.name),
+      lowest_on: r.lowest_on,
+      amount: -r.lowest_balance,
+    });
+  for (const r of rows(ctx, 'unreconciled'))
+    add('account.reconcile_due', r.id, r.last_reconciled_on, { account_id: r.id, account: payloadName(r.name), last_reconciled_on: r.last_reconciled_on });
+  for (const r of rows(ctx, 'price_increase'))
+    add('price.increased', r.id, r.date, { payee_id: r.id, payee: payloadName(r.name), date: r.date, old: -r.old, amount: -r.new });
+
+  for (const o of project(view, today, BILL_DAYS)) {
+    const s = o.scheduled;
+    const account = view.replica.accounts.get(s.account_id);
+    if (s.amount >= 0 || o.balance >= 0 || !account || account.closed || !account.on_budget || view.isCredit(account.id)) continue;
+    add('bill.uncovered', s.id, o.date, {
+      scheduled_transaction_id: s.id,
+      account_id: account.id,
+      account: payloadName(account.name),
+      payee: s.payee_id ? payloadName(view.payeeName(s.payee_id)) : null,
+      date: o.date,
+      bill: -s.amount,
+      amount: -o.balance,
+    });
+  }
+
+  const week = digestWeek(now, digest);
+  if (week) {
+    const open: Record<string, number> = {};
+    for (const c of out) open[c.name] = (open[c.name] ?? 0) + 1;
+    add('digest.weekly', budget, week, { week, open });
+  }
+  return out;
+}
+
+/** The ISO week whose digest is due at `now` (its day and hour reached in the time zone), else undefined. */
+export function digestWeek(now: Date, digest: DigestTime): string | undefined {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: digest.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  })
+    .formatToParts(now)
+    .reduce<Record<string, string>>((m, p) => ((m[p.type] = p.value), m), {});
+  const local = `${parts.year}-${parts.month}-${parts.day}`;
+  const weekday = ((new Date(`${local}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
+  const hour = Number(parts.hour);
+  if (weekday < digest.day || (weekday === digest.day && hour < digest.hour)) return undefined;
+  return isoWeek(local);
+}
+
+/** The ISO 8601 week of a date, as `YYYY-Www`. */
+export function isoWeek(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  const thursday = addDays(date, 4 - (((d.getUTCDay() + 6) % 7) + 1));
+  const year = thursday.slice(0, 4);
+  const week = Math.floor((Date.parse(`${thursday}T00:00:00Z`) - Date.parse(`${year}-01-01T00:00:00Z`)) / (7 * 86_400_000)) + 1;
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}

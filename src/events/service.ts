@@ -1,0 +1,103 @@
+/**
+ * The events of the budgets one identity can read: a scan of a budget's copy (detect.ts) recorded
+ * in its occurrence log (log.ts) after every sync that reaches it, pages of occurrences after a
+ * cursor filtered by a subscription's arguments, and the listeners that hear of new occurrences
+ * (push streams, the alerts resource's subscribers, webhook delivery). The protocol side
+ * (src/mcp/events.ts) and the alerts tool answer from here.
+ */
+import type { BudgetReplica } from '../sync/replica.js';
+import type { Sealer } from '../sync/seal.js';
+import type { StateStore } from '../storage/store.js';
+import { BudgetView } from '../insights/view.js';
+import type { EventArguments, EventName } from './catalog.js';
+import { detect } from './detect.js';
+import { OccurrenceLog, pageAfter, type LogState, type Occurrence, type Page } from './log.js';
+import { AlertSettingsStore, digestOf } from './settings.js';
+import { matches } from './filter.js';
+
+export interface EventsOptions {
+  store: StateStore;
+  sealer: Sealer;
+  identity: () => Promise<string>;
+  /** The budget's copy, synced first when older than `maxAgeMs` (default: the staleness bound). */
+  fresh: (budgetParam: string, maxAgeMs?: number) => Promise<BudgetReplica>;
+  now?: () => number;
+}
+
+export type FiredListener = (budgetId: string, fired: readonly Occurrence[]) => void;
+
+/** Default and largest page of a poll. */
+export const DEFAULT_MAX_EVENTS = 50;
+export const MAX_EVENTS = 200;
+
+export class EventsService {
+  readonly log: OccurrenceLog;
+  readonly settings: AlertSettingsStore;
+  private readonly listeners = new Set<FiredListener>();
+  /** The copy each budget was last scanned at (its sync time and knowledge), and the hour: a scan per change or hour. */
+  private readonly scanned = new Map<string, string>();
+  private readonly now: () => number;
+
+  constructor(private readonly opts: EventsOptions) {
+    this.log = new OccurrenceLog(opts.store, opts.sealer, opts.identity);
+    this.settings = new AlertSettingsStore(opts.store, opts.identity);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Hears of every occurrence this process records; returns the way to stop. */
+  onFired(listener: FiredListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Scans a copy unless this very copy was scanned this hour (the digest and the month turn with
+   * time, not only with syncs); records what fired and tells the listeners.
+   */
+  async scan(replica: BudgetReplica): Promise<Occurrence[]> {
+    const now = new Date(this.now());
+    const mark = `${replica.syncedAt}:${replica.knowledge}:${now.toISOString().slice(0, 13)}`;
+    const budgetId = replica.summary.id;
+    if (this.scanned.get(budgetId) === mark) return [];
+    const found = detect(BudgetView.of(replica), now, digestOf(await this.settings.get()));
+    const { fired } = await this.log.record(budgetId, found, now);
+    this.scanned.set(budgetId, mark);
+    if (fired.length) for (const l of this.listeners) l(budgetId, fired);
+    return fired;
+  }
+
+  /** The budget's copy (synced when older than `maxAgeMs`), scanned. */
+  async refresh(budgetParam: string, maxAgeMs?: number): Promise<{ replica: BudgetReplica; state: LogState }> {
+    const replica = await this.opts.fresh(budgetParam, maxAgeMs);
+    await this.scan(replica);
+    return { replica, state: await this.log.read(replica.summary.id) };
+  }
+
+  /** One page of an event type's occurrences after `cursor` that match the arguments. */
+  async poll(
+    budgetParam: string,
+    name: EventName | readonly EventName[],
+    args: EventArguments,
+    cursor: string | null | undefined,
+    max: number = DEFAULT_MAX_EVENTS,
+    maxAgeMs?: number,
+  ): Promise<Page & { budgetId: string }> {
+    const { replica, state } = await this.refresh(budgetParam);
+    const names = new Set<string>(typeof name === 'string' ? [name] : name);
+    const keep = (o: Occurrence) => names.has(o.name) && matches(o, args, replica);
+    const floor = maxAgeMs === undefined ? undefined : this.now() - maxAgeMs;
+    return { ...pageAfter(state, cursor, keep, Math.min(max, MAX_EVENTS), floor), budgetId: replica.summary.id };
+  }
+
+  /** The budget's copy for names (filters), synced only when past the staleness bound; undefined when it cannot be had. */
+  async replicaOf(budgetId: string): Promise<BudgetReplica | undefined> {
+    return this.opts.fresh(budgetId).catch(() => undefined);
+  }
+
+  /** The occurrences still open (their condition holds now), newest first: what the alerts resource lists. */
+  async current(budgetParam: string): Promise<{ budgetId: string; open: Occurrence[]; cursor: string }> {
+    const { replica, state } = await this.refresh(budgetParam);
+    const ids = new Set(Object.values(state.open));
+    return { budgetId: replica.summary.id, open: state.events.filter((o) => ids.has(o.eventId)).reverse(), cursor: `${state.epoch}.${state.seq}` };
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Webhook subscriptions (SEP-3415 `events/subscribe`): kept in the state store, sealed (the record
+ * holds the subscriber's secret), one per (principal, url, name, arguments), with a TTL the
+ * subscriber refreshes; and their delivery: each occurrence after the subscription's position that
+ * passes its filters, one signed POST each (webhook-send.ts), in order, retried with backoff up to
+ * a bound, after which the subscription is marked failing (`deliveryStatus.active: false`, the
+ * error's category) until a refresh reactivates it. Unsubscribing deletes the record, and every
+ * attempt reads it first, so delivery stops at once. Quiet hours hold deliveries until they end.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Sealer } from '../sync/seal.js';
+import { segment } from '../storage/keys.js';
+import type { StateStore } from '../storage/store.js';
+import type { EventArguments, EventName } from './catalog.js';
+import { cursorOf, type Occurrence } from './log.js';
+import { isQuiet } from './settings.js';
+import { matches } from './filter.js';
+import type { EventsService } from './service.js';
+import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
+
+export interface WebhookOptions extends SendOptions {
+  /** Waits between attempts of one delivery (default 1 s, 5 s, 25 s: four attempts). */
+  retryDelaysMs?: number[];
+}
+
+export interface DeliveryStatus {
+  active: boolean;
+  lastDeliveryAt: string | null;
+  lastError: string | null;
+  failedSince?: string;
+}
+
+interface Subscription {
+  id: string;
+  principal: string;
+  name: EventName;
+  arguments: EventArguments;
+  url: string;
+  secret: string;
+  budgetId: string;
+  epoch: string;
+  /** Delivered (or abandoned) through this sequence number of the budget's log. */
+  through: number;
+  expiresAt: number;
+  status: DeliveryStatus;
+}
+
+export const DEFAULT_TTL_MS = 60 * 60_000;
+export const MIN_TTL_MS = 60_000;
+export const MAX_TTL_MS = 24 * 60 * 60_000;
+
+/** JSON with keys sorted: arguments compare equal however they were written. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
+
+export function subscriptionId(principal: string, url: string, name: string, args: EventArguments): string {
+  return `sub_${createHash('sha256')
+    .update(canonical([principal, url, name, args]))
+    .digest('hex')
+    .slice(0, 16)}`;
+}
+
+const enc = (s: Subscription) => Buffer.from(JSON.stringify(s));
+
+export class Webhooks {
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Told of each delivery's outcome (metrics: webhook_deliveries_total{outcome}). */
+  onDelivery?: (outcome: Outcome) => void;
+
+  constructor(
+    private readonly events: EventsService,
+    private readonly store: StateStore,
+    private readonly sealer: Sealer,
+    private readonly identity: () => Promise<string>,
+    readonly opts: WebhookOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    events.onFired((budgetId) => void this.deliverBudget(budgetId));
+  }
+
+  private async key(id: string): Promise<string> {
+    return `events/${segment(await this.identity())}/webhooks/${segment(id)}.sub`;
+  }
+
+  private async read(id: string): Promise<Subscription | undefined> {
+    const key = await this.key(id);
+    const bytes = await this.store.get(key);
+    return bytes ? (JSON.parse((await this.sealer.open(bytes, key)).toString('utf8')) as Subscription) : undefined;
+  }
+
+  /** Changes a record atomically; undefined when it is gone (unsubscribed). */
+  private async change(id: string, fn: (s: Subscription) => Subscription): Promise<Subscription | undefined> {
+    const key = await this.key(id);
+    const sealKey = await this.sealer.key();
+    return this.store.update(key, (bytes) => {
+      if (!bytes) return { value: undefined, result: undefined };
+      const next = fn(JSON.parse(this.sealer.openSync(sealKey, bytes, key).toString('utf8')) as Subscription);
+      return { value: this.sealer.sealSync(sealKey, enc(next), key), result: next };
+    });
+  }
+
+  async get(id: string): Promise<Subscription | undefined> {
+    return this.read(id);
+  }
+
+  /**
+   * Creates or refreshes a subscription atomically: a live one (same log) keeps its delivery
+   * position, whatever a delivery in flight moved it to; the rest of the record is replaced.
+   */
+  async upsert(s: Subscription): Promise<Subscription> {
+    const key = await this.key(s.id);
+    const sealKey = await this.sealer.key();
+    return this.store.update(key, (bytes) => {
+      const was = bytes ? (JSON.parse(this.sealer.openSync(sealKey, bytes, key).toString('utf8')) as Subscription) : undefined;
+      const next = was && was.epoch === s.epoch ? { ...s, through: was.through } : s;
+      return { value: this.sealer.sealSync(sealKey, enc(next), key), result: next };
+    });
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const key = await this.key(id);
+    const had = (await this.store.get(key)) !== undefined;
+    await this.store.delete(key);
+    return had;
+  }
+
+  /** Every live subscription of this identity (expired ones are removed as they are found). */
+  async all(): Promise<Subscription[]> {
+    const prefix = `events/${segment(await this.identity())}/webhooks/`;
+    const out: Subscription[] = [];
+    for (const key of await this.store.list(prefix)) {
+      const id = key.slice(prefix.length).replace(/\.sub$/, '');
+      const s = await this.read(id).catch(() => undefined);
+      if (!s) continue;
+      if (s.expiresAt <= this.now()) await this.remove(id);
+      else out.push(s);
+    }
+    return out;
+  }
+
+  /** Signs and sends one body; the headers carry no secret. */
+  async send(s: Pick<Subscription, 'id' | 'url' | 'secret'>, messageId: string, body: string): Promise<{ outcome: Outcome; text?: string }> {
+    const secret = secretBytes(s.secret)!;
+    const timestamp = Math.floor(this.now() / 1000);
+    const headers = {
+      'webhook-id': messageId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature(secret, messageId, timestamp, body),
+      'x-mcp-subscription-id': s.id,
+    };
+    return post(s.url, headers, body, this.opts);
+  }
+
+  /** The verification handshake: the endpoint echoes a nonce in a 2xx body; undefined when it did, else why not. */
+  async verify(s: Pick<Subscription, 'id' | 'url' | 'secret'>): Promise<string | undefined> {
+    const challenge = randomBytes(18).toString('base64url');
+    const { outcome, text } = await this.send(s, `msg_verification_${randomBytes(8).toString('hex')}`, JSON.stringify({ type: 'verification', challenge }));
+    if (outcome !== 'ok') return outcome === 'blocked' ? 'connection_refused' : outcome === 'gone' || outcome === 'too_large' ? 'http_4xx' : outcome;
+    let echoed = '';
+    try {
+      echoed = String((JSON.parse(text ?? '') as { challenge?: unknown }).challenge ?? '');
+    } catch {
+      return 'challenge_failed';
+    }
+    const a = Buffer.from(echoed);
+    const b = Buffer.from(challenge);
+    return a.length === b.length && timingSafeEqual(a, b) ? undefined : 'challenge_failed';
+  }
+
+  /** Delivers what is pending for every subscription of the budget (one chain per subscription). */
+  async deliverBudget(budgetId: string): Promise<void> {
+    const subs = (await this.all().catch(() => [])).filter((s) => s.budgetId === budgetId && s.status.active);
+    await Promise.all(subs.map((s) => this.deliver(s.id)));
+  }
+
+  deliver(id: string): Promise<void> {
+    const next = (this.chains.get(id) ?? Promise.resolve()).then(() => this.drain(id)).catch(() => {});
+    this.chains.set(id, next);
+    return next;
+  }
+
+  private async drain(id: string): Promise<void> {
+    const s = await this.read(id);
+    if (!s || !s.status.active || s.expiresAt <= this.now()) return;
+    if (isQuiet(await this.events.settings.get(), new Date(this.now()))) return;
+    const state = await this.events.log.read(s.budgetId);
+    const replica = await this.events.replicaOf(s.budgetId);
+    const pending = state.events.filter((o) => o.seq > s.through && o.name === s.name && (!replica || matches(o, s.arguments, replica)));
+    for (const o of pending) if (!(await this.attempt(id, o, cursorOf(state, o.seq)))) return;
+    // Nothing pending for it past the head: the position moves to the head (the watermark).
+    await this.change(id, (x) => ({ ...x, through: Math.max(x.through, state.seq) }));
+  }
+
+  /** One occurrence to one subscription, retried; false when delivery stopped (gone, or failing now). */
+  private async attempt(id: string, o: Occurrence, cursor: string): Promise<boolean> {
+    const body = JSON.stringify({ eventId: o.eventId, name: o.name, timestamp: o.timestamp, data: o.data, cursor });
+    const delays = this.opts.retryDelaysMs ?? [1_000, 5_000, 25_000];
+    let outcome: Outcome = 'connection_refused';
+    for (let i = 0; i <= delays.length; i++) {
+      const s = await this.read(id);
+      if (!s || s.expiresAt <= this.now()) return false;
+      ({ outcome } = await this.send(s, o.eventId, body));
+      this.onDelivery?.(outcome);
+      // Delivered, or refused for good (410, 413): the position moves past it.
+      if (outcome === 'ok' || outcome === 'gone' || outcome === 'too_large') {
+        const at = new Date(this.now()).toISOString();
+        return (
+          (await this.change(id, (x) => ({ ...x, through: Math.max(x.through, o.seq), status: { active: true, lastDeliveryAt: at, lastError: null } }))) !==
+          undefined
+        );
+      }
+      if (i < delays.length) await new Promise((r) => setTimeout(r, delays[i]).unref());
+    }
+    const since = new Date(this.now()).toISOString();
+    const lastError = outcome === 'blocked' ? 'connection_refused' : outcome;
+    await this.change(id, (x) => ({ ...x, status: { ...x.status, active: false, lastError, failedSince: x.status.failedSince ?? since } }));
+    return false;
+  }
+}

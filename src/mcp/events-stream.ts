@@ -1,0 +1,79 @@
+/**
+ * `events/stream`, the Events extension's push delivery: one long-lived request per subscription.
+ * It answers at once with an error when the subscription is invalid; else it confirms with
+ * `notifications/events/active` (the cursor it starts from, `truncated` when the given one was
+ * older than the log keeps), replays what came after the given cursor, then sends each new
+ * occurrence as `notifications/events/event` with the cursor after it, and a heartbeat with the
+ * cursor every HEARTBEAT_MS. Every notification carries the request's id as
+ * `_meta["io.modelcontextprotocol/subscriptionId"]`. It ends when the client aborts (HTTP) or
+ * cancels (stdio); the transport's deadline does not apply to it (http-deadline.ts).
+ *
+ * New occurrences are those any sync of the budget in this process records (an interactive call's,
+ * a poll's, the watcher's), and every WATCH_MS the stream asks for a copy no older than that itself.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { sessionBudgetParam } from './resolve.js';
+import type { ServerState } from './state.js';
+import { checked, eventsOf, PollParams, wire } from './events.js';
+import { MAX_EVENTS } from '../events/service.js';
+
+export const HEARTBEAT_MS = 25_000;
+
+/** How often an open stream has the budget's copy synced, at the most (the watcher's interval). */
+export const WATCH_MS = 15 * 60_000;
+
+const StreamParams = PollParams.omit({ maxEvents: true }).extend({ cursor: z.string().max(200).nullable().optional() });
+
+export function registerStream(server: McpServer, state: ServerState): void {
+  server.server.setRequestHandler('events/stream', { params: StreamParams }, async (params, ctx) => {
+    const { name, args } = checked(params);
+    const events = await eventsOf(state);
+    const budget = await sessionBudgetParam(state, args.budget_id);
+    const signal = ctx.mcpReq.signal;
+    const _meta = { 'io.modelcontextprotocol/subscriptionId': ctx.mcpReq.id };
+    const notify = (method: string, p: Record<string, unknown>) => ctx.mcpReq.notify({ method, params: { ...p, _meta } } as never);
+
+    let first = await events.poll(budget, name, args, params.cursor ?? null, MAX_EVENTS, params.cursor ? params.maxAgeMs : undefined);
+    const epoch = first.cursor.split('.')[0];
+    let cursor = first.cursor;
+    await notify('notifications/events/active', { cursor: params.cursor && !first.truncated ? params.cursor : first.cursor, truncated: first.truncated });
+    // Replay first, page by page, then new occurrences as they are recorded; one drain at a time.
+    let draining: Promise<void> = (async () => {
+      for (;;) {
+        for (const o of first.events) await notify('notifications/events/event', wire(o, `${epoch}.${o.seq}`));
+        cursor = first.cursor;
+        if (!first.hasMore || signal.aborted) return;
+        first = await events.poll(budget, name, args, cursor, MAX_EVENTS);
+      }
+    })();
+    const drain = () => {
+      draining = draining
+        .then(async () => {
+          for (let more = true; more && !signal.aborted;) {
+            const page = await events.poll(budget, name, args, cursor, MAX_EVENTS);
+            for (const o of page.events) await notify('notifications/events/event', wire(o, `${epoch}.${o.seq}`));
+            cursor = page.cursor;
+            more = page.hasMore;
+          }
+        })
+        .catch((e: unknown) =>
+          notify('notifications/events/error', { error: { code: -32603, message: 'UpstreamError', data: { reason: (e as Error).message } } }).catch(() => {}),
+        );
+    };
+    const stop = events.onFired(() => drain());
+    const heartbeat = setInterval(() => void notify('notifications/events/heartbeat', { cursor }).catch(() => {}), HEARTBEAT_MS);
+    const watch = setInterval(() => void events.refresh(budget, WATCH_MS).catch(() => {}), WATCH_MS);
+    heartbeat.unref();
+    watch.unref();
+    try {
+      await draining;
+      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    } finally {
+      stop();
+      clearInterval(heartbeat);
+      clearInterval(watch);
+    }
+    return { _meta };
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * The event types against the sandbox's raw data: what is open at first (the alerts tool's first
+ * answer) is what the API's own figures say for reconciling and targets, and a bill scheduled
+ * beyond what its account holds fires bill.uncovered and forecast.below_zero exactly once each,
+ * with the figures the API gives.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { budgetFacts, endpoint, lasting, poll, type Endpoint } from './helpers.js';
+import { request } from './helpers.js';
+
+let sb: TestSandbox;
+let keep: ReturnType<typeof lasting>;
+let ep: Endpoint;
+
+beforeAll(async () => {
+  sb = await testSandbox({ rateLimit: 100_000 });
+  keep = lasting();
+  ep = await endpoint(sb, keep, {});
+});
+
+afterAll(async () => {
+  await ep?.close();
+  await sb?.close();
+  keep?.remove();
+});
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+describe('event types from the budget', () => {
+  it('open reconcile and target alerts are what the API says', async () => {
+    const facts = await budgetFacts(sb);
+    const txns = (await sb.get(`/budgets/${facts.id}/transactions`)).body.data.transactions as any[];
+    const used = new Set(txns.filter((t) => !t.deleted).map((t) => t.account_id));
+    const stale = facts.accounts
+      .filter((a) => !a.closed && !a.deleted && a.on_budget && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < day(-30)))
+      .map((a) => a.id)
+      .sort();
+    // Every visible category of the month with a target short, credit card payments included.
+    const month = (await sb.get(`/budgets/${facts.id}/months/current`)).body.data.month.categories as any[];
+    const short = month.filter((c) => !c.deleted && !c.hidden && (c.goal_under_funded ?? 0) > 0);
+    const underfunded = short.map((c) => c.id).sort();
+    const start = await poll(ep.client, 'account.reconcile_due', null);
+    // The log now holds what is open: a replay of everything kept shows it, once per entity.
+    const [epoch] = start.cursor.split('.');
+    const all = await poll(ep.client, 'account.reconcile_due', `${epoch}.0`);
+    expect(all.events.map((e) => e.data.account_id).sort()).toEqual(stale);
+    const targets = await poll(ep.client, 'target.due_underfunded', `${epoch}.0`);
+    expect(targets.events.map((e) => e.data.category_id).sort()).toEqual(underfunded);
+    for (const e of targets.events) expect(e.data.amount).toBe(short.find((c) => c.id === e.data.category_id)!.goal_under_funded);
+  });
+
+  it('a bill its account cannot cover fires bill.uncovered and forecast.below_zero once each', async () => {
+    const facts = await budgetFacts(sb);
+    const bills = await poll(ep.client, 'bill.uncovered', null);
+    const lows = await poll(ep.client, 'forecast.below_zero', null);
+    const balance = (await sb.get(`/budgets/${facts.id}/accounts/${facts.checking.id}`)).body.data.account.balance as number;
+    const res = await sb.call('POST', `/budgets/${facts.id}/scheduled_transactions`, {
+      scheduled_transaction: {
+        account_id: facts.checking.id,
+        date: day(3),
+        frequency: 'never',
+        amount: -(balance + 250_000),
+        payee_name: 'Big Bill',
+        category_id: facts.categories[0]!.id,
+      },
+    });
+    expect(res.status).toBe(201);
+    const scheduled = res.body.data.scheduled_transaction;
+    const fired = await poll(ep.client, 'bill.uncovered', bills.cursor);
+    const mine = fired.events.filter((e) => e.data.scheduled_transaction_id === scheduled.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.data).toMatchObject({ account_id: facts.checking.id, date: day(3), bill: balance + 250_000, payee: 'Big Bill' });
+    expect(mine[0]!.data.amount).toBeGreaterThanOrEqual(250_000);
+    const low = await poll(ep.client, 'forecast.below_zero', lows.cursor);
+    expect(low.events.filter((e) => e.data.account_id === facts.checking.id)).toHaveLength(1);
+    // Once: nothing more while it holds.
+    expect((await poll(ep.client, 'bill.uncovered', fired.cursor)).events).toEqual([]);
+    expect((await poll(ep.client, 'forecast.below_zero', low.cursor)).events).toEqual([]);
+    // The types list still answers while this is open.
+    expect((await request(ep.client, 'events/list')).events).toHaveLength(9);
+  });
+});
