@@ -20,12 +20,14 @@ const CHECKED: Record<string, Record<string, unknown>[]> = {
   targets_summary: [{}, { month: shiftMonth(`${new Date().toISOString().slice(0, 7)}-01`, 1) }],
   review_transactions: [{}],
   upcoming: [{}],
+  forecast: [{}, { include: ['scheduled', 'recurring', 'assigned'] }],
+  recurring: [{}],
 };
 /**
  * TODO(lead): the other insight tools, to move into CHECKED as their branches round to the minor
  * unit (api/money.ts roundToMinor / toMinorUnit) and are merged.
  */
-const PENDING = ['forecast', 'recurring'];
+const PENDING: string[] = [];
 
 /** Every `*_milliunits` figure in an answer, with where it is. */
 function amounts(value: unknown, path: string, out: [string, number][], money = false): [string, number][] {
