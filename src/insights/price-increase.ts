@@ -10,7 +10,7 @@
  * Only a series' latest 24 charges are read (what the household pays now): the check is one pass
  * over the lines and one sort per series, O(n log n), which the events watcher can run every cycle.
  */
-import { digitsOf, toMinorUnit } from './minor-unit.js';
+import { minorDigits, toMinorUnit } from '../api/money.js';
 import { seriesOf } from './series.js';
 import type { BudgetView } from './view.js';
 
@@ -86,7 +86,7 @@ export function priceIncreaseOf(all: { date: string; amount: number }[], today: 
 
 /** Every charge whose price rose 5% or more above its steady usual price, the largest rise first. */
 export function priceIncreases(view: BudgetView, today: string, includeOffBudget: boolean): PriceIncrease[] {
-  const digits = digitsOf(view);
+  const digits = minorDigits(view.replica.summary.currency_format);
   const best = new Map<string, PriceIncrease>();
   for (const s of seriesOf(view, includeOffBudget)) {
     if (s.sign !== '-' || view.replica.payees.get(s.payee_id)?.transfer_account_id) continue;

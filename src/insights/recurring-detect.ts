@@ -9,7 +9,7 @@
  * the latest, on the usual day of the month for the monthly cadences.
  */
 import { addDays, addMonths, daysBetween, daysInMonth, monthOf } from '../api/dates.js';
-import { digitsOf, toMinorUnit } from './minor-unit.js';
+import { minorDigits, toMinorUnit } from '../api/money.js';
 import { RECENT, median, priceIncreaseOf, steadyTail, type PriceIncrease } from './price-increase.js';
 import { seriesOf, type Charge } from './series.js';
 import type { BudgetView } from './view.js';
@@ -152,7 +152,7 @@ const DETECTED = new WeakMap<BudgetView, { today: string; items: readonly Detect
 
 function detectAll(view: BudgetView, today: string): Detected[] {
   const found: Detected[] = [];
-  const digits = digitsOf(view);
+  const digits = minorDigits(view.replica.summary.currency_format);
   for (const { account_id, payee_id, sign, charges } of seriesOf(view, false)) {
     // The price-rise rule on the same charges as needs_attention (the latest 24 of the series).
     const transfer_account_id = view.replica.payees.get(payee_id)?.transfer_account_id ?? null;

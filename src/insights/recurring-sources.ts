@@ -14,7 +14,7 @@
 import { addDays } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 import { coveredBy } from './covered.js';
-import { toMinorUnit, digitsOf } from './minor-unit.js';
+import { minorDigits, roundToMinor } from '../api/money.js';
 import type { PriceIncrease } from './price-increase.js';
 import { PER_YEAR, detectRecurring, type Cadence, type Detected } from './recurring-detect.js';
 import type { InsightContext } from './types.js';
@@ -101,9 +101,11 @@ function groupOf(view: BudgetView, amount: number, categories: (string | null)[]
 }
 
 function costs(view: BudgetView, amount: number, cadence: ListCadence): { annual: number; monthly: number } {
-  const digits = digitsOf(view);
-  const annual = toMinorUnit(Math.abs(amount) * PER_YEAR_ALL[cadence], digits);
-  return { annual, monthly: toMinorUnit(annual / 12, digits) };
+  const digits = minorDigits(view.replica.summary.currency_format);
+  // Twice the charges a year is a whole number for every cadence (every 2 years: 1), so the one
+  // division rounds once, in integers.
+  const annual = roundToMinor(Math.abs(amount) * PER_YEAR_ALL[cadence] * 2, 2, digits);
+  return { annual, monthly: roundToMinor(annual, 12, digits) };
 }
 
 function fromSchedule(view: BudgetView, s: E.ScheduledTransactionSummaryBase, rise: PriceIncrease | null): ListedItem | undefined {
