@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detect } from '../src/events/detect.js';
 import { post, secretBytes, signature } from '../src/events/webhook-send.js';
-import { BudgetView } from '../src/insights/view.js';
+import { BudgetView } from '../src/insights/core/view.js';
 import { mcpConfig } from '../src/mcp/config.js';
 import { ServerState } from '../src/mcp/state.js';
 import { startSandbox } from '../src/sandbox/app.js';

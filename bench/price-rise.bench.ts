@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { priceIncreaseOf } from '../src/insights/price-increase.js';
+import { priceIncreaseOf } from '../src/insights/recurring/price-increase.js';
 import { startSandbox } from '../src/sandbox/app.js';
 import { countingClient } from './counting-client.js';
 import type { BenchSection, Reporter } from './section.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/app.js';
 import { FileStateStore } from '../src/storage/file-store.js';
 import { ephemeralKey } from '../src/sync/seal.js';
-import { UndoJournal } from '../src/writes/undo-journal.js';
+import { UndoJournal } from '../src/writes/pipeline/undo-journal.js';
 import { countingClient } from './counting-client.js';
 import type { BenchSection } from './section.js';
 import { median, ms, percentile, timed } from './stats.js';

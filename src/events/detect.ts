@@ -7,9 +7,9 @@
  * again (log.ts); one that clears and comes back later fires again, under its new period.
  */
 import { addDays, currentMonth } from '../api/dates.js';
-import { CHECKS, type AttentionContext } from '../insights/attention.js';
-import { project } from '../insights/schedule.js';
-import type { BudgetView } from '../insights/view.js';
+import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
+import { project } from '../insights/core/schedule.js';
+import type { BudgetView } from '../insights/core/view.js';
 import type { EventName } from './catalog.js';
 import { payload, payloadName } from './payload.js';
 

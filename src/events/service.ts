@@ -8,7 +8,7 @@
 import type { BudgetReplica } from '../sync/replica.js';
 import type { Sealer } from '../sync/seal.js';
 import type { StateStore } from '../storage/store.js';
-import { BudgetView } from '../insights/view.js';
+import { BudgetView } from '../insights/core/view.js';
 import type { EventArguments, EventName } from './catalog.js';
 import { detect } from './detect.js';
 import { OccurrenceLog, pageAfter, type LogState, type Occurrence, type Page } from './log.js';

@@ -4,7 +4,7 @@
  * env (MCPB) can configure it.
  */
 import { ConfigError } from '../api/client/errors.js';
-import { WRITE_MODES, type WriteMode } from '../writes/policy.js';
+import { WRITE_MODES, type WriteMode } from '../writes/pipeline/policy.js';
 import { MCP_TOOLSETS, type Selection } from './toolsets.js';
 
 export interface McpConfig {

@@ -1,6 +1,6 @@
 /**
  * The protocol side of confirming a held write in the client's dialog (the decision to ask is
- * the gate's: src/writes/gate.ts). Where the client declared form elicitation (and --elicitation
+ * the gate's: src/writes/pipeline/gate.ts). Where the client declared form elicitation (and --elicitation
  * is on), the gate's question is asked through the SDK's multi-round-trip `inputRequired` (it
  * serves both protocol eras; the confirm token rides along as the request state); the answer
  * comes back as the call's ConfirmInput. An accepted dialog applies the change with that token;
@@ -18,8 +18,8 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Ask, ConfirmInput } from '../writes/gate.js';
-import { dialogText } from '../writes/plan.js';
+import type { Ask, ConfirmInput } from '../writes/pipeline/gate.js';
+import { dialogText } from '../writes/pipeline/plan.js';
 import { escapeControls } from './output/sanitize.js';
 
 /** The key of the dialog's answer in a multi-round-trip retry. */

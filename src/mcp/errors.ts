@@ -16,9 +16,9 @@ import {
 } from '../api/client/errors.js';
 import { StateStoreError } from '../storage/store.js';
 import { CreateRecordsBusyError } from '../sync/create-records.js';
-import { StepError } from '../writes/steps.js';
-import { ConfirmRefusedError } from '../writes/confirm-tokens.js';
-import { UndoConflictError } from '../writes/undo.js';
+import { StepError } from '../writes/pipeline/steps.js';
+import { ConfirmRefusedError } from '../writes/pipeline/confirm-tokens.js';
+import { UndoConflictError } from '../writes/undo/undo.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { OutputTooLargeError } from './output/builder.js';
 import { PagingError } from '../shared/paging.js';

@@ -17,7 +17,7 @@ import { registerEvents } from './events.js';
 import { registerStream } from './events-stream.js';
 import { registerWebhooks } from './events-webhook.js';
 import type { ServerState } from './state.js';
-import { CONFIRM_FLOW } from '../writes/policy.js';
+import { CONFIRM_FLOW } from '../writes/pipeline/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
 import { selected } from './toolsets.js';
 import { registerTool, registerViews } from './views/register.js';

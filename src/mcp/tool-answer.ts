@@ -2,7 +2,7 @@
  * The answer to a tool call, as tools and resources both give it. One path for every tool:
  * arguments → the budget and names resolved (resolve.ts) → for an API read, the request through
  * the service (replica, cache or API); for a write, API tool or task tool, the write pipeline
- * (src/writes/pipeline.ts: plan, duplicate guard, gate, apply, undo journal, answer), which may
+ * (src/writes/pipeline/pipeline.ts: plan, duplicate guard, gate, apply, undo journal, answer), which may
  * stop at a preview or ask the client's dialog (dialog.ts) → for an API tool, the one output
  * builder; for an insight tool, its compute function over the budget's local copy → structured
  * content that names the budget when it was not given by id, says how fresh it is, and carries
@@ -14,13 +14,13 @@
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { OperationId } from '../api/operations/index.js';
 import type { CurrencyFormat } from '../api/schemas/common.js';
-import { BudgetView } from '../insights/view.js';
-import { moneyWriter } from '../insights/format.js';
+import { BudgetView } from '../insights/core/view.js';
+import { moneyWriter } from '../insights/core/format.js';
 import type { ServiceResult } from '../sync/service.js';
-import { isWriteOperation, runApiWrite, type ApiWritten } from '../writes/api-plan.js';
-import { NO_CONFIRM, type ConfirmInput } from '../writes/gate.js';
-import type { WriteOutcome, WriteSetting } from '../writes/pipeline.js';
-import { readTask, runTask } from '../writes/task-run.js';
+import { isWriteOperation, runApiWrite, type ApiWritten } from '../writes/api-tools/api-plan.js';
+import { NO_CONFIRM, type ConfirmInput } from '../writes/pipeline/gate.js';
+import type { WriteOutcome, WriteSetting } from '../writes/pipeline/pipeline.js';
+import { readTask, runTask } from '../writes/pipeline/task-run.js';
 import { askUser } from './dialog.js';
 import { budgetList, resolveTarget, type Target } from './resolve.js';
 import { leaveOutCategories } from './output/categories.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Access } from '../api/operations/types.js';
-import type { WriteKind } from '../writes/policy.js';
+import type { WriteKind } from '../writes/pipeline/policy.js';
 import type { ToolAnnotations } from './tools/definitions.js';
 import type { McpToolset } from './toolsets.js';
 

@@ -17,14 +17,14 @@ import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
 import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
-import { UndoJournal } from '../writes/undo-journal.js';
+import { UndoJournal } from '../writes/pipeline/undo-journal.js';
 import { RULES_MAGIC, RuleStore } from '../rules/store.js';
 import { EVENTS_MAGIC } from '../events/log.js';
 import { EventsService } from '../events/service.js';
 import { Webhooks, type WebhookOptions } from '../events/webhooks.js';
 
 const WEBHOOKS_MAGIC = Buffer.from('YMCPW1\n');
-import { ConfirmTokens } from '../writes/confirm-tokens.js';
+import { ConfirmTokens } from '../writes/pipeline/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey, Sealer } from '../sync/seal.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
@@ -76,9 +76,9 @@ export interface Stack {
   client: YnabClient<QuotaLedger>;
   replicas: ReplicaManager;
   service: YnabService;
-  /** Confirm tokens of held writes (src/writes/confirm-tokens.ts). */
+  /** Confirm tokens of held writes (src/writes/pipeline/confirm-tokens.ts). */
   confirmTokens: ConfirmTokens;
-  /** The undo journal (src/writes/undo-journal.ts). */
+  /** The undo journal (src/writes/pipeline/undo-journal.ts). */
   changes: UndoJournal;
   /** The budgets' house rules, under the same identity (src/rules/store.ts). */
   rules: RuleStore;

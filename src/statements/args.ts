@@ -1,7 +1,7 @@
 /**
  * The file arguments of the two statement tools (import_statement, reconcile_account), apart from
  * the readers: a tool's definition needs only these, so listing the tools loads no parser library
- * (they load with the first file read, src/writes/statement-rows.ts).
+ * (they load with the first file read, src/writes/statement/statement-rows.ts).
  */
 import * as z from 'zod';
 import { DATE_FORMATS, READ_FORMATS, STATEMENT_LIMITS } from './types.js';

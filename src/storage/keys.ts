@@ -11,8 +11,8 @@
  *   journal/<identity>/<budget>.json       the create records of a budget (src/sync/create-records.ts; the
  *                                          folder keeps its first name, for the files already written)
  *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
- *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/undo-journal.ts)
- *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/confirm-tokens.ts)
+ *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/pipeline/undo-journal.ts)
+ *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/pipeline/confirm-tokens.ts)
  *   rules/<identity>/<budget>.json         the budget's house rules, in order (src/rules/store.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */

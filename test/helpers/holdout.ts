@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { categorySuggester } from '../../src/insights/suggest.js';
-import { BudgetView } from '../../src/insights/view.js';
+import { categorySuggester } from '../../src/insights/review/suggest.js';
+import { BudgetView } from '../../src/insights/core/view.js';
 import { startSandbox } from '../../src/sandbox/app.js';
 import { createStack } from '../../src/stack/stack.js';
 

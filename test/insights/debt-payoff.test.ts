@@ -6,7 +6,7 @@
  * worked out by hand. The loan terms come from the API's raw accounts (YNAB's debt fields).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { divHalfEven, simulate, type PlanDebt } from '../../src/insights/debt-plan.js';
+import { divHalfEven, simulate, type PlanDebt } from '../../src/insights/debt/debt-plan.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { raw, shiftMonth, thisMonth } from './raw.js';
 

@@ -5,20 +5,20 @@
  * arguments (`Record<string, any>`, `any`, or a cast of its arguments).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod';
-import * as cashFlowFile from '../../src/insights/cash-flow.js';
-import * as forecastFile from '../../src/insights/forecast.js';
-import * as recurringFile from '../../src/insights/recurring.js';
-import * as debtPayoffFile from '../../src/insights/debt-payoff.js';
-import * as needsAttentionFile from '../../src/insights/needs-attention.js';
-import * as reviewTransactionsFile from '../../src/insights/review-transactions.js';
-import * as searchTransactionsFile from '../../src/insights/search-transactions.js';
-import * as spendingSummaryFile from '../../src/insights/spending-summary.js';
-import * as targetsSummaryFile from '../../src/insights/targets-summary.js';
-import * as upcomingFile from '../../src/insights/upcoming.js';
+import * as cashFlowFile from '../../src/insights/cash-flow/cash-flow.js';
+import * as forecastFile from '../../src/insights/forecast/forecast.js';
+import * as recurringFile from '../../src/insights/recurring/recurring.js';
+import * as debtPayoffFile from '../../src/insights/debt/debt-payoff.js';
+import * as needsAttentionFile from '../../src/insights/attention/needs-attention.js';
+import * as reviewTransactionsFile from '../../src/insights/review/review-transactions.js';
+import * as searchTransactionsFile from '../../src/insights/spending/search-transactions.js';
+import * as spendingSummaryFile from '../../src/insights/spending/spending-summary.js';
+import * as targetsSummaryFile from '../../src/insights/targets/targets-summary.js';
+import * as upcomingFile from '../../src/insights/forecast/upcoming.js';
 import { INSIGHT_TOOLS } from '../../src/mcp/tools/definitions.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
@@ -56,7 +56,7 @@ const isFunction = (n: ts.Node) => ts.isFunctionDeclaration(n) || ts.isArrowFunc
 describe('insight computations', () => {
   it('are one file each in src/insights: the tool computes with the function and takes the input declared there', () => {
     expect(INSIGHT_TOOLS.map((t) => t.name.replaceAll('_', '-')).sort()).toEqual(Object.keys(FILES).sort());
-    const inDir = readdirSync(join(REPO_ROOT, 'src/insights'));
+    const inDir = readdirSync(join(REPO_ROOT, 'src/insights'), { recursive: true, encoding: 'utf8' }).map((f) => basename(f));
     for (const tool of INSIGHT_TOOLS) {
       const file = tool.name.replaceAll('_', '-');
       expect(inDir).toContain(`${file}.ts`);
@@ -73,7 +73,7 @@ describe('insight computations', () => {
   });
 
   it('take their arguments typed from their input schema: no Record<string, any>, any or cast in src/insights or the table', () => {
-    const inDir = readdirSync(join(REPO_ROOT, 'src/insights')).filter((f) => f.endsWith('.ts'));
+    const inDir = readdirSync(join(REPO_ROOT, 'src/insights'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const files = ['src/mcp/tools/insights.ts', ...inDir.map((f) => `src/insights/${f}`)];
     const loose = files.flatMap((f) => nodes(f, (n) => n.kind === ts.SyntaxKind.AnyKeyword));
     const casts = files.flatMap((f) => nodes(f, (n, s) => (ts.isAsExpression(n) && n.type.getText(s) !== 'const') || ts.isTypeAssertionExpression(n)));

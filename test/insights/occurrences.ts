@@ -1,7 +1,7 @@
 /**
  * The tests' own expansion of a scheduled transaction into dated occurrences (date_next, then
  * date_first's lattice after it), and the order of a day's occurrences (outflows before inflows,
- * then by id), written apart from src/insights/schedule.ts.
+ * then by id), written apart from src/insights/core/schedule.ts.
  */
 /** A day's occurrences: outflows before inflows, then by id (as forecast counts a day). */
 export function byDay(a: { date: string; s: any }, b: { date: string; s: any }): number {

@@ -6,8 +6,8 @@
  * matches are computed in the test from the API's raw transactions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchingTransactions } from '../../src/insights/filter.js';
-import { BudgetView } from '../../src/insights/view.js';
+import { matchingTransactions } from '../../src/insights/core/filter.js';
+import { BudgetView } from '../../src/insights/core/view.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { flowsWritten, raw, rawLines, todayUtc, usd, written, type Detail, type Raw, type RawLine } from './raw.js';
 

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { convertToolSchemas, signatureOf } from '../../src/mcp/tool-schemas.js';
 import { TOOL_DEFINITIONS, withConfirm } from '../../src/mcp/tools/definitions.js';
-import { WRITE_MODES } from '../../src/writes/policy.js';
+import { WRITE_MODES } from '../../src/writes/pipeline/policy.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
 

@@ -52,8 +52,8 @@ describe('the layering', () => {
 
   const mcp = { 'src/mcp/server.ts': 'export const server = 1;\n' };
   it.each([
-    ['writes', 'src/writes/plan.ts', 'writes-insights-imports-upward'],
-    ['insights', 'src/insights/view.ts', 'writes-insights-imports-upward'],
+    ['writes', 'src/writes/pipeline/plan.ts', 'writes-insights-imports-upward'],
+    ['insights', 'src/insights/core/view.ts', 'writes-insights-imports-upward'],
     ['sync', 'src/sync/replica.ts', 'sync-imports-upward'],
     ['api', 'src/api/client.ts', 'api-imports-upward'],
     ['storage', 'src/storage/store.ts', 'storage-imports-upward'],
@@ -67,8 +67,8 @@ describe('the layering', () => {
   it('refuses sync importing writes, even for a type', async () => {
     const result = await cruise(
       tree({
-        'src/writes/plan.ts': 'export interface Plan { a: number }\n',
-        'src/sync/replica.ts': "import type { Plan } from '../writes/plan.js';\nexport type P = Plan;\n",
+        'src/writes/pipeline/plan.ts': 'export interface Plan { a: number }\n',
+        'src/sync/replica.ts': "import type { Plan } from '../writes/pipeline/plan.js';\nexport type P = Plan;\n",
       }),
     );
     expect(result.ok).toBe(false);

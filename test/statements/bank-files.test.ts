@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type ParsedStatement, StatementError } from '../../src/statements/index.js';
-import { readStatement } from '../../src/writes/statement-rows.js';
+import { readStatement } from '../../src/writes/statement/statement-rows.js';
 
 const DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/bank-files');
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { refusalOf } from '../helpers/statement-refusal.js';
 import { parseStatement } from '../../src/statements/index.js';
-import { readStatement } from '../../src/writes/statement-rows.js';
+import { readStatement } from '../../src/writes/statement/statement-rows.js';
 
 /** The shape of refusalMessage (src/statements/refusal.ts). */
 const SHAPE = /^(?:line \d+(?:, <[^>]+>)?|<[^>]+>|the file): found .+; expected .+/;

@@ -4,7 +4,7 @@
  * short as banks cut descriptions, and no match on a prefix inside the text.
  */
 import { describe, expect, it } from 'vitest';
-import { bankTextNames } from '../../src/writes/statement-match.js';
+import { bankTextNames } from '../../src/writes/statement/statement-match.js';
 
 describe('a bank description names a payee or account', () => {
   it.each([

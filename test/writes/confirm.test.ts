@@ -14,7 +14,7 @@ import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { ConfigError } from '../../src/api/client/errors.js';
 import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
-import { PREVIEW_HINT } from '../../src/writes/policy.js';
+import { PREVIEW_HINT } from '../../src/writes/pipeline/policy.js';
 import { UI_CAPABILITIES } from '../helpers/views.js';
 
 const today = new Date().toISOString().slice(0, 10);

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
-import { payeeWords, similarPayee } from '../../src/writes/duplicates.js';
+import { payeeWords, similarPayee } from '../../src/writes/pipeline/duplicates.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);

@@ -1,5 +1,5 @@
 /**
- * One write pipeline (src/writes/pipeline.ts), through a real MCP client against the sandbox and
+ * One write pipeline (src/writes/pipeline/pipeline.ts), through a real MCP client against the sandbox and
  * in the code itself: a write's arguments are checked once on their way to YNAB, API write and
  * task write alike; a task that computes from YNAB's figures (move_money) plans from YNAB as it
  * is now; the duplicate guard, the freshness of a plan's read and the steps of the pipeline each
@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { currentMonth } from '../../src/api/dates.js';
 import { OPERATIONS } from '../../src/api/operations/index.js';
-import { API_WRITES } from '../../src/writes/api-writes.js';
+import { API_WRITES } from '../../src/writes/api-tools/api-writes.js';
 import { sizeProblems } from '../../scripts/check-sizes.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
@@ -102,12 +102,12 @@ const where = (dir: string, pattern: RegExp) =>
 
 describe('the write pipeline in the code', () => {
   it('has one duplicate guard', () => {
-    expect(where('src', /duplicateCandidates\(/)).toEqual(['src/writes/duplicates.ts']);
+    expect(where('src', /duplicateCandidates\(/)).toEqual(['src/writes/pipeline/duplicates.ts']);
   });
 
   it("names the freshness of a plan's read by its purpose, in one place", () => {
     // A max age or dirtyOk given to a read of the budget's copy, outside the replicas themselves.
-    expect(where('src', /\.fresh\([^()]*,/).filter((f) => !f.startsWith('src/sync/'))).toEqual(['src/writes/reads.ts']);
+    expect(where('src', /\.fresh\([^()]*,/).filter((f) => !f.startsWith('src/sync/'))).toEqual(['src/writes/pipeline/reads.ts']);
   });
 
   it('leaves mcp/ the protocol side: it plans, guards, gates and records no write', () => {
@@ -119,7 +119,9 @@ describe('the write pipeline in the code', () => {
   it('types every task handler from its schema', () => {
     const handlers = [
       'src/mcp/tools/tasks.ts',
-      ...['transfer', 'move-money', 'bulk', 'split', 'undo-task', 'task', 'task-run', 'pipeline'].map((f) => `src/writes/${f}.ts`),
+      ...['transfer/transfer', 'move/move-money', 'bulk/bulk', 'split/split', 'undo/undo-task', 'pipeline/task', 'pipeline/task-run', 'pipeline/pipeline'].map(
+        (f) => `src/writes/${f}.ts`,
+      ),
     ];
     expect(handlers.filter((f) => readFileSync(join(REPO_ROOT, f), 'utf8').includes('Record<string, any>'))).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
 import type * as E from '../../src/api/schemas/entities.js';
 import { parseStatements } from '../../src/statements/index.js';
-import { pickStatement } from '../../src/writes/statement-account.js';
+import { pickStatement } from '../../src/writes/statement/statement-account.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { decimal, freeAmount, rawTransactions } from './statement-helpers.js';
 

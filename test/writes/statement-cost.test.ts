@@ -49,7 +49,7 @@ describe('import_statement cost', () => {
     });
     const rows: Row[] = [...typed.map((t) => ({ date: t.date, payee: `${t.payee_name} #44`, amount: t.amount })), ...fresh];
     const args = { account_id: 'Everyday Checking', content: csv(rows), columns: COLUMNS };
-    // A held write's preview plans from YNAB's state of the last second (src/writes/reads.ts): past it, one delta.
+    // A held write's preview plans from YNAB's state of the last second (src/writes/pipeline/reads.ts): past it, one delta.
     await new Promise((r) => setTimeout(r, 1_100));
 
     requests.length = 0;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentMonth } from '../../src/api/dates.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
 import { ephemeralKey } from '../../src/sync/seal.js';
-import { UndoJournal, MAX_CHANGES } from '../../src/writes/undo-journal.js';
+import { UndoJournal, MAX_CHANGES } from '../../src/writes/pipeline/undo-journal.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);

@@ -34,7 +34,7 @@
  *                 (CacheClass): sync/service.ts.
  *   write         what a write makes and how it is made exactly once (WriteFacts): src/writes (plans,
  *                 the policy, the duplicate guard), mcp/tools/definitions.ts (write kinds,
- *                 allow_duplicate), writes/follow-ups.ts (follow-up reads), sync/writes.ts,
+ *                 allow_duplicate), writes/pipeline/follow-ups.ts (follow-up reads), sync/writes.ts,
  *                 sync/creates.ts, sync/create-match.ts, sync/transaction-updates.ts (exactlyOnce).
  *   output        what the answer holds and how the tools show it (OutputFacts):
  *                 mcp/tools/definitions.ts (the output shape for mcp/output/builder.ts; paging,
@@ -139,13 +139,13 @@ export type ExactlyOnce = 'identity-list' | 'identity' | 'compare' | 'gone' | 'r
 export interface WriteFacts {
   /** create: adds an entity; update: changes one (several with `batch`); delete: removes one; import: has YNAB import from linked accounts. */
   makes: 'create' | 'update' | 'delete' | 'import';
-  /** Takes several transactions in one request: past the bulk limit it is confirmed first (src/writes/policy.ts). */
+  /** Takes several transactions in one request: past the bulk limit it is confirmed first (src/writes/pipeline/policy.ts). */
   batch?: true;
   /** A create held when it looks like a transaction the account already has; allow_duplicate: true makes it anyway. */
   duplicateGuard?: true;
-  /** Takes payee_name, which makes a payee no payee has: a name close to one is held; allow_new_payee: true makes it (src/writes/new-payees.ts). */
+  /** Takes payee_name, which makes a payee no payee has: a name close to one is held; allow_new_payee: true makes it (src/writes/pipeline/new-payees.ts). */
   newPayees?: true;
-  /** A payee_name a house rule renames is sent as the rule's payee, with a notice (src/writes/create-rules.ts). */
+  /** A payee_name a house rule renames is sent as the rule's payee, with a notice (src/writes/rules/create-rules.ts). */
   renamesByRules?: true;
   /** What the answer reads back from the budget's copy once the write is merged: the transactions an import made, or the month's new Ready to Assign. */
   followUp?: 'imported-transactions' | 'ready-to-assign';

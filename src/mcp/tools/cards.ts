@@ -10,7 +10,7 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Access } from '../../api/operations/types.js';
-import { canHold, type WriteKind, type WriteMode } from '../../writes/policy.js';
+import { canHold, type WriteKind, type WriteMode } from '../../writes/pipeline/policy.js';
 import { deferredToolSchema } from '../schema.js';
 import { builtTools, JSON_SCHEMA_TARGET, type ToolSchemaEntry } from '../tool-schemas-file.js';
 import type { McpToolset } from '../toolsets.js';

@@ -4,7 +4,7 @@
  * compact by default, paged when a list), the insight tools of insights.ts, computed from the
  * budget's local copy, and the task-shaped writes of tasks.ts. All kinds share one shape, one
  * registration and one answer path (../tool-answer.ts); every write runs one pipeline
- * (src/writes/pipeline.ts), and a write that the `--writes` mode can hold takes `confirm_token`
+ * (src/writes/pipeline/pipeline.ts), and a write that the `--writes` mode can hold takes `confirm_token`
  * (withConfirm). Annotations are set explicitly; output schemas are lean (the member that holds
  * the answer and its type: what paging, freshness and notices mean is said once, in the server's
  * instructions, not in every tool).
@@ -13,11 +13,11 @@ import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation, type WriteFacts } from '../../api/operations/index.js';
 import type { OutputShape } from '../output/builder.js';
 import type { McpToolset } from '../toolsets.js';
-import { canHold, PREVIEW_HINT, type WriteKind, type WriteMode } from '../../writes/policy.js';
-import type { Task } from '../../writes/task.js';
+import { canHold, PREVIEW_HINT, type WriteKind, type WriteMode } from '../../writes/pipeline/policy.js';
+import type { Task } from '../../writes/pipeline/task.js';
 import { CONTROLS, toolArgs, type ToolArgs } from './args.js';
 import { BUDGET_ARG, guardedString } from '../../shared/arg-schemas.js';
-import type { InsightSpec } from '../../insights/types.js';
+import type { InsightSpec } from '../../insights/core/types.js';
 import { INSIGHTS, type InsightRow } from './insights.js';
 import { TASKS, type TaskSpec } from './tasks.js';
 
@@ -48,7 +48,7 @@ interface ToolBase {
   /** `confirm`: the form a `--writes` mode offers with confirm_token (withConfirm). */
   form?: 'confirm';
   annotations: ToolAnnotations;
-  /** The kinds of write it can make (none for reads): whether a mode can hold it (src/writes/policy.ts). */
+  /** The kinds of write it can make (none for reads): whether a mode can hold it (src/writes/pipeline/policy.ts). */
   kinds: readonly WriteKind[];
 }
 
@@ -121,9 +121,9 @@ function define(op: Operation): ApiTool {
   if (op.access === 'read' && !op.output.plain) Object.assign(controls, { detail: CONTROLS.detail, fields: CONTROLS.fields });
   if (op.output.categories) controls.include_all = CONTROLS.include_all;
   if (paged) Object.assign(controls, { limit: CONTROLS.limit, cursor: CONTROLS.cursor });
-  // The duplicate guard holds a create that looks like one already there (src/writes/duplicates.ts).
+  // The duplicate guard holds a create that looks like one already there (src/writes/pipeline/duplicates.ts).
   if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
-  // A payee_name close to an existing payee is held (src/writes/new-payees.ts).
+  // A payee_name close to an existing payee is held (src/writes/pipeline/new-payees.ts).
   if (op.write?.newPayees) controls.allow_new_payee = CONTROLS.allow_new_payee;
   const tool: Omit<ApiTool, 'args' | 'input'> = {
     kind: 'api',

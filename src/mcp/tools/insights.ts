@@ -8,17 +8,17 @@
  * freshness, the data notice.
  */
 import * as z from 'zod';
-import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow.js';
-import { FORECAST_INPUT, forecast } from '../../insights/forecast.js';
-import { RECURRING_INPUT, recurring } from '../../insights/recurring.js';
-import { DEBT_PAYOFF_INPUT, debtPayoff } from '../../insights/debt-payoff.js';
-import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/needs-attention.js';
-import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/search-transactions.js';
-import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending-summary.js';
-import { REVIEW_TRANSACTIONS_INPUT, reviewTransactions } from '../../insights/review-transactions.js';
-import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets-summary.js';
-import type { InsightSpec } from '../../insights/types.js';
-import { UPCOMING_INPUT, upcoming } from '../../insights/upcoming.js';
+import { CASH_FLOW_INPUT, cashFlow } from '../../insights/cash-flow/cash-flow.js';
+import { FORECAST_INPUT, forecast } from '../../insights/forecast/forecast.js';
+import { RECURRING_INPUT, recurring } from '../../insights/recurring/recurring.js';
+import { DEBT_PAYOFF_INPUT, debtPayoff } from '../../insights/debt/debt-payoff.js';
+import { NEEDS_ATTENTION_INPUT, needsAttention } from '../../insights/attention/needs-attention.js';
+import { SEARCH_TRANSACTIONS_INPUT, searchTransactions } from '../../insights/spending/search-transactions.js';
+import { SPENDING_SUMMARY_INPUT, spendingSummary } from '../../insights/spending/spending-summary.js';
+import { REVIEW_TRANSACTIONS_INPUT, reviewTransactions } from '../../insights/review/review-transactions.js';
+import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/targets-summary.js';
+import type { InsightSpec } from '../../insights/core/types.js';
+import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
 
 const MONEY = 'In milliunits; totals formatted.';

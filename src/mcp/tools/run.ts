@@ -8,7 +8,7 @@ import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/
 import { scrub as scrubText } from '../../api/client/scrub.js';
 import { answer, type Answer } from '../tool-answer.js';
 import { configuredBudgetOf, describeError } from '../errors.js';
-import { NO_CONFIRM, type ConfirmInput } from '../../writes/gate.js';
+import { NO_CONFIRM, type ConfirmInput } from '../../writes/pipeline/gate.js';
 import { escapeText } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
 import type { ServerState } from '../state.js';

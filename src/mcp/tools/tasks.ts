@@ -3,24 +3,24 @@
  * description (when to use it, and that it may answer with a preview first), the members of its
  * answer, the kinds of write it makes (whether it takes confirm_token in a mode), and its handler
  * in src/writes/, which holds the schema of its arguments and types itself from it. A handler
- * plans the write over the budget's copy; the write pipeline (src/writes/pipeline.ts) runs it.
+ * plans the write over the budget's copy; the write pipeline (src/writes/pipeline/pipeline.ts) runs it.
  * Accounts, categories and payees may be named (../resolve.ts).
  */
 import * as z from 'zod';
-import { ALERTS } from '../../writes/alerts-task.js';
-import { APPLY_RULES } from '../../writes/apply-rules.js';
-import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk.js';
-import { FUND_TARGETS } from '../../writes/fund-targets.js';
-import { IMPORT_STATEMENT } from '../../writes/import-statement.js';
-import { MERGE_PAYEES } from '../../writes/merge-payees.js';
-import { MOVE_MONEY } from '../../writes/move-money.js';
-import type { WriteKind } from '../../writes/policy.js';
-import { RECONCILE_ACCOUNT } from '../../writes/reconcile.js';
-import { DELETE_RULE, LIST_RULES, SET_RULE, SUGGEST_RULES } from '../../writes/rule-tasks.js';
-import { SPLIT_TRANSACTION } from '../../writes/split.js';
-import type { Task } from '../../writes/task.js';
-import { CREATE_TRANSFER } from '../../writes/transfer.js';
-import { LIST_RECENT_CHANGES, UNDO_CHANGE } from '../../writes/undo-task.js';
+import { ALERTS } from '../../writes/alerts/alerts-task.js';
+import { APPLY_RULES } from '../../writes/rules/apply-rules.js';
+import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk/bulk.js';
+import { FUND_TARGETS } from '../../writes/targets/fund-targets.js';
+import { IMPORT_STATEMENT } from '../../writes/statement/import-statement.js';
+import { MERGE_PAYEES } from '../../writes/payees/merge-payees.js';
+import { MOVE_MONEY } from '../../writes/move/move-money.js';
+import type { WriteKind } from '../../writes/pipeline/policy.js';
+import { RECONCILE_ACCOUNT } from '../../writes/reconcile/reconcile.js';
+import { DELETE_RULE, LIST_RULES, SET_RULE, SUGGEST_RULES } from '../../writes/rules/rule-tasks.js';
+import { SPLIT_TRANSACTION } from '../../writes/split/split.js';
+import type { Task } from '../../writes/pipeline/task.js';
+import { CREATE_TRANSFER } from '../../writes/transfer/transfer.js';
+import { LIST_RECENT_CHANGES, UNDO_CHANGE } from '../../writes/undo/undo-task.js';
 import type { McpToolset } from '../toolsets.js';
 
 export interface TaskSpec {
@@ -34,7 +34,7 @@ export interface TaskSpec {
   /** Removes or overwrites data (annotations). */
   destructive: boolean;
   output: Record<string, z.ZodType>;
-  /** The handler, with the schema of its arguments (src/writes/task.ts). */
+  /** The handler, with the schema of its arguments (src/writes/pipeline/task.ts). */
   task: Task;
 }
 

@@ -1,0 +1,83 @@
+/**
+ * cash_flow: income, spending and net worth for each recent month, as YNAB's month figures have
+ * them, with their totals, and the budget's health: savings rate, YNAB's age of money, runway and
+ * the net worth trend (money-health.ts). Rates and averages count complete months only by
+ * default: the current, partial month is shown apart (`current_month`). Asked for more months
+ * than the budget has, it says how many it had. Spending is the budget activity of the view's
+ * lines (view.ts), the one definition spending_summary counts with too.
+ */
+import * as z from 'zod';
+import { addDays, addMonths, currentMonth } from '../../api/dates.js';
+import { DETAIL_ARG } from '../core/args.js';
+import { present, rowMoney } from '../core/format.js';
+import { moneyHealth, savingsRate, type MonthSeen } from './money-health.js';
+import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
+
+export const CASH_FLOW_INPUT = {
+  months: z.int().min(1).max(36).optional().describe('Complete months before this one (default 6).'),
+  // Default true (the tool's description says the current month is apart); each word here is paid for in every tools/list.
+  complete_months_only: z.boolean().optional(),
+  ...DETAIL_ARG,
+};
+
+/** The months asked for that the budget has, oldest first, the current one last when it is counted. */
+function window(ctx: InsightContext, asked: number, withCurrent: boolean) {
+  const current = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
+  const months = ctx.view.replica.months;
+  const complete: string[] = [];
+  for (let i = asked; i >= 1; i--) if (months.has(addMonths(current, -i))) complete.push(addMonths(current, -i));
+  return { current, complete, counted: withCurrent && months.has(current) ? [...complete, current] : complete };
+}
+
+export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_INPUT>): InsightResult {
+  const asked = a.months ?? 6;
+  const full = a.detail === 'full';
+  const withCurrent = a.complete_months_only === false;
+  const { current, complete, counted } = window(ctx, asked, withCurrent);
+  // Rows: milliunits in compact detail (a year of them in 2 KB), the pair in full; totals and health always the pair.
+  const fig = rowMoney(ctx.money, full);
+  const row = (month: string): MonthSeen & { out: Record<string, unknown> } => {
+    const m = ctx.view.replica.months.get(month)!;
+    const partial = month === current;
+    const monthEnd = partial ? ctx.today : addDays(addMonths(month, 1), -1);
+    const spending = ctx.view.spendingBetween(month, monthEnd);
+    const netWorth = ctx.view.netWorthOn(monthEnd);
+    const out = present({
+      month,
+      ...fig('income', m.income),
+      ...fig('spending', spending),
+      // The net is income minus spending: said in full detail, left to the reader in compact.
+      ...(full ? fig('net', m.income - spending) : {}),
+      // Each month's net worth in full detail (compact: its change, in health; a year of rows stays in 2 KB).
+      ...(full ? fig('net_worth', netWorth) : {}),
+      // Per month in full detail; compact gives them once, in health.
+      savings_rate_pct: full ? savingsRate(m.income, spending) : null,
+      age_of_money: full ? (m.age_of_money ?? null) : null,
+      // Compact: current_month says it (the rows before it are complete).
+      partial: partial && (full || withCurrent) ? true : null,
+      through: partial && full ? ctx.today : null,
+    });
+    return { month, income: m.income, spending, netWorth, partial, out };
+  };
+  const seen = counted.map(row);
+  const now = ctx.view.replica.months.has(current) && !withCurrent ? row(current) : null;
+  const totals = { income: seen.reduce((s, m) => s + m.income, 0), spending: seen.reduce((s, m) => s + m.spending, 0) };
+  const notices: string[] = [];
+  if (complete.length < asked) {
+    const had = complete.length ? `${complete.length} (${complete[0]!.slice(0, 7)} to ${complete.at(-1)!.slice(0, 7)})` : 'none';
+    notices.push(`Asked for ${asked} complete months; the budget has ${had} before this month: all it has are shown.`);
+  }
+  return {
+    structured: {
+      months: seen.map((m) => m.out),
+      ...(now ? { current_month: now.out } : {}),
+      totals: {
+        ...ctx.money('income', totals.income),
+        ...ctx.money('spending', totals.spending),
+        ...(full ? ctx.money('net', totals.income - totals.spending) : {}),
+      },
+      health: moneyHealth(ctx, seen, totals, full),
+    },
+    notices,
+  };
+}

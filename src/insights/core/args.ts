@@ -1,0 +1,15 @@
+/**
+ * Arguments every insight shares beyond the filter's (./filter.ts): how much detail, and paging
+ * with the insight's own page size.
+ */
+import * as z from 'zod';
+import { PAGING } from '../../shared/arg-schemas.js';
+
+/**
+ * Compact rows by default: figures in milliunits (totals formatted too), no ids a name stands
+ * for, usual values left out (the server's instructions say so once for all five tools).
+ */
+export const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional().describe('full: every field.') };
+
+/** Paging with the tool's own page size (the API tools' default of 50 is not theirs). */
+export const pagingArgs = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}).`) });

@@ -1,0 +1,189 @@
+/**
+ * A budget seen the way YNAB counts money, built once per replica version from its local copy:
+ *  - every transaction as lines (a split's lines, else the transaction itself), each classed as
+ *    budget `activity`, `income` (to Ready to Assign), a `transfer`, or a `starting_balance`;
+ *  - which accounts are on budget and which are credit (cards and lines of credit), and each
+ *    credit account's payment category.
+ * Transfers between two on-budget accounts are never spending, nor is money to Ready to Assign (an
+ * account's starting balance is, unless it was given to a category: YNAB's month then counts it
+ * there, and so do these lines; a tracking account's starting balance is apart). A transfer
+ * from an on-budget account to a tracking (off-budget) one leaves the budget, so YNAB gives it a
+ * category and counts it as activity; its tracking side is a transfer. The insight tools compute
+ * every figure from these lines, the way the API's month view does.
+ */
+import type * as E from '../../api/schemas/entities.js';
+import type { BudgetReplica } from '../../sync/replica.js';
+
+export type LineKind = 'activity' | 'income' | 'transfer' | 'starting_balance';
+
+export interface Line {
+  /** The split line's id, or the transaction's. */
+  id: string;
+  /** The split's transaction id, for a split line. */
+  parent_id: string | null;
+  transaction: E.TransactionSummaryBase;
+  date: string;
+  amount: number;
+  account_id: string;
+  payee_id: string | null;
+  category_id: string | null;
+  transfer_account_id: string | null;
+  memo: string | null;
+  on_budget: boolean;
+  kind: LineKind;
+}
+
+/** Account types whose spending moves money into a payment category. */
+export const CREDIT_TYPES: ReadonlySet<string> = new Set(['creditCard', 'lineOfCredit']);
+
+export class BudgetView {
+  readonly lines: Line[] = [];
+  /** The "Inflow: Ready to Assign" category. */
+  readonly readyToAssignId: string | null;
+  readonly uncategorizedId: string | null;
+  /** The payees of accounts' starting balances (cash_flow sets accounts added apart). */
+  readonly startingPayees: Set<string>;
+  private readonly paymentCategories = new Map<string, string>();
+
+  constructor(readonly replica: BudgetReplica) {
+    const internal = [...replica.categories.values()].filter((c) => c.internal);
+    this.readyToAssignId = internal.find((c) => /ready to assign|to be budgeted/i.test(c.name))?.id ?? null;
+    this.uncategorizedId = internal.find((c) => c.name === 'Uncategorized')?.id ?? null;
+    this.startingPayees = new Set([...replica.payees.values()].filter((p) => p.name === 'Starting Balance' && !p.transfer_account_id).map((p) => p.id));
+    // A credit account's payment category: the category with its name in the internal
+    // "Credit Card Payments" group (the API links them by nothing else).
+    for (const c of replica.categories.values()) {
+      const group = replica.categoryGroups.get(c.category_group_id);
+      if (!group?.internal || c.internal) continue;
+      const account = [...replica.accounts.values()].find((a) => a.name === c.name && a.on_budget && CREDIT_TYPES.has(a.type));
+      if (account) this.paymentCategories.set(account.id, c.id);
+    }
+    for (const t of replica.transactions.values()) {
+      const split = replica.linesOf(t.id).filter((x) => !x.deleted);
+      if (!split.length)
+        this.lines.push(this.line(t, null, t.id, t.amount, t.payee_id ?? null, t.category_id ?? null, t.transfer_account_id ?? null, t.memo ?? null));
+      for (const x of split)
+        this.lines.push(
+          this.line(t, t.id, x.id, x.amount, x.payee_id ?? t.payee_id ?? null, x.category_id ?? null, x.transfer_account_id ?? null, x.memo ?? null),
+        );
+    }
+  }
+
+  /** The view of a replica, rebuilt only after it changed. */
+  static of(replica: BudgetReplica): BudgetView {
+    return replica.memo(replica, () => new BudgetView(replica));
+  }
+
+  private line(
+    t: E.TransactionSummaryBase,
+    parent: string | null,
+    id: string,
+    amount: number,
+    payee: string | null,
+    category: string | null,
+    transfer: string | null,
+    memo: string | null,
+  ): Line {
+    const onBudget = this.onBudget(t.account_id);
+    let kind: LineKind = 'activity';
+    if (transfer && !(onBudget && !this.onBudget(transfer))) kind = 'transfer';
+    else if (category && category === this.readyToAssignId) kind = 'income';
+    // On budget, YNAB's month counts every line not in Ready to Assign as activity, a starting
+    // balance given straight to a category too (isSpending); only a tracking account's is apart.
+    else if (!onBudget && !transfer && payee && this.startingPayees.has(payee) && !parent) kind = 'starting_balance';
+    return {
+      id,
+      parent_id: parent,
+      transaction: t,
+      date: t.date,
+      amount,
+      account_id: t.account_id,
+      payee_id: payee,
+      category_id: category,
+      transfer_account_id: transfer,
+      memo,
+      on_budget: onBudget,
+      kind,
+    };
+  }
+
+  onBudget(accountId: string): boolean {
+    return this.replica.accounts.get(accountId)?.on_budget ?? false;
+  }
+
+  isCredit(accountId: string): boolean {
+    return CREDIT_TYPES.has(this.replica.accounts.get(accountId)?.type ?? '');
+  }
+
+  paymentCategoryOf(accountId: string): string | undefined {
+    return this.paymentCategories.get(accountId);
+  }
+
+  isPaymentCategory(categoryId: string): boolean {
+    for (const id of this.paymentCategories.values()) if (id === categoryId) return true;
+    return false;
+  }
+
+  /**
+   * Budget activity the way the month view counts it (spending and refunds; not income,
+   * transfers or starting balances): the one definition of spending that spending_summary,
+   * cash_flow and the planning tools share.
+   */
+  activity(includeOffBudget = false): Line[] {
+    return this.lines.filter((l) => l.kind === 'activity' && (l.on_budget || includeOffBudget));
+  }
+
+  /** Spending (outflows less refunds) on budget between two dates, inclusive: minus the activity lines' sum. */
+  spendingBetween(since: string, until: string): number {
+    let total = 0;
+    for (const l of this.lines) if (l.kind === 'activity' && l.on_budget && l.date >= since && l.date <= until) total -= l.amount;
+    return total;
+  }
+
+  accountName(id: string): string {
+    return this.replica.accounts.get(id)?.name ?? '';
+  }
+
+  payeeName(id: string | null): string | null {
+    return id ? (this.replica.payees.get(id)?.name ?? null) : null;
+  }
+
+  /** The category a line counts in: its own, or Uncategorized for on-budget activity without one. */
+  categoryOf(line: Line): string | null {
+    return line.category_id ?? (line.on_budget && line.kind === 'activity' ? this.uncategorizedId : null);
+  }
+
+  categoryName(line: Line): string | null {
+    const id = this.categoryOf(line);
+    return id ? (this.replica.categories.get(id)?.name ?? null) : null;
+  }
+
+  groupOf(categoryId: string | null): E.CategoryGroup | undefined {
+    const c = categoryId ? this.replica.categories.get(categoryId) : undefined;
+    return c ? this.replica.categoryGroups.get(c.category_group_id) : undefined;
+  }
+
+  /** Sum of every account's transactions up to a date (on and off budget, closed ones too). */
+  netWorthOn(date: string): number {
+    const days = (this.worth ??= this.runningWorth());
+    // The last day on or before `date` (binary search over the sorted days).
+    let lo = 0;
+    let hi = days.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (days[mid]!.date <= date) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo ? days[lo - 1]!.total : 0;
+  }
+
+  private worth: { date: string; total: number }[] | undefined;
+
+  /** Each day with transactions and the sum of all transactions up to its end, in date order. */
+  private runningWorth(): { date: string; total: number }[] {
+    const byDay = new Map<string, number>();
+    for (const t of this.replica.transactions.values()) byDay.set(t.date, (byDay.get(t.date) ?? 0) + t.amount);
+    let total = 0;
+    return [...byDay.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([date, amount]) => ({ date, total: (total += amount) }));
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * search_transactions: the lines a filter matches (./filter.ts), newest first, paged, with their
+ * count and totals (a split's lines match on their own).
+ */
+import * as z from 'zod';
+import { decodeCursor, encodeCursor } from '../../shared/paging.js';
+import { DETAIL_ARG, pagingArgs } from '../core/args.js';
+import { FILTER_ARGS, lineFilter } from '../core/filter.js';
+import { flows, present, rowMoney } from '../core/format.js';
+import { fullLine } from '../core/full-row.js';
+import { sums } from '../core/group.js';
+import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
+import type { Line } from '../core/view.js';
+
+const SEARCH_LIMIT = 20;
+
+export const SEARCH_TRANSACTIONS_INPUT = {
+  ...FILTER_ARGS,
+  spending_only: z.boolean().optional().describe('Only spending, as spending_summary counts it.'),
+  ...pagingArgs(String(SEARCH_LIMIT)),
+  ...DETAIL_ARG,
+};
+
+/** A line as a compact search row: what identifies it and what it says (full detail: full-row.ts). */
+function searchRow(ctx: InsightContext, l: Line): Record<string, unknown> {
+  const t = l.transaction;
+  return present({
+    id: l.id,
+    transaction_id: l.parent_id,
+    date: l.date,
+    ...rowMoney(ctx.money, false)('amount', l.amount),
+    payee_name: ctx.view.payeeName(l.payee_id),
+    category_name: ctx.view.categoryName(l),
+    account_name: ctx.view.accountName(l.account_id),
+    memo: l.memo,
+    // Compact rows say the status only where it is not the usual one (cleared, approved).
+    cleared: t.cleared !== 'cleared' ? t.cleared : null,
+    approved: t.approved ? null : false,
+    flag_color: t.flag_color || null,
+  });
+}
+
+export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SEARCH_TRANSACTIONS_INPUT>): InsightResult {
+  // spending_only: the lines spending_summary counts (a view's drill-down adds up to its bar).
+  const lines = a.spending_only ? ctx.view.activity(a.include_off_budget) : ctx.view.lines;
+  const matches = lines.filter(lineFilter(ctx.view, a, ctx.digits));
+  matches.sort((x, y) => (x.date > y.date ? -1 : x.date < y.date ? 1 : x.id < y.id ? -1 : 1));
+  const offset = decodeCursor(a.cursor, ctx.queryKey);
+  const page = matches.slice(offset, offset + (a.limit ?? SEARCH_LIMIT));
+  const end = offset + page.length;
+  const total = sums(matches);
+  const full = a.detail === 'full';
+  return {
+    structured: {
+      transactions: page.map((l) => (full ? fullLine(ctx, l) : searchRow(ctx, l))),
+      count: matches.length,
+      returned: page.length,
+      has_more: end < matches.length,
+      ...(end < matches.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),
+      ...ctx.money('total', total.net),
+      ...flows(ctx.money, total.outflow, total.inflow, full),
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The `alerts` tool's arguments and handler: for hosts without the Events extension, "what changed
+ * since I last asked" (a cursor kept per user and budget, or given) and the alert settings (types,
+ * a threshold, quiet hours, the weekly digest's day and hour, a time zone). Answered by the events
+ * (src/events/alerts.ts) through the port the protocol layer gives (pipeline.ts: AlertsPort); the
+ * settings are the user's, not the budget's, so nothing here is a write to YNAB.
+ */
+import * as z from 'zod';
+import { taskRead } from '../pipeline/task.js';
+
+const SETTINGS = z
+  .looseObject({})
+  .describe(
+    'Changes to alert settings: types [event types], min_milliunits, quiet_hours {from,to}, digest_day 1-7 (Mon=1), digest_hour 0-23, time_zone (IANA); null removes one.',
+  );
+
+const INPUT = {
+  cursor: z.string().max(200).optional().describe('Since this cursor instead of since the last call.'),
+  settings: SETTINGS.optional(),
+};
+
+export const ALERTS = taskRead({
+  input: INPUT,
+  read: async (ctx, a) => {
+    if (!ctx.alerts) throw new Error('alerts are not served here');
+    return ctx.alerts.answer(ctx.budgetId, a);
+  },
+});

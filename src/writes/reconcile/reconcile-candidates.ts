@@ -1,0 +1,80 @@
+/**
+ * What a reconcile's difference most likely is, beyond the uncleared sets of subset-sum.ts:
+ *  - a possible duplicate: two transactions of the account, both in the cleared balance, of one
+ *    amount within 3 days and of the same payee (what review_transactions flags as
+ *    `possible_duplicate`), where deleting one moves the cleared balance by exactly the
+ *    difference. It explains the difference; deleting is the user's to do;
+ *  - one uncleared transaction whose amount is the difference, over all of them (subset-sum.ts
+ *    looks at the 40 latest only);
+ *  - where nothing is exact, the nearest: uncleared transactions within 5 units of the currency
+ *    of the difference, or whose amount is the difference with two adjacent digits swapped (a
+ *    slip of typing). They explain nothing (no effect) and are listed before any adjustment.
+ */
+import type * as E from '../../api/schemas/entities.js';
+import { DUPLICATE_WINDOW_DAYS, similarPayee } from '../pipeline/duplicates.js';
+import type { PlanContext } from '../pipeline/pipeline.js';
+
+type Shown = Record<string, unknown>;
+
+/** "Within a few units": 5 of the currency's major unit, in milliunits. */
+export const NEAR_MILLIUNITS = 5_000;
+/** Candidates listed at most. */
+const NEAREST = 5;
+
+const DAY_MS = 86_400_000;
+const apart = (a: string, b: string) => Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY_MS;
+const inBalance = (t: E.TransactionSummaryBase) => t.cleared !== 'uncleared';
+
+/** The later of a duplicate pair whose deletion moves the cleared balance by `left`, with its twin. */
+export function duplicatePair(
+  ctx: PlanContext,
+  upTo: readonly E.TransactionSummaryBase[],
+  left: number,
+): { extra: E.TransactionSummaryBase; twin: E.TransactionSummaryBase } | undefined {
+  const same = upTo.filter((t) => inBalance(t) && -t.amount === left && !t.transfer_account_id);
+  same.sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
+  const name = (t: E.TransactionSummaryBase) => ctx.shown.payee(t.payee_id) ?? t.import_payee_name ?? null;
+  for (let i = 1; i < same.length; i++) {
+    const extra = same[i]!;
+    const twin = same
+      .slice(0, i)
+      .find((o) => apart(o.date, extra.date) <= DUPLICATE_WINDOW_DAYS && (o.payee_id === extra.payee_id || similarPayee(name(o), name(extra))));
+    if (twin) return { extra, twin };
+  }
+  return undefined;
+}
+
+/** The amount's digits with two adjacent ones swapped, for every swap that changes it. */
+function swaps(m: number): Set<number> {
+  const digits = String(Math.abs(m));
+  const out = new Set<number>();
+  for (let i = 0; i + 1 < digits.length; i++) {
+    if (digits[i] === digits[i + 1]) continue;
+    const s = digits.slice(0, i) + digits[i + 1] + digits[i] + digits.slice(i + 2);
+    out.add(Math.sign(m) * Number(s));
+  }
+  return out;
+}
+
+export interface Nearest {
+  transaction: E.TransactionSummaryBase;
+  off_by_milliunits: number;
+  why: 'within_5_units' | 'digits_swapped';
+}
+
+/** Uncleared transactions nearest the difference left (see the header), the nearest first. */
+export function nearest(open: readonly E.TransactionSummaryBase[], left: number): Nearest[] {
+  const swapped = swaps(left);
+  const out: Nearest[] = [];
+  for (const t of open) {
+    if (t.amount === left || Math.sign(t.amount) !== Math.sign(left)) continue;
+    const off = left - t.amount;
+    if (swapped.has(t.amount)) out.push({ transaction: t, off_by_milliunits: off, why: 'digits_swapped' });
+    else if (Math.abs(off) <= NEAR_MILLIUNITS) out.push({ transaction: t, off_by_milliunits: off, why: 'within_5_units' });
+  }
+  out.sort((a, b) => Math.abs(a.off_by_milliunits) - Math.abs(b.off_by_milliunits) || a.transaction.id.localeCompare(b.transaction.id));
+  return out.slice(0, NEAREST);
+}
+
+export const nearestShown = (shown: (t: E.TransactionSummaryBase) => Shown, ns: readonly Nearest[]): Shown[] =>
+  ns.map((n) => ({ ...shown(n.transaction), off_by_milliunits: n.off_by_milliunits, why: n.why }));

@@ -1,0 +1,136 @@
+/**
+ * undo_change and list_recent_changes: the task handlers of the undo journal. An undo claims the
+ * change first (so two calls cannot both undo it), puts every entity back (undo.ts), and is
+ * journaled as a change of its own that says what it undid; the pipeline settles the claim once
+ * it is recorded (pipeline.ts). The list reads the journal.
+ */
+import * as z from 'zod';
+import { guardedString } from '../../shared/arg-schemas.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import { describeEntity, type EntityChange } from '../pipeline/entities.js';
+import type { PlanContext } from '../pipeline/pipeline.js';
+import { rowsWithin } from '../pipeline/plan.js';
+import { taskRead, taskWrite, type TaskPlan } from '../pipeline/task.js';
+import { applyUndo, checkUndoable, undoEntities, UndoConflictError } from './undo.js';
+import { MAX_CHANGES, type ChangeRecord } from '../pipeline/undo-journal.js';
+
+/** Why an undo leaves a payee the change made. */
+const PAYEE_STAYS =
+  "YNAB's API cannot delete a payee: it stays in the payee list, with no transactions once this undo is done (delete or combine it in YNAB's Manage Payees)";
+
+/** What an undo cannot take back, and why: the payees the change made. */
+function stays(ctx: PlanContext, change: ChangeRecord): Record<string, unknown>[] {
+  return (change.payees_created ?? []).map((id) => ({ kind: 'payee', id, name: ctx.shown.payee(id) ?? id, why: PAYEE_STAYS }));
+}
+
+/**
+ * A refusal because the budget changed since: names the latest later change of the journal that
+ * touched what changed (undo it first), or says the change came from elsewhere (YNAB itself).
+ */
+async function refusalNaming(ctx: PlanContext, change: ChangeRecord, e: UndoConflictError): Promise<UndoConflictError> {
+  if (!e.changedSince.length) return e;
+  const touched = new Set(e.changedSince);
+  const later = (await ctx.changes.recent(ctx.budgetId, MAX_CHANGES)).find(
+    (c) => c.id > change.id && c.undo?.state !== 'undone' && c.entities.some((x) => touched.has(`${x.kind}:${x.id}`)),
+  );
+  const first = later
+    ? `Undo the later change first: change_id ${later.id} (${later.tool}: ${later.summary}), which changed it since; then this one.`
+    : 'No later change of this server changed it (it was changed in YNAB itself): put it back there, or leave this change as it is.';
+  return new UndoConflictError(e.message.replace(/ Nothing was changed\.$/, ` ${first} Nothing was changed.`), e.changedSince);
+}
+
+const UNDO_INPUT = { change_id: guardedString(100) };
+
+async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INPUT>>): Promise<TaskPlan> {
+  const change = await ctx.changes.get(ctx.budgetId, a.change_id);
+  if (!change)
+    throw new ArgumentError(
+      `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`,
+    );
+  try {
+    checkUndoable(change, ctx.replica, ctx.shown);
+  } catch (e) {
+    throw e instanceof UndoConflictError ? await refusalNaming(ctx, change, e) : e;
+  }
+  const kept = stays(ctx, change);
+  const keptNotice = kept.length
+    ? [`${kept.length} payee${kept.length === 1 ? '' : 's'} the change made stay${kept.length === 1 ? 's' : ''}: ${PAYEE_STAYS}.`]
+    : [];
+  return {
+    tool: ctx.tool,
+    budgetId: ctx.budgetId,
+    args: { change_id: change.id },
+    summary: `Undo ${change.id} (${change.summary})`,
+    kinds: ['undo'],
+    // The entities as they are now: a change in between spends the token.
+    entities: undoEntities(change),
+    ...(kept.length ? { details: { not_undone: kept }, notices: keptNotice } : {}),
+    apply: async (w) => {
+      const claimed = await ctx.changes.claim(ctx.budgetId, change.id);
+      if ('refused' in claimed) throw new UndoConflictError(claimed.refused);
+      try {
+        const { draft, notices } = await applyUndo(claimed, w, ctx.shown);
+        const restored = rowsWithin(
+          draft.entities.map((e) => ({
+            action: e.action,
+            entity: e.kind,
+            id: e.id,
+            description: describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown),
+          })),
+          RESTORED_CHARS,
+        );
+        if (restored.length < draft.entities.length)
+          notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
+        return {
+          result: { undone: change.id, count: draft.entities.length, restored, ...(kept.length ? { not_undone: kept } : {}) },
+          draft,
+          notices: [...keptNotice, ...notices],
+        };
+      } catch (e) {
+        const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
+        if (partial?.length)
+          await ctx.changes
+            .append(ctx.budgetId, { tool: ctx.tool, summary: `Partly undid ${change.id}`, entities: partial, undoes: change.id })
+            .catch(() => undefined);
+        await ctx.changes.settle(ctx.budgetId, change.id, undefined).catch(() => undefined);
+        throw e;
+      }
+    },
+  };
+}
+
+/** An undo's answer lists what it restored while the list stays within this many characters (the answer within 8 KB); the rest are counted. */
+const RESTORED_CHARS = 5000;
+
+export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
+
+const RECENT_INPUT = { limit: z.int().min(1).max(MAX_CHANGES).optional().describe('Default 20.') };
+
+async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECENT_INPUT>>): Promise<Record<string, unknown>> {
+  const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
+  const kept = await ctx.changes.size(ctx.budgetId);
+  const more = Math.max(0, kept - changes.length);
+  return {
+    changes: changes.map((c) => ({
+      change_id: c.id,
+      at: c.at,
+      tool: c.tool,
+      summary: c.summary,
+      count: c.entities.filter((e) => !e.linked).length,
+      entities: c.entities.slice(0, 5).map((e) => `${e.action} ${describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown)}`),
+      ...(c.not_undoable
+        ? { undoable: false, why_not: c.not_undoable }
+        : c.undo?.state === 'undone'
+          ? { undoable: false, undone_by: c.undo.by }
+          : { undoable: true }),
+      ...(c.undoes ? { undoes: c.undoes } : {}),
+    })),
+    // As every list: how many there are, how many shown, and how many left (the oldest).
+    count: Math.max(kept, changes.length),
+    returned: changes.length,
+    has_more: more > 0,
+    ...(more > 0 ? { more } : {}),
+  };
+}
+
+export const LIST_RECENT_CHANGES = taskRead({ input: RECENT_INPUT, read: recentChanges });
