@@ -54,6 +54,20 @@ module.exports = {
       to: { path: '^src/commands/' },
     },
     {
+      name: 'writes-pipeline-imports-capability',
+      comment: 'the write pipeline (plan, gate, steps, confirm tokens, undo journal, policy, checks) knows no task: a capability is a folder beside it that uses it',
+      severity: 'error',
+      from: { path: '^src/writes/pipeline/' },
+      to: { path: '^src/writes/', pathNot: '^src/writes/pipeline/' },
+    },
+    {
+      name: 'insights-core-imports-capability',
+      comment: 'what every insight computes with (the budget as YNAB counts it, periods, filters) knows no insight tool',
+      severity: 'error',
+      from: { path: '^src/insights/core/' },
+      to: { path: '^src/insights/', pathNot: '^src/insights/core/' },
+    },
+    {
       name: 'sync-imports-writes',
       comment: 'the replicas know nothing of the write pipeline above them',
       severity: 'error',

@@ -11,6 +11,7 @@
  * New occurrences are those any sync of the budget in this process records (an interactive call's,
  * a poll's, the watcher's), and every WATCH_MS the stream asks for a copy no older than that itself.
  */
+import { WATCH_MS } from '../writes/pipeline/reads.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { sessionBudgetParam } from './resolve.js';
@@ -21,7 +22,6 @@ import { MAX_EVENTS } from '../events/service.js';
 export const HEARTBEAT_MS = 25_000;
 
 /** How often an open stream has the budget's copy synced, at the most (the watcher's interval). */
-export const WATCH_MS = 15 * 60_000;
 
 const StreamParams = PollParams.omit({ maxEvents: true }).extend({ cursor: z.string().max(200).nullable().optional() });
 
@@ -63,7 +63,7 @@ export function registerStream(server: McpServer, state: ServerState): void {
     };
     const stop = events.onFired(() => drain());
     const heartbeat = setInterval(() => void notify('notifications/events/heartbeat', { cursor }).catch(() => {}), HEARTBEAT_MS);
-    const watch = setInterval(() => void events.refresh(budget, WATCH_MS).catch(() => {}), WATCH_MS);
+    const watch = setInterval(() => void events.refresh(budget, 'watch').catch(() => {}), WATCH_MS);
     heartbeat.unref();
     watch.unref();
     try {

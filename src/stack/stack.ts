@@ -4,6 +4,7 @@
  * calls goes through one state store: by default files in the state directory, shared by every
  * process of this user; hosted mode passes a Redis store instead and nothing else changes.
  */
+import { readFor } from '../writes/pipeline/reads.js';
 import { join } from 'node:path';
 import { YnabClient, type TokenProvider } from '../api/client/client.js';
 import type { TransportOptions } from '../api/client/transport.js';
@@ -165,7 +166,7 @@ export function createStack(opts: StackOptions): Stack {
     store,
     sealer: new Sealer(keys, EVENTS_MAGIC),
     identity,
-    fresh: async (budget, maxAgeMs) => (await replicas.fresh(budget, maxAgeMs)).replica,
+    fresh: async (budget, purpose) => (await readFor(replicas, budget, purpose)).replica,
     now: opts.now,
   });
   const webhooks = new Webhooks(events, store, new Sealer(keys, WEBHOOKS_MAGIC), identity, {

@@ -75,6 +75,20 @@ describe('the layering', () => {
     expect(result.output).toContain('sync-imports-writes');
   });
 
+  it.each([
+    ['the write pipeline', 'src/writes/pipeline/gate.ts', 'src/writes/transfer/transfer.ts', 'writes-pipeline-imports-capability'],
+    ['the insights core', 'src/insights/core/view.ts', 'src/insights/forecast/forecast.ts', 'insights-core-imports-capability'],
+  ])('refuses %s importing a capability beside it', async (_what, from, to, rule) => {
+    const result = await cruise(
+      tree({
+        [to]: 'export const task = 1;\n',
+        [from]: `import { task } from '../${to.split('/').slice(2).join('/').replace(/\.ts$/, '.js')}';\nexport const t = task;\n`,
+      }),
+    );
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(rule);
+  });
+
   it('refuses hosted importing commands', async () => {
     const result = await cruise(
       tree({

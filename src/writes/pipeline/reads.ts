@@ -10,12 +10,17 @@
  *  - confirm: a confirmed write is checked against YNAB now (the entities must not have changed
  *    since the preview);
  *  - read-back: what a write just did, read from YNAB now (a transfer's other side, whether a
- *    lost assignment was made).
+ *    lost assignment was made);
+ *  - watch: an open events stream's own look at the budget, every WATCH_MS, for a copy no older
+ *    than that (src/mcp/events-stream.ts).
  */
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { ReplicaManager } from '../../sync/manager.js';
 
-export type ReadPurpose = 'answer' | 'direct-write' | 'held-write' | 'confirm' | 'read-back';
+export type ReadPurpose = 'answer' | 'direct-write' | 'held-write' | 'confirm' | 'read-back' | 'watch';
+
+/** How often an open events stream looks at its budget itself. */
+export const WATCH_MS = 15 * 60_000;
 
 /** maxAgeMs: how old the copy may be (undefined: the staleness bound); dirtyOk: a copy our own writes changed since its sync will do. */
 const READS: Readonly<Record<ReadPurpose, { maxAgeMs?: number; dirtyOk: boolean }>> = {
@@ -24,6 +29,7 @@ const READS: Readonly<Record<ReadPurpose, { maxAgeMs?: number; dirtyOk: boolean 
   'held-write': { maxAgeMs: 1000, dirtyOk: false },
   confirm: { maxAgeMs: 0, dirtyOk: false },
   'read-back': { maxAgeMs: 0, dirtyOk: false },
+  watch: { maxAgeMs: WATCH_MS, dirtyOk: false },
 };
 
 /** The budget's copy, as fresh as the purpose needs (synced first when not); stale with a notice when it could not be synced. */
