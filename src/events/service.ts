@@ -20,7 +20,7 @@ export interface EventsOptions {
   sealer: Sealer;
   identity: () => Promise<string>;
   /** The budget's copy, as fresh as the purpose needs (writes/pipeline/reads.ts: 'answer', the staleness bound; 'watch'). */
-  fresh: (budgetParam: string, purpose: 'answer' | 'watch') => Promise<BudgetReplica>;
+  read: (budgetParam: string, purpose: 'answer' | 'watch') => Promise<BudgetReplica>;
   now?: () => number;
 }
 
@@ -68,7 +68,7 @@ export class EventsService {
 
   /** The budget's copy (as fresh as an answer's, or a stream's own watch), scanned. */
   async refresh(budgetParam: string, purpose: 'answer' | 'watch' = 'answer'): Promise<{ replica: BudgetReplica; state: LogState }> {
-    const replica = await this.opts.fresh(budgetParam, purpose);
+    const replica = await this.opts.read(budgetParam, purpose);
     await this.scan(replica);
     return { replica, state: await this.log.read(replica.summary.id) };
   }
@@ -91,7 +91,7 @@ export class EventsService {
 
   /** The budget's copy for names (filters), synced only when past the staleness bound; undefined when it cannot be had. */
   async replicaOf(budgetId: string): Promise<BudgetReplica | undefined> {
-    return this.opts.fresh(budgetId, 'answer').catch(() => undefined);
+    return this.opts.read(budgetId, 'answer').catch(() => undefined);
   }
 
   /** The occurrences still open (their condition holds now), newest first: what the alerts resource lists. */

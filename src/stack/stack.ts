@@ -166,7 +166,7 @@ export function createStack(opts: StackOptions): Stack {
     store,
     sealer: new Sealer(keys, EVENTS_MAGIC),
     identity,
-    fresh: async (budget, purpose) => (await readFor(replicas, budget, purpose)).replica,
+    read: async (budget, purpose) => (await readFor(replicas, budget, purpose)).replica,
     now: opts.now,
   });
   const webhooks = new Webhooks(events, store, new Sealer(keys, WEBHOOKS_MAGIC), identity, {
