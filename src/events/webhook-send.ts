@@ -17,7 +17,8 @@ import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { isSpecialUseAddress } from '../shared/addresses.js';
 
 /** Resolves a host name to its addresses (the DNS seam: tests give their own). */
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -47,36 +48,6 @@ export function signature(secret: Buffer, id: string, timestamp: number, body: s
   return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }
 
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, bits, 'ipv6');
-
 const isLoopback = (address: string) => (isIP(address) === 4 ? address.startsWith('127.') : address === '::1');
 
 /** The IPv4 address an IPv4-mapped IPv6 address carries, else the address. */
@@ -88,7 +59,7 @@ export function addressAllowed(raw: string, allowLoopback = false): boolean {
   const family = isIP(address);
   if (!family) return false;
   if (allowLoopback && isLoopback(address)) return true;
-  return !blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return !isSpecialUseAddress(address);
 }
 
 /** What is wrong with a callback URL as given (before any lookup); undefined when its form is fine. */

@@ -10,7 +10,7 @@
  *    addresses only (checked before any connection is made), at most once per request.
  */
 import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { isLoopbackHost, isSpecialUseAddress, resolveHost } from './addresses.js';
+import { isLoopbackHost, isSpecialUseAddress, resolveHost } from '../shared/addresses.js';
 import type { HostedOptions } from './options.js';
 
 /** oidc-provider's own limit on a client metadata document fetch (lib/helpers/fetch_request.js); resolving its host gets as long again. */

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { authorizeUrl } from '../auth/oauth-login.js';
-import { isLoopbackHost } from './addresses.js';
+import { isLoopbackHost } from '../shared/addresses.js';
 import type { HostedOptions } from './options.js';
 import { consentPage, errorPage, redirect } from './pages.js';
 import type { SigninBinding } from './signin-binding.js';
