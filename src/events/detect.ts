@@ -6,12 +6,14 @@
  * it never disagree. A condition that holds on the next scan keeps its key and does not fire
  * again (log.ts); one that clears and comes back later fires again, under its new period.
  */
+import { DEFAULT_DIGEST, type DigestTime } from './digest-time.js';
 import { addDays, currentMonth } from '../api/dates.js';
 import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
 import { project } from '../insights/core/schedule.js';
 import type { BudgetView } from '../insights/core/view.js';
 import type { EventName } from './catalog.js';
 import { payload, payloadName } from './payload.js';
+
 
 export interface Condition {
   name: EventName;
@@ -21,15 +23,6 @@ export interface Condition {
   /** A level that must rise to fire again (the review queue's size). */
   level?: number;
 }
-
-export interface DigestTime {
-  /** ISO weekday, 1 = Monday … 7 = Sunday. */
-  day: number;
-  hour: number;
-  timeZone: string;
-}
-
-export const DEFAULT_DIGEST: DigestTime = { day: 1, hour: 8, timeZone: 'UTC' };
 
 /** How far ahead bill.uncovered looks. */
 export const BILL_DAYS = 7;

@@ -5,6 +5,7 @@
  * (push streams, the alerts resource's subscribers, webhook delivery). The protocol side
  * (src/mcp/events.ts) and the alerts tool answer from here.
  */
+import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from './limits.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import type { Sealer } from '../sync/seal.js';
 import type { StateStore } from '../storage/store.js';
@@ -25,10 +26,6 @@ export interface EventsOptions {
 }
 
 export type FiredListener = (budgetId: string, fired: readonly Occurrence[]) => void;
-
-/** Default and largest page of a poll. */
-export const DEFAULT_MAX_EVENTS = 50;
-export const MAX_EVENTS = 200;
 
 export class EventsService {
   readonly log: OccurrenceLog;

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { segment } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
 import { EVENT_NAMES } from './catalog.js';
-import { DEFAULT_DIGEST, type DigestTime } from './detect.js';
+import { DEFAULT_DIGEST, type DigestTime } from './digest-time.js';
 
 const validZone = (tz: string) => {
   try {

@@ -6,6 +6,7 @@
  * connections that keep one server) through resources/subscribe here; over Streamable HTTP's
  * 2026-07-28 `subscriptions/listen` through the handler's bus (http.ts).
  */
+import { escapeText } from './output/sanitize.js';
 import { ResourceTemplate, type McpServer, type Variables } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { completeBudget } from './resources.js';
@@ -25,7 +26,7 @@ export function registerAlertsResource(server: McpServer, state: ServerState): v
     list: async () => {
       const stack = await state.started().catch(() => undefined);
       const budget = stack?.replicas.peek(await sessionBudgetParam(state, undefined).catch(() => 'last-used'));
-      return { resources: budget ? [{ uri: alertsUri(budget.summary.id), name: `Alerts: ${budget.summary.name}`, mimeType: MIME }] : [] };
+      return { resources: budget ? [{ uri: alertsUri(budget.summary.id), name: `Alerts: ${escapeText(budget.summary.name)}`, mimeType: MIME }] : [] };
     },
     complete: { budget_id: completeBudget(state) },
   });

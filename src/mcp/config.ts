@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../api/client/errors.js';
 import { WRITE_MODES, type WriteMode } from '../writes/pipeline/policy.js';
-import { MCP_TOOLSETS, type Selection } from './toolsets.js';
+import { DEFAULT_TOOLSETS, MCP_TOOLSETS, type Selection } from './toolsets.js';
 
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
@@ -45,8 +45,7 @@ export interface McpConfig {
 const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
 
 export function parseToolsets(value: string | undefined): Selection {
-  // `alerts` is for hosts without the Events extension: asked for by name (or "all"), not by default.
-  if (!value || value.trim() === '') return new Set(MCP_TOOLSETS.filter((t) => t !== 'alerts'));
+  if (!value || value.trim() === '') return new Set(DEFAULT_TOOLSETS);
   if (value.trim() === 'all') return new Set(MCP_TOOLSETS);
   const names = value
     .split(',')

@@ -11,13 +11,13 @@
  * New occurrences are those any sync of the budget in this process records (an interactive call's,
  * a poll's, the watcher's), and every WATCH_MS the stream asks for a copy no older than that itself.
  */
-import { WATCH_MS } from '../writes/pipeline/reads.js';
+import { WATCH_MS } from '../shared/watch.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 import { checked, eventsOf, PollParams, wire } from './events.js';
-import { MAX_EVENTS } from '../events/service.js';
+import { MAX_EVENTS } from '../events/limits.js';
 
 export const HEARTBEAT_MS = 25_000;
 

@@ -37,6 +37,9 @@ export const CORE_API_TOOLS: ReadonlySet<string> = new Set([
   'targets_summary',
 ]);
 
+/** The toolsets offered when none are named: every one but `alerts`, for hosts without the Events extension (asked for by name, or "all"). */
+export const DEFAULT_TOOLSETS: readonly McpToolset[] = MCP_TOOLSETS.filter((t) => t !== 'alerts');
+
 /** Offered whatever the selection. */
 const ALWAYS = new Set(['list_budgets']);
 

@@ -4,6 +4,7 @@
  * calls goes through one state store: by default files in the state directory, shared by every
  * process of this user; hosted mode passes a Redis store instead and nothing else changes.
  */
+import { KeyUnavailableError } from '../storage/store.js';
 import { readFor } from '../writes/pipeline/reads.js';
 import { join } from 'node:path';
 import { YnabClient, type TokenProvider } from '../api/client/client.js';
@@ -160,7 +161,9 @@ export function createStack(opts: StackOptions): Stack {
     onCache: opts.onReplicaCache,
     onCatchUp: opts.onReplicaCatchUp,
     // Every sync, interactive or the watcher's, feeds the events' detection (src/events).
-    onSynced: (r) => void events.scan(r).catch((e: unknown) => log(`events: scan failed: ${(e as Error).message}`)),
+    // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
+    onSynced: (r) =>
+      void events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`))),
   });
   const events: EventsService = new EventsService({
     store,

@@ -91,7 +91,7 @@ export function labelOf(key: string): string {
  * Keys that name no user (oauth records, ledgers, locks, sign-ins) are always touched alone and
  * keep their names. A single Redis keeps the untagged names (its data stays where it is).
  */
-const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants', 'rules']);
+const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants', 'rules', 'events', 'alerts']);
 /** A family, then the identity up to the first '/' or '.' (identities have neither), then the rest. */
 const USER_KEY = /^([a-z]+)\/([^/.]+)([/.].*)?$/;
 

@@ -18,10 +18,13 @@ import { KEYCHAIN_PLATFORMS, PLATFORMS } from '../../scripts/manifest.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+import { DEFAULT_TOOLSETS, selected } from '../../src/mcp/toolsets.js';
 
 /** Every tool, and the read-only ones: what a default and a read-only server list. */
-const ALL = TOOL_DEFINITIONS.length;
-const READS = TOOL_DEFINITIONS.filter((t) => t.access === 'read').length;
+/** What the default toolsets offer (src/mcp/toolsets.ts). */
+const OFFERED = TOOL_DEFINITIONS.filter((t) => selected(new Set(DEFAULT_TOOLSETS), t));
+const ALL = OFFERED.length;
+const READS = OFFERED.filter((t) => t.access === 'read').length;
 
 const run = promisify(execFile);
 

@@ -131,12 +131,11 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
   if (data.duplicate_import_ids) extras.duplicate_import_ids = data.duplicate_import_ids;
   if (data.not_applied) extras.not_applied = data.not_applied;
   Object.assign(extras, after.extras);
-  const balances: Balances =
-    w.op.id === 'createTransaction'
-      ? await balancesAfter(s, w.budgetId, data).catch((e: Error) => ({
-          notice: `The change was made, but the accounts' balances after it could not be read (${e.message}).`,
-        }))
-      : {};
+  const balances: Balances = API_WRITES[w.op.id].balancesAfter
+    ? await balancesAfter(s, w.budgetId, data).catch((e: Error) => ({
+        notice: `The change was made, but the accounts' balances after it could not be read (${e.message}).`,
+      }))
+    : {};
   if (balances.accounts) extras.accounts = balances.accounts;
   if (done.recorded.change_id) extras.change_id = done.recorded.change_id;
   const notices = [

@@ -14,13 +14,11 @@
  *  - watch: an open events stream's own look at the budget, every WATCH_MS, for a copy no older
  *    than that (src/mcp/events-stream.ts).
  */
+import { WATCH_MS } from '../../shared/watch.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { ReplicaManager } from '../../sync/manager.js';
 
 export type ReadPurpose = 'answer' | 'direct-write' | 'held-write' | 'confirm' | 'read-back' | 'watch';
-
-/** How often an open events stream looks at its budget itself. */
-export const WATCH_MS = 15 * 60_000;
 
 /** maxAgeMs: how old the copy may be (undefined: the staleness bound); dirtyOk: a copy our own writes changed since its sync will do. */
 const READS: Readonly<Record<ReadPurpose, { maxAgeMs?: number; dirtyOk: boolean }>> = {
