@@ -14,7 +14,6 @@ import type { BudgetView } from '../insights/core/view.js';
 import type { EventName } from './catalog.js';
 import { payload, payloadName } from './payload.js';
 
-
 export interface Condition {
   name: EventName;
   /** (type, entity, period): the same key on the next scan is the same occurrence. */
