@@ -6,8 +6,13 @@
  * stated effect is what the API shows once they are imported (the first month, Ready to Assign);
  * bank text becomes a payee name as people write it; a cash withdrawal gets no category by vote;
  * a refund gets its purchase's category, which the confirm answer keeps; a matched row shows the
- * transaction it matched.
+ * transaction it matched. A real bank's file read in place (../shared/bank-files, beside the clone,
+ * never copied in): Schwab's CSV marks its ATM withdrawal only in its Type column, and the preview
+ * still takes it as cash.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, currentMonth } from '../../src/api/dates.js';
 import { foldText } from '../../src/shared/text.js';
@@ -16,6 +21,22 @@ import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { COLUMNS, csv, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
 
 const today = new Date().toISOString().slice(0, 10);
+const SCHWAB = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/bank-files/csv2ofx/schwab-checking.csv');
+
+/** The Schwab file's rows as it writes them (every cell quoted, one row a line), read here apart from the reader. */
+function schwabRows(): { line: number; type: string; text: string; amount: number }[] {
+  const lines = readFileSync(SCHWAB, 'utf8').split(/\r?\n/);
+  const cells = (line: string) => [...line.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const head = cells(lines[0]!);
+  const col = (name: string) => head.indexOf(name);
+  // "$1,036.47" → milliunits, by digits: whole cents.
+  const money = (c: string) => (c ? Number(c.replace(/[$,.]/g, '')) * 10 : 0);
+  return lines.flatMap((line, i) => {
+    if (i === 0 || !line.trim()) return [];
+    const c = cells(line);
+    return [{ line: i + 1, type: c[col('Type')]!, text: c[col('Description')]!, amount: money(c[col('Deposit')]!) - money(c[col('Withdrawal')]!) }];
+  });
+}
 
 describe('bank text as people write it', () => {
   it.each([
@@ -35,7 +56,7 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
   const get = async (path: string) => (await h.sb.get(`/budgets/${budget}${path}`)).body.data;
 
   beforeAll(async () => {
-    h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0 });
+    h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0, flags: { localFiles: true } });
     budget = h.sb.state.budgets[0]!.id;
     account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === NAME)!.id;
   }, 60_000);
@@ -82,6 +103,28 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
     ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
     expect(await rawTransactions(h, budget, account)).toEqual(raw);
   }, 60_000);
+
+  it.skipIf(!existsSync(SCHWAB))(
+    "Schwab's real CSV: the ATM row, marked only in its Type column, is cash (no category by vote); the other rows are not",
+    async () => {
+      const accounts = (await get('/accounts')).accounts;
+      const wallet = accounts.find((a: any) => a.type === 'cash' && a.on_budget && !a.closed && !a.deleted && a.id !== account);
+      const rows = schwabRows();
+      const atm = rows.find((r) => r.type === 'ATM')!;
+      expect(atm.text).not.toMatch(/atm|cash/i);
+      // Its rows are from 2022, before the budget starts: asked for, so that they are previewed as new.
+      const preview = ok(await h.call('import_statement', { account_id: NAME, path: SCHWAB, include_before_start: true }));
+      const shown = (line: number) => preview.rows.find((r: any) => r.line === line);
+      expect(shown(atm.line)).toMatchObject({ status: 'new', amount_milliunits: atm.amount });
+      expect(shown(atm.line).category).toBeUndefined();
+      expect(shown(atm.line).suggestion).toEqual({
+        category: null,
+        ...(wallet ? { transfer_to: wallet.name } : {}),
+        why: expect.stringContaining('a cash withdrawal (the bank\'s type "ATM")'),
+      });
+      for (const r of rows.filter((x) => x !== atm)) expect(shown(r.line).suggestion?.why ?? '').not.toMatch(/cash withdrawal/);
+    },
+  );
 
   it.each([2, 15])(
     'payee names, a cash withdrawal, a refund and a matched row (rows %i days ago); the confirm keeps the category; undo',
