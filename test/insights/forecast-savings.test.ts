@@ -43,18 +43,16 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     const month = await r.month(`${today.slice(0, 7)}-01`);
     const savings = r.categories.filter(
       (c) =>
-        !c.deleted &&
-        (c.goal_type === 'TB' || c.goal_type === 'TBD' || (c.goal_type === 'NEED' && (c.goal_target_date ?? c.goal_target_month ?? '') > today)),
+        !c.deleted && (c.goal_type === 'TB' || c.goal_type === 'TBD' || (c.goal_type === 'NEED' && (c.goal_target_date ?? c.goal_target_month ?? '') > today)),
     );
     const until = monthEnd(today);
     // What scheduled occurrences of these categories take by the month's end: the rest is what stays in the bank.
     const takes = new Map<string, number>();
-    for (const s of r.scheduled)
-      for (const d of occurrences(s, today, until)) {
-        void d;
-        const lines = s.subtransactions?.filter((x: any) => !x.deleted).length ? s.subtransactions : [s];
-        for (const x of lines) if (x.category_id && x.amount < 0) takes.set(x.category_id, (takes.get(x.category_id) ?? 0) - x.amount);
-      }
+    for (const s of r.scheduled) {
+      const n = occurrences(s, today, until).length;
+      const lines = s.subtransactions?.some((x: any) => !x.deleted) ? s.subtransactions.filter((x: any) => !x.deleted) : [s];
+      for (const x of lines) if (x.category_id && x.amount < 0) takes.set(x.category_id, (takes.get(x.category_id) ?? 0) - n * x.amount);
+    }
     const kept = savings.map((c) => {
       const m = month.categories.find((x: any) => x.id === c.id);
       return Math.max(0, Math.max(0, m.budgeted + m.activity) - (takes.get(c.id) ?? 0));
