@@ -1,6 +1,7 @@
 /**
- * import_statement respects the budget's start and reads rows as people would, across three seeds
- * and two dates, through a real MCP client against the sandbox over HTTP, every expectation from
+ * import_statement respects the budget's start and reads rows as people would, across three seeds,
+ * each today on the middle of a month and on the first of one (this process's clock, which the
+ * server and the sandbox share), and two row dates, through a real MCP client against the sandbox over HTTP, every expectation from
  * the API's raw data: rows before the account's starting balance or the budget's first month are
  * held apart (not imported unless include_before_start), with their effect stated, and the
  * stated effect is what the API shows once they are imported (the first month, Ready to Assign);
@@ -13,14 +14,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, currentMonth } from '../../src/api/dates.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, addMonths, currentMonth } from '../../src/api/dates.js';
 import { foldText } from '../../src/shared/text.js';
 import { cleanPayeeName } from '../../src/statements/payee-text.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { COLUMNS, csv, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
 
-const today = new Date().toISOString().slice(0, 10);
+/** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
+const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+const DATES = [`${month0.slice(0, 8)}15`, addMonths(month0, 1)];
+let today = '';
+const CASES = ['statement-start-a', 'statement-start-b', 'statement-start-c'].flatMap((seed) => DATES.map((date) => [seed, date] as const));
 const SCHWAB = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/bank-files/csv2ofx/schwab-checking.csv');
 
 /** The Schwab file's rows as it writes them (every cell quoted, one row a line), read here apart from the reader. */
@@ -48,7 +53,7 @@ describe('bank text as people write it', () => {
   ])('%s is %s', (text, name) => expect(cleanPayeeName(text)).toBe(name));
 });
 
-describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('import_statement (seed %s)', (seed) => {
+describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
   let h: McpHarness;
   let budget: string;
   let account: string;
@@ -56,11 +61,16 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
   const get = async (path: string) => (await h.sb.get(`/budgets/${budget}${path}`)).body.data;
 
   beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+    today = date;
     h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0, flags: { localFiles: true } });
     budget = h.sb.state.budgets[0]!.id;
     account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === NAME)!.id;
   }, 60_000);
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    vi.useRealTimers();
+  });
 
   it('rows before the start are held apart, their effect stated; imported when asked, the API shows that effect; undo', async () => {
     const firstMonth = (await get('')).budget.first_month as string;
