@@ -136,6 +136,29 @@ describe('review_transactions', () => {
     expect(over).toEqual([]);
   }, 180_000);
 
+  it('answers 25 compact rows in at most 4 KB on three seeds, on the middle of a month and the first of one', async () => {
+    const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+    const first = new Date(Date.UTC(Number(month0.slice(0, 4)), Number(month0.slice(5, 7)), 1)).toISOString().slice(0, 10);
+    const over: string[] = [];
+    for (const seed of ['review', 'review-b', 'review-c'])
+      for (const date of [`${month0.slice(0, 8)}15`, first]) {
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+        const other = await mcpHarness({ sandbox: { seed } });
+        try {
+          await other.call('review_transactions', {}); // the session's first answer names the budget it took (a notice)
+          await plantQueue(other);
+          const res = await other.call('review_transactions', {});
+          expect(ok(res).returned).toBe(25);
+          const bytes = Buffer.byteLength(res.content[0].text as string, 'utf8');
+          if (bytes > 4096) over.push(`seed ${seed} on ${date}: ${bytes}`);
+        } finally {
+          await other.close();
+          vi.useRealTimers();
+        }
+      }
+    expect(over).toEqual([]);
+  }, 120_000);
+
   it('never suggests a hidden category, nor a card payment category for a purchase; counts a split once per line', async () => {
     const r = await raw(h.sb);
     // A payee whose history is in a hidden category (the demo budget hides one it used).
