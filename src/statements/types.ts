@@ -25,7 +25,7 @@ export interface StatementRow {
   pending?: boolean;
   /** FITID, CAMT AcctSvcrRef/NtryRef, a CSV reference column: when the file has one. */
   bank_id?: string;
-  /** The bank's own kind of row, where the file names it apart from the text (a CSV Type column: ATM, CHECK, ACH). */
+  /** The bank's own kind of row, where the file names it apart from the text (a CSV Type column: ATM, CHECK, ACH; OFX TRNTYPE). */
   kind?: string;
 }
 

@@ -91,6 +91,17 @@ if (!existsSync(join(DIR, 'README.md'))) {
     expect(parsed.rows.map((r) => ({ line: r.line, kind: r.kind, text: r.payee }))).toEqual(want);
   });
 
+  it("ofxtools/stmtrs.ofx keeps each row's TRNTYPE: its ATM row has no NAME or MEMO, only that", async () => {
+    const file = join(DIR, 'ofxtools/stmtrs.ofx');
+    // The file's own STMTTRN aggregates, read here apart from the reader.
+    const trns = [...readFileSync(file, 'utf8').matchAll(/<STMTTRN>([\s\S]*?)<\/STMTTRN>/g)].map((m) => m[1]!);
+    const want = trns.map((t) => /<TRNTYPE>([^<\s]+)/.exec(t)![1]);
+    expect(want).toContain('ATM');
+    expect(trns[want.indexOf('ATM')]).not.toMatch(/<NAME>|<MEMO>/);
+    const parsed = (await readStatement({ path: file }, true))!.parsed;
+    expect(parsed.rows.map((r) => r.kind)).toEqual(want);
+  });
+
   describe.each(all)('$file', (e) => {
     it(`${e.text}`, async () => {
       let parsed: ParsedStatement;

@@ -19,7 +19,7 @@ import { addDays, addMonths, currentMonth } from '../../src/api/dates.js';
 import { foldText } from '../../src/shared/text.js';
 import { cleanPayeeName } from '../../src/statements/payee-text.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { COLUMNS, csv, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
+import { COLUMNS, csv, decimal, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
 
 /** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
 const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
@@ -135,6 +135,27 @@ describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
       for (const r of rows.filter((x) => x !== atm)) expect(shown(r.line).suggestion?.why ?? '').not.toMatch(/cash withdrawal/);
     },
   );
+
+  it('an OFX row typed ATM (TRNTYPE), its text only the bank of the machine, is cash too', async () => {
+    const date = addDays(today, -3);
+    const raw = await rawTransactions(h, budget, account);
+    const amount = freeAmount(raw, date, new Set(), -80_000);
+    const day = date.replace(/-/g, '');
+    const ofx = `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>9<ACCTID>4321<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>${day}<DTEND>${day}
+<STMTTRN><TRNTYPE>ATM<DTPOSTED>${day}<TRNAMT>${decimal(amount)}<FITID>ATM1<NAME>BMO HARRIS BANK</STMTTRN>
+</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`;
+    const accounts = (await get('/accounts')).accounts;
+    const wallet = accounts.find((a: any) => a.type === 'cash' && a.on_budget && !a.closed && !a.deleted && a.id !== account);
+    const row = ok(await h.call('import_statement', { account_id: NAME, content: ofx })).rows[0];
+    expect(row).toMatchObject({ status: 'new', amount_milliunits: amount });
+    expect(row.category).toBeUndefined();
+    expect(row.suggestion).toEqual({
+      category: null,
+      ...(wallet ? { transfer_to: wallet.name } : {}),
+      why: expect.stringContaining('(the bank\'s type "ATM")'),
+    });
+  });
 
   it.each([2, 15])(
     'payee names, a cash withdrawal, a refund and a matched row (rows %i days ago); the confirm keeps the category; undo',

@@ -13,8 +13,11 @@ import type { BudgetView } from '../../insights/core/view.js';
 import type { RowMatch } from './statement-match.js';
 
 const CASH = /\b(?:atm|cash withdrawal|cash wdl|withdrawal at|geldautomat|bargeld|retrait)\b/i;
-/** The bank's kind of row for cash out: OFX's CASH, Lloyds' CPT (cash point); else what CASH finds. */
-const CASH_KIND = /^(?:cash|cpt)$/i;
+/**
+ * The bank's kind of row for cash out: what CASH finds (Schwab's "ATM", OFX's TRNTYPE ATM), and
+ * Lloyds' CPT (cash point). Not OFX's CASH: banks write it for direct debits too.
+ */
+const CASH_KIND = /^cpt$/i;
 
 const isCash = (row: RowMatch['row']) =>
   row.amount < 0 && (CASH.test(row.payee) || CASH.test(row.memo ?? '') || (row.kind !== undefined && (CASH.test(row.kind) || CASH_KIND.test(row.kind.trim()))));
