@@ -112,4 +112,25 @@ describe('queue counts', () => {
     expect(summary.note).toContain(`the total includes ${usd(q.transfers)} of transfers`);
     expect(r.transactions.some((t) => t.id === cashBack)).toBe(true);
   });
+
+  it('spending_summary and cash_flow count no transfer between budget accounts: the cash back and the move to savings are not spending', async () => {
+    const x = await raw(h.sb);
+    const month = today.slice(0, 7);
+    const onBudget = (id: string | null) => !!id && x.account.get(id)?.on_budget;
+    // Budget activity as YNAB's month counts it: on-budget lines, not a transfer between budget accounts, not income.
+    const lines = x.transactions.flatMap(rawLines).filter((l) => onBudget(l.account_id) && l.date.startsWith(month) && l.category_id !== x.rta);
+    const spending = lines.filter((l) => !(l.transfer_account_id && onBudget(l.transfer_account_id)));
+    const transfers = lines.filter((l) => l.transfer_account_id && onBudget(l.transfer_account_id) && l.t.account_id === named('Everyday Checking').id);
+    expect(transfers.map((l) => l.amount).sort()).toEqual(expect.arrayContaining([-45_000, -30_000]));
+    const net = (o: any) => o.net ?? o.net_milliunits;
+    const summary = ok(await h.call('spending_summary', { group_by: 'account' }));
+    expect(net(summary.totals)).toBe(spending.reduce((s, l) => s + l.amount, 0));
+    const checking = summary.rows.find((row: any) => row.name === 'Everyday Checking');
+    expect(net(checking)).toBe(spending.filter((l) => l.account_id === named('Everyday Checking').id).reduce((s, l) => s + l.amount, 0));
+    const flow = ok(await h.call('cash_flow', { months: 1, complete_months_only: false }));
+    const current = flow.months.at(-1);
+    expect(current.month).toBe(`${month}-01`);
+    const spent = -spending.filter((l) => l.date <= today).reduce((s, l) => s + l.amount, 0);
+    expect(current.spending ?? current.spending_milliunits).toBe(spent);
+  });
 });
