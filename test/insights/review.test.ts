@@ -254,6 +254,7 @@ describe('review_transactions flags', () => {
     expect(flags(dupA)).toEqual({ possible_duplicate: dupB });
     expect(flags(dupB).possible_duplicate).toBe(dupA);
     expect(flags(unusual).unusual_amount).toBe(-median);
+    expect(flags(unusual).unusual_amount_formatted).toBe(usd(-median));
     expect(flags(usual).unusual_amount).toBeUndefined();
     expect(flags(matching).matches_scheduled).toBe(true);
     expect(sched.account_id).toBe(r.accounts.find((a) => a.name === 'Wallet').id);

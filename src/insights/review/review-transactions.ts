@@ -121,7 +121,14 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const end = offset + page.length;
   const flagsOf = flagger(v);
   const categoryName = (id: string | null | undefined) => (id ? (v.replica.categories.get(id)?.name ?? null) : null);
-  const flagged = page.map((t) => flagsOf(t));
+  // The payee's usual amount: in full detail with its formatted text beside it, as every figure;
+  // in compact rows the text in its place, as the row's amount (25 rows stay within 4 KB).
+  const flagged = page.map((t) => {
+    const f: Record<string, unknown> = flagsOf(t);
+    if (typeof f.unusual_amount !== 'number') return f;
+    const text = formatMilliunits(f.unusual_amount, ctx.format);
+    return full ? { ...f, unusual_amount_formatted: text } : { ...f, unusual_amount: text };
+  });
   const rows = page.map((t, i) => {
     const s = suggestions.get(t.id);
     const flags = full ? flagged[i]! : pairedOnce(page, flagged, i);
