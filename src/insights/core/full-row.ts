@@ -10,7 +10,7 @@ import type { InsightContext } from './types.js';
 import type { Line } from './view.js';
 
 /** A whole transaction with its split lines, as the API gives it. */
-export function fullTransaction(ctx: InsightContext, t: E.TransactionSummaryBase): Record<string, unknown> {
+export function fullTransaction(ctx: Pick<InsightContext, 'view' | 'money'>, t: E.TransactionSummaryBase): Record<string, unknown> {
   const r = ctx.view.replica;
   const live = r.linesOf(t.id).filter((x) => !x.deleted);
   const { amount, amount_formatted: _f, amount_currency: _c, subtransactions, ...rest } = transactionDetail(r.lookup(), t, live);
