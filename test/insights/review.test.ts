@@ -59,7 +59,7 @@ describe('review_transactions', () => {
     expect(all.summary.total_milliunits).toBe(queue.reduce((s, t) => s + t.amount, 0));
     expect(all.summary.high_confidence).toBe(all.transactions.filter((t: any) => t.suggestion?.confidence === 'high').length);
     const first = all.transactions[0];
-    expect(first).toMatchObject({ id: queue[0].id, date: queue[0].date, amount_milliunits: queue[0].amount, account_id: queue[0].account_id });
+    expect(first).toMatchObject({ id: queue[0].id, date: queue[0].date, amount: queue[0].amount, account_id: queue[0].account_id });
     // Pages of the compact answer walk the same queue.
     const page1 = ok(await h.call('review_transactions', { limit: 2 }));
     expect(page1.columns.slice(0, 5)).toEqual(['id', 'date', 'payee', 'amount', 'category']);

@@ -202,12 +202,15 @@ export function compact(kind: OutputKind, e: Record<string, unknown>, ctx: Compa
   }
   for (const key of spec.money ?? []) moneyPair(e, key, ctx, out, nameOf(kind, key));
   if (kind === 'category_row' || kind === 'category_group') {
-    // Rows and groups say only what is not the usual: hidden, internal, a target still short of money.
+    // Rows and groups say only what is not the usual: hidden, internal, a figure that is not zero
+    // (a month's list reads in a few kilobytes with every figure formatted).
     if (!out.hidden) delete out.hidden;
     if (!out.internal) delete out.internal;
-    if (!e.goal_under_funded) {
-      delete out.goal_under_funded;
-      delete out.goal_under_funded_formatted;
+    for (const key of COMPACT.category_row.money!) {
+      const name = nameOf('category_row', key);
+      if (out[name] !== 0) continue;
+      delete out[name];
+      delete out[`${name}_formatted`];
     }
   }
   // A deleted entity (the answer of a delete) says so.
