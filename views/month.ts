@@ -18,9 +18,10 @@ function render(data: ViewData, root: HTMLElement): void {
   const API_NAME: Record<string, string> = { assigned: 'budgeted', available: 'balance', ready_to_assign: 'to_be_budgeted' };
   const keyIn = (c: Record<string, any>, key: string) => (key in c || !API_NAME[key] ? key : API_NAME[key]!);
   const value = (c: Record<string, any>, key: string): number | undefined => c[keyIn(c, key)];
+  // A compact category row leaves out a figure that is zero.
   const figure = (c: Record<string, any>, name: string) => {
     const key = keyIn(c, name);
-    return typeof c[`${key}_formatted`] === 'string' ? c[`${key}_formatted`] : typeof c[key] === 'number' ? data.money(c[key]) : '';
+    return typeof c[`${key}_formatted`] === 'string' ? c[`${key}_formatted`] : data.money(typeof c[key] === 'number' ? c[key] : 0);
   };
   const below = (c: Record<string, any>) => (value(c, 'available') ?? 0) < 0;
   const overspent = categories.filter(below);
