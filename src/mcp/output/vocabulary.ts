@@ -11,25 +11,14 @@
  *
  * A field of `keys: 'names'` or `keys: 'dates'` is a map: its keys are names (of payees, accounts,
  * debts) or dates, not vocabulary; its values are of its kind. docs/vocabulary.md is generated
- * from this table (`npm run docs`); test/mcp/answer-vocabulary.test.ts holds every read tool's
- * answers to it.
+ * from this table (the insight tools' names are in ./vocabulary-insights.ts; `npm run docs`);
+ * test/mcp/answer-vocabulary.test.ts holds every read tool's answers to it.
  */
 
-/** money: integer milliunits with `<name>_formatted`; count: how many; number: any other figure (a rate, days, a percentage); group: an object or list of fields. */
-export type TermKind = 'money' | 'count' | 'number' | 'date' | 'text' | 'id' | 'flag' | 'group';
+import { INSIGHT_ROWS } from './vocabulary-insights.js';
+import { API, NAMES, type Row, type Term } from './vocabulary-kinds.js';
 
-export interface Term {
-  kind: TermKind;
-  meaning: string;
-  /** A map: its keys are names or dates, its values of `kind`. */
-  keys?: 'names' | 'dates';
-  /** The API's own name, found in `detail: "full"` answers of API tools only. */
-  api?: true;
-}
-
-type Row = [TermKind, string, Partial<Pick<Term, 'keys' | 'api'>>?];
-const API = { api: true } as const;
-const NAMES = { keys: 'names' } as const;
+export type { Term, TermKind } from './vocabulary-kinds.js';
 
 /** The companion beside every money number: the amount in the budget's currency. */
 export const FORMATTED = '_formatted';
@@ -192,139 +181,6 @@ const ROWS: Record<string, Row> = {
   transaction: ['group', 'A transaction.'],
   scheduled_transactions: ['group', 'Scheduled transactions.'],
   scheduled_transaction: ['group', 'A scheduled transaction.'],
-};
-
-/** The insight tools' names (their own answers: src/insights). */
-const INSIGHT_ROWS: Record<string, Row> = {
-  period: ['group', 'The period covered.'],
-  since: ['date', 'First day covered.'],
-  until: ['date', 'Last day covered.'],
-  previous_period: ['group', 'The period compared with.'],
-  group_by: ['text', 'What the rows are grouped by.'],
-  rows: ['group', 'The rows of a summary.'],
-  net: ['money', 'Inflow and outflow together.'],
-  previous_net: ['money', 'The same in the period compared with.'],
-  groups: ['count', 'Category groups in the row.'],
-  group: ['text', "A category's group."],
-  spending: ['money', 'Spending: outflows to categories, transfers and income left out.'],
-  average_spending: ['money', 'Average spending per month.'],
-  cash: ['money', 'Cash: balances of open budget accounts other than cards.'],
-  cash_is: ['text', 'What cash counts.'],
-  health: ['group', "Measures of the budget's health."],
-  savings_rate_pct: ['number', 'Savings rate, in percent.'],
-  runway_months: ['number', 'Months of spending cash covers.'],
-  runway_basis: ['text', 'How the runway was worked out.'],
-  net_worth_change: ['money', 'Change in net worth.'],
-  net_worth_change_from: ['date', 'The day net worth is compared from.'],
-  net_worth_covers: ['text', 'Which accounts net worth counts.'],
-  accounts_added: ['group', 'Accounts added in the period.'],
-  names: ['text', 'Names, comma separated.'],
-  opening_balances: ['money', 'Opening balances of the accounts added.'],
-  current_month: ['group', 'The month in progress.'],
-  partial: ['flag', 'The month is not over.'],
-  through: ['date', 'Last day counted.'],
-  window: ['group', 'The days covered.'],
-  first_day: ['date', 'First day covered.'],
-  last_day: ['date', 'Last day covered.'],
-  occurrences: ['group', 'Scheduled occurrences.'],
-  projected_balance: ['money', "The account's balance after the occurrence."],
-  outflow_leaving_budget: ['money', 'Outflow leaving the budget (bills, card and loan payments).'],
-  outflow_to_budget_accounts: ['money', 'Outflow moved to budget accounts (savings).'],
-  attention: ['group', 'What needs attention, by kind.'],
-  as_of: ['date', 'The day the answer is for.'],
-  clear: ['text', 'Kinds with nothing to do.'],
-  examples: ['group', 'Examples of the kind.'],
-  reason: ['text', 'Why it needs attention.'],
-  why: ['text', 'Why.'],
-  state: ['text', 'Its state.'],
-  due: ['date', 'When it is due.'],
-  carried: ['money', 'Debt carried on a card.'],
-  shortfall: ['money', 'How much is short.'],
-  underfunded: ['money', 'What a target still needs.'],
-  overspent: ['money', 'How much is overspent.'],
-  cover_with_move_money: ['group', 'The move_money arguments that would cover it.'],
-  payment_available: ['money', "What the card's payment category holds."],
-  last_reconciled_on: ['date', 'When the account was last reconciled.'],
-  interval_days: ['count', 'Days between occurrences.'],
-  old: ['money', 'The amount before.'],
-  new: ['money', 'The amount now.'],
-  debts: ['group', 'Debts.'],
-  owed: ['money', 'What is owed.'],
-  payment: ['money', 'The payment per month.'],
-  payments: ['group', 'Payments.'],
-  interest: ['money', 'Interest paid.'],
-  payoff: ['group', 'Payoff month by strategy.'],
-  as_is: ['date', 'Paid off paying the minimums.'],
-  avalanche: ['date', 'Paid off highest rate first.'],
-  snowball: ['date', 'Paid off smallest balance first.'],
-  months_saved: ['count', 'Months saved.'],
-  plans: ['group', 'Plans by strategy.'],
-  strategy: ['text', 'The strategy.'],
-  debt_free: ['date', 'The month the last debt is paid.'],
-  order: ['text', 'The order debts are paid in.'],
-  assumptions: ['group', 'What the answer assumed.'],
-  left_out: ['text', 'What was left out, and why.', NAMES],
-  schedule: ['group', 'Payment schedule.'],
-  by_debt: ['group', 'By debt.', NAMES],
-  targets: ['group', 'Targets.'],
-  target: ['money', 'The target amount.'],
-  cadence: ['text', 'How often the target repeats.'],
-  snoozed: ['flag', 'The target is snoozed.'],
-  short: ['money', 'What targets still need.'],
-  to_assign: ['money', 'What assigning every target needs.'],
-  next_month: ['money', "Next month's estimate."],
-  fully_funded: ['count', 'Targets fully funded.'],
-  overspent_categories: ['count', 'Categories overspent.'],
-  soonest: ['group', 'The targets due soonest.'],
-  summary: ['group', 'Summary of the review.'],
-  high_confidence: ['count', 'Suggestions of high confidence.'],
-  columns: ['text', 'The columns of compact rows.'],
-  suggestion: ['group', 'A suggested category.'],
-  basis: ['text', 'What the suggestion is based on.'],
-  confidence: ['text', 'How confident the suggestion is.'],
-  flags: ['text', 'What was noticed (duplicates, …).'],
-  new_payee: ['flag', 'The payee is new.'],
-  from: ['date', 'First day.'],
-  days: ['count', 'Days covered.'],
-  days_through: ['date', 'Last day covered by days.'],
-  balance_today: ['money', 'Balance today.'],
-  balance_at_end: ['money', 'Balance at the end.'],
-  day_balances: ['money', 'Balance by day.', { keys: 'dates' }],
-  month_end_balances: ['money', 'Balance at each month end.', { keys: 'dates' }],
-  end: ['money', 'Balance at the end of the month.'],
-  low: ['money', 'Lowest balance in the month.'],
-  lowest: ['group', 'The lowest balance.'],
-  lowest_at_day_end: ['group', 'The lowest balance at a day end.'],
-  at: ['text', 'When within the day.'],
-  below_zero: ['group', 'First day below zero.'],
-  next_income: ['group', 'The next income.'],
-  available_until_then: ['money', 'Available until then.'],
-  moves: ['group', 'Money in and out.'],
-  moves_count: ['count', 'Moves.'],
-  largest_moves: ['group', 'The largest moves.'],
-  source: ['text', 'Where it comes from.'],
-  recurring: ['group', 'Recurring payments.'],
-  rule: ['text', 'The rule used.'],
-  more: ['count', 'How many more.'],
-  dates: ['count', 'Dates.'],
-  next_date: ['date', 'The next date.'],
-  last_date: ['date', 'The last date.'],
-  subscriptions: ['group', 'Subscriptions.'],
-  bills: ['group', 'Bills.'],
-  per_month: ['money', 'Per month.'],
-  per_year: ['money', 'Per year.'],
-  annual: ['money', 'Per year.'],
-  varies: ['flag', 'The amount varies.'],
-  amount_varies: ['flag', 'Amounts vary.'],
-  price_change: ['group', 'A price change.'],
-  price_rose: ['group', 'Prices that rose.'],
-  subscriptions_per_month: ['money', 'Each subscription per month.', NAMES],
-  bills_per_month: ['money', 'Each bill per month.', NAMES],
-  income_per_month: ['money', 'Each income per month.', NAMES],
-  subscriptions_more: ['count', 'Subscriptions not listed.'],
-  bills_more: ['count', 'Bills not listed.'],
-  income_more: ['count', 'Income not listed.'],
-  to: ['money', 'The amount after.'],
 };
 
 const term = ([kind, meaning, opts]: Row): Term => ({ kind, meaning, ...opts });
