@@ -67,7 +67,10 @@ function compactOf(k: string, e: any): any {
       return { name: e.name, ...figures('underfunded'), ...(e.due ? { due: e.due } : {}) };
     case 'card_payment_shortfall': {
       // Compact says why in a few words: the categories overspent on the card, and/or debt carried.
-      const why = [e.overspent.length ? `overspent: ${e.overspent.map((o: any) => o.category).join(', ')}` : '', e.carried > 0 ? 'debt carried' : ''];
+      const why = [
+        e.overspent_by_category.length ? `overspent: ${e.overspent_by_category.map((o: any) => o.category).join(', ')}` : '',
+        e.carried > 0 ? 'debt carried' : '',
+      ];
       return { name: e.name, ...figures('balance', 'shortfall'), why: why.filter(Boolean).join('; ') };
     }
     case 'upcoming_shortfall':

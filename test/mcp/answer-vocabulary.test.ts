@@ -27,9 +27,6 @@ const KNOWN: Record<string, string> = {
   targets_summary: 'ansins',
   forecast: 'ansins',
   recurring: 'ansins',
-  // fixed on branch rest43
-  needs_attention: 'rest43',
-  review_transactions: 'rest43',
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,7 +53,7 @@ function vocabularyProblems(answer: unknown, fullApi: boolean): string[] {
       }
       const { term, companion } = found;
       if (((term.api && !companion) || companion === 'currency') && !fullApi) out.push(`${at}: the API's name, allowed in full answers of API tools only`);
-      if (companion) continue;
+      if (companion || term.kind === 'args') continue;
       if (term.keys && isRecord(x)) {
         // A map: keys are names or dates; a money value has its formatted value under the same key beside it.
         const formatted = v[`${k}_formatted`];

@@ -179,7 +179,7 @@ export const CHECKS = [
         ...ctx.money('shortfall', c.shortfall),
         ...(ctx.full
           ? {
-              overspent: c.overspent.map((o) => ({ category: o.category, ...ctx.money('amount', o.amount) })),
+              overspent_by_category: c.overspent.map((o) => ({ category: o.category, ...ctx.money('amount', o.amount) })),
               ...ctx.money('carried', c.carried),
               cover_with_move_money: c.moves,
             }
