@@ -9,6 +9,7 @@ import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
+import { watchAfterStart } from './serve-watch.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
@@ -146,10 +147,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stdin.on('end', () => void shutdown('stdin closed'));
   }
 
+  // Budgets with webhook subscriptions from before a restart are watched without waiting for a call.
+  const stopWaiting = watchAfterStart(state, opened.stateDir);
   let stopping = false;
   async function shutdown(why: string) {
     if (stopping) return;
     stopping = true;
+    stopWaiting();
     if (flags.verbose) log(`ynab-mcp: ${why}, stopping`);
     try {
       await stop();
