@@ -9,7 +9,10 @@
  * the kills hits the lease's holder: the other instance takes the budget once the lease lapses.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +60,18 @@ let d: Deployment;
 let s: SignedIn;
 let user: SandboxUser;
 let budgetId: string;
+let dir: string;
+const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
+
+/** The value of one metric line (summed over the lines that match) in an instance's /metrics. */
+async function metric(url: string, pattern: RegExp): Promise<{ value: number; text: string }> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = text
+    .split('\n')
+    .filter((l) => pattern.test(l))
+    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  return { value, text };
+}
 
 /** Calls the sandbox's API as the user (what they do in YNAB). */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
@@ -86,9 +101,13 @@ async function overspendOne(taken: Set<string>): Promise<string> {
 }
 
 beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-watch-'));
+  const tokenFile = join(dir, 'metrics-token');
+  writeFileSync(tokenFile, `${METRICS_TOKEN}\n`);
+  chmodSync(tokenFile, 0o600);
   d = await startDeployment({
     instances: 2,
-    args: ['--watch-interval', '3s', '--max-staleness', '1'],
+    args: ['--watch-interval', '3s', '--max-staleness', '1', '--metrics-token-file', tokenFile],
     env: { YNAB_MCP_WATCH_SHORT: '1', YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK: '1' },
   });
   user = d.sandbox.state.users[0]!;
@@ -99,6 +118,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close().catch(() => undefined);
   await d?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('two hosted instances watching one budget', () => {
@@ -133,6 +153,15 @@ describe('two hosted instances watching one budget', () => {
       expect(rx.got.map((g) => g.body.data.category_id).sort()).toEqual([...overspent].sort());
       expect(new Set(rx.got.map((g) => g.body.eventId)).size).toBe(rx.got.length);
       expect(rx.got.every((g) => g.id === g.body.eventId && g.body.name === 'category.overspent')).toBe(true);
+
+      // The instance left standing took the budget after the kill: it detected, delivered, and synced as the watcher.
+      const url = d.instances[0]!.url;
+      const detected = await metric(url, /^ynab_mcp_events_detected_total\{type="category\.overspent"\}/);
+      expect(detected.value).toBeGreaterThanOrEqual(1);
+      expect((await metric(url, /^ynab_mcp_webhook_deliveries_total\{outcome="delivered"\}/)).value).toBeGreaterThanOrEqual(1);
+      expect((await metric(url, /^ynab_mcp_watch_lag_seconds_count/)).value).toBeGreaterThanOrEqual(1);
+      // No budget, category, URL or secret in any label.
+      for (const secretish of [budgetId, ...overspent, rx.url, secret.slice(6, 30)]) expect(detected.text).not.toContain(secretish);
     } finally {
       await rx.close();
     }
