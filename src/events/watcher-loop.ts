@@ -1,5 +1,5 @@
 /**
- * The watcher's clock: a tick every quarter interval (at most a minute), so a due budget waits at
+ * The watcher's clock: a tick every quarter interval (at most every 20 s), so a due budget waits at
  * most that long, and a lease (half the interval) is renewed twice or more before it lapses. The
  * timer holds no process open; `stop` ends it, and a tick under way finishes first.
  */
@@ -8,7 +8,7 @@
 export const DEFAULT_WATCH_INTERVAL_MS = 15 * 60_000;
 export const MIN_WATCH_INTERVAL_MS = 5 * 60_000;
 
-export const tickOf = (intervalMs: number): number => Math.max(250, Math.min(60_000, Math.floor(intervalMs / 4)));
+export const tickOf = (intervalMs: number): number => Math.max(250, Math.min(20_000, Math.floor(intervalMs / 4)));
 export const leaseOf = (intervalMs: number): number => Math.max(1_000, Math.floor(intervalMs / 2));
 
 /** How a stack's watcher is set up (StackOptions.watch): serve's flags, hosted mode's metrics, tests' short intervals. */

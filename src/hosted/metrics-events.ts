@@ -20,7 +20,7 @@ export function deliveryOutcome(outcome: string): 'delivered' | 'refused' | 'fai
   return outcome === 'gone' || outcome === 'too_large' || outcome === 'blocked' ? 'refused' : 'failed';
 }
 
-/** Seconds a watcher sync came after its due time: at most a tick (a minute) when all is well. */
+/** Seconds a watcher sync came after its due time: at most a tick (20 s) when all is well. */
 const LAG_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600];
 
 export function eventMetrics(registry: Registry) {

@@ -12,6 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverOptions } from '../../src/commands/server-setup.js';
+import { UsageError } from '../../src/shared/cli-flags.js';
 import { createStack, type Stack } from '../../src/stack/stack.js';
 import type { WatchSettings } from '../../src/events/watcher-loop.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/hosted.js';
@@ -142,5 +144,19 @@ describe('the interval watcher', () => {
     await b.close();
     await a.watcher.tick();
     expect(a.watcher.status().last[budget]).not.toBe('elsewhere');
+  });
+});
+
+describe('--watch-interval and --watch-share', () => {
+  it('take minutes and percent, and refuse what is out of bounds with what to give instead', () => {
+    expect(serverOptions({ 'watch-interval': '30', 'watch-share': '25' }, {}).watch).toEqual({ intervalMs: 30 * 60_000, share: 0.25 });
+    expect(serverOptions({}, { YNAB_MCP_WATCH_INTERVAL: '5', YNAB_MCP_WATCH_SHARE: '5%' }).watch).toEqual({ intervalMs: 5 * 60_000, share: 0.05 });
+    expect(serverOptions({}, {}).watch).toEqual({ intervalMs: 15 * 60_000, share: 0.1 });
+    expect(() => serverOptions({ 'watch-interval': '4' }, {})).toThrow(/--watch-interval 4: .*every 5 minutes.*give 5 or more/);
+    expect(() => serverOptions({ 'watch-interval': 'soon' }, {})).toThrow(/whole number of minutes from 5 to 1440/);
+    expect(() => serverOptions({ 'watch-interval': '20s' }, {})).toThrow(/for tests only \(YNAB_MCP_WATCH_SHORT=1\)/);
+    expect(serverOptions({ 'watch-interval': '20s' }, { YNAB_MCP_WATCH_SHORT: '1' }).watch.intervalMs).toBe(20_000);
+    expect(() => serverOptions({ 'watch-share': '30' }, {})).toThrow(/--watch-share 30: .*1 to 25 %/);
+    expect(() => serverOptions({ 'watch-share': '30' }, {})).toThrow(UsageError);
   });
 });

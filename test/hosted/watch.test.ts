@@ -81,7 +81,7 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()).data;
+  return ((await res.json()) as { data: any }).data;
 }
 
 /** Overspends a category not overspent yet, from the API's own figures; returns its id. */
