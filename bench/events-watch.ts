@@ -35,7 +35,7 @@ function server(sb: RunningSandbox, dir: string, intervalMs: number, exports: { 
       maxStalenessMs: 0,
       quotaLimit: 1_000_000,
       watch: { intervalMs, share: 0.25 },
-      onRequest: (r) => void (/^\/v1\/(budgets|plans)\/[^/]+$/.test(r.path) && (exports.n += 1)),
+      onRequest: (r) => void (/\/(budgets|plans)\/[^/]+$/.test(r.path) && (exports.n += 1)),
     },
   );
 }
@@ -69,6 +69,7 @@ async function requestsPerInterval(report: Reporter, intervalMs: number, interva
       conditions: '',
       requests: `${exports.n - from} (${per.toFixed(2)} per interval)`,
     });
+    // One sync per interval: at the default 15 minutes, four an hour.
     report.figure('requests per watched budget per hour (15-minute interval, nobody else asking)', (per * 4).toFixed(1));
   } finally {
     await state.close();

@@ -88,13 +88,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stdout.write(SERVE_USAGE);
     return;
   }
-  const transport = flags.transport ?? 'stdio';
-  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
-  if (flags['http-token'] !== undefined) throw new UsageError(HTTP_TOKEN_REFUSED);
-  if (transport === 'stdio') {
-    const stray = HTTP_ONLY.find((f) => flags[f] !== undefined);
-    if (stray) throw new UsageError(`--${stray} only applies to HTTP: add --transport http (without it the server speaks MCP over stdio)`);
-  }
+  const transport = transportOf(flags);
   const port = intFlag(flags.port, 'port', 0, 65535) ?? 8787;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (flags.hosted) {
@@ -174,6 +168,18 @@ export async function serveCommand(argv: string[]): Promise<void> {
 function firstLines(opened: OpenedServer): string[] {
   if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
   return opened.noTokenYet && process.stdin.isTTY ? [NO_TOKEN_HINT] : [];
+}
+
+/** --transport, checked with the flags that only HTTP takes. */
+function transportOf(flags: Record<string, unknown>): 'stdio' | 'http' {
+  const transport = flags.transport ?? 'stdio';
+  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
+  if (flags['http-token'] !== undefined) throw new UsageError(HTTP_TOKEN_REFUSED);
+  if (transport === 'stdio') {
+    const stray = HTTP_ONLY.find((f) => flags[f] !== undefined);
+    if (stray) throw new UsageError(`--${stray} only applies to HTTP: add --transport http (without it the server speaks MCP over stdio)`);
+  }
+  return transport;
 }
 
 /** One line on how to connect a client to the HTTP endpoint; `token` says where the token is, never what. */

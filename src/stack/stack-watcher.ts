@@ -1,5 +1,5 @@
 /**
- * The stack's interval watcher (src/events/watcher.ts), wired: the budgets with a live webhook
+ * The stack's interval watcher (src/events/watcher.ts), and the alerts' metrics hooks, wired: the budgets with a live webhook
  * subscription or a listener in this process, this process's lease holder name, the copy's last
  * sync, and the sync itself made as the watcher (its requests count against the watcher's share of
  * the token's hour, src/quota/watch-share.ts) with the freshness the 'watch' purpose names.
@@ -27,13 +27,19 @@ export interface WatcherDeps {
   webhooks: Webhooks;
   room: () => Promise<WatchRoom>;
   log: (line: string) => void;
+  /** The alerts' metrics hooks (hosted mode): told of each occurrence recorded and each webhook delivery attempt. */
+  hooks: { onDetected?: (name: string) => void; onWebhookDelivery?: (outcome: string) => void };
 }
 
 export function watcherOf(d: WatcherDeps): { watcher: BudgetWatcher; stop(): Promise<void> } {
+  const { onDetected, onWebhookDelivery } = d.hooks;
+  if (onWebhookDelivery) d.webhooks.onDelivery = onWebhookDelivery;
+  if (onDetected) d.events.onFired((_budget, fired) => fired.forEach((o) => onDetected(o.name)));
   const settings = d.settings ?? {};
   const intervalMs = settings.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
   const watcher = new BudgetWatcher({
     intervalMs,
+    earlyMs: tickOf(intervalMs) / 2,
     watched: async () => {
       const hooked = (await d.webhooks.all().catch(() => [])).filter((s) => s.status.active).map((s) => s.budgetId);
       return [...new Set([...hooked, ...d.events.watchedHere()])];

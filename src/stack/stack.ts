@@ -191,18 +191,8 @@ export function createStack(opts: StackOptions): Stack {
     allowLoopback: process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK === '1',
     ...opts.webhooks,
   });
-  if (opts.onWebhookDelivery) webhooks.onDelivery = opts.onWebhookDelivery;
-  if (opts.onDetected) events.onFired((_budget, fired) => fired.forEach((o) => opts.onDetected!(o.name)));
-  const watch = watcherOf({
-    settings: opts.watch,
-    store,
-    identity,
-    replicas,
-    events,
-    webhooks,
-    log,
-    room: async () => ledger(await opts.credentials.token()).watchRoom(),
-  });
+  const room = async () => ledger(await opts.credentials.token()).watchRoom();
+  const watch = watcherOf({ settings: opts.watch, store, identity, replicas, events, webhooks, log, room, hooks: opts });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,
