@@ -23,7 +23,8 @@ export function watchUsers(store: StateStore, users: HostedUsers, intervalMs: nu
         const state = await users.stateOfIdentity(identity);
         await state?.ready();
       } catch (e) {
-        log(`events: the watcher could not start a user's state: ${(e as Error).message}`);
+        // The kind of failure only: a sign-in's error may quote what YNAB answered.
+        log(`events: the watcher could not start a user's state (${(e as Error).name}); it tries again at the next tick`);
       }
     }
   });

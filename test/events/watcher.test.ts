@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverOptions } from '../../src/commands/server-setup.js';
 import { UsageError } from '../../src/shared/cli-flags.js';
+import { leaseKey } from '../../src/events/watcher-lease.js';
+import { clusterName } from '../../src/storage/keys.js';
 import { createStack, type Stack } from '../../src/stack/stack.js';
 import type { WatchSettings } from '../../src/events/watcher-loop.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/hosted.js';
@@ -144,6 +146,13 @@ describe('the interval watcher', () => {
     await b.close();
     await a.watcher.tick();
     expect(a.watcher.status().last[budget]).not.toBe('elsewhere');
+  });
+});
+
+describe("the watcher's lease key", () => {
+  it("is in the user's key family, so a Redis Cluster keeps it in the user's slot", () => {
+    expect(leaseKey('u1', 'b1')).toBe('events/u1/b1.watch');
+    expect(clusterName(leaseKey('u1', 'b1'))).toBe('events/{u1}/b1.watch');
   });
 });
 
