@@ -19,21 +19,22 @@ export const FIELD_DOCS: Record<string, string> = {
   memo: 'null clears it.',
   note: 'null clears it.',
   import_id: 'Unique per account; a repeat is reported as a duplicate.',
-  subtransactions: 'Split lines summing to amount (then no category_id).',
+  subtransactions: 'Split lines summing to amount (then no category_id); amounts as above.',
   id: 'Transaction id (or give import_id).',
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = set aside the whole target each period; false = refill up to it.',
   goal_frequency: 'Repeat the target (needs goal_target, not goal_target_date).',
-  limit: 'Default 50.',
+  type: 'Only uncategorized or only unapproved ones.',
+  limit: 'Default 50; fewer if over the size cap.',
   include_all: 'Also hidden categories and those whose figures are all zero.',
 };
 
 /** What each money field means; the argument pair is `<field>` (decimal units) or `<field>_milliunits`. */
 export const MONEY_DOCS: Record<string, string> = {
-  amount: 'Amount, e.g. -12.34 (negative = outflow).',
-  balance: 'Starting balance (negative for debt).',
-  budgeted: 'Amount assigned in the month.',
-  goal_target: 'Target amount; null removes the target.',
+  amount: 'In currency units, e.g. -12.34 (negative = outflow).',
+  balance: 'Starting balance in currency units (negative for debt).',
+  budgeted: 'Assigned in the month, in currency units.',
+  goal_target: 'Target in currency units; null removes it.',
 };
 
 /** Said of every `<field>_milliunits` twin. */

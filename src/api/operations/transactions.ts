@@ -201,7 +201,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'list_category_transactions',
       title: 'List transactions of a category',
-      description: `Use for one category's transactions (split lines as their own rows). ${MONEY_NOTE}`,
+      description: `Use for one category's transactions ("Uncategorized" too), split lines as their own rows. ${MONEY_NOTE}`,
     },
   },
   {
@@ -218,12 +218,12 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'hybrid_transaction', list: true, totals: 'transactions' },
+    output: { kind: 'hybrid_transaction', list: true, totals: 'transactions', splitLines: true },
     toolset: 'transactions',
     tool: {
       name: 'list_payee_transactions',
       title: 'List transactions of a payee',
-      description: `Use for one payee's transactions (split lines as their own rows). ${MONEY_NOTE}`,
+      description: `Use for one payee's transactions, split lines as their own rows; the total says what went to other accounts (cash back). ${MONEY_NOTE}`,
     },
   },
   {

@@ -101,6 +101,12 @@ export interface OutputFacts {
    * `include_all` (src/mcp/output/categories.ts): a month's categories, or the categories of each group.
    */
   categories?: 'month' | 'groups';
+  /**
+   * A split the API lists whole (a payee's list gives a split whose payee it is as one row, category
+   * "Split") is shown as its lines, each its own row, and the answer says how much of its total
+   * went to other accounts (src/mcp/split-lines.ts).
+   */
+  splitLines?: true;
 }
 
 /**

@@ -28,7 +28,7 @@ const BY_NAME = 'Id or name.';
 /** Which account, category or payee: the filters spending_summary shares with search. */
 export const SCOPE_ARGS = {
   account_id: NameOrId.optional().describe(BY_NAME),
-  category_id: NameOrId.optional().describe(BY_NAME),
+  category_id: NameOrId.optional().describe(`${BY_NAME} "Uncategorized": those without one.`),
   payee_id: NameOrId.optional().describe(BY_NAME),
 };
 

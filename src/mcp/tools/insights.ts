@@ -32,7 +32,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
     title: 'Spending summary',
-    description: `Use for "how much did we spend on…": by category, group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
+    description: `Use for "how much did we spend on…": group_by category, category_group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
     input: SPENDING_SUMMARY_INPUT,
     output: { period: object, rows, totals: object },
     compute: spendingSummary,
@@ -48,7 +48,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention": what to approve or categorize, overspent or underfunded categories, card shortfalls, uncovered bills, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded (targets), card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
@@ -72,8 +72,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'debt_payoff',
     title: 'Debt payoff',
-    description:
-      'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. Out in milliunits.',
+    description: 'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy. Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },

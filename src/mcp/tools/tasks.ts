@@ -204,8 +204,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'set_rule',
     title: 'Set a house rule',
-    description:
-      'Use to add or edit (id) a rule. match: text {kind: exact|prefix|contains|regex, value}, payee_id, account_id, amount {min,max} milliunits, direction inflow|outflow. set: payee_name, category_id, memo, flag_color, approved. Counts transactions it would change.',
+    description: 'Use to add or edit (id) a rule: what it matches, what it sets. Counts transactions it would change.',
     toolset: 'rules',
     access: 'write',
     kinds: [],

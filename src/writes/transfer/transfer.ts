@@ -18,7 +18,7 @@ import { accountOf, moneyPair, positive, taskWrite, type TaskPlan } from '../pip
 const INPUT = {
   from_account_id: NameOrId.describe('Id or name.'),
   to_account_id: NameOrId.describe('Id or name.'),
-  ...moneyPair('Amount moved, above zero.'),
+  ...moneyPair('Amount moved in currency units, above zero.'),
   date: IsoDate.optional().describe('YYYY-MM-DD; default today.'),
   memo: z.string().max(500).optional(),
   category_id: NameOrId.optional().describe('Only from a budget to a tracking account.'),
