@@ -40,7 +40,7 @@ export const BUDGETS_OPERATIONS = [
     tool: {
       name: 'list_budgets',
       title: 'List budgets',
-      description: `Use to find a budget_id: budgets (YNAB now calls them plans) with id, name, months, currency; tools take a name too.`,
+      description: `Use to find a budget_id: budgets (YNAB now calls them plans) with id, name, months, currency.`,
     },
   },
   {

@@ -60,7 +60,7 @@ export const TRANSACTIONS_OPERATIONS = [
     query: [],
     body: B.PatchTransactionsWrapper,
     bodyMembers: ['transactions'],
-    bodyArgs: { kind: 'list', member: 'transactions', doc: 'Up to 100, each with id or import_id and the fields to change.' },
+    bodyArgs: { kind: 'list', member: 'transactions', doc: 'Up to 100, each with id or import_id.' },
     legacy: { status: 209 },
     status: 200,
     data: R.SaveTransactionsData,
@@ -73,7 +73,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transactions',
       title: 'Update several transactions',
-      description: 'Use to change several transactions at once (e.g. approve, recategorize), each by id or import_id.',
+      description: 'Use to change several transactions at once, each by id or import_id.',
     },
   },
   {

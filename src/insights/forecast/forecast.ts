@@ -18,7 +18,7 @@ export const FORECAST_INPUT = {
   include: z
     .array(z.enum(['scheduled', 'recurring', 'assigned']))
     .optional()
-    .describe('scheduled: schedules; recurring: found in history (these two by default); assigned: the money assigned still to spend.'),
+    .describe('scheduled, recurring (from history): the default; assigned: money assigned, still to spend.'),
   detail: DETAIL_ARG.detail.unwrap().optional(),
 };
 

@@ -36,7 +36,7 @@ const compactBasis = (s: Suggestion | undefined) => (s && !s.basis.startsWith('p
 
 export const REVIEW_TRANSACTIONS_INPUT = {
   status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved; both: either.'),
-  account_id: NameOrId.optional().describe('Id or name.'),
+  account_id: NameOrId.optional(),
   since_date: IsoDate.optional().describe('From this date (YYYY-MM-DD).'),
   ...pagingArgs(String(REVIEW_LIMIT)),
   ...DETAIL_ARG,

@@ -21,7 +21,7 @@ import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
 
-const MONEY = 'In milliunits; totals formatted.';
+const MONEY = 'In milliunits.';
 const rows = z.array(z.unknown());
 const object = z.looseObject({});
 
@@ -40,7 +40,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'search_transactions',
     title: 'Search transactions',
-    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines alone). ${MONEY}`,
+    description: `Use to find or total transactions by any filter below: newest first, with count and totals (split lines alone). ${MONEY}`,
     input: SEARCH_TRANSACTIONS_INPUT,
     output: { transactions: rows },
     compute: searchTransactions,
@@ -48,7 +48,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'needs_attention',
     title: 'What needs attention',
-    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded (targets), card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
+    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
@@ -64,7 +64,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'upcoming',
     title: 'Upcoming scheduled transactions',
-    description: `Use for "what bills are coming": scheduled transactions due soon (or from/to) with each account's projected balance; overdue apart. ${MONEY}`,
+    description: `Use for "what bills are coming": scheduled transactions due soon with each account's projected balance; overdue apart. ${MONEY}`,
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
@@ -90,7 +90,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'review_transactions',
     title: 'Review transactions',
-    description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags (e.g. duplicates). Amounts in milliunits.',
+    description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags. Amounts in milliunits.',
     toolset: 'transactions',
     input: REVIEW_TRANSACTIONS_INPUT,
     // Compact rows are grouped by account, full ones a list: the summary is the member both have.

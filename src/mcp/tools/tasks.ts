@@ -204,7 +204,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'set_rule',
     title: 'Set a house rule',
-    description: 'Use to add or edit (id) a rule: what it matches, what it sets. Counts transactions it would change.',
+    description: 'Use to add or edit (id) a rule. Counts transactions it would change.',
     toolset: 'rules',
     access: 'write',
     kinds: [],

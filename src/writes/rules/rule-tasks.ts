@@ -23,7 +23,7 @@ const MATCH = z.looseObject({
     .describe("The bank's text (import payee name), else the payee name; case ignored."),
   payee_id: z.string().optional(),
   account_id: z.string().optional(),
-  amount: z.looseObject({ min: z.int().optional(), max: z.int().optional() }).optional().describe('Milliunits, signed (outflow < 0), inclusive.'),
+  amount: z.looseObject({ min: z.int().optional(), max: z.int().optional() }).optional().describe('Milliunits, inclusive; outflows negative.'),
   direction: z.enum(['inflow', 'outflow']).optional(),
 });
 
