@@ -44,6 +44,7 @@
  *
  * test/api/operations-facts.test.ts checks that the facts agree with each other.
  */
+import type { Claim } from './claims.js';
 import type * as z from 'zod';
 import type { QueryName } from '../query.js';
 
@@ -208,7 +209,8 @@ interface OperationBase {
   /** What the answer holds, and how the tools show it. */
   output: OutputFacts;
   toolset: Toolset;
-  tool: { name: string; title: string; description: string };
+  /** The tool: its name, title and description, and what the description says of its answer (claims.ts). */
+  tool: { name: string; title: string; description: string; claims?: readonly Claim[] };
 }
 
 /** An operation that only reads: where its answer comes from. */

@@ -20,25 +20,55 @@ import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/ta
 import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
+import { everyRow, hasMembers, type Claim } from '../../api/operations/claims.js';
 
 const MONEY = 'In milliunits.';
 const rows = z.array(z.unknown());
+
+/** Rows newest first (by date), as search_transactions says. */
+function newestFirst(list: { date: string }[]): string | undefined {
+  const i = list.findIndex((t, k) => k > 0 && t.date > list[k - 1]!.date);
+  return i < 0 ? undefined : `${list[i]!.date} after ${list[i - 1]!.date}`;
+}
 const object = z.looseObject({});
 
 /** A row: the insight, and its toolset when not `insights` (one that reviews transactions sits with them). */
-export type InsightRow = InsightSpec & { toolset?: McpToolset };
+export type InsightRow = InsightSpec & { toolset?: McpToolset; claims?: readonly Claim[] };
 
 export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
+    claims: [
+      {
+        says: 'Income and transfers between budget accounts are not spending',
+        args: { group_by: 'payee' },
+        check: (a, raw) => {
+          const budget = new Set(raw.accounts.filter((x) => x.on_budget && !x.deleted).map((x) => `Transfer : ${x.name}`));
+          return everyRow('rows', 'spending, not a move between budget accounts', (r) => !budget.has(r.name))(a);
+        },
+      },
+      { says: 'vs the previous period', check: hasMembers('previous_period.since', 'previous_period.until') },
+    ],
     title: 'Spending summary',
-    description: `Use for "how much did we spend on…": group_by category, category_group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
+    description: `Use for "how much did we spend on…": group_by category, category_group, payee, account or month, vs the previous period. Income and transfers between budget accounts are not spending. ${MONEY}`,
     input: SPENDING_SUMMARY_INPUT,
     output: { period: object, rows, totals: object },
     compute: spendingSummary,
   },
   {
     name: 'search_transactions',
+    claims: [
+      {
+        says: 'newest first, with count and totals',
+        args: { limit: 100 },
+        check: (a) => hasMembers('count', 'total_milliunits')(a) ?? newestFirst(a.transactions),
+      },
+      {
+        says: '"Uncategorized": those without one',
+        args: { category_id: 'Uncategorized', detail: 'full' },
+        check: everyRow('transactions', 'uncategorized', (t) => t.category_name === 'Uncategorized'),
+      },
+    ],
     title: 'Search transactions',
     description: `Use to find or total transactions by any filter below: newest first, with count and totals (split lines alone). ${MONEY}`,
     input: SEARCH_TRANSACTIONS_INPUT,
@@ -47,6 +77,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'needs_attention',
+    claims: [{ says: 'by kind', check: everyRow('attention', 'a kind with its count', (i) => typeof i.kind === 'string' && typeof i.count === 'number') }],
     title: 'What needs attention',
     description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
@@ -55,6 +86,13 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'cash_flow',
+    claims: [
+      {
+        says: 'per complete month (current apart)',
+        check: (a) => hasMembers('current_month.month')(a) ?? everyRow('months', 'before the current month', (m) => m.month < a.current_month.month)(a),
+      },
+      { says: 'runway, net worth', check: hasMembers('health.runway_months') },
+    ],
     title: 'Cash flow',
     description: `Use for trends and "are we saving": income, spending, savings rate, age of money per complete month (current apart); runway, net worth. ${MONEY}`,
     input: CASH_FLOW_INPUT,
@@ -63,6 +101,12 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'upcoming',
+    claims: [
+      {
+        says: "each account's projected balance",
+        check: everyRow('occurrences', 'with a projected balance', (o) => typeof o.projected_balance_milliunits === 'number'),
+      },
+    ],
     title: 'Upcoming scheduled transactions',
     description: `Use for "what bills are coming": scheduled transactions due soon with each account's projected balance; overdue apart. ${MONEY}`,
     input: UPCOMING_INPUT,
@@ -71,6 +115,12 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'debt_payoff',
+    claims: [
+      {
+        says: 'payoff month, payments, interest per debt by strategy',
+        check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest_milliunits)),
+      },
+    ],
     title: 'Debt payoff',
     description: 'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy. Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
@@ -80,6 +130,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'targets_summary',
+    claims: [{ says: 'underfunded now … vs Ready to Assign', check: hasMembers('totals.underfunded_milliunits', 'totals.ready_to_assign_milliunits') }],
     title: 'Targets summary',
     description: `Use for "what do my targets need": underfunded now, next month's estimate, vs Ready to Assign. ${MONEY}`,
     toolset: 'planning',
@@ -89,6 +140,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'review_transactions',
+    claims: [{ says: 'suggested categories', check: (a) => (a.columns?.includes('category') ? undefined : 'no category column') }],
     title: 'Review transactions',
     description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags. Amounts in milliunits.',
     toolset: 'transactions',
@@ -100,6 +152,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'forecast',
+    claims: [{ says: 'first day below 0; next income', check: (a) => hasMembers('next_income.date')(a) ?? ('below_zero' in a ? undefined : 'no below_zero') }],
     title: 'Forecast',
     description: 'Use for "make it to payday?": balances by month, day; first day below 0; next income.',
     toolset: 'planning',
@@ -110,6 +163,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'recurring',
+    claims: [{ says: 'monthly cost, price rises, totals', check: hasMembers('totals', 'price_rose') }],
     title: 'Recurring',
     description:
       'Use for "what do we pay every month": subscriptions, bills, income from schedules and history; monthly cost, price rises, totals. Milliunits.',
