@@ -1,5 +1,5 @@
 /** Categories, category groups, and money assigned in a month. See index.ts for the table as a whole. */
-import { moneyClaim, everyRow, hasMembers } from './claims.js';
+import { at, everyRow, hasMembers, moneyClaim } from './claims.js';
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
@@ -145,7 +145,8 @@ export const CATEGORIES_OPERATIONS = [
           says: 'answers with Ready to Assign after',
           args: { month: 'current', category_id: 'Groceries', budgeted: 512.34 },
           check: (a) =>
-            hasMembers('ready_to_assign.month')(a) ?? (a.category?.budgeted === 512_340 ? undefined : `assigned is ${a.category?.budgeted}, not 512340`),
+            hasMembers('ready_to_assign.month')(a) ??
+            (at(a, 'category.budgeted') === 512_340 ? undefined : `assigned is ${String(at(a, 'category.budgeted'))}, not 512340`),
         },
       ],
       title: 'Assign money to a category',

@@ -13,7 +13,7 @@ export interface Claim {
   /** The call's arguments that show it on the demo budgets (names stand for ids; made at the call when dated); default none. */
   args?: Record<string, unknown> | (() => Record<string, unknown>);
   /** What in the answer does not hold to it, or undefined when it holds; `raw`: the budget as the API gives it. */
-  check: (answer: Record<string, any>, raw: RawBudget) => string | undefined;
+  check: (answer: Row, raw: RawBudget) => string | undefined;
 }
 
 /** What a check may compare with, read from the API apart from the tool: the budget's accounts. */
@@ -21,14 +21,22 @@ export interface RawBudget {
   accounts: { name: string; on_budget: boolean; closed: boolean; deleted: boolean }[];
 }
 
-type Row = Record<string, any>;
+/** An answer, or a row of one: its members are checked, not trusted to have a type. */
+export type Row = Record<string, unknown>;
+
+const isRow = (v: unknown): v is Row => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The value at a dotted path of an answer (undefined when any step is missing). */
+export function at(answer: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, k) => (isRow(v) ? v[k] : undefined), answer);
+}
 
 /** The rows of a list member: the list itself, or the categories of a month or of each group. */
 export function rowsOf(answer: Row, member: string): Row[] {
   const value = answer[member];
-  if (Array.isArray(value)) return value.flatMap((v) => (Array.isArray(v?.categories) ? v.categories : [v]));
-  if (value && Array.isArray(value.categories)) return value.categories;
-  return [];
+  const categories = (v: unknown): Row[] | undefined => (isRow(v) && Array.isArray(v.categories) ? v.categories.filter(isRow) : undefined);
+  if (Array.isArray(value)) return value.flatMap((v) => categories(v) ?? (isRow(v) ? [v] : []));
+  return categories(value) ?? [];
 }
 
 /** Every row of `member` is as `ok` says (and there is at least one). */
@@ -44,7 +52,7 @@ export function everyRow(member: string, what: string, ok: (row: Row) => boolean
 /** The answer has these members (a dotted path reaches inside). */
 export function hasMembers(...paths: string[]): (answer: Row) => string | undefined {
   return (answer) => {
-    const missing = paths.filter((p) => p.split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), answer) === undefined);
+    const missing = paths.filter((p) => at(answer, p) === undefined);
     return missing.length ? `no ${missing.join(', ')} in the answer` : undefined;
   };
 }
@@ -58,8 +66,8 @@ export function moneyFormatted(answer: Row): string | undefined {
   const bare: string[] = [];
   const visit = (v: unknown, path: string) => {
     if (Array.isArray(v)) return v.forEach((x, i) => visit(x, `${path}[${i}]`));
-    if (!v || typeof v !== 'object') return;
-    const o = v as Row;
+    if (!isRow(v)) return;
+    const o = v;
     for (const [k, x] of Object.entries(o)) {
       if (typeof x === 'number' && MONEY_FIELD.test(k) && typeof o[`${k}_formatted`] !== 'string') bare.push(`${path}.${k}`);
       else visit(x, `${path}.${k}`);
@@ -71,3 +79,19 @@ export function moneyFormatted(answer: Row): string | undefined {
 
 /** "Money in milliunits, also formatted." (shared.ts: MONEY_NOTE), shown by a call with `args`. */
 export const moneyClaim = (args?: Record<string, unknown>): Claim => ({ says: 'Money in milliunits, also formatted.', args, check: moneyFormatted });
+
+/** "split lines as their own rows": no row is a whole split (category "Split"), and some row is a line. */
+export const splitLinesClaim = (args: Record<string, unknown>): Claim => ({
+  says: 'split lines as their own rows',
+  args,
+  check: (a) =>
+    everyRow('transactions', 'whole rows or lines', (t) => t.category_name !== 'Split')(a) ??
+    (rowsOf(a, 'transactions').some((t) => t.type === 'subtransaction') ? undefined : 'no split line among the rows'),
+});
+
+/** Rows newest first, by date. */
+export function newestFirst(answer: Row, member: string): string | undefined {
+  const dates = rowsOf(answer, member).map((t) => String(t.date));
+  const i = dates.findIndex((d, k) => k > 0 && d > dates[k - 1]!);
+  return i < 0 ? undefined : `${dates[i]} after ${dates[i - 1]}`;
+}

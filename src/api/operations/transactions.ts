@@ -1,5 +1,5 @@
 /** Transactions: lists, one transaction, and writes. See index.ts for the table as a whole. */
-import { moneyClaim, everyRow } from './claims.js';
+import { everyRow, moneyClaim, splitLinesClaim } from './claims.js';
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
@@ -221,13 +221,7 @@ export const TRANSACTIONS_OPERATIONS = [
       name: 'list_category_transactions',
       claims: [
         moneyClaim({ category_id: 'Groceries' }),
-        {
-          says: 'split lines as their own rows',
-          args: { category_id: 'Groceries', since_date: '2000-01-01', limit: 500 },
-          check: (a) =>
-            everyRow('transactions', 'whole rows or lines', (t) => t.category_name !== 'Split')(a) ??
-            (a.transactions.some((t: any) => t.type === 'subtransaction') ? undefined : 'no split line among the rows'),
-        },
+        splitLinesClaim({ category_id: 'Groceries', since_date: '2000-01-01', limit: 500 }),
         {
           says: '"Uncategorized" too',
           args: { category_id: 'Uncategorized' },
@@ -256,16 +250,7 @@ export const TRANSACTIONS_OPERATIONS = [
     toolset: 'transactions',
     tool: {
       name: 'list_payee_transactions',
-      claims: [
-        moneyClaim({ payee_id: 'Safeway' }),
-        {
-          says: 'split lines as their own rows',
-          args: { payee_id: 'Safeway', since_date: '2000-01-01', limit: 500 },
-          check: (a) =>
-            everyRow('transactions', 'whole rows or lines', (t) => t.category_name !== 'Split')(a) ??
-            (a.transactions.some((t: any) => t.type === 'subtransaction') ? undefined : 'no split line among the rows'),
-        },
-      ],
+      claims: [moneyClaim({ payee_id: 'Safeway' }), splitLinesClaim({ payee_id: 'Safeway', since_date: '2000-01-01', limit: 500 })],
       title: 'List transactions of a payee',
       description: `Use for one payee's transactions, split lines as their own rows; the total says what went to other accounts (cash back). ${MONEY_NOTE}`,
     },

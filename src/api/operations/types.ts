@@ -39,7 +39,8 @@
  *   output        what the answer holds and how the tools show it (OutputFacts):
  *                 mcp/tools/definitions.ts (the output shape for mcp/output/builder.ts; paging,
  *                 detail, fields and include_all arguments), mcp/output/categories.ts (category lists).
- *   toolset, tool the tool's toolset, name, title and description: mcp/tools/definitions.ts,
+ *   toolset, tool the tool's toolset, name, title, description and the claims the description makes
+ *                 of its answer (claims.ts; checked by test/mcp/tool-claims.test.ts): mcp/tools/definitions.ts,
  *                 mcp/toolsets.ts, api/client (a refused write names its tool).
  *
  * test/api/operations-facts.test.ts checks that the facts agree with each other.

@@ -20,16 +20,10 @@ import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/ta
 import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
-import { everyRow, hasMembers, type Claim } from '../../api/operations/claims.js';
+import { at, everyRow, hasMembers, newestFirst, type Claim } from '../../api/operations/claims.js';
 
 const MONEY = 'In milliunits.';
 const rows = z.array(z.unknown());
-
-/** Rows newest first (by date), as search_transactions says. */
-function newestFirst(list: { date: string }[]): string | undefined {
-  const i = list.findIndex((t, k) => k > 0 && t.date > list[k - 1]!.date);
-  return i < 0 ? undefined : `${list[i]!.date} after ${list[i - 1]!.date}`;
-}
 const object = z.looseObject({});
 
 /** A row: the insight, and its toolset when not `insights` (one that reviews transactions sits with them). */
@@ -44,7 +38,7 @@ export const INSIGHTS: readonly InsightRow[] = [
         args: { group_by: 'payee' },
         check: (a, raw) => {
           const budget = new Set(raw.accounts.filter((x) => x.on_budget && !x.deleted).map((x) => `Transfer : ${x.name}`));
-          return everyRow('rows', 'spending, not a move between budget accounts', (r) => !budget.has(r.name))(a);
+          return everyRow('rows', 'spending, not a move between budget accounts', (r) => !budget.has(String(r.name)))(a);
         },
       },
       { says: 'vs the previous period', check: hasMembers('previous_period.since', 'previous_period.until') },
@@ -61,7 +55,7 @@ export const INSIGHTS: readonly InsightRow[] = [
       {
         says: 'newest first, with count and totals',
         args: { limit: 100 },
-        check: (a) => hasMembers('count', 'total_milliunits')(a) ?? newestFirst(a.transactions),
+        check: (a) => hasMembers('count', 'total_milliunits')(a) ?? newestFirst(a, 'transactions'),
       },
       {
         says: '"Uncategorized": those without one',
@@ -89,7 +83,9 @@ export const INSIGHTS: readonly InsightRow[] = [
     claims: [
       {
         says: 'per complete month (current apart)',
-        check: (a) => hasMembers('current_month.month')(a) ?? everyRow('months', 'before the current month', (m) => m.month < a.current_month.month)(a),
+        check: (a) =>
+          hasMembers('current_month.month')(a) ??
+          everyRow('months', 'before the current month', (m) => String(m.month) < String(at(a, 'current_month.month')))(a),
       },
       { says: 'runway, net worth', check: hasMembers('health.runway_months') },
     ],
@@ -140,7 +136,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'review_transactions',
-    claims: [{ says: 'suggested categories', check: (a) => (a.columns?.includes('category') ? undefined : 'no category column') }],
+    claims: [{ says: 'suggested categories', check: (a) => (Array.isArray(a.columns) && a.columns.includes('category') ? undefined : 'no category column') }],
     title: 'Review transactions',
     description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags. Amounts in milliunits.',
     toolset: 'transactions',
