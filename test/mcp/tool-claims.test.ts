@@ -61,6 +61,29 @@ describe('tool claims', () => {
       }
   });
 
+  it('the instructions hold: a first split previews too, and money is never said to be milliunits only', async () => {
+    const text = h.client.getInstructions() ?? '';
+    expect(text).toContain('split_transaction (a first split too)');
+    expect(text).not.toMatch(/milliunits only/);
+    const budget = (await h.sb.get('/budgets')).body.data.budgets.find((b: any) => b.name === 'Demo Household');
+    const account = raw.accounts.find((a) => a.name === 'Everyday Checking')!;
+    const made = await h.sb.call('POST', `/budgets/${budget.id}/transactions`, {
+      transaction: { account_id: account.id, date: new Date().toISOString().slice(0, 10), amount: -20_000, payee_name: 'Claims Split Shop' },
+    });
+    const id = made.body.data.transaction.id;
+    const res = await h.call('split_transaction', {
+      transaction_id: id,
+      subtransactions: [
+        { amount: -12, category_id: 'Groceries' },
+        { amount: -8, category_id: 'Coffee' },
+      ],
+    });
+    expect(res.isError).toBeFalsy();
+    expect(typeof res.structuredContent.confirm_token).toBe('string');
+    // Nothing changed: the API still has it whole.
+    expect((await h.sb.get(`/budgets/${budget.id}/transactions/${id}`)).body.data.transaction.subtransactions).toEqual([]);
+  });
+
   it('every claim holds on the demo budgets (writes included), except those listed as pending, which still fail', async () => {
     const failed: string[] = [];
     const pendingHeld: string[] = [];

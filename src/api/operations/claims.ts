@@ -18,7 +18,7 @@ export interface Claim {
 
 /** What a check may compare with, read from the API apart from the tool: the budget's accounts. */
 export interface RawBudget {
-  accounts: { name: string; on_budget: boolean; closed: boolean; deleted: boolean }[];
+  accounts: { id: string; name: string; on_budget: boolean; closed: boolean; deleted: boolean }[];
 }
 
 /** An answer, or a row of one: its members are checked, not trusted to have a type. */
