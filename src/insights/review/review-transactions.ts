@@ -38,8 +38,8 @@ const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'bas
 const compactBasis = (s: Suggestion | undefined) => (s && !s.basis.startsWith('payee: ') ? s.basis : null);
 
 export const REVIEW_TRANSACTIONS_INPUT = {
-  status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved.'),
-  account_id: NameOrId.optional().describe('Id or name.'),
+  status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved; both: either.'),
+  account_id: NameOrId.optional(),
   since_date: IsoDate.optional().describe('From this date (YYYY-MM-DD).'),
   ...pagingArgs(String(REVIEW_LIMIT)),
   ...DETAIL_ARG,
