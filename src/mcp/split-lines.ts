@@ -40,10 +40,10 @@ export function withSplitLines(data: Record<string, unknown>, member: string, re
   return {
     data: { ...data, [member]: out },
     extras: {
-      transfers_milliunits: moved,
-      transfers_formatted: money(moved),
-      total_without_transfers_milliunits: total - moved,
-      total_without_transfers_formatted: money(total - moved),
+      transfers_total: moved,
+      transfers_total_formatted: money(moved),
+      excluding_transfers_total: total - moved,
+      excluding_transfers_total_formatted: money(total - moved),
     },
     notices: [
       `The total ${money(total)} includes ${money(moved)} moved to other accounts (${count} transfer row${count > 1 ? 's' : ''}, e.g. cash back); without them it is ${money(total - moved)}.`,

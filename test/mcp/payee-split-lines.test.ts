@@ -57,11 +57,11 @@ describe('list_payee_transactions', () => {
     expect(cashBack).toMatchObject({ amount: -40_000, type: 'subtransaction', parent_transaction_id: parentId });
     expect(cashBack.transfer_account_id).toBeTruthy();
     // The total of the rows shown: -100 - 40 - 25; of which -40 went to the Cash account.
-    expect(res.total_milliunits).toBe(-165_000);
-    expect(res.transfers_milliunits).toBe(-40_000);
-    expect(res.transfers_formatted).toBe('-$40.00');
-    expect(res.total_without_transfers_milliunits).toBe(-125_000);
-    expect(res.total_without_transfers_formatted).toBe('-$125.00');
+    expect(res.total).toBe(-165_000);
+    expect(res.transfers_total).toBe(-40_000);
+    expect(res.transfers_total_formatted).toBe('-$40.00');
+    expect(res.excluding_transfers_total).toBe(-125_000);
+    expect(res.excluding_transfers_total_formatted).toBe('-$125.00');
     expect(res.notices.join(' ')).toContain('includes -$40.00 moved to other accounts');
   });
 
@@ -69,6 +69,6 @@ describe('list_payee_transactions', () => {
     const res = ok(await h.call('list_payee_transactions', { budget_id: budgetId, payee_id: 'Netflix' }));
     expect(res.count).toBeGreaterThan(0);
     expect(res.transactions.map((t: any) => t.category_name)).not.toContain('Split');
-    expect(res).not.toHaveProperty('transfers_milliunits');
+    expect(res).not.toHaveProperty('transfers_total');
   });
 });

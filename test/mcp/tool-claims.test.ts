@@ -13,9 +13,7 @@ import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
 import { listed } from '../helpers/tools-list.js';
 
 /** `tool: says` → why it does not hold yet. */
-const PENDING: Record<string, string> = {
-  'get_month: Money in milliunits, also formatted.': "a month's category rows give milliunits only (issue 43 item 2, branch ansapi)",
-};
+const PENDING: Record<string, string> = {};
 
 /** API tools whose claims need an id no name stands for (a transaction's, a scheduled transaction's). */
 const BY_ID_ONLY = new Set(['get_transaction', 'get_scheduled_transaction']);

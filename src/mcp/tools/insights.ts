@@ -55,7 +55,7 @@ export const INSIGHTS: readonly InsightRow[] = [
       {
         says: 'newest first, with count and totals',
         args: { limit: 100 },
-        check: (a) => hasMembers('count', 'total_milliunits')(a) ?? newestFirst(a, 'transactions'),
+        check: (a) => hasMembers('count', 'total')(a) ?? newestFirst(a, 'transactions'),
       },
       {
         says: '"Uncategorized": those without one',
