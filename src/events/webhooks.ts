@@ -118,6 +118,28 @@ export class Webhooks {
     });
   }
 
+  private async verifiedKey(principal: string, url: string): Promise<string> {
+    const hash = createHash('sha256')
+      .update(canonical([principal, url]))
+      .digest('hex')
+      .slice(0, 32);
+    return `events/${segment(await this.identity())}/verified/${hash}`;
+  }
+
+  /**
+   * §Webhook security, Endpoint verification: a handshake is cached per (principal, url) and covers
+   * that principal's subscriptions to the URL across refreshes, arguments and secrets, so varying
+   * them cannot multiply verification POSTs at an endpoint; another principal verifies anew. Kept
+   * in the store for a day, the longest TTL granted.
+   */
+  async isVerified(principal: string, url: string): Promise<boolean> {
+    return (await this.store.get(await this.verifiedKey(principal, url))) !== undefined;
+  }
+
+  async markVerified(principal: string, url: string): Promise<void> {
+    await this.store.set(await this.verifiedKey(principal, url), Buffer.from(new Date(this.now()).toISOString()), { ttlMs: MAX_TTL_MS });
+  }
+
   async get(id: string): Promise<Subscription | undefined> {
     return this.read(id);
   }
