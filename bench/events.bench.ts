@@ -78,7 +78,7 @@ async function detection(report: Reporter, n: number): Promise<void> {
     });
     report.row({ transactions: n, step: 'record one scan (sealed, file store)', p50: ms(recorded), cpu: '', conditions: '', requests: '' });
     report.row({ transactions: n, step: 'events/poll on a fresh copy', p50: ms(polled), cpu: '', conditions: '', requests: requests - before });
-    report.figure(`detection per sync at ${n.toLocaleString('en-US')} transactions`, ms(median(times)));
+    report.figure(`detection per sync at ${n.toLocaleString('en-US')} transactions`, `${ms(median(times))} (CPU ${ms(median(cpu))})`);
   } finally {
     await state.close();
     await sb.close();

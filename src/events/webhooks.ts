@@ -7,7 +7,7 @@
  * error's category) until a refresh reactivates it. Unsubscribing deletes the record, and every
  * attempt reads it first, so delivery stops at once. Quiet hours hold deliveries until they end.
  * The SEP's control envelopes (§Non-event webhook bodies): `gap` when the position fell out of what
- * the log keeps, `terminated` when the budget can no longer be read (control.ts); a new secret on
+ * the log keeps, `terminated` when the budget can no longer be read (webhook-control.ts); a new secret on
  * refresh is dual-signed with the old one for a grace window (§Webhook security, Secret rotation).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
