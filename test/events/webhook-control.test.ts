@@ -3,8 +3,9 @@
  * checks every signature on its own (receiver.ts): a refresh with a new secret dual-signs (the old
  * secret's receiver and the new one's both verify); a position the occurrence log no longer holds
  * (the log made anew, or rolled past it) gets a signed `gap` envelope with the fresh cursor before
- * delivery goes on; a budget the sign-in can no longer read (YNAB answers 401) ends the
- * subscription with a signed `terminated` envelope, and it is gone.
+ * delivery goes on; a budget the sign-in can no longer read (YNAB answers 401), found by a delivery
+ * pass or told by the watcher (readFailed), ends its subscriptions with signed `terminated`
+ * envelopes, and they are gone.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,19 +149,28 @@ describe('webhook control', () => {
     const rx = await receiver(secret);
     try {
       const sub = await subscribe(client, rx.url, secret);
+      const other = await subscribe(client, rx.url, secret, 'review.queue_grew');
+      const stack = await state.ready();
+      await Promise.all([stack.webhooks.deliver(sub.id), stack.webhooks.deliver(other.id)]); // settled while the sign-in still works
+      expect(rx.controls('terminated')).toHaveLength(0);
       ynabToken = 'revoked-by-the-user';
-      // The next delivery pass (any sync's, or the watcher's) finds YNAB refusing the sign-in.
-      await (await state.ready()).webhooks.deliver(sub.id);
-      await rx.until(() => rx.controls('terminated').length > 0);
-      const [ended] = rx.controls('terminated');
-      expect(ended!.valid).toBe(true);
-      expect(String(ended!.headers['webhook-id'])).toMatch(/^msg_terminated_/);
-      expect(JSON.parse(ended!.body)).toEqual({ type: 'terminated', error: { code: -32024, message: 'Forbidden', data: { reason: 'access_revoked' } } });
+      // The next delivery pass (any sync's) finds YNAB refusing the sign-in.
+      await stack.webhooks.deliver(sub.id);
+      // The watcher's failed sync says the same of the budget's other subscriptions.
+      const failed = await stack.events.refresh((await budgetFacts(sb)).id).catch((e: unknown) => e);
+      expect(await stack.webhooks.readFailed((await budgetFacts(sb)).id, new Error('a passing network failure'))).toBe(false);
+      expect(await stack.webhooks.readFailed((await budgetFacts(sb)).id, failed)).toBe(true);
+      const ended = rx.controls('terminated');
+      expect(ended.map((e) => e.headers['x-mcp-subscription-id']).sort()).toEqual([sub.id, other.id].sort());
+      for (const e of ended) {
+        expect(e.valid).toBe(true);
+        expect(String(e.headers['webhook-id'])).toMatch(/^msg_terminated_[0-9a-f]{24}$/);
+        expect(JSON.parse(e.body)).toEqual({ type: 'terminated', error: { code: -32024, message: 'Forbidden', data: { reason: 'access_revoked' } } });
+      }
       // It no longer exists: nothing to unsubscribe, and nothing more is delivered.
       ynabToken = sb.accessToken;
-      await expect(request(client, 'events/unsubscribe', { name: 'category.overspent', arguments: {}, delivery: { url: rx.url } })).rejects.toMatchObject({
-        code: -32023,
-      });
+      for (const name of ['category.overspent', 'review.queue_grew'])
+        await expect(request(client, 'events/unsubscribe', { name, arguments: {}, delivery: { url: rx.url } })).rejects.toMatchObject({ code: -32023 });
       await overspend();
       await poll(client, 'review.queue_grew', null);
       await new Promise((r) => setTimeout(r, 300));
