@@ -9,7 +9,8 @@
  *  - none doubled: no webhook-id was acknowledged twice (a retry after a 500 reuses the id and the
  *    body, signed anew; the receiver deduplicates nothing);
  *  - nothing doubled in the log: each category overspent in a round appears once (its category and
- *    month), and the review queue's growth is one occurrence per round, each one larger by one;
+ *    month), and each growth of the review queue once, each larger than the last (a scan after a
+ *    failed sync sees the copy it had, so one occurrence may cover two rounds: at most one a round);
  *  - the faults really hit, on both sides.
  */
 import { randomBytes } from 'node:crypto';
@@ -122,8 +123,12 @@ describe('webhooks under 20 % faults', () => {
       }
 
       // As a client does on its refresh cadence: a refresh reactivates a subscription marked failing.
+      // A sync that fails answers from the copy it has, so one scan may see two rounds: poll until
+      // the last round is in (its two transactions came in one request, so both are then).
       const expected: Record<string, PollAnswer['events']> = {};
-      for (const name of Object.keys(subs)) expected[name] = (await pollUntilAnswered(name, subs[name]!.cursor)).events;
+      const seen = () => new Set((expected['category.overspent'] ?? []).map((o) => o.data.category_id));
+      for (let i = 0; i < 50 && !overspent.every((c) => seen().has(c)); i++)
+        for (const name of Object.keys(subs)) expected[name] = (await pollUntilAnswered(name, subs[name]!.cursor)).events;
       const acked = (id: string) => rx.events().filter((e) => e.status === 200 && e.headers['x-mcp-subscription-id'] === id);
       const done = () => Object.entries(subs).every(([name, s]) => new Set(acked(s.id).map((e) => e.headers['webhook-id'])).size >= expected[name]!.length);
       for (let i = 0; !done() && i < 50; i++) {
@@ -147,8 +152,10 @@ describe('webhooks under 20 % faults', () => {
       expect(spent.length).toBe(new Set(spent).size);
       expect(new Set(expected['category.overspent']!.map((o) => o.data.category_id))).toEqual(new Set(overspent));
       const sizes = expected['review.queue_grew']!.map((o) => o.data.queue_size as number);
-      expect(sizes).toHaveLength(ROUNDS);
-      expect(sizes.slice(1).map((n, i) => n - sizes[i]!)).toEqual(Array(ROUNDS - 1).fill(1));
+      expect(sizes.length).toBeGreaterThan(0);
+      expect(sizes.length).toBeLessThanOrEqual(ROUNDS);
+      expect(sizes.slice(1).every((n, i) => n > sizes[i]!)).toBe(true);
+      expect(sizes[sizes.length - 1]! - sizes[0]!).toBeLessThanOrEqual(ROUNDS - 1);
       // The faults hit both sides.
       expect(rx.events().filter((e) => e.status === 500).length).toBeGreaterThan(0);
       expect(upstream.filter((o) => typeof o === 'string' || o >= 500).length).toBeGreaterThan(0);
