@@ -47,7 +47,16 @@ export function watcherOf(d: WatcherDeps): { watcher: BudgetWatcher; stop(): Pro
     lease: new WatchLease(d.store, d.identity, settings.holder ?? HOLDER, leaseOf(intervalMs)),
     room: d.room,
     syncedAt: (id) => d.replicas.peek(id)?.syncedAt,
-    sync: (id) => asWatcher(async () => void (await readFor(d.replicas, id, 'watch'))),
+    sync: (id) =>
+      asWatcher(async () => {
+        try {
+          await readFor(d.replicas, id, 'watch');
+        } catch (error) {
+          // A budget this sign-in can no longer read ends its webhook subscriptions (a signed terminated envelope).
+          await d.webhooks.readFailed(id, error).catch(() => false);
+          throw error;
+        }
+      }),
     onLag: settings.onLag,
     onSkip: settings.onSkip,
     log: d.log,
