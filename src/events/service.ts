@@ -15,6 +15,7 @@ import { detect } from './detect.js';
 import { OccurrenceLog, pageAfter, type LogState, type Occurrence, type Page } from './log.js';
 import { AlertSettingsStore, digestOf } from './settings.js';
 import { matches } from './filter.js';
+import { LogFollower } from './follow.js';
 
 export interface EventsOptions {
   store: StateStore;
@@ -23,6 +24,12 @@ export interface EventsOptions {
   /** The budget's copy, as fresh as the purpose needs (writes/pipeline/reads.ts: 'answer', the staleness bound; 'watch'). */
   read: (budgetParam: string, purpose: 'answer' | 'watch') => Promise<BudgetReplica>;
   now?: () => number;
+  /**
+   * Hosted mode (a store other instances write too): while a budget is listened to here, its log
+   * is read this often, so occurrences another instance records are heard (follow.ts).
+   */
+  followMs?: number;
+  log?: (line: string) => void;
 }
 
 export type FiredListener = (budgetId: string, fired: readonly Occurrence[]) => void;
@@ -31,6 +38,8 @@ export class EventsService {
   readonly log: OccurrenceLog;
   readonly settings: AlertSettingsStore;
   private readonly listeners = new Set<FiredListener>();
+  private readonly hearers = new Set<FiredListener>();
+  private readonly follower: LogFollower | undefined;
   /** The copy each budget was last scanned at (its sync time and knowledge), and the hour: a scan per change or hour. */
   private readonly scanned = new Map<string, string>();
   private readonly now: () => number;
@@ -39,6 +48,15 @@ export class EventsService {
     this.log = new OccurrenceLog(opts.store, opts.sealer, opts.identity);
     this.settings = new AlertSettingsStore(opts.store, opts.identity);
     this.now = opts.now ?? Date.now;
+    this.follower =
+      opts.followMs === undefined
+        ? undefined
+        : new LogFollower({
+            read: (id) => this.log.read(id),
+            hear: (id, o) => this.tell(this.hearers, id, o),
+            everyMs: opts.followMs,
+            log: opts.log ?? (() => {}),
+          });
   }
 
   /** Budgets a stream or a resource subscription of this process listens to (the watcher syncs them), with how many listen. */
@@ -47,13 +65,17 @@ export class EventsService {
   /** Marks a budget watched while this process listens to it (a stream, a resources/subscribe); returns the way to stop. */
   watch(budgetId: string): () => void {
     this.listened.set(budgetId, (this.listened.get(budgetId) ?? 0) + 1);
+    this.follower?.start(budgetId);
     let done = false;
     return () => {
       if (done) return;
       done = true;
       const n = (this.listened.get(budgetId) ?? 1) - 1;
       if (n > 0) this.listened.set(budgetId, n);
-      else this.listened.delete(budgetId);
+      else {
+        this.listened.delete(budgetId);
+        this.follower?.stop(budgetId);
+      }
     };
   }
 
@@ -62,10 +84,23 @@ export class EventsService {
     return [...this.listened.keys()];
   }
 
-  /** Hears of every occurrence this process records; returns the way to stop. */
+  /** Hears of every occurrence this process records (webhook delivery, metrics); returns the way to stop. */
   onFired(listener: FiredListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Hears of every new occurrence of a budget listened to here (watch()), whichever instance
+   * recorded it: streams and the alerts resource's subscribers. Each is heard once.
+   */
+  onHeard(listener: FiredListener): () => void {
+    this.hearers.add(listener);
+    return () => this.hearers.delete(listener);
+  }
+
+  private tell(to: Set<FiredListener>, budgetId: string, fired: readonly Occurrence[]): void {
+    for (const l of [...to]) l(budgetId, fired);
   }
 
   /**
@@ -78,9 +113,13 @@ export class EventsService {
     const budgetId = replica.summary.id;
     if (this.scanned.get(budgetId) === mark) return [];
     const found = detect(BudgetView.of(replica), now, digestOf(await this.settings.get()));
-    const { fired } = await this.log.record(budgetId, found, now);
+    const { fired, state } = await this.log.record(budgetId, found, now);
     this.scanned.set(budgetId, mark);
-    if (fired.length) for (const l of this.listeners) l(budgetId, fired);
+    this.follower?.recorded(budgetId, state);
+    if (fired.length) {
+      this.tell(this.listeners, budgetId, fired);
+      this.tell(this.hearers, budgetId, fired);
+    }
     return fired;
   }
 

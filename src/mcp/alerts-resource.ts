@@ -64,7 +64,7 @@ function subscriptions(server: McpServer, state: ServerState): void {
     const events = (await state.ready()).events;
     const budgetId = /^ynab:\/\/budgets\/([^/]+)\/alerts$/.exec(uri)?.[1];
     if (!uris.has(uri)) uris.set(uri, budgetId ? events.watch(budgetId) : () => {});
-    stop ??= events.onFired((budgetId) => {
+    stop ??= events.onHeard((budgetId) => {
       const u = alertsUri(budgetId);
       if (!s.transport) {
         for (const unwatch of uris.values()) unwatch();

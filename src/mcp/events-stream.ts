@@ -8,8 +8,8 @@
  * `_meta["io.modelcontextprotocol/subscriptionId"]`. It ends when the client aborts (HTTP) or
  * cancels (stdio); the transport's deadline does not apply to it (http-deadline.ts).
  *
- * New occurrences are those any sync of the budget in this process records (an interactive call's,
- * a poll's, the watcher's); while the stream is open its budget is watched, so the interval
+ * New occurrences are those any sync of the budget records (an interactive call's, a poll's, the
+ * watcher's; in hosted mode another instance's too, read from the shared log: src/events/follow.ts); while the stream is open its budget is watched, so the interval
  * watcher syncs it once per interval (src/events/watcher.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/server';
@@ -59,7 +59,7 @@ export function registerStream(server: McpServer, state: ServerState): void {
           notify('notifications/events/error', { error: { code: -32603, message: 'UpstreamError', data: { reason: (e as Error).message } } }).catch(() => {}),
         );
     };
-    const stop = events.onFired(() => drain());
+    const stop = events.onHeard(() => drain());
     const heartbeat = setInterval(() => void notify('notifications/events/heartbeat', { cursor }).catch(() => {}), HEARTBEAT_MS);
     // While the stream is open its budget is watched: the interval watcher syncs it (src/events/watcher.ts).
     const unwatch = events.watch(first.budgetId);

@@ -32,6 +32,7 @@ const WEBHOOKS_MAGIC = Buffer.from('YMCPW1\n');
 import { ConfirmTokens } from '../writes/pipeline/confirm-tokens.js';
 import { fileKey, ReplicaFiles, secretKey, type KeySource } from '../sync/persist.js';
 import { ephemeralKey, Sealer } from '../sync/seal.js';
+import { DEFAULT_WATCH_INTERVAL_MS, tickOf } from '../events/watcher-loop.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
@@ -186,6 +187,10 @@ export function createStack(opts: StackOptions): Stack {
     identity,
     read: async (budget, purpose) => (await readFor(replicas, budget, purpose)).replica,
     now: opts.now,
+    // Hosted: another instance may record a listened budget's occurrences (the watcher's lease).
+    // Read as often as the watcher ticks (a quarter interval, at most 20 s).
+    followMs: opts.shared ? tickOf(opts.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS) : undefined,
+    log,
   });
   const webhooks = new Webhooks(events, store, new Sealer(keys, WEBHOOKS_MAGIC), identity, {
     allowLoopback: process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK === '1',

@@ -19,11 +19,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { sessionCapabilities, withSessionIds, type SessionBinding } from './http-sessions.js';
+import { ListenAlerts } from './listen-alerts.js';
 import { UserScopedBus } from './scoped-bus.js';
 import { SessionIds } from './session-id.js';
 import { answerUnservedMethods } from './http-methods.js';
 import { hostAllowList, hostForHeader, isWildcardHost, machineAddresses } from './http-guards.js';
-import { httpSettings, type HttpServeOptions } from './http-options.js';
+import { httpSettings, type HostedRouting, type HttpServeOptions } from './http-options.js';
 import { requestListener } from './http-requests.js';
 import { Drain, type DrainOutcome } from './http-health.js';
 import { calledTool } from './http-deadline.js';
@@ -46,6 +47,16 @@ export interface HttpServer {
    */
   drain(maxMs: number): Promise<DrainOutcome>;
   close(): Promise<void>;
+}
+
+/** Hosted: each user's own stack publishes alerts' updates, to that user's streams only. */
+function listenAlertsOf(hosted: HostedRouting | undefined, state: ServerState | undefined, bus: UserScopedBus | undefined, log?: (line: string) => void) {
+  return new ListenAlerts({
+    stateOf: (auth) => (hosted && auth ? hosted.stateFor(auth) : state!),
+    userOf: (auth) => (hosted && auth ? hosted.userOf(auth) : ''),
+    publish: hosted ? (user, uri) => bus!.publishTo(user, { kind: 'resource_updated', uri }) : undefined,
+    log: log ?? (() => {}),
+  });
 }
 
 /** Idle keep-alive sockets are closed after this; clients reconnect. */
@@ -78,7 +89,8 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
       ...(bus ? { bus } : {}),
     },
   );
-  const served = withSessionIds(handler, sessions);
+  // A listen stream naming alerts URIs watches their budgets while open (listen-alerts.ts).
+  const served = listenAlertsOf(hosted, state, bus, log).wrap(withSessionIds(handler, sessions));
   // Per-request servers cannot withdraw tools from a long-lived connection as stdio does; modern
   // clients hear about it on their subscriptions/listen stream and list again. (2025-era HTTP
   // clients have no stream to hear it on: their next tools/list is already without write tools.)
@@ -87,9 +99,9 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     ? hosted.onReadOnly((user) => bus!.publishTo(user, { kind: 'tools_list_changed' }))
     : state!.onReadOnly(() => handler.notify.toolsChanged());
 
-  // An alert that fires updates its budget's alerts resource for the listen streams subscribed to it.
-  // (Hosted: not yet; each user's stack would publish to that user's streams.)
-  const stopAlerts = hosted ? () => {} : state!.onStack((stack) => stack.events.onFired((budgetId) => handler.notify.resourceUpdated(alertsUri(budgetId))));
+  // An alert that fires updates its budget's alerts resource for the listen streams subscribed to
+  // it. Hosted: each user's own stack publishes, to that user's streams only (listen-alerts.ts).
+  const stopAlerts = hosted ? () => {} : state!.onStack((stack) => stack.events.onHeard((budgetId) => handler.notify.resourceUpdated(alertsUri(budgetId))));
 
   let hosts: ReturnType<typeof hostAllowList> = [];
   const drain = new Drain();

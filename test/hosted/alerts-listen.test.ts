@@ -1,0 +1,167 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
+/**
+ * Issue 44 item 6 in hosted mode: the alerts resource over 2026-07-28 `subscriptions/listen`.
+ * Two instances share one redis-server. Alice's client holds a listen stream on instance 0 naming
+ * her budget's alerts URI. An occurrence recorded by instance 1 (a call there syncs the budget)
+ * reaches her stream on instance 0 as notifications/resources/updated, read from the shared log.
+ * Then, with no call at all, the stream alone has her budget watched: an overspending purchase made
+ * through the sandbox's API (as in YNAB) reaches her from instance 0's interval watcher. Bob, listening on
+ * the same instance and naming Alice's URI, hears nothing: a user's updates are that user's alone.
+ * The metrics tell which instance recorded each occurrence.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxUser } from '../../src/sandbox/state.js';
+import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { ok } from '../helpers/mcp.js';
+
+let d: Deployment;
+let alice: SignedIn;
+let bob: SignedIn;
+let aliceUser: SandboxUser;
+let budgetId: string;
+let dir: string;
+const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
+
+const OVERSPENT = 'ynab_mcp_events_detected_total{type="category.overspent"}';
+
+/** The value of one metric (its lines summed) in an instance's /metrics. */
+async function metric(instance: number, name: string): Promise<number> {
+  const text = await (await fetch(`${d.instances[instance]!.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(name))
+    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+}
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function api(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${d.sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${aliceUser.accessToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: any }).data;
+}
+
+/** Overspends a category not overspent yet, from the API's own figures. */
+async function overspendOne(taken: Set<string>): Promise<void> {
+  const month = (await api('GET', `/budgets/${budgetId}/months/current`)).month;
+  const groups = (await api('GET', `/budgets/${budgetId}/categories`)).category_groups as any[];
+  const internal = new Set(groups.filter((g) => /Internal Master|Credit Card Payments/.test(g.name)).flatMap((g) => g.categories.map((c: any) => c.id)));
+  const category = (month.categories as any[]).find((c) => !c.deleted && !c.hidden && !internal.has(c.id) && c.balance >= 0 && !taken.has(c.id))!;
+  const accounts = (await api('GET', `/budgets/${budgetId}/accounts`)).accounts as any[];
+  const checking = accounts.find((a) => a.type === 'checking' && !a.closed && !a.deleted && a.on_budget);
+  await api('POST', `/budgets/${budgetId}/transactions`, {
+    transaction: {
+      account_id: checking.id,
+      category_id: category.id,
+      amount: -(category.balance + 3_000),
+      date: new Date().toISOString().slice(0, 10),
+      approved: true,
+    },
+  });
+  taken.add(category.id);
+}
+
+/** A client connected to one instance, not through the proxy, listening for updates of `uris`. */
+async function listenOn(instance: number, who: SignedIn, uris: string[]) {
+  const client = new Client({ name: `${who.provider.name} (listening)`, version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${d.instances[instance]!.url}/mcp`), { authProvider: who.provider }));
+  const heard: string[] = [];
+  let wake = () => {};
+  client.setNotificationHandler('notifications/resources/updated', (n: any) => {
+    heard.push(n.params.uri);
+    wake();
+  });
+  const sub = await client.listen({ resourceSubscriptions: uris });
+  const until = (count: number, ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      wake = () => heard.length >= count && (clearTimeout(timer), resolve(true));
+      wake();
+    });
+  return { client, sub, heard, until, close: async () => (await sub.close(), await client.close()) };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-alerts-listen-'));
+  const tokenFile = join(dir, 'metrics-token');
+  writeFileSync(tokenFile, `${METRICS_TOKEN}\n`);
+  chmodSync(tokenFile, 0o600);
+  d = await startDeployment({
+    instances: 2,
+    // An interval of 20 s: the watcher ticks (and the log is followed) every 5 s.
+    args: ['--watch-interval', '20s', '--max-staleness', '1', '--metrics-token-file', tokenFile],
+    env: { YNAB_MCP_WATCH_SHORT: '1' },
+    sandbox: { users: 2 },
+  });
+  aliceUser = d.sandbox.state.users[0]!;
+  alice = await signIn(d.mcpUrl, new MemoryOAuthProvider('Alice listens', 'http://127.0.0.1:7793/callback'), { login: aliceUser.email, era: 'modern' });
+  bob = await signIn(d.mcpUrl, new MemoryOAuthProvider('Bob listens', 'http://127.0.0.1:7794/callback'), {
+    login: d.sandbox.state.users[1]!.email,
+    era: 'modern',
+  });
+  budgetId = ok(await alice.call('list_budgets')).budgets[0].id;
+  ok(await alice.call('list_accounts', { budget_id: budgetId })); // what is overspent already is in the log before anyone listens
+}, 120_000);
+
+afterAll(async () => {
+  await alice?.close().catch(() => undefined);
+  await bob?.close().catch(() => undefined);
+  await d?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the alerts resource over subscriptions/listen, hosted', () => {
+  it("watches the budget while the stream is open, hears another instance's occurrence, and tells no other user", async () => {
+    const uri = `ynab://budgets/${budgetId}/alerts`;
+    const aliceListens = await listenOn(0, alice, [uri]);
+    const bobListens = await listenOn(0, bob, [uri]);
+    const taken = new Set<string>();
+    try {
+      // The stream has instance 0's watcher sync the budget at once (no copy there yet), then once an interval.
+      await until(async () => (await metric(0, 'ynab_mcp_watch_lag_seconds_count')) >= 1, 30_000);
+
+      // Recorded by instance 1: an insight there syncs the budget's copy at once (max-staleness 1 s), well
+      // before instance 0's watcher is due again; the update reaches the stream on instance 0.
+      const before = [await metric(0, OVERSPENT), await metric(1, OVERSPENT)];
+      await overspendOne(taken);
+      const there = new Client({ name: 'Alice on instance 1', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+      await there.connect(new StreamableHTTPClientTransport(new URL(`${d.instances[1]!.url}/mcp`), { authProvider: alice.provider }));
+      try {
+        ok(await there.callTool({ name: 'needs_attention', arguments: { budget_id: budgetId, kind: 'overspent' } }));
+      } finally {
+        await there.close();
+      }
+      expect(await aliceListens.until(1, 30_000)).toBe(true);
+      expect(aliceListens.heard).toEqual([uri]);
+      expect(await metric(1, OVERSPENT)).toBe(before[1]! + 1);
+      expect(await metric(0, OVERSPENT)).toBe(before[0]);
+
+      // Nothing but the stream watches the budget now: only instance 0's interval watcher can notice this.
+      await overspendOne(taken);
+      expect(await aliceListens.until(2, 60_000)).toBe(true);
+      expect(aliceListens.heard).toEqual([uri, uri]);
+      expect(await metric(0, OVERSPENT)).toBe(before[0]! + 1);
+
+      // Bob named Alice's URI on the same instance: her updates were never his.
+      expect(bobListens.heard).toEqual([]);
+    } finally {
+      await aliceListens.close();
+      await bobListens.close();
+    }
+  }, 120_000);
+});
