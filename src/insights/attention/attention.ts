@@ -58,7 +58,11 @@ function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<stri
 }
 
 /** The sum of one money field of the items (each an integer of milliunits). */
-const sumOf = (items: Record<string, unknown>[], field: string) => items.reduce((s, x) => s + ((x[field] as number | undefined) ?? 0), 0);
+const sumOf = (items: Record<string, unknown>[], field: string) =>
+  items.reduce((s: number, x) => {
+    const v = x[field];
+    return s + (typeof v === 'number' ? v : 0);
+  }, 0);
 
 /** The unapproved transactions the check counts, newest first. */
 const unapprovedOf = (ctx: AttentionContext) =>

@@ -1,6 +1,6 @@
 /** The kinds of the answer vocabulary's terms (./vocabulary.ts), and how its rows are written. */
 
-/** money: integer milliunits with `<name>_formatted`; count: how many; number: any other figure (a rate, days, a percentage); group: an object or list of fields; args: the arguments of another tool's call, in that tool's own input names. */
+/** money: integer milliunits with `<name>_formatted`; count: how many; number: every other figure (a rate, days, a percentage); group: an object or list of fields; args: the arguments of another tool's call, in that tool's own input names. */
 export type TermKind = 'money' | 'count' | 'number' | 'date' | 'text' | 'id' | 'flag' | 'group' | 'args';
 
 export interface Term {
