@@ -271,12 +271,15 @@ export class Webhooks {
       const s = await this.read(id);
       if (!s || s.expiresAt <= this.now()) return false;
       ({ outcome } = await this.send(s, messageId, body));
-      this.onDelivery?.(outcome);
       if (outcome === 'ok' || outcome === 'gone' || outcome === 'too_large') {
         const at = new Date(this.now()).toISOString();
         const status = { active: true, lastDeliveryAt: at, lastError: null };
-        return (await this.change(id, (x) => ({ ...done(x), status }))) !== undefined;
+        const recorded = (await this.change(id, (x) => ({ ...done(x), status }))) !== undefined;
+        // Told once the position has moved past it: a delivery counted is one no instance sends again.
+        this.onDelivery?.(outcome);
+        return recorded;
       }
+      this.onDelivery?.(outcome);
       if (i < delays.length) await new Promise((r) => setTimeout(r, delays[i]).unref());
     }
     const since = new Date(this.now()).toISOString();

@@ -73,6 +73,21 @@ async function metric(url: string, pattern: RegExp): Promise<{ value: number; te
   return { value, text };
 }
 
+/** Webhook deliveries recorded, summed over the instances running now. */
+async function deliveredNow(): Promise<number> {
+  const live = d.instances.filter((i) => i !== undefined);
+  const values = await Promise.all(live.map(async (i) => (await metric(i.url, /^ynab_mcp_webhook_deliveries_total\{outcome="delivered"\}/)).value));
+  return values.reduce((a, b) => a + b, 0);
+}
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting for the delivery to be recorded');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Calls the sandbox's API as the user (what they do in YNAB). */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${d.sandbox.baseUrl}${path}`, {
@@ -137,11 +152,18 @@ describe('two hosted instances watching one budget', () => {
       const taken = new Set<string>();
       const overspent: string[] = [];
 
+      // Each kill comes mid-interval: after the delivery before it is recorded (the instances count
+      // a delivery once its position has moved past it), not between a POST and its record, where
+      // a crash leaves the same webhook-id to be sent again (receivers deduplicate on it).
+      let base = await deliveredNow();
       overspent.push(await overspendOne(taken));
       await rx.until(1);
+      await until(async () => (await deliveredNow()) >= base + 1, 30_000);
       await d.kill(0);
+      base = await deliveredNow();
       overspent.push(await overspendOne(taken));
       await rx.until(2);
+      await until(async () => (await deliveredNow()) >= base + 1, 30_000);
       await d.start(0);
       await d.kill(1);
       overspent.push(await overspendOne(taken));
