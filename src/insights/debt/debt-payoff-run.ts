@@ -9,7 +9,7 @@ import { formatMilliunits, minorDigits, roundToMinor } from '../../api/money.js'
 import type * as E from '../../api/schemas/entities.js';
 import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
 import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
-import { present, rowMoney } from '../core/format.js';
+import { moneyByKey, present, rowMoney } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import { CREDIT_TYPES } from '../core/view.js';
 
@@ -138,7 +138,7 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
           payoff: Object.fromEntries(plans.map((p) => [p.strategy, p.payoff[i]?.slice(0, 7) ?? null])),
           // Payments left, the first in `first` (null: not paid off within 50 years).
           payments: Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])),
-          interest_milliunits: Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]])),
+          interest: moneyByKey(ctx.money, Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!]))),
           // Full detail only: compact answers give the payments, of which this is the difference.
           months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
           trap: traps.has(i) ? 'minimum barely covers interest' : null,
@@ -157,7 +157,7 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
         });
       }),
       // Balances over time in full detail (the view's chart): months of them say more than 2 KB.
-      ...(full ? { schedule: schedule(plans, debts) } : {}),
+      ...(full ? { schedule: schedule(ctx, plans, debts) } : {}),
       assumptions: assumptions(ctx, debts, first, extra, target, full),
       ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}),
     },
@@ -188,15 +188,21 @@ function trapped(ctx: InsightContext, debts: Debt[], base: PlanResult, first: st
   return out;
 }
 
-/** Each month's end balances per strategy: the total, and each debt's. */
-function schedule(plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
+/**
+ * Each month's end balances per strategy: the total, and each debt's, each list of milliunits
+ * beside the same list formatted (`as_is`, `as_is_formatted`).
+ */
+function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
   const longest = plans.reduce((x, p) => (p.months.length > x.months.length ? p : x), plans[0]!);
   const owed = (p: PlanResult, k: number) => p.balances[k] ?? debts.map(() => 0);
   const months = longest.months.map((_, k) => k);
+  const series = (name: string, values: number[]) => ({ [name]: values, [`${name}_formatted`]: values.map((v) => formatMilliunits(v, ctx.format)) });
   return {
     months: longest.months.map((m) => m.slice(0, 7)),
-    owed_milliunits: Object.fromEntries(plans.map((p) => [p.strategy, months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))])),
-    by_debt: Object.fromEntries(plans.map((p) => [p.strategy, Object.fromEntries(debts.map((d, i) => [d.name, months.map((k) => owed(p, k)[i])]))])),
+    owed: Object.assign({}, ...plans.map((p) => series(p.strategy, months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))))),
+    by_debt: Object.fromEntries(
+      plans.map((p) => [p.strategy, Object.assign({}, ...debts.map((d, i) => series(d.name, months.map((k) => owed(p, k)[i] ?? 0))))]),
+    ),
   };
 }
 
