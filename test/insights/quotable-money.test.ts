@@ -19,7 +19,7 @@ const NOT_MONEY = new RegExp(
       // counts
       'count|[a-z_]*_count|[a-z_]*_more|more|returned|updated|created|reconciled|deleted|skipped|matched|unchanged|checked|would_change',
       'rows|new|conflict|to_clear|cleared|groups|dates|transactions|agreeing|queue_size|unapproved|uncategorized|old|payments',
-      'fully_funded|overspent_categories|unapproved_left|unapproved_uncategorized|moved_transactions|moved_scheduled|queue_grew',
+      'position|open|fully_funded|overspent_categories|unapproved_left|unapproved_uncategorized|moved_transactions|moved_scheduled|queue_grew',
       'overspent|due_underfunded|payment_short|reconcile_due|increased',
       // time and positions
       'age_seconds|age_of_money|line|day|days|[a-z_]*_days|months|[a-z_]*_months|months_saved|digest_day|digest_hour',
@@ -173,11 +173,12 @@ describe('every task write reports quotable money', () => {
       const cleared = (await h.sb.get(`/budgets/${b.id}/accounts/${a2.id}`)).body.data.account.cleared_balance;
       await write(L, 'reconcile_account', at({ account_id: a2.id, statement_balance_milliunits: cleared }));
       await walked(L, 'set_rule', at({ match: { text: { kind: 'contains', value: 'Quotable' } }, set: { memo: 'quoted' } }));
-      await walked(L, 'list_rules', at({}));
+      const rules = await walked(L, 'list_rules', at({}));
       await write(L, 'apply_rules', at({}), false);
       await walked(L, 'suggest_rules', at({ limit: 20 }));
       await write(L, 'merge_payees', at({ from_payee_id: p.merged[0].id, to_payee_id: p.merged[1].id }));
       await walked(L, 'alerts', at({}));
+      for (const r of rules.rules) await walked(L, 'delete_rule', at({ id: r.id }));
     }
     expect(found).toEqual([]);
   });

@@ -199,9 +199,28 @@ function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Reco
   const series = (name: string, values: number[]) => ({ [name]: values, [`${name}_formatted`]: values.map((v) => formatMilliunits(v, ctx.format)) });
   return {
     months: longest.months.map((m) => m.slice(0, 7)),
-    owed: Object.assign({}, ...plans.map((p) => series(p.strategy, months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))))),
+    owed: Object.assign(
+      {},
+      ...plans.map((p) =>
+        series(
+          p.strategy,
+          months.map((k) => owed(p, k).reduce((x, y) => x + y, 0)),
+        ),
+      ),
+    ),
     by_debt: Object.fromEntries(
-      plans.map((p) => [p.strategy, Object.assign({}, ...debts.map((d, i) => series(d.name, months.map((k) => owed(p, k)[i] ?? 0))))]),
+      plans.map((p) => [
+        p.strategy,
+        Object.assign(
+          {},
+          ...debts.map((d, i) =>
+            series(
+              d.name,
+              months.map((k) => owed(p, k)[i] ?? 0),
+            ),
+          ),
+        ),
+      ]),
     ),
   };
 }

@@ -121,7 +121,8 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
               month: m.month,
               ...fig('end', m.end),
               ...fig('low', m.low),
-              accounts: f.accounts.length > 1 ? moneyByKey(ctx.money, Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id) ?? id, b]))) : null,
+              accounts:
+                f.accounts.length > 1 ? moneyByKey(ctx.money, Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id) ?? id, b]))) : null,
             }),
           ),
           days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
