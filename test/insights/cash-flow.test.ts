@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { raw, shiftMonth, usd, type Raw } from './raw.js';
+import { raw, shiftMonth, usd, written, type Raw } from './raw.js';
 
 const CREDIT = new Set(['creditCard', 'lineOfCredit']);
 const now = new Date();
@@ -54,11 +54,11 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const income = raws.reduce((s, m) => s + m.income, 0);
     const spending = raws.reduce((s, m) => s - m.activity, 0);
     res.months.forEach((row: any, i: number) =>
-      expect(row).toEqual({ month: expected[i], income_milliunits: raws[i].income, spending_milliunits: -raws[i].activity }),
+      expect(row).toEqual({ month: expected[i], ...written('compact', { income: raws[i].income, spending: -raws[i].activity }) }),
     );
     const cur = r.months.find((x) => x.month === current);
-    expect(res.current_month).toEqual({ month: current, income_milliunits: cur.income, spending_milliunits: -cur.activity });
-    expect(res.totals).toEqual({ income_milliunits: income, income_formatted: usd(income), spending_milliunits: spending, spending_formatted: usd(spending) });
+    expect(res.current_month).toEqual({ month: current, ...written('compact', { income: cur.income, spending: -cur.activity }) });
+    expect(res.totals).toEqual({ income: income, income_formatted: usd(income), spending: spending, spending_formatted: usd(spending) });
     expect(res.health.savings_rate_pct).toBe(tenths(income - spending, income));
 
     // Runway: cash over the average complete month's spending, rounded to the cent; its basis said.
@@ -76,10 +76,10 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const opening = r.transactions.filter((t) => t.payee_name === 'Starting Balance' && t.date >= first && t.date <= today);
     const added = opening.reduce((s, t) => s + t.amount, 0);
     const change = worth(today) - worth(dayBefore(first)) - added;
-    expect(res.health).toMatchObject({ net_worth_change_milliunits: change, net_worth_change_formatted: usd(change) });
+    expect(res.health).toMatchObject({ net_worth_change: change, net_worth_change_formatted: usd(change) });
     if (opening.length) {
       const names = [...new Set(opening.map((t) => r.account.get(t.account_id).name))].sort();
-      expect(res.health.accounts_added).toEqual({ names: names.join(', '), opening_balances_milliunits: added, opening_balances_formatted: usd(added) });
+      expect(res.health.accounts_added).toEqual({ names: names.join(', '), opening_balances: added, opening_balances_formatted: usd(added) });
     } else expect(res.health.accounts_added).toBeUndefined();
     expect(res.health.net_worth_covers).toBe(`all ${r.accounts.length} accounts`);
     const full = ok(await h.call('cash_flow', { months: 3, detail: 'full' }));
@@ -104,6 +104,6 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(res.current_month).toBeUndefined();
     expect(res.months[2].partial).toBe(true);
     const raws = months.map((m) => r.months.find((x) => x.month === m));
-    expect(res.totals.income_milliunits).toBe(raws.reduce((s, m) => s + m.income, 0));
+    expect(res.totals.income).toBe(raws.reduce((s, m) => s + m.income, 0));
   });
 });

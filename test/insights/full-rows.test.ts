@@ -29,7 +29,7 @@ function fieldsOf(name: string): Set<string> {
 
 /** An insight row's fields for a schema's: the amount as milliunits and formatted, no float companion. */
 const asInsight = (fields: Set<string>, drop: string[] = [], add: string[] = []) =>
-  new Set([...fields].filter((f) => !['amount', 'amount_currency', ...drop].includes(f)).concat('amount_milliunits', ...add));
+  new Set([...fields].filter((f) => !['amount', 'amount_currency', ...drop].includes(f)).concat('amount', ...add));
 
 const today = new Date().toISOString().slice(0, 10);
 const unique = Date.now().toString(36);
@@ -81,9 +81,9 @@ function insightOf(t: any): any {
   const { amount, amount_currency: _c, subtransactions, ...rest } = t;
   return {
     ...rest,
-    amount_milliunits: amount,
+    amount: amount,
     amount_formatted: usd(amount),
-    subtransactions: subtransactions.map(({ amount: a, amount_currency: _lc, ...x }: any) => ({ ...x, amount_milliunits: a, amount_formatted: usd(a) })),
+    subtransactions: subtransactions.map(({ amount: a, amount_currency: _lc, ...x }: any) => ({ ...x, amount: a, amount_formatted: usd(a) })),
   };
 }
 
@@ -112,7 +112,7 @@ describe('detail "full" is every field', () => {
         account_id: t.account_id,
         date: t.date,
         approved: false,
-        amount_milliunits: x.amount,
+        amount: x.amount,
         category_id: x.category_id,
         category_name: x.category_name,
         memo: x.memo,

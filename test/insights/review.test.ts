@@ -56,10 +56,10 @@ describe('review_transactions', () => {
     const all = await everyRow();
     expect(all.transactions.map((t: any) => t.id)).toEqual(queue.map((t) => t.id));
     expect(all.summary.count).toBe(queue.length);
-    expect(all.summary.total_milliunits).toBe(queue.reduce((s, t) => s + t.amount, 0));
+    expect(all.summary.total).toBe(queue.reduce((s, t) => s + t.amount, 0));
     expect(all.summary.high_confidence).toBe(all.transactions.filter((t: any) => t.suggestion?.confidence === 'high').length);
     const first = all.transactions[0];
-    expect(first).toMatchObject({ id: queue[0].id, date: queue[0].date, amount_milliunits: queue[0].amount, account_id: queue[0].account_id });
+    expect(first).toMatchObject({ id: queue[0].id, date: queue[0].date, amount: queue[0].amount, account_id: queue[0].account_id });
     // Pages of the compact answer walk the same queue.
     const page1 = ok(await h.call('review_transactions', { limit: 2 }));
     expect(page1.columns.slice(0, 5)).toEqual(['id', 'date', 'payee', 'amount', 'category']);
@@ -70,7 +70,7 @@ describe('review_transactions', () => {
         .map((t) => t.id)
         .sort(),
     );
-    expect(page1.summary).toMatchObject({ count: queue.length, total_milliunits: all.summary.total_milliunits });
+    expect(page1.summary).toMatchObject({ count: queue.length, total: all.summary.total });
     const page2 = ok(await h.call('review_transactions', { limit: 2, cursor: page1.next_cursor }));
     const ids2 = Object.values(page2.transactions).flatMap((rows: any) => rows.map((row: any[]) => row[0]));
     expect(ids2.sort()).toEqual(

@@ -117,7 +117,7 @@ function fullRow(l: RawLine) {
     ...t,
     id: l.id,
     transaction_id: sub ? l.t.id : null,
-    amount_milliunits: l.amount,
+    amount: l.amount,
     amount_formatted: usd(l.amount),
     memo: l.memo ?? null,
     payee_id: l.payee_id ?? null,
@@ -136,7 +136,7 @@ function expectSame(found: { first: any; rows: any[]; detail: Detail }, expected
   const total = expected.reduce((s, l) => s + l.amount, 0);
   const inflow = expected.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0);
   // Totals keep their dollars; compact detail gives outflow and inflow only when both are there.
-  const totals = { total_milliunits: total, total_formatted: usd(total), ...flowsWritten(found.detail, total - inflow, inflow, true) };
+  const totals = { total: total, total_formatted: usd(total), ...flowsWritten(found.detail, total - inflow, inflow, true) };
   const { transactions: _t, count: _c, returned: _r, has_more: _m, next_cursor: _n, budget: _b, freshness: _f, data_notice: _d, ...rest } = found.first;
   expect(rest).toEqual(totals);
   // Newest first.
@@ -196,10 +196,10 @@ describe('search_transactions', () => {
     const found = await everything({ query: 'soap' });
     expect(found.rows).toHaveLength(1);
     const soap = split.subtransactions.find((x: any) => x.memo === 'soap');
-    expect(found.rows[0]).toMatchObject({ id: soap.id, transaction_id: split.id, amount_milliunits: -15_000, category_name: 'Household Supplies' });
+    expect(found.rows[0]).toMatchObject({ id: soap.id, transaction_id: split.id, amount: -15_000, category_name: 'Household Supplies' });
     const whole = await everything({ payee_id: `Market Split ${unique}` });
-    expect(whole.rows.map((x) => x.amount_milliunits).sort((a, b) => a - b)).toEqual([-45_000, -15_000]);
-    expect(whole.first.total_milliunits).toBe(-60_000);
+    expect(whole.rows.map((x) => x.amount).sort((a, b) => a - b)).toEqual([-45_000, -15_000]);
+    expect(whole.first.total).toBe(-60_000);
     // The same filter, as a tool acting on matching transactions sees it: each transaction once.
     const replica = (await h.state.service()).replicas.peek(r.budget.id)!;
     const view = BudgetView.of(replica);

@@ -3,7 +3,8 @@
  * budget's currency's minor unit (cents in both demo budgets), as YNAB would show it, never a
  * tenth of a cent. Each checked tool is called through the real MCP client on both demo budgets,
  * in compact and full detail, on the middle of a month and on the first of one, and every
- * `*_milliunits` figure of its answer (in rows, totals, schedules, nested objects) is checked.
+ * money figure of its answer (a number with its `<name>_formatted` text beside it, in rows, totals,
+ * schedules, nested objects) is checked.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INSIGHTS } from '../../src/mcp/tools/insights.js';
@@ -29,12 +30,13 @@ const CHECKED: Record<string, Record<string, unknown>[]> = {
  */
 const PENDING: string[] = [];
 
-/** Every `*_milliunits` figure in an answer, with where it is. */
+/** Every money figure in an answer (a number, or a list of them, with `<name>_formatted` beside it), with where it is. */
 function amounts(value: unknown, path: string, out: [string, number][], money = false): [string, number][] {
   if (typeof value === 'number') {
     if (money) out.push([path, value]);
   } else if (Array.isArray(value)) value.forEach((v, i) => amounts(v, `${path}[${i}]`, out, money));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) amounts(v, `${path}.${k}`, out, money || k.endsWith('_milliunits'));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) amounts(v, `${path}.${k}`, out, money || (value as Record<string, unknown>)[`${k}_formatted`] !== undefined);
   return out;
 }
 

@@ -94,7 +94,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     expect(r.rows[0]).not.toHaveProperty('net_formatted');
     await expectShown(v, [
       r.budget.name,
-      ...r.rows.flatMap((row: any) => [row.name, money(row.net_milliunits), money(row.previous_net_milliunits)]),
+      ...r.rows.flatMap((row: any) => [row.name, money(row.net), money(row.previous_net)]),
       r.totals.net_formatted,
       r.totals.previous_net_formatted,
     ]);
@@ -111,13 +111,13 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     expect(r.months.length).toBeGreaterThan(1);
     // Compact months carry milliunits only and no net: the view writes them, and income minus spending.
     // The current month is answered apart; net worth as its change (health).
-    expect(r.months[0]).not.toHaveProperty('net_milliunits');
+    expect(r.months[0]).not.toHaveProperty('net');
     const rows = [...r.months, r.current_month];
     await expectShown(v, [
-      ...rows.flatMap((m: any) => [money(m.income_milliunits), money(m.spending_milliunits), money(m.income_milliunits - m.spending_milliunits)]),
+      ...rows.flatMap((m: any) => [money(m.income), money(m.spending), money(m.income - m.spending)]),
       r.totals.income_formatted,
       r.totals.spending_formatted,
-      money(r.totals.income_milliunits - r.totals.spending_milliunits),
+      money(r.totals.income - r.totals.spending),
       r.health.net_worth_change_formatted,
     ]);
     // One chart in compact detail: income and spending (two lines), a point per month per line.
@@ -146,15 +146,17 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     );
     const v = await show('forecast', { account_id: name }, theme);
     const r = v.result;
-    expect(r.below_zero).toMatchObject({ date: inTwenty, account_name: name, balance_milliunits: -400_000 });
-    const ends = Object.values(r.month_end_balances_milliunits) as number[];
-    await expectShown(v, [name, r.balance_today_formatted, r.lowest.balance_formatted, ...ends.map(money)]);
+    expect(r.below_zero).toMatchObject({ date: inTwenty, account_name: name, balance: -400_000 });
+    // The compact answer gives the month ends as text; the view reads the numbers from the same call in full detail.
+    const ends = Object.values(r.month_end_balances_formatted) as string[];
+    await expectShown(v, [name, r.balance_today_formatted, r.lowest.balance_formatted, ...ends]);
+    const full = ok(await h.call('forecast', { account_id: name, detail: 'full' }));
     expect(await v.view.locator('svg.chart').count()).toBe(1);
     expect(await v.view.locator('svg.chart line.mark').count()).toBe(1);
     expect(await v.view.locator('svg.chart text.mark').textContent()).toContain(name);
     // A point for today, each day with a change, and each month end after the last day.
-    const days = Object.keys(r.day_balances_milliunits);
-    const endsAfter = Object.keys(r.month_end_balances_milliunits).filter((m) => `${m}-28` > (days.at(-1) ?? ''));
+    const days = full.days.map((d: any) => d.date as string);
+    const endsAfter = full.months.map((m: any) => (m.month as string).slice(0, 7)).filter((m: string) => `${m}-28` > (days.at(-1) ?? ''));
     expect(await v.view.locator('svg.chart circle').count()).toBe(1 + days.length + endsAfter.length);
     await readable(v, theme);
     await photograph(v, `forecast-${theme}`);
@@ -244,13 +246,17 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
       strings.push(String(kind.count), kind.reason);
       for (const e of kind.examples) {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
-        // Compact examples carry milliunits only: the view writes them in the budget's currency.
-        expect(Object.keys(e).filter((k) => k.endsWith('_formatted'))).toEqual([]);
+        // Each money figure (a number with its formatted text beside it) is written in the budget's currency.
         for (const [k, val] of Object.entries(e))
-          if (k.endsWith('_milliunits') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_milliunits'))
+          if (
+            typeof val === 'number' &&
+            e[`${k}_formatted`] !== undefined &&
+            !k.startsWith('credit_') &&
+            !(kind.kind === 'card_payment_shortfall' && k === 'balance')
+          )
             strings.push(money(val as number));
         // A card owes the opposite of its (negative) balance, said without a minus.
-        if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance_milliunits)}`);
+        if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance)}`);
       }
     }
     await expectShown(v, strings);
@@ -306,7 +312,7 @@ describe('another currency', () => {
     expect(format.iso_code).toBe('EUR');
     const spending = await show('spending_summary', { budget_id: 'Haushalt Berlin', group_by: 'payee' });
     await expectShown(spending, [
-      ...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net_milliunits, format)]),
+      ...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net, format)]),
       spending.result.totals.net_formatted,
     ]);
     expect(await text(spending)).toMatch(/\d,\d\d€/);
@@ -342,12 +348,12 @@ describe('drill-down', () => {
     expect(expected.count).toBe(row.count);
     const drill = await text(v, '.drill');
     for (const t of expected.transactions) {
-      expect(drill).toContain(money(t.amount_milliunits));
+      expect(drill).toContain(money(t.amount));
       if (t.payee_name) expect(drill).toContain(t.payee_name);
     }
     expect(drill).toContain(`${expected.count} transactions`);
     expect(drill).toContain(`total ${expected.total_formatted}`);
-    expect(expected.total_formatted).toBe(money(row.net_milliunits));
+    expect(expected.total_formatted).toBe(money(row.net));
     await photograph(v, 'spending-drill');
     await finish(v);
   });
@@ -361,11 +367,11 @@ describe('drill-down', () => {
     expect(calls[0]!.arguments).toMatchObject({ spending_only: true, account_id: row.name });
     const listed = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(listed.count).toBe(row.count);
-    expect(listed.total_milliunits).toBe(row.net_milliunits);
+    expect(listed.total).toBe(row.net);
     // Without it the account's transfers and income would be listed too.
     const { spending_only: _, ...everything } = calls[0]!.arguments as Record<string, unknown>;
     expect(ok(await h.call('search_transactions', everything)).count).toBeGreaterThan(row.count);
-    expect(await text(v, '.drill')).toContain(`total ${money(row.net_milliunits)}`);
+    expect(await text(v, '.drill')).toContain(`total ${money(row.net)}`);
     await finish(v);
   });
 
@@ -381,7 +387,7 @@ describe('drill-down', () => {
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBeGreaterThan(0);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount));
     await finish(v);
   });
 
@@ -397,7 +403,7 @@ describe('drill-down', () => {
     expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month: month.month, top: 8 } }]);
     const expected = ok(await h.call('spending_summary', calls[0]!.arguments));
     const drill = await text(v, '.drill');
-    for (const row of expected.rows) expect(drill).toContain(money(row.net_milliunits));
+    for (const row of expected.rows) expect(drill).toContain(money(row.net));
     await finish(v);
   });
 
@@ -414,7 +420,7 @@ describe('drill-down', () => {
     expect(new Set(expected.transactions.map((t: any) => t.transaction_id ?? t.id)).size).toBe(unapproved.count);
     expect(await v.view.locator('.drill tbody tr').count()).toBe(expected.transactions.length);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount));
     if (expected.transactions.some((t: any) => t.transaction_id)) expect(drill).toContain('split line');
     await finish(v);
   });
@@ -436,7 +442,7 @@ describe('drill-down', () => {
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBeGreaterThan(0);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount));
     await finish(v);
   });
 
@@ -507,7 +513,7 @@ describe('a group that is no entity', () => {
     expect(none).toMatchObject({ id: null, name: 'No payee' });
     const named = v.result.rows.find((x: any) => !('id' in x) && !x.groups);
     expect(named).toBeDefined();
-    await expectShown(v, [none.name, money(none.net_milliunits)]);
+    await expectShown(v, [none.name, money(none.net)]);
     expect(await v.view.getByRole('button', { name: none.name, exact: true }).count()).toBe(0);
     expect(await v.view.getByRole('button', { name: named.name, exact: true }).count()).toBe(1);
     await finish(v);

@@ -54,7 +54,7 @@ describe.each(['reconcile', 'candidates-b', 'candidates-c'])('reconcile_account 
       const preview = ok(await h.call('reconcile_account', { account_id: name, statement_balance_milliunits: statement, statement_date: date }));
       expect(preview.difference.milliunits).toBe(-original.amount);
       expect(preview.explanations).toHaveLength(1);
-      expect(preview.explanations[0]).toMatchObject({ kind: 'possible_duplicate', count: 1, effect_milliunits: -original.amount });
+      expect(preview.explanations[0]).toMatchObject({ kind: 'possible_duplicate', count: 1, effect: -original.amount });
       expect(preview.explanations[0].transactions.map((t: any) => t.id).sort()).toEqual([original.id, twin].sort());
       expect(preview.unexplained.milliunits).toBe(0);
       expect(preview.message).toMatch(/^Not reconciled: the difference is explained: a transaction entered twice/);
@@ -82,8 +82,8 @@ describe.each(['reconcile', 'candidates-b', 'candidates-c'])('reconcile_account 
       const preview = ok(await h.call('reconcile_account', { account_id: name, statement_balance_milliunits: statement, statement_date: date }));
       expect(preview.difference.milliunits).toBe(difference);
       const near = preview.explanations.find((e: any) => e.kind === 'nearest');
-      expect(near.effect_milliunits).toBe(0);
-      expect(near.transactions[0]).toMatchObject({ id, amount_milliunits: -71_860, off_by_milliunits: 180, why: 'digits_swapped' });
+      expect(near.effect).toBe(0);
+      expect(near.transactions[0]).toMatchObject({ id, amount: -71_860, off_by: 180, why: 'digits_swapped' });
       // Every other one named is an uncleared transaction of the account within 5.00 of the difference.
       for (const t of near.transactions.slice(1)) {
         const raw = before.find((x) => x.id === t.id);

@@ -42,7 +42,7 @@ const bankRow = (t: any): Row => ({
   amount: t.amount,
   payee: t.transfer_account_id ? `ONLINE TRANSFER ${t.payee_name.replace(/^Transfer : /, '')}` : t.payee_name,
 });
-const effectOf = (preview: any, kind: string) => preview.explanations.find((e: any) => e.kind === kind)?.effect_milliunits;
+const effectOf = (preview: any, kind: string) => preview.explanations.find((e: any) => e.kind === kind)?.effect;
 
 /** The bank's statement of `first`…`last`: the account's transactions of those days as rows, and its balance. */
 function statement(raw: any[], first: string, last: string) {
@@ -105,7 +105,7 @@ describe('reconcile_account: the difference explained exactly', () => {
       const preview = await unchanged(args, raw);
       expect(preview.difference.milliunits).toBe(difference);
       expect(preview.explanations).toHaveLength(1);
-      expect(preview.explanations[0]).toMatchObject({ kind: expected.kind, count: 1, effect_milliunits: expected.effect });
+      expect(preview.explanations[0]).toMatchObject({ kind: expected.kind, count: 1, effect: expected.effect });
       expect(preview.explained.milliunits).toBe(difference);
       expect(preview.unexplained.milliunits).toBe(0);
       expect(preview.arithmetic).toBe(arithmetic(difference, difference));
@@ -158,9 +158,9 @@ describe('reconcile_account: the difference explained exactly', () => {
     expect(preview.difference.milliunits).toBe(difference);
     for (const [kind, effect] of Object.entries(expected)) expect(effectOf(preview, kind), kind).toBe(effect);
     const pairs = preview.explanations.find((e: any) => e.kind === 'amount_differs').pairs;
-    expect(pairs.find((p: any) => p.transaction.id === tipped.id).effect_milliunits).toBe(tipped.amount - 5_250);
-    expect(pairs.find((p: any) => p.transaction.id === slipped.id).effect_milliunits).toBe(-1_000);
-    expect(preview.explanations.reduce((n: number, e: any) => n + e.effect_milliunits, 0)).toBe(difference);
+    expect(pairs.find((p: any) => p.transaction.id === tipped.id).effect).toBe(tipped.amount - 5_250);
+    expect(pairs.find((p: any) => p.transaction.id === slipped.id).effect).toBe(-1_000);
+    expect(preview.explanations.reduce((n: number, e: any) => n + e.effect, 0)).toBe(difference);
     expect(preview.explained.milliunits).toBe(difference);
     expect(preview.unexplained.milliunits).toBe(0);
     expect(preview.message).toMatch(/^Not reconciled: the difference is explained: /);
@@ -190,7 +190,7 @@ describe('reconcile_account: what a statement leaves, explained', () => {
     expect(sum(booked) + renamed.amount).toBe(difference);
     const preview = await unchanged({ account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(rows) }, raw);
     const unsure = preview.explanations.find((e: any) => e.kind === 'unsure_match');
-    expect(unsure).toMatchObject({ count: 1, effect_milliunits: renamed.amount });
+    expect(unsure).toMatchObject({ count: 1, effect: renamed.amount });
     expect(unsure.rows[0].candidates.map((t: any) => t.id)).toEqual([renamed.id]);
     expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 } });
     expect(preview.message).toMatch(/^Not reconciled: the difference is explained: /);
@@ -239,7 +239,7 @@ async function beforeItsDays(first: string) {
   expect(difference).toBe(sum(uncleared));
   const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(days.map(bankRow)) };
   const { preview, result } = await confirmed(h, 'reconcile_account', args);
-  expect(preview.explanations).toEqual([expect.objectContaining({ kind: 'uncleared_sum', count: uncleared.length, effect_milliunits: difference })]);
+  expect(preview.explanations).toEqual([expect.objectContaining({ kind: 'uncleared_sum', count: uncleared.length, effect: difference })]);
   expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 }, to_clear: uncleared.length });
   const done = ok(result);
   expect(clearedBalance(await rawTransactions(h, budget, account), today)).toBe(balance);
@@ -290,7 +290,7 @@ describe('reconcile_account: the difference explained in part', () => {
     const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(rows) };
     const stopped = await unchanged(args, raw);
     expect(stopped).toMatchObject({ explained: { milliunits: explained }, unexplained: { milliunits: adjustment } });
-    expect(stopped.explanations).toEqual([expect.objectContaining({ kind: 'cleared_at_bank', count: booked.length, effect_milliunits: explained })]);
+    expect(stopped.explanations).toEqual([expect.objectContaining({ kind: 'cleared_at_bank', count: booked.length, effect: explained })]);
     expect(stopped.message).toContain(`(difference - explained: ${arithmetic(difference, explained)})`);
     expect(stopped.message).toContain(`create_adjustment: true to record the ${money(adjustment)} unexplained`);
 

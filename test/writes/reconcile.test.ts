@@ -42,7 +42,7 @@ describe('reconcile_account', () => {
     const args = { account_id: 'Everyday Checking', statement_balance_milliunits: clearedBalance(before, date), statement_date: date };
     const { preview, result } = await confirmed(h, 'reconcile_account', args);
     expect(preview.difference.milliunits).toBe(0);
-    expect(preview.to_reconcile).toMatchObject({ count: cleared.length, total_milliunits: cleared.reduce((n, t) => n + t.amount, 0) });
+    expect(preview.to_reconcile).toMatchObject({ count: cleared.length, total: cleared.reduce((n, t) => n + t.amount, 0) });
     expect(preview.note).toMatch(/cannot set the account's last_reconciled_at/);
     const done = ok(result);
     expect(done.reconciled).toBe(cleared.length);
@@ -110,6 +110,6 @@ describe('reconcile_account', () => {
       }),
     );
     const missing = preview.explanations.find((e: any) => e.kind === 'missing_from_ynab');
-    expect(missing).toMatchObject({ count: 1, effect_milliunits: -7_770, rows: [{ payee: 'Missing Merchant', amount_milliunits: -7_770 }] });
+    expect(missing).toMatchObject({ count: 1, effect: -7_770, rows: [{ payee: 'Missing Merchant', amount: -7_770 }] });
   }, 60_000);
 });

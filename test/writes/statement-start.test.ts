@@ -57,7 +57,7 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
     const preview = ok(await h.call('import_statement', args));
     expect(preview.before_start).toMatchObject({
       count: 2,
-      net_milliunits: net,
+      net: net,
       earliest,
       account_start: start,
       budget_first_month: firstMonth,
@@ -126,14 +126,14 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
       const cash = row('ATM WITHDRAWAL 001234');
       expect(cash.category).toBeUndefined();
       expect(cash.suggestion).toMatchObject({ category: null, ...(wallet ? { transfer_to: wallet.name } : {}) });
-      const refund = preview.rows.find((r: any) => r.status === 'new' && r.amount_milliunits === -bought.amount);
+      const refund = preview.rows.find((r: any) => r.status === 'new' && r.amount === -bought.amount);
       expect(refund.category).toBe(categoryName.get(same.category_id));
       const m = preview.rows.find((r: any) => r.status === 'matched' && r.line === rows.length + 1);
       const t = all.find((x: any) => x.id === m.id);
-      expect(m.matched).toEqual({ date: t.date, payee: t.payee_name, amount_milliunits: t.amount });
+      expect(m.matched).toEqual({ date: t.date, payee: t.payee_name, amount: t.amount });
       const { result } = await confirmed(h, 'import_statement', { account_id: NAME, content: csv(rows), columns: COLUMNS });
       const done = ok(result);
-      const made = done.created_rows.find((r: any) => r.amount_milliunits === -bought.amount);
+      const made = done.created_rows.find((r: any) => r.amount === -bought.amount);
       expect(made.category).toBe(refund.category);
       expect((await get(`/transactions/${made.id}`)).transaction.category_id).toBe(same.category_id);
       ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);

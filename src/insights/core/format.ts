@@ -34,6 +34,16 @@ export function moneyByKey(money: Money, figures: Record<string, number>): Recor
 }
 
 /**
+ * Figures keyed by a name, in a compact answer: the text in place of the number (`{ Netflix:
+ * "$15.49" }`, the member named `<concept>_formatted`), as issue 43 allows, since a name written
+ * twice (`Netflix`, `Netflix_formatted`) would cost a compact answer its items. Full detail gives
+ * the numbers (rows, or moneyByKey).
+ */
+export function textByKey(format: CurrencyFormat | null, figures: Record<string, number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, formatMilliunits(v, format)]));
+}
+
+/**
  * Outflow and inflow of a row or total: in full detail always; in compact detail only when both
  * are there, since otherwise the net (or total) says it all, the other being zero.
  */

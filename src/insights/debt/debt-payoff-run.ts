@@ -9,7 +9,7 @@ import { formatMilliunits, minorDigits, roundToMinor } from '../../api/money.js'
 import type * as E from '../../api/schemas/entities.js';
 import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
 import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
-import { moneyByKey, present, rowMoney } from '../core/format.js';
+import { moneyByKey, present, rowMoney, textByKey } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import { CREDIT_TYPES } from '../core/view.js';
 
@@ -136,9 +136,13 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
           // The payment the plans start from (the assumptions say whose); compact answers leave it to them.
           ...(full ? row('payment', d.minimumIn(first, d.balance, monthlyInterest(d.balance, d.rateIn(first), digits))) : {}),
           payoff: Object.fromEntries(plans.map((p) => [p.strategy, p.payoff[i]?.slice(0, 7) ?? null])),
-          // Payments left, the first in `first` (null: not paid off within 50 years).
-          payments: Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])),
-          interest: moneyByKey(ctx.money, Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!]))),
+          // Payments left, the first in `first` (null: not paid off within 50 years). Full detail
+          // only: a compact answer's payoff month says the same, and its room goes to quotable figures.
+          payments: full ? Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])) : null,
+          // Each plan's interest on this debt: full, the numbers beside their text; compact, the text (textByKey).
+          ...(full
+            ? { interest: moneyByKey(ctx.money, Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!]))) }
+            : { interest_formatted: textByKey(ctx.format, Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!]))) }),
           // Full detail only: compact answers give the payments, of which this is the difference.
           months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
           trap: traps.has(i) ? 'minimum barely covers interest' : null,
@@ -196,7 +200,16 @@ function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Reco
   const longest = plans.reduce((x, p) => (p.months.length > x.months.length ? p : x), plans[0]!);
   const owed = (p: PlanResult, k: number) => p.balances[k] ?? debts.map(() => 0);
   const months = longest.months.map((_, k) => k);
-  const series = (name: string, values: number[]) => ({ [name]: values, [`${name}_formatted`]: values.map((v) => formatMilliunits(v, ctx.format)) });
+  // A list ends at the month its balance reaches zero (the zeros after it say nothing).
+  const paid = (values: number[]) => {
+    let last = values.length - 1;
+    while (last > 0 && values[last] === 0 && values[last - 1] === 0) last--;
+    return values.slice(0, last + 1);
+  };
+  const series = (name: string, all: number[]) => {
+    const values = paid(all);
+    return { [name]: values, [`${name}_formatted`]: values.map((v) => formatMilliunits(v, ctx.format)) };
+  };
   return {
     months: longest.months.map((m) => m.slice(0, 7)),
     owed: Object.assign(

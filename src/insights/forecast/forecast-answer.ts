@@ -11,7 +11,7 @@ import { formatMilliunits } from '../../api/money.js';
 import type { Detected } from '../recurring/recurring-detect.js';
 import type { FlowEvent, Source } from './forecast-events.js';
 import { DAILY_DAYS, type Simulation } from './forecast-sim.js';
-import { moneyByKey, present, rowMoney } from '../core/format.js';
+import { moneyByKey, present, rowMoney, textByKey } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 
 export interface Forecasted {
@@ -112,8 +112,8 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           ...ctx.money('available_until_then', income.lowest.balance),
         }
       : null,
-    // Compact: one member per month and per day, its balance in milliunits with its text beside it
-    // ("2026-11": n, "2026-11_formatted": "…"); full: rows.
+    // Compact: one member per month and per day, its balance as text in the budget's currency
+    // (textByKey: a 24-month horizon's numbers and texts both would not fit 2 KB); full: rows.
     ...(full
       ? {
           months: sim.months.map((m) =>
@@ -127,7 +127,7 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           ),
           days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
         }
-      : { month_end_balances: moneyByKey(ctx.money, Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end]))), day_balances: dayMap }),
+      : { month_end_balances_formatted: textByKey(ctx.format, Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end]))) }),
     assumptions: said,
   };
   if (!full) fitDays(ctx, structured, dayMap, said, moved.largest_moves ?? []);
@@ -187,11 +187,11 @@ function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][
 /**
  * Compact past its share (a long horizon's months take room): the daily points leave from the
  * last, then the largest moves from the smallest (one stays), then the recurring items named (one
- * stays; all are counted).
+ * stays; all are counted), then the largest moves and the lowest point at a day's end.
  */
 function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
-  // Each day's balance beside its text: written again after each cut.
-  const write = () => (structured.day_balances = moneyByKey(ctx.money, days));
+  // Each day's balance as text: written again after each cut.
+  const write = () => (structured.day_balances_formatted = textByKey(ctx.format, days));
   write();
   const over = () => JSON.stringify(structured).length > COMPACT_CHARS;
   const dates = Object.keys(days);
@@ -201,7 +201,7 @@ function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days:
     write();
     structured.days_through = dates[dates.length - cut - 1] ?? 'none: detail "full" has them';
   }
-  if (!Object.keys(days).length) delete structured.day_balances;
+  if (!Object.keys(days).length) delete structured.day_balances_formatted;
   while (moves.length > 1 && over()) moves.pop();
   const recurring = said.find((a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a);
   while (recurring && recurring.recurring.length > 1 && over()) {
@@ -209,4 +209,6 @@ function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days:
     recurring.more = (recurring.more ?? 0) + 1;
   }
   if (over()) delete structured.largest_moves;
+  // A long horizon's month ends, each with its text, leave no room for the second lowest point (full has it).
+  if (over()) delete structured.lowest_at_day_end;
 }

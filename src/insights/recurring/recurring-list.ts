@@ -9,7 +9,7 @@
  * qualifies, the answer says why.
  */
 import { formatMilliunits } from '../../api/money.js';
-import { moneyByKey, present, rowMoney } from '../core/format.js';
+import { present, rowMoney, textByKey } from '../core/format.js';
 import { recurringItems, type ListedItem, type RecurringGroup } from './recurring-sources.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 
@@ -61,8 +61,8 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
 }
 
 /**
- * Compact: each group as payee name → monthly milliunits, each beside its formatted text
- * (`Netflix`, `Netflix_formatted`), the largest first (a name two accounts share gets its account
+ * Compact: each group as payee name → monthly amount formatted (`<group>_per_month_formatted`,
+ * textByKey; full detail gives the numbers), the largest first (a name two accounts share gets its account
  * in brackets), and the names whose price rose or whose amount varies.
  */
 function compactGroups(ctx: InsightContext, sorted: Map<RecurringGroup, ListedItem[]>, limit: number, only?: RecurringGroup): Record<string, unknown> {
@@ -80,7 +80,7 @@ function compactGroups(ctx: InsightContext, sorted: Map<RecurringGroup, ListedIt
       if (i.price_change) risen.push(n);
       if (i.varies) varies.push(n);
     });
-    out[`${g}_per_month`] = moneyByKey(ctx.money, rows);
+    out[`${g}_per_month_formatted`] = textByKey(ctx.format, rows);
     out[`${g}_more`] = list.length > shown.length ? list.length - shown.length : undefined;
   }
   if (!only) Object.assign(out, { price_rose: risen.length ? risen : undefined, amount_varies: varies.length ? varies : undefined });
