@@ -70,7 +70,7 @@ describe('card coverage', () => {
       const explained = row.overspent.reduce((s: number, o: any) => s + o.amount, 0);
       expect(row.carried).toBe(shortfall - Math.min(shortfall, explained));
       for (const m of row.cover_with_move_money) expect(m.to_category_id).toBe(a.name);
-      expect(row.cover_with_move_money.reduce((s: number, m: any) => s + m.amount, 0)).toBe(shortfall);
+      expect(row.cover_with_move_money.reduce((s: number, m: any) => s + m.amount_milliunits, 0)).toBe(shortfall);
     }
     // The store card: its opening debt carried, and the $30 of credit overspending in the quiet category.
     const storeRow = rows.find((x: any) => x.name === store.name);
@@ -79,7 +79,7 @@ describe('card coverage', () => {
     expect(storeRow.carried).toBe(-store.balance - storeHeld);
     // No category gives more than it holds, across all the cards' moves.
     const given = new Map<string, number>();
-    for (const row of rows) for (const m of row.cover_with_move_money) given.set(m.from_category_id, (given.get(m.from_category_id) ?? 0) + m.amount);
+    for (const row of rows) for (const m of row.cover_with_move_money) given.set(m.from_category_id, (given.get(m.from_category_id) ?? 0) + m.amount_milliunits);
     for (const [name, amount] of given) {
       const c = view.categories.find((x: any) => x.name === name);
       expect(c.category_group_name).not.toBe('Credit Card Payments');
