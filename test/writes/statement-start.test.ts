@@ -13,6 +13,8 @@ import { addDays, currentMonth } from '../../src/api/dates.js';
 import { foldText } from '../../src/shared/text.js';
 import { cleanPayeeName } from '../../src/statements/payee-text.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+
+const usd = (m: number) => `${m < 0 ? '-' : ''}$${(Math.abs(m) / 1000).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 import { COLUMNS, csv, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -130,7 +132,7 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
       expect(refund.category).toBe(categoryName.get(same.category_id));
       const m = preview.rows.find((r: any) => r.status === 'matched' && r.line === rows.length + 1);
       const t = all.find((x: any) => x.id === m.id);
-      expect(m.matched).toEqual({ date: t.date, payee: t.payee_name, amount: t.amount });
+      expect(m.matched).toEqual({ date: t.date, payee: t.payee_name, amount: t.amount, amount_formatted: usd(t.amount) });
       const { result } = await confirmed(h, 'import_statement', { account_id: NAME, content: csv(rows), columns: COLUMNS });
       const done = ok(result);
       const made = done.created_rows.find((r: any) => r.amount === -bought.amount);

@@ -66,6 +66,23 @@ export function txnShown(ctx: PlanContext, t: E.TransactionSummaryBase): Record<
 
 const money = (ctx: PlanContext, name: string, m: number) => moneyOf(ctx.shown, name, m);
 
+/** An explanation as the answer lists it: its ids left out (its transactions name them), its effect beside its text. */
+const explanationShown = (ctx: PlanContext, e: Explanation) => {
+  const { ids: _, ...shown } = e as Explanation & { ids?: string[] };
+  return { ...shown, effect_formatted: ctx.shown.money(e.effect) };
+};
+
+/** What applying reconciles: how many, their total, the last 20 listed. */
+const toReconcileShown = (ctx: PlanContext, list: readonly E.TransactionSummaryBase[]) => ({
+  count: list.length,
+  ...money(
+    ctx,
+    'total',
+    list.reduce((n, t) => n + t.amount, 0),
+  ),
+  transactions: list.slice(-20).map((t) => txnShown(ctx, t)),
+});
+
 async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const r = ctx.replica;
   const account = accountOf(r, a.account_id, 'account_id');
@@ -112,23 +129,14 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     ...money(ctx, 'difference', difference),
     ...(difference !== 0
       ? {
-          // Each explanation's effect beside its text (the list keeps the number for the verdict's sums).
-          explanations: explanations.map((e) => ({ ...('ids' in e ? (({ ids: _, ...shown }) => shown)(e) : e), effect_formatted: ctx.shown.money(e.effect) })),
+          explanations: explanations.map((e) => explanationShown(ctx, e)),
           ...money(ctx, 'explained', v.explained),
           ...money(ctx, 'unexplained', v.unexplained),
           arithmetic: v.arithmetic,
         }
       : {}),
     ...(clears.size ? { to_clear: clears.size } : {}),
-    to_reconcile: {
-      count: toReconcile.length,
-      ...money(
-        ctx,
-        'total',
-        toReconcile.reduce((n, t) => n + t.amount, 0),
-      ),
-      transactions: toReconcile.slice(-20).map((t) => txnShown(ctx, t)),
-    },
+    to_reconcile: toReconcileShown(ctx, toReconcile),
     ...(adjustment ? { adjustment: { ...money(ctx, 'amount', left), arithmetic: v.arithmetic } } : {}),
     note: LAST_RECONCILED_NOTE,
   };
