@@ -90,8 +90,8 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const v = await show('spending_summary', {}, theme);
     const r = v.result;
     expect(r.rows.length).toBeGreaterThan(3);
-    // Compact rows carry milliunits only: the view writes them in the budget's currency.
-    expect(r.rows[0]).not.toHaveProperty('net_formatted');
+    // Compact rows carry each figure's text (issue 43), the same the view writes in the budget's currency.
+    expect(r.rows[0].net_formatted).toBe(money(r.rows[0].net));
     await expectShown(v, [
       r.budget.name,
       ...r.rows.flatMap((row: any) => [row.name, money(row.net), money(row.previous_net)]),
