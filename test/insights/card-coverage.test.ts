@@ -79,7 +79,8 @@ describe('card coverage', () => {
     expect(storeRow.carried).toBe(-store.balance - storeHeld);
     // No category gives more than it holds, across all the cards' moves.
     const given = new Map<string, number>();
-    for (const row of rows) for (const m of row.cover_with_move_money) given.set(m.from_category_id, (given.get(m.from_category_id) ?? 0) + m.amount_milliunits);
+    for (const row of rows)
+      for (const m of row.cover_with_move_money) given.set(m.from_category_id, (given.get(m.from_category_id) ?? 0) + m.amount_milliunits);
     for (const [name, amount] of given) {
       const c = view.categories.find((x: any) => x.name === name);
       expect(c.category_group_name).not.toBe('Credit Card Payments');
