@@ -36,7 +36,21 @@ async function whereItWent(data: ViewData, month: string): Promise<HTMLElement> 
 
 /** The complete months, then the current one (answered apart, so rates and totals leave it out). */
 function monthsOf(r: Record<string, any>): Record<string, any>[] {
-  return [...((r.months ?? []) as Record<string, any>[]), ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
+  // Compact answers give the months as names and their figures as columns (by_month): rows again.
+  const c = r.by_month as Record<string, any[]> | undefined;
+  const rows = ((r.months ?? []) as any[]).map((m, i) =>
+    typeof m === 'string'
+      ? {
+          month: m,
+          income: c?.income?.[i],
+          income_formatted: c?.income_formatted?.[i],
+          spending: c?.spending?.[i],
+          spending_formatted: c?.spending_formatted?.[i],
+          ...(r.by_month?.partial_month === m ? { partial: true } : {}),
+        }
+      : m,
+  ) as Record<string, any>[];
+  return [...rows, ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
 }
 
 function render(data: ViewData, root: HTMLElement): void {
