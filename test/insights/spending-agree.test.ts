@@ -69,7 +69,7 @@ function spending(since: string, until: string): number {
 
 describe('spending, one definition', () => {
   it('cash_flow, spending_summary, the month view and the raw lines agree, month by month', async () => {
-    const flow = ok(await h.call('cash_flow', { months: 6 }));
+    const flow = ok(await h.call('cash_flow', { months: 6, detail: 'full' }));
     expect(flow.months).toHaveLength(6);
     for (const row of flow.months) {
       const until = row.month === thisMonth() ? today : lastDay(row.month);

@@ -98,7 +98,8 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
         ...flows(fig, g.outflow, g.inflow, full),
         ...fig('net', g.net),
         count: g.count,
-        ...fig(comparedName, compared(previousNet)),
+        // By month, compact: a month's previous period is the row before it, so said once, in the totals.
+        ...(!full && by === 'month' && comparedName === 'previous_net' ? {} : fig(comparedName, compared(previousNet))),
         ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
       }),
     };
