@@ -1,8 +1,8 @@
 /**
  * needs_attention as a checklist: each kind that found something with its count, reason and
  * examples (by what the kind is about: transactions, categories, accounts, the month), and the
- * kinds that found nothing; figures in the budget's currency (compact examples leave out what
- * full detail adds: dates, ids, what a payment category holds, cleared
+ * kinds that found nothing; figures as the server wrote them in the budget's currency (compact
+ * examples leave out what full detail adds: dates, ids, what a payment category holds, cleared
  * balances). Unapproved transactions open in full; a category example opens its transactions
  * this month; an account not reconciled lately opens what came since (by id, or by name in
  * compact detail: every tool takes names).

@@ -21,9 +21,9 @@ export interface ViewData {
   /** Milliunits in the budget's currency (without a symbol when the host passed no format). */
   money(milliunits: number): string;
   /**
-   * A figure of an answer (`name`, `name_formatted`): the server's formatted text when the answer
-   * carries it (every insight figure does), else the milliunits (`name`, or an API row's
-   * `name_milliunits`) written in the budget's currency; '' when the answer has neither.
+   * A figure of an answer (`name` in milliunits, `name_formatted`): the server's formatted text
+   * when the answer carries it, else the milliunits written in the budget's currency (answers that
+   * still say `name_milliunits` are read too); '' when the answer has neither.
    */
   figure(o: Record<string, any> | undefined, name: string): string;
   /** Whole units in the budget's currency, for chart axes. */

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { raw, rawLines, thisMonth, todayUtc, type Raw } from './raw.js';
+import { raw, rawLines, thisMonth, todayUtc, usd, type Raw } from './raw.js';
 
 let h: McpHarness;
 const u = Date.now().toString(36);
@@ -51,7 +51,7 @@ function compactOf(k: string, e: any): any {
   const figures = (...names: string[]) =>
     Object.fromEntries(
       names
-        .filter((n) => e[`${n}`] !== undefined)
+        .filter((n) => e[n] !== undefined)
         .flatMap((n) => [
           [n, e[n]],
           [`${n}_formatted`, e[`${n}_formatted`]],
@@ -67,7 +67,10 @@ function compactOf(k: string, e: any): any {
       return { name: e.name, ...figures('underfunded'), ...(e.due ? { due: e.due } : {}) };
     case 'card_payment_shortfall': {
       // Compact says why in a few words: the categories overspent on the card, and/or debt carried.
-      const why = [e.overspent.length ? `overspent: ${e.overspent.map((o: any) => o.category).join(', ')}` : '', e.carried > 0 ? 'debt carried' : ''];
+      const why = [
+        e.overspent_by_category.length ? `overspent: ${e.overspent_by_category.map((o: any) => o.category).join(', ')}` : '',
+        e.carried > 0 ? 'debt carried' : '',
+      ];
       return { name: e.name, ...figures('balance', 'shortfall'), why: why.filter(Boolean).join('; ') };
     }
     case 'upcoming_shortfall':
@@ -159,7 +162,7 @@ describe('needs_attention', () => {
       const credit = Math.min(Math.max(0, over - spent(c.id, false)), spent(c.id, true));
       const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
       const row = kind(res, 'overspent').examples.find((e: any) => e.id === c.id);
-      if (row) expect(row, c.name).toMatchObject({ overspent: over, type });
+      if (row) expect(row, c.name).toMatchObject({ overspent: over, overspent_formatted: usd(over), type });
     }
     const ours = view.categories.filter((c: any) => Object.values(cats).includes(c.id));
     expect(ours.map((c: any) => -c.balance).sort((a: number, b: number) => a - b)).toEqual([20_000, 20_000, 25_000]);
@@ -193,13 +196,14 @@ describe('needs_attention', () => {
         balance: a.balance,
         payment_available: payment.balance,
         shortfall: -a.balance - payment.balance,
+        shortfall_formatted: usd(-a.balance - payment.balance),
       });
     }
 
     // The wallet cannot cover the bill in three days (nothing else is scheduled on it within 14).
     expect(r.scheduled.filter((s) => s.account_id === wallet.id && !s.payee_name?.startsWith('Att Big Bill'))).toEqual([]);
     const walletRow = kind(res, 'upcoming_shortfall').examples.find((e: any) => e.id === wallet.id);
-    expect(walletRow).toMatchObject({ balance: wallet.balance, lowest_balance: -100_000, lowest_on: inThreeDays });
+    expect(walletRow).toMatchObject({ balance: wallet.balance, lowest_balance: -100_000, lowest_balance_formatted: '-$100.00', lowest_on: inThreeDays });
 
     const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const used = new Set(r.transactions.map((t) => t.account_id));
@@ -218,6 +222,7 @@ describe('needs_attention', () => {
       expect(rta.examples[0]).toMatchObject({
         month: last.month,
         ready_to_assign: last.to_be_budgeted,
+        ready_to_assign_formatted: usd(last.to_be_budgeted),
         state: last.to_be_budgeted < 0 ? 'negative' : 'waiting',
       });
   });
@@ -235,7 +240,7 @@ describe('needs_attention', () => {
     // Examples are dropped only from the end: a kind shows no more than the one before it does (or two).
     const shown = compact.attention.map((k: any) => k.examples.length);
     shown.forEach((n: number, i: number) => expect(n).toBeLessThanOrEqual(i ? Math.max(shown[i - 1], 1) : 2));
-    expect(Buffer.byteLength(JSON.stringify(compact.attention))).toBeLessThanOrEqual(1_400);
+    expect(Buffer.byteLength(JSON.stringify(compact.attention))).toBeLessThanOrEqual(1_580);
     for (const k of compact.attention) {
       const f = kind(full, k.kind);
       expect(k.examples, k.kind).toEqual(f.examples.slice(0, k.examples.length).map((e: any) => compactOf(k.kind, e)));

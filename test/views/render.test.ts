@@ -183,7 +183,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
         {
           account_id: checking.id,
           date: new Date().toISOString().slice(0, 10),
-          amount_milliunits: -Math.max(0, hobbies.balance) - 20_000,
+          amount_milliunits: -Math.max(0, hobbies.available) - 20_000,
           payee_name: 'Model Shop',
           category_id: hobbies.id,
         },
@@ -199,16 +199,16 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const categories = r.month.categories as any[];
     expect(categories.length).toBeGreaterThan(10);
     await expectShown(v, [
-      r.month.to_be_budgeted_formatted,
+      r.month.ready_to_assign_formatted,
       r.month.income_formatted,
-      r.month.budgeted_formatted,
+      r.month.assigned_formatted,
       r.month.activity_formatted,
       ...categories.flatMap((c) => {
         const f = formatted.get(c.id) as any;
         return [c.name, f.budgeted_formatted, f.activity_formatted, f.balance_formatted];
       }),
     ]);
-    const overspent = categories.filter((c) => c.balance < 0);
+    const overspent = categories.filter((c) => c.available < 0);
     expect(overspent.length, 'the demo month has an overspent category').toBeGreaterThan(0);
     expect(await v.view.locator('tr.over').count()).toBe(overspent.length);
     for (const c of overspent) expect(await v.view.locator('tr.over', { hasText: c.name }).locator('.badge').innerText()).toBe('overspent');
@@ -229,7 +229,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
         {
           account_id: card.id,
           date: new Date().toISOString().slice(0, 10),
-          amount_milliunits: -Math.max(0, category.balance) - 300_000,
+          amount_milliunits: -Math.max(0, category.available) - 300_000,
           payee_name: 'Coat Shop',
           category_id: category.id,
         },
@@ -246,15 +246,10 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
       strings.push(String(kind.count), kind.reason);
       for (const e of kind.examples) {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
-        // Each money figure (a number with its formatted text beside it) is written in the budget's currency.
+        // Compact examples carry each figure with its formatted text: the view shows that text.
         for (const [k, val] of Object.entries(e))
-          if (
-            typeof val === 'number' &&
-            e[`${k}_formatted`] !== undefined &&
-            !k.startsWith('credit_') &&
-            !(kind.kind === 'card_payment_shortfall' && k === 'balance')
-          )
-            strings.push(money(val as number));
+          if (k.endsWith('_formatted') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_formatted'))
+            strings.push(val as string);
         // A card owes the opposite of its (negative) balance, said without a minus.
         if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance)}`);
       }
@@ -320,7 +315,7 @@ describe('another currency', () => {
     await finish(spending);
 
     const month = await show('get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
-    const balances = month.result.month.categories.map((c: any) => formatMilliunits(c.balance, format));
+    const balances = month.result.month.categories.map((c: any) => formatMilliunits(c.available ?? 0, format));
     await expectShown(month, balances);
     expect(await text(month)).not.toContain('$');
     await finish(month);
@@ -378,7 +373,7 @@ describe('drill-down', () => {
   it('month: a category opens its transactions for the month', async () => {
     const v = await show('get_month', { month: 'current' });
     const r = v.result;
-    const category = r.month.categories.find((c: any) => c.activity < 0 && c.balance < 0) ?? r.month.categories.find((c: any) => c.activity < 0);
+    const category = r.month.categories.find((c: any) => c.activity < 0 && c.available < 0) ?? r.month.categories.find((c: any) => c.activity < 0);
     calls.length = 0;
     await v.view.getByRole('button', { name: category.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();
@@ -467,7 +462,7 @@ describe('drill-down', () => {
 });
 
 describe('a host that passes the result without its _meta', () => {
-  it('still shows the month, figures it computes written without a symbol rather than in a wrong currency, and offers no drill-down', async () => {
+  it('still shows the month, its figures as the server formatted them (never in a wrong currency), and offers no drill-down', async () => {
     const c = await viewCall(h, 'get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
     const { _meta: _dropped, ...bare } = c.result;
     const v = await host.show({
@@ -479,20 +474,12 @@ describe('a host that passes the result without its _meta', () => {
       callTool: async () => ({ content: [], isError: true }),
     });
     const categories = c.result.structuredContent.month.categories as any[];
-    const plain = {
-      iso_code: '',
-      example_format: '',
-      decimal_digits: 2,
-      decimal_separator: '.',
-      symbol_first: true,
-      group_separator: ',',
-      currency_symbol: '',
-      display_symbol: false,
-    };
+    // Every figure of the answer comes formatted in the budget's currency: the view computes none.
     await expectShown(v, [
       ...categories.map((x) => x.name),
-      ...categories.map((x) => formatMilliunits(x.balance, plain)),
-      c.result.structuredContent.month.to_be_budgeted_formatted,
+      // A figure that is zero is left out of a compact row: the view writes it, without a symbol.
+      ...categories.map((x) => x.available_formatted ?? '0.00'),
+      c.result.structuredContent.month.ready_to_assign_formatted,
     ]);
     expect(await text(v)).not.toContain('$');
     expect(await v.view.locator('button.link').count()).toBe(0);

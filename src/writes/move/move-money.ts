@@ -18,9 +18,9 @@ import { moneyPair, positive, taskWrite, type TaskPlan } from '../pipeline/task.
 import { moneyOf } from '../pipeline/after-state.js';
 
 const INPUT = {
-  from_category_id: NameOrId.describe('Id or name.'),
-  to_category_id: NameOrId.describe('Id or name.'),
-  ...moneyPair('Amount moved, above zero.'),
+  from_category_id: NameOrId,
+  to_category_id: NameOrId,
+  ...moneyPair('Amount moved in currency units, above zero.'),
   month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default).'),
   // A move that leaves the source overspent is previewed first (policy.ts); this skips that.
   allow_overspend: z.boolean().optional(),
