@@ -190,10 +190,10 @@ describe('the demo budget (issue 35 item 10)', () => {
     const rise = res.subscriptions.find((row: any) => row.price_change && !row.payee_name.endsWith(u));
     expect(rise, 'a demo subscription with a price change').toBeDefined();
     const paid = amounts(rise.payee_name);
-    expect(-paid.at(-1)!).toBe(rise.price_change.to);
-    expect(-paid.at(-2)!).toBe(rise.price_change.from);
-    expect(rise.price_change.to).toBeGreaterThan(rise.price_change.from);
-    const irregular = res.income.find((row: any) => row.varies && row.cadence === 'monthly' && !row.payee_name.endsWith(u) && row.amount > 500_000);
+    expect(-paid.at(-1)!).toBe(rise.price_change.new);
+    expect(-paid.at(-2)!).toBe(rise.price_change.old);
+    expect(rise.price_change.new).toBeGreaterThan(rise.price_change.old);
+    const irregular = res.incomes.find((row: any) => row.varies && row.cadence === 'monthly' && !row.payee_name.endsWith(u) && row.amount > 500_000);
     expect(irregular, 'demo income that varies').toBeDefined();
     const got = amounts(irregular.payee_name).slice(-6);
     expect(new Set(got).size).toBeGreaterThan(1);
@@ -206,7 +206,7 @@ describe('recurring', () => {
   it('lists the planted items by group with cadence, amounts, next date, annual cost and the price rise', async () => {
     const res = ok(await h.call('recurring', { detail: 'full' }));
     const find = (group: string, name: string) => res[group].find((r: any) => r.payee_name === name);
-    expect(find('income', PAY.name)).toMatchObject({
+    expect(find('incomes', PAY.name)).toMatchObject({
       cadence: 'monthly',
       amount: PAY.amount,
       annual: PAY.amount * 12,
@@ -222,9 +222,9 @@ describe('recurring', () => {
       cadence: 'monthly',
       amount: -STREAM.raised,
       annual: -STREAM.raised * 12,
-      price_change: { from: -STREAM.amount, to: -STREAM.raised, date: pastDates(STREAM.day, 1)[0] },
+      price_change: { old: -STREAM.amount, new: -STREAM.raised, date: pastDates(STREAM.day, 1)[0] },
     });
-    for (const g of ['subscriptions', 'bills', 'income']) expect(res.totals[g].per_year, g).toBe(res[g].reduce((s: number, r: any) => s + r.annual, 0));
+    for (const g of ['subscriptions', 'bills', 'incomes']) expect(res.totals[g].per_year, g).toBe(res[g].reduce((s: number, r: any) => s + r.annual, 0));
     const compact = await h.call('recurring', {});
     expect(Buffer.byteLength(compact.content[0].text, 'utf8')).toBeLessThanOrEqual(2048);
   });

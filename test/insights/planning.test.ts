@@ -75,7 +75,7 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
         const c = r.category.get(id);
         return !!c && (SUBSCRIPTION.test(c.name) || SUBSCRIPTION.test(c.group.name));
       });
-      const group = amount > 0 ? 'income' : sub ? 'subscriptions' : 'bills';
+      const group = amount > 0 ? 'incomes' : sub ? 'subscriptions' : 'bills';
       if (amount < 0 && shops.includes(s.payee_name)) {
         expect(a.left_out, s.payee_name).toContain(s.payee_name);
         expect(perMonth(a, group)[s.payee_name], s.payee_name).toBeUndefined();
@@ -92,7 +92,7 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     }
     expect(checked).toBeGreaterThanOrEqual(8);
     // The totals are the sums of the figures listed (nothing left out at this size).
-    for (const g of ['subscriptions', 'bills', 'income']) {
+    for (const g of ['subscriptions', 'bills', 'incomes']) {
       expect(a[`${g}_more`]).toBeUndefined();
       const values = Object.values(perMonth(a, g));
       expect(a.totals[g]).toMatchObject({ count: values.length, per_month: values.reduce((x, y) => x + y, 0) });

@@ -17,7 +17,7 @@ const NOT_MONEY = new RegExp(
   '^(' +
     [
       // counts
-      'count|[a-z_]*_count|[a-z_]*_more|more|returned|updated|created|reconciled|deleted|skipped|matched|unchanged|checked|would_change',
+      'count|[a-z_]*_count|[a-z_]*_sides|[a-z_]*_more|more|returned|updated|created|reconciled|deleted|skipped|matched|unchanged|checked|would_change',
       'rows|new|conflict|to_clear|cleared|groups|dates|transactions|agreeing|queue_size|unapproved|uncategorized|old|payments',
       'position|open|fully_funded|overspent_categories|unapproved_left|unapproved_uncategorized|moved_transactions|moved_scheduled|queue_grew',
       'overspent|due_underfunded|payment_short|reconcile_due|increased',
@@ -57,7 +57,26 @@ export function unquotable(value: unknown, path = '', counts = false): Finding[]
     else if (typeof v === 'number') {
       if (!counts && !NOT_MONEY.test(k) && typeof text !== 'string') out.push({ path: at, why: `a number with no ${k}_formatted beside it` });
     } else if (Array.isArray(v) && v.every((x) => typeof x === 'number') && Array.isArray(text) && text.length === v.length) continue;
+    else if (isMap(v) && isMap(text)) out.push(...byKey(v, text, at));
     else out.push(...unquotable(v, at, counts || (!Array.isArray(v) && NOT_MONEY.test(k))));
+  }
+  return out;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Figures keyed by a name or a strategy (`interest: { as_is: n }` beside `interest_formatted: {
+ * as_is: "…" }`): each number, or list of numbers, needs its text under the same key.
+ */
+function byKey(v: Record<string, unknown>, text: Record<string, unknown>, at: string): Finding[] {
+  const out: Finding[] = [];
+  for (const [key, x] of Object.entries(v)) {
+    const t = text[key];
+    const list = Array.isArray(x) && x.every((y) => typeof y === 'number');
+    if (typeof x === 'number' ? typeof t !== 'string' : list && !(Array.isArray(t) && t.length === (x as unknown[]).length))
+      out.push({ path: `${at}.${key}`, why: `a figure with no text under ${key} beside it` });
+    else if (!list && typeof x !== 'number') out.push(...unquotable(x, `${at}.${key}`));
   }
   return out;
 }

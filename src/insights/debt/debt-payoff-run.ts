@@ -9,7 +9,7 @@ import { formatMilliunits, minorDigits, roundToMinor } from '../../api/money.js'
 import type * as E from '../../api/schemas/entities.js';
 import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
 import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
-import { moneyByKey, present, rowMoney, textByKey } from '../core/format.js';
+import { present, rowMoney, textByKey } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import { CREDIT_TYPES } from '../core/view.js';
 
@@ -139,10 +139,9 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
           // Payments left, the first in `first` (null: not paid off within 50 years). Full detail
           // only: a compact answer's payoff month says the same, and its room goes to quotable figures.
           payments: full ? Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])) : null,
-          // Each plan's interest on this debt: full, the numbers beside their text; compact, the text (textByKey).
-          ...(full
-            ? { interest: moneyByKey(ctx.money, Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!]))) }
-            : { interest_formatted: textByKey(ctx.format, Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!]))) }),
+          // Each plan's interest on this debt, by strategy: full, the numbers and beside them their
+          // texts (`interest`, `interest_formatted`); compact, the texts (textByKey).
+          ...byStrategy(ctx, 'interest', Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!])), full),
           // Full detail only: compact answers give the payments, of which this is the difference.
           months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
           trap: traps.has(i) ? 'minimum barely covers interest' : null,
@@ -192,9 +191,14 @@ function trapped(ctx: InsightContext, debts: Debt[], base: PlanResult, first: st
   return out;
 }
 
+/** Figures by strategy (`as_is`, `avalanche`, …): the numbers (full detail) and their texts beside, under one name each. */
+function byStrategy(ctx: InsightContext, name: string, figures: Record<string, number>, full: boolean): Record<string, unknown> {
+  return { ...(full ? { [name]: figures } : {}), [`${name}_formatted`]: textByKey(ctx.format, figures) };
+}
+
 /**
- * Each month's end balances per strategy: the total, and each debt's, each list of milliunits
- * beside the same list formatted (`as_is`, `as_is_formatted`).
+ * Each month's end balances per strategy, a list a month (`months` says which): the total owed
+ * (`owed`, by strategy, beside `owed_formatted`), and each debt's (`debts`: its name and the same).
  */
 function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
   const longest = plans.reduce((x, p) => (p.months.length > x.months.length ? p : x), plans[0]!);
@@ -206,35 +210,15 @@ function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Reco
     while (last > 0 && values[last] === 0 && values[last - 1] === 0) last--;
     return values.slice(0, last + 1);
   };
-  const series = (name: string, all: number[]) => {
-    const values = paid(all);
-    return { [name]: values, [`${name}_formatted`]: values.map((v) => formatMilliunits(v, ctx.format)) };
+  const series = (values: (p: PlanResult) => number[]) => {
+    const lists = Object.fromEntries(plans.map((p) => [p.strategy, paid(values(p))]));
+    const texts = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.map((m) => formatMilliunits(m, ctx.format))]));
+    return { owed: lists, owed_formatted: texts };
   };
   return {
     months: longest.months.map((m) => m.slice(0, 7)),
-    owed: Object.assign(
-      {},
-      ...plans.map((p) =>
-        series(
-          p.strategy,
-          months.map((k) => owed(p, k).reduce((x, y) => x + y, 0)),
-        ),
-      ),
-    ),
-    by_debt: Object.fromEntries(
-      plans.map((p) => [
-        p.strategy,
-        Object.assign(
-          {},
-          ...debts.map((d, i) =>
-            series(
-              d.name,
-              months.map((k) => owed(p, k)[i] ?? 0),
-            ),
-          ),
-        ),
-      ]),
-    ),
+    ...series((p) => months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))),
+    debts: debts.map((d, i) => ({ name: d.name, ...series((p) => months.map((k) => owed(p, k)[i] ?? 0)) })),
   };
 }
 
