@@ -109,12 +109,22 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const v = await show('cash_flow', {}, theme);
     const r = v.result;
     expect(r.months.length).toBeGreaterThan(1);
-    // Compact months carry milliunits only and no net: the view writes them, and income minus spending.
-    // The current month is answered apart; net worth as its change (health).
-    expect(r.months[0]).not.toHaveProperty('net');
-    const rows = [...r.months, r.current_month];
+    // Compact months are names, their figures columns beside their texts (by_month), with no net:
+    // the view writes the texts, and income minus spending. The current month is answered apart;
+    // net worth as its change (health).
+    const c = r.by_month;
+    expect(c).not.toHaveProperty('net');
+    const rows = [
+      ...r.months.map((_: string, i: number) => ({
+        income: c.income[i],
+        income_formatted: c.income_formatted[i],
+        spending: c.spending[i],
+        spending_formatted: c.spending_formatted[i],
+      })),
+      r.current_month,
+    ];
     await expectShown(v, [
-      ...rows.flatMap((m: any) => [money(m.income), money(m.spending), money(m.income - m.spending)]),
+      ...rows.flatMap((m: any) => [m.income_formatted, m.spending_formatted, money(m.income - m.spending)]),
       r.totals.income_formatted,
       r.totals.spending_formatted,
       money(r.totals.income - r.totals.spending),
@@ -395,7 +405,7 @@ describe('drill-down', () => {
       .nth(v.result.months.length - 2)
       .click();
     await v.view.locator('.drill table').waitFor();
-    expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month: month.month, top: 8 } }]);
+    expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month, top: 8 } }]);
     const expected = ok(await h.call('spending_summary', calls[0]!.arguments));
     const drill = await text(v, '.drill');
     for (const row of expected.rows) expect(drill).toContain(money(row.net));
