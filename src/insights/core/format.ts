@@ -26,21 +26,22 @@ export function rowMoney(money: Money, _full: boolean): Money {
 }
 
 /**
- * Figures keyed by a plain word (a strategy, a month): `{ as_is: n, as_is_formatted: "…", … }`, so
- * each number keeps its text beside it.
- */
-export function moneyByKey(money: Money, figures: Record<string, number>): Record<string, number | string> {
-  return Object.assign({}, ...Object.entries(figures).map(([k, v]) => money(k, v)));
-}
-
-/**
  * Figures keyed by a name, in a compact answer: the text in place of the number (`{ Netflix:
  * "$15.49" }`, the member named `<concept>_formatted`), as issue 43 allows, since a name written
  * twice (`Netflix`, `Netflix_formatted`) would cost a compact answer its items. Full detail gives
- * the numbers (rows, or moneyByKey).
+ * the numbers (rows, or keyedMoney).
  */
 export function textByKey(format: CurrencyFormat | null, figures: Record<string, number>): Record<string, string> {
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, formatMilliunits(v, format)]));
+}
+
+/**
+ * Figures keyed by a name, a strategy or a month, as the vocabulary writes them: the numbers under
+ * their concept (`interest: { as_is: n }`) and beside them the texts under the same keys
+ * (`interest_formatted: { as_is: "…" }`); with `numbers` false (compact), the texts alone.
+ */
+export function keyedMoney(format: CurrencyFormat | null, name: string, figures: Record<string, number>, numbers = true): Record<string, unknown> {
+  return { ...(numbers ? { [name]: figures } : {}), [`${name}_formatted`]: textByKey(format, figures) };
 }
 
 /**

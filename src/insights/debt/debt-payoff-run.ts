@@ -9,7 +9,7 @@ import { formatMilliunits, minorDigits, roundToMinor } from '../../api/money.js'
 import type * as E from '../../api/schemas/entities.js';
 import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
 import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
-import { present, rowMoney, textByKey } from '../core/format.js';
+import { keyedMoney, present, rowMoney } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import { CREDIT_TYPES } from '../core/view.js';
 
@@ -140,8 +140,8 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
           // only: a compact answer's payoff month says the same, and its room goes to quotable figures.
           payments: full ? Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])) : null,
           // Each plan's interest on this debt, by strategy: full, the numbers and beside them their
-          // texts (`interest`, `interest_formatted`); compact, the texts (textByKey).
-          ...byStrategy(ctx, 'interest', Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!])), full),
+          // texts (`interest`, `interest_formatted`); compact, the texts (keyedMoney).
+          ...keyedMoney(ctx.format, 'interest', Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!])), full),
           // Full detail only: compact answers give the payments, of which this is the difference.
           months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
           trap: traps.has(i) ? 'minimum barely covers interest' : null,
@@ -189,11 +189,6 @@ function trapped(ctx: InsightContext, debts: Debt[], base: PlanResult, first: st
     out.set(i, `Minimum-payment trap: ${d.name}'s minimum (${money(minimum)}) barely covers its interest (${money(interest)} a month); at minimums it ${how}.`);
   });
   return out;
-}
-
-/** Figures by strategy (`as_is`, `avalanche`, …): the numbers (full detail) and their texts beside, under one name each. */
-function byStrategy(ctx: InsightContext, name: string, figures: Record<string, number>, full: boolean): Record<string, unknown> {
-  return { ...(full ? { [name]: figures } : {}), [`${name}_formatted`]: textByKey(ctx.format, figures) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { formatMilliunits } from '../../api/money.js';
 import type { Detected } from '../recurring/recurring-detect.js';
 import type { FlowEvent, Source } from './forecast-events.js';
 import { DAILY_DAYS, type Simulation } from './forecast-sim.js';
-import { moneyByKey, present, rowMoney, textByKey } from '../core/format.js';
+import { keyedMoney, present, rowMoney, textByKey } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 
 export interface Forecasted {
@@ -121,8 +121,10 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
               month: m.month,
               ...fig('end', m.end),
               ...fig('low', m.low),
-              accounts:
-                f.accounts.length > 1 ? moneyByKey(ctx.money, Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id) ?? id, b]))) : null,
+              // Each account's end balance by name (more than one chosen), the texts beside under the same names.
+              ...(f.accounts.length > 1
+                ? keyedMoney(ctx.format, 'balances', Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id) ?? id, b])))
+                : {}),
             }),
           ),
           days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),

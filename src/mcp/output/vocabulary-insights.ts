@@ -123,6 +123,7 @@ export const INSIGHT_ROWS: Record<string, Row> = {
   balance_today: ['money', 'Balance today.'],
   balance_at_end: ['money', 'Balance at the end.'],
   day_balances: ['money', 'Balance by day.', { keys: 'dates' }],
+  balances: ['money', "Each chosen account's balance, by account name.", NAMES],
   month_end_balances: ['money', 'Balance at each month end.', { keys: 'dates' }],
   end: ['money', 'Balance at the end of the month.'],
   low: ['money', 'Lowest balance in the month.'],
