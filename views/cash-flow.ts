@@ -1,8 +1,8 @@
 /**
  * cash_flow as trend lines: income and spending per month on one chart, net worth on its own
  * (its scale dwarfs the monthly flows), and the months as a table, in the budget's currency
- * (compact months carry milliunits only and leave the net, income minus spending, to the
- * reader: it is computed here, in integer milliunits). A month opens where its money went
+ * (compact months leave the net, income minus spending, to the reader: it is computed here, in
+ * integer milliunits). A month opens where its money went
  * (spending_summary for that month).
  */
 import { lineChart } from './chart.js';
@@ -36,14 +36,28 @@ async function whereItWent(data: ViewData, month: string): Promise<HTMLElement> 
 
 /** The complete months, then the current one (answered apart, so rates and totals leave it out). */
 function monthsOf(r: Record<string, any>): Record<string, any>[] {
-  return [...((r.months ?? []) as Record<string, any>[]), ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
+  // Compact answers give the months as names and their figures as columns (by_month): rows again.
+  const c = r.by_month as Record<string, any[]> | undefined;
+  const rows = ((r.months ?? []) as any[]).map((m, i) =>
+    typeof m === 'string'
+      ? {
+          month: m,
+          income: c?.income?.[i],
+          income_formatted: c?.income_formatted?.[i],
+          spending: c?.spending?.[i],
+          spending_formatted: c?.spending_formatted?.[i],
+          ...(r.by_month?.partial_month === m ? { partial: true } : {}),
+        }
+      : m,
+  ) as Record<string, any>[];
+  return [...rows, ...(r.current_month ? [{ ...r.current_month, partial: true }] : [])];
 }
 
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
   const months = monthsOf(r);
   // Compact answers give net worth's change (health) rather than each month's.
-  const byMonth = months.some((m) => m.net_worth_milliunits !== undefined);
+  const byMonth = months.some((m) => m.net_worth !== undefined);
   const health = (r.health ?? {}) as Record<string, any>;
   const panel = drillPanel();
   if (!months.length) {
@@ -55,9 +69,9 @@ function render(data: ViewData, root: HTMLElement): void {
   const short = (m: string) => data.date(m, { month: 'short' }) + (m.endsWith('-01-01') || m === names[0] ? ` ${m.slice(0, 4)}` : '');
   const long = (m: string) => data.date(m, { month: 'long', year: 'numeric' });
   const span = `${long(names[0]!)} – ${long(names.at(-1)!)}${partial ? ' (this month so far)' : ''}`;
-  const pick = (key: string) => ({ values: months.map((m) => m[`${key}_milliunits`] as number), labels: months.map((m) => data.figure(m, key)) });
+  const pick = (key: string) => ({ values: months.map((m) => m[key] as number), labels: months.map((m) => data.figure(m, key)) });
   // The net, where the answer leaves it out (compact): income minus spending.
-  const net = (o: Record<string, any>) => (o.net_milliunits ?? o.income_milliunits - o.spending_milliunits) as number;
+  const net = (o: Record<string, any>) => (o.net ?? o.income - o.spending) as number;
   const netFigure = (o: Record<string, any>) => (typeof o.net_formatted === 'string' ? o.net_formatted : data.money(net(o)));
 
   const flows = lineChart({

@@ -20,17 +20,17 @@ const POINTS = 9;
 
 /** The chart of a full answer's schedule, sampled to whole steps of months (the last month always kept). */
 function chart(data: ViewData, full: Record<string, any>): Node {
-  const s = full.schedule as { months: string[]; owed_milliunits: Record<string, number[]> } | undefined;
+  const s = full.schedule as { months: string[]; owed: Record<string, number[] | string[]> } | undefined;
   if (!s?.months.length) return h('p', { class: 'note' }, 'Nothing is owed.');
   const step = Math.max(1, Math.ceil(s.months.length / POINTS));
   const picks: number[] = [];
   for (let k = 0; k < s.months.length; k += step) picks.push(k);
   if (picks.at(-1) !== s.months.length - 1) picks.push(s.months.length - 1);
-  const plans = Object.keys(s.owed_milliunits).filter((p) => STRATEGIES[p]);
+  const plans = Object.keys(s.owed).filter((p) => STRATEGIES[p]);
   return lineChart({
     months: picks.map((k) => `${s.months[k]}-01`),
     series: plans.map((p) => {
-      const values = picks.map((k) => s.owed_milliunits[p]![k] ?? 0);
+      const values = picks.map((k) => (s.owed[p]![k] as number | undefined) ?? 0);
       return { name: STRATEGIES[p]!.label, color: STRATEGIES[p]!.color, values, labels: values.map((v) => data.money(v)) };
     }),
     axis: data.wholeMoney,
@@ -80,7 +80,7 @@ function render(data: ViewData, root: HTMLElement): void {
             {},
             h('td', {}, d.name),
             h('td', {}, d.interest_rate ?? ''),
-            ...names.map((p) => h('td', { class: 'num' }, `${month(d.payoff?.[p])} · ${data.money(d.interest_milliunits?.[p] ?? 0)}`)),
+            ...names.map((p) => h('td', { class: 'num' }, `${month(d.payoff?.[p])} · ${d.interest_formatted?.[p] ?? data.money(d.interest?.[p] ?? 0)}`)),
           ),
         ),
       ),

@@ -1,8 +1,9 @@
 /**
  * forecast as a line: the chosen accounts' balance from today, day by day where the answer has
  * days (the first 60) and at each month's end after, the first day an account goes below zero
- * marked, the headline figures as cards, and the months as a table. Compact answers key balances
- * by day and by month (milliunits only), full ones give rows: both are read.
+ * marked, the headline figures as cards, and the months as a table. The points come from a full
+ * answer's rows: a compact answer gives its balances as text only, so the view asks the same
+ * question in full detail.
  */
 import { lineChart } from './chart.js';
 import { h, show } from './dom.js';
@@ -13,23 +14,27 @@ interface Point {
   balance: number;
 }
 
-/** The month ends and days of either detail, as dated points. */
+/** The month ends and days of a full answer, as dated points. */
 function points(r: Record<string, any>): { months: Point[]; days: Point[] } {
-  const keyed = (o: Record<string, number> | undefined, date: (k: string) => string) =>
-    Object.entries(o ?? {}).map(([k, balance]) => ({ date: date(k), balance }));
-  const months: Point[] = Array.isArray(r.months)
-    ? r.months.map((m: Record<string, any>) => ({ date: monthEnd(m.month), balance: m.end_milliunits }))
-    : keyed(r.month_end_balances_milliunits, (k) => monthEnd(`${k}-01`));
-  const days: Point[] = Array.isArray(r.days)
-    ? r.days.map((d: Record<string, any>) => ({ date: d.date, balance: d.balance_milliunits }))
-    : keyed(r.day_balances_milliunits, (k) => k);
+  const months: Point[] = (r.months ?? []).map((m: Record<string, any>) => ({ date: monthEnd(m.month), balance: m.end }));
+  const days: Point[] = (r.days ?? []).map((d: Record<string, any>) => ({ date: d.date, balance: d.balance }));
   // The horizon's last month ends at its last day, not the month's.
   if (months.length && r.until < months.at(-1)!.date) months.at(-1)!.date = r.until;
   return { months, days };
 }
 
 function render(data: ViewData, root: HTMLElement): void {
-  const r = data.result;
+  if (Array.isArray(data.result.months)) return draw(data, root, data.result);
+  // A compact answer: the same call in full detail gives the balances as numbers.
+  show(root, h('h1', {}, 'Forecast'), h('p', { class: 'note' }, 'Loading the balances…'));
+  data.call('forecast', { ...data.input, detail: 'full' }).then(
+    (full) => draw(data, root, full),
+    (e: unknown) =>
+      show(root, h('h1', {}, 'Forecast'), h('p', { class: 'note' }, `The balances could not be loaded: ${e instanceof Error ? e.message : String(e)}`)),
+  );
+}
+
+function draw(data: ViewData, root: HTMLElement, r: Record<string, any>): void {
   const { months, days } = points(r);
   if (!months.length) {
     show(root, h('h1', {}, 'Forecast'), h('p', { class: 'note' }, 'Nothing to show.'));
@@ -37,7 +42,7 @@ function render(data: ViewData, root: HTMLElement): void {
   }
   // Today, each day with a change, then the month ends after the last day.
   const lastDay = days.at(-1)?.date ?? '';
-  const line: Point[] = [{ date: '', balance: r.balance_today_milliunits }, ...days, ...months.filter((m) => m.date > lastDay)];
+  const line: Point[] = [{ date: '', balance: r.balance_today }, ...days, ...months.filter((m) => m.date > lastDay)];
   const below = r.below_zero as Record<string, any> | null;
   const markAt = below
     ? Math.max(
@@ -79,12 +84,12 @@ function render(data: ViewData, root: HTMLElement): void {
       'div',
       { class: 'cards' },
       card('Today', data.figure(r, 'balance_today')),
-      card(`Lowest, ${data.date(r.lowest.date)}`, data.figure(r.lowest, 'balance'), r.lowest.balance_milliunits < 0 ? 'bad' : ''),
+      card(`Lowest, ${data.date(r.lowest.date)}`, data.figure(r.lowest, 'balance'), r.lowest.balance < 0 ? 'bad' : ''),
       card('Below zero', below ? `${below.account_name}, ${data.date(below.date)}` : 'Not before the end', below ? 'bad' : 'good'),
       card(
         income ? `Until ${income.payee_name ?? 'income'}, ${data.date(income.date)}` : 'Next income',
         income ? data.figure(income, 'available_until_then') : 'None ahead',
-        income && income.available_until_then_milliunits < 0 ? 'bad' : '',
+        income && income.available_until_then < 0 ? 'bad' : '',
       ),
     ),
     h('div', { class: 'legend' }, h('span', {}, h('i', { style: 'background:var(--worth)' }), 'balance of the chosen accounts')),

@@ -1,7 +1,7 @@
 /**
  * spending_summary as bars: one row per group (category, group, payee, account or month), this
- * period's net against the previous period's, in the budget's currency (compact rows carry
- * milliunits only; full ones their formatted text too). A row whose transactions can be listed
+ * period's net against the previous period's, in the budget's currency (the answer's formatted
+ * text). A row whose transactions can be listed
  * opens them (search_transactions over the same period and filters) in the drill-down panel,
  * naming the row by its id when the answer has one, else by its name (every tool takes names).
  */
@@ -26,7 +26,7 @@ function render(data: ViewData, root: HTMLElement): void {
   const previous = r.previous_period as { since: string; until: string };
   const rows = (r.rows ?? []) as Record<string, any>[];
   const panel = drillPanel();
-  const scale = Math.max(1, ...rows.flatMap((x) => [Math.abs(x.net_milliunits), Math.abs(x.previous_net_milliunits ?? 0)]));
+  const scale = Math.max(1, ...rows.flatMap((x) => [Math.abs(x.net), Math.abs(x.previous_net ?? 0)]));
   const width = (m: number) => `${Math.max(0.5, (Math.abs(m) / scale) * 100).toFixed(2)}%`;
   const scope = Object.fromEntries(SCOPE.filter((k) => data.input[k] !== undefined).map((k) => [k, data.input[k]]));
 
@@ -59,30 +59,30 @@ function render(data: ViewData, root: HTMLElement): void {
 
   const bars = h('div', { class: 'bars' });
   for (const row of rows) {
-    const inflow = row.net_milliunits > 0;
+    const inflow = row.net > 0;
     bars.append(
       rowName(row),
       h(
         'div',
         { class: 'track', 'aria-hidden': 'true' },
-        h('div', { class: `bar ${inflow ? 'inflow' : 'now'}`, style: `width:${width(row.net_milliunits)}` }),
-        h('div', { class: 'bar before', style: `width:${width(row.previous_net_milliunits ?? 0)}` }),
+        h('div', { class: `bar ${inflow ? 'inflow' : 'now'}`, style: `width:${width(row.net)}` }),
+        h('div', { class: 'bar before', style: `width:${width(row.previous_net ?? 0)}` }),
       ),
       h(
         'div',
         { class: 'num' },
         data.figure(row, 'net'),
         h('small', {}, `before: ${data.figure(row, 'previous_net')}`),
-        row.assigned_milliunits !== undefined ? h('small', {}, `assigned: ${data.figure(row, 'assigned')}`) : null,
+        row.assigned !== undefined ? h('small', {}, `assigned: ${data.figure(row, 'assigned')}`) : null,
       ),
     );
   }
 
   const t = r.totals as Record<string, any>;
   // Compact totals leave outflow and inflow out when the money went one way: the net is all of it.
-  const net = t.net_milliunits as number;
-  const outflow = t.outflow_milliunits === undefined ? data.money(Math.min(0, net)) : data.figure(t, 'outflow');
-  const inflow = t.inflow_milliunits === undefined ? data.money(Math.max(0, net)) : data.figure(t, 'inflow');
+  const net = t.net as number;
+  const outflow = t.outflow === undefined ? data.money(Math.min(0, net)) : data.figure(t, 'outflow');
+  const inflow = t.inflow === undefined ? data.money(Math.max(0, net)) : data.figure(t, 'inflow');
   show(
     root,
     h('h1', {}, by.title),

@@ -108,7 +108,7 @@ function monthlyReview(state: ServerState) {
       `1. spending_summary (month "${m}", group_by "category"): where the money went, each category's spending next to what was assigned and next to ${monthLabel(prev)} (previous_net). Name the largest categories and the biggest changes from last month.`,
       m === 'current'
         ? '2. needs_attention: overspent and underfunded categories, card payment shortfalls, bills an account cannot cover, unapproved or uncategorized transactions, and Ready to Assign (negative: more was assigned than there is, so say that first). Go through what it lists, most urgent first.'
-        : `2. get_month (month "${m}"): Ready to Assign (to_be_budgeted; negative means more was assigned than there is, so say that first), categories whose available (balance) is below zero, and goals still under-funded (goal_under_funded above zero).`,
+        : `2. get_month (month "${m}"): Ready to Assign (ready_to_assign; negative means more was assigned than there is, so say that first), categories whose available is below zero, and goals still under-funded (goal_under_funded above zero).`,
       `3. Where it helps, compare income and spending with earlier months: cash_flow (months 3), or get_month with month "${prev}".`,
       '4. For a question about particular purchases, search_transactions (a payee, a text, an amount) answers with the matches and their total.',
       'Finish with a short summary (three to six lines) and at most three concrete suggestions. If I then ask to cover an overspent category, move_money moves the money between categories in one call.',

@@ -52,6 +52,6 @@ describe('statement files in hosted mode', () => {
         columns: COLUMNS,
       }),
     );
-    expect(preview.rows[0]).toMatchObject({ payee: 'Hosted Path Shop', amount_milliunits: -6_540, status: 'new' });
+    expect(preview.rows[0]).toMatchObject({ payee: 'Hosted Path Shop', amount: -6_540, status: 'new' });
   }, 60_000);
 });

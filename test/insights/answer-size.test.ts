@@ -118,16 +118,16 @@ describe('shortened lists', () => {
       count: full.count,
       returned: first.occurrences.length,
       has_more: true,
-      inflow_milliunits: full.inflow_milliunits,
-      outflow_milliunits: full.outflow_milliunits,
+      inflow: full.inflow,
+      outflow: full.outflow,
     });
     const sum = (xs: any[], sign: number) =>
       xs
-        .map((o) => o.amount_milliunits)
+        .map((o) => o.amount)
         .filter((x) => Math.sign(x) === sign)
         .reduce((a, b) => a + b, 0);
-    expect(sum(full.occurrences, 1)).toBe(full.inflow_milliunits);
-    expect(sum(full.occurrences, -1)).toBe(full.outflow_milliunits);
+    expect(sum(full.occurrences, 1)).toBe(full.inflow);
+    expect(sum(full.occurrences, -1)).toBe(full.outflow);
     const rest: any[] = [];
     for (let cursor = first.next_cursor; cursor;) {
       const page = ok(await h.call('upcoming', { days: 30, cursor }));
@@ -135,8 +135,8 @@ describe('shortened lists', () => {
       cursor = page.has_more ? page.next_cursor : undefined;
     }
     const compact = [...first.occurrences, ...rest];
-    expect(compact.map((o) => [o.date, o.payee_name, o.amount_milliunits, o.projected_balance_milliunits])).toEqual(
-      full.occurrences.map((o: any) => [o.date, o.payee_name, o.amount_milliunits, o.projected_balance_milliunits]),
+    expect(compact.map((o) => [o.date, o.payee_name, o.amount, o.projected_balance])).toEqual(
+      full.occurrences.map((o: any) => [o.date, o.payee_name, o.amount, o.projected_balance]),
     );
   });
 
@@ -153,15 +153,14 @@ describe('shortened lists', () => {
 
   it('spending_summary compact rows add up to the totals; full detail gives ids, assigned and formatted figures', async () => {
     const compact = ok(await h.call('spending_summary', {}));
-    const full = ok(await h.call('spending_summary', { detail: 'full' }));
+    // The same rows: compact keeps 7 by default, full 10.
+    const full = ok(await h.call('spending_summary', { detail: 'full', top: 7 }));
     expect(compact.totals).toEqual(full.totals);
-    expect(compact.rows.reduce((s: number, r: any) => s + r.net_milliunits, 0)).toBe(compact.totals.net_milliunits);
+    expect(compact.rows.reduce((s: number, r: any) => s + r.net, 0)).toBe(compact.totals.net);
     expect(compact.rows.reduce((s: number, r: any) => s + r.count, 0)).toBe(compact.totals.count);
-    expect(compact.rows.map((r: any) => [r.name, r.net_milliunits, r.previous_net_milliunits])).toEqual(
-      full.rows.map((r: any) => [r.name, r.net_milliunits, r.previous_net_milliunits]),
-    );
+    expect(compact.rows.map((r: any) => [r.name, r.net, r.previous_net])).toEqual(full.rows.map((r: any) => [r.name, r.net, r.previous_net]));
     for (const r of full.rows.filter((x: any) => !x.groups))
-      expect(r).toMatchObject({ id: expect.any(String), net_formatted: expect.any(String), assigned_milliunits: expect.any(Number) });
+      expect(r).toMatchObject({ id: expect.any(String), net_formatted: expect.any(String), assigned: expect.any(Number) });
     for (const r of compact.rows) expect(r.id).toBeUndefined();
   });
 });

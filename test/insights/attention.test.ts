@@ -43,8 +43,8 @@ async function expectKind(res: any, k: string, ids: string[]) {
 }
 
 /**
- * An item as compact detail writes it: named (every tool takes names), figures in milliunits,
- * and only what the kind is about (a transaction's payee and amount; a category's or account's
+ * An item as compact detail writes it: named (every tool takes names), figures in milliunits
+ * beside their text (issue 43), and only what the kind is about (a transaction's payee and amount; a category's or account's
  * name and figure; no ids, dates of transactions, payment available or cleared balance).
  */
 function compactOf(k: string, e: any): any {

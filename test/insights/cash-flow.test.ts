@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { raw, shiftMonth, usd, type Raw } from './raw.js';
+import { raw, shiftMonth, usd, written, type Raw } from './raw.js';
 
 const CREDIT = new Set(['creditCard', 'lineOfCredit']);
 const now = new Date();
@@ -49,16 +49,17 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
   it('gives complete months, the current one apart, and rates and averages over the complete months', async () => {
     const res = ok(await h.call('cash_flow', {}));
     const expected = [6, 5, 4, 3, 2, 1].map((i) => shiftMonth(current, -i)).filter((m) => r.months.some((x) => x.month === m));
-    expect(res.months.map((m: any) => m.month)).toEqual(expected);
+    expect(res.months).toEqual(expected);
     const raws = expected.map((m) => r.months.find((x) => x.month === m));
     const income = raws.reduce((s, m) => s + m.income, 0);
     const spending = raws.reduce((s, m) => s - m.activity, 0);
-    res.months.forEach((row: any, i: number) =>
-      expect(row).toEqual({ month: expected[i], income_milliunits: raws[i].income, spending_milliunits: -raws[i].activity }),
-    );
+    // Compact: the months' figures as columns, each beside the same list in dollars.
+    const incomes = raws.map((m) => m.income);
+    const spent = raws.map((m) => -m.activity);
+    expect(res.by_month).toEqual({ income: incomes, income_formatted: incomes.map(usd), spending: spent, spending_formatted: spent.map(usd) });
     const cur = r.months.find((x) => x.month === current);
-    expect(res.current_month).toEqual({ month: current, income_milliunits: cur.income, spending_milliunits: -cur.activity });
-    expect(res.totals).toEqual({ income_milliunits: income, income_formatted: usd(income), spending_milliunits: spending, spending_formatted: usd(spending) });
+    expect(res.current_month).toEqual({ month: current, ...written('compact', { income: cur.income, spending: -cur.activity }) });
+    expect(res.totals).toEqual({ income: income, income_formatted: usd(income), spending: spending, spending_formatted: usd(spending) });
     expect(res.health.savings_rate_pct).toBe(tenths(income - spending, income));
 
     // Runway: cash over the average complete month's spending, rounded to the cent; its basis said.
@@ -76,10 +77,10 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const opening = r.transactions.filter((t) => t.payee_name === 'Starting Balance' && t.date >= first && t.date <= today);
     const added = opening.reduce((s, t) => s + t.amount, 0);
     const change = worth(today) - worth(dayBefore(first)) - added;
-    expect(res.health).toMatchObject({ net_worth_change_milliunits: change, net_worth_change_formatted: usd(change) });
+    expect(res.health).toMatchObject({ net_worth_change: change, net_worth_change_formatted: usd(change) });
     if (opening.length) {
       const names = [...new Set(opening.map((t) => r.account.get(t.account_id).name))].sort();
-      expect(res.health.accounts_added).toEqual({ names: names.join(', '), opening_balances_milliunits: added, opening_balances_formatted: usd(added) });
+      expect(res.health.accounts_added).toEqual({ names: names.join(', '), opening_balances: added, opening_balances_formatted: usd(added) });
     } else expect(res.health.accounts_added).toBeUndefined();
     expect(res.health.net_worth_covers).toBe(`all ${r.accounts.length} accounts`);
     const full = ok(await h.call('cash_flow', { months: 3, detail: 'full' }));
@@ -100,10 +101,10 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
   it('counts the current month in rates and totals with complete_months_only: false', async () => {
     const res = ok(await h.call('cash_flow', { months: 2, complete_months_only: false }));
     const months = [shiftMonth(current, -2), shiftMonth(current, -1), current];
-    expect(res.months.map((m: any) => m.month)).toEqual(months);
+    expect(res.months).toEqual(months);
     expect(res.current_month).toBeUndefined();
-    expect(res.months[2].partial).toBe(true);
+    expect(res.by_month.partial_month).toBe(current);
     const raws = months.map((m) => r.months.find((x) => x.month === m));
-    expect(res.totals.income_milliunits).toBe(raws.reduce((s, m) => s + m.income, 0));
+    expect(res.totals.income).toBe(raws.reduce((s, m) => s + m.income, 0));
   });
 });

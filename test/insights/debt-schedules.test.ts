@@ -85,17 +85,17 @@ describe.each(CASES)('debt_payoff on seed %s, %s', (seed, date) => {
       const minimum = Object.values(a.debt_minimum_payments as Record<string, number>)[0]!;
       const escrow = Object.values((a.debt_escrow_amounts ?? {}) as Record<string, number>)[0] ?? 0;
       const ref = amortize(-a.balance, rate, () => BigInt(minimum - escrow));
-      const res = ok(await h.call('debt_payoff', { strategy: 'as_is' }));
+      const res = ok(await h.call('debt_payoff', { strategy: 'as_is', detail: 'full' }));
       const row = res.debts.find((d: any) => d.name === name);
       expect(row.payments.as_is).toBe(ref.payments);
-      expect(row.interest_milliunits.as_is).toBe(ref.interest);
+      expect(row.interest.as_is).toBe(ref.interest);
       expect(row.payoff.as_is).toBe(shiftMonth(shiftMonth(thisMonth(), 1), ref.payments - 1).slice(0, 7));
     });
 
     it("gives the peer's car loan 53 payments and $1,972.80 of interest, and the terms' lengths", async () => {
-      const res = ok(await h.call('debt_payoff', { strategy: 'as_is' }));
+      const res = ok(await h.call('debt_payoff', { strategy: 'as_is', detail: 'full' }));
       const by = (n: string) => res.debts.find((d: any) => d.name === n);
-      expect(by('Peer Car Loan')).toMatchObject({ payments: { as_is: 53 }, interest_milliunits: { as_is: 1_972_800 } });
+      expect(by('Peer Car Loan')).toMatchObject({ payments: { as_is: 53 }, interest: { as_is: 1_972_800 } });
       expect(by('Lakeside Mortgage').payments.as_is).toBe(360);
       expect(by('Civic Car Loan').payments.as_is).toBe(60);
       expect(res.assumptions.join(' ')).toMatch(/to the cent, half up/);
@@ -111,9 +111,9 @@ describe.each(CASES)('debt_payoff on seed %s, %s', (seed, date) => {
         const m = i + onePercent(b);
         return m > 25_000n ? m : 25_000n;
       });
-      const res = ok(await h.call('debt_payoff', { strategy: 'as_is', apr: { [card.name]: 24.99 } }));
+      const res = ok(await h.call('debt_payoff', { strategy: 'as_is', apr: { [card.name]: 24.99 }, detail: 'full' }));
       const row = res.debts.find((d: any) => d.name === card.name);
-      expect(row).toMatchObject({ payments: { as_is: ref.payments }, interest_milliunits: { as_is: ref.interest }, trap: 'minimum barely covers interest' });
+      expect(row).toMatchObject({ payments: { as_is: ref.payments }, interest: { as_is: ref.interest }, trap: 'minimum barely covers interest' });
       expect(res.notices.join(' ')).toContain(`Minimum-payment trap: ${card.name}'s minimum`);
       expect(res.notices.join(' ')).toContain(`takes ${ref.payments} payments and ${usd(ref.interest)} of interest`);
       // A loan paying mostly interest early (the mortgage) is no trap.

@@ -39,7 +39,7 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
       (sum, o) => sum + (o.s.account_id === first.s.account_id ? o.s.amount : 0) - (o.s.transfer_account_id === first.s.account_id ? o.s.amount : 0),
       0,
     );
-    expect(res.occurrences[0].projected_balance_milliunits).toBe(balance + moved);
+    expect(res.occurrences[0].projected_balance).toBe(balance + moved);
     const both = await h.call('upcoming', { days: 5, to });
     expect(both.isError).toBe(true);
     expect(both.content[0].text).toMatch(/days or to, not both/);
@@ -80,8 +80,8 @@ describe('upcoming: a window, and what is overdue (issue 35 item 7a)', () => {
       expect(late.map((o) => o.s.payee_name)).toContain('Overdue Plumber');
       const res = ok(await h.call('upcoming', { detail: 'full' }));
       expect(res.overdue_count).toBe(late.length);
-      expect(res.overdue.map((o: any) => [o.date, o.scheduled_transaction_id, o.amount_milliunits])).toEqual(late.map((o) => [o.date, o.s.id, o.s.amount]));
-      expect(res.overdue_total_milliunits).toBe(late.reduce((sum, o) => sum + o.s.amount, 0));
+      expect(res.overdue.map((o: any) => [o.date, o.scheduled_transaction_id, o.amount])).toEqual(late.map((o) => [o.date, o.s.id, o.s.amount]));
+      expect(res.overdue_total).toBe(late.reduce((sum, o) => sum + o.s.amount, 0));
       // Not among the occurrences to come.
       expect(res.occurrences.some((o: any) => o.date < today)).toBe(false);
     } finally {
@@ -140,9 +140,9 @@ describe('upcoming', () => {
     }
     for (const o of res.occurrences) {
       const p = projected.get(`${o.date}/${o.scheduled_transaction_id}`)!;
-      expect(o, o.payee_name).toMatchObject({ projected_balance_milliunits: p, projected_balance_formatted: usd(p) });
+      expect(o, o.payee_name).toMatchObject({ projected_balance: p, projected_balance_formatted: usd(p) });
       const s = r.scheduled.find((x) => x.id === o.scheduled_transaction_id);
-      expect(o).toMatchObject({ amount_milliunits: s.amount, amount_formatted: usd(s.amount), frequency: s.frequency, account_name: s.account_name });
+      expect(o).toMatchObject({ amount: s.amount, amount_formatted: usd(s.amount), frequency: s.frequency, account_name: s.account_name });
     }
     const farm = res.occurrences.filter((o: any) => o.payee_name === 'Weekly Farm Box');
     expect(farm.length).toBeGreaterThanOrEqual(6);
@@ -153,13 +153,13 @@ describe('upcoming', () => {
       count: expected.length,
       returned: expected.length,
       has_more: false,
-      inflow_milliunits: inflow,
+      inflow: inflow,
       inflow_formatted: usd(inflow),
-      outflow_milliunits: outflow,
+      outflow: outflow,
       outflow_formatted: usd(outflow),
     });
 
-    // Compact (the default): pages of 7 occurrences, each when, who, from where, how much and
+    // Compact (the default): pages of 5 occurrences, each when, who, from where, how much and
     // what is left; every page totals every occurrence.
     const compact: any[] = [];
     let cursor: string | undefined;
@@ -168,12 +168,12 @@ describe('upcoming', () => {
       expect(page).toMatchObject({
         count: expected.length,
         returned: page.occurrences.length,
-        inflow_milliunits: inflow,
+        inflow: inflow,
         inflow_formatted: usd(inflow),
-        outflow_milliunits: outflow,
+        outflow: outflow,
         outflow_formatted: usd(outflow),
       });
-      expect(page.occurrences.length).toBe(Math.min(7, expected.length - compact.length));
+      expect(page.occurrences.length).toBe(Math.min(5, expected.length - compact.length));
       compact.push(...page.occurrences);
       cursor = page.has_more ? page.next_cursor : undefined;
     } while (cursor);
@@ -182,8 +182,10 @@ describe('upcoming', () => {
         date: o.date,
         payee_name: o.s.payee_name ?? undefined,
         account_name: o.s.account_name,
-        amount_milliunits: o.s.amount,
-        projected_balance_milliunits: projected.get(`${o.date}/${o.s.id}`),
+        amount: o.s.amount,
+        amount_formatted: usd(o.s.amount),
+        projected_balance: projected.get(`${o.date}/${o.s.id}`),
+        projected_balance_formatted: usd(projected.get(`${o.date}/${o.s.id}`)!),
       })),
     );
   });

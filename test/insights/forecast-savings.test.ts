@@ -71,7 +71,7 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
       expect(res.body.data.category.goal_type).toBeNull();
     }
     const after = ok(await h.call('forecast', { ...ARGS, until_date: until }));
-    expect(before.balance_today_milliunits).toBe(after.balance_today_milliunits);
-    expect(before.lowest.balance_milliunits - after.lowest.balance_milliunits).toBe(figure);
+    expect(before.balance_today).toBe(after.balance_today);
+    expect(before.lowest.balance - after.lowest.balance).toBe(figure);
   });
 });

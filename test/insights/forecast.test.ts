@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { raw, todayUtc } from './raw.js';
+import { raw, todayUtc, usd } from './raw.js';
 
 let h: McpHarness;
 const u = Date.now().toString(36);
@@ -110,25 +110,27 @@ describe('forecast', () => {
     const e = expected(until, { scheduled: true, recurring: true });
     const res = ok(await h.call('forecast', { account_id: ACCOUNT, months: 3 }));
     expect(res.until).toBe(until);
-    expect(res.balance_today_milliunits).toBe(start);
+    expect(res.balance_today).toBe(start);
     // Month ends: the last event's balance in each month, carried through months without one.
     let carried = start;
-    for (const [month, end] of Object.entries(res.month_end_balances_milliunits)) {
+    // Compact: each month end as text in the budget's currency.
+    const ends = res.month_end_balances_formatted as Record<string, string>;
+    for (const [month, end] of Object.entries(ends)) {
       carried = e.monthEnds[`${month}-01`] ?? carried;
-      expect(end, month).toBe(carried);
+      expect(end, month).toBe(usd(carried));
     }
-    expect(Object.keys(res.month_end_balances_milliunits)).toHaveLength(4);
-    expect(Object.values(res.month_end_balances_milliunits).at(-1)).toBe(e.balance);
+    expect(Object.keys(ends)).toHaveLength(4);
+    expect(Object.values(ends).at(-1)).toBe(usd(e.balance));
     // Days: each day whose balance changes, within 60 days.
     const daily = Object.fromEntries(Object.entries(e.days).filter(([d]) => d <= addDays(today, 60)));
-    expect(res.day_balances_milliunits).toEqual(daily);
+    expect(res.day_balances_formatted).toEqual(Object.fromEntries(Object.entries(daily).map(([d, b]) => [d, usd(b as number)])));
     expect(e.below).not.toBeNull();
-    expect(res.below_zero).toMatchObject({ date: e.below!.date, account_name: ACCOUNT, balance_milliunits: e.below!.balance });
+    expect(res.below_zero).toMatchObject({ date: e.below!.date, account_name: ACCOUNT, balance: e.below!.balance });
     expect(res.next_income).toMatchObject({
       date: e.pay!.date,
       payee_name: PAY.name,
-      amount_milliunits: PAY.amount,
-      available_until_then_milliunits: e.pay!.low,
+      amount: PAY.amount,
+      available_until_then: e.pay!.low,
     });
     expect(res.assumptions.join?.('') ?? JSON.stringify(res.assumptions)).toMatch(/counted once/);
   });
@@ -139,17 +141,17 @@ describe('forecast', () => {
     expect(items.map((i: any) => i.payee_name).sort()).toEqual([GYM.name, STREAM.name].sort());
     expect(items.find((i: any) => i.payee_name === STREAM.name)).toMatchObject({
       cadence: 'monthly',
-      amount_milliunits: STREAM.raised,
+      amount: STREAM.raised,
       next_date: monthly(STREAM.day, today, until)[0],
     });
     expect(full.assumptions.find((a: any) => typeof a === 'string' && a.includes('as scheduled'))).toContain(PAY.name);
 
     const scheduledOnly = expected(until, { scheduled: true, recurring: false });
-    expect(ok(await h.call('forecast', { account_id: ACCOUNT, months: 3, include: ['scheduled'], detail: 'full' })).months.at(-1).end_milliunits).toBe(
+    expect(ok(await h.call('forecast', { account_id: ACCOUNT, months: 3, include: ['scheduled'], detail: 'full' })).months.at(-1).end).toBe(
       scheduledOnly.balance,
     );
     const recurringOnly = expected(until, { scheduled: false, recurring: true });
-    expect(ok(await h.call('forecast', { account_id: ACCOUNT, months: 3, include: ['recurring'], detail: 'full' })).months.at(-1).end_milliunits).toBe(
+    expect(ok(await h.call('forecast', { account_id: ACCOUNT, months: 3, include: ['recurring'], detail: 'full' })).months.at(-1).end).toBe(
       recurringOnly.balance,
     );
   });
@@ -158,7 +160,7 @@ describe('forecast', () => {
     const e = expected(until, { scheduled: true, recurring: true });
     const res = ok(await h.call('forecast', { account_id: ACCOUNT, until_date: 'next payday' }));
     expect(res.until).toBe(e.pay!.date);
-    expect(res.next_income.available_until_then_milliunits).toBe(e.pay!.low);
+    expect(res.next_income.available_until_then).toBe(e.pay!.low);
     const bad = await h.call('forecast', { account_id: ACCOUNT, until_date: 'soon' });
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(/until_date.*YYYY-MM-DD or "next payday"/);
@@ -188,15 +190,15 @@ describe('the demo budget (issue 35 item 10)', () => {
     const rise = res.subscriptions.find((row: any) => row.price_change && !row.payee_name.endsWith(u));
     expect(rise, 'a demo subscription with a price change').toBeDefined();
     const paid = amounts(rise.payee_name);
-    expect(-paid.at(-1)!).toBe(rise.price_change.to_milliunits);
-    expect(-paid.at(-2)!).toBe(rise.price_change.from_milliunits);
-    expect(rise.price_change.to_milliunits).toBeGreaterThan(rise.price_change.from_milliunits);
-    const irregular = res.income.find((row: any) => row.varies && row.cadence === 'monthly' && !row.payee_name.endsWith(u) && row.amount_milliunits > 500_000);
+    expect(-paid.at(-1)!).toBe(rise.price_change.new);
+    expect(-paid.at(-2)!).toBe(rise.price_change.old);
+    expect(rise.price_change.new).toBeGreaterThan(rise.price_change.old);
+    const irregular = res.incomes.find((row: any) => row.varies && row.cadence === 'monthly' && !row.payee_name.endsWith(u) && row.amount > 500_000);
     expect(irregular, 'demo income that varies').toBeDefined();
     const got = amounts(irregular.payee_name).slice(-6);
     expect(new Set(got).size).toBeGreaterThan(1);
     const [a, b] = [...got].sort((x, y) => x - y).slice(2, 4);
-    expect(irregular.amount_milliunits, 'the median of the last six').toBe(Math.round((a! + b!) / 2));
+    expect(irregular.amount, 'the median of the last six').toBe(Math.round((a! + b!) / 2));
   });
 });
 
@@ -204,26 +206,25 @@ describe('recurring', () => {
   it('lists the planted items by group with cadence, amounts, next date, annual cost and the price rise', async () => {
     const res = ok(await h.call('recurring', { detail: 'full' }));
     const find = (group: string, name: string) => res[group].find((r: any) => r.payee_name === name);
-    expect(find('income', PAY.name)).toMatchObject({
+    expect(find('incomes', PAY.name)).toMatchObject({
       cadence: 'monthly',
-      amount_milliunits: PAY.amount,
-      annual_milliunits: PAY.amount * 12,
+      amount: PAY.amount,
+      annual: PAY.amount * 12,
       next_date: monthly(PAY.day, today, until)[0],
     });
     expect(find('bills', GYM.name)).toMatchObject({
       cadence: 'monthly',
-      amount_milliunits: -GYM.amount,
-      annual_milliunits: -GYM.amount * 12,
+      amount: -GYM.amount,
+      annual: -GYM.amount * 12,
       last_date: pastDates(GYM.day, 1)[0],
     });
     expect(find('subscriptions', STREAM.name)).toMatchObject({
       cadence: 'monthly',
-      amount_milliunits: -STREAM.raised,
-      annual_milliunits: -STREAM.raised * 12,
-      price_change: { from_milliunits: -STREAM.amount, to_milliunits: -STREAM.raised, date: pastDates(STREAM.day, 1)[0] },
+      amount: -STREAM.raised,
+      annual: -STREAM.raised * 12,
+      price_change: { old: -STREAM.amount, new: -STREAM.raised, date: pastDates(STREAM.day, 1)[0] },
     });
-    for (const g of ['subscriptions', 'bills', 'income'])
-      expect(res.totals[g].per_year_milliunits, g).toBe(res[g].reduce((s: number, r: any) => s + r.annual_milliunits, 0));
+    for (const g of ['subscriptions', 'bills', 'incomes']) expect(res.totals[g].per_year, g).toBe(res[g].reduce((s: number, r: any) => s + r.annual, 0));
     const compact = await h.call('recurring', {});
     expect(Buffer.byteLength(compact.content[0].text, 'utf8')).toBeLessThanOrEqual(2048);
   });

@@ -8,7 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { occurrences } from './occurrences.js';
-import { raw, todayUtc, usd } from './raw.js';
+import { dollars, raw, todayUtc, usd } from './raw.js';
+
+/** A compact recurring group's monthly amounts (given as text), in milliunits. */
+const perMonth = (a: any, group: string): Record<string, number> =>
+  Object.fromEntries(Object.entries(a[`${group}_per_month_formatted`] ?? {}).map(([k, v]) => [k, dollars(v as string)]));
 
 const DATES = ['2026-03-16T12:00:00Z', '2026-04-01T12:00:00Z'];
 const CASES = [1, 2, 3].flatMap((seed) => DATES.map((now) => ({ seed, now })));
@@ -71,15 +75,15 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
         const c = r.category.get(id);
         return !!c && (SUBSCRIPTION.test(c.name) || SUBSCRIPTION.test(c.group.name));
       });
-      const group = amount > 0 ? 'income' : sub ? 'subscriptions' : 'bills';
+      const group = amount > 0 ? 'incomes' : sub ? 'subscriptions' : 'bills';
       if (amount < 0 && shops.includes(s.payee_name)) {
         expect(a.left_out, s.payee_name).toContain(s.payee_name);
-        expect(a[`${group}_per_month_milliunits`][s.payee_name], s.payee_name).toBeUndefined();
+        expect(perMonth(a, group)[s.payee_name], s.payee_name).toBeUndefined();
         continue;
       }
       const monthly = cents(cents(Math.abs(amount) * PER_YEAR[s.frequency]!) / 12);
       // A name two accounts share is written with its account.
-      const rows = a[`${group}_per_month_milliunits`];
+      const rows = perMonth(a, group);
       const shown = rows[s.payee_name] ?? rows[`${s.payee_name} (${account.name})`];
       // A price rise the history shows after the schedule's amount is what comes next.
       if (a.price_rose?.includes(s.payee_name)) expect(shown, s.payee_name).toBeGreaterThan(monthly);
@@ -88,18 +92,18 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     }
     expect(checked).toBeGreaterThanOrEqual(8);
     // The totals are the sums of the figures listed (nothing left out at this size).
-    for (const g of ['subscriptions', 'bills', 'income']) {
+    for (const g of ['subscriptions', 'bills', 'incomes']) {
       expect(a[`${g}_more`]).toBeUndefined();
-      const values = Object.values(a[`${g}_per_month_milliunits`]) as number[];
-      expect(a.totals[g]).toMatchObject({ count: values.length, per_month_milliunits: values.reduce((x, y) => x + y, 0) });
+      const values = Object.values(perMonth(a, g));
+      expect(a.totals[g]).toMatchObject({ count: values.length, per_month: values.reduce((x, y) => x + y, 0) });
     }
     // History adds what is not scheduled: the Verizon bill is in no schedule.
     expect(r.scheduled.some((s) => s.payee_name === 'Verizon Wireless')).toBe(false);
-    expect(a.bills_per_month_milliunits['Verizon Wireless']).toBeGreaterThan(0);
+    expect(perMonth(a, 'bills')['Verizon Wireless']).toBeGreaterThan(0);
     // Weekly coffee at varying amounts is shopping, not a bill.
     const coffee = r.transactions.filter((t) => t.payee_name === 'Blue Bottle Coffee' && t.date >= shift(today, -90));
     expect(coffee.length).toBeGreaterThanOrEqual(10);
-    expect(a.bills_per_month_milliunits['Blue Bottle Coffee']).toBeUndefined();
+    expect(perMonth(a, 'bills')['Blue Bottle Coffee']).toBeUndefined();
     expect(a.left_out).toContain('Blue Bottle Coffee');
   });
 
@@ -133,7 +137,7 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     const usual = [...old].sort((x, y) => x - y)[1]! / 2 + [...old].sort((x, y) => x - y)[2]! / 2;
     const rec = ok(await h.call('recurring', {}));
     expect(rec.price_rose).toContain(name);
-    expect(rec.subscriptions_per_month_milliunits[name]).toBe(-mine[5].amount);
+    expect(rec.subscriptions_per_month_formatted[name]).toBe(usd(-mine[5].amount));
     const att = ok(await h.call('needs_attention', { kind: 'price_increase', detail: 'full' })).attention[0];
     expect(att.examples.find((e: any) => e.name === name)).toMatchObject({ old: usual, new: mine[5].amount, date: mine[4].date });
   });
@@ -154,7 +158,7 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
       else leaving += n * s.amount;
     }
     expect(kept).toBeLessThan(0);
-    expect(res).toMatchObject({ outflow_to_budget_accounts_milliunits: kept, outflow_leaving_budget_milliunits: leaving, outflow_milliunits: kept + leaving });
+    expect(res).toMatchObject({ outflow_to_budget_accounts: kept, outflow_leaving_budget: leaving, outflow: kept + leaving });
   });
 
   it('forecast with assigned spending keeps savings targets in the bank; its lowest point at a day end is one of its days', async () => {
@@ -172,10 +176,10 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     const assigned = res.moves.filter((m: any) => m.source === 'assigned').map((m: any) => m.name);
     expect(assigned.length).toBeGreaterThan(0);
     for (const c of savings) expect(assigned).not.toContain(`assigned: ${c.name}`);
-    const ends = [res.balance_today_milliunits, ...res.days.map((d: any) => d.balance_milliunits)];
+    const ends = [res.balance_today, ...res.days.map((d: any) => d.balance)];
     const dayEnd = res.lowest_at_day_end ?? res.lowest;
-    expect(dayEnd.balance_milliunits).toBe(Math.min(...ends));
-    expect(res.lowest.balance_milliunits).toBeLessThanOrEqual(dayEnd.balance_milliunits);
+    expect(dayEnd.balance).toBe(Math.min(...ends));
+    expect(res.lowest.balance).toBeLessThanOrEqual(dayEnd.balance);
     expect(res.lowest.at).toBe(res.lowest_at_day_end ? 'within a day, outflows first' : "a day's end");
     const compact = await h.call('forecast', { include: ['scheduled', 'recurring', 'assigned'] });
     expect(bytes(compact)).toBeLessThanOrEqual(2048);
@@ -206,8 +210,8 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     expect(up.count).toBe(0);
     expect(up.overdue_count).toBe(late.length);
     const amounts = late.map((o) => o.s.amount);
-    expect(up.overdue_inflow_milliunits).toBe(amounts.filter((x) => x > 0).reduce((x, y) => x + y, 0));
-    expect(up.overdue_outflow_milliunits).toBe(amounts.filter((x) => x < 0).reduce((x, y) => x + y, 0));
+    expect(up.overdue_inflow).toBe(amounts.filter((x) => x > 0).reduce((x, y) => x + y, 0));
+    expect(up.overdue_outflow).toBe(amounts.filter((x) => x < 0).reduce((x, y) => x + y, 0));
 
     const checking = r.accounts.find((a) => a.name === 'Everyday Checking');
     const mine = late.filter((o) => o.s.account_id === checking.id || o.s.transfer_account_id === checking.id);
@@ -217,6 +221,6 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     expect(said).toContain(`Overdue scheduled: ${mine.length} past their date and not entered (${usd(total)}), counted today`);
     const due = fc.moves.filter((m: any) => m.due);
     expect(due.every((m: any) => m.date === later)).toBe(true);
-    expect(due.reduce((t: number, m: any) => t + m.amount_milliunits, 0)).toBe(total);
+    expect(due.reduce((t: number, m: any) => t + m.amount, 0)).toBe(total);
   });
 });

@@ -152,16 +152,23 @@ export const thisMonth = () => `${todayUtc().slice(0, 7)}-01`;
 
 export type Detail = 'compact' | 'full';
 
+/** A US-dollar text back to milliunits ("-$1,234.56" → -1234560), for figures a compact answer gives as text only. */
+export function dollars(text: string): number {
+  const m = /^(-?)\$([\d,]+)\.(\d\d)$/.exec(text);
+  if (!m) throw new Error(`not a dollar amount: ${text}`);
+  return (m[1] ? -1 : 1) * (Number(m[2]!.replace(/,/g, '')) * 1000 + Number(m[3]) * 10);
+}
+
 /**
- * Figures as an insight answer writes them, from expectations computed here: in full detail
- * each as milliunits and in US dollars; in compact detail a row's figures in milliunits only
- * (`headline`: a total's, which keep their dollars in both details).
+ * Figures as an insight answer writes them, from expectations computed here: each as milliunits
+ * and in US dollars, in both details (issue 43: compact rows too). `detail` and `headline` are
+ * kept for the callers: they once told a compact row's milliunits-only figures apart.
  */
-export function written(detail: Detail, figures: Record<string, number>, headline = false): Record<string, number | string> {
+export function written(_detail: Detail, figures: Record<string, number>, _headline = false): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   for (const [k, v] of Object.entries(figures)) {
-    out[`${k}_milliunits`] = v;
-    if (detail === 'full' || headline) out[`${k}_formatted`] = usd(v);
+    out[`${k}`] = v;
+    out[`${k}_formatted`] = usd(v);
   }
   return out;
 }

@@ -56,7 +56,7 @@ describe.each(CASES)('seed $seed, unused until $now', ({ seed, now }) => {
         'No repeating scheduled transaction in an open on-budget account, and no payee charged 3+ times at a steady interval that is still going: ' +
           `latest transaction ${latest}; a series is stale once its latest is more than 1.5 intervals before today (${today}).`,
       );
-      for (const g of ['subscriptions', 'bills', 'income']) expect(a.totals[g]).toMatchObject({ count: 0, per_month_milliunits: 0 });
+      for (const g of ['subscriptions', 'bills', 'incomes']) expect(a.totals[g]).toMatchObject({ count: 0, per_month: 0 });
     }
   });
 });

@@ -33,11 +33,11 @@ describe('spending_summary averages', () => {
     const until = lastDay(shiftMonth(thisMonth(), -1));
     const res = ok(await h.call('spending_summary', { since_date: first, until_date: until, group_by: 'month' }));
     const net = sumsOf(activityLines(r, first, until)).net;
-    expect(res.totals.net_milliunits).toBe(net);
+    expect(res.totals.net).toBe(net);
     expect(res.totals.months).toBe(6);
-    expect(res.totals.average_month_net_milliunits).toBe(centsAverage(net, 6));
+    expect(res.totals.average_month_net).toBe(centsAverage(net, 6));
     expect(res.totals.average_month_net_formatted).toBe(usd(centsAverage(net, 6)));
-    expect(Math.abs(res.totals.average_month_net_milliunits) % 10).toBe(0);
+    expect(Math.abs(res.totals.average_month_net) % 10).toBe(0);
   });
 
   it('a month with nothing spent counts as zero: the average divides by the months of the range, not the rows', async () => {
@@ -58,7 +58,7 @@ describe('spending_summary averages', () => {
     const net = sumsOf(lines.filter((l) => l.t.payee_id === payee)).net;
     expect(res.rows.length, name).toBe(months.size);
     expect(res.totals.months).toBe(12);
-    expect(res.totals.average_month_net_milliunits).toBe(centsAverage(net, 12));
+    expect(res.totals.average_month_net).toBe(centsAverage(net, 12));
   });
 
   it('compares a month with the average month of the N months before it, by category and in total', async () => {
@@ -67,7 +67,7 @@ describe('spending_summary averages', () => {
     const res = ok(await h.call('spending_summary', { month, compare_months: 3, top: 50 }));
     expect(res.compared_with).toEqual({ since: shiftMonth(month, -3), until: lastDay(shiftMonth(month, -1)), months: 3, as: 'the average month' });
     expect(res.previous_period).toBeUndefined();
-    expect(res.totals.average_month_net_milliunits).toBe(centsAverage(sumsOf(base).net, 3));
+    expect(res.totals.average_month_net).toBe(centsAverage(sumsOf(base).net, 3));
     const byName = new Map<string, number>();
     for (const l of base) {
       const c = categoryOf(r, l);
@@ -76,7 +76,7 @@ describe('spending_summary averages', () => {
     }
     const named = res.rows.filter((x: any) => x.name !== 'everything else');
     expect(named.length).toBeGreaterThan(3);
-    for (const row of named) expect(row.average_month_net_milliunits, row.name).toBe(centsAverage(byName.get(row.name) ?? 0, 3));
+    for (const row of named) expect(row.average_month_net, row.name).toBe(centsAverage(byName.get(row.name) ?? 0, 3));
   });
 });
 
@@ -98,7 +98,7 @@ describe('spending_summary comparisons', () => {
     const res = ok(await h.call('spending_summary', { since_date: since, until_date: until }));
     const earlier = [`${year - 1}-01-01`, `${year - 1}-03-15`] as const;
     expect(res.previous_period).toEqual({ since: earlier[0], until: earlier[1] });
-    expect(res.totals.net_milliunits).toBe(sumsOf(activityLines(r, since, until)).net);
-    expect(res.totals.previous_net_milliunits).toBe(sumsOf(activityLines(r, ...earlier)).net);
+    expect(res.totals.net).toBe(sumsOf(activityLines(r, since, until)).net);
+    expect(res.totals.previous_net).toBe(sumsOf(activityLines(r, ...earlier)).net);
   });
 });

@@ -19,15 +19,17 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const money = (row: any, name: string) => ({ milli: row[`${name}_milliunits`], text: row[`${name}_formatted`] });
+const money = (row: any, name: string) => ({ milli: row[`${name}`], text: row[`${name}_formatted`] });
 
-/** A full row as compact detail writes it: its name, figures in milliunits, outflow and inflow only where money went both ways, nothing assigned. */
+/** A full row as compact detail writes it: its name, figures with their text, outflow and inflow only where money went both ways, nothing assigned. */
 const compactOf = (x: any) => ({
   name: x.name,
-  ...flowsWritten('compact', x.outflow_milliunits, x.inflow_milliunits),
-  net_milliunits: x.net_milliunits,
+  ...flowsWritten('compact', x.outflow, x.inflow),
+  net: x.net,
+  net_formatted: usd(x.net),
   count: x.count,
-  previous_net_milliunits: x.previous_net_milliunits,
+  previous_net: x.previous_net,
+  previous_net_formatted: usd(x.previous_net),
   ...(x.groups ? { groups: x.groups } : {}),
 });
 
@@ -56,7 +58,7 @@ describe('spending_summary by category for a month', () => {
     for (const row of res.rows) {
       const category = full ? view.categories.find((c: any) => c.id === row.id) : named.get(row.name);
       expect(category, row.name).toBeDefined();
-      expect(row.net_milliunits, row.name).toBe(category.activity);
+      expect(row.net, row.name).toBe(category.activity);
       const mine = lines.filter((l) => categoryOf(r, l) === category.id);
       const sums = sumsOf(mine);
       const previous = previousView.categories.find((c: any) => c.id === category.id)?.activity ?? 0;
@@ -90,22 +92,25 @@ describe('spending_summary by category for a month', () => {
     const all = ok(await h.call('spending_summary', { month, top: 50, detail: 'full' })).rows;
     const res = ok(await h.call('spending_summary', { month, detail: 'full' }));
     expect(all.length).toBeGreaterThan(11);
-    const byOutflow = [...all].sort((a: any, b: any) => a.outflow_milliunits - b.outflow_milliunits || a.net_milliunits - b.net_milliunits);
+    const byOutflow = [...all].sort((a: any, b: any) => a.outflow - b.outflow || a.net - b.net);
     expect(res.rows.slice(0, 10).map((x: any) => x.id)).toEqual(byOutflow.slice(0, 10).map((x: any) => x.id));
     const rest = res.rows[10];
     expect(res.rows).toHaveLength(11);
     expect(rest).toMatchObject({ name: 'everything else', groups: all.length - 10 });
     expect(rest.id).toBeUndefined();
     for (const k of ['outflow', 'inflow', 'net', 'previous_net', 'assigned']) {
-      const sum = byOutflow.slice(10).reduce((s: number, x: any) => s + x[`${k}_milliunits`], 0);
-      expect(rest[`${k}_milliunits`], k).toBe(sum);
+      const sum = byOutflow.slice(10).reduce((s: number, x: any) => s + x[`${k}`], 0);
+      expect(rest[`${k}`], k).toBe(sum);
       expect(rest[`${k}_formatted`], k).toBe(usd(sum));
     }
     expect(rest.count).toBe(byOutflow.slice(10).reduce((s: number, x: any) => s + x.count, 0));
-    // Compact detail: the same rows and sums, as compact rows.
-    const compact = ok(await h.call('spending_summary', { month }));
+    // Compact detail: the same rows and sums, as compact rows (top 7 by default: each figure carries its text).
+    const compact = ok(await h.call('spending_summary', { month, top: 10 }));
     expect(compact.rows).toEqual(res.rows.map(compactOf));
     expect(compact.rows[10]).toMatchObject({ name: 'everything else', groups: all.length - 10 });
+    const seven = ok(await h.call('spending_summary', { month }));
+    expect(seven.rows.slice(0, 7).map((x: any) => x.name)).toEqual(byOutflow.slice(0, 7).map((x: any) => x.name));
+    expect(seven.rows[7]).toMatchObject({ name: 'everything else', groups: all.length - 7 });
   });
 });
 
@@ -132,7 +137,7 @@ describe('other groupings and periods', () => {
       for (const row of res.rows) {
         const mine = lines.filter((l) => key(l) === (row.id ?? null));
         const s = sumsOf(mine);
-        expect({ by, id: row.id, out: row.outflow_milliunits, in: row.inflow_milliunits, net: row.net_milliunits, n: row.count }).toEqual({
+        expect({ by, id: row.id, out: row.outflow, in: row.inflow, net: row.net, n: row.count }).toEqual({
           by,
           id: row.id,
           out: s.outflow,
@@ -140,20 +145,22 @@ describe('other groupings and periods', () => {
           net: s.net,
           n: s.count,
         });
-        expect(row.previous_net_milliunits).toBe(sumsOf(previous.filter((l) => key(l) === (row.id ?? null))).net);
+        expect(row.previous_net).toBe(sumsOf(previous.filter((l) => key(l) === (row.id ?? null))).net);
         if (by === 'category_group') {
           // Assigned in the months the period touches, to the group's categories.
           let assigned = 0;
           for (let m = since; m <= until; m = shiftMonth(m, 1))
             for (const c of (await r.month(m)).categories) if (c.category_group_id === row.id) assigned += c.budgeted;
-          expect(row.assigned_milliunits, row.name).toBe(assigned);
-        } else expect(row).not.toHaveProperty('assigned_milliunits');
+          expect(row.assigned, row.name).toBe(assigned);
+        } else expect(row).not.toHaveProperty('assigned');
       }
-      expect(res.totals.net_milliunits).toBe(sumsOf(lines).net);
+      expect(res.totals.net).toBe(sumsOf(lines).net);
       // Compact detail: the same groups by name, the same figures.
       const compact = ok(await h.call('spending_summary', { since_date: since, until_date: until, group_by: by, top: 50 }));
-      expect(compact.rows, by).toEqual(res.rows.map(compactOf));
-      expect(compact.totals.net_milliunits).toBe(sumsOf(lines).net);
+      // By month, a compact row's previous period is the row before it: said in the totals only.
+      const compactRow = (x: any) => (by === 'month' ? (({ previous_net: _p, previous_net_formatted: _f, ...rest }) => rest)(compactOf(x)) : compactOf(x));
+      expect(compact.rows, by).toEqual(res.rows.map(compactRow));
+      expect(compact.totals.net).toBe(sumsOf(lines).net);
     }
     // Whole months compare with as many whole months before.
     // A month row is named by its month (its id too, in full detail).
@@ -164,8 +171,10 @@ describe('other groupings and periods', () => {
       expect(byMonth.rows.map((x: any) => x.name)).toEqual(months);
       expect(byMonth.rows.map((x: any) => x.id)).toEqual(detail === 'full' ? months : months.map(() => undefined));
       for (const row of byMonth.rows) {
-        expect(row.net_milliunits).toBe((await r.month(row.name)).activity);
-        expect(row.previous_net_milliunits).toBe((await r.month(shiftMonth(row.name, -1))).activity);
+        expect(row.net).toBe((await r.month(row.name)).activity);
+        // Compact by month: the previous month is the row before (its net), said once in the totals.
+        if (detail === 'full') expect(row.previous_net).toBe((await r.month(shiftMonth(row.name, -1))).activity);
+        else expect(row).not.toHaveProperty('previous_net');
       }
     }
   });
@@ -178,17 +187,17 @@ describe('other groupings and periods', () => {
     const s = ok(res);
     const activity = (await r.month(month)).categories.find((c: any) => c.id === dining.id).activity;
     expect(s.rows).toHaveLength(1);
-    expect(s.rows[0]).toMatchObject({ name: 'Dining Out', net_milliunits: activity });
+    expect(s.rows[0]).toMatchObject({ name: 'Dining Out', net: activity });
     expect(Buffer.byteLength(res.content[0].text)).toBeLessThanOrEqual(2048);
     expect(ok(await h.call('spending_summary', { month, category_id: 'dining out', detail: 'full' })).rows[0]).toMatchObject({
       id: dining.id,
       name: 'Dining Out',
-      net_milliunits: activity,
+      net: activity,
     });
     const visa = r.accounts.find((a) => a.name === 'Visa Rewards');
     const onCard = ok(await h.call('spending_summary', { month, account_id: 'VISA REWARDS', group_by: 'account', detail: 'full' }));
     expect(onCard.rows.map((x: any) => x.id)).toEqual([visa.id]);
-    expect(onCard.totals.net_milliunits).toBe(sumsOf(activityLines(r, month, lastDay(month)).filter((l) => l.account_id === visa.id)).net);
+    expect(onCard.totals.net).toBe(sumsOf(activityLines(r, month, lastDay(month)).filter((l) => l.account_id === visa.id)).net);
   });
 
   it('refuses a month with a date range, a range that ends before it starts, and unknown names', async () => {
@@ -237,22 +246,22 @@ describe('what counts as spending', () => {
     });
     await create({ account_id: mortgage.name, amount: -12.34, payee_name: 'Escrow Fee' });
     const after = ok(await h.call('spending_summary', { month, top: 50, detail: 'full' }));
-    const net = (res: any, id: string) => res.rows.find((x: any) => x.id === id)?.net_milliunits ?? 0;
-    expect(after.totals.net_milliunits - before.totals.net_milliunits).toBe(-30_000);
+    const net = (res: any, id: string) => res.rows.find((x: any) => x.id === id)?.net ?? 0;
+    expect(after.totals.net - before.totals.net).toBe(-30_000);
     expect(net(after, groceries.id) - net(before, groceries.id)).toBe(-20_000);
     expect(net(after, fun.id) - net(before, fun.id)).toBe(-10_000);
     expect(after.totals.count - before.totals.count).toBe(2);
     // Still the month view's activity, category by category.
     const r = await raw(h.sb);
     const view = await r.month(month);
-    for (const row of after.rows) expect(row.net_milliunits, row.name).toBe(view.categories.find((c: any) => c.id === row.id).activity);
-    expect(after.totals.net_milliunits).toBe(view.activity);
+    for (const row of after.rows) expect(row.net, row.name).toBe(view.categories.find((c: any) => c.id === row.id).activity);
+    expect(after.totals.net).toBe(view.activity);
     // The tracking account's fee counts only when asked for; its new starting balance never.
     const afterAll = ok(await h.call('spending_summary', { month, top: 50, include_off_budget: true }));
-    expect(afterAll.totals.net_milliunits - beforeAll.totals.net_milliunits).toBe(-30_000 - 12_340);
+    expect(afterAll.totals.net - beforeAll.totals.net).toBe(-30_000 - 12_340);
     const withTracking = ok(await h.call('spending_summary', { month, top: 50, detail: 'full', group_by: 'account', include_off_budget: true }));
     expect(withTracking.rows.find((x: any) => x.id === mortgage.id)).toMatchObject({
-      net_milliunits: sumsOf(activityLines(r, month, lastDay(month), true).filter((l) => l.account_id === mortgage.id)).net,
+      net: sumsOf(activityLines(r, month, lastDay(month), true).filter((l) => l.account_id === mortgage.id)).net,
     });
     expect(ok(await h.call('spending_summary', { month, group_by: 'account', top: 50, detail: 'full' })).rows.some((x: any) => x.id === mortgage.id)).toBe(
       false,

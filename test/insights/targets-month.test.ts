@@ -111,13 +111,13 @@ describe.each(SEEDS)('seed %s', (seed) => {
         const targets = rows.filter((x) => m.categories.find((c: any) => c.id === x[0]).goal_type);
         expect(full.targets.map((t: any) => t.id)).toEqual(targets.map((x) => x[0]));
         for (const [i, x] of targets.entries())
-          expect(full.targets[i], full.targets[i].name).toMatchObject({ underfunded_milliunits: x[1], ...(x[3] ? { due: x[3] } : {}) });
+          expect(full.targets[i], full.targets[i].name).toMatchObject({ underfunded: x[1], ...(x[3] ? { due: x[3] } : {}) });
         expect(full.targets.some((t: any) => r.category.get(t.id).group.name === 'Credit Card Payments')).toBe(true);
         expect(full.totals).toMatchObject({
-          underfunded_milliunits: need,
-          overspent_milliunits: cover,
-          to_assign_milliunits: need + cover,
-          ready_to_assign_milliunits: m.to_be_budgeted,
+          underfunded: need,
+          overspent: cover,
+          to_assign: need + cover,
+          ready_to_assign: m.to_be_budgeted,
         });
 
         // Compact: each underfunded target's due date, the soonest named, within 2 KB.
@@ -135,9 +135,9 @@ describe.each(SEEDS)('seed %s', (seed) => {
         // fund_targets previews (direct mode), then assigns what Ready to Assign pays for, in YNAB's order.
         const given = allocate(rows, m.to_be_budgeted);
         const { preview, result } = await confirmed(h, 'fund_targets', { option: 'underfunded' });
-        expect(preview.assigned_total_milliunits).toBe(Math.min(need + cover, m.to_be_budgeted));
-        expect(preview.assigned_total_milliunits % 10).toBe(0);
-        expect(new Map(preview.categories.map((c: any) => [c.name, c.assigned_milliunits - c.assigned_before_milliunits]))).toEqual(
+        expect(preview.assigned_total).toBe(Math.min(need + cover, m.to_be_budgeted));
+        expect(preview.assigned_total % 10).toBe(0);
+        expect(new Map(preview.categories.map((c: any) => [c.name, c.assigned - c.assigned_before]))).toEqual(
           new Map([...given].map(([id, g]) => [r.category.get(id).name, g])),
         );
         const done = ok(result);
@@ -146,8 +146,8 @@ describe.each(SEEDS)('seed %s', (seed) => {
           const before = m.categories.find((x: any) => x.id === c.id).budgeted;
           expect(after.categories.find((x: any) => x.id === c.id).budgeted, c.name).toBe(before + (given.get(c.id) ?? 0));
         }
-        expect(done.ready_to_assign_after_milliunits).toBe(after.to_be_budgeted);
-        expect(done.assigned_total_milliunits).toBe(sum([...given.values()]));
+        expect(done.ready_to_assign_after).toBe(after.to_be_budgeted);
+        expect(done.assigned_total).toBe(sum([...given.values()]));
         ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
       } finally {
         await h.close();
@@ -169,15 +169,15 @@ describe.each(SEEDS)('seed %s', (seed) => {
         const sum1 = ok(await h.call('targets_summary', { month: next, detail: 'full' }));
         expect(sum1.projected).toBe(true);
         // Enough money for all of it: fund_targets assigns exactly targets_summary's total there.
-        await makeRta(h, r, month, sum1.totals.to_assign_milliunits);
+        await makeRta(h, r, month, sum1.totals.to_assign);
         const sum2 = ok(await h.call('targets_summary', { month: next }));
         const { preview, result } = await confirmed(h, 'fund_targets', { option: 'underfunded', month: next });
-        expect(preview.assigned_total_milliunits).toBe(sum2.totals.to_assign_milliunits);
+        expect(preview.assigned_total).toBe(sum2.totals.to_assign);
         const done = ok(result);
         const after = (await h.sb.get(`${r.b}/months/${next}`)).body.data.month;
         for (const c of after.categories.filter((x: any) => x.goal_type && scope(r).some((s) => s.id === x.id) && !x.goal_snoozed_at))
           expect(c.goal_under_funded, c.name).toBe(0);
-        expect(done.ready_to_assign_after_milliunits).toBe(after.to_be_budgeted);
+        expect(done.ready_to_assign_after).toBe(after.to_be_budgeted);
         ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
         // YNAB's own figures for next month (the Rainy Day Fund aside, whose money moved): the month exists once a cent is assigned there.
         const plain = scope(r).find((c: any) => !c.goal_type && !r.category.get(c.id).group.internal)!;
@@ -187,9 +187,9 @@ describe.each(SEEDS)('seed %s', (seed) => {
         const scheduledIn = new Set(r.scheduled.flatMap((s: any) => [s.category_id, ...(s.subtransactions ?? []).map((x: any) => x.category_id)]));
         for (const t of sum1.targets.filter((x: any) => x.name !== 'Rainy Day Fund')) {
           const y: any = ynab.get(t.id);
-          expect(t.underfunded_milliunits % 10, t.name).toBe(0);
-          if (scheduledIn.has(t.id)) expect(t.underfunded_milliunits, t.name).toBeGreaterThanOrEqual(Math.max(0, y.goal_under_funded));
-          else expect(t.underfunded_milliunits, t.name).toBe(Math.max(0, y.goal_under_funded));
+          expect(t.underfunded % 10, t.name).toBe(0);
+          if (scheduledIn.has(t.id)) expect(t.underfunded, t.name).toBeGreaterThanOrEqual(Math.max(0, y.goal_under_funded));
+          else expect(t.underfunded, t.name).toBe(Math.max(0, y.goal_under_funded));
         }
       } finally {
         await h.close();

@@ -107,25 +107,25 @@ describe('targets_summary', () => {
         name: c.name,
         group: c.group,
         type: c.goal_type === 'NEED' ? `NEED ${c.goal_needs_whole_amount === false ? 'refill' : 'set aside'}` : c.goal_type,
-        target_milliunits: c.goal_target,
-        assigned_milliunits: c.budgeted,
-        available_milliunits: c.balance,
-        underfunded_milliunits: Math.max(0, c.goal_under_funded),
+        target: c.goal_target,
+        assigned: c.budgeted,
+        available: c.balance,
+        underfunded: Math.max(0, c.goal_under_funded),
         underfunded_formatted: usd(Math.max(0, c.goal_under_funded)),
-        next_month_milliunits: nextMonth(c),
+        next_month: nextMonth(c),
       });
-      expect(t.next_month_milliunits % 10, `${c.name}: whole cents`).toBe(0);
+      expect(t.next_month % 10, `${c.name}: whole cents`).toBe(0);
     }
     const under = all.reduce((s, c) => s + Math.max(0, c.goal_under_funded), 0);
     const cover = scopeAll().reduce((s, c) => s + Math.max(0, -(c.balance + Math.max(0, c.goal_under_funded ?? 0))), 0);
     expect(res.totals).toMatchObject({
       count: all.length,
-      underfunded_milliunits: under,
-      ready_to_assign_milliunits: month.to_be_budgeted,
-      overspent_milliunits: cover,
-      to_assign_milliunits: under + cover,
-      short_milliunits: Math.max(0, under + cover - Math.max(0, month.to_be_budgeted)),
-      next_month_milliunits: all.reduce((s, c) => s + nextMonth(c), 0),
+      underfunded: under,
+      ready_to_assign: month.to_be_budgeted,
+      overspent: cover,
+      to_assign: under + cover,
+      short: Math.max(0, under + cover - Math.max(0, month.to_be_budgeted)),
+      next_month: all.reduce((s, c) => s + nextMonth(c), 0),
     });
     expect(res.assumptions.length).toBeGreaterThan(0);
   });
@@ -143,7 +143,7 @@ describe('targets_summary', () => {
     const prev = shiftMonth(thisMonth(), -1);
     const res = ok(await h.call('targets_summary', { month: prev }));
     const m = await r.month(prev);
-    expect(res.totals.ready_to_assign_milliunits).toBe(m.to_be_budgeted);
+    expect(res.totals.ready_to_assign).toBe(m.to_be_budgeted);
     expect(ok(await h.call('targets_summary', { month: shiftMonth(thisMonth(), 3) })).projected).toBe(true);
     const bad = await h.call('targets_summary', { month: '1990-01-01' });
     expect(bad.isError).toBe(true);

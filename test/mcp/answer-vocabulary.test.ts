@@ -18,27 +18,28 @@ const READS = TOOL_DEFINITIONS.filter((t) => t.access === 'read' && (t.kind === 
  * Insight tools whose answers other branches bring to the vocabulary: here they are expected to
  * fail until then (remove each at merge; the test fails on an entry that passes).
  */
-const KNOWN: Record<string, string> = {
-  // fixed on branch ansins
-  spending_summary: 'ansins',
-  cash_flow: 'ansins',
-  upcoming: 'ansins',
-  debt_payoff: 'ansins',
-  targets_summary: 'ansins',
-  forecast: 'ansins',
-  recurring: 'ansins',
-};
+const KNOWN: Record<string, string> = {};
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Where an answer breaks the vocabulary: one line per field, with its path. */
 function vocabularyProblems(answer: unknown, fullApi: boolean): string[] {
   const out: string[] = [];
+  // A money value: a number beside its text, or a column (a list a month, cash_flow's by_month,
+  // debt_payoff's schedule) beside the list of its texts, entry for entry.
+  const quotable = (v: unknown, text: unknown) =>
+    typeof v === 'number'
+      ? typeof text === 'string'
+      : Array.isArray(v) &&
+        v.every((x) => typeof x === 'number') &&
+        Array.isArray(text) &&
+        text.length === v.length &&
+        text.every((x) => typeof x === 'string');
   const money = (o: Record<string, unknown>, k: string, at: string) => {
     const v = o[k];
     if (v === null) return;
-    if (typeof v !== 'number') out.push(`${at}: a money field holding ${JSON.stringify(v)?.slice(0, 40)}`);
-    else if (typeof o[`${k}_formatted`] !== 'string') out.push(`${at}: ${v} without ${k}_formatted`);
+    if (typeof v !== 'number' && !Array.isArray(v)) out.push(`${at}: a money field holding ${JSON.stringify(v)?.slice(0, 40)}`);
+    else if (!quotable(v, o[`${k}_formatted`])) out.push(`${at}: ${JSON.stringify(v).slice(0, 40)} without ${k}_formatted`);
   };
   const walk = (v: unknown, path: string): void => {
     if (Array.isArray(v)) return v.forEach((x) => walk(x, `${path}[]`));
@@ -58,8 +59,8 @@ function vocabularyProblems(answer: unknown, fullApi: boolean): string[] {
         // A map: keys are names or dates; a money value has its formatted value under the same key beside it.
         const formatted = v[`${k}_formatted`];
         for (const [key, y] of Object.entries(x)) {
-          if (term.kind === 'money' && typeof y === 'number' && !(isRecord(formatted) && typeof formatted[key] === 'string'))
-            out.push(`${at}[${JSON.stringify(key)}]: ${y} without ${k}_formatted`);
+          if (term.kind === 'money' && (typeof y === 'number' || Array.isArray(y)) && !quotable(y, isRecord(formatted) ? formatted[key] : undefined))
+            out.push(`${at}[${JSON.stringify(key)}]: ${JSON.stringify(y).slice(0, 40)} without ${k}_formatted`);
           else walk(y, `${at}[]`);
         }
         continue;
@@ -118,6 +119,11 @@ describe('the answer vocabulary', () => {
       ".category.budgeted: the API's name, allowed in full answers of API tools only",
     ]);
     expect(vocabularyProblems({ category: { budgeted: 5, budgeted_formatted: '$0.01', budgeted_currency: 0.005 } }, true)).toEqual([]);
+    expect(vocabularyProblems({ by_month: { month: ['2024-01-01'], spending: [5], spending_formatted: ['$0.01'] } }, false)).toEqual([]);
+    expect(vocabularyProblems({ by_month: { spending: [5, 6], spending_formatted: ['$0.01'] } }, false)).toEqual([
+      '.by_month.spending: [5,6] without spending_formatted',
+    ]);
+    expect(vocabularyProblems({ owed: { as_is: [5] }, owed_formatted: { as_is: [] } }, false)).toEqual(['.owed["as_is"]: [5] without owed_formatted']);
     expect(vocabularyProblems({ debt_minimum_payments: { '2024-01-01': 5 } }, true)).toEqual([
       '.debt_minimum_payments["2024-01-01"]: 5 without debt_minimum_payments_formatted',
     ]);

@@ -82,7 +82,7 @@ describe('writes answer with what changed', () => {
     const res = ok(await h.call('update_month_category', { month: 'current', category_id: 'Fun Money', budgeted: 77.77 }));
     const month = (await h.sb.get(`/budgets/${demo.id}/months/current`)).body.data.month;
     expect(res.category).toMatchObject({ name: 'Fun Money', assigned: 77_770, assigned_formatted: '$77.77' });
-    expect(res.ready_to_assign).toEqual({ month: month.month, to_be_budgeted: month.to_be_budgeted, to_be_budgeted_formatted: month.to_be_budgeted_formatted });
+    expect(res).toMatchObject({ month: month.month, ready_to_assign: month.to_be_budgeted, ready_to_assign_formatted: month.to_be_budgeted_formatted });
   });
 
   it('a deleted transaction or scheduled transaction says deleted: true', async () => {

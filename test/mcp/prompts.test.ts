@@ -107,7 +107,7 @@ describe('prompts', () => {
     expect(t).toContain('spending_summary (month "2025-05-01", group_by "category")');
     expect(t).toContain('next to April 2025 (previous_net)');
     expect(t).toContain('get_month with month "2025-04-01"');
-    for (const topic of ['to_be_budgeted', 'below zero', 'goal_under_funded']) expect(t).toContain(topic);
+    for (const topic of ['ready_to_assign', 'below zero', 'goal_under_funded']) expect(t).toContain(topic);
     expect(t).toContain('Pass budget_id "some-budget" to every tool.');
     expect(t).toContain('(budget_id "some-budget")');
   });

@@ -52,7 +52,7 @@ it('names only tools this server has, and every tool each text relies on appears
     }
     const mentioned = [...text.body.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)]
       .map((m) => m[0])
-      .filter((w) => !['to_be_budgeted', 'since_date', 'change_id', 'transaction_ids', 'expected_count'].includes(w));
+      .filter((w) => !['ready_to_assign', 'since_date', 'change_id', 'transaction_ids', 'expected_count'].includes(w));
     for (const word of mentioned) expect(names.has(word), `${text.name} mentions ${word}`).toBe(true);
   }
 });

@@ -90,11 +90,11 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const v = await show('spending_summary', {}, theme);
     const r = v.result;
     expect(r.rows.length).toBeGreaterThan(3);
-    // Compact rows carry milliunits only: the view writes them in the budget's currency.
-    expect(r.rows[0]).not.toHaveProperty('net_formatted');
+    // Compact rows carry each figure's text (issue 43), the same the view writes in the budget's currency.
+    expect(r.rows[0].net_formatted).toBe(money(r.rows[0].net));
     await expectShown(v, [
       r.budget.name,
-      ...r.rows.flatMap((row: any) => [row.name, money(row.net_milliunits), money(row.previous_net_milliunits)]),
+      ...r.rows.flatMap((row: any) => [row.name, money(row.net), money(row.previous_net)]),
       r.totals.net_formatted,
       r.totals.previous_net_formatted,
     ]);
@@ -109,15 +109,25 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const v = await show('cash_flow', {}, theme);
     const r = v.result;
     expect(r.months.length).toBeGreaterThan(1);
-    // Compact months carry milliunits only and no net: the view writes them, and income minus spending.
-    // The current month is answered apart; net worth as its change (health).
-    expect(r.months[0]).not.toHaveProperty('net_milliunits');
-    const rows = [...r.months, r.current_month];
+    // Compact months are names, their figures columns beside their texts (by_month), with no net:
+    // the view writes the texts, and income minus spending. The current month is answered apart;
+    // net worth as its change (health).
+    const c = r.by_month;
+    expect(c).not.toHaveProperty('net');
+    const rows = [
+      ...r.months.map((_: string, i: number) => ({
+        income: c.income[i],
+        income_formatted: c.income_formatted[i],
+        spending: c.spending[i],
+        spending_formatted: c.spending_formatted[i],
+      })),
+      r.current_month,
+    ];
     await expectShown(v, [
-      ...rows.flatMap((m: any) => [money(m.income_milliunits), money(m.spending_milliunits), money(m.income_milliunits - m.spending_milliunits)]),
+      ...rows.flatMap((m: any) => [m.income_formatted, m.spending_formatted, money(m.income - m.spending)]),
       r.totals.income_formatted,
       r.totals.spending_formatted,
-      money(r.totals.income_milliunits - r.totals.spending_milliunits),
+      money(r.totals.income - r.totals.spending),
       r.health.net_worth_change_formatted,
     ]);
     // One chart in compact detail: income and spending (two lines), a point per month per line.
@@ -146,15 +156,17 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     );
     const v = await show('forecast', { account_id: name }, theme);
     const r = v.result;
-    expect(r.below_zero).toMatchObject({ date: inTwenty, account_name: name, balance_milliunits: -400_000 });
-    const ends = Object.values(r.month_end_balances_milliunits) as number[];
-    await expectShown(v, [name, r.balance_today_formatted, r.lowest.balance_formatted, ...ends.map(money)]);
+    expect(r.below_zero).toMatchObject({ date: inTwenty, account_name: name, balance: -400_000 });
+    // The compact answer gives the month ends as text; the view reads the numbers from the same call in full detail.
+    const ends = Object.values(r.month_end_balances_formatted) as string[];
+    await expectShown(v, [name, r.balance_today_formatted, r.lowest.balance_formatted, ...ends]);
+    const full = ok(await h.call('forecast', { account_id: name, detail: 'full' }));
     expect(await v.view.locator('svg.chart').count()).toBe(1);
     expect(await v.view.locator('svg.chart line.mark').count()).toBe(1);
     expect(await v.view.locator('svg.chart text.mark').textContent()).toContain(name);
     // A point for today, each day with a change, and each month end after the last day.
-    const days = Object.keys(r.day_balances_milliunits);
-    const endsAfter = Object.keys(r.month_end_balances_milliunits).filter((m) => `${m}-28` > (days.at(-1) ?? ''));
+    const days = full.days.map((d: any) => d.date as string);
+    const endsAfter = full.months.map((m: any) => (m.month as string).slice(0, 7)).filter((m: string) => `${m}-28` > (days.at(-1) ?? ''));
     expect(await v.view.locator('svg.chart circle').count()).toBe(1 + days.length + endsAfter.length);
     await readable(v, theme);
     await photograph(v, `forecast-${theme}`);
@@ -305,7 +317,7 @@ describe('another currency', () => {
     expect(format.iso_code).toBe('EUR');
     const spending = await show('spending_summary', { budget_id: 'Haushalt Berlin', group_by: 'payee' });
     await expectShown(spending, [
-      ...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net_milliunits, format)]),
+      ...spending.result.rows.flatMap((row: any) => [row.name, formatMilliunits(row.net, format)]),
       spending.result.totals.net_formatted,
     ]);
     expect(await text(spending)).toMatch(/\d,\d\d€/);
@@ -346,7 +358,7 @@ describe('drill-down', () => {
     }
     expect(drill).toContain(`${expected.count} transactions`);
     expect(drill).toContain(`total ${expected.total_formatted}`);
-    expect(expected.total_formatted).toBe(money(row.net_milliunits));
+    expect(expected.total_formatted).toBe(money(row.net));
     await photograph(v, 'spending-drill');
     await finish(v);
   });
@@ -360,11 +372,11 @@ describe('drill-down', () => {
     expect(calls[0]!.arguments).toMatchObject({ spending_only: true, account_id: row.name });
     const listed = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(listed.count).toBe(row.count);
-    expect(listed.total).toBe(row.net_milliunits);
+    expect(listed.total).toBe(row.net);
     // Without it the account's transfers and income would be listed too.
     const { spending_only: _, ...everything } = calls[0]!.arguments as Record<string, unknown>;
     expect(ok(await h.call('search_transactions', everything)).count).toBeGreaterThan(row.count);
-    expect(await text(v, '.drill')).toContain(`total ${money(row.net_milliunits)}`);
+    expect(await text(v, '.drill')).toContain(`total ${money(row.net)}`);
     await finish(v);
   });
 
@@ -393,10 +405,10 @@ describe('drill-down', () => {
       .nth(v.result.months.length - 2)
       .click();
     await v.view.locator('.drill table').waitFor();
-    expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month: month.month, top: 8 } }]);
+    expect(calls).toEqual([{ name: 'spending_summary', arguments: { budget_id: v.result.budget.id, month, top: 8 } }]);
     const expected = ok(await h.call('spending_summary', calls[0]!.arguments));
     const drill = await text(v, '.drill');
-    for (const row of expected.rows) expect(drill).toContain(money(row.net_milliunits));
+    for (const row of expected.rows) expect(drill).toContain(money(row.net));
     await finish(v);
   });
 
@@ -498,7 +510,7 @@ describe('a group that is no entity', () => {
     expect(none).toMatchObject({ id: null, name: 'No payee' });
     const named = v.result.rows.find((x: any) => !('id' in x) && !x.groups);
     expect(named).toBeDefined();
-    await expectShown(v, [none.name, money(none.net_milliunits)]);
+    await expectShown(v, [none.name, money(none.net)]);
     expect(await v.view.getByRole('button', { name: none.name, exact: true }).count()).toBe(0);
     expect(await v.view.getByRole('button', { name: named.name, exact: true }).count()).toBe(1);
     await finish(v);

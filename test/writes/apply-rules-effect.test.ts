@@ -108,17 +108,13 @@ describe.each(CASES)('apply_rules previews the effect (seed %s on %s)', (seed, d
       const negative: any[] = [];
       for (const [m, a] of after) {
         const b = before.get(m)!;
-        if (a.rta !== b.rta) rta.push({ month: m, change_milliunits: a.rta - b.rta });
+        if (a.rta !== b.rta) rta.push({ month: m, change: a.rta - b.rta });
         for (const [c, bal] of a.balances)
-          if (!internal.has(c) && bal < 0 && bal !== b.balances.get(c)) negative.push({ month: m, category: nameOf.get(c), after_milliunits: bal });
+          if (!internal.has(c) && bal < 0 && bal !== b.balances.get(c)) negative.push({ month: m, category: nameOf.get(c), after: bal });
       }
       const sort = (xs: any[]) => xs.map((x) => JSON.stringify(x)).sort();
-      expect(
-        preview.ready_to_assign === 'unchanged' ? [] : preview.ready_to_assign.map((x: any) => ({ month: x.month, change_milliunits: x.change_milliunits })),
-      ).toEqual(rta);
-      expect(sort(preview.going_negative.map((x: any) => ({ month: x.month, category: x.category, after_milliunits: x.after_milliunits })))).toEqual(
-        sort(negative),
-      );
+      expect(preview.ready_to_assign === 'unchanged' ? [] : preview.ready_to_assign.map((x: any) => ({ month: x.month, change: x.change }))).toEqual(rta);
+      expect(sort(preview.going_negative.map((x: any) => ({ month: x.month, category: x.category, after: x.after })))).toEqual(sort(negative));
       ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
       ok(await h.call('delete_rule', { id: rule.id }));
     },

@@ -199,7 +199,7 @@ describe('a closed account', () => {
     const res = ok(
       await h.call('create_transfer', { from_account_id: 'Everyday Checking', to_account_id: 'Old Credit Union Checking', amount: 7.77, memo: 'into closed' }),
     );
-    expect(res.transfer.to).toMatchObject({ account_name: 'Old Credit Union Checking', amount_milliunits: 7_770 });
+    expect(res.transfer.to).toMatchObject({ account_name: 'Old Credit Union Checking', amount: 7_770 });
     const sides = (await h.sb.get(`/budgets/${budget}/transactions?since_date=${addDays(today, -1)}`)).body.data.transactions.filter(
       (t: any) => t.memo === 'into closed',
     );

@@ -54,7 +54,7 @@ describe('a held write', () => {
       id,
       current: {
         date: before.date,
-        amount_milliunits: before.amount,
+        amount: before.amount,
         amount_formatted: before.amount_formatted,
         payee_name: before.payee_name,
         account_name: before.account_name,

@@ -119,7 +119,7 @@ describe('fund_targets', () => {
     for (const [id, , to] of given) expect(after.byId.get(id).budgeted, r.category.get(id).name).toBe(to);
     expect(after.rta).toBe(before.rta - given.reduce((s, [, from, to]) => s + to - from, 0));
     expect(res.count).toBe(res.categories.length);
-    expect(res.ready_to_assign_after_milliunits).toBe(after.rta);
+    expect(res.ready_to_assign_after).toBe(after.rta);
     for (const c of inScope(r)) if (!given.some(([id]) => id === c.id)) expect(after.byId.get(c.id).budgeted, c.name).toBe(before.byId.get(c.id).budgeted);
     // Undone: every category and Ready to Assign as before.
     ok((await confirmed(h, 'undo_change', { change_id: res.change_id })).result);
@@ -138,12 +138,12 @@ describe('fund_targets', () => {
     const held = (await monthNow(r)).byId.get(rainy.id).budgeted;
     ok(await h.call('update_month_category', { month, category_id: rainy.id, budgeted: (held - before.goal_under_funded) / 1000 }));
     const { preview, result } = await confirmed(h, 'fund_targets', { option: 'underfunded', category_id: 'Citi Store Card' });
-    expect(preview.categories).toEqual([expect.objectContaining({ name: 'Citi Store Card', assigned_milliunits: before.budgeted + before.goal_under_funded })]);
+    expect(preview.categories).toEqual([expect.objectContaining({ name: 'Citi Store Card', assigned: before.budgeted + before.goal_under_funded })]);
     const res = ok(result);
     const after = await monthNow(r);
     expect(after.byId.get(card.id).budgeted).toBe(before.budgeted + before.goal_under_funded);
     expect(after.byId.get(card.id).goal_under_funded).toBe(0);
-    expect(res.ready_to_assign_after_milliunits).toBe(after.rta);
+    expect(res.ready_to_assign_after).toBe(after.rta);
     ok((await confirmed(h, 'undo_change', { change_id: res.change_id })).result);
     ok(await h.call('update_month_category', { month, category_id: rainy.id, budgeted: held / 1000 }));
   });
@@ -158,7 +158,7 @@ describe('fund_targets', () => {
     const r = await raw(h.sb);
     const rent = r.categories.find((c: any) => c.name === 'Rent');
     const res = ok((await confirmed(h, 'fund_targets', { option: 'reset_assigned', category_id: 'Rent' })).result);
-    expect(res.categories).toEqual([expect.objectContaining({ name: 'Rent', assigned_milliunits: 0 })]);
+    expect(res.categories).toEqual([expect.objectContaining({ name: 'Rent', assigned: 0 })]);
     expect((await monthNow(r)).byId.get(rent.id).budgeted).toBe(0);
     const again = ok(await h.call('fund_targets', { option: 'reset_assigned', category_id: 'Rent' }));
     expect(again.message).toMatch(/Nothing to change/);
@@ -177,7 +177,7 @@ describe('fund_targets: preview and quota', () => {
       expect(preview.preview).toBe(true);
       expect(preview.categories.map((x: any) => x.name)).toEqual(bills.map((x) => x.name));
       const freed = bills.reduce((s, x) => s + before.categories.find((y: any) => y.id === x.id).budgeted, 0);
-      expect(preview.ready_to_assign_after_milliunits).toBe(before.to_be_budgeted + freed);
+      expect(preview.ready_to_assign_after).toBe(before.to_be_budgeted + freed);
       expect((await c.sb.get(`${r.b}/months/${month}`)).body.data.month.to_be_budgeted).toBe(before.to_be_budgeted);
     } finally {
       await c.close();

@@ -82,11 +82,11 @@ describe('import_statement', () => {
     expect(status(s.rows[0]!.payee)).toMatchObject({ status: 'matched', id: s.imported.id, by: 'import_id' });
     expect(status(s.rows[1]!.payee)).toMatchObject({ status: 'matched', id: s.toClear.id, by: 'payee' });
     expect(status('Zyxwvut Qqq')).toMatchObject({ status: 'conflict', candidates: [s.other.id] });
-    for (const f of s.fresh) expect(status(f.payee)).toMatchObject({ status: 'new', amount_milliunits: f.amount, date: f.date });
+    for (const f of s.fresh) expect(status(f.payee)).toMatchObject({ status: 'new', amount: f.amount, date: f.date });
     expect(status('Zero Fee')).toMatchObject({ status: 'skipped' });
     expect(status('Too Early')).toMatchObject({ status: 'skipped' });
     expect(preview.totals).toMatchObject({ rows: 8, matched: 2, new: 3, conflict: 1, skipped: 2, to_clear: s.toClear.cleared === 'uncleared' ? 1 : 0 });
-    expect(preview.totals.new_net_milliunits).toBe(s.fresh.reduce((n, f) => n + f.amount, 0));
+    expect(preview.totals.new_net).toBe(s.fresh.reduce((n, f) => n + f.amount, 0));
 
     requests.length = 0;
     const done = ok(await h.call('import_statement', { ...args, confirm_token: preview.confirm_token }));
@@ -132,7 +132,7 @@ describe('import_statement', () => {
     const file = join(dir, 'statement.csv');
     writeFileSync(file, csv([{ date: addDays(today, -1), payee: 'Path Shop', amount: -4_560 }]));
     const preview = ok(await h.call('import_statement', { account_id: 'Everyday Checking', path: file, columns: COLUMNS }));
-    expect(preview.rows[0]).toMatchObject({ payee: 'Path Shop', amount_milliunits: -4_560 });
+    expect(preview.rows[0]).toMatchObject({ payee: 'Path Shop', amount: -4_560 });
     const folder = await h.call('import_statement', { account_id: 'Everyday Checking', path: dir, columns: COLUMNS });
     expect(folder.content[0].text).toMatch(/is a folder/);
   });

@@ -32,7 +32,7 @@ describe('move_money that overspends its source', () => {
     expect(preview).toMatchObject({
       preview: true,
       confirm_token: expect.any(String),
-      from_available_after_milliunits: -4_939_860,
+      from_available_after: -4_939_860,
       from_available_after_formatted: '-$4,939.86',
     });
     expect(preview.summary).toBe(
@@ -55,7 +55,7 @@ describe('move_money that overspends its source', () => {
       await h.call('move_money', { from_category_id: 'Groceries', to_category_id: 'Dining Out', amount_milliunits: amount, allow_overspend: true }),
     );
     expect(done.preview).toBeUndefined();
-    expect(done.from).toMatchObject({ name: 'Groceries', available_milliunits: -1_000 });
+    expect(done.from).toMatchObject({ name: 'Groceries', available: -1_000 });
     expect(done.notices).toContain('"Groceries" will have -$1.00 available (overspent).');
     expect((await category('Groceries')).balance).toBe(-1_000);
   });

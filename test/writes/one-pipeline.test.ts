@@ -82,7 +82,7 @@ describe('move_money', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const moved = ok(await h.call('move_money', { from_category_id: 'Vacation', to_category_id: 'Dining Out', amount: 1 }));
     expect(moved.from.assigned_before_formatted).toMatch(/432\.10/);
-    expect(moved.from.assigned_milliunits).toBe(431_100);
+    expect(moved.from.assigned).toBe(431_100);
   });
 });
 

@@ -62,11 +62,11 @@ describe.each(CASES)('reconcile_account names the candidate (seed %s on %s)', (s
       expect(made.status).toBe(201);
       const twin = made.body.data.transaction.id;
       const preview = ok(await h.call('reconcile_account', { account_id: name, statement_balance_milliunits: statement, statement_date: date }));
-      expect(preview.difference.milliunits).toBe(-original.amount);
+      expect(preview.difference).toBe(-original.amount);
       expect(preview.explanations).toHaveLength(1);
-      expect(preview.explanations[0]).toMatchObject({ kind: 'possible_duplicate', count: 1, effect_milliunits: -original.amount });
+      expect(preview.explanations[0]).toMatchObject({ kind: 'possible_duplicate', count: 1, effect: -original.amount });
       expect(preview.explanations[0].transactions.map((t: any) => t.id).sort()).toEqual([original.id, twin].sort());
-      expect(preview.unexplained.milliunits).toBe(0);
+      expect(preview.unexplained).toBe(0);
       expect(preview.message).toMatch(/^Not reconciled: the difference is explained: a transaction entered twice/);
       expect(preview.message).not.toMatch(/nothing explains/);
       expect((await h.sb.call('DELETE', `/budgets/${budget}/transactions/${twin}`)).status).toBe(200);
@@ -90,17 +90,17 @@ describe.each(CASES)('reconcile_account names the candidate (seed %s on %s)', (s
       expect(someSubset(amounts, difference)).toBe(false);
       const statement = clearedBalance(before, date) + difference;
       const preview = ok(await h.call('reconcile_account', { account_id: name, statement_balance_milliunits: statement, statement_date: date }));
-      expect(preview.difference.milliunits).toBe(difference);
+      expect(preview.difference).toBe(difference);
       const near = preview.explanations.find((e: any) => e.kind === 'nearest');
-      expect(near.effect_milliunits).toBe(0);
-      expect(near.transactions[0]).toMatchObject({ id, amount_milliunits: -71_860, off_by_milliunits: 180, why: 'digits_swapped' });
+      expect(near.effect).toBe(0);
+      expect(near.transactions[0]).toMatchObject({ id, amount: -71_860, off_by: 180, why: 'digits_swapped' });
       // Every other one named is an uncleared transaction of the account within 5.00 of the difference.
       for (const t of near.transactions.slice(1)) {
         const raw = before.find((x) => x.id === t.id);
         expect(raw.cleared).toBe('uncleared');
         expect(Math.abs(raw.amount - difference)).toBeLessThanOrEqual(5_000);
       }
-      expect(preview.unexplained.milliunits).toBe(difference);
+      expect(preview.unexplained).toBe(difference);
       expect(preview.message).toMatch(/nothing explains it exactly.*Check first the .*two digits swapped.*create_adjustment: true/);
       expect(preview.message).not.toMatch(/nothing explains it \(/);
       expect((await h.sb.call('DELETE', `/budgets/${budget}/transactions/${id}`)).status).toBe(200);
@@ -137,12 +137,12 @@ describe.each(CASES)('reconcile_account names the candidate (seed %s on %s)', (s
       const done = ok(result);
       const api = (await h.sb.get(`/budgets/${budget}/accounts/${account}`)).body.data.account;
       const after = await rawTransactions(h, budget, account);
-      expect(done.cleared_balance.milliunits).toBe(api.cleared_balance);
-      expect(done.working_balance.milliunits).toBe(api.balance);
+      expect(done.cleared_balance).toBe(api.cleared_balance);
+      expect(done.working_balance).toBe(api.balance);
       expect(api.cleared_balance).toBe(sum(after.filter((t) => t.cleared !== 'uncleared')));
-      expect(done.difference.milliunits).toBe(statement - clearedBalance(after, date));
-      expect(done.difference.milliunits).toBe(0);
-      expect(done.difference_before.milliunits).toBe(4_210);
+      expect(done.difference).toBe(statement - clearedBalance(after, date));
+      expect(done.difference).toBe(0);
+      expect(done.difference_before).toBe(4_210);
       ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
     },
     60_000,

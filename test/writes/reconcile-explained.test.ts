@@ -42,7 +42,7 @@ const bankRow = (t: any): Row => ({
   amount: t.amount,
   payee: t.transfer_account_id ? `ONLINE TRANSFER ${t.payee_name.replace(/^Transfer : /, '')}` : t.payee_name,
 });
-const effectOf = (preview: any, kind: string) => preview.explanations.find((e: any) => e.kind === kind)?.effect_milliunits;
+const effectOf = (preview: any, kind: string) => preview.explanations.find((e: any) => e.kind === kind)?.effect;
 
 /** The bank's statement of `first`…`last`: the account's transactions of those days as rows, and its balance. */
 function statement(raw: any[], first: string, last: string) {
@@ -103,11 +103,11 @@ describe('reconcile_account: the difference explained exactly', () => {
       expect(difference).toBe(expected.effect);
       const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, statement_date: last, content: csv(rows) };
       const preview = await unchanged(args, raw);
-      expect(preview.difference.milliunits).toBe(difference);
+      expect(preview.difference).toBe(difference);
       expect(preview.explanations).toHaveLength(1);
-      expect(preview.explanations[0]).toMatchObject({ kind: expected.kind, count: 1, effect_milliunits: expected.effect });
-      expect(preview.explained.milliunits).toBe(difference);
-      expect(preview.unexplained.milliunits).toBe(0);
+      expect(preview.explanations[0]).toMatchObject({ kind: expected.kind, count: 1, effect: expected.effect });
+      expect(preview.explained).toBe(difference);
+      expect(preview.unexplained).toBe(0);
       expect(preview.arithmetic).toBe(arithmetic(difference, difference));
       expect(preview.message).toMatch(/^Not reconciled: the difference is explained: 1 /);
       expect(preview.message).not.toMatch(/part of it|create_adjustment: true/);
@@ -155,14 +155,14 @@ describe('reconcile_account: the difference explained exactly', () => {
     expect(explained).toBe(difference);
     const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(rows) };
     const preview = await unchanged(args, raw);
-    expect(preview.difference.milliunits).toBe(difference);
+    expect(preview.difference).toBe(difference);
     for (const [kind, effect] of Object.entries(expected)) expect(effectOf(preview, kind), kind).toBe(effect);
     const pairs = preview.explanations.find((e: any) => e.kind === 'amount_differs').pairs;
-    expect(pairs.find((p: any) => p.transaction.id === tipped.id).effect_milliunits).toBe(tipped.amount - 5_250);
-    expect(pairs.find((p: any) => p.transaction.id === slipped.id).effect_milliunits).toBe(-1_000);
-    expect(preview.explanations.reduce((n: number, e: any) => n + e.effect_milliunits, 0)).toBe(difference);
-    expect(preview.explained.milliunits).toBe(difference);
-    expect(preview.unexplained.milliunits).toBe(0);
+    expect(pairs.find((p: any) => p.transaction.id === tipped.id).effect).toBe(tipped.amount - 5_250);
+    expect(pairs.find((p: any) => p.transaction.id === slipped.id).effect).toBe(-1_000);
+    expect(preview.explanations.reduce((n: number, e: any) => n + e.effect, 0)).toBe(difference);
+    expect(preview.explained).toBe(difference);
+    expect(preview.unexplained).toBe(0);
     expect(preview.message).toMatch(/^Not reconciled: the difference is explained: /);
     expect(preview.message).toContain(`(${money(-never.amount)} once deleted or uncleared`);
     const refused = await unchanged({ ...args, create_adjustment: true }, raw);
@@ -190,9 +190,9 @@ describe('reconcile_account: what a statement leaves, explained', () => {
     expect(sum(booked) + renamed.amount).toBe(difference);
     const preview = await unchanged({ account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(rows) }, raw);
     const unsure = preview.explanations.find((e: any) => e.kind === 'unsure_match');
-    expect(unsure).toMatchObject({ count: 1, effect_milliunits: renamed.amount });
+    expect(unsure).toMatchObject({ count: 1, effect: renamed.amount });
     expect(unsure.rows[0].candidates.map((t: any) => t.id)).toEqual([renamed.id]);
-    expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 } });
+    expect(preview).toMatchObject({ explained: difference, unexplained: 0 });
     expect(preview.message).toMatch(/^Not reconciled: the difference is explained: /);
   }, 60_000);
 
@@ -239,8 +239,8 @@ async function beforeItsDays(first: string) {
   expect(difference).toBe(sum(uncleared));
   const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(days.map(bankRow)) };
   const { preview, result } = await confirmed(h, 'reconcile_account', args);
-  expect(preview.explanations).toEqual([expect.objectContaining({ kind: 'uncleared_sum', count: uncleared.length, effect_milliunits: difference })]);
-  expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 }, to_clear: uncleared.length });
+  expect(preview.explanations).toEqual([expect.objectContaining({ kind: 'uncleared_sum', count: uncleared.length, effect: difference })]);
+  expect(preview).toMatchObject({ explained: difference, unexplained: 0, to_clear: uncleared.length });
   const done = ok(result);
   expect(clearedBalance(await rawTransactions(h, budget, account), today)).toBe(balance);
   ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
@@ -263,9 +263,9 @@ describe('reconcile_account: the difference explained in part', () => {
     const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, statement_date: last, content: csv(rows) };
     const preview = await unchanged(args, raw);
     expect(preview).toMatchObject({
-      difference: { milliunits: difference },
-      explained: { milliunits: explained },
-      unexplained: { milliunits: difference - explained },
+      difference: difference,
+      explained: explained,
+      unexplained: difference - explained,
     });
     expect(difference - explained).toBe(1_230);
     expect(preview.arithmetic).toBe(arithmetic(difference, explained));
@@ -289,13 +289,13 @@ describe('reconcile_account: the difference explained in part', () => {
     expect(adjustment).toBe(990);
     const args = { account_id: ACCOUNT, statement_balance_milliunits: balance, content: csv(rows) };
     const stopped = await unchanged(args, raw);
-    expect(stopped).toMatchObject({ explained: { milliunits: explained }, unexplained: { milliunits: adjustment } });
-    expect(stopped.explanations).toEqual([expect.objectContaining({ kind: 'cleared_at_bank', count: booked.length, effect_milliunits: explained })]);
+    expect(stopped).toMatchObject({ explained: explained, unexplained: adjustment });
+    expect(stopped.explanations).toEqual([expect.objectContaining({ kind: 'cleared_at_bank', count: booked.length, effect: explained })]);
     expect(stopped.message).toContain(`(difference - explained: ${arithmetic(difference, explained)})`);
     expect(stopped.message).toContain(`create_adjustment: true to record the ${money(adjustment)} unexplained`);
 
     const { preview, result } = await confirmed(h, 'reconcile_account', { ...args, create_adjustment: true });
-    expect(preview.adjustment).toEqual({ milliunits: adjustment, formatted: money(adjustment), arithmetic: arithmetic(difference, explained) });
+    expect(preview.adjustment).toEqual({ amount: adjustment, amount_formatted: money(adjustment), arithmetic: arithmetic(difference, explained) });
     expect(preview.summary).toContain(`an adjustment of ${money(adjustment)} (difference - explained: ${arithmetic(difference, explained)})`);
     const done = ok(result);
     const after = await rawTransactions(h, budget, account);
@@ -317,10 +317,10 @@ describe('reconcile_account: the difference explained not at all', () => {
     expect(raw.filter((t) => !inBalance(t)).every((t) => Math.abs(t.amount) > 10)).toBe(true);
     const args = { account_id: ACCOUNT, statement_balance_milliunits: balance };
     const stopped = await unchanged(args, raw);
-    expect(stopped).toMatchObject({ explanations: [], explained: { milliunits: 0 }, unexplained: { milliunits: difference } });
+    expect(stopped).toMatchObject({ explanations: [], explained: 0, unexplained: difference });
     expect(stopped.message).toContain(`nothing explains it (difference - explained: ${arithmetic(difference, 0)})`);
     const preview = ok(await h.call('reconcile_account', { ...args, create_adjustment: true }));
-    expect(preview.adjustment).toEqual({ milliunits: difference, formatted: money(difference), arithmetic: arithmetic(difference, 0) });
+    expect(preview.adjustment).toEqual({ amount: difference, amount_formatted: money(difference), arithmetic: arithmetic(difference, 0) });
   }, 60_000);
 });
 
@@ -331,7 +331,7 @@ describe('reconcile_account: explained by uncleared transactions alone', () => {
     const difference = open[0].amount;
     const args = { account_id: ACCOUNT, statement_balance_milliunits: clearedBalance(raw, today) + difference, create_adjustment: true };
     const preview = ok(await h.call('reconcile_account', args));
-    expect(preview).toMatchObject({ explained: { milliunits: difference }, unexplained: { milliunits: 0 }, to_clear: 1 });
+    expect(preview).toMatchObject({ explained: difference, unexplained: 0, to_clear: 1 });
     expect(preview.adjustment).toBeUndefined();
     expect(preview.notices).toContain(
       `No adjustment: the difference is explained: 1 uncleared transaction adding up to ${money(difference)} (cleared by applying).`,

@@ -41,8 +41,8 @@ describe('reconcile_account', () => {
     expect(cleared.length).toBeGreaterThan(0);
     const args = { account_id: 'Everyday Checking', statement_balance_milliunits: clearedBalance(before, date), statement_date: date };
     const { preview, result } = await confirmed(h, 'reconcile_account', args);
-    expect(preview.difference.milliunits).toBe(0);
-    expect(preview.to_reconcile).toMatchObject({ count: cleared.length, total_milliunits: cleared.reduce((n, t) => n + t.amount, 0) });
+    expect(preview.difference).toBe(0);
+    expect(preview.to_reconcile).toMatchObject({ count: cleared.length, total: cleared.reduce((n, t) => n + t.amount, 0) });
     expect(preview.note).toMatch(/cannot set the account's last_reconciled_at/);
     const done = ok(result);
     expect(done.reconciled).toBe(cleared.length);
@@ -60,7 +60,7 @@ describe('reconcile_account', () => {
     const difference = open[0].amount + open[1].amount;
     const args = { account_id: 'Everyday Checking', statement_balance_milliunits: clearedBalance(before, today) + difference };
     const { preview, result } = await confirmed(h, 'reconcile_account', args);
-    expect(preview.difference.milliunits).toBe(difference);
+    expect(preview.difference).toBe(difference);
     const first = preview.explanations[0];
     expect(first.kind).toBe('uncleared_sum');
     expect(first.count).toBeLessThanOrEqual(2);
@@ -110,6 +110,6 @@ describe('reconcile_account', () => {
       }),
     );
     const missing = preview.explanations.find((e: any) => e.kind === 'missing_from_ynab');
-    expect(missing).toMatchObject({ count: 1, effect_milliunits: -7_770, rows: [{ payee: 'Missing Merchant', amount_milliunits: -7_770 }] });
+    expect(missing).toMatchObject({ count: 1, effect: -7_770, rows: [{ payee: 'Missing Merchant', amount: -7_770 }] });
   }, 60_000);
 });

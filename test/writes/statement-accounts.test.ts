@@ -62,7 +62,7 @@ describe('a statement file of several accounts', () => {
     const checkingBefore = await rawTransactions(h, budget, ids['Everyday Checking']!);
     const { preview, result } = await confirmed(h, 'import_statement', { account_id: 'Visa Rewards', content });
     expect(preview.format).toBe('ofx');
-    expect(preview.rows.map((r: any) => [r.status, r.bank_text, r.amount_milliunits])).toEqual(card.map((r, i) => ['new', `CARD SHOP ${i}`, r.amount]));
+    expect(preview.rows.map((r: any) => [r.status, r.bank_text, r.amount])).toEqual(card.map((r, i) => ['new', `CARD SHOP ${i}`, r.amount]));
     expect(preview.decisions[0]).toBe(
       'the file holds 2 accounts: read number XXXX9876 (creditCard, line 11, 2 rows), as it is the file\'s only creditCard statement, and "Visa Rewards" is a creditCard account',
     );
@@ -83,7 +83,7 @@ describe('a statement file of several accounts', () => {
         'nothing in it says which is "Rainy Day Savings" (no name, number or type of the file matches it). Give statement_account',
     );
     const picked = ok(await h.call('import_statement', { account_id: 'Rainy Day Savings', content, statement_account: '3333' }));
-    expect(picked.rows.map((r: any) => [r.bank_text, r.amount_milliunits])).toEqual([['CHECKING SHOP 0', checking!.amount]]);
+    expect(picked.rows.map((r: any) => [r.bank_text, r.amount])).toEqual([['CHECKING SHOP 0', checking!.amount]]);
     expect(picked.decisions[0]).toMatch(/^the file holds 2 accounts: read number 111122223333 \(checking, line 7, 1 row\), as statement_account says/);
     const wrong = await h.call('import_statement', { account_id: 'Rainy Day Savings', content, statement_account: '5555' });
     expect(wrong.content[0].text).toMatch(/statement_account "5555" names none of the file's accounts: number 111122223333/);
@@ -100,7 +100,7 @@ describe('a statement file of several accounts', () => {
       `!Account\nNEveryday Checking\nTBank\n^\n!Type:Bank\nD${d[1]}/${d[2]}/${d[0]}\nT-3.00\nPOTHER\n^\n` +
       `!Account\nNWallet\nTCash\n^\n!Type:Cash\nD${d[1]}/${d[2]}/${d[0]}\nT${decimal(wallet!.amount)}\nPCASH SHOP\n^\n`;
     const preview = ok(await h.call('import_statement', { account_id: 'Wallet', content: qif, columns: { date_format: 'MM/DD/YYYY' } }));
-    expect(preview.rows.map((r: any) => [r.bank_text, r.amount_milliunits])).toEqual([['CASH SHOP', wallet!.amount]]);
+    expect(preview.rows.map((r: any) => [r.bank_text, r.amount])).toEqual([['CASH SHOP', wallet!.amount]]);
     expect(preview.decisions[0]).toMatch(/^the file holds 2 accounts: read "Wallet" \(cash, line 14, 1 row\), as its name is the account's/);
   }, 60_000);
 });
@@ -116,7 +116,7 @@ describe('a statement file read by path', () => {
     writeFileSync(file, Buffer.concat([Buffer.from(head, 'latin1'), payee, Buffer.from(tail, 'latin1')]));
     const preview = ok(await h.call('import_statement', { account_id: 'Everyday Checking', path: file }));
     expect(preview.format).toBe('qfx');
-    expect(preview.rows[0]).toMatchObject({ payee: 'Café Métro — 5 €', amount_milliunits: row!.amount });
+    expect(preview.rows[0]).toMatchObject({ payee: 'Café Métro — 5 €', amount: row!.amount });
   }, 60_000);
 });
 

@@ -51,7 +51,7 @@ describe('import_statement reads MT940 and camt.054', () => {
       '-',
     ].join('\n');
     const { preview, result } = await confirmed(h, 'import_statement', { account_id: account, content });
-    expect(preview.rows.map((r: any) => [r.status, r.date, r.amount_milliunits])).toEqual(rows.map((r) => ['new', r.date, r.amount]));
+    expect(preview.rows.map((r: any) => [r.status, r.date, r.amount])).toEqual(rows.map((r) => ['new', r.date, r.amount]));
     for (const r of rows) expect(JSON.stringify(preview.rows)).toContain(r.name);
     ok(result);
     const after = await rawTransactions(h, budget, account, addDays(today, -30));
@@ -71,7 +71,7 @@ describe('import_statement reads MT940 and camt.054', () => {
 <NtryDtls><TxDtls><RltdPties><Cdtr><Pty><Nm>Notified Shop</Nm></Pty></Cdtr></RltdPties></TxDtls></NtryDtls></Ntry>
 </Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
     const preview = ok(await h.call('import_statement', { account_id: account, content }));
-    expect(preview.rows).toEqual([expect.objectContaining({ line: 4, status: 'new', date: addDays(today, -2), amount_milliunits: amount })]);
+    expect(preview.rows).toEqual([expect.objectContaining({ line: 4, status: 'new', date: addDays(today, -2), amount: amount })]);
   });
 
   it('refuses a PDF given by path by what it is, listing what is read, and writes nothing', async () => {

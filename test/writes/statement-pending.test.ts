@@ -38,7 +38,7 @@ describe('pending statement rows', () => {
     const preview = ok(await h.call('import_statement', args));
     const row = (payee: string) => preview.rows.find((r: any) => r.payee === payee);
     expect(row('Vorgemerkt Markt')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/pending/) });
-    expect(row('Gebucht Markt')).toMatchObject({ status: 'new', amount_milliunits: booked });
+    expect(row('Gebucht Markt')).toMatchObject({ status: 'new', amount: booked });
     expect(preview.totals).toMatchObject({ rows: 2, new: 1, skipped: 1 });
 
     const done = ok(await h.call('import_statement', { ...args, confirm_token: preview.confirm_token }));
@@ -60,6 +60,6 @@ describe('pending statement rows', () => {
     ].join('\n');
     const preview = ok(await h.call('reconcile_account', { account_id: 'Everyday Checking', statement_balance_milliunits: cleared + booked, content }));
     const missing = preview.explanations.find((e: any) => e.kind === 'missing_from_ynab');
-    expect(missing).toMatchObject({ count: 1, effect_milliunits: booked, rows: [{ payee: 'Booked Cafe' }] });
+    expect(missing).toMatchObject({ count: 1, effect: booked, rows: [{ payee: 'Booked Cafe' }] });
   }, 60_000);
 });

@@ -72,13 +72,13 @@ describe('a sandbox statement imported, twice', () => {
         matched: report.rows.length - fresh.length - 1,
       });
       const conflict = preview.rows.find((r: any) => r.status === 'conflict');
-      expect(conflict).toMatchObject({ amount_milliunits: differing.bank_amount, candidates: [differing.transaction_id] });
-      const listedNew = preview.rows.filter((r: any) => r.status === 'new').map((r: any) => `${r.date} ${r.amount_milliunits}`);
+      expect(conflict).toMatchObject({ amount: differing.bank_amount, candidates: [differing.transaction_id] });
+      const listedNew = preview.rows.filter((r: any) => r.status === 'new').map((r: any) => `${r.date} ${r.amount}`);
       expect(listedNew.sort()).toEqual(fresh.map((r) => `${r.date} ${r.amount}`).sort());
       // Every matched row is a transaction of the account with the row's amount, each once.
       const byId = new Map(before.map((t) => [t.id, t]));
       const matched = preview.rows.filter((r: any) => r.status === 'matched');
-      for (const r of matched) expect(byId.get(r.id)?.amount, `${r.date} ${r.payee}`).toBe(r.amount_milliunits);
+      for (const r of matched) expect(byId.get(r.id)?.amount, `${r.date} ${r.payee}`).toBe(r.amount);
       expect(new Set(matched.map((r: any) => r.id)).size).toBe(matched.length);
 
       expect(ok(result).created).toBe(fresh.length);
@@ -124,11 +124,11 @@ describe('a sandbox statement imported, twice', () => {
     // add up to the difference, so no adjustment may hide the payment the bank never had.
     const upToTo = [...raw.values()].filter((t) => t.date <= report.to && t.cleared !== 'uncleared');
     const difference = report.balance.amount - upToTo.reduce((n, t) => n + t.amount, 0);
-    expect(early).toMatchObject({ difference: { milliunits: difference }, explained: { milliunits: difference }, unexplained: { milliunits: 0 } });
+    expect(early).toMatchObject({ difference: difference, explained: difference, unexplained: 0 });
     expect(early.message).toMatch(/^Not reconciled: the difference is explained: /);
     const inBalance = (id: string) => raw.get(id).cleared !== 'uncleared';
     const pair = early.explanations.find((e: any) => e.kind === 'amount_differs').pairs.find((p: any) => p.transaction.id === differing.transaction_id);
-    expect(pair.effect_milliunits).toBe(differing.bank_amount - (inBalance(differing.transaction_id) ? differing.budget_amount : 0));
+    expect(pair.effect).toBe(differing.bank_amount - (inBalance(differing.transaction_id) ? differing.budget_amount : 0));
     const gone = early.explanations.find((e: any) => e.kind === 'missing_from_statement');
     expect(gone.transactions.map((t: any) => t.id)).toContain(missing.transaction_id);
     const refused = ok(await h.call('reconcile_account', { ...args, create_adjustment: true }));
@@ -149,13 +149,13 @@ describe('a sandbox statement imported, twice', () => {
     const txns = await rawTransactions(h, budget, account);
     const cleared = txns.filter((t) => t.cleared !== 'uncleared' && t.date <= report.to).reduce((n, t) => n + t.amount, 0);
     const { preview, result } = await confirmed(h, 'reconcile_account', args);
-    expect(preview.difference.milliunits).toBe(report.balance.amount - cleared);
+    expect(preview.difference).toBe(report.balance.amount - cleared);
     const fixed = txns.find((t) => t.id === differing.transaction_id);
     if (fixed.cleared === 'uncleared') {
       // The statement lists it, so it is booked: cleared by the reconcile, which then balances.
       expect(preview.explanations[0].kind).toBe('cleared_at_bank');
       expect(preview.explanations[0].transactions.map((t: any) => t.id)).toContain(differing.transaction_id);
-    } else expect(preview.difference.milliunits).toBe(0);
+    } else expect(preview.difference).toBe(0);
     expect(ok(result).change_id).toMatch(/\w/);
     const upTo = (await rawTransactions(h, budget, account)).filter((t) => t.date <= report.to);
     for (const t of upTo) if (t.cleared !== 'uncleared') expect(t.cleared, `${t.date} ${t.amount}`).toBe('reconciled');

@@ -21,6 +21,8 @@ import { cleanPayeeName } from '../../src/statements/payee-text.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { COLUMNS, csv, decimal, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
 
+const usd = (m: number) => `${m < 0 ? '-' : ''}$${(Math.abs(m) / 1000).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+
 /** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
 const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
 const DATES = [`${month0.slice(0, 8)}15`, addMonths(month0, 1)];
@@ -88,7 +90,7 @@ describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
     const preview = ok(await h.call('import_statement', args));
     expect(preview.before_start).toMatchObject({
       count: 2,
-      net_milliunits: net,
+      net: net,
       earliest,
       account_start: start,
       budget_first_month: firstMonth,
@@ -200,14 +202,14 @@ describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
       const cash = row('ATM WITHDRAWAL 001234');
       expect(cash.category).toBeUndefined();
       expect(cash.suggestion).toMatchObject({ category: null, ...(wallet ? { transfer_to: wallet.name } : {}) });
-      const refund = preview.rows.find((r: any) => r.status === 'new' && r.amount_milliunits === -bought.amount);
+      const refund = preview.rows.find((r: any) => r.status === 'new' && r.amount === -bought.amount);
       expect(refund.category).toBe(categoryName.get(same.category_id));
       const m = preview.rows.find((r: any) => r.status === 'matched' && r.line === rows.length + 1);
       const t = all.find((x: any) => x.id === m.id);
-      expect(m.matched).toEqual({ date: t.date, payee: t.payee_name, amount_milliunits: t.amount });
+      expect(m.matched).toEqual({ date: t.date, payee: t.payee_name, amount: t.amount, amount_formatted: usd(t.amount) });
       const { result } = await confirmed(h, 'import_statement', { account_id: NAME, content: csv(rows), columns: COLUMNS });
       const done = ok(result);
-      const made = done.created_rows.find((r: any) => r.amount_milliunits === -bought.amount);
+      const made = done.created_rows.find((r: any) => r.amount === -bought.amount);
       expect(made.category).toBe(refund.category);
       expect((await get(`/transactions/${made.id}`)).transaction.category_id).toBe(same.category_id);
       ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);

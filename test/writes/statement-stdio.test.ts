@@ -35,8 +35,7 @@ describe('import_statement over stdio', () => {
       const args = { account_id: 'Everyday Checking', path: file, columns: COLUMNS };
       const preview = await call(args);
       expect(preview.totals).toMatchObject({ rows: 2, new: 2 });
-      for (const r of rows)
-        expect(preview.rows).toContainEqual(expect.objectContaining({ payee: r.payee, date: r.date, amount_milliunits: r.amount, status: 'new' }));
+      for (const r of rows) expect(preview.rows).toContainEqual(expect.objectContaining({ payee: r.payee, date: r.date, amount: r.amount, status: 'new' }));
       const done = await call({ ...args, confirm_token: preview.confirm_token });
       expect(done.created).toBe(2);
       const again = await call(args);

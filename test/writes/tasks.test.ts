@@ -105,11 +105,11 @@ describe('move_money', () => {
     expect(now('Groceries').budgeted).toBe(was('Groceries').budgeted + 40_000);
     expect(res.from).toMatchObject({
       name: 'Fun Money',
-      assigned_milliunits: now('Fun Money').budgeted,
-      available_milliunits: now('Fun Money').balance,
+      assigned: now('Fun Money').budgeted,
+      available: now('Fun Money').balance,
       available_formatted: now('Fun Money').balance_formatted,
     });
-    expect(res.to).toMatchObject({ name: 'Groceries', assigned_milliunits: now('Groceries').budgeted, available_milliunits: now('Groceries').balance });
+    expect(res.to).toMatchObject({ name: 'Groceries', assigned: now('Groceries').budgeted, available: now('Groceries').balance });
     expect(res.moved_formatted).toBe('$40.00');
   });
 

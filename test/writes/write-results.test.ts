@@ -40,11 +40,11 @@ async function balances(name: string) {
   return {
     account_id: a.id,
     account_name: a.name,
-    balance_milliunits: a.balance,
+    balance: a.balance,
     balance_formatted: usd(a.balance),
-    cleared_balance_milliunits: a.cleared_balance,
+    cleared_balance: a.cleared_balance,
     cleared_balance_formatted: usd(a.cleared_balance),
-    uncleared_balance_milliunits: a.uncleared_balance,
+    uncleared_balance: a.uncleared_balance,
     uncleared_balance_formatted: usd(a.uncleared_balance),
   };
 }
@@ -61,13 +61,13 @@ describe('writes report their result', () => {
       ['to', 'Groceries'],
     ] as const) {
       expect(res[side]).toMatchObject({
-        assigned_milliunits: now(name).budgeted,
+        assigned: now(name).budgeted,
         assigned_formatted: usd(now(name).budgeted),
-        available_milliunits: now(name).balance,
+        available: now(name).balance,
         available_formatted: usd(now(name).balance),
       });
     }
-    expect(res.ready_to_assign_milliunits).toBe(m.to_be_budgeted);
+    expect(res.ready_to_assign).toBe(m.to_be_budgeted);
     expect(res.ready_to_assign_formatted).toBe(usd(m.to_be_budgeted));
     // The two assignments; the plan's read of the budget as it is now is at most one delta.
     expect(made.filter((r) => r.startsWith('PATCH'))).toHaveLength(2);
@@ -158,10 +158,10 @@ describe('writes report their result', () => {
     const after = await Promise.all(made.map(async (id: string) => (await get(`/transactions/${id}`)).transaction));
     const fun = after[0].category_id;
     expect(after.every((t: any) => t.category_id === fun)).toBe(true);
-    expect(res.to).toEqual([{ category_id: fun, category_name: 'Fun Money', count: 3, total_milliunits: -24_000, total_formatted: '-$24.00' }]);
+    expect(res.to).toEqual([{ category_id: fun, category_name: 'Fun Money', count: 3, total: -24_000, total_formatted: '-$24.00' }]);
     expect(res.from).toEqual([
-      expect.objectContaining({ category_name: 'Groceries', count: 2, total_milliunits: -15_000, total_formatted: '-$15.00' }),
-      expect.objectContaining({ category_name: 'Dining Out', count: 1, total_milliunits: -9_000, total_formatted: '-$9.00' }),
+      expect.objectContaining({ category_name: 'Groceries', count: 2, total: -15_000, total_formatted: '-$15.00' }),
+      expect.objectContaining({ category_name: 'Dining Out', count: 1, total: -9_000, total_formatted: '-$9.00' }),
     ]);
   });
 
@@ -184,7 +184,7 @@ describe('writes report their result', () => {
       .filter((x: any) => !x.deleted)
       .map((x: any) => ({
         id: x.id,
-        amount_milliunits: x.amount,
+        amount: x.amount,
         amount_formatted: usd(x.amount),
         category_id: x.category_id,
         category_name: x.category_name,

@@ -146,7 +146,7 @@ export const CATEGORIES_OPERATIONS = [
           says: 'answers with Ready to Assign after',
           args: { month: 'current', category_id: 'Groceries', budgeted: 512.34 },
           check: (a) =>
-            hasMembers('ready_to_assign.month')(a) ??
+            hasMembers('month', 'ready_to_assign', 'ready_to_assign_formatted')(a) ??
             ((at(a, 'category.assigned') ?? at(a, 'category.budgeted')) === 512_340
               ? undefined
               : `assigned is ${String(at(a, 'category.assigned') ?? at(a, 'category.budgeted'))}, not 512340`),

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { addDays, addMonths, currentMonth } from '../../api/dates.js';
+import { formatMilliunits } from '../../api/money.js';
 import { DETAIL_ARG } from '../core/args.js';
 import { present, rowMoney } from '../core/format.js';
 import { moneyHealth, savingsRate, type MonthSeen } from './money-health.js';
@@ -29,12 +30,29 @@ function window(ctx: InsightContext, asked: number, withCurrent: boolean) {
   return { current, complete, counted: withCurrent && months.has(current) ? [...complete, current] : complete };
 }
 
+/** Compact months as columns: income and spending, each list beside the same list formatted; the month this one is, when partial. */
+function columns(ctx: InsightContext, seen: readonly MonthSeen[]): Record<string, unknown> {
+  const list = (name: string, values: number[]) => ({ [name]: values, [`${name}_formatted`]: values.map((v) => formatMilliunits(v, ctx.format)) });
+  const partial = seen.find((m) => m.partial)?.month;
+  return {
+    ...list(
+      'income',
+      seen.map((m) => m.income),
+    ),
+    ...list(
+      'spending',
+      seen.map((m) => m.spending),
+    ),
+    ...(partial ? { partial_month: partial } : {}),
+  };
+}
+
 export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_INPUT>): InsightResult {
   const asked = a.months ?? 6;
   const full = a.detail === 'full';
   const withCurrent = a.complete_months_only === false;
   const { current, complete, counted } = window(ctx, asked, withCurrent);
-  // Rows: milliunits in compact detail (a year of them in 2 KB), the pair in full; totals and health always the pair.
+  // Rows (full detail; compact gives columns): each figure with its text, as totals and health.
   const fig = rowMoney(ctx.money, full);
   const row = (month: string): MonthSeen & { out: Record<string, unknown> } => {
     const m = ctx.view.replica.months.get(month)!;
@@ -69,7 +87,9 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
   }
   return {
     structured: {
-      months: seen.map((m) => m.out),
+      // Full: a row per month. Compact: the months, and their figures as columns beside their texts
+      // (a year of rows, each figure with its text, would not fit 2 KB).
+      ...(full ? { months: seen.map((m) => m.out) } : { months: seen.map((m) => m.month), by_month: columns(ctx, seen) }),
       ...(now ? { current_month: now.out } : {}),
       totals: {
         ...ctx.money('income', totals.income),

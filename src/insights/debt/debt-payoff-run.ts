@@ -9,7 +9,7 @@ import { formatMilliunits, minorDigits, roundToMinor } from '../../api/money.js'
 import type * as E from '../../api/schemas/entities.js';
 import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
 import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
-import { present, rowMoney } from '../core/format.js';
+import { keyedMoney, present, rowMoney } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import { CREDIT_TYPES } from '../core/view.js';
 
@@ -136,9 +136,12 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
           // The payment the plans start from (the assumptions say whose); compact answers leave it to them.
           ...(full ? row('payment', d.minimumIn(first, d.balance, monthlyInterest(d.balance, d.rateIn(first), digits))) : {}),
           payoff: Object.fromEntries(plans.map((p) => [p.strategy, p.payoff[i]?.slice(0, 7) ?? null])),
-          // Payments left, the first in `first` (null: not paid off within 50 years).
-          payments: Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])),
-          interest_milliunits: Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]])),
+          // Payments left, the first in `first` (null: not paid off within 50 years). Full detail
+          // only: a compact answer's payoff month says the same, and its room goes to quotable figures.
+          payments: full ? Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])) : null,
+          // Each plan's interest on this debt, by strategy: full, the numbers and beside them their
+          // texts (`interest`, `interest_formatted`); compact, the texts (keyedMoney).
+          ...keyedMoney(ctx.format, 'interest', Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!])), full),
           // Full detail only: compact answers give the payments, of which this is the difference.
           months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
           trap: traps.has(i) ? 'minimum barely covers interest' : null,
@@ -157,7 +160,7 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
         });
       }),
       // Balances over time in full detail (the view's chart): months of them say more than 2 KB.
-      ...(full ? { schedule: schedule(plans, debts) } : {}),
+      ...(full ? { schedule: schedule(ctx, plans, debts) } : {}),
       assumptions: assumptions(ctx, debts, first, extra, target, full),
       ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}),
     },
@@ -188,15 +191,29 @@ function trapped(ctx: InsightContext, debts: Debt[], base: PlanResult, first: st
   return out;
 }
 
-/** Each month's end balances per strategy: the total, and each debt's. */
-function schedule(plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
+/**
+ * Each month's end balances per strategy, a list a month (`months` says which): the total owed
+ * (`owed`, by strategy, beside `owed_formatted`), and each debt's (`debts`: its name and the same).
+ */
+function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
   const longest = plans.reduce((x, p) => (p.months.length > x.months.length ? p : x), plans[0]!);
   const owed = (p: PlanResult, k: number) => p.balances[k] ?? debts.map(() => 0);
   const months = longest.months.map((_, k) => k);
+  // A list ends at the month its balance reaches zero (the zeros after it say nothing).
+  const paid = (values: number[]) => {
+    let last = values.length - 1;
+    while (last > 0 && values[last] === 0 && values[last - 1] === 0) last--;
+    return values.slice(0, last + 1);
+  };
+  const series = (values: (p: PlanResult) => number[]) => {
+    const lists = Object.fromEntries(plans.map((p) => [p.strategy, paid(values(p))]));
+    const texts = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.map((m) => formatMilliunits(m, ctx.format))]));
+    return { owed: lists, owed_formatted: texts };
+  };
   return {
     months: longest.months.map((m) => m.slice(0, 7)),
-    owed_milliunits: Object.fromEntries(plans.map((p) => [p.strategy, months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))])),
-    by_debt: Object.fromEntries(plans.map((p) => [p.strategy, Object.fromEntries(debts.map((d, i) => [d.name, months.map((k) => owed(p, k)[i])]))])),
+    ...series((p) => months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))),
+    debts: debts.map((d, i) => ({ name: d.name, ...series((p) => months.map((k) => owed(p, k)[i] ?? 0)) })),
   };
 }
 

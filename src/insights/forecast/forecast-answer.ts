@@ -11,7 +11,7 @@ import { formatMilliunits } from '../../api/money.js';
 import type { Detected } from '../recurring/recurring-detect.js';
 import type { FlowEvent, Source } from './forecast-events.js';
 import { DAILY_DAYS, type Simulation } from './forecast-sim.js';
-import { present, rowMoney } from '../core/format.js';
+import { keyedMoney, present, rowMoney, textByKey } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 
 export interface Forecasted {
@@ -112,7 +112,8 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           ...ctx.money('available_until_then', income.lowest.balance),
         }
       : null,
-    // Compact: one member per month and per day, its balance in milliunits; full: rows.
+    // Compact: one member per month and per day, its balance as text in the budget's currency
+    // (textByKey: a 24-month horizon's numbers and texts both would not fit 2 KB); full: rows.
     ...(full
       ? {
           months: sim.months.map((m) =>
@@ -120,15 +121,18 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
               month: m.month,
               ...fig('end', m.end),
               ...fig('low', m.low),
-              accounts: f.accounts.length > 1 ? Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id), b])) : null,
+              // Each account's end balance by name (more than one chosen), the texts beside under the same names.
+              ...(f.accounts.length > 1
+                ? keyedMoney(ctx.format, 'balances', Object.fromEntries([...m.accounts].map(([id, b]) => [view.accountName(id) ?? id, b])))
+                : {}),
             }),
           ),
           days: days.map((d) => ({ date: d.date, ...ctx.money('balance', d.balance) })),
         }
-      : { month_end_balances_milliunits: Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end])), day_balances_milliunits: dayMap }),
+      : { month_end_balances_formatted: textByKey(ctx.format, Object.fromEntries(sim.months.map((m) => [m.month.slice(0, 7), m.end]))) }),
     assumptions: said,
   };
-  if (!full) fitDays(structured, dayMap, said, moved.largest_moves ?? []);
+  if (!full) fitDays(ctx, structured, dayMap, said, moved.largest_moves ?? []);
   return { structured };
 }
 
@@ -148,7 +152,7 @@ function lowestOf(ctx: InsightContext, sim: Simulation, full: boolean): Record<s
 /**
  * What moves the chosen accounts: each occurrence's date, payee (or category, for assigned money)
  * and amount. Full: every one in date order. Compact: the largest few, one per payee (a payday
- * repeats), as [date, name, milliunits].
+ * repeats), as [date, name, amount formatted].
  */
 function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][]; moves?: unknown[]; moves_count: number; moves_more?: string } {
   const { view } = ctx;
@@ -163,7 +167,7 @@ function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][
       .sort((a, b) => Math.abs(b.amount) - Math.abs(a.amount) || (a.date < b.date ? -1 : 1))
       .filter((e) => !seen.has(name(e)) && !!seen.add(name(e)))
       .slice(0, COMPACT_MOVES);
-    return { largest_moves: largest.map((e) => [e.date, name(e), e.amount]), moves_count: inHorizon.length };
+    return { largest_moves: largest.map((e) => [e.date, name(e), formatMilliunits(e.amount, ctx.format)]), moves_count: inHorizon.length };
   }
   return {
     moves: inHorizon.slice(0, FULL_MOVES).map((e) =>
@@ -185,17 +189,21 @@ function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][
 /**
  * Compact past its share (a long horizon's months take room): the daily points leave from the
  * last, then the largest moves from the smallest (one stays), then the recurring items named (one
- * stays; all are counted).
+ * stays; all are counted), then the largest moves and the lowest point at a day's end.
  */
-function fitDays(structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
+function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
+  // Each day's balance as text: written again after each cut.
+  const write = () => (structured.day_balances_formatted = textByKey(ctx.format, days));
+  write();
   const over = () => JSON.stringify(structured).length > COMPACT_CHARS;
   const dates = Object.keys(days);
   let cut = 0;
   while (dates.length > cut && over()) {
     delete days[dates[dates.length - ++cut]!];
+    write();
     structured.days_through = dates[dates.length - cut - 1] ?? 'none: detail "full" has them';
   }
-  if (!Object.keys(days).length) delete structured.day_balances_milliunits;
+  if (!Object.keys(days).length) delete structured.day_balances_formatted;
   while (moves.length > 1 && over()) moves.pop();
   const recurring = said.find((a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a);
   while (recurring && recurring.recurring.length > 1 && over()) {
@@ -203,4 +211,6 @@ function fitDays(structured: Record<string, unknown>, days: Record<string, numbe
     recurring.more = (recurring.more ?? 0) + 1;
   }
   if (over()) delete structured.largest_moves;
+  // A long horizon's month ends, each with its text, leave no room for the second lowest point (full has it).
+  if (over()) delete structured.lowest_at_day_end;
 }

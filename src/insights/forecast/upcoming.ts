@@ -18,7 +18,8 @@ import { overdue, project, type Occurrence } from '../core/schedule.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 
 /** Occurrences per page: a few in compact detail (the totals cover them all), more in full. */
-const UPCOMING_ROWS = { compact: 7, full: 100 };
+// Compact rows carry each figure's text (issue 43): five fit a typical answer (2 KB); the cursor gives the rest.
+const UPCOMING_ROWS = { compact: 5, full: 100 };
 
 export const UPCOMING_INPUT = {
   days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'),

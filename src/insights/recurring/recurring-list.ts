@@ -9,13 +9,15 @@
  * qualifies, the answer says why.
  */
 import { formatMilliunits } from '../../api/money.js';
-import { present, rowMoney } from '../core/format.js';
+import { present, rowMoney, textByKey } from '../core/format.js';
 import { recurringItems, type ListedItem, type RecurringGroup } from './recurring-sources.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 
 /** What a compact answer may take (the rest of the 2 KB is the envelope: the budget, freshness). */
 const COMPACT_CHARS = 1560;
 const GROUPS: RecurringGroup[] = ['subscriptions', 'bills', 'income'];
+/** Each group's name in the answer: `incomes`, since `income` is the money term (a month's income). */
+const LISTED: Record<RecurringGroup, string> = { subscriptions: 'subscriptions', bills: 'bills', income: 'incomes' };
 
 export function recurringList(ctx: InsightContext, full: boolean): InsightResult {
   const { items, everyday } = recurringItems(ctx);
@@ -35,7 +37,7 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
       next_date: i.next_date,
       ...fig('per_month', i.monthly),
       ...fig('annual', i.annual),
-      price_change: p ? { ...fig('from', p.old), ...fig('to', p.new), date: p.date } : null,
+      price_change: p ? { ...fig('old', p.old), ...fig('new', p.new), date: p.date } : null,
     });
   };
   const structured: Record<string, unknown> = {};
@@ -45,11 +47,11 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
     // The largest first: what costs (or brings) the most a year.
     const list = items.filter((i) => i.group === g).sort((a, b) => b.annual - a.annual || name(a).localeCompare(name(b)));
     sorted.set(g, list);
-    if (full) structured[g] = list.map(row);
+    if (full) structured[LISTED[g]] = list.map(row);
     const month = list.reduce((s, i) => s + i.monthly, 0);
     const year = list.reduce((s, i) => s + i.annual, 0);
     // Compact: the monthly totals; full adds the year's.
-    totals[g] = { count: list.length, ...ctx.money('per_month', month), ...(full ? ctx.money('per_year', year) : {}) };
+    totals[LISTED[g]] = { count: list.length, ...ctx.money('per_month', month), ...(full ? ctx.money('per_year', year) : {}) };
   }
   if (!full) Object.assign(structured, compactGroups(ctx, sorted, items.length));
   structured.totals = totals;
@@ -61,8 +63,9 @@ export function recurringList(ctx: InsightContext, full: boolean): InsightResult
 }
 
 /**
- * Compact: each group as payee name → monthly milliunits, the largest first (a name two accounts
- * share gets its account in brackets), and the names whose price rose or whose amount varies.
+ * Compact: each group as payee name → monthly amount formatted (`<group>_per_month_formatted`,
+ * textByKey; full detail gives the numbers), the largest first (a name two accounts share gets its account
+ * in brackets), and the names whose price rose or whose amount varies.
  */
 function compactGroups(ctx: InsightContext, sorted: Map<RecurringGroup, ListedItem[]>, limit: number, only?: RecurringGroup): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -79,14 +82,14 @@ function compactGroups(ctx: InsightContext, sorted: Map<RecurringGroup, ListedIt
       if (i.price_change) risen.push(n);
       if (i.varies) varies.push(n);
     });
-    out[`${g}_per_month_milliunits`] = rows;
-    out[`${g}_more`] = list.length > shown.length ? list.length - shown.length : undefined;
+    out[`${LISTED[g]}_per_month_formatted`] = textByKey(ctx.format, rows);
+    out[`${LISTED[g]}_more`] = list.length > shown.length ? list.length - shown.length : undefined;
   }
   if (!only) Object.assign(out, { price_rose: risen.length ? risen : undefined, amount_varies: varies.length ? varies : undefined });
   return out;
 }
 
-/** Compact past its share: the smallest items of the longest group leave first, counted in `<group>_more`. */
+/** Compact past its share: the smallest items of the longest group leave first, counted in `<group>_more` (LISTED names). */
 function fit(structured: Record<string, unknown>, sorted: Map<RecurringGroup, ListedItem[]>, show: (g: RecurringGroup, n: number) => void): void {
   const shown = new Map([...sorted].map(([g, l]) => [g, l.length]));
   while (JSON.stringify(structured).length > COMPACT_CHARS) {

@@ -21,7 +21,7 @@ export const SPENDING_SUMMARY_INPUT = {
   month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default); or since_date.'),
   ...WINDOW_ARGS,
   group_by: z.enum(GROUP_BY).optional().describe('Default category.'),
-  top: z.int().min(1).max(50).optional().describe('Rows kept (default 10); the rest summed as one.'),
+  top: z.int().min(1).max(50).optional().describe('Rows kept (default 7, full 10); the rest summed as one.'),
   compare_months: z.int().min(1).max(24).optional().describe('Vs the average of N months before.'),
   ...SCOPE_ARGS,
   ...OFF_BUDGET_ARG,
@@ -80,8 +80,9 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
   const prevNet = new Map<string, number>();
   for (const g of groupLines(ctx.view, before, by)) prevNet.set(by === 'month' && !baseline.months ? addMonths(g.id!, 1) : key(g), g.net);
   const assigned = by === 'category' || by === 'category_group' ? assignedIn(ctx.view, current, by) : undefined;
-  const { rows: kept, others } = topGroups(groupLines(ctx.view, now, by), by, a.top ?? 10);
   const full = a.detail === 'full';
+  // Compact rows carry each figure's text (issue 43): seven of them fit a typical answer (2 KB).
+  const { rows: kept, others } = topGroups(groupLines(ctx.view, now, by), by, a.top ?? (full ? 10 : 7));
   const fig = rowMoney(ctx.money, full);
   // Compact rows name what they are (follow-up tools take names), give outflow and inflow only
   // where they differ from the net (money went both ways) and leave what was assigned to full
@@ -97,7 +98,8 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
         ...flows(fig, g.outflow, g.inflow, full),
         ...fig('net', g.net),
         count: g.count,
-        ...fig(comparedName, compared(previousNet)),
+        // By month, compact: a month's previous period is the row before it, so said once, in the totals.
+        ...(!full && by === 'month' && comparedName === 'previous_net' ? {} : fig(comparedName, compared(previousNet))),
         ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
       }),
     };

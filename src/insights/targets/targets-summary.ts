@@ -57,7 +57,7 @@ export function targetsSummary(ctx: InsightContext, a: InsightArgs<typeof TARGET
       targets: shown.map(row),
       ...(full ? {} : { fully_funded: rows.length - shown.length }),
       ...(first ? { soonest: { name: first.c.name, due: first.due } } : {}),
-      ...(full ? { overspent: overspent.map((x) => ({ id: x.c.id, name: x.c.name, ...fig('overspent', x.cover) })) } : {}),
+      ...(full ? { overspent_by_category: overspent.map((x) => ({ id: x.c.id, name: x.c.name, ...fig('overspent', x.cover) })) } : {}),
       totals: {
         count: rows.length,
         ...ctx.money('underfunded', need),

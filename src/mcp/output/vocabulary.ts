@@ -165,7 +165,7 @@ const ROWS: Record<string, Row> = {
   user: ['group', 'The user.'],
   budgets: ['group', 'Budgets.'],
   budget: ['group', 'A budget.'],
-  accounts: ['group', 'Accounts (a forecast: balances by account name).', NAMES],
+  accounts: ['group', 'Accounts (a forecast: the names of the accounts it carries forward).'],
   account: ['group', 'An account.'],
   category_groups: ['group', 'Category groups with their categories.'],
   categories: ['group', 'Categories.'],

@@ -83,7 +83,7 @@ const FOUR_RULES = `# YNAB's four rules, and the tools that keep them
 
 ## Rule one: give every dollar a job
 Money on hand, not expected, is assigned to categories until Ready to Assign is zero.
-- get_month: Ready to Assign (to_be_budgeted) and each category's assigned and available.
+- get_month: Ready to Assign (ready_to_assign) and each category's assigned and available.
 - update_month_category assigns; move_money moves between categories.
 - fund_targets assigns what the targets ask, in one change.
 

@@ -83,9 +83,17 @@ export const INSIGHTS: readonly InsightRow[] = [
     claims: [
       {
         says: 'per complete month (current apart)',
-        check: (a) =>
-          hasMembers('current_month.month')(a) ??
-          everyRow('months', 'before the current month', (m) => String(m.month) < String(at(a, 'current_month.month')))(a),
+        // Compact detail lists the months (their figures as columns, by_month), full detail gives rows.
+        check: (a) => {
+          const months = Array.isArray(a.months)
+            ? a.months.map((m) => String(m !== null && typeof m === 'object' ? (m as Record<string, unknown>).month : m))
+            : [];
+          const late = months.filter((m) => m >= String(at(a, 'current_month.month')));
+          return (
+            hasMembers('current_month.month')(a) ??
+            (!months.length ? 'no months to check' : late.length ? `${late.join(', ')} not before the current month` : undefined)
+          );
+        },
       },
       { says: 'runway, net worth', check: hasMembers('health.runway_months') },
     ],
@@ -100,7 +108,11 @@ export const INSIGHTS: readonly InsightRow[] = [
     claims: [
       {
         says: "each account's projected balance",
-        check: everyRow('occurrences', 'with a projected balance', (o) => typeof o.projected_balance_milliunits === 'number'),
+        check: everyRow(
+          'occurrences',
+          'with a projected balance',
+          (o) => typeof o.projected_balance === 'number' && typeof o.projected_balance_formatted === 'string',
+        ),
       },
     ],
     title: 'Upcoming scheduled transactions',
@@ -113,12 +125,18 @@ export const INSIGHTS: readonly InsightRow[] = [
     name: 'debt_payoff',
     claims: [
       {
-        says: 'payoff month, payments, interest per debt by strategy',
-        check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest_milliunits)),
+        says: 'payoff month, interest per debt by strategy',
+        check: everyRow('debts', 'with payoff and interest', (d) => !!(d.payoff && d.interest_formatted)),
+      },
+      {
+        says: 'full: payments left',
+        args: { detail: 'full' },
+        check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest && d.interest_formatted)),
       },
     ],
     title: 'Debt payoff',
-    description: 'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy. Cards: apr {"Visa":22.9}. Out in milliunits.',
+    description:
+      'Use for "when is the debt paid off": payoff month, interest per debt by strategy (full: payments left). Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },
@@ -126,7 +144,12 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'targets_summary',
-    claims: [{ says: 'underfunded now … vs Ready to Assign', check: hasMembers('totals.underfunded_milliunits', 'totals.ready_to_assign_milliunits') }],
+    claims: [
+      {
+        says: 'underfunded now … vs Ready to Assign',
+        check: hasMembers('totals.underfunded', 'totals.underfunded_formatted', 'totals.ready_to_assign', 'totals.ready_to_assign_formatted'),
+      },
+    ],
     title: 'Targets summary',
     description: `Use for "what do my targets need": underfunded now, next month's estimate, vs Ready to Assign. ${MONEY}`,
     toolset: 'planning',

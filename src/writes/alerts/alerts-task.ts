@@ -32,6 +32,20 @@ export const ALERTS = taskRead({
   input: INPUT,
   read: async (ctx, a) => {
     if (!ctx.alerts) throw new Error('alerts are not served here');
-    return ctx.alerts.answer(ctx.budgetId, a);
+    const answer = await ctx.alerts.answer(ctx.budgetId, a);
+    return Array.isArray(answer.alerts) ? { ...answer, alerts: answer.alerts.map((row: Record<string, unknown>) => quotable(ctx.shown.money, row)) } : answer;
   },
 });
+
+/**
+ * An alert's amount beside its text in the budget's currency: the occurrence keeps milliunits (its
+ * webhooks' payload), the answer a model quotes from gives both (issue 43).
+ */
+function quotable(money: (m: number) => string, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    out[k] = v;
+    if (k === 'amount' && typeof v === 'number' && row.amount_formatted === undefined) out.amount_formatted = money(v);
+  }
+  return out;
+}

@@ -15,6 +15,7 @@ import { readFor } from '../pipeline/reads.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
 import { moneyPair, positive, taskWrite, type TaskPlan } from '../pipeline/task.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 const INPUT = {
   from_category_id: NameOrId,
@@ -66,11 +67,9 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
   const side = (c: E.CategoryBase, now: E.CategoryBase) => ({
     category_id: c.id,
     name: c.name,
-    assigned_before_formatted: ctx.shown.money(c.budgeted),
-    assigned_milliunits: now.budgeted,
-    assigned_formatted: ctx.shown.money(now.budgeted),
-    available_milliunits: now.balance,
-    available_formatted: ctx.shown.money(now.balance),
+    ...moneyOf(ctx.shown, 'assigned_before', c.budgeted),
+    ...moneyOf(ctx.shown, 'assigned', now.budgeted),
+    ...moneyOf(ctx.shown, 'available', now.balance),
   });
   // Moving between two categories of one month leaves its Ready to Assign as it was (read within the last second).
   const readyToAssign = r.months.get(month)!.to_be_budgeted;
@@ -82,7 +81,7 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
     kinds: overspends ? ['update', 'overspend'] : ['update'],
     entities,
     notices,
-    ...(overspends ? { details: { from_available_after_milliunits: left, from_available_after_formatted: ctx.shown.money(left) } } : {}),
+    ...(overspends ? { details: moneyOf(ctx.shown, 'from_available_after', left) } : {}),
     apply: async (w) => {
       const took = await w.setAssigned(month, from.id, from.budgeted - amount);
       let gave: E.CategoryBase;
@@ -98,12 +97,10 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
       return {
         result: {
           month,
-          moved_milliunits: amount,
-          moved_formatted: ctx.shown.money(amount),
+          ...moneyOf(ctx.shown, 'moved', amount),
           from: side(from, took),
           to: side(to, gave),
-          ready_to_assign_milliunits: readyToAssign,
-          ready_to_assign_formatted: ctx.shown.money(readyToAssign),
+          ...moneyOf(ctx.shown, 'ready_to_assign', readyToAssign),
         },
         draft: { summary, entities: done },
       };

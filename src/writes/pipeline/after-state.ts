@@ -11,9 +11,9 @@ import { BudgetView } from '../../insights/core/view.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { Shown } from './entities.js';
 
-/** A figure as every write answer gives it: milliunits and the budget's formatted text. */
+/** A figure as every write answer gives it: named by its concept, in milliunits, beside the budget's formatted text. */
 export function moneyOf(s: Shown, name: string, milliunits: number): Record<string, number | string> {
-  return { [`${name}_milliunits`]: milliunits, [`${name}_formatted`]: s.money(milliunits) };
+  return { [name]: milliunits, [`${name}_formatted`]: s.money(milliunits) };
 }
 
 /**

@@ -271,7 +271,7 @@ export function readable(kind: EntityKind, state: State | null, s: Shown): Recor
       continue;
     }
     if (typeof v === 'number' && /amount|budgeted|balance|activity|goal_target$/.test(k)) {
-      out[`${k}_milliunits`] = v;
+      out[k] = v;
       out[`${k}_formatted`] = s.money(v);
       continue;
     }

@@ -55,7 +55,8 @@ const FOLLOW_UPS: Readonly<Record<NonNullable<WriteFacts['followUp']>, FollowUp>
       const m = r.months.get(month);
       if (!m) return {};
       const format = r.summary.currency_format ?? null;
-      return { extras: { ready_to_assign: { month, to_be_budgeted: m.to_be_budgeted, to_be_budgeted_formatted: formatMilliunits(m.to_be_budgeted, format) } } };
+      // The vocabulary's names (the API's to_be_budgeted is Ready to Assign), the month beside it.
+      return { extras: { month, ready_to_assign: m.to_be_budgeted, ready_to_assign_formatted: formatMilliunits(m.to_be_budgeted, format) } };
     },
   },
 };

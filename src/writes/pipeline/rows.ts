@@ -8,7 +8,7 @@ export function txnRow(s: Shown, id: string, t: State): Record<string, unknown> 
   return {
     id,
     date: t.date,
-    amount_milliunits: t.amount,
+    amount: t.amount,
     amount_formatted: s.money(t.amount as number),
     account_name: s.account(t.account_id),
     payee_name: s.payee(t.payee_id) ?? t.payee_name ?? null,
@@ -25,7 +25,7 @@ export function lineRows(s: Shown, lines: readonly E.SubTransaction[]): Record<s
     .filter((x) => !x.deleted)
     .map((x) => ({
       id: x.id,
-      amount_milliunits: x.amount,
+      amount: x.amount,
       amount_formatted: s.money(x.amount),
       category_id: x.category_id ?? null,
       category_name: s.category(x.category_id) ?? x.category_name ?? null,

@@ -58,7 +58,7 @@ function swaps(m: number): Set<number> {
 
 export interface Nearest {
   transaction: E.TransactionSummaryBase;
-  off_by_milliunits: number;
+  off_by: number;
   why: 'within_5_units' | 'digits_swapped';
 }
 
@@ -69,12 +69,12 @@ export function nearest(open: readonly E.TransactionSummaryBase[], left: number)
   for (const t of open) {
     if (t.amount === left || Math.sign(t.amount) !== Math.sign(left)) continue;
     const off = left - t.amount;
-    if (swapped.has(t.amount)) out.push({ transaction: t, off_by_milliunits: off, why: 'digits_swapped' });
-    else if (Math.abs(off) <= NEAR_MILLIUNITS) out.push({ transaction: t, off_by_milliunits: off, why: 'within_5_units' });
+    if (swapped.has(t.amount)) out.push({ transaction: t, off_by: off, why: 'digits_swapped' });
+    else if (Math.abs(off) <= NEAR_MILLIUNITS) out.push({ transaction: t, off_by: off, why: 'within_5_units' });
   }
-  out.sort((a, b) => Math.abs(a.off_by_milliunits) - Math.abs(b.off_by_milliunits) || a.transaction.id.localeCompare(b.transaction.id));
+  out.sort((a, b) => Math.abs(a.off_by) - Math.abs(b.off_by) || a.transaction.id.localeCompare(b.transaction.id));
   return out.slice(0, NEAREST);
 }
 
-export const nearestShown = (shown: (t: E.TransactionSummaryBase) => Shown, ns: readonly Nearest[]): Shown[] =>
-  ns.map((n) => ({ ...shown(n.transaction), off_by_milliunits: n.off_by_milliunits, why: n.why }));
+export const nearestShown = (shown: (t: E.TransactionSummaryBase) => Shown, money: (m: number) => string, ns: readonly Nearest[]): Shown[] =>
+  ns.map((n) => ({ ...shown(n.transaction), off_by: n.off_by, off_by_formatted: money(n.off_by), why: n.why }));

@@ -1,6 +1,6 @@
 /**
  * Why an account's cleared balance differs from its statement. Each explanation's
- * effect_milliunits is what it does to the cleared balance once acted on, so the explanations
+ * effect is what it does to the cleared balance once acted on, so the explanations
  * add up: their sum is what they explain of the difference, and the rest is unexplained.
  *  0. with the statement file: transactions the statement lists (its rows match them) that are
  *     still uncleared in YNAB: the bank has booked them; clearing them adds their amounts;
@@ -30,18 +30,19 @@ import type { PlanContext } from '../pipeline/pipeline.js';
 import { duplicatePair, nearest, nearestShown } from './reconcile-candidates.js';
 import { matchStatement, type MatchRow } from '../statement/statement-match.js';
 import { exactSubsets, SUBSET_MAX } from './subset-sum.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 type Shown = Record<string, unknown>;
 
 export type Explanation =
-  | { kind: 'cleared_at_bank'; ids: string[]; count: number; effect_milliunits: number; transactions: Shown[] }
-  | { kind: 'uncleared_sum'; ids: string[]; count: number; effect_milliunits: number; transactions: Shown[]; alternatives?: Shown[][]; considered?: string }
-  | { kind: 'missing_from_ynab'; count: number; effect_milliunits: number; rows: Shown[] }
-  | { kind: 'missing_from_statement'; count: number; effect_milliunits: number; transactions: Shown[] }
-  | { kind: 'amount_differs'; count: number; effect_milliunits: number; pairs: Shown[] }
-  | { kind: 'unsure_match'; count: number; effect_milliunits: number; rows: Shown[] }
-  | { kind: 'possible_duplicate'; count: number; effect_milliunits: number; transactions: Shown[] }
-  | { kind: 'nearest'; count: number; effect_milliunits: 0; transactions: Shown[] };
+  | { kind: 'cleared_at_bank'; ids: string[]; count: number; effect: number; transactions: Shown[] }
+  | { kind: 'uncleared_sum'; ids: string[]; count: number; effect: number; transactions: Shown[]; alternatives?: Shown[][]; considered?: string }
+  | { kind: 'missing_from_ynab'; count: number; effect: number; rows: Shown[] }
+  | { kind: 'missing_from_statement'; count: number; effect: number; transactions: Shown[] }
+  | { kind: 'amount_differs'; count: number; effect: number; pairs: Shown[] }
+  | { kind: 'unsure_match'; count: number; effect: number; rows: Shown[] }
+  | { kind: 'possible_duplicate'; count: number; effect: number; transactions: Shown[] }
+  | { kind: 'nearest'; count: number; effect: 0; transactions: Shown[] };
 
 /** A statement's rows, and its first day where the file states it. */
 export interface StatementRows {
@@ -53,10 +54,10 @@ export interface StatementRows {
 const LISTED = 10;
 
 function shown(ctx: PlanContext, t: E.TransactionSummaryBase): Shown {
-  return { id: t.id, date: t.date, payee: ctx.shown.payee(t.payee_id), amount_milliunits: t.amount, cleared: t.cleared };
+  return { id: t.id, date: t.date, payee: ctx.shown.payee(t.payee_id), ...moneyOf(ctx.shown, 'amount', t.amount), cleared: t.cleared };
 }
 
-const rowShown = (r: MatchRow) => ({ line: r.line, date: r.date, payee: r.payee, amount_milliunits: r.amount });
+const rowShown = (ctx: PlanContext, r: MatchRow) => ({ line: r.line, date: r.date, payee: r.payee, ...moneyOf(ctx.shown, 'amount', r.amount) });
 const sum = (xs: readonly { amount: number }[]) => xs.reduce((n, x) => n + x.amount, 0);
 const inBalance = (t: E.TransactionSummaryBase) => t.cleared !== 'uncleared';
 
@@ -76,7 +77,7 @@ function unclearedSum(ctx: PlanContext, open: E.TransactionSummaryBase[], target
       kind: 'uncleared_sum',
       ids: first.map((t) => t.id),
       count: first.length,
-      effect_milliunits: sum(first),
+      effect: sum(first),
       transactions: first.map((t) => shown(ctx, t)),
       ...(others.length ? { alternatives: others.map((ts) => ts.map((t) => shown(ctx, t))) } : {}),
       ...(open.length > SUBSET_MAX ? { considered: `the ${SUBSET_MAX} latest of ${open.length} uncleared transactions were considered` } : {}),
@@ -128,34 +129,41 @@ function fromFile(
       kind: 'cleared_at_bank',
       ids: atBank.map((t) => t.id),
       count: atBank.length,
-      effect_milliunits: sum(atBank),
+      effect: sum(atBank),
       transactions: atBank.slice(0, LISTED).map((t) => shown(ctx, t)),
     });
   if (missingRows.length)
-    out.push({ kind: 'missing_from_ynab', count: missingRows.length, effect_milliunits: sum(missingRows), rows: missingRows.slice(0, LISTED).map(rowShown) });
+    out.push({
+      kind: 'missing_from_ynab',
+      count: missingRows.length,
+      effect: sum(missingRows),
+      rows: missingRows.slice(0, LISTED).map((x) => rowShown(ctx, x)),
+    });
   if (missingTxns.length)
     out.push({
       kind: 'missing_from_statement',
       count: missingTxns.length,
-      effect_milliunits: -sum(missingTxns.filter(inBalance)),
+      effect: -sum(missingTxns.filter(inBalance)),
       transactions: missingTxns.slice(0, LISTED).map((t) => shown(ctx, t)),
     });
   if (pairs.length)
     out.push({
       kind: 'amount_differs',
       count: pairs.length,
-      effect_milliunits: pairs.reduce((n, p) => n + pairEffect(p.row, p.t), 0),
-      pairs: pairs.slice(0, LISTED).map((p) => ({ row: rowShown(p.row), transaction: shown(ctx, p.t), effect_milliunits: pairEffect(p.row, p.t) })),
+      effect: pairs.reduce((n, p) => n + pairEffect(p.row, p.t), 0),
+      pairs: pairs
+        .slice(0, LISTED)
+        .map((p) => ({ row: rowShown(ctx, p.row), transaction: shown(ctx, p.t), ...moneyOf(ctx.shown, 'effect', pairEffect(p.row, p.t)) })),
     });
   if (unsure.length)
     out.push({
       kind: 'unsure_match',
       count: unsure.length,
-      effect_milliunits: unsure.reduce((n, m) => n + unsureEffect(m), 0),
+      effect: unsure.reduce((n, m) => n + unsureEffect(m), 0),
       rows: unsure.slice(0, LISTED).map((m) => ({
-        ...rowShown(m.row),
+        ...rowShown(ctx, m.row),
         candidates: candidates(m).map((t) => shown(ctx, t)),
-        effect_milliunits: unsureEffect(m),
+        ...moneyOf(ctx.shown, 'effect', unsureEffect(m)),
       })),
     });
   return out;
@@ -179,21 +187,19 @@ export function explain(
   const first = rows.length ? (statement!.from ?? rows.reduce((d, r) => (r.date < d ? r.date : d), date)) : undefined;
   const named = new Set<string>();
   const file = first ? fromFile(ctx, accountId, upTo, rows, first, named) : [];
-  const left = difference - file.reduce((n, e) => n + e.effect_milliunits, 0);
+  const left = difference - file.reduce((n, e) => n + e.effect, 0);
   if (left === 0) return file;
   const dup = duplicatePair(
     ctx,
     upTo.filter((t) => !named.has(t.id)),
     left,
   );
-  if (dup)
-    return [
-      ...file,
-      { kind: 'possible_duplicate', count: 1, effect_milliunits: -dup.extra.amount, transactions: [shown(ctx, dup.extra), shown(ctx, dup.twin)] },
-    ];
+  if (dup) return [...file, { kind: 'possible_duplicate', count: 1, effect: -dup.extra.amount, transactions: [shown(ctx, dup.extra), shown(ctx, dup.twin)] }];
   const open = upTo.filter((t) => t.cleared === 'uncleared' && !named.has(t.id) && (!first || t.date < first));
   const sums = unclearedSum(ctx, [...open], left);
   if (sums.length) return [...file, ...sums];
   const near = nearest(open, left);
-  return near.length ? [...file, { kind: 'nearest', count: near.length, effect_milliunits: 0, transactions: nearestShown((t) => shown(ctx, t), near) }] : file;
+  return near.length
+    ? [...file, { kind: 'nearest', count: near.length, effect: 0, transactions: nearestShown((t) => shown(ctx, t), ctx.shown.money, near) }]
+    : file;
 }

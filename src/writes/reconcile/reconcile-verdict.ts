@@ -34,7 +34,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** An explanation as a sentence says it: what, how much, what acts on it. */
 function told(e: Explanation, money: (m: number) => string): string {
-  const m = money(e.effect_milliunits);
+  const m = money(e.effect);
   switch (e.kind) {
     case 'cleared_at_bank':
       return `${plural(e.count, 'uncleared transaction')} the statement lists (${m}, cleared by applying)`;
@@ -51,7 +51,7 @@ function told(e: Explanation, money: (m: number) => string): string {
     case 'possible_duplicate':
       return `a transaction entered twice, by the look of it (${m} once one of the pair is deleted: delete_transaction)`;
     case 'nearest':
-      return `${plural(e.count, 'uncleared transaction')} near it: ${e.transactions.map((t) => `${money(t.amount_milliunits as number)} on ${t.date as string}${t.payee ? ` (${t.payee as string})` : ''}, ${t.why === 'digits_swapped' ? 'two digits swapped' : `${money(t.off_by_milliunits as number)} off`}`).join('; ')}`;
+      return `${plural(e.count, 'uncleared transaction')} near it: ${e.transactions.map((t) => `${money(t.amount as number)} on ${t.date as string}${t.payee ? ` (${t.payee as string})` : ''}, ${t.why === 'digits_swapped' ? 'two digits swapped' : `${money(t.off_by as number)} off`}`).join('; ')}`;
   }
 }
 
@@ -62,19 +62,19 @@ export function verdict(
   money: (m: number) => string,
   start?: { date: string; statementDate: string },
 ): Verdict {
-  const total = (es: readonly Explanation[]) => es.reduce((n, e) => n + e.effect_milliunits, 0);
+  const total = (es: readonly Explanation[]) => es.reduce((n, e) => n + e.effect, 0);
   const explained = total(explanations);
   const unexplained = difference - explained;
   const signed = (m: number) => (m < 0 ? `(${money(m)})` : money(m));
   const arithmetic = `${money(difference)} - ${signed(explained)} = ${money(unexplained)}`;
   const out = { explained, unexplained, arithmetic, adjustment: 0 };
   const applied = explanations.filter(byApplying);
-  const toFix = explanations.filter((e) => !byApplying(e) && e.effect_milliunits !== 0);
+  const toFix = explanations.filter((e) => !byApplying(e) && e.effect !== 0);
   const left = difference - total(applied);
   // Listed in a sentence: those that move the balance (an uncleared transaction the bank lacks does not).
   const list = (es: readonly Explanation[]) =>
     es
-      .filter((e) => e.effect_milliunits !== 0)
+      .filter((e) => e.effect !== 0)
       .map((e) => told(e, money))
       .join('; ');
   if (left === 0) return createAdjustment && difference !== 0 ? { ...out, notice: `No adjustment: the difference is explained: ${list(applied)}.` } : out;

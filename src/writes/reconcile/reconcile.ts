@@ -34,6 +34,7 @@ import { accountTransactions } from '../statement/statement-match.js';
 import { fileBinding, readStatement, type FileArgs } from '../statement/statement-rows.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
 import { accountOf, taskWrite, type TaskPlan } from '../pipeline/task.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 // A statement file as import_statement takes it, less CSV columns (the spec's content, path, format;
 // a CSV the presets do not read is imported first): every byte of a tool's definition is paid for.
@@ -61,10 +62,27 @@ const UPDATE_CHUNK = 1000;
 /** A transaction as reconcile's answers list it. */
 export function txnShown(ctx: PlanContext, t: E.TransactionSummaryBase): Record<string, unknown> {
   const named = (t as { payee_name?: string | null }).payee_name ?? null;
-  return { id: t.id, date: t.date, payee: ctx.shown.payee(t.payee_id) ?? named, amount_milliunits: t.amount, cleared: t.cleared };
+  return { id: t.id, date: t.date, payee: ctx.shown.payee(t.payee_id) ?? named, ...moneyOf(ctx.shown, 'amount', t.amount), cleared: t.cleared };
 }
 
-const money = (ctx: PlanContext, m: number) => ({ milliunits: m, formatted: ctx.shown.money(m) });
+const money = (ctx: PlanContext, name: string, m: number) => moneyOf(ctx.shown, name, m);
+
+/** An explanation as the answer lists it: its ids left out (its transactions name them), its effect beside its text. */
+const explanationShown = (ctx: PlanContext, e: Explanation) => {
+  const { ids: _, ...shown } = e as Explanation & { ids?: string[] };
+  return { ...shown, effect_formatted: ctx.shown.money(e.effect) };
+};
+
+/** What applying reconciles: how many, their total, the last 20 listed. */
+const toReconcileShown = (ctx: PlanContext, list: readonly E.TransactionSummaryBase[]) => ({
+  count: list.length,
+  ...money(
+    ctx,
+    'total',
+    list.reduce((n, t) => n + t.amount, 0),
+  ),
+  transactions: list.slice(-20).map((t) => txnShown(ctx, t)),
+});
 
 async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const r = ctx.replica;
@@ -107,24 +125,20 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const details = {
     account: account.name,
     statement_date: date,
-    statement_balance: money(ctx, statement),
-    cleared_balance: money(ctx, cleared),
-    difference: money(ctx, difference),
+    ...money(ctx, 'statement_balance', statement),
+    ...money(ctx, 'cleared_balance', cleared),
+    ...money(ctx, 'difference', difference),
     ...(difference !== 0
       ? {
-          explanations: explanations.map((e) => ('ids' in e ? (({ ids: _, ...shown }) => shown)(e) : e)),
-          explained: money(ctx, v.explained),
-          unexplained: money(ctx, v.unexplained),
+          explanations: explanations.map((e) => explanationShown(ctx, e)),
+          ...money(ctx, 'explained', v.explained),
+          ...money(ctx, 'unexplained', v.unexplained),
           arithmetic: v.arithmetic,
         }
       : {}),
     ...(clears.size ? { to_clear: clears.size } : {}),
-    to_reconcile: {
-      count: toReconcile.length,
-      total_milliunits: toReconcile.reduce((n, t) => n + t.amount, 0),
-      transactions: toReconcile.slice(-20).map((t) => txnShown(ctx, t)),
-    },
-    ...(adjustment ? { adjustment: { ...money(ctx, left), arithmetic: v.arithmetic } } : {}),
+    to_reconcile: toReconcileShown(ctx, toReconcile),
+    ...(adjustment ? { adjustment: { ...money(ctx, 'amount', left), arithmetic: v.arithmetic } } : {}),
     note: LAST_RECONCILED_NOTE,
   };
   const notices = [
@@ -201,17 +215,19 @@ async function applyReconcile(
     result: {
       account: details.account,
       statement_date: details.statement_date,
-      statement_balance: details.statement_balance,
-      cleared_balance: money(
+      ...money(ctx, 'statement_balance', details.statement_balance as number),
+      ...money(
         ctx,
+        'cleared_balance',
         clearedNow.reduce((n, t) => n + t.amount, 0),
       ),
-      working_balance: money(
+      ...money(
         ctx,
+        'working_balance',
         txns.reduce((n, t) => n + t.amount, 0),
       ),
-      difference: money(ctx, (details.statement as number) - asOf),
-      difference_before: details.difference,
+      ...money(ctx, 'difference', (details.statement as number) - asOf),
+      ...money(ctx, 'difference_before', details.difference as number),
       reconciled: done.filter((e) => e.action === 'update').length + (made ? 1 : 0),
       cleared,
       ...(made ? { adjustment: txnShown(ctx, made) } : {}),

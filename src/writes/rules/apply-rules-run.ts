@@ -20,6 +20,7 @@ import { appliedCounts, ruleChanger, rulesDigest, rulesFor, type RuleChange } fr
 import { txnRow } from '../pipeline/rows.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
 import { accountOf, type TaskPlan } from '../pipeline/task.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 /** apply_rules' arguments (apply-rules.ts has their schema), names already ids. */
 export interface ApplyArgs {
@@ -190,14 +191,14 @@ function effectShown(ctx: PlanContext, planned: readonly Planned[]): Record<stri
     });
   if (!moves.length) return {};
   const e = budgetEffect(ctx.view, moves);
-  const m = ctx.shown.money;
+  const m = (name: string, v: number) => moneyOf(ctx.shown, name, v);
   return {
     ready_to_assign: e.ready_to_assign.length
-      ? e.ready_to_assign.map((x) => ({ month: x.month, before: m(x.before), after: m(x.after), change_milliunits: x.after - x.before }))
+      ? e.ready_to_assign.map((x) => ({ month: x.month, ...m('before', x.before), ...m('after', x.after), ...m('change', x.after - x.before) }))
       : 'unchanged',
     going_negative: e.negative
       .slice(0, NEGATIVE_LISTED)
-      .map((x) => ({ month: x.month, category: ctx.shown.category(x.category_id), before: m(x.before), after: m(x.after), after_milliunits: x.after })),
+      .map((x) => ({ month: x.month, category: ctx.shown.category(x.category_id), ...m('before', x.before), ...m('after', x.after) })),
     ...(e.negative.length > NEGATIVE_LISTED ? { going_negative_count: e.negative.length } : {}),
   };
 }

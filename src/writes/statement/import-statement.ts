@@ -32,6 +32,7 @@ import type { RowRuled } from './statement-rules.js';
 import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
 import { accountOf, taskWrite, type TaskPlan } from '../pipeline/task.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 const INPUT = {
   account_id: NameOrId,
@@ -81,10 +82,9 @@ function balanceCheck(ctx: PlanContext, accountId: string, balance: { amount: nu
   const difference = balance.amount - ynab;
   return {
     date: balance.date,
-    statement_milliunits: balance.amount,
-    ynab_after_import_milliunits: ynab,
-    difference_milliunits: difference,
-    difference_formatted: ctx.shown.money(difference),
+    ...moneyOf(ctx.shown, 'statement', balance.amount),
+    ...moneyOf(ctx.shown, 'ynab_after_import', ynab),
+    ...moneyOf(ctx.shown, 'difference', difference),
   };
 }
 
@@ -156,7 +156,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     }),
   ];
   const counts = statusCounts(matches);
-  const shown = rowsShown(matches, (m) => ({
+  const shown = rowsShown(ctx.shown, matches, (m) => ({
     ...payeeShown(m, payees.get(m)),
     ...matchedShown(ctx, m),
     ...(categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {}),
@@ -171,7 +171,11 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
       rows: matches.length,
       ...counts,
       to_clear: toClear.length,
-      new_net_milliunits: fresh.reduce((n, m) => n + m.row.amount, 0),
+      ...moneyOf(
+        ctx.shown,
+        'new_net',
+        fresh.reduce((n, m) => n + m.row.amount, 0),
+      ),
     },
     ...(balance ? { balance } : {}),
     ...(early ? { before_start: early } : {}),
@@ -230,7 +234,7 @@ interface ImportPlan {
 /** A matched row's transaction as the budget has it: its date, payee and amount, not only its id. */
 function matchedShown(ctx: PlanContext, m: RowMatch): Record<string, unknown> {
   const t = m.status === 'matched' && m.id ? ctx.replica.transactions.get(m.id) : undefined;
-  return t ? { matched: { date: t.date, payee: ctx.shown.payee(t.payee_id), amount_milliunits: t.amount } } : {};
+  return t ? { matched: { date: t.date, payee: ctx.shown.payee(t.payee_id), ...moneyOf(ctx.shown, 'amount', t.amount) } } : {};
 }
 
 /** A new row's payee beside the bank's text: the payee it is created with, and what that rests on. */
@@ -309,6 +313,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
   );
   if (counted) notices.push(counted);
   const shown = rowsShown(
+    ctx.shown,
     p.fresh.filter((m) => made.has(m)),
     (m) => {
       const t = made.get(m)!;

@@ -246,7 +246,7 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
         status: 'conflict',
         candidates: [other.id],
         differsFrom: other.id,
-        reason: `the same payee is in YNAB on ${other.date} with amount_milliunits ${other.amount}: if the bank's amount is right, fix that transaction (update_transaction); if this is another one, enter it with create_transactions`,
+        reason: `the same payee is in YNAB on ${other.date} with amount ${other.amount} (milliunits): if the bank's amount is right, fix that transaction (update_transaction); if this is another one, enter it with create_transactions`,
       });
       continue;
     }

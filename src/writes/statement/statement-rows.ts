@@ -1,6 +1,6 @@
 /**
  * How the statement tools show a statement: rows compact (status, line, date, payee, amount in
- * milliunits, the transaction matched or made), the ones a person must look at first (conflicts,
+ * milliunits beside its formatted text, the transaction matched or made), the ones a person must look at first (conflicts,
  * new, skipped, then matched), at most ROWS_SHOWN with how many more; and the file read from
  * `content` or `path`, parsed by src/statements (the arguments' shape is theirs).
  */
@@ -10,6 +10,8 @@ import type { CsvColumns, ParsedStatement, ReadFormat } from '../../statements/i
 import { pickStatement } from './statement-account.js';
 import type { RowMatch, RowStatus } from './statement-match.js';
 import { statementText } from './statement-source.js';
+import { moneyOf } from '../pipeline/after-state.js';
+import type { Shown } from '../pipeline/entities.js';
 
 /** Rows listed in an answer; the rest are counted. */
 export const ROWS_SHOWN = 50;
@@ -17,13 +19,13 @@ export const ROWS_SHOWN = 50;
 const ORDER: Record<RowStatus, number> = { conflict: 0, new: 1, skipped: 2, matched: 3 };
 
 /** One row as an answer lists it. `made`: the id of the transaction created for it. */
-export function rowShown(m: RowMatch, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function rowShown(s: Shown, m: RowMatch, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     line: m.row.line,
     status: m.status,
     date: m.row.date,
     payee: m.row.payee,
-    amount_milliunits: m.row.amount,
+    ...moneyOf(s, 'amount', m.row.amount),
     ...(m.id ? { id: m.id, by: m.by } : {}),
     ...(m.candidates ? { candidates: m.candidates } : {}),
     ...(m.reason ? { reason: m.reason } : {}),
@@ -33,11 +35,12 @@ export function rowShown(m: RowMatch, extra: Record<string, unknown> = {}): Reco
 
 /** The rows to list, most telling first, and a notice for the rest. */
 export function rowsShown(
+  s: Shown,
   ms: readonly RowMatch[],
   extra: (m: RowMatch) => Record<string, unknown> = () => ({}),
 ): { rows: Record<string, unknown>[]; notice?: string } {
   const sorted = [...ms].sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.row.line - b.row.line);
-  const rows = sorted.slice(0, ROWS_SHOWN).map((m) => rowShown(m, extra(m)));
+  const rows = sorted.slice(0, ROWS_SHOWN).map((m) => rowShown(s, m, extra(m)));
   const more = ms.length - rows.length;
   return {
     rows,

@@ -10,6 +10,7 @@ import { monthOf } from '../../api/dates.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
 import { accountStart } from './account-start.js';
 import type { RowMatch } from './statement-match.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 /** Rows shown in the preview's before_start part at most. */
 const LISTED = 10;
@@ -56,12 +57,12 @@ export function holdBeforeStart(
       });
   return {
     count: early.length,
-    net_milliunits: net,
+    ...moneyOf(ctx.shown, 'net', net),
     earliest,
     ...(start ? { account_start: start } : {}),
     ...(firstMonth ? { budget_first_month: firstMonth } : {}),
     imported: include,
     effect: `Imported, ${effect}.`,
-    rows: early.slice(0, LISTED).map((m) => ({ line: m.row.line, date: m.row.date, payee: m.row.payee, amount_milliunits: m.row.amount })),
+    rows: early.slice(0, LISTED).map((m) => ({ line: m.row.line, date: m.row.date, payee: m.row.payee, ...moneyOf(ctx.shown, 'amount', m.row.amount) })),
   };
 }

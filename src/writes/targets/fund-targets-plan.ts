@@ -25,6 +25,7 @@ import type { PlanContext } from '../pipeline/pipeline.js';
 import { readFor } from '../pipeline/reads.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
 import type { TaskPlan } from '../pipeline/task.js';
+import { moneyOf } from '../pipeline/after-state.js';
 
 type Args = z.infer<z.ZodObject<typeof FUND_TARGETS_INPUT>>;
 
@@ -112,9 +113,9 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
     ...money(ctx, 'ready_to_assign_after', rtaAfter),
     categories: changes.map((ch) => ({
       name: ch.c.name,
-      assigned_before_milliunits: ch.c.budgeted,
-      assigned_milliunits: ch.to,
-      available_milliunits: ch.c.balance + ch.to - ch.c.budgeted,
+      ...money(ctx, 'assigned_before', ch.c.budgeted),
+      ...money(ctx, 'assigned', ch.to),
+      ...money(ctx, 'available', ch.c.balance + ch.to - ch.c.budgeted),
     })),
     ...(left.length ? { not_funded: left.map((ch) => ch.c.name) } : {}),
   };
@@ -156,7 +157,7 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
 
 const total = (list: Change[]) => list.reduce((s, ch) => s + ch.to - ch.c.budgeted, 0);
 
-const money = (ctx: PlanContext, name: string, v: number) => ({ [`${name}_milliunits`]: v, [`${name}_formatted`]: ctx.shown.money(v) });
+const money = (ctx: PlanContext, name: string, v: number) => moneyOf(ctx.shown, name, v);
 
 const never = (): never => {
   throw new Error('nothing to apply');
