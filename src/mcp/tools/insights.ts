@@ -20,7 +20,8 @@ import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/ta
 import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
-import { at, everyRow, hasMembers, newestFirst, type Claim } from '../../api/operations/claims.js';
+import type { Claim } from '../../api/operations/claims.js';
+import { INSIGHT_CLAIMS } from './insight-claims.js';
 
 const MONEY = 'In milliunits.';
 const rows = z.array(z.unknown());
@@ -32,17 +33,7 @@ export type InsightRow = InsightSpec & { toolset?: McpToolset; claims?: readonly
 export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
-    claims: [
-      {
-        says: 'Income and transfers between budget accounts are not spending',
-        args: { group_by: 'payee' },
-        check: (a, raw) => {
-          const budget = new Set(raw.accounts.filter((x) => x.on_budget && !x.deleted).map((x) => `Transfer : ${x.name}`));
-          return everyRow('rows', 'spending, not a move between budget accounts', (r) => !budget.has(String(r.name)))(a);
-        },
-      },
-      { says: 'vs the previous period', check: hasMembers('previous_period.since', 'previous_period.until') },
-    ],
+    claims: INSIGHT_CLAIMS.spending_summary,
     title: 'Spending summary',
     description: `Use for "how much did we spend on…": group_by category, category_group, payee, account or month, vs the previous period. Income and transfers between budget accounts are not spending. ${MONEY}`,
     input: SPENDING_SUMMARY_INPUT,
@@ -51,18 +42,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'search_transactions',
-    claims: [
-      {
-        says: 'newest first, with count and totals',
-        args: { limit: 100 },
-        check: (a) => hasMembers('count', 'total')(a) ?? newestFirst(a, 'transactions'),
-      },
-      {
-        says: '"Uncategorized": those without one',
-        args: { category_id: 'Uncategorized', detail: 'full' },
-        check: everyRow('transactions', 'uncategorized', (t) => t.category_name === 'Uncategorized'),
-      },
-    ],
+    claims: INSIGHT_CLAIMS.search_transactions,
     title: 'Search transactions',
     description: `Use to find or total transactions by any filter below: newest first, with count and totals (split lines alone). ${MONEY}`,
     input: SEARCH_TRANSACTIONS_INPUT,
@@ -71,7 +51,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'needs_attention',
-    claims: [{ says: 'by kind', check: everyRow('attention', 'a kind with its count', (i) => typeof i.kind === 'string' && typeof i.count === 'number') }],
+    claims: INSIGHT_CLAIMS.needs_attention,
     title: 'What needs attention',
     description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
@@ -80,23 +60,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'cash_flow',
-    claims: [
-      {
-        says: 'per complete month (current apart)',
-        // Compact detail lists the months (their figures as columns, by_month), full detail gives rows.
-        check: (a) => {
-          const months = Array.isArray(a.months)
-            ? a.months.map((m) => String(m !== null && typeof m === 'object' ? (m as Record<string, unknown>).month : m))
-            : [];
-          const late = months.filter((m) => m >= String(at(a, 'current_month.month')));
-          return (
-            hasMembers('current_month.month')(a) ??
-            (!months.length ? 'no months to check' : late.length ? `${late.join(', ')} not before the current month` : undefined)
-          );
-        },
-      },
-      { says: 'runway, net worth', check: hasMembers('health.runway_months') },
-    ],
+    claims: INSIGHT_CLAIMS.cash_flow,
     title: 'Cash flow',
     description: `Use for trends and "are we saving": income, spending, savings rate, age of money per complete month (current apart); runway, net worth. ${MONEY}`,
     input: CASH_FLOW_INPUT,
@@ -105,16 +69,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'upcoming',
-    claims: [
-      {
-        says: "each account's projected balance",
-        check: everyRow(
-          'occurrences',
-          'with a projected balance',
-          (o) => typeof o.projected_balance === 'number' && typeof o.projected_balance_formatted === 'string',
-        ),
-      },
-    ],
+    claims: INSIGHT_CLAIMS.upcoming,
     title: 'Upcoming scheduled transactions',
     description: `Use for "what bills are coming": scheduled transactions due soon with each account's projected balance; overdue apart. ${MONEY}`,
     input: UPCOMING_INPUT,
@@ -123,17 +78,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'debt_payoff',
-    claims: [
-      {
-        says: 'payoff month, interest per debt by strategy',
-        check: everyRow('debts', 'with payoff and interest', (d) => !!(d.payoff && d.interest_formatted)),
-      },
-      {
-        says: 'full: payments left',
-        args: { detail: 'full' },
-        check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest && d.interest_formatted)),
-      },
-    ],
+    claims: INSIGHT_CLAIMS.debt_payoff,
     title: 'Debt payoff',
     description:
       'Use for "when is the debt paid off": payoff month, interest per debt by strategy (full: payments left). Cards: apr {"Visa":22.9}. Out in milliunits.',
@@ -144,12 +89,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'targets_summary',
-    claims: [
-      {
-        says: 'underfunded now … vs Ready to Assign',
-        check: hasMembers('totals.underfunded', 'totals.underfunded_formatted', 'totals.ready_to_assign', 'totals.ready_to_assign_formatted'),
-      },
-    ],
+    claims: INSIGHT_CLAIMS.targets_summary,
     title: 'Targets summary',
     description: `Use for "what do my targets need": underfunded now, next month's estimate, vs Ready to Assign. ${MONEY}`,
     toolset: 'planning',
@@ -159,7 +99,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'review_transactions',
-    claims: [{ says: 'suggested categories', check: (a) => (Array.isArray(a.columns) && a.columns.includes('category') ? undefined : 'no category column') }],
+    claims: INSIGHT_CLAIMS.review_transactions,
     title: 'Review transactions',
     description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags. Amounts in milliunits.',
     toolset: 'transactions',
@@ -171,7 +111,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'forecast',
-    claims: [{ says: 'first day below 0; next income', check: (a) => hasMembers('next_income.date')(a) ?? ('below_zero' in a ? undefined : 'no below_zero') }],
+    claims: INSIGHT_CLAIMS.forecast,
     title: 'Forecast',
     description: 'Use for "make it to payday?": balances by month, day; first day below 0; next income.',
     toolset: 'planning',
@@ -182,7 +122,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'recurring',
-    claims: [{ says: 'monthly cost, price rises, totals', check: hasMembers('totals', 'price_rose') }],
+    claims: INSIGHT_CLAIMS.recurring,
     title: 'Recurring',
     description:
       'Use for "what do we pay every month": subscriptions, bills, income from schedules and history; monthly cost, price rises, totals. Milliunits.',
