@@ -32,6 +32,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { tickOf } from '../src/events/watcher-loop.js';
+// @ts-expect-error: a plain .mjs script without types
+import { INPUTS } from '../scripts/capacity.mjs';
 import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
 import type { Reporter, Row } from './section.js';
 import { median, ms, percentile } from './stats.js';
@@ -257,6 +259,9 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
       w.intervalMs,
     );
     const p99 = percentile(work.latencies, 99);
+    // The capacity model's cores for this window (docs/capacity.md: its inputs, at this interval) against the instances' CPU.
+    const windowS = (Math.max(to, performance.now()) - from) / 1000;
+    const predicted = (work.latencies.length / windowS) * INPUTS.cpuPerCallMs.value + (w.budgets * INPUTS.watchCpuMsPerBudget.value) / (w.intervalMs / 1000);
     const goal = lagGoalMs(w.intervalMs);
     const tag = `${w.budgets} watched, ${s(w.intervalMs)} interval`;
     r.figure(`interactive p99 with ${tag}`, ms(p99), { goal: `<= ${P99_GOAL_MS} ms`, met: p99 <= P99_GOAL_MS });
@@ -278,6 +283,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
       'watcher syncs per instance': after.syncs.map((a, i) => a - before.syncs[i]!).join(' / '),
       'instance CPU per watched budget per interval (watchers alone)': ms(watchCpuMs),
       'instance CPU per interactive call (window less watchers)': ms(callCpuMs),
+      'instance cores busy: measured / model': `${((after.cpu - before.cpu) / windowS).toFixed(2)} / ${(predicted / 1000).toFixed(2)}`,
       'webhook events': rx.events.n,
       'load average (1 min) start / end': `${loadAtStart} / ${load()}`,
     };
