@@ -18,9 +18,9 @@ export const INPUTS = {
   },
   upstreamPerCall: { value: 0.04, unit: 'YNAB requests per tool call', source: '`npm run bench -- hosted`: 2.0 upstream requests per user over 50 calls' },
   watchCpuMsPerBudget: {
-    value: 60,
-    unit: 'ms instance CPU per watched budget per interval (delta sync, detection, lease)',
-    source: '`HOSTED_WATCH_ONLY=1 npm run bench -- hosted` (bench/hosted-watch.ts: the watchers alone, one interval)',
+    value: 25,
+    unit: 'ms instance CPU per watched budget per interval (delta sync, detection, lease), all instances together',
+    source: '`HOSTED_WATCH_ONLY=1 HOSTED_WATCH_BUDGETS=200 npm run bench -- hosted` (bench/hosted-watch.ts: one interval with the watchers alone)',
   },
   detectionCpuMs: { value: 24, unit: 'ms CPU per detection at 1,500 transactions (232 at 100,000)', source: '`npm run bench -- events`' },
   watchIntervalMin: { value: 15, unit: 'minutes between watcher syncs (--watch-interval)', source: 'the default' },
