@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import parsePrometheus, { type Family } from 'parse-prometheus-text-format';
 import { RedisStateStore } from '../src/storage/redis-store.js';
 import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
+import { hostedWatchBench } from './hosted-watch.js';
 import type { BenchSection, Reporter, Row } from './section.js';
 import { kb, median, ms, percentile } from './stats.js';
 
@@ -163,7 +164,8 @@ async function runLoad(load: Load): Promise<Row> {
 }
 
 export async function hostedBench(r: Reporter): Promise<void> {
-  for (const load of LOADS) {
+  // HOSTED_WATCH_ONLY=1: only the watchers under load (bench/hosted-watch.ts).
+  for (const load of process.env.HOSTED_WATCH_ONLY === '1' ? [] : LOADS) {
     const row = await runLoad(load);
     r.row(row);
     if (load === LOADS[0]) {
@@ -176,6 +178,7 @@ export async function hostedBench(r: Reporter): Promise<void> {
       r.figure('errors at 20 users x 50 calls, one Redis', String(row.errors), { goal: '0', met: row.errors === 0 });
     }
   }
+  await hostedWatchBench(r);
   r.note(
     "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting.",
   );
