@@ -1,9 +1,7 @@
 /**
  * Growable byte buffers written and read in order: unsigned and zigzag varints, float64, UTF-8
- * strings and 16-byte UUIDs. The pieces of the saved copies' columnar form (columnar-codec.ts).
+ * strings, and bits. The pieces of the saved copies' columnar form (columnar-codec.ts).
  */
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export class ByteWriter {
   private buf = new Uint8Array(256);
@@ -55,15 +53,6 @@ export class ByteWriter {
     const b = Buffer.from(s, 'utf8');
     this.uint(b.length);
     this.bytes(b);
-  }
-
-  /** A canonical lowercase UUID (see isUuid) as its 16 bytes. */
-  uuid(s: string): void {
-    this.room(16);
-    for (let i = 0; i < 36; i += 2) {
-      if (s.charCodeAt(i) === 45) i++; // '-'
-      this.buf[this.length++] = Number.parseInt(s.slice(i, i + 2), 16);
-    }
   }
 
   /** A length-prefixed block of another writer's bytes. */
@@ -126,13 +115,12 @@ export class ByteReader {
     return s;
   }
 
-  uuid(): string {
-    this.need(16);
-    const b = this.buf;
-    const h = (i: number) => HEX[b[this.at + i]!]!;
-    const s = `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
-    this.at += 16;
-    return s;
+  /** The next `n` bytes. */
+  take(n: number): Buffer {
+    this.need(n);
+    const b = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return b;
   }
 
   /** A length-prefixed block, as a reader of its own. */
@@ -149,6 +137,51 @@ export class ByteReader {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** A UUID in the canonical lowercase form, the only one written as 16 bytes (others stay strings, so read back as written). */
-export const isUuid = (s: string): boolean => s.length === 36 && UUID.test(s);
+/** Values of a fixed width in bits, packed (the 10 bits of a random UUID that are not in its whole bytes). */
+export class BitWriter {
+  readonly out = new ByteWriter();
+  private acc = 0;
+  private n = 0;
+
+  write(v: number, width: number): void {
+    for (let i = width - 1; i >= 0; i--) {
+      this.acc = (this.acc << 1) | ((v >> i) & 1);
+      if (++this.n === 8) {
+        this.out.byte(this.acc);
+        this.acc = 0;
+        this.n = 0;
+      }
+    }
+  }
+
+  /** The bytes, the last one padded with zeros. */
+  finish(): ByteWriter {
+    if (this.n) this.out.byte(this.acc << (8 - this.n));
+    this.acc = 0;
+    this.n = 0;
+    return this.out;
+  }
+}
+
+export class BitReader {
+  private acc = 0;
+  private n = 0;
+  constructor(private readonly bytes: ByteReader) {}
+
+  read(width: number): number {
+    let v = 0;
+    for (let i = 0; i < width; i++) {
+      if (this.n === 0) {
+        this.acc = this.bytes.byte();
+        this.n = 8;
+      }
+      this.n--;
+      v = (v << 1) | ((this.acc >> this.n) & 1);
+    }
+    return v;
+  }
+
+  get done(): boolean {
+    return this.bytes.done;
+  }
+}

@@ -3,48 +3,25 @@
  * bytes, then brotli. gzip'd JSON of the demo budgets was 127 kB a user in Redis, most of it
  * transactions' ids as 36-character text and each row's field names again. Here:
  * - arrays of objects are tables: one column per field, each row's field names once as a shape;
- * - canonical UUIDs are 16 bytes, once each: every other occurrence (an account, payee or category
- *   a transaction names, a transfer's other side) is an index into the UUIDs met so far;
+ * - canonical UUIDs are bytes, once each: every other occurrence (an account, payee or category
+ *   a transaction names, a transfer's other side) is an index into the UUIDs met so far (uuid-table.ts);
+ * - a row is coded against a reference row where it has one (columnar-tags.ts rowOrder): a value
+ *   equal to the reference's is a tag alone, an integer near it a small difference;
  * - other strings are written once per column and then by index; dates are days since the
  *   previous date in their column; integers are varints (amounts divided by 10 or 1000 when they can be).
  * Reading gives back the same value: the same keys in the same order, the same numbers and text
  * (JSON.stringify of both is equal); values JSON would drop (undefined in an object) are dropped.
  * Nested tables and objects are read as their rows come, in the order they were written, which is
- * also the order UUIDs were first met, so the UUID table is never indexed ahead.
+ * also the order UUIDs were first met, so the UUID table is never indexed ahead. The reader is
+ * columnar-reader.ts.
  */
-import { ByteReader, ByteWriter, CorruptError, isUuid } from './byte-stream.js';
+import { ByteWriter } from './byte-stream.js';
+import { CONTEXT, dayOf, expectedBalance, rowId, rowOrder, T } from './columnar-tags.js';
+import { isUuid, UuidWriter } from './uuid-table.js';
 
-const enum T {
-  Null,
-  False,
-  True,
-  Int,
-  Int10,
-  Int1000,
-  Float,
-  UuidNew,
-  UuidRef,
-  Date,
-  StrNew,
-  StrRef,
-  Json,
-  Table,
-  Object,
-}
-
-const DAY = 86_400_000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Days since 1970 of a `YYYY-MM-DD` that reads back as itself, else undefined. */
-function dayOf(s: string): number | undefined {
-  if (s.length !== 10 || !DATE.test(s)) return undefined;
-  const day = Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10)) / DAY;
-  return Number.isInteger(day) && dateOf(day) === s ? day : undefined;
-}
-const dateOf = (day: number): string => new Date(day * DAY).toISOString().slice(0, 10);
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
@@ -52,15 +29,28 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** The keys JSON.stringify would write, in its order. */
 function keysOf(row: Record<string, unknown>): string[] {
-  return Object.keys(row).filter((k) => {
+  const keys = Object.keys(row);
+  const kept = (k: string) => {
     const t = typeof row[k];
     return t !== 'undefined' && t !== 'function' && t !== 'symbol';
-  });
+  };
+  return keys.every(kept) ? keys : keys.filter(kept);
 }
 
-class UuidTable {
-  readonly index = new Map<string, number>();
-  readonly bytes = new ByteWriter();
+/** What all the tables of one value share: its UUIDs, and the last row written with each id. */
+class Shared {
+  readonly uuids = new UuidWriter();
+  /** The last row written with each id (a UUID), by the id's index in the UUID table. */
+  readonly rows: (Record<string, unknown> | undefined)[] = [];
+}
+
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v) && !Object.is(v, -0);
+
+/** An integer as a tag (scaled down by 1000 or 10 when it divides) and a zigzag varint. */
+function scaled(tags: ByteWriter, nums: ByteWriter, tag: typeof T.Int | typeof T.Delta, v: number): void {
+  const [t, n] = v % 1000 === 0 && v !== 0 ? [tag + 2, v / 1000] : v % 10 === 0 && v !== 0 ? [tag + 1, v / 10] : [tag, v];
+  tags.byte(t);
+  nums.int(n);
 }
 
 class ColumnWriter {
@@ -69,9 +59,11 @@ class ColumnWriter {
   readonly bytes = new ByteWriter();
   private readonly strings = new Map<string, number>();
   private lastDay = 0;
+  /** Strings already found to be a date (their day) or not (undefined). */
+  private readonly days = new Map<string, number | undefined>();
   child?: TableWriter;
 
-  constructor(private readonly uuids: UuidTable) {}
+  constructor(private readonly shared: Shared) {}
 
   write(v: unknown): void {
     if (v === null) this.tags.byte(T.Null);
@@ -82,44 +74,32 @@ class ColumnWriter {
     else if (Array.isArray(v) && v.every(isPlainObject) && v.length === Object.keys(v).length) {
       this.tags.byte(T.Table);
       this.nums.uint(v.length);
-      for (const row of v) (this.child ??= new TableWriter(this.uuids)).row(row);
+      for (const row of v) (this.child ??= new TableWriter(this.shared)).row(row);
     } else if (isPlainObject(v)) {
       this.tags.byte(T.Object);
-      (this.child ??= new TableWriter(this.uuids)).row(v);
+      (this.child ??= new TableWriter(this.shared)).row(v);
     } else this.json(v);
   }
 
+  /** `v` given the value its row's reference had here (null and booleans as they are: a column of them costs nothing). */
+  writeAfter(v: unknown, was: unknown): void {
+    if (v === null || typeof v === 'boolean') this.write(v);
+    else if (Object.is(v, was) && typeof v !== 'object') this.tags.byte(T.Same);
+    else if (isInt(v) && isInt(was) && Number.isSafeInteger(v - was) && Math.abs(v - was) < Math.abs(v)) scaled(this.tags, this.nums, T.Delta, v - was);
+    else this.write(v);
+  }
+
   private number(v: number): void {
-    if (!Number.isSafeInteger(v) || Object.is(v, -0)) {
-      if (!Number.isFinite(v)) return this.json(v); // as JSON writes it: null
-      this.tags.byte(T.Float);
-      this.bytes.float(v);
-    } else if (v % 1000 === 0 && v !== 0) {
-      this.tags.byte(T.Int1000);
-      this.nums.int(v / 1000);
-    } else if (v % 10 === 0 && v !== 0) {
-      this.tags.byte(T.Int10);
-      this.nums.int(v / 10);
-    } else {
-      this.tags.byte(T.Int);
-      this.nums.int(v);
-    }
+    if (isInt(v)) return scaled(this.tags, this.nums, T.Int, v);
+    if (!Number.isFinite(v)) return this.json(v); // as JSON writes it: null
+    this.tags.byte(T.Float);
+    this.bytes.float(v);
   }
 
   private string(v: string): void {
-    if (isUuid(v)) {
-      const at = this.uuids.index.get(v);
-      if (at !== undefined) {
-        this.tags.byte(T.UuidRef);
-        this.nums.uint(at);
-      } else {
-        this.tags.byte(T.UuidNew);
-        this.uuids.index.set(v, this.uuids.index.size);
-        this.uuids.bytes.uuid(v);
-      }
-      return;
-    }
-    const day = dayOf(v);
+    if (v.length === 36 && (this.shared.uuids.index.has(v) || isUuid(v))) return this.shared.uuids.write(this.tags, this.nums, v);
+    let day = this.days.get(v);
+    if (day === undefined && !this.days.has(v)) this.days.set(v, (day = dayOf(v)));
     if (day !== undefined) {
       this.tags.byte(T.Date);
       this.nums.int(day - this.lastDay);
@@ -147,32 +127,54 @@ class ColumnWriter {
 
 class TableWriter {
   private readonly shapes = new Map<string, number>();
-  private readonly shapeList: string[][] = [];
+  private readonly shapeList: { keys: string[]; order: number[]; balance: boolean }[] = [];
+  private lastShape = 0;
   private readonly shapeIds = new ByteWriter();
   private readonly columns = new Map<string, ColumnWriter>();
+  /** The last row of this table with each CONTEXT value. */
+  private readonly likes = new Map<string, Record<string, unknown>>();
 
-  constructor(private readonly uuids: UuidTable) {}
+  constructor(private readonly shared: Shared) {}
 
-  row(row: Record<string, unknown>): void {
-    const keys = keysOf(row);
+  /** The shape of a row with these keys: most often the previous row's. */
+  private shapeOf(keys: string[]): number {
+    const last = this.shapeList[this.lastShape];
+    if (last && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) return this.lastShape;
     const name = keys.join('\u0000');
     let shape = this.shapes.get(name);
     if (shape === undefined) {
       this.shapes.set(name, (shape = this.shapeList.length));
-      this.shapeList.push(keys);
+      this.shapeList.push({ keys, order: rowOrder(keys), balance: keys.includes('balance') });
     }
+    return (this.lastShape = shape);
+  }
+
+  row(row: Record<string, unknown>): void {
+    const keys = keysOf(row);
+    const shape = this.shapeOf(keys);
     this.shapeIds.uint(shape);
-    for (const k of keys) {
+    const id = rowId(keys, row);
+    const known = id === undefined || !isUuid(id) ? undefined : this.shared.uuids.index.get(id);
+    let ref = known === undefined ? undefined : this.shared.rows[known];
+    const { order, balance } = this.shapeList[shape]!;
+    for (const i of order) {
+      const k = keys[i]!;
       let col = this.columns.get(k);
-      if (!col) this.columns.set(k, (col = new ColumnWriter(this.uuids)));
-      col.write(row[k]);
+      if (!col) this.columns.set(k, (col = new ColumnWriter(this.shared)));
+      const expected = balance ? expectedBalance(keys, i, (x) => row[x], ref) : undefined;
+      if (expected !== undefined) col.writeAfter(row[k], expected);
+      else if (ref && i > 0 && Object.hasOwn(ref, k)) col.writeAfter(row[k], ref[k]);
+      else col.write(row[k]);
+      if (k === CONTEXT && typeof row[k] === 'string') ref ??= this.likes.get(row[k]);
     }
+    if (id !== undefined && isUuid(id)) this.shared.rows[this.shared.uuids.index.get(id)!] = row;
+    if (typeof row[CONTEXT] === 'string') this.likes.set(row[CONTEXT], row);
   }
 
   /** Shapes, then each column's tags, numbers and bytes, then its nested table. */
   writeTo(out: ByteWriter): void {
     out.uint(this.shapeList.length);
-    for (const keys of this.shapeList) {
+    for (const { keys } of this.shapeList) {
       out.uint(keys.length);
       for (const k of keys) out.string(k);
     }
@@ -192,139 +194,11 @@ class TableWriter {
 /** The columnar form of `value` (an object), uncompressed. */
 export function encodeColumnar(value: object): Uint8Array {
   if (!isPlainObject(value)) throw new TypeError('only an object is saved in columns');
-  const uuids = new UuidTable();
-  const top = new TableWriter(uuids);
+  const shared = new Shared();
+  const top = new TableWriter(shared);
   top.row(value);
   const out = new ByteWriter();
   top.writeTo(out);
-  out.uint(uuids.index.size);
-  out.block(uuids.bytes);
+  shared.uuids.writeTo(out);
   return out.view();
-}
-
-class UuidReader {
-  readonly seen: string[] = [];
-  /** Set once the tables are read: the UUIDs are written after them. */
-  bytes = new ByteReader(Buffer.alloc(0));
-}
-
-class ColumnReader {
-  private readonly strings: string[] = [];
-  private lastDay = 0;
-  constructor(
-    private readonly tags: ByteReader,
-    private readonly nums: ByteReader,
-    private readonly bytes: ByteReader,
-    private readonly child: TableReader | undefined,
-    private readonly uuids: UuidReader,
-  ) {}
-
-  next(): unknown {
-    const tag = this.tags.byte();
-    switch (tag) {
-      case T.Null:
-        return null;
-      case T.False:
-        return false;
-      case T.True:
-        return true;
-      case T.Int:
-        return this.nums.int();
-      case T.Int10:
-        return this.nums.int() * 10;
-      case T.Int1000:
-        return this.nums.int() * 1000;
-      case T.Float:
-        return this.bytes.float();
-      case T.UuidNew: {
-        const id = this.uuids.bytes.uuid();
-        this.uuids.seen.push(id);
-        return id;
-      }
-      case T.UuidRef:
-        return this.known(this.uuids.seen, this.nums.uint());
-      case T.Date:
-        this.lastDay += this.nums.int();
-        return dateOf(this.lastDay);
-      case T.StrNew: {
-        const s = this.bytes.string();
-        this.strings.push(s);
-        return s;
-      }
-      case T.StrRef:
-        return this.known(this.strings, this.nums.uint());
-      case T.Json:
-        return JSON.parse(this.bytes.string());
-      case T.Table: {
-        const n = this.nums.uint();
-        const rows: unknown[] = [];
-        for (let i = 0; i < n; i++) rows.push(this.nested().row());
-        return rows;
-      }
-      case T.Object:
-        return this.nested().row();
-      default:
-        throw new CorruptError(`unknown tag ${tag} in the saved form`);
-    }
-  }
-
-  private known(list: string[], at: number): string {
-    const v = list[at];
-    if (v === undefined) throw new CorruptError('a reference in the saved form points past what was read');
-    return v;
-  }
-
-  private nested(): TableReader {
-    if (!this.child) throw new CorruptError('a nested table is missing from the saved form');
-    return this.child;
-  }
-}
-
-class TableReader {
-  private readonly shapes: string[][] = [];
-  private readonly shapeIds: ByteReader;
-  private readonly columns = new Map<string, ColumnReader>();
-
-  constructor(r: ByteReader, uuids: UuidReader) {
-    for (let n = r.uint(); n > 0; n--) {
-      const keys: string[] = [];
-      for (let k = r.uint(); k > 0; k--) keys.push(r.string());
-      this.shapes.push(keys);
-    }
-    this.shapeIds = r.block();
-    for (let n = r.uint(); n > 0; n--) {
-      const name = r.string();
-      const [tags, nums, bytes] = [r.block(), r.block(), r.block()];
-      const child = r.byte() ? new TableReader(r, uuids) : undefined;
-      this.columns.set(name, new ColumnReader(tags, nums, bytes, child, uuids));
-    }
-  }
-
-  row(): Record<string, unknown> {
-    const keys = this.shapes[this.shapeIds.uint()];
-    if (!keys) throw new CorruptError('a row of the saved form has an unknown shape');
-    const row: Record<string, unknown> = {};
-    for (const k of keys) {
-      const col = this.columns.get(k);
-      if (!col) throw new CorruptError(`the column ${JSON.stringify(k)} is missing from the saved form`);
-      const v = col.next();
-      // As JSON.parse makes it: an own property, even one named __proto__.
-      if (k === '__proto__') Object.defineProperty(row, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else row[k] = v;
-    }
-    return row;
-  }
-}
-
-/** The value encodeColumnar was given; a CorruptError when the bytes are not such a form. */
-export function decodeColumnar(bytes: Uint8Array): Record<string, unknown> {
-  const r = new ByteReader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  const uuids = new UuidReader();
-  const top = new TableReader(r, uuids);
-  const count = r.uint();
-  uuids.bytes = r.block();
-  if (!r.done) throw new CorruptError('the saved form has bytes past its end');
-  const value = top.row();
-  if (uuids.seen.length !== count || !uuids.bytes.done) throw new CorruptError('the saved form holds other UUIDs than it uses');
-  return value;
 }

@@ -6,7 +6,8 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
-import { decodeColumnar, encodeColumnar } from './columnar-codec.js';
+import { encodeColumnar } from './columnar-codec.js';
+import { decodeColumnar } from './columnar-reader.js';
 
 export const BROTLI_QUALITY = 6;
 

@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { decodeColumnar } from '../../src/sync/columnar-codec.js';
+import { decodeColumnar } from '../../src/sync/columnar-reader.js';
 
 const MAGIC = Buffer.from('YMCPR1\n');
 
