@@ -72,18 +72,26 @@ export class CorruptError extends Error {
 
 export class ByteReader {
   at = 0;
-  constructor(private readonly buf: Buffer) {}
+  constructor(readonly buf: Buffer) {}
 
   private need(n: number): void {
     if (this.at + n > this.buf.length) throw new CorruptError('the saved form ends early');
   }
 
   byte(): number {
-    this.need(1);
-    return this.buf[this.at++]!;
+    const b = this.buf[this.at];
+    if (b === undefined) throw new CorruptError('the saved form ends early');
+    this.at++;
+    return b;
   }
 
   uint(): number {
+    // Most numbers are one byte: read without the loop (reading copies is on the hosted tail).
+    const first = this.buf[this.at];
+    if (first !== undefined && first < 0x80) {
+      this.at++;
+      return first;
+    }
     let n = 0;
     let scale = 1;
     for (;;) {
@@ -115,12 +123,11 @@ export class ByteReader {
     return s;
   }
 
-  /** The next `n` bytes. */
-  take(n: number): Buffer {
+  /** Skips `n` bytes, returning where they start in `buf`. */
+  skip(n: number): number {
     this.need(n);
-    const b = this.buf.subarray(this.at, this.at + n);
     this.at += n;
-    return b;
+    return this.at - n;
   }
 
   /** A length-prefixed block, as a reader of its own. */

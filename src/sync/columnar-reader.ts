@@ -5,7 +5,10 @@
  */
 import { ByteReader, CorruptError } from './byte-stream.js';
 import { CONTEXT, dateOf, expectedBalance, rowOrder, T } from './columnar-tags.js';
-import { isUuid, UuidReader } from './uuid-table.js';
+import { UuidReader } from './uuid-table.js';
+
+/** Dates by day, made once for every copy read (`new Date().toISOString()` was a tenth of reading one). */
+const DATES = new Map<number, string>();
 
 /**
  * Makes the rows of a shape: an object literal with its keys in order, compiled once per shape
@@ -34,7 +37,6 @@ class Shared {
 class ColumnReader {
   private readonly strings: string[] = [];
   private lastDay = 0;
-  private readonly dates = new Map<number, string>();
   constructor(
     private readonly tags: ByteReader,
     private readonly nums: ByteReader,
@@ -69,8 +71,11 @@ class ColumnReader {
         return this.shared.uuids.read(tag, this.nums);
       case T.Date: {
         this.lastDay += this.nums.int();
-        let date = this.dates.get(this.lastDay);
-        if (date === undefined) this.dates.set(this.lastDay, (date = dateOf(this.lastDay)));
+        let date = DATES.get(this.lastDay);
+        if (date === undefined) {
+          if (DATES.size > 100_000) DATES.clear();
+          DATES.set(this.lastDay, (date = dateOf(this.lastDay)));
+        }
         return date;
       }
       case T.StrNew: {
@@ -156,13 +161,15 @@ class TableReader {
     for (let i = 0; i < keys.length; i++) values.push(null);
     let ref: Record<string, unknown> | undefined;
     let idAt = -1;
-    for (const i of order) {
+    this.shared.uuids.last = -1;
+    for (let n = 0; n < order.length; n++) {
+      const i = order[n]!;
       const k = keys[i]!;
       const expected = shape.balance ? expectedBalance(keys, i, (x) => values[keys.indexOf(x)], ref) : undefined;
       const col = columns[i]!;
       const v = (values[i] = expected !== undefined ? col.next({ [k]: expected }, k) : ref && i > 0 ? col.next(ref, k) : col.next());
-      if (i === 0 && k === 'id' && typeof v === 'string' && isUuid(v)) {
-        idAt = this.shared.uuids.last;
+      if (i === 0 && k === 'id' && typeof v === 'string' && this.shared.uuids.last >= 0) {
+        idAt = this.shared.uuids.last; // the id was a UUID
         if (!this.shared.uuids.lastNew) ref = this.shared.rows[idAt];
       }
       if (k === CONTEXT && typeof v === 'string') ref ??= this.likes.get(v);

@@ -17,9 +17,31 @@ const AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 const nibble = (c: number) => (c <= 57 ? c - 48 : c - 87); // '0'-'9', 'a'-'f'
 const byteAt = (s: string, i: number) => (nibble(s.charCodeAt(AT[i]!)) << 4) | nibble(s.charCodeAt(AT[i]! + 1));
 
-function textOf(b: Uint8Array): string {
-  const h = (i: number) => HEX[b[i]!]!;
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+function textOf(b: Uint8Array, o = 0): string {
+  const h = HEX as readonly string[];
+  if (o) b = b.subarray(o, o + 16);
+  return (
+    h[b[0]!]! +
+    h[b[1]!]! +
+    h[b[2]!]! +
+    h[b[3]!]! +
+    '-' +
+    h[b[4]!]! +
+    h[b[5]!]! +
+    '-' +
+    h[b[6]!]! +
+    h[b[7]!]! +
+    '-' +
+    h[b[8]!]! +
+    h[b[9]!]! +
+    '-' +
+    h[b[10]!]! +
+    h[b[11]!]! +
+    h[b[12]!]! +
+    h[b[13]!]! +
+    h[b[14]!]! +
+    h[b[15]!]!
+  );
 }
 
 export class UuidWriter {
@@ -80,16 +102,17 @@ export class UuidReader {
       return v;
     }
     let v: string;
-    if (tag === T.UuidNew) v = textOf(this.bytes.take(16));
+    const src = this.bytes.buf;
+    if (tag === T.UuidNew) v = textOf(src, this.bytes.skip(16));
     else {
-      const part = this.bytes.take(14);
+      const at = this.bytes.skip(14);
       const low = this.bits.read(10);
       const b = this.whole;
-      b.set(part.subarray(0, 6), 0);
+      for (let i = 0; i < 6; i++) b[i] = src[at + i]!;
       b[6] = 0x40 | (low >> 6);
-      b[7] = part[6]!;
+      b[7] = src[at + 6]!;
       b[8] = 0x80 | (low & 0x3f);
-      b.set(part.subarray(7, 14), 9);
+      for (let i = 9; i < 16; i++) b[i] = src[at + i - 2]!;
       v = textOf(b);
     }
     this.last = this.seen.push(v) - 1;
