@@ -7,11 +7,12 @@
  * how copies not fresh enough were brought up to date, the instances' memory (their replica
  * caches and resident size, from their /metrics) and Redis memory per user.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheus, { type Family } from 'parse-prometheus-text-format';
 import { RedisStateStore } from '../src/storage/redis-store.js';
+import { CLI_SOURCE_ENV, REPO_ROOT } from '../test/helpers/cli.js';
 import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
 import type { BenchSection, Reporter, Row } from './section.js';
 import { kb, median, ms, percentile } from './stats.js';
@@ -98,9 +99,22 @@ async function redisMemoryPerUser(d: Deployment, users: number): Promise<Row> {
   return { 'Redis memory per user': kb(total / users), 'of which copies': kb(byKind['replicas/']! / users), 'of which feeds': kb(feeds / users) };
 }
 
-/** Every user works at once, one call after another; the latencies, errors and wall time. */
-async function work(clients: SignedIn[], accounts: string[], calls: number): Promise<{ latencies: number[]; errors: number; wall: number }> {
+/**
+ * The instances run the server as built (`npm run bench` builds it first), as a deployment runs
+ * it. Run from src/ through tsx, every dynamic import() of a tool call went through tsx's loader
+ * thread: about a tenth of the instances' CPU in the crowd's first seconds (2026-11-24).
+ */
+function runBuilt(): string {
+  const built = join(REPO_ROOT, 'dist', 'cli.js');
+  if (process.env[CLI_SOURCE_ENV] || !existsSync(built)) return 'src (tsx)';
+  process.env[CLI_SOURCE_ENV] = built;
+  return 'dist';
+}
+
+/** Every user works at once, one call after another; the latencies (and those of each user's first call), errors and wall time. */
+async function work(clients: SignedIn[], accounts: string[], calls: number): Promise<{ latencies: number[]; first: number[]; errors: number; wall: number }> {
   const latencies: number[] = [];
+  const first: number[] = [];
   let errors = 0;
   const started = performance.now();
   await Promise.all(
@@ -110,11 +124,12 @@ async function work(clients: SignedIn[], accounts: string[], calls: number): Pro
         const t0 = performance.now();
         const res: any = await client.call(name, args).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
         latencies.push(performance.now() - t0);
+        if (i === 0) first.push(performance.now() - t0);
         if (res.isError) errors += 1;
       }
     }),
   );
-  return { latencies, errors, wall: performance.now() - started };
+  return { latencies, first, errors, wall: performance.now() - started };
 }
 
 async function runLoad(load: Load): Promise<Row> {
@@ -140,7 +155,7 @@ async function runLoad(load: Load): Promise<Row> {
     );
     const mark = d.upstream.requests.length;
     const before = await scrape(d);
-    const { latencies, errors, wall } = await work(clients, accounts, load.calls);
+    const { latencies, first, errors, wall } = await work(clients, accounts, load.calls);
     const upstream = d.upstream.requests.slice(mark).filter((r) => r.url.startsWith('/v1/')).length;
     const after = await scrape(d);
     const caughtUp = (via: string) =>
@@ -164,6 +179,7 @@ async function runLoad(load: Load): Promise<Row> {
       'calls/s': Math.round(latencies.length / (wall / 1000)),
       p50: ms(median(latencies)),
       p99: ms(percentile(latencies, 99)),
+      "each user's first call p50 / p99": `${ms(median(first))} / ${ms(percentile(first, 99))}`,
       'upstream requests per user': (upstream / load.users).toFixed(1),
       'caught up: changes / copy / request': `${caughtUp('changes')} / ${caughtUp('copy')} / ${caughtUp('request')}`,
       'replica cache per instance (max)': `${(Math.max(...cacheBytes) / 1024 / 1024).toFixed(1)} MB`,
@@ -180,8 +196,9 @@ async function runLoad(load: Load): Promise<Row> {
 }
 
 export async function hostedBench(r: Reporter): Promise<void> {
+  const server = runBuilt();
   for (const load of chosenLoads()) {
-    const row = await runLoad(load);
+    const row: Row = { ...(await runLoad(load)), server };
     r.row(row);
     if (load.users === 20 && load.calls === 50 && load.redis === 'single') {
       const p99 = Number.parseFloat(String(row.p99));
@@ -194,7 +211,7 @@ export async function hostedBench(r: Reporter): Promise<void> {
     }
   }
   r.note(
-    "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting.",
+    "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting: \"each user's first call\" is that tail. 'server': the instances run the built server (dist), as deployed; before 2026-11-24 they ran src/ through tsx. 'load average' is the machine's (shared with other work) at the end of the row: latency figures are comparable only at similar load.",
   );
 }
 
