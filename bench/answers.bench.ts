@@ -10,7 +10,7 @@
  *    transactions.
  * Self-contained: a sandbox, a server and a real MCP client per question.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
@@ -21,6 +21,21 @@ import { day, QUESTIONS, type Call } from './questions.js';
 import { median, ms, timed } from './stats.js';
 
 import type { BenchSection } from './section.js';
+
+/**
+ * The same figures measured before issue 43's descriptions and claims (main at 4ab2bdd): tools/list
+ * bytes per selection and per tool, and the bytes of each question's answers, so every run reports
+ * them beside today's (issue 43 item 10). Written once from that run's RESULTS.md; not measured again.
+ */
+const BEFORE = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'answers-before.json'), 'utf8')) as {
+  measured: string;
+  lists: Record<string, number>;
+  tools: Record<string, number>;
+  intents: Record<string, { insights_bytes: number; api_bytes: number }>;
+};
+
+/** `now` against `before`, signed ("+12", "-40"), or empty when there is no before. */
+const change = (now: number, before: number | undefined) => (before === undefined ? '' : `${now - before >= 0 ? '+' : ''}${now - before}`);
 
 type Report = (row: Record<string, string | number>) => void;
 
@@ -63,15 +78,33 @@ async function definitions(report: Report): Promise<void> {
   await s.close();
   const notApi = new Set([...INSIGHT_TOOLS, ...TASK_TOOLS].map((t) => t.name));
   const api = all.filter((t) => !notApi.has(t.name));
-  report({ section: 'answers', what: 'tools/list bytes', selection: 'all (default)', tools: all.length, bytes: bytes(all) });
-  report({ section: 'answers', what: 'tools/list bytes', selection: 'the 44 API tools', tools: api.length, bytes: bytes(api) });
+  const list = (selection: string, tools: any[]) =>
+    report({
+      section: 'answers',
+      what: 'tools/list bytes',
+      selection,
+      tools: tools.length,
+      bytes: bytes(tools),
+      before: BEFORE.lists[selection] ?? '',
+      change: change(bytes(tools), BEFORE.lists[selection]),
+    });
+  list('all (default)', all);
+  list('the 44 API tools', api);
   for (const toolset of [...MCP_TOOLSETS, 'core']) {
     const t = await session(undefined, toolset);
     const tools = await t.listTools();
     await t.close();
-    report({ section: 'answers', what: 'tools/list bytes', selection: toolset, tools: tools.length, bytes: bytes(tools) });
+    list(toolset, tools);
   }
-  for (const t of [...all].sort((x, y) => bytes(y) - bytes(x))) report({ section: 'answers', what: 'tool definition bytes', tool: t.name, bytes: bytes(t) });
+  for (const t of [...all].sort((x, y) => bytes(y) - bytes(x)))
+    report({
+      section: 'answers',
+      what: 'tool definition bytes',
+      tool: t.name,
+      bytes: bytes(t),
+      before: BEFORE.tools[t.name] ?? '',
+      change: change(bytes(t), BEFORE.tools[t.name]),
+    });
 }
 
 /** Each insight's time through the MCP client on a fresh copy (the first call pays the sync). */
@@ -132,6 +165,10 @@ export async function answersBench(report: Report): Promise<void> {
         }
       }
       row['bytes api/insights'] = (Number(row['api bytes']) / Number(row['insights bytes'])).toFixed(1);
+      // Bytes to the model for this intent, against the same question's before issue 43's descriptions.
+      const before = BEFORE.intents[q.question]?.insights_bytes;
+      row['insights bytes before'] = before ?? '';
+      row['insights bytes change'] = change(Number(row['insights bytes']), before);
       report(row);
     }
     report({
@@ -144,6 +181,8 @@ export async function answersBench(report: Report): Promise<void> {
       'api bytes': totals.api.bytes,
       'api requests': totals.api.requests,
       'bytes api/insights': (totals.api.bytes / totals.insights.bytes).toFixed(1),
+      'insights bytes before': Object.values(BEFORE.intents).reduce((s, i) => s + i.insights_bytes, 0),
+      'before: measured': BEFORE.measured,
     });
   } finally {
     await sb.close();
@@ -154,6 +193,6 @@ export const answersSection: BenchSection = {
   name: 'answers',
   title: 'What answers cost an assistant',
   about:
-    'The tool definitions a host pays for at the start of every conversation (tools/list bytes: all tools, the API tools, each toolset, the core profile, each tool); typical questions answered with the insight tools against the API tools alone (calls, bytes returned, requests to YNAB); and how long each insight takes to compute at 1,500 and 100,000 transactions.',
+    'The tool definitions a host pays for at the start of every conversation (tools/list bytes: all tools, the API tools, each toolset, the core profile, each tool), each beside its figure before issue 43 (bench/fixtures/answers-before.json); typical questions answered with the insight tools against the API tools alone (calls, bytes returned, requests to YNAB; the bytes to the model per question beside its figure before); and how long each insight takes to compute at 1,500 and 100,000 transactions.',
   run: (r) => answersBench((row) => r.row(row)),
 };

@@ -3,7 +3,8 @@
  * definitions as a client lists them (`npm run docs`), so that they can never drift from the
  * server: which tools each toolset holds; what the definitions cost in tools/list for each
  * selection, `--writes` mode and client that shows views, next to the budgets a test holds them
- * to (test/helpers/tools-list.ts); and every tool with its size, as `ynab-mcp tools` counts it.
+ * to (test/helpers/tools-list.ts); every tool with its size, as `ynab-mcp tools` counts it; and
+ * the answer vocabulary (docs/vocabulary.md, from src/mcp/output/vocabulary.ts).
  * Each table sits between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in its file;
  * test/run/docs.test.ts fails when the committed text differs from what this writes.
  * Counts in prose are written as `<!-- count:NAME -->N` (COUNTS), and rewritten here the same way;
@@ -13,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATIONS } from '../src/api/operations/index.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
+import { VOCABULARY } from '../src/mcp/output/vocabulary.js';
 import { BANK_LAYOUTS } from '../src/statements/bank-layouts.js';
 import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../test/helpers/tools-list.js';
@@ -23,6 +25,7 @@ const root = join(import.meta.dirname, '..');
 export const GENERATED: Readonly<Record<string, readonly string[]>> = {
   'README.md': ['toolsets', 'definition-sizes'],
   'docs/tools.md': ['tools'],
+  'docs/vocabulary.md': ['vocabulary'],
 };
 
 type Listed = { name: string; inputSchema: { properties?: Record<string, unknown> } };
@@ -118,7 +121,23 @@ async function toolsTable(): Promise<string> {
   return table(['Tool', 'Title', 'Toolset', 'Kind', 'Access', 'In `core`', '`confirm_token` with `--writes`', 'Bytes'], rows);
 }
 
-const BUILDERS: Record<string, () => Promise<string>> = { toolsets: toolsetsTable, 'definition-sizes': sizesTable, tools: toolsTable };
+/** The answer vocabulary (src/mcp/output/vocabulary.ts): every field name, its kind and meaning. */
+async function vocabularyTable(): Promise<string> {
+  const rows = Object.entries(VOCABULARY)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, t]) => {
+      const kind = `${t.kind}${t.keys ? ` (keyed by ${t.keys})` : ''}`;
+      return [code(name), kind, `${t.meaning}${t.api ? ' Full answers of API tools only.' : ''}`.replaceAll('|', '\\|')];
+    });
+  return table(['Field', 'Kind', 'Meaning'], rows);
+}
+
+const BUILDERS: Record<string, () => Promise<string>> = {
+  toolsets: toolsetsTable,
+  'definition-sizes': sizesTable,
+  tools: toolsTable,
+  vocabulary: vocabularyTable,
+};
 
 /** Every table, by name. */
 export async function generatedTables(): Promise<Record<string, string>> {

@@ -1,8 +1,8 @@
 /**
  * needs_attention as a checklist: each kind that found something with its count, reason and
  * examples (by what the kind is about: transactions, categories, accounts, the month), and the
- * kinds that found nothing; figures in the budget's currency (compact examples carry milliunits
- * only, and leave out what full detail adds: dates, ids, what a payment category holds, cleared
+ * kinds that found nothing; figures as the server wrote them in the budget's currency (compact
+ * examples leave out what full detail adds: dates, ids, what a payment category holds, cleared
  * balances). Unapproved transactions open in full; a category example opens its transactions
  * this month; an account not reconciled lately opens what came since (by id, or by name in
  * compact detail: every tool takes names).
@@ -51,8 +51,7 @@ const KINDS: Record<string, Kind> = {
     figure: 'shortfall',
     // The card's balance is negative: what it owes is its opposite. What the payment category
     // holds is the balance owed less the shortfall (compact leaves it out).
-    detail: (e, d) =>
-      `owes ${d.money(-e.balance_milliunits)}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance_milliunits - e.shortfall_milliunits)}`,
+    detail: (e, d) => `owes ${d.money(-e.balance)}, payment category holds ${d.figure(e, 'payment_available') || d.money(-e.balance - e.shortfall)}`,
   },
   upcoming_shortfall: {
     title: 'Scheduled payments an account cannot cover',
@@ -150,7 +149,7 @@ function render(data: ViewData, root: HTMLElement): void {
               k.detail ? h('small', {}, k.detail(e, data) ?? '') : null,
             ),
             // A negative balance is the problem; a negative transaction amount is only spending.
-            h('span', { class: `num ${k.figure !== 'amount' && (e[`${k.figure}_milliunits`] ?? 0) < 0 ? 'neg' : ''}` }, data.figure(e, k.figure)),
+            h('span', { class: `num ${k.figure !== 'amount' && (e[k.figure] ?? 0) < 0 ? 'neg' : ''}` }, data.figure(e, k.figure)),
           );
         }),
       ),

@@ -1,9 +1,10 @@
 /**
  * get_month as the budget screen: Ready to Assign and the month's totals, then every category
- * shown with assigned, activity and available, overspent ones marked. Compact answers give a
- * category's figures in milliunits only; they are written in the budget's currency with the
- * format the result's `_meta` carries (formatted companions, when the call asked for them, are
- * used as they are). A category opens its transactions for the month.
+ * shown with assigned, activity and available, overspent ones marked. Figures are the answer's
+ * formatted companions; a figure without one is written in the budget's currency with the format
+ * the result's `_meta` carries. Compact answers name the figures as YNAB's app does (assigned,
+ * available, ready_to_assign); `detail: "full"` ones as the API does (budgeted, balance,
+ * to_be_budgeted). A category opens its transactions for the month.
  */
 import { h, show } from './dom.js';
 import { card, drillPanel, monthEnd, startView, transactionRows, type ViewData } from './shell.js';
@@ -13,13 +14,21 @@ function render(data: ViewData, root: HTMLElement): void {
   const month = (r.month ?? {}) as Record<string, any>;
   const categories = (month.categories ?? []) as Record<string, any>[];
   const panel = drillPanel();
-  const figure = (c: Record<string, any>, key: string) =>
-    typeof c[`${key}_formatted`] === 'string' ? c[`${key}_formatted`] : typeof c[key] === 'number' ? data.money(c[key]) : '';
-  const overspent = categories.filter((c) => typeof c.balance === 'number' && c.balance < 0);
+  // The compact name, else the API's (full detail).
+  const API_NAME: Record<string, string> = { assigned: 'budgeted', available: 'balance', ready_to_assign: 'to_be_budgeted' };
+  const keyIn = (c: Record<string, any>, key: string) => (key in c || !API_NAME[key] ? key : API_NAME[key]!);
+  const value = (c: Record<string, any>, key: string): number | undefined => c[keyIn(c, key)];
+  // A compact category row leaves out a figure that is zero.
+  const figure = (c: Record<string, any>, name: string) => {
+    const key = keyIn(c, name);
+    return typeof c[`${key}_formatted`] === 'string' ? c[`${key}_formatted`] : data.money(typeof c[key] === 'number' ? c[key] : 0);
+  };
+  const below = (c: Record<string, any>) => (value(c, 'available') ?? 0) < 0;
+  const overspent = categories.filter(below);
   const title = month.month ? data.date(month.month, { month: 'long', year: 'numeric' }) : 'Month';
 
   const name = (c: Record<string, any>) => {
-    const label = [c.name, c.balance < 0 ? h('span', { class: 'badge' }, 'overspent') : null];
+    const label = [c.name, below(c) ? h('span', { class: 'badge' }, 'overspent') : null];
     if (!data.canCall('search_transactions') || !c.id || !month.month) return h('td', {}, ...label);
     const open = () =>
       panel.open(`${c.name}: ${title}`, async () =>
@@ -32,7 +41,7 @@ function render(data: ViewData, root: HTMLElement): void {
     return h('td', {}, h('button', { class: 'link', type: 'button', onclick: open }, c.name), label[1]);
   };
 
-  const rta = month.to_be_budgeted as number | undefined;
+  const rta = value(month, 'ready_to_assign');
   const notes: string[] = [];
   if (r.has_more) notes.push(`${r.returned} of ${r.count} categories are shown; ask for the next page for the rest.`);
   if (r.categories_left_out) notes.push(`${r.categories_left_out} categories are left out: hidden, internal, or with every figure zero.`);
@@ -44,9 +53,9 @@ function render(data: ViewData, root: HTMLElement): void {
     h(
       'div',
       { class: 'cards' },
-      card('Ready to Assign', month.to_be_budgeted_formatted ?? (rta !== undefined ? data.money(rta) : ''), rta !== undefined && rta < 0 ? 'bad' : 'good'),
+      card('Ready to Assign', figure(month, 'ready_to_assign'), rta !== undefined && rta < 0 ? 'bad' : 'good'),
       card('Income', figure(month, 'income')),
-      card('Assigned', figure(month, 'budgeted')),
+      card('Assigned', figure(month, 'assigned')),
       card('Activity', figure(month, 'activity')),
       typeof month.age_of_money === 'number' ? card('Age of money', `${month.age_of_money} days`) : null,
       overspent.length ? card('Overspent', `${overspent.length} categor${overspent.length === 1 ? 'y' : 'ies'}`, 'bad') : null,
@@ -73,11 +82,15 @@ function render(data: ViewData, root: HTMLElement): void {
             ...categories.map((c) =>
               h(
                 'tr',
-                { class: c.balance < 0 ? 'over' : '' },
+                { class: below(c) ? 'over' : '' },
                 name(c),
-                h('td', { class: 'num' }, figure(c, 'budgeted')),
+                h('td', { class: 'num' }, figure(c, 'assigned')),
                 h('td', { class: 'num' }, figure(c, 'activity')),
-                h('td', { class: 'num' }, h('span', { class: `pill ${c.balance < 0 ? 'neg' : c.balance > 0 ? 'pos' : ''}` }, figure(c, 'balance'))),
+                h(
+                  'td',
+                  { class: 'num' },
+                  h('span', { class: `pill ${below(c) ? 'neg' : (value(c, 'available') ?? 0) > 0 ? 'pos' : ''}` }, figure(c, 'available')),
+                ),
               ),
             ),
           ),

@@ -21,9 +21,9 @@ export interface ViewData {
   /** Milliunits in the budget's currency (without a symbol when the host passed no format). */
   money(milliunits: number): string;
   /**
-   * A figure of an answer (`name_milliunits`, `name_formatted`): the server's formatted text when
-   * the answer carries it (totals; rows in full detail), else the milliunits written in the
-   * budget's currency (compact rows carry milliunits only); '' when the answer has neither.
+   * A figure of an answer (`name` in milliunits, `name_formatted`): the server's formatted text
+   * when the answer carries it, else the milliunits written in the budget's currency (answers that
+   * still say `name_milliunits` are read too); '' when the answer has neither.
    */
   figure(o: Record<string, any> | undefined, name: string): string;
   /** Whole units in the budget's currency, for chart axes. */
@@ -83,9 +83,11 @@ export function startView(name: string, render: (data: ViewData, root: HTMLEleme
           figure: (o, key) =>
             typeof o?.[`${key}_formatted`] === 'string'
               ? o[`${key}_formatted`]
-              : typeof o?.[`${key}_milliunits`] === 'number'
-                ? formatMilliunits(o[`${key}_milliunits`], format)
-                : '',
+              : typeof o?.[key] === 'number'
+                ? formatMilliunits(o[key], format)
+                : typeof o?.[`${key}_milliunits`] === 'number'
+                  ? formatMilliunits(o[`${key}_milliunits`], format)
+                  : '',
           wholeMoney: (m) => formatMilliunits(m, { ...format, decimal_digits: 0 }),
           date: (iso, style = { month: 'short', day: 'numeric', year: 'numeric' }) =>
             new Intl.DateTimeFormat(locale, { ...style, timeZone: 'UTC' }).format(new Date(`${iso.slice(0, 10)}T00:00:00Z`)),
@@ -175,7 +177,7 @@ export function transactionRows(data: ViewData, answer: Record<string, any>, hid
                 : null,
             ),
           ),
-          h('td', { class: `num ${t.amount_milliunits < 0 ? 'out' : 'in'}` }, data.figure(t, 'amount')),
+          h('td', { class: `num ${(t.amount ?? t.amount_milliunits) < 0 ? 'out' : 'in'}` }, data.figure(t, 'amount')),
         ),
       ),
     ),

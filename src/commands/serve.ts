@@ -9,6 +9,7 @@ import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
 import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
+import { watchAfterStart } from './serve-watch.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
@@ -87,13 +88,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stdout.write(SERVE_USAGE);
     return;
   }
-  const transport = flags.transport ?? 'stdio';
-  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
-  if (flags['http-token'] !== undefined) throw new UsageError(HTTP_TOKEN_REFUSED);
-  if (transport === 'stdio') {
-    const stray = HTTP_ONLY.find((f) => flags[f] !== undefined);
-    if (stray) throw new UsageError(`--${stray} only applies to HTTP: add --transport http (without it the server speaks MCP over stdio)`);
-  }
+  const transport = transportOf(flags);
   const port = intFlag(flags.port, 'port', 0, 65535) ?? 8787;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (flags.hosted) {
@@ -146,10 +141,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stdin.on('end', () => void shutdown('stdin closed'));
   }
 
+  // Budgets with webhook subscriptions from before a restart are watched without waiting for a call.
+  const stopWaiting = watchAfterStart(state, opened.stateDir);
   let stopping = false;
   async function shutdown(why: string) {
     if (stopping) return;
     stopping = true;
+    stopWaiting();
     if (flags.verbose) log(`ynab-mcp: ${why}, stopping`);
     try {
       await stop();
@@ -170,6 +168,18 @@ export async function serveCommand(argv: string[]): Promise<void> {
 function firstLines(opened: OpenedServer): string[] {
   if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
   return opened.noTokenYet && process.stdin.isTTY ? [NO_TOKEN_HINT] : [];
+}
+
+/** --transport, checked with the flags that only HTTP takes. */
+function transportOf(flags: Record<string, unknown>): 'stdio' | 'http' {
+  const transport = flags.transport ?? 'stdio';
+  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
+  if (flags['http-token'] !== undefined) throw new UsageError(HTTP_TOKEN_REFUSED);
+  if (transport === 'stdio') {
+    const stray = HTTP_ONLY.find((f) => flags[f] !== undefined);
+    if (stray) throw new UsageError(`--${stray} only applies to HTTP: add --transport http (without it the server speaks MCP over stdio)`);
+  }
+  return transport;
 }
 
 /** One line on how to connect a client to the HTTP endpoint; `token` says where the token is, never what. */

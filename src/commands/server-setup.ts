@@ -19,6 +19,7 @@ import { ServerState, type Connection } from '../mcp/state.js';
 import { configDir, stateDir } from '../paths.js';
 import type { RunningSandbox } from '../sandbox/app.js';
 import { intFlag, UsageError, warningLine } from '../shared/cli-flags.js';
+import { watchFlags, type WatchFlags } from '../shared/watch.js';
 import { SERVE_SANDBOX_SEED } from './sandbox-seed.js';
 import { baseUrlFlag } from './secret-flags.js';
 
@@ -34,6 +35,8 @@ export const SERVER_FLAGS = {
   'elicitation-timeout': { type: 'string' },
   'base-url': { type: 'string' },
   'max-staleness': { type: 'string' },
+  'watch-interval': { type: 'string' },
+  'watch-share': { type: 'string' },
   profile: { type: 'string' },
   verbose: { type: 'boolean' },
 } as const;
@@ -53,6 +56,10 @@ export const SERVER_FLAGS_HELP = `  --sandbox                serve the local dem
                            (default 120; or YNAB_MCP_ELICITATION_TIMEOUT)
   --base-url URL           the API (or YNAB_BASE_URL; default https://api.ynab.com/v1)
   --max-staleness S        answer from the local copy when it is at most S seconds old (default 60; 0 = always check)
+  --watch-interval M       sync budgets that alerts are subscribed to every M minutes (default 15, at least 5;
+                           or YNAB_MCP_WATCH_INTERVAL)
+  --watch-share P          the watcher's share of the hourly requests, in percent (default 10, at most 25;
+                           or YNAB_MCP_WATCH_SHARE); interactive calls keep the rest
   --profile NAME           which stored sign-in to use (default "default")
   --verbose                log each HTTP request on stderr (requests to YNAB too)
 `;
@@ -67,6 +74,7 @@ export const ENVIRONMENT_HELP = `Environment (a flag wins over its variable):
   YNAB_MCP_CONFIG_DIR      where the secrets file lives when there is no OS keychain
   YNAB_MCP_KEYCHAIN=off    never use the OS keychain (the 0600 secrets file instead)
   YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK=1  alert webhooks may call back to plain http on this host (tests, local use)
+  YNAB_MCP_WATCH_SHORT=1   --watch-interval may be given in seconds ("20s"; tests and demos only)
 `;
 
 export type ServerFlags = { [K in keyof typeof SERVER_FLAGS]?: (typeof SERVER_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -120,7 +128,7 @@ export function serverOptions(
   env: NodeJS.ProcessEnv = process.env,
   /** Serving one local user (stdio, loopback HTTP, an in-process call): tools may read their files by path. */
   localFiles = false,
-): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined } {
+): { config: McpConfig; maxStalenessMs: number; baseUrl: string | undefined; watch: WatchFlags } {
   let config;
   try {
     config = mcpConfig(
@@ -142,7 +150,13 @@ export function serverOptions(
     throw e;
   }
   const maxStaleness = intFlag(flags['max-staleness'], 'max-staleness', 0, 86_400) ?? 60;
-  return { config, maxStalenessMs: maxStaleness * 1000, baseUrl: baseUrlOf(flags, env) };
+  let watch: WatchFlags;
+  try {
+    watch = watchFlags(flags['watch-interval'], flags['watch-share'], env);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { config, maxStalenessMs: maxStaleness * 1000, baseUrl: baseUrlOf(flags, env), watch };
 }
 
 /**
@@ -158,7 +172,7 @@ export async function openServer(
   keep?: { fresh: boolean },
 ): Promise<OpenedServer> {
   if (!flags.sandbox && sandboxWanted(flags, env)) flags = { ...flags, sandbox: true };
-  const { config, maxStalenessMs, baseUrl } = serverOptions(flags, env, localFiles);
+  const { config, maxStalenessMs, baseUrl, watch } = serverOptions(flags, env, localFiles);
   if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
 
   if (flags.sandbox) {
@@ -175,8 +189,14 @@ export async function openServer(
       config,
       async () => connection,
       kept
-        ? { stateDir: kept.serverDir, keySource: kept.keySource, maxStalenessMs, log, onRequest: flags.verbose ? requestLog : undefined }
-        : { stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')), persist: false, maxStalenessMs, onRequest: flags.verbose ? requestLog : undefined },
+        ? { stateDir: kept.serverDir, keySource: kept.keySource, maxStalenessMs, watch, log, onRequest: flags.verbose ? requestLog : undefined }
+        : {
+            stateDir: mkdtempSync(join(tmpdir(), 'ynab-mcp-sandbox-')),
+            persist: false,
+            maxStalenessMs,
+            watch,
+            onRequest: flags.verbose ? requestLog : undefined,
+          },
     );
     return {
       state,
@@ -202,7 +222,7 @@ export async function openServer(
       const { resolveConnection } = await import('../auth/connection.js');
       return resolveConnection({ configDir: config_, stateDir: state_, profile: flags.profile, baseUrl, warn, env });
     },
-    { stateDir: state_, configDir: config_, maxStalenessMs, log, onRequest: flags.verbose ? requestLog : undefined },
+    { stateDir: state_, configDir: config_, maxStalenessMs, watch, log, onRequest: flags.verbose ? requestLog : undefined },
     startScope,
   );
   state.prepare = () => import('../auth/connection.js');

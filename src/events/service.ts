@@ -41,6 +41,27 @@ export class EventsService {
     this.now = opts.now ?? Date.now;
   }
 
+  /** Budgets a stream or a resource subscription of this process listens to (the watcher syncs them), with how many listen. */
+  private readonly listened = new Map<string, number>();
+
+  /** Marks a budget watched while this process listens to it (a stream, a resources/subscribe); returns the way to stop. */
+  watch(budgetId: string): () => void {
+    this.listened.set(budgetId, (this.listened.get(budgetId) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (this.listened.get(budgetId) ?? 1) - 1;
+      if (n > 0) this.listened.set(budgetId, n);
+      else this.listened.delete(budgetId);
+    };
+  }
+
+  /** The budgets this process listens to now. */
+  watchedHere(): string[] {
+    return [...this.listened.keys()];
+  }
+
   /** Hears of every occurrence this process records; returns the way to stop. */
   onFired(listener: FiredListener): () => void {
     this.listeners.add(listener);

@@ -6,17 +6,22 @@
  * a bound, after which the subscription is marked failing (`deliveryStatus.active: false`, the
  * error's category) until a refresh reactivates it. Unsubscribing deletes the record, and every
  * attempt reads it first, so delivery stops at once. Quiet hours hold deliveries until they end.
+ * The SEP's control envelopes (§Non-event webhook bodies): `gap` when the position fell out of what
+ * the log keeps, `terminated` when the budget can no longer be read (webhook-control.ts); a new secret on
+ * refresh is dual-signed with the old one for a grace window (§Webhook security, Secret rotation).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Sealer } from '../sync/seal.js';
 import { segment } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
 import type { EventArguments, EventName } from './catalog.js';
-import { cursorOf, type Occurrence } from './log.js';
+import { cursorOf } from './log.js';
 import { isQuiet } from './settings.js';
 import { matches } from './filter.js';
 import type { EventsService } from './service.js';
 import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
+import { controlId, endingOf, gapBody, terminatedBody, type Ending } from './webhook-control.js';
+import type { BudgetReplica } from '../sync/replica.js';
 
 export interface WebhookOptions extends SendOptions {
   /** Waits between attempts of one delivery (default 1 s, 5 s, 25 s: four attempts). */
@@ -37,6 +42,8 @@ interface Subscription {
   arguments: EventArguments;
   url: string;
   secret: string;
+  /** The secret a refresh replaced, still signed with until `until` (ms). */
+  previous?: { secret: string; until: number };
   budgetId: string;
   epoch: string;
   /** Delivered (or abandoned) through this sequence number of the budget's log. */
@@ -48,6 +55,11 @@ interface Subscription {
 export const DEFAULT_TTL_MS = 60 * 60_000;
 export const MIN_TTL_MS = 60_000;
 export const MAX_TTL_MS = 24 * 60 * 60_000;
+/**
+ * How long a replaced secret still signs (the SEP's "short grace window", its length left to the
+ * server): well past one delivery's whole retry schedule (1 s + 5 s + 25 s of waits, 5 s each try).
+ */
+export const ROTATION_GRACE_MS = 15 * 60_000;
 
 /** JSON with keys sorted: arguments compare equal however they were written. */
 const canonical = (v: unknown): string =>
@@ -106,6 +118,28 @@ export class Webhooks {
     });
   }
 
+  private async verifiedKey(principal: string, url: string): Promise<string> {
+    const hash = createHash('sha256')
+      .update(canonical([principal, url]))
+      .digest('hex')
+      .slice(0, 32);
+    return `events/${segment(await this.identity())}/verified/${hash}`;
+  }
+
+  /**
+   * §Webhook security, Endpoint verification: a handshake is cached per (principal, url) and covers
+   * that principal's subscriptions to the URL across refreshes, arguments and secrets, so varying
+   * them cannot multiply verification POSTs at an endpoint; another principal verifies anew. Kept
+   * in the store for a day, the longest TTL granted.
+   */
+  async isVerified(principal: string, url: string): Promise<boolean> {
+    return (await this.store.get(await this.verifiedKey(principal, url))) !== undefined;
+  }
+
+  async markVerified(principal: string, url: string): Promise<void> {
+    await this.store.set(await this.verifiedKey(principal, url), Buffer.from(new Date(this.now()).toISOString()), { ttlMs: MAX_TTL_MS });
+  }
+
   async get(id: string): Promise<Subscription | undefined> {
     return this.read(id);
   }
@@ -119,7 +153,11 @@ export class Webhooks {
     const sealKey = await this.sealer.key();
     return this.store.update(key, (bytes) => {
       const was = bytes ? (JSON.parse(this.sealer.openSync(sealKey, bytes, key).toString('utf8')) as Subscription) : undefined;
-      const next = was && was.epoch === s.epoch ? { ...s, through: was.through } : s;
+      const next: Subscription = was && was.epoch === s.epoch ? { ...s, through: was.through } : { ...s };
+      // §Webhook security, Secret rotation: the old secret keeps signing alongside for the grace window.
+      const previous = was && was.secret !== s.secret ? { secret: was.secret, until: this.now() + ROTATION_GRACE_MS } : was?.previous;
+      if (previous && previous.until > this.now()) next.previous = previous;
+      else delete next.previous;
       return { value: this.sealer.sealSync(sealKey, enc(next), key), result: next };
     });
   }
@@ -145,14 +183,18 @@ export class Webhooks {
     return out;
   }
 
-  /** Signs and sends one body; the headers carry no secret. */
-  async send(s: Pick<Subscription, 'id' | 'url' | 'secret'>, messageId: string, body: string): Promise<{ outcome: Outcome; text?: string }> {
-    const secret = secretBytes(s.secret)!;
+  /**
+   * Signs and sends one body; the headers carry no secret. During a rotation's grace window the
+   * signature header holds both `v1,` signatures, the new secret's first (Standard Webhooks
+   * multi-signature: the receiver accepts the delivery if any verifies).
+   */
+  async send(s: Pick<Subscription, 'id' | 'url' | 'secret' | 'previous'>, messageId: string, body: string): Promise<{ outcome: Outcome; text?: string }> {
     const timestamp = Math.floor(this.now() / 1000);
+    const secrets = [s.secret, ...(s.previous && s.previous.until > this.now() ? [s.previous.secret] : [])];
     const headers = {
       'webhook-id': messageId,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(secret, messageId, timestamp, body),
+      'webhook-signature': secrets.map((x) => signature(secretBytes(x)!, messageId, timestamp, body)).join(' '),
       'x-mcp-subscription-id': s.id,
     };
     return post(s.url, headers, body, this.opts);
@@ -190,31 +232,50 @@ export class Webhooks {
     const s = await this.read(id);
     if (!s || !s.status.active || s.expiresAt <= this.now()) return;
     if (isQuiet(await this.events.settings.get(), new Date(this.now()))) return;
+    let replica: BudgetReplica | undefined;
+    try {
+      replica = (await this.events.refresh(s.budgetId)).replica;
+    } catch (e) {
+      // The budget cannot be read any more (access revoked, budget gone): the subscription ends.
+      const ending = endingOf(e);
+      if (ending) return this.terminate(id, ending);
+    }
     const state = await this.events.log.read(s.budgetId);
-    const replica = await this.events.replicaOf(s.budgetId);
-    const pending = state.events.filter((o) => o.seq > s.through && o.name === s.name && (!replica || matches(o, s.arguments, replica)));
-    for (const o of pending) if (!(await this.attempt(id, o, cursorOf(state, o.seq)))) return;
+    // §Cursor Lifecycle, Gaps and `truncated`: a position the log no longer keeps (or another log's,
+    // made anew) is a gap found between refreshes: a `gap` envelope with the fresh cursor (where
+    // delivery resumes: just before the oldest kept), then delivery goes on from there.
+    let through = s.through;
+    const kept = (state.events[0]?.seq ?? state.seq + 1) - 1;
+    if (s.epoch !== state.epoch || through < kept) {
+      const moved = (x: Subscription) => ({ ...x, epoch: state.epoch, through: kept });
+      if (!(await this.attempt(id, controlId('gap'), gapBody(cursorOf(state, kept)), moved))) return;
+      through = kept;
+    }
+    const pending = state.events.filter((o) => o.seq > through && o.name === s.name && (!replica || matches(o, s.arguments, replica)));
+    for (const o of pending) {
+      const body = JSON.stringify({ eventId: o.eventId, name: o.name, timestamp: o.timestamp, data: o.data, cursor: cursorOf(state, o.seq) });
+      if (!(await this.attempt(id, o.eventId, body, (x) => ({ ...x, through: Math.max(x.through, o.seq) })))) return;
+    }
     // Nothing pending for it past the head: the position moves to the head (the watermark).
-    await this.change(id, (x) => ({ ...x, through: Math.max(x.through, state.seq) }));
+    await this.change(id, (x) => (x.epoch === state.epoch ? { ...x, through: Math.max(x.through, state.seq) } : x));
   }
 
-  /** One occurrence to one subscription, retried; false when delivery stopped (gone, or failing now). */
-  private async attempt(id: string, o: Occurrence, cursor: string): Promise<boolean> {
-    const body = JSON.stringify({ eventId: o.eventId, name: o.name, timestamp: o.timestamp, data: o.data, cursor });
+  /**
+   * One body to one subscription, retried, each try signed anew; false when delivery stopped (gone,
+   * or failing now). Delivered, or refused for good (410, 413), `done` moves the position past it.
+   */
+  private async attempt(id: string, messageId: string, body: string, done: (s: Subscription) => Subscription): Promise<boolean> {
     const delays = this.opts.retryDelaysMs ?? [1_000, 5_000, 25_000];
     let outcome: Outcome = 'connection_refused';
     for (let i = 0; i <= delays.length; i++) {
       const s = await this.read(id);
       if (!s || s.expiresAt <= this.now()) return false;
-      ({ outcome } = await this.send(s, o.eventId, body));
+      ({ outcome } = await this.send(s, messageId, body));
       this.onDelivery?.(outcome);
-      // Delivered, or refused for good (410, 413): the position moves past it.
       if (outcome === 'ok' || outcome === 'gone' || outcome === 'too_large') {
         const at = new Date(this.now()).toISOString();
-        return (
-          (await this.change(id, (x) => ({ ...x, through: Math.max(x.through, o.seq), status: { active: true, lastDeliveryAt: at, lastError: null } }))) !==
-          undefined
-        );
+        const status = { active: true, lastDeliveryAt: at, lastError: null };
+        return (await this.change(id, (x) => ({ ...done(x), status }))) !== undefined;
       }
       if (i < delays.length) await new Promise((r) => setTimeout(r, delays[i]).unref());
     }
@@ -222,5 +283,34 @@ export class Webhooks {
     const lastError = outcome === 'blocked' ? 'connection_refused' : outcome;
     await this.change(id, (x) => ({ ...x, status: { ...x.status, active: false, lastError, failedSince: x.status.failedSince ?? since } }));
     return false;
+  }
+
+  /**
+   * §Subscription Termination: the subscription is removed first (nothing more is delivered, a
+   * refresh is a fresh subscribe), then told in a signed `terminated` envelope, tried as an event is.
+   */
+  async terminate(id: string, ending: Ending): Promise<void> {
+    const s = await this.read(id);
+    if (!s || !(await this.remove(id))) return;
+    const messageId = controlId('terminated');
+    const delays = this.opts.retryDelaysMs ?? [1_000, 5_000, 25_000];
+    for (let i = 0; i <= delays.length; i++) {
+      const { outcome } = await this.send(s, messageId, terminatedBody(ending));
+      this.onDelivery?.(outcome);
+      if (outcome === 'ok' || outcome === 'gone' || outcome === 'too_large') return;
+      if (i < delays.length) await new Promise((r) => setTimeout(r, delays[i]).unref());
+    }
+  }
+
+  /**
+   * A read of the budget failed (the watcher's sync, say): when it says the budget can no longer be
+   * read with this sign-in, every subscription to it ends; true when they did.
+   */
+  async readFailed(budgetId: string, error: unknown): Promise<boolean> {
+    const ending = endingOf(error);
+    if (!ending) return false;
+    const subs = (await this.all()).filter((s) => s.budgetId === budgetId);
+    await Promise.all(subs.map((s) => this.terminate(s.id, ending)));
+    return true;
   }
 }

@@ -9,12 +9,14 @@ import { hostedOptions, observabilityOptions } from './options.js';
 import { hostedLog } from './request-log.js';
 import { withoutRuntimeWarning } from './oidc-load.js';
 import type { HostedServer } from './serve.js';
+import type { WatchFlags } from '../shared/watch.js';
 
 export interface HostedCommandContext {
   config: McpConfig;
   maxStalenessMs: number;
   baseUrl: string | undefined;
   log: (line: string) => void;
+  watch?: WatchFlags;
 }
 
 /** Flags of the single-user server that mean nothing (or something wrong) for many users. */
@@ -68,6 +70,7 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
     verbose: flags.verbose === true,
     observability,
     requestLog: out,
+    watch: ctx.watch,
   });
   log(`ynab-mcp: hosted MCP endpoint ${hosted.resource} (listening on ${server.url}; Redis ${server.store.location})`);
   if (server.metricsUrl) log(`ynab-mcp: metrics at ${server.metricsUrl} (this machine only)`);

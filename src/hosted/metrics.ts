@@ -9,6 +9,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatchUp } from '../sync/manager.js';
+import { deliveryOutcome, EVENT_TYPES, eventMetrics } from './metrics-events.js';
 
 /** JSON-RPC methods MCP clients send; anything else is "other". */
 const MCP_METHODS = new Set([
@@ -60,6 +61,7 @@ export class HostedMetrics {
   private readonly catchUps: Counter<'via'>;
   private readonly redisSeconds: Histogram<'command'>;
   private readonly signIns: Counter<'outcome'>;
+  private readonly events = eventMetrics(this.registry);
 
   /** `replicaBytes`: the bytes of budget copies this instance holds, read at each scrape. */
   constructor(replicaBytes: () => Promise<number>) {
@@ -180,6 +182,26 @@ export class HostedMetrics {
   /** Command names come from the store's own code (GET, SET, EVALSHA, …). */
   redisCommand(command: string, seconds: number): void {
     this.redisSeconds.observe({ command: /^[A-Z]{1,16}$/i.test(command) ? command.toUpperCase() : 'other' }, seconds);
+  }
+
+  /** `type`: an event type of the catalog (src/events/catalog.ts); anything else is "other". */
+  eventDetected(type: string): void {
+    this.events.detected.inc({ type: pick(type, EVENT_TYPES) });
+  }
+
+  /** One webhook delivery attempt's outcome (src/events/webhook-send.ts), as the metric names it. */
+  webhookDelivery(outcome: string): void {
+    this.events.deliveries.inc({ outcome: deliveryOutcome(outcome) });
+  }
+
+  /** A watcher sync's delay behind its due time. */
+  watchLag(seconds: number): void {
+    this.events.lag.observe(seconds);
+  }
+
+  /** A due budget put off to the next interval (the watcher's share of the hour was used up). */
+  watchSkipped(reason: 'share'): void {
+    this.events.skipped.inc({ reason });
   }
 
   signIn(outcome: string): void {

@@ -96,6 +96,10 @@ export interface Watching extends HostedWatch {
     onReplicaCache?: (result: 'hit' | 'saved' | 'miss') => void;
     onReplicaCatchUp?: (via: CatchUp) => void;
     onRefresh?: HostedMetricsRefresh;
+    onDetected?: (type: string) => void;
+    onWebhookDelivery?: (outcome: string) => void;
+    onWatchLag?: (seconds: number) => void;
+    onWatchSkip?: (reason: 'share') => void;
   };
   onSignIn: ((outcome: string) => void) | undefined;
   /** Starts the --metrics-port server, if asked for. */
@@ -115,6 +119,10 @@ export function watching(seen: ObservabilityOptions, log: HostedLog, replicaByte
       onReplicaCache: metrics && ((result) => metrics.replica(result)),
       onReplicaCatchUp: metrics && ((via) => metrics.catchUp(via)),
       onRefresh: metrics && ((outcome) => metrics.refresh(outcome)),
+      onDetected: metrics && ((type) => metrics.eventDetected(type)),
+      onWebhookDelivery: metrics && ((outcome) => metrics.webhookDelivery(outcome)),
+      onWatchLag: metrics && ((seconds) => metrics.watchLag(seconds)),
+      onWatchSkip: metrics && ((reason) => metrics.watchSkipped(reason)),
     },
     onSignIn: metrics && ((outcome) => metrics.signIn(outcome)),
     async serveMetricsPort() {

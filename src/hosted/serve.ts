@@ -30,6 +30,9 @@ import { HostedUsers } from './users.js';
 import { readiness } from './readiness.js';
 import { YnabGrants } from './ynab-grants.js';
 import { SharedReplicaCache } from '../sync/replica-cache.js';
+import { DEFAULT_WATCH_INTERVAL_MS } from '../events/watcher-loop.js';
+import type { WatchFlags } from '../shared/watch.js';
+import { watchUsers } from './watchers.js';
 
 const DAY = 86_400_000;
 /**
@@ -52,6 +55,8 @@ export interface HostedServeOptions {
   observability?: ObservabilityOptions;
   /** Where request lines go (default: text on stderr). */
   requestLog?: HostedLog;
+  /** The interval watcher's interval and share (--watch-interval, --watch-share). */
+  watch?: WatchFlags;
 }
 
 export interface HostedServer extends HttpServer {
@@ -87,7 +92,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       maxStalenessMs: o.maxStalenessMs,
       log,
       watch: watch.users,
+      watcher: o.watch,
     });
+    const watchers = watchUsers(store, held, o.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS, log);
     const authenticate = bearerAuthenticator(provider, grants, opts);
     const interactions = interactionRoutes({ provider, store, grants, opts, log, onSignIn: watch.onSignIn });
     const authorizationServer = provider.callback();
@@ -148,6 +155,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       metricsUrl: metricsServer?.url,
       async close() {
         await metricsServer?.close();
+        await watchers.stop();
         await http.close();
         await held.close();
         await store.close();

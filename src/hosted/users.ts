@@ -22,6 +22,7 @@ import type { HostedAuth } from './resource-server.js';
 import type { SharedReplicaCache } from '../sync/replica-cache.js';
 import { sharedAnswers } from './answer-cache.js';
 import type { YnabGrants } from './ynab-grants.js';
+import type { WatchFlags } from '../shared/watch.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
@@ -45,7 +46,13 @@ export interface HostedUsersOptions {
   /** Where every user's budget copies are held, with one bound for the instance (--replica-cache-mb). */
   replicas: SharedReplicaCache;
   /** The hooks metrics and the request log listen on (observe.ts). */
-  watch?: Pick<StackOptions, 'onRequest' | 'onReplicaCache' | 'onReplicaCatchUp'> & { onRefresh?: OAuthProviderOptions['onRefresh'] };
+  watch?: Pick<StackOptions, 'onRequest' | 'onReplicaCache' | 'onReplicaCatchUp' | 'onDetected' | 'onWebhookDelivery'> & {
+    onRefresh?: OAuthProviderOptions['onRefresh'];
+    onWatchLag?: (seconds: number) => void;
+    onWatchSkip?: (reason: 'share') => void;
+  };
+  /** The interval watcher's interval and share (--watch-interval, --watch-share). */
+  watcher?: WatchFlags;
 }
 
 export class HostedUsers {
@@ -70,6 +77,15 @@ export class HostedUsers {
     const state = this.create(auth.identity, auth.grant.token_scope);
     this.held.set(auth.identity, { state, signedInAt });
     return state;
+  }
+
+  /**
+   * The state of a user known only by identity (the interval watcher's, for a user with webhook
+   * subscriptions and no connection now): undefined when they have no YNAB grant any more.
+   */
+  async stateOfIdentity(identity: string): Promise<ServerState | undefined> {
+    const grant = await this.deps.grants.read(identity);
+    return grant ? this.stateFor({ identity, grant }) : undefined;
   }
 
   /** Told, with the user's identity, when a user's server became read-only. */
@@ -130,6 +146,9 @@ export class HostedUsers {
         onRequest: this.deps.watch?.onRequest,
         onReplicaCache: this.deps.watch?.onReplicaCache,
         onReplicaCatchUp: this.deps.watch?.onReplicaCatchUp,
+        onDetected: this.deps.watch?.onDetected,
+        onWebhookDelivery: this.deps.watch?.onWebhookDelivery,
+        watch: { ...this.deps.watcher, onLag: this.deps.watch?.onWatchLag, onSkip: this.deps.watch?.onWatchSkip },
       },
       scope,
       // The user's default budget, the same whichever instance serves a request.

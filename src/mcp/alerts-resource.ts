@@ -55,21 +55,29 @@ const Subscribe = z.object({ uri: z.string() });
 /** resources/subscribe for a connection that keeps its server (stdio): updates for the alerts URIs it named. */
 function subscriptions(server: McpServer, state: ServerState): void {
   const s = server.server;
-  const uris = new Set<string>();
+  // Each URI subscribed to, with the way to stop watching its budget (the interval watcher syncs it meanwhile).
+  const uris = new Map<string, () => void>();
   let stop: (() => void) | undefined;
   s.registerCapabilities({ resources: { subscribe: true } });
   s.setRequestHandler('resources/subscribe', async (request) => {
     const { uri } = Subscribe.parse(request.params);
-    uris.add(uri);
-    stop ??= (await state.ready()).events.onFired((budgetId) => {
+    const events = (await state.ready()).events;
+    const budgetId = /^ynab:\/\/budgets\/([^/]+)\/alerts$/.exec(uri)?.[1];
+    if (!uris.has(uri)) uris.set(uri, budgetId ? events.watch(budgetId) : () => {});
+    stop ??= events.onFired((budgetId) => {
       const u = alertsUri(budgetId);
-      if (!s.transport) return stop?.();
+      if (!s.transport) {
+        for (const unwatch of uris.values()) unwatch();
+        return stop?.();
+      }
       if (uris.has(u)) void s.sendResourceUpdated({ uri: u }).catch(() => {});
     });
     return {};
   });
   s.setRequestHandler('resources/unsubscribe', async (request) => {
-    uris.delete(Subscribe.parse(request.params).uri);
+    const { uri } = Subscribe.parse(request.params);
+    uris.get(uri)?.();
+    uris.delete(uri);
     return {};
   });
 }

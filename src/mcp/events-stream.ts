@@ -9,9 +9,9 @@
  * cancels (stdio); the transport's deadline does not apply to it (http-deadline.ts).
  *
  * New occurrences are those any sync of the budget in this process records (an interactive call's,
- * a poll's, the watcher's), and every WATCH_MS the stream asks for a copy no older than that itself.
+ * a poll's, the watcher's); while the stream is open its budget is watched, so the interval
+ * watcher syncs it once per interval (src/events/watcher.ts).
  */
-import { WATCH_MS } from '../shared/watch.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { sessionBudgetParam } from './resolve.js';
@@ -20,8 +20,6 @@ import { checked, eventsOf, PollParams, wire } from './events.js';
 import { MAX_EVENTS } from '../events/limits.js';
 
 export const HEARTBEAT_MS = 25_000;
-
-/** How often an open stream has the budget's copy synced, at the most (the watcher's interval). */
 
 const StreamParams = PollParams.omit({ maxEvents: true }).extend({ cursor: z.string().max(200).nullable().optional() });
 
@@ -63,16 +61,16 @@ export function registerStream(server: McpServer, state: ServerState): void {
     };
     const stop = events.onFired(() => drain());
     const heartbeat = setInterval(() => void notify('notifications/events/heartbeat', { cursor }).catch(() => {}), HEARTBEAT_MS);
-    const watch = setInterval(() => void events.refresh(budget, 'watch').catch(() => {}), WATCH_MS);
+    // While the stream is open its budget is watched: the interval watcher syncs it (src/events/watcher.ts).
+    const unwatch = events.watch(first.budgetId);
     heartbeat.unref();
-    watch.unref();
     try {
       await draining;
       await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     } finally {
       stop();
       clearInterval(heartbeat);
-      clearInterval(watch);
+      unwatch();
     }
     return { _meta };
   });

@@ -4,7 +4,7 @@
  * `serve` with a bearer token): the SEP keys a subscription by (principal, url, name, arguments),
  * and without a principal anyone could guess the key. Subscribing checks the secret's form, the
  * URL (https; its addresses public), verifies the endpoint with a signed challenge before the
- * first delivery (once per principal and URL), grants a TTL between 1 minute and 24 hours (default
+ * first delivery (once per principal and URL, kept a day: Webhooks.isVerified), grants a TTL between 1 minute and 24 hours (default
  * 1 hour; no-expiry is not granted), and answers `{id, refreshBefore, cursor, truncated,
  * deliveryStatus}`. A refresh reactivates a failing subscription.
  */
@@ -63,9 +63,10 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
     const id = subscriptionId(principal, url, name, args);
     const existing = await hooks.get(id);
     const secret = params.delivery.secret;
-    if (!existing || existing.secret !== secret) {
+    if (!(await hooks.isVerified(principal, url))) {
       const failed = await hooks.verify({ id, url, secret });
       if (failed) throw new ProtocolError(ERR.callback, `The callback endpoint did not confirm the subscription (${failed}).`, { reason: failed });
+      await hooks.markVerified(principal, url);
     }
     const { replica, state: log } = await stack.events.refresh(await sessionBudgetParam(state, args.budget_id));
     const start = startAt(log.epoch, log.seq, params.cursor);

@@ -20,6 +20,8 @@ type JsonOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema'][
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
+const LENGTHS = new Set(['maxLength', 'minLength', 'minItems', 'maxItems']);
+
 const empty = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /** Keys that say nothing: the dialect on every tool, the safe-integer range, an empty schema, no properties below the root. */
@@ -27,6 +29,9 @@ function noise(key: string, value: unknown, depth: number): boolean {
   if (key === '$schema') return true;
   if (key === 'properties' && depth > 0 && empty(value)) return true;
   if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) return true;
+  // Lengths and list sizes are checked, with a specific message, not advertised (as guardedString's
+  // bounds): the lists' descriptions say "up to 100", and no host acts on a memo's 500 characters.
+  if (LENGTHS.has(key) && typeof value === 'number') return true;
   // Property names are strings in JSON anyway.
   if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') return true;
   // An empty schema allows anything, which is what leaving the keyword out says.

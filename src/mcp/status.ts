@@ -106,6 +106,8 @@ export async function serverStatus(state: ServerState, now: number = Date.now())
     quota: await quota(stack, now),
     max_staleness_seconds: Math.round(stack.replicas.maxStalenessMs / 1000),
     replicas: held,
+    // The interval watcher: what it watches, what its last tick did, and syncs put off for its share.
+    watcher: stack.watcher.status(),
     ...(problems.length ? { saved_copy_problems: problems } : {}),
     // Budget names are typed by people.
     ...(held.length ? { data_notice: USER_DATA_NOTICE } : {}),

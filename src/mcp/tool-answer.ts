@@ -144,15 +144,19 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   }
   // Lists come lazily where they can: only the page shown is built.
   const res = written?.res ?? (await service.call(def.op.id as OperationId, call, { lazyLists: true }));
-  const data = written?.data ?? res.data;
+  let data = written?.data ?? res.data;
   const needNames = def.shape.kind === 'money_movement' || def.shape.kind === 'payee_location';
   const ctx = await compactContext(state, call.params.budget_id, needNames);
   const extras: Record<string, unknown> = {};
+  const lines = def.op.output.splitLines && target.budgetId ? service.replicas.peek(target.budgetId) : undefined;
+  const split = lines ? (await import('./split-lines.js')).withSplitLines(data, def.shape.member, lines, ctx) : undefined;
+  if (split) ({ data } = split);
   if (data.transaction_ids && def.shape.member !== 'transaction_ids') extras.transaction_ids = data.transaction_ids;
   // A write's own: duplicate import ids, what was not applied, what was read back after it, change_id.
   Object.assign(extras, written?.extras);
   if (res.freshness) extras.freshness = answerFreshness(res.freshness);
-  const notices = [...noticesFor(def, args, res), ...(written?.notices ?? [])];
+  const notices = [...noticesFor(def, args, res), ...(written?.notices ?? []), ...(split?.notices ?? [])];
+  Object.assign(extras, split?.extras);
   const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.output.categories, data);
   if (shown.leftOut) {
     extras.categories_left_out = shown.leftOut;

@@ -27,6 +27,7 @@ import type { AcquireResult, RequestSlot } from './slot.js';
 import type { SettleOutcome, SlotRefused } from '../api/client/request-ledger.js';
 import { formatNextSlot, formatUtcMinute, formatWait } from './format.js';
 import { type LedgerState, LedgerStore, MAX_ENTRIES } from './store.js';
+import { checkWatchShare, DEFAULT_WATCH_SHARE, isWatcher, watchRefusal, watchRoomOf, type WatchRoom } from './watch-share.js';
 
 export const DEFAULT_LIMIT = 200;
 export const DEFAULT_WINDOW_MS = 3_600_000;
@@ -52,6 +53,8 @@ export interface QuotaOptions {
   warn?: (message: string) => void;
   /** How long a cold-start probe holds others back without its holder renewing it. Default 15 s. */
   probeTtlMs?: number;
+  /** The interval watcher's share of the limit (watch-share.ts): default 0.1, at most 0.25. */
+  watchShare?: number;
 }
 
 export type { AcquireResult } from './slot.js';
@@ -93,6 +96,7 @@ export class QuotaLedger {
   private readonly windowMs: number;
   private readonly writeReserve: number;
   private readonly now: () => number;
+  private readonly watchShare: number;
 
   private constructor(key: string, opts: QuotaOptions) {
     this.key = key;
@@ -102,6 +106,7 @@ export class QuotaLedger {
     if (!Number.isInteger(reserve) || reserve < 0) throw new RangeError('writeReserve must be a non-negative integer');
     this.writeReserve = reserve;
     this.now = opts.now ?? Date.now;
+    this.watchShare = checkWatchShare(opts.watchShare ?? DEFAULT_WATCH_SHARE);
     const warn = opts.warn ?? ((message: string) => void process.stderr.write(`${message}\n`));
     this.warn = warn;
     if (!opts.store && !opts.stateDir) throw new TypeError('a state directory or a state store is required');
@@ -168,6 +173,13 @@ export class QuotaLedger {
     return { ok: false, nextSlotAt, message };
   }
 
+  /** The watcher's requests in the window, its cap, and when its next one fits if none does now; takes no slot. */
+  async watchRoom(): Promise<WatchRoom> {
+    const state = await this.store.read();
+    this.prune(state, this.now());
+    return watchRoomOf(state.watch, this.limitOf(state), this.watchShare, this.windowMs, this.now());
+  }
+
   /** Tells the ledger what the request of `slot` brought back: reconciles it and ends a probe. */
   settle(slot: RequestSlot, outcome: SettleOutcome): Promise<void> {
     return this.coldStart.settle(slot, outcome);
@@ -185,7 +197,10 @@ export class QuotaLedger {
       const reason = blocked ? 'blocked' : used >= limit ? 'limit' : 'reserve';
       return { ok: false, reason, nextSlotAt, message: this.refusal(reason, nextSlotAt, now, limit) };
     }
+    const share = isWatcher() ? watchRefusal(state.watch, limit, this.watchShare, this.windowMs, now) : undefined;
+    if (share) return share;
     insertSorted(state.entries, now);
+    if (isWatcher()) state.watch.push(now);
     return { ok: true, used: used + 1, remaining: limit - used - 1, at: now };
   }
 
@@ -285,6 +300,9 @@ export class QuotaLedger {
         return now;
       });
     changed ||= state.entries.length !== before;
+    const watched = state.watch.length;
+    state.watch = state.watch.filter((t) => t + this.windowMs > now && t <= horizon);
+    changed ||= state.watch.length !== watched;
     if (state.blockedUntil !== null && (state.blockedUntil <= now || state.blockedUntil > horizon)) {
       if (state.blockedUntil > horizon)
         this.warn(
@@ -318,17 +336,10 @@ export class QuotaLedger {
   }
 
   private refusal(reason: 'limit' | 'reserve' | 'blocked', nextSlotAt: Date, now: number, limit: number): string {
-    switch (reason) {
-      case 'limit':
-        return `the hourly request limit is spent; ${formatNextSlot(nextSlotAt, now)}`;
-      case 'reserve':
-        return (
-          `the hourly request limit for reads is spent (the last ${this.reserveFor(limit)} requests ` +
-          `are kept for changes); ${formatNextSlot(nextSlotAt, now, 'read')}`
-        );
-      case 'blocked':
-        return `the API refused a request for exceeding the hourly request limit; ${formatNextSlot(nextSlotAt, now)}`;
-    }
+    if (reason === 'limit') return `the hourly request limit is spent; ${formatNextSlot(nextSlotAt, now)}`;
+    if (reason === 'blocked') return `the API refused a request for exceeding the hourly request limit; ${formatNextSlot(nextSlotAt, now)}`;
+    const kept = `the last ${this.reserveFor(limit)} requests are kept for changes`;
+    return `the hourly request limit for reads is spent (${kept}); ${formatNextSlot(nextSlotAt, now, 'read')}`;
   }
 }
 

@@ -12,8 +12,8 @@ export type AcquireResult =
     }
   | {
       ok: false;
-      /** `limit`: the window is full; `reserve`: only the write reserve is left; `blocked`: after a 429. */
-      reason: 'limit' | 'reserve' | 'blocked';
+      /** `limit`: the window is full; `reserve`: only the write reserve is left; `blocked`: after a 429; `watch`: the watcher's share is used up. */
+      reason: 'limit' | 'reserve' | 'blocked' | 'watch';
       /** The earliest instant at which the same acquire can succeed. */
       nextSlotAt: Date;
       /** For users, e.g. "the hourly request limit is spent; next request possible at … UTC (in 12 minutes)". */

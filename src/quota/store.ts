@@ -29,16 +29,18 @@ export interface LedgerState {
   reconciledAt: number | null;
   /** The one request allowed out while the ledger is cold, if one is out. */
   probe: ProbeHolder | null;
+  /** Which of `entries` the interval watcher made (its share of the hour: watch-share.ts), ascending. */
+  watch: number[];
 }
 
-/** Version 1 throughout: reconciledAt and probe are optional members that older versions ignore. */
+/** Version 1 throughout: reconciledAt, probe and watch are optional members that older versions ignore. */
 const FORMAT_VERSION = 1;
 
 /** A sane bound on entries; the header could claim anything, and the file must stay small. */
 export const MAX_ENTRIES = 10_000;
 
 export function emptyState(): LedgerState {
-  return { entries: [], limit: null, blockedUntil: null, reconciledAt: null, probe: null };
+  return { entries: [], limit: null, blockedUntil: null, reconciledAt: null, probe: null, watch: [] };
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -69,12 +71,13 @@ export function parseState(text: string): LedgerState | null {
   if (rawProbe !== null && !(typeof rawProbe === 'object' && typeof rawProbe.id === 'string' && finite(rawProbe.until))) return null;
   const probe = rawProbe === null ? null : { id: rawProbe.id as string, until: rawProbe.until as number };
   entries.sort((a, b) => a - b);
-  return { entries, limit, blockedUntil, reconciledAt, probe };
+  const watch = Array.isArray(doc.watch) ? doc.watch.filter(finite).sort((a, b) => a - b) : [];
+  return { entries, limit, blockedUntil, reconciledAt, probe, watch };
 }
 
 function serializeState(state: LedgerState): Uint8Array {
-  const { entries, limit, blockedUntil, reconciledAt, probe } = state;
-  return jsonBytes({ v: FORMAT_VERSION, entries, limit, blockedUntil, reconciledAt, probe });
+  const { entries, limit, blockedUntil, reconciledAt, probe, watch } = state;
+  return jsonBytes({ v: FORMAT_VERSION, entries, limit, blockedUntil, reconciledAt, probe, ...(watch.length ? { watch } : {}) });
 }
 
 export class LedgerStore {

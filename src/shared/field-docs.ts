@@ -2,14 +2,12 @@
  * One-line descriptions of tool arguments, by API field name. Every host pays for these in every
  * conversation, so each says what the name and schema do not (units, where a value comes from,
  * what null does), once: split lines are not described again, and what every tool shares
- * (budget_id takes an id or a name and defaults to the server's budget; fields and detail) is
- * said in the server's instructions. Fields whose name and enum say it all have none.
+ * (budget_id takes an id or a name and defaults to the server's budget; accounts, categories,
+ * groups and payees take an id or an exact name; fields and detail) is said in the server's
+ * instructions. Fields whose name and enum say it all have none.
  */
 export const FIELD_DOCS: Record<string, string> = {
-  account_id: 'Id or name.',
-  category_id: 'Id or name.',
-  category_group_id: 'Id or name.',
-  payee_id: 'Id or name; a transfer payee makes a transfer.',
+  payee_id: 'A transfer payee makes a transfer.',
   month: 'YYYY-MM-01 or "current".',
   since_date: 'From this date (YYYY-MM-DD); default a year ago.',
   until_date: 'Up to this date (YYYY-MM-DD).',
@@ -18,22 +16,23 @@ export const FIELD_DOCS: Record<string, string> = {
   payee_name: 'If no payee_id (made if new).',
   memo: 'null clears it.',
   note: 'null clears it.',
-  import_id: 'Unique per account; a repeat is reported as a duplicate.',
-  subtransactions: 'Split lines summing to amount (then no category_id).',
+  import_id: 'Unique per account; a repeat is a duplicate.',
+  subtransactions: 'Split lines summing to amount (then no category_id); amounts in currency units or milliunits.',
   id: 'Transaction id (or give import_id).',
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = set aside the whole target each period; false = refill up to it.',
   goal_frequency: 'Repeat the target (needs goal_target, not goal_target_date).',
-  limit: 'Default 50.',
-  include_all: 'Also hidden categories and those whose figures are all zero.',
+  type: 'Only uncategorized or only unapproved ones.',
+  limit: 'Default 50; fewer if over the size cap.',
+  include_all: 'Also hidden and all-zero categories.',
 };
 
 /** What each money field means; the argument pair is `<field>` (decimal units) or `<field>_milliunits`. */
 export const MONEY_DOCS: Record<string, string> = {
-  amount: 'Amount, e.g. -12.34 (negative = outflow).',
-  balance: 'Starting balance (negative for debt).',
-  budgeted: 'Amount assigned in the month.',
-  goal_target: 'Target amount; null removes the target.',
+  amount: 'In currency units, e.g. -12.34 (negative = outflow).',
+  balance: 'Starting balance in currency units (negative for debt).',
+  budgeted: 'Assigned in the month, in currency units.',
+  goal_target: 'Target in currency units; null removes it.',
 };
 
 /** Said of every `<field>_milliunits` twin. */

@@ -24,6 +24,9 @@ import { RULES_MAGIC, RuleStore } from '../rules/store.js';
 import { EVENTS_MAGIC } from '../events/log.js';
 import { EventsService } from '../events/service.js';
 import { Webhooks, type WebhookOptions } from '../events/webhooks.js';
+import { watcherOf } from './stack-watcher.js';
+import type { BudgetWatcher } from '../events/watcher.js';
+import type { WatchSettings } from '../events/watcher-loop.js';
 
 const WEBHOOKS_MAGIC = Buffer.from('YMCPW1\n');
 import { ConfirmTokens } from '../writes/pipeline/confirm-tokens.js';
@@ -32,6 +35,12 @@ import { ephemeralKey, Sealer } from '../sync/seal.js';
 import { YnabService, type SharedAnswers } from '../sync/service.js';
 
 export interface StackOptions {
+  /** The interval watcher: interval, share of the hour, its metrics' hooks (src/events/watcher.ts). */
+  watch?: WatchSettings;
+  /** Told of each occurrence recorded, by type (metrics: events_detected_total). */
+  onDetected?: (name: string) => void;
+  /** Told of each webhook delivery attempt's outcome (metrics: webhook_deliveries_total). */
+  onWebhookDelivery?: (outcome: string) => void;
   /** Webhook delivery: loopback allowed (else YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK=1), the DNS seam, retry waits. */
   webhooks?: WebhookOptions;
   /** YNAB credentials: where the access token comes from. */
@@ -88,6 +97,8 @@ export interface Stack {
   events: EventsService;
   /** Webhook subscriptions and their delivery (src/events/webhooks.ts). */
   webhooks: Webhooks;
+  /** The interval watcher of the budgets someone listens to (src/events/watcher.ts). */
+  watcher: BudgetWatcher;
   ledger(token: string): QuotaLedger;
   close(): Promise<void>;
 }
@@ -122,7 +133,11 @@ export function createStack(opts: StackOptions): Stack {
   const ledger = (token: string): QuotaLedger => {
     const key = tokenKey(token);
     let l = ledgers.get(key);
-    if (!l) ledgers.set(key, (l = QuotaLedger.forToken(token, { store, limit: opts.quotaLimit, writeReserve: opts.writeReserve, warn: log })));
+    if (!l)
+      ledgers.set(
+        key,
+        (l = QuotaLedger.forToken(token, { store, limit: opts.quotaLimit, writeReserve: opts.writeReserve, warn: log, watchShare: opts.watch?.share })),
+      );
     return l;
   };
   const client = new YnabClient({
@@ -176,6 +191,8 @@ export function createStack(opts: StackOptions): Stack {
     allowLoopback: process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK === '1',
     ...opts.webhooks,
   });
+  const room = async () => ledger(await opts.credentials.token()).watchRoom();
+  const watch = watcherOf({ settings: opts.watch, store, identity, replicas, events, webhooks, log, room, hooks: opts });
   const service = new YnabService({ client, replicas, createRecords, writeRetryDelayMs: opts.retry?.baseDelayMs, log, sharedAnswers: opts.sharedAnswers });
   return {
     store,
@@ -187,8 +204,11 @@ export function createStack(opts: StackOptions): Stack {
     rules: new RuleStore(store, identity, opts.now, new Sealer(keys, RULES_MAGIC)),
     events,
     webhooks,
+    watcher: watch.watcher,
     ledger,
     async close() {
+      // The watcher first: a tick under way ends, and its leases are let go, before the store closes.
+      await watch.stop();
       await replicas.flush();
       await client.close();
       await gate.close();

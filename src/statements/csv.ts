@@ -9,7 +9,7 @@ import { type CsvRecord, DELIMITERS, type Delimiter, readRecords } from './csv-r
 import { dataRecords, pendingTest, rowDate } from './csv-rows.js';
 import { checkUnsigned, detectDirection, type Direction, directionSign, givenDirection, parseDirectionSpec } from './csv-sign.js';
 import { decideDateFormat, parseDate, type ReadFormat } from './dates.js';
-import { DAY_FIRST_HEADER } from './header-names.js';
+import { DAY_FIRST_HEADER, KIND_HEADERS } from './header-names.js';
 import { optionalText } from './text.js';
 import { refuse, shown } from './refusal.js';
 import { type CsvColumns, type ParsedStatement, StatementError, type StatementRow } from './types.js';
@@ -78,6 +78,8 @@ interface Reading {
   direction?: Direction | undefined;
   /** A layout's fee column, taken off the amount. */
   fee?: number | undefined;
+  /** The column naming the bank's kind of row (KIND_HEADERS), where no other reading takes it. */
+  kind?: number | undefined;
   pending: (status: string) => boolean;
 }
 
@@ -184,7 +186,15 @@ export function parseCsv(content: string, columns?: CsvColumns): ParsedStatement
   if (dec.decision && data.length > 0) decisions.push(dec.decision);
   const sign = decideSign(found, data, columns, decisions);
   const fee = preset?.fee === undefined ? -1 : indexOf(found.header, preset.fee);
-  const reading: Reading = { m: map, format: dates.format, sep: dec.separator, ...sign, fee: fee >= 0 ? fee : undefined, pending: pendingTest(columns) };
+  const reading: Reading = {
+    m: map,
+    format: dates.format,
+    sep: dec.separator,
+    ...sign,
+    fee: fee >= 0 ? fee : undefined,
+    kind: kindColumn(found, sign.direction?.column),
+    pending: pendingTest(columns),
+  };
   const rows = datePending(
     data.map((r) => toRow(r, reading)),
     decisions,
@@ -212,6 +222,13 @@ export function parseCsv(content: string, columns?: CsvColumns): ParsedStatement
   };
 }
 
+/** The column of the bank's kind of row: a KIND_HEADERS cell that no field and no sign reads. */
+function kindColumn(found: HeaderFound, direction: number | undefined): number | undefined {
+  const read = new Set([...Object.values(found.map), direction]);
+  const i = found.header.findIndex((h, k) => KIND_HEADERS.includes(h) && !read.has(k));
+  return i >= 0 ? i : undefined;
+}
+
 /** Pending rows without any date (comdirect's "offen"): shown with the file's latest date; they are not imported. */
 function datePending(rows: StatementRow[], decisions: string[]): StatementRow[] {
   const undated = rows.filter((r) => r.date === '');
@@ -234,6 +251,7 @@ function toRow(r: CsvRecord, k: Reading): StatementRow {
   const memo = optionalText(cell(r, m.memo)?.text);
   const status = optionalText(cell(r, m.status)?.text);
   const bankId = optionalText(cell(r, m.reference)?.text);
+  const kind = optionalText(cell(r, k.kind)?.text);
   return {
     line: r.line,
     date: when.cell ? parseDate(when.cell, k.format) : '',
@@ -242,5 +260,6 @@ function toRow(r: CsvRecord, k: Reading): StatementRow {
     ...(memo !== undefined ? { memo } : {}),
     ...(when.unbooked || (status !== undefined && k.pending(status)) ? { pending: true } : {}),
     ...(bankId !== undefined ? { bank_id: bankId } : {}),
+    ...(kind !== undefined ? { kind } : {}),
   };
 }

@@ -190,6 +190,13 @@ export const ALIASES: Record<Field, readonly string[]> = {
 };
 
 /**
+ * Headers of a column naming the bank's own kind of row (Schwab's and Chase's "Type": ATM, CHECK,
+ * ACH; Lloyds' "Transaction Type": CPT, DEB): kept on each row, since some rows say what they are
+ * only there (a cash withdrawal whose text is the ATM's bank).
+ */
+export const KIND_HEADERS: readonly string[] = ['type', 'transaction type', 'trans. type', 'trans type'];
+
+/**
  * Headers that name a kind of row rather than its sign ("Type": DEBIT_CARD, "Transaction Type":
  * Debit): a direction column only when every value is a debit or credit word.
  */

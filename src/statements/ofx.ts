@@ -112,6 +112,7 @@ function row(t: Node, pending: boolean): StatementRow {
   const payee = optionalText(str(t['NAME'])) ?? optionalText(str(nodes(t['PAYEE'])[0]?.['NAME']));
   const memo = optionalText(str(t['MEMO']));
   const id = optionalText(str(t['FITID']));
+  const kind = optionalText(str(t['TRNTYPE']));
   // A pending row (STMTTRNP) has DTTRAN, the day of the transaction, and no DTPOSTED.
   const date = pending ? str(t['DTTRAN']) || str(t['DTPOSTED']) : str(t['DTPOSTED']) || str(t['DTUSER']);
   const what = pending ? 'DTTRAN' : str(t['DTPOSTED']) ? 'DTPOSTED' : 'DTPOSTED (or DTUSER)';
@@ -123,6 +124,7 @@ function row(t: Node, pending: boolean): StatementRow {
     ...(memo !== undefined ? { memo } : {}),
     ...(pending ? { pending: true } : {}),
     ...(id !== undefined ? { bank_id: id } : {}),
+    ...(kind !== undefined ? { kind } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface StatementRow {
   pending?: boolean;
   /** FITID, CAMT AcctSvcrRef/NtryRef, a CSV reference column: when the file has one. */
   bank_id?: string;
+  /** The bank's own kind of row, where the file names it apart from the text (a CSV Type column: ATM, CHECK, ACH; OFX TRNTYPE). */
+  kind?: string;
 }
 
 export interface ParsedStatement {

@@ -14,6 +14,8 @@
  *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/pipeline/undo-journal.ts)
  *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/pipeline/confirm-tokens.ts)
  *   rules/<identity>/<budget>.json         the budget's house rules, in order (src/rules/store.ts)
+ *   events/<identity>/<budget>.log         a budget's alert occurrences, sealed (src/events/log.ts); .watch: the
+ *                                          interval watcher's lease (src/events/watcher-lease.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 

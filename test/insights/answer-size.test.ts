@@ -7,7 +7,8 @@
  * other week through the coming year (the clock of this process set to each; the server and
  * sandbox run in it). Shortened lists still carry exact totals of everything and say how to get
  * the rest. The planning insights (forecast, recurring, debt_payoff, targets_summary) are asked
- * the same way.
+ * the same way. All are asked, too, on two more seeds' demo budgets, each on the middle of a month
+ * and on the first of one.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUESTIONS as BENCH, type Call, type Question } from '../../bench/questions.js';
@@ -84,6 +85,28 @@ describe('through the year', () => {
     const over = worst.map((w, i) => ({ question: `Q${i + 1} ${QUESTIONS[i]!.question}`, ...w })).filter((w) => w.bytes > 2048);
     expect(over).toEqual([]);
   }, 180_000);
+});
+
+describe('three seeds, on the middle of a month and the first of one', () => {
+  it('every question answers in at most 2,048 bytes on each', async () => {
+    const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+    const first = new Date(Date.UTC(Number(month0.slice(0, 4)), Number(month0.slice(5, 7)), 1)).toISOString().slice(0, 10);
+    const over: string[] = [];
+    for (const seed of ['bench', 'sizes-b', 'sizes-c'])
+      for (const date of [`${month0.slice(0, 8)}15`, first]) {
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+        const other = await mcpHarness({ sandbox: { seed } });
+        try {
+          (await sizes(other.call)).forEach((bytes, i) => {
+            if (bytes > 2048) over.push(`seed ${seed} on ${date}: Q${i + 1} ${QUESTIONS[i]!.question} ${bytes} bytes`);
+          });
+        } finally {
+          await other.close();
+          vi.useRealTimers();
+        }
+      }
+    expect(over).toEqual([]);
+  }, 120_000);
 });
 
 describe('shortened lists', () => {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { raw, rawLines, thisMonth, todayUtc, type Raw } from './raw.js';
+import { raw, rawLines, thisMonth, todayUtc, usd, type Raw } from './raw.js';
 
 let h: McpHarness;
 const u = Date.now().toString(36);
@@ -49,7 +49,14 @@ async function expectKind(res: any, k: string, ids: string[]) {
  */
 function compactOf(k: string, e: any): any {
   const figures = (...names: string[]) =>
-    Object.fromEntries(names.filter((n) => e[`${n}_milliunits`] !== undefined).map((n) => [`${n}_milliunits`, e[`${n}_milliunits`]]));
+    Object.fromEntries(
+      names
+        .filter((n) => e[n] !== undefined)
+        .flatMap((n) => [
+          [n, e[n]],
+          [`${n}_formatted`, e[`${n}_formatted`]],
+        ]),
+    );
   switch (k) {
     case 'unapproved':
     case 'uncategorized':
@@ -61,8 +68,8 @@ function compactOf(k: string, e: any): any {
     case 'card_payment_shortfall': {
       // Compact says why in a few words: the categories overspent on the card, and/or debt carried.
       const why = [
-        e.overspent.length ? `overspent: ${e.overspent.map((o: any) => o.category).join(', ')}` : '',
-        e.carried_milliunits > 0 ? 'debt carried' : '',
+        e.overspent_by_category.length ? `overspent: ${e.overspent_by_category.map((o: any) => o.category).join(', ')}` : '',
+        e.carried > 0 ? 'debt carried' : '',
       ];
       return { name: e.name, ...figures('balance', 'shortfall'), why: why.filter(Boolean).join('; ') };
     }
@@ -155,16 +162,15 @@ describe('needs_attention', () => {
       const credit = Math.min(Math.max(0, over - spent(c.id, false)), spent(c.id, true));
       const type = credit === 0 ? 'cash' : credit === over ? 'credit' : 'cash and credit';
       const row = kind(res, 'overspent').examples.find((e: any) => e.id === c.id);
-      if (row) expect(row, c.name).toMatchObject({ overspent_milliunits: over, type });
+      if (row) expect(row, c.name).toMatchObject({ overspent: over, overspent_formatted: usd(over), type });
     }
     const ours = view.categories.filter((c: any) => Object.values(cats).includes(c.id));
     expect(ours.map((c: any) => -c.balance).sort((a: number, b: number) => a - b)).toEqual([20_000, 20_000, 25_000]);
     // The three made above, wherever they are among the examples (the worst five).
     const shown = (id: string) => kind(res, 'overspent').examples.find((e: any) => e.id === id);
-    if (shown(cats.credit!)) expect(shown(cats.credit!)).toMatchObject({ overspent_milliunits: 20_000, type: 'credit' });
-    if (shown(cats.mixed!))
-      expect(shown(cats.mixed!)).toMatchObject({ overspent_milliunits: 25_000, type: 'cash and credit', credit_overspent_milliunits: 10_000 });
-    if (shown(cats.cash!)) expect(shown(cats.cash!)).toMatchObject({ overspent_milliunits: 20_000, type: 'cash' });
+    if (shown(cats.credit!)) expect(shown(cats.credit!)).toMatchObject({ overspent: 20_000, type: 'credit' });
+    if (shown(cats.mixed!)) expect(shown(cats.mixed!)).toMatchObject({ overspent: 25_000, type: 'cash and credit', credit_overspent: 10_000 });
+    if (shown(cats.cash!)) expect(shown(cats.cash!)).toMatchObject({ overspent: 20_000, type: 'cash' });
     expect([cats.credit, cats.mixed, cats.cash].some((id) => shown(id!))).toBe(true);
 
     await expectKind(
@@ -187,16 +193,17 @@ describe('needs_attention', () => {
       const a = r.account.get(e.id);
       const payment = view.categories.find((c: any) => c.name === a.name && c.category_group_id === paymentGroup.id);
       expect(e).toMatchObject({
-        balance_milliunits: a.balance,
-        payment_available_milliunits: payment.balance,
-        shortfall_milliunits: -a.balance - payment.balance,
+        balance: a.balance,
+        payment_available: payment.balance,
+        shortfall: -a.balance - payment.balance,
+        shortfall_formatted: usd(-a.balance - payment.balance),
       });
     }
 
     // The wallet cannot cover the bill in three days (nothing else is scheduled on it within 14).
     expect(r.scheduled.filter((s) => s.account_id === wallet.id && !s.payee_name?.startsWith('Att Big Bill'))).toEqual([]);
     const walletRow = kind(res, 'upcoming_shortfall').examples.find((e: any) => e.id === wallet.id);
-    expect(walletRow).toMatchObject({ balance_milliunits: wallet.balance, lowest_balance_milliunits: -100_000, lowest_on: inThreeDays });
+    expect(walletRow).toMatchObject({ balance: wallet.balance, lowest_balance: -100_000, lowest_balance_formatted: '-$100.00', lowest_on: inThreeDays });
 
     const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const used = new Set(r.transactions.map((t) => t.account_id));
@@ -214,7 +221,8 @@ describe('needs_attention', () => {
     else
       expect(rta.examples[0]).toMatchObject({
         month: last.month,
-        ready_to_assign_milliunits: last.to_be_budgeted,
+        ready_to_assign: last.to_be_budgeted,
+        ready_to_assign_formatted: usd(last.to_be_budgeted),
         state: last.to_be_budgeted < 0 ? 'negative' : 'waiting',
       });
   });
@@ -232,7 +240,7 @@ describe('needs_attention', () => {
     // Examples are dropped only from the end: a kind shows no more than the one before it does (or two).
     const shown = compact.attention.map((k: any) => k.examples.length);
     shown.forEach((n: number, i: number) => expect(n).toBeLessThanOrEqual(i ? Math.max(shown[i - 1], 1) : 2));
-    expect(Buffer.byteLength(JSON.stringify(compact.attention))).toBeLessThanOrEqual(1_400);
+    expect(Buffer.byteLength(JSON.stringify(compact.attention))).toBeLessThanOrEqual(1_580);
     for (const k of compact.attention) {
       const f = kind(full, k.kind);
       expect(k.examples, k.kind).toEqual(f.examples.slice(0, k.examples.length).map((e: any) => compactOf(k.kind, e)));

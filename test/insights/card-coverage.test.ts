@@ -60,23 +60,23 @@ describe('card coverage', () => {
     for (const row of rows) {
       const a = cards.find((x) => x.name === row.name)!;
       const shortfall = -a.balance - available(a.name);
-      expect(row.shortfall_milliunits).toBe(shortfall);
+      expect(row.shortfall).toBe(shortfall);
       // Each category named overspent is below zero this month, and the card spent at least that much there.
       for (const o of row.overspent) {
         const c = view.categories.find((x: any) => x.name === o.category);
         expect(c.balance, o.category).toBeLessThan(0);
-        expect(o.amount_milliunits).toBeLessThanOrEqual(Math.min(-c.balance, spentOn(a.id, c.id)));
+        expect(o.amount).toBeLessThanOrEqual(Math.min(-c.balance, spentOn(a.id, c.id)));
       }
-      const explained = row.overspent.reduce((s: number, o: any) => s + o.amount_milliunits, 0);
-      expect(row.carried_milliunits).toBe(shortfall - Math.min(shortfall, explained));
+      const explained = row.overspent.reduce((s: number, o: any) => s + o.amount, 0);
+      expect(row.carried).toBe(shortfall - Math.min(shortfall, explained));
       for (const m of row.cover_with_move_money) expect(m.to_category_id).toBe(a.name);
       expect(row.cover_with_move_money.reduce((s: number, m: any) => s + m.amount_milliunits, 0)).toBe(shortfall);
     }
     // The store card: its opening debt carried, and the $30 of credit overspending in the quiet category.
     const storeRow = rows.find((x: any) => x.name === store.name);
-    expect(storeRow.overspent).toEqual([{ category: quiet.name, amount_milliunits: 30_000, amount_formatted: '$30.00' }]);
+    expect(storeRow.overspent).toEqual([{ category: quiet.name, amount: 30_000, amount_formatted: '$30.00' }]);
     // Carried: what it owed before the purchase, less what its payment category held then (its minimum, paid this month).
-    expect(storeRow.carried_milliunits).toBe(-store.balance - storeHeld);
+    expect(storeRow.carried).toBe(-store.balance - storeHeld);
     // No category gives more than it holds, across all the cards' moves.
     const given = new Map<string, number>();
     for (const row of rows)

@@ -2,14 +2,15 @@
  * `detail: "full"` is every field (issue 43): a transaction row in full detail carries every
  * field the API's schema gives a transaction (the OpenAPI fixture's TransactionDetail, read here
  * from the YAML), whichever tool gives it: search_transactions, review_transactions, and the API
- * tools (get_transaction, list_payee_transactions). Insight rows write the amount as every insight
- * figure (`amount_milliunits`, `amount_formatted`, never the float `amount_currency`); their values
- * are compared with the API's raw transaction, read over HTTP from the sandbox.
+ * tools (every API read whose answer is transactions). Insight rows name the amount as every answer
+ * does (`amount`, `amount_formatted`, never the float `amount_currency`); their values are compared
+ * with the API's raw transaction, read over HTTP from the sandbox.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { API_TOOLS } from '../../src/mcp/tools/definitions.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { usd } from './raw.js';
 
@@ -27,9 +28,9 @@ function fieldsOf(name: string): Set<string> {
   return out;
 }
 
-/** An insight row's fields for a schema's: the amount as milliunits and formatted, no float companion. */
+/** An insight row's fields for a schema's: the amount with its formatted text, no float companion. */
 const asInsight = (fields: Set<string>, drop: string[] = [], add: string[] = []) =>
-  new Set([...fields].filter((f) => !['amount', 'amount_currency', ...drop].includes(f)).concat('amount_milliunits', ...add));
+  new Set([...fields].filter((f) => !['amount_currency', ...drop].includes(f)).concat(...add));
 
 const today = new Date().toISOString().slice(0, 10);
 const unique = Date.now().toString(36);
@@ -81,9 +82,9 @@ function insightOf(t: any): any {
   const { amount, amount_currency: _c, subtransactions, ...rest } = t;
   return {
     ...rest,
-    amount_milliunits: amount,
+    amount,
     amount_formatted: usd(amount),
-    subtransactions: subtransactions.map(({ amount: a, amount_currency: _lc, ...x }: any) => ({ ...x, amount_milliunits: a, amount_formatted: usd(a) })),
+    subtransactions: subtransactions.map(({ amount: a, amount_currency: _lc, ...x }: any) => ({ ...x, amount: a, amount_formatted: usd(a) })),
   };
 }
 
@@ -93,9 +94,31 @@ describe('detail "full" is every field', () => {
     const one = ok(await h.call('get_transaction', { transaction_id: rich, detail: 'full' })).transaction;
     expect(sorted(Object.keys(one))).toEqual(expect.arrayContaining(sorted(detail)));
     expect(one).toEqual(await rawTransaction(rich));
-    const rows = ok(await h.call('list_payee_transactions', { payee_id: `Full Row ${unique}`, detail: 'full' })).transactions;
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Object.keys(row)).toEqual(expect.arrayContaining([...fieldsOf('HybridTransaction')]));
+    // Every API read whose answer is transactions (from the tool table, so a new one is covered): each row has the schema's every field.
+    const lists = API_TOOLS.filter((t) => t.access === 'read' && t.shape.list && ['transaction', 'hybrid_transaction'].includes(t.shape.kind));
+    expect(lists.map((t) => t.name).sort()).toEqual(
+      expect.arrayContaining([
+        'list_account_transactions',
+        'list_category_transactions',
+        'list_month_transactions',
+        'list_payee_transactions',
+        'list_transactions',
+      ]),
+    );
+    const args: Record<string, unknown> = { account_id: 'Everyday Checking', category_id: 'Groceries', payee_id: `Full Row ${unique}`, month: 'current' };
+    for (const tool of lists) {
+      const shape = tool.input.shape as Record<string, { isOptional(): boolean }>;
+      const required = Object.fromEntries(
+        Object.keys(shape)
+          .filter((k) => !shape[k]!.isOptional())
+          .map((k) => [k, args[k]]),
+      );
+      const rows = ok(await h.call(tool.name, { ...required, since_date: today, detail: 'full' })).transactions;
+      const ours = rows.filter((x: any) => x.id === rich || x.id === split || x.parent_transaction_id === split);
+      expect(ours.length, tool.name).toBeGreaterThan(0);
+      const schema = tool.shape.kind === 'hybrid_transaction' ? 'HybridTransaction' : 'TransactionDetail';
+      for (const row of ours) expect(Object.keys(row), tool.name).toEqual(expect.arrayContaining([...fieldsOf(schema)]));
+    }
   });
 
   it("search_transactions: every field of its transaction, the line's own for a split's line", async () => {
@@ -112,7 +135,7 @@ describe('detail "full" is every field', () => {
         account_id: t.account_id,
         date: t.date,
         approved: false,
-        amount_milliunits: x.amount,
+        amount: x.amount,
         category_id: x.category_id,
         category_name: x.category_name,
         memo: x.memo,
@@ -121,16 +144,22 @@ describe('detail "full" is every field', () => {
   });
 
   it('review_transactions: every field of the transaction with its lines, then the suggestion and flags', async () => {
+    // In the answer vocabulary: the amount in milliunits under its own name, with its formatted text.
     const rows = ok(await h.call('review_transactions', { detail: 'full', limit: 500 })).transactions;
-    const want = sorted(asInsight(fieldsOf('TransactionDetail'), [], ['suggestion', 'flags']));
+    const noFloat = (fields: Set<string>) => [...new Set([...fields].filter((f) => f !== 'amount_currency').concat('amount_formatted'))];
     for (const id of [rich, split]) {
       const row = rows.find((x: any) => x.id === id);
       const { suggestion: _s, flags: _f, ...rest } = row;
-      expect(sorted(Object.keys(row))).toEqual(expect.arrayContaining(want.filter((k) => k !== 'suggestion' && k !== 'flags')));
-      expect(rest).toEqual(insightOf(await rawTransaction(id)));
+      expect(sorted(Object.keys(rest))).toEqual(sorted(noFloat(fieldsOf('TransactionDetail'))));
+      const { amount_currency: _c, subtransactions, ...t } = await rawTransaction(id);
+      expect(rest).toEqual({
+        ...t,
+        amount_formatted: usd(t.amount),
+        subtransactions: subtransactions.map(({ amount_currency: _lc, ...x }: any) => ({ ...x, amount_formatted: usd(x.amount) })),
+      });
     }
     const lines = rows.find((x: any) => x.id === split).subtransactions;
     expect(lines).toHaveLength(2);
-    for (const line of lines) expect(sorted(Object.keys(line))).toEqual(sorted(asInsight(fieldsOf('SubTransaction'), [], ['amount_formatted'])));
+    for (const line of lines) expect(sorted(Object.keys(line))).toEqual(sorted(noFloat(fieldsOf('SubTransaction'))));
   });
 });

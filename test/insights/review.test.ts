@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { plantQueue } from '../helpers/review-queue.js';
-import { raw, rawLines, todayUtc, type Raw } from './raw.js';
+import { raw, rawLines, todayUtc, usd, type Raw } from './raw.js';
 
 let h: McpHarness;
 const u = Date.now().toString(36);
@@ -56,10 +56,17 @@ describe('review_transactions', () => {
     const all = await everyRow();
     expect(all.transactions.map((t: any) => t.id)).toEqual(queue.map((t) => t.id));
     expect(all.summary.count).toBe(queue.length);
-    expect(all.summary.total_milliunits).toBe(queue.reduce((s, t) => s + t.amount, 0));
+    expect(all.summary.total).toBe(queue.reduce((s, t) => s + t.amount, 0));
+    expect(all.summary.total_formatted).toBe(usd(all.summary.total));
     expect(all.summary.high_confidence).toBe(all.transactions.filter((t: any) => t.suggestion?.confidence === 'high').length);
     const first = all.transactions[0];
-    expect(first).toMatchObject({ id: queue[0].id, date: queue[0].date, amount_milliunits: queue[0].amount, account_id: queue[0].account_id });
+    expect(first).toMatchObject({
+      id: queue[0].id,
+      date: queue[0].date,
+      amount: queue[0].amount,
+      amount_formatted: usd(queue[0].amount),
+      account_id: queue[0].account_id,
+    });
     // Pages of the compact answer walk the same queue.
     const page1 = ok(await h.call('review_transactions', { limit: 2 }));
     expect(page1.columns.slice(0, 5)).toEqual(['id', 'date', 'payee', 'amount', 'category']);
@@ -70,7 +77,7 @@ describe('review_transactions', () => {
         .map((t) => t.id)
         .sort(),
     );
-    expect(page1.summary).toMatchObject({ count: queue.length, total_milliunits: all.summary.total_milliunits });
+    expect(page1.summary).toMatchObject({ count: queue.length, total: all.summary.total, total_formatted: all.summary.total_formatted });
     const page2 = ok(await h.call('review_transactions', { limit: 2, cursor: page1.next_cursor }));
     const ids2 = Object.values(page2.transactions).flatMap((rows: any) => rows.map((row: any[]) => row[0]));
     expect(ids2.sort()).toEqual(
@@ -135,6 +142,29 @@ describe('review_transactions', () => {
     }
     expect(over).toEqual([]);
   }, 180_000);
+
+  it('answers 25 compact rows in at most 4 KB on three seeds, on the middle of a month and the first of one', async () => {
+    const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+    const first = new Date(Date.UTC(Number(month0.slice(0, 4)), Number(month0.slice(5, 7)), 1)).toISOString().slice(0, 10);
+    const over: string[] = [];
+    for (const seed of ['review', 'review-b', 'review-c'])
+      for (const date of [`${month0.slice(0, 8)}15`, first]) {
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+        const other = await mcpHarness({ sandbox: { seed } });
+        try {
+          await other.call('review_transactions', {}); // the session's first answer names the budget it took (a notice)
+          await plantQueue(other);
+          const res = await other.call('review_transactions', {});
+          expect(ok(res).returned).toBe(25);
+          const bytes = Buffer.byteLength(res.content[0].text as string, 'utf8');
+          if (bytes > 4096) over.push(`seed ${seed} on ${date}: ${bytes}`);
+        } finally {
+          await other.close();
+          vi.useRealTimers();
+        }
+      }
+    expect(over).toEqual([]);
+  }, 120_000);
 
   it('never suggests a hidden category, nor a card payment category for a purchase; counts a split once per line', async () => {
     const r = await raw(h.sb);
@@ -247,6 +277,7 @@ describe('review_transactions flags', () => {
     expect(flags(dupA)).toEqual({ possible_duplicate: dupB });
     expect(flags(dupB).possible_duplicate).toBe(dupA);
     expect(flags(unusual).unusual_amount).toBe(-median);
+    expect(flags(unusual).unusual_amount_formatted).toBe(usd(-median));
     expect(flags(usual).unusual_amount).toBeUndefined();
     expect(flags(matching).matches_scheduled).toBe(true);
     expect(sched.account_id).toBe(r.accounts.find((a) => a.name === 'Wallet').id);

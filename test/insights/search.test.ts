@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchingTransactions } from '../../src/insights/core/filter.js';
 import { BudgetView } from '../../src/insights/core/view.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { flowsWritten, raw, rawLines, todayUtc, usd, written, type Detail, type Raw, type RawLine } from './raw.js';
+import { raw, rawLines, todayUtc, usd, type Detail, type Raw, type RawLine } from './raw.js';
 
 let h: McpHarness;
 let r: Raw;
@@ -96,7 +96,7 @@ function expectRow(row: any, l: RawLine, detail: Detail) {
     id: l.id,
     transaction_id: l.id === l.t.id ? undefined : l.t.id,
     date: l.date,
-    ...written(detail, { amount: l.amount }),
+    ...quotable({ amount: l.amount }),
     payee_name: nameOf(l).payee,
     account_name: nameOf(l).account,
     memo: l.memo ?? undefined,
@@ -117,7 +117,7 @@ function fullRow(l: RawLine) {
     ...t,
     id: l.id,
     transaction_id: sub ? l.t.id : null,
-    amount_milliunits: l.amount,
+    amount: l.amount,
     amount_formatted: usd(l.amount),
     memo: l.memo ?? null,
     payee_id: l.payee_id ?? null,
@@ -128,6 +128,16 @@ function fullRow(l: RawLine) {
   };
 }
 
+/** Figures as the answer vocabulary writes them: each under its name, formatted beside it (rows and totals alike). */
+function quotable(figures: Record<string, number>): Record<string, number | string> {
+  return Object.fromEntries(
+    Object.entries(figures).flatMap(([k, v]) => [
+      [k, v],
+      [`${k}_formatted`, usd(v)],
+    ]),
+  );
+}
+
 function expectSame(found: { first: any; rows: any[]; detail: Detail }, expected: RawLine[]) {
   expect(found.first.count).toBe(expected.length);
   expect(found.rows.map((x) => x.id).sort()).toEqual(expected.map((l) => l.id).sort());
@@ -135,8 +145,10 @@ function expectSame(found: { first: any; rows: any[]; detail: Detail }, expected
   for (const row of found.rows) expectRow(row, lines.get(row.id)!, found.detail);
   const total = expected.reduce((s, l) => s + l.amount, 0);
   const inflow = expected.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0);
-  // Totals keep their dollars; compact detail gives outflow and inflow only when both are there.
-  const totals = { total_milliunits: total, total_formatted: usd(total), ...flowsWritten(found.detail, total - inflow, inflow, true) };
+  // Totals with their formatted text; compact detail gives outflow and inflow only when both are there.
+  const outflow = total - inflow;
+  const flows = found.detail === 'full' || (outflow !== 0 && inflow !== 0) ? quotable({ outflow, inflow }) : {};
+  const totals = { ...quotable({ total }), ...flows };
   const { transactions: _t, count: _c, returned: _r, has_more: _m, next_cursor: _n, budget: _b, freshness: _f, data_notice: _d, ...rest } = found.first;
   expect(rest).toEqual(totals);
   // Newest first.
@@ -148,7 +160,8 @@ describe('search_transactions', () => {
   it('matches text in payee, memo, category and account names, ignoring case and accents', async () => {
     const row = {
       payee_name: `Café Crème ${unique}`,
-      amount_milliunits: -4500,
+      amount: -4500,
+      amount_formatted: '-$4.50',
       category_name: 'Coffee',
       account_name: 'Everyday Checking',
       memo: 'Croissant au beurre',
@@ -159,7 +172,6 @@ describe('search_transactions', () => {
     const cafe = await everything({ query: `cafe creme ${unique}` });
     expect(cafe.rows).toHaveLength(1);
     expect(cafe.rows[0]).toMatchObject(row);
-    expect(cafe.rows[0]).not.toHaveProperty('amount_formatted');
     expect((await everything({ query: `cafe creme ${unique}` }, 'full')).rows[0]).toMatchObject({ ...row, amount_formatted: '-$4.50' });
     expect((await everything({ query: 'CROISSANT AU' })).rows.map((x) => x.payee_name)).toEqual([`Café Crème ${unique}`]);
     for (const q of ['coffee', 'visa rew', 'groceries']) {
@@ -196,10 +208,16 @@ describe('search_transactions', () => {
     const found = await everything({ query: 'soap' });
     expect(found.rows).toHaveLength(1);
     const soap = split.subtransactions.find((x: any) => x.memo === 'soap');
-    expect(found.rows[0]).toMatchObject({ id: soap.id, transaction_id: split.id, amount_milliunits: -15_000, category_name: 'Household Supplies' });
+    expect(found.rows[0]).toMatchObject({
+      id: soap.id,
+      transaction_id: split.id,
+      amount: -15_000,
+      amount_formatted: '-$15.00',
+      category_name: 'Household Supplies',
+    });
     const whole = await everything({ payee_id: `Market Split ${unique}` });
-    expect(whole.rows.map((x) => x.amount_milliunits).sort((a, b) => a - b)).toEqual([-45_000, -15_000]);
-    expect(whole.first.total_milliunits).toBe(-60_000);
+    expect(whole.rows.map((x) => x.amount).sort((a, b) => a - b)).toEqual([-45_000, -15_000]);
+    expect(whole.first.total).toBe(-60_000);
     // The same filter, as a tool acting on matching transactions sees it: each transaction once.
     const replica = (await h.state.service()).replicas.peek(r.budget.id)!;
     const view = BudgetView.of(replica);

@@ -130,7 +130,7 @@ describe.each(SEEDS)('seed %s', (seed) => {
         expect(compact.soonest).toEqual({ name: r.category.get(first![0]).name, due: first![3] });
         // needs_attention's underfunded kind: the same targets, the same figures.
         const att = ok(await h.call('needs_attention', { kind: 'underfunded', detail: 'full' })).attention[0];
-        expect(new Map(att.examples.map((e: any) => [e.id, e.underfunded_milliunits]))).toEqual(new Map(under.map((x) => [x[0], x[1]])));
+        expect(new Map(att.examples.map((e: any) => [e.id, e.underfunded]))).toEqual(new Map(under.map((x) => [x[0], x[1]])));
 
         // fund_targets previews (direct mode), then assigns what Ready to Assign pays for, in YNAB's order.
         const given = allocate(rows, m.to_be_budgeted);

@@ -1,9 +1,11 @@
 /**
  * Whole cents (issue 42 item 12): every amount an insight tool reports is a whole number of the
  * budget's currency's minor unit (cents in both demo budgets), as YNAB would show it, never a
- * tenth of a cent. Each checked tool is called through the real MCP client on both demo budgets,
- * in compact and full detail, on the middle of a month and on the first of one, and every
- * `*_milliunits` figure of its answer (in rows, totals, schedules, nested objects) is checked.
+ * tenth of a cent. Each checked tool is called through the real MCP client on both demo budgets
+ * of three seeds, in compact and full detail, on the middle of a month and on the first of one
+ * (this process's clock, which the server and the sandbox share), and every money figure of its
+ * answer (in rows, totals, schedules, nested objects) is checked: a `*_milliunits` one, or (the
+ * answer vocabulary, issue 43) a number with its `*_formatted` text beside it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INSIGHTS } from '../../src/mcp/tools/insights.js';
@@ -29,22 +31,28 @@ const CHECKED: Record<string, Record<string, unknown>[]> = {
  */
 const PENDING: string[] = [];
 
-/** Every `*_milliunits` figure in an answer, with where it is. */
+/** Every money figure in an answer (`*_milliunits`, or a number with its `*_formatted` text beside it), with where it is. */
 function amounts(value: unknown, path: string, out: [string, number][], money = false): [string, number][] {
   if (typeof value === 'number') {
     if (money) out.push([path, value]);
   } else if (Array.isArray(value)) value.forEach((v, i) => amounts(v, `${path}[${i}]`, out, money));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) amounts(v, `${path}.${k}`, out, money || k.endsWith('_milliunits'));
+  else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(o)) amounts(v, `${path}.${k}`, out, money || k.endsWith('_milliunits') || typeof o[`${k}_formatted`] === 'string');
+  }
   return out;
 }
 
 const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
 
-describe.each([`${month0.slice(0, 8)}15`, shiftMonth(month0, 1)])('whole cents on %s', (date) => {
+const SEEDS = ['whole-cents', 'whole-cents-b', 'whole-cents-c'];
+const DATES = [`${month0.slice(0, 8)}15`, shiftMonth(month0, 1)];
+
+describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)))('whole cents, seed %s on %s', (seed, date) => {
   let h: McpHarness;
   beforeAll(async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
-    h = await mcpHarness({ sandbox: { seed: 'whole-cents' } });
+    h = await mcpHarness({ sandbox: { seed } });
   });
   afterAll(async () => {
     await h.close();

@@ -42,11 +42,11 @@ describe('list_accounts totals', () => {
     }
     expect(byKind.size).toBeGreaterThan(usd ? 2 : 0);
     const worth = open.reduce((s: number, a: any) => s + a.balance, 0);
-    expect(res.totals.accounts).toBe(open.length);
+    expect(res.totals.count).toBe(open.length);
     expect(res.totals.closed_accounts_left_out).toBe(accounts.length - open.length);
-    expect(res.totals.net_worth_milliunits).toBe(worth);
+    expect(res.totals.net_worth).toBe(worth);
     for (const [kind, { n, sum }] of byKind) {
-      expect(res.totals[kind], kind).toMatchObject({ accounts: n, balance_milliunits: sum });
+      expect(res.totals[kind], kind).toMatchObject({ count: n, balance: sum });
       if (usd) expect(res.totals[kind].balance_formatted, kind).toBe(usd(sum));
       else expect(res.totals[kind].balance_formatted, kind).toMatch(/€/);
     }

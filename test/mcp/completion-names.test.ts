@@ -74,7 +74,7 @@ describe('a budget without a currency format', () => {
       for (const [k, v] of formatted) expect(v, k).toMatch(/^-?\d+\.\d{2,3}$/);
     }
     const tx = ok(answers[0]);
-    expect(tx.total_formatted).toBe(plain(tx.total_milliunits));
+    expect(tx.total_formatted).toBe(plain(tx.total));
   });
 });
 

@@ -98,7 +98,7 @@ describe('accounts, categories, groups and payees by name', () => {
     const group = ok(await h.call('create_category', { budget_id: 'Demo Household', name: `Named ${u}`, category_group_id: 'bills' })).category;
     expect(group.category_group_name).toBe('Bills');
     const assigned = ok(await h.call('update_month_category', { budget_id: 'Demo Household', month: 'current', category_id: `named ${u}`, budgeted: 12.5 }));
-    expect(assigned.category).toMatchObject({ id: group.id, budgeted: 12_500 });
+    expect(assigned.category).toMatchObject({ id: group.id, assigned: 12_500 });
     // The split's first line has the transaction's payee, its second line Costco.
     const lines = ok(await h.call('search_transactions', { budget_id: 'Demo Household', account_id: 'EVERYDAY checking', payee_id: `Split ${u}` }));
     expect(lines.transactions.map((t: any) => [t.transaction_id, t.category_name])).toEqual([[created.id, 'Groceries']]);

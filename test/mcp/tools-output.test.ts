@@ -91,10 +91,10 @@ describe('compact, fields and full detail', () => {
   it('projects fields, always keeping id and name', async () => {
     const accounts = ok(await h.call('list_accounts', { fields: ['balance_formatted'] })).accounts;
     for (const a of accounts) expect(Object.keys(a).sort()).toEqual(['balance_formatted', 'id', 'name']);
-    const groups = ok(await h.call('list_categories', { fields: ['balance_formatted'] })).category_groups;
+    const groups = ok(await h.call('list_categories', { fields: ['available_formatted'] })).category_groups;
     for (const g of groups) {
       expect(Object.keys(g).sort()).toEqual(['categories', 'id', 'name']);
-      for (const c of g.categories) expect(Object.keys(c).sort()).toEqual(['balance_formatted', 'id', 'name']);
+      for (const c of g.categories) expect(Object.keys(c).sort()).toEqual(['available_formatted', 'id', 'name']);
     }
     const err = await h.call('list_accounts', { fields: ['balance_fmt'] });
     expect(err.isError).toBe(true);
@@ -112,15 +112,15 @@ describe('paging', () => {
     while (cursor) {
       const page = ok(await h.call('list_transactions', { ...args, limit: 200, cursor }));
       expect(page.count).toBe(first.count);
-      expect(page.total_milliunits).toBe(first.total_milliunits);
+      expect(page.total).toBe(first.total);
       seen.push(...page.transactions);
       cursor = page.next_cursor;
     }
     expect(seen).toHaveLength(first.count);
     expect(new Set(seen.map((t) => t.id)).size).toBe(first.count);
     const sum = seen.reduce((s, t) => s + t.amount, 0);
-    expect(first.total_milliunits).toBe(sum);
-    expect(first.inflow_milliunits + first.outflow_milliunits).toBe(sum);
+    expect(first.total).toBe(sum);
+    expect(first.inflow + first.outflow).toBe(sum);
   });
 
   it('refuses a cursor from another query', async () => {
@@ -173,6 +173,6 @@ describe('transaction lists', () => {
     }
     expect(rows).toHaveLength(first.count);
     expect(rows.some((t: any) => t.type === 'subtransaction' && t.parent_transaction_id)).toBe(true);
-    expect(first.total_milliunits).toBe(rows.reduce((s: number, t: any) => s + t.amount, 0));
+    expect(first.total).toBe(rows.reduce((s: number, t: any) => s + t.amount, 0));
   });
 });

@@ -77,6 +77,31 @@ if (!existsSync(join(DIR, 'README.md'))) {
     expect(all.filter((e) => !existsSync(join(DIR, e.file)))).toEqual([]);
   });
 
+  it("csv2ofx/schwab-checking.csv keeps each row's Type (ATM, CHECK, ACH, DEPOSIT): the ATM row says it only there", async () => {
+    const file = join(DIR, 'csv2ofx/schwab-checking.csv');
+    // The file's own cells, read here apart from the reader: every cell is quoted, one row a line.
+    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    const cells = (line: string) => [...line.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+    const type = cells(lines[0]!).indexOf('Type');
+    const description = cells(lines[0]!).indexOf('Description');
+    expect(type).toBeGreaterThanOrEqual(0);
+    const want = lines.flatMap((line, i) => (i > 0 && line.trim() ? [{ line: i + 1, kind: cells(line)[type], text: cells(line)[description] }] : []));
+    expect(want.find((w) => w.kind === 'ATM')?.text).not.toMatch(/atm|cash/i);
+    const parsed = (await readStatement({ path: file }, true))!.parsed;
+    expect(parsed.rows.map((r) => ({ line: r.line, kind: r.kind, text: r.payee }))).toEqual(want);
+  });
+
+  it("ofxtools/stmtrs.ofx keeps each row's TRNTYPE: its ATM row has no NAME or MEMO, only that", async () => {
+    const file = join(DIR, 'ofxtools/stmtrs.ofx');
+    // The file's own STMTTRN aggregates, read here apart from the reader.
+    const trns = [...readFileSync(file, 'utf8').matchAll(/<STMTTRN>([\s\S]*?)<\/STMTTRN>/g)].map((m) => m[1]!);
+    const want = trns.map((t) => /<TRNTYPE>([^<\s]+)/.exec(t)![1]);
+    expect(want).toContain('ATM');
+    expect(trns[want.indexOf('ATM')]).not.toMatch(/<NAME>|<MEMO>/);
+    const parsed = (await readStatement({ path: file }, true))!.parsed;
+    expect(parsed.rows.map((r) => r.kind)).toEqual(want);
+  });
+
   describe.each(all)('$file', (e) => {
     it(`${e.text}`, async () => {
       let parsed: ParsedStatement;

@@ -15,14 +15,14 @@ describe('CSV presets', () => {
     }
   });
 
-  it('reads a US checking export: MM/DD/YYYY, signed amounts, grouped thousands, the latest running balance', () => {
+  it("reads a US checking export: MM/DD/YYYY, signed amounts, grouped thousands, the latest running balance, each row's Type", () => {
     const s = read(
       'Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\nDEBIT,03/14/2024,"STARBUCKS #123",-4.50,DEBIT_CARD,"1,000.00",,\nCREDIT,03/02/2024,PAYROLL,"1,500.00",ACH_CREDIT,1004.50,,\n',
     );
     expect(s.preset).toBe('us-checking');
     expect(s.rows).toEqual([
-      { line: 2, date: '2024-03-14', amount: -4500, payee: 'STARBUCKS #123' },
-      { line: 3, date: '2024-03-02', amount: 1_500_000, payee: 'PAYROLL' },
+      { line: 2, date: '2024-03-14', amount: -4500, payee: 'STARBUCKS #123', kind: 'DEBIT_CARD' },
+      { line: 3, date: '2024-03-02', amount: 1_500_000, payee: 'PAYROLL', kind: 'ACH_CREDIT' },
     ]);
     expect(s.balance).toEqual({ amount: 1_000_000, date: '2024-03-14' });
   });

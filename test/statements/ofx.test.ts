@@ -79,7 +79,14 @@ describe('OFX elements left unclosed', () => {
 
   it('closes an aggregate left open at the first element that is not one of its members (<MEMO> after <CURRENCY>), and reads <X/> as empty', () => {
     const sgml = NO_LIST_CLOSE.replace('<MEMO>Padaria', '<CURRENCY><CURRATE>1.0<CURSYM>BRL\n<NAME>Padaria<MEMO/>');
-    expect(parseStatement({ content: sgml }).rows[0]).toEqual({ line: 21, date: '2024-03-23', amount: -13_000, payee: 'Padaria', bank_id: 'F1' });
+    expect(parseStatement({ content: sgml }).rows[0]).toEqual({
+      line: 21,
+      date: '2024-03-23',
+      amount: -13_000,
+      payee: 'Padaria',
+      bank_id: 'F1',
+      kind: 'DEBIT',
+    });
   });
 
   it('reads pending rows (STMTTRNP, dated by DTTRAN) as pending', () => {
@@ -125,7 +132,9 @@ ${trn}
         '<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20131215</DTPOSTED><TRNAMT>-16.85</TRNAMT><FITID>1</FITID><NAME><![CDATA[EFTPOS ALDI & CO &amp; <1>  ]]></NAME><MEMO><![CDATA[GEELONG WEST]]></MEMO></STMTTRN>',
       ),
     });
-    expect(s.rows).toEqual([{ line: 6, date: '2013-12-15', amount: -16_850, payee: 'EFTPOS ALDI & CO &amp; <1>', memo: 'GEELONG WEST', bank_id: '1' }]);
+    expect(s.rows).toEqual([
+      { line: 6, date: '2013-12-15', amount: -16_850, payee: 'EFTPOS ALDI & CO &amp; <1>', memo: 'GEELONG WEST', bank_id: '1', kind: 'DEBIT' },
+    ]);
   });
 
   it('decodes each entity once: "&amp;apos;" is the text "&apos;", not an apostrophe; a bare & in SGML is an ampersand', () => {
@@ -144,7 +153,7 @@ ${trn}
         '<LEDGERBAL><BALAMT></BALAMT><DTASOF></DTASOF></LEDGERBAL>',
       ),
     });
-    expect(s.rows).toEqual([{ line: 6, date: '2018-05-07', amount: 12_340, payee: 'CBA:Transfer', memo: 'CBA:Transfer' }]);
+    expect(s.rows).toEqual([{ line: 6, date: '2018-05-07', amount: 12_340, payee: 'CBA:Transfer', memo: 'CBA:Transfer', kind: 'CREDIT' }]);
     expect(s.balance).toBeUndefined();
     expect(s.decisions).toContain('line 7: LEDGERBAL has no BALAMT: the file states no balance');
   });

@@ -32,12 +32,12 @@ const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
 </Stmt></BkToCstmrStmt></Document>`;
 
 describe('OFX and QFX', () => {
-  it('reads OFX 1.x SGML: rows with FITID, the line each starts on, LEDGERBAL, the period (DTSTART, DTEND)', () => {
+  it('reads OFX 1.x SGML: rows with FITID and TRNTYPE, the line each starts on, LEDGERBAL, the period (DTSTART, DTEND)', () => {
     const s = parseStatement({ content: SGML });
     expect(s.format).toBe('ofx');
     expect(s.rows).toEqual([
-      { line: 10, date: '2024-03-14', amount: -1_234_500, payee: 'STARBUCKS & CO', memo: 'card 1234', bank_id: 'A1' },
-      { line: 11, date: '2024-03-02', amount: 100_000, payee: 'PAYROLL', bank_id: 'A2' },
+      { line: 10, date: '2024-03-14', amount: -1_234_500, payee: 'STARBUCKS & CO', memo: 'card 1234', bank_id: 'A1', kind: 'DEBIT' },
+      { line: 11, date: '2024-03-02', amount: 100_000, payee: 'PAYROLL', bank_id: 'A2', kind: 'CREDIT' },
     ]);
     expect(s.balance).toEqual({ amount: 500_250, date: '2024-03-15' });
     expect(s.period).toEqual({ from: '2024-03-01', to: '2024-03-15' });

@@ -181,7 +181,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
         {
           account_id: checking.id,
           date: new Date().toISOString().slice(0, 10),
-          amount_milliunits: -Math.max(0, hobbies.balance) - 20_000,
+          amount_milliunits: -Math.max(0, hobbies.available) - 20_000,
           payee_name: 'Model Shop',
           category_id: hobbies.id,
         },
@@ -197,16 +197,16 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     const categories = r.month.categories as any[];
     expect(categories.length).toBeGreaterThan(10);
     await expectShown(v, [
-      r.month.to_be_budgeted_formatted,
+      r.month.ready_to_assign_formatted,
       r.month.income_formatted,
-      r.month.budgeted_formatted,
+      r.month.assigned_formatted,
       r.month.activity_formatted,
       ...categories.flatMap((c) => {
         const f = formatted.get(c.id) as any;
         return [c.name, f.budgeted_formatted, f.activity_formatted, f.balance_formatted];
       }),
     ]);
-    const overspent = categories.filter((c) => c.balance < 0);
+    const overspent = categories.filter((c) => c.available < 0);
     expect(overspent.length, 'the demo month has an overspent category').toBeGreaterThan(0);
     expect(await v.view.locator('tr.over').count()).toBe(overspent.length);
     for (const c of overspent) expect(await v.view.locator('tr.over', { hasText: c.name }).locator('.badge').innerText()).toBe('overspent');
@@ -227,7 +227,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
         {
           account_id: card.id,
           date: new Date().toISOString().slice(0, 10),
-          amount_milliunits: -Math.max(0, category.balance) - 300_000,
+          amount_milliunits: -Math.max(0, category.available) - 300_000,
           payee_name: 'Coat Shop',
           category_id: category.id,
         },
@@ -244,13 +244,12 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
       strings.push(String(kind.count), kind.reason);
       for (const e of kind.examples) {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
-        // Compact examples carry milliunits only: the view writes them in the budget's currency.
-        expect(Object.keys(e).filter((k) => k.endsWith('_formatted'))).toEqual([]);
+        // Compact examples carry each figure with its formatted text: the view shows that text.
         for (const [k, val] of Object.entries(e))
-          if (k.endsWith('_milliunits') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_milliunits'))
-            strings.push(money(val as number));
+          if (k.endsWith('_formatted') && !k.startsWith('credit_') && !(kind.kind === 'card_payment_shortfall' && k === 'balance_formatted'))
+            strings.push(val as string);
         // A card owes the opposite of its (negative) balance, said without a minus.
-        if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance_milliunits)}`);
+        if (kind.kind === 'card_payment_shortfall') strings.push(`owes ${money(-e.balance)}`);
       }
     }
     await expectShown(v, strings);
@@ -314,7 +313,7 @@ describe('another currency', () => {
     await finish(spending);
 
     const month = await show('get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
-    const balances = month.result.month.categories.map((c: any) => formatMilliunits(c.balance, format));
+    const balances = month.result.month.categories.map((c: any) => formatMilliunits(c.available ?? 0, format));
     await expectShown(month, balances);
     expect(await text(month)).not.toContain('$');
     await finish(month);
@@ -342,7 +341,7 @@ describe('drill-down', () => {
     expect(expected.count).toBe(row.count);
     const drill = await text(v, '.drill');
     for (const t of expected.transactions) {
-      expect(drill).toContain(money(t.amount_milliunits));
+      expect(drill).toContain(money(t.amount));
       if (t.payee_name) expect(drill).toContain(t.payee_name);
     }
     expect(drill).toContain(`${expected.count} transactions`);
@@ -361,7 +360,7 @@ describe('drill-down', () => {
     expect(calls[0]!.arguments).toMatchObject({ spending_only: true, account_id: row.name });
     const listed = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(listed.count).toBe(row.count);
-    expect(listed.total_milliunits).toBe(row.net_milliunits);
+    expect(listed.total).toBe(row.net_milliunits);
     // Without it the account's transfers and income would be listed too.
     const { spending_only: _, ...everything } = calls[0]!.arguments as Record<string, unknown>;
     expect(ok(await h.call('search_transactions', everything)).count).toBeGreaterThan(row.count);
@@ -372,7 +371,7 @@ describe('drill-down', () => {
   it('month: a category opens its transactions for the month', async () => {
     const v = await show('get_month', { month: 'current' });
     const r = v.result;
-    const category = r.month.categories.find((c: any) => c.activity < 0 && c.balance < 0) ?? r.month.categories.find((c: any) => c.activity < 0);
+    const category = r.month.categories.find((c: any) => c.activity < 0 && c.available < 0) ?? r.month.categories.find((c: any) => c.activity < 0);
     calls.length = 0;
     await v.view.getByRole('button', { name: category.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();
@@ -381,7 +380,7 @@ describe('drill-down', () => {
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBeGreaterThan(0);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount));
     await finish(v);
   });
 
@@ -414,7 +413,7 @@ describe('drill-down', () => {
     expect(new Set(expected.transactions.map((t: any) => t.transaction_id ?? t.id)).size).toBe(unapproved.count);
     expect(await v.view.locator('.drill tbody tr').count()).toBe(expected.transactions.length);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount));
     if (expected.transactions.some((t: any) => t.transaction_id)) expect(drill).toContain('split line');
     await finish(v);
   });
@@ -436,7 +435,7 @@ describe('drill-down', () => {
     const expected = ok(await h.call('search_transactions', calls[0]!.arguments));
     expect(expected.count).toBeGreaterThan(0);
     const drill = await text(v, '.drill');
-    for (const t of expected.transactions) expect(drill).toContain(money(t.amount_milliunits));
+    for (const t of expected.transactions) expect(drill).toContain(money(t.amount));
     await finish(v);
   });
 
@@ -461,7 +460,7 @@ describe('drill-down', () => {
 });
 
 describe('a host that passes the result without its _meta', () => {
-  it('still shows the month, figures it computes written without a symbol rather than in a wrong currency, and offers no drill-down', async () => {
+  it('still shows the month, its figures as the server formatted them (never in a wrong currency), and offers no drill-down', async () => {
     const c = await viewCall(h, 'get_month', { budget_id: 'Haushalt Berlin', month: 'current' });
     const { _meta: _dropped, ...bare } = c.result;
     const v = await host.show({
@@ -473,20 +472,12 @@ describe('a host that passes the result without its _meta', () => {
       callTool: async () => ({ content: [], isError: true }),
     });
     const categories = c.result.structuredContent.month.categories as any[];
-    const plain = {
-      iso_code: '',
-      example_format: '',
-      decimal_digits: 2,
-      decimal_separator: '.',
-      symbol_first: true,
-      group_separator: ',',
-      currency_symbol: '',
-      display_symbol: false,
-    };
+    // Every figure of the answer comes formatted in the budget's currency: the view computes none.
     await expectShown(v, [
       ...categories.map((x) => x.name),
-      ...categories.map((x) => formatMilliunits(x.balance, plain)),
-      c.result.structuredContent.month.to_be_budgeted_formatted,
+      // A figure that is zero is left out of a compact row: the view writes it, without a symbol.
+      ...categories.map((x) => x.available_formatted ?? '0.00'),
+      c.result.structuredContent.month.ready_to_assign_formatted,
     ]);
     expect(await text(v)).not.toContain('$');
     expect(await v.view.locator('button.link').count()).toBe(0);

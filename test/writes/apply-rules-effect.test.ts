@@ -1,31 +1,42 @@
 /**
- * apply_rules' preview says what it would do to the budget, across three seeds and two date
- * ranges, through a real MCP client against the sandbox over HTTP: each row's old and new
+ * apply_rules' preview says what it would do to the budget, across three seeds, each today on the
+ * middle of a month and on the first of one (this process's clock, which the server and the
+ * sandbox share), and two date ranges, through a real MCP client against the sandbox over HTTP: each row's old and new
  * category (from the API's raw transactions), how many rows are reconciled or before this month,
  * reconciled ones left out unless include_reconciled; and the change to Ready to Assign and every
  * category that would go negative, by month, which must be exactly what the API's months say
  * once it is confirmed (the sandbox computes its months on its own).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, currentMonth } from '../../src/api/dates.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, addMonths, currentMonth } from '../../src/api/dates.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
-const today = new Date().toISOString().slice(0, 10);
-const thisMonth = currentMonth();
+/** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
+const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+const DATES = [`${month0.slice(0, 8)}15`, addMonths(month0, 1)];
+let today = '';
+const CASES = ['rules-effect-a', 'rules-effect-b', 'rules-effect-c'].flatMap((seed) => DATES.map((date) => [seed, date] as const));
+let thisMonth = '';
 
-describe.each(['rules-effect-a', 'rules-effect-b', 'rules-effect-c'])('apply_rules previews the effect (seed %s)', (seed) => {
+describe.each(CASES)('apply_rules previews the effect (seed %s on %s)', (seed, date) => {
   let h: McpHarness;
   let budget: string;
   let checking: string;
   let card: { id: string; name: string };
 
   beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+    today = date;
+    thisMonth = currentMonth();
     h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0 });
     budget = h.sb.state.budgets[0]!.id;
     checking = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
     card = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.type === 'creditCard' && !a.closed)!;
   }, 60_000);
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    vi.useRealTimers();
+  });
 
   const get = async (path: string) => (await h.sb.get(`/budgets/${budget}${path}`)).body.data;
   /** Every month's Ready to Assign and category balances, from `first` on. */
@@ -61,7 +72,9 @@ describe.each(['rules-effect-a', 'rules-effect-b', 'rules-effect-c'])('apply_rul
         t.account_id === inAccount.id && t.date >= since && t.amount < 0 && !t.transfer_account_id && !t.subtransactions.length && t.category_id && t.payee_id;
       const counts = new Map<string, number>();
       for (const t of txns.filter(mine)) counts.set(t.payee_id, (counts.get(t.payee_id) ?? 0) + 1);
-      const payee = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+      // (One with a row not reconciled yet: on the first of a month a card's rows may all be reconciled.)
+      const open = new Set(txns.filter((t: any) => mine(t) && t.cleared !== 'reconciled').map((t: any) => t.payee_id));
+      const payee = [...counts].filter(([id]) => open.has(id)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
       const target = categories
         .filter((c: any) => !c.hidden && !c.deleted && c.balance > 0)
         .sort((a: any, b: any) => a.balance - b.balance || (a.id < b.id ? -1 : 1))[0];

@@ -1,18 +1,23 @@
 /**
- * reconcile_account names what the difference most likely is, across three seeds and two
- * statement dates, every expectation from the API's raw transactions: a transaction entered twice
+ * reconcile_account names what the difference most likely is, across three seeds, each today on
+ * the middle of a month and on the first of one (this process's clock, which the server and the
+ * sandbox share), and two statement dates, every expectation from the API's raw transactions: a transaction entered twice
  * (the same amount, payee and day, both cleared) explains exactly the difference it makes; where
  * nothing is exact, an uncleared transaction a few units off or with two digits swapped is named
  * before any adjustment, and "nothing explains it" is not said; no adjustment is dated before the
  * account's starting balance; and a confirmed reconcile answers with the account's cleared and
  * working balances after it, as the API then gives them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/api/dates.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, addMonths } from '../../src/api/dates.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { rawTransactions } from './statement-helpers.js';
 
-const today = new Date().toISOString().slice(0, 10);
+/** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
+const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+const DATES = [`${month0.slice(0, 8)}15`, addMonths(month0, 1)];
+let today = '';
+const CASES = ['reconcile', 'candidates-b', 'candidates-c'].flatMap((seed) => DATES.map((date) => [seed, date] as const));
 const sum = (xs: readonly { amount: number }[]) => xs.reduce((n, x) => n + x.amount, 0);
 const clearedBalance = (txns: any[], date: string) => sum(txns.filter((t) => t.date <= date && t.cleared !== 'uncleared'));
 
@@ -25,18 +30,23 @@ function someSubset(amounts: number[], target: number): boolean {
   return xs.length === amounts.length ? seen.has(target) : true;
 }
 
-describe.each(['reconcile', 'candidates-b', 'candidates-c'])('reconcile_account names the candidate (seed %s)', (seed) => {
+describe.each(CASES)('reconcile_account names the candidate (seed %s on %s)', (seed, date) => {
   let h: McpHarness;
   let budget: string;
   let account: string;
   const name = 'Everyday Checking';
 
   beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+    today = date;
     h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0 });
     budget = h.sb.state.budgets[0]!.id;
     account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === name)!.id;
   }, 60_000);
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    vi.useRealTimers();
+  });
 
   it.each([0, 12])(
     'a cleared transaction entered twice explains the difference (statement %i days ago); then undone',

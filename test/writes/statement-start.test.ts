@@ -1,21 +1,47 @@
 /**
- * import_statement respects the budget's start and reads rows as people would, across three seeds
- * and two dates, through a real MCP client against the sandbox over HTTP, every expectation from
+ * import_statement respects the budget's start and reads rows as people would, across three seeds,
+ * each today on the middle of a month and on the first of one (this process's clock, which the
+ * server and the sandbox share), and two row dates, through a real MCP client against the sandbox over HTTP, every expectation from
  * the API's raw data: rows before the account's starting balance or the budget's first month are
  * held apart (not imported unless include_before_start), with their effect stated, and the
  * stated effect is what the API shows once they are imported (the first month, Ready to Assign);
  * bank text becomes a payee name as people write it; a cash withdrawal gets no category by vote;
  * a refund gets its purchase's category, which the confirm answer keeps; a matched row shows the
- * transaction it matched.
+ * transaction it matched. A real bank's file read in place (../shared/bank-files, beside the clone,
+ * never copied in): Schwab's CSV marks its ATM withdrawal only in its Type column, and the preview
+ * still takes it as cash.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, currentMonth } from '../../src/api/dates.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, addMonths, currentMonth } from '../../src/api/dates.js';
 import { foldText } from '../../src/shared/text.js';
 import { cleanPayeeName } from '../../src/statements/payee-text.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { COLUMNS, csv, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
+import { COLUMNS, csv, decimal, freeAmount, rawTransactions, type Row } from './statement-helpers.js';
 
-const today = new Date().toISOString().slice(0, 10);
+/** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
+const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+const DATES = [`${month0.slice(0, 8)}15`, addMonths(month0, 1)];
+let today = '';
+const CASES = ['statement-start-a', 'statement-start-b', 'statement-start-c'].flatMap((seed) => DATES.map((date) => [seed, date] as const));
+const SCHWAB = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/bank-files/csv2ofx/schwab-checking.csv');
+
+/** The Schwab file's rows as it writes them (every cell quoted, one row a line), read here apart from the reader. */
+function schwabRows(): { line: number; type: string; text: string; amount: number }[] {
+  const lines = readFileSync(SCHWAB, 'utf8').split(/\r?\n/);
+  const cells = (line: string) => [...line.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const head = cells(lines[0]!);
+  const col = (name: string) => head.indexOf(name);
+  // "$1,036.47" → milliunits, by digits: whole cents.
+  const money = (c: string) => (c ? Number(c.replace(/[$,.]/g, '')) * 10 : 0);
+  return lines.flatMap((line, i) => {
+    if (i === 0 || !line.trim()) return [];
+    const c = cells(line);
+    return [{ line: i + 1, type: c[col('Type')]!, text: c[col('Description')]!, amount: money(c[col('Deposit')]!) - money(c[col('Withdrawal')]!) }];
+  });
+}
 
 describe('bank text as people write it', () => {
   it.each([
@@ -27,7 +53,7 @@ describe('bank text as people write it', () => {
   ])('%s is %s', (text, name) => expect(cleanPayeeName(text)).toBe(name));
 });
 
-describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('import_statement (seed %s)', (seed) => {
+describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
   let h: McpHarness;
   let budget: string;
   let account: string;
@@ -35,11 +61,16 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
   const get = async (path: string) => (await h.sb.get(`/budgets/${budget}${path}`)).body.data;
 
   beforeAll(async () => {
-    h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0 });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`) });
+    today = date;
+    h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0, flags: { localFiles: true } });
     budget = h.sb.state.budgets[0]!.id;
     account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === NAME)!.id;
   }, 60_000);
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    vi.useRealTimers();
+  });
 
   it('rows before the start are held apart, their effect stated; imported when asked, the API shows that effect; undo', async () => {
     const firstMonth = (await get('')).budget.first_month as string;
@@ -82,6 +113,49 @@ describe.each(['statement-start-a', 'statement-start-b', 'statement-start-c'])('
     ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
     expect(await rawTransactions(h, budget, account)).toEqual(raw);
   }, 60_000);
+
+  it.skipIf(!existsSync(SCHWAB))(
+    "Schwab's real CSV: the ATM row, marked only in its Type column, is cash (no category by vote); the other rows are not",
+    async () => {
+      const accounts = (await get('/accounts')).accounts;
+      const wallet = accounts.find((a: any) => a.type === 'cash' && a.on_budget && !a.closed && !a.deleted && a.id !== account);
+      const rows = schwabRows();
+      const atm = rows.find((r) => r.type === 'ATM')!;
+      expect(atm.text).not.toMatch(/atm|cash/i);
+      // Its rows are from 2022, before the budget starts: asked for, so that they are previewed as new.
+      const preview = ok(await h.call('import_statement', { account_id: NAME, path: SCHWAB, include_before_start: true }));
+      const shown = (line: number) => preview.rows.find((r: any) => r.line === line);
+      expect(shown(atm.line)).toMatchObject({ status: 'new', amount_milliunits: atm.amount });
+      expect(shown(atm.line).category).toBeUndefined();
+      expect(shown(atm.line).suggestion).toEqual({
+        category: null,
+        ...(wallet ? { transfer_to: wallet.name } : {}),
+        why: expect.stringContaining('a cash withdrawal (the bank\'s type "ATM")'),
+      });
+      for (const r of rows.filter((x) => x !== atm)) expect(shown(r.line).suggestion?.why ?? '').not.toMatch(/cash withdrawal/);
+    },
+  );
+
+  it('an OFX row typed ATM (TRNTYPE), its text only the bank of the machine, is cash too', async () => {
+    const date = addDays(today, -3);
+    const raw = await rawTransactions(h, budget, account);
+    const amount = freeAmount(raw, date, new Set(), -80_000);
+    const day = date.replace(/-/g, '');
+    const ofx = `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>9<ACCTID>4321<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>${day}<DTEND>${day}
+<STMTTRN><TRNTYPE>ATM<DTPOSTED>${day}<TRNAMT>${decimal(amount)}<FITID>ATM1<NAME>BMO HARRIS BANK</STMTTRN>
+</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n`;
+    const accounts = (await get('/accounts')).accounts;
+    const wallet = accounts.find((a: any) => a.type === 'cash' && a.on_budget && !a.closed && !a.deleted && a.id !== account);
+    const row = ok(await h.call('import_statement', { account_id: NAME, content: ofx })).rows[0];
+    expect(row).toMatchObject({ status: 'new', amount_milliunits: amount });
+    expect(row.category).toBeUndefined();
+    expect(row.suggestion).toEqual({
+      category: null,
+      ...(wallet ? { transfer_to: wallet.name } : {}),
+      why: expect.stringContaining('(the bank\'s type "ATM")'),
+    });
+  });
 
   it.each([2, 15])(
     'payee names, a cash withdrawal, a refund and a matched row (rows %i days ago); the confirm keeps the category; undo',

@@ -1,18 +1,23 @@
 /**
- * Undo says what stays, across three seeds and two dates, through a real MCP client against the
+ * Undo says what stays, across three seeds, each today on the middle of a month and on the first
+ * of one (this process's clock, which the server and the sandbox share), and two dates, through a real MCP client against the
  * sandbox over HTTP: undoing an import lists the payees the import made (found here as the API's
  * payees after it less those before), which YNAB's API cannot delete, and why, and the API still
  * has them, with no transactions; an undo refused because a later change touched the same
  * transaction names that later change and its change_id, and undoing that first lets it through.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/api/dates.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, addMonths } from '../../src/api/dates.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { COLUMNS, csv, freeAmount, rawTransactions } from './statement-helpers.js';
 
-const today = new Date().toISOString().slice(0, 10);
+/** Today, in turn: the middle of this month and the first of the next (this process's clock, which the server and the sandbox share). */
+const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+const DATES = [`${month0.slice(0, 8)}15`, addMonths(month0, 1)];
+let today = '';
+const CASES = ['undo', 'undo-stays-b', 'undo-stays-c'].flatMap((seed) => DATES.map((date) => [seed, date] as const));
 
-describe.each(['undo', 'undo-stays-b', 'undo-stays-c'])('undo says what stays (seed %s)', (seed) => {
+describe.each(CASES)('undo says what stays (seed %s on %s)', (seed, date) => {
   let h: McpHarness;
   let budget: string;
   let account: string;
@@ -20,11 +25,17 @@ describe.each(['undo', 'undo-stays-b', 'undo-stays-c'])('undo says what stays (s
     new Map<string, string>((await h.sb.get(`/budgets/${budget}/payees`)).body.data.payees.filter((p: any) => !p.deleted).map((p: any) => [p.id, p.name]));
 
   beforeAll(async () => {
+    // The clock runs on from there: the journal orders changes by when they were made.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T12:00:00Z`), shouldAdvanceTime: true });
+    today = date;
     h = await mcpHarness({ sandbox: { seed }, maxStalenessMs: 0 });
     budget = h.sb.state.budgets[0]!.id;
     account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
   }, 60_000);
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    vi.useRealTimers();
+  });
 
   it.each([2, 20])(
     'an undone import lists the payees it made, which stay (rows %i days ago)',

@@ -1,4 +1,5 @@
 /** Accounts. See index.ts for the table as a whole. */
+import { moneyClaim, everyRow } from './claims.js';
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
@@ -22,6 +23,15 @@ export const ACCOUNTS_OPERATIONS = [
     toolset: 'accounts',
     tool: {
       name: 'list_accounts',
+      claims: [
+        moneyClaim(),
+        {
+          says: 'working, cleared and uncleared balances',
+          check: everyRow('accounts', 'with all three balances', (a) =>
+            [a.balance, a.cleared_balance, a.uncleared_balance].every((b) => typeof b === 'number'),
+          ),
+        },
+      ],
       title: 'List accounts',
       description: `Use for balances or to find an account: working, cleared and uncleared balances. ${MONEY_NOTE}`,
     },
@@ -64,6 +74,11 @@ export const ACCOUNTS_OPERATIONS = [
     read: { replica: true, cache: 'budget' },
     output: { kind: 'account' },
     toolset: 'accounts',
-    tool: { name: 'get_account', title: 'Get account', description: `Use for one account's balances. ${MONEY_NOTE}` },
+    tool: {
+      name: 'get_account',
+      claims: [moneyClaim({ account_id: 'Everyday Checking' })],
+      title: 'Get account',
+      description: `Use for one account's balances. ${MONEY_NOTE}`,
+    },
   },
 ] as const satisfies readonly Operation[];

@@ -1,4 +1,5 @@
 /** The user and budgets. See index.ts for the table as a whole. */
+import { everyRow } from './claims.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
 
@@ -39,8 +40,14 @@ export const BUDGETS_OPERATIONS = [
     toolset: 'budgets',
     tool: {
       name: 'list_budgets',
+      claims: [
+        {
+          says: 'budgets with id, name, months, currency',
+          check: everyRow('budgets', 'with id, name, first and last month, currency', (b) => !!(b.id && b.name && b.first_month && b.last_month && b.currency)),
+        },
+      ],
       title: 'List budgets',
-      description: `Use to find a budget_id: budgets (YNAB now calls them plans) with id, name, months, currency; tools take a name too.`,
+      description: `Use to find a budget_id: budgets (YNAB now calls them plans) with id, name, months, currency.`,
     },
   },
   {

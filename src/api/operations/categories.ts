@@ -1,4 +1,5 @@
 /** Categories, category groups, and money assigned in a month. See index.ts for the table as a whole. */
+import { at, everyRow, hasMembers, moneyClaim } from './claims.js';
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
@@ -22,6 +23,15 @@ export const CATEGORIES_OPERATIONS = [
     toolset: 'categories',
     tool: {
       name: 'list_categories',
+      claims: [
+        {
+          says: "each category's assigned, activity and available this month",
+          check: everyRow('category_groups', 'with assigned, activity and available', (c) =>
+            // A compact row leaves out a figure that is zero (docs/vocabulary.md); each one given is quotable.
+            ['assigned', 'activity', 'available'].every((k) => c[k] === undefined || (typeof c[k] === 'number' && typeof c[`${k}_formatted`] === 'string')),
+          ),
+        },
+      ],
       title: 'List categories',
       description: `Use to find categories or see the budget: each category's assigned, activity and available this month (in milliunits) and target needs.`,
     },
@@ -60,7 +70,12 @@ export const CATEGORIES_OPERATIONS = [
     read: { replica: true, cache: 'budget' },
     output: { kind: 'category' },
     toolset: 'categories',
-    tool: { name: 'get_category', title: 'Get category', description: `Use for one category: this month's figures and its target. ${MONEY_NOTE}` },
+    tool: {
+      name: 'get_category',
+      claims: [moneyClaim({ category_id: 'Groceries' })],
+      title: 'Get category',
+      description: `Use for one category: this month's figures and its target. ${MONEY_NOTE}`,
+    },
   },
   {
     id: 'updateCategory',
@@ -100,7 +115,12 @@ export const CATEGORIES_OPERATIONS = [
     read: { replica: true, cache: 'budget' },
     output: { kind: 'category' },
     toolset: 'categories',
-    tool: { name: 'get_month_category', title: 'Get category for a month', description: `Use for a category's figures in another month. ${MONEY_NOTE}` },
+    tool: {
+      name: 'get_month_category',
+      claims: [moneyClaim({ month: 'current', category_id: 'Groceries' })],
+      title: 'Get category for a month',
+      description: `Use for a category's figures in another month. ${MONEY_NOTE}`,
+    },
   },
   {
     id: 'updateMonthCategory',
@@ -121,6 +141,17 @@ export const CATEGORIES_OPERATIONS = [
     toolset: 'categories',
     tool: {
       name: 'update_month_category',
+      claims: [
+        {
+          says: 'answers with Ready to Assign after',
+          args: { month: 'current', category_id: 'Groceries', budgeted: 512.34 },
+          check: (a) =>
+            hasMembers('ready_to_assign.month')(a) ??
+            ((at(a, 'category.assigned') ?? at(a, 'category.budgeted')) === 512_340
+              ? undefined
+              : `assigned is ${String(at(a, 'category.assigned') ?? at(a, 'category.budgeted'))}, not 512340`),
+        },
+      ],
       title: 'Assign money to a category',
       description: `Use to budget money: sets (not adds to) a category's assigned in a month; answers with Ready to Assign after.`,
     },

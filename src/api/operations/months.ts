@@ -1,4 +1,5 @@
 /** Budget months and money movements. See index.ts for the table as a whole. */
+import { moneyClaim, everyRow } from './claims.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
 import { MONEY_NOTE } from './shared.js';
@@ -22,6 +23,7 @@ export const MONTHS_OPERATIONS = [
     toolset: 'months',
     tool: {
       name: 'list_months',
+      claims: [moneyClaim()],
       title: 'List budget months',
       description: `Use for trends: every month's income, assigned, activity, Ready to Assign and age of money. ${MONEY_NOTE}`,
     },
@@ -44,6 +46,17 @@ export const MONTHS_OPERATIONS = [
     toolset: 'months',
     tool: {
       name: 'get_month',
+      claims: [
+        moneyClaim({ month: 'current' }),
+        {
+          says: "each category's assigned, activity, available",
+          args: { month: 'current' },
+          check: everyRow('month', 'with assigned, activity and available', (c) =>
+            // A compact row leaves out a figure that is zero (docs/vocabulary.md); each one given is quotable.
+            ['assigned', 'activity', 'available'].every((k) => c[k] === undefined || (typeof c[k] === 'number' && typeof c[`${k}_formatted`] === 'string')),
+          ),
+        },
+      ],
       title: 'Get budget month',
       description: `Use to review a month: totals and each category's assigned, activity, available. ${MONEY_NOTE}`,
     },
@@ -65,6 +78,7 @@ export const MONTHS_OPERATIONS = [
     toolset: 'money_movements',
     tool: {
       name: 'list_money_movements',
+      claims: [moneyClaim()],
       title: 'List money movements',
       description: `Use to see how money was reassigned: moves between categories or from Ready to Assign (no category). ${MONEY_NOTE}`,
     },
@@ -86,6 +100,7 @@ export const MONTHS_OPERATIONS = [
     toolset: 'money_movements',
     tool: {
       name: 'list_money_movements_by_month',
+      claims: [moneyClaim({ month: 'current' })],
       title: 'List money movements in a month',
       description: `Use for one month's money movements. ${MONEY_NOTE}`,
     },

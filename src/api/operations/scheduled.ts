@@ -1,4 +1,5 @@
 /** Scheduled transactions. See index.ts for the table as a whole. */
+import { moneyClaim, everyRow } from './claims.js';
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
@@ -22,6 +23,13 @@ export const SCHEDULED_OPERATIONS = [
     toolset: 'scheduled',
     tool: {
       name: 'list_scheduled_transactions',
+      claims: [
+        moneyClaim(),
+        {
+          says: 'with next date and frequency',
+          check: everyRow('scheduled_transactions', 'with date_next and frequency', (s) => !!(s.date_next && s.frequency)),
+        },
+      ],
       title: 'List scheduled transactions',
       description: `Use to see recurring and future transactions with next date and frequency (upcoming expands what is due soon). ${MONEY_NOTE}`,
     },

@@ -1,4 +1,5 @@
 /** Transactions: lists, one transaction, and writes. See index.ts for the table as a whole. */
+import { everyRow, moneyClaim, splitLinesClaim } from './claims.js';
 import * as B from '../schemas/bodies.js';
 import * as R from '../schemas/responses.js';
 import type { Operation } from './types.js';
@@ -23,6 +24,14 @@ export const TRANSACTIONS_OPERATIONS = [
     toolset: 'transactions',
     tool: {
       name: 'list_transactions',
+      claims: [
+        moneyClaim(),
+        {
+          says: 'or only uncategorized or unapproved ones',
+          args: { type: 'unapproved' },
+          check: everyRow('transactions', 'unapproved', (t) => t.approved === false),
+        },
+      ],
       title: 'List transactions',
       description: `Use to list transactions by date, or only uncategorized or unapproved ones; search_transactions searches text, amounts and payees. ${MONEY_NOTE}`,
     },
@@ -47,6 +56,15 @@ export const TRANSACTIONS_OPERATIONS = [
     toolset: 'transactions',
     tool: {
       name: 'create_transactions',
+      claims: [
+        {
+          says: 'approved, as typed into YNAB',
+          args: () => ({
+            transactions: [{ account_id: 'Everyday Checking', date: new Date().toISOString().slice(0, 10), amount: -4.56, payee_name: 'Claims Bakery' }],
+          }),
+          check: everyRow('transactions', 'approved', (t) => t.approved === true),
+        },
+      ],
       title: 'Create transactions',
       description: 'Use to log purchases, income or transfers (approved, as typed into YNAB); splits included, not future-dated.',
     },
@@ -60,7 +78,7 @@ export const TRANSACTIONS_OPERATIONS = [
     query: [],
     body: B.PatchTransactionsWrapper,
     bodyMembers: ['transactions'],
-    bodyArgs: { kind: 'list', member: 'transactions', doc: 'Up to 100, each with id or import_id and the fields to change.' },
+    bodyArgs: { kind: 'list', member: 'transactions', doc: 'Up to 100, each with id or import_id.' },
     legacy: { status: 209 },
     status: 200,
     data: R.SaveTransactionsData,
@@ -73,7 +91,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transactions',
       title: 'Update several transactions',
-      description: 'Use to change several transactions at once (e.g. approve, recategorize), each by id or import_id.',
+      description: 'Use to change several transactions at once, each by id or import_id.',
     },
   },
   {
@@ -178,6 +196,7 @@ export const TRANSACTIONS_OPERATIONS = [
     toolset: 'transactions',
     tool: {
       name: 'list_account_transactions',
+      claims: [moneyClaim({ account_id: 'Everyday Checking' })],
       title: 'List transactions of an account',
       description: `Use for one account's transactions, e.g. to reconcile. ${MONEY_NOTE}`,
     },
@@ -200,8 +219,17 @@ export const TRANSACTIONS_OPERATIONS = [
     toolset: 'transactions',
     tool: {
       name: 'list_category_transactions',
+      claims: [
+        moneyClaim({ category_id: 'Groceries' }),
+        splitLinesClaim({ category_id: 'Groceries', since_date: '2000-01-01', limit: 500 }),
+        {
+          says: '"Uncategorized" too',
+          args: { category_id: 'Uncategorized' },
+          check: everyRow('transactions', 'uncategorized', (t) => t.category_name === 'Uncategorized'),
+        },
+      ],
       title: 'List transactions of a category',
-      description: `Use for one category's transactions (split lines as their own rows). ${MONEY_NOTE}`,
+      description: `Use for one category's transactions ("Uncategorized" too), split lines as their own rows. ${MONEY_NOTE}`,
     },
   },
   {
@@ -218,12 +246,13 @@ export const TRANSACTIONS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'hybrid_transaction', list: true, totals: 'transactions' },
+    output: { kind: 'hybrid_transaction', list: true, totals: 'transactions', splitLines: true },
     toolset: 'transactions',
     tool: {
       name: 'list_payee_transactions',
+      claims: [moneyClaim({ payee_id: 'Safeway' }), splitLinesClaim({ payee_id: 'Safeway', since_date: '2000-01-01', limit: 500 })],
       title: 'List transactions of a payee',
-      description: `Use for one payee's transactions (split lines as their own rows). ${MONEY_NOTE}`,
+      description: `Use for one payee's transactions, split lines as their own rows; the total says what went to other accounts (cash back). ${MONEY_NOTE}`,
     },
   },
   {
@@ -245,6 +274,11 @@ export const TRANSACTIONS_OPERATIONS = [
     read: { replica: true, cache: 'budget' },
     output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
-    tool: { name: 'list_month_transactions', title: 'List transactions of a month', description: `Use for the transactions of one month. ${MONEY_NOTE}` },
+    tool: {
+      name: 'list_month_transactions',
+      claims: [moneyClaim({ month: 'current' })],
+      title: 'List transactions of a month',
+      description: `Use for the transactions of one month. ${MONEY_NOTE}`,
+    },
   },
 ] as const satisfies readonly Operation[];

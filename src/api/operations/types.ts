@@ -39,11 +39,13 @@
  *   output        what the answer holds and how the tools show it (OutputFacts):
  *                 mcp/tools/definitions.ts (the output shape for mcp/output/builder.ts; paging,
  *                 detail, fields and include_all arguments), mcp/output/categories.ts (category lists).
- *   toolset, tool the tool's toolset, name, title and description: mcp/tools/definitions.ts,
+ *   toolset, tool the tool's toolset, name, title, description and the claims the description makes
+ *                 of its answer (claims.ts; checked by test/mcp/tool-claims.test.ts): mcp/tools/definitions.ts,
  *                 mcp/toolsets.ts, api/client (a refused write names its tool).
  *
  * test/api/operations-facts.test.ts checks that the facts agree with each other.
  */
+import type { Claim } from './claims.js';
 import type * as z from 'zod';
 import type { QueryName } from '../query.js';
 
@@ -101,6 +103,12 @@ export interface OutputFacts {
    * `include_all` (src/mcp/output/categories.ts): a month's categories, or the categories of each group.
    */
   categories?: 'month' | 'groups';
+  /**
+   * A split the API lists whole (a payee's list gives a split whose payee it is as one row, category
+   * "Split") is shown as its lines, each its own row, and the answer says how much of its total
+   * went to other accounts (src/mcp/split-lines.ts).
+   */
+  splitLines?: true;
 }
 
 /**
@@ -202,7 +210,8 @@ interface OperationBase {
   /** What the answer holds, and how the tools show it. */
   output: OutputFacts;
   toolset: Toolset;
-  tool: { name: string; title: string; description: string };
+  /** The tool: its name, title and description, and what the description says of its answer (claims.ts). */
+  tool: { name: string; title: string; description: string; claims?: readonly Claim[] };
 }
 
 /** An operation that only reads: where its answer comes from. */

@@ -10,6 +10,8 @@ import { addDays, currentMonth } from '../../api/dates.js';
 import type * as E from '../../api/schemas/entities.js';
 import type { Money } from '../core/format.js';
 import { present } from '../core/format.js';
+import { fullTransaction } from '../core/full-row.js';
+import { queueCount } from './queue-count.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from '../recurring/price-increase.js';
 import { project } from '../core/schedule.js';
@@ -20,7 +22,7 @@ import type { BudgetView, Line } from '../core/view.js';
 export interface AttentionContext {
   view: BudgetView;
   today: string;
-  /** Writes the figures of example rows (milliunits only in compact detail). */
+  /** Writes a figure: the number and, for an answer, its `_formatted` text beside it. */
   money: Money;
   /** Full detail: ids of categories and accounts too (compact rows name them; tools take names). */
   full: boolean;
@@ -33,6 +35,8 @@ interface Check {
   reason: string | ((items: Record<string, unknown>[]) => string);
   /** Every item found, worst or newest first. */
   find(ctx: AttentionContext): Record<string, unknown>[];
+  /** What the whole list adds up to (every item, not only the examples shown), as answer fields. */
+  total?(ctx: AttentionContext, items: Record<string, unknown>[]): Record<string, unknown>;
 }
 
 const CASH_TYPES = new Set(['checking', 'savings', 'cash']);
@@ -44,14 +48,27 @@ function counted(ctx: AttentionContext, accountId: string): boolean {
   return !!a && (a.on_budget || ctx.includeOffBudget);
 }
 
-/** A transaction as an example row: enough to recognise it and act on it. */
+/**
+ * A transaction as an example row: compact, enough to recognise it (payee and amount; every tool
+ * takes names); full, every field the API gives a transaction (full-row.ts), as other tools' full rows.
+ */
 function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<string, unknown> {
-  return present({
-    id: ctx.full ? t.id : null,
-    date: ctx.full ? t.date : null,
-    payee_name: ctx.view.payeeName(t.payee_id ?? null),
-    ...ctx.money('amount', t.amount),
-  });
+  if (ctx.full) return fullTransaction(ctx, t);
+  return present({ payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) });
+}
+
+/** The sum of one money field of the items (each an integer of milliunits). */
+const sumOf = (items: Record<string, unknown>[], field: string) => items.reduce((s, x) => s + ((x[field] as number | undefined) ?? 0), 0);
+
+/** The unapproved transactions the check counts, newest first. */
+const unapprovedOf = (ctx: AttentionContext) =>
+  [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst);
+
+/** The transactions YNAB shows as uncategorized (not reconciled), and their lines without a category. */
+function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
+  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled');
+  const ids = new Set(lines.map((l) => l.transaction.id));
+  return { transactions: [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst), lines };
 }
 
 /** A category's or account's id, in full detail only (compact rows name them; every tool takes names). */
@@ -94,22 +111,20 @@ export const CHECKS = [
   {
     kind: 'unapproved',
     reason: 'Waiting for approval.',
-    find: (ctx) =>
-      [...ctx.view.replica.transactions.values()]
-        .filter((t) => !t.approved && counted(ctx, t.account_id))
-        .sort(newestFirst)
-        .map((t) => txnRow(ctx, t)),
+    find: (ctx) => unapprovedOf(ctx).map((t) => txnRow(ctx, t)),
+    // The count's transfer sides and the total's transfers apart (queue-count.ts).
+    total: (ctx) => queueCount(ctx.view, unapprovedOf(ctx), ctx.money),
   },
   {
     kind: 'uncategorized',
     reason: 'Without a category.',
-    find: (ctx) => {
-      const ids = new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled').map((l) => l.transaction.id));
-      return [...ids]
-        .map((id) => ctx.view.replica.transactions.get(id)!)
-        .sort(newestFirst)
-        .map((t) => txnRow(ctx, t));
-    },
+    find: (ctx) => uncategorizedOf(ctx).transactions.map((t) => txnRow(ctx, t)),
+    // What has no category: the lines without one (a split's categorized lines are not in it; transfers never are).
+    total: (ctx) =>
+      ctx.money(
+        'total',
+        uncategorizedOf(ctx).lines.reduce((s, l) => s + l.amount, 0),
+      ),
   },
   {
     kind: 'overspent',
@@ -133,6 +148,7 @@ export const CHECKS = [
           };
         });
     },
+    total: (ctx, items) => ctx.money('overspent_total', sumOf(items, 'overspent')),
   },
   {
     kind: 'underfunded',
@@ -147,6 +163,7 @@ export const CHECKS = [
         .sort((a, b) => (a.x.due ?? '9999').localeCompare(b.x.due ?? '9999') || a.i - b.i)
         .map(({ x }) => present({ ...idOf(ctx, x.c.id), name: x.c.name, ...ctx.money('underfunded', x.need), due: x.due }));
     },
+    total: (ctx, items) => ctx.money('underfunded_total', sumOf(items, 'underfunded')),
   },
   {
     kind: 'card_payment_shortfall',
@@ -162,12 +179,13 @@ export const CHECKS = [
         ...ctx.money('shortfall', c.shortfall),
         ...(ctx.full
           ? {
-              overspent: c.overspent.map((o) => ({ category: o.category, ...ctx.money('amount', o.amount) })),
+              overspent_by_category: c.overspent.map((o) => ({ category: o.category, ...ctx.money('amount', o.amount) })),
               ...ctx.money('carried', c.carried),
               cover_with_move_money: c.moves,
             }
           : { why: why(c) }),
       })),
+    total: (ctx, items) => ctx.money('shortfall_total', sumOf(items, 'shortfall')),
   },
   {
     kind: 'upcoming_shortfall',
@@ -190,6 +208,8 @@ export const CHECKS = [
           lowest_on: low.date,
         }));
     },
+    // How far below zero the accounts would go, together: what would cover them all.
+    total: (ctx, items) => ctx.money('shortfall_total', -sumOf(items, 'lowest_balance')),
   },
   {
     kind: 'unreconciled',
@@ -218,6 +238,8 @@ export const CHECKS = [
         ...ctx.money('old', -p.old),
         ...ctx.money('new', -p.new),
       })),
+    // What the rises add, one charge of each (old and new are outflows, below zero).
+    total: (ctx, items) => ctx.money('increase_total', sumOf(items, 'old') - sumOf(items, 'new')),
   },
   {
     kind: 'ready_to_assign',
@@ -229,6 +251,8 @@ export const CHECKS = [
       const value = month ? ctx.view.replica.months.get(month)!.to_be_budgeted : 0;
       return value === 0 ? [] : [{ ...(ctx.full ? { month } : {}), ...ctx.money('ready_to_assign', value), state: value < 0 ? 'negative' : 'waiting' }];
     },
+    // Beside the count, so that the figure stays when a compact answer drops its examples.
+    total: (ctx, items) => ctx.money('ready_to_assign', sumOf(items, 'ready_to_assign')),
   },
 ] as const satisfies readonly Check[];
 
@@ -246,6 +270,7 @@ export interface Found {
   count: number;
   reason: string;
   examples: Record<string, unknown>[];
+  [total: string]: unknown;
 }
 
 export function attention(ctx: AttentionContext, examples: number, kind?: string): { attention: Found[]; clear: string[] } {
@@ -258,6 +283,7 @@ export function attention(ctx: AttentionContext, examples: number, kind?: string
       found.push({
         kind: check.kind,
         count: items.length,
+        ...('total' in check ? check.total(ctx, items) : {}),
         reason: typeof check.reason === 'string' ? check.reason : check.reason(items),
         examples: items.slice(0, examples),
       });

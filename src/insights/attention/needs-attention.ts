@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { DETAIL_ARG } from '../core/args.js';
 import { attention, ATTENTION_KINDS, type Found } from './attention.js';
 import { OFF_BUDGET_ARG } from '../core/filter.js';
-import { rowMoney } from '../core/format.js';
+import { quotable } from './quotable.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 
 export const NEEDS_ATTENTION_INPUT = { kind: z.enum(ATTENTION_KINDS).optional().describe('One kind, up to 100 items.'), ...OFF_BUDGET_ARG, ...DETAIL_ARG };
@@ -16,13 +16,13 @@ const EXAMPLES = { compact: 2, full: 5, kind: 100 };
  * and envelope however many kinds fire: past it, the last kinds show one example, then none (their
  * count and reason stay; `kind` lists every item).
  */
-const COMPACT_BYTES = 1_400;
+const COMPACT_BYTES = 1_580;
 
 export function needsAttention(ctx: InsightContext, a: InsightArgs<typeof NEEDS_ATTENTION_INPUT>): InsightResult {
   const full = a.detail === 'full';
   const examples = a.kind ? EXAMPLES.kind : full ? EXAMPLES.full : EXAMPLES.compact;
   const found = attention(
-    { view: ctx.view, today: ctx.today, money: rowMoney(ctx.money, full), full, includeOffBudget: a.include_off_budget === true },
+    { view: ctx.view, today: ctx.today, money: quotable(ctx.format), full, includeOffBudget: a.include_off_budget === true },
     examples,
     a.kind,
   );

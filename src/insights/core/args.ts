@@ -6,10 +6,10 @@ import * as z from 'zod';
 import { PAGING } from '../../shared/arg-schemas.js';
 
 /**
- * Compact rows by default: figures in milliunits (totals formatted too), no ids a name stands
- * for, usual values left out (the server's instructions say so once for all five tools).
+ * Compact rows by default: no ids a name stands for, usual values left out; "full" gives every
+ * field (the server's instructions say so once for every tool, so it is not described here).
  */
-export const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional().describe('full: every field.') };
+export const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional() };
 
 /** Paging with the tool's own page size (the API tools' default of 50 is not theirs). */
-export const pagingArgs = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}).`) });
+export const pagingArgs = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}); fewer if over the size cap.`) });

@@ -23,18 +23,17 @@ export const WINDOW_ARGS = {
 
 export const OFF_BUDGET_ARG = { include_off_budget: z.boolean().optional().describe('Tracking accounts too.') };
 
-const BY_NAME = 'Id or name.';
-
 /** Which account, category or payee: the filters spending_summary shares with search. */
 export const SCOPE_ARGS = {
-  account_id: NameOrId.optional().describe(BY_NAME),
-  category_id: NameOrId.optional().describe(BY_NAME),
-  payee_id: NameOrId.optional().describe(BY_NAME),
+  // By id or exact name, as the instructions say once for every tool.
+  account_id: NameOrId.optional(),
+  category_id: NameOrId.optional().describe('"Uncategorized": those without one.'),
+  payee_id: NameOrId.optional(),
 };
 
 export const FILTER_ARGS = {
   query: z.string().min(1).max(200).optional().describe('Text in payee, memo, category or account name (case and accents ignored).'),
-  min_amount: z.number().min(0).optional().describe('At least this size, in currency units (e.g. 25).'),
+  min_amount: z.number().min(0).optional().describe('At least this size, in currency units.'),
   max_amount: z.number().min(0).optional().describe('At most this size, in currency units.'),
   direction: z.enum(['outflow', 'inflow']).optional(),
   ...WINDOW_ARGS,

@@ -1,16 +1,22 @@
 /**
  * A transaction row in full detail: every field the API gives a transaction (as get_transaction
- * does), so that a model needs no further call for a row. The amount is written as every insight
- * figure is (`amount_milliunits`, `amount_formatted`), never as the float `_currency` companion;
- * null fields stay, since full detail says what is empty too.
+ * does), so that a model needs no further call for a row. The amount is named as the answer
+ * vocabulary names it (src/mcp/output/vocabulary.ts: `amount`, with `amount_formatted` beside it),
+ * never as the float `_currency` companion; null fields stay, since full detail says what is empty too.
  */
 import type * as E from '../../api/schemas/entities.js';
 import { transactionDetail } from '../../api/read/transactions.js';
+import type { Money } from './format.js';
 import type { InsightContext } from './types.js';
 import type { Line } from './view.js';
 
+/** An amount as a transaction row names it: milliunits as `amount`, and `amount_formatted` beside. */
+function amountOf(money: Money, milliunits: number): Record<string, number | string> {
+  return { amount: milliunits, amount_formatted: money('amount', milliunits).amount_formatted! };
+}
+
 /** A whole transaction with its split lines, as the API gives it. */
-export function fullTransaction(ctx: InsightContext, t: E.TransactionSummaryBase): Record<string, unknown> {
+export function fullTransaction(ctx: Pick<InsightContext, 'view' | 'money'>, t: E.TransactionSummaryBase): Record<string, unknown> {
   const r = ctx.view.replica;
   const live = r.linesOf(t.id).filter((x) => !x.deleted);
   const { amount, amount_formatted: _f, amount_currency: _c, subtransactions, ...rest } = transactionDetail(r.lookup(), t, live);
@@ -18,9 +24,9 @@ export function fullTransaction(ctx: InsightContext, t: E.TransactionSummaryBase
   return {
     id,
     date,
-    ...ctx.money('amount', amount),
+    ...amountOf(ctx.money, amount),
     ...others,
-    subtransactions: subtransactions.map(({ amount: a, amount_formatted: _lf, amount_currency: _lc, ...line }) => ({ ...line, ...ctx.money('amount', a) })),
+    subtransactions: subtransactions.map(({ amount: a, amount_formatted: _lf, amount_currency: _lc, ...line }) => ({ ...line, ...amountOf(ctx.money, a) })),
   };
 }
 
@@ -36,7 +42,7 @@ export function fullLine(ctx: InsightContext, l: Line): Record<string, unknown> 
     ...whole,
     id: l.id,
     transaction_id: l.parent_id,
-    ...ctx.money('amount', l.amount),
+    ...amountOf(ctx.money, l.amount),
     memo: l.memo,
     payee_id: l.payee_id,
     payee_name: ctx.view.payeeName(l.payee_id),

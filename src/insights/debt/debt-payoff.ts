@@ -8,15 +8,19 @@
  * does not load it.
  */
 import * as z from 'zod';
+import { MILLIUNITS_DOC } from '../../shared/field-docs.js';
 import { NameOrId } from '../../shared/arg-schemas.js';
 import { DETAIL_ARG } from '../core/args.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 
 export const DEBT_PAYOFF_INPUT = {
   // Bounds are checked by the computation (each word here is paid for in every tools/list).
-  strategy: z.enum(['both', 'avalanche', 'snowball', 'as_is']).optional(),
+  strategy: z
+    .enum(['both', 'avalanche', 'snowball', 'as_is'])
+    .optional()
+    .describe('as_is: minimums only; avalanche: extra to the highest rate first; snowball: to the smallest balance; both (default): all three.'),
   extra_per_month: z.number().optional().describe('Beyond minimums, in currency units (200 = 200.00).'),
-  extra_per_month_milliunits: z.int().optional(),
+  extra_per_month_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
   target_debt: NameOrId.optional().describe('Debt the extra pays first.'),
   apr: z.record(z.string(), z.number()).optional(),
   // The other insights' detail, unexplained: full adds the monthly schedule (the description of

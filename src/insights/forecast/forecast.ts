@@ -14,8 +14,11 @@ export const FORECAST_INPUT = {
   // Bounds and the default are said in errors and the answer, not here: every byte of a definition is paid for.
   months: z.int().max(24).optional(),
   account_id: NameOrId.optional(),
-  until_date: guardedString(20).optional().describe('Or "next payday"'),
-  include: z.array(z.enum(['scheduled', 'recurring', 'assigned'])).optional(),
+  until_date: guardedString(20).optional().describe('YYYY-MM-DD or "next payday".'),
+  include: z
+    .array(z.enum(['scheduled', 'recurring', 'assigned']))
+    .optional()
+    .describe('scheduled, recurring (from history): the default; assigned: money assigned, still to spend.'),
   detail: DETAIL_ARG.detail.unwrap().optional(),
 };
 

@@ -22,8 +22,8 @@ const UPCOMING_ROWS = { compact: 7, full: 100 };
 
 export const UPCOMING_INPUT = {
   days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'),
-  from: IsoDate.optional(),
-  to: IsoDate.optional().describe('Or days'),
+  from: IsoDate.optional().describe('YYYY-MM-DD; default today.'),
+  to: IsoDate.optional().describe('YYYY-MM-DD, or give days.'),
   ...OFF_BUDGET_ARG,
   ...pagingArgs(`${UPCOMING_ROWS.compact}, full ${UPCOMING_ROWS.full}`),
   ...DETAIL_ARG,

@@ -6,13 +6,16 @@
  * transaction's id, which approving needs; full detail gives every field the API gives a transaction.
  */
 import * as z from 'zod';
+import { formatMilliunits } from '../../api/money.js';
 import type * as E from '../../api/schemas/entities.js';
 import { IsoDate } from '../../api/schemas/common.js';
 import { NameOrId } from '../../shared/arg-schemas.js';
 import { decodeCursor, encodeCursor } from '../../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from '../core/args.js';
 import { uncategorizedLine } from '../attention/attention.js';
-import { flows, rowMoney } from '../core/format.js';
+import { flows } from '../core/format.js';
+import { queueCount } from '../attention/queue-count.js';
+import { quotable } from '../attention/quotable.js';
 import { fullTransaction } from '../core/full-row.js';
 import { flagger } from './review-flags.js';
 import { ruleSuggester } from './rule-suggest.js';
@@ -35,8 +38,8 @@ const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'bas
 const compactBasis = (s: Suggestion | undefined) => (s && !s.basis.startsWith('payee: ') ? s.basis : null);
 
 export const REVIEW_TRANSACTIONS_INPUT = {
-  status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved.'),
-  account_id: NameOrId.optional().describe('Id or name.'),
+  status: z.enum(['unapproved', 'uncategorized', 'both']).optional().describe('Default unapproved; both: either.'),
+  account_id: NameOrId.optional(),
   since_date: IsoDate.optional().describe('From this date (YYYY-MM-DD).'),
   ...pagingArgs(String(REVIEW_LIMIT)),
   ...DETAIL_ARG,
@@ -92,6 +95,8 @@ function takesCategory(ctx: InsightContext, t: E.TransactionSummaryBase): boolea
 export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult {
   const v = ctx.view;
   const full = a.detail === 'full';
+  // Every figure with its formatted text (the answer vocabulary), full rows too.
+  const money = quotable(ctx.format);
   const all = queue(ctx, a);
   const suggest = categorySuggester(v);
   // A house rule's category comes first (rule-suggest.ts), then the history's.
@@ -116,7 +121,14 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const end = offset + page.length;
   const flagsOf = flagger(v);
   const categoryName = (id: string | null | undefined) => (id ? (v.replica.categories.get(id)?.name ?? null) : null);
-  const flagged = page.map((t) => flagsOf(t));
+  // The payee's usual amount: in full detail with its formatted text beside it, as every figure;
+  // in compact rows the text in its place, as the row's amount (25 rows stay within 4 KB).
+  const flagged = page.map((t) => {
+    const f: Record<string, unknown> = flagsOf(t);
+    if (typeof f.unusual_amount !== 'number') return f;
+    const text = formatMilliunits(f.unusual_amount, ctx.format);
+    return full ? { ...f, unusual_amount_formatted: text } : { ...f, unusual_amount: text };
+  });
   const rows = page.map((t, i) => {
     const s = suggestions.get(t.id);
     const flags = full ? flagged[i]! : pairedOnce(page, flagged, i);
@@ -126,10 +138,10 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
     const shown = Object.keys(flags).length ? flags : null;
     if (!full) {
       const other = s && s.category_id !== t.category_id ? s.category : null;
-      return trimmed([t.id, t.date, payee, t.amount, category, s?.confidence ?? null, compactBasis(s), other, shown]);
+      return trimmed([t.id, t.date, payee, formatMilliunits(t.amount, ctx.format), category, s?.confidence ?? null, compactBasis(s), other, shown]);
     }
     // Full detail: every field the API gives the transaction (full-row.ts), then what review adds.
-    return { ...fullTransaction(ctx, t), suggestion: s ?? null, flags: shown };
+    return { ...fullTransaction({ view: v, money }, t), suggestion: s ?? null, flags: shown };
   });
   let outflow = 0;
   let inflow = 0;
@@ -140,10 +152,11 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   return {
     structured: {
       ...(full ? { transactions: rows } : { columns: COLUMNS, transactions: byAccount(ctx, page, rows) }),
+      // The whole queue: its count (and the transfers counted on both sides), its total (and the transfers in it, apart).
       summary: {
         count: all.length,
-        ...rowMoney(ctx.money, full)('total', outflow + inflow),
-        ...(full ? flows(ctx.money, outflow, inflow, full) : {}),
+        ...queueCount(v, all, money),
+        ...(full ? flows(money, outflow, inflow, full) : {}),
         high_confidence: high,
       },
       returned: rows.length,

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { decodeCursor, encodeCursor } from '../../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from '../core/args.js';
 import { FILTER_ARGS, lineFilter } from '../core/filter.js';
-import { flows, present, rowMoney } from '../core/format.js';
+import { flows, present, type Money } from '../core/format.js';
 import { fullLine } from '../core/full-row.js';
 import { sums } from '../core/group.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
@@ -21,6 +21,14 @@ export const SEARCH_TRANSACTIONS_INPUT = {
   ...DETAIL_ARG,
 };
 
+/**
+ * Money as the answer vocabulary names it (src/mcp/output/vocabulary.ts), the same as the API
+ * tools' transaction lists: `amount`, `total`, with `<name>_formatted` beside each, compact rows included.
+ */
+const quotable =
+  (money: Money): Money =>
+  (name, milliunits) => ({ [name]: milliunits, [`${name}_formatted`]: money(name, milliunits)[`${name}_formatted`]! });
+
 /** A line as a compact search row: what identifies it and what it says (full detail: full-row.ts). */
 function searchRow(ctx: InsightContext, l: Line): Record<string, unknown> {
   const t = l.transaction;
@@ -28,7 +36,7 @@ function searchRow(ctx: InsightContext, l: Line): Record<string, unknown> {
     id: l.id,
     transaction_id: l.parent_id,
     date: l.date,
-    ...rowMoney(ctx.money, false)('amount', l.amount),
+    ...quotable(ctx.money)('amount', l.amount),
     payee_name: ctx.view.payeeName(l.payee_id),
     category_name: ctx.view.categoryName(l),
     account_name: ctx.view.accountName(l.account_id),
@@ -50,6 +58,7 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
   const end = offset + page.length;
   const total = sums(matches);
   const full = a.detail === 'full';
+  const money = quotable(ctx.money);
   return {
     structured: {
       transactions: page.map((l) => (full ? fullLine(ctx, l) : searchRow(ctx, l))),
@@ -57,8 +66,8 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
       returned: page.length,
       has_more: end < matches.length,
       ...(end < matches.length ? { next_cursor: encodeCursor(end, ctx.queryKey) } : {}),
-      ...ctx.money('total', total.net),
-      ...flows(ctx.money, total.outflow, total.inflow, full),
+      ...money('total', total.net),
+      ...flows(money, total.outflow, total.inflow, full),
     },
   };
 }

@@ -18,10 +18,10 @@ import type { InsightArgs, InsightContext, InsightResult } from '../core/types.j
 import type { BudgetView } from '../core/view.js';
 
 export const SPENDING_SUMMARY_INPUT = {
-  month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (the default); or give since_date.'),
+  month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default); or since_date.'),
   ...WINDOW_ARGS,
   group_by: z.enum(GROUP_BY).optional().describe('Default category.'),
-  top: z.int().min(1).max(50).optional().describe('Rows kept (default 10); the rest are summed as "everything else".'),
+  top: z.int().min(1).max(50).optional().describe('Rows kept (default 10); the rest summed as one.'),
   compare_months: z.int().min(1).max(24).optional().describe('Vs the average of N months before.'),
   ...SCOPE_ARGS,
   ...OFF_BUDGET_ARG,

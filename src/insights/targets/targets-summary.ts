@@ -16,7 +16,7 @@ import { TARGET_ASSUMPTIONS, targetRows, type TargetRow } from './targets.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 import { soonest, underfundedRows } from './underfunded.js';
 
-export const TARGETS_SUMMARY_INPUT = { month: MONTH_ARG.optional().describe('YYYY-MM-01, later months too; default current.'), ...DETAIL_ARG };
+export const TARGETS_SUMMARY_INPUT = { month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default); later months too.'), ...DETAIL_ARG };
 
 const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
 

@@ -13,6 +13,7 @@ import { ACCOUNT_KINDS, accountKind } from '../../api/account-kinds.js';
 import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
 import type { OutputKind } from '../../api/operations/index.js';
+import { VOCABULARY } from './vocabulary.js';
 import { compact, compactFieldNames, debtTerms, isRecord, live, project, ROW_KIND, type CompactContext } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
@@ -56,6 +57,36 @@ const FIELDS_APPLY_TO: Partial<Record<OutputKind, { kind: OutputKind; member: st
   category_group: { kind: 'category', member: 'categories' },
 };
 
+/** Milliunits, or a map of them, in the budget's currency. */
+function formatted(v: unknown, ctx: CompactContext): unknown {
+  if (typeof v === 'number') return formatMilliunits(v, ctx.format);
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'number' ? formatMilliunits(x, ctx.format) : x]));
+}
+
+/**
+ * A full entity with every money figure formatted beside it (the vocabulary's rule): the API
+ * formats the figures of most answers itself, but not those inside a whole budget's export.
+ */
+function withFormatted(e: Record<string, unknown>, ctx: CompactContext): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  const entries = Object.entries(e);
+  for (const [i, [k, v]] of entries.entries()) {
+    const term = VOCABULARY[k];
+    // A money figure, or a map of them by date (a loan's minimum payments).
+    const fill = term?.kind === 'money' && !(`${k}_formatted` in e) && (typeof v === 'number' || (term.keys === 'dates' && isRecord(v)));
+    const nested = Array.isArray(v) ? v.map((x) => (isRecord(x) ? withFormatted(x, ctx) : x)) : isRecord(v) && !term?.keys ? withFormatted(v, ctx) : v;
+    if (!fill && nested === v) {
+      if (out) out[k] = v;
+      continue;
+    }
+    // Something changes: copy what came before (once), then go on copying.
+    out ??= Object.fromEntries(entries.slice(0, i));
+    out[k] = nested;
+    if (fill) out[`${k}_formatted`] = formatted(v, ctx);
+  }
+  return out ?? e;
+}
+
 /** A debt account in full detail: YNAB's maps as they came, and beside them the terms in effect today, readable. */
 function withDebtTerms(kind: OutputKind, e: Record<string, unknown>, ctx: CompactContext): Record<string, unknown> {
   const debt = kind === 'account' ? debtTerms(e, ctx) : null;
@@ -67,12 +98,12 @@ function withDebtTerms(kind: OutputKind, e: Record<string, unknown>, ctx: Compac
  * `fields`, they are picked from the entity's whole compact form (so any compact field can be asked for).
  */
 function render(kind: OutputKind, e: Record<string, unknown>, o: OutputOptions, ctx: CompactContext, item = false): Record<string, unknown> {
-  if (!o.fields?.length) return o.detail === 'full' ? withDebtTerms(kind, e, ctx) : compact((item && ROW_KIND[kind]) || kind, e, ctx);
+  if (!o.fields?.length) return o.detail === 'full' ? withFormatted(withDebtTerms(kind, e, ctx), ctx) : compact((item && ROW_KIND[kind]) || kind, e, ctx);
   const nested = FIELDS_APPLY_TO[kind];
-  const base = o.detail === 'full' ? e : compact(kind, nested ? { ...e, categories: [] } : e, ctx);
+  const base = o.detail === 'full' ? withFormatted(e, ctx) : compact(kind, nested ? { ...e, categories: [] } : e, ctx);
   const inner = nested ? e[nested.member] : undefined;
   if (nested && Array.isArray(inner)) {
-    const items = live(inner).map((x) => (o.detail === 'full' ? x : compact(nested.kind, x, ctx)));
+    const items = live(inner).map((x) => (o.detail === 'full' ? withFormatted(x, ctx) : compact(nested.kind, x, ctx)));
     return { ...project(base, []), [nested.member]: items.map((x) => project(x, o.fields!)) };
   }
   return project(base, o.fields);
@@ -96,15 +127,12 @@ function totals(items: Record<string, unknown>[], ctx: CompactContext): Record<s
   const amounts = items.map((t) => t.amount as number);
   const inflow = sumMilliunits(amounts.filter((a) => a > 0));
   const outflow = sumMilliunits(amounts.filter((a) => a < 0));
-  const total = inflow + outflow;
-  return {
-    total_milliunits: total,
-    total_formatted: formatMilliunits(total, ctx.format),
-    inflow_milliunits: inflow,
-    inflow_formatted: formatMilliunits(inflow, ctx.format),
-    outflow_milliunits: outflow,
-    outflow_formatted: formatMilliunits(outflow, ctx.format),
-  };
+  return { ...money('total', inflow + outflow, ctx), ...money('inflow', inflow, ctx), ...money('outflow', outflow, ctx) };
+}
+
+/** A money figure of an answer: its milliunits under its name, and beside them the same formatted. */
+function money(name: string, milliunits: number, ctx: CompactContext): Record<string, number | string> {
+  return { [name]: milliunits, [`${name}_formatted`]: formatMilliunits(milliunits, ctx.format) };
 }
 
 /**
@@ -113,18 +141,15 @@ function totals(items: Record<string, unknown>[], ctx: CompactContext): Record<s
  */
 function accountTotals(items: Record<string, unknown>[], ctx: CompactContext): Record<string, unknown> {
   const open = items.filter((a) => !a.closed && !a.deleted);
-  const out: Record<string, unknown> = { accounts: open.length };
+  const out: Record<string, unknown> = { count: open.length };
   for (const kind of ACCOUNT_KINDS) {
     const of = open.filter((a) => accountKind(String(a.type)) === kind);
     if (!of.length) continue;
-    const balance = sumMilliunits(of.map((a) => a.balance as number));
-    out[kind] = { accounts: of.length, balance_milliunits: balance, balance_formatted: formatMilliunits(balance, ctx.format) };
+    out[kind] = { count: of.length, ...money('balance', sumMilliunits(of.map((a) => a.balance as number)), ctx) };
   }
-  const worth = sumMilliunits(open.map((a) => a.balance as number));
   return {
     ...out,
-    net_worth_milliunits: worth,
-    net_worth_formatted: formatMilliunits(worth, ctx.format),
+    ...money('net_worth', sumMilliunits(open.map((a) => a.balance as number)), ctx),
     closed_accounts_left_out: items.length - open.length,
   };
 }

@@ -8,8 +8,17 @@ import { formatMilliunits } from '../../api/money.js';
 import type { OutputKind } from '../../api/operations/index.js';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
 
-/** Plain fields, then money fields (each shown as milliunits and formatted). */
-const COMPACT: Record<OutputKind, { plain: string[]; money?: string[] }> = {
+/** The answer's names for a category's API fields. */
+const CATEGORY_NAMES = { budgeted: 'assigned', balance: 'available' };
+/** The answer's names for a month's API fields. */
+const MONTH_NAMES = { budgeted: 'assigned', to_be_budgeted: 'ready_to_assign' };
+
+/**
+ * Plain fields, then money fields (each shown as milliunits and formatted), and the answer's name
+ * for an API field where the vocabulary (./vocabulary.ts) names it otherwise: a category's month
+ * figures are what YNAB's app shows, assigned and available (the API's budgeted and balance).
+ */
+const COMPACT: Record<OutputKind, { plain: string[]; money?: string[]; rename?: Record<string, string> }> = {
   user: { plain: ['id'] },
   budget_summary: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency'] },
   budget_detail: { plain: ['id', 'name', 'first_month', 'last_month', 'last_modified_on', 'currency', 'counts'] },
@@ -34,15 +43,14 @@ const COMPACT: Record<OutputKind, { plain: string[]; money?: string[] }> = {
       'goal_months_to_budget',
     ],
     money: ['budgeted', 'activity', 'balance', 'goal_target', 'goal_under_funded'],
+    rename: CATEGORY_NAMES,
   },
-  // A category as a row of a list (a month's, a group's): its figures in milliunits, and what its
-  // target still needs. Formatted companions would double the size of a month (`fields` or
-  // detail "full" give them).
-  category_row: { plain: ['id', 'name', 'hidden', 'budgeted', 'activity', 'balance', 'goal_under_funded'] },
+  // A category as a row of a list (a month's, a group's): its figures, and what its target still needs.
+  category_row: { plain: ['id', 'name', 'hidden'], money: ['budgeted', 'activity', 'balance', 'goal_under_funded'], rename: CATEGORY_NAMES },
   payee: { plain: ['id', 'name', 'transfer_account_id'] },
   payee_location: { plain: ['id', 'payee_id', 'payee_name', 'latitude', 'longitude'] },
-  month_summary: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'] },
-  month_detail: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'] },
+  month_summary: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'], rename: MONTH_NAMES },
+  month_detail: { plain: ['month', 'note', 'age_of_money'], money: ['income', 'budgeted', 'activity', 'to_be_budgeted'], rename: MONTH_NAMES },
   money_movement: {
     plain: ['id', 'month', 'moved_at', 'from_category_id', 'from_category_name', 'to_category_id', 'to_category_name', 'note', 'money_movement_group_id'],
     money: ['amount'],
@@ -137,18 +145,23 @@ export function live(list: readonly unknown[]): Record<string, unknown>[] {
 /** An id field's value, when it holds one. */
 const idIn = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
-function moneyPair(e: Record<string, unknown>, key: string, ctx: CompactContext, out: Record<string, unknown>) {
+/** The API's `key` as the answer's `name` (the same unless renamed), with its formatted companion. */
+export function moneyPair(e: Record<string, unknown>, key: string, ctx: CompactContext, out: Record<string, unknown>, name = key) {
   const value = e[key];
   if (value === undefined) return;
-  out[key] = value;
+  out[name] = value;
   // Amounts are milliunits (integers) in every answer the schemas let through.
-  out[`${key}_formatted`] = value === null ? null : (e[`${key}_formatted`] ?? formatMilliunits(Number(value), ctx.format));
+  out[`${name}_formatted`] = value === null ? null : (e[`${key}_formatted`] ?? formatMilliunits(Number(value), ctx.format));
 }
+
+/** The answer's name of an API field of this kind. */
+const nameOf = (kind: OutputKind, key: string): string => COMPACT[kind].rename?.[key] ?? key;
 
 /** Every field a compact entity of this kind can have (for `fields` validation). */
 export function compactFieldNames(kind: OutputKind): string[] {
   const c = COMPACT[kind];
-  return [...c.plain, ...(c.money ?? []).flatMap((m) => [m, `${m}_formatted`]), ...nestedMembers(kind)];
+  const money = (c.money ?? []).map((m) => nameOf(kind, m));
+  return [...c.plain, ...money.flatMap((m) => [m, `${m}_formatted`]), ...nestedMembers(kind)];
 }
 
 function nestedMembers(kind: OutputKind): string[] {
@@ -187,12 +200,18 @@ export function compact(kind: OutputKind, e: Record<string, unknown>, ctx: Compa
     const value = key in extra ? extra[key] : e[key];
     if (value !== undefined) out[key] = value;
   }
-  for (const key of spec.money ?? []) moneyPair(e, key, ctx, out);
+  for (const key of spec.money ?? []) moneyPair(e, key, ctx, out, nameOf(kind, key));
   if (kind === 'category_row' || kind === 'category_group') {
-    // Rows and groups say only what is not the usual: hidden, internal, a target still short of money.
+    // Rows and groups say only what is not the usual: hidden, internal, a figure that is not zero
+    // (a month's list reads in a few kilobytes with every figure formatted).
     if (!out.hidden) delete out.hidden;
     if (!out.internal) delete out.internal;
-    if (!e.goal_under_funded) delete out.goal_under_funded;
+    for (const key of COMPACT.category_row.money!) {
+      const name = nameOf('category_row', key);
+      if (out[name] !== 0) continue;
+      delete out[name];
+      delete out[`${name}_formatted`];
+    }
   }
   // A deleted entity (the answer of a delete) says so.
   if (e.deleted === true) out.deleted = true;

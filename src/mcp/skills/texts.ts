@@ -62,7 +62,7 @@ At the start of a new month (or the last days of the old one): the month ends wi
 accounted for and the next one planned. Change nothing without the user's yes.
 
 1. Finish the weekly ritual first: the queue reviewed, statements imported, accounts reconciled.
-2. needs_attention (month "current"): overspent categories, card payments not covered, Ready to
+2. needs_attention: overspent categories, card payments not covered, Ready to
    Assign. Negative Ready to Assign means more was assigned than there is: fix that first, with
    move_money or update_month_category.
 3. Credit cards: each card's payment category should hold the card's balance. needs_attention

@@ -11,6 +11,7 @@
  */
 import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation, type WriteFacts } from '../../api/operations/index.js';
+import type { Claim } from '../../api/operations/claims.js';
 import type { OutputShape } from '../output/builder.js';
 import type { McpToolset } from '../toolsets.js';
 import { canHold, PREVIEW_HINT, type WriteKind, type WriteMode } from '../../writes/pipeline/policy.js';
@@ -50,6 +51,8 @@ interface ToolBase {
   annotations: ToolAnnotations;
   /** The kinds of write it can make (none for reads): whether a mode can hold it (src/writes/pipeline/policy.ts). */
   kinds: readonly WriteKind[];
+  /** What its description says of its answer, each with a call that shows it (not in tools/list: test/mcp/tool-claims.test.ts). */
+  claims: readonly Claim[];
 }
 
 /** A tool for one v1 operation: arguments → the API request → the output builder. */
@@ -138,6 +141,7 @@ function define(op: Operation): ApiTool {
     shape,
     annotations: annotations(op),
     kinds: writeKinds(op),
+    claims: op.tool.claims ?? [],
     paged,
   };
   // Made on first use: a built server answers tools/list from the build's JSON Schemas, and
@@ -184,6 +188,7 @@ function defineInsight(spec: InsightRow): InsightTool {
     output: z.looseObject(spec.output),
     annotations: READ,
     kinds: [],
+    claims: spec.claims ?? [],
     compute: spec.compute,
     ...(spec.rules ? { rules: true as const } : {}),
   };
@@ -204,6 +209,7 @@ function defineTask(spec: TaskSpec): TaskTool {
     output: z.looseObject(Object.fromEntries(Object.entries(spec.output).map(([k, v]) => [k, v.optional()]))),
     annotations: spec.access === 'read' ? READ : writeHints(spec.destructive, false),
     kinds: spec.kinds,
+    claims: spec.claims ?? [],
     task: spec.task,
   };
 }

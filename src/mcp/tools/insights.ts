@@ -20,41 +20,75 @@ import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/ta
 import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import type { McpToolset } from '../toolsets.js';
+import { at, everyRow, hasMembers, newestFirst, type Claim } from '../../api/operations/claims.js';
 
-const MONEY = 'In milliunits; totals formatted.';
+const MONEY = 'In milliunits.';
 const rows = z.array(z.unknown());
 const object = z.looseObject({});
 
 /** A row: the insight, and its toolset when not `insights` (one that reviews transactions sits with them). */
-export type InsightRow = InsightSpec & { toolset?: McpToolset };
+export type InsightRow = InsightSpec & { toolset?: McpToolset; claims?: readonly Claim[] };
 
 export const INSIGHTS: readonly InsightRow[] = [
   {
     name: 'spending_summary',
+    claims: [
+      {
+        says: 'Income and transfers between budget accounts are not spending',
+        args: { group_by: 'payee' },
+        check: (a, raw) => {
+          const budget = new Set(raw.accounts.filter((x) => x.on_budget && !x.deleted).map((x) => `Transfer : ${x.name}`));
+          return everyRow('rows', 'spending, not a move between budget accounts', (r) => !budget.has(String(r.name)))(a);
+        },
+      },
+      { says: 'vs the previous period', check: hasMembers('previous_period.since', 'previous_period.until') },
+    ],
     title: 'Spending summary',
-    description: `Use for "how much did we spend on…": by category, group, payee, account or month, vs the previous period. Transfers and income are not spending. ${MONEY}`,
+    description: `Use for "how much did we spend on…": group_by category, category_group, payee, account or month, vs the previous period. Income and transfers between budget accounts are not spending. ${MONEY}`,
     input: SPENDING_SUMMARY_INPUT,
     output: { period: object, rows, totals: object },
     compute: spendingSummary,
   },
   {
     name: 'search_transactions',
+    claims: [
+      {
+        says: 'newest first, with count and totals',
+        args: { limit: 100 },
+        check: (a) => hasMembers('count', 'total')(a) ?? newestFirst(a, 'transactions'),
+      },
+      {
+        says: '"Uncategorized": those without one',
+        args: { category_id: 'Uncategorized', detail: 'full' },
+        check: everyRow('transactions', 'uncategorized', (t) => t.category_name === 'Uncategorized'),
+      },
+    ],
     title: 'Search transactions',
-    description: `Use to find or total transactions by text, amount, date, account, category, payee, status or flag: newest first, with count and totals (split lines alone). ${MONEY}`,
+    description: `Use to find or total transactions by any filter below: newest first, with count and totals (split lines alone). ${MONEY}`,
     input: SEARCH_TRANSACTIONS_INPUT,
     output: { transactions: rows },
     compute: searchTransactions,
   },
   {
     name: 'needs_attention',
+    claims: [{ says: 'by kind', check: everyRow('attention', 'a kind with its count', (i) => typeof i.kind === 'string' && typeof i.count === 'number') }],
     title: 'What needs attention',
-    description: `Use for "what needs my attention": what to approve or categorize, overspent or underfunded categories, card shortfalls, uncovered bills, stale reconciliation, price rises, Ready to Assign. ${MONEY}`,
+    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     compute: needsAttention,
   },
   {
     name: 'cash_flow',
+    claims: [
+      {
+        says: 'per complete month (current apart)',
+        check: (a) =>
+          hasMembers('current_month.month')(a) ??
+          everyRow('months', 'before the current month', (m) => String(m.month) < String(at(a, 'current_month.month')))(a),
+      },
+      { says: 'runway, net worth', check: hasMembers('health.runway_months') },
+    ],
     title: 'Cash flow',
     description: `Use for trends and "are we saving": income, spending, savings rate, age of money per complete month (current apart); runway, net worth. ${MONEY}`,
     input: CASH_FLOW_INPUT,
@@ -63,17 +97,28 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'upcoming',
+    claims: [
+      {
+        says: "each account's projected balance",
+        check: everyRow('occurrences', 'with a projected balance', (o) => typeof o.projected_balance_milliunits === 'number'),
+      },
+    ],
     title: 'Upcoming scheduled transactions',
-    description: `Use for "what bills are coming": scheduled transactions due soon (or from/to) with each account's projected balance; overdue apart. ${MONEY}`,
+    description: `Use for "what bills are coming": scheduled transactions due soon with each account's projected balance; overdue apart. ${MONEY}`,
     input: UPCOMING_INPUT,
     output: { occurrences: rows },
     compute: upcoming,
   },
   {
     name: 'debt_payoff',
+    claims: [
+      {
+        says: 'payoff month, payments, interest per debt by strategy',
+        check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest_milliunits)),
+      },
+    ],
     title: 'Debt payoff',
-    description:
-      'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy (as_is: minimums). Cards: apr {"Visa":22.9}. Out in milliunits.',
+    description: 'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy. Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },
@@ -81,6 +126,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'targets_summary',
+    claims: [{ says: 'underfunded now … vs Ready to Assign', check: hasMembers('totals.underfunded_milliunits', 'totals.ready_to_assign_milliunits') }],
     title: 'Targets summary',
     description: `Use for "what do my targets need": underfunded now, next month's estimate, vs Ready to Assign. ${MONEY}`,
     toolset: 'planning',
@@ -90,8 +136,9 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'review_transactions',
+    claims: [{ says: 'suggested categories', check: (a) => (Array.isArray(a.columns) && a.columns.includes('category') ? undefined : 'no category column') }],
     title: 'Review transactions',
-    description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags (e.g. duplicates). Amounts in milliunits.',
+    description: 'Use to review unapproved or uncategorized transactions: suggested categories and flags. Amounts in milliunits.',
     toolset: 'transactions',
     input: REVIEW_TRANSACTIONS_INPUT,
     // Compact rows are grouped by account, full ones a list: the summary is the member both have.
@@ -101,6 +148,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'forecast',
+    claims: [{ says: 'first day below 0; next income', check: (a) => hasMembers('next_income.date')(a) ?? ('below_zero' in a ? undefined : 'no below_zero') }],
     title: 'Forecast',
     description: 'Use for "make it to payday?": balances by month, day; first day below 0; next income.',
     toolset: 'planning',
@@ -111,6 +159,7 @@ export const INSIGHTS: readonly InsightRow[] = [
   },
   {
     name: 'recurring',
+    claims: [{ says: 'monthly cost, price rises, totals', check: hasMembers('totals', 'price_rose') }],
     title: 'Recurring',
     description:
       'Use for "what do we pay every month": subscriptions, bills, income from schedules and history; monthly cost, price rises, totals. Milliunits.',

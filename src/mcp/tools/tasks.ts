@@ -22,6 +22,7 @@ import type { Task } from '../../writes/pipeline/task.js';
 import { CREATE_TRANSFER } from '../../writes/transfer/transfer.js';
 import { LIST_RECENT_CHANGES, UNDO_CHANGE } from '../../writes/undo/undo-task.js';
 import type { McpToolset } from '../toolsets.js';
+import { everyRow, hasMembers, type Claim } from '../../api/operations/claims.js';
 
 export interface TaskSpec {
   name: string;
@@ -36,6 +37,8 @@ export interface TaskSpec {
   output: Record<string, z.ZodType>;
   /** The handler, with the schema of its arguments (src/writes/pipeline/task.ts). */
   task: Task;
+  /** What the description says of the answer (src/api/operations/claims.ts). */
+  claims?: readonly Claim[];
 }
 
 const object = z.looseObject({});
@@ -56,6 +59,13 @@ export const TASKS: readonly TaskSpec[] = [
   },
   {
     name: 'create_transfer',
+    claims: [
+      {
+        says: 'makes both sides of the transfer once',
+        args: { from_account_id: 'Everyday Checking', to_account_id: 'Rainy Day Savings', amount: 1.11 },
+        check: hasMembers('transfer'),
+      },
+    ],
     title: 'Transfer between accounts',
     description:
       'Use to move money between two accounts: makes both sides of the transfer once. A category is needed only from a budget to a tracking account.',
@@ -170,6 +180,7 @@ export const TASKS: readonly TaskSpec[] = [
   },
   {
     name: 'list_recent_changes',
+    claims: [{ says: 'with change_id for undo_change', check: everyRow('changes', 'with a change_id', (c) => typeof c.change_id === 'string') }],
     title: 'Recent changes',
     description: 'Use to see what this server changed in the budget (the last 100 changes), with change_id for undo_change.',
     toolset: 'changes',
@@ -192,6 +203,7 @@ export const TASKS: readonly TaskSpec[] = [
   },
   {
     name: 'list_rules',
+    claims: [{ says: "the budget's house rules in order", check: hasMembers('rules') }],
     title: 'House rules',
     description: "Use to see the budget's house rules in order (per field the first match wins), as set_rule takes them (rules: import).",
     toolset: 'rules',
@@ -204,8 +216,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'set_rule',
     title: 'Set a house rule',
-    description:
-      'Use to add or edit (id) a rule. match: text {kind: exact|prefix|contains|regex, value}, payee_id, account_id, amount {min,max} milliunits, direction inflow|outflow. set: payee_name, category_id, memo, flag_color, approved. Counts transactions it would change.',
+    description: 'Use to add or edit (id) a rule. Counts transactions it would change.',
     toolset: 'rules',
     access: 'write',
     kinds: [],
@@ -226,6 +237,7 @@ export const TASKS: readonly TaskSpec[] = [
   },
   {
     name: 'suggest_rules',
+    claims: [{ says: 'with evidence', check: everyRow('suggestions', 'with evidence', (s) => s.evidence !== undefined) }],
     title: 'Suggest house rules',
     description:
       'Use to find rules the history already follows (a bank text always renamed to one payee, a payee always in one category), with evidence. Offer them; set_rule makes one.',

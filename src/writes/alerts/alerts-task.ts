@@ -8,11 +8,20 @@
 import * as z from 'zod';
 import { taskRead } from '../pipeline/task.js';
 
+/**
+ * The settings' keys, typed loosely (issue 43: properties, not prose): what they may hold beyond a
+ * type (event names, hours, an IANA zone) is checked by src/events/settings.ts, a layer above.
+ */
 const SETTINGS = z
-  .looseObject({})
-  .describe(
-    'Changes to alert settings: types [event types], min_milliunits, quiet_hours {from,to}, digest_day 1-7 (Mon=1), digest_hour 0-23, time_zone (IANA); null removes one.',
-  );
+  .looseObject({
+    types: z.array(z.string()).nullable().optional().describe('Event types to show (default all).'),
+    min_milliunits: z.int().nullable().optional().describe('Only alerts of at least this many milliunits.'),
+    quiet_hours: z.looseObject({ from: z.int(), to: z.int() }).nullable().optional().describe('Hours 0-23 when webhooks wait, e.g. {from: 22, to: 7}.'),
+    digest_day: z.int().nullable().optional().describe('Weekly digest day: 1 = Monday … 7.'),
+    digest_hour: z.int().nullable().optional().describe('0-23.'),
+    time_zone: z.string().nullable().optional().describe('IANA, e.g. Europe/Berlin.'),
+  })
+  .describe('Changes to alert settings; null removes one.');
 
 const INPUT = {
   cursor: z.string().max(200).optional().describe('Since this cursor instead of since the last call.'),

@@ -175,7 +175,7 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void,
 
 const APPROVE_INPUT = {
   categories: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → category.'),
-  payees: z.record(guardedString(100), NameOrId).optional(),
+  payees: z.record(guardedString(100), NameOrId).optional().describe('Transaction id → payee.'),
   apply_rules: z.boolean().optional().describe('Also apply the rules (apply_rules).'),
   ...SELECTION,
 };

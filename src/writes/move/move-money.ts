@@ -17,9 +17,9 @@ import type { PlanContext } from '../pipeline/pipeline.js';
 import { moneyPair, positive, taskWrite, type TaskPlan } from '../pipeline/task.js';
 
 const INPUT = {
-  from_category_id: NameOrId.describe('Id or name.'),
-  to_category_id: NameOrId.describe('Id or name.'),
-  ...moneyPair('Amount moved, above zero.'),
+  from_category_id: NameOrId,
+  to_category_id: NameOrId,
+  ...moneyPair('Amount moved in currency units, above zero.'),
   month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default).'),
   // A move that leaves the source overspent is previewed first (policy.ts); this skips that.
   allow_overspend: z.boolean().optional(),

@@ -6,6 +6,7 @@
  * next sync), the queue as review_transactions counts it.
  */
 import { uncategorizedLine } from '../../insights/attention/attention.js';
+import { queueFacts } from '../../insights/attention/queue-count.js';
 import { BudgetView } from '../../insights/core/view.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { Shown } from './entities.js';
@@ -59,14 +60,25 @@ export function missesTransferSides(r: BudgetReplica, accountIds: readonly strin
 }
 
 /**
- * The approval queue after the write: how many transactions still wait for approval, and how many
- * of those have no category (as review_transactions and needs_attention count them).
+ * The approval queue after the write: how many transactions still wait for approval, how many of
+ * those have no category (as review_transactions and needs_attention count them), and how many
+ * of them are the two sides of one transfer (each counted in its own account; queue-count.ts).
  */
-export function approvalQueue(r: BudgetReplica): { unapproved_left: number; unapproved_uncategorized: number } {
+export function approvalQueue(r: BudgetReplica): Record<string, number | string> {
   const view = BudgetView.of(r);
-  const waiting = new Set([...r.transactions.values()].filter((t) => !t.deleted && !t.approved).map((t) => t.id));
+  const list = [...r.transactions.values()].filter((t) => !t.deleted && !t.approved);
+  const waiting = new Set(list.map((t) => t.id));
   const uncategorized = new Set(view.lines.filter((l) => waiting.has(l.transaction.id) && uncategorizedLine(view, l)).map((l) => l.transaction.id));
-  return { unapproved_left: waiting.size, unapproved_uncategorized: uncategorized.size };
+  const f = queueFacts(view, list);
+  const sides = f.transferSides
+    ? `, of which ${f.transferSides} ${f.transferSides === 2 * f.transfers ? `are the two sides of ${f.transfers === 1 ? 'one transfer' : `${f.transfers} transfers`}` : `are sides of ${f.transfers} transfers`}`
+    : '';
+  return {
+    unapproved_left: waiting.size,
+    unapproved_uncategorized: uncategorized.size,
+    unapproved_transfer_sides: f.transferSides,
+    ...(sides ? { unapproved_note: `${waiting.size} left unapproved${sides}; ${uncategorized.size} without a category.` } : {}),
+  };
 }
 
 /** Transactions grouped by a category: how many, and their total. */

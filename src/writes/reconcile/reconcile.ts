@@ -18,6 +18,7 @@
  * YNAB's API cannot set the account's last_reconciled_at: every answer says so.
  */
 import * as z from 'zod';
+import { MILLIUNITS_DOC } from '../../shared/field-docs.js';
 import { IsoDate } from '../../api/schemas/common.js';
 import type * as E from '../../api/schemas/entities.js';
 import { NameOrId } from '../../shared/arg-schemas.js';
@@ -40,9 +41,9 @@ const { columns: _columns, ...FILE_ARGS } = STATEMENT_FILE_ARGS;
 
 const INPUT = {
   account_id: NameOrId,
-  statement_balance: z.number().optional(),
-  statement_balance_milliunits: z.int().optional(),
-  statement_date: IsoDate.optional().describe('Default today.'),
+  statement_balance: z.number().optional().describe('In currency units.'),
+  statement_balance_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
+  statement_date: IsoDate.optional().describe('YYYY-MM-DD; default today.'),
   ...FILE_ARGS,
   create_adjustment: z.boolean().optional().describe('Adjust any difference left.'),
 };

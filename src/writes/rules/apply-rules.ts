@@ -10,8 +10,8 @@ import { taskWrite } from '../pipeline/task.js';
 
 const INPUT = {
   account_id: NameOrId.optional(),
-  since_date: IsoDate.optional(),
-  until_date: IsoDate.optional(),
+  since_date: IsoDate.optional().describe('YYYY-MM-DD.'),
+  until_date: IsoDate.optional().describe('YYYY-MM-DD.'),
   include_reconciled: z.boolean().optional().describe('Change reconciled ones too.'),
 };
 

@@ -213,8 +213,12 @@ const LINE = z.strictObject({
 
 const INPUT = {
   transaction_id: guardedString(100),
-  subtransactions: z.array(LINE).min(2).max(100).describe('The lines (amount, category_id; payee, memo), summing to the total.'),
-  ...moneyPair('New total; default the current amount.'),
+  subtransactions: z
+    .array(LINE)
+    .min(2)
+    .max(100)
+    .describe('The lines (amount in currency units or milliunits, category_id; payee, memo), summing to the total.'),
+  ...moneyPair('New total in currency units; default the current one.'),
   allow_new_payee: z.boolean().optional(),
 };
 

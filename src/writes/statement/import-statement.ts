@@ -36,7 +36,7 @@ import { accountOf, taskWrite, type TaskPlan } from '../pipeline/task.js';
 const INPUT = {
   account_id: NameOrId,
   ...STATEMENT_FILE_ARGS,
-  since_date: IsoDate.optional().describe('Skip earlier rows.'),
+  since_date: IsoDate.optional().describe('YYYY-MM-DD: skip earlier rows.'),
   include_before_start: z.boolean().optional().describe("Import rows before the account's start."),
 };
 

@@ -32,6 +32,8 @@ export interface MatchRow {
   memo?: string | undefined;
   pending?: boolean | undefined;
   bank_id?: string | undefined;
+  /** The bank's own kind of row (a CSV Type column: ATM, CHECK), where the file names it. */
+  kind?: string | undefined;
 }
 
 export type RowStatus = 'matched' | 'new' | 'conflict' | 'skipped';

@@ -34,8 +34,12 @@ export type AutoAssign = (typeof AUTO_ASSIGN)[number];
 
 /** fund_targets' arguments (fund-targets.ts), here so that its plan, loaded on demand, takes their type from below. */
 export const FUND_TARGETS_INPUT = {
-  option: z.enum(AUTO_ASSIGN),
-  month: MONTH_ARG.optional(),
+  option: z
+    .enum(AUTO_ASSIGN)
+    .describe(
+      "Each category's assigned becomes: underfunded: what its target needs (and overspending); assigned_last_month / spent_last_month: last month's; average_assigned / average_spent: the 12-month average; reset_available: so available is 0; reset_assigned: 0.",
+    ),
+  month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default).'),
   category_group_id: NameOrId.optional(),
   category_id: NameOrId.optional(),
 };

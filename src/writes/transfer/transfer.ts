@@ -16,9 +16,9 @@ import type { PlanContext } from '../pipeline/pipeline.js';
 import { accountOf, moneyPair, positive, taskWrite, type TaskPlan } from '../pipeline/task.js';
 
 const INPUT = {
-  from_account_id: NameOrId.describe('Id or name.'),
-  to_account_id: NameOrId.describe('Id or name.'),
-  ...moneyPair('Amount moved, above zero.'),
+  from_account_id: NameOrId,
+  to_account_id: NameOrId,
+  ...moneyPair('Amount moved in currency units, above zero.'),
   date: IsoDate.optional().describe('YYYY-MM-DD; default today.'),
   memo: z.string().max(500).optional(),
   category_id: NameOrId.optional().describe('Only from a budget to a tracking account.'),

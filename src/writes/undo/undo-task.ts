@@ -12,6 +12,7 @@ import type { PlanContext } from '../pipeline/pipeline.js';
 import { rowsWithin } from '../pipeline/plan.js';
 import { taskRead, taskWrite, type TaskPlan } from '../pipeline/task.js';
 import { applyUndo, checkUndoable, undoEntities, UndoConflictError } from './undo.js';
+import { afterUndo } from './undo-after.js';
 import { MAX_CHANGES, type ChangeRecord } from '../pipeline/undo-journal.js';
 
 /** Why an undo leaves a payee the change made. */
@@ -81,10 +82,12 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
         );
         if (restored.length < draft.entities.length)
           notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
+        // The categories it touched and Ready to Assign, as YNAB has them after (undo-after.ts).
+        const after = await afterUndo(ctx, draft.entities);
         return {
-          result: { undone: change.id, count: draft.entities.length, restored, ...(kept.length ? { not_undone: kept } : {}) },
+          result: { undone: change.id, count: draft.entities.length, restored, ...after.fields, ...(kept.length ? { not_undone: kept } : {}) },
           draft,
-          notices: [...keptNotice, ...notices],
+          notices: [...keptNotice, ...notices, ...after.notices],
         };
       } catch (e) {
         const partial = (e as { undoneSoFar?: EntityChange[] }).undoneSoFar;
