@@ -85,18 +85,36 @@ const sampleSum = (families: Family[], name: string, labels: Record<string, stri
     .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
     .reduce((sum, m) => sum + Number(m.value ?? 0), 0);
 
+/**
+ * What each kind of key holds: a user's copy of a budget (`replicas/…/<budget>.replica`), the
+ * feed of changes since it (`.feed`), the events' occurrence log of each budget read
+ * (`events/…/<budget>.log`), the sign-in's OAuth records, the answers cache, and the rest (grants,
+ * quota, aliases, session budget; the server's signing keys, shared by all users).
+ */
+function kindOf(key: string): string {
+  if (key.startsWith('replicas/')) return key.endsWith('.feed') ? 'feeds' : key.endsWith('.replica') ? 'copies' : 'other';
+  if (key.startsWith('events/')) return 'events logs';
+  if (key.startsWith('oauth/')) return 'OAuth records';
+  if (key.startsWith('answers/')) return 'answers cache';
+  return 'other';
+}
+
+/** Redis memory per user, every key counted (MEMORY USAGE: the value, the key and the allocator's rounding). */
 async function redisMemoryPerUser(d: Deployment, users: number): Promise<Row> {
   const store = await RedisStateStore.connect(d.redis.url, { log: () => undefined });
-  const byKind: Record<string, number> = {};
-  let feeds = 0;
+  const byKind: Record<string, number> = { copies: 0, feeds: 0, 'events logs': 0, 'OAuth records': 0, 'answers cache': 0, other: 0 };
   try {
-    for (const kind of ['replicas/', 'journal/', 'quota/', 'grants/', 'answers/', 'oauth/', 'hosted/']) byKind[kind] = await store.memoryUsage(kind);
-    for (const key of await store.list('replicas/')) if (key.endsWith('.feed')) feeds += await store.memoryUsage(key);
+    for (const key of await store.list('')) byKind[kindOf(key)]! += await store.keyMemory(key);
   } finally {
     await store.close();
   }
   const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return { 'Redis memory per user': kb(total / users), 'of which copies': kb(byKind['replicas/']! / users), 'of which feeds': kb(feeds / users) };
+  return {
+    'Redis memory per user (all keys)': kb(total / users),
+    'of which copies / feeds / events logs / OAuth / answers / other': Object.values(byKind)
+      .map((v) => kb(v / users))
+      .join(' / '),
+  };
 }
 
 /**
@@ -112,9 +130,14 @@ function runBuilt(): string {
 }
 
 /** Every user works at once, one call after another; the latencies (and those of each user's first call), errors and wall time. */
-async function work(clients: SignedIn[], accounts: string[], calls: number): Promise<{ latencies: number[]; first: number[]; errors: number; wall: number }> {
+async function work(
+  clients: SignedIn[],
+  accounts: string[],
+  calls: number,
+): Promise<{ latencies: number[]; first: number[]; errors: number; why: Map<string, number>; wall: number }> {
   const latencies: number[] = [];
   const first: number[] = [];
+  const why = new Map<string, number>();
   let errors = 0;
   const started = performance.now();
   await Promise.all(
@@ -125,11 +148,15 @@ async function work(clients: SignedIn[], accounts: string[], calls: number): Pro
         const res: any = await client.call(name, args).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
         latencies.push(performance.now() - t0);
         if (i === 0) first.push(performance.now() - t0);
-        if (res.isError) errors += 1;
+        if (res.isError) {
+          errors += 1;
+          const text = `${name}: ${String(res.content?.[0]?.text ?? '').slice(0, 160)}`;
+          why.set(text, (why.get(text) ?? 0) + 1);
+        }
       }
     }),
   );
-  return { latencies, first, errors, wall: performance.now() - started };
+  return { latencies, first, errors, why, wall: performance.now() - started };
 }
 
 async function runLoad(load: Load): Promise<Row> {
@@ -155,7 +182,9 @@ async function runLoad(load: Load): Promise<Row> {
     );
     const mark = d.upstream.requests.length;
     const before = await scrape(d);
-    const { latencies, first, errors, wall } = await work(clients, accounts, load.calls);
+    const { latencies, first, errors, why, wall } = await work(clients, accounts, load.calls);
+    // Every error is a bug unless it is the documented limit: say what each was, on stderr.
+    for (const [text, n] of why) process.stderr.write(`hosted bench: ${n} x ${text}\n`);
     const upstream = d.upstream.requests.slice(mark).filter((r) => r.url.startsWith('/v1/')).length;
     const after = await scrape(d);
     const caughtUp = (via: string) =>
