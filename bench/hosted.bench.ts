@@ -139,6 +139,7 @@ async function work(
   const first: number[] = [];
   const why = new Map<string, number>();
   let errors = 0;
+  if (process.env.BENCH_HOSTED_NODE_OPTIONS) process.stderr.write(`hosted bench: the crowd starts at ${Date.now()}\n`);
   const started = performance.now();
   await Promise.all(
     clients.map(async (client, u) => {
@@ -165,6 +166,8 @@ async function runLoad(load: Load): Promise<Row> {
     redis: load.redis,
     sandbox: { users: load.users, rateLimit: 100_000 },
     args: ['--metrics-token-file', metricsTokenFile()],
+    // BENCH_HOSTED_NODE_OPTIONS: the instances' NODE_OPTIONS (e.g. --require of a preload that writes a CPU profile at exit).
+    env: process.env.BENCH_HOSTED_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HOSTED_NODE_OPTIONS } : undefined,
   });
   const clients: SignedIn[] = [];
   try {
