@@ -122,7 +122,7 @@ class ColumnReader {
 }
 
 class TableReader {
-  private readonly shapes: { keys: string[]; order: number[]; columns: ColumnReader[]; balance: boolean; make: (v: unknown[]) => Record<string, unknown> }[] =
+  private readonly shapes: { keys: string[]; order: number[]; columns: ColumnReader[]; balanceAt: number; make: (v: unknown[]) => Record<string, unknown> }[] =
     [];
   private readonly shapeIds: ByteReader;
   private readonly columns = new Map<string, ColumnReader>();
@@ -149,23 +149,23 @@ class TableReader {
     for (const keys of shapes) {
       const columns = keys.map((k) => this.columns.get(k)!);
       if (columns.some((c) => !c)) throw new CorruptError('a column is missing from the saved form');
-      this.shapes.push({ keys, order: rowOrder(keys), columns, balance: keys.includes('balance'), make: maker(keys) });
+      this.shapes.push({ keys, order: rowOrder(keys), columns, balanceAt: keys.indexOf('balance'), make: maker(keys) });
     }
   }
 
   row(): Record<string, unknown> {
     const shape = this.shapes[this.shapeIds.uint()];
     if (!shape) throw new CorruptError('a row of the saved form has an unknown shape');
-    const { keys, order, columns } = shape;
-    const values: unknown[] = [];
-    for (let i = 0; i < keys.length; i++) values.push(null);
+    const { keys, order, columns, balanceAt } = shape;
+    const values: unknown[] = new Array(keys.length).fill(null);
     let ref: Record<string, unknown> | undefined;
     let idAt = -1;
     this.shared.uuids.last = -1;
     for (let n = 0; n < order.length; n++) {
       const i = order[n]!;
       const k = keys[i]!;
-      const expected = shape.balance ? expectedBalance(keys, i, (x) => values[keys.indexOf(x)], ref) : undefined;
+      // Only the balance column is coded against an expected value (columnar-tags.ts expectedBalance).
+      const expected = i === balanceAt ? expectedBalance(keys, i, (x) => values[keys.indexOf(x)], ref) : undefined;
       const col = columns[i]!;
       const v = (values[i] = expected !== undefined ? col.next({ [k]: expected }, k) : ref && i > 0 ? col.next(ref, k) : col.next());
       if (i === 0 && k === 'id' && typeof v === 'string' && this.shared.uuids.last >= 0) {

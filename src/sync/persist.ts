@@ -88,7 +88,14 @@ export function secretKey(get: () => Promise<string | null>, set: (value: string
 
 /** What loading a saved copy gave: the copy, nothing saved, or a copy that was discarded (and why). */
 export type Loaded =
-  { snapshot: ReplicaSnapshot; /** Checked entity by entity (not of this build's shape). */ checked: boolean } | { snapshot?: undefined; discarded?: string };
+  | {
+      snapshot: ReplicaSnapshot;
+      /** Checked entity by entity (not of this build's shape). */
+      checked: boolean;
+      /** Read from the columnar form, whose equal strings are one string each already (string-pool.ts). */
+      shared: boolean;
+    }
+  | { snapshot?: undefined; discarded?: string };
 
 export class ReplicaFiles {
   private readonly sealers = new Map<string, Sealer>();
@@ -150,7 +157,7 @@ export class ReplicaFiles {
       if (wrong === null) {
         const snapshot = data as ReplicaSnapshot;
         snapshot.syncedAt = Math.min(snapshot.syncedAt, now); // within the tolerated clock difference
-        return { snapshot, checked };
+        return { snapshot, checked, shared: layout?.prefix === COLUMNAR };
       }
       problem = wrong;
     } catch (e) {
