@@ -284,10 +284,13 @@ export class RedisStateStore implements StateStore {
   /** Memory Redis reports for the keys under `prefix` (MEMORY USAGE), for the bench. */
   async memoryUsage(prefix = ''): Promise<number> {
     let total = 0;
-    for (const key of await this.list(prefix)) {
-      total += Number((await this.run<number | null>('read', key, ['MEMORY', 'USAGE', this.full(key), 'SAMPLES', '0'], this.full(key))) ?? 0);
-    }
+    for (const key of await this.list(prefix)) total += await this.keyMemory(key);
     return total;
+  }
+
+  /** Memory Redis reports for one key (MEMORY USAGE: value, key and the allocator's rounding); 0 when there is none. */
+  async keyMemory(key: string): Promise<number> {
+    return Number((await this.run<number | null>('read', key, ['MEMORY', 'USAGE', this.full(key), 'SAMPLES', '0'], this.full(key))) ?? 0);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Replicas saved to the state store after each sync, so that a restarted server needs one delta
- * request instead of a full export. Values are gzip'd JSON encrypted with AES-256-GCM before
- * they reach the store; the key lives in the OS keychain (via the secret store) or, without
+ * request instead of a full export. Values are in a compact columnar form, compressed
+ * (saved-form.ts), then encrypted with AES-256-GCM before they reach the store (copies saved as
+ * gzip'd JSON by earlier versions still read, and are saved in the new form at the next save); the key lives in the OS keychain (via the secret store) or, without
  * one, in a 0600 key file. The budget and the identity are bound in as associated data, so a
  * copy moved to another name or identity does not decrypt.
  * A saved copy that cannot be used (it does not decrypt, it is not the expected shape, its sync
@@ -18,23 +19,30 @@ import type { ReplicaSnapshot } from './replica.js';
 import { type Feed, feedProblem } from './replica-feed.js';
 import { type KeySource, Sealer } from './seal.js';
 import { snapshotProblem, snapshotShape } from './snapshot-check.js';
-import { gunzipJson, gzipSnapshot } from './snapshot-codec.js';
+import { gunzipJson } from './snapshot-codec.js';
+import { packValue, unpackValue } from './saved-form.js';
 
 /**
- * Copies are saved as `YMCPR2 <shape>\n` + the sealed value, the shape (snapshot-check.ts) also in
- * the associated data: one of this build's shape is not checked entity by entity again. Copies of
- * another shape, and those of older versions (`YMCPR1\n`, no shape), are.
+ * Copies are saved as `YMCPR3 <shape>\n` + the sealed columnar form (saved-form.ts), the shape
+ * (snapshot-check.ts) also in the associated data: one of this build's shape is not checked entity
+ * by entity again. Copies of another shape, and those of older versions (`YMCPR2 <shape>\n` and
+ * `YMCPR1\n`: gzip'd JSON, the latter without a shape), are. The digit is the form's version.
  */
-const SHAPED = 'YMCPR2 ';
+const COLUMNAR = 'YMCPR3 ';
+const SHAPED_JSON = 'YMCPR2 ';
 const LEGACY_MAGIC = Buffer.from('YMCPR1\n');
-const FEED_MAGIC = Buffer.from('YMCPF1\n');
+/** Feeds: `YMCPF2` the columnar form, `YMCPF1` (earlier versions) JSON. */
+const FEED_MAGIC = Buffer.from('YMCPF2\n');
+const JSON_FEED_MAGIC = Buffer.from('YMCPF1\n');
 
-/** The shape a saved value's header names, if it has the current layout. */
-function shapeOf(bytes: Uint8Array): string | undefined {
+/** The layout a saved value's header names: its form and shape (none: the oldest layout). */
+function layoutOf(bytes: Uint8Array): { prefix: string; shape: string } | undefined {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64)).toString('latin1');
-  const m = /^YMCPR2 ([0-9a-f]{16})\n/.exec(head);
-  return m?.[1];
+  const m = /^(YMCPR[23] )([0-9a-f]{16})\n/.exec(head);
+  return m ? { prefix: m[1]!, shape: m[2]! } : undefined;
 }
+
+const startsWith = (bytes: Uint8Array, magic: Buffer) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(0, magic.length).equals(magic);
 
 export type { KeySource } from './seal.js';
 
@@ -80,11 +88,19 @@ export function secretKey(get: () => Promise<string | null>, set: (value: string
 
 /** What loading a saved copy gave: the copy, nothing saved, or a copy that was discarded (and why). */
 export type Loaded =
-  { snapshot: ReplicaSnapshot; /** Checked entity by entity (not of this build's shape). */ checked: boolean } | { snapshot?: undefined; discarded?: string };
+  | {
+      snapshot: ReplicaSnapshot;
+      /** Checked entity by entity (not of this build's shape). */
+      checked: boolean;
+      /** Read from the columnar form, whose equal strings are one string each already (string-pool.ts). */
+      shared: boolean;
+    }
+  | { snapshot?: undefined; discarded?: string };
 
 export class ReplicaFiles {
   private readonly sealers = new Map<string, Sealer>();
   private readonly feedSealer: Sealer;
+  private readonly jsonFeedSealer: Sealer;
 
   constructor(
     private readonly store: StateStore,
@@ -93,6 +109,7 @@ export class ReplicaFiles {
     private readonly now: () => number = Date.now,
   ) {
     this.feedSealer = new Sealer(keys, FEED_MAGIC);
+    this.jsonFeedSealer = new Sealer(keys, JSON_FEED_MAGIC);
   }
 
   private aad(identity: string, budgetId: string): string {
@@ -103,20 +120,21 @@ export class ReplicaFiles {
     return `${this.aad(identity, budgetId)}/feed/${snapshotShape()}`;
   }
 
-  /** The sealer of copies of a shape (undefined: the older layout without one). */
-  private sealer(shape: string | undefined): Sealer {
-    const key = shape ?? '';
+  /** The sealer of copies of a layout (undefined: the oldest, without a shape). */
+  private sealer(layout: { prefix: string; shape: string } | undefined): Sealer {
+    const key = layout ? `${layout.prefix}${layout.shape}` : '';
     let sealer = this.sealers.get(key);
-    if (!sealer) this.sealers.set(key, (sealer = new Sealer(this.keys, shape ? Buffer.from(`${SHAPED}${shape}\n`) : LEGACY_MAGIC)));
+    if (!sealer) this.sealers.set(key, (sealer = new Sealer(this.keys, layout ? Buffer.from(`${key}\n`) : LEGACY_MAGIC)));
     return sealer;
   }
 
   async save(identity: string, snapshot: ReplicaSnapshot): Promise<void> {
-    // Compressed and sealed as the JSON is made, so the text never exists whole (tens of MB at
-    // 100,000 transactions); the store takes the value whole.
+    // Compressed before it is sealed: ciphertext does not compress. The columnar form of a
+    // 100,000-transaction budget is a few MB, where its JSON was tens.
     const shape = snapshotShape();
     const aad = `${this.aad(identity, snapshot.summary.id)}/${shape}`;
-    await this.store.set(replicaKey(identity, snapshot.summary.id), await this.sealer(shape).sealStream(gzipSnapshot(snapshot), aad));
+    const sealed = await this.sealer({ prefix: COLUMNAR, shape }).seal(await packValue(snapshot), aad);
+    await this.store.set(replicaKey(identity, snapshot.summary.id), sealed);
   }
 
   /** The saved copy; a copy that cannot be used is removed and reported as discarded. */
@@ -129,16 +147,17 @@ export class ReplicaFiles {
     const secret = await this.keys.key();
     let problem: string;
     try {
-      const shape = shapeOf(bytes);
-      const plain = this.sealer(shape).openSync(secret, bytes, shape ? `${this.aad(identity, budgetId)}/${shape}` : this.aad(identity, budgetId));
-      const data = await gunzipJson(plain);
+      const layout = layoutOf(bytes);
+      const shape = layout?.shape;
+      const plain = this.sealer(layout).openSync(secret, bytes, shape ? `${this.aad(identity, budgetId)}/${shape}` : this.aad(identity, budgetId));
+      const data = layout?.prefix === COLUMNAR ? await unpackValue(plain) : await gunzipJson(plain);
       const now = this.now();
       const checked = shape !== snapshotShape();
       const wrong = snapshotProblem(data, budgetId, now, !checked);
       if (wrong === null) {
         const snapshot = data as ReplicaSnapshot;
         snapshot.syncedAt = Math.min(snapshot.syncedAt, now); // within the tolerated clock difference
-        return { snapshot, checked };
+        return { snapshot, checked, shared: layout?.prefix === COLUMNAR };
       }
       problem = wrong;
     } catch (e) {
@@ -158,7 +177,11 @@ export class ReplicaFiles {
     if (bytes === undefined) return undefined;
     try {
       // Sealed with this build's shape (as copies are): a feed of another build does not open, and is no feed.
-      const data: unknown = JSON.parse(this.feedSealer.openSync(await this.keys.key(), bytes, this.feedAad(identity, budgetId)).toString('utf8'));
+      const key = await this.keys.key();
+      const aad = this.feedAad(identity, budgetId);
+      const data: unknown = startsWith(bytes, JSON_FEED_MAGIC)
+        ? JSON.parse(this.jsonFeedSealer.openSync(key, bytes, aad).toString('utf8'))
+        : await unpackValue(this.feedSealer.openSync(key, bytes, aad));
       return feedProblem(data, budgetId) === null ? (data as Feed) : undefined;
     } catch (e) {
       if (e instanceof KeyUnavailableError) throw e;
@@ -167,7 +190,7 @@ export class ReplicaFiles {
   }
 
   async saveFeed(identity: string, budgetId: string, feed: Feed): Promise<void> {
-    const sealed = await this.feedSealer.seal(Buffer.from(JSON.stringify(feed)), this.feedAad(identity, budgetId));
+    const sealed = await this.feedSealer.seal(await packValue(feed), this.feedAad(identity, budgetId));
     await this.store.set(replicaFeedKey(identity, budgetId), sealed);
   }
 

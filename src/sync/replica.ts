@@ -130,7 +130,7 @@ export class BudgetReplica {
    * it): what it holds is merged, but the knowledge stays and the next read syncs first, since
    * whatever changed in between is not in it (entities first seen in write answers are kept too).
    */
-  applyExport(budget: E.BudgetDetail, knowledge: number, at: number, opts: { gap?: boolean } = {}): void {
+  applyExport(budget: E.BudgetDetail, knowledge: number, at: number, opts: { gap?: boolean; shared?: boolean } = {}): void {
     if (!opts.gap) for (const { map, id } of this.provisional.splice(0)) map.delete(id);
     this.summary = {
       ...summaryOf(budget),
@@ -146,7 +146,7 @@ export class BudgetReplica {
       if (m.deleted) this.months.delete(m.month);
       else this.months.set(m.month, m);
     }
-    this.applyTransactions(budget.transactions, budget.subtransactions);
+    this.applyTransactions(budget.transactions, budget.subtransactions, opts.shared);
     merge(this.scheduled, budget.scheduled_transactions, this.gone);
     for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
     mergeLines(this.scheduledLines, budget.scheduled_subtransactions, (x) => x.scheduled_transaction_id);
@@ -174,9 +174,12 @@ export class BudgetReplica {
     return value;
   }
 
-  private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined) {
-    this.strings.share(transactions ?? [], TRANSACTION_SHARED);
-    this.strings.share(lines ?? [], LINE_SHARED);
+  /** `shared`: the rows' equal strings are one string each already (a copy read from its columnar form). */
+  private applyTransactions(transactions: readonly E.TransactionSummaryBase[] | undefined, lines: readonly E.SubTransactionBase[] | undefined, shared = false) {
+    if (!shared) {
+      this.strings.share(transactions ?? [], TRANSACTION_SHARED);
+      this.strings.share(lines ?? [], LINE_SHARED);
+    }
     merge(this.transactions, transactions, this.gone);
     for (const t of transactions ?? []) if (t.deleted) this.lines.delete(t.id);
     mergeLines(this.lines, lines, (x) => x.transaction_id);
@@ -290,9 +293,10 @@ export class BudgetReplica {
     };
   }
 
-  static fromSnapshot(s: ReplicaSnapshot): BudgetReplica {
+  /** `shared`: the snapshot's equal strings are one string each already (read from the columnar form): not shared again. */
+  static fromSnapshot(s: ReplicaSnapshot, shared = false): BudgetReplica {
     const r = new BudgetReplica(s.summary);
-    r.applyExport({ id: s.summary.id, name: s.summary.name, ...s } as unknown as E.BudgetDetail, s.knowledge, s.syncedAt);
+    r.applyExport({ id: s.summary.id, name: s.summary.name, ...s } as unknown as E.BudgetDetail, s.knowledge, s.syncedAt, { shared });
     r.summary = s.summary;
     r.restored = true;
     return r;

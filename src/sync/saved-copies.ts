@@ -76,7 +76,7 @@ export class SavedCopies {
       return undefined;
     }
     try {
-      return BudgetReplica.fromSnapshot(loaded.snapshot);
+      return BudgetReplica.fromSnapshot(loaded.snapshot, loaded.shared);
     } catch (e) {
       // Of this build's shape, so not checked entity by entity, and not a copy a replica can hold.
       await this.drop(id, (e as Error).message);

@@ -61,6 +61,13 @@ function listenAlertsOf(hosted: HostedRouting | undefined, state: ServerState | 
 
 /** Idle keep-alive sockets are closed after this; clients reconnect. */
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * Hosted, behind a load balancer: longer than the balancer keeps an idle connection to an
+ * instance (60 s for most; Node's own agent 5 s), so the balancer always closes first. With both
+ * at 5 s, a request sent on a connection just as the instance closed it was lost, and the
+ * balancer could only fail it (ECONNRESET on a reused socket: a POST is not retried).
+ */
+export const HOSTED_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function serveHttp(state: ServerState | undefined, opts: HttpServeOptions = {}): Promise<HttpServer> {
   const settings = httpSettings(state, opts);
@@ -110,7 +117,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
     {
       requestTimeout: requestTimeoutMs,
       headersTimeout: headersTimeoutMs,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      keepAliveTimeout: hosted ? HOSTED_KEEP_ALIVE_TIMEOUT_MS : KEEP_ALIVE_TIMEOUT_MS,
       // How often node checks the two timeouts above (default 30 s, which would let a slow
       // client hold on far past them).
       connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),

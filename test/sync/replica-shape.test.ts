@@ -14,7 +14,7 @@ import { replicaKey } from '../../src/storage/keys.js';
 import { ReplicaFiles } from '../../src/sync/persist.js';
 import type { ReplicaSnapshot } from '../../src/sync/replica.js';
 import { snapshotShape } from '../../src/sync/snapshot-check.js';
-import { openReplica, sealReplica, shapeOfReplica } from '../storage/replica-seal.js';
+import { isColumnarReplica, openReplica, sealReplica, shapeOfReplica } from '../storage/replica-seal.js';
 import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
 
 const IDENTITY = 'shape-test';
@@ -51,6 +51,17 @@ it('the fingerprint is stable, and is in the header of what this build saves', a
   await files.save(IDENTITY, snapshot);
   expect(shapeOfReplica(file)).toBe(snapshotShape());
   expect(openReplica(file, keyFile(), IDENTITY, snapshot.summary.id)).toEqual(JSON.parse(JSON.stringify(snapshot)));
+});
+
+it("a copy the previous version saved (gzip'd JSON of this build's shape) is read as it is, and saved again in the columnar form", async () => {
+  sealReplica(file, keyFile(), IDENTITY, snapshot.summary.id, snapshot, snapshotShape());
+  expect(isColumnarReplica(file)).toBe(false);
+  const loaded = await load();
+  expect(loaded.snapshot).toEqual(JSON.parse(JSON.stringify(snapshot)));
+  expect(loaded.snapshot && loaded.checked).toBe(false);
+  await files.save(IDENTITY, loaded.snapshot!);
+  expect(isColumnarReplica(file)).toBe(true);
+  expect(JSON.stringify(openReplica(file, keyFile(), IDENTITY, snapshot.summary.id))).toBe(JSON.stringify(snapshot));
 });
 
 it("a copy of this build's shape is read without the entity check", async () => {
