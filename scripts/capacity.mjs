@@ -30,9 +30,9 @@ export const INPUTS = {
     source: '`npm run bench -- events` (bench/events-watch.ts)',
   },
   redisBytesPerUser: {
-    value: 132_000,
-    unit: 'bytes of Redis per user (copies of the demo budgets, ~1,500 transactions)',
-    source: '`npm run bench -- hosted` (Redis memory per user)',
+    value: 59_900,
+    unit: 'bytes of Redis per user, every key (copies of the demo budgets, ~1,500 transactions, columnar and brotli; 132,000 before)',
+    source: '`npm run bench -- hosted` (Redis memory per user, all keys, 100 x 20)',
   },
   replicaBytesPerActiveUser: {
     value: 1.94e6,
