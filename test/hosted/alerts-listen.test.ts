@@ -2,8 +2,9 @@
 /**
  * Issue 44 item 6 in hosted mode: the alerts resource over 2026-07-28 `subscriptions/listen`.
  * Two instances share one redis-server. Alice's client holds a listen stream on instance 0 naming
- * her budget's alerts URI. An occurrence recorded by instance 1 (a call there syncs the budget)
- * reaches her stream on instance 0 as notifications/resources/updated, read from the shared log.
+ * her budget's alerts URI, while instance 1 watches the budget (an events/stream open there holds
+ * its lease): an occurrence instance 1 records reaches her stream on instance 0 as
+ * notifications/resources/updated, read from the shared log.
  * Then, with no call at all, the stream alone has her budget watched: an overspending purchase made
  * through the sandbox's API (as in YNAB) reaches her from instance 0's interval watcher. Bob, listening on
  * the same instance and naming Alice's URI, hears nothing: a user's updates are that user's alone.
@@ -14,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
@@ -128,30 +130,34 @@ afterAll(async () => {
 describe('the alerts resource over subscriptions/listen, hosted', () => {
   it("watches the budget while the stream is open, hears another instance's occurrence, and tells no other user", async () => {
     const uri = `ynab://budgets/${budgetId}/alerts`;
+    // First instance 1 watches the budget (an events/stream open there): its watcher holds the
+    // budget's lease, renewed each tick, so instance 0's watcher cannot sync it meanwhile.
+    const there = new Client({ name: 'Alice on instance 1', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await there.connect(new StreamableHTTPClientTransport(new URL(`${d.instances[1]!.url}/mcp`), { authProvider: alice.provider }));
+    const streamEnds = new AbortController();
+    void there
+      .request({ method: 'events/stream', params: { name: 'category.overspent', arguments: { budget_id: budgetId } } } as never, z.any(), {
+        signal: streamEnds.signal,
+        timeout: 600_000,
+      })
+      .catch(() => 'ended');
+    await until(async () => (await metric(1, 'ynab_mcp_watch_lag_seconds_count')) >= 1, 30_000);
     const aliceListens = await listenOn(0, alice, [uri]);
     const bobListens = await listenOn(0, bob, [uri]);
     const taken = new Set<string>();
     try {
-      // The stream has instance 0's watcher sync the budget at once (no copy there yet), then once an interval.
-      await until(async () => (await metric(0, 'ynab_mcp_watch_lag_seconds_count')) >= 1, 30_000);
-
-      // Recorded by instance 1: an insight there syncs the budget's copy at once (max-staleness 1 s), well
-      // before instance 0's watcher is due again; the update reaches the stream on instance 0.
+      // Recorded by instance 1's watcher; heard on instance 0, from the log in Redis.
       const before = [await metric(0, OVERSPENT), await metric(1, OVERSPENT)];
       await overspendOne(taken);
-      const there = new Client({ name: 'Alice on instance 1', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-      await there.connect(new StreamableHTTPClientTransport(new URL(`${d.instances[1]!.url}/mcp`), { authProvider: alice.provider }));
-      try {
-        ok(await there.callTool({ name: 'needs_attention', arguments: { budget_id: budgetId, kind: 'overspent' } }));
-      } finally {
-        await there.close();
-      }
-      expect(await aliceListens.until(1, 30_000)).toBe(true);
+      expect(await aliceListens.until(1, 40_000)).toBe(true);
       expect(aliceListens.heard).toEqual([uri]);
       expect(await metric(1, OVERSPENT)).toBe(before[1]! + 1);
       expect(await metric(0, OVERSPENT)).toBe(before[0]);
 
-      // Nothing but the stream watches the budget now: only instance 0's interval watcher can notice this.
+      // Instance 1 stops watching (its stream ends, its lease lapses): now nothing but the listen
+      // stream watches the budget, and only instance 0's interval watcher can notice this.
+      streamEnds.abort();
+      await there.close();
       await overspendOne(taken);
       expect(await aliceListens.until(2, 60_000)).toBe(true);
       expect(aliceListens.heard).toEqual([uri, uri]);

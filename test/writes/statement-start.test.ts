@@ -127,7 +127,7 @@ describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
       // Its rows are from 2022, before the budget starts: asked for, so that they are previewed as new.
       const preview = ok(await h.call('import_statement', { account_id: NAME, path: SCHWAB, include_before_start: true }));
       const shown = (line: number) => preview.rows.find((r: any) => r.line === line);
-      expect(shown(atm.line)).toMatchObject({ status: 'new', amount_milliunits: atm.amount });
+      expect(shown(atm.line)).toMatchObject({ status: 'new', amount: atm.amount });
       expect(shown(atm.line).category).toBeUndefined();
       expect(shown(atm.line).suggestion).toEqual({
         category: null,
@@ -150,7 +150,7 @@ describe.each(CASES)('import_statement (seed %s on %s)', (seed, date) => {
     const accounts = (await get('/accounts')).accounts;
     const wallet = accounts.find((a: any) => a.type === 'cash' && a.on_budget && !a.closed && !a.deleted && a.id !== account);
     const row = ok(await h.call('import_statement', { account_id: NAME, content: ofx })).rows[0];
-    expect(row).toMatchObject({ status: 'new', amount_milliunits: amount });
+    expect(row).toMatchObject({ status: 'new', amount: amount });
     expect(row.category).toBeUndefined();
     expect(row.suggestion).toEqual({
       category: null,
