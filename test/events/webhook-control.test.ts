@@ -61,8 +61,14 @@ describe('webhook control', () => {
       await subscribe(ep.client, rx.url, newSecret, 'review.queue_grew');
       expect(rx.controls('verification')).toHaveLength(1);
       const category = await overspend();
-      await poll(ep.client, 'review.queue_grew', null);
       const mine = () => rx.events().filter((e) => e.headers['x-mcp-subscription-id'] === sub.id);
+      // A poll syncs the copy and runs detection. One that joins a sync already under way (the
+      // subscriptions' own first delivery pass) may still read the copy from before the purchase:
+      // asked again, as a client would, until the occurrence is delivered.
+      for (let i = 0; i < 40 && !mine().length; i++) {
+        await poll(ep.client, 'review.queue_grew', null);
+        await new Promise((r) => setTimeout(r, 250));
+      }
       await rx.until(() => mine().length >= 1);
       const [delivery] = mine();
       expect(JSON.parse(delivery!.body).data.category_id).toBe(category);
