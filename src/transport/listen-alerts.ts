@@ -36,14 +36,16 @@ export interface ListenAlertsDeps {
   log: (line: string) => void;
 }
 
-/** Per user with an open listen stream naming alerts: the streams open, and the way to stop hearing. */
+/** Per user's stack with an open listen stream naming alerts: the streams open, and the way to stop hearing. */
 interface Hearing {
   streams: number;
   stop: () => void;
 }
 
 export class ListenAlerts {
-  private readonly hearing = new Map<string, Hearing>();
+  // Keyed by the stack, not the user: a user signed in again gets a new state (and stack), whose
+  // occurrences their new streams must hear while an old stream may still be open on the old one.
+  private readonly hearing = new Map<object, Hearing>();
 
   constructor(private readonly deps: ListenAlertsDeps) {}
 
@@ -77,10 +79,10 @@ export class ListenAlerts {
     const publish = this.deps.publish;
     let hearing: Hearing | undefined;
     if (publish) {
-      hearing = this.hearing.get(user);
+      hearing = this.hearing.get(stack);
       if (!hearing) {
         hearing = { streams: 0, stop: stack.events.onHeard((budgetId) => publish(user, alertsUri(budgetId))) };
-        this.hearing.set(user, hearing);
+        this.hearing.set(stack, hearing);
       }
       hearing.streams++;
     }
@@ -91,7 +93,7 @@ export class ListenAlerts {
       unwatch.forEach((u) => u());
       if (hearing && --hearing.streams === 0) {
         hearing.stop();
-        this.hearing.delete(user);
+        this.hearing.delete(stack);
       }
     };
   }
