@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { ok } from '../helpers/mcp.js';
+import { metricSum, overspendOne, sandboxApi, until } from '../helpers/watched-budget.js';
 
 let d: Deployment;
 let alice: SignedIn;
@@ -32,51 +33,13 @@ const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 const OVERSPENT = 'ynab_mcp_events_detected_total{type="category.overspent"}';
 
 /** The value of one metric (its lines summed) in an instance's /metrics. */
-async function metric(instance: number, name: string): Promise<number> {
-  const text = await (await fetch(`${d.instances[instance]!.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith(name))
-    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
-}
-
-async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${d.sandbox.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${aliceUser.accessToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: any }).data;
-}
-
-/** Overspends a category not overspent yet, from the API's own figures. */
-async function overspendOne(taken: Set<string>): Promise<void> {
-  const month = (await api('GET', `/budgets/${budgetId}/months/current`)).month;
-  const groups = (await api('GET', `/budgets/${budgetId}/categories`)).category_groups as any[];
-  const internal = new Set(groups.filter((g) => /Internal Master|Credit Card Payments/.test(g.name)).flatMap((g) => g.categories.map((c: any) => c.id)));
-  const category = (month.categories as any[]).find((c) => !c.deleted && !c.hidden && !internal.has(c.id) && c.balance >= 0 && !taken.has(c.id))!;
-  const accounts = (await api('GET', `/budgets/${budgetId}/accounts`)).accounts as any[];
-  const checking = accounts.find((a) => a.type === 'checking' && !a.closed && !a.deleted && a.on_budget);
-  await api('POST', `/budgets/${budgetId}/transactions`, {
-    transaction: {
-      account_id: checking.id,
-      category_id: category.id,
-      amount: -(category.balance + 3_000),
-      date: new Date().toISOString().slice(0, 10),
-      approved: true,
-    },
-  });
-  taken.add(category.id);
-}
+const metric = async (instance: number, name: string) => (await metricSum(d.instances[instance]!.url, METRICS_TOKEN, (l) => l.startsWith(name))).value;
+const overspend = (taken: Set<string>) =>
+  overspendOne(
+    sandboxApi(d.sandbox.baseUrl, () => aliceUser.accessToken),
+    budgetId,
+    taken,
+  );
 
 /** A client connected to one instance, not through the proxy, listening for updates of `uris`. */
 async function listenOn(instance: number, who: SignedIn, uris: string[]) {
@@ -148,7 +111,7 @@ describe('the alerts resource over subscriptions/listen, hosted', () => {
     try {
       // Recorded by instance 1's watcher; heard on instance 0, from the log in Redis.
       const before = [await metric(0, OVERSPENT), await metric(1, OVERSPENT)];
-      await overspendOne(taken);
+      await overspend(taken);
       expect(await aliceListens.until(1, 40_000)).toBe(true);
       expect(aliceListens.heard).toEqual([uri]);
       expect(await metric(1, OVERSPENT)).toBe(before[1]! + 1);
@@ -158,7 +121,7 @@ describe('the alerts resource over subscriptions/listen, hosted', () => {
       // stream watches the budget, and only instance 0's interval watcher can notice this.
       streamEnds.abort();
       await there.close();
-      await overspendOne(taken);
+      await overspend(taken);
       expect(await aliceListens.until(2, 60_000)).toBe(true);
       expect(aliceListens.heard).toEqual([uri, uri]);
       expect(await metric(0, OVERSPENT)).toBe(before[0]! + 1);

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { ok } from '../helpers/mcp.js';
+import { metricSum, overspendOne, sandboxApi, until } from '../helpers/watched-budget.js';
 
 interface Delivery {
   id: string;
@@ -64,14 +65,7 @@ let dir: string;
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 
 /** The value of one metric line (summed over the lines that match) in an instance's /metrics. */
-async function metric(url: string, pattern: RegExp): Promise<{ value: number; text: string }> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  const value = text
-    .split('\n')
-    .filter((l) => pattern.test(l))
-    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
-  return { value, text };
-}
+const metric = (url: string, pattern: RegExp) => metricSum(url, METRICS_TOKEN, (l) => pattern.test(l));
 
 /** Webhook deliveries recorded, summed over the instances running now. */
 async function deliveredNow(): Promise<number> {
@@ -80,40 +74,13 @@ async function deliveredNow(): Promise<number> {
   return values.reduce((a, b) => a + b, 0);
 }
 
-async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting for the delivery to be recorded');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Calls the sandbox's API as the user (what they do in YNAB). */
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${d.sandbox.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: any }).data;
-}
-
-/** Overspends a category not overspent yet, from the API's own figures; returns its id. */
-async function overspendOne(taken: Set<string>): Promise<string> {
-  const month = (await api('GET', `/budgets/${budgetId}/months/current`)).month;
-  const groups = (await api('GET', `/budgets/${budgetId}/categories`)).category_groups as any[];
-  const internal = new Set(groups.filter((g) => /Internal Master|Credit Card Payments/.test(g.name)).flatMap((g) => g.categories.map((c: any) => c.id)));
-  const category = (month.categories as any[]).find((c) => !c.deleted && !c.hidden && !internal.has(c.id) && c.balance >= 0 && !taken.has(c.id))!;
-  const accounts = (await api('GET', `/budgets/${budgetId}/accounts`)).accounts as any[];
-  const checking = accounts.find((a) => a.type === 'checking' && !a.closed && !a.deleted && a.on_budget);
-  const date = new Date().toISOString().slice(0, 10);
-  await api('POST', `/budgets/${budgetId}/transactions`, {
-    transaction: { account_id: checking.id, category_id: category.id, amount: -(category.balance + 3_000), date, approved: true, cleared: 'cleared' },
-  });
-  taken.add(category.id);
-  return category.id;
-}
+const recorded = (check: () => Promise<boolean>) => until(check, 30_000, 'timed out waiting for the delivery to be recorded', 100);
+const overspend = (taken: Set<string>) =>
+  overspendOne(
+    sandboxApi(d.sandbox.baseUrl, () => user.accessToken),
+    budgetId,
+    taken,
+  );
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-watch-'));
@@ -156,17 +123,17 @@ describe('two hosted instances watching one budget', () => {
       // a delivery once its position has moved past it), not between a POST and its record, where
       // a crash leaves the same webhook-id to be sent again (receivers deduplicate on it).
       let base = await deliveredNow();
-      overspent.push(await overspendOne(taken));
+      overspent.push(await overspend(taken));
       await rx.until(1);
-      await until(async () => (await deliveredNow()) >= base + 1, 30_000);
+      await recorded(async () => (await deliveredNow()) >= base + 1);
       await d.kill(0);
       base = await deliveredNow();
-      overspent.push(await overspendOne(taken));
+      overspent.push(await overspend(taken));
       await rx.until(2);
-      await until(async () => (await deliveredNow()) >= base + 1, 30_000);
+      await recorded(async () => (await deliveredNow()) >= base + 1);
       await d.start(0);
       await d.kill(1);
-      overspent.push(await overspendOne(taken));
+      overspent.push(await overspend(taken));
       await rx.until(3);
       // One more interval and a bit: anything sent twice would have arrived by now.
       await new Promise((r) => setTimeout(r, 4_000));
