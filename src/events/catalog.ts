@@ -82,6 +82,13 @@ const PAYLOADS: Record<EventName, z.ZodObject> = {
   'digest.weekly': z.object({
     ...base,
     week: z.string().describe('ISO week, e.g. 2026-W48'),
+    since: z.string().describe("The first day of the digest's spending week (the 7 days before the digest's day)"),
+    until: z.string().describe('Its last day'),
+    spending: money('Spending in those 7 days (outflows to categories less refunds; transfers and income left out)'),
+    spending_week_before: money('Spending in the 7 days before those'),
+    spending_usual: money('The usual week: the median of the 8 weeks before'),
+    usual_weeks: z.number().int(),
+    queue_size: z.number().int().describe('Transactions waiting for review'),
     open: z.record(z.string(), z.number().int()).describe('Open alerts by type'),
   }),
 };
@@ -95,7 +102,8 @@ const DESCRIPTIONS: Record<EventName, string> = {
   'price.increased': 'A recurring charge rose 5% or more above its usual amount.',
   'target.due_underfunded': "A category's target is short this month.",
   'account.reconcile_due': 'An account in use was not reconciled for 30 days or more.',
-  'digest.weekly': "Once a week, at the day and hour set with the alerts tool (the user's time zone, default Monday 08:00 UTC): the open alerts by type.",
+  'digest.weekly':
+    "Once a week, at the day and hour set with the alerts tool (the user's time zone, default Monday 08:00 UTC): the week's spending against the week before and the usual week, the review queue, and the open alerts by type.",
 };
 
 export interface EventDescriptor {

@@ -7,7 +7,8 @@
  * again (log.ts); one that clears and comes back later fires again, under its new period.
  */
 import { DEFAULT_DIGEST, type DigestTime } from './digest-time.js';
-import { addDays, currentMonth } from '../api/dates.js';
+import { digestDue, digestSpending } from './digest.js';
+import { currentMonth } from '../api/dates.js';
 import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
 import { project } from '../insights/core/schedule.js';
 import type { BudgetView } from '../insights/core/view.js';
@@ -81,39 +82,11 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
     });
   }
 
-  const week = digestWeek(now, digest);
-  if (week) {
+  const due = digestDue(now, digest);
+  if (due) {
     const open: Record<string, number> = {};
     for (const c of out) open[c.name] = (open[c.name] ?? 0) + 1;
-    add('digest.weekly', budget, week, { week, open });
+    add('digest.weekly', budget, due.week, { week: due.week, ...digestSpending(view, due), queue_size: queue, open });
   }
   return out;
-}
-
-/** The ISO week whose digest is due at `now` (its day and hour reached in the time zone), else undefined. */
-export function digestWeek(now: Date, digest: DigestTime): string | undefined {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: digest.timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    hourCycle: 'h23',
-  })
-    .formatToParts(now)
-    .reduce<Record<string, string>>((m, p) => ((m[p.type] = p.value), m), {});
-  const local = `${parts.year}-${parts.month}-${parts.day}`;
-  const weekday = ((new Date(`${local}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
-  const hour = Number(parts.hour);
-  if (weekday < digest.day || (weekday === digest.day && hour < digest.hour)) return undefined;
-  return isoWeek(local);
-}
-
-/** The ISO 8601 week of a date, as `YYYY-Www`. */
-export function isoWeek(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const thursday = addDays(date, 4 - (((d.getUTCDay() + 6) % 7) + 1));
-  const year = thursday.slice(0, 4);
-  const week = Math.floor((Date.parse(`${thursday}T00:00:00Z`) - Date.parse(`${year}-01-01T00:00:00Z`)) / (7 * 86_400_000)) + 1;
-  return `${year}-W${String(week).padStart(2, '0')}`;
 }
