@@ -30,10 +30,16 @@ export function lasting(): { dir: string; key: Buffer; remove(): void } {
   return { dir, key: randomBytes(32), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** `serve` over the sandbox, every read synced first (max staleness 0), and a modern client connected. */
-export async function endpoint(sb: TestSandbox, keep: { dir: string; key: Buffer }, stack: Partial<StackOptions> = {}, token?: string): Promise<Endpoint> {
+/** `serve` over the sandbox (with these command-line flags), every read synced first (max staleness 0), and a modern client connected. */
+export async function endpoint(
+  sb: TestSandbox,
+  keep: { dir: string; key: Buffer },
+  stack: Partial<StackOptions> = {},
+  token?: string,
+  flags: Parameters<typeof mcpConfig>[0] = {},
+): Promise<Endpoint> {
   const state = new ServerState(
-    mcpConfig({}, {}),
+    mcpConfig(flags, {}),
     async () => ({ credentials: { token: async () => sb.accessToken }, info: { source: 'sandbox', kind: 'personal' }, baseUrl: sb.baseUrl }),
     { stateDir: keep.dir, persist: false, maxStalenessMs: 0, keySource: { key: async () => keep.key }, ...stack },
   );

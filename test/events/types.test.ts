@@ -2,11 +2,12 @@
  * The event types against the sandbox's raw data: what is open at first (the alerts tool's first
  * answer) is what the API's own figures say for reconciling and targets, and a bill scheduled
  * beyond what its account holds fires bill.uncovered and forecast.below_zero exactly once each,
- * with the figures the API gives.
+ * with the figures the API gives; each clears when its cause goes and fires once more when it
+ * comes back (a target funded then unfunded, the bill made small then big again).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { budgetFacts, endpoint, lasting, poll, type Endpoint } from './helpers.js';
+import { assign, budgetFacts, endpoint, lasting, poll, type Endpoint } from './helpers.js';
 import { request } from './helpers.js';
 
 let sb: TestSandbox;
@@ -48,6 +49,16 @@ describe('event types from the budget', () => {
     const targets = await poll(ep.client, 'target.due_underfunded', `${epoch}.0`);
     expect(targets.events.map((e) => e.data.category_id).sort()).toEqual(underfunded);
     for (const e of targets.events) expect(e.data.amount).toBe(short.find((c) => c.id === e.data.category_id)!.goal_under_funded);
+
+    // One target funded clears; assigned as before, it is short again and fires once more.
+    const one = short[0]!;
+    await assign(sb, facts.id, one.id, one.budgeted + one.goal_under_funded);
+    const funded = await poll(ep.client, 'target.due_underfunded', targets.cursor);
+    expect(funded.events).toEqual([]);
+    await assign(sb, facts.id, one.id, one.budgeted);
+    const again = await poll(ep.client, 'target.due_underfunded', funded.cursor);
+    expect(again.events.map((e) => [e.data.category_id, e.data.amount])).toEqual([[one.id, one.goal_under_funded]]);
+    expect(again.events[0]!.eventId).not.toBe(targets.events.find((e) => e.data.category_id === one.id)!.eventId);
   });
 
   it('a bill its account cannot cover fires bill.uncovered and forecast.below_zero once each', async () => {
@@ -77,6 +88,21 @@ describe('event types from the budget', () => {
     // Once: nothing more while it holds.
     expect((await poll(ep.client, 'bill.uncovered', fired.cursor)).events).toEqual([]);
     expect((await poll(ep.client, 'forecast.below_zero', low.cursor)).events).toEqual([]);
+    // The bill turns out small: both clear. Then it is the big bill again: each fires once more.
+    const path = `/budgets/${facts.id}/scheduled_transactions/${scheduled.id}`;
+    expect((await sb.call('PUT', path, { scheduled_transaction: { account_id: facts.checking.id, date: day(3), amount: -1_000 } })).status).toBe(200);
+    const billsClear = await poll(ep.client, 'bill.uncovered', fired.cursor);
+    const lowsClear = await poll(ep.client, 'forecast.below_zero', low.cursor);
+    expect(billsClear.events).toEqual([]);
+    expect(lowsClear.events.filter((e) => e.data.account_id === facts.checking.id)).toEqual([]);
+    expect((await sb.call('PUT', path, { scheduled_transaction: { account_id: facts.checking.id, date: day(3), amount: -(balance + 250_000) } })).status).toBe(
+      200,
+    );
+    const billAgain = (await poll(ep.client, 'bill.uncovered', billsClear.cursor)).events.filter((e) => e.data.scheduled_transaction_id === scheduled.id);
+    expect(billAgain).toHaveLength(1);
+    expect(billAgain[0]!.eventId).not.toBe(mine[0]!.eventId);
+    const lowAgain = (await poll(ep.client, 'forecast.below_zero', lowsClear.cursor)).events.filter((e) => e.data.account_id === facts.checking.id);
+    expect(lowAgain).toHaveLength(1);
     // The types list still answers while this is open.
     expect((await request(ep.client, 'events/list')).events).toHaveLength(9);
   });
