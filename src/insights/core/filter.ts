@@ -51,15 +51,16 @@ export const FILTER_ARGS = {
 /**
  * The same filter in a tool that takes it "as search_transactions takes it" (approve and
  * recategorize), where search_transactions gives the count it needs: what search_transactions
- * says of its arguments is not said again, but for what every argument says wherever it is (a
- * date's form, an amount's unit, "Uncategorized"), as test/mcp/arguments-described.test.ts holds.
+ * says of its arguments is said shorter (every argument is described, for a host offering these
+ * tools without search_transactions), and what every argument says wherever it is (a date's form,
+ * an amount's unit, "Uncategorized") is kept, as test/mcp/arguments-described.test.ts holds.
  */
 export const FILTER_ARGS_AS_SEARCH = {
   ...FILTER_ARGS,
-  query: QUERY,
+  query: QUERY.describe('Text in names and memos.'),
   min_amount: SIZE.describe('In currency units.'),
   max_amount: SIZE.describe('In currency units.'),
-  include_off_budget: OFF_BUDGET,
+  include_off_budget: OFF_BUDGET.describe('Tracking accounts too.'),
 };
 
 /** A filter, as FILTER_ARGS parses it (names already turned into ids). */
