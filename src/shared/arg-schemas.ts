@@ -25,9 +25,19 @@ export const NameOrId = guardedString(500);
 /** budget_id, as every budget tool takes it (the server's instructions say what it takes, once). */
 export const BUDGET_ARG = NameOrId.optional();
 
+/**
+ * A page size: at least 1, checked with the same message as a `minimum` keyword would give but not
+ * advertised (no host asks for an empty page, and 23 tools would pay for saying so); the maximum is.
+ */
+export const PAGE_SIZE = (max: number) =>
+  z
+    .int()
+    .max(max)
+    .refine((v) => v >= 1, { message: 'must be at least 1' });
+
 /** limit and cursor, as every paged tool takes them (the server's instructions say where a cursor comes from). */
 export const PAGING = {
-  limit: z.int().min(1).max(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!),
+  limit: PAGE_SIZE(MAX_LIMIT).optional().describe(FIELD_DOCS.limit!),
   cursor: guardedString(200).optional(),
 };
 

@@ -9,22 +9,26 @@
 export const FIELD_DOCS: Record<string, string> = {
   payee_id: 'A transfer payee makes a transfer.',
   month: 'YYYY-MM-01 or "current".',
-  since_date: 'From this date (YYYY-MM-DD); default a year ago.',
-  until_date: 'Up to this date (YYYY-MM-DD).',
+  since_date: 'YYYY-MM-DD; default a year ago.',
+  until_date: 'YYYY-MM-DD.',
   include_accounts: "Also list each budget's accounts.",
   date: 'YYYY-MM-DD.',
   payee_name: 'If no payee_id (made if new).',
-  memo: 'null clears it.',
-  note: 'null clears it.',
   import_id: 'Unique per account; a repeat is a duplicate.',
-  subtransactions: 'Split lines summing to amount (then no category_id); amounts in currency units or milliunits.',
+  subtransactions: 'Split lines summing to amount (then no category_id), in currency units or milliunits.',
   id: 'Transaction id (or give import_id).',
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
-  goal_needs_whole_amount: 'NEED targets: true = set aside the whole target each period; false = refill up to it.',
+  goal_needs_whole_amount: 'NEED targets: true = the whole target each period; false = refill up to it.',
   goal_frequency: 'Repeat the target (needs goal_target, not goal_target_date).',
-  type: 'Only uncategorized or only unapproved ones.',
+  type: 'Only uncategorized or unapproved ones.',
   limit: 'Default 50; fewer if over the size cap.',
   include_all: 'Also hidden and all-zero categories.',
+};
+
+/** Said only where a field is changed, not where it is created (nothing to clear there). */
+export const UPDATE_DOCS: Record<string, string> = {
+  memo: 'null clears it.',
+  note: 'null clears it.',
 };
 
 /** What each money field means; the argument pair is `<field>` (decimal units) or `<field>_milliunits`. */

@@ -97,7 +97,7 @@ export const CATEGORIES_OPERATIONS = [
     tool: {
       name: 'update_category',
       title: 'Update category',
-      description: 'Use to rename, move or annotate a category, or set its target (goal_target null removes it).',
+      description: 'Use to rename, move or annotate a category, or set its target.',
     },
   },
   {

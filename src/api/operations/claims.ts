@@ -5,6 +5,7 @@
  * client and holds every answer to its claims. Claims are not part of tools/list: the words are
  * already in the description, and every byte of a definition is paid for in every conversation.
  */
+import { MONEY_NOTE } from './shared.js';
 
 /** One thing a description says of the answer. */
 export interface Claim {
@@ -77,8 +78,8 @@ export function moneyFormatted(answer: Row): string | undefined {
   return bare.length ? `${bare.length} figures without their formatted text, e.g. ${bare.slice(0, 3).join(', ')}` : undefined;
 }
 
-/** "Money in milliunits, also formatted." (shared.ts: MONEY_NOTE), shown by a call with `args`. */
-export const moneyClaim = (args?: Record<string, unknown>): Claim => ({ says: 'Money in milliunits, also formatted.', args, check: moneyFormatted });
+/** "In milliunits, also formatted." (shared.ts: MONEY_NOTE), shown by a call with `args`. */
+export const moneyClaim = (args?: Record<string, unknown>): Claim => ({ says: MONEY_NOTE, args, check: moneyFormatted });
 
 /** "split lines as their own rows": no row is a whole split (category "Split"), and some row is a line. */
 export const splitLinesClaim = (args: Record<string, unknown>): Claim => ({

@@ -91,7 +91,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transactions',
       title: 'Update several transactions',
-      description: 'Use to change several transactions at once, each by id or import_id.',
+      description: 'Use to change several transactions at once.',
     },
   },
   {

@@ -17,11 +17,12 @@ const FLAGS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'none'] as 
 
 /** Dates, and whether tracking accounts count: shared by every insight that takes a window. */
 export const WINDOW_ARGS = {
-  since_date: IsoDate.optional().describe('From this date (YYYY-MM-DD).'),
-  until_date: IsoDate.optional().describe('Up to this date (YYYY-MM-DD; default today).'),
+  since_date: IsoDate.optional().describe('YYYY-MM-DD.'),
+  until_date: IsoDate.optional().describe('YYYY-MM-DD; default today.'),
 };
 
-export const OFF_BUDGET_ARG = { include_off_budget: z.boolean().optional().describe('Tracking accounts too.') };
+const OFF_BUDGET = z.boolean().optional();
+export const OFF_BUDGET_ARG = { include_off_budget: OFF_BUDGET.describe('Tracking accounts too.') };
 
 /** Which account, category or payee: the filters spending_summary shares with search. */
 export const SCOPE_ARGS = {
@@ -31,10 +32,13 @@ export const SCOPE_ARGS = {
   payee_id: NameOrId.optional(),
 };
 
+const QUERY = z.string().min(1).max(200).optional();
+const SIZE = z.number().min(0).optional();
+
 export const FILTER_ARGS = {
-  query: z.string().min(1).max(200).optional().describe('Text in payee, memo, category or account name (case and accents ignored).'),
-  min_amount: z.number().min(0).optional().describe('At least this size, in currency units.'),
-  max_amount: z.number().min(0).optional().describe('At most this size, in currency units.'),
+  query: QUERY.describe('Text in payee, memo, category or account name (case and accents ignored).'),
+  min_amount: SIZE.describe('At least this size, in currency units.'),
+  max_amount: SIZE.describe('At most this size, in currency units.'),
   direction: z.enum(['outflow', 'inflow']).optional(),
   ...WINDOW_ARGS,
   ...SCOPE_ARGS,
@@ -42,6 +46,21 @@ export const FILTER_ARGS = {
   approved: z.boolean().optional(),
   flag_color: z.enum(FLAGS).optional(),
   ...OFF_BUDGET_ARG,
+};
+
+/**
+ * The same filter in a tool that takes it "as search_transactions takes it" (approve and
+ * recategorize), where search_transactions gives the count it needs: what search_transactions
+ * says of its arguments is said shorter (every argument is described, for a host offering these
+ * tools without search_transactions), and what every argument says wherever it is (a date's form,
+ * an amount's unit, "Uncategorized") is kept, as test/mcp/arguments-described.test.ts holds.
+ */
+export const FILTER_ARGS_AS_SEARCH = {
+  ...FILTER_ARGS,
+  query: QUERY.describe('Text in names and memos.'),
+  min_amount: SIZE.describe('In currency units.'),
+  max_amount: SIZE.describe('In currency units.'),
+  include_off_budget: OFF_BUDGET.describe('Tracking accounts too.'),
 };
 
 /** A filter, as FILTER_ARGS parses it (names already turned into ids). */

@@ -14,7 +14,7 @@ import { namedKindOf } from '../names.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
 import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING } from '../../shared/arg-schemas.js';
 import { moneyArg } from '../../shared/money-args.js';
-import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS } from '../../shared/field-docs.js';
+import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS, UPDATE_DOCS } from '../../shared/field-docs.js';
 
 type Def = { type?: string; innerType?: z.ZodType; element?: z.ZodType };
 const def = (s: z.ZodType) => (s as unknown as { def: Def }).def;
@@ -63,8 +63,9 @@ function argumentSchema(key: string, field: z.ZodType, optional: boolean, nullab
 /**
  * Flattens a body object schema into tool argument fields, remembering how to convert back.
  * `nested` (split lines): fields carry no description, the parent's says what each means.
+ * `creating`: a create's fields, where what null clears is not said.
  */
-function flatten(schema: z.ZodObject, forceOptional: boolean, nested = false): { shape: Record<string, z.ZodType>; plan: ObjectPlan } {
+function flatten(schema: z.ZodObject, forceOptional: boolean, creating: boolean, nested = false): { shape: Record<string, z.ZodType>; plan: ObjectPlan } {
   const shape: Record<string, z.ZodType> = {};
   const plan: ObjectPlan = { fields: [] };
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
@@ -76,14 +77,14 @@ function flatten(schema: z.ZodObject, forceOptional: boolean, nested = false): {
     }
     const element = def(inner).type === 'array' ? def(inner).element! : undefined;
     if (element && def(unwrap(element).inner).type === 'object') {
-      const sub = flatten(unwrap(element).inner as z.ZodObject, false, true);
+      const sub = flatten(unwrap(element).inner as z.ZodObject, false, creating, true);
       const lines = z.array(z.strictObject(sub.shape)).optional();
       shape[key] = FIELD_DOCS[key] ? lines.describe(FIELD_DOCS[key]) : lines;
       plan.fields.push({ kind: 'lines', key, item: sub.plan });
       continue;
     }
     const arg = argumentSchema(key, field, optional, nullable);
-    const doc = nested || key === 'type' ? undefined : FIELD_DOCS[key];
+    const doc = nested || key === 'type' ? undefined : (FIELD_DOCS[key] ?? (creating ? undefined : UPDATE_DOCS[key]));
     const described = doc ? arg.describe(doc) : arg;
     shape[key] = forceOptional && !optional ? described.optional() : described;
     plan.fields.push({ kind: 'plain', key });
@@ -115,7 +116,9 @@ const UUID_ARG = z
 function pathParam(name: string): z.ZodType {
   const doc = FIELD_DOCS[name];
   if (name === 'month') return MONTH_ARG.describe(doc!);
-  if (namedKindOf(name)) return NameOrId.describe(doc!);
+  // A named thing's id (account, category, payee): what it takes is in the instructions; FIELD_DOCS
+  // describe it as a transaction's field (payee_id: a transfer payee makes a transfer), not as a path.
+  if (namedKindOf(name)) return NameOrId;
   // Transaction ids are not always UUIDs in the API; other ids are. Their names say what they are.
   if (name === 'transaction_id') return guardedString(100);
   return UUID_ARG;
@@ -183,9 +186,10 @@ function bodyArgs(op: Operation): BodyShape | undefined {
   const wrapper = op.body as z.ZodObject;
   const members = wrapper.shape as Record<string, z.ZodType>;
   const how = op.bodyArgs;
+  const creating = op.method === 'POST';
   if (how?.kind === 'list') {
     const item = unwrap(def(unwrap(members[how.member]!).inner).element!).inner as z.ZodObject;
-    const { shape, plan } = flatten(item, false);
+    const { shape, plan } = flatten(item, false, creating);
     return {
       shape: { [how.member]: z.array(z.strictObject(shape)).min(1).max(100).describe(how.doc) },
       toBody: (args, digits) => ({
@@ -198,7 +202,7 @@ function bodyArgs(op: Operation): BodyShape | undefined {
   }
   const member = op.bodyMembers[0]!;
   const inner = unwrap(members[member]!).inner as z.ZodObject;
-  const { shape, plan } = flatten(inner, how?.kind === 'partial');
+  const { shape, plan } = flatten(inner, how?.kind === 'partial', creating);
   return { shape, toBody: (args, digits) => ({ [member]: toBody(plan, args, '', digits) }) };
 }
 

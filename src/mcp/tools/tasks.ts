@@ -67,8 +67,8 @@ export const TASKS: readonly TaskSpec[] = [
       },
     ],
     title: 'Transfer between accounts',
-    description:
-      'Use to move money between two accounts: makes both sides of the transfer once. A category is needed only from a budget to a tracking account.',
+    // That a category is needed only from a budget to a tracking account is said by category_id.
+    description: 'Use to move money between two accounts: makes both sides of the transfer once.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['create'],
@@ -102,7 +102,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'approve_transactions',
     title: 'Approve transactions',
-    description: 'Use to approve transactions by id, or all matching a search_transactions filter with expected_count; categories and payees also set those.',
+    description: 'Use to approve transactions by id or by filter; categories and payees also set those.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],
@@ -113,7 +113,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'recategorize_transactions',
     title: 'Recategorize transactions',
-    description: 'Use to set the category of transactions by id, or of all matching a search_transactions filter with expected_count.',
+    description: 'Use to set the category of transactions by id or by filter.',
     toolset: 'transactions',
     access: 'write',
     kinds: ['update', 'bulk', 'count'],
@@ -158,7 +158,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'apply_rules',
     title: 'Apply rules',
-    description: 'Use to apply the rules to transactions already there (an account, dates, or all), as one change that undo_change reverts.',
+    description: 'Use to apply the rules to transactions already there (an account, dates, or all), as one change.',
     toolset: 'rules',
     access: 'write',
     kinds: ['rules'],
@@ -170,7 +170,7 @@ export const TASKS: readonly TaskSpec[] = [
     name: 'merge_payees',
     title: 'Merge payees',
     description:
-      "Use to merge a payee into another: moves all its transactions and scheduled ones, as one change. The emptied payee stays (the API can't delete payees).",
+      "Use to merge a payee into another: moves its transactions and scheduled ones as one change; the emptied payee stays (the API can't delete payees).",
     toolset: 'payees',
     access: 'write',
     kinds: ['merge'],

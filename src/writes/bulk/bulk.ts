@@ -11,7 +11,7 @@
  */
 import * as z from 'zod';
 import type * as E from '../../api/schemas/entities.js';
-import { FILTER_ARGS, matchingTransactions, type FilterArgs } from '../../insights/core/filter.js';
+import { FILTER_ARGS_AS_SEARCH, matchingTransactions, type FilterArgs } from '../../insights/core/filter.js';
 import { guardedString, NameOrId } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { approvalQueue, byCategory } from '../pipeline/after-state.js';
@@ -28,7 +28,7 @@ export const MAX_SELECTED = 1000;
 
 const SELECTION = {
   transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as search_transactions takes it.'),
-  ...FILTER_ARGS,
+  ...FILTER_ARGS_AS_SEARCH,
   expected_count: z.int().min(0).optional().describe("Needed with a filter: search_transactions' count for it (split lines count)."),
 };
 

@@ -10,7 +10,7 @@
  * Names of payees, accounts and categories inside them become ids like any tool's (../mcp/names.ts).
  */
 import * as z from 'zod';
-import { guardedString } from '../../shared/arg-schemas.js';
+import { guardedString, PAGE_SIZE } from '../../shared/arg-schemas.js';
 import { taskRead, taskWrite } from '../pipeline/task.js';
 
 const RULE_ID = guardedString(20);
@@ -56,7 +56,7 @@ export const SET_RULE = taskWrite({ input: SET_INPUT, plan: async (ctx, a) => (a
 const DELETE_INPUT = { id: RULE_ID };
 export const DELETE_RULE = taskWrite({ input: DELETE_INPUT, plan: async (ctx, a) => (await import('./rule-run.js')).planDeleteRule(ctx, a) });
 
-const SUGGEST_INPUT = { limit: z.int().min(1).max(50).optional() };
+const SUGGEST_INPUT = { limit: PAGE_SIZE(50).optional() };
 export const SUGGEST_RULES = taskRead({
   input: SUGGEST_INPUT,
   read: async (ctx, a) => (await import('../../insights/review/suggest-rules.js')).suggestRules(ctx.replica, await ctx.rules.list(ctx.budgetId), a.limit),

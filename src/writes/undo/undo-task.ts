@@ -5,7 +5,7 @@
  * it is recorded (pipeline.ts). The list reads the journal.
  */
 import * as z from 'zod';
-import { guardedString } from '../../shared/arg-schemas.js';
+import { guardedString, PAGE_SIZE } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { describeEntity, type EntityChange } from '../pipeline/entities.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
@@ -107,7 +107,7 @@ const RESTORED_CHARS = 5000;
 
 export const UNDO_CHANGE = taskWrite({ input: UNDO_INPUT, plan: planUndo });
 
-const RECENT_INPUT = { limit: z.int().min(1).max(MAX_CHANGES).optional().describe('Default 20.') };
+const RECENT_INPUT = { limit: PAGE_SIZE(MAX_CHANGES).optional().describe('Default 20.') };
 
 async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof RECENT_INPUT>>): Promise<Record<string, unknown>> {
   const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
