@@ -22,7 +22,7 @@ const NOT_MONEY = new RegExp(
       'position|open|fully_funded|overspent_categories|unapproved_left|unapproved_uncategorized|moved_transactions|moved_scheduled|queue_grew',
       'overspent|due_underfunded|payment_short|reconcile_due|increased',
       // time and positions
-      'age_seconds|age_of_money|line|day|days|[a-z_]*_days|months|[a-z_]*_months|months_saved|digest_day|digest_hour',
+      'age_seconds|age_of_money|line|day|days|[a-z_]*_days|[a-z_]*_weeks|months|[a-z_]*_months|months_saved|digest_day|digest_hour',
       // shares and rates
       '[a-z_]*_pct|[a-z_]*_percent|percent[a-z_]*|[a-z_]*_percentage|rate|[a-z_]*_rate|confidence',
     ].join('|') +

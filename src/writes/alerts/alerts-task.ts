@@ -6,6 +6,7 @@
  * settings are the user's, not the budget's, so nothing here is a write to YNAB.
  */
 import * as z from 'zod';
+import { EVENT_MONEY_FIELDS } from '../../shared/event-money.js';
 import { taskRead } from '../pipeline/task.js';
 
 /**
@@ -38,14 +39,14 @@ export const ALERTS = taskRead({
 });
 
 /**
- * An alert's amount beside its text in the budget's currency: the occurrence keeps milliunits (its
+ * An alert's money beside its text in the budget's currency: the occurrence keeps milliunits (its
  * webhooks' payload), the answer a model quotes from gives both (issue 43).
  */
 function quotable(money: (m: number) => string, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
     out[k] = v;
-    if (k === 'amount' && typeof v === 'number' && row.amount_formatted === undefined) out.amount_formatted = money(v);
+    if (EVENT_MONEY_FIELDS.includes(k) && typeof v === 'number' && row[`${k}_formatted`] === undefined) out[`${k}_formatted`] = money(v);
   }
   return out;
 }
