@@ -101,6 +101,8 @@ export interface Stack {
   /** The interval watcher of the budgets someone listens to (src/events/watcher.ts). */
   watcher: BudgetWatcher;
   ledger(token: string): QuotaLedger;
+  /** Once the detection of every sync so far, and the webhook deliveries it started, have ended. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -178,9 +180,16 @@ export function createStack(opts: StackOptions): Stack {
     onCatchUp: opts.onReplicaCatchUp,
     // Every sync, interactive or the watcher's, feeds the events' detection (src/events).
     // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
-    onSynced: (r) =>
-      void events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`))),
+    onSynced: (r) => {
+      const scan = events
+        .scan(r)
+        .then(() => undefined)
+        .catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`)));
+      scans.add(scan);
+      void scan.finally(() => scans.delete(scan));
+    },
   });
+  const scans = new Set<Promise<void>>();
   const events: EventsService = new EventsService({
     store,
     sealer: new Sealer(keys, EVENTS_MAGIC),
@@ -211,6 +220,10 @@ export function createStack(opts: StackOptions): Stack {
     webhooks,
     watcher: watch.watcher,
     ledger,
+    async settled() {
+      while (scans.size) await Promise.allSettled([...scans]);
+      await webhooks.settled();
+    },
     async close() {
       // The watcher first: a tick under way ends, and its leases are let go, before the store closes.
       await watch.stop();
