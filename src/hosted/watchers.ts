@@ -25,8 +25,8 @@ import { subsFingerprint, WatchSchedule } from './watch-schedule.js';
 
 const WEBHOOKS = /^events\/([^/]+)\/webhooks\/([^/]+)\.sub$/;
 
-/** Watch jobs one instance runs at once: a job mostly waits for YNAB and Redis. */
-export const WATCH_JOBS = 4;
+/** Watch jobs one instance runs at once: a job mostly waits for YNAB and Redis (at 4, 1,000 watched budgets on three instances waited a tick more: bench/RESULTS.md). */
+export const WATCH_JOBS = 16;
 
 interface Due {
   identity: string;
