@@ -21,8 +21,14 @@ export interface WatchSettings {
   holder?: string;
   onLag?: (seconds: number) => void;
   onSkip?: (reason: 'share') => void;
-  /** No loop: the watcher ticks only when told (tests, benches). */
+  /** No loop: the watcher ticks only when told (tests, benches, hosted mode's watch jobs). */
   manual?: boolean;
+  /**
+   * Whether budgets with webhook subscriptions are watched (default true). Hosted mode's
+   * interactive states say false: the instance's watch jobs (src/hosted/watchers.ts) sync those,
+   * and a user's interactive state watches only what its own clients listen to.
+   */
+  webhooks?: boolean;
 }
 
 export interface WatchLoop {

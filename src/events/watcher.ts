@@ -9,8 +9,11 @@
  *  - its requests are counted in the token's ledger and held to their share of the hour
  *    (src/quota/watch-share.ts): once the share is used up, the budget waits for the next interval
  *    (`share` in the status and the metrics), and interactive calls keep the rest of the hour;
- *  - one instance (or process) at a time watches a budget, under its lease (watcher-lease.ts).
- * The loop (watcher-loop.ts) ticks a few times per interval; a tick syncs only what is due.
+ *  - one instance (or process) at a time watches a budget, under its lease (watcher-lease.ts),
+ *    and a budget is due an interval after its last sync as the lease's record in the store keeps
+ *    it (or this process's copy, when newer): a new holder never syncs it again early.
+ * The loop (watcher-loop.ts) ticks a few times per interval; a tick syncs only what is due. Hosted
+ * mode's watch jobs (src/hosted/watchers.ts) run one pass, then `nextDue` says when to come back.
  */
 import type { WatchRoom } from '../quota/watch-share.js';
 import type { WatchLease } from './watcher-lease.js';
@@ -22,6 +25,8 @@ export interface WatcherOptions {
   intervalMs: number;
   /** A budget due within this long is synced now rather than a tick late (half a tick): one sync per interval on average. */
   earlyMs?: number;
+  /** How soon a budget another holds, or one that waits for the share or failed, is looked at again (default: a tick, twice earlyMs). */
+  retryMs?: number;
   /** The budgets someone listens to (ids). */
   watched: () => Promise<string[]>;
   lease: WatchLease;
@@ -53,6 +58,8 @@ export interface WatchStatus {
 export class BudgetWatcher {
   private readonly now: () => number;
   private readonly held = new Set<string>();
+  /** When each budget of the last pass is next due (epoch ms). */
+  private due = new Map<string, number>();
   private last: Record<string, WatchOutcome> = {};
   private lastTickAt: number | null = null;
   private skipped = 0;
@@ -74,26 +81,45 @@ export class BudgetWatcher {
   private async pass(): Promise<void> {
     const budgets = await this.opts.watched().catch(() => [] as string[]);
     const last: Record<string, WatchOutcome> = {};
+    const due = new Map<string, number>();
     for (const id of budgets) {
       if (this.closed) return;
-      last[id] = await this.watch(id).catch((e: unknown) => {
+      last[id] = await this.watch(id, due).catch((e: unknown) => {
         this.opts.log?.(`events: the watcher could not sync a budget: ${(e as Error).message}`);
         return 'failed' as const;
       });
+      if (!due.has(id)) due.set(id, this.now() + this.retryMs);
     }
+    this.due = due;
     for (const id of [...this.held].filter((b) => !budgets.includes(b))) await this.letGo(id);
     this.last = last;
     this.lastTickAt = this.now();
   }
 
-  private async watch(id: string): Promise<WatchOutcome> {
-    if (!(await this.opts.lease.take(id))) {
+  private get retryMs(): number {
+    return this.opts.retryMs ?? 2 * (this.opts.earlyMs ?? 0);
+  }
+
+  /** The last sync as the store's lease record or this process's copy knows it, whichever is later. */
+  private lastSync(id: string, stored: number | undefined): number {
+    return Math.max(stored ?? -Infinity, this.opts.syncedAt(id) ?? -Infinity);
+  }
+
+  /** `dueAt` is told when the budget is next due, once that is known. */
+  private async watch(id: string, dueAt: Map<string, number>): Promise<WatchOutcome> {
+    const lease = await this.opts.lease.take(id);
+    if (!lease.taken) {
       this.held.delete(id);
+      // Its holder syncs it; looked at again once due, or a tick from now if that holder is gone by then.
+      dueAt.set(id, Math.max(this.now() + this.retryMs, (lease.synced ?? -Infinity) + this.opts.intervalMs));
       return 'elsewhere';
     }
     this.held.add(id);
-    const due = (this.opts.syncedAt(id) ?? -Infinity) + this.opts.intervalMs;
-    if (due > this.now() + (this.opts.earlyMs ?? 0)) return 'fresh';
+    const due = this.lastSync(id, lease.synced) + this.opts.intervalMs;
+    if (due > this.now() + (this.opts.earlyMs ?? 0)) {
+      dueAt.set(id, due);
+      return 'fresh';
+    }
     this.lastRoom = await this.opts.room();
     if (this.lastRoom.used >= this.lastRoom.cap) {
       this.skipped += 1;
@@ -105,8 +131,16 @@ export class BudgetWatcher {
     const synced = this.opts.syncedAt(id);
     // A copy the sync did not move (refused, or no request possible) is not a watcher sync.
     if (synced === undefined || synced + this.opts.intervalMs <= started) return 'failed';
+    // Kept in the store at once: whoever holds the budget next knows it was synced.
+    await this.opts.lease.take(id, synced);
+    dueAt.set(id, synced + this.opts.intervalMs);
     if (Number.isFinite(due)) this.opts.onLag?.(Math.max(0, started - due) / 1000);
     return 'synced';
+  }
+
+  /** When the earliest budget of the last pass is next due (epoch ms); undefined when it watched none. */
+  nextDue(): number | undefined {
+    return this.due.size ? Math.min(...this.due.values()) : undefined;
   }
 
   private async letGo(id: string): Promise<void> {

@@ -94,7 +94,21 @@ export class Webhooks {
     readonly opts: WebhookOptions = {},
     private readonly now: () => number = Date.now,
   ) {
-    events.onFired((budgetId) => void this.deliverBudget(budgetId));
+    events.onFired((budgetId) => void this.track(this.deliverBudget(budgetId)));
+  }
+
+  /** Deliveries started by what fired, until they end (settled()). */
+  private readonly pending = new Set<Promise<void>>();
+
+  private track(p: Promise<void>): void {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+  }
+
+  /** Once every delivery started so far has ended, retries included (hosted watch jobs close their state then). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+    await Promise.allSettled([...this.chains.values()]);
   }
 
   private async key(id: string): Promise<string> {

@@ -26,7 +26,7 @@ import { watching } from './observe.js';
 import type { HostedOptions, ObservabilityOptions } from './options.js';
 import { hostedLog, type HostedLog } from './request-log.js';
 import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedAuth } from './resource-server.js';
-import { HostedUsers } from './users.js';
+import { HostedUsers, maxUsersHeld } from './users.js';
 import { readiness } from './readiness.js';
 import { YnabGrants } from './ynab-grants.js';
 import { SharedReplicaCache } from '../sync/replica-cache.js';
@@ -84,6 +84,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
     // Many users, one machine: no tool reads a file of this machine by path, whatever was configured.
     const held = new HostedUsers({
+      maxHeld: maxUsersHeld(),
       store,
       replicas,
       opts,

@@ -6,6 +6,9 @@
  * rebuilt from the store, so an evicted user (or an instance that restarts) costs a reload, not
  * data; a request is served by whichever instance gets it.
  *
+ * Watching is not this LRU's business: a user with webhook subscriptions is watched by watch jobs
+ * (src/hosted/watchers.ts) with short-lived states of their own (watchState).
+ *
  * A new sign-in of the same user (another grant, perhaps read-only now) replaces the state this
  * instance holds for them: the grant's sign-in time is compared on every request.
  */
@@ -23,9 +26,31 @@ import type { SharedReplicaCache } from '../sync/replica-cache.js';
 import { sharedAnswers } from './answer-cache.js';
 import type { YnabGrants } from './ynab-grants.js';
 import type { WatchFlags } from '../shared/watch.js';
+import type { WatchSettings } from '../events/watcher-loop.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
+
+/**
+ * The users an instance holds (YNAB_MCP_MAX_USERS_HELD, default 200). Watching does not count
+ * against it: watch jobs use states of their own (watchState). Anything but a whole number from 2
+ * to 100,000 is refused, naming the variable.
+ */
+export function maxUsersHeld(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.YNAB_MCP_MAX_USERS_HELD;
+  if (raw === undefined || raw === '') return MAX_USERS_HELD;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 2 || n > 100_000) {
+    throw new Error(
+      `YNAB_MCP_MAX_USERS_HELD=${JSON.stringify(raw)} is not a whole number from 2 to 100000 (the users an instance holds in memory; default ${MAX_USERS_HELD})`,
+    );
+  }
+  return n;
+}
+
+/** How long an evicted state stays open for the calls it serves: an HTTP call's deadline. */
+const RETIRE_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 
 export const HOSTED_SIGN_IN_AGAIN =
   'The YNAB sign-in behind this connection has expired or was revoked. Reconnect the YNAB connector in your assistant to sign in again.';
@@ -62,17 +87,49 @@ export class HostedUsers {
   constructor(private readonly deps: HostedUsersOptions) {
     this.held = new LRUCache<string, Held>({
       max: deps.maxHeld ?? MAX_USERS_HELD,
-      // Evicted or replaced states only wait for saves under way; their copies are in the store already.
-      dispose: (h, _identity, reason) => {
-        if (reason === 'evict' || reason === 'set') void h.state.close().catch(() => undefined);
+      dispose: (h, identity, reason) => {
+        if (reason === 'evict' || reason === 'set') this.retire(identity, h);
       },
     });
+  }
+
+  /**
+   * Evicted or replaced states close a call's deadline later (RETIRE_MS), not at once: a call
+   * still running on one (its user's other calls, with more users than the LRU holds) is
+   * answered, and a user who comes back meanwhile gets the same state again. Their copies are in
+   * the store already; closing only waits for saves under way.
+   */
+  private readonly retiring = new Map<string, { held: Held; timer: NodeJS.Timeout }>();
+
+  private retire(identity: string, h: Held): void {
+    const before = this.retiring.get(identity);
+    if (before && before.held !== h) this.closeRetired(identity);
+    const timer = setTimeout(() => this.closeRetired(identity), RETIRE_MS).unref();
+    this.retiring.set(identity, { held: h, timer });
+  }
+
+  private closeRetired(identity: string): void {
+    const r = this.retiring.get(identity);
+    if (!r) return;
+    clearTimeout(r.timer);
+    this.retiring.delete(identity);
+    void r.held.state.close().catch(() => undefined);
+  }
+
+  /** A retiring state of the same sign-in, back in the LRU. */
+  private revive(identity: string, signedInAt: string): Held | undefined {
+    const r = this.retiring.get(identity);
+    if (!r || r.held.signedInAt !== signedInAt) return undefined;
+    clearTimeout(r.timer);
+    this.retiring.delete(identity);
+    this.held.set(identity, r.held);
+    return r.held;
   }
 
   /** The state of the user an authenticated request is for. */
   stateFor(auth: HostedAuth): ServerState {
     const signedInAt = auth.grant.signed_in_at ?? '';
-    const known = this.held.get(auth.identity);
+    const known = this.held.get(auth.identity) ?? this.revive(auth.identity, signedInAt);
     if (known && known.signedInAt === signedInAt) return known.state;
     const state = this.create(auth.identity, auth.grant.token_scope);
     this.held.set(auth.identity, { state, signedInAt });
@@ -80,12 +137,14 @@ export class HostedUsers {
   }
 
   /**
-   * The state of a user known only by identity (the interval watcher's, for a user with webhook
-   * subscriptions and no connection now): undefined when they have no YNAB grant any more.
+   * A state of the user's own for one watch job (src/hosted/watchers.ts), held by the job and not
+   * by the LRU above, so no interactive call can evict it mid-sync; its watcher has no loop (the
+   * job runs one pass) and watches their webhook subscriptions. The job closes it. Undefined when
+   * the user has no YNAB grant any more.
    */
-  async stateOfIdentity(identity: string): Promise<ServerState | undefined> {
+  async watchState(identity: string): Promise<ServerState | undefined> {
     const grant = await this.deps.grants.read(identity);
-    return grant ? this.stateFor({ identity, grant }) : undefined;
+    return grant ? this.create(identity, grant.token_scope, { manual: true, webhooks: true }) : undefined;
   }
 
   /** Told, with the user's identity, when a user's server became read-only. */
@@ -98,8 +157,16 @@ export class HostedUsers {
     return this.held.size;
   }
 
-  /** `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered write tools. */
-  private create(identity: string, scope: 'full' | 'read-only' | undefined): ServerState {
+  /**
+   * `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered
+   * write tools. `watching`: how its watcher runs; an interactive state's watches only what its own
+   * clients listen to (the watch jobs watch webhook subscriptions).
+   */
+  private create(
+    identity: string,
+    scope: 'full' | 'read-only' | undefined,
+    watching: Pick<WatchSettings, 'manual' | 'webhooks'> = { webhooks: false },
+  ): ServerState {
     const { store, opts, grants, log } = this.deps;
     const connect = async (): Promise<Connection> => {
       const provider = await oauthProvider({
@@ -148,7 +215,7 @@ export class HostedUsers {
         onReplicaCatchUp: this.deps.watch?.onReplicaCatchUp,
         onDetected: this.deps.watch?.onDetected,
         onWebhookDelivery: this.deps.watch?.onWebhookDelivery,
-        watch: { ...this.deps.watcher, onLag: this.deps.watch?.onWatchLag, onSkip: this.deps.watch?.onWatchSkip },
+        watch: { ...this.deps.watcher, ...watching, onLag: this.deps.watch?.onWatchLag, onSkip: this.deps.watch?.onWatchSkip },
       },
       scope,
       // The user's default budget, the same whichever instance serves a request.
@@ -161,7 +228,9 @@ export class HostedUsers {
   }
 
   async close(): Promise<void> {
-    const states = [...this.held.values()].map((h) => h.state);
+    const states = [...this.held.values(), ...[...this.retiring.values()].map((r) => r.held)].map((h) => h.state);
+    for (const r of this.retiring.values()) clearTimeout(r.timer);
+    this.retiring.clear();
     this.held.clear();
     await Promise.all(states.map((s) => s.close().catch(() => undefined)));
   }

@@ -41,7 +41,8 @@ export function watcherOf(d: WatcherDeps): { watcher: BudgetWatcher; stop(): Pro
     intervalMs,
     earlyMs: tickOf(intervalMs) / 2,
     watched: async () => {
-      const hooked = (await d.webhooks.all().catch(() => [])).filter((s) => s.status.active).map((s) => s.budgetId);
+      const subs = settings.webhooks === false ? [] : await d.webhooks.all().catch(() => []);
+      const hooked = subs.filter((s) => s.status.active).map((s) => s.budgetId);
       return [...new Set([...hooked, ...d.events.watchedHere()])];
     },
     lease: new WatchLease(d.store, d.identity, settings.holder ?? HOLDER, leaseOf(intervalMs)),

@@ -101,6 +101,8 @@ export interface Stack {
   /** The interval watcher of the budgets someone listens to (src/events/watcher.ts). */
   watcher: BudgetWatcher;
   ledger(token: string): QuotaLedger;
+  /** Once the detection of every sync so far, and the webhook deliveries it started, have ended. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,20 @@ export function defaultKeySource(stateDir: string, configDir: string, warn: (lin
   return { key: async () => (await (chosen ??= choose())).key() };
 }
 
+/** Work started and not awaited (each sync's detection), for settled() to wait for. */
+function pending(): { track(p: Promise<unknown>): void; settled(): Promise<void> } {
+  const underWay = new Set<Promise<unknown>>();
+  return {
+    track(p) {
+      underWay.add(p);
+      void p.finally(() => underWay.delete(p)).catch(() => undefined);
+    },
+    async settled() {
+      while (underWay.size) await Promise.allSettled([...underWay]);
+    },
+  };
+}
+
 export function createStack(opts: StackOptions): Stack {
   const state = opts.stateDir ?? defaultStateDir();
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -131,6 +147,7 @@ export function createStack(opts: StackOptions): Stack {
   const gate = new ClosingGate();
   const store = gate.store(opts.store ?? new FileStateStore(state, { warn: log }));
   const ledgers = new Map<string, QuotaLedger>();
+  const scans = pending();
   const ledger = (token: string): QuotaLedger => {
     const key = tokenKey(token);
     let l = ledgers.get(key);
@@ -179,7 +196,7 @@ export function createStack(opts: StackOptions): Stack {
     // Every sync, interactive or the watcher's, feeds the events' detection (src/events).
     // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
     onSynced: (r) =>
-      void events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`))),
+      scans.track(events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`)))),
   });
   const events: EventsService = new EventsService({
     store,
@@ -211,6 +228,7 @@ export function createStack(opts: StackOptions): Stack {
     webhooks,
     watcher: watch.watcher,
     ledger,
+    settled: () => scans.settled().then(() => webhooks.settled()),
     async close() {
       // The watcher first: a tick under way ends, and its leases are let go, before the store closes.
       await watch.stop();

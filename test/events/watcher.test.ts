@@ -5,7 +5,8 @@
  *  - a watched budget costs one delta per interval, however often the watcher ticks;
  *  - the watcher's requests stop at its share of the hour, and interactive calls still go out;
  *  - an interactive sync feeds detection and makes the watcher's next sync unnecessary;
- *  - one watcher at a time per budget (the lease), handed over when its holder stops.
+ *  - one watcher at a time per budget (the lease), handed over when its holder stops, the new
+ *    holder syncing it an interval after the last sync the lease's record keeps, not at once.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -136,12 +137,19 @@ describe('the interval watcher', () => {
     expect(a.watcher.status().last[budget]).toBe('synced');
     expect(b.watcher.status().last[budget]).toBe('elsewhere');
     expect(exportsSince(mark)).toBe(1);
-    // a stops ticking (as a crashed process): once its lease lapses, b takes the budget.
+    // a stops ticking (as a crashed process): once its lease lapses, b takes the budget, and knows
+    // from the lease's record that a synced it 1.1 s ago: not due again before the interval.
     await new Promise((r) => setTimeout(r, 1_100));
     await b.watcher.tick();
-    expect(b.watcher.status().last[budget]).toBe('synced');
+    expect(b.watcher.status().last[budget]).toBe('fresh');
+    expect(exportsSince(mark)).toBe(1);
     await a.watcher.tick();
     expect(a.watcher.status().last[budget]).toBe('elsewhere');
+    // An interval after a's sync, b syncs it.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await b.watcher.tick();
+    expect(b.watcher.status().last[budget]).toBe('synced');
+    expect(exportsSince(mark)).toBe(2);
     // A closed watcher lets its leases go: the other takes them at its next tick.
     await b.close();
     await a.watcher.tick();
