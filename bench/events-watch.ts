@@ -8,8 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -18,6 +16,7 @@ import { mcpConfig } from '../src/mcp/config.js';
 import { ServerState } from '../src/mcp/state.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
 import { serveHttp } from '../src/transport/http.js';
+import { countingReceiver } from '../test/helpers/counting-receiver.js';
 import { connect } from '../test/mcp/http-harness.js';
 import type { Reporter } from './section.js';
 import { median, percentile } from './stats.js';
@@ -78,23 +77,6 @@ async function requestsPerInterval(report: Reporter, intervalMs: number, interva
   }
 }
 
-/** A loopback receiver that answers the verification and tells each event's arrival time, by category. */
-async function receiver(): Promise<{ server: Server; url: string; arrived: Map<string, number> }> {
-  const arrived = new Map<string, number>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (body.type === 'verification') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: body.challenge }));
-      if (body.data?.category_id && !arrived.has(body.data.category_id)) arrived.set(body.data.category_id, performance.now());
-      res.writeHead(200).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrived };
-}
-
 /** From a purchase in the sandbox to its webhook at the receiver, `samples` times. */
 async function latency(report: Reporter, intervalMs: number, samples: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-watch-'));
@@ -102,7 +84,11 @@ async function latency(report: Reporter, intervalMs: number, samples: number): P
   const state = server(sb, dir, intervalMs, { n: 0 });
   const token = randomBytes(16).toString('hex');
   const http = await serveHttp(state, { port: 0, token });
-  const rx = await receiver();
+  // Each event's arrival time, by category.
+  const arrived = new Map<string, number>();
+  const rx = await countingReceiver((body) => {
+    if (body.data?.category_id && !arrived.has(body.data.category_id)) arrived.set(body.data.category_id, performance.now());
+  });
   const allowed = process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK;
   process.env.YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK = '1';
   const client = await connect(http.url, 'modern', token);
@@ -117,7 +103,7 @@ async function latency(report: Reporter, intervalMs: number, samples: number): P
     for (let i = 0; i < samples; i++) {
       const month = (await api(sb, 'GET', `/budgets/${budget}/months/current`)).month;
       const category = (month.categories as any[]).find(
-        (c) => !c.deleted && !c.hidden && c.balance > 0 && !rx.arrived.has(c.id) && c.name !== 'Inflow: Ready to Assign',
+        (c) => !c.deleted && !c.hidden && c.balance > 0 && !arrived.has(c.id) && c.name !== 'Inflow: Ready to Assign',
       );
       if (!category) break;
       // Changes land at different points of the interval, as they would.
@@ -127,8 +113,8 @@ async function latency(report: Reporter, intervalMs: number, samples: number): P
       await api(sb, 'POST', `/budgets/${budget}/transactions`, {
         transaction: { account_id: checking.id, category_id: category.id, amount: -(category.balance + 1_000), date, approved: true, cleared: 'cleared' },
       });
-      while (!rx.arrived.has(category.id) && performance.now() - started < intervalMs + 60_000) await new Promise((r) => setTimeout(r, 20));
-      if (rx.arrived.has(category.id)) times.push(rx.arrived.get(category.id)! - started);
+      while (!arrived.has(category.id) && performance.now() - started < intervalMs + 60_000) await new Promise((r) => setTimeout(r, 20));
+      if (arrived.has(category.id)) times.push(arrived.get(category.id)! - started);
     }
     const p95 = percentile(times, 95);
     report.row({
@@ -148,7 +134,7 @@ async function latency(report: Reporter, intervalMs: number, samples: number): P
     await client.close();
     await http.close();
     await state.close();
-    rx.server.close();
+    void rx.close();
     await sb.close();
     rmSync(dir, { recursive: true, force: true });
   }

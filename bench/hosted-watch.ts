@@ -26,14 +26,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { tickOf } from '../src/events/watcher-loop.js';
 // @ts-expect-error: a plain .mjs script without types
 import { INPUTS } from '../scripts/capacity.mjs';
+import { countingReceiver } from '../test/helpers/counting-receiver.js';
 import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
 import type { Reporter, Row } from './section.js';
 import { median, ms, percentile } from './stats.js';
@@ -85,23 +84,6 @@ async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, i: numb
     }),
   );
   return out;
-}
-
-/** A loopback receiver that answers the verification challenge and counts the events. */
-async function receiver(): Promise<{ server: Server; url: string; events: { n: number } }> {
-  const events = { n: 0 };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (body.type === 'verification') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: body.challenge }));
-      events.n += 1;
-      res.writeHead(200).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events };
 }
 
 /** Signs user u in, finds their first budget and checking account, subscribes a webhook to it. */
@@ -223,7 +205,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
   });
   const seen: Seen[] = [];
   d.upstream.hold = (req) => void seen.push({ at: performance.now(), url: req.url });
-  const rx = await receiver();
+  const rx = await countingReceiver();
   const clients: SignedIn[] = [];
   try {
     const setUp = performance.now() - created;
@@ -289,7 +271,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
     };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    rx.server.close();
+    void rx.close();
     await d.close();
   }
 }

@@ -14,11 +14,10 @@
  * is answered.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { countingReceiver, type CountingReceiver } from '../helpers/counting-receiver.js';
 import { ok } from '../helpers/mcp.js';
 
 const INTERVAL_S = 4;
@@ -27,30 +26,13 @@ const ACTIVE = 6;
 const HELD = 4;
 const WINDOW_INTERVALS = 5;
 
-/** A loopback receiver answering verification challenges (the subscriptions need one); events are only counted. */
-async function receiver(): Promise<{ url: string; events: { n: number }; close(): Promise<void> }> {
-  const events = { n: 0 };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (body.type === 'verification') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: body.challenge }));
-      events.n += 1;
-      res.writeHead(200).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 let d: Deployment;
-let rx: Awaited<ReturnType<typeof receiver>>;
+let rx: CountingReceiver;
 const watched: string[] = [];
 const active: { s: SignedIn; budget: string }[] = [];
 
 beforeAll(async () => {
-  rx = await receiver();
+  rx = await countingReceiver();
   d = await startDeployment({
     instances: 2,
     args: ['--watch-interval', `${INTERVAL_S}s`, '--max-staleness', '1'],
