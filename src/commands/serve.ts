@@ -38,6 +38,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            answers 503 and new requests get 503 with Retry-After meanwhile
   --replica-cache-mb N     memory for all users' budget copies together (default 512); past it the least
                            recently used are read from Redis again when next asked for
+                           (YNAB_MCP_MAX_USERS_HELD: users whose state an instance holds, default 200;
+                           watching users with webhooks does not count against it)
   --log-format text|json   one line per request on stderr, as text (default) or JSON
   --metrics-token-file PATH  serve Prometheus metrics at /metrics to "Authorization: Bearer <token in PATH>"
   --metrics-port N         serve /metrics without a token on 127.0.0.1:N only

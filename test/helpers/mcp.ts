@@ -13,6 +13,7 @@ import { ServerState } from '../../src/mcp/state.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
 import type { StackOptions } from '../../src/stack/stack.js';
 import { testSandbox, type TestSandbox } from './sandbox.js';
+import { HELD_WRITE_MAX_AGE_MS } from '../../src/writes/pipeline/reads.js';
 
 export interface McpHarness {
   sb: TestSandbox;
@@ -70,6 +71,16 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * After a change made in YNAB outside the server (through the sandbox's API, as a user in the app):
+ * waits until a held write's preview no longer plans from the copy synced before it. A preview may
+ * plan from a copy up to HELD_WRITE_MAX_AGE_MS old (a run of previews shares one sync); a person
+ * changes YNAB and asks seconds apart, a test within milliseconds.
+ */
+export function afterOutsideChange(): Promise<void> {
+  return new Promise((r) => setTimeout(r, HELD_WRITE_MAX_AGE_MS + 50));
 }
 
 /**

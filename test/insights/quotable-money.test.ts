@@ -171,6 +171,9 @@ describe('every task write reports quotable money', () => {
       const L = b.rec.name;
       await write(L, 'create_transfer', at({ from_account_id: a.id, to_account_id: a2.id, amount_milliunits: 1_230 }));
       await write(L, 'move_money', at({ from_category_id: c1.id, to_category_id: c2.id, amount_milliunits: 2_000 }));
+      // Something in Ready to Assign to fund with (on some days the demo's month has it all assigned): 50.00 of c1's.
+      const month = (await h.sb.get(`/budgets/${b.id}/months/current/categories/${c1.id}`)).body.data.category;
+      ok((await confirmed(h, 'update_month_category', at({ month: 'current', category_id: c1.id, budgeted: (month.budgeted - 50_000) / 1000 }))).result);
       await write(L, 'fund_targets', at({ option: 'underfunded' }));
       await write(L, 'approve_transactions', at({ transaction_ids: [p.unapproved.id] }));
       await write(L, 'recategorize_transactions', at({ transaction_ids: [t2.id], new_category_id: c2.id }));

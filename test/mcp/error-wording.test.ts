@@ -9,7 +9,7 @@
  *  - "Closest:" lists only plausible names, at most 3, or none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
+import { afterOutsideChange, mcpHarness, type McpHarness } from '../helpers/mcp.js';
 import { raw, shiftMonth, thisMonth, usd, type Raw } from '../insights/raw.js';
 
 let h: McpHarness;
@@ -98,6 +98,7 @@ describe("a refusal about the budget's state", () => {
     if (now.to_be_budgeted > 0) {
       const moved = await h.sb.call('PATCH', `${r.b}/months/${month}/categories/${rainy.id}`, { category: { budgeted: rainy.budgeted + now.to_be_budgeted } });
       expect(moved.status).toBe(200);
+      await afterOutsideChange();
     }
     const before = (await h.sb.get(`${r.b}/months/${month}`)).body.data.month;
     const res = await h.call('fund_targets', { budget_id: r.budget.id, option: 'underfunded' });

@@ -20,11 +20,14 @@ import type { ReplicaManager } from '../../sync/manager.js';
 
 export type ReadPurpose = 'answer' | 'direct-write' | 'held-write' | 'confirm' | 'read-back' | 'watch';
 
+/** How old a copy a held write may plan from: a run of previews in one turn shares one sync. */
+export const HELD_WRITE_MAX_AGE_MS = 1000;
+
 /** maxAgeMs: how old the copy may be (undefined: the staleness bound); dirtyOk: a copy our own writes changed since its sync will do. */
 const READS: Readonly<Record<ReadPurpose, { maxAgeMs?: number; dirtyOk: boolean }>> = {
   answer: { dirtyOk: false },
   'direct-write': { dirtyOk: true },
-  'held-write': { maxAgeMs: 1000, dirtyOk: false },
+  'held-write': { maxAgeMs: HELD_WRITE_MAX_AGE_MS, dirtyOk: false },
   confirm: { maxAgeMs: 0, dirtyOk: false },
   'read-back': { maxAgeMs: 0, dirtyOk: false },
   watch: { maxAgeMs: WATCH_MS, dirtyOk: false },
