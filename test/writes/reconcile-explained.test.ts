@@ -9,7 +9,7 @@
  * balance is YNAB's cleared balance before them, then every transaction of those days, less and
  * plus what each case says.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
 import { formatMilliunits } from '../../src/api/money.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
@@ -68,6 +68,45 @@ const plainOutflow = (days: any[], not: Set<string> = new Set()) =>
       days.filter((x) => x.payee_name === t.payee_name).length === 1,
   );
 
+/**
+ * The statement of `first`…`last` with its first day moved back (up to 60 days) until its days
+ * hold `count` plain outflows: how many the demo has near a date varies with the day.
+ */
+function statementWith(raw: any[], first: string, last: string, count: number) {
+  for (let back = 0; ; back++) {
+    const s = statement(raw, addDays(first, -back), last);
+    const outflows: any[] = [];
+    while (outflows.length < count) {
+      const t = plainOutflow(s.days, new Set(outflows.map((x) => x.id)));
+      if (!t) break;
+      outflows.push(t);
+    }
+    if (outflows.length === count || back === 60) return { ...s, outflows };
+  }
+}
+
+/**
+ * At least `count` uncleared purchases up to today: the demo's (how many it leaves uncleared
+ * varies with the day), and as many more as needed entered as a user would, deleted after the test.
+ */
+async function enoughUncleared(count: number): Promise<void> {
+  const raw = await rawTransactions(h, budget, account);
+  const have = raw.filter((t) => !inBalance(t) && t.date <= today && !t.transfer_account_id).length;
+  const used = new Set<number>();
+  const items = Array.from({ length: Math.max(0, count - have) }, (_, i) => ({
+    account_id: ACCOUNT,
+    date: addDays(today, -1),
+    amount_milliunits: freeAmount(raw, addDays(today, -1), used, -23_450 - i * 1_000),
+    payee_name: `Corner Bakery ${i}`,
+    cleared: 'uncleared',
+  }));
+  if (!items.length) return;
+  const made: string[] = ok(await h.call('create_transactions', { transactions: items })).transaction_ids;
+  onTestFinished(async () => {
+    for (const id of made) ok((await confirmed(h, 'delete_transaction', { transaction_id: id })).result);
+  });
+}
+
 async function unchanged(args: Record<string, unknown>, before: any[]) {
   const answer = ok(await h.call('reconcile_account', args));
   expect(answer.confirm_token).toBeUndefined();
@@ -86,10 +125,10 @@ describe('reconcile_account: the difference explained exactly', () => {
         raw.filter((t) => !inBalance(t)).reduce((d, t) => (t.date < d ? t.date : d), today),
         -1,
       );
-      const { days, opening, rows } = statement(raw, addDays(last, -9), last);
+      const { days, opening, rows, outflows } = statementWith(raw, addDays(last, -9), last, 1);
       let expected: { kind: string; effect: number };
       if (which === 'a payment the bank never had') {
-        const never = plainOutflow(days)!;
+        const never = outflows[0]!;
         expect(never).toBeDefined();
         rows.splice(days.indexOf(never), 1);
         expected = { kind: 'missing_from_statement', effect: -never.amount };
@@ -119,6 +158,7 @@ describe('reconcile_account: the difference explained exactly', () => {
   );
 
   it('by several, each its effect on the cleared balance (an uncleared row whose amount differs: the bank amount, not the gap)', async () => {
+    await enoughUncleared(2);
     const raw = await rawTransactions(h, budget, account);
     // Every uncleared transaction is in the statement's days (transfers too: the bank books them);
     // the one whose amount differs is a purchase.
@@ -129,11 +169,10 @@ describe('reconcile_account: the difference explained exactly', () => {
       open.reduce((d, t) => (t.date < d ? t.date : d), today),
       -9,
     );
-    const { days, opening, rows } = statement(raw, first, today);
+    const { days, opening, rows, outflows } = statementWith(raw, first, today, 2);
     // Booked at the bank for another amount: a tip added to an uncleared one, a slip on a cleared one.
     const tipped = uncleared[0];
-    const slipped = plainOutflow(days)!;
-    const never = plainOutflow(days, new Set([slipped.id]))!;
+    const [slipped, never] = outflows;
     expect([slipped, never].every(Boolean)).toBe(true);
     const byId = new Map(days.map((t, i) => [t.id, i]));
     rows[byId.get(tipped.id)!]!.amount = tipped.amount - 5_250;
@@ -254,8 +293,9 @@ describe('reconcile_account: the difference explained in part', () => {
       raw.filter((t) => !inBalance(t)).reduce((d, t) => (t.date < d ? t.date : d), today),
       -1,
     );
-    const { days, opening, rows } = statement(raw, addDays(last, -9), last);
-    const never = plainOutflow(days)!;
+    const { days, opening, rows, outflows } = statementWith(raw, addDays(last, -9), last, 1);
+    const never = outflows[0]!;
+    expect(never).toBeDefined();
     rows.splice(days.indexOf(never), 1);
     const balance = opening + sum(rows) + 1_230;
     const difference = balance - clearedBalance(raw, last);
