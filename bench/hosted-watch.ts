@@ -34,6 +34,7 @@ import { tickOf } from '../src/events/watcher-loop.js';
 import { INPUTS } from '../scripts/capacity.mjs';
 import { countingReceiver } from '../test/helpers/counting-receiver.js';
 import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
+import type { WatchMeasured } from './hosted-capacity.js';
 import type { Reporter, Row } from './section.js';
 import { median, ms, percentile } from './stats.js';
 
@@ -190,8 +191,8 @@ export function syncFigures(seen: Seen[], budgets: string[], from: number, to: n
   };
 }
 
-/** One run at `w`: the row and its figures. */
-export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
+/** One run at `w`: the row and its figures, and the raw figures the capacity model takes (bench/hosted-capacity.ts). */
+export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<{ row: Row; measured: WatchMeasured }> {
   const token = `bench-metrics-${process.pid}-${Date.now()}`;
   const file = join(mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-')), 'metrics-token');
   writeFileSync(file, `${token}\n`);
@@ -249,7 +250,12 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
     r.figure(`interactive p99 with ${tag}`, ms(p99), { goal: `<= ${P99_GOAL_MS} ms`, met: p99 <= P99_GOAL_MS });
     r.figure(`budgets synced twice within half an interval, ${tag}`, String(f.doubles), { goal: '0', met: f.doubles === 0 });
     r.figure(`watch lag p95 (gap between a budget's syncs), ${tag}`, s(f.lagP95), { goal: `<= ${s(goal)} (scaled from 15 min + 30 s)`, met: f.lagP95 <= goal });
-    return {
+    r.figure(`budgets missed (no sync in the window, or a gap over two intervals), ${tag}`, String(f.missed), { goal: '0', met: f.missed === 0 });
+    const implied = 3_600_000 / w.intervalMs;
+    r.figure(`watcher requests per budget per hour, ${tag}`, `${f.requestsPerBudgetHour.toFixed(1)} (the interval implies ${implied.toFixed(0)})`);
+    r.figure(`instance CPU per watched budget per interval (watchers alone) / per interactive call, ${tag}`, `${ms(watchCpuMs)} / ${ms(callCpuMs)}`);
+    const measured = { budgets: w.budgets, intervalMs: w.intervalMs, watchCpuMsPerBudget: watchCpuMs, requestsPerBudgetHour: f.requestsPerBudgetHour };
+    const row: Row = {
       load: `${w.budgets} watched budgets (${w.budgets - WORKERS} watched only), 3 instances, one Redis, interval ${s(w.intervalMs)}, ${w.intervals} intervals; ${WORKERS} users x ${CALLS} calls in rounds`,
       'set-up (sandbox users, Redis, instances)': s(setUp),
       'sign-ins + subscriptions': s(signIns),
@@ -260,7 +266,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
       'syncs per budget per interval': f.perBudgetPerInterval.toFixed(2),
       doubles: f.doubles,
       'budgets missed': f.missed,
-      'requests per budget per hour (implied)': `${f.requestsPerBudgetHour.toFixed(1)} (${(3_600_000 / w.intervalMs).toFixed(0)})`,
+      'requests per budget per hour (implied)': `${f.requestsPerBudgetHour.toFixed(1)} (${implied.toFixed(0)})`,
       'watch lag p50 / p95': `${s(f.lagP50)} / ${s(f.lagP95)}`,
       'watcher syncs per instance': after.syncs.map((a, i) => a - before.syncs[i]!).join(' / '),
       'instance CPU per watched budget per interval (watchers alone)': ms(watchCpuMs),
@@ -269,6 +275,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
       'webhook events': rx.events.n,
       'load average (1 min) start / end': `${loadAtStart} / ${load()}`,
     };
+    return { row, measured };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     void rx.close();
@@ -276,10 +283,12 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<Row> {
   }
 }
 
-/** The watcher rows of the hosted section (bench/hosted.bench.ts). */
-export async function hostedWatchBench(r: Reporter): Promise<void> {
-  r.row(await runWatchLoad(watchLoadOf(), r));
+/** The watcher rows of the hosted section (bench/hosted.bench.ts), at `w`; the raw figures for the capacity rows. */
+export async function hostedWatchBench(r: Reporter, w: WatchLoad): Promise<WatchMeasured> {
+  const { row, measured } = await runWatchLoad(w, r);
+  r.row(row);
   r.note(
-    "Watchers under load (bench/hosted-watch.ts): every watched user signed in through the full hosted flow and subscribed a webhook (loopback receiver), then left; counted from every request reaching the sandbox. 'doubles': two syncs of one budget less than half an interval apart; 'missed': a budget with no sync in the window or a gap over two intervals; 'watch lag': the gap between a budget's consecutive syncs (what a change waits at worst), goal I + tick(I) + 10 s x I / 15 min (at 15 min: 15 min + 30 s). HOSTED_WATCH_BUDGETS / HOSTED_WATCH_INTERVAL_S / HOSTED_WATCH_INTERVALS set the run, HOSTED_WATCH_SHORT=1 a short one.",
+    "Watchers under load (bench/hosted-watch.ts): every watched user signed in through the full hosted flow and subscribed a webhook (loopback receiver), then left; counted from every request reaching the sandbox. 'doubles': two syncs of one budget less than half an interval apart; 'missed': a budget with no sync in the window or a gap over two intervals; 'watch lag': the gap between a budget's consecutive syncs (what a change waits at worst), goal I + tick(I) + 10 s x I / 15 min (at 15 min: 15 min + 30 s). `npm run bench -- hosted` runs 200 budgets at 60 s for 3 intervals; HOSTED_WATCH_BUDGETS / HOSTED_WATCH_INTERVAL_S / HOSTED_WATCH_INTERVALS set the run instead (one left unset: 1,000 budgets, 60 s, 4 intervals), HOSTED_WATCH_SHORT=1 a short one.",
   );
+  return measured;
 }

@@ -8,13 +8,14 @@
  * caches and resident size, from their /metrics) and Redis memory per user.
  */
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheus, { type Family } from 'parse-prometheus-text-format';
 import { RedisStateStore } from '../src/storage/redis-store.js';
 import { CLI_SOURCE_ENV, REPO_ROOT } from '../test/helpers/cli.js';
 import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
-import { hostedWatchBench } from './hosted-watch.js';
+import { type CrowdMeasured, capacityReport } from './hosted-capacity.js';
+import { hostedWatchBench, type WatchLoad, watchLoadOf } from './hosted-watch.js';
 import type { BenchSection, Reporter, Row } from './section.js';
 import { kb, median, ms, percentile } from './stats.js';
 
@@ -101,7 +102,7 @@ function kindOf(key: string): string {
 }
 
 /** Redis memory per user, every key counted (MEMORY USAGE: the value, the key and the allocator's rounding). */
-async function redisMemoryPerUser(d: Deployment, users: number): Promise<Row> {
+async function redisMemoryPerUser(d: Deployment, users: number): Promise<{ row: Row; total: number }> {
   const store = await RedisStateStore.connect(d.redis.url, { log: () => undefined });
   const byKind: Record<string, number> = { copies: 0, feeds: 0, 'events logs': 0, 'OAuth records': 0, 'answers cache': 0, other: 0 };
   try {
@@ -110,12 +111,13 @@ async function redisMemoryPerUser(d: Deployment, users: number): Promise<Row> {
     await store.close();
   }
   const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return {
+  const row = {
     'Redis memory per user (all keys)': kb(total / users),
     'of which copies / feeds / events logs / OAuth / answers / other': Object.values(byKind)
       .map((v) => kb(v / users))
       .join(' / '),
   };
+  return { row, total };
 }
 
 /**
@@ -161,7 +163,7 @@ async function work(
   return { latencies, first, errors, why, wall: performance.now() - started };
 }
 
-async function runLoad(load: Load): Promise<Row> {
+async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured }> {
   const d = await startDeployment({
     instances: 3,
     redis: load.redis,
@@ -196,6 +198,10 @@ async function runLoad(load: Load): Promise<Row> {
         (s, f, i) => s + sampleSum(f, 'ynab_mcp_replica_catch_ups_total', { via }) - sampleSum(before[i]!, 'ynab_mcp_replica_catch_ups_total', { via }),
         0,
       );
+    const cpu = after.reduce(
+      (s, f, i) => s + sampleSum(f, 'ynab_mcp_process_cpu_seconds_total') - sampleSum(before[i]!, 'ynab_mcp_process_cpu_seconds_total'),
+      0,
+    );
     const cacheBytes = after.map((f) => sampleSum(f, 'ynab_mcp_replica_cache_bytes'));
     const rss = after.map((f) => sampleSum(f, 'ynab_mcp_process_resident_memory_bytes'));
     // For scale: one user alone, one call at a time, on the same deployment.
@@ -205,34 +211,62 @@ async function runLoad(load: Load): Promise<Row> {
       await clients[0]!.call(i % 2 ? 'list_accounts' : 'list_categories');
       alone.push(performance.now() - t0);
     }
-    return {
+    const redis = await redisMemoryPerUser(d, load.users);
+    const callsPerSecond = latencies.length / (wall / 1000);
+    const measured: CrowdMeasured = {
+      users: load.users,
+      callsPerUser: load.calls,
+      redis: load.redis,
+      calls: latencies.length,
+      callsPerSecond,
+      instanceCpuSeconds: cpu,
+      upstream,
+      cacheBytes,
+      rssBytes: rss,
+      redisBytes: redis.total,
+    };
+    const row: Row = {
       load: `${load.users} users x ${load.calls} calls, ${load.redis === 'cluster' ? 'Redis Cluster (3 masters)' : 'one Redis'}`,
       calls: latencies.length,
       errors,
-      'calls/s': Math.round(latencies.length / (wall / 1000)),
+      'calls/s': Math.round(callsPerSecond),
       p50: ms(median(latencies)),
       p99: ms(percentile(latencies, 99)),
       "each user's first call p50 / p99": `${ms(median(first))} / ${ms(percentile(first, 99))}`,
       'upstream requests per user': (upstream / load.users).toFixed(1),
+      'instance CPU per call (all instances)': ms((cpu * 1000) / latencies.length),
       'caught up: changes / copy / request': `${caughtUp('changes')} / ${caughtUp('copy')} / ${caughtUp('request')}`,
       'replica cache per instance (max)': `${(Math.max(...cacheBytes) / 1024 / 1024).toFixed(1)} MB`,
       'instance memory (RSS, max)': `${Math.round(Math.max(...rss) / 1024 / 1024)} MB`,
       'one user alone p50': ms(median(alone)),
       'sign-in p50': ms(median(signInTimes)),
-      ...(await redisMemoryPerUser(d, load.users)),
+      ...redis.row,
       'load average (1 min)': loadavg()[0]!.toFixed(1),
     };
+    return { row, measured };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     await d.close();
   }
 }
 
+/**
+ * The watchers run `npm run bench -- hosted` makes: a size that fits a normal bench (about 7 minutes).
+ * Any HOSTED_WATCH_* setting but HOSTED_WATCH_ONLY sizes it instead (watchLoadOf: 1,000 budgets
+ * unless told, the capacity check's run).
+ */
+const BENCH_WATCH: WatchLoad = { budgets: 200, intervalMs: 60_000, intervals: 3 };
+const watchLoad = (): WatchLoad =>
+  Object.keys(process.env).some((k) => k.startsWith('HOSTED_WATCH_') && k !== 'HOSTED_WATCH_ONLY') ? watchLoadOf() : BENCH_WATCH;
+
 export async function hostedBench(r: Reporter): Promise<void> {
   const server = runBuilt();
+  const crowd: CrowdMeasured[] = [];
   // HOSTED_WATCH_ONLY=1: only the watchers under load (bench/hosted-watch.ts).
   for (const load of process.env.HOSTED_WATCH_ONLY === '1' ? [] : chosenLoads()) {
-    const row: Row = { ...(await runLoad(load)), server };
+    const { row: measuredRow, measured } = await runLoad(load);
+    const row: Row = { ...measuredRow, server };
+    crowd.push(measured);
     r.row(row);
     if (load.users === 20 && load.calls === 50 && load.redis === 'single') {
       const p99 = Number.parseFloat(String(row.p99));
@@ -244,7 +278,9 @@ export async function hostedBench(r: Reporter): Promise<void> {
       r.figure('errors at 20 users x 50 calls, one Redis', String(row.errors), { goal: '0', met: row.errors === 0 });
     }
   }
-  await hostedWatchBench(r);
+  const watch = await hostedWatchBench(r, watchLoad());
+  // The capacity model's inputs from this run's rows, and the plan they give (issue 45 item 6).
+  capacityReport(r, { machineCores: cpus().length, crowd, watch });
   r.note(
     "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting: \"each user's first call\" is that tail. 'server': the instances run the built server (dist), as deployed; before 2026-11-24 they ran src/ through tsx. 'load average' is the machine's (shared with other work) at the end of the row: latency figures are comparable only at similar load.",
   );

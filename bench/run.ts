@@ -113,9 +113,11 @@ const out = [
   `Written by \`npm run bench\` (bench/run.ts); each section says when and at which commit it was measured. Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit}, on ${machine}.`,
   'Figures and ratios only: no test fails on a time. Timings on a shared machine vary between runs; ratios measured in one run are the steadier figures.',
   '',
-  ...SECTIONS.filter((s) => blocks.has(s.name)).map((s) => blocks.get(s.name)!),
+  // A section's hand-written history (`<!-- section:NAME-history -->`: runs pasted by hand, before /
+  // after) follows it and is kept as written: a run rewrites only the section's own block.
+  ...SECTIONS.flatMap((s) => [blocks.get(s.name), blocks.get(`${s.name}-history`)]).filter((b) => b !== undefined),
   // Hand-written sections (figures measured otherwise, such as the test suite's time) are kept.
-  ...[...blocks].filter(([name]) => !SECTIONS.some((s) => s.name === name)).map(([, block]) => block),
+  ...[...blocks].filter(([name]) => !SECTIONS.some((s) => s.name === name || `${s.name}-history` === name)).map(([, block]) => block),
 ];
 writeFileSync(RESULTS, out.join('\n'));
 process.stderr.write(`bench: wrote ${RESULTS}\n`);

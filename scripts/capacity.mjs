@@ -78,16 +78,41 @@ export function plan(users, active, inputs = INPUTS) {
 const n = (x, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const gb = (bytes) => (bytes >= 1e9 ? `${n(bytes / 1e9, 1)} GB` : `${n(bytes / 1e6)} MB`);
 
+/** The plan table's columns, and one plan's cells under them (the bench prints the same table from its own run). */
+export const PLAN_COLUMNS = [
+  'users (all watched)',
+  'active at peak',
+  'calls/s',
+  'cores: calls + watchers = at 60 %',
+  'instances',
+  'memory per instance',
+  'Redis memory',
+  'Redis masters',
+  'YNAB requests/s',
+];
+
+export function planCells(p, inputs = INPUTS) {
+  const fits = Number.isFinite(p.instances);
+  return [
+    n(p.users),
+    `${n(p.active * 100)} % (${n(p.activeUsers)})`,
+    n(p.callsPerSecond, 1),
+    `${n(p.interactiveCores, 2)} + ${n(p.watchCores, 2)} = ${n(p.cores, 1)}`,
+    fits ? String(p.instances) : 'no fit (see below)',
+    fits ? gb(p.instanceBytes) : `> ${gb(inputs.instanceMemoryBytes.value)}`,
+    gb(p.redisBytes),
+    String(p.shards),
+    n(p.outbound, 1),
+  ];
+}
+
 /** The doc's table, as markdown. */
 export function table(inputs = INPUTS) {
   const rows = SCALES.flatMap((u) => ACTIVE.map((a) => plan(u, a, inputs)));
   return [
-    '| users (all watched) | active at peak | calls/s | cores: calls + watchers = at 60 % | instances | memory per instance | Redis memory | Redis masters | YNAB requests/s |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map(
-      (p) =>
-        `| ${n(p.users)} | ${n(p.active * 100)} % (${n(p.activeUsers)}) | ${n(p.callsPerSecond, 1)} | ${n(p.interactiveCores, 2)} + ${n(p.watchCores, 2)} = ${n(p.cores, 1)} | ${Number.isFinite(p.instances) ? p.instances : 'no fit (see below)'} | ${Number.isFinite(p.instances) ? gb(p.instanceBytes) : `> ${gb(inputs.instanceMemoryBytes.value)}`} | ${gb(p.redisBytes)} | ${p.shards} | ${n(p.outbound, 1)} |`,
-    ),
+    `| ${PLAN_COLUMNS.join(' | ')} |`,
+    `|${PLAN_COLUMNS.map(() => '---').join('|')}|`,
+    ...rows.map((p) => `| ${planCells(p, inputs).join(' | ')} |`),
   ].join('\n');
 }
 
