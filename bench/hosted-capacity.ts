@@ -87,12 +87,12 @@ export function derivedInputs(m: RunMeasured): Derived[] {
     out.push({
       key: 'cpuPerCallMs',
       value: cpu,
-      from: `instances' CPU ${shown(call.instanceCpuSeconds)} s / ${call.calls} calls at ${loadName(call)} (the whole machine's, with the sandbox and the bench's clients: ${m.machineCores} cores / ${shown(call.callsPerSecond)} calls/s = ${shown(machine)} ms)`,
+      from: `instances' CPU ${shown(call.instanceCpuSeconds)} s / ${shown(call.calls)} calls at ${loadName(call)} (cores / calls/s, the whole machine's with the sandbox, the bench's clients and whatever else runs: ${m.machineCores} cores / ${shown(call.callsPerSecond)} calls/s = ${shown(machine)} ms)`,
     });
     out.push({
       key: 'upstreamPerCall',
       value: call.upstream / call.calls,
-      from: `${call.upstream} YNAB requests / ${call.calls} calls at ${loadName(call)}`,
+      from: `${shown(call.upstream)} YNAB requests / ${shown(call.calls)} calls at ${loadName(call)}`,
     });
   }
   if (m.watch) {
@@ -167,6 +167,6 @@ export function capacityReport(r: Reporter, m: RunMeasured): void {
   for (const row of inputRows(m)) r.row(row);
   for (const row of planRows(inputsOf(m))) r.row(row);
   r.note(
-    "Capacity (issue 45 item 6; bench/hosted-capacity.ts): the capacity model's measured inputs as this run measured them, beside the figures docs/capacity.md plans with, and the plan table scripts/capacity.mjs's plan() computes from them (1,000 / 10,000 / 100,000 users, 1 % and 5 % active at peak, all watched; the operator's choices stay the script's). An input a row did not measure this time (a load not run) keeps the doc's figure and says so. `cpuPerCallMs` is the instances' own CPU per call (their process counter): the doc's 10.7 ms was the whole machine's, cores / calls/s, which counts the sandbox, the proxy, Redis and the bench's clients too. docs/capacity.md changes only when someone copies a figure into scripts/capacity.mjs and runs it with --write.",
+    "Capacity (issue 45 item 6; bench/hosted-capacity.ts): the capacity model's measured inputs as this run measured them, beside the figures docs/capacity.md plans with, and the plan table scripts/capacity.mjs's plan() computes from them (1,000 / 10,000 / 100,000 users, 1 % and 5 % active at peak, all watched; the operator's choices stay the script's). An input a row did not measure this time (a load not run) keeps the doc's figure and says so. `cpuPerCallMs` is the instances' own CPU per call (their process counter): the doc's 10.7 ms was the whole machine's, cores / calls/s, which counts the sandbox, the proxy, Redis, the bench's clients and any other work on the machine too (the row says both). docs/capacity.md changes only when someone copies a figure into scripts/capacity.mjs and runs it with --write.",
   );
 }

@@ -5,7 +5,9 @@
  * Three loads: 20 users x 50 calls on one Redis (the load the latency goal is set at), the same on
  * the cluster, and 100 users x 20 calls. Reports calls/s, p50/p99, upstream requests per user,
  * how copies not fresh enough were brought up to date, the instances' memory (their replica
- * caches and resident size, from their /metrics) and Redis memory per user.
+ * caches and resident size, from their /metrics) and Redis memory per user. Then the watchers
+ * under load (bench/hosted-watch.ts) and the capacity model's inputs and plan from this run's
+ * figures (bench/hosted-capacity.ts).
  */
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -278,9 +280,6 @@ export async function hostedBench(r: Reporter): Promise<void> {
       r.figure('errors at 20 users x 50 calls, one Redis', String(row.errors), { goal: '0', met: row.errors === 0 });
     }
   }
-  const watch = await hostedWatchBench(r, watchLoad());
-  // The capacity model's inputs from this run's rows, and the plan they give (issue 45 item 6).
-  capacityReport(r, { machineCores: cpus().length, crowd, watch });
   r.note(
     "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting: \"each user's first call\" is that tail. 'server': the instances run the built server (dist), as deployed; before 2026-11-24 they ran src/ through tsx. 'load average' is the machine's (shared with other work) at the end of the row: latency figures are comparable only at similar load.",
   );
@@ -290,12 +289,15 @@ export async function hostedBench(r: Reporter): Promise<void> {
   r.note(
     "Where the crowd's first seconds go (100 x 20, one Redis; CPU profiles of the three instances over the crowd's first 9 s, 2026-11-24, load 17): reading copies 27 % of the instances' CPU (decoding the columnar form 21 %, building the replica from it 5.5 %), the garbage collector 16 % (most of it the decoding's), answering the calls 3 %, the rest HTTP, MCP and Redis. Every user's first call on each of the three instances reads the copy (round-robin: about 300 first reads). Levers, in CPU per first read of a demo copy: strings of a columnar copy not pooled again (they are one string each already): building the replica 1.7 -> 0.3 ms; only the balance column computes its expected value: decoding 6.9 -> 5.3 ms; one read per user and budget at a time in an instance (saved-copies.ts, since the columnar form). Next lever: months decoded lazily (a demo copy decodes in 5.6 ms, 2.5 ms without its months; only answers about a month need them). Errors: hosted instances kept idle connections 5 s, as long as Node's agent in the load balancer did; a request sent on a connection just as the instance closed it was lost (ECONNRESET on a reused socket; a POST is not retried): instances now keep them 65 s, past a balancer's idle timeout; each error's text is printed by the bench.",
   );
+  const watch = await hostedWatchBench(r, watchLoad());
+  // The capacity model's inputs from this run's rows, and the plan they give (issue 45 item 6).
+  capacityReport(r, { machineCores: cpus().length, crowd, watch });
 }
 
 export const hostedSection: BenchSection = {
   name: 'hosted',
   title: 'Hosted mode',
   about:
-    'Three instances behind a round-robin proxy and the sandbox, on one redis-server and on a Redis Cluster of three masters; users signed in through the full MCP authorization flow, working at once (20 x 50 calls, and 100 x 20): calls/s, p50/p99, upstream requests per user, how copies caught up, instance and Redis memory.',
+    "Three instances behind a round-robin proxy and the sandbox, on one redis-server and on a Redis Cluster of three masters; users signed in through the full MCP authorization flow, working at once (20 x 50 calls, and 100 x 20): calls/s, p50/p99, upstream requests per user, how copies caught up, instance and Redis memory. Then watched budgets under load (200 at a 60 s interval: doubles, missed, requests per hour, watch lag, CPU per budget), and the capacity model's inputs from this run with the plan they give (docs/capacity.md).",
   run: (r) => hostedBench(r),
 };
