@@ -40,6 +40,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            recently used are read from Redis again when next asked for
                            (YNAB_MCP_MAX_USERS_HELD: users whose state an instance holds, default 200;
                            watching users with webhooks does not count against it)
+  --concurrent-requests N  MCP requests an instance works on at once (default 8; 0: no limit); the
+                           rest wait in arrival order, so a crowd's calls each wait behind a few
   --log-format text|json   one line per request on stderr, as text (default) or JSON
   --metrics-token-file PATH  serve Prometheus metrics at /metrics to "Authorization: Bearer <token in PATH>"
   --metrics-port N         serve /metrics without a token on 127.0.0.1:N only
@@ -81,6 +83,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'app-url': { type: 'string' },
     'drain-seconds': { type: 'string' },
     'replica-cache-mb': { type: 'string' },
+    'concurrent-requests': { type: 'string' },
     'log-format': { type: 'string' },
     'metrics-token-file': { type: 'string' },
     'metrics-port': { type: 'string' },
@@ -98,7 +101,17 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { hostedCommand } = await import('../hosted/command.js');
     return hostedCommand(flags, { ...serverOptions(flags), log });
   }
-  for (const f of ['public-url', 'redis', 'app-url', 'drain-seconds', 'replica-cache-mb', 'metrics-token-file', 'metrics-port', 'log-format'] as const)
+  for (const f of [
+    'public-url',
+    'redis',
+    'app-url',
+    'drain-seconds',
+    'replica-cache-mb',
+    'concurrent-requests',
+    'metrics-token-file',
+    'metrics-port',
+    'log-format',
+  ] as const)
     if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(warningLine(m))) : undefined;

@@ -53,6 +53,7 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
       'base-url': ctx.baseUrl,
       'drain-seconds': flags['drain-seconds'] as string | undefined,
       'replica-cache-mb': flags['replica-cache-mb'] as string | undefined,
+      'concurrent-requests': flags['concurrent-requests'] as string | undefined,
     },
     process.env,
     warn,

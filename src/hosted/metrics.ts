@@ -63,8 +63,11 @@ export class HostedMetrics {
   private readonly signIns: Counter<'outcome'>;
   private readonly events = eventMetrics(this.registry);
 
-  /** `replicaBytes`: the bytes of budget copies this instance holds, read at each scrape. */
-  constructor(replicaBytes: () => Promise<number>) {
+  /**
+   * `replicaBytes`: the bytes of budget copies this instance holds; `waiting`: the MCP requests
+   * waiting their turn (src/transport/http-admission.ts). Both read at each scrape.
+   */
+  constructor(replicaBytes: () => Promise<number>, waiting: () => number = () => 0) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'ynab_mcp_' });
     this.requests = new Counter({
@@ -130,6 +133,14 @@ export class HostedMetrics {
       registers,
       async collect() {
         this.set(await replicaBytes());
+      },
+    });
+    new Gauge({
+      name: 'ynab_mcp_requests_waiting',
+      help: 'MCP requests waiting for their turn (--concurrent-requests): a queue that stays long means the instances are too few',
+      registers,
+      collect() {
+        this.set(waiting());
       },
     });
     this.redisSeconds = new Histogram({

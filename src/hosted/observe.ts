@@ -107,8 +107,8 @@ export interface Watching extends HostedWatch {
 }
 type HostedMetricsRefresh = (outcome: 'refreshed' | 'reused' | 'refused' | 'unavailable') => void;
 
-export function watching(seen: ObservabilityOptions, log: HostedLog, replicaBytes: () => Promise<number>): Watching {
-  const metrics = seen.metricsToken !== undefined || seen.metricsPort !== undefined ? new HostedMetrics(replicaBytes) : undefined;
+export function watching(seen: ObservabilityOptions, log: HostedLog, replicaBytes: () => Promise<number>, waiting?: () => number): Watching {
+  const metrics = seen.metricsToken !== undefined || seen.metricsPort !== undefined ? new HostedMetrics(replicaBytes, waiting) : undefined;
   const watch = hostedWatch(log, metrics);
   return {
     ...watch,

@@ -14,6 +14,8 @@
  *  - --drain-seconds: on SIGTERM, how long requests in flight may take to finish (default 20).
  *  - --replica-cache-mb: the memory this instance gives its users' budget copies, all together
  *    (default 512); past it the least recently used copies are dropped and read from Redis again.
+ *  - --concurrent-requests: MCP requests this instance works on at once, the rest waiting in
+ *    arrival order (src/transport/http-admission.ts; default 8, 0: no limit).
  * Every problem is a UsageError that says what is wrong and what is expected.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -40,6 +42,8 @@ export interface HostedOptions {
   drainSeconds: number;
   /** The bound of the instance's in-memory cache of budget copies (users.ts). */
   replicaCacheBytes: number;
+  /** MCP requests (POSTs) worked on at once; 0: every one at once. */
+  concurrentRequests: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -180,11 +184,18 @@ export interface HostedFlags {
   'base-url'?: string;
   'drain-seconds'?: string;
   'replica-cache-mb'?: string;
+  'concurrent-requests'?: string;
 }
 
 export const DEFAULT_DRAIN_SECONDS = 20;
 /** A few hundred users' copies of demo-sized budgets (about 2 MB each in memory), or fewer, larger ones. */
 export const DEFAULT_REPLICA_CACHE_MB = 512;
+/**
+ * Requests at work at once in an instance: enough for answers from copies to keep two cores busy
+ * while others wait on Redis or YNAB, few enough that a crowd's calls each wait behind a handful
+ * (bench/RESULTS.md, Hosted mode: the crowd with and without).
+ */
+export const DEFAULT_CONCURRENT_REQUESTS = 8;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
   const { origin, loopback } = publicOrigin(flags['public-url']);
@@ -223,6 +234,7 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     dataKey,
     drainSeconds: intFlag(flags['drain-seconds'], 'drain-seconds', 0, 3600) ?? DEFAULT_DRAIN_SECONDS,
     replicaCacheBytes: (intFlag(flags['replica-cache-mb'], 'replica-cache-mb', 16, 1_048_576) ?? DEFAULT_REPLICA_CACHE_MB) * 1024 * 1024,
+    concurrentRequests: intFlag(flags['concurrent-requests'], 'concurrent-requests', 0, 10_000) ?? DEFAULT_CONCURRENT_REQUESTS,
   };
 }
 

@@ -33,8 +33,14 @@ import { SharedReplicaCache } from '../sync/replica-cache.js';
 import { DEFAULT_WATCH_INTERVAL_MS } from '../events/watcher-loop.js';
 import type { WatchFlags } from '../shared/watch.js';
 import { watchUsers } from './watchers.js';
+import { Admission } from '../transport/http-admission.js';
 
 const DAY = 86_400_000;
+/**
+ * The longest a request keeps its turn (src/transport/http-admission.ts): an answer from a copy takes
+ * milliseconds; past this the request waits on the person (a dialog) or on YNAB, and the next goes.
+ */
+const ADMISSION_HOLD_MS = 1000;
 /**
  * What belongs to a user goes from Redis by itself once they stop coming: their grant, copies and
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
@@ -75,7 +81,13 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const { hosted: opts, log } = o;
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
-  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes());
+  const admission = opts.concurrentRequests > 0 ? new Admission(opts.concurrentRequests, ADMISSION_HOLD_MS) : undefined;
+  const watch = watching(
+    seen,
+    o.requestLog ?? hostedLog('text'),
+    async () => replicas.bytes(),
+    () => admission?.queued ?? 0,
+  );
   const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
   let metricsServer: MetricsServer | undefined;
   try {
@@ -145,6 +157,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         // Every instance signs and reads 2025-era session ids alike; an id names its user and client.
         sessionKey: opts.dataKey.subkey('sessions'),
         sessionSubject: (auth) => `${(auth.extra as unknown as HostedAuth).identity}\n${auth.clientId}`,
+        admission,
       },
     });
     return {

@@ -4,6 +4,7 @@
  * (other machines could reach the budget), a limit that is not a positive number, an allow list
  * entry that does not parse. Kept apart from the serving so that what a start refuses reads as one list.
  */
+import type { Admission } from './http-admission.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { ConfigError } from '../api/client/errors.js';
@@ -93,6 +94,8 @@ export interface HostedRouting {
   sessionKey: Buffer;
   /** Whom a session id is bound to (the user `auth` names), so that it is worthless to anyone else. */
   sessionSubject(auth: AuthInfo): string;
+  /** The order POSTs to the endpoint are set to work in (http-admission.ts); undefined: all at once. */
+  admission?: Admission;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

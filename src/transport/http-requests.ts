@@ -3,7 +3,7 @@
  * /readyz answered first, with no check (http-health.ts); during a drain, 503; Host (DNS
  * rebinding) and Origin (browser pages) → 403, unless hosted; the endpoint path → 404 (hosted
  * mode's own routes first); a method other than POST → 405 with Allow (http-methods.ts); the
- * bearer token, or hosted mode's authentication → 401; then the body, read under its size limit
+ * bearer token, or hosted mode's authentication → 401 (hosted: a POST first waits its turn, http-admission.ts); then the body, read under its size limit
  * (413, http-body.ts), and the SDK handler under a deadline. Every request is logged in one line when there is a log (never its
  * headers), and what throws ends in a 500 or a cut connection, never a crash.
  * Kept apart from the server's setup so that the guard order reads in one place.
@@ -54,6 +54,12 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   }
   if (!methodServed(req.method)) return refuseMethod(req, res);
   if (hosted) {
+    // Before authentication, which reads Redis: the queue orders a request's every step.
+    if (hosted.admission && req.method === 'POST') {
+      const release = await hosted.admission.enter();
+      if (res.destroyed || req.socket.destroyed) return release(); // the client left while it waited
+      res.once('close', release);
+    }
     const auth = await hosted.authenticate(req, res);
     if (!auth) return;
     // Read by the SDK's node adapter and handed to the server factory (ctx.authInfo).

@@ -164,6 +164,8 @@ describe('hosted metrics', () => {
     expect(delta('ynab_mcp_replica_cache_total', { result: 'hit' })).toBeGreaterThanOrEqual(1);
     expect(delta('ynab_mcp_replica_cache_total', { result: 'miss' })).toBeGreaterThanOrEqual(2);
     expect(total(after, 'ynab_mcp_replica_cache_bytes')).toBeGreaterThan(10_000);
+    // The queue of requests waiting their turn (--concurrent-requests): there, and empty once all are answered.
+    expect(after.find((f) => f.name === 'ynab_mcp_requests_waiting')?.metrics.map((m) => Number(m.value))).toEqual([0]);
     // Copies brought up to date: with one instance, every one by a request to YNAB (an export).
     const exports = api.filter((r) => r.method === 'GET' && /^\/v1\/(budgets|plans)\/[^/?]+(\?|$)/.test(r.url)).length;
     expect(exports).toBeGreaterThanOrEqual(2);
