@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type ClientCapabilities, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { startSandbox, type Announcement, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
 import { killAllCli, startCli, type CliProcess } from './cli.js';
 import { startRedis } from './redis.js';
 import { startRedisCluster, type RunningCluster } from './redis-cluster.js';
@@ -433,13 +433,51 @@ export interface DeploymentOptions {
   env?: Record<string, string>;
   /** One redis-server (the default), or a Redis Cluster of three masters. */
   redis?: 'single' | 'cluster';
+  /**
+   * The sandbox in a process of its own (`ynab-mcp sandbox`), as YNAB is: the benches' crowd, so
+   * that the sandbox's garbage collection (a hundred users' budgets) does not pause the load
+   * balancer and the users' clients, which share this process. Its state is then not at hand.
+   */
+  sandboxProcess?: boolean;
+}
+
+/** `ynab-mcp sandbox` in a child process: what a deployment reaches over HTTP, and its announcement. */
+async function sandboxProcess(opts: SandboxOptions): Promise<RunningSandbox> {
+  const args = ['sandbox', '--port', '0', '--seed', String(opts.seed), '--users', String(opts.users ?? 1), '--rate-limit', String(opts.rateLimit)];
+  const proc = startCli([...args, ...(opts.strict ? ['--strict'] : [])]);
+  const line = (await proc.waitFor('stdout', /^\{.*\}$/m, 600_000))[0];
+  const a = JSON.parse(line) as Announcement;
+  const absent = (what: string): never => {
+    throw new Error(`the sandbox's ${what} is not at hand: it runs in a process of its own here (sandboxProcess)`);
+  };
+  return {
+    baseUrl: a.base_url,
+    appUrl: a.app_url,
+    port: Number(new URL(a.app_url).port),
+    accessToken: a.access_token,
+    readOnlyToken: a.read_only_token,
+    oauthClientId: a.oauth_client_id,
+    oauthClientSecret: a.oauth_client_secret,
+    get state() {
+      return absent('state');
+    },
+    get tokens() {
+      return absent('tokens');
+    },
+    announcement: () => a,
+    flush: () => absent('flush'),
+    close: async () => {
+      await proc.stop();
+    },
+  };
 }
 
 export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
   const cluster = opts.redis === 'cluster' ? await startRedisCluster() : undefined;
   const redis = cluster ?? (await startRedis());
   // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
-  const sandbox = await startSandbox({ seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox });
+  const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
+  const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
   const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
   const proxy = await roundRobinProxy();
   const env: HostedEnv = {
