@@ -66,6 +66,19 @@ export const NO_TOKEN_HINT =
 /** Flags that only mean something when serving over HTTP. */
 const HTTP_ONLY = ['port', 'host', 'http-token-file', 'allowed-hosts', 'allowed-origins'] as const;
 
+/** Flags that mean something only with --hosted: refused without it, by name. */
+const HOSTED_ONLY_FLAGS = [
+  'public-url',
+  'redis',
+  'app-url',
+  'drain-seconds',
+  'replica-cache-mb',
+  'concurrent-requests',
+  'metrics-token-file',
+  'metrics-port',
+  'log-format',
+] as const;
+
 export async function serveCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
     ...SERVER_FLAGS,
@@ -101,18 +114,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { hostedCommand } = await import('../hosted/command.js');
     return hostedCommand(flags, { ...serverOptions(flags), log });
   }
-  for (const f of [
-    'public-url',
-    'redis',
-    'app-url',
-    'drain-seconds',
-    'replica-cache-mb',
-    'concurrent-requests',
-    'metrics-token-file',
-    'metrics-port',
-    'log-format',
-  ] as const)
-    if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
+  for (const f of HOSTED_ONLY_FLAGS) if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(warningLine(m))) : undefined;
 

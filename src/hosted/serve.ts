@@ -82,12 +82,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
   const admission = opts.concurrentRequests > 0 ? new Admission(opts.concurrentRequests, ADMISSION_HOLD_MS) : undefined;
-  const watch = watching(
-    seen,
-    o.requestLog ?? hostedLog('text'),
-    async () => replicas.bytes(),
-    () => admission?.queued ?? 0,
-  );
+  const queued = () => admission?.queued ?? 0;
+  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
   const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
   let metricsServer: MetricsServer | undefined;
   try {
