@@ -16,6 +16,7 @@
  *   rules/<identity>/<budget>.json         the budget's house rules, in order (src/rules/store.ts)
  *   events/<identity>/<budget>.log         a budget's alert occurrences, sealed (src/events/log.ts); .watch: the
  *                                          interval watcher's lease (src/events/watcher-lease.ts)
+ *   events/<identity>/watch.due            hosted mode: when the user's watched budgets are next due (src/hosted/watch-schedule.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 
