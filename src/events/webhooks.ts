@@ -21,6 +21,7 @@ import { matches } from './filter.js';
 import type { EventsService } from './service.js';
 import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
 import { controlId, endingOf, gapBody, terminatedBody, type Ending } from './webhook-control.js';
+import { SubscriptionIds } from './webhook-ids.js';
 import type { BudgetReplica } from '../sync/replica.js';
 
 export interface WebhookOptions extends SendOptions {
@@ -94,8 +95,12 @@ export class Webhooks {
     readonly opts: WebhookOptions = {},
     private readonly now: () => number = Date.now,
   ) {
+    this.ids = new SubscriptionIds(store, identity);
     events.onFired((budgetId) => void this.track(this.deliverBudget(budgetId)));
   }
+
+  /** The ids of the subscriptions, kept beside them (webhook-ids.ts). */
+  private readonly ids: SubscriptionIds;
 
   /** Deliveries started by what fired, until they end (settled()). */
   private readonly pending = new Set<Promise<void>>();
@@ -163,6 +168,7 @@ export class Webhooks {
    * position, whatever a delivery in flight moved it to; the rest of the record is replaced.
    */
   async upsert(s: Subscription): Promise<Subscription> {
+    await this.ids.add(s.id);
     const key = await this.key(s.id);
     const sealKey = await this.sealer.key();
     return this.store.update(key, (bytes) => {
@@ -180,17 +186,19 @@ export class Webhooks {
     const key = await this.key(id);
     const had = (await this.store.get(key)) !== undefined;
     await this.store.delete(key);
+    await this.ids.remove(id);
     return had;
   }
 
   /** Every live subscription of this identity (expired ones are removed as they are found). */
   async all(): Promise<Subscription[]> {
-    const prefix = `events/${segment(await this.identity())}/webhooks/`;
     const out: Subscription[] = [];
-    for (const key of await this.store.list(prefix)) {
-      const id = key.slice(prefix.length).replace(/\.sub$/, '');
+    for (const id of await this.ids.all()) {
       const s = await this.read(id).catch(() => undefined);
-      if (!s) continue;
+      if (!s) {
+        if ((await this.store.get(await this.key(id))) === undefined) await this.ids.remove(id);
+        continue;
+      }
       if (s.expiresAt <= this.now()) await this.remove(id);
       else out.push(s);
     }

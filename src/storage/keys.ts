@@ -17,6 +17,7 @@
  *   events/<identity>/<budget>.log         a budget's alert occurrences, sealed (src/events/log.ts); .watch: the
  *                                          interval watcher's lease (src/events/watcher-lease.ts)
  *   events/<identity>/watch.due            hosted mode: when the user's watched budgets are next due (src/hosted/watch-schedule.ts)
+ *   events/<identity>/webhooks/<id>.sub    a webhook subscription, sealed; webhooks.ids: their ids (src/events/webhook-ids.ts)
  *   locks/<name>.lock                      cross-process locks (withLock)
  */
 

@@ -4,9 +4,12 @@
  * HMAC computed here, not by the server's code): the verification handshake, one signed POST per
  * occurrence, exactly once; a failing endpoint retried, then marked failing and reactivated by a
  * refresh; unsubscribe stops delivery; and the refusals: no principal, a bad secret, plain http,
- * private addresses, a rebinding name (through the DNS seam), a redirect not followed.
+ * private addresses, a rebinding name (through the DNS seam), a redirect not followed. A
+ * subscription kept before its id was (no webhooks.ids) is still found, and its id kept from then.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressAllowed, post } from '../../src/events/webhook-send.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -95,6 +98,30 @@ describe('webhook delivery', () => {
       await expect(request(ep.client, 'events/unsubscribe', { name: 'category.overspent', arguments: {}, delivery: { url: rx.url } })).rejects.toMatchObject({
         code: -32023,
       });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('finds a subscription kept before its id was (no webhooks.ids yet), and keeps its id from then', async () => {
+    const secret = whsec();
+    const rx = await receiver(secret);
+    try {
+      const sub = await request(ep.client, 'events/subscribe', { name: 'category.overspent', arguments: {}, delivery: { url: rx.url, secret }, cursor: null });
+      const idsFile = readdirSync(keep.dir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('webhooks.ids'))!;
+      expect(JSON.parse(readFileSync(join(keep.dir, idsFile), 'utf8'))).toContain(sub.id);
+      rmSync(join(keep.dir, idsFile)); // as a record written by a version without ids
+      const facts = await budgetFacts(sb);
+      const target = facts.categories.find((c) => c.balance >= 0 && !facts.overspent.has(c.id))!;
+      await spend(sb, facts.id, { account_id: facts.checking.id, category_id: target.id, amount: -(target.balance + 2_000) });
+      for (let i = 0; i < 40 && !rx.events().some((e) => JSON.parse(e.body).data?.category_id === target.id); i++) {
+        await poll(ep.client, 'review.queue_grew', null);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(rx.events().map((e) => JSON.parse(e.body).data?.category_id)).toContain(target.id);
+      expect(JSON.parse(readFileSync(join(keep.dir, idsFile), 'utf8'))).toContain(sub.id);
+      await request(ep.client, 'events/unsubscribe', { name: 'category.overspent', arguments: {}, delivery: { url: rx.url } });
+      expect(JSON.parse(readFileSync(join(keep.dir, idsFile), 'utf8'))).not.toContain(sub.id);
     } finally {
       await rx.close();
     }

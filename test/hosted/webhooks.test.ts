@@ -117,10 +117,16 @@ describe('hosted webhooks', () => {
         const raw = Buffer.concat(await Promise.all(keys.map(async (k) => (await redis.get(k)) as unknown as Buffer)));
         expect(raw.includes(Buffer.from(secret))).toBe(false);
         expect(raw.includes(Buffer.from(secret.slice(6)))).toBe(false);
+        // Each user's subscription ids are kept beside the records (all() reads them, not a SCAN of every key).
+        const idsKey = mine[0]!.replace(`/webhooks/${sub.id}.sub`, '/webhooks.ids');
+        const ids = async () => JSON.parse(String((await redis.get(idsKey)) ?? '[]')) as string[];
+        expect(await ids()).toEqual([sub.id]);
+        expect((await redis.keys('*webhooks.ids')).map(String)).toHaveLength(2);
+        await request(alice.client, 'events/unsubscribe', { ...key, delivery: { url: rx.url } });
+        expect(await ids()).toEqual([]);
       } finally {
         await redis.quit();
       }
-      await request(alice.client, 'events/unsubscribe', { ...key, delivery: { url: rx.url } });
     } finally {
       await rx.close();
     }
