@@ -46,6 +46,14 @@ describe('small demo: shape', () => {
     expect(transactions.some((t) => t.subtransactions.length > 1)).toBe(true);
   });
 
+  it('leaves a category overspent this month, as the full demo does (what category.overspent watches)', async () => {
+    const m = (await sb.get(`${b}/months/current`)).body.data.month;
+    const spent = (id: string) => sum(transactions.filter((t) => t.category_id === id && t.date >= '2026-11-01').map((t) => t.amount));
+    const over = m.categories.filter((c: any) => c.balance < 0 && c.category_group_name !== 'Credit Card Payments');
+    expect(over.length).toBeGreaterThan(0);
+    for (const c of over) expect(spent(c.id)).toBeLessThan(0);
+  });
+
   it('gives the second user a budget of their own (other ids)', async () => {
     const token = sb.announcement().users[1]!.access_token;
     const other = (await sb.get('/plans', token)).body.data.plans;
