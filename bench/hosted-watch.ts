@@ -21,7 +21,8 @@
  * The instances' /metrics give each one's watcher syncs (ynab_mcp_watch_lag_seconds_count).
  *
  * Time is compressed: the interval, and --max-staleness with it (stalenessOf).
- * Env: HOSTED_WATCH_BUDGETS (default 1000), HOSTED_WATCH_INTERVAL_S (60), HOSTED_WATCH_INTERVALS (4);
+ * Env: HOSTED_WATCH_BUDGETS (default 1000), HOSTED_WATCH_INTERVAL_S (60), HOSTED_WATCH_INTERVALS (4),
+ * HOSTED_WATCH_DEMO ('full', or 'small': one 6-month budget a user, for 10,000 users in memory);
  * HOSTED_WATCH_SHORT=1 for a short run (60 budgets, 20 s, 3 intervals).
  */
 import { randomBytes } from 'node:crypto';
@@ -30,6 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { tickOf } from '../src/events/watcher-loop.js';
+import type { DemoSize } from '../src/sandbox/demo/index.js';
 // @ts-expect-error: a plain .mjs script without types
 import { INPUTS } from '../scripts/capacity.mjs';
 import { countingReceiver } from '../test/helpers/counting-receiver.js';
@@ -42,6 +44,8 @@ export interface WatchLoad {
   budgets: number;
   intervalMs: number;
   intervals: number;
+  /** The sandbox users' demo budgets: 'small' (HOSTED_WATCH_DEMO=small) for runs of many users. */
+  demo: DemoSize;
 }
 
 const WORKERS = 20;
@@ -50,9 +54,11 @@ const SIGN_IN_CONCURRENCY = 6;
 const P99_GOAL_MS = 500;
 
 export function watchLoadOf(env: NodeJS.ProcessEnv = process.env): WatchLoad {
-  if (env.HOSTED_WATCH_SHORT === '1') return { budgets: 60, intervalMs: 20_000, intervals: 3 };
+  const demo = env.HOSTED_WATCH_DEMO ?? 'full';
+  if (demo !== 'full' && demo !== 'small') throw new Error(`HOSTED_WATCH_DEMO is '${demo}': use 'full' (the default) or 'small'`);
+  if (env.HOSTED_WATCH_SHORT === '1') return { budgets: 60, intervalMs: 20_000, intervals: 3, demo };
   const n = (name: string, fallback: number) => (env[name] ? Number.parseInt(env[name]!, 10) : fallback);
-  return { budgets: n('HOSTED_WATCH_BUDGETS', 1000), intervalMs: n('HOSTED_WATCH_INTERVAL_S', 60) * 1000, intervals: n('HOSTED_WATCH_INTERVALS', 4) };
+  return { budgets: n('HOSTED_WATCH_BUDGETS', 1000), intervalMs: n('HOSTED_WATCH_INTERVAL_S', 60) * 1000, intervals: n('HOSTED_WATCH_INTERVALS', 4), demo };
 }
 
 /**
@@ -200,7 +206,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<{ row: Ro
   const created = performance.now();
   const d = await startDeployment({
     instances: 3,
-    sandbox: { users: w.budgets, rateLimit: 1_000_000 },
+    sandbox: { users: w.budgets, rateLimit: 1_000_000, demo: w.demo },
     args: ['--metrics-token-file', file, '--watch-interval', `${w.intervalMs / 1000}s`, '--max-staleness', String(stalenessOf(w.intervalMs))],
     env: { YNAB_MCP_WATCH_SHORT: '1', YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK: '1' },
   });

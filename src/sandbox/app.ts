@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { durableAnswers } from './answers.js';
+import type { DemoSize } from './demo/index.js';
 import { apiRequests } from './api-request.js';
 import { FaultInjector, parseFaults } from './faults.js';
 import { RateLimiter } from './rate-limit.js';
@@ -30,6 +31,8 @@ export interface SandboxOptions {
   dataFile?: string;
   /** Approximate transaction count of the first demo budget. */
   transactions?: number;
+  /** Each new user's demo budgets: 'full' (default) or 'small' (one smaller budget, for benchmarks of many users). */
+  demo?: DemoSize;
   /** Requests per token per hour. */
   rateLimit?: number;
   faults?: string;

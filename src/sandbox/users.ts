@@ -3,7 +3,7 @@
  * (user 1 from the seed itself, user n from a seed of their own, so their data differs) and
  * their own personal tokens (user 1's may be given with --token / --read-only-token).
  */
-import { createDemoBudgets } from './demo/index.js';
+import { createDemoBudgets, type DemoSize } from './demo/index.js';
 import { Random } from './demo/random.js';
 import { userEmail, type PersistedUser } from './persistence.js';
 import { newSecret } from './tokens.js';
@@ -12,6 +12,8 @@ export interface NewUsers {
   seed: string | number;
   now: Date;
   transactions?: number;
+  /** Each user's demo (default 'full'). */
+  demo?: DemoSize;
 }
 
 /** The demo seed of the n-th user (1-based): user 1 keeps the sandbox's seed. */
@@ -30,7 +32,13 @@ export function newUsers(opts: NewUsers, from: number, to: number): PersistedUse
       read_only_token: newSecret('sbx_pat_ro_'),
       last_used_budget_id: null,
       // Only the first user's first budget takes --transactions (it is for benchmarks).
-      budgets: createDemoBudgets({ seed, now: opts.now, userId: id, transactions: n === 1 ? opts.transactions : undefined }),
+      budgets: createDemoBudgets({
+        seed,
+        now: opts.now,
+        userId: id,
+        transactions: n === 1 ? opts.transactions : undefined,
+        size: opts.demo,
+      }),
     });
   }
   return users;

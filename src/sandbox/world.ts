@@ -14,6 +14,7 @@ import { BudgetStore } from './store/budget-store.js';
 import { exportSegments } from './store/export-segments.js';
 import type { Versioned } from './store/records.js';
 import { newSecret, TokenRegistry } from './tokens.js';
+import type { DemoSize } from './demo/index.js';
 import { newUsers } from './users.js';
 
 /** The options (app.ts, SandboxOptions) the starting state depends on. */
@@ -23,6 +24,7 @@ export interface WorldOptions {
   users?: number;
   dataFile?: string;
   transactions?: number;
+  demo?: DemoSize;
   oauthTokenTtl?: number;
 }
 
@@ -47,7 +49,7 @@ function usersToServe(opts: WorldOptions, saved: SandboxData | undefined, env: W
   const persistedUsers = saved?.users ?? [];
   const wanted = Math.max(opts.users ?? 1, 1);
   if (persistedUsers.length < wanted)
-    persistedUsers.push(...newUsers({ seed: env.seed, now: env.clock(), transactions: opts.transactions }, persistedUsers.length + 1, wanted));
+    persistedUsers.push(...newUsers({ seed: env.seed, now: env.clock(), transactions: opts.transactions, demo: opts.demo }, persistedUsers.length + 1, wanted));
   else if (opts.users !== undefined && persistedUsers.length > wanted) {
     env.log(`sandbox: ${opts.dataFile} holds ${persistedUsers.length} users; all are kept (--users ${wanted} only adds users)`);
   }

@@ -50,11 +50,15 @@ const BASE_FILL = 1500 / MONTHS - BACKBONE;
 /** The Friday coffee (household-months.ts): about 4.3 Fridays of about $5.63. */
 const FRIDAY_COFFEE = 24_400;
 
-export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec {
+/**
+ * `months` of history before the current one (default 24); fewer make a smaller budget of the
+ * same shape (the sandbox's small demo, demo/index.ts).
+ */
+export function createHousehold(env: BudgetEnv, transactions = 1500, months = HISTORY_MONTHS): BudgetRec {
   const ids = new Random(`${env.seed}|household|ids`);
   const rng = new Random(`${env.seed}|household`);
   const today = env.now.toISOString().slice(0, 10);
-  const firstMonth = addMonths(monthOf(today), -HISTORY_MONTHS);
+  const firstMonth = addMonths(monthOf(today), -months);
   let time = new Date(`${firstMonth}T07:00:00.000Z`);
   const clock: DemoClock = { now: env.now, today, set: (t) => (time = t) };
   const store = new BudgetStore(
@@ -100,7 +104,7 @@ export function createHousehold(env: BudgetEnv, transactions = 1500): BudgetRec 
   };
   let fill: FillContext | undefined;
   const targets = new Map<string, { plan: CategoryPlan; from: number }>();
-  const fillPerMonth = Math.max(0, transactions / MONTHS - BACKBONE);
+  const fillPerMonth = Math.max(0, transactions / (months + 0.5) - BACKBONE);
   h.scale = Math.max(1, fillPerMonth / BASE_FILL);
   h.expected = expectedSpending(HOUSEHOLD_MERCHANTS, fillPerMonth);
   h.expected.set('coffee', (h.expected.get('coffee') ?? 0) + FRIDAY_COFFEE);

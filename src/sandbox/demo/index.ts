@@ -7,6 +7,16 @@ import type { BudgetRec } from '../store/records.js';
 import { createBerlin } from './eur.js';
 import { createHousehold } from './household.js';
 
+/**
+ * 'full' (the default): both budgets. 'small': "Demo Household" alone over SMALL_MONTHS months and
+ * about SMALL_TRANSACTIONS transactions (same accounts, card, categories and targets), for
+ * benchmarks of many users (bench/hosted-watch.ts), where the full demo is ~3.5 MB a user.
+ */
+export type DemoSize = 'full' | 'small';
+
+export const SMALL_MONTHS = 6;
+export const SMALL_TRANSACTIONS = 300;
+
 export interface DemoOptions {
   seed: string | number;
   now: Date;
@@ -16,9 +26,11 @@ export interface DemoOptions {
    * its fixed monthly bills alone are generated). The other budget is fixed.
    */
   transactions?: number;
+  size?: DemoSize;
 }
 
 export function createDemoBudgets(opts: DemoOptions): BudgetRec[] {
   const env = { seed: opts.seed, now: opts.now, userId: opts.userId };
+  if (opts.size === 'small') return [createHousehold(env, opts.transactions ?? SMALL_TRANSACTIONS, SMALL_MONTHS)];
   return [createHousehold(env, opts.transactions ?? 1500), createBerlin(env)];
 }
