@@ -93,9 +93,25 @@ async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, i: numb
   return out;
 }
 
+/**
+ * A sign-in, tried again (at most twice) when its connection failed before any answer ('fetch
+ * failed': a socket reset under the set-up's load). One such failure among thousands of sign-ins
+ * stopped a whole 10,000-user run; each retry is said on stderr.
+ */
+async function signInRetried(d: Deployment, email: string, u: number): Promise<SignedIn> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signIn(d.mcpUrl, new MemoryOAuthProvider(`watch ${u}`), { login: email, era: 'modern' });
+    } catch (e) {
+      if (attempt >= 3 || !/fetch failed/.test(String((e as Error).message))) throw e;
+      process.stderr.write(`hosted-watch: sign-in of user ${u} failed (${(e as Error).message}); trying again\n`);
+    }
+  }
+}
+
 /** Signs user u in, finds their first budget and checking account, subscribes a webhook to it. */
 async function subscribeUser(d: Deployment, email: string, u: number, hook: string): Promise<{ client: SignedIn; budget: string; account: string }> {
-  const client = await signIn(d.mcpUrl, new MemoryOAuthProvider(`watch ${u}`), { login: email, era: 'modern' });
+  const client = await signInRetried(d, email, u);
   const budget = (await client.call('list_budgets')).structuredContent.budgets[0].id as string;
   const accounts = (await client.call('list_accounts', { budget_id: budget })).structuredContent.accounts as any[];
   const account = accounts.find((a) => a.type === 'checking' && !a.closed)?.id as string;

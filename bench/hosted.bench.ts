@@ -267,7 +267,7 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
  * Any HOSTED_WATCH_* setting but HOSTED_WATCH_ONLY sizes it instead (watchLoadOf: 1,000 budgets
  * unless told, the capacity check's run).
  */
-const BENCH_WATCH: WatchLoad = { budgets: 200, intervalMs: 60_000, intervals: 3 };
+const BENCH_WATCH: WatchLoad = { budgets: 200, intervalMs: 60_000, intervals: 3, demo: 'full' };
 const watchLoad = (): WatchLoad =>
   Object.keys(process.env).some((k) => k.startsWith('HOSTED_WATCH_') && k !== 'HOSTED_WATCH_ONLY') ? watchLoadOf() : BENCH_WATCH;
 
