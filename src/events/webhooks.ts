@@ -21,7 +21,8 @@ import { matches } from './filter.js';
 import type { EventsService } from './service.js';
 import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
 import { controlId, endingOf, gapBody, terminatedBody, type Ending } from './webhook-control.js';
-import { SubscriptionIds } from './webhook-ids.js';
+import { subscriptionIds } from './webhook-ids.js';
+import type { IdList } from '../storage/id-list.js';
 import type { BudgetReplica } from '../sync/replica.js';
 
 export interface WebhookOptions extends SendOptions {
@@ -95,12 +96,12 @@ export class Webhooks {
     readonly opts: WebhookOptions = {},
     private readonly now: () => number = Date.now,
   ) {
-    this.ids = new SubscriptionIds(store, identity);
+    this.ids = subscriptionIds(store, identity);
     events.onFired((budgetId) => void this.track(this.deliverBudget(budgetId)));
   }
 
   /** The ids of the subscriptions, kept beside them (webhook-ids.ts). */
-  private readonly ids: SubscriptionIds;
+  private readonly ids: IdList;
 
   /** Deliveries started by what fired, until they end (settled()). */
   private readonly pending = new Set<Promise<void>>();
@@ -184,8 +185,9 @@ export class Webhooks {
 
   async remove(id: string): Promise<boolean> {
     const key = await this.key(id);
-    const had = (await this.store.get(key)) !== undefined;
-    await this.store.delete(key);
+    // One atomic step, under the update lock like every other change of the record: a get, then a
+    // delete, let a refresh that read the record before the delete write it back (resurrected).
+    const had = await this.store.update(key, (bytes) => ({ value: bytes === undefined ? undefined : null, result: bytes !== undefined }));
     await this.ids.remove(id);
     return had;
   }

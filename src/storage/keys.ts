@@ -12,6 +12,7 @@
  *                                          folder keeps its first name, for the files already written)
  *   journal/<identity>/<budget>.written    the knowledge our last write reached (hosted mode only)
  *   changes/<identity>/<budget>/<id>.change  one applied change, sealed: the undo journal (src/writes/pipeline/undo-journal.ts)
+ *   changes/<identity>/<budget>.ids       the ids of those changes, a JSON list (src/storage/id-list.ts)
  *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/pipeline/confirm-tokens.ts)
  *   rules/<identity>/<budget>.json         the budget's house rules, in order (src/rules/store.ts)
  *   events/<identity>/<budget>.log         a budget's alert occurrences, sealed (src/events/log.ts); .watch: the
@@ -52,6 +53,8 @@ export const journalPrefix = (identity: string): string => `journal/${segment(id
 export const journalKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.json`;
 export const writtenKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.written`;
 export const changesPrefix = (identity: string, budgetId: string): string => `changes/${segment(identity)}/${segment(budgetId)}/`;
+/** The ids of a budget's changes (a JSON list, storage/id-list.ts), beside their folder. */
+export const changeIdsKey = (identity: string, budgetId: string): string => `changes/${segment(identity)}/${segment(budgetId)}.ids`;
 export const changeKey = (identity: string, budgetId: string, changeId: string): string => `${changesPrefix(identity, budgetId)}${segment(changeId)}.change`;
 export const confirmPrefix = (identity: string, budgetId: string): string => `confirm/${segment(identity)}/${segment(budgetId)}/`;
 export const rulesPrefix = (identity: string): string => `rules/${segment(identity)}/`;

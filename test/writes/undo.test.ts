@@ -65,9 +65,14 @@ describe('the journal', () => {
       }
     };
     walk(join(root, 'changes'));
-    expect(files.length).toBeGreaterThan(0);
-    expect(files.every((f) => /\/changes\/[^/]+\/[^/]+\/ch-[0-9a-z]+-[0-9a-f]+\.change$/.test(f))).toBe(true);
-    for (const f of files) {
+    // Beside each budget's folder of changes, the list of their ids (and nothing of the budget).
+    const lists = files.filter((f) => f.endsWith('.ids'));
+    const changes = files.filter((f) => !f.endsWith('.ids'));
+    expect(lists.length).toBeGreaterThan(0);
+    for (const f of lists) for (const id of JSON.parse(readFileSync(f, 'utf8')) as string[]) expect(id).toMatch(/^ch-[0-9a-z]+-[0-9a-f]+$/);
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.every((f) => /\/changes\/[^/]+\/[^/]+\/ch-[0-9a-z]+-[0-9a-f]+\.change$/.test(f))).toBe(true);
+    for (const f of changes) {
       const bytes = readFileSync(f);
       expect(bytes.subarray(0, 7).toString()).toBe('YMCPC1\n');
       expect(bytes.toString('latin1')).not.toMatch(/secret memo text|Undo Shop|Groceries/);

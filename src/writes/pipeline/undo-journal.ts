@@ -3,14 +3,17 @@
  * after, the last 100 per budget. One sealed value per change in the state store
  * (`changes/<identity>/<budget>/<id>.change`, encrypted like the replicas, since it holds budget
  * data), so that every process and hosted instance sharing the store sees the same history, and
- * appending one change writes one small value. Change ids sort by time.
+ * appending one change writes one small value. Change ids sort by time. The ids are kept in one key
+ * beside them (`changes/<identity>/<budget>.ids`, storage/id-list.ts): listing the changes by prefix
+ * was a SCAN of the whole keyspace in hosted mode at every write (its prune) and every listing.
  *
  * A change that is being undone is claimed first, atomically (`undo.state: 'undoing'`), so that
  * two undo calls for one change cannot both apply; the claim becomes `'undone'` with the id of
  * the change that undid it, or is released when the undo failed before changing anything.
  */
 import { randomBytes } from 'node:crypto';
-import { changeKey, changesPrefix } from '../../storage/keys.js';
+import { changeIdsKey, changeKey, changesPrefix } from '../../storage/keys.js';
+import { IdList } from '../../storage/id-list.js';
 import type { StateStore } from '../../storage/store.js';
 import { SealError, type KeySource } from '../../sync/seal.js';
 import { SealedRecords } from './sealed-records.js';
@@ -52,27 +55,41 @@ export class UndoJournal extends SealedRecords {
     return changeKey(await this.identity(), budgetId, id);
   }
 
+  /** The budget's change ids, kept in one key (listed by prefix once, for journals older than it). */
+  private idList(budgetId: string): IdList {
+    return new IdList(
+      this.store,
+      async () => changeIdsKey(await this.identity(), budgetId),
+      async () => {
+        const prefix = changesPrefix(await this.identity(), budgetId);
+        return (await this.store.list(prefix)).filter((k) => k.endsWith('.change')).map((k) => k.slice(prefix.length, -'.change'.length));
+      },
+    );
+  }
+
   /** Records a change; returns it with its id. Keeps the last 100 of the budget. */
   async append(budgetId: string, change: Omit<ChangeRecord, 'id' | 'at'>): Promise<ChangeRecord> {
     const now = this.now();
     const record: ChangeRecord = { id: newId(now), at: new Date(now).toISOString(), ...change };
     const key = await this.keyOf(budgetId, record.id);
+    await this.idList(budgetId).add(record.id); // before the record: a record is never unlisted
     await this.store.set(key, await this.sealer.seal(Buffer.from(JSON.stringify(record)), key));
     await this.prune(budgetId).catch(() => undefined); // more than 100 kept only costs space
     return record;
   }
 
+  /** The ids, oldest first, with their keys. */
   private async ids(budgetId: string): Promise<{ id: string; key: string }[]> {
-    const prefix = changesPrefix(await this.identity(), budgetId);
-    return (await this.store.list(prefix))
-      .filter((k) => k.endsWith('.change'))
-      .map((key) => ({ key, id: key.slice(prefix.length, -'.change'.length) }))
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const identity = await this.identity();
+    return (await this.idList(budgetId).all()).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((id) => ({ id, key: changeKey(identity, budgetId, id) }));
   }
 
   private async prune(budgetId: string): Promise<void> {
     const all = await this.ids(budgetId);
-    for (const old of all.slice(0, Math.max(0, all.length - MAX_CHANGES))) await this.store.delete(old.key);
+    const old = all.slice(0, Math.max(0, all.length - MAX_CHANGES));
+    if (old.length === 0) return;
+    for (const o of old) await this.store.delete(o.key);
+    await this.idList(budgetId).remove(...old.map((o) => o.id)); // after the records: none is left unlisted
   }
 
   private async open(key: string, bytes: Uint8Array | undefined): Promise<ChangeRecord | undefined> {

@@ -1,0 +1,85 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
+/**
+ * The undo journal keeps its change ids in one key beside the changes (storage/id-list.ts), so
+ * that neither a write (its append and prune) nor a listing scans the store: on Redis, listing by
+ * prefix is a SCAN of the whole keyspace, every user's keys, at every hosted write. Against a real
+ * redis-server, counting its SCAN calls (INFO commandstats); and a journal written before the
+ * list was kept is still listed whole, once, then from the list.
+ */
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeIdsKey } from '../../src/storage/keys.js';
+import { RedisStateStore } from '../../src/storage/redis-store.js';
+import { ephemeralKey } from '../../src/sync/seal.js';
+import { MAX_CHANGES, UndoJournal } from '../../src/writes/pipeline/undo-journal.js';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
+
+let redis: RunningRedis;
+let admin: ReturnType<typeof createClient>;
+beforeAll(async () => {
+  redis = await startRedis();
+  admin = createClient({ url: redis.url });
+  await admin.connect();
+});
+afterAll(async () => {
+  await admin?.close();
+  await redis?.stop();
+});
+
+/** SCAN calls the server has answered so far. */
+async function scans(): Promise<number> {
+  const m = /cmdstat_scan:calls=(\d+)/.exec(await admin.info('commandstats'));
+  return m ? Number(m[1]) : 0;
+}
+
+async function journal(): Promise<{ log: UndoJournal; store: RedisStateStore; clock: { now: number } }> {
+  const store = await RedisStateStore.connect(redis.url, { prefix: `t${randomBytes(4).toString('hex')}:` });
+  const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+  const keys = ephemeralKey();
+  return {
+    log: new UndoJournal(
+      store,
+      keys,
+      async () => 'me',
+      () => (clock.now += 1000),
+    ),
+    store,
+    clock,
+  };
+}
+
+describe('the undo journal on Redis', () => {
+  it('appends, prunes and lists without a SCAN', async () => {
+    const { log, store } = await journal();
+    await log.append('b1', { tool: 'update_payee', summary: 'first', entities: [] }); // the list's first write may look for older changes
+    const before = await scans();
+    for (let i = 0; i < MAX_CHANGES + 3; i++) await log.append('b1', { tool: 'update_payee', summary: `change ${i}`, entities: [] });
+    const recent = await log.recent('b1', 2);
+    expect(await scans()).toBe(before);
+    expect(recent.map((r) => r.summary)).toEqual([`change ${MAX_CHANGES + 2}`, `change ${MAX_CHANGES + 1}`]);
+    expect(await log.size('b1')).toBe(MAX_CHANGES);
+    await store.close();
+  });
+
+  it('lists a journal written before its ids were kept, once, then from the list', async () => {
+    const { log, store } = await journal();
+    for (let i = 0; i < 3; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });
+    await store.delete(changeIdsKey('me', 'b1')); // as an older version left it: the changes alone
+    expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['old 2', 'old 1', 'old 0']);
+    const before = await scans();
+    await log.append('b1', { tool: 'update_payee', summary: 'new', entities: [] });
+    expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['new', 'old 2', 'old 1', 'old 0']);
+    expect(await scans()).toBe(before);
+    await store.close();
+  });
+
+  it('an append into a journal with no list yet keeps the older changes listed', async () => {
+    const { log, store } = await journal();
+    for (let i = 0; i < 2; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });
+    await store.delete(changeIdsKey('me', 'b1'));
+    await log.append('b1', { tool: 'update_payee', summary: 'new', entities: [] });
+    expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['new', 'old 1', 'old 0']);
+    await store.close();
+  });
+});
