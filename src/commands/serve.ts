@@ -40,7 +40,7 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            recently used are read from Redis again when next asked for
                            (YNAB_MCP_MAX_USERS_HELD: users whose state an instance holds, default 200;
                            watching users with webhooks does not count against it)
-  --concurrent-requests N  MCP requests an instance works on at once (default 0: no limit); the
+  --concurrent-requests N  MCP requests an instance works on at once (default 8; 0: no limit); the
                            rest wait in arrival order, so a crowd's calls each wait behind a few
   --log-format text|json   one line per request on stderr, as text (default) or JSON
   --metrics-token-file PATH  serve Prometheus metrics at /metrics to "Authorization: Bearer <token in PATH>"

@@ -15,7 +15,7 @@
  *  - --replica-cache-mb: the memory this instance gives its users' budget copies, all together
  *    (default 512); past it the least recently used copies are dropped and read from Redis again.
  *  - --concurrent-requests: MCP requests this instance works on at once, the rest waiting in
- *    arrival order (src/transport/http-admission.ts; default 0: no limit).
+ *    arrival order (src/transport/http-admission.ts; default 8; 0: no limit).
  * Every problem is a UsageError that says what is wrong and what is expected.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -196,7 +196,8 @@ export const DEFAULT_REPLICA_CACHE_MB = 512;
  * drain then lost calls (test/hosted/drain.test.ts failed 2 runs of 5 at load 10, none of 4
  * without): off until the drain refuses what still waits its turn. An operator's lever until then.
  */
-export const DEFAULT_CONCURRENT_REQUESTS = 0;
+/** Eight at a time: the crowd's p99 at 100 x 20 fell from 3.6 to 2.6 s with it (bench/RESULTS.md, the crowd). */
+export const DEFAULT_CONCURRENT_REQUESTS = 8;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
   const { origin, loopback } = publicOrigin(flags['public-url']);

@@ -114,7 +114,10 @@ export async function answerHealth(req: IncomingMessage, res: ServerResponse, dr
     answer(res, 200, { status: 'ok' }, head);
     return true;
   }
-  const reason = drain.draining ? 'draining' : await readiness?.();
+  // Draining is asked again after the readiness check: a drain that began while it awaited Redis
+  // must not be answered "ready".
+  const checked = drain.draining ? undefined : await readiness?.();
+  const reason = drain.draining ? 'draining' : checked;
   if (reason) answer(res, 503, { status: 'not ready', reason }, head);
   else answer(res, 200, { status: 'ready' }, head);
   return true;

@@ -58,6 +58,13 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
     if (hosted.admission && req.method === 'POST') {
       const release = await hosted.admission.enter();
       if (res.destroyed || req.socket.destroyed) return release(); // the client left while it waited
+      // The drain began while it waited: nothing of it has been served, so it is refused as a new
+      // request is (503, Retry-After), for the load balancer to send to another instance, rather
+      // than started on an instance about to close (whose drain could end before it did).
+      if (deps.drain.draining) {
+        release();
+        return refuseDraining(res);
+      }
       res.once('close', release);
     }
     const auth = await hosted.authenticate(req, res);

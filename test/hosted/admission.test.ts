@@ -100,9 +100,9 @@ describe('--concurrent-requests', () => {
     }
     return 'accepted';
   };
-  it('0 (no limit) by default, a whole number, and only with --hosted', async () => {
+  it('8 by default (0: no limit), a whole number, and only with --hosted', async () => {
     const n = (v?: string) => hostedOptions(flags(v), env, () => undefined).concurrentRequests;
-    expect(n()).toBe(0);
+    expect(n()).toBe(8);
     expect(n('0')).toBe(0);
     expect(n('32')).toBe(32);
     expect(refused(() => n('-1'))).toMatch(/--concurrent-requests must be a whole number between 0 and 10000, got "-1"/);
