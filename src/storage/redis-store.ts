@@ -11,7 +11,12 @@
  *    a Lua script writes it only if the stored value still has the digest that was read (SHA-1 of
  *    the bytes, computed by Redis itself), else the whole round is retried. One shared connection
  *    serves every caller (WATCH would need a connection per caller); callers of one instance take
- *    turns per key, so retries only happen between instances.
+ *    turns per key, so retries only happen between instances. The value this instance last read
+ *    or wrote of a small key is remembered (`known`), and an update's first round computes from it
+ *    without a GET: the script still compares digests, so a value changed by another instance (or
+ *    expired) only costs the round a GET would have, and nothing is judged on it unwritten (a
+ *    `change` that writes nothing is asked again with the value read). A write of the grant, the
+ *    ledger or an id list is one round trip instead of two.
  *  - withLock: a lease, `SET locks/<name> <random> NX PX 15000`, renewed every 5 s while held and
  *    released by a compare-and-delete script. A crashed holder's lease lapses within 15 s.
  * A Redis Cluster (redis-link.ts) gets the same commands, each routed by its key; every script
@@ -21,6 +26,7 @@
  * do for an unwritable state directory: reads answered from a copy in memory, with a notice.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { checkKey, clusterName, clusterPrefix, keyOfClusterName, labelOf } from './keys.js';
 import { openLink, type RedisLink } from './redis-link.js';
 import { redisLocation } from './redis-url.js';
@@ -59,6 +65,10 @@ const sha1 = (text: string | Uint8Array) => createHash('sha1').update(text).dige
 const CAS_SHA = sha1(CAS_SCRIPT);
 const LEASE_SHA = sha1(LEASE_SCRIPT);
 
+/** Values this instance remembers for its updates' first rounds: small ones, a few MB in all. */
+const KNOWN_MAX_VALUE = 16 * 1024;
+const KNOWN_MAX_BYTES = 8 * 1024 * 1024;
+
 /** Glob characters in the configured prefix are matched literally by SCAN. */
 const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
@@ -83,6 +93,11 @@ export class RedisStateStore implements StateStore {
   private readonly prefix: string;
   private readonly log: (line: string) => void;
   private readonly retention: [string, number][];
+  /** The last value read or written of each small key (null: absent), by its Redis name. */
+  private readonly known = new LRUCache<string, Buffer | 'absent'>({
+    maxSize: KNOWN_MAX_BYTES,
+    sizeCalculation: (v, k) => k.length + (v === 'absent' ? 8 : v.byteLength),
+  });
   private constructor(
     private readonly client: RedisLink,
     url: string,
@@ -174,20 +189,38 @@ export class RedisStateStore implements StateStore {
     return this.run<T>(failure, key, ['EVAL', source, String(keys.length), ...keys, ...args], keys[0]);
   }
 
+  /** Remembers what `full` now holds (undefined: absent); forgets a value too large to keep. */
+  private remember(full: string, value: Uint8Array | undefined): void {
+    if (value === undefined) this.known.set(full, 'absent');
+    else if (value.byteLength <= KNOWN_MAX_VALUE)
+      this.known.set(full, Buffer.from(value)); // a copy: the caller's bytes may change
+    else this.known.delete(full);
+  }
+
   async get(key: string): Promise<Uint8Array | undefined> {
-    const value = await this.run<Buffer | null>('read', key, ['GET', this.full(key)], this.full(key));
-    return value ?? undefined;
+    const full = this.full(key);
+    // Forgotten first: a read that fails leaves nothing remembered that may be stale.
+    this.known.delete(full);
+    const value = (await this.run<Buffer | null>('read', key, ['GET', full], full)) ?? undefined;
+    this.remember(full, value);
+    return value;
   }
 
   async set(key: string, value: Uint8Array, opts: SetOptions = {}): Promise<void> {
-    const args: (string | Buffer)[] = ['SET', this.full(key), Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
+    const full = this.full(key);
+    const args: (string | Buffer)[] = ['SET', full, Buffer.from(value.buffer, value.byteOffset, value.byteLength)];
     const ttl = this.ttlFor(key, opts);
     if (ttl !== undefined) args.push('PX', String(ttl));
-    await this.run('write', key, args, this.full(key));
+    this.known.delete(full);
+    await this.run('write', key, args, full);
+    this.remember(full, value);
   }
 
   async delete(key: string): Promise<void> {
-    await this.run('write', key, ['DEL', this.full(key)], this.full(key));
+    const full = this.full(key);
+    this.known.delete(full);
+    await this.run('write', key, ['DEL', full], full);
+    this.remember(full, undefined);
   }
 
   async list(prefix: string): Promise<string[]> {
@@ -222,11 +255,19 @@ export class RedisStateStore implements StateStore {
   update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts: SetOptions = {}): Promise<T> {
     const full = this.full(key);
     return inTurn(`redis:${this.location}:${full}`, async () => {
+      // The first round from the value this instance last saw, when it has one (see the header).
+      let remembered = this.known.get(full);
       for (let round = 1; ; round++) {
-        const current = await this.get(key);
+        const fromKnown = remembered !== undefined;
+        const current = fromKnown ? (remembered === 'absent' ? undefined : remembered) : await this.get(key);
+        remembered = undefined;
         const { value, result } = change(current);
-        if (value === undefined) return result;
+        if (value === undefined) {
+          if (fromKnown) continue; // nothing written: judged again on the value read
+          return result;
+        }
         const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
+        this.known.delete(full); // until the script's answer says what the key holds
         const written = await this.script<number>(
           'write',
           key,
@@ -240,7 +281,11 @@ export class RedisStateStore implements StateStore {
             ttl,
           ],
         );
-        if (written === 1) return result;
+        if (written === 1) {
+          this.remember(full, value === null ? undefined : value);
+          return result;
+        }
+        if (fromKnown) continue; // what this instance remembered had changed: read it now
         if (round >= MAX_UPDATE_ROUNDS) {
           throw new StateStoreError('write', this.describe(key), `${labelOf(key)} ${this.describe(key)} kept changing under this update; try again`);
         }

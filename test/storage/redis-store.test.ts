@@ -93,6 +93,51 @@ describe('Redis store', () => {
     }
   });
 
+  it("an update after this instance's own read or write is one command, and still sees another instance's change", async () => {
+    const prefix = `k${randomBytes(4).toString('hex')}:`;
+    const sent: string[] = [];
+    const a = await RedisStateStore.connect(redis.url, { prefix, onCommand: (c) => sent.push(c) });
+    const b = await RedisStateStore.connect(redis.url, { prefix });
+    const append = (n: number) => (cur: Uint8Array | undefined) => ({ value: bytes(`${text(cur) ?? ''}${n}`), result: text(cur) });
+    try {
+      await a.set('grants/g.json', bytes('1'));
+      sent.length = 0;
+      expect(await a.update('grants/g.json', append(2))).toBe('1');
+      expect(sent).toEqual(['EVALSHA']); // no GET: computed from the value it wrote
+      sent.length = 0;
+      expect(await a.update('grants/g.json', append(3))).toBe('12');
+      expect(sent).toEqual(['EVALSHA']);
+      // Another instance changes it: the remembered value no longer matches, and the update reads it.
+      await b.set('grants/g.json', bytes('x'));
+      sent.length = 0;
+      expect(await a.update('grants/g.json', append(4))).toBe('x');
+      expect(sent).toEqual(['EVALSHA', 'GET', 'EVALSHA']);
+      expect(text(await b.get('grants/g.json'))).toBe('x4');
+      // Nothing is decided on a remembered value unwritten: a change that writes nothing is asked again on the value read.
+      await b.set('grants/g.json', bytes('y'));
+      const seen: (string | undefined)[] = [];
+      const result = await a.update('grants/g.json', (cur) => (seen.push(text(cur)), { value: undefined, result: text(cur) }));
+      expect(result).toBe('y');
+      expect(seen).toEqual(['x4', 'y']);
+      // A key another instance deleted, and one this instance never saw.
+      await b.delete('grants/g.json');
+      expect(await a.update('grants/g.json', append(5))).toBeUndefined();
+      expect(text(await b.get('grants/g.json'))).toBe('5');
+      sent.length = 0;
+      expect(await a.update('grants/new.json', append(6))).toBeUndefined();
+      expect(sent).toEqual(['GET', 'EVALSHA']);
+      // A large value is not remembered.
+      const big = bytes('z'.repeat(20_000));
+      await a.set('grants/big.json', big);
+      sent.length = 0;
+      await a.update('grants/big.json', () => ({ value: bytes('small'), result: undefined }));
+      expect(sent).toEqual(['GET', 'EVALSHA']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('an update with a ttl sets it; a value without one keeps none', async () => {
     const store = await RedisStateStore.connect(redis.url, { prefix: `x${randomBytes(4).toString('hex')}:` });
     try {
