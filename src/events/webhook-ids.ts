@@ -6,7 +6,7 @@
  * removed when found so (webhooks.ts, all()).
  */
 import { segment } from '../storage/keys.js';
-import { IdList } from '../storage/id-list.js';
+import { IdList, type IdFamily } from '../storage/id-list.js';
 import type { StateStore } from '../storage/store.js';
 
 export function subscriptionIds(store: StateStore, identity: () => Promise<string>): IdList {
@@ -19,3 +19,12 @@ export function subscriptionIds(store: StateStore, identity: () => Promise<strin
     },
   );
 }
+
+/** The subscriptions as a family of records (storage/id-list.ts): `events/<identity>/webhooks/<id>.sub`. */
+export const subscriptionFamily: IdFamily = {
+  prefix: 'events/',
+  listOf(key) {
+    const m = /^events\/([^/]+)\/webhooks\/([^/]+)\.sub$/.exec(key);
+    return m ? { list: `events/${m[1]}/webhooks.ids`, id: m[2]! } : undefined;
+  },
+};

@@ -19,6 +19,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpConfig } from '../mcp/config.js';
 import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore } from '../storage/redis-store.js';
+import { completeIdLists } from '../storage/id-list.js';
+import { subscriptionFamily } from '../events/webhook-ids.js';
+import { changeFamily } from '../writes/pipeline/undo-journal.js';
 import { createAuthorizationServer } from './authorization-server.js';
 import { interactionRoutes } from './interactions.js';
 import { metricsRoute, type MetricsServer } from './metrics-endpoint.js';
@@ -87,6 +90,10 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
   let metricsServer: MetricsServer | undefined;
   try {
+    // Once, before serving: every subscription and change is in its id list, so that a new user's
+    // lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
+    const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
+    if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));

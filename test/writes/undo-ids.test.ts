@@ -4,15 +4,19 @@
  * that neither a write (its append and prune) nor a listing scans the store: on Redis, listing by
  * prefix is a SCAN of the whole keyspace, every user's keys, at every hosted write. Against a real
  * redis-server, counting its SCAN calls (INFO commandstats); and a journal written before the
- * list was kept is still listed whole, once, then from the list.
+ * list was kept is still listed whole, once, then from the list. Hosted mode completes every list
+ * at an instance's start (one SCAN a family), and from then a new user's or budget's first write
+ * and listing scan nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptionFamily, subscriptionIds } from '../../src/events/webhook-ids.js';
+import { completeIdLists } from '../../src/storage/id-list.js';
 import { changeIdsKey } from '../../src/storage/keys.js';
 import { RedisStateStore } from '../../src/storage/redis-store.js';
 import { ephemeralKey } from '../../src/sync/seal.js';
-import { MAX_CHANGES, UndoJournal } from '../../src/writes/pipeline/undo-journal.js';
+import { changeFamily, MAX_CHANGES, UndoJournal } from '../../src/writes/pipeline/undo-journal.js';
 import { startRedis, type RunningRedis } from '../helpers/redis.js';
 
 let redis: RunningRedis;
@@ -80,6 +84,23 @@ describe('the undo journal on Redis', () => {
     await store.delete(changeIdsKey('me', 'b1'));
     await log.append('b1', { tool: 'update_payee', summary: 'new', entities: [] });
     expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['new', 'old 1', 'old 0']);
+    await store.close();
+  });
+
+  it('after the lists are completed at start, older changes are listed and a new budget or user scans nothing', async () => {
+    const { log, store } = await journal();
+    for (let i = 0; i < 2; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });
+    await store.delete(changeIdsKey('me', 'b1')); // as an older version left it
+    await store.set('events/me/webhooks/w1.sub', Buffer.from('sealed')); // a subscription, likewise
+    expect(await completeIdLists(store, [subscriptionFamily, changeFamily])).toBe(3);
+    expect(await completeIdLists(store, [subscriptionFamily, changeFamily])).toBe(0); // again: nothing to add
+    const before = await scans();
+    expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['old 1', 'old 0']);
+    expect(await subscriptionIds(store, async () => 'me').all()).toEqual(['w1']);
+    await log.append('b2', { tool: 'update_payee', summary: 'first of b2', entities: [] });
+    expect((await log.recent('b2')).map((r) => r.summary)).toEqual(['first of b2']);
+    expect(await subscriptionIds(store, async () => 'someone-new').all()).toEqual([]);
+    expect(await scans()).toBe(before);
     await store.close();
   });
 });

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { changeIdsKey, changeKey, changesPrefix } from '../../storage/keys.js';
-import { IdList } from '../../storage/id-list.js';
+import { IdList, type IdFamily } from '../../storage/id-list.js';
 import type { StateStore } from '../../storage/store.js';
 import { SealError, type KeySource } from '../../sync/seal.js';
 import { SealedRecords } from './sealed-records.js';
@@ -40,6 +40,15 @@ export interface ChangeRecord {
   payees_created?: string[];
   undo?: { state: 'undoing' | 'undone'; by?: string; at: string };
 }
+
+/** The changes as a family of records (storage/id-list.ts): `changes/<identity>/<budget>/<id>.change`. */
+export const changeFamily: IdFamily = {
+  prefix: 'changes/',
+  listOf(key) {
+    const m = /^changes\/([^/]+)\/([^/]+)\/([^/]+)\.change$/.exec(key);
+    return m ? { list: `changes/${m[1]}/${m[2]}.ids`, id: m[3]! } : undefined;
+  },
+};
 
 /** A change id: time first (base 36, fixed width) so ids sort by time, then random. */
 function newId(now: number): string {
