@@ -44,6 +44,11 @@ export const INPUTS = {
     unit: 'bytes resident per instance before any user',
     source: '`npm run bench -- hosted` (instance RSS less its replica cache)',
   },
+  replicaCacheMinBytes: {
+    value: 512e6,
+    unit: 'bytes of replica cache per instance at least (--replica-cache-mb, default 512 MB); watched copies beyond it are read from Redis again at their next sync',
+    source: 'a choice: the default; at 10,000 watched the instances held 0.9-1.0 GB resident each with it (docs/capacity.md, The check)',
+  },
   instanceMemoryBytes: { value: 8e9, unit: 'bytes of memory per instance', source: 'a choice: an 8 GB, 2-core instance' },
   coresPerInstance: { value: 2, unit: 'cores per instance', source: 'a choice: two cores, as the bench machine' },
   cpuTarget: { value: 0.6, unit: 'share of the cores busy at peak', source: 'a choice: headroom that held the p99 at 20 x 50 (the bench ran near 100 %)' },
@@ -62,13 +67,15 @@ export function plan(users, active, inputs = INPUTS) {
   const interactiveCores = (callsPerSecond * v.cpuPerCallMs) / 1000;
   const watchCores = (users * v.watchCpuMsPerBudget) / 1000 / (v.watchIntervalMin * 60);
   const cores = (interactiveCores + watchCores) / v.cpuTarget;
-  // Round robin: every instance meets every active user (each holds all their copies); the watched
-  // budgets' copies are held by their lease's holder, a share each. Instances enough for the cores
-  // and for that share to fit beside the active users' copies (none when these alone do not fit).
-  const room = v.instanceMemoryBytes - v.instanceBaseBytes - activeUsers * v.replicaBytesPerActiveUser;
-  const forMemory = room > 0 ? Math.ceil((users * v.replicaBytesPerActiveUser) / room) : Infinity;
-  const instances = Math.max(v.minInstances, Math.ceil(cores / v.coresPerInstance), forMemory);
-  const instanceBytes = v.instanceBaseBytes + (activeUsers + users / instances) * v.replicaBytesPerActiveUser;
+  // Round robin: every instance meets every active user, so its replica cache (--replica-cache-mb)
+  // holds all their copies, and at least its default. Watched budgets' copies share that bounded
+  // cache: a watch job opens a state for its sync and lets it go, and a copy evicted since is read
+  // from Redis at the next sync, whose CPU `watchCpuMsPerBudget` measured with the cache full.
+  // Instances enough for the cores; none when the active users' copies alone do not fit one.
+  const cacheBytes = Math.max(v.replicaCacheMinBytes, activeUsers * v.replicaBytesPerActiveUser);
+  const fits = v.instanceBaseBytes + cacheBytes <= v.instanceMemoryBytes;
+  const instances = fits ? Math.max(v.minInstances, Math.ceil(cores / v.coresPerInstance)) : Infinity;
+  const instanceBytes = v.instanceBaseBytes + cacheBytes;
   const redisBytes = users * v.redisBytesPerUser;
   const shards = Math.max(1, Math.ceil(redisBytes / v.redisShardBytes));
   const outbound = callsPerSecond * v.upstreamPerCall + (users * v.requestsPerWatchedBudgetHour * (15 / v.watchIntervalMin)) / 3600;

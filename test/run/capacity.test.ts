@@ -23,10 +23,13 @@ describe('the capacity plan', () => {
     expect(p.cores).toBeCloseTo(cores, 9);
     expect(p.redisBytes).toBe(10_000 * v.redisBytesPerUser!);
     expect(p.outbound).toBeCloseTo(calls * v.upstreamPerCall! + (10_000 * v.requestsPerWatchedBudgetHour! * (15 / v.watchIntervalMin!)) / 3600, 9);
-    // The memory per instance fits the instance it names, and one instance fewer would not.
+    // Each instance's memory: its base and a replica cache holding every active user's copies (at
+    // least the default bound; watched copies share it); instances as the cores need.
+    expect(p.instanceBytes).toBe(v.instanceBaseBytes! + Math.max(v.replicaCacheMinBytes!, 500 * v.replicaBytesPerActiveUser!));
     expect(p.instanceBytes).toBeLessThanOrEqual(v.instanceMemoryBytes!);
-    const fewer = v.instanceBaseBytes! + (500 + 10_000 / (p.instances - 1)) * v.replicaBytesPerActiveUser!;
-    expect(p.instances === v.minInstances || fewer > v.instanceMemoryBytes! || Math.ceil(cores / v.coresPerInstance!) === p.instances).toBe(true);
+    expect(p.instances).toBe(Math.max(v.minInstances!, Math.ceil(cores / v.coresPerInstance!)));
+    // 5,000 active users' copies (9.7 GB) fit no 8 GB instance.
+    expect(plan(100_000, 0.05).instances).toBe(Infinity);
   });
 
   it('refuses a doc that lost its markers', () => {
