@@ -49,6 +49,15 @@ const ADMISSION_HOLD_MS = 1000;
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
  * after a day (they only count the last hour).
  */
+/**
+ * Once, before serving: every subscription and change is in its id list, so that a new user's
+ * lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
+ */
+async function completeLists(store: RedisStateStore, log: (line: string) => void): Promise<void> {
+  const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
+  if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
+}
+
 export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
 
 export interface HostedServeOptions {
@@ -85,15 +94,16 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
   const admission = opts.concurrentRequests > 0 ? new Admission(opts.concurrentRequests, ADMISSION_HOLD_MS) : undefined;
-  const queued = () => admission?.queued ?? 0;
-  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
+  const watch = watching(
+    seen,
+    o.requestLog ?? hostedLog('text'),
+    async () => replicas.bytes(),
+    () => admission?.queued ?? 0,
+  );
   const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
   let metricsServer: MetricsServer | undefined;
   try {
-    // Once, before serving: every subscription and change is in its id list, so that a new user's
-    // lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
-    const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
-    if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
+    await completeLists(store, log);
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));

@@ -65,9 +65,8 @@ const sha1 = (text: string | Uint8Array) => createHash('sha1').update(text).dige
 const CAS_SHA = sha1(CAS_SCRIPT);
 const LEASE_SHA = sha1(LEASE_SCRIPT);
 
-/** Values this instance remembers for its updates' first rounds: small ones, a few MB in all. */
-const KNOWN_MAX_VALUE = 16 * 1024;
-const KNOWN_MAX_BYTES = 8 * 1024 * 1024;
+/** Values this instance remembers for its updates' first rounds: small ones (16 kB), 8 MB in all. */
+const [KNOWN_MAX_VALUE, KNOWN_MAX_BYTES] = [16 * 1024, 8 * 1024 * 1024];
 
 /** Glob characters in the configured prefix are matched literally by SCAN. */
 const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
