@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpConfig } from '../mcp/config.js';
 import { serveHttp, type HttpServer } from '../transport/http.js';
-import { RedisStateStore } from '../storage/redis-store.js';
+import { RedisStateStore, type RedisStoreOptions } from '../storage/redis-store.js';
 import { completeIdLists } from '../storage/id-list.js';
 import { subscriptionFamily } from '../events/webhook-ids.js';
 import { changeFamily } from '../writes/pipeline/undo-journal.js';
@@ -50,12 +50,19 @@ const ADMISSION_HOLD_MS = 1000;
  * after a day (they only count the last hour).
  */
 /**
- * Once, before serving: every subscription and change is in its id list, so that a new user's
- * lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
+ * The Redis store, with every subscription and change in its id list (once, before serving), so
+ * that a new user's lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
  */
-async function completeLists(store: RedisStateStore, log: (line: string) => void): Promise<void> {
-  const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
-  if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
+async function connectStore(url: string, log: (line: string) => void, onCommand: RedisStoreOptions['onCommand']): Promise<RedisStateStore> {
+  const store = await RedisStateStore.connect(url, { log, retention: RETENTION, onCommand });
+  try {
+    const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
+    if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
+    return store;
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw e;
+  }
 }
 
 export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
@@ -94,16 +101,11 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
   const admission = opts.concurrentRequests > 0 ? new Admission(opts.concurrentRequests, ADMISSION_HOLD_MS) : undefined;
-  const watch = watching(
-    seen,
-    o.requestLog ?? hostedLog('text'),
-    async () => replicas.bytes(),
-    () => admission?.queued ?? 0,
-  );
-  const store = await RedisStateStore.connect(opts.redisUrl, { log, retention: RETENTION, onCommand: watch.onCommand });
+  const queued = () => admission?.queued ?? 0;
+  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
+  const store = await connectStore(opts.redisUrl, log, watch.onCommand);
   let metricsServer: MetricsServer | undefined;
   try {
-    await completeLists(store, log);
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
