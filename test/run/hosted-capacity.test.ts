@@ -93,16 +93,16 @@ describe('the plan from those inputs', () => {
     expect(rows).toHaveLength(6); // 1,000 / 10,000 / 100,000 users x 1 % / 5 %
     const row = rows.find((r) => r['plan from this run: users (all watched)'] === '10,000' && String(r['active at peak']).startsWith('5 %'))!;
     // 500 active users x 2 calls a minute = 16.67 calls/s; x 4.8 ms = 0.08 cores; watchers 10,000 x 22 ms / 900 s = 0.244;
-    // (0.08 + 0.244) / 0.6 = 0.54 cores. Memory: room 8 GB - 285 MB - 500 x 2.1 MB = 6.665 GB for 10,000 x 2.1 MB / n
-    // => n = 4 (21 GB / 6.665 GB = 3.15), each 285 MB + (500 + 2,500) x 2.1 MB = 6.585 GB. Redis 10,000 x 60,100 bytes.
+    // (0.08 + 0.244) / 0.6 = 0.54 cores => 2 instances (at least 2). Memory: 285 MB + a replica cache of
+    // max(512 MB, 500 x 2.1 MB) = 1.335 GB (watched copies share that cache). Redis 10,000 x 60,100 bytes.
     // YNAB: 16.67 x 0.04 + 10,000 x 3.96 / 3,600 = 0.67 + 11 = 11.67 a second.
     expect(row).toEqual({
       'plan from this run: users (all watched)': '10,000',
       'active at peak': '5 % (500)',
       'calls/s': '16.7',
       'cores: calls + watchers = at 60 %': '0.08 + 0.24 = 0.5',
-      instances: '4',
-      'memory per instance': '6.6 GB',
+      instances: '2',
+      'memory per instance': '1.3 GB',
       'Redis memory': '601 MB',
       'Redis masters': '1',
       'YNAB requests/s': '11.7',
