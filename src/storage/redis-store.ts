@@ -92,7 +92,7 @@ export class RedisStateStore implements StateStore {
   private readonly prefix: string;
   private readonly log: (line: string) => void;
   private readonly retention: [string, number][];
-  /** The last value read or written of each small key (null: absent), by its Redis name. */
+  /** The last value read or written of each small key (`absent`: none), by its Redis name. */
   private readonly known = new LRUCache<string, Buffer | 'absent'>({
     maxSize: KNOWN_MAX_BYTES,
     sizeCalculation: (v, k) => k.length + (v === 'absent' ? 8 : v.byteLength),
