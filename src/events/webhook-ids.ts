@@ -9,22 +9,9 @@ import { segment } from '../storage/keys.js';
 import { IdList, type IdFamily } from '../storage/id-list.js';
 import type { StateStore } from '../storage/store.js';
 
-export function subscriptionIds(store: StateStore, identity: () => Promise<string>): IdList {
-  return new IdList(
-    store,
-    async () => `events/${segment(await identity())}/webhooks.ids`,
-    async () => {
-      const prefix = `events/${segment(await identity())}/webhooks/`;
-      return (await store.list(prefix)).filter((k) => k.endsWith('.sub')).map((k) => k.slice(prefix.length, -'.sub'.length));
-    },
-  );
-}
-
 /** The subscriptions as a family of records (storage/id-list.ts): `events/<identity>/webhooks/<id>.sub`. */
-export const subscriptionFamily: IdFamily = {
-  prefix: 'events/',
-  listOf(key) {
-    const m = /^events\/([^/]+)\/webhooks\/([^/]+)\.sub$/.exec(key);
-    return m ? { list: `events/${m[1]}/webhooks.ids`, id: m[2]! } : undefined;
-  },
-};
+export const subscriptionFamily: IdFamily = { prefix: 'events/', record: /^(events\/[^/]+\/webhooks)\/([^/]+)\.sub$/ };
+
+export function subscriptionIds(store: StateStore, identity: () => Promise<string>): IdList {
+  return new IdList(store, subscriptionFamily, async () => `events/${segment(await identity())}/webhooks`);
+}

@@ -191,12 +191,10 @@ export const DEFAULT_DRAIN_SECONDS = 20;
 /** A few hundred users' copies of demo-sized budgets (about 2 MB each in memory), or fewer, larger ones. */
 export const DEFAULT_REPLICA_CACHE_MB = 512;
 /**
- * Requests at work at once in an instance; 0: no limit, the default. 8 cut a crowd's p99 by a
- * quarter (bench/RESULTS.md, Hosted mode: the crowd with and without), but under load the graceful
- * drain then lost calls (test/hosted/drain.test.ts failed 2 runs of 5 at load 10, none of 4
- * without): off until the drain refuses what still waits its turn. An operator's lever until then.
+ * Requests at work at once in an instance (0: no limit). 8 cut a crowd's p99 at 100 x 20 from 3.6
+ * to 2.6 s (bench/RESULTS.md, Hosted mode); a request still waiting its turn when the drain begins
+ * is refused (src/transport/http-requests.ts), so the drain loses none (test/hosted/admission-drain.test.ts).
  */
-/** Eight at a time: the crowd's p99 at 100 x 20 fell from 3.6 to 2.6 s with it (bench/RESULTS.md, the crowd). */
 export const DEFAULT_CONCURRENT_REQUESTS = 8;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {

@@ -49,6 +49,8 @@ const ADMISSION_HOLD_MS = 1000;
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
  * after a day (they only count the last hour).
  */
+export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
+
 /**
  * The Redis store, with every subscription and change in its id list (once, before serving), so
  * that a new user's lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
@@ -64,8 +66,6 @@ async function connectStore(url: string, log: (line: string) => void, onCommand:
     throw e;
   }
 }
-
-export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
 
 export interface HostedServeOptions {
   hosted: HostedOptions;

@@ -18,13 +18,18 @@ import type { StateStore } from './store.js';
 /** Stores whose lists were all completed by this process (completeIdLists): an absent list there is empty. */
 const completed = new WeakSet<StateStore>();
 
-/** A family of records whose ids are kept in lists: where its records are, and which list each belongs to. */
+/**
+ * A family of records whose ids are kept in lists. Its records are `<folder>/<id><suffix>`, and
+ * each folder's list is `<folder>.ids`, beside the folder.
+ */
 export interface IdFamily {
   /** The prefix under which all its records are (e.g. `changes/`). */
   prefix: string;
-  /** The list key and id of a record's key; undefined for a key that is not one of its records. */
-  listOf(key: string): { list: string; id: string } | undefined;
+  /** A record's key: its folder (group 1) and id (group 2); nothing else matches. */
+  record: RegExp;
 }
+
+const listKeyOf = (folder: string): string => `${folder}.ids`;
 
 /**
  * Adds every record of the families to its list (one listing of each family's prefix), and marks
@@ -36,8 +41,11 @@ export async function completeIdLists(store: StateStore, families: IdFamily[]): 
   for (const family of families) {
     const lists = new Map<string, string[]>();
     for (const key of await store.list(family.prefix)) {
-      const of = family.listOf(key);
-      if (of) lists.set(of.list, [...(lists.get(of.list) ?? []), of.id]);
+      const m = family.record.exec(key);
+      if (!m) continue;
+      const list = listKeyOf(m[1]!);
+      if (!lists.has(list)) lists.set(list, []);
+      lists.get(list)!.push(m[2]!);
     }
     for (const [list, ids] of lists) {
       added += await store.update(list, (bytes) => {
@@ -51,23 +59,37 @@ export async function completeIdLists(store: StateStore, families: IdFamily[]): 
   return added;
 }
 
+/** The list of one folder of a family's records. */
 export class IdList {
   constructor(
     private readonly store: StateStore,
-    /** The key of the list. */
-    private readonly key: () => Promise<string>,
-    /** The records' ids found by listing their keys: the fallback for records older than the list. */
-    private readonly listed: () => Promise<string[]>,
+    private readonly family: IdFamily,
+    /** The folder of the records (no trailing '/'); the list is `<folder>.ids`. */
+    private readonly folder: () => Promise<string>,
   ) {}
+
+  private async key(): Promise<string> {
+    return listKeyOf(await this.folder());
+  }
+
+  /** The records' ids found by listing their folder: the fallback for records older than the list. */
+  private async listed(): Promise<string[]> {
+    const folder = await this.folder();
+    const ids: string[] = [];
+    for (const key of await this.store.list(`${folder}/`)) {
+      const m = this.family.record.exec(key);
+      if (m && m[1] === folder) ids.push(m[2]!);
+    }
+    return ids;
+  }
 
   /** Changes the list atomically; writes only what changed (and the first, empty list). */
   private async change(edit: (ids: Set<string>) => void): Promise<void> {
     await this.store.update(await this.key(), (bytes) => {
       const ids = new Set<string>(bytes ? parse(bytes) : []);
-      const before = JSON.stringify([...ids]);
+      const before = ids.size; // edits only add or only remove: the size tells whether one did
       edit(ids);
-      const after = JSON.stringify([...ids]);
-      return { value: bytes && after === before ? undefined : Buffer.from(after), result: undefined };
+      return { value: bytes && ids.size === before ? undefined : Buffer.from(JSON.stringify([...ids])), result: undefined };
     });
   }
 

@@ -53,8 +53,6 @@ export const journalPrefix = (identity: string): string => `journal/${segment(id
 export const journalKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.json`;
 export const writtenKey = (identity: string, budgetId: string): string => `${journalPrefix(identity)}${segment(budgetId)}.written`;
 export const changesPrefix = (identity: string, budgetId: string): string => `changes/${segment(identity)}/${segment(budgetId)}/`;
-/** The ids of a budget's changes (a JSON list, storage/id-list.ts), beside their folder. */
-export const changeIdsKey = (identity: string, budgetId: string): string => `changes/${segment(identity)}/${segment(budgetId)}.ids`;
 export const changeKey = (identity: string, budgetId: string, changeId: string): string => `${changesPrefix(identity, budgetId)}${segment(changeId)}.change`;
 export const confirmPrefix = (identity: string, budgetId: string): string => `confirm/${segment(identity)}/${segment(budgetId)}/`;
 export const rulesPrefix = (identity: string): string => `rules/${segment(identity)}/`;

@@ -13,7 +13,6 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionFamily, subscriptionIds } from '../../src/events/webhook-ids.js';
 import { completeIdLists } from '../../src/storage/id-list.js';
-import { changeIdsKey } from '../../src/storage/keys.js';
 import { RedisStateStore } from '../../src/storage/redis-store.js';
 import { ephemeralKey } from '../../src/sync/seal.js';
 import { changeFamily, MAX_CHANGES, UndoJournal } from '../../src/writes/pipeline/undo-journal.js';
@@ -36,6 +35,9 @@ async function scans(): Promise<number> {
   const m = /cmdstat_scan:calls=(\d+)/.exec(await admin.info('commandstats'));
   return m ? Number(m[1]) : 0;
 }
+
+/** Budget b1's list of change ids, beside its folder of changes (storage/id-list.ts). */
+const B1_IDS = 'changes/me/b1.ids';
 
 async function journal(): Promise<{ log: UndoJournal; store: RedisStateStore; clock: { now: number } }> {
   const store = await RedisStateStore.connect(redis.url, { prefix: `t${randomBytes(4).toString('hex')}:` });
@@ -69,7 +71,7 @@ describe('the undo journal on Redis', () => {
   it('lists a journal written before its ids were kept, once, then from the list', async () => {
     const { log, store } = await journal();
     for (let i = 0; i < 3; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });
-    await store.delete(changeIdsKey('me', 'b1')); // as an older version left it: the changes alone
+    await store.delete(B1_IDS); // as an older version left it: the changes alone
     expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['old 2', 'old 1', 'old 0']);
     const before = await scans();
     await log.append('b1', { tool: 'update_payee', summary: 'new', entities: [] });
@@ -81,7 +83,7 @@ describe('the undo journal on Redis', () => {
   it('an append into a journal with no list yet keeps the older changes listed', async () => {
     const { log, store } = await journal();
     for (let i = 0; i < 2; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });
-    await store.delete(changeIdsKey('me', 'b1'));
+    await store.delete(B1_IDS);
     await log.append('b1', { tool: 'update_payee', summary: 'new', entities: [] });
     expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['new', 'old 1', 'old 0']);
     await store.close();
@@ -90,7 +92,7 @@ describe('the undo journal on Redis', () => {
   it('after the lists are completed at start, older changes are listed and a new budget or user scans nothing', async () => {
     const { log, store } = await journal();
     for (let i = 0; i < 2; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });
-    await store.delete(changeIdsKey('me', 'b1')); // as an older version left it
+    await store.delete(B1_IDS); // as an older version left it
     await store.set('events/me/webhooks/w1.sub', Buffer.from('sealed')); // a subscription, likewise
     expect(await completeIdLists(store, [subscriptionFamily, changeFamily])).toBe(3);
     expect(await completeIdLists(store, [subscriptionFamily, changeFamily])).toBe(0); // again: nothing to add

@@ -12,7 +12,7 @@
  * the change that undid it, or is released when the undo failed before changing anything.
  */
 import { randomBytes } from 'node:crypto';
-import { changeIdsKey, changeKey, changesPrefix } from '../../storage/keys.js';
+import { changeKey, changesPrefix } from '../../storage/keys.js';
 import { IdList, type IdFamily } from '../../storage/id-list.js';
 import type { StateStore } from '../../storage/store.js';
 import { SealError, type KeySource } from '../../sync/seal.js';
@@ -42,13 +42,7 @@ export interface ChangeRecord {
 }
 
 /** The changes as a family of records (storage/id-list.ts): `changes/<identity>/<budget>/<id>.change`. */
-export const changeFamily: IdFamily = {
-  prefix: 'changes/',
-  listOf(key) {
-    const m = /^changes\/([^/]+)\/([^/]+)\/([^/]+)\.change$/.exec(key);
-    return m ? { list: `changes/${m[1]}/${m[2]}.ids`, id: m[3]! } : undefined;
-  },
-};
+export const changeFamily: IdFamily = { prefix: 'changes/', record: /^(changes\/[^/]+\/[^/]+)\/([^/]+)\.change$/ };
 
 /** A change id: time first (base 36, fixed width) so ids sort by time, then random. */
 function newId(now: number): string {
@@ -64,16 +58,9 @@ export class UndoJournal extends SealedRecords {
     return changeKey(await this.identity(), budgetId, id);
   }
 
-  /** The budget's change ids, kept in one key (listed by prefix once, for journals older than it). */
+  /** The budget's change ids, kept in one key beside its changes (`changes/<identity>/<budget>.ids`). */
   private idList(budgetId: string): IdList {
-    return new IdList(
-      this.store,
-      async () => changeIdsKey(await this.identity(), budgetId),
-      async () => {
-        const prefix = changesPrefix(await this.identity(), budgetId);
-        return (await this.store.list(prefix)).filter((k) => k.endsWith('.change')).map((k) => k.slice(prefix.length, -'.change'.length));
-      },
-    );
+    return new IdList(this.store, changeFamily, async () => changesPrefix(await this.identity(), budgetId).slice(0, -1));
   }
 
   /** Records a change; returns it with its id. Keeps the last 100 of the budget. */
