@@ -4,7 +4,7 @@
  * that is partly right: every reference is checked against what was read, and every byte is used.
  */
 import { ByteReader, CorruptError } from './byte-stream.js';
-import { CONTEXT, dateOf, expectedBalance, rowOrder, T } from './columnar-tags.js';
+import { CONTEXT, dateOf, rowOrder, T } from './columnar-tags.js';
 import { UuidReader } from './uuid-table.js';
 
 /** Dates by day, made once for every copy read (`new Date().toISOString()` was a tenth of reading one). */
@@ -27,11 +27,72 @@ function maker(keys: readonly string[]): (v: unknown[]) => Record<string, unknow
   return new Function('v', `return {${keys.map((k, i) => `${JSON.stringify(k)}: v[${i}]`).join(', ')}};`) as (v: unknown[]) => Record<string, unknown>;
 }
 
+/**
+ * A row as a reference for later rows: its shape and its values in the shape's key order. Later
+ * rows read their reference's values by index (see Shape.from) rather than by key from the row
+ * object, which V8 would look up by name for every value (the reader's hottest path).
+ */
+interface RowRef {
+  shape: Shape;
+  values: unknown[];
+}
+
 /** What all the tables of one value share: its UUIDs, and the last row read with each id. */
 class Shared {
   readonly uuids = new UuidReader();
   /** The last row read with each id, by the id's index in the UUID table. */
-  readonly rows: (Record<string, unknown> | undefined)[] = [];
+  readonly rows: (RowRef | undefined)[] = [];
+}
+
+/** The keys of a kind of row and what reading one needs, worked out once per shape. */
+class Shape {
+  readonly order: number[];
+  readonly make: (v: unknown[]) => Record<string, unknown>;
+  /** Where `balance`, the CONTEXT key and an `id` first are (-1: not in this shape). */
+  readonly balanceAt: number;
+  readonly contextAt: number;
+  readonly idFirst: boolean;
+  /** Where `budgeted` and `activity` are when both come before `balance` (its expected value needs them). */
+  private readonly budgetedAt: number;
+  private readonly activityAt: number;
+  /** For each shape a reference row may have: where each of this shape's keys is in it (-1: not there). */
+  private readonly maps = new Map<Shape, Int32Array>();
+
+  constructor(
+    readonly keys: readonly string[],
+    readonly columns: ColumnReader[],
+  ) {
+    this.order = rowOrder(keys);
+    this.make = maker(keys);
+    this.balanceAt = keys.indexOf('balance');
+    this.contextAt = keys.indexOf(CONTEXT);
+    this.idFirst = keys[0] === 'id';
+    const [b, a] = [keys.indexOf('budgeted'), keys.indexOf('activity')];
+    const usable = this.balanceAt >= 0 && b >= 0 && a >= 0 && b <= this.balanceAt && a <= this.balanceAt;
+    [this.budgetedAt, this.activityAt] = usable ? [b, a] : [-1, -1];
+  }
+
+  /** Where each of this shape's keys is in a row of shape `ref`. */
+  from(ref: Shape): Int32Array {
+    let map = this.maps.get(ref);
+    if (!map) {
+      map = Int32Array.from(this.keys, (k) => ref.keys.indexOf(k));
+      this.maps.set(ref, map);
+    }
+    return map;
+  }
+
+  /** The balance expected from the row's values so far and its reference's (columnar-tags.ts expectedBalance). */
+  expectedBalance(values: unknown[], ref: RowRef | undefined): number | undefined {
+    if (this.budgetedAt < 0) return undefined;
+    const budgeted = values[this.budgetedAt];
+    const activity = values[this.activityAt];
+    if (!Number.isSafeInteger(budgeted) || !Number.isSafeInteger(activity)) return undefined;
+    const at = ref ? ref.shape.balanceAt : -1;
+    const before = at >= 0 ? ref!.values[at] : undefined;
+    const carried = Number.isSafeInteger(before) ? Math.max(before as number, 0) : 0;
+    return carried + (budgeted as number) + (activity as number);
+  }
 }
 
 class ColumnReader {
@@ -45,10 +106,24 @@ class ColumnReader {
     private readonly shared: Shared,
   ) {}
 
-  /** The next value; `ref`: the row's reference (see rowOrder), and `key` this column's name. */
-  next(ref?: Record<string, unknown>, key?: string): unknown {
+  /** The next value of a row without a reference for it. */
+  next(): unknown {
     const tag = this.tags.byte();
-    if (tag >= T.Same) return this.after(tag, ref, key);
+    if (tag >= T.Same) throw new CorruptError('a value in the saved form refers to a row it does not have');
+    return this.value(tag);
+  }
+
+  /** The next value of a row whose reference had `was` here (`has`: it has this key). */
+  nextAfter(was: unknown, has: boolean): unknown {
+    const tag = this.tags.byte();
+    if (tag < T.Same) return this.value(tag);
+    if (!has) throw new CorruptError('a value in the saved form refers to a row it does not have');
+    if (tag === T.Same) return was;
+    if (typeof was !== 'number' || tag > T.Delta1000) throw new CorruptError(`unknown tag ${tag} in the saved form`);
+    return was + this.nums.int() * (tag === T.Delta ? 1 : tag === T.Delta10 ? 10 : 1000);
+  }
+
+  private value(tag: number): unknown {
     switch (tag) {
       case T.Null:
         return null;
@@ -102,15 +177,6 @@ class ColumnReader {
     }
   }
 
-  /** A value coded against the reference row's. */
-  private after(tag: number, ref: Record<string, unknown> | undefined, key: string | undefined): unknown {
-    if (!ref || key === undefined || !Object.hasOwn(ref, key)) throw new CorruptError('a value in the saved form refers to a row it does not have');
-    const was = ref[key];
-    if (tag === T.Same) return was;
-    if (typeof was !== 'number' || tag > T.Delta1000) throw new CorruptError(`unknown tag ${tag} in the saved form`);
-    return was + this.nums.int() * (tag === T.Delta ? 1 : tag === T.Delta10 ? 10 : 1000);
-  }
-
   private nested(): TableReader {
     if (!this.child) throw new CorruptError('a nested table is missing from the saved form');
     return this.child;
@@ -122,12 +188,11 @@ class ColumnReader {
 }
 
 class TableReader {
-  private readonly shapes: { keys: string[]; order: number[]; columns: ColumnReader[]; balanceAt: number; make: (v: unknown[]) => Record<string, unknown> }[] =
-    [];
+  private readonly shapes: Shape[] = [];
   private readonly shapeIds: ByteReader;
   private readonly columns = new Map<string, ColumnReader>();
   /** The last row of this table with each CONTEXT value. */
-  private readonly likes = new Map<string, Record<string, unknown>>();
+  private readonly likes = new Map<string, RowRef>();
 
   constructor(
     r: ByteReader,
@@ -149,35 +214,42 @@ class TableReader {
     for (const keys of shapes) {
       const columns = keys.map((k) => this.columns.get(k)!);
       if (columns.some((c) => !c)) throw new CorruptError('a column is missing from the saved form');
-      this.shapes.push({ keys, order: rowOrder(keys), columns, balanceAt: keys.indexOf('balance'), make: maker(keys) });
+      this.shapes.push(new Shape(keys, columns));
     }
   }
 
   row(): Record<string, unknown> {
     const shape = this.shapes[this.shapeIds.uint()];
     if (!shape) throw new CorruptError('a row of the saved form has an unknown shape');
-    const { keys, order, columns, balanceAt } = shape;
-    const values: unknown[] = new Array(keys.length).fill(null);
-    let ref: Record<string, unknown> | undefined;
+    const { order, columns, balanceAt, contextAt } = shape;
+    const values: unknown[] = new Array(order.length);
+    const uuids = this.shared.uuids;
+    let ref: RowRef | undefined;
+    let map: Int32Array | undefined;
     let idAt = -1;
-    this.shared.uuids.last = -1;
+    uuids.last = -1;
     for (let n = 0; n < order.length; n++) {
       const i = order[n]!;
-      const k = keys[i]!;
-      // Only the balance column is coded against an expected value (columnar-tags.ts expectedBalance).
-      const expected = i === balanceAt ? expectedBalance(keys, i, (x) => values[keys.indexOf(x)], ref) : undefined;
       const col = columns[i]!;
-      const v = (values[i] = expected !== undefined ? col.next({ [k]: expected }, k) : ref && i > 0 ? col.next(ref, k) : col.next());
-      if (i === 0 && k === 'id' && typeof v === 'string' && this.shared.uuids.last >= 0) {
-        idAt = this.shared.uuids.last; // the id was a UUID
-        if (!this.shared.uuids.lastNew) ref = this.shared.rows[idAt];
+      // Only the balance column is coded against an expected value (columnar-tags.ts expectedBalance).
+      const expected = i === balanceAt ? shape.expectedBalance(values, ref) : undefined;
+      let v: unknown;
+      if (expected !== undefined) v = col.nextAfter(expected, true);
+      else if (ref && i > 0) {
+        const j = (map ??= shape.from(ref.shape))[i]!;
+        v = col.nextAfter(j >= 0 ? ref.values[j] : undefined, j >= 0);
+      } else v = col.next();
+      values[i] = v;
+      if (i === 0 && shape.idFirst && typeof v === 'string' && uuids.last >= 0) {
+        idAt = uuids.last; // the id was a UUID
+        if (!uuids.lastNew) ref = this.shared.rows[idAt];
       }
-      if (k === CONTEXT && typeof v === 'string') ref ??= this.likes.get(v);
+      if (i === contextAt && typeof v === 'string' && !ref) ref = this.likes.get(v);
     }
-    const row = shape.make(values);
-    if (idAt >= 0) this.shared.rows[idAt] = row;
-    if (typeof row[CONTEXT] === 'string') this.likes.set(row[CONTEXT], row);
-    return row;
+    const self: RowRef = { shape, values };
+    if (idAt >= 0) this.shared.rows[idAt] = self;
+    if (contextAt >= 0 && typeof values[contextAt] === 'string') this.likes.set(values[contextAt] as string, self);
+    return shape.make(values);
   }
 
   get done(): boolean {
