@@ -30,3 +30,10 @@ export function nullableMoney<T extends Partial<Record<K, number | null>>, K ext
   }
   return out as NullableMoney<K>;
 }
+
+/** One amount's companions, for builders that write their keys in one literal (see entities.ts category). */
+export const formatted = (format: CurrencyFormat | null, v: number): string => formatMilliunits(v, format);
+export const currency = (v: number): number => milliunitsToCurrencyNumber(v);
+export const nullableFormatted = (format: CurrencyFormat | null, v: number | null | undefined): string | null =>
+  v === null || v === undefined ? null : formatMilliunits(v, format);
+export const nullableCurrency = (v: number | null | undefined): number | null => (v === null || v === undefined ? null : milliunitsToCurrencyNumber(v));

@@ -4,7 +4,7 @@
  * (the sandbox's bookkeeping, say) never leaks into an answer.
  */
 import type * as E from '../schemas/entities.js';
-import { money, nullableMoney } from './companions.js';
+import { currency, formatted, money, nullableCurrency, nullableFormatted, nullableMoney } from './companions.js';
 import type { BudgetLookup } from './lookup.js';
 
 /** The base fields of an account, in the spec's order, nothing else. */
@@ -69,12 +69,56 @@ export function categoryBase(c: E.CategoryBase): E.CategoryBase {
   };
 }
 
+/**
+ * A category with its money companions: one literal (the same keys, in the same order, as the
+ * base's fields followed by money() and nullableMoney()'s). Spreading the three objects cost
+ * about 20 µs a category, a month's answer 0.9 ms, on the hosted tail (2026-11-25).
+ */
 export function category(l: BudgetLookup, c: E.CategoryBase): E.Category {
-  const base = categoryBase(c);
+  const b = categoryBase(c);
+  const f = l.currencyFormat;
   return {
-    ...base,
-    ...money(l.currencyFormat, base, 'balance', 'activity', 'budgeted'),
-    ...nullableMoney(l.currencyFormat, base, 'goal_target', 'goal_under_funded', 'goal_overall_funded', 'goal_overall_left'),
+    id: b.id,
+    category_group_id: b.category_group_id,
+    category_group_name: b.category_group_name,
+    name: b.name,
+    hidden: b.hidden,
+    internal: b.internal,
+    original_category_group_id: b.original_category_group_id,
+    note: b.note,
+    budgeted: b.budgeted,
+    activity: b.activity,
+    balance: b.balance,
+    goal_type: b.goal_type,
+    goal_needs_whole_amount: b.goal_needs_whole_amount,
+    goal_day: b.goal_day,
+    goal_cadence: b.goal_cadence,
+    goal_cadence_frequency: b.goal_cadence_frequency,
+    goal_creation_month: b.goal_creation_month,
+    goal_target: b.goal_target,
+    goal_target_month: b.goal_target_month,
+    goal_target_date: b.goal_target_date,
+    goal_percentage_complete: b.goal_percentage_complete,
+    goal_months_to_budget: b.goal_months_to_budget,
+    goal_under_funded: b.goal_under_funded,
+    goal_overall_funded: b.goal_overall_funded,
+    goal_overall_left: b.goal_overall_left,
+    goal_snoozed_at: b.goal_snoozed_at,
+    deleted: b.deleted,
+    balance_formatted: formatted(f, b.balance),
+    balance_currency: currency(b.balance),
+    activity_formatted: formatted(f, b.activity),
+    activity_currency: currency(b.activity),
+    budgeted_formatted: formatted(f, b.budgeted),
+    budgeted_currency: currency(b.budgeted),
+    goal_target_formatted: nullableFormatted(f, b.goal_target),
+    goal_target_currency: nullableCurrency(b.goal_target),
+    goal_under_funded_formatted: nullableFormatted(f, b.goal_under_funded),
+    goal_under_funded_currency: nullableCurrency(b.goal_under_funded),
+    goal_overall_funded_formatted: nullableFormatted(f, b.goal_overall_funded),
+    goal_overall_funded_currency: nullableCurrency(b.goal_overall_funded),
+    goal_overall_left_formatted: nullableFormatted(f, b.goal_overall_left),
+    goal_overall_left_currency: nullableCurrency(b.goal_overall_left),
   };
 }
 
