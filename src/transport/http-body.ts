@@ -49,11 +49,18 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: num
   if (req.readableEnded) end();
 }
 
+/** A request whose body was read: a stand-in for the SDK's adapter, and the bytes. */
+export interface ReadRequest {
+  /** Carries the request's headers, method, url and auth, and iterates the body. */
+  req: IncomingMessage;
+  body: Buffer;
+}
+
 /**
  * The request with its body read, for the SDK's adapter (which reads headers, method, url, auth
  * and iterates the body), or undefined once this answered (413) or the client went away.
  */
-export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<IncomingMessage | undefined> {
+export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<ReadRequest | undefined> {
   if (Number(req.headers['content-length']) > maxBytes) {
     refuseTooLarge(req, res, maxBytes);
     return Promise.resolve(undefined);
@@ -61,7 +68,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: nu
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const settle = (result: IncomingMessage | undefined) => {
+    const settle = (result: ReadRequest | undefined) => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('close', onClose);
@@ -75,7 +82,10 @@ export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: nu
       settle(undefined);
       refuseTooLarge(req, res, maxBytes);
     };
-    const onEnd = () => settle(withBody(req, Buffer.concat(chunks)));
+    const onEnd = () => {
+      const body = Buffer.concat(chunks);
+      settle({ req: withBody(req, body), body });
+    };
     // Gone before the body ended: nobody to answer.
     const onClose = () => {
       settle(undefined);
@@ -94,4 +104,19 @@ function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
   const { headers, method, url } = req;
   const auth = (req as IncomingMessage & { auth?: unknown }).auth;
   return Object.assign(standIn, { headers, method, url, ...(auth !== undefined ? { auth } : {}) }) as unknown as IncomingMessage;
+}
+
+/**
+ * The body as JSON, parsed once here for every layer that looks into it (the deadline's log name,
+ * listen streams' alerts, session ids) and for the SDK (its `parsedBody`), each of which read and
+ * parsed a copy of the request of its own before (three copies and three parses a call); or
+ * undefined when the body is empty or not JSON, which the SDK then reads and answers as before.
+ */
+export function jsonBody(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }

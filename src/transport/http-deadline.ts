@@ -34,14 +34,16 @@ export function calledTool(): string | undefined {
 // Only names shaped like method and tool names reach the log; anything else is a client's free text.
 const LOGGABLE = /^[A-Za-z0-9_./-]{1,128}$/;
 
-async function inspect(request: Request): Promise<Exchange> {
+async function inspect(request: Request, parsed: unknown): Promise<Exchange> {
   if (request.method !== 'POST') return { id: null };
-  let body: unknown;
-  try {
-    // The node adapter buffered the body into the Request, so a clone reads it from memory.
-    body = JSON.parse(await request.clone().text());
-  } catch {
-    return { id: null };
+  let body = parsed;
+  if (body === undefined) {
+    try {
+      // The node adapter buffered the body into the Request, so a clone reads it from memory.
+      body = JSON.parse(await request.clone().text());
+    } catch {
+      return { id: null };
+    }
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { id: null };
   const { id, method, params } = body as { id?: unknown; method?: unknown; params?: { name?: unknown } };
@@ -100,7 +102,7 @@ function streamUntil(response: Response, deadline: AbortSignal, exchange: Exchan
 export function withDeadline(handler: FetchLikeMcpHandler, ms: number, exchange: Exchange): FetchLikeMcpHandler {
   return {
     async fetch(request, options) {
-      Object.assign(exchange, await inspect(request));
+      Object.assign(exchange, await inspect(request, options?.parsedBody));
       return asked.run(exchange, () => answer(request, options));
     },
   };

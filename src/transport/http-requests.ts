@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { readBody } from './http-body.js';
+import { jsonBody, readBody } from './http-body.js';
 import { withDeadline, type Exchange } from './http-deadline.js';
 import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
 import { bearerToken, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
@@ -83,13 +83,13 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   // A body over the limit is answered 413 (a JSON-RPC error body, Connection: close) before
   // anything is parsed, and the rest of it read and thrown away (http-body.ts): there is no
   // request id to answer to yet, and the status is what HTTP clients surface.
-  const withBody = await readBody(req, res, maxBodyBytes);
-  if (!withBody) return;
+  const read = await readBody(req, res, maxBodyBytes);
+  if (!read) return;
   const answer = () =>
     toNodeHandler(withDeadline(endListenOnDrain(deps.served, deps.drain, exchange), requestTimeoutMs, exchange), {
       maxRequestBodySize: maxBodyBytes,
       onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
-    })(withBody, res);
+    })(read.req, res, jsonBody(read.body));
   const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
   await (deps.bus && auth ? deps.bus.run(hosted!.userOf(auth), answer) : answer());
 }

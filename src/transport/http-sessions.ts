@@ -43,13 +43,13 @@ export function claimsOf(params: unknown): SessionClaims | undefined {
   return { ...(version ? { protocolVersion: version } : {}), uiMimeTypes };
 }
 
-/** A 2025-era initialize request's params, read from a copy of the body; undefined for anything else. */
-async function initializeParams(request: Request): Promise<unknown> {
+/** A 2025-era initialize request's params, from the body parsed already or a copy of it; undefined for anything else. */
+async function initializeParams(request: Request, parsed: unknown): Promise<unknown> {
   // Only an initialize can start a session: it carries no session id, and no negotiated
   // protocol version header yet (2026-07-28 requests always carry theirs). Others are not read.
   if (request.method !== 'POST' || request.headers.has(SESSION_HEADER) || request.headers.has('mcp-protocol-version')) return undefined;
   try {
-    const body = JSON.parse(await request.clone().text()) as { method?: unknown; params?: unknown };
+    const body = (parsed !== undefined ? parsed : JSON.parse(await request.clone().text())) as { method?: unknown; params?: unknown } | null;
     return body && typeof body === 'object' && body.method === 'initialize' ? (body.params ?? {}) : undefined;
   } catch {
     return undefined;
@@ -60,7 +60,7 @@ async function initializeParams(request: Request): Promise<unknown> {
 export function withSessionIds(handler: FetchLikeMcpHandler, sessions: SessionBinding): FetchLikeMcpHandler {
   return {
     async fetch(request, options) {
-      const params = await initializeParams(request);
+      const params = await initializeParams(request, options?.parsedBody);
       const response = await handler.fetch(request, options);
       const claims = params === undefined ? undefined : claimsOf(params);
       if (!claims || response.status < 200 || response.status >= 300) return response;

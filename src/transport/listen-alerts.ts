@@ -53,7 +53,7 @@ export class ListenAlerts {
   wrap(handler: FetchLikeMcpHandler): FetchLikeMcpHandler {
     return {
       fetch: async (request, options) => {
-        const budgets = request.method === 'POST' ? await budgetsAsked(request) : [];
+        const budgets = request.method === 'POST' ? await budgetsAsked(request, options?.parsedBody) : [];
         if (!budgets.length) return handler.fetch(request, options);
         const stop = await this.open(options?.authInfo, budgets).catch((e: unknown) => {
           // The kind only; the stream is served anyway (it still hears tool changes).
@@ -99,7 +99,8 @@ export class ListenAlerts {
   }
 }
 
-async function budgetsAsked(request: Request): Promise<string[]> {
+async function budgetsAsked(request: Request, parsed: unknown): Promise<string[]> {
+  if (parsed !== undefined) return (parsed as { method?: unknown } | null)?.method === 'subscriptions/listen' ? alertsBudgetsOf(parsed) : [];
   try {
     const text = await request.clone().text();
     // Most requests are not listen streams: no second parse of their body.
