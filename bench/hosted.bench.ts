@@ -146,6 +146,7 @@ async function work(
   let errors = 0;
   if (process.env.BENCH_HOSTED_NODE_OPTIONS) process.stderr.write(`hosted bench: the crowd starts at ${Date.now()}\n`);
   const started = performance.now();
+  const trace: unknown[] = [];
   await Promise.all(
     clients.map(async (client, u) => {
       for (let i = 0; i < calls; i++) {
@@ -153,6 +154,7 @@ async function work(
         const t0 = performance.now();
         const res: any = await client.call(name, args).catch((e: Error) => ({ isError: true, content: [{ text: e.message }] }));
         latencies.push(performance.now() - t0);
+        if (process.env.BENCH_HOSTED_TRACE) trace.push([u, i, name, Math.round(t0 - started), Math.round(performance.now() - t0)]);
         if (i === 0) first.push(performance.now() - t0);
         if (res.isError) {
           errors += 1;
@@ -162,6 +164,7 @@ async function work(
       }
     }),
   );
+  if (process.env.BENCH_HOSTED_TRACE) writeFileSync(process.env.BENCH_HOSTED_TRACE, JSON.stringify(trace));
   return { latencies, first, errors, why, wall: performance.now() - started };
 }
 
@@ -311,6 +314,8 @@ export async function hostedBench(r: Reporter): Promise<void> {
   r.note(
     "Where the crowd's first seconds go (100 x 20, one Redis; CPU profiles of the three instances over the crowd's first 9 s, 2026-11-24, load 17): reading copies 27 % of the instances' CPU (decoding the columnar form 21 %, building the replica from it 5.5 %), the garbage collector 16 % (most of it the decoding's), answering the calls 3 %, the rest HTTP, MCP and Redis. Every user's first call on each of the three instances reads the copy (round-robin: about 300 first reads). Levers, in CPU per first read of a demo copy: strings of a columnar copy not pooled again (they are one string each already): building the replica 1.7 -> 0.3 ms; only the balance column computes its expected value: decoding 6.9 -> 5.3 ms; one read per user and budget at a time in an instance (saved-copies.ts, since the columnar form). Next lever: months decoded lazily (a demo copy decodes in 5.6 ms, 2.5 ms without its months; only answers about a month need them). Errors: hosted instances kept idle connections 5 s, as long as Node's agent in the load balancer did; a request sent on a connection just as the instance closed it was lost (ECONNRESET on a reused socket; a POST is not retried): instances now keep them 65 s, past a balancer's idle timeout; each error's text is printed by the bench.",
   );
+  // HOSTED_CROWD_ONLY=1: only the crowd's rows (to measure one lever at a time in minutes).
+  if (process.env.HOSTED_CROWD_ONLY === '1') return;
   const watch = await hostedWatchBench(r, watchLoad());
   // The capacity model's inputs from this run's rows, and the plan they give (issue 45 item 6).
   capacityReport(r, { machineCores: cpus().length, crowd, watch });
