@@ -193,7 +193,8 @@ export function createStack(opts: StackOptions): Stack {
     shared,
     onCache: opts.onReplicaCache,
     onCatchUp: opts.onReplicaCatchUp,
-    // Every sync, interactive or the watcher's, feeds the events' detection (src/events).
+    // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events);
+    // a copy caught up from another instance's sync was scanned there (manager.ts doSync).
     // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
     onSynced: (r) =>
       scans.track(events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`)))),

@@ -21,7 +21,10 @@ export interface ReplicaManagerOptions {
   log?: (line: string) => void;
   /** Replicas shared with other instances (hosted mode); see the header. */
   shared?: SharedReplicas;
-  /** Told of each copy a sync brought up to date (src/events scans it). */
+  /**
+   * Told of each copy a request to YNAB brought up to date (src/events scans it); not of a copy
+   * caught up from the changes or the saved copy another instance's sync left, which it scanned.
+   */
   onSynced?: (replica: BudgetReplica) => void;
   /**
    * Told how each answer's copy was had: held in memory and fresh ('hit'), read from the store

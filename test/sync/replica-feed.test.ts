@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestInfo } from '../../src/api/client/transport.js';
 import { tokenKey } from '../../src/quota/ledger.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
@@ -115,6 +115,21 @@ describe('two instances sharing a store', () => {
     expect(content(fromA)).toBe(
       content((await fresh.service.call('getTransactions', { params: { budget_id: budget }, query: {} })).data as Record<string, unknown>),
     );
+  });
+
+  it("alerts: a copy YNAB brought up to date is scanned; one caught up from the other's changes is not scanned again", async () => {
+    const a = instance();
+    const b = instance();
+    await transactions(a);
+    await transactions(b);
+    await write(a, 'scan test');
+    const [scansA, scansB] = [vi.spyOn(a.stack.events, 'scan'), vi.spyOn(b.stack.events, 'scan')];
+    await transactions(b); // one delta request
+    expect(b.catchUps.at(-1)).toBe('request');
+    expect(scansB).toHaveBeenCalledTimes(1);
+    await transactions(a); // the changes b's sync recorded, which b scanned
+    expect(a.catchUps.at(-1)).toBe('changes');
+    expect(scansA).not.toHaveBeenCalled();
   });
 
   it('a copy read whole merges the changes recorded since; the whole copy is saved again every few changes', async () => {
