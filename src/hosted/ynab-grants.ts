@@ -105,13 +105,28 @@ export class YnabGrants {
     delete(name: string): Promise<boolean>;
   } {
     const k = grantKey(identity);
-    const change = (name: string, value: string | undefined) =>
-      this.store.update(k, (bytes) => {
+    // The provider reads the secrets one by one (its start asks for four, one after another): the
+    // record read for the first is used by those asked for before the event loop turns, when no
+    // other answer can have come in, so they see what one read would. A change forgets it.
+    let held: Promise<Record<string, string> | undefined> | undefined;
+    const record = () => {
+      if (!held) {
+        const read = this.store.get(k).then((bytes) => this.key.openJson<Record<string, string>>(bytes, k));
+        held = read;
+        const forget = () => setImmediate(() => held === read && (held = undefined));
+        read.then(forget, forget);
+      }
+      return held;
+    };
+    const change = (name: string, value: string | undefined) => {
+      held = undefined;
+      return this.store.update(k, (bytes) => {
         const grant = this.key.openJson<Record<string, string>>(bytes, k) ?? {};
         if (value === undefined) delete grant[name];
         else grant[name] = value;
         return { value: this.key.sealJson(grant, k), result: undefined };
       });
+    };
     return {
       get: async (name) => {
         switch (name) {
@@ -125,10 +140,8 @@ export class YnabGrants {
             return 'oauth';
           case 'grant_id':
             return identity; // names the refresh lock: one per user, shared by every instance
-          default: {
-            const grant = this.key.openJson<Record<string, string>>(await this.store.get(k), k);
-            return grant?.[name] ?? null;
-          }
+          default:
+            return (await record())?.[name] ?? null;
         }
       },
       set: (name, value) => change(name, value),
