@@ -16,7 +16,7 @@ const DATES = new Map<number, string>();
  * their keys one by one. A shape with a key named __proto__ is built one key at a time, as an own
  * property (as JSON.parse makes it), since in a literal that key would set the prototype.
  */
-function maker(keys: readonly string[]): (v: unknown[]) => Record<string, unknown> {
+function compileMaker(keys: readonly string[]): (v: unknown[]) => Record<string, unknown> {
   if (keys.includes('__proto__')) {
     return (values) => {
       const row: Record<string, unknown> = {};
@@ -25,6 +25,24 @@ function maker(keys: readonly string[]): (v: unknown[]) => Record<string, unknow
     };
   }
   return new Function('v', `return {${keys.map((k, i) => `${JSON.stringify(k)}: v[${i}]`).join(', ')}};`) as (v: unknown[]) => Record<string, unknown>;
+}
+
+/**
+ * Makers by shape, for every copy read: the same shapes come back in every copy (a transaction's
+ * keys), and a maker compiled anew for each read starts cold in V8 each time (its feedback is its
+ * own), where one kept is optimized once. Bounded: forgotten whole past MAKERS_MAX shapes.
+ */
+const MAKERS = new Map<string, (v: unknown[]) => Record<string, unknown>>();
+const MAKERS_MAX = 2_000;
+
+function maker(keys: readonly string[]): (v: unknown[]) => Record<string, unknown> {
+  const name = keys.join('\u0000');
+  let make = MAKERS.get(name);
+  if (!make) {
+    if (MAKERS.size >= MAKERS_MAX) MAKERS.clear();
+    MAKERS.set(name, (make = compileMaker(keys)));
+  }
+  return make;
 }
 
 /**

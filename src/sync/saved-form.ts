@@ -28,6 +28,13 @@ export async function packValue(value: object, quality = BROTLI_QUALITY): Promis
   });
 }
 
+/**
+ * Inflated in chunks of this size: with zlib's 16 kB, a demo copy (116 kB inflated) came back in
+ * eight answers from the pool, each handled on the main thread: 0.50 ms of CPU a read, 0.33 ms in
+ * one chunk (2026-11-25).
+ */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
+
 export async function unpackValue(packed: Uint8Array): Promise<Record<string, unknown>> {
-  return decodeColumnar(await decompress(packed, { maxOutputLength: MAX_FORM_BYTES }));
+  return decodeColumnar(await decompress(packed, { maxOutputLength: MAX_FORM_BYTES, chunkSize: INFLATE_CHUNK_BYTES }));
 }
