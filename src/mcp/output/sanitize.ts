@@ -88,17 +88,28 @@ export function escapeBoundary(text: string): string {
   return text.replace(BOUNDARY_TAG, (tag) => escapeMarkup(tag));
 }
 
+// Printable ASCII but `<` and `>`: text of only these has nothing escapeText escapes (most of it).
+const NOTHING_TO_ESCAPE = /^[\x20-\x3b=\x3f-\x7e]*$/;
+
 /** Budget text as answers show it: line and format controls, `<` and `>` escaped visibly. */
 export function escapeText(text: string): string {
+  if (NOTHING_TO_ESCAPE.test(text)) return text;
   return escapeMarkup(escapeControls(text));
 }
 
 /**
  * A JSON value with every string (object keys included) passed through `scrub` and then
- * escapeText. Returns a new value; the input is not changed.
+ * escapeText. Returns a new value; the input is not changed. Each distinct string is cleaned once
+ * per value (keys and names repeat in every row): an answer of 20 transactions and a month's
+ * categories took 0.76 ms, a seventh of a hosted call's CPU (2026-11-25).
  */
 export function sanitize<T>(value: T, scrub: (text: string) => string = (t) => t): T {
-  const clean = (s: string) => escapeText(scrub(s));
+  const cleaned = new Map<string, string>();
+  const clean = (s: string) => {
+    let c = cleaned.get(s);
+    if (c === undefined) cleaned.set(s, (c = escapeText(scrub(s))));
+    return c;
+  };
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return clean(v);
     if (Array.isArray(v)) return v.map(walk);
