@@ -83,27 +83,27 @@ export class IdList {
     return ids;
   }
 
-  /** Changes the list atomically; writes only what changed (and the first, empty list). */
-  private async change(edit: (ids: Set<string>) => void): Promise<void> {
-    await this.store.update(await this.key(), (bytes) => {
+  /** Changes the list atomically; writes only what changed (and the first, empty list). Returns how many ids it holds now. */
+  private async change(edit: (ids: Set<string>) => void): Promise<number> {
+    return this.store.update(await this.key(), (bytes) => {
       const ids = new Set<string>(bytes ? parse(bytes) : []);
       const before = ids.size; // edits only add or only remove: the size tells whether one did
       edit(ids);
-      return { value: bytes && ids.size === before ? undefined : Buffer.from(JSON.stringify([...ids])), result: undefined };
+      return { value: bytes && ids.size === before ? undefined : Buffer.from(JSON.stringify([...ids])), result: ids.size };
     });
   }
 
-  /** Adds an id; with no list kept yet, the records listed once go in with it. */
-  async add(id: string): Promise<void> {
+  /** Adds an id; with no list kept yet, the records listed once go in with it. Returns how many ids the list holds now. */
+  async add(id: string): Promise<number> {
     const known = completed.has(this.store) || (await this.store.get(await this.key())) ? [] : await this.listed();
-    await this.change((ids) => {
+    return this.change((ids) => {
       for (const k of known) ids.add(k);
       ids.add(id);
     });
   }
 
-  remove(...gone: string[]): Promise<void> {
-    return this.change((ids) => gone.forEach((id) => ids.delete(id)));
+  async remove(...gone: string[]): Promise<void> {
+    await this.change((ids) => gone.forEach((id) => ids.delete(id)));
   }
 
   /** The ids; with none kept yet, the records listed once, and their ids kept from then. */

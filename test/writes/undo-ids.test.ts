@@ -68,6 +68,24 @@ describe('the undo journal on Redis', () => {
     await store.close();
   });
 
+  it("an append's round trips: the list's update and the record, and no read of the list to prune while it holds 100 or fewer", async () => {
+    const { log, store } = await journal();
+    await completeIdLists(store, [changeFamily]); // as a hosted instance does at its start
+    await log.append('b1', { tool: 'update_payee', summary: 'first', entities: [] });
+    const calls = async () => {
+      const info = await admin.info('commandstats');
+      const of = (cmd: string) => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+      return { get: of('get'), set: of('set'), evalsha: of('evalsha') };
+    };
+    const before = await calls();
+    await log.append('b1', { tool: 'update_payee', summary: 'second', entities: [] });
+    const after = await calls();
+    // The list's update: one EVALSHA from the value this store wrote last (its script's GET and SET
+    // count too); the record: one SET. The prune read the list again (a second GET) before.
+    expect({ get: after.get - before.get, set: after.set - before.set, evalsha: after.evalsha - before.evalsha }).toEqual({ get: 1, set: 2, evalsha: 1 });
+    await store.close();
+  });
+
   it('lists a journal written before its ids were kept, once, then from the list', async () => {
     const { log, store } = await journal();
     for (let i = 0; i < 3; i++) await log.append('b1', { tool: 'update_payee', summary: `old ${i}`, entities: [] });

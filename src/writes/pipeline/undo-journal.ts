@@ -68,9 +68,11 @@ export class UndoJournal extends SealedRecords {
     const now = this.now();
     const record: ChangeRecord = { id: newId(now), at: new Date(now).toISOString(), ...change };
     const key = await this.keyOf(budgetId, record.id);
-    await this.idList(budgetId).add(record.id); // before the record: a record is never unlisted
+    const listed = await this.idList(budgetId).add(record.id); // before the record: a record is never unlisted
     await this.store.set(key, await this.sealer.seal(Buffer.from(JSON.stringify(record)), key));
-    await this.prune(budgetId).catch(() => undefined); // more than 100 kept only costs space
+    // Pruned only when the list says there are more than MAX_CHANGES (no read of it otherwise);
+    // more than that kept only costs space.
+    if (listed > MAX_CHANGES) await this.prune(budgetId).catch(() => undefined);
     return record;
   }
 
