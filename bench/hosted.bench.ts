@@ -177,6 +177,10 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
     // heap of a hundred users' budgets paused the balancer and the clients for its garbage
     // collection. BENCH_SANDBOX_INPROCESS=1 keeps it here (as before 2026-11-25).
     sandboxProcess: process.env.BENCH_SANDBOX_INPROCESS !== '1',
+    // The instances reach the sandbox directly, as a deployment reaches YNAB: through the recording
+    // proxy, each YNAB request waited its turn twice in this busy process (2026-11-25); YNAB
+    // requests are counted from the instances' metrics.
+    directUpstream: true,
     // BENCH_HOSTED_INSTANCE_ARGS: more flags for the instances (e.g. `--concurrent-requests 0`, to measure a lever).
     args: ['--metrics-token-file', metricsTokenFile(), ...(process.env.BENCH_HOSTED_INSTANCE_ARGS?.split(' ').filter(Boolean) ?? [])],
     // BENCH_HOSTED_NODE_OPTIONS: the instances' NODE_OPTIONS (e.g. --require of a preload that writes a CPU profile at exit).
@@ -196,7 +200,6 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
         async (c) => ((await c.call('list_accounts')) as any).structuredContent.accounts.find((a: any) => a.type === 'checking' && !a.closed)?.id as string,
       ),
     );
-    const mark = d.upstream.requests.length;
     const before = await scrape(d);
     // The bench's own process holds every user's client and the load balancer: on this machine they
     // share its cores with the instances, so their CPU per call is said too.
@@ -204,9 +207,12 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
     const { latencies, first, errors, why, wall } = await work(clients, accounts, load.calls);
     // Every error is a bug unless it is the documented limit: say what each was, on stderr.
     for (const [text, n] of why) process.stderr.write(`hosted bench: ${n} x ${text}\n`);
-    const upstream = d.upstream.requests.slice(mark).filter((r) => r.url.startsWith('/v1/')).length;
     const benchCpu = process.cpuUsage(benchCpu0);
     const after = await scrape(d);
+    const upstream = after.reduce(
+      (s, f, i) => s + sampleSum(f, 'ynab_mcp_upstream_requests_total') - sampleSum(before[i]!, 'ynab_mcp_upstream_requests_total'),
+      0,
+    );
     const caughtUp = (via: string) =>
       after.reduce(
         (s, f, i) => s + sampleSum(f, 'ynab_mcp_replica_catch_ups_total', { via }) - sampleSum(before[i]!, 'ynab_mcp_replica_catch_ups_total', { via }),
@@ -312,7 +318,10 @@ export async function hostedBench(r: Reporter): Promise<void> {
     "Redis memory per user counts every key of the user (MEMORY USAGE: value, key and the allocator's rounding): 'copies' the user's saved copy of each budget read (`replicas/…/<budget>.replica`, columnar, brotli, sealed), 'feeds' the changes recorded since it (`.feed`, for other instances to catch up), 'events logs' each budget's occurrence log (`events/…/<budget>.log`: written after every sync; 10.4 kB a user as sealed JSON, about 1.7 kB brotli'd since 2026-11-24), 'OAuth' the sign-in's records (client, grant, session, codes, tokens), 'answers' the answers cache (expiring), 'other' grants, quota, aliases, the session budget and the server's signing keys. Of a demo copy (1,500 transactions), about 26 kB are the random ids of transactions and split lines, which nothing compresses.",
   );
   r.note(
-    "Where the crowd's first seconds go (100 x 20, one Redis; CPU profiles of the three instances over the crowd's first 9 s, 2026-11-24, load 17): reading copies 27 % of the instances' CPU (decoding the columnar form 21 %, building the replica from it 5.5 %), the garbage collector 16 % (most of it the decoding's), answering the calls 3 %, the rest HTTP, MCP and Redis. Every user's first call on each of the three instances reads the copy (round-robin: about 300 first reads). Levers, in CPU per first read of a demo copy: strings of a columnar copy not pooled again (they are one string each already): building the replica 1.7 -> 0.3 ms; only the balance column computes its expected value: decoding 6.9 -> 5.3 ms; one read per user and budget at a time in an instance (saved-copies.ts, since the columnar form). Next lever: months decoded lazily (a demo copy decodes in 5.6 ms, 2.5 ms without its months; only answers about a month need them). Errors: hosted instances kept idle connections 5 s, as long as Node's agent in the load balancer did; a request sent on a connection just as the instance closed it was lost (ECONNRESET on a reused socket; a POST is not retried): instances now keep them 65 s, past a balancer's idle timeout; each error's text is printed by the bench.",
+    "Where the crowd's first seconds go (100 x 20, one Redis; CPU profiles of the three instances over the crowd's first 9 s, 2026-11-24, load 17): reading copies 27 % of the instances' CPU (decoding the columnar form 21 %, building the replica from it 5.5 %), the garbage collector 16 % (most of it the decoding's), answering the calls 3 %, the rest HTTP, MCP and Redis. Every user's first call on each of the three instances reads the copy (round-robin: about 300 first reads). Levers, in CPU per first read of a demo copy: strings of a columnar copy not pooled again (they are one string each already): building the replica 1.7 -> 0.3 ms; only the balance column computes its expected value: decoding 6.9 -> 5.3 ms; one read per user and budget at a time in an instance (saved-copies.ts, since the columnar form). Errors: hosted instances kept idle connections 5 s, as long as Node's agent in the load balancer did; a request sent on a connection just as the instance closed it was lost (ECONNRESET on a reused socket; a POST is not retried): instances now keep them 65 s, past a balancer's idle timeout; each error's text is printed by the bench.",
+  );
+  r.note(
+    "The crowd's levers of 2026-11-25 (each measured by runs of `HOSTED_CROWD_ONLY=1 BENCH_HOSTED_LOADS=100x20:single`, whose p99 moves by about 100 ms from run to run on this machine; figures per unit from micro-benchmarks): decoding a copy, a row's reference read by index from its shape and values: 2.7 -> 1.8 ms a demo copy; the row makers kept by shape across reads: 2.4 -> 2.1 ms; inflating in one 256 kB chunk: 0.50 -> 0.33 ms of CPU; the category builder in one literal: a month's 41 categories 0.9 -> 0.06 ms; each distinct string of an answer scrubbed and escaped once: 20 transactions and a month's categories 0.76 -> 0.24 ms; an MCP POST's body parsed once, not cloned and parsed by three layers; alerts scanned only on the instance whose sync asked YNAB, not again by those catching up from its changes; a user's grant read once, not four times, on their first call on an instance; a write's undo record without a read of its id list. Together: instance CPU per call 6.7 -> 5.4-6.1 ms, calls/s 226 -> 233-263, p99 1,110 ms (the first run of the day) -> 972-1,298 ms. Where the tail is now (BENCH_HOSTED_TRACE=<file> writes every call's user, index, tool, start and latency): the slowest 2 % are the 40 writes (1.0-1.4 s: about 22 Redis round trips and 2 YNAB requests one after another, each waiting its turn on cores that are all busy; the sandbox itself was 95 % idle), the last users' first calls (the first wave, about 200 copies read), and reads that meet the writes. The two cores also run Redis, the sandbox, and this process's 100 clients and balancer (about 1.8 ms of CPU a call). Not done: months decoded lazily (half a copy's decoding; only answers about a month need them), fewer round trips in a write.",
   );
   // HOSTED_CROWD_ONLY=1: only the crowd's rows (to measure one lever at a time in minutes).
   if (process.env.HOSTED_CROWD_ONLY === '1') return;

@@ -439,6 +439,13 @@ export interface DeploymentOptions {
    * balancer and the users' clients, which share this process. Its state is then not at hand.
    */
   sandboxProcess?: boolean;
+  /**
+   * The instances reach the sandbox directly, as they reach YNAB, rather than through the recording
+   * proxy in this process (`upstream` then records nothing): the benches' crowd, where that proxy
+   * shared this process with a hundred clients and the balancer, and each YNAB request waited its
+   * turn there twice. Count YNAB requests from the instances' metrics instead.
+   */
+  directUpstream?: boolean;
 }
 
 /** `ynab-mcp sandbox` in a child process: what a deployment reaches over HTTP, and its announcement. */
@@ -483,8 +490,8 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
   const env: HostedEnv = {
     redisUrl: redis.url,
     publicUrl: proxy.url,
-    appUrl: upstream.url,
-    baseUrl: `${upstream.url}/v1`,
+    appUrl: opts.directUpstream ? new URL(sandbox.appUrl).origin : upstream.url,
+    baseUrl: opts.directUpstream ? `${new URL(sandbox.appUrl).origin}/v1` : `${upstream.url}/v1`,
     clientId: sandbox.oauthClientId,
     clientSecret: sandbox.oauthClientSecret,
     dataKey: newDataKey(),
