@@ -209,19 +209,12 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
     for (const [text, n] of why) process.stderr.write(`hosted bench: ${n} x ${text}\n`);
     const benchCpu = process.cpuUsage(benchCpu0);
     const after = await scrape(d);
-    const upstream = after.reduce(
-      (s, f, i) => s + sampleSum(f, 'ynab_mcp_upstream_requests_total') - sampleSum(before[i]!, 'ynab_mcp_upstream_requests_total'),
-      0,
-    );
-    const caughtUp = (via: string) =>
-      after.reduce(
-        (s, f, i) => s + sampleSum(f, 'ynab_mcp_replica_catch_ups_total', { via }) - sampleSum(before[i]!, 'ynab_mcp_replica_catch_ups_total', { via }),
-        0,
-      );
-    const cpu = after.reduce(
-      (s, f, i) => s + sampleSum(f, 'ynab_mcp_process_cpu_seconds_total') - sampleSum(before[i]!, 'ynab_mcp_process_cpu_seconds_total'),
-      0,
-    );
+    // What a family's samples rose by over the crowd, all instances together.
+    const rise = (name: string, labels: Record<string, string> = {}) =>
+      after.reduce((s, f, i) => s + sampleSum(f, name, labels) - sampleSum(before[i]!, name, labels), 0);
+    const upstream = rise('ynab_mcp_upstream_requests_total');
+    const caughtUp = (via: string) => rise('ynab_mcp_replica_catch_ups_total', { via });
+    const cpu = rise('ynab_mcp_process_cpu_seconds_total');
     const cacheBytes = after.map((f) => sampleSum(f, 'ynab_mcp_replica_cache_bytes'));
     const rss = after.map((f) => sampleSum(f, 'ynab_mcp_process_resident_memory_bytes'));
     // For scale: one user alone, one call at a time, on the same deployment.
