@@ -4,21 +4,13 @@
  * the same order, for any category and currency format.
  */
 import { expect, it } from 'vitest';
+import { USD_FORMAT } from '../../src/api/money.js';
 import { money, nullableMoney } from '../../src/api/read/companions.js';
 import { category, categoryBase } from '../../src/api/read/entities.js';
 import type { CategoryBase } from '../../src/api/schemas/entities.js';
 import type { CurrencyFormat } from '../../src/api/schemas/common.js';
 
-const USD: CurrencyFormat = {
-  iso_code: 'USD',
-  example_format: '123,456.78',
-  decimal_digits: 2,
-  decimal_separator: '.',
-  symbol_first: true,
-  group_separator: ',',
-  currency_symbol: '$',
-  display_symbol: true,
-};
+const USD = USD_FORMAT;
 const EUR: CurrencyFormat = { ...USD, iso_code: 'EUR', decimal_separator: ',', group_separator: '.', symbol_first: false, currency_symbol: '€' };
 const JPY: CurrencyFormat = { ...USD, iso_code: 'JPY', decimal_digits: 0, currency_symbol: '¥' };
 

@@ -24,16 +24,13 @@ export function nullableMoney<T extends Partial<Record<K, number | null>>, K ext
 ): NullableMoney<K> {
   const out: Record<string, string | number | null> = {};
   for (const f of fields) {
-    const v = entity[f];
-    out[`${f}_formatted`] = v === null || v === undefined ? null : formatMilliunits(v, format);
-    out[`${f}_currency`] = v === null || v === undefined ? null : milliunitsToCurrencyNumber(v);
+    out[`${f}_formatted`] = nullableFormatted(format, entity[f]);
+    out[`${f}_currency`] = nullableCurrency(entity[f]);
   }
   return out as NullableMoney<K>;
 }
 
-/** One amount's companions, for builders that write their keys in one literal (see entities.ts category). */
-export const formatted = (format: CurrencyFormat | null, v: number): string => formatMilliunits(v, format);
-export const currency = (v: number): number => milliunitsToCurrencyNumber(v);
+/** A nullable amount's companions (null for null), also for builders that write their keys in one literal (entities.ts category). */
 export const nullableFormatted = (format: CurrencyFormat | null, v: number | null | undefined): string | null =>
   v === null || v === undefined ? null : formatMilliunits(v, format);
 export const nullableCurrency = (v: number | null | undefined): number | null => (v === null || v === undefined ? null : milliunitsToCurrencyNumber(v));

@@ -4,7 +4,8 @@
  * (the sandbox's bookkeeping, say) never leaks into an answer.
  */
 import type * as E from '../schemas/entities.js';
-import { currency, formatted, money, nullableCurrency, nullableFormatted, nullableMoney } from './companions.js';
+import { formatMilliunits, milliunitsToCurrencyNumber } from '../money.js';
+import { money, nullableCurrency, nullableFormatted, nullableMoney } from './companions.js';
 import type { BudgetLookup } from './lookup.js';
 
 /** The base fields of an account, in the spec's order, nothing else. */
@@ -105,12 +106,12 @@ export function category(l: BudgetLookup, c: E.CategoryBase): E.Category {
     goal_overall_left: b.goal_overall_left,
     goal_snoozed_at: b.goal_snoozed_at,
     deleted: b.deleted,
-    balance_formatted: formatted(f, b.balance),
-    balance_currency: currency(b.balance),
-    activity_formatted: formatted(f, b.activity),
-    activity_currency: currency(b.activity),
-    budgeted_formatted: formatted(f, b.budgeted),
-    budgeted_currency: currency(b.budgeted),
+    balance_formatted: formatMilliunits(b.balance, f),
+    balance_currency: milliunitsToCurrencyNumber(b.balance),
+    activity_formatted: formatMilliunits(b.activity, f),
+    activity_currency: milliunitsToCurrencyNumber(b.activity),
+    budgeted_formatted: formatMilliunits(b.budgeted, f),
+    budgeted_currency: milliunitsToCurrencyNumber(b.budgeted),
     goal_target_formatted: nullableFormatted(f, b.goal_target),
     goal_target_currency: nullableCurrency(b.goal_target),
     goal_under_funded_formatted: nullableFormatted(f, b.goal_under_funded),
