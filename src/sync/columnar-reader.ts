@@ -211,6 +211,8 @@ class TableReader {
   private readonly columns = new Map<string, ColumnReader>();
   /** The last row of this table with each CONTEXT value. */
   private readonly likes = new Map<string, RowRef>();
+  /** The column of the field row(defer) left unread. */
+  deferred: ColumnReader | undefined;
 
   constructor(
     r: ByteReader,
@@ -236,7 +238,11 @@ class TableReader {
     }
   }
 
-  row(): Record<string, unknown> {
+  /**
+   * The next row. `defer`: when that field is the last one read and is read without a reference,
+   * it is left unread (undefined in the row) and its column kept in `deferred` (decodeColumnarDeferring).
+   */
+  row(defer?: string): Record<string, unknown> {
     const shape = this.shapes[this.shapeIds.uint()];
     if (!shape) throw new CorruptError('a row of the saved form has an unknown shape');
     const { order, columns, balanceAt, contextAt } = shape;
@@ -252,6 +258,10 @@ class TableReader {
       // Only the balance column is coded against an expected value (columnar-tags.ts expectedBalance).
       const expected = i === balanceAt ? shape.expectedBalance(values, ref) : undefined;
       let v: unknown;
+      if (defer !== undefined && n === order.length - 1 && expected === undefined && !(ref && i > 0) && shape.keys[i] === defer) {
+        this.deferred = col;
+        continue;
+      }
       if (expected !== undefined) v = col.nextAfter(expected, true);
       else if (ref && i > 0) {
         const j = (map ??= shape.from(ref.shape))[i]!;
@@ -277,12 +287,40 @@ class TableReader {
 
 /** The value encodeColumnar was given; a CorruptError when the bytes are not such a form. */
 export function decodeColumnar(bytes: Uint8Array): Record<string, unknown> {
+  const { value, rest } = decodeColumnarDeferring(bytes);
+  if (rest) throw new Error('unreachable: nothing was deferred');
+  return value;
+}
+
+/**
+ * The value encodeColumnar was given, with its field `key` left to be read when asked for (`rest`),
+ * when it is the value's last field: a replica's months, which only answers about a month read
+ * (a third of reading a demo copy). Read later, it reads what it would have read now: the fields
+ * before it were read in the order they were written, and nothing else reads this form after
+ * them. The form is checked whole only then: `rest` throws the CorruptError a whole read would
+ * have, and until it is called the form (and what its rows refer back to) is held.
+ */
+export function decodeColumnarDeferring(bytes: Uint8Array, key?: string): { value: Record<string, unknown>; rest?: () => unknown } {
   const r = new ByteReader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const shared = new Shared();
   const top = new TableReader(r, shared);
   shared.uuids.readFrom(r);
   if (!r.done) throw new CorruptError('the saved form has bytes past its end');
-  const value = top.row();
-  if (!shared.uuids.complete || !top.done) throw new CorruptError('the saved form holds more than its value');
-  return value;
+  const value = top.row(key);
+  const whole = () => {
+    if (!shared.uuids.complete || !top.done) throw new CorruptError('the saved form holds more than its value');
+  };
+  const column = top.deferred;
+  if (!column) {
+    whole();
+    return { value };
+  }
+  return {
+    value,
+    rest: () => {
+      const v = column.next();
+      whole();
+      return v;
+    },
+  };
 }

@@ -29,6 +29,7 @@ import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
 import { StateStoreError } from '../storage/store.js';
+import { CorruptError } from './byte-stream.js';
 import { canServeStale, type Freshness } from './freshness.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
 import { BudgetReplica } from './replica.js';
@@ -89,12 +90,13 @@ export class ReplicaManager {
 
   /**
    * After answering from the budget's copy threw `e`: a copy read from a saved one (unchecked when of
-   * this build's shape) that threw what a null or wrongly shaped entry makes code throw is dropped,
-   * held and saved, and true says to answer once more (a full sync), saying why. Else `e` stands.
+   * this build's shape) that threw what a null or wrongly shaped entry makes code throw, or whose
+   * months (read when first asked for: replica-months.ts) were not a form, is dropped, held and
+   * saved, and true says to answer once more (a full sync), saying why. Else `e` stands.
    */
   async dropBroken(budgetParam: string, e: unknown): Promise<boolean> {
     const held = this.peek(budgetParam);
-    if (!held?.restored || !(e instanceof TypeError || e instanceof RangeError)) return false;
+    if (!held?.restored || !(e instanceof TypeError || e instanceof RangeError || e instanceof CorruptError)) return false;
     this.cache.delete(held.summary.id);
     await this.saved.drop(held.summary.id, e.message);
     return true;

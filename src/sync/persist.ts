@@ -15,12 +15,13 @@ import { randomBytes } from 'node:crypto';
 import { aliasesKey, replicaFeedKey, replicaKey } from '../storage/keys.js';
 import type { Warn } from '../storage/safe-fs.js';
 import { jsonBytes, KeyUnavailableError, parseJsonBytes, type StateStore } from '../storage/store.js';
+import type * as E from '../api/schemas/entities.js';
 import type { ReplicaSnapshot } from './replica.js';
 import { type Feed, feedProblem } from './replica-feed.js';
 import { type KeySource, Sealer } from './seal.js';
 import { snapshotProblem, snapshotShape } from './snapshot-check.js';
 import { gunzipJson } from './snapshot-codec.js';
-import { packValue, unpackValue } from './saved-form.js';
+import { packValue, unpackDeferring, unpackValue } from './saved-form.js';
 
 /**
  * Copies are saved as `YMCPR3 <shape>\n` + the sealed columnar form (saved-form.ts), the shape
@@ -94,6 +95,8 @@ export type Loaded =
       checked: boolean;
       /** Read from the columnar form, whose equal strings are one string each already (string-pool.ts). */
       shared: boolean;
+      /** The months, read when called (once): the snapshot's are left out until then. */
+      months?: () => E.MonthDetailBase[];
     }
   | { snapshot?: undefined; discarded?: string };
 
@@ -137,8 +140,11 @@ export class ReplicaFiles {
     await this.store.set(replicaKey(identity, snapshot.summary.id), sealed);
   }
 
-  /** The saved copy; a copy that cannot be used is removed and reported as discarded. */
-  async load(identity: string, budgetId: string): Promise<Loaded> {
+  /**
+   * The saved copy; a copy that cannot be used is removed and reported as discarded. `monthsLater`:
+   * a copy of this build's shape leaves its months (written last) out, to be read by `months`.
+   */
+  async load(identity: string, budgetId: string, opts: { monthsLater?: boolean } = {}): Promise<Loaded> {
     const key = replicaKey(identity, budgetId);
     const bytes = await this.store.get(key);
     if (bytes === undefined) return {};
@@ -150,14 +156,25 @@ export class ReplicaFiles {
       const layout = layoutOf(bytes);
       const shape = layout?.shape;
       const plain = this.sealer(layout).openSync(secret, bytes, shape ? `${this.aad(identity, budgetId)}/${shape}` : this.aad(identity, budgetId));
-      const data = layout?.prefix === COLUMNAR ? await unpackValue(plain) : await gunzipJson(plain);
-      const now = this.now();
       const checked = shape !== snapshotShape();
+      // A copy of this build's shape may leave its months to be read when first asked for (the
+      // replica reads them then: replica.ts). One checked entity by entity is read whole.
+      const read: { value: unknown; rest?: () => unknown } =
+        layout?.prefix !== COLUMNAR
+          ? { value: await gunzipJson(plain) }
+          : opts.monthsLater
+            ? await unpackDeferring(plain, 'months')
+            : { value: await unpackValue(plain) };
+      if (read.rest && checked) (read.value as Record<string, unknown>).months = read.rest();
+      const months = read.rest && !checked ? (read.rest as () => E.MonthDetailBase[]) : undefined;
+      const data = read.value;
+      const now = this.now();
       const wrong = snapshotProblem(data, budgetId, now, !checked);
       if (wrong === null) {
         const snapshot = data as ReplicaSnapshot;
         snapshot.syncedAt = Math.min(snapshot.syncedAt, now); // within the tolerated clock difference
-        return { snapshot, checked, shared: layout?.prefix === COLUMNAR };
+        if (months) snapshot.months = [];
+        return { snapshot, checked, shared: layout?.prefix === COLUMNAR, months };
       }
       problem = wrong;
     } catch (e) {

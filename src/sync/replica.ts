@@ -7,6 +7,7 @@
  */
 import type { BudgetLookup } from '../api/read/lookup.js';
 import type * as E from '../api/schemas/entities.js';
+import { ReplicaMonths } from './replica-months.js';
 import { LINE_SHARED, StringPool, TRANSACTION_SHARED } from './string-pool.js';
 
 type Keyed = { id: string; deleted: boolean };
@@ -94,7 +95,8 @@ export class BudgetReplica {
   readonly payeeLocations = new Map<string, E.PayeeLocation>();
   readonly categoryGroups = new Map<string, E.CategoryGroup>();
   readonly categories = new Map<string, E.CategoryBase>();
-  readonly months = new Map<string, E.MonthDetailBase>();
+  /** The months, which a saved copy may leave to be read when first asked for (replica-months.ts). */
+  private readonly monthsHeld = new ReplicaMonths();
   readonly transactions = new Map<string, E.TransactionSummaryBase>();
   readonly lines = new Map<string, Map<string, E.SubTransactionBase>>();
   readonly scheduled = new Map<string, E.ScheduledTransactionSummaryBase>();
@@ -142,10 +144,7 @@ export class BudgetReplica {
     merge(this.payeeLocations, budget.payee_locations);
     merge(this.categoryGroups, budget.category_groups, this.gone);
     merge(this.categories, budget.categories, this.gone);
-    for (const m of budget.months ?? []) {
-      if (m.deleted) this.months.delete(m.month);
-      else this.months.set(m.month, m);
-    }
+    this.monthsHeld.merge(budget.months);
     this.applyTransactions(budget.transactions, budget.subtransactions, opts.shared);
     merge(this.scheduled, budget.scheduled_transactions, this.gone);
     for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
@@ -158,6 +157,11 @@ export class BudgetReplica {
     this.knowledge = knowledge;
     this.syncedAt = at;
     this.dirty = false;
+  }
+
+  /** The budget's months by month (a saved copy's are read now if they were not yet). */
+  get months(): Map<string, E.MonthDetailBase> {
+    return this.monthsHeld.map;
   }
 
   /** Whether this copy saw the entity with this id deleted (see gone). */
@@ -268,12 +272,13 @@ export class BudgetReplica {
     return (
       this.transactions.size * SIZE.transaction +
       lines * SIZE.line +
-      this.months.size * (SIZE.month + this.categories.size * SIZE.category) +
+      this.monthsHeld.count(this.summary.first_month, this.summary.last_month) * (SIZE.month + this.categories.size * SIZE.category) +
       (this.accounts.size + this.payees.size + this.payeeLocations.size + this.scheduled.size + this.categoryGroups.size) * SIZE.other +
       this.categories.size * SIZE.category
     );
   }
 
+  /** The copy to save; its months last, so that reading it back can leave them for later (persist.ts). */
   snapshot(): ReplicaSnapshot {
     const flat = <T>(m: Map<string, Map<string, T>>) => [...m.values()].flatMap((x) => [...x.values()]);
     return {
@@ -285,17 +290,22 @@ export class BudgetReplica {
       payee_locations: [...this.payeeLocations.values()],
       category_groups: [...this.categoryGroups.values()],
       categories: [...this.categories.values()],
-      months: [...this.months.values()],
       transactions: [...this.transactions.values()],
       subtransactions: flat(this.lines),
       scheduled_transactions: [...this.scheduled.values()],
       scheduled_subtransactions: flat(this.scheduledLines),
+      months: [...this.months.values()],
     };
   }
 
-  /** `shared`: the snapshot's equal strings are one string each already (read from the columnar form): not shared again. */
-  static fromSnapshot(s: ReplicaSnapshot, shared = false): BudgetReplica {
+  /**
+   * `shared`: the snapshot's equal strings are one string each already (read from the columnar
+   * form): not shared again. `months`: the months, read when first asked for (the snapshot's are
+   * then left out).
+   */
+  static fromSnapshot(s: ReplicaSnapshot, shared = false, months?: () => E.MonthDetailBase[]): BudgetReplica {
     const r = new BudgetReplica(s.summary);
+    if (months) r.monthsHeld.readLater(months);
     r.applyExport({ id: s.summary.id, name: s.summary.name, ...s } as unknown as E.BudgetDetail, s.knowledge, s.syncedAt, { shared });
     r.summary = s.summary;
     r.restored = true;

@@ -63,7 +63,7 @@ export class SavedCopies {
     if (!this.files) return undefined;
     let loaded;
     try {
-      loaded = await this.files.load(await this.tokenKey(), id);
+      loaded = await this.files.load(await this.tokenKey(), id, { monthsLater: true });
     } catch (e) {
       if (!(e instanceof StateStoreError)) throw e;
       this.logOnce(`ynab-mcp: ${e.message}`);
@@ -76,7 +76,7 @@ export class SavedCopies {
       return undefined;
     }
     try {
-      return BudgetReplica.fromSnapshot(loaded.snapshot, loaded.shared);
+      return BudgetReplica.fromSnapshot(loaded.snapshot, loaded.shared, loaded.months);
     } catch (e) {
       // Of this build's shape, so not checked entity by entity, and not a copy a replica can hold.
       await this.drop(id, (e as Error).message);

@@ -7,7 +7,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
 import { encodeColumnar } from './columnar-codec.js';
-import { decodeColumnar } from './columnar-reader.js';
+import { decodeColumnar, decodeColumnarDeferring } from './columnar-reader.js';
 
 export const BROTLI_QUALITY = 6;
 
@@ -35,6 +35,13 @@ export async function packValue(value: object, quality = BROTLI_QUALITY): Promis
  */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
 
+const inflated = (packed: Uint8Array) => decompress(packed, { maxOutputLength: MAX_FORM_BYTES, chunkSize: INFLATE_CHUNK_BYTES });
+
 export async function unpackValue(packed: Uint8Array): Promise<Record<string, unknown>> {
-  return decodeColumnar(await decompress(packed, { maxOutputLength: MAX_FORM_BYTES, chunkSize: INFLATE_CHUNK_BYTES }));
+  return decodeColumnar(await inflated(packed));
+}
+
+/** The value packValue was given, its last field `key` left to be read by `rest` (columnar-reader.ts decodeColumnarDeferring; call it once). */
+export async function unpackDeferring(packed: Uint8Array, key: string): Promise<{ value: Record<string, unknown>; rest?: () => unknown }> {
+  return decodeColumnarDeferring(await inflated(packed), key);
 }

@@ -1,0 +1,63 @@
+/**
+ * A replica's months, which a saved copy may leave unread (persist.ts `monthsLater`): only answers
+ * about a month need them, and they are a third of reading a demo copy, which hosted instances do
+ * for every user they meet. Exports merged before they are read are kept and merged after them,
+ * in order, so the months are what they would have been had they been read at once.
+ */
+import type * as E from '../api/schemas/entities.js';
+
+export class ReplicaMonths {
+  private readonly held = new Map<string, E.MonthDetailBase>();
+  private later?: { read: () => E.MonthDetailBase[]; merges: (readonly E.MonthDetailBase[])[] };
+
+  /** The months of a saved copy, read when first asked for (`read` is called once). */
+  readLater(read: () => E.MonthDetailBase[]): void {
+    this.later = { read, merges: [] };
+  }
+
+  /** Whether a saved copy's months are still unread. */
+  get pending(): boolean {
+    return this.later !== undefined;
+  }
+
+  /** The months by month, read now if they were not yet. What cannot be read throws again at every ask (a CorruptError: manager.ts dropBroken). */
+  get map(): Map<string, E.MonthDetailBase> {
+    const later = this.later;
+    if (later) {
+      let read: E.MonthDetailBase[];
+      try {
+        read = later.read();
+      } catch (e) {
+        later.read = () => {
+          throw e;
+        };
+        throw e;
+      }
+      this.later = undefined;
+      mergeMonths(this.held, read);
+      for (const months of later.merges) mergeMonths(this.held, months);
+    }
+    return this.held;
+  }
+
+  /** Merges an export's months (deleted ones go), after the unread ones when there are any. */
+  merge(months: readonly E.MonthDetailBase[] | undefined): void {
+    if (!months?.length) return;
+    if (this.later) this.later.merges.push(months);
+    else mergeMonths(this.held, months);
+  }
+
+  /** How many months there are, without reading unread ones: YNAB's run from first_month to last_month. */
+  count(first: string | null, last: string | null): number {
+    if (!this.later || !first || !last) return this.held.size;
+    const index = (d: string) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7));
+    return Math.max(0, index(last) - index(first) + 1);
+  }
+}
+
+function mergeMonths(into: Map<string, E.MonthDetailBase>, months: readonly E.MonthDetailBase[]): void {
+  for (const m of months) {
+    if (m.deleted) into.delete(m.month);
+    else into.set(m.month, m);
+  }
+}

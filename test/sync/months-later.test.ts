@@ -1,0 +1,163 @@
+/**
+ * A saved copy's months are read when first asked for (src/sync/columnar-reader.ts
+ * decodeColumnarDeferring, persist.ts, replica-months.ts): the copy writes them last, and reading it
+ * leaves them, a third of reading a demo copy, until an answer needs them. Read later, they are
+ * what a whole read gives, exports merged in between are merged after them in order, a form that
+ * is not one throws what a whole read throws, and a copy whose months cannot be read is dropped
+ * and the budget fetched whole.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type * as E from '../../src/api/schemas/entities.js';
+import { tokenKey } from '../../src/quota/ledger.js';
+import { createStack } from '../../src/stack/stack.js';
+import { FileStateStore } from '../../src/storage/file-store.js';
+import { CorruptError } from '../../src/sync/byte-stream.js';
+import { encodeColumnar } from '../../src/sync/columnar-codec.js';
+import { decodeColumnar, decodeColumnarDeferring } from '../../src/sync/columnar-reader.js';
+import { fileKey, ReplicaFiles } from '../../src/sync/persist.js';
+import { BudgetReplica, type ReplicaSnapshot } from '../../src/sync/replica.js';
+import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
+
+let demo: SandboxStack;
+let copies: ReplicaSnapshot[];
+
+beforeAll(async () => {
+  demo = await sandboxStack({ seed: 'months-later' }, {});
+  for (const b of demo.sb.state.budgets) await demo.stack.service.call('getAccounts', { params: { budget_id: b.id } });
+  copies = demo.stack.replicas.held().map((r) => r.snapshot());
+}, 60_000);
+afterAll(() => demo?.close());
+
+const text = (v: unknown) => JSON.stringify(v);
+const outcome = (read: () => unknown) => {
+  try {
+    return text(read());
+  } catch (e) {
+    return `${(e as Error).name}: ${(e as Error).message}`;
+  }
+};
+
+it('a copy writes its months last; read later they are what a whole read gives', () => {
+  expect(copies.length).toBeGreaterThan(1);
+  for (const copy of copies) {
+    expect(Object.keys(copy).at(-1)).toBe('months');
+    const form = encodeColumnar(copy);
+    const { value, rest } = decodeColumnarDeferring(form, 'months');
+    expect(value.months).toBeUndefined();
+    expect(rest).toBeTypeOf('function');
+    expect(text({ ...value, months: rest!() })).toBe(text(copy));
+  }
+});
+
+it('a form whose months are not last (saved before) is read whole at once', () => {
+  const { months, ...rest } = copies[0]!;
+  const fields = Object.entries(rest);
+  const older = Object.fromEntries([fields[0]!, ['months', months], ...fields.slice(1)]);
+  const read = decodeColumnarDeferring(encodeColumnar(older), 'months');
+  expect(read.rest).toBeUndefined();
+  expect(text(read.value)).toBe(text(older));
+});
+
+it("every byte of a form changed reads as a whole read does: the same value or the same error, the months' errors when they are read", () => {
+  // A small copy (a few months, a few dozen transactions) so that every byte can be changed.
+  const copy = { ...copies[0]!, transactions: copies[0]!.transactions.slice(0, 40), months: copies[0]!.months.slice(0, 3) };
+  const form = encodeColumnar(copy);
+  let inMonths = 0;
+  for (let at = 0; at < form.length; at++) {
+    const spoilt = Buffer.from(form);
+    spoilt[at] = spoilt[at]! ^ 0x5a;
+    const whole = outcome(() => decodeColumnar(spoilt));
+    let later: { value: Record<string, unknown>; rest?: () => unknown } | undefined;
+    const first = outcome(() => (later = decodeColumnarDeferring(spoilt, 'months')).value);
+    if (!later) {
+      expect(first, `byte ${at}`).toBe(whole);
+      continue;
+    }
+    const both = outcome(() => (later!.rest ? { ...later!.value, months: later!.rest() } : later!.value));
+    expect(both, `byte ${at}`).toBe(whole);
+    if (later.rest && !both.startsWith('{')) inMonths += 1;
+  }
+  // Changes the first read cannot see, found when the months are read.
+  expect(inMonths).toBeGreaterThan(0);
+});
+
+/** A delta that changes one month, deletes another and adds a third. */
+function monthsDelta(months: E.MonthDetailBase[]): E.MonthDetailBase[] {
+  const [a, b] = months;
+  return [
+    { ...a!, note: 'changed while the months were not read', categories: a!.categories.slice(1) },
+    { ...b!, deleted: true },
+    { ...a!, month: '2099-01-01', note: 'added' },
+  ];
+}
+
+it('exports merged before the months are read are merged after them, in order; they are read once', () => {
+  for (const copy of copies) {
+    const eager = BudgetReplica.fromSnapshot(structuredClone(copy), false);
+    let reads = 0;
+    const lazy = BudgetReplica.fromSnapshot({ ...structuredClone(copy), months: [] }, false, () => {
+      reads += 1;
+      return structuredClone(copy.months);
+    });
+    // The LRU's estimate does not read them (YNAB's months run from first_month to last_month).
+    expect(lazy.approximateSize()).toBe(eager.approximateSize());
+    const delta = { id: copy.summary.id, name: copy.summary.name, months: monthsDelta(copy.months), transactions: [] } as unknown as E.BudgetDetail;
+    for (const r of [eager, lazy]) r.applyExport(structuredClone(delta), copy.knowledge + 1, copy.syncedAt + 1);
+    expect(reads).toBe(0);
+    expect(text(lazy.snapshot())).toBe(text(eager.snapshot()));
+    expect(lazy.months.get('2099-01-01')?.note).toBe('added');
+    expect(reads).toBe(1);
+  }
+});
+
+it('months that cannot be read throw a CorruptError at every ask', () => {
+  const copy = copies[0]!;
+  let reads = 0;
+  const r = BudgetReplica.fromSnapshot({ ...structuredClone(copy), months: [] }, false, () => {
+    reads += 1;
+    throw new CorruptError('the saved form ends early');
+  });
+  expect(r.transactions.size).toBe(copy.transactions.length);
+  expect(() => r.months).toThrow(CorruptError);
+  expect(() => r.monthCategory(copy.months[0]!.month, copy.categories[0]!.id)).toThrow(CorruptError);
+  expect(reads).toBe(1);
+});
+
+it('a saved copy is loaded with its months left for later only when asked; a copy whose months cannot be read is dropped and the budget fetched whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-months-later-'));
+  const start = () =>
+    createStack({ credentials: { token: async () => demo.sb.accessToken }, baseUrl: demo.sb.baseUrl, stateDir: dir, keySource: fileKey(join(dir, 'k.key')) });
+  try {
+    const first = start();
+    const month = ((await first.service.call('getPlanMonth', { params: { budget_id: 'last-used', month: 'current' } })) as any).data.month;
+    const id = first.replicas.held()[0]!.summary.id;
+    await first.close();
+
+    const files = new ReplicaFiles(new FileStateStore(dir), fileKey(join(dir, 'k.key')), () => undefined);
+    const identity = tokenKey(demo.sb.accessToken);
+    const whole = await files.load(identity, id);
+    const later = await files.load(identity, id, { monthsLater: true });
+    expect(whole.snapshot!.months.length).toBeGreaterThan(0);
+    expect(later.snapshot!.months).toEqual([]);
+    expect(later.snapshot && text(later.months!())).toBe(text(whole.snapshot!.months));
+
+    // The next run holds the copy with its months unread; they turn out not to be a form.
+    const second = start();
+    await second.service.call('getAccounts', { params: { budget_id: id } });
+    const held = second.replicas.peek(id) as any;
+    expect(held.restored).toBe(true);
+    expect(held.monthsHeld.pending).toBe(true);
+    held.monthsHeld.later.read = () => {
+      throw new CorruptError('a reference in the saved form points past what was read');
+    };
+    const again = (await second.service.call('getPlanMonth', { params: { budget_id: id, month: 'current' } })) as any;
+    expect(text(again.data.month)).toBe(text(month));
+    expect(second.replicas.peek(id)).not.toBe(held);
+    await second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
