@@ -137,13 +137,14 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
       }))
     : {};
   if (balances.accounts) extras.accounts = balances.accounts;
-  if (done.recorded.change_id) extras.change_id = done.recorded.change_id;
+  const recorded = await done.recorded;
+  if (recorded.change_id) extras.change_id = recorded.change_id;
   const notices = [
     ...(done.plan.notices ?? []),
     ...(done.applied.notices ?? []),
     ...(after.notices ?? []),
     ...(balances.notice ? [balances.notice] : []),
-    ...(done.recorded.notice ? [done.recorded.notice] : []),
+    ...(recorded.notice ? [recorded.notice] : []),
   ];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
     notices.push(

@@ -141,7 +141,8 @@ export interface Done<R> {
   applied: Applied<R>;
   /** What the task's requests met on the way (answers lost and recovered). */
   sent: string[];
-  recorded: Recorded;
+  /** The undo journal's record, kept while the answer is made (await it where the answer shows it). */
+  recorded: Promise<Recorded>;
 }
 
 /** A write's end: its answer, where it stopped (nothing changed), or the client's dialog to ask. */
@@ -175,13 +176,22 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
       `${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`,
     );
   });
-  // 5. record
-  const recorded = applied.draft ? await record(s.changes, plan.budgetId, req.tool, applied.draft) : {};
-  // An undo marks the change it undid, so that it is not undone twice (its claim ends here).
-  if (applied.draft?.undoes)
-    await s.changes.settle(plan.budgetId, applied.draft.undoes, recorded.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);
-  // 6. answer
-  return { body: await req.answer({ plan, applied, sent: writer.notices, recorded }) };
+  // 5. record, while the answer reads back what the write left (6): the journal and the budget's
+  // copy are apart, and the record's round trips to the store no longer come before the read's.
+  const recorded = (async (): Promise<Recorded> => {
+    const kept = applied.draft ? await record(s.changes, plan.budgetId, req.tool, applied.draft) : {};
+    // An undo marks the change it undid, so that it is not undone twice (its claim ends here).
+    if (applied.draft?.undoes)
+      await s.changes.settle(plan.budgetId, applied.draft.undoes, kept.change_id ?? 'an undo whose record could not be kept').catch(() => undefined);
+    return kept;
+  })();
+  // 6. answer (the record never rejects: what it could not keep is a notice); it is kept before the
+  // answer goes, also when making the answer failed.
+  try {
+    return { body: await req.answer({ plan, applied, sent: writer.notices, recorded }) };
+  } finally {
+    await recorded;
+  }
 }
 
 /** Records an applied change in the undo journal. */

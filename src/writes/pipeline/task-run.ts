@@ -32,7 +32,8 @@ export function runTask(s: WriteSetting, t: TaskCall<WriteTask>, confirm: Confir
     // may see, reads the budget as it is now; any other reads the copy as our writes left it.
     nearNow: t.task.needsNow || canHold(s.mode, t.kinds),
     plan: (ctx) => t.task.plan(ctx, t.args),
-    answer: async ({ plan, applied, sent, recorded }) => {
+    answer: async ({ plan, applied, sent, recorded: recording }) => {
+      const recorded = await recording;
       const notices = [...(plan.notices ?? []), ...sent, ...(applied.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
       return { ...applied.result, ...(recorded.change_id ? { change_id: recorded.change_id } : {}), ...(notices.length ? { notices } : {}) };
     },
