@@ -179,6 +179,7 @@ export function createStack(opts: StackOptions): Stack {
   const shared: SharedReplicas | undefined = opts.shared
     ? {
         written: (budgetId) => createRecords.written(budgetId),
+        writtenHere: (budgetId) => createRecords.writtenHere(budgetId),
         exclusive: async (budgetId, fn) => store.withLock(`sync-${segment(await identity())}-${segment(budgetId)}`, fn),
       }
     : undefined;

@@ -94,6 +94,9 @@ export interface OpenIntent {
 }
 
 export class CreateRecords {
+  /** The written mark of each budget as this process last moved it (writtenHere). */
+  private readonly markedHere = new Map<string, number>();
+
   constructor(
     private readonly store: StateStore,
     private readonly identity: () => Promise<string>,
@@ -107,6 +110,15 @@ export class CreateRecords {
     return Number.isSafeInteger(n) ? n : 0;
   }
 
+  /**
+   * The highest knowledge this process moved the written mark to (0: none), known without a read:
+   * the mark only moves forward, so a copy older than this is older than the mark (manager.ts
+   * seesOwnWrites), as the read after a write would have said one round trip later.
+   */
+  writtenHere(budgetId: string): number {
+    return this.markedHere.get(budgetId) ?? 0;
+  }
+
   /** Moves the written mark forward (never back), before the write's answer is returned. */
   private async markWritten(budgetId: string, knowledge: number | undefined): Promise<void> {
     if (!this.trackWritten || knowledge === undefined || !Number.isSafeInteger(knowledge)) return;
@@ -114,6 +126,7 @@ export class CreateRecords {
       const had = Number(parseJsonBytes(bytes));
       return { value: Number.isSafeInteger(had) && had >= knowledge ? undefined : jsonBytes(knowledge), result: undefined };
     });
+    if (knowledge > this.writtenHere(budgetId)) this.markedHere.set(budgetId, knowledge);
   }
 
   private prune(state: JournalState, now: number): void {
@@ -131,16 +144,19 @@ export class CreateRecords {
   /** Records what a write answer or a delta said (its knowledge), outside any intent. */
   async record(budgetId: string, knowledge: number | undefined, ids: string[] = []): Promise<void> {
     if (knowledge === undefined && !ids.length) return;
-    await this.markWritten(budgetId, knowledge);
     const key = journalKey(await this.identity(), budgetId);
-    await this.store.update(key, (bytes) => {
-      const state = parse(bytes);
-      const before = state.knowledge;
-      const count = state.claimed.length;
-      this.prune(state, this.now());
-      this.add(state, knowledge, ids, this.now());
-      return { value: state.knowledge !== before || state.claimed.length !== count || ids.length ? serialize(state) : undefined, result: undefined };
-    });
+    // The mark and the records are apart: both are written at once (one round trip, not two).
+    await Promise.all([
+      this.markWritten(budgetId, knowledge),
+      this.store.update(key, (bytes) => {
+        const state = parse(bytes);
+        const before = state.knowledge;
+        const count = state.claimed.length;
+        this.prune(state, this.now());
+        this.add(state, knowledge, ids, this.now());
+        return { value: state.knowledge !== before || state.claimed.length !== count || ids.length ? serialize(state) : undefined, result: undefined };
+      }),
+    ]);
   }
 
   /**
@@ -182,15 +198,17 @@ export class CreateRecords {
     renew.unref();
     let claimedNow = new Set(opened.claimed);
     const change = async (knowledge: number | undefined, ids: string[], close: boolean): Promise<void> => {
-      await this.markWritten(budgetId, knowledge);
-      await this.store.update(key, (bytes) => {
-        const state = parse(bytes);
-        const now = this.now();
-        this.prune(state, now);
-        if (close) state.intents = state.intents.filter((i) => i.id !== id);
-        this.add(state, knowledge, ids, now);
-        return { value: serialize(state), result: undefined };
-      });
+      await Promise.all([
+        this.markWritten(budgetId, knowledge),
+        this.store.update(key, (bytes) => {
+          const state = parse(bytes);
+          const now = this.now();
+          this.prune(state, now);
+          if (close) state.intents = state.intents.filter((i) => i.id !== id);
+          this.add(state, knowledge, ids, now);
+          return { value: serialize(state), result: undefined };
+        }),
+      ]);
     };
     return {
       budgetId,

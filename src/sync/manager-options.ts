@@ -38,6 +38,8 @@ export interface ReplicaManagerOptions {
 export interface SharedReplicas {
   /** The highest server knowledge a write of ours (any instance) reached for the budget; 0 when none. */
   written(budgetId: string): Promise<number>;
+  /** The highest knowledge a write through this process moved that mark to (0: none), known without a read. */
+  writtenHere?(budgetId: string): number;
   /** Runs `fn` as the only sync of this budget across instances. */
   exclusive<T>(budgetId: string, fn: () => Promise<T>): Promise<T>;
 }

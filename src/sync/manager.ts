@@ -191,6 +191,8 @@ export class ReplicaManager {
   /** Shared replicas: no write of ours (any instance) is newer than this copy. Unknowable (store down): trusted. */
   private async seesOwnWrites(r: BudgetReplica): Promise<boolean> {
     if (!this.opts.shared) return true;
+    // A write through this process took the mark past this copy: no read can say otherwise.
+    if ((this.opts.shared.writtenHere?.(r.summary.id) ?? 0) > r.knowledge) return false;
     try {
       return (await this.opts.shared.written(r.summary.id)) <= r.knowledge;
     } catch {

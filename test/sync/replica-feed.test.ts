@@ -36,14 +36,23 @@ interface Instance {
   catchUps: CatchUp[];
 }
 
-function instance(): Instance {
+/** The shared store, with the keys read through it. */
+class ReadsSeen extends FileStateStore {
+  readonly reads: string[] = [];
+  override get(key: string) {
+    this.reads.push(key);
+    return super.get(key);
+  }
+}
+
+function instance(store: FileStateStore = new FileStateStore(dir)): Instance {
   const requests: RequestInfo[] = [];
   const catchUps: CatchUp[] = [];
   const stack = createStack({
     credentials: { token: async () => sb.accessToken },
     baseUrl: sb.baseUrl,
     stateDir: dir,
-    store: new FileStateStore(dir),
+    store,
     keySource: fileKey(join(dir, 'replica.key')),
     shared: true,
     quotaLimit: 100_000,
@@ -115,6 +124,27 @@ describe('two instances sharing a store', () => {
     expect(content(fromA)).toBe(
       content((await fresh.service.call('getTransactions', { params: { budget_id: budget }, query: {} })).data as Record<string, unknown>),
     );
+  });
+
+  it("a writer's copy, which its own writes may do for (a write's plan, the balances after it), syncs without reading the budget's written mark: its write took the mark past the copy", async () => {
+    const store = new ReadsSeen(dir);
+    const a = instance(store);
+    await transactions(a);
+    await write(a, 'mark test');
+    store.reads.length = 0;
+    const before = a.requests.length;
+    const { replica } = await a.stack.replicas.fresh(budget, undefined, { dirtyOk: true });
+    expect([...replica.transactions.values()].some((t) => t.memo === 'mark test')).toBe(true);
+    expect(a.requests.slice(before).map((r) => r.query.last_knowledge_of_server !== undefined)).toEqual([true]);
+    expect(store.reads.filter((k) => k.endsWith('.written'))).toEqual([]);
+    // Another instance, which wrote nothing, reads the mark to learn of the write.
+    const other = new ReadsSeen(dir);
+    const b = instance(other);
+    await transactions(b);
+    await write(a, 'mark test 2');
+    other.reads.length = 0;
+    expect(content(await transactions(b))).toContain('mark test 2');
+    expect(other.reads.filter((k) => k.endsWith('.written')).length).toBeGreaterThan(0);
   });
 
   it("alerts: a copy YNAB brought up to date is scanned; one caught up from the other's changes is not scanned again", async () => {
