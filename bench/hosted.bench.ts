@@ -207,7 +207,8 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
     const { latencies, first, errors, why, wall } = await work(clients, accounts, load.calls);
     // BENCH_HOSTED_LOGS=<prefix>: each instance's log, in <prefix>-<n>.log (with BENCH_HOSTED_INSTANCE_ARGS="--log-format json",
     // every request's end time and duration on the instance, to set beside the trace's times at the client).
-    if (process.env.BENCH_HOSTED_LOGS) d.instances.forEach((i, n) => writeFileSync(`${process.env.BENCH_HOSTED_LOGS}-${n}.log`, i!.proc.stderr + i!.proc.stdout));
+    if (process.env.BENCH_HOSTED_LOGS)
+      d.instances.forEach((i, n) => writeFileSync(`${process.env.BENCH_HOSTED_LOGS}-${n}.log`, i!.proc.stderr + i!.proc.stdout));
     // Every error is a bug unless it is the documented limit: say what each was, on stderr.
     for (const [text, n] of why) process.stderr.write(`hosted bench: ${n} x ${text}\n`);
     const benchCpu = process.cpuUsage(benchCpu0);
