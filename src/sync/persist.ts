@@ -158,7 +158,7 @@ export class ReplicaFiles {
       const plain = this.sealer(layout).openSync(secret, bytes, shape ? `${this.aad(identity, budgetId)}/${shape}` : this.aad(identity, budgetId));
       const checked = shape !== snapshotShape();
       // A copy of this build's shape may leave its months to be read when first asked for (the
-      // replica reads them then: replica.ts). One checked entity by entity is read whole.
+      // replica reads them then: replica-months.ts). One checked entity by entity is read whole.
       const read: { value: unknown; rest?: () => unknown } =
         layout?.prefix !== COLUMNAR
           ? { value: await gunzipJson(plain) }

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type * as E from '../../src/api/schemas/entities.js';
 import { tokenKey } from '../../src/quota/ledger.js';
 import { createStack } from '../../src/stack/stack.js';
@@ -18,6 +18,7 @@ import { CorruptError } from '../../src/sync/byte-stream.js';
 import { encodeColumnar } from '../../src/sync/columnar-codec.js';
 import { decodeColumnar, decodeColumnarDeferring } from '../../src/sync/columnar-reader.js';
 import { fileKey, ReplicaFiles } from '../../src/sync/persist.js';
+import { READ_BY_MS } from '../../src/sync/replica-months.js';
 import { BudgetReplica, type ReplicaSnapshot } from '../../src/sync/replica.js';
 import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
 
@@ -110,6 +111,35 @@ it('exports merged before the months are read are merged after them, in order; t
     expect(text(lazy.snapshot())).toBe(text(eager.snapshot()));
     expect(lazy.months.get('2099-01-01')?.note).toBe('added');
     expect(reads).toBe(1);
+  }
+});
+
+it(`unread months are read ${READ_BY_MS / 1000} s after their copy, asked for or not (unread, a copy holds a quarter more memory)`, () => {
+  vi.useFakeTimers();
+  try {
+    const copy = copies[0]!;
+    let reads = 0;
+    const r = BudgetReplica.fromSnapshot({ ...structuredClone(copy), months: [] }, false, () => {
+      reads += 1;
+      return structuredClone(copy.months);
+    });
+    vi.advanceTimersByTime(READ_BY_MS - 1);
+    expect(reads).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(reads).toBe(1);
+    expect(text([...r.months.values()])).toBe(text(copy.months));
+    expect(reads).toBe(1);
+    // Read when asked for first: the timer reads nothing more.
+    let again = 0;
+    const asked = BudgetReplica.fromSnapshot({ ...structuredClone(copy), months: [] }, false, () => {
+      again += 1;
+      return structuredClone(copy.months);
+    });
+    expect(asked.months.size).toBe(copy.months.length);
+    vi.advanceTimersByTime(READ_BY_MS);
+    expect(again).toBe(1);
+  } finally {
+    vi.useRealTimers();
   }
 });
 
