@@ -14,8 +14,9 @@
  *              the client's dialog (asked by src/mcp/dialog.ts), or go, as the mode says (policy.ts).
  *   4. apply   The plan's requests through the service, each exactly once (steps.ts, then
  *              src/sync/service.ts, src/sync/writes.ts and creates.ts, then the API client).
- *   5. record  What was done, in the undo journal (undo-journal.ts); an undo settles the change
- *              it undid. A task that failed part way journals the part it could not put back.
+ *   5. record  What was done, in the undo journal (undo-journal.ts), while 6 reads back; an undo
+ *              settles the change it undid. A task that failed part way journals the part it
+ *              could not put back.
  *   6. answer  The write's answer: a task's result (task-run.ts), or the API's answer with what is
  *              read back after it (api-plan.ts, follow-ups.ts), which src/mcp/tool-answer.ts
  *              shapes through the output builder.
