@@ -63,8 +63,16 @@ it('a form whose months are not last (saved before) is read whole at once', () =
 });
 
 it("every byte of a form changed reads as a whole read does: the same value or the same error, the months' errors when they are read", () => {
-  // A small copy (a few months, a few dozen transactions) so that every byte can be changed.
-  const copy = { ...copies[0]!, transactions: copies[0]!.transactions.slice(0, 40), months: copies[0]!.months.slice(0, 3) };
+  // A small copy (two months, twenty transactions, a few of everything else) so that every byte can be changed.
+  const full = copies[0]!;
+  const copy = {
+    ...full,
+    payees: full.payees.slice(0, 10),
+    transactions: full.transactions.slice(0, 20),
+    subtransactions: full.subtransactions.slice(0, 5),
+    scheduled_transactions: full.scheduled_transactions.slice(0, 2),
+    months: full.months.slice(0, 2),
+  };
   const form = encodeColumnar(copy);
   let inMonths = 0;
   for (let at = 0; at < form.length; at++) {
