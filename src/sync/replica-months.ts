@@ -8,6 +8,7 @@
  * READ_BY_MS after the copy at the latest, asked for or not, and the replica cache's estimate of a
  * copy (replica.ts approximateSize) stays what it was.
  */
+import { monthsBetween } from '../api/dates.js';
 import type * as E from '../api/schemas/entities.js';
 
 /** Unread months are read this long after their copy at the latest. */
@@ -68,8 +69,7 @@ export class ReplicaMonths {
   /** How many months there are, without reading unread ones: YNAB's run from first_month to last_month. */
   count(first: string | null, last: string | null): number {
     if (!this.later || !first || !last) return this.held.size;
-    const index = (d: string) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7));
-    return Math.max(0, index(last) - index(first) + 1);
+    return Math.max(0, monthsBetween(first, last) + 1);
   }
 }
 

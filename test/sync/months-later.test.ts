@@ -20,15 +20,13 @@ import { decodeColumnar, decodeColumnarDeferring } from '../../src/sync/columnar
 import { fileKey, ReplicaFiles } from '../../src/sync/persist.js';
 import { READ_BY_MS } from '../../src/sync/replica-months.js';
 import { BudgetReplica, type ReplicaSnapshot } from '../../src/sync/replica.js';
-import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
+import { syncedCopies, type SandboxStack } from './sandbox-stack.js';
 
 let demo: SandboxStack;
 let copies: ReplicaSnapshot[];
 
 beforeAll(async () => {
-  demo = await sandboxStack({ seed: 'months-later' }, {});
-  for (const b of demo.sb.state.budgets) await demo.stack.service.call('getAccounts', { params: { budget_id: b.id } });
-  copies = demo.stack.replicas.held().map((r) => r.snapshot());
+  ({ demo, copies } = await syncedCopies('months-later'));
 }, 60_000);
 afterAll(() => demo?.close());
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
 import { createStack, type Stack, type StackOptions } from '../../src/stack/stack.js';
+import type { ReplicaSnapshot } from '../../src/sync/replica.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 export interface SandboxStack {
@@ -32,4 +33,11 @@ export async function sandboxStack(sandbox: SandboxOptions, stackOpts: Partial<S
     rmSync(dir, { recursive: true, force: true });
   };
   return { sb, stack, close };
+}
+
+/** A sandbox of `seed` and the copy of each of its budgets, as synced whole by one stack. */
+export async function syncedCopies(seed: string): Promise<{ demo: SandboxStack; copies: ReplicaSnapshot[] }> {
+  const demo = await sandboxStack({ seed }, {});
+  for (const b of demo.sb.state.budgets) await demo.stack.service.call('getAccounts', { params: { budget_id: b.id } });
+  return { demo, copies: demo.stack.replicas.held().map((r) => r.snapshot()) };
 }

@@ -13,15 +13,13 @@ import { encodeColumnar } from '../../src/sync/columnar-codec.js';
 import { decodeColumnar } from '../../src/sync/columnar-reader.js';
 import type { ReplicaSnapshot } from '../../src/sync/replica.js';
 import { packValue, unpackValue } from '../../src/sync/saved-form.js';
-import { sandboxStack, type SandboxStack } from './sandbox-stack.js';
+import { sandboxStack, syncedCopies, type SandboxStack } from './sandbox-stack.js';
 
 let demo: SandboxStack;
 let demoCopies: ReplicaSnapshot[];
 
 beforeAll(async () => {
-  demo = await sandboxStack({ seed: 'saved-form' }, {});
-  for (const b of demo.sb.state.budgets) await demo.stack.service.call('getAccounts', { params: { budget_id: b.id } });
-  demoCopies = demo.stack.replicas.held().map((r) => r.snapshot());
+  ({ demo, copies: demoCopies } = await syncedCopies('saved-form'));
 }, 60_000);
 afterAll(() => demo?.close());
 
