@@ -1,14 +1,13 @@
 /**
- * The body of a request to the MCP endpoint, read here under the size limit before the SDK's
- * adapter sees it (http-requests.ts). A body over the limit, declared (Content-Length) or
+ * The body of a request to the MCP endpoint, read here under the size limit before the MCP
+ * handler sees it (http-requests.ts, http-deadline.ts). A body over the limit, declared (Content-Length) or
  * streamed (chunked), gets its 413 at once, and what the client is still sending is read and
  * thrown away, up to DISCARD_BYTES or DISCARD_MS, before the connection closes. Closing while the
  * client is still sending makes its side see a reset, and most clients then report a cut
- * connection (no status at all) instead of the 413 already on its way; the adapter's own limit
+ * connection (no status at all) instead of the 413 already on its way; the SDK's node adapter's own limit
  * did exactly that (it stops reading, answers, and closes), in two runs of three.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 
 /** What is read and thrown away after a 413 at most; past it the connection is cut. */
 export const DISCARD_BYTES = 64 * 1024 * 1024;
@@ -49,18 +48,8 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: num
   if (req.readableEnded) end();
 }
 
-/** A request whose body was read: a stand-in for the SDK's adapter, and the bytes. */
-export interface ReadRequest {
-  /** Carries the request's headers, method, url and auth, and iterates the body. */
-  req: IncomingMessage;
-  body: Buffer;
-}
-
-/**
- * The request with its body read, for the SDK's adapter (which reads headers, method, url, auth
- * and iterates the body), or undefined once this answered (413) or the client went away.
- */
-export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<ReadRequest | undefined> {
+/** The request's body, read whole, or undefined once this answered (413) or the client went away. */
+export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<Buffer | undefined> {
   if (Number(req.headers['content-length']) > maxBytes) {
     refuseTooLarge(req, res, maxBytes);
     return Promise.resolve(undefined);
@@ -68,7 +57,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: nu
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const settle = (result: ReadRequest | undefined) => {
+    const settle = (result: Buffer | undefined) => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('close', onClose);
@@ -82,10 +71,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: nu
       settle(undefined);
       refuseTooLarge(req, res, maxBytes);
     };
-    const onEnd = () => {
-      const body = Buffer.concat(chunks);
-      settle({ req: withBody(req, body), body });
-    };
+    const onEnd = () => settle(Buffer.concat(chunks));
     // Gone before the body ended: nobody to answer.
     const onClose = () => {
       settle(undefined);
@@ -96,14 +82,6 @@ export function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: nu
     req.once('close', onClose);
     req.once('error', onClose);
   });
-}
-
-/** A stand-in for `req` whose body is `body`, read already. */
-function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
-  const standIn = Readable.from(body.length > 0 ? [body] : []);
-  const { headers, method, url } = req;
-  const auth = (req as IncomingMessage & { auth?: unknown }).auth;
-  return Object.assign(standIn, { headers, method, url, ...(auth !== undefined ? { auth } : {}) }) as unknown as IncomingMessage;
 }
 
 /**

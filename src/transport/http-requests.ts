@@ -4,15 +4,15 @@
  * rebinding) and Origin (browser pages) → 403, unless hosted; the endpoint path → 404 (hosted
  * mode's own routes first); a method other than POST → 405 with Allow (http-methods.ts); the
  * bearer token, or hosted mode's authentication → 401 (hosted: a POST first waits its turn, http-admission.ts); then the body, read under its size limit
- * (413, http-body.ts), and the SDK handler under a deadline. Every request is logged in one line when there is a log (never its
+ * (413, http-body.ts), and the SDK handler under a deadline (http-deadline.ts). Every request is logged in one line when there is a log (never its
  * headers), and what throws ends in a 500 or a cut connection, never a crash.
  * Kept apart from the server's setup so that the guard order reads in one place.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
+import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonBody, readBody } from './http-body.js';
-import { withDeadline, type Exchange } from './http-deadline.js';
+import { answerWithin, type Exchange } from './http-deadline.js';
 import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
 import { bearerToken, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
 import { refuseMethod, methodServed } from './http-methods.js';
@@ -83,13 +83,15 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   // A body over the limit is answered 413 (a JSON-RPC error body, Connection: close) before
   // anything is parsed, and the rest of it read and thrown away (http-body.ts): there is no
   // request id to answer to yet, and the status is what HTTP clients surface.
-  const read = await readBody(req, res, maxBodyBytes);
-  if (!read) return;
-  const answer = () =>
-    toNodeHandler(withDeadline(endListenOnDrain(deps.served, deps.drain, exchange), requestTimeoutMs, exchange), {
-      maxRequestBodySize: maxBodyBytes,
-      onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
-    })(read.req, res, jsonBody(read.body));
+  const body = await readBody(req, res, maxBodyBytes);
+  if (!body) return;
+  const answering = {
+    handler: endListenOnDrain(deps.served, deps.drain, exchange),
+    ms: requestTimeoutMs,
+    exchange,
+    onerror: log ? (e: Error) => log(`http: ${e.message}`) : undefined,
+  };
+  const answer = () => answerWithin(answering, req, res, body, jsonBody(body));
   const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
   await (deps.bus && auth ? deps.bus.run(hosted!.userOf(auth), answer) : answer());
 }

@@ -4,10 +4,12 @@
  * a name not offered it has everything, so the answer is the full server's too. The deadline
  * wrapper tells the factory which tool a request calls.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildServer } from '../../src/mcp/server.js';
-import { calledTool, withDeadline, type Exchange } from '../../src/transport/http-deadline.js';
+import { answerWithin, calledTool, type Exchange } from '../../src/transport/http-deadline.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { sandboxState } from './http-harness.js';
 
@@ -76,15 +78,29 @@ it('a name that is not offered gets the full server, so the same error', async (
 it('the deadline wrapper tells what tool the request being served calls', async () => {
   const seen: (string | undefined)[] = [];
   const handler = { fetch: async () => (seen.push(calledTool()), new Response('{}', { headers: { 'content-type': 'application/json' } })) };
-  const post = (body: unknown) =>
-    new Request('http://127.0.0.1/mcp', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  for (const body of [
-    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_month', arguments: {} } },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'not a name!', arguments: {} } },
-  ]) {
-    const exchange: Exchange = { id: null };
-    await withDeadline(handler as never, 5_000, exchange).fetch(post(body), undefined as never);
+  // Each request answered as http-requests.ts does: its body read, then parsed once.
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const exchange: Exchange = { id: null };
+      void answerWithin({ handler: handler as never, ms: 5_000, exchange }, req, res, body, JSON.parse(body.toString('utf8')));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  const post = (body: unknown) => fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  try {
+    for (const body of [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_month', arguments: {} } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'not a name!', arguments: {} } },
+    ]) {
+      expect((await post(body)).status).toBe(200);
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
   }
   expect(seen).toEqual(['get_month', undefined, undefined]);
   expect(calledTool()).toBeUndefined();
