@@ -67,6 +67,8 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
   readonly era: Era;
   private readOnlyMode: boolean;
   private readonly seenTokens = new Set<string>();
+  /** seenTokens as a list, made again when a token is added: every string of every answer is scrubbed with it. */
+  private secretList: string[] = [];
   private lastToken: string | undefined;
 
   constructor(private readonly opts: ClientOptions<L>) {
@@ -81,7 +83,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
 
   /** Every token this client has used, so that no message can carry one. */
   secrets(): string[] {
-    return [...this.seenTokens];
+    return [...this.secretList];
   }
 
   /** The request ledger of the token used last, without asking for a token (which could refresh one). */
@@ -90,7 +92,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
   }
 
   scrub(text: string): string {
-    return scrub(text, this.secrets());
+    return scrub(text, this.secretList);
   }
 
   async call(id: OperationId, args: CallArgs = {}): Promise<CallResult> {
@@ -110,7 +112,10 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       const token = await this.opts.credentials.token();
-      this.seenTokens.add(token);
+      if (!this.seenTokens.has(token)) {
+        this.seenTokens.add(token);
+        this.secretList = [...this.seenTokens];
+      }
       this.lastToken = token;
       const ledger = this.opts.quota(token);
       const slot = await ledger.acquireForRequest(op.access);

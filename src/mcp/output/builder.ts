@@ -156,7 +156,8 @@ function accountTotals(items: Record<string, unknown>[], ctx: CompactContext): R
 
 export interface BuiltOutput {
   structured: Record<string, unknown>;
-  text: string;
+  /** The structured answer as JSON. */
+  readonly text: string;
 }
 
 export function buildOutput(input: OutputInput): BuiltOutput {
@@ -220,8 +221,7 @@ export function buildOutput(input: OutputInput): BuiltOutput {
 
   let n = Math.min(limit, Math.max(0, all.length - offset));
   let built = assemble(n);
-  let text = JSON.stringify({ ...built.structured, notices });
-  if (text.length > input.maxChars) {
+  if (JSON.stringify({ ...built.structured, notices }).length > input.maxChars) {
     // Largest page that fits, by bisection over the item count.
     let lo = 0;
     let hi = n;
@@ -240,6 +240,11 @@ export function buildOutput(input: OutputInput): BuiltOutput {
     );
   }
   const structured = notices.length ? { ...built.structured, notices } : built.structured;
-  text = JSON.stringify(structured);
-  return { structured, text };
+  // Written out only when asked for: a tool's answer is sanitized first and written from that.
+  return {
+    structured,
+    get text() {
+      return JSON.stringify(structured);
+    },
+  };
 }

@@ -115,7 +115,8 @@ export function sanitize<T>(value: T, scrub: (text: string) => string = (t) => t
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[clean(k)] = walk(x);
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) out[clean(k)] = walk(o[k]);
       return out;
     }
     return v;
