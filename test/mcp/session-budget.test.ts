@@ -156,3 +156,56 @@ describe('hosted: the choice is the user’s, in the state store', () => {
     }
   });
 });
+
+describe('hosted: the kept choice as an instance reads it', () => {
+  /** The file store, counting its reads and writes of keys. */
+  function countingStore(dir: string) {
+    const inner = new FileStateStore(dir);
+    const counts = { get: 0, set: 0 };
+    const store = new Proxy(inner, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver);
+        if (prop === 'get' || prop === 'set') return (...args: unknown[]) => (counts[prop]++, (v as (...a: unknown[]) => unknown).apply(target, args));
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    return { store, counts };
+  }
+
+  it('answers from the choice it read for a minute (a choice read is kept 23 hours more), then reads it again; a touch keeps it fresh', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-session-hold-'));
+    try {
+      const { store, counts } = countingStore(dir);
+      let clock = 1_000_000_000_000;
+      const now = () => clock;
+      const a = storeKeeper(store, 'user-1', now);
+      const b = storeKeeper(store, 'user-1', now);
+      expect(await a.claim({ id: 'budget-a', at: clock })).toEqual({ id: 'budget-a', at: clock });
+      // Instance b chose too, later: the first choice stands, and b holds it from then on.
+      expect(await b.claim({ id: 'budget-b', at: clock })).toEqual({ id: 'budget-a', at: clock });
+      const reads = counts.get;
+      expect(await a.get()).toEqual({ id: 'budget-a', at: clock });
+      expect(await b.get()).toEqual({ id: 'budget-a', at: clock });
+      expect(counts.get).toBe(reads);
+      clock += 60_000;
+      expect(await b.get()).toEqual({ id: 'budget-a', at: clock - 60_000 });
+      expect(counts.get).toBe(reads + 1);
+      // An hour after it was kept, a call touches it: kept again from now, and held as touched.
+      clock += 3_600_000;
+      const kept = (await a.get())!;
+      expect(counts.get).toBe(reads + 2);
+      await a.touch(kept);
+      expect(counts.set).toBe(1);
+      expect(await a.get()).toEqual({ id: 'budget-a', at: clock });
+      expect(counts.get).toBe(reads + 2);
+      // Another instance reads what was touched.
+      clock += 60_000;
+      expect(await b.get()).toEqual({ id: 'budget-a', at: clock - 60_000 });
+      // Touching a choice less than an hour old writes nothing.
+      await b.touch((await b.get())!);
+      expect(counts.set).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
