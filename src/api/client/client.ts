@@ -66,9 +66,8 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
   readonly transport: Transport;
   readonly era: Era;
   private readOnlyMode: boolean;
-  private readonly seenTokens = new Set<string>();
-  /** seenTokens as a list, made again when a token is added: every string of every answer is scrubbed with it. */
-  private secretList: string[] = [];
+  /** Every token this client has used: every string of every answer is scrubbed with them. */
+  private readonly seenTokens: string[] = [];
   private lastToken: string | undefined;
 
   constructor(private readonly opts: ClientOptions<L>) {
@@ -83,7 +82,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
 
   /** Every token this client has used, so that no message can carry one. */
   secrets(): string[] {
-    return [...this.secretList];
+    return [...this.seenTokens];
   }
 
   /** The request ledger of the token used last, without asking for a token (which could refresh one). */
@@ -92,7 +91,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
   }
 
   scrub(text: string): string {
-    return scrub(text, this.secretList);
+    return scrub(text, this.seenTokens);
   }
 
   async call(id: OperationId, args: CallArgs = {}): Promise<CallResult> {
@@ -112,10 +111,7 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       const token = await this.opts.credentials.token();
-      if (!this.seenTokens.has(token)) {
-        this.seenTokens.add(token);
-        this.secretList = [...this.seenTokens];
-      }
+      if (!this.seenTokens.includes(token)) this.seenTokens.push(token);
       this.lastToken = token;
       const ledger = this.opts.quota(token);
       const slot = await ledger.acquireForRequest(op.access);

@@ -249,17 +249,7 @@ export function debtTerms(e: Record<string, unknown>, ctx: CompactContext): Reco
  * and JSON's, and the deletes themselves took a tenth of building an answer (2026-11-25).
  */
 function put(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (value === null || value === undefined) return;
-  // A list's records leave theirs out too (none of the plain fields holds one today).
-  if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object') dropNulls(item as Record<string, unknown>);
-  out[key] = value;
-}
-
-function dropNulls(o: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(o)) {
-    if (v === null || v === undefined) delete o[k];
-    else if (Array.isArray(v)) for (const item of v) if (item && typeof item === 'object') dropNulls(item as Record<string, unknown>);
-  }
+  if (value !== null && value !== undefined) out[key] = value;
 }
 
 /** Keeps only the requested fields (plus what identifies the entity). */
