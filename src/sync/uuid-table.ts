@@ -10,38 +10,36 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A UUID in the canonical lowercase form, the only one written as bytes (others stay strings, so read back as written). */
 export const isUuid = (s: string): boolean => s.length === 36 && UUID.test(s);
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Each byte's two hex digits as character codes: byte b's at 2b and 2b + 1. */
+const HEX_CODES = new Uint8Array(512);
+for (let i = 0; i < 256; i++) {
+  const hex = i.toString(16).padStart(2, '0');
+  HEX_CODES[2 * i] = hex.charCodeAt(0);
+  HEX_CODES[2 * i + 1] = hex.charCodeAt(1);
+}
 /** Where each byte's two hex digits are in the text form. */
 const AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
 const nibble = (c: number) => (c <= 57 ? c - 48 : c - 87); // '0'-'9', 'a'-'f'
 const byteAt = (s: string, i: number) => (nibble(s.charCodeAt(AT[i]!)) << 4) | nibble(s.charCodeAt(AT[i]! + 1));
 
+/** The text form is written here, its dashes in place, then made a string in one piece. */
+const TEXT = Buffer.alloc(36, '-');
+
+/**
+ * The text form of the 16 bytes at `o`, as one flat string. Joined with `+` from its 20 pieces,
+ * V8 kept each UUID as a tree of about 14 string pieces (cons strings, 32 bytes each): 800 kB of
+ * a demo copy's 1.27 MB in memory, each piece copied by the collector while young, and 1.1 us a
+ * UUID against 0.1 us (2026-11-25).
+ */
 function textOf(b: Uint8Array, o = 0): string {
-  const h = HEX as readonly string[];
-  if (o) b = b.subarray(o, o + 16);
-  return (
-    h[b[0]!]! +
-    h[b[1]!]! +
-    h[b[2]!]! +
-    h[b[3]!]! +
-    '-' +
-    h[b[4]!]! +
-    h[b[5]!]! +
-    '-' +
-    h[b[6]!]! +
-    h[b[7]!]! +
-    '-' +
-    h[b[8]!]! +
-    h[b[9]!]! +
-    '-' +
-    h[b[10]!]! +
-    h[b[11]!]! +
-    h[b[12]!]! +
-    h[b[13]!]! +
-    h[b[14]!]! +
-    h[b[15]!]!
-  );
+  for (let i = 0; i < 16; i++) {
+    const c = b[o + i]! << 1;
+    const at = AT[i]!;
+    TEXT[at] = HEX_CODES[c]!;
+    TEXT[at + 1] = HEX_CODES[c + 1]!;
+  }
+  return TEXT.toString('latin1', 0, 36);
 }
 
 export class UuidWriter {
