@@ -149,7 +149,8 @@ class TableWriter {
     return (this.lastShape = shape);
   }
 
-  row(row: Record<string, unknown>): void {
+  /** `alone`: a field of this row whose value is written referring back to no row before it (encodeColumnar). */
+  row(row: Record<string, unknown>, alone?: string): void {
     const keys = keysOf(row);
     const shape = this.shapeOf(keys);
     this.shapeIds.uint(shape);
@@ -161,6 +162,7 @@ class TableWriter {
       const k = keys[i]!;
       let col = this.columns.get(k);
       if (!col) this.columns.set(k, (col = new ColumnWriter(this.shared)));
+      if (k === alone) this.shared.rows.length = 0;
       const expected = balance ? expectedBalance(keys, i, (x) => row[x], ref) : undefined;
       if (expected !== undefined) col.writeAfter(row[k], expected);
       else if (ref && i > 0 && Object.hasOwn(ref, k)) col.writeAfter(row[k], ref[k]);
@@ -191,12 +193,18 @@ class TableWriter {
   }
 }
 
-/** The columnar form of `value` (an object), uncompressed. */
-export function encodeColumnar(value: object): Uint8Array {
+/**
+ * The columnar form of `value` (an object), uncompressed. `alone`: the rows of that field of
+ * `value` are coded against no row before it (as if none had the same id), only against rows of
+ * its own; UUIDs are still written once. Reading it later (columnar-reader.ts
+ * decodeColumnarDeferring) then needs nothing the rows before it were read against, where
+ * otherwise the reader holds every row's values until then. The reader must be told the same.
+ */
+export function encodeColumnar(value: object, alone?: string): Uint8Array {
   if (!isPlainObject(value)) throw new TypeError('only an object is saved in columns');
   const shared = new Shared();
   const top = new TableWriter(shared);
-  top.row(value);
+  top.row(value, alone);
   const out = new ByteWriter();
   top.writeTo(out);
   shared.uuids.writeTo(out);

@@ -24,12 +24,18 @@ import { gunzipJson } from './snapshot-codec.js';
 import { packValue, unpackDeferring, unpackValue } from './saved-form.js';
 
 /**
- * Copies are saved as `YMCPR3 <shape>\n` + the sealed columnar form (saved-form.ts), the shape
+ * Copies are saved as `YMCPR4 <shape>\n` + the sealed columnar form (saved-form.ts), the shape
  * (snapshot-check.ts) also in the associated data: one of this build's shape is not checked entity
- * by entity again. Copies of another shape, and those of older versions (`YMCPR2 <shape>\n` and
- * `YMCPR1\n`: gzip'd JSON, the latter without a shape), are. The digit is the form's version.
+ * by entity again. Its months are written last and `alone` (columnar-codec.ts): read later, they
+ * need none of the rows before them held. `YMCPR3` (earlier versions) is the same form with months
+ * that may refer back to those rows. Copies of another shape, and those of older versions
+ * (`YMCPR2 <shape>\n` and `YMCPR1\n`: gzip'd JSON, the latter without a shape), are. The digit is
+ * the form's version.
  */
-const COLUMNAR = 'YMCPR3 ';
+const COLUMNAR = 'YMCPR4 ';
+const COLUMNAR_MONTHS_REFER_BACK = 'YMCPR3 ';
+/** The field a copy of the current form writes alone. */
+const ALONE = 'months';
 const SHAPED_JSON = 'YMCPR2 ';
 const LEGACY_MAGIC = Buffer.from('YMCPR1\n');
 /** Feeds: `YMCPF2` the columnar form, `YMCPF1` (earlier versions) JSON. */
@@ -39,7 +45,7 @@ const JSON_FEED_MAGIC = Buffer.from('YMCPF1\n');
 /** The layout a saved value's header names: its form and shape (none: the oldest layout). */
 function layoutOf(bytes: Uint8Array): { prefix: string; shape: string } | undefined {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64)).toString('latin1');
-  const m = /^(YMCPR[23] )([0-9a-f]{16})\n/.exec(head);
+  const m = /^(YMCPR[234] )([0-9a-f]{16})\n/.exec(head);
   return m ? { prefix: m[1]!, shape: m[2]! } : undefined;
 }
 
@@ -119,6 +125,17 @@ export class ReplicaFiles {
     return `${identity}/${budgetId}`;
   }
 
+  /**
+   * A copy's associated data: its identity and budget, its shape, and from YMCPR4 its form too, so
+   * that a header changed to name another form does not open (read by the other form's rules,
+   * a copy's balances would come out wrong without an error).
+   */
+  private copyAad(identity: string, budgetId: string, layout: { prefix: string; shape: string } | undefined): string {
+    if (!layout) return this.aad(identity, budgetId);
+    const form = layout.prefix === COLUMNAR ? `/${COLUMNAR.trim()}` : '';
+    return `${this.aad(identity, budgetId)}/${layout.shape}${form}`;
+  }
+
   private feedAad(identity: string, budgetId: string): string {
     return `${this.aad(identity, budgetId)}/feed/${snapshotShape()}`;
   }
@@ -135,8 +152,8 @@ export class ReplicaFiles {
     // Compressed before it is sealed: ciphertext does not compress. The columnar form of a
     // 100,000-transaction budget is a few MB, where its JSON was tens.
     const shape = snapshotShape();
-    const aad = `${this.aad(identity, snapshot.summary.id)}/${shape}`;
-    const sealed = await this.sealer({ prefix: COLUMNAR, shape }).seal(await packValue(snapshot), aad);
+    const layout = { prefix: COLUMNAR, shape };
+    const sealed = await this.sealer(layout).seal(await packValue(snapshot, undefined, ALONE), this.copyAad(identity, snapshot.summary.id, layout));
     await this.store.set(replicaKey(identity, snapshot.summary.id), sealed);
   }
 
@@ -155,16 +172,17 @@ export class ReplicaFiles {
     try {
       const layout = layoutOf(bytes);
       const shape = layout?.shape;
-      const plain = this.sealer(layout).openSync(secret, bytes, shape ? `${this.aad(identity, budgetId)}/${shape}` : this.aad(identity, budgetId));
+      const plain = this.sealer(layout).openSync(secret, bytes, this.copyAad(identity, budgetId, layout));
       const checked = shape !== snapshotShape();
       // A copy of this build's shape may leave its months to be read when first asked for (the
       // replica reads them then: replica-months.ts). One checked entity by entity is read whole.
-      const read: { value: unknown; rest?: () => unknown } =
-        layout?.prefix !== COLUMNAR
-          ? { value: await gunzipJson(plain) }
-          : opts.monthsLater
-            ? await unpackDeferring(plain, 'months')
-            : { value: await unpackValue(plain) };
+      const columnar = layout?.prefix === COLUMNAR || layout?.prefix === COLUMNAR_MONTHS_REFER_BACK;
+      const alone = layout?.prefix === COLUMNAR ? ALONE : undefined;
+      const read: { value: unknown; rest?: () => unknown } = !columnar
+        ? { value: await gunzipJson(plain) }
+        : opts.monthsLater
+          ? await unpackDeferring(plain, 'months', alone)
+          : { value: await unpackValue(plain, alone) };
       if (read.rest && checked) (read.value as Record<string, unknown>).months = read.rest();
       const months = read.rest && !checked ? (read.rest as () => E.MonthDetailBase[]) : undefined;
       const data = read.value;
@@ -174,7 +192,7 @@ export class ReplicaFiles {
         const snapshot = data as ReplicaSnapshot;
         snapshot.syncedAt = Math.min(snapshot.syncedAt, now); // within the tolerated clock difference
         if (months) snapshot.months = [];
-        return { snapshot, checked, shared: layout?.prefix === COLUMNAR, months };
+        return { snapshot, checked, shared: columnar, months };
       }
       problem = wrong;
     } catch (e) {

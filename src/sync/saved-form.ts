@@ -17,8 +17,9 @@ const decompress = promisify(brotliDecompress);
 /** Inflated forms larger than this are refused (a 100,000-transaction budget is a few MB). */
 const MAX_FORM_BYTES = 512 * 1024 * 1024;
 
-export async function packValue(value: object, quality = BROTLI_QUALITY): Promise<Buffer> {
-  const form = encodeColumnar(value);
+/** `alone`: that field is coded referring back to no row before it (columnar-codec.ts encodeColumnar); reading must be told the same. */
+export async function packValue(value: object, quality = BROTLI_QUALITY, alone?: string): Promise<Buffer> {
+  const form = encodeColumnar(value, alone);
   return compress(form, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
@@ -37,11 +38,11 @@ const INFLATE_CHUNK_BYTES = 256 * 1024;
 
 const inflated = (packed: Uint8Array) => decompress(packed, { maxOutputLength: MAX_FORM_BYTES, chunkSize: INFLATE_CHUNK_BYTES });
 
-export async function unpackValue(packed: Uint8Array): Promise<Record<string, unknown>> {
-  return decodeColumnar(await inflated(packed));
+export async function unpackValue(packed: Uint8Array, alone?: string): Promise<Record<string, unknown>> {
+  return decodeColumnar(await inflated(packed), alone);
 }
 
 /** The value packValue was given, its last field `key` left to be read by `rest` (columnar-reader.ts decodeColumnarDeferring; call it once). */
-export async function unpackDeferring(packed: Uint8Array, key: string): Promise<{ value: Record<string, unknown>; rest?: () => unknown }> {
-  return decodeColumnarDeferring(await inflated(packed), key);
+export async function unpackDeferring(packed: Uint8Array, key: string, alone?: string): Promise<{ value: Record<string, unknown>; rest?: () => unknown }> {
+  return decodeColumnarDeferring(await inflated(packed), key, alone);
 }
