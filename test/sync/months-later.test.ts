@@ -157,7 +157,7 @@ it('exports merged before the months are read are merged after them, in order; t
   }
 });
 
-it(`unread months are read ${READ_BY_MS / 1000} s after their copy, asked for or not (unread, a copy holds a quarter more memory)`, () => {
+it(`unread months are read ${READ_BY_MS / 1000} s after their copy, asked for or not (unread, a copy holds its form, and one saved before its months were written alone every row before them)`, () => {
   vi.useFakeTimers();
   try {
     const copy = copies[0]!;
