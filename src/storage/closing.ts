@@ -7,6 +7,7 @@
  * Each stack wraps its store in one (src/stack/stack.ts); a store shared by several stacks
  * (hosted mode's Redis) stays open for the others.
  */
+import { passesTo } from './id-list.js';
 import { type Change, type SetOptions, type StateStore, StateStoreError } from './store.js';
 
 export class ClosingGate {
@@ -34,7 +35,7 @@ export class ClosingGate {
   /** `inner`, through this gate. */
   store(inner: StateStore): StateStore {
     const at = (key: string) => inner.describe(key);
-    return {
+    const outer: StateStore = {
       location: inner.location,
       describe: (key) => inner.describe(key),
       get: (key) => this.run(at(key), 'read', () => inner.get(key)),
@@ -45,6 +46,9 @@ export class ClosingGate {
         this.run(at(key), 'write', () => inner.update(key, change, opts)),
       withLock: <T>(name: string, fn: () => Promise<T>) => this.run(`the lock ${name}`, 'lock', () => inner.withLock(name, fn)),
     };
+    // The id lists completed in `inner` (hosted mode, at an instance's start) are complete through this store too.
+    passesTo(outer, inner);
+    return outer;
   }
 
   /** Refuses from now on, once what is under way has ended (what it starts meanwhile is refused). */

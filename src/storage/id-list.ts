@@ -17,6 +17,24 @@ import type { StateStore } from './store.js';
 
 /** Stores whose lists were all completed by this process (completeIdLists): an absent list there is empty. */
 const completed = new WeakSet<StateStore>();
+/**
+ * Stores that pass every call on to another (each stack's closing gate, closing.ts), by the store
+ * they pass it to: lists completed in that one are complete through them. Without it, every user's
+ * stack (which reaches the store through its gate) scanned the whole keyspace at each budget's
+ * first write and first sync, as if nothing had been completed.
+ */
+const innerOf = new WeakMap<StateStore, StateStore>();
+
+/** `outer` passes every call on to `inner` (a closing gate's store): it reads and writes the same lists. */
+export function passesTo(outer: StateStore, inner: StateStore): void {
+  innerOf.set(outer, inner);
+}
+
+/** Whether the lists of `store`, or of a store it passes its calls to, were completed by this process. */
+function isCompleted(store: StateStore): boolean {
+  for (let s: StateStore | undefined = store; s; s = innerOf.get(s)) if (completed.has(s)) return true;
+  return false;
+}
 
 /**
  * A family of records whose ids are kept in lists. Its records are `<folder>/<id><suffix>`, and
@@ -95,7 +113,7 @@ export class IdList {
 
   /** Adds an id; with no list kept yet, the records listed once go in with it. Returns how many ids the list holds now. */
   async add(id: string): Promise<number> {
-    const known = completed.has(this.store) || (await this.store.get(await this.key())) ? [] : await this.listed();
+    const known = isCompleted(this.store) || (await this.store.get(await this.key())) ? [] : await this.listed();
     return this.change((ids) => {
       for (const k of known) ids.add(k);
       ids.add(id);
@@ -110,7 +128,7 @@ export class IdList {
   async all(): Promise<string[]> {
     const bytes = await this.store.get(await this.key());
     if (bytes) return parse(bytes);
-    if (completed.has(this.store)) return [];
+    if (isCompleted(this.store)) return [];
     const listed = await this.listed();
     await this.change((ids) => listed.forEach((id) => ids.add(id))); // the first list, even empty: listed once
     return listed;

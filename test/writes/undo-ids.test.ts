@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionFamily, subscriptionIds } from '../../src/events/webhook-ids.js';
+import { ClosingGate } from '../../src/storage/closing.js';
 import { completeIdLists } from '../../src/storage/id-list.js';
 import { RedisStateStore } from '../../src/storage/redis-store.js';
 import { ephemeralKey } from '../../src/sync/seal.js';
@@ -121,6 +122,39 @@ describe('the undo journal on Redis', () => {
     expect((await log.recent('b2')).map((r) => r.summary)).toEqual(['first of b2']);
     expect(await subscriptionIds(store, async () => 'someone-new').all()).toEqual([]);
     expect(await scans()).toBe(before);
+    await store.close();
+  });
+
+  it("through a stack's closing gate, as every hosted user's stack reaches the store, a new budget or user scans nothing either", async () => {
+    const { store } = await journal();
+    await completeIdLists(store, [subscriptionFamily, changeFamily]); // the instance's start, on the store itself
+    const gated = new ClosingGate().store(store); // src/stack/stack.ts wraps it so for each user
+    const log = new UndoJournal(
+      gated,
+      ephemeralKey(),
+      async () => 'me',
+      () => Date.now(),
+    );
+    const before = await scans();
+    await log.append('b3', { tool: 'update_payee', summary: 'first of b3', entities: [] });
+    expect((await log.recent('b3')).map((r) => r.summary)).toEqual(['first of b3']);
+    expect(await subscriptionIds(gated, async () => 'another-new').all()).toEqual([]);
+    expect(await scans()).toBe(before);
+    await store.close();
+  });
+
+  it('a gated store whose inner store was not completed still lists older changes once', async () => {
+    const { log: direct, store } = await journal();
+    await direct.append('b1', { tool: 'update_payee', summary: 'old', entities: [] });
+    await store.delete(B1_IDS); // as an older version left it
+    const log = new UndoJournal(
+      new ClosingGate().store(store),
+      ephemeralKey(),
+      async () => 'me',
+      () => Date.now(),
+    );
+    await log.append('b1', { tool: 'update_payee', summary: 'new', entities: [] });
+    expect(await log.size('b1')).toBe(2);
     await store.close();
   });
 });
