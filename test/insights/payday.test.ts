@@ -136,3 +136,28 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(res.next_income.date >= today).toBe(true);
   });
 });
+
+describe("the issue's own repro: Demo Household on the default seed, today", () => {
+  let h: McpHarness;
+  beforeAll(async () => {
+    h = await mcpHarness({ sandbox: { seed: 'demo' } });
+  });
+  afterAll(() => h.close());
+
+  it('"next payday" is a scheduled or regular income, and no income that varies is counted before it', async () => {
+    const r = await raw(h.sb);
+    const res = ok(await h.call('forecast', { until_date: 'next payday', detail: 'full' }));
+    const payee = res.next_income.payee_name as string;
+    const scheduled = r.scheduled.some((s: any) => s.payee_name === payee && s.amount > 0 && !s.transfer_account_id);
+    const account = r.transactions.find((t: any) => t.payee_name === payee && t.amount > 0)?.account_id;
+    expect(scheduled || (!!account && regularIncomes(r, account).get(payee)?.regular), `${payee}: ${res.next_income.why}`).toBe(true);
+    // Every inflow counted before payday is scheduled or regular by the check here.
+    const varying = new Set<string>();
+    for (const a of r.accounts) for (const [name, s] of regularIncomes(r, a.id)) if (!s.regular && s.dates.length >= 6) varying.add(name);
+    const counted = res.moves.filter((m: any) => m.amount > 0 && m.source === 'recurring').map((m: any) => m.name as string);
+    for (const name of counted) expect(varying.has(name), name).toBe(false);
+    console.log(
+      `Demo Household, seed demo today: next payday ${res.next_income.date} ${payee} (${res.next_income.why}); ${res.balance_at_end_formatted} at the end`,
+    );
+  });
+});
