@@ -230,13 +230,12 @@ function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days:
   }
   if (!Object.keys(days).length) delete structured.day_balances_formatted;
   while (moves.length > 1 && over()) moves.pop();
-  const recurring = said.find((a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a);
+  const recurring = said.find((a): a is { recurring: unknown[]; more?: number; rule?: string } => typeof a === 'object' && !!a && 'recurring' in a);
   while (recurring && recurring.recurring.length > 0 && over()) {
     recurring.recurring.pop();
     recurring.more = (recurring.more ?? 0) + 1;
   }
-  const rule = recurring as { rule?: string } | undefined;
-  if (rule && over()) delete rule.rule;
+  if (recurring && over()) delete recurring.rule;
   if (over()) delete structured.largest_moves;
   // A long horizon's month ends, each with its text, leave no room for the second lowest point (full has it).
   if (over()) delete structured.lowest_at_day_end;
