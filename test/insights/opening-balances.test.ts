@@ -164,4 +164,18 @@ describe("the issue's own repro: Haushalt Berlin on the default seed, today", ()
       `Haushalt Berlin, seed demo today: savings rate ${res.health.savings_rate_pct} % (${tenths(withOpening - spending, withOpening)} % with the ${moneyText(r, withOpening - income)} of opening balances)`,
     );
   });
+
+  it("Demo Household over the demo's 24 months: the savings rate without the opening balances", async () => {
+    const r = await raw(h.sb, 'Demo Household');
+    const res = ok(await h.call('cash_flow', { budget_id: 'Demo Household', months: 24 }));
+    const months = res.months as string[];
+    const month = (m: string) => r.months.find((x: any) => x.month === m);
+    const income = months.reduce((s, m) => s + incomeOf(r, m), 0);
+    const withOpening = months.reduce((s, m) => s + month(m).income, 0);
+    const spending = months.reduce((s, m) => s - month(m).activity, 0);
+    expect(res.health.savings_rate_pct).toBe(tenths(income - spending, income));
+    console.log(
+      `Demo Household, seed demo today, ${months.length} months: savings rate ${res.health.savings_rate_pct} % (${tenths(withOpening - spending, withOpening)} % with the ${moneyText(r, withOpening - income)} of opening balances)`,
+    );
+  });
 });
