@@ -94,6 +94,7 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
       `Haushalt Berlin, seed ${seed} on ${date}: savings rate ${res.health.savings_rate_pct} % (with opening balances it was ${tenths(withOpening - spending, withOpening)} %), ${moneyText(r, withOpening - income)} set apart`,
     );
     expect(setApart(res.notices)).toContain(moneyText(r, withOpening - income));
+    expect(Buffer.byteLength((await h.call('cash_flow', { budget_id: 'Haushalt Berlin' })).content[0].text)).toBeLessThanOrEqual(2048);
   });
 
   it('an account opened this month with cash: not income in cash_flow, debt_payoff, spending_summary, recurring or forecast', async () => {

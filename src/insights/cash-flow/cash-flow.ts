@@ -55,7 +55,7 @@ function setApart(ctx: InsightContext, months: readonly MonthSeen[]): string | u
   if (!with_.length) return undefined;
   const total = with_.reduce((s, m) => s + m.opening, 0);
   const where = with_.map((m) => m.month.slice(0, 7)).join(', ');
-  return `Income leaves out ${formatMilliunits(total, ctx.format)} of opening balances (${where}): YNAB's month counts an account's starting balance as income, but it is money the account already held, not money earned, so it is not in income, the savings rate or the averages.`;
+  return `Income leaves out ${formatMilliunits(total, ctx.format)} of opening balances (${where}): YNAB's month counts an account's starting balance as income, but it is money the account already held, not money earned, so it is not in income or the savings rate.`;
 }
 
 export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_INPUT>): InsightResult {
