@@ -54,6 +54,17 @@ export class ReconciledDates {
     return accountsOf(await this.store.get(await this.key(budgetId)));
   }
 
+  /**
+   * Forgets the account's time: its reconcile was undone. A time recorded before it is not kept,
+   * so YNAB's date counts again: the account may be called not reconciled sooner, never later.
+   */
+  async forget(budgetId: string, accountId: string): Promise<void> {
+    await this.store.update(await this.key(budgetId), (bytes) => {
+      const { [accountId]: gone, ...accounts } = accountsOf(bytes);
+      return { value: gone === undefined ? undefined : jsonBytes({ accounts } satisfies Stored), result: undefined };
+    });
+  }
+
   /** Records that the account was reconciled at `at` (an ISO date-time), unless a later time is kept. */
   async record(budgetId: string, accountId: string, at: string): Promise<void> {
     await this.store.update(await this.key(budgetId), (bytes) => {

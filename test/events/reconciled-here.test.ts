@@ -6,15 +6,15 @@
  * 30+ days" is reconciled through the tool; then needs_attention, the alerts (the resource's open
  * alerts and the tool) and the next week's digest no longer count it, while the accounts they
  * still name are exactly those the API's raw data and the date recorded say; the answer gives
- * the date and says YNAB's app will still show the old one. Three seeds, each today on the middle
- * of a month and on the first of one.
+ * the date and says YNAB's app will still show the old one; undone, the reconcile no longer
+ * counts. Three seeds, each today on the middle of a month and on the first of one.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addDays, addMonths } from '../../src/api/dates.js';
 import { RedisStateStore } from '../../src/storage/redis-store.js';
 import { ReconciledDates } from '../../src/sync/reconciled.js';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { startRedis, type RunningRedis } from '../helpers/redis.js';
 
 const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
@@ -132,6 +132,14 @@ function suite(store: () => Promise<RedisStateStore | undefined>) {
       expect(digest.open['account.reconcile_due'] ?? 0).toBe(digestStill.length);
       expect(dueNames(next.alerts)).not.toContain(name);
       expect(dueNames(await openAlerts(h, before.budget))).toEqual(digestStill);
+
+      // Undone, the reconcile no longer counts: YNAB's date does again.
+      expect(done.change_id).toBeDefined();
+      ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
+      const undone = staleNames(await raw(h), week);
+      expect(undone).toContain(name);
+      expect(attention(ok(await h.call('needs_attention', { kind: 'unreconciled' })))).toEqual(undone);
+      expect(dueNames(await openAlerts(h, before.budget))).toEqual(undone);
     }, 60_000);
   });
 }
