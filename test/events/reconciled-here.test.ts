@@ -133,10 +133,17 @@ function suite(store: () => Promise<RedisStateStore | undefined>) {
       expect(dueNames(next.alerts)).not.toContain(name);
       expect(dueNames(await openAlerts(h, before.budget))).toEqual(digestStill);
 
+      // 31 days on, the account is due again: the date given is this server's, beside the one YNAB's app shows.
+      const month = addDays(date, 31);
+      vi.setSystemTime(Date.parse(`${month}T12:00:00Z`));
+      const due = ok(await h.call('needs_attention', { kind: 'unreconciled' })).attention.find((k: any) => k.kind === 'unreconciled');
+      expect(due.examples.find((e: any) => e.name === name)).toMatchObject({ last_reconciled_on: date, ynab_app_shows: ynab ?? 'never' });
+      expect(due.examples.map((e: any) => e.name).sort()).toEqual(staleNames(await raw(h), month, here));
+
       // Undone, the reconcile no longer counts: YNAB's date does again.
       expect(done.change_id).toBeDefined();
       ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
-      const undone = staleNames(await raw(h), week);
+      const undone = staleNames(await raw(h), month);
       expect(undone).toContain(name);
       expect(attention(ok(await h.call('needs_attention', { kind: 'unreconciled' })))).toEqual(undone);
       expect(dueNames(await openAlerts(h, before.budget))).toEqual(undone);
