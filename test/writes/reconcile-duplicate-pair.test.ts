@@ -5,8 +5,10 @@
  * balance names both, says which was imported and which entered by hand, and recommends deleting
  * the imported copy: deleting it closes the reconcile to the cent and leaves Wallet as it was,
  * where deleting the transfer would take Wallet's side with it and leave an uncategorized row.
- * With a statement balance alone and with the bank's statement file; three seeds, each today on
- * the middle of a month and on the first of one; every figure from the API's raw answers.
+ * With a statement balance alone and with the bank's statement file; and where the transfer is
+ * still uncleared (the balances agree), a notice names the pair and the fix that keeps them so.
+ * Three seeds, each today on the middle of a month and on the first of one; every figure from
+ * the API's raw answers.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addDays, addMonths } from '../../src/api/dates.js';
@@ -46,13 +48,13 @@ describe.each(CASES)('reconcile_account on an imported copy of a hand-entered tr
   const walletBalance = async () => (await h.sb.get(`/budgets/${budget}/accounts/${wallet.id}`)).body.data.account.balance;
 
   /** The pair, made through the API as the app and an import would: the transfer by hand, then the bank's copy. */
-  async function pair(day: string, n: number) {
+  async function pair(day: string, n: number, handCleared = 'cleared') {
     const post = async (transaction: Record<string, unknown>) => {
       const res = await h.sb.call('POST', `/budgets/${budget}/transactions`, { transaction: { account_id: account, date: day, amount: ATM, ...transaction } });
       expect(res.status).toBe(201);
       return res.body.data.transaction;
     };
-    const transfer = await post({ payee_id: wallet.transfer_payee_id, cleared: 'cleared', approved: true });
+    const transfer = await post({ payee_id: wallet.transfer_payee_id, cleared: handCleared, approved: true });
     const imported = await post({ payee_name: 'ATM WITHDRAWAL 0423 PORTLAND OR', import_id: `YNAB:${ATM}:${day}:${n}`, cleared: 'cleared', approved: false });
     // YNAB's matching never merges an import into a transfer: two rows.
     expect(imported.id).not.toBe(transfer.id);
@@ -118,6 +120,31 @@ describe.each(CASES)('reconcile_account on an imported copy of a hand-entered tr
     ok((await confirmed(h, 'undo_change', { change_id: done.change_id })).result);
     expect((await h.sb.call('DELETE', `/budgets/${budget}/transactions/${transfer.id}`)).status).toBe(200);
   }
+
+  it('the transfer still uncleared: the balances agree, and the answer says the pair is one, and how to fix it without moving them', async () => {
+    const day = addDays(today, -1);
+    const before = await rawTransactions(h, budget, account);
+    const walletBefore = await walletBalance();
+    const statement = clearedBalance(before, today) + ATM;
+    const { transfer, imported } = await pair(day, 3, 'uncleared');
+    const args = { account_id: NAME, statement_balance_milliunits: statement, statement_date: today };
+    const preview = ok(await h.call('reconcile_account', args));
+    expect(preview.difference).toBe(statement - clearedBalance(await rawTransactions(h, budget, account), today));
+    expect(preview.difference).toBe(0);
+    const notice = preview.notices.find((n: string) => n.includes('look like one'));
+    expect(notice, JSON.stringify(preview.notices)).toContain(`"Transfer : Wallet" -$60.00 on ${day}, entered by hand and uncleared`);
+    expect(notice).toContain(`the imported "ATM WITHDRAWAL 0423 PORTLAND OR" -$60.00 on ${day}`);
+    expect(notice).toContain('delete the imported one and mark the other cleared');
+    // Done as it says, through the API: the cleared balance is still the statement's, Wallet as it was, and nothing is said.
+    expect((await h.sb.call('DELETE', `/budgets/${budget}/transactions/${imported.id}`)).status).toBe(200);
+    expect((await h.sb.call('PUT', `/budgets/${budget}/transactions/${transfer.id}`, { transaction: { cleared: 'cleared' } })).status).toBe(200);
+    expect(statement - clearedBalance(await rawTransactions(h, budget, account), today)).toBe(0);
+    expect(await walletBalance()).toBe(walletBefore - ATM);
+    const again = ok(await h.call('reconcile_account', args));
+    expect(again.difference).toBe(0);
+    expect((again.notices ?? []).filter((n: string) => n.includes('look like one'))).toEqual([]);
+    expect((await h.sb.call('DELETE', `/budgets/${budget}/transactions/${transfer.id}`)).status).toBe(200);
+  }, 60_000);
 
   it('with a statement balance: names both, recommends the imported copy; deleting it closes to the cent', async () => {
     await recommendsTheCopy(() => ({}), 1);

@@ -110,3 +110,33 @@ export function pairShown(ctx: PlanContext, t: Txn): Record<string, unknown> {
     ...(transfer(t) ? { transfer_account: s.account(t.transfer_account_id) } : { category: s.category(t.category_id) }),
   };
 }
+
+/** Notices said at most. */
+const TWIN_NOTICES = 3;
+
+/**
+ * A hand entry still uncleared beside an imported, cleared copy of its amount within 10 days
+ * (YNAB's import matching never takes a transfer, nor an entry made after the import): the bank
+ * has it once, so the balances agree while the account holds it twice. Said as a notice whatever
+ * the difference: nothing to clear or adjust, the user's to fix, and the fix leaves the cleared
+ * balance as it is (the imported one deleted, the hand entry cleared).
+ */
+export function unclearedTwinNotices(ctx: PlanContext, upTo: readonly Txn[]): string[] {
+  const s = ctx.shown;
+  const said = (t: Txn) => `${JSON.stringify(s.payee(t.payee_id) ?? t.import_payee_name ?? '')} ${s.money(t.amount)} on ${t.date}`;
+  const taken = new Set<string>();
+  const out: string[] = [];
+  for (const t of upTo) {
+    if (out.length === TWIN_NOTICES || t.cleared !== 'uncleared' || imported(t)) continue;
+    const twin = upTo.find(
+      (o) => !taken.has(o.id) && imported(o) && inBalance(o) && !transfer(o) && o.amount === t.amount && apart(o.date, t.date) <= MATCH_WINDOW_DAYS,
+    );
+    if (!twin) continue;
+    taken.add(twin.id);
+    const side = transfer(t) ? `, and ${s.account(t.transfer_account_id) ?? 'the other account'} keeps its side of the transfer` : '';
+    out.push(
+      `${said(t)}, entered by hand and uncleared, and the imported ${said(twin)} look like one: the bank has it once. If so, delete the imported one and mark the other cleared: the cleared balance stays as it is${side}.`,
+    );
+  }
+  return out;
+}

@@ -32,6 +32,7 @@ import { currentState, transactionState, type EntityChange } from '../pipeline/e
 import type { Applied, PlanContext } from '../pipeline/pipeline.js';
 import { clearedByApplying, explain, type Explanation } from './reconcile-explain.js';
 import { verdict } from './reconcile-verdict.js';
+import { unclearedTwinNotices } from './reconcile-duplicates.js';
 import { accountTransactions } from '../statement/statement-match.js';
 import { fileBinding, readStatement, type FileArgs } from '../statement/statement-rows.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
@@ -162,6 +163,7 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     note: LAST_RECONCILED_NOTE,
   };
   const notices = [
+    ...unclearedTwinNotices(ctx, upTo),
     ...(toReconcile.length > 20 ? [`The last 20 of ${toReconcile.length} transactions to reconcile are listed.`] : []),
     ...(v.notice ? [v.notice] : []),
   ];
