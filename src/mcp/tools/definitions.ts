@@ -71,6 +71,8 @@ export interface InsightTool extends ToolBase {
   compute: InsightSpec['compute'];
   /** Reads the house rules (its context holds them). */
   rules?: true;
+  /** Reads when this server reconciled each account (its context holds them). */
+  reconciled?: true;
 }
 
 /** A task-shaped write (or the undo journal's list) of tasks.ts: its handler is in src/writes/. */
@@ -191,6 +193,7 @@ function defineInsight(spec: InsightRow): InsightTool {
     claims: spec.claims ?? [],
     compute: spec.compute,
     ...(spec.rules ? { rules: true as const } : {}),
+    ...(spec.reconciled ? { reconciled: true as const } : {}),
   };
 }
 

@@ -56,6 +56,7 @@ export const INSIGHTS: readonly InsightRow[] = [
     description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
+    reconciled: true,
     compute: needsAttention,
   },
   {

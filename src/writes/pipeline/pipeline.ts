@@ -38,6 +38,7 @@ import { planPurpose, readFor } from './reads.js';
 import { StepError, Writer } from './steps.js';
 import type { UndoJournal } from './undo-journal.js';
 import type { RuleStore } from '../../rules/store.js';
+import type { ReconciledDates } from '../../sync/reconciled.js';
 
 /** What writes run on: the service, the confirm tokens and the undo journal (src/stack/stack.ts makes them), and the --writes mode. */
 export interface WriteSetting {
@@ -46,6 +47,8 @@ export interface WriteSetting {
   changes: UndoJournal;
   /** The budgets' house rules (src/rules/store.ts). */
   rules: RuleStore;
+  /** When this server reconciled each account (src/sync/reconciled.ts): reconcile_account records it. */
+  reconciled?: ReconciledDates;
   mode: WriteMode;
   /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/config.ts). */
   localFiles?: boolean;
@@ -76,18 +79,21 @@ export interface PlanContext {
   /** A file may be read by path (the server runs for one local user). */
   localFiles: boolean;
   alerts?: AlertsPort;
+  /** When this server reconciled each account (src/sync/reconciled.ts). */
+  reconciled?: ReconciledDates;
 }
 
 export function planContext(
   tool: string,
   replica: BudgetReplica,
-  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts'>,
+  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts' | 'reconciled'>,
 ): PlanContext {
   return {
     localFiles: s.localFiles === true,
     alerts: s.alerts,
     changes: s.changes,
     rules: s.rules,
+    reconciled: s.reconciled,
     service: s.service,
     budgetId: replica.summary.id,
     replica,

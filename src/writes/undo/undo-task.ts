@@ -82,6 +82,8 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
         );
         if (restored.length < draft.entities.length)
           notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
+        // A reconcile undone is no longer this server's reconcile of its account (reconcile.ts records it).
+        if (change.tool === 'reconcile_account') await forgetReconcile(ctx, change.entities);
         // The categories it touched and Ready to Assign, as YNAB has them after (undo-after.ts).
         const after = await afterUndo(ctx, draft.entities);
         return {
@@ -100,6 +102,12 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
       }
     },
   };
+}
+
+/** Forgets when this server reconciled the account of a reconcile's transactions; a store that fails leaves the date (and the undo done). */
+async function forgetReconcile(ctx: PlanContext, entities: readonly EntityChange[]): Promise<void> {
+  const account = entities.map((e) => (e.before ?? e.after)?.account_id).find((id): id is string => typeof id === 'string');
+  if (account) await ctx.reconciled?.forget(ctx.budgetId, account).catch(() => undefined);
 }
 
 /** An undo's answer lists what it restored while the list stays within this many characters (the answer within 8 KB); the rest are counted. */
