@@ -13,6 +13,7 @@ import { cliMcp } from '../helpers/cli-mcp.js';
 import { childEnv, killAllCli, runCli } from '../helpers/cli.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { connect, served } from './http-harness.js';
 
 /** The API requests a sandbox served, from its one line per request. */
 function counted(lines: string[]): () => number {
@@ -126,6 +127,27 @@ describe('a write on a read-only server, through the CLI', () => {
     } finally {
       await client.close();
       await transport.close();
+    }
+  });
+
+  it('over Streamable HTTP (one instance per request), both eras: a read-only grant refuses the write by name, with no request', async () => {
+    const s = await served(sb, {}, { readOnlyGrant: true });
+    try {
+      for (const era of ['legacy', 'modern'] as const) {
+        const client = await connect(s.url, era);
+        // The first call connects with the read-only grant, which makes the server read-only.
+        await client.callTool({ name: 'list_accounts', arguments: {} });
+        const before = requests();
+        const res: any = await client.callTool({ name: 'create_payee', arguments: { name: 'Nope' } });
+        expect(res.isError, era).toBe(true);
+        expect(res.content[0].text).toMatch(
+          /^create_payee changes the budget, and this server is read-only \(the token was granted read-only access\): to make changes, give the server a token with full access/,
+        );
+        expect(requests(), era).toBe(before);
+        await client.close();
+      }
+    } finally {
+      await s.close();
     }
   });
 
