@@ -105,7 +105,7 @@ function monthlyReview(state: ServerState) {
     return message([
       `Review my YNAB budget${b.text} for ${monthLabel(first)}${m === 'current' ? ' (the current month)' : ''}. Use the YNAB tools and change nothing unless I ask.`,
       b.note,
-      `1. spending_summary (month "${m}", group_by "category"): where the money went, each category's spending next to what was assigned and next to ${monthLabel(prev)} (previous_net). Name the largest categories and the biggest changes from last month.`,
+      `1. spending_summary (month "${m}", group_by "category"): where the money went, each category's spending next to what was assigned and next to ${monthLabel(prev)} (previous_net). Name the largest categories and the biggest changes from last month.${m === 'current' ? ' The month is not over: quote month_so_far (its days so far beside the same days of last month) before comparing with the whole of last month.' : ''}`,
       m === 'current'
         ? '2. needs_attention: overspent and underfunded categories, card payment shortfalls, bills an account cannot cover, unapproved or uncategorized transactions, and Ready to Assign (negative: more was assigned than there is, so say that first). Go through what it lists, most urgent first.'
         : `2. get_month (month "${m}"): Ready to Assign (ready_to_assign; negative means more was assigned than there is, so say that first), categories whose available is below zero, and goals still under-funded (goal_under_funded above zero).`,

@@ -13,6 +13,7 @@ import { addDays, addMonths, currentMonth } from '../../api/dates.js';
 import { formatMilliunits } from '../../api/money.js';
 import { DETAIL_ARG } from '../core/args.js';
 import { present, rowMoney } from '../core/format.js';
+import { monthSoFar } from '../core/partial-month.js';
 import { moneyHealth, savingsRate, type MonthSeen } from './money-health.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 
@@ -106,6 +107,8 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
       // (a year of rows, each figure with its text, would not fit 2 KB).
       ...(full ? { months: seen.map((m) => m.out) } : { months: seen.map((m) => m.month), by_month: columns(ctx, seen) }),
       ...(now ? { current_month: now.out } : {}),
+      // The current month, shown or counted, is partial: its days so far beside the same days of the month before.
+      ...(now || counted.includes(current) ? monthSoFar(ctx, current, 'spending', (since, until) => ctx.view.spendingBetween(since, until), full) : {}),
       totals: {
         ...ctx.money('income', totals.income),
         ...ctx.money('spending', totals.spending),

@@ -27,6 +27,8 @@ export interface WriteTask {
 /** A task tool's handler that reads. */
 export interface ReadTask {
   input: z.ZodRawShape;
+  /** Reads the budget as a held write's preview does (within a second), not within the staleness bound. */
+  needsNow?: boolean;
   read(ctx: PlanContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
@@ -48,9 +50,13 @@ export function taskWrite<I extends z.ZodRawShape>(spec: {
 }
 
 /** A task that only reads (the undo journal's list). */
-export function taskRead<I extends z.ZodRawShape>(spec: { input: I; read: (ctx: PlanContext, args: Args<I>) => Promise<Record<string, unknown>> }): ReadTask {
+export function taskRead<I extends z.ZodRawShape>(spec: {
+  input: I;
+  needsNow?: boolean;
+  read: (ctx: PlanContext, args: Args<I>) => Promise<Record<string, unknown>>;
+}): ReadTask {
   const schema = z.object(spec.input);
-  return { input: spec.input, read: (ctx, args) => spec.read(ctx, schema.parse(args)) };
+  return { input: spec.input, ...(spec.needsNow ? { needsNow: true } : {}), read: (ctx, args) => spec.read(ctx, schema.parse(args)) };
 }
 
 /** An amount a task takes: decimal, or milliunits (shared/money-args.ts reads the pair). */
