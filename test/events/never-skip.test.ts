@@ -2,10 +2,12 @@
  * Issue 57, item 7: alerts never skip. Each of the nine event types fires (changes made through
  * the sandbox's API, as a user in YNAB would), and is read back through every path a host reads
  * alerts by: the `alerts` tool (its kept cursor, and a cursor given), the alerts resource (plain,
- * then `?cursor=`) and `events/poll` (one subscription per type). Every occurrence the budget's
- * log holds is seen by each path exactly once, none skipped: on a first call with no cursor, on a
- * call with a cursor, and for a one-time event arriving between calls. A path that stops at its
- * limit says how many more there are and gives the cursor that gets them.
+ * then `?cursor=`), `events/poll` (one subscription per type) and ChatGPT's way, webhooks (one
+ * `events/subscribe` per type, to a receiver that checks each signature itself). Every occurrence
+ * the budget's log holds is seen by each path exactly once, none skipped: on a first call with no
+ * cursor, on a call with a cursor, and for a one-time event arriving between calls. A path that
+ * stops at its limit says how many more there are and gives the cursor that gets them. Poll and
+ * webhooks start from now on a null cursor, as the SEP says: they owe what fired after it.
  *
  * The oracle for "every occurrence" is the occurrence log as stored (what the paths read from),
  * and the trigger of each type is checked against the sandbox's raw API. Three seeds, two dates
@@ -14,8 +16,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVENT_NAMES } from '../../src/events/catalog.js';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
-import { assign, budgetFacts, poll, spend } from './helpers.js';
+import { randomBytes } from 'node:crypto';
+import { ok } from '../helpers/mcp.js';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { assign, budgetFacts, endpoint, lasting, poll, request, spend, type Endpoint } from './helpers.js';
+import { receiver, whsec } from './receiver.js';
 
 /** Mondays: the first of a month and the middle of one. */
 const DATES = ['2026-06-01', '2026-06-15'];
@@ -34,19 +39,33 @@ function see(s: Seen, id: string, type: string): void {
 }
 
 describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)))('alerts never skip, seed %s on %s', (seed, date) => {
-  let h: McpHarness;
+  let h: { sb: TestSandbox; state: Endpoint['state']; client: Endpoint['client']; call: (name: string, args?: Record<string, unknown>) => Promise<any> };
+  let ep: Endpoint;
+  let keep: ReturnType<typeof lasting>;
+  let rx: Awaited<ReturnType<typeof receiver>>;
+  const secret = whsec();
   let budgetId: string;
   /** Each path's cursor (the tool keeps its own), and what each path has seen. */
   const cursors: { given?: string; resource?: string; poll: Record<string, string> } = { poll: {} };
-  const seen = { tool: seenOf(), given: seenOf(), resource: seenOf(), poll: seenOf() };
+  const seen = { tool: seenOf(), given: seenOf(), resource: seenOf(), poll: seenOf(), webhook: seenOf() };
 
   beforeAll(async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${date}T07:00:00Z`) });
-    h = await mcpHarness({ sandbox: { seed }, flags: { toolsets: 'alerts,accounts' }, maxStalenessMs: 0 });
-    budgetId = (await budgetFacts(h.sb)).id;
+    const sb = await testSandbox({ rateLimit: 100_000, strict: true, seed });
+    keep = lasting();
+    // Served over HTTP with a bearer token: webhooks (ChatGPT's way of reading events) need a principal.
+    ep = await endpoint(sb, keep, { webhooks: { allowLoopback: true, retryDelaysMs: [20, 20] } }, randomBytes(16).toString('hex'), {
+      toolsets: 'alerts,accounts',
+    });
+    h = { sb, state: ep.state, client: ep.client, call: (name, args = {}) => ep.client.callTool({ name, arguments: args }) };
+    rx = await receiver(secret);
+    budgetId = (await budgetFacts(sb)).id;
   });
   afterAll(async () => {
-    await h?.close();
+    await ep?.close();
+    await h?.sb.close();
+    await rx?.close();
+    keep?.remove();
     vi.useRealTimers();
   });
 
@@ -106,8 +125,25 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
         expect(page.remaining).toBeGreaterThan(0);
       }
       cursors.poll[name] = cursor!;
+      // A day's subscription (the longest granted): the test's clock moves 90 minutes.
+      if (first)
+        await request(h.client, 'events/subscribe', {
+          name,
+          arguments: {},
+          delivery: { mode: 'webhook', url: rx.url, secret },
+          cursor: null,
+          ttlMs: 86_400_000,
+        });
     }
     return got;
+  }
+
+  /** ChatGPT's way: the webhook deliveries (acknowledged with a 200), once each have arrived for `ids`. */
+  async function webhooks(ids: string[]): Promise<void> {
+    const delivered = () => rx.events().filter((r) => r.status === 200 && r.valid);
+    await Promise.race([rx.until(() => ids.every((id) => delivered().some((r) => r.headers['webhook-id'] === id))), new Promise((r) => setTimeout(r, 10_000))]);
+    seen.webhook = seenOf();
+    for (const r of delivered()) see(seen.webhook, String(r.headers['webhook-id']), JSON.parse(r.body).name);
   }
 
   /** Reads every path once (each to the end of its pages), noting what each saw; answers how many pages the tool and the resource took. */
@@ -134,11 +170,14 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
       expect([...seen[path].ids].sort(), `${path}: every occurrence of the log, none skipped`).toEqual([...ids].sort());
     }
     const polled = all.filter((o) => o.seq > pollFrom).map((o) => o.eventId);
-    expect(new Set(seen.poll.ids).size, 'poll: an occurrence shown twice').toBe(seen.poll.ids.length);
-    expect([...seen.poll.ids].sort(), 'poll: every occurrence after its first cursor').toEqual([...polled].sort());
+    await webhooks(polled);
+    for (const path of ['poll', 'webhook'] as const) {
+      expect(new Set(seen[path].ids).size, `${path}: an occurrence shown twice`).toBe(seen[path].ids.length);
+      expect([...seen[path].ids].sort(), `${path}: every occurrence after its first cursor`).toEqual([...polled].sort());
+    }
   }
 
-  it('shows every occurrence once through the tool, the resource and events/poll: first call, a call with a cursor, a one-time event between calls', async () => {
+  it('shows every occurrence once through the tool, the resource, events/poll and webhooks: first call, a call with a cursor, a one-time event between calls', async () => {
     const facts = await budgetFacts(h.sb);
     await sync();
     // The repro: the review queue grows (an unapproved import), then shrinks before the first
@@ -234,7 +273,7 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     await expectEachOnce(pollFrom);
     for (const t of ['digest.weekly', 'review.queue_grew']) expect(seen.poll.byType.get(t)?.length, `${t} read through events/poll`).toBeGreaterThan(0);
     // Every path saw all nine types.
-    for (const path of ['tool', 'given', 'resource', 'poll'] as const)
+    for (const path of ['tool', 'given', 'resource', 'poll', 'webhook'] as const)
       expect([...seen[path].byType.keys()].sort(), `${path} saw every type`).toEqual([...EVENT_NAMES].sort());
   });
 });
