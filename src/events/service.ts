@@ -156,11 +156,4 @@ export class EventsService {
   async replicaOf(budgetId: string): Promise<BudgetReplica | undefined> {
     return this.opts.read(budgetId, 'answer').catch(() => undefined);
   }
-
-  /** The occurrences still open (their condition holds now), newest first: what the alerts resource lists. */
-  async current(budgetParam: string): Promise<{ budgetId: string; open: Occurrence[]; cursor: string }> {
-    const { replica, state } = await this.refresh(budgetParam);
-    const ids = new Set(Object.values(state.open));
-    return { budgetId: replica.summary.id, open: state.events.filter((o) => ids.has(o.eventId)).reverse(), cursor: `${state.epoch}.${state.seq}` };
-  }
 }
