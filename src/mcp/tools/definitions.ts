@@ -171,7 +171,8 @@ const WRITE_KIND: Record<WriteFacts['makes'], WriteKind> = { create: 'create', i
 /** The kinds of write an operation can make, for the policy (a batch is also bulk past 5 transactions). */
 function writeKinds(op: Operation): WriteKind[] {
   if (!op.write) return [];
-  return op.write.batch ? [WRITE_KIND[op.write.makes], 'bulk'] : [WRITE_KIND[op.write.makes]];
+  // A first split is held as split_transaction's is, so the tool takes confirm_token in every mode.
+  return [WRITE_KIND[op.write.makes], ...(op.write.batch ? ['bulk' as const] : []), ...(op.write.firstSplit ? ['split' as const] : [])];
 }
 
 /** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */
