@@ -51,7 +51,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'create', duplicateGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
+    write: { makes: 'create', duplicateGuard: true, inflowGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
     output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {

@@ -128,6 +128,8 @@ function define(op: Operation): ApiTool {
   if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
   // A payee_name close to an existing payee is held (src/writes/pipeline/new-payees.ts).
   if (op.write?.newPayees) controls.allow_new_payee = CONTROLS.allow_new_payee;
+  // An inflow at a payee only ever paid is held (src/writes/pipeline/inflows.ts).
+  if (op.write?.inflowGuard) controls.allow_inflow = CONTROLS.allow_inflow;
   const tool: Omit<ApiTool, 'args' | 'input'> = {
     kind: 'api',
     op,

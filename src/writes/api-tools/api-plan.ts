@@ -1,7 +1,7 @@
 /**
  * An API write tool's request as one more kind of plan of the write pipeline (pipeline.ts): the
  * entities it touches (its row of api-writes.ts), the kinds of write it makes (from the
- * operation's facts, for the policy), the duplicate and new-payee guards where the operation has them, and an
+ * operation's facts, for the policy), the duplicate, new-payee and inflow guards where the operation has them, and an
  * `apply` that makes the one request through the service, journaled as the answer shows it. Its
  * answer: the API's, with what is read back after it (follow-ups.ts) and the change_id, for the
  * output builder (src/mcp/output) to shape.
@@ -15,6 +15,7 @@ import type { BudgetReplica } from '../../sync/replica.js';
 import type { DuplicateGuard } from '../pipeline/duplicates.js';
 import type { Renamed } from '../rules/create-rules.js';
 import { payeeNamesIn } from '../pipeline/new-payees.js';
+import { inflowsIn } from '../pipeline/inflows.js';
 import { accountBalances, missesTransferSides } from '../pipeline/after-state.js';
 import { describeEntity, shownBy, type EntityChange, type Shown } from '../pipeline/entities.js';
 import { readFor } from '../pipeline/reads.js';
@@ -94,6 +95,8 @@ export interface ApiWriteCall {
   allowDuplicate: boolean;
   /** allow_new_payee: true (where the operation takes payee names, new-payees.ts). */
   allowNewPayee?: boolean;
+  /** allow_inflow: true (where the operation makes transactions from a model's amounts, inflows.ts). */
+  allowInflow?: boolean;
   confirm: ConfirmInput;
 }
 
@@ -117,6 +120,7 @@ function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan
     entities,
     ...(w.op.write.duplicateGuard && !w.allowDuplicate ? { guard: duplicateGuard(w.call) } : {}),
     ...(w.op.write.newPayees && !w.allowNewPayee ? { payeeNames: payeeNamesIn(body) } : {}),
+    ...(w.op.write.inflowGuard && !w.allowInflow ? { inflows: inflowsIn(body) } : {}),
     ...(renamed?.notices.length ? { notices: renamed.notices } : {}),
     apply: async (writer) => {
       const res = await writer.send(w.op.id, w.call);
