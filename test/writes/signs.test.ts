@@ -81,6 +81,18 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
       expect(held.message).not.toContain('\n');
       expect(held.transaction_ids).toBeUndefined();
     }
+    // One of several: the call is held whole, naming which.
+    const two = ok(
+      await h.call('create_transactions', {
+        budget_id: BUDGET,
+        transactions: [
+          { account_id: 'Bargeld', date, amount: -3.2, payee_name: 'Lidl' },
+          { account_id: 'Bargeld', date, amount: 12.5, payee_name: 'Lidl' },
+        ],
+      }),
+    );
+    expect(two).toMatchObject({ held: 'inflow', inflow_candidates: [{ index: 1, payee_name: 'Lidl' }] });
+    expect(two.message).toMatch(/^Nothing was created: transactions\[1\] is an inflow of 12,50€ from "Lidl"/);
     expect(await liveTransactions(h, r)).toEqual(before);
 
     const made = ok(await create({ amount: 12.5, payee_name: 'Lidl' }, { allow_inflow: true }));

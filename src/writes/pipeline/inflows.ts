@@ -69,6 +69,7 @@ export function holdInflows(r: BudgetReplica, s: Shown, items: readonly NewInflo
   const payeeOf = (t: NewInflow) =>
     t.payee_id ? payees.find((p) => p.id === t.payee_id) : t.payee_name ? byName.get(t.payee_name.trim().toLowerCase()) : undefined;
   const named = items.map((t) => ({ t, payee: payeeOf(t) })).filter((x) => x.payee);
+  if (!named.length) return undefined;
   const history = histories(r, new Set(named.map((x) => x.payee!.id)));
   const held = named.flatMap(({ t, payee }) => {
     const h = history.get(payee!.id);
