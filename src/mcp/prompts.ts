@@ -207,7 +207,7 @@ function logPurchase(state: ServerState) {
       `5. Date: today, ${todayUtc()} (UTC), unless I said otherwise; YYYY-MM-DD, not in the future.`,
       '6. Show me the date, account, payee, category, amount and memo, and ask me to confirm. Create nothing before I confirm.',
       '7. Then call create_transactions once with transactions: [{ account_id, date, amount or amount_milliunits, payee_id or payee_name, category_id, memo, approved: true }]. Leave import_id out: it is for bank imports (it stops the same import twice) and is not needed for a manual entry.',
-      '8. If it answers held: "duplicate" with duplicate_candidates, nothing was created: the account already has a transaction like it. Show me the candidates; only if I say this is another purchase, call again with allow_duplicate: true. If it answers held: "new_payee", the payee_name is close to a payee I have: ask me which I mean.',
+      '8. If it answers held: "duplicate" with duplicate_candidates, nothing was created: the account already has a transaction like it. Show me the candidates; only if I say this is another purchase, call again with allow_duplicate: true. If it answers held: "new_payee", the payee_name is close to a payee I have: ask me which I mean. If it answers held: "inflow", it was money in from a payee I have only ever paid: a purchase is negative; only if I say it is a refund, call again with allow_inflow: true.',
       "9. Tell me what was created (its amount_formatted) and the account's new balance (get_account).",
       CONFIRM,
       UNITS,

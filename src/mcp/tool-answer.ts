@@ -137,6 +137,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
         call,
         allowDuplicate: args.allow_duplicate === true,
         allowNewPayee: args.allow_new_payee === true,
+        allowInflow: args.allow_inflow === true,
         confirm,
       }),
     );

@@ -8,6 +8,7 @@ import type * as E from '../../api/schemas/entities.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { MILLIUNITS_DOC } from '../../shared/field-docs.js';
 import { requiredMoney } from '../../shared/money-args.js';
+import { signedAmount } from '../../shared/arg-schemas.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { PlanContext, WritePlan } from './pipeline.js';
 
@@ -59,9 +60,9 @@ export function taskRead<I extends z.ZodRawShape>(spec: {
   return { input: spec.input, ...(spec.needsNow ? { needsNow: true } : {}), read: (ctx, args) => spec.read(ctx, schema.parse(args)) };
 }
 
-/** An amount a task takes: decimal, or milliunits (shared/money-args.ts reads the pair). */
-export const moneyPair = (doc: string) => ({
-  amount: z.number().optional().describe(doc),
+/** An amount a task takes: decimal, or milliunits (shared/money-args.ts reads the pair); `signed`: it has a sign (a split's total), which an amount given as text is answered with. */
+export const moneyPair = (doc: string, signed = false) => ({
+  amount: (signed ? signedAmount() : z.number()).optional().describe(doc),
   amount_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
 });
 
