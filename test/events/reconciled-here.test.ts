@@ -54,10 +54,19 @@ function staleNames(r: Raw, today: string, here: Record<string, string> = {}): s
     .sort();
 }
 
+/** The alerts resource read to its end, page by page (each read after the last one's cursor): the alerts whose condition still holds. */
 const openAlerts = async (h: McpHarness, budget: string) => {
-  const read = await h.client.readResource({ uri: `ynab://budgets/${budget}/alerts` });
-  const text = (read.contents[0] as { text: string }).text;
-  return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)).alerts as any[];
+  const rows: any[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const uri = `ynab://budgets/${budget}/alerts${cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`}`;
+    const text = ((await h.client.readResource({ uri })).contents[0] as { text: string }).text;
+    const answer = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
+    rows.push(...answer.alerts);
+    if (!answer.remaining) return rows.filter((a) => a.still_open);
+    cursor = answer.cursor;
+  }
+  throw new Error('the alerts resource did not end within 50 pages');
 };
 const dueNames = (alerts: any[]) =>
   alerts
