@@ -51,8 +51,15 @@ export function decideConflicts(r: BudgetReplica, matches: RowMatch[], choices: 
   for (const c of choices ?? []) {
     if (lines.has(c.line)) throw new ArgumentError(`conflicts: line ${c.line} is named twice; give one choice per line`);
     lines.add(c.line);
-    const m = matches.find((x) => x.row.line === c.line);
-    if (!m) throw new ArgumentError(`conflicts: the file has no row at line ${c.line}; the preview's rows give each conflict's line`);
+    // A file of one line (an OFX without line breaks) puts every row on it: the one in conflict there.
+    const on = matches.filter((x) => x.row.line === c.line);
+    if (!on.length) throw new ArgumentError(`conflicts: the file has no row at line ${c.line}; the preview's rows give each conflict's line`);
+    const open = on.filter((x) => x.status === 'conflict');
+    if (open.length > 1)
+      throw new ArgumentError(
+        `conflicts: line ${c.line} holds ${open.length} rows in conflict (the file puts several rows on one line); decide them in YNAB, or enter them with create_transactions`,
+      );
+    const m = open[0] ?? on[0]!;
     if (m.status !== 'conflict') {
       notices.push(`conflicts: line ${c.line} is ${m.status}, not in conflict: its choice was not needed.`);
       continue;

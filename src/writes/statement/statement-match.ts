@@ -190,7 +190,9 @@ function sameWithOtherAmount(
 
 /**
  * Each open row's candidates, the nearest in date first: transactions of its amount within 10
- * days of a similar payee (`byPayee` holds the rows that have such), else of its amount alone.
+ * days of a similar payee (`named`), and of its amount alone (`alone`, see byAmountAlone), which
+ * count only while none of the first are left: a row takes the transaction its payee names
+ * before one of its amount alone, and another row of that amount the hand entry left over.
  */
 function candidatesOf(
   r: BudgetReplica,
@@ -199,19 +201,15 @@ function candidatesOf(
   span: { first: string },
   unavailable: (t: E.TransactionSummaryBase) => boolean,
 ) {
-  const cands = new Map<RowMatch, E.TransactionSummaryBase[]>();
-  const byPayee = new Set<RowMatch>();
+  const cands = new Map<RowMatch, { named: E.TransactionSummaryBase[]; alone: E.TransactionSummaryBase[] }>();
   for (const m of open) {
-    const near = (byAmount.get(m.row.amount) ?? []).filter((t) => !unavailable(t) && days(t.date, m.row.date) <= MATCH_WINDOW_DAYS);
+    const near = (byAmount.get(m.row.amount) ?? [])
+      .filter((t) => !unavailable(t) && days(t.date, m.row.date) <= MATCH_WINDOW_DAYS)
+      .sort((a, b) => days(a.date, m.row.date) - days(b.date, m.row.date) || a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
     const named = near.filter((t) => payeeLike(r, t, m.row.payee));
-    if (named.length) byPayee.add(m);
-    const list = named.length ? named : near.filter((t) => byAmountAlone(t, span));
-    cands.set(
-      m,
-      list.sort((a, b) => days(a.date, m.row.date) - days(b.date, m.row.date) || a.date.localeCompare(b.date) || a.id.localeCompare(b.id)),
-    );
+    cands.set(m, { named, alone: near.filter((t) => !named.includes(t) && byAmountAlone(t, span)) });
   }
-  return { cands, byPayee };
+  return cands;
 }
 
 /** Matches the rows of a statement to the account's transactions (see the header). */
@@ -233,10 +231,11 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
   const dated = rows.map((x) => x.date).sort();
   const span = { first: dated[0] ?? '', last: dated[dated.length - 1] ?? '' };
   const open = out.filter((m) => m.status === 'new');
-  const { cands, byPayee } = candidatesOf(r, open, byAmount, span, (t) => taken.has(t.id) || !!(t.import_id && fileIds.has(t.import_id)));
-  const free = (m: RowMatch) => cands.get(m)!.filter((t) => !taken.has(t.id));
+  const cands = candidatesOf(r, open, byAmount, span, (t) => taken.has(t.id) || !!(t.import_id && fileIds.has(t.import_id)));
+  const named = (m: RowMatch) => cands.get(m)!.named.filter((t) => !taken.has(t.id));
+  const free = (m: RowMatch) => (named(m).length ? named(m) : cands.get(m)!.alone.filter((t) => !taken.has(t.id)));
   const match = (m: RowMatch, t: E.TransactionSummaryBase) => (
-    Object.assign(m, { status: 'matched', id: t.id, by: byPayee.has(m) ? 'payee' : 'amount' }),
+    Object.assign(m, { status: 'matched', id: t.id, by: cands.get(m)!.named.includes(t) ? 'payee' : 'amount' }),
     taken.add(t.id)
   );
   // Rows with one candidate left take it, the nearest in date first; repeated, since a taken
@@ -274,7 +273,7 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
     if (m.status !== 'new') continue;
     const left = free(m);
     if (left.length > 1) {
-      const what = byPayee.has(m) ? 'amount, date and payee' : 'amount within 10 days';
+      const what = named(m).length ? 'amount, date and payee' : 'amount within 10 days';
       Object.assign(m, { status: 'conflict', candidates: left.map((t) => t.id), reason: `${left.length} transactions match its ${what}` });
       continue;
     }
