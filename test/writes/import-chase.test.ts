@@ -217,4 +217,45 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(oddRow.category).toBeUndefined();
     for (const r of preview.rows) expect([r.category, r.suggestion?.category]).not.toContain('Electric');
   }, 60_000);
+
+  it('a conflict goes in as another transaction only when chosen "new"; a choice naming no line or no candidate is refused, nothing written', async () => {
+    await afterOutsideChange();
+    const txns = await rawTransactions(h, budget, account, addDays(today, -60));
+    const payees = (await h.sb.get(`/budgets/${budget}/payees`)).body.data.payees as any[];
+    const wholeFoods = payees.find((p) => p.name === 'Whole Foods Market' && !p.deleted);
+    const used = new Set<number>();
+    const d = addDays(today, -3);
+    const handAmount = freeAmount(txns, d, used, -38_410);
+    const bankAmount = freeAmount(txns, d, used, handAmount - 1_500);
+    const hand = (
+      await h.sb.call('POST', `/budgets/${budget}/transactions`, {
+        transaction: { account_id: account, date: d, amount: handAmount, payee_id: wholeFoods.id, cleared: 'uncleared', approved: true },
+      })
+    ).body.data.transaction;
+    // The clock stands still here (faked): a minute on, so that the server's copy is stale and reads YNAB again.
+    vi.setSystemTime(Date.now() + 61_000);
+    const row: BankRow = { date: d, text: 'WHOLEFDS PDX 10234 PORTLAND OR', amount: bankAmount, type: 'DEBIT_CARD' };
+    const { text, lines } = chaseCsv([row], 0);
+    const line = String(lines.get(row)!);
+    const args = { account_id: 'Everyday Checking', budget_id: budget, content: text };
+    expect(ok(await h.call('import_statement', args)).rows[0]).toMatchObject({ status: 'conflict', candidates: [hand.id] });
+    const before = await rawTransactions(h, budget, account);
+    for (const [conflicts, message] of [
+      [{ x: 'same' }, /"x" is not a line number/],
+      [{ '999': 'same' }, /no row at line 999/],
+      [{ [line]: 'not-a-candidate' }, /not-a-candidate is not a candidate of line/],
+    ] as const) {
+      const res = await h.call('import_statement', { ...args, conflicts });
+      expect(res.isError, JSON.stringify(conflicts)).toBe(true);
+      expect(res.content[0].text).toMatch(message);
+    }
+    const chosen = ok(await h.call('import_statement', { ...args, conflicts: { [line]: 'new' } }));
+    expect(chosen.rows[0]).toMatchObject({ status: 'new', chosen: 'new' });
+    expect(await rawTransactions(h, budget, account)).toEqual(before);
+    const done = ok(await h.call('import_statement', { ...args, conflicts: { [line]: 'new' }, confirm_token: chosen.confirm_token }));
+    expect(done.created).toBe(1);
+    const after = await rawTransactions(h, budget, account);
+    expect(after.filter((t) => t.date === d && t.amount === bankAmount)).toHaveLength(1);
+    expect(after.find((t) => t.id === hand.id)).toEqual(before.find((t) => t.id === hand.id));
+  }, 60_000);
 });
