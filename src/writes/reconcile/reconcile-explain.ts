@@ -135,13 +135,15 @@ function fromFile(
     twins.push(chooseExtra(ctx, t, twin));
     missingTxns = missingTxns.filter((x) => x !== t);
   }
+  // A row matched by amount and date alone (statement-match.ts) stays the user's to confirm here, as before.
+  const byAmount = (m: (typeof matches)[number]) => m.status === 'matched' && m.by === 'amount';
   const atBank = matches
-    .filter((m) => m.status === 'matched')
+    .filter((m) => m.status === 'matched' && !byAmount(m))
     .map((m) => ctx.replica.transactions.get(m.id!))
     .filter((t): t is E.TransactionSummaryBase => !!t && t.cleared === 'uncleared' && upToIds.has(t.id));
-  const unsure = matches.filter((m) => m.status === 'conflict' && !m.differsFrom);
+  const unsure = matches.filter((m) => (m.status === 'conflict' && !m.differsFrom) || byAmount(m));
   const candidates = (m: (typeof unsure)[number]) =>
-    (m.candidates ?? []).map((id) => ctx.replica.transactions.get(id)).filter((t): t is E.TransactionSummaryBase => !!t);
+    (m.candidates ?? (byAmount(m) ? [m.id!] : [])).map((id) => ctx.replica.transactions.get(id)).filter((t): t is E.TransactionSummaryBase => !!t);
   const unsureEffect = (m: (typeof unsure)[number]) => (candidates(m).some((t) => inBalance(t) && upToIds.has(t.id)) ? 0 : m.row.amount);
   for (const t of [...atBank, ...missingTxns, ...pairs.map((p) => p.t), ...unsure.flatMap(candidates), ...twins.flatMap((p) => [p.extra, p.twin])])
     named.add(t.id);
