@@ -154,7 +154,7 @@ export const TRANSACTIONS_OPERATIONS = [
     tool: {
       name: 'update_transaction',
       title: 'Update transaction',
-      description: 'Use to fix, approve or recategorize one transaction, or make it a split: changes the fields given.',
+      description: 'Use to fix, approve, recategorize or split one transaction: changes the fields given.',
     },
   },
   {

@@ -18,7 +18,7 @@ export const FORECAST_INPUT = {
   include: z
     .array(z.enum(['scheduled', 'recurring', 'assigned', 'irregular_income']))
     .optional()
-    .describe('scheduled, recurring (from history): the default; assigned: money assigned, still to spend; irregular_income: varying pay too.'),
+    .describe('Default scheduled, recurring (from history); assigned: assigned, still to spend; irregular_income: varying pay.'),
   detail: DETAIL_ARG.detail.unwrap().optional(),
 };
 

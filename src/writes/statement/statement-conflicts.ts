@@ -22,7 +22,7 @@ import type { RowMatch } from './statement-match.js';
 export const CONFLICT_CHOICES = z
   .record(z.string(), z.string())
   .optional()
-  .describe('Conflict rows decided, by line: "same" (its candidate: cleared, the bank\'s amount), a candidate\'s id, or "new" (created).');
+  .describe('By line, as the preview asks: "same", a candidate id, or "new".');
 
 export interface ConflictChoice {
   line: number;
