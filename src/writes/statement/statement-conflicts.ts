@@ -19,10 +19,7 @@ import { moneyOf } from '../pipeline/after-state.js';
 import type { Shown } from '../pipeline/entities.js';
 import type { RowMatch } from './statement-match.js';
 
-export const CONFLICT_CHOICES = z
-  .record(z.string(), z.string())
-  .optional()
-  .describe('By line, as the preview asks: "same", a candidate id, or "new".');
+export const CONFLICT_CHOICES = z.record(z.string(), z.string()).optional().describe('By line, as the preview asks: "same", a candidate id, or "new".');
 
 export interface ConflictChoice {
   line: number;
