@@ -20,7 +20,7 @@ export const FIELD_DOCS: Record<string, string> = {
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = the whole target each period; false = refill up to it.',
   goal_frequency: 'Repeat it (needs goal_target, not goal_target_date).',
-  type: 'Uncategorized or unapproved only.',
+  type: 'Only uncategorized or unapproved.',
   limit: 'Default 50; fewer past the size cap.',
   include_all: 'Also hidden and all-zero categories.',
 };
