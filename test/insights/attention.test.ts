@@ -220,7 +220,7 @@ describe('needs_attention', () => {
     if (last.to_be_budgeted === 0) expect(rta).toBeUndefined();
     else
       expect(rta.examples[0]).toMatchObject({
-        month: last.month,
+        ready_to_assign_month: last.month,
         ready_to_assign: last.to_be_budgeted,
         ready_to_assign_formatted: usd(last.to_be_budgeted),
         state: last.to_be_budgeted < 0 ? 'negative' : 'waiting',
