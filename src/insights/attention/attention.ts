@@ -70,9 +70,9 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
 const unapprovedOf = (ctx: AttentionContext) =>
   [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst);
 
-/** The transactions YNAB shows as uncategorized (not reconciled), and their lines without a category. */
+/** The transactions YNAB shows as uncategorized (reconciled ones too: reconciling sets no category), and their lines without a category. */
 function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
-  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled');
+  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l));
   const ids = new Set(lines.map((l) => l.transaction.id));
   return { transactions: [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst), lines };
 }
