@@ -2,7 +2,8 @@
  * Counts count everything they name (issue 57, item 8): after reconciling, an uncategorized bank
  * fee and a Zelle inflow are still uncategorized, as YNAB's app shows them. needs_attention's and
  * review_transactions' "uncategorized" count them, and say in the reason what the kind leaves out
- * (transfers between budget accounts and starting balances, which take no category). Recomputed
+ * (transfers between budget accounts and starting balances, which take no category); the
+ * unapproved count says what it leaves in tracking accounts, which review_transactions counts. Recomputed
  * from the sandbox's raw API, on three seeds, in the middle of a month and on the first of one.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -46,6 +47,10 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     }
     // Reconciled, as a reconcile in YNAB's app leaves them: still without a category.
     for (const id of planted) expect((await h.sb.call('PUT', `${r.b}/transactions/${id}`, { transaction: { cleared: 'reconciled' } })).status).toBe(200);
+    // An unapproved row in a tracking account: needs_attention leaves it out unless asked, and says so.
+    const tracking = r.accounts.find((a) => !a.on_budget && !a.closed);
+    const t = { account_id: tracking.id, date, amount: -40_000, payee_name: 'Escrow Adjustment', cleared: 'cleared', approved: false };
+    expect((await h.sb.call('POST', `${r.b}/transactions`, { transaction: t })).status).toBe(201);
     r = await raw(h.sb);
   });
   afterAll(async () => {
@@ -74,5 +79,19 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const res = ok(await h.call('review_transactions', { status: 'uncategorized', detail: 'full', limit: 500 }));
     expect(res.summary.count).toBe(expected.length);
     expect(res.transactions.map((t: any) => t.id).sort()).toEqual([...expected].sort());
+  });
+
+  it("needs_attention's unapproved count says what it left in tracking accounts; review_transactions counts every account", async () => {
+    const unapproved = r.transactions.filter((t) => !t.approved);
+    const onBudget = unapproved.filter((t) => r.account.get(t.account_id)?.on_budget);
+    const tracking = unapproved.filter((t) => !r.account.get(t.account_id)?.on_budget);
+    const names = [...new Set(tracking.map((t) => r.account.get(t.account_id).name))].sort();
+    const k = ok(await h.call('needs_attention', { kind: 'unapproved' })).attention[0];
+    expect(k.count).toBe(onBudget.length);
+    expect(k.tracking_left_out).toBe(`${tracking.length} more in tracking accounts (${names.join(', ')}): include_off_budget: true counts them.`);
+    const all = ok(await h.call('needs_attention', { kind: 'unapproved', include_off_budget: true })).attention[0];
+    expect(all.count).toBe(unapproved.length);
+    expect(all.tracking_left_out).toBeUndefined();
+    expect(ok(await h.call('review_transactions', { status: 'unapproved', limit: 500 })).summary.count).toBe(unapproved.length);
   });
 });

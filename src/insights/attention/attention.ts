@@ -70,6 +70,15 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
 const unapprovedOf = (ctx: AttentionContext) =>
   [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst);
 
+/** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
+function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
+  if (ctx.includeOffBudget) return {};
+  const left = [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && !ctx.view.onBudget(t.account_id));
+  if (!left.length) return {};
+  const names = [...new Set(left.map((t) => ctx.view.accountName(t.account_id)))].sort();
+  return { tracking_left_out: `${left.length} more in tracking accounts (${names.join(', ')}): include_off_budget: true counts them.` };
+}
+
 /** The transactions YNAB shows as uncategorized (reconciled ones too: reconciling sets no category), and their lines without a category. */
 function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
   const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l));
@@ -118,8 +127,8 @@ export const CHECKS = [
     kind: 'unapproved',
     reason: 'Waiting for approval.',
     find: (ctx) => unapprovedOf(ctx).map((t) => txnRow(ctx, t)),
-    // The count's transfer sides and the total's transfers apart (queue-count.ts).
-    total: (ctx) => queueCount(ctx.view, unapprovedOf(ctx), ctx.money),
+    // The count's transfer sides and the total's transfers apart (queue-count.ts); what it left in tracking accounts.
+    total: (ctx) => ({ ...queueCount(ctx.view, unapprovedOf(ctx), ctx.money), ...trackingLeftOut(ctx) }),
   },
   {
     kind: 'uncategorized',
