@@ -123,6 +123,11 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const furthest = ok(await h.call('get_month', { month: next }));
     expect(furthest.month).toMatchObject({ month: next, ready_to_assign: later });
     expect(furthest.ready_to_assign_latest).toBeUndefined();
+    // A past month's figure is what it closed with: it names no furthest month.
+    const past = ok(await h.call('get_month', { month: previous }));
+    expect(past.month).toMatchObject({ month: previous, ready_to_assign: r.months.find((m) => m.month === previous).to_be_budgeted });
+    expect(past.ready_to_assign_latest).toBeUndefined();
+    expect(past.notices ?? []).not.toContainEqual(expect.stringContaining('the furthest month'));
   });
 
   it('targets_summary gives the same figure for the month, named', async () => {

@@ -11,6 +11,7 @@
  * So "your most up-to-date Ready to Assign number is in the future-est month" (article 230).
  * Credit overspending never changes it (article 944): it stays on the card as debt.
  */
+import { currentMonth } from '../../api/dates.js';
 import type { Money } from './format.js';
 
 /** What a month of the budget's copy says of Ready to Assign. */
@@ -28,10 +29,15 @@ export interface ReadyToAssign {
   latest?: { month: string; amount: number; assignedAfter: number };
 }
 
-/** Ready to Assign of `month` (undefined when the budget does not hold that month), and the furthest month's when it differs. */
-export function readyToAssignIn(months: ReadonlyMap<string, MonthFigures>, month: string): ReadyToAssign | undefined {
+/**
+ * Ready to Assign of `month` (undefined when the budget does not hold that month), and the furthest
+ * month's when it differs. A past month's figure is what it closed with: later months take nothing
+ * from it, so it names no furthest month.
+ */
+export function readyToAssignIn(months: ReadonlyMap<string, MonthFigures>, month: string, now: Date = new Date()): ReadyToAssign | undefined {
   const held = months.get(month);
   if (!held) return undefined;
+  if (month < currentMonth(now)) return { month, amount: held.to_be_budgeted };
   const later = [...months.values()].filter((m) => m.month > month);
   const last = later.reduce<MonthFigures | undefined>((a, m) => (!a || m.month > a.month ? m : a), undefined);
   if (!last || last.to_be_budgeted === held.to_be_budgeted) return { month, amount: held.to_be_budgeted };
