@@ -91,9 +91,13 @@ const PAYLOADS: Record<EventName, z.ZodObject> = {
     queue_size: z.number().int().describe('Transactions waiting for review'),
     ready_to_assign: money("Ready to Assign in the digest's month, as get_month gives it"),
     ready_to_assign_month: z.string().describe('That month (YYYY-MM-01)'),
-    ready_to_assign_latest: money(
-      "Ready to Assign in the furthest month the budget holds, where it differs (YNAB's up-to-date figure: later months' assignments and a month's cash overspending come out of it)",
-    ).optional(),
+    ready_to_assign_latest: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Ready to Assign in the furthest month the budget holds, where it differs (YNAB's up-to-date figure: later months' assignments and a month's cash overspending come out of it), in milliunits",
+      ),
     ready_to_assign_latest_month: z.string().describe('That furthest month (YYYY-MM-01)').optional(),
     open: z.record(z.string(), z.number().int()).describe('Open alerts by type'),
   }),

@@ -157,6 +157,13 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
   it('the weekly digest gives the same figure, named', async () => {
     const res = ok(await h.call('alerts', {}));
     const digest = res.alerts.find((a: any) => a.type === 'digest.weekly');
-    expect(digest).toMatchObject({ ready_to_assign: cur, ready_to_assign_month: current, ready_to_assign_latest: later, ready_to_assign_latest_month: next });
+    expect(digest).toMatchObject({
+      ready_to_assign: cur,
+      ready_to_assign_formatted: usd(cur),
+      ready_to_assign_month: current,
+      ready_to_assign_latest: later,
+      ready_to_assign_latest_formatted: usd(later),
+      ready_to_assign_latest_month: next,
+    });
   });
 });
