@@ -19,6 +19,8 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
     case 'invalid_type': {
+      // A schema that says its own (a signed amount: signedAmount, ../shared/arg-schemas.ts) says it best.
+      if (issue.message && !issue.message.startsWith('Invalid input')) return issue.message;
       // Text where a number goes ("12,50", "€12.50"): how to write it (the input is there when
       // parsed with reportInput). zod says "number" of an int field given text: the money twins
       // that take whole milliunits are known by name.

@@ -52,6 +52,24 @@ export function numberTextHint(input: unknown, integer: boolean): string | undef
   return `give ${how} as a number, not the text ${text}${changed ? ' (a decimal point; no quotes, currency sign or thousands separator)' : ''}`;
 }
 
+/**
+ * The same for an amount that has a sign (a transaction's), with the signed forms in the user's
+ * own figure: "give -12.50 or 12.50 as a number, not the text \"12,50\": a purchase is -12.50; an
+ * income or refund is 12.50". Text alone carries no sign a model can be trusted to have meant, and
+ * "give 12.50" turned a purchase into an inflow (issue 57).
+ */
+export function signedAmountHint(input: unknown): string | undefined {
+  if (typeof input !== 'string') return undefined;
+  const text = quoted(input);
+  const figures = numberFromText(input);
+  if (!figures.length) return `must be a number, not the text ${text}: a purchase is negative (-12.50); an income or refund is positive (12.50)`;
+  const sizes = figures.map((f) => f.replace(/^-/, ''));
+  const how = figures.length > 1 ? `${figures.join(' or ')}, whichever it means,` : figures[0]!.startsWith('-') ? figures[0] : `-${sizes[0]} or ${sizes[0]}`;
+  const changed = figures.length > 1 || figures[0] !== input.trim();
+  const signs = `a purchase is ${sizes.map((n) => `-${n}`).join(' or ')}; an income or refund is ${sizes.join(' or ')}`;
+  return `give ${how} as a number, not the text ${text}: ${signs}${changed ? ' (a decimal point; no quotes, currency sign or thousands separator)' : ''}`;
+}
+
 /** Text given back in a message, cut to what identifies it. */
 export function quoted(text: string, max = 40): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);

@@ -4,6 +4,7 @@
  * structured result as JSON on stdout. A tool error exits 1 with its message on stderr.
  */
 import { readFileSync } from 'node:fs';
+import { withheldWrite } from '../mcp/withheld-writes.js';
 import { connectInProcess } from '../transport/in-process.js';
 import { parseCommand, UsageError } from '../shared/cli-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP } from './server-setup.js';
@@ -80,7 +81,8 @@ export async function callCommand(argv: string[]): Promise<void> {
     const connection = await connectInProcess(opened.state);
     try {
       const names = (await connection.client.listTools()).tools.map((t) => t.name);
-      if (!names.includes(tool)) {
+      // A write withheld by read-only mode is called anyway: the server answers why it is refused.
+      if (!names.includes(tool) && !withheldWrite(opened.state, tool)) {
         const near = nearest(tool, names);
         throw new UsageError(
           `no tool ${JSON.stringify(tool)} with these options${near.length ? `; did you mean ${near.join(', ')}?` : ''} ("ynab-mcp tools" lists them)`,

@@ -26,12 +26,16 @@ const NEW_PAYEES: Record<string, readonly string[]> = {
 
 const hex = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 
-/** The bank's text for a budget payee: the imported original where there is one, else the name upper-cased with a store number. */
+/** The bank's text for a budget payee: the imported original where there is one, an ATM withdrawal for cash taken to a wallet, else the name upper-cased with a store number. */
 function bankPayee(t: TransactionRec, budget: BudgetRec): string {
   if (t.import_payee_name_original) return t.import_payee_name_original.slice(0, 32);
   const payee = t.payee_id ? budget.payees.get(t.payee_id) : undefined;
   if (t.transfer_account_id) {
-    const other = budget.accounts.get(t.transfer_account_id)?.name ?? 'ACCOUNT';
+    const to = budget.accounts.get(t.transfer_account_id);
+    // Cash taken to a wallet is an ATM withdrawal at the bank, which names no account: the import
+    // matches it to the budget's "Transfer : Wallet" by its amount and day alone.
+    if (t.amount < 0 && to?.type === 'cash') return `ATM WITHDRAWAL ${String((parseInt(hex(t.id).slice(0, 6), 16) % 900000) + 100000)}`;
+    const other = to?.name ?? 'ACCOUNT';
     return `ONLINE TRANSFER ${t.amount < 0 ? 'TO' : 'FROM'} ${other.toUpperCase()}`.slice(0, 32);
   }
   const name = (payee?.name ?? 'POS PURCHASE').toUpperCase();

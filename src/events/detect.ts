@@ -12,6 +12,7 @@ import { currentMonth } from '../api/dates.js';
 import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
 import { project } from '../insights/core/schedule.js';
 import type { BudgetView } from '../insights/core/view.js';
+import type { ReconciledAt } from '../sync/reconciled.js';
 import type { EventName } from './catalog.js';
 import { payload, payloadName } from './payload.js';
 
@@ -33,12 +34,15 @@ function rows(ctx: AttentionContext, kind: (typeof CHECKS)[number]['kind']): Row
   return CHECKS.find((c) => c.kind === kind)!.find(ctx) as Row[];
 }
 
-/** Every condition of the budget now. `now` decides the month, the window and the digest's week. */
-export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT_DIGEST): Condition[] {
+/**
+ * Every condition of the budget now. `now` decides the month, the window and the digest's week;
+ * `reconciled`, when this server reconciled each account (YNAB's last_reconciled_at cannot say).
+ */
+export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT_DIGEST, reconciled: ReconciledAt = {}): Condition[] {
   const today = now.toISOString().slice(0, 10);
   const month = currentMonth(now);
   const budget = view.replica.summary.id;
-  const ctx: AttentionContext = { view, today, money: (n, v) => ({ [n]: v }), full: true, includeOffBudget: false };
+  const ctx: AttentionContext = { view, today, money: (n, v) => ({ [n]: v }), full: true, includeOffBudget: false, reconciled };
   const out: Condition[] = [];
   const add = (name: EventName, entity: string, period: string, fields: Record<string, unknown>, level?: number) =>
     out.push({ name, key: `${name}|${entity}|${period}`, data: payload(budget, fields), ...(level === undefined ? {} : { level }) });

@@ -143,19 +143,34 @@ export interface Page {
   cursor: string;
   truncated: boolean;
   hasMore: boolean;
+  /** How many more pass `keep` after `cursor` (0 when `hasMore` is false). */
+  remaining: number;
+  /** How many the page passed over because they did not pass `keep`. */
+  passed: number;
 }
 
-/**
- * The occurrences after `cursor` that pass `keep`, at most `max`. A null cursor starts from now
- * (no events). A cursor of another log, or older than what is kept, is `truncated`: the page
- * starts from the oldest kept (or from now, for another log). `floorMs`: nothing older (maxAgeMs).
- */
-export function pageAfter(state: LogState, cursor: string | null | undefined, keep: (o: Occurrence) => boolean, max: number, floorMs?: number): Page {
-  if (cursor === null || cursor === undefined) return { events: [], cursor: cursorOf(state, state.seq), truncated: false, hasMore: false };
+/** The position a cursor names in this log; undefined for a cursor of another log, or forged. */
+export function seqOf(state: LogState, cursor: string): number | undefined {
   const [epoch, seqText] = cursor.split('.');
   const seq = Number(seqText);
-  if (epoch !== state.epoch || !Number.isInteger(seq) || seq < 0 || seq > state.seq)
-    return { events: [], cursor: cursorOf(state, state.seq), truncated: true, hasMore: false };
+  return epoch === state.epoch && Number.isInteger(seq) && seq >= 0 && seq <= state.seq ? seq : undefined;
+}
+
+/** Just before the oldest occurrence kept: a first call from here shows every occurrence the log holds. */
+export const logStart = (state: LogState): string => cursorOf(state, (state.events[0]?.seq ?? state.seq + 1) - 1);
+
+/**
+ * The occurrences after `cursor` that pass `keep`, at most `max`, and how many more there are. A
+ * null cursor starts from now (no events: the SEP's bootstrap). A cursor of another log, or older
+ * than what is kept, is `truncated`: the page starts from the oldest kept (or from now, for another
+ * log). `floorMs`: nothing older (maxAgeMs). The cursor returned is after the last occurrence the
+ * page looked at, never past one it did not show: a page cut at `max` resumes where it stopped.
+ */
+export function pageAfter(state: LogState, cursor: string | null | undefined, keep: (o: Occurrence) => boolean, max: number, floorMs?: number): Page {
+  const now = { cursor: cursorOf(state, state.seq), hasMore: false, remaining: 0, passed: 0 };
+  if (cursor === null || cursor === undefined) return { events: [], truncated: false, ...now };
+  const seq = seqOf(state, cursor);
+  if (seq === undefined) return { events: [], truncated: true, ...now };
   const oldest = state.events[0]?.seq ?? state.seq + 1;
   let truncated = seq < oldest - 1;
   let after = state.events.filter((o) => o.seq > seq);
@@ -166,10 +181,13 @@ export function pageAfter(state: LogState, cursor: string | null | undefined, ke
   }
   const events: Occurrence[] = [];
   let last = seq;
-  for (const o of after) {
-    if (events.length >= max) return { events, cursor: cursorOf(state, last), truncated, hasMore: true };
-    last = o.seq;
-    if (keep(o)) events.push(o);
+  let i = 0;
+  for (; i < after.length && events.length < max; i++) {
+    last = after[i]!.seq;
+    if (keep(after[i]!)) events.push(after[i]!);
   }
-  return { events, cursor: cursorOf(state, state.seq), truncated, hasMore: false };
+  const remaining = after.slice(i).filter(keep).length;
+  // With none left to show, the cursor goes to the end: it passes over the rest too.
+  if (!remaining) return { events, truncated, ...now, passed: after.length - events.length };
+  return { events, cursor: cursorOf(state, last), truncated, hasMore: true, remaining, passed: i - events.length };
 }

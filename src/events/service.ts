@@ -9,6 +9,7 @@ import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from './limits.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import type { Sealer } from '../sync/seal.js';
 import type { StateStore } from '../storage/store.js';
+import { ReconciledDates } from '../sync/reconciled.js';
 import { BudgetView } from '../insights/core/view.js';
 import type { EventArguments, EventName } from './catalog.js';
 import { detect } from './detect.js';
@@ -37,6 +38,8 @@ export type FiredListener = (budgetId: string, fired: readonly Occurrence[]) => 
 export class EventsService {
   readonly log: OccurrenceLog;
   readonly settings: AlertSettingsStore;
+  /** When this server reconciled each account (reconcile_account records it): account.reconcile_due counts it. */
+  readonly reconciled: ReconciledDates;
   private readonly listeners = new Set<FiredListener>();
   private readonly hearers = new Set<FiredListener>();
   private readonly follower: LogFollower | undefined;
@@ -47,6 +50,7 @@ export class EventsService {
   constructor(private readonly opts: EventsOptions) {
     this.log = new OccurrenceLog(opts.store, opts.sealer, opts.identity);
     this.settings = new AlertSettingsStore(opts.store, opts.identity);
+    this.reconciled = new ReconciledDates(opts.store, opts.identity);
     this.now = opts.now ?? Date.now;
     this.follower =
       opts.followMs === undefined
@@ -109,10 +113,12 @@ export class EventsService {
    */
   async scan(replica: BudgetReplica): Promise<Occurrence[]> {
     const now = new Date(this.now());
-    const mark = `${replica.syncedAt}:${replica.knowledge}:${now.toISOString().slice(0, 13)}`;
     const budgetId = replica.summary.id;
+    const reconciled = await this.reconciled.get(budgetId);
+    // A reconcile recorded here since the last scan is a change too, though YNAB's copy may not show one.
+    const mark = `${replica.syncedAt}:${replica.knowledge}:${now.toISOString().slice(0, 13)}:${JSON.stringify(reconciled)}`;
     if (this.scanned.get(budgetId) === mark) return [];
-    const found = detect(BudgetView.of(replica), now, digestOf(await this.settings.get()));
+    const found = detect(BudgetView.of(replica), now, digestOf(await this.settings.get()), reconciled);
     const { fired, state } = await this.log.record(budgetId, found, now);
     this.scanned.set(budgetId, mark);
     this.follower?.recorded(budgetId, state);
@@ -149,12 +155,5 @@ export class EventsService {
   /** The budget's copy for names (filters), synced only when past the staleness bound; undefined when it cannot be had. */
   async replicaOf(budgetId: string): Promise<BudgetReplica | undefined> {
     return this.opts.read(budgetId, 'answer').catch(() => undefined);
-  }
-
-  /** The occurrences still open (their condition holds now), newest first: what the alerts resource lists. */
-  async current(budgetParam: string): Promise<{ budgetId: string; open: Occurrence[]; cursor: string }> {
-    const { replica, state } = await this.refresh(budgetParam);
-    const ids = new Set(Object.values(state.open));
-    return { budgetId: replica.summary.id, open: state.events.filter((o) => ids.has(o.eventId)).reverse(), cursor: `${state.epoch}.${state.seq}` };
   }
 }

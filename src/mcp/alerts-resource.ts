@@ -1,7 +1,8 @@
 /**
  * The alerts resource, `ynab://budgets/{budget_id}/alerts`, for hosts without the Events extension
- * (Claude reads resources and follows resources/subscribe): every alert open now, newest first
- * (src/events/alerts.ts), marked as budget data like every answer. A subscriber hears
+ * (Claude reads resources and follows resources/subscribe): the budget's alerts a page at a time,
+ * oldest first, each saying whether it still holds, and `…/alerts?cursor=` for what fired after a
+ * read (src/events/alerts.ts: nothing is skipped), marked as budget data like every answer. A subscriber hears
  * `notifications/resources/updated` when an alert of the budget fires: over stdio (and 2025-era
  * connections that keep one server) through resources/subscribe here; over Streamable HTTP's
  * 2026-07-28 `subscriptions/listen` through the handler's bus (http.ts).
@@ -18,6 +19,7 @@ import type { ServerState } from './state.js';
 export const alertsUri = (budgetId: string) => `ynab://budgets/${budgetId}/alerts`;
 
 const TEMPLATE = 'ynab://budgets/{budget_id}/alerts';
+const SINCE_TEMPLATE = 'ynab://budgets/{budget_id}/alerts{?cursor}';
 
 export function registerAlertsResource(server: McpServer, state: ServerState): void {
   const template = new ResourceTemplate(TEMPLATE, {
@@ -30,22 +32,37 @@ export function registerAlertsResource(server: McpServer, state: ServerState): v
     },
     complete: { budget_id: completeBudget(state) },
   });
+  const read = async (uri: URL, vars: Variables) => {
+    const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+    const raw = one(vars.budget_id);
+    const cursor = one(vars.cursor);
+    const events = (await state.ready()).events;
+    const { alertsRead } = await import('../events/alerts.js');
+    const budget = await sessionBudgetParam(state, decodeURIComponent(raw ?? ''));
+    const answer = sanitize(await alertsRead(events, budget, cursor === undefined ? undefined : decodeURIComponent(cursor)));
+    return { contents: [{ uri: uri.href, mimeType: MIME, text: answerText({ ...answer, data_notice: USER_DATA_NOTICE }) }] };
+  };
   server.registerResource(
     'alerts',
     template,
     {
       title: 'Alerts',
       description:
-        'Alerts open now (overspending, cards short, bills uncovered, price rises, targets short, reconciling due, review queue), newest first. Subscribe to hear when one fires.',
+        "The budget's alerts (overspending, cards short, bills uncovered, price rises, targets short, reconciling due, review queue, the weekly digest), oldest first, each saying whether it still holds, 30 a read; the answer's cursor reads what fired since (alerts_since). Subscribe to hear when one fires.",
       mimeType: MIME,
     },
-    async (uri: URL, vars: Variables) => {
-      const raw = Array.isArray(vars.budget_id) ? vars.budget_id[0] : vars.budget_id;
-      const events = (await state.ready()).events;
-      const { openAlerts } = await import('../events/alerts.js');
-      const answer = sanitize(await openAlerts(events, await sessionBudgetParam(state, decodeURIComponent(raw ?? ''))));
-      return { contents: [{ uri: uri.href, mimeType: MIME, text: answerText({ ...answer, data_notice: USER_DATA_NOTICE }) }] };
+    read,
+  );
+  // The same read after a cursor: a template of its own, as the plain URI has no query to match.
+  server.registerResource(
+    'alerts_since',
+    new ResourceTemplate(SINCE_TEMPLATE, { list: undefined, complete: { budget_id: completeBudget(state) } }),
+    {
+      title: 'Alerts since a cursor',
+      description: 'The alerts fired after the cursor an alerts read gave, oldest first, 30 a read; its cursor reads the next.',
+      mimeType: MIME,
     },
+    read,
   );
   subscriptions(server, state);
 }

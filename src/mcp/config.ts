@@ -7,6 +7,9 @@ import { ConfigError } from '../api/client/errors.js';
 import { WRITE_MODES, type WriteMode } from '../writes/pipeline/policy.js';
 import { DEFAULT_TOOLSETS, MCP_TOOLSETS, type Selection } from './toolsets.js';
 
+/** Where a configured read-only mode comes from. */
+export type ReadOnlySource = '--read-only' | 'YNAB_READ_ONLY' | '--writes off' | 'YNAB_MCP_WRITES';
+
 export interface McpConfig {
   /** The budget a tool uses when none is given: --budget / YNAB_BUDGET_ID, else "last-used". */
   defaultBudget: string;
@@ -18,6 +21,8 @@ export interface McpConfig {
   toolsets: Selection;
   /** Configured read-only (--read-only / YNAB_READ_ONLY=1, or --writes off). */
   readOnly: boolean;
+  /** What made it read-only, when configured so (a refused write names it, and how to undo it). */
+  readOnlyFrom?: ReadOnlySource;
   /** How writes are confirmed (--writes / YNAB_MCP_WRITES). */
   writes: WriteMode;
   /**
@@ -83,6 +88,13 @@ export interface ConfigFlags {
   localFiles?: boolean;
 }
 
+function readOnlySource(flags: ConfigFlags, env: Record<string, string | undefined>, writes: WriteMode): ReadOnlySource | undefined {
+  if (flags.readOnly === true) return '--read-only';
+  if (truthy(env.YNAB_READ_ONLY)) return 'YNAB_READ_ONLY';
+  if (writes !== 'off') return undefined;
+  return flags.writes !== undefined ? '--writes off' : 'YNAB_MCP_WRITES';
+}
+
 export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undefined> = process.env): McpConfig {
   const writes = flags.writes !== undefined ? parseWriteMode(flags.writes, '--writes') : parseWriteMode(env.YNAB_MCP_WRITES, 'YNAB_MCP_WRITES');
   const elicit = flags.elicitation ?? env.YNAB_MCP_ELICITATION;
@@ -103,6 +115,7 @@ export function mcpConfig(flags: ConfigFlags, env: Record<string, string | undef
     demo: flags.demo === true,
     toolsets: parseToolsets(flags.toolsets ?? env.YNAB_MCP_TOOLSETS),
     readOnly: flags.readOnly === true || truthy(env.YNAB_READ_ONLY) || writes === 'off',
+    readOnlyFrom: readOnlySource(flags, env, writes),
     writes,
     elicitation: !falsy(elicit),
     elicitationTimeoutMs: Math.round(timeoutS * 1000),

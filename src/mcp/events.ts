@@ -90,6 +90,8 @@ export function registerEvents(server: McpServer, state: ServerState, reg: Event
       cursor: page.cursor,
       truncated: page.truncated,
       hasMore: page.hasMore,
+      // Beyond the SEP's fields: how many more match after this page (its cursor gets them).
+      remaining: page.remaining,
       nextPollMs: NEXT_POLL_MS,
     };
   });

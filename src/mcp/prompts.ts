@@ -105,7 +105,7 @@ function monthlyReview(state: ServerState) {
     return message([
       `Review my YNAB budget${b.text} for ${monthLabel(first)}${m === 'current' ? ' (the current month)' : ''}. Use the YNAB tools and change nothing unless I ask.`,
       b.note,
-      `1. spending_summary (month "${m}", group_by "category"): where the money went, each category's spending next to what was assigned and next to ${monthLabel(prev)} (previous_net). Name the largest categories and the biggest changes from last month.`,
+      `1. spending_summary (month "${m}", group_by "category"): where the money went, each category's spending next to what was assigned and next to ${monthLabel(prev)} (previous_net). Name the largest categories and the biggest changes from last month.${m === 'current' ? ' The month is not over: quote month_so_far (its days so far beside the same days of last month) before comparing with the whole of last month.' : ''}`,
       m === 'current'
         ? '2. needs_attention: overspent and underfunded categories, card payment shortfalls, bills an account cannot cover, unapproved or uncategorized transactions, and Ready to Assign (negative: more was assigned than there is, so say that first). Go through what it lists, most urgent first.'
         : `2. get_month (month "${m}"): Ready to Assign (ready_to_assign; negative means more was assigned than there is, so say that first), categories whose available is below zero, and goals still under-funded (goal_under_funded above zero).`,
@@ -207,7 +207,7 @@ function logPurchase(state: ServerState) {
       `5. Date: today, ${todayUtc()} (UTC), unless I said otherwise; YYYY-MM-DD, not in the future.`,
       '6. Show me the date, account, payee, category, amount and memo, and ask me to confirm. Create nothing before I confirm.',
       '7. Then call create_transactions once with transactions: [{ account_id, date, amount or amount_milliunits, payee_id or payee_name, category_id, memo, approved: true }]. Leave import_id out: it is for bank imports (it stops the same import twice) and is not needed for a manual entry.',
-      '8. If it answers held: "duplicate" with duplicate_candidates, nothing was created: the account already has a transaction like it. Show me the candidates; only if I say this is another purchase, call again with allow_duplicate: true. If it answers held: "new_payee", the payee_name is close to a payee I have: ask me which I mean.',
+      '8. If it answers held: "duplicate" with duplicate_candidates, nothing was created: the account already has a transaction like it. Show me the candidates; only if I say this is another purchase, call again with allow_duplicate: true. If it answers held: "new_payee", the payee_name is close to a payee I have: ask me which I mean. If it answers held: "inflow", it was money in from a payee I have only ever paid: a purchase is negative; only if I say it is a refund, call again with allow_inflow: true.',
       "9. Tell me what was created (its amount_formatted) and the account's new balance (get_account).",
       CONFIRM,
       UNITS,

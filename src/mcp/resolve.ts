@@ -14,6 +14,7 @@ import { ConfigError, InvalidArgumentError } from '../api/client/errors.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { checkIdsKnown, looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
+import { refuseOtherBudgetsIds } from './other-budget.js';
 import type { ServerState } from './state.js';
 import type { ToolDefinition } from './tools/definitions.js';
 
@@ -140,6 +141,8 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
   const given = args.budget_id !== undefined;
   const raw = (args.budget_id as string | undefined) ?? state.config.defaultBudget;
   const budget = await budgetFrom(state, raw, given);
+  // An id another budget's copy holds is refused here, naming that budget: YNAB would answer 404.
+  refuseOtherBudgetsIds(args, budget.id, (await state.service()).replicas.held());
   const named = !given || !looksLikeId(raw);
   const notice = budget.notice;
   const names = namesIn(args);

@@ -21,6 +21,7 @@ import { CONFIRM_FLOW } from '../writes/pipeline/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
 import { selected } from './toolsets.js';
 import { registerTool, registerViews } from './views/register.js';
+import { answerWithheldWrites } from './withheld-writes.js';
 
 // Read as a file: a CommonJS require here cost a cold start ~0.1 s of module resolution.
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -151,6 +152,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
     );
     if (card.access === 'write') writes.push(tool);
   }
+  // A write tool called by name on a read-only server: why it is refused, not "Tool … not found".
+  answerWithheldWrites(server, state);
   if (opts.live && writes.length) {
     const stop = state.onReadOnly(() => {
       for (const t of writes) t.disable();

@@ -8,10 +8,27 @@
 import type { Connection, TokenInfo } from '../auth/session.js';
 import type { Stack, StackOptions } from '../stack/stack.js';
 import type { YnabService } from '../sync/service.js';
-import type { McpConfig } from './config.js';
+import type { McpConfig, ReadOnlySource } from './config.js';
 import { SessionBudget } from './session-budget.js';
 
 export { NoTokenError, type Connection, type TokenInfo } from '../auth/session.js';
+
+const READ_ONLY_REASONS: Record<ReadOnlySource, string> = {
+  '--read-only': 'started with --read-only',
+  YNAB_READ_ONLY: 'YNAB_READ_ONLY is set in its environment',
+  '--writes off': 'started with --writes off',
+  YNAB_MCP_WRITES: 'YNAB_MCP_WRITES is off in its environment',
+};
+
+/** What undoes each configured read-only mode (the host's configuration holds the flags and variables). */
+const READ_ONLY_REMEDIES: Record<ReadOnlySource, string> = {
+  '--read-only': "to make changes, start the server again without --read-only (in the host's configuration of ynab-mcp)",
+  YNAB_READ_ONLY: "to make changes, remove YNAB_READ_ONLY from the server's environment (the host's configuration of ynab-mcp) and start it again",
+  '--writes off': 'to make changes, start the server again with --writes direct or --writes confirm',
+  YNAB_MCP_WRITES: 'to make changes, set YNAB_MCP_WRITES to direct or confirm and start the server again',
+};
+const TOKEN_REMEDY =
+  'to make changes, give the server a token with full access: sign in again with `ynab-mcp login` (OAuth without --scope read-only, or a personal access token), or in hosted mode connect again and allow changes, then start a new session';
 
 /** How long after a client connects the first call's code is loaded, if no call came first. */
 const WARM_UP_DELAY_MS = 250;
@@ -44,11 +61,31 @@ export class ServerState {
     return this.config.readOnly || this.scopeReadOnly || this.grantScope === 'read-only';
   }
 
+  /** The setting that made the server read-only, when one did (a config made without its source: the flags'). */
+  private configuredReadOnly(): ReadOnlySource | undefined {
+    if (!this.config.readOnly) return undefined;
+    return this.config.readOnlyFrom ?? (this.config.writes === 'off' ? '--writes off' : '--read-only');
+  }
+
+  /** A write refused because the server is read-only: what, why and how to change that. Nothing was sent. */
+  readOnlyRefusal(tool: string): string {
+    return `${tool} changes the budget, and this server is read-only (${this.readOnlyReason()}): ${this.readOnlyRemedy()}. Nothing was changed, and no request was sent to YNAB.`;
+  }
+
   /** Why the server is read-only, for tool results and ynab://status. */
   readOnlyReason(): string | undefined {
-    if (this.config.readOnly) return this.config.writes === 'off' ? 'started with --writes off' : 'started with --read-only';
+    const from = this.configuredReadOnly();
+    if (from) return READ_ONLY_REASONS[from];
     if (this.grantScope === 'read-only') return 'the token was granted read-only access';
     if (this.scopeReadOnly) return 'YNAB refused a change because the token only has read-only scope (403.3)';
+    return undefined;
+  }
+
+  /** How to make the server writable again, for a refused write: the setting, or the token, to change. */
+  readOnlyRemedy(): string | undefined {
+    const from = this.configuredReadOnly();
+    if (from) return READ_ONLY_REMEDIES[from];
+    if (this.grantScope === 'read-only' || this.scopeReadOnly) return TOKEN_REMEDY;
     return undefined;
   }
 

@@ -120,6 +120,7 @@ async function writeSetting(state: ServerState): Promise<WriteSetting> {
     confirmTokens: stack.confirmTokens,
     changes: stack.changes,
     rules: stack.rules,
+    reconciled: stack.events.reconciled,
     alerts: { answer: async (budgetId, args) => (await import('../events/alerts.js')).alertsAnswer(stack.events, budgetId, args) },
     mode: state.config.writes,
     localFiles: state.config.localFiles,
@@ -150,6 +151,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
         call,
         allowDuplicate: args.allow_duplicate === true,
         allowNewPayee: args.allow_new_payee === true,
+        allowInflow: args.allow_inflow === true,
         confirm,
       }),
     );
@@ -211,6 +213,8 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     queryKey: queryKey(def.name, target.args),
     // The house rules, for an insight that reads them (review_transactions puts a rule's category first).
     ...(def.rules ? { rules: await (await state.ready()).rules.list(replica.summary.id) } : {}),
+    // When this server reconciled each account, for an insight that counts it (needs_attention).
+    ...(def.reconciled ? { reconciled: await (await state.ready()).events.reconciled.get(replica.summary.id) } : {}),
   };
   // A paged insight too large for one answer holds fewer rows and says how to get the rest.
   const said = new Map<Record<string, unknown>, string[]>();

@@ -4,6 +4,7 @@
  * type its arguments from the schema it is called with.
  */
 import * as z from 'zod';
+import { signedAmountHint } from '../api/number-text.js';
 import { FIELD_DOCS } from './field-docs.js';
 import { MAX_LIMIT } from './paging.js';
 
@@ -17,6 +18,15 @@ export function guardedString(max: number) {
     .string()
     .refine((v) => v.length > 0, { message: 'must not be empty' })
     .refine((v) => v.length <= max, { message: `must be at most ${max} characters` });
+}
+
+/**
+ * An amount with a sign, in currency units (a transaction's, a split line's, a scheduled
+ * transaction's): text given for it is answered with the signed forms, "a purchase is -12.50; an
+ * income or refund is 12.50" (signedAmountHint), not only how to write a number.
+ */
+export function signedAmount() {
+  return z.number({ error: (issue) => (issue.code === 'invalid_type' ? signedAmountHint(issue.input) : undefined) });
 }
 
 /** An id, or the exact name of what it stands for. */

@@ -15,13 +15,13 @@ export const FIELD_DOCS: Record<string, string> = {
   date: 'YYYY-MM-DD.',
   payee_name: 'If no payee_id (made if new).',
   import_id: 'Unique per account; a repeat is a duplicate.',
-  subtransactions: 'Split lines summing to amount (then no category_id), in currency units or milliunits.',
+  subtransactions: 'Split lines summing to amount (no category_id), in currency units or milliunits.',
   id: 'Transaction id (or give import_id).',
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = the whole target each period; false = refill up to it.',
-  goal_frequency: 'Repeat the target (needs goal_target, not goal_target_date).',
-  type: 'Only uncategorized or unapproved ones.',
-  limit: 'Default 50; fewer if over the size cap.',
+  goal_frequency: 'Repeat it (needs goal_target, not goal_target_date).',
+  type: 'Uncategorized or unapproved only.',
+  limit: 'Default 50; fewer past the size cap.',
   include_all: 'Also hidden and all-zero categories.',
 };
 

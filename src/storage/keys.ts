@@ -15,6 +15,7 @@
  *   changes/<identity>/<budget>.ids       the ids of those changes, a JSON list (src/storage/id-list.ts)
  *   confirm/<identity>/<budget>/<hash>.token a confirm token's record, sealed, with a ttl (src/writes/pipeline/confirm-tokens.ts)
  *   rules/<identity>/<budget>.json         the budget's house rules, in order (src/rules/store.ts)
+ *   reconciled/<identity>/<budget>.json    when this server last reconciled each account (src/sync/reconciled.ts)
  *   events/<identity>/<budget>.log         a budget's alert occurrences, sealed (src/events/log.ts); .watch: the
  *                                          interval watcher's lease (src/events/watcher-lease.ts)
  *   events/<identity>/watch.due            hosted mode: when the user's watched budgets are next due (src/hosted/watch-schedule.ts)
@@ -57,6 +58,7 @@ export const changeKey = (identity: string, budgetId: string, changeId: string):
 export const confirmPrefix = (identity: string, budgetId: string): string => `confirm/${segment(identity)}/${segment(budgetId)}/`;
 export const rulesPrefix = (identity: string): string => `rules/${segment(identity)}/`;
 export const rulesKey = (identity: string, budgetId: string): string => `${rulesPrefix(identity)}${segment(budgetId)}.json`;
+export const reconciledKey = (identity: string, budgetId: string): string => `reconciled/${segment(identity)}/${segment(budgetId)}.json`;
 export const confirmKey = (identity: string, budgetId: string, tokenHash: string): string => `${confirmPrefix(identity, budgetId)}${segment(tokenHash)}.token`;
 
 /** What a key holds, for messages ("the request ledger /…/quota/ab12.json cannot be read"). */
@@ -80,6 +82,8 @@ export function labelOf(key: string): string {
       return 'a confirm token';
     case 'rules':
       return 'the rules of a budget';
+    case 'reconciled':
+      return "the accounts' reconciliation dates";
     case 'locks':
       return 'the lock';
     default:
@@ -96,7 +100,7 @@ export function labelOf(key: string): string {
  * Keys that name no user (oauth records, ledgers, locks, sign-ins) are always touched alone and
  * keep their names. A single Redis keeps the untagged names (its data stays where it is).
  */
-const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants', 'rules', 'events', 'alerts']);
+const USER_FAMILIES = new Set(['replicas', 'journal', 'changes', 'confirm', 'answers', 'grants', 'rules', 'reconciled', 'events', 'alerts']);
 /** A family, then the identity up to the first '/' or '.' (identities have neither), then the rest. */
 const USER_KEY = /^([a-z]+)\/([^/.]+)([/.].*)?$/;
 

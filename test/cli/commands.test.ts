@@ -184,14 +184,18 @@ describe('ynab-mcp call', () => {
     expect(r.stderr).toMatch(/No YNAB access token: run "ynab-mcp login"/);
   });
 
-  it('refuses an unknown tool (suggesting the nearest), bad JSON and a write tool under --read-only, with exit 2', async () => {
+  it('refuses an unknown tool (suggesting the nearest) and bad JSON with exit 2, a write tool under --read-only with exit 1', async () => {
     const typo = await runCli(['call', 'list_acounts', '--sandbox'], { env: env() });
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringMatching(/no tool "list_acounts".*did you mean list_accounts\?/)]);
     const json = await runCli(['call', 'list_accounts', '{limit: 2}'], { env: env() });
     expect([json.code, json.stderr]).toEqual([2, expect.stringMatching(/ARGUMENTS must be a JSON object/)]);
     const list = await runCli(['call', 'list_accounts', '[1]'], { env: env() });
     expect([list.code, list.stderr]).toEqual([2, expect.stringMatching(/must be a JSON object.*not a list/)]);
+    // A write withheld by --read-only is a tool error saying so (test/mcp/read-only-refusal.test.ts), exit 1.
     const readOnly = await runCli(['call', 'create_payee', '{"name": "x"}', '--read-only'], { env: env() });
-    expect([readOnly.code, readOnly.stderr]).toEqual([2, expect.stringMatching(/no tool "create_payee" with these options/)]);
+    expect([readOnly.code, readOnly.stderr]).toEqual([
+      1,
+      expect.stringMatching(/create_payee changes the budget, and this server is read-only \(started with --read-only\)/),
+    ]);
   });
 });

@@ -85,6 +85,12 @@ describe('a read-only OAuth grant', () => {
       const res: any = await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } });
       expect(res.isError, res.content?.[0]?.text).toBeFalsy();
       expect(res.structuredContent.read_only).toMatch(/granted read-only/);
+      // A write called by name anyway: why, and how to change it (not "Tool … not found").
+      const write: any = await client.callTool({ name: 'create_payee', arguments: { name: 'Nope' } });
+      expect([write.isError, write.content[0].text]).toEqual([
+        true,
+        expect.stringMatching(/read-only \(the token was granted read-only access\): to make changes, give the server a token with full access/),
+      ]);
       await new Promise((r) => setTimeout(r, 100));
       expect(changed).toBe(0);
       expect((await client.listTools()).tools).toHaveLength(READS);

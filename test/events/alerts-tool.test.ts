@@ -1,8 +1,10 @@
 /**
  * Hosts without the Events extension: the `alerts` tool (in the `alerts` toolset, not offered by
  * default) answers "what changed since I last asked" with a cursor kept per user and budget, and
- * sets alert settings; the alerts resource lists what is open now, and a subscriber to it hears
- * notifications/resources/updated when an alert of its budget fires. A real MCP client over the
+ * sets alert settings (what they leave out counted in `hidden`; a cursor of no log of the budget's
+ * starts from the oldest kept); the alerts resource lists the budget's alerts, and a subscriber to
+ * it hears notifications/resources/updated when an alert of its budget fires. Every path reading
+ * every type, none skipped: never-skip.test.ts. A real MCP client over the
  * in-process transport, the sandbox over HTTP; changes through the sandbox's API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +56,12 @@ describe('the alerts tool and resource', () => {
     expect(set.settings).toEqual({ types: ['account.reconcile_due'], digest_day: 7, time_zone: 'Europe/Berlin' });
     const replay = ok(await h.call('alerts', { cursor: first.cursor }));
     expect(replay.alerts.every((a: any) => a.type === 'account.reconcile_due')).toBe(true);
+    // What the settings left out is counted, not passed over in silence (issue 57 item 7).
+    expect(replay.hidden).toMatch(/^[1-9]\d* left out by the alert settings/);
+    // A cursor of no log this budget has (forged, or its log made anew) starts from the oldest kept, and says so.
+    const forged = ok(await h.call('alerts', { cursor: 'abc.3', settings: { types: null } }));
+    expect(forged.truncated).toMatch(/oldest kept/);
+    expect(forged.alerts.map((a: any) => a.event_id).slice(0, first.count)).toEqual(first.alerts.map((a: any) => a.event_id));
     const bad = await h.call('alerts', { settings: { time_zone: 'Mars/Olympus' } });
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(/time_zone/);

@@ -68,6 +68,8 @@ export interface PollAnswer {
   cursor: string;
   truncated: boolean;
   hasMore: boolean;
+  /** How many more match after this page (beyond the SEP's fields). */
+  remaining: number;
   nextPollMs: number;
 }
 

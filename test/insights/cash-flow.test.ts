@@ -2,13 +2,15 @@
  * cash_flow through a real MCP client, on three seeds and two dates (the middle of a month and
  * the first of one: the server and the sandbox run in this process's clock), checked against the
  * API's raw answers with arithmetic written here: complete months by default with the current one
- * apart, each month's income and spending as the month view has them, the savings rate to a
+ * apart, each month's income (the month view's, less its opening balances: ./opening.ts) and
+ * spending as the month view has them, the savings rate to a
  * tenth of a percent, the runway with its basis (cash in open budget accounts that are not
  * credit, over the complete months' average spending rounded to the cent), the net worth change
  * with the opening balances of accounts added in the window apart, and what it covers.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { incomeOf } from './opening.js';
 import { raw, shiftMonth, usd, written, type Raw } from './raw.js';
 
 const CREDIT = new Set(['creditCard', 'lineOfCredit']);
@@ -51,14 +53,15 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const expected = [6, 5, 4, 3, 2, 1].map((i) => shiftMonth(current, -i)).filter((m) => r.months.some((x) => x.month === m));
     expect(res.months).toEqual(expected);
     const raws = expected.map((m) => r.months.find((x) => x.month === m));
-    const income = raws.reduce((s, m) => s + m.income, 0);
+    // Income: the month's, less the opening balances in it (issue 57: they are not income).
+    const income = raws.reduce((s, m) => s + incomeOf(r, m.month), 0);
     const spending = raws.reduce((s, m) => s - m.activity, 0);
     // Compact: the months' figures as columns, each beside the same list in dollars.
-    const incomes = raws.map((m) => m.income);
+    const incomes = raws.map((m) => incomeOf(r, m.month));
     const spent = raws.map((m) => -m.activity);
     expect(res.by_month).toEqual({ income: incomes, income_formatted: incomes.map(usd), spending: spent, spending_formatted: spent.map(usd) });
     const cur = r.months.find((x) => x.month === current);
-    expect(res.current_month).toEqual({ month: current, ...written('compact', { income: cur.income, spending: -cur.activity }) });
+    expect(res.current_month).toEqual({ month: current, ...written('compact', { income: incomeOf(r, current), spending: -cur.activity }) });
     expect(res.totals).toEqual({ income: income, income_formatted: usd(income), spending: spending, spending_formatted: usd(spending) });
     expect(res.health.savings_rate_pct).toBe(tenths(income - spending, income));
 
@@ -105,6 +108,6 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(res.current_month).toBeUndefined();
     expect(res.by_month.partial_month).toBe(current);
     const raws = months.map((m) => r.months.find((x) => x.month === m));
-    expect(res.totals.income).toBe(raws.reduce((s, m) => s + m.income, 0));
+    expect(res.totals.income).toBe(raws.reduce((s, m) => s + incomeOf(r, m.month), 0));
   });
 });

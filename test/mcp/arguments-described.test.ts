@@ -164,6 +164,6 @@ describe('every argument says what to give it', () => {
   it('limit says a page may be cut short by the size cap', () => {
     const limits = all.filter((a) => a.path === 'limit' && a.tool !== 'list_recent_changes' && a.tool !== 'suggest_rules');
     expect(limits.length).toBeGreaterThan(15);
-    for (const a of limits) expect(a.own, a.tool).toMatch(/fewer if over the size cap/);
+    for (const a of limits) expect(a.own, a.tool).toMatch(/fewer past the size cap/);
   });
 });

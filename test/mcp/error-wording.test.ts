@@ -52,11 +52,12 @@ describe('an impossible date', () => {
 
 describe('an amount written as text', () => {
   const checking = () => r.accounts.find((a: any) => a.name === 'Everyday Checking' || a.type === 'checking').id;
+  // A transaction's amount has a sign: the answer gives both signed forms (issue 57, item 5).
   it.each([
-    ['12,50', '12.50'],
-    ['€12.50', '12.50'],
-    ['$12.50', '12.50'],
-    ['1.234,56 EUR', '1234.56'],
+    ['12,50', '-12.50 or 12.50'],
+    ['€12.50', '-12.50 or 12.50'],
+    ['$12.50', '-12.50 or 12.50'],
+    ['1.234,56 EUR', '-1234.56 or 1234.56'],
     ['-12,5', '-12.5'],
   ])('%s says how to write it: give %s as a number, and nothing is written', async (given, figure) => {
     const before = (await h.sb.get(`${r.b}/transactions?since_date=1990-01-01`)).body.data.transactions.length;

@@ -93,7 +93,7 @@ describe('prompts', () => {
     expect(t).toContain('spending_summary (month "current", group_by "category")');
     expect(t).toContain('needs_attention:');
     expect(t).toContain(`get_month with month "${addMonths(month, -1)}"`);
-    for (const topic of ['Ready to Assign', 'overspent', 'previous_net', 'search_transactions', 'move_money', 'change nothing unless I ask'])
+    for (const topic of ['Ready to Assign', 'overspent', 'previous_net', 'month_so_far', 'search_transactions', 'move_money', 'change nothing unless I ask'])
       expect(t).toContain(topic);
     expectCommonRules(t);
     expect(t).not.toMatch(/Not available/);
@@ -106,6 +106,8 @@ describe('prompts', () => {
     expect(t).toContain('get_month (month "2025-05-01")');
     expect(t).toContain('spending_summary (month "2025-05-01", group_by "category")');
     expect(t).toContain('next to April 2025 (previous_net)');
+    // A month gone by is whole: nothing partial to quote.
+    expect(t).not.toContain('month_so_far');
     expect(t).toContain('get_month with month "2025-04-01"');
     for (const topic of ['ready_to_assign', 'below zero', 'goal_under_funded']) expect(t).toContain(topic);
     expect(t).toContain('Pass budget_id "some-budget" to every tool.');

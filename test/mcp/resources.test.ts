@@ -28,6 +28,7 @@ const TEMPLATES: Record<string, string> = {
   rules: 'ynab://budgets/{budget_id}/rules',
   month_transactions: 'ynab://budgets/{budget_id}/months/{month}/transactions',
   alerts: 'ynab://budgets/{budget_id}/alerts',
+  alerts_since: 'ynab://budgets/{budget_id}/alerts{?cursor}',
 };
 
 /** The method's skills, each SKILL.md listed after the budget's resources, in the method's order. */

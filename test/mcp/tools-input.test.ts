@@ -35,7 +35,7 @@ describe('money in', () => {
       [{ ...base, amount: -1.234 }, /has 3 decimal places; at most 2/],
       [{ ...base, amount: 0.1 + 0.2 }, /decimal places/],
       [{ ...base, amount_milliunits: 1.5 }, /amount_milliunits: must be an integer/],
-      [{ ...base, amount: '12' }, /amount: give 12 as a number, not the text "12"/],
+      [{ ...base, amount: '12' }, /amount: give -12 or 12 as a number, not the text "12": a purchase is -12; an income or refund is 12$/],
     ];
     for (const [item, message] of cases) {
       const res = await h.call('create_transactions', { transactions: [item] });

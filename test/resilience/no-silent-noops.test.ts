@@ -10,7 +10,7 @@
  *  - ordinary updates report nothing extra.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);
 let h: McpHarness;
@@ -119,15 +119,15 @@ describe("a split's amount or lines", () => {
     expect(same.transaction.memo).toBe('same amount');
     expect(same.not_applied).toBeUndefined();
     const p = await plain();
-    const res = ok(
-      await h.call('update_transaction', {
-        transaction_id: p,
-        subtransactions: [
-          { amount: -2, category_id: categories[0].id },
-          { amount: -3, category_id: categories[1].id },
-        ],
-      }),
-    );
+    // A first split is previewed first, as split_transaction's (issue 57, item 10).
+    const { result } = await confirmed(h, 'update_transaction', {
+      transaction_id: p,
+      subtransactions: [
+        { amount: -2, category_id: categories[0].id },
+        { amount: -3, category_id: categories[1].id },
+      ],
+    });
+    const res = ok(result);
     expect(res.not_applied).toBeUndefined();
     expect((await fresh(p)).subtransactions).toHaveLength(2);
   });

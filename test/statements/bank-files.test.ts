@@ -9,11 +9,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays } from '../../src/api/dates.js';
 import { type ParsedStatement, StatementError } from '../../src/statements/index.js';
 import { readStatement } from '../../src/writes/statement/statement-rows.js';
+import { afterOutsideChange, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { rawTransactions } from '../writes/statement-helpers.js';
 
-const DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/bank-files');
+/** Beside the clone, as CI places it; BANK_FILES_DIR elsewhere (a worktree that is not beside shared/). */
+const DIR = process.env.BANK_FILES_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/bank-files');
 
 interface Figures {
   count: number;
@@ -123,5 +127,77 @@ if (!existsSync(join(DIR, 'README.md'))) {
       const got = figuresRead(parsed);
       expect({ ...got, pending: want.pending === undefined ? undefined : got.pending }).toEqual({ ...want, pending: want.pending });
     });
+  });
+
+  /**
+   * Each file the README expects read, imported into Demo Household's Everyday Checking with the
+   * clock a few days after its last row (so the demo's own transactions share its days), after one
+   * of its rows was entered by hand under a payee its text does not name, as people type them:
+   * every booked row is matched or created once (the hand entry matched, not doubled), nothing
+   * matched to a transaction of another amount or more than 10 days away, the created rows the
+   * file's dates and amounts, their sum with the matched ones the README's; the same file again
+   * adds nothing.
+   */
+  describe.each(all.filter((e) => e.figures && e.refusal !== 'required'))('importing $file into a demo account', (e) => {
+    let h: McpHarness;
+    let budget: string;
+    let account: string;
+    let parsed: ParsedStatement | undefined;
+    beforeAll(async () => {
+      try {
+        parsed = (await readStatement({ path: join(DIR, e.file) }, true))!.parsed;
+      } catch {
+        parsed = undefined; // refused, as the README allows: the reading test above holds it to that
+      }
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${addDays(e.figures!.last, 3)}T12:00:00Z`) });
+      h = await mcpHarness({ sandbox: { seed: 'bank-files' }, flags: { localFiles: true } });
+      const rec = h.sb.state.budgets.find((b) => b.rec.name === 'Demo Household')!.rec;
+      budget = rec.id;
+      account = [...rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
+    }, 60_000);
+    afterAll(async () => {
+      await h.close();
+      vi.useRealTimers();
+    });
+
+    it('0 doubles, 0 wrong; the second import adds nothing', async () => {
+      if (!parsed) return;
+      const booked = parsed.rows.filter((r) => !r.pending && r.amount !== 0);
+      const typed = booked[0]!;
+      const hand = (
+        await h.sb.call('POST', `/budgets/${budget}/transactions`, {
+          transaction: { account_id: account, date: typed.date, amount: typed.amount, payee_name: 'Typed By Hand Qq', cleared: 'uncleared', approved: true },
+        })
+      ).body.data.transaction;
+      await afterOutsideChange();
+      const before = await rawTransactions(h, budget, account);
+      const args = { account_id: 'Everyday Checking', budget_id: budget, path: join(DIR, e.file) };
+      const preview = ok(await h.call('import_statement', args));
+      expect(preview.totals).toMatchObject({ rows: parsed.rows.length, conflict: 0, skipped: parsed.rows.length - booked.length });
+      const rows = preview.rows as any[];
+      // The hand entry is the row it was typed from (a one-line OFX puts every row on line 1's number).
+      expect(rows.filter((r) => r.line === typed.line && r.date === typed.date && r.amount === typed.amount).map((r) => r.id)).toContain(hand.id);
+      expect(rows.filter((r) => r.id === hand.id)).toHaveLength(1);
+      // 0 wrong: a matched row's transaction has its amount, within 10 days.
+      for (const r of rows.filter((x) => x.status === 'matched')) {
+        const t = before.find((x) => x.id === r.id);
+        expect(t.amount, `line ${r.line}`).toBe(r.amount);
+        expect(Math.abs(Date.parse(t.date) - Date.parse(r.date)), `line ${r.line}`).toBeLessThanOrEqual(10 * 86_400_000);
+      }
+      const done = ok(await h.call('import_statement', { ...args, confirm_token: preview.confirm_token }));
+      const after = await rawTransactions(h, budget, account);
+      const made = after.filter((t) => !before.some((b) => b.id === t.id));
+      expect(made).toHaveLength(preview.totals.new);
+      expect(done.created).toBe(preview.totals.new);
+      // 0 doubles: each new row once, at the file's date and amount; with the matched ones, the README's sum.
+      const fresh = rows.filter((r) => r.status === 'new');
+      expect(made.map((t) => `${t.date} ${t.amount}`).sort()).toEqual(fresh.map((r) => `${r.date} ${r.amount}`).sort());
+      const matchedSum = rows.filter((r) => r.status === 'matched').reduce((n, r) => n + r.amount, 0);
+      expect(matchedSum + made.reduce((n, t) => n + t.amount, 0)).toBe(e.figures!.sum);
+      await afterOutsideChange();
+      const again = ok(await h.call('import_statement', args));
+      expect(again).toMatchObject({ created: 0, totals: { new: 0, conflict: 0, matched: booked.length } });
+      expect(await rawTransactions(h, budget, account)).toHaveLength(after.length);
+    }, 60_000);
   });
 }

@@ -197,6 +197,8 @@ describe('--writes modes', () => {
       'reconcile_account',
       'split_transaction',
       'undo_change',
+      // A first split is held as split_transaction's (issue 57, item 10).
+      'update_transaction',
       'update_transactions',
     ]);
     // Each says so, and how the flow goes; the others do not.

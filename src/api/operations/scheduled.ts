@@ -48,7 +48,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'create', newPayees: true, exactlyOnce: 'identity' },
+    write: { makes: 'create', inflowGuard: true, newPayees: true, exactlyOnce: 'identity' },
     output: { kind: 'scheduled_transaction' },
     toolset: 'scheduled',
     tool: {

@@ -51,7 +51,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'create', duplicateGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
+    write: { makes: 'create', duplicateGuard: true, inflowGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
     output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
@@ -85,7 +85,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'update', batch: true, newPayees: true, exactlyOnce: 'compare' },
+    write: { makes: 'update', batch: true, newPayees: true, firstSplit: true, exactlyOnce: 'compare' },
     output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
@@ -148,13 +148,13 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'update', newPayees: true, exactlyOnce: 'compare' },
+    write: { makes: 'update', newPayees: true, firstSplit: true, exactlyOnce: 'compare' },
     output: { kind: 'transaction' },
     toolset: 'transactions',
     tool: {
       name: 'update_transaction',
       title: 'Update transaction',
-      description: 'Use to fix, approve or recategorize one transaction, or make it a split: changes the fields given.',
+      description: 'Use to fix, approve, recategorize or split one transaction: changes the fields given.',
     },
   },
   {

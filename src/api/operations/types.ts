@@ -153,6 +153,10 @@ export interface WriteFacts {
   duplicateGuard?: true;
   /** Takes payee_name, which makes a payee no payee has: a name close to one is held; allow_new_payee: true makes it (src/writes/pipeline/new-payees.ts). */
   newPayees?: true;
+  /** Makes transactions from a model's amounts: an inflow at a payee only ever paid is held; allow_inflow: true makes it (src/writes/pipeline/inflows.ts). */
+  inflowGuard?: true;
+  /** Takes subtransactions: a first split is held for confirmation as split_transaction's is (kind 'split', src/writes/pipeline/policy.ts). */
+  firstSplit?: true;
   /** A payee_name a house rule renames is sent as the rule's payee, with a notice (src/writes/rules/create-rules.ts). */
   renamesByRules?: true;
   /** What the answer reads back from the budget's copy once the write is merged: the transactions an import made, or the month's new Ready to Assign. */

@@ -20,6 +20,7 @@ import { targetMonth } from '../targets/target-month.js';
 import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
 import { underfundedRows } from '../targets/underfunded.js';
 import type { BudgetView, Line } from '../core/view.js';
+import { lastReconciled, type ReconciledAt } from '../../sync/reconciled.js';
 
 export interface AttentionContext {
   view: BudgetView;
@@ -29,6 +30,8 @@ export interface AttentionContext {
   /** Full detail: ids of categories and accounts too (compact rows name them; tools take names). */
   full: boolean;
   includeOffBudget: boolean;
+  /** When this server reconciled each account (src/sync/reconciled.ts): YNAB's API cannot set last_reconciled_at. */
+  reconciled?: ReconciledAt;
 }
 
 interface Check {
@@ -232,13 +235,16 @@ export const CHECKS = [
     find: (ctx) => {
       const cutoff = addDays(ctx.today, -STALE_DAYS);
       const used = new Set([...ctx.view.replica.transactions.values()].map((t) => t.account_id));
+      // The later of YNAB's date and this server's reconcile: YNAB's app keeps showing its own.
+      const last = (a: E.Account) => lastReconciled(a.last_reconciled_at, ctx.reconciled?.[a.id])?.slice(0, 10);
       return [...ctx.view.replica.accounts.values()]
-        .filter((a) => !a.closed && counted(ctx, a.id) && used.has(a.id) && (!a.last_reconciled_at || a.last_reconciled_at.slice(0, 10) < cutoff))
-        .sort((a, b) => (a.last_reconciled_at ?? '').localeCompare(b.last_reconciled_at ?? ''))
+        .filter((a) => !a.closed && counted(ctx, a.id) && used.has(a.id) && (last(a) ?? '') < cutoff)
+        .sort((a, b) => (last(a) ?? '').localeCompare(last(b) ?? ''))
         .map((a) => ({
           ...idOf(ctx, a.id),
           name: a.name,
-          last_reconciled_on: a.last_reconciled_at?.slice(0, 10) ?? 'never',
+          last_reconciled_on: last(a) ?? 'never',
+          ...(last(a) !== a.last_reconciled_at?.slice(0, 10) ? { ynab_app_shows: a.last_reconciled_at?.slice(0, 10) ?? 'never' } : {}),
           ...(ctx.full ? ctx.money('cleared_balance', a.cleared_balance) : {}),
         }));
     },

@@ -22,7 +22,7 @@ export function needsAttention(ctx: InsightContext, a: InsightArgs<typeof NEEDS_
   const full = a.detail === 'full';
   const examples = a.kind ? EXAMPLES.kind : full ? EXAMPLES.full : EXAMPLES.compact;
   const found = attention(
-    { view: ctx.view, today: ctx.today, money: quotable(ctx.format), full, includeOffBudget: a.include_off_budget === true },
+    { view: ctx.view, today: ctx.today, money: quotable(ctx.format), full, includeOffBudget: a.include_off_budget === true, reconciled: ctx.reconciled },
     examples,
     a.kind,
   );

@@ -1,7 +1,9 @@
 /**
  * cash_flow: income, spending and net worth for each recent month, as YNAB's month figures have
  * them, with their totals, and the budget's health: savings rate, YNAB's age of money, runway and
- * the net worth trend (money-health.ts). Rates and averages count complete months only by
+ * the net worth trend (money-health.ts). Income is YNAB's month income less the opening balances
+ * in it (view.ts, monthIncome: never income), and a notice says how much was set apart and why.
+ * Rates and averages count complete months only by
  * default: the current, partial month is shown apart (`current_month`). Asked for more months
  * than the budget has, it says how many it had. Spending is the budget activity of the view's
  * lines (view.ts), the one definition spending_summary counts with too.
@@ -11,6 +13,7 @@ import { addDays, addMonths, currentMonth } from '../../api/dates.js';
 import { formatMilliunits } from '../../api/money.js';
 import { DETAIL_ARG } from '../core/args.js';
 import { present, rowMoney } from '../core/format.js';
+import { monthSoFar } from '../core/partial-month.js';
 import { moneyHealth, savingsRate, type MonthSeen } from './money-health.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 
@@ -47,6 +50,15 @@ function columns(ctx: InsightContext, seen: readonly MonthSeen[]): Record<string
   };
 }
 
+/** The one line that says how much income leaves out as opening balances, and why (none when nothing was). */
+function setApart(ctx: InsightContext, months: readonly MonthSeen[]): string | undefined {
+  const with_ = months.filter((m) => m.opening !== 0);
+  if (!with_.length) return undefined;
+  const total = with_.reduce((s, m) => s + m.opening, 0);
+  const where = with_.map((m) => m.month.slice(0, 7)).join(', ');
+  return `Income leaves out ${formatMilliunits(total, ctx.format)} of opening balances (${where}): YNAB's month counts an account's starting balance as income, but it is money the account already held, not money earned, so it is not in income or the savings rate.`;
+}
+
 export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_INPUT>): InsightResult {
   const asked = a.months ?? 6;
   const full = a.detail === 'full';
@@ -56,31 +68,35 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
   const fig = rowMoney(ctx.money, full);
   const row = (month: string): MonthSeen & { out: Record<string, unknown> } => {
     const m = ctx.view.replica.months.get(month)!;
+    // Income without the opening balances YNAB's month counts in it (view.ts, monthIncome).
+    const { income, opening } = ctx.view.monthIncome(month);
     const partial = month === current;
     const monthEnd = partial ? ctx.today : addDays(addMonths(month, 1), -1);
     const spending = ctx.view.spendingBetween(month, monthEnd);
     const netWorth = ctx.view.netWorthOn(monthEnd);
     const out = present({
       month,
-      ...fig('income', m.income),
+      ...fig('income', income),
       ...fig('spending', spending),
       // The net is income minus spending: said in full detail, left to the reader in compact.
-      ...(full ? fig('net', m.income - spending) : {}),
+      ...(full ? fig('net', income - spending) : {}),
       // Each month's net worth in full detail (compact: its change, in health; a year of rows stays in 2 KB).
       ...(full ? fig('net_worth', netWorth) : {}),
       // Per month in full detail; compact gives them once, in health.
-      savings_rate_pct: full ? savingsRate(m.income, spending) : null,
+      savings_rate_pct: full ? savingsRate(income, spending) : null,
       age_of_money: full ? (m.age_of_money ?? null) : null,
       // Compact: current_month says it (the rows before it are complete).
       partial: partial && (full || withCurrent) ? true : null,
       through: partial && full ? ctx.today : null,
     });
-    return { month, income: m.income, spending, netWorth, partial, out };
+    return { month, income, opening, spending, netWorth, partial, out };
   };
   const seen = counted.map(row);
   const now = ctx.view.replica.months.has(current) && !withCurrent ? row(current) : null;
   const totals = { income: seen.reduce((s, m) => s + m.income, 0), spending: seen.reduce((s, m) => s + m.spending, 0) };
   const notices: string[] = [];
+  const apart = setApart(ctx, now ? [...seen, now] : seen);
+  if (apart) notices.push(apart);
   if (complete.length < asked) {
     const had = complete.length ? `${complete.length} (${complete[0]!.slice(0, 7)} to ${complete.at(-1)!.slice(0, 7)})` : 'none';
     notices.push(`Asked for ${asked} complete months; the budget has ${had} before this month: all it has are shown.`);
@@ -91,6 +107,8 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
       // (a year of rows, each figure with its text, would not fit 2 KB).
       ...(full ? { months: seen.map((m) => m.out) } : { months: seen.map((m) => m.month), by_month: columns(ctx, seen) }),
       ...(now ? { current_month: now.out } : {}),
+      // The current month, shown or counted, is partial: its days so far beside the same days of the month before.
+      ...(now || counted.includes(current) ? monthSoFar(ctx, current, 'spending', (since, until) => ctx.view.spendingBetween(since, until), full) : {}),
       totals: {
         ...ctx.money('income', totals.income),
         ...ctx.money('spending', totals.spending),

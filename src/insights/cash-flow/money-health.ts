@@ -14,7 +14,10 @@ import { CREDIT_TYPES } from '../core/view.js';
 
 export interface MonthSeen {
   month: string;
+  /** YNAB's month income less its opening balances (view.ts, monthIncome). */
   income: number;
+  /** The opening balances set apart from YNAB's month income. */
+  opening: number;
   spending: number;
   netWorth: number;
   partial: boolean;

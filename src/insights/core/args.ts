@@ -12,4 +12,4 @@ import { PAGING } from '../../shared/arg-schemas.js';
 export const DETAIL_ARG = { detail: z.enum(['compact', 'full']).optional() };
 
 /** Paging with the tool's own page size (the API tools' default of 50 is not theirs). */
-export const pagingArgs = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}); fewer if over the size cap.`) });
+export const pagingArgs = (size: string) => ({ ...PAGING, limit: PAGING.limit.describe(`Page size (default ${size}); fewer past the size cap.`) });

@@ -6,6 +6,7 @@
 import type * as z from 'zod';
 import type { CurrencyFormat } from '../../api/schemas/common.js';
 import type { Rule } from '../../rules/types.js';
+import type { ReconciledAt } from '../../sync/reconciled.js';
 import type { Money } from './format.js';
 import type { BudgetView } from './view.js';
 
@@ -21,6 +22,8 @@ export interface InsightContext {
   queryKey: string;
   /** The budget's house rules, for an insight that reads them (`rules: true`). */
   rules?: readonly Rule[];
+  /** When this server reconciled each account (ISO date-time by account id), for an insight that reads it (`reconciled: true`). */
+  reconciled?: ReconciledAt;
 }
 
 export interface InsightResult {
@@ -44,6 +47,8 @@ export interface InsightSpec<S extends InsightShape = InsightShape> {
   output: Record<string, z.ZodType>;
   /** Reads the budget's house rules (they are loaded into its context). */
   rules?: true;
+  /** Reads when this server reconciled each account (loaded into its context): YNAB's API cannot set last_reconciled_at. */
+  reconciled?: true;
   /**
    * Method syntax on purpose: the table holds rows of different inputs, and a method's parameter
    * is compared both ways, so each row fits `InsightSpec` without a cast. Each compute declares

@@ -1,7 +1,8 @@
 /**
  * A budget seen the way YNAB counts money, built once per replica version from its local copy:
  *  - every transaction as lines (a split's lines, else the transaction itself), each classed as
- *    budget `activity`, `income` (to Ready to Assign), a `transfer`, or a `starting_balance`;
+ *    budget `activity`, `income` (to Ready to Assign), a `transfer`, or a `starting_balance` (an
+ *    opening balance: never income, monthIncome);
  *  - which accounts are on budget and which are credit (cards and lines of credit), and each
  *    credit account's payment category.
  * Transfers between two on-budget accounts are never spending, nor is money to Ready to Assign (an
@@ -41,7 +42,7 @@ export class BudgetView {
   /** The "Inflow: Ready to Assign" category. */
   readonly readyToAssignId: string | null;
   readonly uncategorizedId: string | null;
-  /** The payees of accounts' starting balances (cash_flow sets accounts added apart). */
+  /** The payees of accounts' starting balances (opening balances: never income; cash_flow sets accounts added apart). */
   readonly startingPayees: Set<string>;
   private readonly paymentCategories = new Map<string, string>();
 
@@ -87,10 +88,11 @@ export class BudgetView {
     const onBudget = this.onBudget(t.account_id);
     let kind: LineKind = 'activity';
     if (transfer && !(onBudget && !this.onBudget(transfer))) kind = 'transfer';
+    // An opening balance is money the account already held, never income (issue 57): in Ready to
+    // Assign, where YNAB's month counts it as income, it is apart (monthIncome says how much). One
+    // given straight to a category stays that category's activity, as YNAB's month counts it.
+    else if (this.isOpening(transfer, payee, parent) && (!onBudget || category === this.readyToAssignId)) kind = 'starting_balance';
     else if (category && category === this.readyToAssignId) kind = 'income';
-    // On budget, YNAB's month counts every line not in Ready to Assign as activity, a starting
-    // balance given straight to a category too (isSpending); only a tracking account's is apart.
-    else if (!onBudget && !transfer && payee && this.startingPayees.has(payee) && !parent) kind = 'starting_balance';
     return {
       id,
       parent_id: parent,
@@ -105,6 +107,35 @@ export class BudgetView {
       on_budget: onBudget,
       kind,
     };
+  }
+
+  /** The one rule of what an opening balance is: a line of the "Starting Balance" payee, not a transfer's nor a split's line. */
+  private isOpening(transfer: string | null, payee: string | null, parent: string | null): boolean {
+    return !transfer && !!payee && this.startingPayees.has(payee) && !parent;
+  }
+
+  /**
+   * A month's income as every tool counts it: YNAB's month income less the opening balances in it
+   * (`opening`, set apart: a budget account's starting balance in Ready to Assign, which YNAB's
+   * month counts as income, is money the account held, not money earned). A card's opening debt
+   * is no income in YNAB's month (only a positive card balance is), so only a positive one is apart.
+   */
+  monthIncome(month: string): { income: number; opening: number } {
+    const opening = (this.openingByMonth ??= this.openingMonths()).get(month.slice(0, 7)) ?? 0;
+    return { income: (this.replica.months.get(month)?.income ?? 0) - opening, opening };
+  }
+
+  private openingByMonth: Map<string, number> | undefined;
+
+  /** The opening balances YNAB's months count as income, by `YYYY-MM`. */
+  private openingMonths(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const l of this.lines) {
+      if (l.kind !== 'starting_balance' || !l.on_budget) continue;
+      const amount = this.isCredit(l.account_id) ? Math.max(0, l.amount) : l.amount;
+      out.set(l.date.slice(0, 7), (out.get(l.date.slice(0, 7)) ?? 0) + amount);
+    }
+    return out;
   }
 
   onBudget(accountId: string): boolean {

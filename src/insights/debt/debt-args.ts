@@ -41,11 +41,12 @@ export function extraOf(ctx: InsightContext, args: { extra_per_month?: number; e
 /** Average income of the last three complete months of the budget (null without any). */
 function monthlyIncome(ctx: InsightContext): { average: number; months: number } | null {
   const now = currentMonth(new Date(`${ctx.today}T00:00:00Z`));
-  const seen = [1, 2, 3].map((k) => ctx.view.replica.months.get(addMonths(now, -k))).filter((m) => m !== undefined);
+  const seen = [1, 2, 3].map((k) => addMonths(now, -k)).filter((m) => ctx.view.replica.months.has(m));
   if (!seen.length) return null;
   return {
+    // Opening balances are not income (view.ts, monthIncome).
     average: roundToMinor(
-      seen.reduce((s, m) => s + m.income, 0),
+      seen.reduce((s, m) => s + ctx.view.monthIncome(m).income, 0),
       seen.length,
       ctx.format,
     ),

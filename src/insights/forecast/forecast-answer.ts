@@ -1,6 +1,6 @@
 /**
  * forecast's answer: the headline figures (today, the end, the lowest point, the first date below
- * zero, the next income and the cash until then), the balance at each month's end (and its lowest),
+ * zero, the next income, why it is payday, and the cash until then), the balance at each month's end (and its lowest),
  * each day of the first 60 whose balance changes, and the assumptions as a list: how the balances
  * start, which recurring items at which amounts and dates, what schedules and assigned money count,
  * and what is left out. Compact by default (milliunits in rows, the recurring items as one line
@@ -9,7 +9,7 @@
 import { addDays, type IsoDate } from '../../api/dates.js';
 import { formatMilliunits } from '../../api/money.js';
 import type { Detected } from '../recurring/recurring-detect.js';
-import type { FlowEvent, Source } from './forecast-events.js';
+import { isIrregularIncome, type FlowEvent, type Included } from './forecast-events.js';
 import { DAILY_DAYS, type Simulation } from './forecast-sim.js';
 import { keyedMoney, present, rowMoney, textByKey } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
@@ -17,7 +17,7 @@ import type { InsightContext, InsightResult } from '../core/types.js';
 export interface Forecasted {
   accounts: string[];
   until: IsoDate;
-  include: ReadonlySet<Source>;
+  include: ReadonlySet<Included>;
   main: string;
   sim: Simulation;
   events: FlowEvent[];
@@ -78,7 +78,31 @@ function assumptions(ctx: InsightContext, f: Forecasted): unknown[] {
       `Assigned money as spending (${fmt(total)}): this month's unspent today, later months' on the 1st, less their scheduled and recurring; from ${view.accountName(f.main)}; no card payments.`,
     );
   } else list.push('Not counted: other spending (include "assigned").');
+  const varying = f.used.filter(isIrregularIncome);
+  if (varying.length) {
+    // Compact names them; full adds the usual amount and cadence (a 24-month compact answer keeps to 2 KB).
+    const named = varying.map((r) => (f.full ? `${payee(r.payee_id)} (about ${fmt(r.typical)} ${r.cadence})` : payee(r.payee_id))).join(', ');
+    list.push(
+      f.include.has('irregular_income')
+        ? `Income that varies, counted at its usual amount (today when due), never as payday: ${named}.`
+        : `${f.full ? 'Not counted before it arrives, income' : 'Income'} that varies: ${named} (include "irregular_income").`,
+    );
+  }
   return list;
+}
+
+/** Why the next income is payday: its schedule, or the steady cadence and amount of its history. */
+function paydayWhy(ctx: InsightContext, f: Forecasted, e: FlowEvent): string {
+  const fmt = (m: number) => formatMilliunits(m, ctx.format);
+  if (e.source === 'scheduled') {
+    const s = e.scheduled_id ? ctx.view.replica.scheduled.get(e.scheduled_id) : undefined;
+    return `scheduled${s ? ` ${s.frequency}` : ''}${f.full ? `, ${fmt(e.amount)}` : ''}`;
+  }
+  const item = f.used.find((r) => r.payee_id === e.payee_id && r.account_id === e.account_id);
+  if (!item) return 'a regular income';
+  // Compact: the amount is beside it (a 24-month compact answer keeps to 2 KB).
+  if (!f.full) return `${item.cadence}, steady (within 2%)`;
+  return `${item.cadence} at a steady ${fmt(item.typical)} (within 2%) in the history: the last ${item.count} about ${item.interval_days} days apart`;
 }
 
 export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResult {
@@ -108,6 +132,7 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
           date: income.date,
           payee_name: view.payeeName(income.payee_id),
           ...ctx.money('amount', income.amount),
+          why: paydayWhy(ctx, f, income),
           // The least the chosen accounts hold together from today until it arrives.
           ...ctx.money('available_until_then', income.lowest.balance),
         }
@@ -188,8 +213,8 @@ function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][
 
 /**
  * Compact past its share (a long horizon's months take room): the daily points leave from the
- * last, then the largest moves from the smallest (one stays), then the recurring items named (one
- * stays; all are counted), then the largest moves and the lowest point at a day's end.
+ * last, then the largest moves from the smallest (one stays), then the recurring items named (all
+ * are counted, and `more` says how many are not named) and the rule they follow, then the largest moves and the lowest point at a day's end.
  */
 function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
   // Each day's balance as text: written again after each cut.
@@ -205,11 +230,12 @@ function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days:
   }
   if (!Object.keys(days).length) delete structured.day_balances_formatted;
   while (moves.length > 1 && over()) moves.pop();
-  const recurring = said.find((a): a is { recurring: unknown[]; more?: number } => typeof a === 'object' && !!a && 'recurring' in a);
-  while (recurring && recurring.recurring.length > 1 && over()) {
+  const recurring = said.find((a): a is { recurring: unknown[]; more?: number; rule?: string } => typeof a === 'object' && !!a && 'recurring' in a);
+  while (recurring && recurring.recurring.length > 0 && over()) {
     recurring.recurring.pop();
     recurring.more = (recurring.more ?? 0) + 1;
   }
+  if (recurring && over()) delete recurring.rule;
   if (over()) delete structured.largest_moves;
   // A long horizon's month ends, each with its text, leave no room for the second lowest point (full has it).
   if (over()) delete structured.lowest_at_day_end;

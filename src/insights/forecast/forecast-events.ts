@@ -11,7 +11,9 @@
  *    spent on the month's first day (today for this month) from the main account. Card payments
  *    are then left out of the recurring items: the assigned money stands for the card's spending.
  *    Money assigned to savings targets (TB, TBD, and NEED with a date ahead) stays in the bank.
- * Overdue scheduled occurrences (past their date, not entered) are counted today, marked so.
+ * Overdue scheduled occurrences (past their date, not entered) are counted today, marked so. A
+ * recurring income whose amounts vary is left out unless `include` names "irregular_income"
+ * (isIrregularIncome): it is not counted before it arrives.
  */
 import { addMonths, monthOf } from '../../api/dates.js';
 import type * as E from '../../api/schemas/entities.js';
@@ -21,6 +23,8 @@ import { datesOf, overdue } from '../core/schedule.js';
 import type { BudgetView } from '../core/view.js';
 
 export type Source = 'scheduled' | 'recurring' | 'assigned';
+/** What `include` may name: the sources, and income that varies (not counted before it arrives unless named). */
+export type Included = Source | 'irregular_income';
 
 export interface FlowEvent {
   date: string;
@@ -31,6 +35,8 @@ export interface FlowEvent {
   category_id: string | null;
   /** Money coming in from outside the chosen accounts (pay, not a transfer). */
   income: boolean;
+  /** A recurring income whose amounts vary (item 9 of issue 57): never payday. */
+  irregular?: true;
   /** A scheduled occurrence past its date and not entered: its due date (it is counted today). */
   overdue?: string;
   /** The schedule, for a scheduled occurrence. */
@@ -42,7 +48,7 @@ export interface EventInput {
   today: string;
   until: string;
   accounts: ReadonlySet<string>;
-  include: ReadonlySet<Source>;
+  include: ReadonlySet<Included>;
   /** The account the assigned spending comes from. */
   main: string;
 }
@@ -91,10 +97,20 @@ export function recurringUsed(input: EventInput): { used: Detected[]; covered: D
   return { used, covered };
 }
 
+/**
+ * A recurring income whose amounts vary (a freelance client's payments): no one can say when or
+ * how much, so it is never payday, and it is counted only when `include` names "irregular_income".
+ */
+export function isIrregularIncome(item: Detected): boolean {
+  return item.typical > 0 && !item.transfer_account_id && !item.steady;
+}
+
 function recurringEvents(input: EventInput, items: readonly Detected[]): FlowEvent[] {
   const out: FlowEvent[] = [];
   for (const item of items) {
     const income = item.typical > 0 && !item.transfer_account_id;
+    const irregular = isIrregularIncome(item);
+    if (irregular && !input.include.has('irregular_income')) continue;
     // Due and not seen yet: counted today.
     for (let d = item.next_date, n = 0; d <= input.until && n < 2000; d = after(item, d), n++)
       out.push({
@@ -105,6 +121,7 @@ function recurringEvents(input: EventInput, items: readonly Detected[]): FlowEve
         payee_id: item.payee_id,
         category_id: item.category_id,
         income,
+        ...(irregular ? { irregular: true as const } : {}),
       });
   }
   return out;

@@ -7,8 +7,8 @@
 import { addMonths, daysBetween, isIsoDate } from '../../api/dates.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { forecastAnswer } from './forecast-answer.js';
-import { forecastEvents, type EventInput, type Source } from './forecast-events.js';
-import { MAX_MONTHS, paydayFloor, simulate } from './forecast-sim.js';
+import { forecastEvents, type EventInput, type Included } from './forecast-events.js';
+import { isPayday, MAX_MONTHS, paydayFloor, simulate } from './forecast-sim.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import type { BudgetView } from '../core/view.js';
 
@@ -17,7 +17,7 @@ export interface ForecastArgs {
   months?: number | undefined;
   account_id?: string | undefined;
   until_date?: string | undefined;
-  include?: Source[] | undefined;
+  include?: Included[] | undefined;
   detail?: 'compact' | 'full' | undefined;
 }
 
@@ -58,8 +58,9 @@ function horizon(a: ForecastArgs, today: string): { until: string; payday: boole
 export function forecastRun(ctx: InsightContext, a: ForecastArgs): InsightResult {
   const { view, today } = ctx;
   const accounts = chosenAccounts(view, a.account_id);
-  if (a.include?.length === 0) throw new ArgumentError('include: name at least one of "scheduled", "recurring", "assigned" (default the first two)');
-  const include = new Set<Source>(a.include ?? ['scheduled', 'recurring']);
+  if (a.include?.length === 0)
+    throw new ArgumentError('include: name at least one of "scheduled", "recurring", "assigned", "irregular_income" (default the first two)');
+  const include = new Set<Included>(a.include ?? ['scheduled', 'recurring']);
   let { until, payday } = horizon(a, today);
   const input: EventInput = { view, today, until, accounts: new Set(accounts), include, main: mainAccount(view, accounts, today) };
   // What counts as pay is decided over the longest horizon, so it is the same whatever the months.
@@ -67,8 +68,10 @@ export function forecastRun(ctx: InsightContext, a: ForecastArgs): InsightResult
   const floor = paydayFloor(longest.events);
   let found = payday ? longest : forecastEvents(input);
   if (payday) {
-    const income = found.events.find((e) => e.income && e.amount >= floor);
-    if (!income) throw new ArgumentError('no income is scheduled or recurring in the chosen accounts within 24 months; give a date or months');
+    // Payday is a regular income (forecast-sim.ts isPayday): one that varies never is.
+    const income = found.events.find((e) => isPayday(e, floor));
+    if (!income)
+      throw new ArgumentError('no regular income (scheduled, or recurring at a steady amount) in the chosen accounts within 24 months; give a date or months');
     until = income.date;
     found = forecastEvents({ ...input, until });
   }

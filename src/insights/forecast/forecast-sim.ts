@@ -30,9 +30,12 @@ export interface Simulation {
   nextIncome: (FlowEvent & { lowest: Point }) | null;
 }
 
-/** Pay, not a refund or interest: income of at least a quarter of the largest income coming. */
+/** Payday: a regular income (scheduled, or recurring at a steady amount), not a refund or interest: at least `floor`. */
+export const isPayday = (e: FlowEvent, floor: number): boolean => e.income && !e.irregular && e.amount >= floor;
+
+/** Pay, not a refund or interest: regular income of at least a quarter of the largest regular income coming. */
 export function paydayFloor(events: readonly FlowEvent[]): number {
-  return Math.ceil(Math.max(0, ...events.filter((e) => e.income).map((e) => e.amount)) / 4);
+  return Math.ceil(Math.max(0, ...events.filter((e) => e.income && !e.irregular).map((e) => e.amount)) / 4);
 }
 
 export function simulate(view: BudgetView, accounts: string[], today: string, until: string, events: FlowEvent[], payday: number): Simulation {
@@ -55,7 +58,7 @@ export function simulate(view: BudgetView, accounts: string[], today: string, un
   for (const e of events) {
     if (e.date > until) break;
     closeMonth(e.date);
-    if (e.income && e.amount >= payday && !nextIncome) nextIncome = { ...e, lowest };
+    if (isPayday(e, payday) && !nextIncome) nextIncome = { ...e, lowest };
     const b = bal.get(e.account_id)! + e.amount;
     bal.set(e.account_id, b);
     total += e.amount;

@@ -16,9 +16,9 @@ export const FORECAST_INPUT = {
   account_id: NameOrId.optional(),
   until_date: guardedString(20).optional().describe('YYYY-MM-DD or "next payday".'),
   include: z
-    .array(z.enum(['scheduled', 'recurring', 'assigned']))
+    .array(z.enum(['scheduled', 'recurring', 'assigned', 'irregular_income']))
     .optional()
-    .describe('scheduled, recurring (from history): the default; assigned: money assigned, still to spend.'),
+    .describe('Default scheduled, recurring (from history); assigned: assigned, still to spend; irregular_income: varying pay.'),
   detail: DETAIL_ARG.detail.unwrap().optional(),
 };
 

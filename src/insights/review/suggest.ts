@@ -4,7 +4,8 @@
  * (approved lines only, so that YNAB's own automatic guesses never vote for themselves; a split
  * counts once per line, under the line's payee), recent lines weighing more and, where the payee
  * has several categories, lines of a similar amount weighing more. A payee without history borrows
- * the history of the payee whose name shares the most telling words with the bank's name for it.
+ * the history of the payee whose name shares the most telling words with the bank's name for it,
+ * and only where the two names start alike; otherwise there is no suggestion (weak evidence abstains).
  * Never suggested: a hidden or deleted category, Uncategorized, or a credit card payment category
  * for a purchase.
  */
@@ -167,7 +168,10 @@ export function categorySuggester(view: BudgetView, opts: SuggesterOptions = {})
     const best = [...scores.entries()].sort((a, b) => b[1].s - a[1].s || (a[0] < b[0] ? -1 : 1))[0];
     if (!best) return undefined;
     // The names start alike ("Costco Whse #12" and "Costco"): a stronger likeness than a shared word further in.
-    const first = firsts.has(nameWords(r.payees.get(best[0])?.name)[0] ?? '');
+    // A first word several payees share ("Portland" of "Portland General Electric" and "Portland
+    // Water Bureau", a city) names none of them.
+    const lead = nameWords(r.payees.get(best[0])?.name)[0] ?? '';
+    const first = firsts.has(lead) && byWord.get(lead)?.length === 1;
     return { id: best[0], words: best[1].words, first };
   };
 
@@ -179,6 +183,9 @@ export function categorySuggester(view: BudgetView, opts: SuggesterOptions = {})
     // direction, or only of categories no longer usable, has no suggestion rather than a guess).
     if (!history.length && !(t.payee_id && byPayee.get(t.payee_id)?.some((p) => p.transaction_id !== t.exclude_transaction_id))) {
       borrowed = lookalike(t);
+      // Only a payee whose name starts as this one's lends its history: a word further in (a
+      // city, "Portland" of "Portland General Electric") says nothing of what was bought.
+      if (borrowed && !borrowed.first) return undefined;
       if (borrowed) history = historyOf(borrowed.id, t);
     }
     if (!history.length) return undefined;
@@ -190,7 +197,7 @@ export function categorySuggester(view: BudgetView, opts: SuggesterOptions = {})
     const onlyOther = history.every((p) => Math.sign(p.amount) !== Math.sign(t.amount)) && t.amount !== 0;
     let confidence: Suggestion['confidence'] = share >= MEDIUM_SHARE || (history.length < HIGH.lines && ranked.length === 1) ? 'medium' : 'low';
     if (!borrowed && !onlyOther && history.length >= HIGH.lines && share >= HIGH.share) confidence = 'high';
-    if (borrowed && confidence === 'medium' && (share < 1 || !borrowed.first)) confidence = 'low';
+    if (borrowed && confidence === 'medium' && share < 1) confidence = 'low';
     // The basis names the figures, not the category again (the suggestion names it beside).
     const ofTimes = `${top.lines} of ${history.length}`;
     const amountWise = plain[0]!.category_id !== top.category_id ? ', by amount' : '';

@@ -13,6 +13,7 @@ import { DETAIL_ARG } from '../core/args.js';
 import { lineFilter, OFF_BUDGET_ARG, SCOPE_ARGS, WINDOW_ARGS } from '../core/filter.js';
 import { flows, present, rowMoney } from '../core/format.js';
 import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type GroupBy } from '../core/group.js';
+import { monthSoFar } from '../core/partial-month.js';
 import { monthsBefore, monthsOf, resolvePeriod, within, type Period } from '../core/period.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 import type { BudgetView } from '../core/view.js';
@@ -123,6 +124,10 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
       ...(baseline.months
         ? { compared_with: { since: previous.since, until: previous.until, months: baseline.months, as: 'the average month' } }
         : { previous_period: { since: previous.since, until: previous.until } }),
+      // The current month is partial: its days so far beside the same days of the month before.
+      ...(current.month && a.since_date === undefined
+        ? monthSoFar(ctx, current.month, 'net', (since, until) => sums(lines.filter((l) => within(l.date, { since, until }))).net, full)
+        : {}),
       group_by: by,
       rows: out,
       totals: {

@@ -12,7 +12,7 @@ import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
 import { namedKindOf } from '../names.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
-import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING } from '../../shared/arg-schemas.js';
+import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING, signedAmount } from '../../shared/arg-schemas.js';
 import { moneyArg } from '../../shared/money-args.js';
 import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS, UPDATE_DOCS } from '../../shared/field-docs.js';
 
@@ -45,7 +45,9 @@ const MONEY = new Set(Object.keys(MONEY_DOCS));
 
 /** `nested`: inside split lines, where the parent's fields already said what each one means. */
 function describeMoney(key: string, nullable: boolean, nested: boolean): Record<string, z.ZodType> {
-  const decimal = nested ? z.number() : z.number().describe(MONEY_DOCS[key]!);
+  // A transaction's amount has a sign: text given for it is answered with the signed forms.
+  const number = key === 'amount' ? signedAmount() : z.number();
+  const decimal = nested ? number : number.describe(MONEY_DOCS[key]!);
   const milli = nested ? z.int() : z.int().describe(MILLIUNITS_DOC);
   return {
     [key]: (nullable ? decimal.nullable() : decimal).optional(),
@@ -142,7 +144,7 @@ const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { messag
 
 /**
  * The arguments an API tool may take besides its operation's own: how the answer is shown (detail,
- * fields, include_all, limit, cursor), allow_duplicate and allow_new_payee. Which of them a tool takes follows from
+ * fields, include_all, limit, cursor), allow_duplicate, allow_new_payee and allow_inflow. Which of them a tool takes follows from
  * its row's facts (definitions.ts).
  */
 export const CONTROLS = {
@@ -152,6 +154,7 @@ export const CONTROLS = {
   ...PAGING,
   allow_duplicate: z.boolean().optional(),
   allow_new_payee: z.boolean().optional(),
+  allow_inflow: z.boolean().optional(),
 };
 
 /**

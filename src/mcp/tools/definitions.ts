@@ -71,6 +71,8 @@ export interface InsightTool extends ToolBase {
   compute: InsightSpec['compute'];
   /** Reads the house rules (its context holds them). */
   rules?: true;
+  /** Reads when this server reconciled each account (its context holds them). */
+  reconciled?: true;
 }
 
 /** A task-shaped write (or the undo journal's list) of tasks.ts: its handler is in src/writes/. */
@@ -128,6 +130,8 @@ function define(op: Operation): ApiTool {
   if (op.write?.duplicateGuard) controls.allow_duplicate = CONTROLS.allow_duplicate;
   // A payee_name close to an existing payee is held (src/writes/pipeline/new-payees.ts).
   if (op.write?.newPayees) controls.allow_new_payee = CONTROLS.allow_new_payee;
+  // An inflow at a payee only ever paid is held (src/writes/pipeline/inflows.ts).
+  if (op.write?.inflowGuard) controls.allow_inflow = CONTROLS.allow_inflow;
   const tool: Omit<ApiTool, 'args' | 'input'> = {
     kind: 'api',
     op,
@@ -171,7 +175,8 @@ const WRITE_KIND: Record<WriteFacts['makes'], WriteKind> = { create: 'create', i
 /** The kinds of write an operation can make, for the policy (a batch is also bulk past 5 transactions). */
 function writeKinds(op: Operation): WriteKind[] {
   if (!op.write) return [];
-  return op.write.batch ? [WRITE_KIND[op.write.makes], 'bulk'] : [WRITE_KIND[op.write.makes]];
+  // A first split is held as split_transaction's is, so the tool takes confirm_token in every mode.
+  return [WRITE_KIND[op.write.makes], ...(op.write.batch ? ['bulk' as const] : []), ...(op.write.firstSplit ? ['split' as const] : [])];
 }
 
 /** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */
@@ -191,6 +196,7 @@ function defineInsight(spec: InsightRow): InsightTool {
     claims: spec.claims ?? [],
     compute: spec.compute,
     ...(spec.rules ? { rules: true as const } : {}),
+    ...(spec.reconciled ? { reconciled: true as const } : {}),
   };
 }
 

@@ -53,9 +53,10 @@ export const INSIGHTS: readonly InsightRow[] = [
     name: 'needs_attention',
     claims: INSIGHT_CLAIMS.needs_attention,
     title: 'What needs attention',
-    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled (stale), price_increase, ready_to_assign. ${MONEY}`,
+    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled, price_increase, ready_to_assign. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
+    reconciled: true,
     compute: needsAttention,
   },
   {

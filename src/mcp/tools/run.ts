@@ -38,7 +38,7 @@ export async function runTool(
   let scrub = (text: string) => scrubText(text);
   try {
     if (write && state.readOnly) {
-      return errorResult(`${def.name} changes the budget, and this server is read-only (${state.readOnlyReason()}). Nothing was changed.`);
+      return errorResult(state.readOnlyRefusal(def.name));
     }
     const service = await state.service();
     scrub = (text) => service.client.scrub(text);

@@ -1,7 +1,7 @@
 /**
  * An API write tool's request as one more kind of plan of the write pipeline (pipeline.ts): the
  * entities it touches (its row of api-writes.ts), the kinds of write it makes (from the
- * operation's facts, for the policy), the duplicate and new-payee guards where the operation has them, and an
+ * operation's facts, for the policy), the duplicate, new-payee and inflow guards where the operation has them, and an
  * `apply` that makes the one request through the service, journaled as the answer shows it. Its
  * answer: the API's, with what is read back after it (follow-ups.ts) and the change_id, for the
  * output builder (src/mcp/output) to shape.
@@ -10,10 +10,12 @@ import { checkCallArguments } from '../../api/argument-check.js';
 import type { CallArgs } from '../../api/client/client.js';
 import type { Operation, WriteFacts, WriteOperationId } from '../../api/operations/index.js';
 import type { ServiceResult } from '../../sync/service.js';
-import { API_WRITES, type ApiWrite, type Item } from './api-writes.js';
+import { API_WRITES, firstSplits, type ApiWrite, type Item } from './api-writes.js';
+import type { BudgetReplica } from '../../sync/replica.js';
 import type { DuplicateGuard } from '../pipeline/duplicates.js';
 import type { Renamed } from '../rules/create-rules.js';
 import { payeeNamesIn } from '../pipeline/new-payees.js';
+import { inflowsIn } from '../pipeline/inflows.js';
 import { accountBalances, missesTransferSides } from '../pipeline/after-state.js';
 import { describeEntity, shownBy, type EntityChange, type Shown } from '../pipeline/entities.js';
 import { readFor } from '../pipeline/reads.js';
@@ -30,12 +32,16 @@ export function isWriteOperation(op: Operation): op is WriteOperation {
   return op.write !== undefined && Object.hasOwn(API_WRITES, op.id);
 }
 
-/** The kinds of write a request makes (policy.ts): a batch of more than 5 is a bulk update. */
-export function writeKindsOf(facts: WriteFacts, call: CallArgs): WriteKind[] {
+/**
+ * The kinds of write a request makes (policy.ts): a batch of more than 5 is a bulk update; a first
+ * split is a split, as split_transaction's (by the budget's copy where it is given: firstSplits).
+ */
+export function writeKindsOf(facts: WriteFacts, call: CallArgs, r?: BudgetReplica): WriteKind[] {
   if (facts.makes === 'delete') return ['delete'];
   if (facts.makes !== 'update') return ['create'];
   const count: number = (call.body as Item | undefined)?.transactions?.length ?? 0;
-  return [facts.batch && count > BULK_LIMIT ? 'bulk' : 'update'];
+  const split = facts.firstSplit && firstSplits(call, r).length ? (['split'] as const) : [];
+  return [facts.batch && count > BULK_LIMIT ? 'bulk' : 'update', ...split];
 }
 
 /** One sentence for a write: the entity as it is before it (a plan) or as the write left it (what was done). */
@@ -45,6 +51,14 @@ function summaryOf(verb: string, entities: EntityChange[], s: Shown, done = fals
   if (main.length === 1 && e) return `${verb} ${describeEntity(e.kind, e.id, done ? (e.after ?? e.before) : (e.before ?? e.after), s)}`;
   const kind = main[0]?.kind.replace('_', ' ') ?? 'entity';
   return `${verb} ${main.length} ${kind}${main.length === 1 ? '' : 's'}`;
+}
+
+/** A first split of one transaction, said as split_transaction says it; undefined for several. */
+function splitSummary(entities: EntityChange[], s: Shown): string | undefined {
+  const main = entities.filter((e) => !e.linked);
+  const lines = (main[0]?.after?.subtransactions as unknown[] | undefined)?.length;
+  if (main.length !== 1 || !lines) return undefined;
+  return `Split ${describeEntity('transaction', main[0]!.id, main[0]!.before, s)} into ${lines} lines`;
 }
 
 /** What an applied API write is journaled as: the entities as its answer shows them. */
@@ -81,6 +95,8 @@ export interface ApiWriteCall {
   allowDuplicate: boolean;
   /** allow_new_payee: true (where the operation takes payee names, new-payees.ts). */
   allowNewPayee?: boolean;
+  /** allow_inflow: true (where the operation makes transactions from a model's amounts, inflows.ts). */
+  allowInflow?: boolean;
   confirm: ConfirmInput;
 }
 
@@ -89,6 +105,7 @@ function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan
   // What the budget cannot take as it stands is refused before anything is sent.
   row.check?.(w.call, ctx.replica);
   const entities = row.entities(w.call, ctx.replica);
+  const kinds = writeKindsOf(w.op.write, w.call, ctx.replica);
   // The request as arguments (ids, milliunits), one level flat, so that a refusal can name what differs.
   const { budget_id: _b, ...params } = w.call.params ?? {};
   const body = (w.call.body ?? {}) as Item;
@@ -98,11 +115,12 @@ function planOf(w: ApiWriteCall, ctx: PlanContext, renamed?: Renamed): WritePlan
     tool: w.tool,
     budgetId: w.budgetId,
     args: { ...params, ...(w.call.query ?? {}), ...fields },
-    summary: row.says?.plan ?? summaryOf(row.verb, entities, ctx.shown),
-    kinds: writeKindsOf(w.op.write, w.call),
+    summary: row.says?.plan ?? (kinds.includes('split') ? splitSummary(entities, ctx.shown) : undefined) ?? summaryOf(row.verb, entities, ctx.shown),
+    kinds,
     entities,
     ...(w.op.write.duplicateGuard && !w.allowDuplicate ? { guard: duplicateGuard(w.call) } : {}),
     ...(w.op.write.newPayees && !w.allowNewPayee ? { payeeNames: payeeNamesIn(body) } : {}),
+    ...(w.op.write.inflowGuard && !w.allowInflow ? { inflows: inflowsIn(body) } : {}),
     ...(renamed?.notices.length ? { notices: renamed.notices } : {}),
     apply: async (writer) => {
       const res = await writer.send(w.op.id, w.call);

@@ -94,6 +94,21 @@ function targetOf(item: Item, r: BudgetReplica): string | undefined {
   return found.length === 1 ? found[0]!.id : undefined;
 }
 
+/**
+ * The transactions an update makes a split of for the first time: an item with lines whose
+ * transaction is not a split yet (by the budget's copy; without one, every item with lines). Held
+ * for confirmation as split_transaction holds a first split (policy.ts, kind 'split'); an existing
+ * split's lines YNAB cannot update at all (src/sync/transaction-updates.ts refuses that).
+ */
+export function firstSplits(call: CallArgs, r?: BudgetReplica): string[] {
+  const b = (call.body ?? {}) as Item;
+  const items: Item[] = b.transaction ? [{ ...b.transaction, id: param(call, 'transaction_id') }] : Array.isArray(b.transactions) ? b.transactions : [];
+  return items
+    .filter((item) => Array.isArray(item.subtransactions) && item.subtransactions.length > 0)
+    .map((item) => (r ? targetOf(item, r) : (item.id ?? item.import_id)) as string | undefined)
+    .filter((id): id is string => id !== undefined && (!r || !r.linesOf(id).some((l) => !l.deleted)));
+}
+
 /** A transfer's other side, when it is a transaction of its own (not a split line's). */
 function pairOf(r: BudgetReplica, id: string): EntityChange | undefined {
   const t = r.transactions.get(id);

@@ -9,7 +9,8 @@
  *              transfer.ts, move-money.ts, bulk.ts, split.ts, undo-task.ts (task.ts types them
  *              from their schemas). Closed accounts it puts money in are noted (checks.ts).
  *   2. guard   A payee_name that is a near miss of a payee the budget has is held (new-payees.ts);
- *              a create that looks like a transaction already there is held (duplicates.ts).
+ *              an inflow at a payee only ever paid is held (inflows.ts); a create that looks
+ *              like a transaction already there is held (duplicates.ts).
  *   3. gate    Confirmation (gate.ts): a preview and a confirm_token (plan.ts, confirm-tokens.ts),
  *              the client's dialog (asked by src/mcp/dialog.ts), or go, as the mode says (policy.ts).
  *   4. apply   The plan's requests through the service, each exactly once (steps.ts, then
@@ -30,6 +31,7 @@ import { closedAccountNotices } from './checks.js';
 import type { ConfirmTokens } from './confirm-tokens.js';
 import { holdDuplicates, type DuplicateGuard } from './duplicates.js';
 import { holdNewPayees, type PayeeName } from './new-payees.js';
+import { holdInflows, type NewInflow } from './inflows.js';
 import { shownBy, type Shown } from './entities.js';
 import { confirming, gate, type Ask, type ConfirmInput } from './gate.js';
 import type { Draft, Plan } from './plan.js';
@@ -38,6 +40,7 @@ import { planPurpose, readFor } from './reads.js';
 import { StepError, Writer } from './steps.js';
 import type { UndoJournal } from './undo-journal.js';
 import type { RuleStore } from '../../rules/store.js';
+import type { ReconciledDates } from '../../sync/reconciled.js';
 
 /** What writes run on: the service, the confirm tokens and the undo journal (src/stack/stack.ts makes them), and the --writes mode. */
 export interface WriteSetting {
@@ -46,6 +49,8 @@ export interface WriteSetting {
   changes: UndoJournal;
   /** The budgets' house rules (src/rules/store.ts). */
   rules: RuleStore;
+  /** When this server reconciled each account (src/sync/reconciled.ts): reconcile_account records it. */
+  reconciled?: ReconciledDates;
   mode: WriteMode;
   /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/config.ts). */
   localFiles?: boolean;
@@ -76,18 +81,21 @@ export interface PlanContext {
   /** A file may be read by path (the server runs for one local user). */
   localFiles: boolean;
   alerts?: AlertsPort;
+  /** When this server reconciled each account (src/sync/reconciled.ts). */
+  reconciled?: ReconciledDates;
 }
 
 export function planContext(
   tool: string,
   replica: BudgetReplica,
-  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts'>,
+  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts' | 'reconciled'>,
 ): PlanContext {
   return {
     localFiles: s.localFiles === true,
     alerts: s.alerts,
     changes: s.changes,
     rules: s.rules,
+    reconciled: s.reconciled,
     service: s.service,
     budgetId: replica.summary.id,
     replica,
@@ -116,6 +124,8 @@ export interface WritePlan<R> extends Plan {
   guard?: DuplicateGuard;
   /** The payee names it sends, which make payees: held when one is a near miss of a payee there (new-payees.ts). */
   payeeNames?: PayeeName[];
+  /** The inflows it makes from a model's amounts: held when one is at a payee only ever paid (inflows.ts). */
+  inflows?: NewInflow[];
   /** Makes the change through the service, each request exactly once (steps.ts). */
   apply(w: Writer): Promise<Applied<R>>;
 }
@@ -160,6 +170,8 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   // 2. guard
   const misnamed = plan.payeeNames ? holdNewPayees(replica, plan.payeeNames) : undefined;
   if (misnamed) return { stop: misnamed };
+  const inflow = plan.inflows ? holdInflows(replica, ctx.shown, plan.inflows, plan.notices ?? []) : undefined;
+  if (inflow) return { stop: inflow };
   const held = plan.guard ? holdDuplicates(replica, ctx.shown, plan.guard, plan.notices ?? []) : undefined;
   if (held) return { stop: held };
   // 3. gate

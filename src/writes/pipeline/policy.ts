@@ -1,8 +1,8 @@
 /**
  * Which writes answer with a preview (and a confirm_token) before anything changes, by
  * `--writes` mode:
- *  - always (direct and confirm): deletes, updates of more than 5 transactions at once, split
- *    rewrites, undo, writes whose expected count does not hold, a bank statement's import or
+ *  - always (direct and confirm): deletes, updates of more than 5 transactions at once, splits
+ *    (a first split, whichever tool makes it, and split rewrites), undo, writes whose expected count does not hold, a bank statement's import or
  *    an account's reconciliation (many rows at once, matched by this server's judgement), rules
  *    applied to the past (apply_rules), fund_targets (up to 60 categories at once), a payees' merge
  *    (merge_payees), and a
@@ -14,8 +14,8 @@
 
 /**
  * How writes are let through:
- *  - direct (the default): deletes, bulk updates of more than 5 transactions, split rewrites,
- *    undo, writes whose expected count does not hold, fund_targets and overspending moves answer
+ *  - direct (the default): deletes, bulk updates of more than 5 transactions, splits (first
+ *    ones too) and split rewrites, undo, writes whose expected count does not hold, fund_targets and overspending moves answer
  *    with a preview first;
  *  - confirm: creates and single updates too;
  *  - off: read-only, no write tools.
@@ -40,7 +40,7 @@ export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string
   const reasons: Record<WriteKind, string> = {
     delete: 'deletes are confirmed first',
     bulk: `updates of more than ${BULK_LIMIT} transactions are confirmed first`,
-    split: 'split rewrites are confirmed first',
+    split: 'a first split and split rewrites are confirmed first',
     undo: 'undoing is confirmed first',
     count: 'the expected count does not hold',
     statement: 'statement imports and reconciliations are confirmed first',
@@ -65,5 +65,5 @@ export const PREVIEW_HINT = 'May preview: confirm_token only if the user agrees.
 
 /** The confirm flow as the server's instructions say it, once, rather than in every write tool. */
 export const CONFIRM_FLOW =
-  'Some writes (deletes, more than 5 transactions, split_transaction (a first split too), undo, an expected_count that does not hold, statement imports, reconciliations, apply_rules, fund_targets, merge_payees, a move_money that overspends its source unless allow_overspend; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
-  'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. A payee_name close to an existing payee is held with payee_candidates; allow_new_payee: true makes the new payee. Every change answers with a change_id; undo_change undoes it.';
+  'Some writes (deletes, more than 5 transactions, split_transaction (a first split too) and a first split through update_transaction(s), undo, an expected_count that does not hold, statement imports, reconciliations, apply_rules, fund_targets, merge_payees, a move_money that overspends its source unless allow_overspend; every write with --writes confirm) first answer with a preview and a confirm_token and change nothing: show the user the preview, and only if they agree, call the same tool with the same arguments plus confirm_token (valid 5 minutes, once). ' +
+  'A create that looks like a transaction already there is held with duplicate_candidates; allow_duplicate: true creates it anyway. A payee_name close to an existing payee is held with payee_candidates; allow_new_payee: true makes the new payee. An inflow from a payee only ever paid is held (held: "inflow"); only for a refund, allow_inflow: true. Every change answers with a change_id; undo_change undoes it.';

@@ -45,7 +45,7 @@ export async function readTask(
   s: { service: YnabService; changes: UndoJournal; rules: RuleStore },
   t: Omit<TaskCall<ReadTask>, 'kinds'>,
 ): Promise<{ body: Record<string, unknown>; freshness: Freshness; notice?: string }> {
-  const { replica, notice } = await readFor(s.service.replicas, t.budgetId, 'answer');
+  const { replica, notice } = await readFor(s.service.replicas, t.budgetId, t.task.needsNow ? 'held-write' : 'answer');
   const freshness = s.service.replicas.freshnessOf(replica, notice);
   const body = await t.task.read(planContext(t.tool, replica, s), t.args);
   return { body, freshness, ...(notice ? { notice } : {}) };

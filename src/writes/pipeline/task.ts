@@ -8,6 +8,7 @@ import type * as E from '../../api/schemas/entities.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { MILLIUNITS_DOC } from '../../shared/field-docs.js';
 import { requiredMoney } from '../../shared/money-args.js';
+import { signedAmount } from '../../shared/arg-schemas.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { PlanContext, WritePlan } from './pipeline.js';
 
@@ -27,6 +28,8 @@ export interface WriteTask {
 /** A task tool's handler that reads. */
 export interface ReadTask {
   input: z.ZodRawShape;
+  /** Reads the budget as a held write's preview does (within a second), not within the staleness bound. */
+  needsNow?: boolean;
   read(ctx: PlanContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
@@ -48,14 +51,18 @@ export function taskWrite<I extends z.ZodRawShape>(spec: {
 }
 
 /** A task that only reads (the undo journal's list). */
-export function taskRead<I extends z.ZodRawShape>(spec: { input: I; read: (ctx: PlanContext, args: Args<I>) => Promise<Record<string, unknown>> }): ReadTask {
+export function taskRead<I extends z.ZodRawShape>(spec: {
+  input: I;
+  needsNow?: boolean;
+  read: (ctx: PlanContext, args: Args<I>) => Promise<Record<string, unknown>>;
+}): ReadTask {
   const schema = z.object(spec.input);
-  return { input: spec.input, read: (ctx, args) => spec.read(ctx, schema.parse(args)) };
+  return { input: spec.input, ...(spec.needsNow ? { needsNow: true } : {}), read: (ctx, args) => spec.read(ctx, schema.parse(args)) };
 }
 
-/** An amount a task takes: decimal, or milliunits (shared/money-args.ts reads the pair). */
-export const moneyPair = (doc: string) => ({
-  amount: z.number().optional().describe(doc),
+/** An amount a task takes: decimal, or milliunits (shared/money-args.ts reads the pair); `signed`: it has a sign (a split's total), which an amount given as text is answered with. */
+export const moneyPair = (doc: string, signed = false) => ({
+  amount: (signed ? signedAmount() : z.number()).optional().describe(doc),
   amount_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
 });
 

@@ -1,9 +1,6 @@
 /**
- * What a reconcile's difference most likely is, beyond the uncleared sets of subset-sum.ts:
- *  - a possible duplicate: two transactions of the account, both in the cleared balance, of one
- *    amount within 3 days and of the same payee (what review_transactions flags as
- *    `possible_duplicate`), where deleting one moves the cleared balance by exactly the
- *    difference. It explains the difference; deleting is the user's to do;
+ * What a reconcile's difference most likely is, beyond the uncleared sets of subset-sum.ts and
+ * the transactions in twice of reconcile-duplicates.ts:
  *  - one uncleared transaction whose amount is the difference, over all of them (subset-sum.ts
  *    looks at the 40 latest only);
  *  - where nothing is exact, the nearest: uncleared transactions within 5 units of the currency
@@ -11,8 +8,6 @@
  *    slip of typing). They explain nothing (no effect) and are listed before any adjustment.
  */
 import type * as E from '../../api/schemas/entities.js';
-import { DUPLICATE_WINDOW_DAYS, similarPayee } from '../pipeline/duplicates.js';
-import type { PlanContext } from '../pipeline/pipeline.js';
 
 type Shown = Record<string, unknown>;
 
@@ -20,29 +15,6 @@ type Shown = Record<string, unknown>;
 export const NEAR_MILLIUNITS = 5_000;
 /** Candidates listed at most. */
 const NEAREST = 5;
-
-const DAY_MS = 86_400_000;
-const apart = (a: string, b: string) => Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY_MS;
-const inBalance = (t: E.TransactionSummaryBase) => t.cleared !== 'uncleared';
-
-/** The later of a duplicate pair whose deletion moves the cleared balance by `left`, with its twin. */
-export function duplicatePair(
-  ctx: PlanContext,
-  upTo: readonly E.TransactionSummaryBase[],
-  left: number,
-): { extra: E.TransactionSummaryBase; twin: E.TransactionSummaryBase } | undefined {
-  const same = upTo.filter((t) => inBalance(t) && -t.amount === left && !t.transfer_account_id);
-  same.sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
-  const name = (t: E.TransactionSummaryBase) => ctx.shown.payee(t.payee_id) ?? t.import_payee_name ?? null;
-  for (let i = 1; i < same.length; i++) {
-    const extra = same[i]!;
-    const twin = same
-      .slice(0, i)
-      .find((o) => apart(o.date, extra.date) <= DUPLICATE_WINDOW_DAYS && (o.payee_id === extra.payee_id || similarPayee(name(o), name(extra))));
-    if (twin) return { extra, twin };
-  }
-  return undefined;
-}
 
 /** The amount's digits with two adjacent ones swapped, for every swap that changes it. */
 function swaps(m: number): Set<number> {

@@ -14,8 +14,10 @@
  *     one of several (statement-match.ts's conflicts): once the user says which, one whose
  *     transactions are all uncleared adds its amount (cleared then), one with a cleared
  *     transaction nothing (it is in the balance already);
- *  2. two transactions in the cleared balance that look like one entered twice, where deleting
- *     one is exactly what is left (reconcile-candidates.ts): the user's to fix;
+ *  2. two transactions in the cleared balance that look like one in twice (the same payee, or one
+ *     imported and one entered by hand), where deleting one is exactly what is left; with a file,
+ *     a transaction no row matches whose twin a row does (reconcile-duplicates.ts): both named,
+ *     how each came in, and the one to delete with why; the user's to fix;
  *  3. uncleared transactions whose amounts add up exactly to what is left (subset-sum.ts, over
  *     the 40 latest and any one of exactly that amount; with a file only those before its days,
  *     which the bank's own rows cover): the smallest set, and other sets of the same sum as
@@ -27,7 +29,8 @@
 import type * as E from '../../api/schemas/entities.js';
 import { similarPayee } from '../pipeline/duplicates.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
-import { duplicatePair, nearest, nearestShown } from './reconcile-candidates.js';
+import { nearest, nearestShown } from './reconcile-candidates.js';
+import { chooseExtra, duplicatePair, pairShown, twinIn, type DuplicatePair } from './reconcile-duplicates.js';
 import { matchStatement, type MatchRow } from '../statement/statement-match.js';
 import { exactSubsets, SUBSET_MAX } from './subset-sum.js';
 import { moneyOf } from '../pipeline/after-state.js';
@@ -41,7 +44,7 @@ export type Explanation =
   | { kind: 'missing_from_statement'; count: number; effect: number; transactions: Shown[] }
   | { kind: 'amount_differs'; count: number; effect: number; pairs: Shown[] }
   | { kind: 'unsure_match'; count: number; effect: number; rows: Shown[] }
-  | { kind: 'possible_duplicate'; count: number; effect: number; transactions: Shown[] }
+  | { kind: 'possible_duplicate'; count: 1; effect: number; transactions: Shown[]; recommended: { id: string; which: string; why: string } }
   | { kind: 'nearest'; count: number; effect: 0; transactions: Shown[] };
 
 /** A statement's rows, and its first day where the file states it. */
@@ -60,6 +63,15 @@ function shown(ctx: PlanContext, t: E.TransactionSummaryBase): Shown {
 const rowShown = (ctx: PlanContext, r: MatchRow) => ({ line: r.line, date: r.date, payee: r.payee, ...moneyOf(ctx.shown, 'amount', r.amount) });
 const sum = (xs: readonly { amount: number }[]) => xs.reduce((n, x) => n + x.amount, 0);
 const inBalance = (t: E.TransactionSummaryBase) => t.cleared !== 'uncleared';
+
+/** A pair as the answer gives it: both, and the one to delete; deleting it moves the cleared balance by its amount. */
+const duplicateShown = (ctx: PlanContext, p: DuplicatePair): Explanation => ({
+  kind: 'possible_duplicate',
+  count: 1,
+  effect: -p.extra.amount,
+  transactions: [pairShown(ctx, p.extra), pairShown(ctx, p.twin)],
+  recommended: { id: p.extra.id, which: p.which, why: p.why },
+});
 
 /** The smallest set of `open` (the latest first) adding up to `target`, with other sets as alternatives. */
 function unclearedSum(ctx: PlanContext, open: E.TransactionSummaryBase[], target: number): Explanation[] {
@@ -114,16 +126,28 @@ function fromFile(
     missingRows = missingRows.filter((x) => x !== row);
     missingTxns = missingTxns.filter((x) => x !== t);
   }
+  // A transaction no row matches, the twin of one a row does (an import beside the hand entry it repeats): a pair to pick from.
+  const matched = upTo.filter((t) => matchedIds.has(t.id));
+  const twins: DuplicatePair[] = [];
+  for (const t of [...missingTxns]) {
+    const twin = twinIn(ctx, t, matched);
+    if (!twin || twins.some((p) => p.twin === twin || p.extra === twin)) continue;
+    twins.push(chooseExtra(ctx, t, twin));
+    missingTxns = missingTxns.filter((x) => x !== t);
+  }
+  // A row matched by amount and date alone (statement-match.ts) stays the user's to confirm here, as before.
+  const byAmount = (m: (typeof matches)[number]) => m.status === 'matched' && m.by === 'amount';
   const atBank = matches
-    .filter((m) => m.status === 'matched')
+    .filter((m) => m.status === 'matched' && !byAmount(m))
     .map((m) => ctx.replica.transactions.get(m.id!))
     .filter((t): t is E.TransactionSummaryBase => !!t && t.cleared === 'uncleared' && upToIds.has(t.id));
-  const unsure = matches.filter((m) => m.status === 'conflict' && !m.differsFrom);
+  const unsure = matches.filter((m) => (m.status === 'conflict' && !m.differsFrom) || byAmount(m));
   const candidates = (m: (typeof unsure)[number]) =>
-    (m.candidates ?? []).map((id) => ctx.replica.transactions.get(id)).filter((t): t is E.TransactionSummaryBase => !!t);
+    (m.candidates ?? (byAmount(m) ? [m.id!] : [])).map((id) => ctx.replica.transactions.get(id)).filter((t): t is E.TransactionSummaryBase => !!t);
   const unsureEffect = (m: (typeof unsure)[number]) => (candidates(m).some((t) => inBalance(t) && upToIds.has(t.id)) ? 0 : m.row.amount);
-  for (const t of [...atBank, ...missingTxns, ...pairs.map((p) => p.t), ...unsure.flatMap(candidates)]) named.add(t.id);
-  const out: Explanation[] = [];
+  for (const t of [...atBank, ...missingTxns, ...pairs.map((p) => p.t), ...unsure.flatMap(candidates), ...twins.flatMap((p) => [p.extra, p.twin])])
+    named.add(t.id);
+  const out: Explanation[] = twins.map((p) => duplicateShown(ctx, p));
   if (atBank.length)
     out.push({
       kind: 'cleared_at_bank',
@@ -194,7 +218,7 @@ export function explain(
     upTo.filter((t) => !named.has(t.id)),
     left,
   );
-  if (dup) return [...file, { kind: 'possible_duplicate', count: 1, effect: -dup.extra.amount, transactions: [shown(ctx, dup.extra), shown(ctx, dup.twin)] }];
+  if (dup) return [...file, duplicateShown(ctx, dup)];
   const open = upTo.filter((t) => t.cleared === 'uncleared' && !named.has(t.id) && (!first || t.date < first));
   const sums = unclearedSum(ctx, [...open], left);
   if (sums.length) return [...file, ...sums];

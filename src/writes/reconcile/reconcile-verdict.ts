@@ -48,8 +48,10 @@ function told(e: Explanation, money: (m: number) => string): string {
       return `${plural(e.count, 'amount')} the bank has otherwise (${m} once fixed to the bank's: update_transaction)`;
     case 'unsure_match':
       return `${plural(e.count, 'statement row')} that may be a transaction of another payee, or one of several (${m} once the right one is cleared)`;
-    case 'possible_duplicate':
-      return `a transaction entered twice, by the look of it (${m} once one of the pair is deleted: delete_transaction)`;
+    case 'possible_duplicate': {
+      const t = e.transactions.find((x) => x.id === e.recommended.id)!;
+      return `a transaction entered twice, by the look of it: delete ${e.recommended.which} (${t.payee ? `${t.payee as string}, ` : ''}${money(t.amount as number)} on ${t.date as string}; ${m} once deleted: delete_transaction)`;
+    }
     case 'nearest':
       return `${plural(e.count, 'uncleared transaction')} near it: ${e.transactions.map((t) => `${money(t.amount as number)} on ${t.date as string}${t.payee ? ` (${t.payee as string})` : ''}, ${t.why === 'digits_swapped' ? 'two digits swapped' : `${money(t.off_by as number)} off`}`).join('; ')}`;
   }

@@ -15,7 +15,9 @@
  * bank never had) are never hidden by an adjustment: nothing is reconciled until they are fixed.
  * A difference left without create_adjustment is not reconciled: the answer says what to do.
  * One change; undo puts every transaction's cleared state back and deletes the adjustment.
- * YNAB's API cannot set the account's last_reconciled_at: every answer says so.
+ * YNAB's API cannot set the account's last_reconciled_at: every answer says so. This server
+ * records when it reconciled the account (src/sync/reconciled.ts), and needs_attention, the
+ * alerts and the digest count the later of the two; the answer says YNAB's app keeps its own.
  */
 import * as z from 'zod';
 import { MILLIUNITS_DOC } from '../../shared/field-docs.js';
@@ -30,6 +32,7 @@ import { currentState, transactionState, type EntityChange } from '../pipeline/e
 import type { Applied, PlanContext } from '../pipeline/pipeline.js';
 import { clearedByApplying, explain, type Explanation } from './reconcile-explain.js';
 import { verdict } from './reconcile-verdict.js';
+import { unclearedTwinNotices } from './reconcile-duplicates.js';
 import { accountTransactions } from '../statement/statement-match.js';
 import { fileBinding, readStatement, type FileArgs } from '../statement/statement-rows.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
@@ -54,6 +57,24 @@ type Args = z.infer<z.ZodObject<typeof INPUT>>;
 /** Said in every answer: the API has no way to set it, so nothing here claims to. */
 export const LAST_RECONCILED_NOTE =
   "YNAB's API cannot set the account's last_reconciled_at: YNAB keeps showing the previous reconciliation date, though the transactions are reconciled.";
+
+/** The applied answer's line: the date recorded here, and what YNAB's app will still show. */
+const recordedNote = (at: string, ynab: string | null | undefined) =>
+  `Recorded here as reconciled on ${at.slice(0, 10)}: needs_attention, the alerts and the digest count it. YNAB's own app will still show ${ynab ? `its previous date, ${ynab.slice(0, 10)}` : 'the account as never reconciled'}: its API cannot set last_reconciled_at.`;
+
+/** Records the reconcile as this server's; a store that fails costs the answer a line, never the reconcile. */
+async function recordReconciled(ctx: PlanContext, accountId: string): Promise<Record<string, unknown>> {
+  if (!ctx.reconciled) return { note: LAST_RECONCILED_NOTE };
+  const at = new Date().toISOString();
+  try {
+    await ctx.reconciled.record(ctx.budgetId, accountId, at);
+  } catch (e) {
+    return {
+      note: `${LAST_RECONCILED_NOTE} This reconcile could not be recorded here (${(e as Error).message}), so needs_attention may still count the account as not reconciled.`,
+    };
+  }
+  return { last_reconciled_on: at.slice(0, 10), note: recordedNote(at, ctx.replica.accounts.get(accountId)?.last_reconciled_at) };
+}
 
 export const ADJUSTMENT_PAYEE = 'Reconciliation Balance Adjustment';
 
@@ -142,6 +163,7 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     note: LAST_RECONCILED_NOTE,
   };
   const notices = [
+    ...unclearedTwinNotices(ctx, upTo),
     ...(toReconcile.length > 20 ? [`The last 20 of ${toReconcile.length} transactions to reconcile are listed.`] : []),
     ...(v.notice ? [v.notice] : []),
   ];
@@ -165,12 +187,14 @@ async function planReconcile(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   };
   if (v.stop) return { ...base, answer: { ...details, reconciled: 0, message: v.stop }, apply: async () => ({ result: {} }) };
   if (!entities.length) {
+    // The statement agrees and nothing is left to mark: the reconcile is done as it is answered (no confirm), so it counts as one.
     return {
       ...base,
       answer: {
         ...details,
         reconciled: 0,
         message: `Nothing to change: the cleared balance matches and every cleared transaction up to ${date} is reconciled already.`,
+        ...(await recordReconciled(ctx, account.id)),
       },
       apply: async () => ({ result: {} }),
     };
@@ -231,7 +255,7 @@ async function applyReconcile(
       reconciled: done.filter((e) => e.action === 'update').length + (made ? 1 : 0),
       cleared,
       ...(made ? { adjustment: txnShown(ctx, made) } : {}),
-      note: LAST_RECONCILED_NOTE,
+      ...(await recordReconciled(ctx, details.account_id as string)),
     },
     draft: { summary: summary.replace(/^Reconcile/, 'Reconciled'), entities: done },
   };

@@ -21,7 +21,7 @@ import * as z from 'zod';
 import { addYears } from '../../api/dates.js';
 import type * as E from '../../api/schemas/entities.js';
 import type { BudgetReplica } from '../../sync/replica.js';
-import { guardedString, NameOrId } from '../../shared/arg-schemas.js';
+import { guardedString, NameOrId, signedAmount } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { optionalMoney, requiredMoney } from '../../shared/money-args.js';
 import { absentText } from '../pipeline/checks.js';
@@ -203,7 +203,7 @@ async function applySplit(p: SplitPlan, id: string, w: Writer, s: Shown): Promis
 }
 
 const LINE = z.strictObject({
-  amount: z.number().optional(),
+  amount: signedAmount().optional(),
   amount_milliunits: z.int().optional(),
   category_id: NameOrId.nullable().optional(),
   payee_id: NameOrId.nullable().optional(),
@@ -218,7 +218,7 @@ const INPUT = {
     .min(2)
     .max(100)
     .describe('The lines (amount in currency units or milliunits, category_id; payee, memo), summing to the total.'),
-  ...moneyPair('New total in currency units; default the current one.'),
+  ...moneyPair('New total in currency units; default the current one.', true),
   allow_new_payee: z.boolean().optional(),
 };
 

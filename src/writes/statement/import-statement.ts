@@ -1,7 +1,9 @@
 /**
  * import_statement: a bank statement file into an account. Its rows are matched to the account's
  * transactions in the budget's copy (statement-match.ts); the preview lists each row's status,
- * totals and, where the file states one, its balance against YNAB's; nothing is written before
+ * totals and, where the file states one, its balance against YNAB's cleared balance
+ * (statement-balance.ts); a row in conflict goes in only as the user decides it (`conflicts`,
+ * statement-conflicts.ts), never by default; nothing is written before
  * the confirm_token (every mode: kind 'statement', policy.ts). Applying:
  *  - creates the new rows in one request, as YNAB's own imports arrive: cleared, unapproved (so
  *    they show for review), with YNAB's import id `YNAB:<milliunits>:<date>:<occurrence>` (so a
@@ -11,7 +13,8 @@
  *    as `suggestion` with their confidence, for the user to decide; with the payee the budget
  *    knows for the bank's text, else a new payee of its cleaned name (statement-payees.ts), the
  *    bank's text kept in the memo; the preview shows each new row's `payee` beside its `bank_text`;
- *  - marks the matched hand-entered transactions that are uncleared cleared, in one request;
+ *  - marks the matched transactions that are uncleared cleared (and gives a conflict decided
+ *    `same` the bank's amount), in one request;
  *  - is one change: undo deletes what was created and puts back what was cleared.
  * Creates go the exactly-once way (an import id is YNAB's own proof of identity), so a lost answer
  * neither doubles nor loses a row. Cost: one delta (the plan's read), one create, one update.
@@ -19,15 +22,16 @@
 import * as z from 'zod';
 import { IsoDate } from '../../api/schemas/common.js';
 import type * as E from '../../api/schemas/entities.js';
-import { categorySuggester } from '../../insights/review/suggest.js';
 import { NameOrId } from '../../shared/arg-schemas.js';
 import { STATEMENT_FILE_ARGS } from '../../statements/args.js';
 import { currentState, transactionState, type EntityChange, type State } from '../pipeline/entities.js';
 import type { Applied, PlanContext } from '../pipeline/pipeline.js';
 import { accountTransactions, matchStatement, type RowMatch } from './statement-match.js';
-import { rowPayees, type RowPayee } from './statement-payees.js';
-import { specialRows } from './statement-cash.js';
+import type { RowPayee } from './statement-payees.js';
+import { newRowChoices } from './statement-choices.js';
 import { holdBeforeStart } from './statement-start.js';
+import { balanceCheck } from './statement-balance.js';
+import { CONFLICT_CHOICES, conflictChoices, conflictNotice, conflictShown, decideConflicts, matchedUpdates } from './statement-conflicts.js';
 import type { RowRuled } from './statement-rules.js';
 import { fileBinding, readStatement, rowsShown, statusCounts, type FileArgs } from './statement-rows.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
@@ -39,6 +43,7 @@ const INPUT = {
   ...STATEMENT_FILE_ARGS,
   since_date: IsoDate.optional().describe('YYYY-MM-DD: skip earlier rows.'),
   include_before_start: z.boolean().optional().describe("Import rows before the account's start."),
+  conflicts: CONFLICT_CHOICES,
 };
 
 type Args = z.infer<z.ZodObject<typeof INPUT>>;
@@ -73,63 +78,6 @@ function newItem(accountId: string, m: RowMatch, payee: RowPayee | undefined, ca
   };
 }
 
-/** YNAB's balance at a day, with the new rows: what the file's own balance is compared with. */
-function balanceCheck(ctx: PlanContext, accountId: string, balance: { amount: number; date: string } | undefined, created: RowMatch[]) {
-  if (!balance) return undefined;
-  let ynab = 0;
-  for (const t of accountTransactions(ctx.replica, accountId)) if (t.date <= balance.date) ynab += t.amount;
-  for (const m of created) if (m.row.date <= balance.date) ynab += m.row.amount;
-  const difference = balance.amount - ynab;
-  return {
-    date: balance.date,
-    ...moneyOf(ctx.shown, 'statement', balance.amount),
-    ...moneyOf(ctx.shown, 'ynab_after_import', ynab),
-    ...moneyOf(ctx.shown, 'difference', difference),
-  };
-}
-
-/** The new rows' payees and categories: a rule's first, then the budget's payee for the bank text and the history's category. */
-async function newRowChoices(ctx: PlanContext, account: E.AccountBase, fresh: RowMatch[]) {
-  const suggest = account.on_budget ? categorySuggester(ctx.view) : undefined;
-  const payeeOf = rowPayees(ctx.view);
-  const payees = new Map(fresh.filter((m) => m.row.payee.trim()).map((m) => [m, payeeOf(m.row.payee)]));
-  // A rule's payee and category come first; then every suggestion is shown, and only a
-  // high-confidence one is set (the rest arrive uncategorized, for review_transactions).
-  const ruledBy = (await ctx.rules.list(ctx.budgetId)).length ? await (await import('./statement-rules.js')).statementRules(ctx, account) : undefined;
-  const byRule = new Map<RowMatch, RowRuled['by']>();
-  const categories = new Map<RowMatch, { id: string; name: string } | undefined>();
-  const suggested = new Map<RowMatch, Record<string, unknown>>();
-  const special = account.on_budget ? specialRows(ctx.view, account) : undefined;
-  for (const m of fresh) {
-    const ruled = ruledBy?.(m, payees.get(m));
-    if (ruled) byRule.set(m, ruled.by);
-    if (ruled?.payee) payees.set(m, ruled.payee);
-    if (ruled?.category) {
-      categories.set(m, ruled.category);
-      continue;
-    }
-    const p = payees.get(m);
-    // A cash withdrawal or a refund: never a category by vote (statement-cash.ts).
-    const odd = special?.(m, p?.id);
-    if (odd) {
-      categories.set(m, odd.kind === 'refund' ? odd.category : undefined);
-      if (odd.suggestion) suggested.set(m, odd.suggestion);
-      continue;
-    }
-    const s = suggest?.({
-      payee_id: p?.id ?? null,
-      payee_name: p?.name ?? null,
-      import_payee_name: m.row.payee,
-      amount: m.row.amount,
-      account_id: account.id,
-      date: m.row.date,
-    });
-    categories.set(m, s && s.confidence === 'high' ? { id: s.category_id, name: s.category } : undefined);
-    if (s && s.confidence !== 'high') suggested.set(m, { category: s.category, confidence: s.confidence });
-  }
-  return { payees, byRule, categories, suggested };
-}
-
 async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const r = ctx.replica;
   const account = accountOf(r, a.account_id, 'account_id');
@@ -137,11 +85,13 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
   const read = (await readStatement(file, ctx.localFiles, false, account))!;
   const { parsed } = read;
   const matches = matchStatement(r, account.id, parsed.rows, { today: ctx.today, since: a.since_date });
+  const decided = decideConflicts(r, matches, conflictChoices(a.conflicts));
   const early = holdBeforeStart(ctx, account.id, account.on_budget, matches, a.include_before_start === true);
   const fresh = matches.filter((m) => m.status === 'new');
   const { payees, byRule, categories, suggested } = await newRowChoices(ctx, account, fresh);
   const items = fresh.map((m) => newItem(account.id, m, payees.get(m), categories.get(m)?.id ?? null));
-  const toClear = matches.filter((m) => m.status === 'matched' && r.transactions.get(m.id!)?.cleared === 'uncleared');
+  const updates = matchedUpdates(r, matches);
+  const toClear = [...updates.keys()];
   const entities: EntityChange[] = [
     ...items.map((item, i) => ({
       kind: 'transaction' as const,
@@ -152,17 +102,18 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
     })),
     ...toClear.map((m) => {
       const before = currentState(r, 'transaction', m.id!)!;
-      return { kind: 'transaction' as const, id: m.id!, action: 'update' as const, before, after: { ...before, cleared: 'cleared' } };
+      return { kind: 'transaction' as const, id: m.id!, action: 'update' as const, before, after: { ...before, ...updates.get(m)! } };
     }),
   ];
   const counts = statusCounts(matches);
   const shown = rowsShown(ctx.shown, matches, (m) => ({
     ...payeeShown(m, payees.get(m)),
     ...matchedShown(ctx, m),
+    ...conflictShown(r, ctx.shown, m),
     ...(categories.get(m) ? { category: categories.get(m)!.name } : suggested.has(m) ? { suggestion: suggested.get(m) } : {}),
     ...(byRule.has(m) ? { rules: byRule.get(m) } : {}),
   }));
-  const balance = balanceCheck(ctx, account.id, parsed.balance, fresh);
+  const balance = balanceCheck(ctx, account.id, parsed.balance, { created: fresh, updates, conflicts: matches.filter((m) => m.status === 'conflict') });
   const details = {
     account: account.name,
     format: parsed.format,
@@ -189,13 +140,20 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
         ]
       : []),
     ...(shown.notice ? [shown.notice] : []),
-    ...(counts.conflict ? [`${counts.conflict} row(s) in conflict are not imported: check them in YNAB, or enter them with create_transactions.`] : []),
+    ...decided,
+    ...conflictNotice(counts.conflict),
   ];
   const summary = `Import ${items.length} new transaction${items.length === 1 ? '' : 's'} into ${JSON.stringify(account.name)}${toClear.length ? ` and mark ${toClear.length} matched one${toClear.length === 1 ? '' : 's'} cleared` : ''}`;
   const base = {
     tool: ctx.tool,
     budgetId: ctx.budgetId,
-    args: { account_id: account.id, ...fileBinding(file, read), since_date: a.since_date ?? null, include_before_start: a.include_before_start === true },
+    args: {
+      account_id: account.id,
+      ...fileBinding(file, read),
+      since_date: a.since_date ?? null,
+      include_before_start: a.include_before_start === true,
+      conflicts: a.conflicts ?? {},
+    },
     summary,
     kinds: ['statement' as const],
     entities,
@@ -215,7 +173,7 @@ async function planImport(ctx: PlanContext, a: Args): Promise<TaskPlan> {
       apply: async () => ({ result: {} }),
     };
   }
-  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, entities, details, payees, byRule }) };
+  return { ...base, apply: (w) => applyImport(w, ctx, { accountId: account.id, summary, fresh, items, toClear, updates, entities, details, payees, byRule }) };
 }
 
 interface ImportPlan {
@@ -224,6 +182,8 @@ interface ImportPlan {
   fresh: RowMatch[];
   items: Record<string, unknown>[];
   toClear: RowMatch[];
+  /** What each matched row's transaction takes: cleared, the bank's amount where chosen so. */
+  updates: Map<RowMatch, Record<string, unknown>>;
   entities: EntityChange[];
   details: Record<string, unknown>;
   payees: Map<RowMatch, RowPayee>;
@@ -287,7 +247,7 @@ async function applyImport(w: Writer, ctx: PlanContext, p: ImportPlan): Promise<
   try {
     if (p.toClear.length) {
       await w.updateTransactions(
-        p.toClear.map((m) => ({ id: m.id!, cleared: 'cleared' })),
+        p.toClear.map((m) => ({ id: m.id!, ...p.updates.get(m)! })),
         (answered) => {
           for (const t of answered) if (byId.has(t.id)) done.push({ ...byId.get(t.id)!, after: transactionState(t) });
         },

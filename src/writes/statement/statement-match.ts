@@ -7,20 +7,27 @@
  *    occurrence counting rows of that amount and date in the file) is on a transaction of the
  *    account; or one transaction not imported under this file's ids has the same amount, a date
  *    within 10 days and a similar payee (its payee, a transfer's other account, or the bank's name
- *    for it, read against the bank's description by bankTextNames). Each transaction
- *    matches one row: the nearest in date wins; rows whose candidates are interchangeable (k
- *    rows, the same k candidates) pair up in date order;
+ *    for it, read against the bank's description by bankTextNames, or the same merchant by a
+ *    descriptor: src/statements/merchant-names.ts), `by: 'payee'`; else, as YNAB's own import
+ *    matching does, one of the same amount within 10 days whatever its payee (hand-entered or
+ *    imported, a transfer too: an ATM withdrawal is the "Transfer : Wallet" of its amount),
+ *    `by: 'amount'`, leaving out one dated before the statement's days and already cleared (an
+ *    earlier statement holds it). Each transaction matches one row: the nearest in date wins;
+ *    rows whose candidates are interchangeable (k rows, the same k candidates) pair up in date
+ *    order;
  *  - conflict: several candidates; or a transaction of a similar payee within 3 days with another
  *    amount (a tip added, a typing slip: `differsFrom`), which importing the row would enter twice;
- *    or one YNAB's own import matching would take (same amount, within 10 days, entered by hand)
- *    whose payee is not similar: creating the row would merge it into that transaction. The user
- *    decides; all candidates are listed;
+ *    or one YNAB's own import matching would take (same amount, within 10 days, entered by hand,
+ *    cleared before the statement's days): creating the row would merge it into that transaction.
+ *    The user decides (import_statement's `conflicts`, statement-conflicts.ts); all candidates
+ *    are listed;
  *  - new: none. Its import id is left off (and `import_id_dropped` says why) when a hand-entered
  *    transaction another row matched would take it in YNAB's import matching.
  */
 import { addYears, daysBetween } from '../../api/dates.js';
 import type * as E from '../../api/schemas/entities.js';
 import type { BudgetReplica } from '../../sync/replica.js';
+import { knownMerchant } from '../../statements/payee-text.js';
 import { payeeWords, similarPayee } from '../pipeline/duplicates.js';
 
 /** A statement row as src/statements gives it (the fields matching reads). */
@@ -43,9 +50,9 @@ export interface RowMatch {
   status: RowStatus;
   /** The import id the row is known by (matched, new), YNAB's convention. */
   importId?: string;
-  /** matched: the transaction, and how (its import id, or amount, date and payee). */
+  /** matched: the transaction, and how (its import id; amount, date and payee; amount and date alone; the user's choice). */
   id?: string;
-  by?: 'import_id' | 'payee';
+  by?: 'import_id' | 'payee' | 'amount' | 'choice';
   /** conflict: every candidate. */
   candidates?: string[];
   /** skipped, conflict, and a new row created without its import id: why. */
@@ -54,6 +61,8 @@ export interface RowMatch {
   importIdDropped?: boolean;
   /** conflict: the transaction this row seems to be, with another amount (a tip added, a typing slip). */
   differsFrom?: string;
+  /** A conflict the user decided (import_statement's `conflicts`, statement-conflicts.ts). */
+  chosen?: 'same' | 'new';
 }
 
 export const MATCH_WINDOW_DAYS = 10;
@@ -114,10 +123,19 @@ export function bankTextNames(name: string, bankText: string): boolean {
 function payeeLike(r: BudgetReplica, t: E.TransactionSummaryBase, payee: string): boolean {
   const name = t.payee_id ? (r.payees.get(t.payee_id)?.name ?? null) : null;
   const other = t.transfer_account_id ? (r.accounts.get(t.transfer_account_id)?.name ?? null) : null;
-  return [name, other, t.import_payee_name ?? null, t.import_payee_name_original ?? null].some(
-    (n) => n !== null && (similarPayee(n, payee) || bankTextNames(n, payee)),
-  );
+  const names = [name, other, t.import_payee_name ?? null, t.import_payee_name_original ?? null];
+  if (names.some((n) => n !== null && (similarPayee(n, payee) || bankTextNames(n, payee)))) return true;
+  // A merchant the bank names by a descriptor ("WHOLEFDS" for "Whole Foods Market"): merchant-names.ts.
+  const merchant = knownMerchant(payee);
+  return merchant !== undefined && names.some((n) => n !== null && knownMerchant(n) === merchant);
 }
+
+/**
+ * Whether a transaction may be the row by amount and date alone (YNAB's import matching: the same
+ * amount within 10 days, whatever the payee): any not matched to another row, unless it is dated
+ * before the statement's days and already cleared, which an earlier statement holds.
+ */
+const byAmountAlone = (t: E.TransactionSummaryBase, span: { first: string }) => t.date >= span.first || t.cleared === 'uncleared';
 
 /** A hand-entered transaction YNAB's import matching could merge an imported one into. */
 const handEntered = (t: E.TransactionSummaryBase) => !t.import_id && !t.matched_transaction_id && !t.transfer_account_id;
@@ -170,6 +188,30 @@ function sameWithOtherAmount(
     .sort((a, b) => days(a.date, row.date) - days(b.date, row.date) || a.id.localeCompare(b.id))[0];
 }
 
+/**
+ * Each open row's candidates, the nearest in date first: transactions of its amount within 10
+ * days of a similar payee (`named`), and of its amount alone (`alone`, see byAmountAlone), which
+ * count only while none of the first are left: a row takes the transaction its payee names
+ * before one of its amount alone, and another row of that amount the hand entry left over.
+ */
+function candidatesOf(
+  r: BudgetReplica,
+  open: readonly RowMatch[],
+  byAmount: ReadonlyMap<number, E.TransactionSummaryBase[]>,
+  span: { first: string },
+  unavailable: (t: E.TransactionSummaryBase) => boolean,
+) {
+  const cands = new Map<RowMatch, { named: E.TransactionSummaryBase[]; alone: E.TransactionSummaryBase[] }>();
+  for (const m of open) {
+    const near = (byAmount.get(m.row.amount) ?? [])
+      .filter((t) => !unavailable(t) && days(t.date, m.row.date) <= MATCH_WINDOW_DAYS)
+      .sort((a, b) => days(a.date, m.row.date) - days(b.date, m.row.date) || a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
+    const named = near.filter((t) => payeeLike(r, t, m.row.payee));
+    cands.set(m, { named, alone: near.filter((t) => !named.includes(t) && byAmountAlone(t, span)) });
+  }
+  return cands;
+}
+
 /** Matches the rows of a statement to the account's transactions (see the header). */
 export function matchStatement(r: BudgetReplica, accountId: string, rows: readonly MatchRow[], o: MatchOptions): RowMatch[] {
   const txns = accountTransactions(r, accountId);
@@ -184,20 +226,18 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
     const t = m.importId ? byImportId.get(m.importId) : undefined;
     if (t && m.status === 'new') (Object.assign(m, { status: 'matched', id: t.id, by: 'import_id' }), taken.add(t.id));
   }
-  // 2. By amount, date and payee: candidates not taken, not imported under this file's ids.
+  // 2. By amount, date and payee: candidates not taken, not imported under this file's ids; a row
+  // no transaction of a similar payee can be takes those of its amount and date alone (YNAB's rule).
+  const dated = rows.map((x) => x.date).sort();
+  const span = { first: dated[0] ?? '', last: dated[dated.length - 1] ?? '' };
   const open = out.filter((m) => m.status === 'new');
-  const cands = new Map<RowMatch, E.TransactionSummaryBase[]>();
-  for (const m of open) {
-    const list = (byAmount.get(m.row.amount) ?? []).filter(
-      (t) => !taken.has(t.id) && !(t.import_id && fileIds.has(t.import_id)) && days(t.date, m.row.date) <= MATCH_WINDOW_DAYS && payeeLike(r, t, m.row.payee),
-    );
-    cands.set(
-      m,
-      list.sort((a, b) => days(a.date, m.row.date) - days(b.date, m.row.date) || a.date.localeCompare(b.date) || a.id.localeCompare(b.id)),
-    );
-  }
-  const free = (m: RowMatch) => cands.get(m)!.filter((t) => !taken.has(t.id));
-  const match = (m: RowMatch, t: E.TransactionSummaryBase) => (Object.assign(m, { status: 'matched', id: t.id, by: 'payee' }), taken.add(t.id));
+  const cands = candidatesOf(r, open, byAmount, span, (t) => taken.has(t.id) || !!(t.import_id && fileIds.has(t.import_id)));
+  const named = (m: RowMatch) => cands.get(m)!.named.filter((t) => !taken.has(t.id));
+  const free = (m: RowMatch) => (named(m).length ? named(m) : cands.get(m)!.alone.filter((t) => !taken.has(t.id)));
+  const match = (m: RowMatch, t: E.TransactionSummaryBase) => (
+    Object.assign(m, { status: 'matched', id: t.id, by: cands.get(m)!.named.includes(t) ? 'payee' : 'amount' }),
+    taken.add(t.id)
+  );
   // Rows with one candidate left take it, the nearest in date first; repeated, since a taken
   // candidate can leave another row with one.
   for (let changed = true; changed;) {
@@ -229,13 +269,12 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
     ms.sort((a, b) => a.row.date.localeCompare(b.row.date) || a.row.line - b.row.line).forEach((m, i) => match(m, ts[i]!));
   }
   const differs = new Set<string>();
-  const dated = rows.map((x) => x.date).sort();
-  const span = { first: dated[0] ?? '', last: dated[dated.length - 1] ?? '' };
   for (const m of open) {
     if (m.status !== 'new') continue;
     const left = free(m);
     if (left.length > 1) {
-      Object.assign(m, { status: 'conflict', candidates: left.map((t) => t.id), reason: `${left.length} transactions match its amount, date and payee` });
+      const what = named(m).length ? 'amount, date and payee' : 'amount within 10 days';
+      Object.assign(m, { status: 'conflict', candidates: left.map((t) => t.id), reason: `${left.length} transactions match its ${what}` });
       continue;
     }
     // Importing a row that is a transaction with another amount would enter it twice.
@@ -257,7 +296,7 @@ export function matchStatement(r: BudgetReplica, accountId: string, rows: readon
       Object.assign(m, {
         status: 'conflict',
         candidates: untaken.map((t) => t.id),
-        reason: 'same amount within 10 days but another payee: YNAB would merge the import into it',
+        reason: 'same amount within 10 days, cleared before the statement: YNAB would merge the import into it',
       });
     } else if (merging.length) {
       Object.assign(m, {

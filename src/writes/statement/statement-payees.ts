@@ -7,13 +7,15 @@
  *     (cleanPayeeName), and the payee they were given; the payee most of them have;
  *  2. payee history: a payee with transactions whose name the text names (every word of the
  *     name in the text, as statement-match.ts reads a bank's text against a payee), or whose name
- *     is the text's cleaned name; the one naming the most words, then with the most history.
+ *     is the text's cleaned name, or which is the merchant the text names by a descriptor
+ *     ("WHOLEFDS …" for "Whole Foods Market": src/statements/merchant-names.ts); the one naming the
+ *     most words, then with the most history.
  * A house rule goes before all of these (statement-rules.ts, at import_statement's plan).
  * Never matched: a transfer payee (an import would make a transfer), a deleted payee, one without
  * history, YNAB's own payees for balances. A row nothing matches gets a new payee of the cleaned
  * name, never the raw text.
  */
-import { cleanPayeeName } from '../../statements/payee-text.js';
+import { cleanPayeeName, knownMerchant } from '../../statements/payee-text.js';
 import { foldText } from '../../shared/text.js';
 import type { BudgetView } from '../../insights/core/view.js';
 import { payeeWords } from '../pipeline/duplicates.js';
@@ -55,10 +57,18 @@ function earlierImports(view: BudgetView, usable: (id: string) => boolean): Paye
 /** 2. A payee with history whose name the text names; the one naming most words, then with most history. */
 function payeeNames(view: BudgetView, lines: Map<string, number>): PayeeSource {
   const candidates = [...lines.keys()].map((id) => ({ id, name: view.replica.payees.get(id)!.name })).filter((p) => payeeWords(p.name).join('').length >= 3);
+  const merchants = new Map(candidates.map((p) => [p.id, knownMerchant(p.name)]));
   return (text, cleaned) => {
     const exact = foldText(cleaned).trim();
+    const merchant = knownMerchant(text);
     const found = candidates
-      .filter((p) => foldText(p.name).trim() === exact || bankTextNames(p.name, text) || bankTextNames(p.name, cleaned))
+      .filter(
+        (p) =>
+          foldText(p.name).trim() === exact ||
+          bankTextNames(p.name, text) ||
+          bankTextNames(p.name, cleaned) ||
+          (merchant !== undefined && merchants.get(p.id) === merchant),
+      )
       .sort((a, b) => payeeWords(b.name).length - payeeWords(a.name).length || lines.get(b.id)! - lines.get(a.id)! || (a.id < b.id ? -1 : 1));
     return found[0] ? { id: found[0].id, basis: 'payee name' } : undefined;
   };

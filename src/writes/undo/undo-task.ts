@@ -28,16 +28,34 @@ function stays(ctx: PlanContext, change: ChangeRecord): Record<string, unknown>[
  * A refusal because the budget changed since: names the latest later change of the journal that
  * touched what changed (undo it first), or says the change came from elsewhere (YNAB itself).
  */
-async function refusalNaming(ctx: PlanContext, change: ChangeRecord, e: UndoConflictError): Promise<UndoConflictError> {
+async function refusalNaming(journal: () => Promise<ChangeRecord[]>, change: ChangeRecord, e: UndoConflictError): Promise<UndoConflictError> {
   if (!e.changedSince.length) return e;
   const touched = new Set(e.changedSince);
-  const later = (await ctx.changes.recent(ctx.budgetId, MAX_CHANGES)).find(
-    (c) => c.id > change.id && c.undo?.state !== 'undone' && c.entities.some((x) => touched.has(`${x.kind}:${x.id}`)),
-  );
+  const later = (await journal()).find((c) => c.id > change.id && c.undo?.state !== 'undone' && c.entities.some((x) => touched.has(`${x.kind}:${x.id}`)));
   const first = later
     ? `Undo the later change first: change_id ${later.id} (${later.tool}: ${later.summary}), which changed it since; then this one.`
     : 'No later change of this server changed it (it was changed in YNAB itself): put it back there, or leave this change as it is.';
   return new UndoConflictError(e.message.replace(/ Nothing was changed\.$/, ` ${first} Nothing was changed.`), e.changedSince);
+}
+
+/**
+ * Why undo_change would refuse this change now, or undefined when it would undo it: the one
+ * decision behind both undo_change and list_recent_changes' `undoable` (an import listed as
+ * undoable that undo_change then refused sent a model the wrong way). `journal` is the recent
+ * changes, read once for a whole list.
+ */
+export async function undoRefusal(
+  ctx: PlanContext,
+  change: ChangeRecord,
+  journal: () => Promise<ChangeRecord[]> = () => ctx.changes.recent(ctx.budgetId, MAX_CHANGES),
+): Promise<UndoConflictError | undefined> {
+  try {
+    checkUndoable(change, ctx.replica, ctx.shown);
+    return undefined;
+  } catch (e) {
+    if (e instanceof UndoConflictError) return refusalNaming(journal, change, e);
+    throw e;
+  }
 }
 
 const UNDO_INPUT = { change_id: guardedString(100) };
@@ -48,11 +66,8 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
     throw new ArgumentError(
       `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`,
     );
-  try {
-    checkUndoable(change, ctx.replica, ctx.shown);
-  } catch (e) {
-    throw e instanceof UndoConflictError ? await refusalNaming(ctx, change, e) : e;
-  }
+  const refused = await undoRefusal(ctx, change);
+  if (refused) throw refused;
   const kept = stays(ctx, change);
   const keptNotice = kept.length
     ? [`${kept.length} payee${kept.length === 1 ? '' : 's'} the change made stay${kept.length === 1 ? 's' : ''}: ${PAYEE_STAYS}.`]
@@ -82,6 +97,8 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
         );
         if (restored.length < draft.entities.length)
           notices.unshift(`Only the first ${restored.length} of ${draft.entities.length} restored are listed (all were restored).`);
+        // A reconcile undone is no longer this server's reconcile of its account (reconcile.ts records it).
+        if (change.tool === 'reconcile_account') await forgetReconcile(ctx, change.entities);
         // The categories it touched and Ready to Assign, as YNAB has them after (undo-after.ts).
         const after = await afterUndo(ctx, draft.entities);
         return {
@@ -102,6 +119,12 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
   };
 }
 
+/** Forgets when this server reconciled the account of a reconcile's transactions; a store that fails leaves the date (and the undo done). */
+async function forgetReconcile(ctx: PlanContext, entities: readonly EntityChange[]): Promise<void> {
+  const account = entities.map((e) => (e.before ?? e.after)?.account_id).find((id): id is string => typeof id === 'string');
+  if (account) await ctx.reconciled?.forget(ctx.budgetId, account).catch(() => undefined);
+}
+
 /** An undo's answer lists what it restored while the list stays within this many characters (the answer within 8 KB); the rest are counted. */
 const RESTORED_CHARS = 5000;
 
@@ -113,19 +136,20 @@ async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof REC
   const changes = await ctx.changes.recent(ctx.budgetId, a.limit ?? 20);
   const kept = await ctx.changes.size(ctx.budgetId);
   const more = Math.max(0, kept - changes.length);
+  let journal: Promise<ChangeRecord[]> | undefined;
+  const recent = () => (journal ??= ctx.changes.recent(ctx.budgetId, MAX_CHANGES));
+  const refusals = await Promise.all(changes.map((c) => undoRefusal(ctx, c, recent)));
   return {
-    changes: changes.map((c) => ({
+    changes: changes.map((c, i) => ({
       change_id: c.id,
       at: c.at,
       tool: c.tool,
       summary: c.summary,
       count: c.entities.filter((e) => !e.linked).length,
       entities: c.entities.slice(0, 5).map((e) => `${e.action} ${describeEntity(e.kind, e.id, e.after ?? e.before, ctx.shown)}`),
-      ...(c.not_undoable
-        ? { undoable: false, why_not: c.not_undoable }
-        : c.undo?.state === 'undone'
-          ? { undoable: false, undone_by: c.undo.by }
-          : { undoable: true }),
+      // As undo_change would answer now (undoRefusal): the same refusal, word for word.
+      ...(refusals[i] ? { undoable: false, why_not: refusals[i]!.message } : { undoable: true }),
+      ...(c.undo?.state === 'undone' && c.undo.by ? { undone_by: c.undo.by } : {}),
       ...(c.undoes ? { undoes: c.undoes } : {}),
     })),
     // As every list: how many there are, how many shown, and how many left (the oldest).
@@ -136,4 +160,5 @@ async function recentChanges(ctx: PlanContext, a: z.infer<z.ZodObject<typeof REC
   };
 }
 
-export const LIST_RECENT_CHANGES = taskRead({ input: RECENT_INPUT, read: recentChanges });
+// Read as undo_change's preview reads the budget, so `undoable` is what it would answer now.
+export const LIST_RECENT_CHANGES = taskRead({ input: RECENT_INPUT, needsNow: true, read: recentChanges });
