@@ -89,6 +89,16 @@ const PAYLOADS: Record<EventName, z.ZodObject> = {
     spending_usual: money('The usual week: the median of the 8 weeks before'),
     usual_weeks: z.number().int(),
     queue_size: z.number().int().describe('Transactions waiting for review'),
+    ready_to_assign: money("Ready to Assign in the digest's month, as get_month gives it"),
+    ready_to_assign_month: z.string().describe('That month (YYYY-MM-01)'),
+    ready_to_assign_latest: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Ready to Assign in the furthest month the budget holds, where it differs (YNAB's up-to-date figure: later months' assignments and a month's cash overspending come out of it), in milliunits",
+      ),
+    ready_to_assign_latest_month: z.string().describe('That furthest month (YYYY-MM-01)').optional(),
     open: z.record(z.string(), z.number().int()).describe('Open alerts by type'),
   }),
 };
@@ -103,7 +113,7 @@ const DESCRIPTIONS: Record<EventName, string> = {
   'target.due_underfunded': "A category's target is short this month.",
   'account.reconcile_due': 'An account in use was not reconciled for 30 days or more.',
   'digest.weekly':
-    "Once a week, at the day and hour set with the alerts tool (the user's time zone, default Monday 08:00 UTC): the week's spending against the week before and the usual week, the review queue, and the open alerts by type.",
+    "Once a week, at the day and hour set with the alerts tool (the user's time zone, default Monday 08:00 UTC): the week's spending against the week before and the usual week, Ready to Assign with its month, the review queue, and the open alerts by type.",
 };
 
 export interface EventDescriptor {

@@ -7,7 +7,7 @@
  * again (log.ts); one that clears and comes back later fires again, under its new period.
  */
 import { DEFAULT_DIGEST, type DigestTime } from './digest-time.js';
-import { digestDue, digestSpending } from './digest.js';
+import { digestDue, digestReadyToAssign, digestSpending } from './digest.js';
 import { currentMonth } from '../api/dates.js';
 import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
 import { project } from '../insights/core/schedule.js';
@@ -90,7 +90,7 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
   if (due) {
     const open: Record<string, number> = {};
     for (const c of out) open[c.name] = (open[c.name] ?? 0) + 1;
-    add('digest.weekly', budget, due.week, { week: due.week, ...digestSpending(view, due), queue_size: queue, open });
+    add('digest.weekly', budget, due.week, { week: due.week, ...digestSpending(view, due), queue_size: queue, ...digestReadyToAssign(view, month), open });
   }
   return out;
 }

@@ -8,6 +8,7 @@
 import { addDays } from '../api/dates.js';
 import { toMinorUnit } from '../api/money.js';
 import type { BudgetView } from '../insights/core/view.js';
+import { latestMonthOf, readyToAssignFields, readyToAssignIn } from '../insights/core/ready-to-assign.js';
 import { median } from '../insights/recurring/price-increase.js';
 import type { DigestTime } from './digest-time.js';
 
@@ -64,4 +65,12 @@ export function digestSpending(view: BudgetView, due: DigestDue): Record<string,
     spending_usual: toMinorUnit(median(usual), view.replica.summary.currency_format),
     usual_weeks: USUAL_WEEKS,
   };
+}
+
+/** What a digest says of Ready to Assign: the month's figure as get_month gives it, and the furthest month's when it differs (ready-to-assign.ts). */
+export function digestReadyToAssign(view: BudgetView, month: string): Record<string, unknown> {
+  // A month the budget does not hold yet (a clock past its last month): the furthest month's, named as that month's.
+  const months = view.replica.months;
+  const rta = readyToAssignIn(months, month) ?? readyToAssignIn(months, latestMonthOf(months) ?? month);
+  return rta ? readyToAssignFields(rta, (name, v) => ({ [name]: v })) : {};
 }

@@ -16,6 +16,9 @@ import type { OperationId } from '../api/operations/index.js';
 import type { CurrencyFormat } from '../api/schemas/common.js';
 import { BudgetView } from '../insights/core/view.js';
 import { moneyWriter } from '../insights/core/format.js';
+import { readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../insights/core/ready-to-assign.js';
+import { formatMilliunits } from '../api/money.js';
+import type { BudgetReplica } from '../sync/replica.js';
 import type { ServiceResult } from '../sync/service.js';
 import { isWriteOperation, runApiWrite, type ApiWritten } from '../writes/api-tools/api-plan.js';
 import { NO_CONFIRM, type ConfirmInput } from '../writes/pipeline/gate.js';
@@ -98,6 +101,17 @@ function noticesFor(def: ApiTool, args: ApiToolArgs, res: ServiceResult): string
   return notices;
 }
 
+/** get_month: the furthest month's Ready to Assign beside the month's, and why, when they differ (ready-to-assign.ts). */
+function laterReadyToAssign(data: any, replica: BudgetReplica | undefined, extras: Record<string, unknown>, notices: string[]): void {
+  const month = data?.month?.month;
+  const rta = replica && typeof month === 'string' ? readyToAssignIn(replica.months, month) : undefined;
+  if (!rta?.latest) return;
+  const format = replica!.summary.currency_format ?? null;
+  const { ready_to_assign: _a, ready_to_assign_formatted: _f, ready_to_assign_month: _m, ...latest } = readyToAssignFields(rta, moneyWriter(format));
+  Object.assign(extras, latest);
+  notices.push(readyToAssignLine(rta, (v) => formatMilliunits(v, format))!);
+}
+
 /** What the --writes mode and the stack give the write pipeline. */
 async function writeSetting(state: ServerState): Promise<WriteSetting> {
   const stack = await state.ready();
@@ -159,6 +173,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
   if (res.freshness) extras.freshness = answerFreshness(res.freshness);
   const notices = [...noticesFor(def, args, res), ...(written?.notices ?? []), ...(split?.notices ?? [])];
   Object.assign(extras, split?.extras);
+  if (def.shape.kind === 'month_detail' && target.budgetId) laterReadyToAssign(data, service.replicas.peek(target.budgetId), extras, notices);
   const shown = args.detail === 'full' || args.include_all === true ? { data, leftOut: 0 } : leaveOutCategories(def.op.output.categories, data);
   if (shown.leftOut) {
     extras.categories_left_out = shown.leftOut;

@@ -5,4 +5,13 @@
  * (src/events/catalog.ts) and the tool that answers with them (src/writes/alerts) share one list;
  * test/events/payload-money.test.ts holds it equal to the payload schemas' money fields.
  */
-export const EVENT_MONEY_FIELDS: readonly string[] = ['amount', 'bill', 'old', 'spending', 'spending_week_before', 'spending_usual'];
+export const EVENT_MONEY_FIELDS: readonly string[] = [
+  'amount',
+  'bill',
+  'old',
+  'spending',
+  'spending_week_before',
+  'spending_usual',
+  'ready_to_assign',
+  'ready_to_assign_latest',
+];

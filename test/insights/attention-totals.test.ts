@@ -119,10 +119,10 @@ describe('needs_attention totals', () => {
     const view = await r.month(thisMonth());
     const paymentGroup = r.groups.find((g) => g.name === 'Credit Card Payments');
     const expected: Record<string, [string, number]> = {};
-    // Uncategorized: the lines without a category (transfers between budget accounts and reconciled rows never are).
+    // Uncategorized: the lines without a category (transfers between budget accounts never are; reconciled rows are, issue 57).
     const onBudget = (id: string | null) => !!id && r.account.get(id)?.on_budget;
     const noCategory = r.transactions
-      .filter((t) => onBudget(t.account_id) && t.cleared !== 'reconciled' && t.payee_name !== 'Starting Balance')
+      .filter((t) => onBudget(t.account_id) && t.payee_name !== 'Starting Balance')
       .flatMap(rawLines)
       .filter((l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && onBudget(l.transfer_account_id)));
     if (noCategory.length) expected.uncategorized = ['total', noCategory.reduce((s, l) => s + l.amount, 0)];

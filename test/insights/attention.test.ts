@@ -84,10 +84,10 @@ function compactOf(k: string, e: any): any {
   }
 }
 
-/** Transactions YNAB shows as uncategorized: a budget line without a category that is not a transfer between budget accounts or a starting balance, on a row not reconciled. */
+/** Transactions YNAB shows as uncategorized: a budget line without a category that is not a transfer between budget accounts or a starting balance, reconciled or not. */
 function uncategorized(r: Raw): string[] {
   return r.transactions
-    .filter((t) => r.account.get(t.account_id)?.on_budget && t.cleared !== 'reconciled' && t.payee_name !== 'Starting Balance')
+    .filter((t) => r.account.get(t.account_id)?.on_budget && t.payee_name !== 'Starting Balance')
     .filter((t) =>
       rawLines(t).some(
         (l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget),
@@ -220,7 +220,7 @@ describe('needs_attention', () => {
     if (last.to_be_budgeted === 0) expect(rta).toBeUndefined();
     else
       expect(rta.examples[0]).toMatchObject({
-        month: last.month,
+        ready_to_assign_month: last.month,
         ready_to_assign: last.to_be_budgeted,
         ready_to_assign_formatted: usd(last.to_be_budgeted),
         state: last.to_be_budgeted < 0 ? 'negative' : 'waiting',
@@ -256,7 +256,7 @@ describe('needs_attention', () => {
     for (const k of compact.clear) expect(ok(await h.call('needs_attention', { kind: k }))).toMatchObject({ attention: [], clear: [k] });
   });
 
-  it('never counts transfers, starting balances or reconciled rows as uncategorized; counts any date; tracking accounts only when asked', async () => {
+  it('never counts transfers or starting balances as uncategorized, counts reconciled rows (issue 57); counts any date; tracking accounts only when asked', async () => {
     const before = ok(await h.call('needs_attention'));
     const count = (res: any, k: string) => kind(res, k)?.count ?? 0;
     const savings = ok(await h.call('get_account', { account_id: 'Rainy Day Savings' })).account;
@@ -268,8 +268,8 @@ describe('needs_attention', () => {
     const tracking = (await raw(h.sb)).accounts.find((a) => !a.on_budget && !a.closed);
     await create({ account_id: tracking.id, amount: -8, payee_name: `Att Tracking ${u}`, approved: false });
     const after = ok(await h.call('needs_attention'));
-    // Only the year-old row is new: uncategorized and unapproved, whatever its date.
-    expect(count(after, 'uncategorized') - count(before, 'uncategorized')).toBe(1);
+    // The reconciled row and the year-old row are uncategorized (whatever their status and date); the year-old one unapproved.
+    expect(count(after, 'uncategorized') - count(before, 'uncategorized')).toBe(2);
     expect(count(after, 'unapproved') - count(before, 'unapproved')).toBe(1);
     const everywhere = ok(await h.call('needs_attention', { include_off_budget: true }));
     expect(count(everywhere, 'unapproved') - count(after, 'unapproved')).toBe(1);

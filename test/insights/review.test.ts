@@ -38,7 +38,6 @@ const uncategorized = (r: Raw) =>
   r.transactions.filter(
     (t) =>
       r.account.get(t.account_id)?.on_budget &&
-      t.cleared !== 'reconciled' &&
       t.payee_name !== 'Starting Balance' &&
       rawLines(t).some(
         (l) => (!l.category_id || l.category_id === r.uncategorized) && !(l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget),

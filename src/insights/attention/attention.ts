@@ -7,6 +7,7 @@
  * to what was spent on cards) and when a card's payment category falls short of what is owed.
  */
 import { addDays, currentMonth } from '../../api/dates.js';
+import { formatMilliunits } from '../../api/money.js';
 import type * as E from '../../api/schemas/entities.js';
 import type { Money } from '../core/format.js';
 import { present } from '../core/format.js';
@@ -16,6 +17,7 @@ import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from '../recurring/price-increase.js';
 import { project } from '../core/schedule.js';
 import { targetMonth } from '../targets/target-month.js';
+import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
 import { underfundedRows } from '../targets/underfunded.js';
 import type { BudgetView, Line } from '../core/view.js';
 import { lastReconciled, type ReconciledAt } from '../../sync/reconciled.js';
@@ -35,7 +37,7 @@ export interface AttentionContext {
 interface Check {
   kind: string;
   /** One line; for a kind whose items say which way it went (Ready to Assign), from its items. */
-  reason: string | ((items: Record<string, unknown>[]) => string);
+  reason: string | ((items: Record<string, unknown>[], ctx: AttentionContext) => string);
   /** Every item found, worst or newest first. */
   find(ctx: AttentionContext): Record<string, unknown>[];
   /** What the whole list adds up to (every item, not only the examples shown), as answer fields. */
@@ -71,9 +73,18 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
 const unapprovedOf = (ctx: AttentionContext) =>
   [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst);
 
-/** The transactions YNAB shows as uncategorized (not reconciled), and their lines without a category. */
+/** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
+function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
+  if (ctx.includeOffBudget) return {};
+  const left = [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && !ctx.view.onBudget(t.account_id));
+  if (!left.length) return {};
+  const names = [...new Set(left.map((t) => ctx.view.accountName(t.account_id)))].sort();
+  return { tracking_left_out: `${left.length} more in tracking accounts (${names.join(', ')}): include_off_budget: true counts them.` };
+}
+
+/** The transactions YNAB shows as uncategorized (reconciled ones too: reconciling sets no category), and their lines without a category. */
 function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
-  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled');
+  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l));
   const ids = new Set(lines.map((l) => l.transaction.id));
   return { transactions: [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst), lines };
 }
@@ -119,8 +130,8 @@ export const CHECKS = [
     kind: 'unapproved',
     reason: 'Waiting for approval.',
     find: (ctx) => unapprovedOf(ctx).map((t) => txnRow(ctx, t)),
-    // The count's transfer sides and the total's transfers apart (queue-count.ts).
-    total: (ctx) => queueCount(ctx.view, unapprovedOf(ctx), ctx.money),
+    // The count's transfer sides and the total's transfers apart (queue-count.ts); what it left in tracking accounts.
+    total: (ctx) => ({ ...queueCount(ctx.view, unapprovedOf(ctx), ctx.money), ...trackingLeftOut(ctx) }),
   },
   {
     kind: 'uncategorized',
@@ -253,16 +264,36 @@ export const CHECKS = [
   },
   {
     kind: 'ready_to_assign',
-    reason: (items) => (items[0]?.state === 'negative' ? 'Negative: more assigned than the budget holds.' : 'Money waiting for a job.'),
-    find: (ctx) => {
-      // The latest month holds the up-to-date figure (money assigned ahead comes out of it).
-      const months = [...ctx.view.replica.months.keys()].sort();
-      const month = months[months.length - 1];
-      const value = month ? ctx.view.replica.months.get(month)!.to_be_budgeted : 0;
-      return value === 0 ? [] : [{ ...(ctx.full ? { month } : {}), ...ctx.money('ready_to_assign', value), state: value < 0 ? 'negative' : 'waiting' }];
+    // The month named in the reason too: compact rows leave ready_to_assign_month out (2 KB).
+    reason: (items, ctx) => {
+      // The month whose figure decides the state: the furthest month's when it differs (find below).
+      const rta = readyToAssignIn(ctx.view.replica.months, currentMonth(new Date(`${ctx.today}T00:00:00Z`)));
+      const month = (rta?.latest?.month ?? rta?.month ?? ctx.today).slice(0, 7);
+      return items[0]?.state === 'negative'
+        ? `Negative in ${month}: more assigned than the budget holds (cash overspending comes off the next month's).`
+        : `Money waiting for a job in ${month}.`;
     },
-    // Beside the count, so that the figure stays when a compact answer drops its examples.
-    total: (ctx, items) => ctx.money('ready_to_assign', sumOf(items, 'ready_to_assign')),
+    find: (ctx) => {
+      // The current month's figure, as get_month current gives it; the furthest month's beside it when it differs (ready-to-assign.ts).
+      const rta = readyToAssignIn(ctx.view.replica.months, currentMonth(new Date(`${ctx.today}T00:00:00Z`)));
+      if (!rta || (rta.amount === 0 && !rta.latest?.amount)) return [];
+      const acted = rta.latest?.amount ?? rta.amount;
+      // Compact rows leave the month to the kind's own fields beside the count (2 KB).
+      const fields = ctx.full ? readyToAssignFields(rta, ctx.money) : ctx.money('ready_to_assign', rta.amount);
+      return [{ ...fields, state: acted < 0 ? 'negative' : 'waiting' }];
+    },
+    // Beside the count, so that the figure and its month stay when a compact answer drops its examples.
+    total: (ctx, items) => {
+      const rta = readyToAssignIn(ctx.view.replica.months, currentMonth(new Date(`${ctx.today}T00:00:00Z`)))!;
+      const fields = readyToAssignFields(rta, ctx.money);
+      if (ctx.full) {
+        const line = readyToAssignLine(rta, (v) => formatMilliunits(v, ctx.view.replica.summary.currency_format ?? null));
+        return { ...fields, ...(line && items.length ? { note: line } : {}) };
+      }
+      // Compact (2 KB): the figures name both months, the note says why in short.
+      delete fields.ready_to_assign_month;
+      return { ...fields, ...(rta.latest && items.length ? { note: LATEST_WHY } : {}) };
+    },
   },
 ] as const satisfies readonly Check[];
 
@@ -294,7 +325,7 @@ export function attention(ctx: AttentionContext, examples: number, kind?: string
         kind: check.kind,
         count: items.length,
         ...('total' in check ? check.total(ctx, items) : {}),
-        reason: typeof check.reason === 'string' ? check.reason : check.reason(items),
+        reason: typeof check.reason === 'string' ? check.reason : check.reason(items, ctx),
         examples: items.slice(0, examples),
       });
   }

@@ -89,7 +89,8 @@ export function lineFilter(view: BudgetView, f: FilterArgs, digits: number | und
     );
   return (line) => {
     const t = line.transaction;
-    if (!line.on_budget && !f.include_off_budget) return false;
+    // A tracking account named is searched whatever include_off_budget says (closed ones too).
+    if (!line.on_budget && !f.include_off_budget && f.account_id === undefined) return false;
     if (f.since_date !== undefined && line.date < f.since_date) return false;
     if (f.until_date !== undefined && line.date > f.until_date) return false;
     if (f.direction === 'outflow' ? line.amount >= 0 : f.direction === 'inflow' ? line.amount <= 0 : false) return false;

@@ -53,8 +53,7 @@ function queue(ctx: InsightContext, a: Args): E.TransactionSummaryBase[] {
   const status = a.status ?? 'unapproved';
   const ids = new Set<string>();
   if (status !== 'uncategorized') for (const t of r.transactions.values()) if (!t.approved) ids.add(t.id);
-  if (status !== 'unapproved')
-    for (const l of ctx.view.lines) if (uncategorizedLine(ctx.view, l) && l.transaction.cleared !== 'reconciled') ids.add(l.transaction.id);
+  if (status !== 'unapproved') for (const l of ctx.view.lines) if (uncategorizedLine(ctx.view, l)) ids.add(l.transaction.id);
   return [...ids]
     .map((id) => r.transactions.get(id)!)
     .filter((t) => (a.account_id === undefined || t.account_id === a.account_id) && (a.since_date === undefined || t.date >= a.since_date))

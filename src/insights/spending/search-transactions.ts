@@ -59,6 +59,7 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
   const total = sums(matches);
   const full = a.detail === 'full';
   const money = quotable(ctx.money);
+  const left = leftInTracking(ctx, a, lines);
   return {
     structured: {
       transactions: page.map((l) => (full ? fullLine(ctx, l) : searchRow(ctx, l))),
@@ -69,5 +70,20 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
       ...money('total', total.net),
       ...flows(money, total.outflow, total.inflow, full),
     },
+    ...(left ? { notices: [left] } : {}),
   };
+}
+
+/**
+ * What a search that leaves tracking accounts out left there, in one line, so that it never
+ * answers zero for what it did not look at (issue 57): the matching lines of off-budget accounts,
+ * closed ones included, and their accounts' names. Undefined when it left nothing.
+ */
+function leftInTracking(ctx: InsightContext, a: InsightArgs<typeof SEARCH_TRANSACTIONS_INPUT>, lines: readonly Line[]): string | undefined {
+  if (a.include_off_budget || a.account_id !== undefined || a.spending_only) return undefined;
+  const match = lineFilter(ctx.view, { ...a, include_off_budget: true }, ctx.digits);
+  const left = lines.filter((l) => !l.on_budget && match(l));
+  if (!left.length) return undefined;
+  const names = [...new Set(left.map((l) => ctx.view.accountName(l.account_id)))].sort();
+  return `${left.length} matching transactions in tracking accounts (${names.join(', ')}) are left out: include_off_budget: true, or the account named, counts them.`;
 }

@@ -15,6 +15,8 @@ import { monthArg, targetMonth } from './target-month.js';
 import { TARGET_ASSUMPTIONS, targetRows, type TargetRow } from './targets.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 import { soonest, underfundedRows } from './underfunded.js';
+import { formatMilliunits } from '../../api/money.js';
+import { latestMonthOf, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
 
 export const TARGETS_SUMMARY_INPUT = { month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default); later months too.'), ...DETAIL_ARG };
 
@@ -24,6 +26,9 @@ export function targetsSummary(ctx: InsightContext, a: InsightArgs<typeof TARGET
   const r = ctx.view.replica;
   const month = monthArg(r, a.month, ctx.today);
   const tm = targetMonth(r, month, ctx.today);
+  // A projected month's Ready to Assign is the furthest month's (target-month.ts): named as that month's.
+  const rta = readyToAssignIn(r.months, tm.projected ? (latestMonthOf(r.months) ?? month) : month) ?? { month, amount: tm.rta };
+  const rtaLine = readyToAssignLine(rta, (v) => formatMilliunits(v, ctx.format));
   const full = a.detail === 'full';
   const fig = rowMoney(ctx.money, full);
   const all = underfundedRows(r, tm);
@@ -64,12 +69,13 @@ export function targetsSummary(ctx: InsightContext, a: InsightArgs<typeof TARGET
         ...ctx.money('overspent', cover),
         ...(full ? { overspent_categories: overspent.length } : {}),
         ...ctx.money('to_assign', need + cover),
-        ...ctx.money('ready_to_assign', tm.rta),
+        ...readyToAssignFields(rta, ctx.money),
         ...ctx.money('short', Math.max(0, need + cover - Math.max(0, tm.rta))),
         ...ctx.money('next_month', sum(rows.map((t) => t.nextMonth))),
       },
       // Compact answers stay within 2 KB: the assumptions are said in full detail.
       ...(full ? { assumptions: TARGET_ASSUMPTIONS } : {}),
     },
+    ...(rtaLine ? { notices: [rtaLine] } : {}),
   };
 }

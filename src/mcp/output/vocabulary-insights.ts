@@ -79,6 +79,7 @@ export const INSIGHT_ROWS: Record<string, Row> = {
   excluding_transfers_total: ['money', 'A total without its transfers: the spending and income alone.'],
   unapproved_transfer_sides: ['count', 'Unapproved rows left that are sides of transfers.'],
   unapproved_note: ['text', 'What the unapproved count counts, in a line.'],
+  tracking_left_out: ['text', 'What a count left in tracking accounts, and how to count it, in a line.'],
   cover_with_move_money: ['args', "The move_money arguments that would cover it (move_money's own names)."],
   payment_available: ['money', "What the card's payment category holds."],
   last_reconciled_on: ['date', 'When the account was last reconciled: in YNAB, or through this server, whichever is later.'],

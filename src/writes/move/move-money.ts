@@ -16,6 +16,7 @@ import { StepError, type Writer } from '../pipeline/steps.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
 import { moneyPair, positive, taskWrite, type TaskPlan } from '../pipeline/task.js';
 import { moneyOf } from '../pipeline/after-state.js';
+import { readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../../insights/core/ready-to-assign.js';
 
 const INPUT = {
   from_category_id: NameOrId,
@@ -72,7 +73,10 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
     ...moneyOf(ctx.shown, 'available', now.balance),
   });
   // Moving between two categories of one month leaves its Ready to Assign as it was (read within the last second).
-  const readyToAssign = r.months.get(month)!.to_be_budgeted;
+  // Named with its month, and the furthest month's beside it when it differs (ready-to-assign.ts).
+  const readyToAssign = readyToAssignIn(r.months, month)!;
+  const rtaLine = readyToAssignLine(readyToAssign, (v) => ctx.shown.money(v));
+  if (rtaLine) notices.push(rtaLine);
   return {
     tool: ctx.tool,
     budgetId: ctx.budgetId,
@@ -100,7 +104,7 @@ async function planMove(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>)
           ...moneyOf(ctx.shown, 'moved', amount),
           from: side(from, took),
           to: side(to, gave),
-          ...moneyOf(ctx.shown, 'ready_to_assign', readyToAssign),
+          ...readyToAssignFields(readyToAssign, (name, v) => moneyOf(ctx.shown, name, v)),
         },
         draft: { summary, entities: done },
       };

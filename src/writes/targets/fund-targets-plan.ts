@@ -26,6 +26,7 @@ import { readFor } from '../pipeline/reads.js';
 import { StepError, type Writer } from '../pipeline/steps.js';
 import type { TaskPlan } from '../pipeline/task.js';
 import { moneyOf } from '../pipeline/after-state.js';
+import { latestMonthOf, readyToAssignIn, readyToAssignLine } from '../../insights/core/ready-to-assign.js';
 
 type Args = z.infer<z.ZodObject<typeof FUND_TARGETS_INPUT>>;
 
@@ -107,9 +108,14 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
   const rta = tm.rta;
   const rtaAfter = rta - total(changes);
   const summary = `${a.option} in ${month.slice(0, 7)}: ${changes.length} categories, ${ctx.shown.money(total(changes))} assigned in all; Ready to Assign ${ctx.shown.money(rta)} → ${ctx.shown.money(rtaAfter)}`;
+  // The month the figure is of (a projected month's is the furthest month's), and the furthest month's when it differs.
+  const named = readyToAssignIn(r.months, tm.projected ? (latestMonthOf(r.months) ?? month) : month);
+  const rtaLine = named && readyToAssignLine(named, (v) => ctx.shown.money(v));
   const details = {
     ...money(ctx, 'assigned_total', total(changes)),
     ...money(ctx, 'ready_to_assign_before', rta),
+    ...(named ? { ready_to_assign_month: named.month } : {}),
+    ...(named?.latest ? { ...money(ctx, 'ready_to_assign_latest', named.latest.amount), ready_to_assign_latest_month: named.latest.month } : {}),
     ...money(ctx, 'ready_to_assign_after', rtaAfter),
     categories: changes.map((ch) => ({
       name: ch.c.name,
@@ -127,6 +133,7 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
         message: left.length
           ? `Nothing was changed: Ready to Assign (${ctx.shown.money(rta)}) funds none of the ${left.length} categories ${a.option} would fund.`
           : `Nothing to change: ${a.option} leaves every category as it is.`,
+        ...(rtaLine ? { notices: [rtaLine] } : {}),
       },
       apply: never,
     };
@@ -148,9 +155,12 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
     ...base(ctx, month, a, summary, entities),
     details,
     listed: 0,
-    notices: left.length
-      ? [`Ready to Assign runs out, funding in ${order}: ${left.length} categories are not (fully) funded: ${left.map((ch) => ch.c.name).join(', ')}.`]
-      : [],
+    notices: [
+      ...(left.length
+        ? [`Ready to Assign runs out, funding in ${order}: ${left.length} categories are not (fully) funded: ${left.map((ch) => ch.c.name).join(', ')}.`]
+        : []),
+      ...(rtaLine ? [rtaLine] : []),
+    ],
     apply: (w) => applyAll(w, ctx, month, changes, entities, summary, details),
   };
 }
