@@ -77,6 +77,14 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(res.notices ?? []).toEqual([]);
   });
 
+  it('spending_only on the account says it is a tracking account, with what the search finds without it', async () => {
+    const res = ok(await h.call('search_transactions', { account_id: NAME, spending_only: true, limit: 100 }));
+    expect(res).toMatchObject({ count: 0, total: 0 });
+    expect(res.notices).toEqual([
+      `${NAME} is a tracking account, which holds no spending (spending_only counts budget accounts, as spending_summary does): without spending_only the search finds ${rows.length} matching transactions.`,
+    ]);
+  });
+
   it('a search that leaves tracking accounts out says how many matching lines it left there', async () => {
     const appraisals = rows.filter((t) => t.payee_name === 'Guitar Appraisal');
     const res = ok(await h.call('search_transactions', { query: 'Guitar Appraisal' }));

@@ -59,7 +59,7 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
   const total = sums(matches);
   const full = a.detail === 'full';
   const money = quotable(ctx.money);
-  const left = leftInTracking(ctx, a, lines);
+  const left = leftInTracking(ctx, a, lines) ?? trackingNotSpending(ctx, a);
   return {
     structured: {
       transactions: page.map((l) => (full ? fullLine(ctx, l) : searchRow(ctx, l))),
@@ -86,4 +86,18 @@ function leftInTracking(ctx: InsightContext, a: InsightArgs<typeof SEARCH_TRANSA
   if (!left.length) return undefined;
   const names = [...new Set(left.map((l) => ctx.view.accountName(l.account_id)))].sort();
   return `${left.length} matching transactions in tracking accounts (${names.join(', ')}) are left out: include_off_budget: true, or the account named, counts them.`;
+}
+
+/**
+ * spending_only on a named tracking account: spending is what YNAB's months count, budget accounts
+ * only, so the search answers zero there; one line says why and what it finds without
+ * spending_only, so the zero is not read as "no transactions" (issue 57, item 8).
+ */
+function trackingNotSpending(ctx: InsightContext, a: InsightArgs<typeof SEARCH_TRANSACTIONS_INPUT>): string | undefined {
+  if (!a.spending_only || a.include_off_budget || a.account_id === undefined) return undefined;
+  const match = lineFilter(ctx.view, a, ctx.digits);
+  const there = ctx.view.lines.filter((l) => !l.on_budget && match(l));
+  if (!there.length) return undefined;
+  const name = ctx.view.accountName(there[0]!.account_id);
+  return `${name} is a tracking account, which holds no spending (spending_only counts budget accounts, as spending_summary does): without spending_only the search finds ${there.length} matching transactions.`;
 }
