@@ -1,8 +1,8 @@
 /**
  * Issue 57 item 1, in the weekly digest: an account opened with cash in the digest's week (through
  * the sandbox's API, as a user opening it in the app) is no money earned or spent there. On three
- * seeds (the account opened today, the digest three days later on the server's clock; a faked
- * Date does not reach the events path, so today is the one date), the digest's spending and the
+ * seeds and two dates (the account opened in the middle of a month and on the first of one, on the
+ * sandbox's clock; the digest three days later on the server's), the digest's spending and the
  * week before are the weeks' activity read from the API's raw transactions (apiSpending in
  * ./recurrence-helpers.ts: on-budget lines, neither in Ready to Assign, where the opening balance
  * is, nor a transfer).
@@ -13,8 +13,10 @@ import { budgetFacts, endpoint, lasting, poll, type Endpoint } from './helpers.j
 import { apiSpending, setDigest } from './recurrence-helpers.js';
 
 const DAY = 86_400_000;
-// The sandbox dates the opening balance by the real clock: the server's clock (the digest's time) is moved, as in recurrence.test.ts.
-const DATES = [new Date().toISOString().slice(0, 10)];
+// Both clocks are given, not a faked Date: the HTTP layer between the client and the server keeps the real one.
+const month0 = `${new Date().toISOString().slice(0, 7)}-01`;
+/** The middle of this month and the first of the next, on the sandbox's clock and the server's. */
+const DATES = [`${month0.slice(0, 8)}15`, new Date(Date.UTC(+month0.slice(0, 4), +month0.slice(5, 7), 1)).toISOString().slice(0, 10)];
 /** The server's clock. */
 let clock = Date.now();
 const SEEDS = ['test', 'digest-a', 'digest-b'];
@@ -26,7 +28,7 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
   let ep: Endpoint;
 
   beforeAll(async () => {
-    sb = await testSandbox({ seed, rateLimit: 100_000 });
+    sb = await testSandbox({ seed, rateLimit: 100_000, clock: () => new Date(`${date}T12:00:00Z`) });
     keep = lasting();
     ep = await endpoint(sb, keep, { now: () => clock }, undefined, { toolsets: 'all' });
   });
