@@ -15,7 +15,7 @@
  * (`inflows`): create_transactions and create_scheduled_transaction (their rows' `inflowGuard`).
  * Not the imports (import_statement, import_transactions): a bank gives the sign.
  */
-import { milliunitsToDecimalString } from '../../api/money.js';
+import { milliunitsToDecimalString, minorDigits } from '../../api/money.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { Shown } from './entities.js';
 
@@ -90,7 +90,7 @@ export function holdInflows(r: BudgetReplica, s: Shown, items: readonly NewInflo
   const name = JSON.stringify(first.payee_name);
   const where = first.index !== undefined ? `transactions[${first.index}] is an inflow` : 'an inflow';
   const more = held.length > 1 ? ` (and ${held.length - 1} more inflow${held.length > 2 ? 's' : ''} at payees only ever paid)` : '';
-  const digits = r.summary.currency_format?.decimal_digits ?? 2;
+  const digits = minorDigits(r.summary.currency_format);
   return {
     held: 'inflow',
     inflow_candidates: held,
