@@ -100,6 +100,9 @@ describe.each(CASES)('debt_payoff on seed %s, %s', (seed, date) => {
       expect(by('Civic Car Loan').payments.as_is).toBe(60);
       expect(res.assumptions.join(' ')).toMatch(/to the cent, half up/);
       expect(res.plans[0].payments).toBeGreaterThanOrEqual(360);
+      // Asked for alone (the Loan Planner's question) with no extra: the same 53 payments and interest, nothing saved.
+      const alone = ok(await h.call('debt_payoff', { strategy: 'as_is', target_debt: 'Peer Car Loan' })).target_debt;
+      expect(alone).toMatchObject({ payments: 53, interest: 1_972_800, interest_formatted: '$1,972.80', months_saved: 0, interest_saved: 0 });
     });
 
     it('names the minimum-payment trap of a card paid at its minimum, against a schedule in cents', async () => {
@@ -152,7 +155,8 @@ describe.each(CASES)('debt_payoff on seed %s, %s', (seed, date) => {
       expect(aimed.plans[1].order[0]).toBe('Peer Car Loan');
       const peer = (x: any) => x.debts.find((d: any) => d.name === 'Peer Car Loan');
       expect(peer(aimed).payments.avalanche).toBeLessThan(peer(free).payments.avalanche);
-      expect(aimed.assumptions.join(' ')).toContain('Extra to Peer Car Loan first');
+      // Each plan says where its extra goes first, and that freed payments roll over (issue 58 item 1).
+      expect(aimed.plans[1].rule).toBe('Peer Car Loan first, then highest rate; freed payments roll over');
       const bad = await h.call('debt_payoff', { extra_per_month: 300, target_debt: 'Everyday Checking' });
       expect(bad.isError).toBe(true);
       expect(bad.content[0].text).toMatch(/target_debt: "Everyday Checking" is not a debt this plan pays; they are: /);

@@ -7,8 +7,10 @@ import { addMonths, currentMonth } from '../../api/dates.js';
 import { ratePercent, valueOn } from '../../api/debt-terms.js';
 import { formatMilliunits, minorDigits, roundToMinor } from '../../api/money.js';
 import type * as E from '../../api/schemas/entities.js';
+import { aloneAnswer, planAlone } from './debt-alone.js';
 import { aprByAccount, extraOf, questionExtra, targetOf } from './debt-args.js';
-import { monthlyInterest, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
+import { oneSchedule, schedule } from './debt-schedule.js';
+import { monthlyInterest, monthsTo, simulate, type PlanDebt, type PlanResult, type Strategy } from './debt-plan.js';
 import { keyedMoney, present, rowMoney } from '../core/format.js';
 import type { InsightContext, InsightResult } from '../core/types.js';
 import { CREDIT_TYPES } from '../core/view.js';
@@ -83,10 +85,6 @@ const PLANS: Record<string, Strategy[]> = {
   both: ['as_is', 'avalanche', 'snowball'],
 };
 
-/** Months from the first payment to `month`, inclusive (null stays null). */
-const monthsTo = (first: string, month: string | null) =>
-  month === null ? null : (Number(month.slice(0, 4)) - Number(first.slice(0, 4))) * 12 + Number(month.slice(5, 7)) - Number(first.slice(5, 7)) + 1;
-
 /** The plans, from the arguments checked against the budget. */
 function plan(ctx: InsightContext, a: DebtPayoffArgs) {
   const digits = minorDigits(ctx.format);
@@ -103,13 +101,26 @@ function plan(ctx: InsightContext, a: DebtPayoffArgs) {
   );
   const target = targetOf(debts, a.target_debt);
   const plans = PLANS[a.strategy ?? 'both']!.map((s) => simulate(debts, s, extra, first, HORIZON, { digits, target }));
-  return { debts, leftOut, first, extra, digits, plans, target };
+  // The Loan Planner's question: the extra on the target alone, nothing rolled over (./debt-alone.ts).
+  const alone = target === undefined ? undefined : planAlone(debts[target]!, extra, first, HORIZON, digits);
+  return { debts, leftOut, first, extra, digits, plans, target, alone };
+}
+
+/**
+ * A plan's rule in one line: that freed payments roll over (what target_debt's own answer does
+ * not do), and the debt its extra goes to first when target_debt names one (otherwise the
+ * strategy's order, as its name and the tool's argument say). as_is, minimums only, has none.
+ */
+function ruleOf(p: PlanResult, debts: Debt[], target: number | undefined): string | null {
+  if (p.strategy === 'as_is') return null;
+  const order = p.strategy === 'avalanche' ? 'highest rate' : 'smallest balance';
+  return `${target === undefined ? '' : `${debts[target]!.name} first, then ${order}; `}freed payments roll over`;
 }
 
 export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightResult {
   const full = a.detail === 'full';
-  const row = rowMoney(ctx.money, full);
-  const { debts, leftOut, first, extra, digits, plans, target } = plan(ctx, a);
+  const planned = plan(ctx, a);
+  const { debts, leftOut, first, extra, digits, plans, target, alone } = planned;
   // Nothing to plan: no plans (a "debt-free" month would say something that was never planned).
   if (!debts.length) {
     const none = Object.keys(leftOut).length ? 'No debt can be planned: see left_out.' : 'No open debt account owes money.';
@@ -117,58 +128,80 @@ export function debtPayoffRun(ctx: InsightContext, a: DebtPayoffArgs): InsightRe
   }
   const base = plans[0]!;
   const debtFree = (p: PlanResult) => (p.payoff.includes(null) ? null : p.payoff.reduce((x, y) => (y! > x! ? y : x), first));
-  const saved = (p: PlanResult, i: number) => {
-    const was = monthsTo(first, base.payoff[i]!);
-    const now = monthsTo(first, p.payoff[i]!);
-    return was === null || now === null ? null : was - now;
-  };
   const traps = trapped(ctx, debts, base, first, digits);
+  const one = target === undefined ? undefined : debts[target]!;
   return {
     structured: {
       as_of: ctx.today,
-      debts: debts.map((d, i) =>
-        present({
-          name: d.name,
-          type: full ? d.account.type : null,
-          ...row('owed', d.balance),
-          interest_rate: ratePercent(d.rateIn(first)),
-          rate_from: d.rateFrom === 'apr' ? 'apr' : null,
-          // The payment the plans start from (the assumptions say whose); compact answers leave it to them.
-          ...(full ? row('payment', d.minimumIn(first, d.balance, monthlyInterest(d.balance, d.rateIn(first), digits))) : {}),
-          payoff: Object.fromEntries(plans.map((p) => [p.strategy, p.payoff[i]?.slice(0, 7) ?? null])),
-          // Payments left, the first in `first` (null: not paid off within 50 years). Full detail
-          // only: a compact answer's payoff month says the same, and its room goes to quotable figures.
-          payments: full ? Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])) : null,
-          // Each plan's interest on this debt, by strategy: full, the numbers and beside them their
-          // texts (`interest`, `interest_formatted`); compact, the texts (keyedMoney).
-          ...keyedMoney(ctx.format, 'interest', Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!])), full),
-          // Full detail only: compact answers give the payments, of which this is the difference.
-          months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p, i)] as const)) : null,
-          trap: traps.has(i) ? 'minimum barely covers interest' : null,
-        }),
-      ),
+      // With target_debt, that debt's row only (the plans' totals still cover every debt; a notice says so).
+      debts: debts.flatMap((d, i) => (target !== undefined && i !== target ? [] : [debtRow(ctx, planned, full, traps, i)])),
       plans: plans.map((p) => {
         const total = p.interest.reduce((x, y) => x + y, 0);
         const end = debtFree(p);
         return present({
           strategy: p.strategy,
+          rule: ruleOf(p, debts, target),
           debt_free: end?.slice(0, 7) ?? null,
           payments: monthsTo(first, end),
-          ...ctx.money('interest', total),
+          // Compact, the text alone, as the debts' interest by strategy (full: the number beside it).
+          ...(full ? ctx.money('interest', total) : { interest_formatted: formatMilliunits(total, ctx.format) }),
           months_saved: p === base || !full ? null : end && debtFree(base) ? monthsTo(first, debtFree(base))! - monthsTo(first, end)! : null,
           order: full && p.order.length ? p.order.map((i) => debts[i]!.name) : null,
         });
       }),
+      ...(one && alone
+        ? {
+            target_debt: aloneAnswer(ctx.money, ctx.format, {
+              debt: one,
+              extra,
+              first,
+              digits,
+              alone,
+              regular: { payoff: base.payoff[target!]!, interest: base.interest[target!]! },
+            }),
+          }
+        : {}),
       // Balances over time in full detail (the view's chart): months of them say more than 2 KB.
-      ...(full ? { schedule: schedule(ctx, plans, debts) } : {}),
-      assumptions: assumptions(ctx, debts, first, extra, target, full),
+      ...(full ? { schedule: one && alone ? oneSchedule(ctx.format, plans, alone, one.name, target!) : schedule(ctx.format, plans, debts) } : {}),
+      assumptions: assumptions(ctx, debts, extra, first),
       ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}),
     },
     notices: [
+      ...(one ? [`debts${full ? ' and schedule' : ''}: ${one.name} only (target_debt); plans: every debt. Leave out target_debt for every debt.`] : []),
       ...(plans.some((p) => p.payoff.includes(null)) ? ['Some debt is not paid off within 50 years at these payments (its payoff is null).'] : []),
       ...[...traps.values()],
     ],
   };
+}
+
+/** One debt's row: what it owes, its rate, and by strategy its payoff month, payments left and interest. */
+function debtRow(ctx: InsightContext, { debts, plans, first, digits }: ReturnType<typeof plan>, full: boolean, traps: Map<number, string>, i: number) {
+  const d = debts[i]!;
+  const row = rowMoney(ctx.money, full);
+  const base = plans[0]!;
+  const saved = (p: PlanResult) => {
+    const was = monthsTo(first, base.payoff[i]!);
+    const now = monthsTo(first, p.payoff[i]!);
+    return was === null || now === null ? null : was - now;
+  };
+  return present({
+    name: d.name,
+    type: full ? d.account.type : null,
+    ...row('owed', d.balance),
+    interest_rate: ratePercent(d.rateIn(first)),
+    rate_from: d.rateFrom === 'apr' ? 'apr' : null,
+    // The payment the plans start from (the assumptions say whose); compact answers leave it to them.
+    ...(full ? row('payment', d.minimumIn(first, d.balance, monthlyInterest(d.balance, d.rateIn(first), digits))) : {}),
+    payoff: Object.fromEntries(plans.map((p) => [p.strategy, p.payoff[i]?.slice(0, 7) ?? null])),
+    // Payments left, the first in `first` (null: not paid off within 50 years).
+    payments: Object.fromEntries(plans.map((p) => [p.strategy, monthsTo(first, p.payoff[i]!)])),
+    // Each plan's interest on this debt, by strategy: full, the numbers and beside them their
+    // texts (`interest`, `interest_formatted`); compact, the texts (keyedMoney).
+    ...keyedMoney(ctx.format, 'interest', Object.fromEntries(plans.map((p) => [p.strategy, p.interest[i]!])), full),
+    // Full detail only: compact answers give the payments, of which this is the difference.
+    months_saved: full ? savings(plans.slice(1).map((p) => [p.strategy, saved(p)] as const)) : null,
+    trap: traps.has(i) ? 'minimum barely covers interest' : null,
+  });
 }
 
 /**
@@ -191,43 +224,14 @@ function trapped(ctx: InsightContext, debts: Debt[], base: PlanResult, first: st
   return out;
 }
 
-/**
- * Each month's end balances per strategy, a list a month (`months` says which): the total owed
- * (`owed`, by strategy, beside `owed_formatted`), and each debt's (`debts`: its name and the same).
- */
-function schedule(ctx: InsightContext, plans: PlanResult[], debts: Debt[]): Record<string, unknown> {
-  const longest = plans.reduce((x, p) => (p.months.length > x.months.length ? p : x), plans[0]!);
-  const owed = (p: PlanResult, k: number) => p.balances[k] ?? debts.map(() => 0);
-  const months = longest.months.map((_, k) => k);
-  // A list ends at the month its balance reaches zero (the zeros after it say nothing).
-  const paid = (values: number[]) => {
-    let last = values.length - 1;
-    while (last > 0 && values[last] === 0 && values[last - 1] === 0) last--;
-    return values.slice(0, last + 1);
-  };
-  const series = (values: (p: PlanResult) => number[]) => {
-    const lists = Object.fromEntries(plans.map((p) => [p.strategy, paid(values(p))]));
-    const texts = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.map((m) => formatMilliunits(m, ctx.format))]));
-    return { owed: lists, owed_formatted: texts };
-  };
-  return {
-    months: longest.months.map((m) => m.slice(0, 7)),
-    ...series((p) => months.map((k) => owed(p, k).reduce((x, y) => x + y, 0))),
-    debts: debts.map((d, i) => ({ name: d.name, ...series((p) => months.map((k) => owed(p, k)[i] ?? 0)) })),
-  };
-}
-
-/** What the answer rests on, said once each. */
-function assumptions(ctx: InsightContext, debts: Debt[], first: string, extra: number, target: number | undefined, full: boolean): string[] {
+/** What the answer rests on, said once each (each plan's order, and that freed payments roll over, are its `rule`). */
+function assumptions(ctx: InsightContext, debts: Debt[], extra: number, first: string): string[] {
   const money = (m: number) => formatMilliunits(m, ctx.format);
   const out = [
     `Paid monthly from ${first.slice(0, 7)}; nothing new borrowed.`,
     `Interest: balance × rate / 12 to the ${minorDigits(ctx.format) === 2 ? 'cent' : 'minor unit'}, half up, before payment.`,
-    `as_is: minimums only; others: their total + ${money(extra)}/month, freed payments roll on.`,
   ];
-  // The strategies' orders are their usual meaning: said in full detail, or when a target changes them.
-  if (target !== undefined) out.push(`Extra to ${debts[target]!.name} first; then avalanche: highest rate, snowball: smallest balance.`);
-  else if (full) out.push('Avalanche: highest rate first; snowball: smallest balance.');
+  if (extra > 0) out.push(`Extra: minimums + ${money(extra)}/month.`);
   if (debts.some((d) => !d.ruleMinimum)) out.push("Loans: YNAB's minimum less escrow, its rates by date.");
   if (debts.some((d) => d.ruleMinimum)) out.push(`No YNAB minimum: interest + 1% of balance, at least ${money(25_000)}.`);
   if (debts.some((d) => d.rateFrom === 'apr')) out.push('apr rates stay fixed.');

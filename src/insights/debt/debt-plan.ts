@@ -64,6 +64,10 @@ function payoffOrderBy(debts: readonly PlanDebt[], strategy: Strategy, first: st
     );
 }
 
+/** Months from the first payment (`first`) to `month`, inclusive: the payments made (null stays null). */
+export const monthsTo = (first: string, month: string | null) =>
+  month === null ? null : (Number(month.slice(0, 4)) - Number(first.slice(0, 4))) * 12 + Number(month.slice(5, 7)) - Number(first.slice(5, 7)) + 1;
+
 /** Adds `n` months to a YYYY-MM-01 month. */
 function monthAfter(month: string, n: number): string {
   const total = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + n;
