@@ -3,7 +3,8 @@
  * (`as_is`) and by avalanche or snowball with an extra amount each month (./debt-plan.ts does
  * the months). Loans use YNAB's own terms (debt_interest_rates, debt_minimum_payments,
  * debt_escrow_amounts); cards and other debts without them take an APR argument and a stated
- * minimum. Every assumption the answer rests on comes back with it. Its arguments are declared
+ * minimum. `target_debt` answers for one debt: the extra on it alone, nothing rolled over (YNAB's
+ * Loan Planner, ./debt-alone.ts), beside the plans. Every assumption the answer rests on comes back with it. Its arguments are declared
  * here; the computation (./debt-payoff-run.ts) loads with the first call, so listing the tools
  * does not load it.
  */
@@ -18,10 +19,11 @@ export const DEBT_PAYOFF_INPUT = {
   strategy: z
     .enum(['both', 'avalanche', 'snowball', 'as_is'])
     .optional()
-    .describe('as_is: minimums only; avalanche: extra to the highest rate first; snowball: to the smallest balance; both (default): all three.'),
+    .describe('as_is: minimums only; avalanche: extra to highest rate first; snowball: to smallest balance; both (default): all three.'),
   extra_per_month: z.number().optional().describe('Beyond minimums, in currency units (200 = 200.00).'),
   extra_per_month_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
-  target_debt: NameOrId.optional().describe('Debt the extra pays first.'),
+  // The Loan Planner's question (issue 58 item 1): the extra on this debt alone, beside the plans.
+  target_debt: NameOrId.optional().describe('Only this debt; extra on it alone (no rollover), first in plans.'),
   apr: z.record(z.string(), z.number()).optional(),
   // The other insights' detail, unexplained: full adds the monthly schedule (the description of
   // DETAIL_ARG would put this tool over its share of tools/list).

@@ -61,13 +61,8 @@ export const INSIGHT_CLAIMS = {
   ],
   debt_payoff: [
     {
-      says: 'payoff month, interest per debt by strategy',
-      check: everyRow('debts', 'with payoff and interest', (d) => !!(d.payoff && d.interest_formatted)),
-    },
-    {
-      says: 'full: payments left',
-      args: { detail: 'full' },
-      check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest && d.interest_formatted)),
+      says: 'payoff month, payments, interest per debt by strategy',
+      check: everyRow('debts', 'with payoff, payments and interest', (d) => !!(d.payoff && d.payments && d.interest_formatted)),
     },
   ],
   targets_summary: [

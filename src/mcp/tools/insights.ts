@@ -81,8 +81,7 @@ export const INSIGHTS: readonly InsightRow[] = [
     name: 'debt_payoff',
     claims: INSIGHT_CLAIMS.debt_payoff,
     title: 'Debt payoff',
-    description:
-      'Use for "when is the debt paid off": payoff month, interest per debt by strategy (full: payments left). Cards: apr {"Visa":22.9}. Out in milliunits.',
+    description: 'Use for "when is the debt paid off": payoff month, payments, interest per debt by strategy. Cards: apr {"Visa":22.9}. Out in milliunits.',
     toolset: 'planning',
     input: DEBT_PAYOFF_INPUT,
     output: { debts: rows },
