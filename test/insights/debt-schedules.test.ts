@@ -149,6 +149,24 @@ describe.each(CASES)('debt_payoff on seed %s, %s', (seed, date) => {
       expect(big.content[0].text).toContain(`$200,000.00 a month is more than the budget's average monthly income (${usd(income)}`);
     });
 
+    it("answers $50 extra on a card alone: each month's stated minimum plus $50, nothing rolled over, against a schedule in cents", async () => {
+      const r = await raw(h.sb);
+      const card = r.accounts.find((a) => a.type === 'creditCard' && !a.closed && a.balance < 0);
+      const onePercent = (b: bigint) => ((b + 500n) / 1000n) * 10n;
+      const minimum = (b: bigint, i: bigint) => (i + onePercent(b) > 25_000n ? i + onePercent(b) : 25_000n);
+      const regular = amortize(-card.balance, 24_990, minimum);
+      const alone = amortize(-card.balance, 24_990, (b, i) => minimum(b, i) + 50_000n);
+      const res = ok(await h.call('debt_payoff', { apr: { [card.name]: 24.99 }, target_debt: card.name, extra_per_month: 50 }));
+      expect(res.target_debt).toMatchObject({
+        name: card.name,
+        payments: alone.payments,
+        interest: alone.interest,
+        months_saved: regular.payments - alone.payments,
+        interest_saved: regular.interest - alone.interest,
+      });
+      expect(res.debts.map((d: any) => d.name)).toEqual([card.name]);
+    });
+
     it('aims the extra at one named debt with target_debt', async () => {
       const free = ok(await h.call('debt_payoff', { strategy: 'avalanche', extra_per_month: 300, detail: 'full' }));
       const aimed = ok(await h.call('debt_payoff', { strategy: 'avalanche', extra_per_month: 300, target_debt: 'peer car loan', detail: 'full' }));
