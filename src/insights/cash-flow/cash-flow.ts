@@ -134,7 +134,14 @@ export function cashFlow(ctx: InsightContext, a: InsightArgs<typeof CASH_FLOW_IN
         // A range answers "how much have we saved": said in compact too.
         ...(range ? ctx.money('saved', totals.income - totals.spending) : full ? ctx.money('net', totals.income - totals.spending) : {}),
         // Per complete month (a partial one would pull them down).
-        ...(avg ? { averaged_months: avg.months, ...ctx.money('average_income', avg.income), ...ctx.money('average_spending', avg.spending) } : {}),
+        ...(avg
+          ? {
+              // Said when a partial month is left out of them (else they are over every month shown).
+              ...(avg.months < seen.length ? { averaged_months: avg.months } : {}),
+              ...ctx.money('average_income', avg.income),
+              ...ctx.money('average_spending', avg.spending),
+            }
+          : {}),
       },
       health: moneyHealth(ctx, seen, totals, full, range?.since),
     },

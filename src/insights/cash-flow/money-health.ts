@@ -95,7 +95,8 @@ export function moneyHealth(
     // YNAB's figure of today (the current month's), not a rate: the current month is not left out of it.
     age_of_money: r.months.get(`${ctx.today.slice(0, 7)}-01`)?.age_of_money ?? null,
     runway_months: runway,
-    runway_basis: runway === null ? `no spending to divide by in ${span}` : `cash ${money(cash)} / ${money(average)} spent a month, ${span}`,
+    // The average is cash_flow's totals.average_spending (said once: a year of months stays in 2 KB).
+    runway_basis: runway === null ? `no spending to divide by in ${span}` : `cash ${money(cash)} / totals.average_spending`,
   };
   if (full) Object.assign(out, ctx.money('cash', cash), ctx.money('average_spending', average));
   if (!first) return out;
