@@ -172,6 +172,12 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const range = ok(await h.call('cash_flow', { since_date: six.months[0], until_date: lastDay(six.months.at(-1)) }));
     expect(range.totals).toMatchObject({ income: six.totals.income, spending: six.totals.spending, average_income: six.totals.average_income });
     expect(Buffer.byteLength((await h.call('cash_flow', { since_date: 'year' })).content[0].text)).toBeLessThanOrEqual(2048);
+    // A range from before the budget's first month counts from it, and says so.
+    const first = r.budget.first_month as string;
+    const early = ok(await h.call('cash_flow', { since_date: shiftMonth(first, -2), until_date: lastDay(first) }));
+    expect(early.months).toEqual([first]);
+    expect(early.totals).toMatchObject(written('compact', figures(first, lastDay(first))));
+    expect(early.notices.join(' ')).toContain(`The range starts ${shiftMonth(first, -2)}, before the budget's first month, ${first}: it counts from ${first}.`);
     const both = await h.call('cash_flow', { months: 3, since_date: 'year' });
     expect(both.isError).toBe(true);
   });

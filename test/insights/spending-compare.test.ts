@@ -112,6 +112,14 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     const days = ok(await h.call('spending_summary', { since_date: since, until_date: until, compare: 'year_ago', top: 50 }));
     expect(days.previous_period).toEqual({ since: yearEarlier(since), until: yearEarlier(until) });
     expect(days.totals.previous_net).toBe(sumsOf(activityLines(r, yearEarlier(since), yearEarlier(until))).net);
+    // By month, each month against the same month a year before it, said on every row.
+    const [from, to] = [shiftMonth(current, -2), lastDay(shiftMonth(current, -1))];
+    const months = ok(await h.call('spending_summary', { since_date: from, until_date: to, group_by: 'month', compare: 'year_ago' }));
+    expect(months.rows.map((x: any) => x.name)).toEqual([from, shiftMonth(current, -1)]);
+    for (const row of months.rows) {
+      const a = shiftMonth(row.name, -12);
+      expect(row.previous_net, row.name).toBe(sumsOf(activityLines(r, a, lastDay(a))).net);
+    }
     const both = await h.call('spending_summary', { month, compare: 'year_ago', compare_months: 3 });
     expect(both.isError).toBe(true);
     expect(both.content[0].text).toContain('compare_months');
