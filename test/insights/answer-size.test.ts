@@ -153,8 +153,9 @@ describe('shortened lists', () => {
 
   it('spending_summary compact rows add up to the totals; full detail gives ids, assigned and formatted figures', async () => {
     const compact = ok(await h.call('spending_summary', {}));
-    // The same rows: compact keeps 7 by default, full 10.
-    const full = ok(await h.call('spending_summary', { detail: 'full', top: 7 }));
+    // The same rows: compact keeps 7 by default (6 when the answer says a line of its own, issue 58: the uncategorized inflow), full 10.
+    const said = (compact.notices ?? []).some((x: string) => !x.startsWith('Calls without budget_id'));
+    const full = ok(await h.call('spending_summary', { detail: 'full', top: said ? 6 : 7 }));
     expect(compact.totals).toEqual(full.totals);
     expect(compact.rows.reduce((s: number, r: any) => s + r.net, 0)).toBe(compact.totals.net);
     expect(compact.rows.reduce((s: number, r: any) => s + r.count, 0)).toBe(compact.totals.count);

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { incomeOf } from './opening.js';
-import { raw, shiftMonth, usd, written, type Raw } from './raw.js';
+import { activityLines, lastDay, raw, rawLines, shiftMonth, sumsOf, usd, written, type Raw } from './raw.js';
 
 const CREDIT = new Set(['creditCard', 'lineOfCredit']);
 const now = new Date();
@@ -27,6 +27,25 @@ function tenths(part: number, whole: number): number {
   const abs = n < 0n ? -n : n;
   const q = (2n * abs + d) / (2n * d);
   return Number(n < 0n ? -q : q) / 10;
+}
+
+/** milliunits / n to whole cents, half away from zero, in integers. */
+function cents(milliunits: number, n: number): number {
+  const a = BigInt(Math.abs(milliunits));
+  const d = BigInt(n) * 10n;
+  return Number((2n * a + d) / (2n * d)) * 10 * (milliunits < 0 ? -1 : 1);
+}
+
+/** Income between two dates, line by line: money to Ready to Assign on a budget account, no opening balance, no transfer between budget accounts. */
+function incomeBetween(r: Raw, since: string, until: string): number {
+  let total = 0;
+  for (const l of r.transactions.flatMap(rawLines)) {
+    if (l.date < since || l.date > until || l.category_id !== r.rta || !r.account.get(l.account_id)?.on_budget) continue;
+    if (l.t.payee_name === 'Starting Balance' && !l.transfer_account_id) continue;
+    if (l.transfer_account_id && r.account.get(l.transfer_account_id)?.on_budget) continue;
+    total += l.amount;
+  }
+  return total;
 }
 
 /** The day before a YYYY-MM-DD date. */
@@ -62,14 +81,22 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(res.by_month).toEqual({ income: incomes, income_formatted: incomes.map(usd), spending: spent, spending_formatted: spent.map(usd) });
     const cur = r.months.find((x) => x.month === current);
     expect(res.current_month).toEqual({ month: current, ...written('compact', { income: incomeOf(r, current), spending: -cur.activity }) });
-    expect(res.totals).toEqual({ income: income, income_formatted: usd(income), spending: spending, spending_formatted: usd(spending) });
+    // Averages per complete month, and today's net worth (issue 58 item 2: a model no longer divides).
+    const [avgIncome, avgSpending] = [cents(income, raws.length), cents(spending, raws.length)];
+    expect(res.totals).toEqual({
+      ...written('compact', { income, spending }),
+      ...written('compact', { average_income: avgIncome, average_spending: avgSpending }),
+    });
+    const worth = r.transactions.filter((t) => t.date <= today).reduce((s, t) => s + t.amount, 0);
+    expect(res.health).toMatchObject(written('compact', { net_worth: worth }));
     expect(res.health.savings_rate_pct).toBe(tenths(income - spending, income));
 
     // Runway: cash over the average complete month's spending, rounded to the cent; its basis said.
     const cash = r.accounts.filter((a) => a.on_budget && !a.closed && !CREDIT.has(a.type)).reduce((s, a) => s + a.balance, 0);
     const average = Math.round(spending / raws.length / 10) * 10;
     expect(res.health.runway_months).toBe(tenths(cash, average * 100));
-    expect(res.health.runway_basis).toBe(`cash ${usd(cash)} / ${usd(average)} spent a month, ${expected[0]!.slice(0, 7)} to ${expected.at(-1)!.slice(0, 7)}`);
+    expect(res.health.runway_basis).toBe(`cash ${usd(cash)} / totals.average_spending`);
+    expect(res.totals.average_spending).toBe(average);
     expect(Buffer.byteLength((await h.call('cash_flow', {})).content[0].text)).toBeLessThanOrEqual(2048);
   });
 
@@ -109,5 +136,49 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     expect(res.by_month.partial_month).toBe(current);
     const raws = months.map((m) => r.months.find((x) => x.month === m));
     expect(res.totals.income).toBe(raws.reduce((s, m) => s + incomeOf(r, m.month), 0));
+  });
+
+  it('gives income, spending and saved over a date range, the current month to date counted: year to date by default', async () => {
+    const jan1 = `${today.slice(0, 4)}-01-01`;
+    const figures = (since: string, until: string) => {
+      const income = incomeBetween(r, since, until);
+      const spending = -sumsOf(activityLines(r, since, until)).net;
+      return { income, spending, saved: income - spending };
+    };
+    const ytd = figures(jan1, today);
+    for (const args of [{ since_date: 'year' }, { until_date: today }, { since_date: jan1, until_date: today }]) {
+      const res = ok(await h.call('cash_flow', args));
+      expect(res.period, JSON.stringify(args)).toEqual({ since: jan1, until: today });
+      expect(res.totals).toMatchObject(written('compact', ytd));
+      expect(res.months).toEqual(
+        r.months
+          .map((m) => m.month)
+          .filter((m) => m >= jan1 && m <= today)
+          .sort(),
+      );
+    }
+    // A range from the middle of one month to the middle of another, its ends counting their days only.
+    const since = `${shiftMonth(current, -3).slice(0, 8)}15`;
+    const until = `${shiftMonth(current, -1).slice(0, 8)}10`;
+    const mid = ok(await h.call('cash_flow', { since_date: since, until_date: until, detail: 'full' }));
+    expect(mid.totals).toMatchObject(written('full', figures(since, until)));
+    // The one whole month inside it is averaged; its income is the month view's, less opening balances.
+    const whole = shiftMonth(current, -2);
+    expect(incomeBetween(r, whole, lastDay(whole))).toBe(incomeOf(r, whole));
+    expect(mid.totals).toMatchObject({ averaged_months: 1, average_income: incomeOf(r, whole), average_spending: figures(whole, lastDay(whole)).spending });
+    expect(mid.months.map((m: any) => m.partial ?? false)).toEqual([true, false, true]);
+    // Whole months as a range give the default answer's totals.
+    const six = ok(await h.call('cash_flow', {}));
+    const range = ok(await h.call('cash_flow', { since_date: six.months[0], until_date: lastDay(six.months.at(-1)) }));
+    expect(range.totals).toMatchObject({ income: six.totals.income, spending: six.totals.spending, average_income: six.totals.average_income });
+    expect(Buffer.byteLength((await h.call('cash_flow', { since_date: 'year' })).content[0].text)).toBeLessThanOrEqual(2048);
+    // A range from before the budget's first month counts from it, and says so.
+    const first = r.budget.first_month as string;
+    const early = ok(await h.call('cash_flow', { since_date: shiftMonth(first, -2), until_date: lastDay(first) }));
+    expect(early.months).toEqual([first]);
+    expect(early.totals).toMatchObject(written('compact', figures(first, lastDay(first))));
+    expect(early.notices.join(' ')).toContain(`The range starts ${shiftMonth(first, -2)}, before the budget's first month, ${first}: it counts from ${first}.`);
+    const both = await h.call('cash_flow', { months: 3, since_date: 'year' });
+    expect(both.isError).toBe(true);
   });
 });

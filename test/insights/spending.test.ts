@@ -73,8 +73,8 @@ describe('spending_summary by category for a month', () => {
         ...(full ? written(detail, { assigned: category.budgeted }) : {}),
       });
     }
-    // Every category with activity has its row, and the rows add up to the month's activity.
-    const active = view.categories.filter((c: any) => c.activity !== 0 && lines.some((l) => categoryOf(r, l) === c.id));
+    // Every category with activity in either month has its row (issue 58 item 4: both figures), and the rows add up to the month's activity.
+    const active = view.categories.filter((c: any) => [lines, previousLines].some((ls) => ls.some((l) => categoryOf(r, l) === c.id)));
     expect(res.rows.map((x: any) => (full ? x.id : named.get(x.name).id)).sort()).toEqual(active.map((c: any) => c.id).sort());
     const total = sumsOf(lines);
     expect(total.net).toBe(view.activity);
@@ -132,7 +132,8 @@ describe('other groupings and periods', () => {
     for (const [by, key] of Object.entries(keyOf)) {
       const res = ok(await h.call('spending_summary', { since_date: since, until_date: until, group_by: by, top: 50, detail: 'full' }));
       expect(res.previous_period).toEqual({ since: prevSince, until: prevUntil });
-      const ids = new Set(lines.map(key));
+      // A group with spending in either period is a row (issue 58 item 4).
+      const ids = new Set([...lines, ...previous].map(key));
       expect(res.rows).toHaveLength(ids.size);
       for (const row of res.rows) {
         const mine = lines.filter((l) => key(l) === (row.id ?? null));

@@ -60,11 +60,25 @@ function worthAccounts(accounts: Iterable<E.Account>, full: boolean): string {
   return full ? `all ${all.length} accounts, on and off budget: ${names.join(', ')}` : `all ${all.length} accounts`;
 }
 
+/** The complete months' average income and spending, each rounded to the currency's minor unit; undefined with no complete month. */
+export function averages(ctx: InsightContext, months: readonly MonthSeen[]): { months: number; income: number; spending: number } | undefined {
+  const whole = months.filter((m) => !m.partial);
+  if (!whole.length) return undefined;
+  const sum = (k: 'income' | 'spending') => whole.reduce((s, m) => s + m[k], 0);
+  return {
+    months: whole.length,
+    income: roundToMinor(sum('income'), whole.length, ctx.format),
+    spending: roundToMinor(sum('spending'), whole.length, ctx.format),
+  };
+}
+
+/** `start`: the first day the answer covers (a date range's since; else the first month's first day). */
 export function moneyHealth(
   ctx: InsightContext,
   months: readonly MonthSeen[],
   totals: { income: number; spending: number },
   full: boolean,
+  start?: string,
 ): Record<string, unknown> {
   const r = ctx.view.replica;
   const money = (m: number) => ctx.money('x', m).x_formatted;
@@ -72,8 +86,7 @@ export function moneyHealth(
   let cash = 0;
   for (const a of r.accounts.values()) if (a.on_budget && !a.closed && !a.deleted && !CREDIT_TYPES.has(a.type)) cash += a.balance;
   const whole = months.filter((m) => !m.partial);
-  const spent = whole.reduce((s, m) => s + m.spending, 0);
-  const average = whole.length ? roundToMinor(spent, whole.length, ctx.format) : 0;
+  const average = averages(ctx, months)?.spending ?? 0;
   const runway = average > 0 ? tenths(cash, average * 100) : null;
   const span = whole.length ? `${whole[0]!.month.slice(0, 7)} to ${whole.at(-1)!.month.slice(0, 7)}` : 'no complete month';
   const first = months[0];
@@ -82,18 +95,21 @@ export function moneyHealth(
     // YNAB's figure of today (the current month's), not a rate: the current month is not left out of it.
     age_of_money: r.months.get(`${ctx.today.slice(0, 7)}-01`)?.age_of_money ?? null,
     runway_months: runway,
-    runway_basis: runway === null ? `no spending to divide by in ${span}` : `cash ${money(cash)} / ${money(average)} spent a month, ${span}`,
+    // The average is cash_flow's totals.average_spending (said once: a year of months stays in 2 KB).
+    runway_basis: runway === null ? `no spending to divide by in ${span}` : `cash ${money(cash)} / totals.average_spending`,
   };
   if (full) Object.assign(out, ctx.money('cash', cash), ctx.money('average_spending', average));
   if (!first) return out;
-  // From the day before the first month shown to today; accounts opened in between apart.
-  const start = addDays(first.month, -1);
-  const added = accountsAdded(ctx, first.month);
-  const change = ctx.view.netWorthOn(ctx.today) - ctx.view.netWorthOn(start);
-  Object.assign(out, ctx.money('net_worth_change', change - added.opening));
+  // Today's net worth; its change from the day before the first day covered, accounts opened since apart.
+  const from = start ?? first.month;
+  const before = addDays(from, -1);
+  const added = accountsAdded(ctx, from);
+  const worth = ctx.view.netWorthOn(ctx.today);
+  const change = worth - ctx.view.netWorthOn(before);
+  Object.assign(out, ctx.money('net_worth', worth), ctx.money('net_worth_change', change - added.opening));
   if (added.names.length) out.accounts_added = { names: added.names.join(', '), ...ctx.money('opening_balances', added.opening) };
   out.net_worth_covers = worthAccounts(r.accounts.values(), full);
-  if (full) out.net_worth_change_from = start;
+  if (full) out.net_worth_change_from = before;
   if (full) out.cash_is = 'open budget accounts, not cards';
   return out;
 }

@@ -21,6 +21,15 @@ function yearEarlier(date: string): string {
   return d.endsWith('-02-29') ? `${d.slice(0, 8)}28` : d;
 }
 
+/** The same period a year earlier: a month's month, else the same dates (compare: "year_ago"). */
+export function yearAgo(p: Period): Period {
+  if (p.month) {
+    const month = addMonths(p.month, -12);
+    return { since: month, until: lastDayOf(month), month };
+  }
+  return { since: yearEarlier(p.since), until: yearEarlier(p.until) };
+}
+
 /** The N whole months before a period's first month (the baseline an average compares with). */
 export function monthsBefore(p: Period, n: number): Period {
   const first = monthOf(p.since);

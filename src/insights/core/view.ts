@@ -131,11 +131,23 @@ export class BudgetView {
   private openingMonths(): Map<string, number> {
     const out = new Map<string, number>();
     for (const l of this.lines) {
-      if (l.kind !== 'starting_balance' || !l.on_budget) continue;
-      const amount = this.isCredit(l.account_id) ? Math.max(0, l.amount) : l.amount;
-      out.set(l.date.slice(0, 7), (out.get(l.date.slice(0, 7)) ?? 0) + amount);
+      const amount = this.openingIncome(l);
+      if (amount !== undefined) out.set(l.date.slice(0, 7), (out.get(l.date.slice(0, 7)) ?? 0) + amount);
     }
     return out;
+  }
+
+  /** The opening balances YNAB counts as income between two dates, inclusive (monthIncome's `opening` for a whole month). */
+  openingBetween(since: string, until: string): number {
+    let total = 0;
+    for (const l of this.lines) if (l.date >= since && l.date <= until) total += this.openingIncome(l) ?? 0;
+    return total;
+  }
+
+  /** What of a line YNAB's month counts as income although it is an opening balance; undefined for any other line. */
+  private openingIncome(l: Line): number | undefined {
+    if (l.kind !== 'starting_balance' || !l.on_budget) return undefined;
+    return this.isCredit(l.account_id) ? Math.max(0, l.amount) : l.amount;
   }
 
   onBudget(accountId: string): boolean {
@@ -168,6 +180,13 @@ export class BudgetView {
   spendingBetween(since: string, until: string): number {
     let total = 0;
     for (const l of this.lines) if (l.kind === 'activity' && l.on_budget && l.date >= since && l.date <= until) total -= l.amount;
+    return total;
+  }
+
+  /** Income on budget between two dates, inclusive: money to Ready to Assign, opening balances never (monthIncome's figure for a whole month). */
+  incomeBetween(since: string, until: string): number {
+    let total = 0;
+    for (const l of this.lines) if (l.kind === 'income' && l.on_budget && l.date >= since && l.date <= until) total += l.amount;
     return total;
   }
 

@@ -14,9 +14,10 @@ import { lineFilter, OFF_BUDGET_ARG, SCOPE_ARGS, WINDOW_ARGS } from '../core/fil
 import { flows, present, rowMoney } from '../core/format.js';
 import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type GroupBy } from '../core/group.js';
 import { monthSoFar } from '../core/partial-month.js';
-import { monthsBefore, monthsOf, resolvePeriod, within, type Period } from '../core/period.js';
+import { monthsOf, resolvePeriod, within, type Period } from '../core/period.js';
 import type { InsightArgs, InsightContext, InsightResult } from '../core/types.js';
 import type { BudgetView } from '../core/view.js';
+import { averagedMonths, baselineOf, COMPARE_ARG, keptRows, uncategorizedInflow } from './compare.js';
 
 export const SPENDING_SUMMARY_INPUT = {
   month: MONTH_ARG.optional().describe('YYYY-MM-01 or "current" (default); or since_date.'),
@@ -24,6 +25,7 @@ export const SPENDING_SUMMARY_INPUT = {
   group_by: z.enum(GROUP_BY).optional().describe('Default category.'),
   top: z.int().min(1).max(50).optional().describe('Rows kept (default 7, full 10); the rest summed as one.'),
   compare_months: z.int().min(1).max(24).optional().describe('Vs the average of N months before.'),
+  compare: COMPARE_ARG,
   ...SCOPE_ARGS,
   ...OFF_BUDGET_ARG,
   ...DETAIL_ARG,
@@ -54,16 +56,18 @@ function perMonth(total: number, n: number, digits = 2): number {
   return q === 0 ? 0 : (total < 0 ? -q : q) * unit;
 }
 
-/** What the comparison covers: the previous period, or the N months an average is taken over. */
-function baselineOf(current: Period, previous: Period, n: number | undefined): { period: Period; months?: number } {
-  return n === undefined ? { period: previous } : { period: monthsBefore(current, n), months: n };
+/** The rows of a comparison: the period's groups, and those with spending only in the period compared with (both figures said). */
+function withEarlier(now: Group[], before: readonly Group[], by: GroupBy, key: (g: Group) => string): Group[] {
+  if (by === 'month') return now;
+  const have = new Set(now.map(key));
+  return [...now, ...before.filter((g) => !have.has(key(g))).map((g) => ({ ...g, outflow: 0, inflow: 0, net: 0, count: 0 }))];
 }
 
 export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPENDING_SUMMARY_INPUT>): InsightResult {
   const by: GroupBy = a.group_by ?? 'category';
   const resolved = resolvePeriod(a, ctx.today);
   const current = resolved.current;
-  const baseline = baselineOf(current, resolved.previous, a.compare_months);
+  const baseline = baselineOf(ctx.view, current, resolved.previous, a);
   const previous = baseline.period;
   // An average month of the baseline, or the previous period's figure as it stands.
   const compared = (net: number) => (baseline.months ? perMonth(net, baseline.months, ctx.digits) : net);
@@ -72,18 +76,26 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
   const { since_date: _since, until_date: _until, ...scope } = a;
   const lines = ctx.view.activity(a.include_off_budget).filter(lineFilter(ctx.view, scope, ctx.digits));
   const now = lines.filter((l) => within(l.date, current));
-  // Month rows compare with the month before each; other rows with the previous equal period.
-  const before =
-    by === 'month' && !baseline.months
-      ? lines.filter((l) => l.date >= addMonths(monthOf(current.since), -1) && l.date < monthOf(current.since)).concat(now)
-      : lines.filter((l) => within(l.date, previous));
+  // Month rows compare with the month before each (a year before, year_ago); other rows with the period compared with.
+  const byMonth = by === 'month' && !baseline.months;
+  const before = byMonth
+    ? lines.filter((l) => l.date >= addMonths(monthOf(current.since), -baseline.shift) && l.date < monthOf(current.since)).concat(now)
+    : lines.filter((l) => within(l.date, previous));
   const key = (g: { id: string | null; name: string }) => g.id ?? `name:${g.name}`;
   const prevNet = new Map<string, number>();
-  for (const g of groupLines(ctx.view, before, by)) prevNet.set(by === 'month' && !baseline.months ? addMonths(g.id!, 1) : key(g), g.net);
+  const earlier = groupLines(ctx.view, before, by);
+  for (const g of earlier) prevNet.set(byMonth ? addMonths(g.id!, baseline.shift) : key(g), g.net);
   const assigned = by === 'category' || by === 'category_group' ? assignedIn(ctx.view, current, by) : undefined;
   const full = a.detail === 'full';
   // Compact rows carry each figure's text (issue 43): seven of them fit a typical answer (2 KB).
-  const { rows: kept, others } = topGroups(groupLines(ctx.view, now, by), by, a.top ?? (full ? 10 : 7));
+  const groups = withEarlier(groupLines(ctx.view, now, by), earlier, by, key);
+  const months = monthsOf(current).length > 1 ? averagedMonths(ctx.view, current) : undefined;
+  const notices = [months?.notice, baseline.notice, uncategorizedInflow(ctx, now), ...(beforeStart(ctx.view, previous).notices ?? [])].filter(
+    (x): x is string => x !== undefined,
+  );
+  // Compact: a row fewer when a line is said, so that the answer stays within 2 KB.
+  const top = a.top ?? (full ? 10 : notices.length ? 6 : 7);
+  const { rows: kept, others } = by === 'month' ? topGroups(groups, by, top) : keptRows(groups, new Map(earlier.map((g) => [key(g), g.outflow])), key, top);
   const fig = rowMoney(ctx.money, full);
   // Compact rows name what they are (follow-up tools take names), give outflow and inflow only
   // where they differ from the net (money went both ways) and leave what was assigned to full
@@ -100,7 +112,7 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
         ...fig('net', g.net),
         count: g.count,
         // By month, compact: a month's previous period is the row before it, so said once, in the totals.
-        ...(!full && by === 'month' && comparedName === 'previous_net' ? {} : fig(comparedName, compared(previousNet))),
+        ...(!full && byMonth && baseline.shift === 1 ? {} : fig(comparedName, compared(previousNet))),
         ...(full && assignedSum !== undefined ? fig('assigned', assignedSum) : {}),
       }),
     };
@@ -109,14 +121,14 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
   // With a baseline average, a month row compares with the average month (every month alike).
   const baseNet = baseline.months ? sums(before).net : 0;
   const prevOf = (g: Group) => (by === 'month' && baseline.months ? baseNet : (prevNet.get(key(g)) ?? 0));
-  const out = kept.map((g) => row(g, prevOf(g), assignedTo([g])));
-  if (others.length) {
+  // A single leftover group is named, as a row of its own.
+  const out = (others.length === 1 ? [...kept, ...others] : kept).map((g) => row(g, prevOf(g), assignedTo([g])));
+  if (others.length > 1) {
     const previousNet = by === 'month' && baseline.months ? baseNet : sumMilliunits(others.map((g) => prevNet.get(key(g)) ?? 0));
     out.push({ ...row(combined(others, 'everything else'), previousNet, assignedTo(others), true), groups: others.length });
   }
   const total = sums(now);
   const previousTotal = sums(lines.filter((l) => within(l.date, previous)));
-  const months = monthsOf(current).length;
   return {
     structured: {
       // The month a period was asked as is its since date: said again in full detail only.
@@ -134,12 +146,12 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
         ...flows(ctx.money, total.outflow, total.inflow, full),
         ...ctx.money('net', total.net),
         count: total.count,
-        // Every month of the range counts, a month with nothing in it as zero.
-        ...(months > 1 ? { months, ...ctx.money('average_month_net', perMonth(total.net, months, ctx.digits)) } : {}),
+        // Every month of the range since the budget's first month counts, a month with nothing in it as zero.
+        ...(months ? { months: months.months, ...ctx.money('average_month_net', perMonth(total.net, months.months, ctx.digits)) } : {}),
         ...ctx.money(comparedName, compared(previousTotal.net)),
       },
     },
-    ...beforeStart(ctx.view, previous),
+    ...(notices.length ? { notices } : {}),
   };
 }
 

@@ -47,7 +47,7 @@ export const INSIGHT_CLAIMS = {
         );
       },
     },
-    { says: 'runway, net worth', check: hasMembers('health.runway_months') },
+    { says: 'runway, net worth', check: hasMembers('health.runway_months', 'health.net_worth') },
   ],
   upcoming: [
     {
