@@ -261,3 +261,42 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
     }
   });
 });
+
+describe('a write that touches many categories', () => {
+  let h: McpHarness;
+  beforeAll(async () => {
+    h = await mcpHarness({ sandbox: { seed: 'every-write-many' } });
+  });
+  afterAll(() => h.close());
+
+  it('lists the first 10 with their figures, says how many it touched, and adds at most 3 KB to the answer', async () => {
+    const names = [
+      'Rent',
+      'Electric',
+      'Internet',
+      'Phone',
+      'Groceries',
+      'Household Supplies',
+      'Dining Out',
+      'Fuel',
+      'Coffee',
+      'Fun Money',
+      'Medical',
+      'Pet Care',
+    ];
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await h.call('create_transactions', {
+      transactions: names.map((category_id, i) => ({ account_id: 'Everyday Checking', date: today, amount: -(1 + i), payee_name: 'Safeway', category_id })),
+      allow_duplicate: true,
+    });
+    const body = ok(res);
+    expect(Buffer.byteLength(JSON.stringify({ accounts: body.accounts, categories: body.categories }), 'utf8')).toBeLessThanOrEqual(3072);
+    expect(body.categories.map((c: any) => c.name)).toEqual(names.slice(0, 10));
+    expect(body.notices).toContain('Only the first 10 of the 12 categories the write touched are shown after it.');
+    const budget = (await h.sb.get('/budgets')).body.data.budgets.find((x: any) => x.name === 'Demo Household');
+    for (const row of body.categories) {
+      const x = (await h.sb.get(`/budgets/${budget.id}/months/${row.month}/categories/${row.category_id}`)).body.data.category;
+      expect(row).toMatchObject({ assigned: x.budgeted, available: x.balance, available_formatted: usd(x.balance) });
+    }
+  });
+});
