@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
-import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { afterOutsideChange, confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);
 let h: McpHarness;
@@ -104,6 +104,8 @@ describe('a write of several requests checks every id it will send first', () =>
     home().change(() => {
       home().stamp(home().rec.categories.get(category.id)!).deleted = true;
     });
+    // The delete's answer read the budget back (its after-state): the undo's preview sees the app's change a second on.
+    await afterOutsideChange();
     const k = knowledge();
     const res = await h.call('undo_change', { change_id: deleted.change_id });
     expect(res.isError, JSON.stringify(res.structuredContent)).toBe(true);

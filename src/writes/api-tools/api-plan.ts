@@ -16,9 +16,7 @@ import type { DuplicateGuard } from '../pipeline/duplicates.js';
 import type { Renamed } from '../rules/create-rules.js';
 import { payeeNamesIn } from '../pipeline/new-payees.js';
 import { inflowsIn } from '../pipeline/inflows.js';
-import { accountBalances, missesTransferSides } from '../pipeline/after-state.js';
-import { describeEntity, shownBy, type EntityChange, type Shown } from '../pipeline/entities.js';
-import { readFor } from '../pipeline/reads.js';
+import { describeEntity, type EntityChange, type Shown } from '../pipeline/entities.js';
 import { followUp } from '../pipeline/follow-ups.js';
 import type { ConfirmInput } from '../pipeline/gate.js';
 import type { Draft } from '../pipeline/plan.js';
@@ -149,19 +147,16 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
   if (data.duplicate_import_ids) extras.duplicate_import_ids = data.duplicate_import_ids;
   if (data.not_applied) extras.not_applied = data.not_applied;
   Object.assign(extras, after.extras);
-  const balances: Balances = API_WRITES[w.op.id].balancesAfter
-    ? await balancesAfter(s, w.budgetId, data).catch((e: Error) => ({
-        notice: `The change was made, but the accounts' balances after it could not be read (${e.message}).`,
-      }))
-    : {};
-  if (balances.accounts) extras.accounts = balances.accounts;
+  // What the write touched, as it left them (pipeline.ts); a follow-up's own figures come first.
+  const touched = await done.after;
+  for (const [k, v] of Object.entries(touched.fields)) if (!(k in extras)) extras[k] = v;
   const recorded = await done.recorded;
   if (recorded.change_id) extras.change_id = recorded.change_id;
   const notices = [
     ...(done.plan.notices ?? []),
     ...(done.applied.notices ?? []),
     ...(after.notices ?? []),
-    ...(balances.notice ? [balances.notice] : []),
+    ...touched.notices,
     ...(recorded.notice ? [recorded.notice] : []),
   ];
   if (Array.isArray(data.duplicate_import_ids) && data.duplicate_import_ids.length) {
@@ -170,28 +165,6 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
     );
   }
   return { res, data, extras, notices };
-}
-
-/** The accounts' balances after a create, or why they could not be read. */
-interface Balances {
-  accounts?: unknown[];
-  notice?: string;
-}
-
-/**
- * The accounts a create put money in, as it left them: from the budget's copy with the answer
- * merged (no request while the copy is within its staleness bound). A notice instead when the copy
- * could not be synced where it had to be: its sums would be wrong.
- */
-async function balancesAfter(s: WriteSetting, budgetId: string, data: Item): Promise<Balances> {
-  const made: Item[] = [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
-  if (!made.length) return {};
-  const ids = made.flatMap((t) => [t.account_id as string, ...(t.transfer_account_id ? [t.transfer_account_id as string] : [])]);
-  let { replica, notice } = await readFor(s.service.replicas, budgetId, 'direct-write');
-  // A transfer's other side comes only with a sync (one delta, which the next read would make anyway).
-  if (!notice && missesTransferSides(replica, ids)) ({ replica, notice } = await readFor(s.service.replicas, budgetId, 'answer'));
-  if (notice) return { notice: `The change was made, but the accounts' balances after it could not be read (${notice}).` };
-  return { accounts: accountBalances(replica, shownBy(replica), ids) };
 }
 
 /** Runs an API write tool's call through the pipeline. */

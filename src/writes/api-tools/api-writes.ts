@@ -77,8 +77,6 @@ export interface ApiWrite {
   says?: { plan: string; done(entities: EntityChange[]): string };
   /** Throws an ArgumentError saying why, when the budget cannot take this request as it stands (before anything is sent). */
   check?(call: CallArgs, r: BudgetReplica): void;
-  /** Its answer gives each account it put money in with its balances after (pipeline/after-state.ts). */
-  balancesAfter?: true;
 }
 
 const body = (call: CallArgs, member: string): Item => ((call.body ?? {}) as Item)[member] ?? {};
@@ -159,7 +157,6 @@ export const API_WRITES: Readonly<Record<WriteOperationId, ApiWrite>> = {
   createTransaction: {
     kind: 'transaction',
     verb: 'Create',
-    balancesAfter: true,
     entities: (call) =>
       ((call.body as Item).transactions ?? [(call.body as Item).transaction]).map((t: Item, i: number) => ({
         kind: 'transaction',

@@ -20,13 +20,15 @@
  *              could not put back.
  *   6. answer  The write's answer: a task's result (task-run.ts), or the API's answer with what is
  *              read back after it (api-plan.ts, follow-ups.ts), which src/mcp/tool-answer.ts
- *              shapes through the output builder.
+ *              shapes through the output builder. Every write's answer also gives the state after
+ *              it of what it touched (after-state.ts, afterStateOf), made here from its entities.
  * A write that stops early answers with where it stopped (a preview, held duplicates, nothing to
  * change) or asks the client's dialog; nothing was changed then.
  */
 import { BudgetView } from '../../insights/core/view.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { YnabService } from '../../sync/service.js';
+import { afterStateOf, readyBefore, touchedBy } from './after-state.js';
 import { closedAccountNotices } from './checks.js';
 import type { ConfirmTokens } from './confirm-tokens.js';
 import { holdDuplicates, type DuplicateGuard } from './duplicates.js';
@@ -154,6 +156,8 @@ export interface Done<R> {
   sent: string[];
   /** The undo journal's record, kept while the answer is made (await it where the answer shows it). */
   recorded: Promise<Recorded>;
+  /** The state after the write of what it touched (after-state.ts), for every answer; a notice when it could not be read. */
+  after: Promise<{ fields: Record<string, unknown>; notices: string[] }>;
 }
 
 /** A write's end: its answer, where it stopped (nothing changed), or the client's dialog to ask. */
@@ -175,6 +179,7 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   const held = plan.guard ? holdDuplicates(replica, ctx.shown, plan.guard, plan.notices ?? []) : undefined;
   if (held) return { stop: held };
   // 3. gate
+  const ready = readyBefore(replica);
   const decision = await gate(s.confirmTokens, s.mode, plan, req.confirm, replica);
   if (!('go' in decision)) return decision;
   // 4. apply
@@ -200,8 +205,9 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   })();
   // 6. answer (the record never rejects: what it could not keep is a notice); it is kept before the
   // answer goes, also when making the answer failed.
+  const after = afterStateOf(s.service.replicas, plan.budgetId, touchedBy(applied.draft?.entities ?? [], ctx.today), ready);
   try {
-    return { body: await req.answer({ plan, applied, sent: writer.notices, recorded }) };
+    return { body: await req.answer({ plan, applied, sent: writer.notices, recorded, after }) };
   } finally {
     await recorded;
   }

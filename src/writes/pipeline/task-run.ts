@@ -1,6 +1,7 @@
 /**
  * A task tool's call: a write runs the pipeline (pipeline.ts) with the task's plan, and answers
- * with the task's result, its change_id and what happened on the way; a read (the undo journal's
+ * with the task's result, the state after it of what it touched, its change_id and what happened
+ * on the way; a read (the undo journal's
  * list) answers from the budget's copy as reads are.
  */
 import type { Freshness } from '../../sync/manager.js';
@@ -32,10 +33,15 @@ export function runTask(s: WriteSetting, t: TaskCall<WriteTask>, confirm: Confir
     // may see, reads the budget as it is now; any other reads the copy as our writes left it.
     nearNow: t.task.needsNow || canHold(s.mode, t.kinds),
     plan: (ctx) => t.task.plan(ctx, t.args),
-    answer: async ({ plan, applied, sent, recorded: recording }) => {
-      const recorded = await recording;
-      const notices = [...(plan.notices ?? []), ...sent, ...(applied.notices ?? []), ...(recorded.notice ? [recorded.notice] : [])];
-      return { ...applied.result, ...(recorded.change_id ? { change_id: recorded.change_id } : {}), ...(notices.length ? { notices } : {}) };
+    answer: async ({ plan, applied, sent, recorded: recording, after: reading }) => {
+      const [recorded, after] = await Promise.all([recording, reading]);
+      // The after-state every write gives (after-state.ts), where the task has not said it its own way.
+      const ownsReady = Object.keys(applied.result).some((k) => k.startsWith('ready_to_assign'));
+      const added = Object.fromEntries(
+        Object.entries(after.fields).filter(([k]) => !(k in applied.result) && !(ownsReady && (k === 'month' || k.startsWith('ready_to_assign')))),
+      );
+      const notices = [...(plan.notices ?? []), ...sent, ...(applied.notices ?? []), ...after.notices, ...(recorded.notice ? [recorded.notice] : [])];
+      return { ...applied.result, ...added, ...(recorded.change_id ? { change_id: recorded.change_id } : {}), ...(notices.length ? { notices } : {}) };
     },
   });
 }
