@@ -14,7 +14,7 @@ import { present } from '../core/format.js';
 import { fullTransaction } from '../core/full-row.js';
 import { queueCount } from './queue-count.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
-import { priceIncreases } from '../recurring/price-increase.js';
+import { priceIncreases } from '../recurring/price-rises.js';
 import { project } from '../core/schedule.js';
 import { targetMonth } from '../targets/target-month.js';
 import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
