@@ -1,6 +1,6 @@
 /**
  * needs_attention as a checklist: each kind that found something with its count, reason and
- * examples (by what the kind is about: transactions, categories, accounts, the month), and the
+ * first item (the overview) or examples (by what the kind is about: transactions, categories, accounts, the month), and the
  * kinds that found nothing; figures as the server wrote them in the budget's currency (compact
  * examples leave out what full detail adds: dates, ids, what a payment category holds, cleared
  * balances). Unapproved transactions open in full; a category example opens its transactions
@@ -83,9 +83,13 @@ const KINDS: Record<string, Kind> = {
   },
 };
 
+/** How many items a kind shows: its rows, or its first item. */
+const shownOf = (item: { examples?: Example[]; first?: Record<string, string> }) => item.examples?.length ?? Object.keys(item.first ?? {}).length;
+
 function render(data: ViewData, root: HTMLElement): void {
   const r = data.result;
-  const found = (r.attention ?? []) as { kind: string; count: number; reason: string; examples: Example[] }[];
+  // The overview names each kind's first item as `first: { name: text }`; full detail and one kind give `examples`.
+  const found = (r.attention ?? []) as { kind: string; count: number; reason?: string; examples?: Example[]; first?: Record<string, string> }[];
   const clear = (r.clear ?? []) as string[];
   const panel = drillPanel();
   const search = data.canCall('search_transactions');
@@ -132,11 +136,21 @@ function render(data: ViewData, root: HTMLElement): void {
       'li',
       { class: `kind ${k.tone}` },
       h('header', {}, h('span', { class: 'count' }, String(item.count)), h('h2', {}, k.title), showAll),
-      h('p', { class: 'note' }, item.reason),
+      item.reason ? h('p', { class: 'note' }, item.reason) : null,
       h(
         'ul',
         {},
-        ...item.examples.map((e) => {
+        ...Object.entries(item.first ?? {}).map(([name, text]) => {
+          // A category opens by name (every tool takes names); an account's first says its date in its text.
+          const open = item.kind === 'unreconciled' ? undefined : opens(item.kind, { name });
+          return h(
+            'li',
+            {},
+            h('span', {}, open ? h('button', { class: 'link', type: 'button', onclick: open }, name) : name),
+            h('span', { class: 'num' }, text),
+          );
+        }),
+        ...(item.examples ?? []).map((e) => {
           const label = e.payee_name ?? e.name ?? (e.month ? data.date(e.month, { month: 'long', year: 'numeric' }) : '');
           const open = opens(item.kind, e);
           return h(
@@ -153,7 +167,7 @@ function render(data: ViewData, root: HTMLElement): void {
           );
         }),
       ),
-      item.count > item.examples.length ? h('p', { class: 'note' }, `${item.count - item.examples.length} more not shown.`) : null,
+      shownOf(item) < item.count ? h('p', { class: 'note' }, `${item.count - shownOf(item)} more not shown.`) : null,
     );
   };
 

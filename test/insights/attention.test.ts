@@ -24,7 +24,7 @@ const kind = (res: any, k: string) => res.attention.find((x: any) => x.kind === 
 const create = async (t: Record<string, unknown>) =>
   ok(await h.call('create_transactions', { transactions: [{ date: today, cleared: 'cleared', approved: true, ...t }] })).transactions[0];
 
-/** A kind in full detail: its count, a one-line reason, the first five items as examples; asked for alone (kind), every item. */
+/** A kind in full detail: its count, a one-line reason, every item up to 50 as examples (past it, how many more); asked for alone (kind), every item. */
 async function expectKind(res: any, k: string, ids: string[]) {
   const found = kind(res, k);
   if (!ids.length) {
@@ -34,12 +34,32 @@ async function expectKind(res: any, k: string, ids: string[]) {
   }
   expect(found.count, k).toBe(ids.length);
   expect(found.reason).toMatch(/^[A-Z].{15,}\.$/);
-  expect(found.examples.length).toBe(Math.min(5, ids.length));
+  expect(found.examples.length).toBe(Math.min(50, ids.length));
+  expect(found.more, k).toBe(ids.length > 50 ? ids.length - 50 : undefined);
   for (const e of found.examples) expect(ids, k).toContain(e.id);
   const alone = ok(await h.call('needs_attention', { kind: k, detail: 'full' }));
   expect(alone.attention.map((x: any) => x.kind)).toEqual([k]);
   expect(alone.attention[0].examples.map((e: any) => e.id).sort(), k).toEqual([...ids].sort());
-  expect(alone.attention[0].examples.slice(0, 5)).toEqual(found.examples);
+  expect(alone.attention[0].examples.slice(0, 50)).toEqual(found.examples);
+}
+
+/** The overview's first item of a kind, from its full row: its name and figure in a few words. */
+function firstOf(k: string, e: any): Record<string, string> | undefined {
+  const line: Record<string, () => [string, string]> = {
+    unapproved: () => [e.payee_name, e.amount_formatted],
+    uncategorized: () => [e.payee_name, e.amount_formatted],
+    overspent: () => [e.name, `${e.overspent_formatted} (${e.type})`],
+    underfunded: () => [e.name, e.due ? `${e.underfunded_formatted}, due ${e.due}` : e.underfunded_formatted],
+    card_payment_shortfall: () => [e.name, `${e.shortfall_formatted} short`],
+    upcoming_shortfall: () => [
+      e.name,
+      `${e.lowest_balance_formatted} on ${e.lowest_on} after ${e.bill.payee_name} ${e.bill.amount_formatted}${e.bill.date === e.lowest_on ? '' : ` on ${e.bill.date}`}`,
+    ],
+    unreconciled: () => [e.name, `last ${e.last_reconciled_on}`],
+    price_increase: () => [e.name, `${e.old_formatted} to ${e.new_formatted}`],
+  };
+  const pair = line[k]?.();
+  return pair ? { [pair[0]]: pair[1] } : undefined;
 }
 
 /**
@@ -74,7 +94,7 @@ function compactOf(k: string, e: any): any {
       return { name: e.name, ...figures('balance', 'shortfall'), why: why.filter(Boolean).join('; ') };
     }
     case 'upcoming_shortfall':
-      return { name: e.name, ...figures('balance', 'lowest_balance'), lowest_on: e.lowest_on };
+      return { name: e.name, ...figures('balance', 'lowest_balance'), lowest_on: e.lowest_on, bill: e.bill };
     case 'unreconciled':
       return { name: e.name, last_reconciled_on: e.last_reconciled_on };
     case 'price_increase':
@@ -204,6 +224,9 @@ describe('needs_attention', () => {
     expect(r.scheduled.filter((s) => s.account_id === wallet.id && !s.payee_name?.startsWith('Att Big Bill'))).toEqual([]);
     const walletRow = kind(res, 'upcoming_shortfall').examples.find((e: any) => e.id === wallet.id);
     expect(walletRow).toMatchObject({ balance: wallet.balance, lowest_balance: -100_000, lowest_balance_formatted: '-$100.00', lowest_on: inThreeDays });
+    // The bill that takes it below zero, with its payee.
+    const bill = -(wallet.balance + 100_000);
+    expect(walletRow.bill).toEqual({ payee_name: `Att Big Bill ${u}`, amount: bill, amount_formatted: usd(bill), date: inThreeDays });
 
     const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const used = new Set(r.transactions.map((t) => t.account_id));
@@ -227,28 +250,34 @@ describe('needs_attention', () => {
       });
   });
 
-  it('compact (the default): the same kinds, counts and reasons, up to two examples each as compact rows (fewer for the last kinds when many fire); kind lists every item', async () => {
+  it('compact (the default): the same kinds, counts and reasons, the first item of each named with its figure; kind lists every item', async () => {
     const full = ok(await h.call('needs_attention', { detail: 'full' }));
     const compact = ok(await h.call('needs_attention'));
     expect(compact.as_of).toBe(today);
     expect(compact.clear).toEqual(full.clear);
-    expect(compact.attention.map((k: any) => [k.kind, k.count, k.reason])).toEqual(full.attention.map((k: any) => [k.kind, k.count, k.reason]));
+    expect(compact.attention.map((k: any) => [k.kind, k.count])).toEqual(full.attention.map((k: any) => [k.kind, k.count]));
+    // When every kind fires, the last kinds give up their reason (not their first item) to stay within 1,580 bytes.
+    const reasons = compact.attention.map((k: any) => k.reason);
+    reasons.forEach((x: string | undefined, i: number) => {
+      if (x !== undefined) expect(x).toBe(full.attention[i].reason);
+      if (x !== undefined && i > 0 && compact.attention[i].kind !== 'ready_to_assign') expect(reasons[i - 1]).toBeDefined();
+    });
+    expect(full.attention.map((k: any) => k.examples.length + (k.more ?? 0))).toEqual(full.attention.map((k: any) => k.count));
     expect(
       full.attention.some((k: any) => k.count > 2),
       'a kind with more than two items',
     ).toBe(true);
-    // Examples are dropped only from the end: a kind shows no more than the one before it does (or two).
-    const shown = compact.attention.map((k: any) => k.examples.length);
-    shown.forEach((n: number, i: number) => expect(n).toBeLessThanOrEqual(i ? Math.max(shown[i - 1], 1) : 2));
     expect(Buffer.byteLength(JSON.stringify(compact.attention))).toBeLessThanOrEqual(1_580);
     for (const k of compact.attention) {
       const f = kind(full, k.kind);
-      expect(k.examples, k.kind).toEqual(f.examples.slice(0, k.examples.length).map((e: any) => compactOf(k.kind, e)));
+      // The overview: no rows, the first item named with its figure (Ready to Assign's figure is the kind's own).
+      expect(k.examples, k.kind).toBeUndefined();
+      expect(k.first, k.kind).toEqual(firstOf(k.kind, f.examples[0]));
       // Asked for alone: every item, compact, in the full answer's order.
       const alone = ok(await h.call('needs_attention', { kind: k.kind }));
       const all = ok(await h.call('needs_attention', { kind: k.kind, detail: 'full' }));
       expect(alone.attention).toHaveLength(1);
-      expect(alone.attention[0]).toMatchObject({ kind: k.kind, count: k.count, reason: k.reason });
+      expect(alone.attention[0]).toMatchObject({ kind: k.kind, count: k.count, reason: f.reason });
       expect(alone.attention[0].examples).toHaveLength(Math.min(100, k.count));
       expect(alone.attention[0].examples, k.kind).toEqual(all.attention[0].examples.map((e: any) => compactOf(k.kind, e)));
     }

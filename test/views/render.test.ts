@@ -227,7 +227,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     await finish(v);
   });
 
-  it('needs_attention: each kind with its count, reason and examples', async () => {
+  it('needs_attention: each kind with its count, reason and first item', async () => {
     // A card purchase beyond what its category holds: credit overspending the payment category
     // does not cover, so the card's shortfall is among the kinds shown.
     const card = ok(await h.call('list_accounts')).accounts.find((a: any) => a.type === 'creditCard' && !a.closed);
@@ -253,8 +253,10 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
     expect(r.attention.map((k: any) => k.kind)).toContain('card_payment_shortfall');
     const strings: string[] = [];
     for (const kind of r.attention) {
-      strings.push(String(kind.count), kind.reason);
-      for (const e of kind.examples) {
+      strings.push(String(kind.count), ...(kind.reason ? [kind.reason] : []));
+      // The overview names each kind's first item with its figure's text.
+      for (const [name, text] of Object.entries(kind.first ?? {})) strings.push(name, text as string);
+      for (const e of kind.examples ?? []) {
         if (e.payee_name ?? e.name) strings.push(e.payee_name ?? e.name);
         // Compact examples carry each figure with its formatted text: the view shows that text.
         for (const [k, val] of Object.entries(e))
@@ -415,7 +417,7 @@ describe('drill-down', () => {
   it('attention: "Show all" lists every unapproved transaction', async () => {
     const v = await show('needs_attention', {});
     const unapproved = v.result.attention.find((k: any) => k.kind === 'unapproved');
-    expect(unapproved.count).toBeGreaterThan(unapproved.examples.length);
+    expect(unapproved.count).toBeGreaterThan(Object.keys(unapproved.first).length);
     calls.length = 0;
     await v.view.getByRole('button', { name: `Show all ${unapproved.count}` }).click();
     await v.view.locator('.drill table').waitFor();
@@ -430,11 +432,10 @@ describe('drill-down', () => {
     await finish(v);
   });
 
-  it('attention: an overspent category (a compact example, by name) opens its transactions this month', async () => {
+  it('attention: an overspent category (the overview first item, by name) opens its transactions this month', async () => {
     const v = await show('needs_attention', {});
     const overspent = v.result.attention.find((k: any) => k.kind === 'overspent');
-    const e = overspent.examples[0];
-    expect(e.id).toBeUndefined();
+    const e = { name: Object.keys(overspent.first)[0]! };
     calls.length = 0;
     await v.view.getByRole('button', { name: e.name, exact: true }).click();
     await v.view.locator('.drill table').waitFor();

@@ -9,13 +9,13 @@
 import { addDays, currentMonth } from '../../api/dates.js';
 import { formatMilliunits } from '../../api/money.js';
 import type * as E from '../../api/schemas/entities.js';
+import { transactionDetail } from '../../api/read/transactions.js';
 import type { Money } from '../core/format.js';
 import { present } from '../core/format.js';
-import { fullTransaction } from '../core/full-row.js';
 import { queueCount } from './queue-count.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
-import { priceIncreases } from '../recurring/price-increase.js';
-import { project } from '../core/schedule.js';
+import { priceIncreases } from '../recurring/price-rises.js';
+import { project, type Occurrence } from '../core/schedule.js';
 import { targetMonth } from '../targets/target-month.js';
 import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
 import { underfundedRows } from '../targets/underfunded.js';
@@ -55,11 +55,20 @@ function counted(ctx: AttentionContext, accountId: string): boolean {
 
 /**
  * A transaction as an example row: compact, enough to recognise it (payee and amount; every tool
- * takes names); full, every field the API gives a transaction (full-row.ts), as other tools' full rows.
+ * takes names); full, lean (id, date, account, payee, category, amount, memo), so that every item
+ * of a kind fits the answer: get_transaction gives every field of one.
  */
 function txnRow(ctx: AttentionContext, t: E.TransactionSummaryBase): Record<string, unknown> {
-  if (ctx.full) return fullTransaction(ctx, t);
-  return present({ payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) });
+  const payee = { payee_name: ctx.view.payeeName(t.payee_id ?? null), ...ctx.money('amount', t.amount) };
+  if (!ctx.full) return present(payee);
+  // Named as the API names them (a split's category is "Split").
+  const r = ctx.view.replica;
+  const d = transactionDetail(
+    r.lookup(),
+    t,
+    r.linesOf(t.id).filter((x) => !x.deleted),
+  );
+  return present({ id: t.id, date: t.date, account_name: d.account_name, ...payee, category_name: d.category_name, memo: t.memo });
 }
 
 /** The sum of one money field of the items (each an integer of milliunits). */
@@ -146,7 +155,7 @@ export const CHECKS = [
   },
   {
     kind: 'overspent',
-    reason: 'Below zero: cash is taken from next month, credit becomes card debt.',
+    reason: 'Below zero: cash comes off next month, credit becomes card debt.',
     find: (ctx) => {
       const spentIn = spendingBySource(ctx, currentMonth(new Date(`${ctx.today}T00:00:00Z`)));
       return monthCategories(ctx)
@@ -209,10 +218,13 @@ export const CHECKS = [
     kind: 'upcoming_shortfall',
     reason: `Scheduled in ${SHORTFALL_DAYS} days takes it below zero.`,
     find: (ctx) => {
-      const lowest = new Map<string, { date: string; balance: number }>();
+      // Each account's lowest balance, and the bill that first takes it below zero.
+      const lowest = new Map<string, { date: string; balance: number; bill?: Occurrence }>();
       for (const o of project(ctx.view, ctx.today, SHORTFALL_DAYS)) {
         const low = lowest.get(o.scheduled.account_id);
-        if (!low || o.balance < low.balance) lowest.set(o.scheduled.account_id, { date: o.date, balance: o.balance });
+        const bill = low?.bill ?? (o.balance < 0 ? o : undefined);
+        if (!low || o.balance < low.balance) lowest.set(o.scheduled.account_id, { date: o.date, balance: o.balance, bill });
+        else low.bill = bill;
       }
       return [...lowest.entries()]
         .map(([id, low]) => ({ a: ctx.view.replica.accounts.get(id)!, low }))
@@ -224,6 +236,11 @@ export const CHECKS = [
           ...ctx.money('balance', a.balance),
           ...ctx.money('lowest_balance', low.balance),
           lowest_on: low.date,
+          bill: {
+            payee_name: ctx.view.payeeName(low.bill!.scheduled.payee_id ?? null),
+            ...ctx.money('amount', low.bill!.scheduled.amount),
+            date: low.bill!.date,
+          },
         }));
     },
     // How far below zero the accounts would go, together: what would cover them all.
@@ -251,7 +268,7 @@ export const CHECKS = [
   },
   {
     kind: 'price_increase',
-    reason: 'A recurring charge rose 5% or more above its usual amount.',
+    reason: 'A recurring charge rose 5% or more above its steady price.',
     find: (ctx) =>
       priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => ({
         ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),

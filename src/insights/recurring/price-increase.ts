@@ -1,18 +1,17 @@
 /**
- * Charges whose price went up: a payee charged at a steady interval (three or more charges, each
- * gap within a few days of the usual one) at a steady price (two or more charges within 2% of each
- * other), then at a new price 5% or more above it, for the latest one to three charges (a rise
- * stays a rise after the second charge at the new price). Bills that vary from month to month
- * (electricity, water) have no steady price, so they are not reported; nor is a charge that ended
- * (its latest more than an interval and a half ago). One rule for `recurring` and
- * `needs_attention`, over the same series (./series.ts).
+ * The price-rise rule for one series of charges: a payee charged at a steady interval (three or
+ * more charges, each gap within a few days of the usual one) whose charges before the latest price
+ * keep steady prices (each price held two or more charges within 2% of each other, so a price that
+ * rose before is a step, not noise), then at a new price 5% or more above the last of them, for the
+ * latest one to three charges (a rise stays a rise after the second charge at the new price). Bills
+ * that vary from month to month (electricity, water) have no steady price, so they are not
+ * reported. Which series it is asked about, and so which rises `recurring`, `needs_attention` and
+ * the alerts report, is decided once, by the recurring detection (./price-rises.ts).
  *
  * Only a series' latest 24 charges are read (what the household pays now): the check is one pass
  * over the lines and one sort per series, O(n log n), which the events watcher can run every cycle.
  */
-import { minorDigits, toMinorUnit } from '../../api/money.js';
-import { seriesOf } from './series.js';
-import type { BudgetView } from '../core/view.js';
+import { toMinorUnit } from '../../api/money.js';
 
 const MIN_CHARGES = 3;
 /** The charges a series considers: the recent ones are what the household does now. */
@@ -82,28 +81,18 @@ export function priceIncreaseOf(all: { date: string; amount: number }[], today: 
   // The charges at the latest price, back from the latest.
   let k = 1;
   while (k < run.length && near(run[run.length - 1 - k]!.amount, latest.amount)) k++;
-  if (k > NEW_AT_MOST || run.length - k < OLD_AT_LEAST) return undefined;
-  const earlier = run.slice(0, -k).map((c) => c.amount);
+  if (k > NEW_AT_MOST) return undefined;
+  // The earlier charges as steps of one price each; the old price is the last step's.
+  const steps: number[][] = [];
+  for (const c of run.slice(0, -k)) {
+    const step = steps[steps.length - 1];
+    if (step && near(c.amount, step[0]!)) step.push(c.amount);
+    else steps.push([c.amount]);
+  }
+  if (!steps.length || steps.some((s) => s.length < OLD_AT_LEAST)) return undefined;
+  const earlier = steps[steps.length - 1]!;
   const usual = toMinorUnit(median(earlier), digits);
   if (!earlier.every((a) => near(a, usual))) return undefined;
   if (latest.amount * 100 < usual * (100 + INCREASE_PCT)) return undefined;
   return { old: usual, new: latest.amount, date: run[run.length - k]!.date, interval_days: steady.interval, charges_at_new: k };
-}
-
-/** Every charge whose price rose 5% or more above its steady usual price, the largest rise first. */
-export function priceIncreases(view: BudgetView, today: string, includeOffBudget: boolean): PriceIncrease[] {
-  const digits = minorDigits(view.replica.summary.currency_format);
-  const best = new Map<string, PriceIncrease>();
-  for (const s of seriesOf(view, includeOffBudget)) {
-    if (s.sign !== '-' || view.replica.payees.get(s.payee_id)?.transfer_account_id) continue;
-    const rise = priceIncreaseOf(
-      s.charges.slice(-RECENT).map((c) => ({ date: c.date, amount: -c.amount })),
-      today,
-      digits,
-    );
-    // One payee charged in two accounts: its larger rise.
-    const had = best.get(s.payee_id);
-    if (rise && (!had || rise.new * had.old > had.new * rise.old)) best.set(s.payee_id, { payee_id: s.payee_id, ...rise });
-  }
-  return [...best.values()].sort((a, b) => b.new * a.old - a.new * b.old || (a.payee_id < b.payee_id ? -1 : 1));
 }

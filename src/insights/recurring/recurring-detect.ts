@@ -136,24 +136,28 @@ function detectOne(
 }
 
 /**
- * Every recurring series of the budget's on-budget accounts (closed ones left out), by account and
- * payee, transfers included (a card payment, a loan payment): the callers pick what they count.
+ * Every recurring series of the budget's on-budget accounts (closed ones left out; off-budget ones
+ * too with `includeOffBudget`), by account and payee, transfers included (a card payment, a loan
+ * payment): the callers pick what they count.
  */
-export function detectRecurring(view: BudgetView, today: string): readonly Detected[] {
-  // A view is built once per version of the copy: recurring and forecast on it share one detection.
-  const hit = DETECTED.get(view);
-  if (hit?.today === today) return hit.items;
-  const items = detectAll(view, today);
-  DETECTED.set(view, { today, items });
+export function detectRecurring(view: BudgetView, today: string, includeOffBudget = false): readonly Detected[] {
+  // A view is built once per version of the copy: recurring, forecast and the price rises on it share one detection.
+  const key = `${today}|${includeOffBudget}`;
+  let cached = DETECTED.get(view);
+  if (cached?.today !== today) DETECTED.set(view, (cached = { today, items: new Map() }));
+  const hit = cached.items.get(key);
+  if (hit) return hit;
+  const items = detectAll(view, today, includeOffBudget);
+  cached.items.set(key, items);
   return items;
 }
 
-const DETECTED = new WeakMap<BudgetView, { today: string; items: readonly Detected[] }>();
+const DETECTED = new WeakMap<BudgetView, { today: string; items: Map<string, readonly Detected[]> }>();
 
-function detectAll(view: BudgetView, today: string): Detected[] {
+function detectAll(view: BudgetView, today: string, includeOffBudget: boolean): Detected[] {
   const found: Detected[] = [];
   const digits = minorDigits(view.replica.summary.currency_format);
-  for (const { account_id, payee_id, sign, charges } of seriesOf(view, false)) {
+  for (const { account_id, payee_id, sign, charges } of seriesOf(view, includeOffBudget)) {
     // The price-rise rule on the same charges as needs_attention (the latest 24 of the series).
     const transfer_account_id = view.replica.payees.get(payee_id)?.transfer_account_id ?? null;
     const risen =

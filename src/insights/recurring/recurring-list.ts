@@ -74,14 +74,16 @@ function compactGroups(ctx: InsightContext, sorted: Map<RecurringGroup, ListedIt
   for (const [g, list] of sorted) {
     if (only && g !== only) continue;
     const names = list.map((i) => ctx.view.payeeName(i.payee_id) ?? 'no payee');
-    const shown = list.slice(0, limit);
     const rows: Record<string, number> = {};
-    shown.forEach((i, k) => {
+    list.forEach((i, k) => {
       const n = names.indexOf(names[k]!) !== names.lastIndexOf(names[k]!) ? `${names[k]} (${ctx.view.accountName(i.account_id)})` : names[k]!;
-      rows[n] = i.monthly;
+      // Every rise named, shown or not: needs_attention and the alerts report each (price-rises.ts).
       if (i.price_change) risen.push(n);
+      if (k >= limit) return;
+      rows[n] = i.monthly;
       if (i.varies) varies.push(n);
     });
+    const shown = list.slice(0, limit);
     out[`${LISTED[g]}_per_month_formatted`] = textByKey(ctx.format, rows);
     out[`${LISTED[g]}_more`] = list.length > shown.length ? list.length - shown.length : undefined;
   }

@@ -167,8 +167,10 @@ export function recurringItems(ctx: InsightContext): RecurringFound {
   // A price that held and then rose is a charge, not shopping.
   for (const d of detected) if (d.steady) shopping.delete(d.payee_id);
   const riseOf = new Map<string, PriceIncrease>();
+  // Only a schedule recurring lists covers an item (a one-off, "never", is not listed: the history's item stays).
+  const listed = schedules.filter((s) => fromSchedule(view, s, null));
   for (const d of detected) {
-    const by = schedules.find((s) => coveredBy(d, [s], view));
+    const by = listed.find((s) => coveredBy(d, [s], view));
     if (by) {
       if (d.price_change) riseOf.set(by.id, d.price_change);
       continue;
