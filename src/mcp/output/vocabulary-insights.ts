@@ -139,7 +139,7 @@ export const INSIGHT_ROWS: Record<string, Row> = {
   low: ['money', "Lowest balance in the month at a day's end."],
   lowest: ['group', "The lowest balance at a day's end."],
   lowest_within_day: ['group', "The lowest balance within a day, a day's outflows before its inflows."],
-  at: ['text', 'When within the day.'],
+  at: ['text', 'When it happened (a change: the time it was made).'],
   below_zero: ['group', 'First day below zero.'],
   next_income: ['group', 'The next income.'],
   available_until_then: ['money', 'Available until then.'],
