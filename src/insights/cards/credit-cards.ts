@@ -20,23 +20,28 @@ export const CREDIT_CARDS_INPUT = {
   ...DETAIL_ARG,
 };
 
-/** The card's figures, each in milliunits with its text beside it. */
-function figures(ctx: InsightContext, c: Coverage): Record<string, number | string> {
+/** The figures of a card and of the totals, in the order they are given. */
+const FIGURES = ['owed', 'payment_available', 'shortfall', 'extra', 'overspent', 'carried'] as const;
+type Figures = Record<(typeof FIGURES)[number], number>;
+
+/** A card's figures in milliunits. */
+function figuresOf(c: Coverage): Figures {
   const owed = Math.max(0, -c.account.balance);
-  const overspent = sumMilliunits(c.overspent.map((o) => o.amount));
-  return {
-    ...ctx.money('owed', owed),
-    ...ctx.money('payment_available', c.available),
-    ...ctx.money('shortfall', Math.max(0, c.shortfall)),
-    ...ctx.money('extra', Math.max(0, -c.shortfall)),
-    // Why short: this month's overspending charged to the card (what of it the shortfall holds), the rest carried.
-    ...ctx.money('overspent', Math.min(overspent, Math.max(0, c.shortfall))),
-    ...ctx.money('carried', c.carried),
-  };
+  const short = Math.max(0, c.shortfall);
+  // Why short: this month's overspending charged to the card (what of it the shortfall holds), the rest carried.
+  const overspent = Math.min(sumMilliunits(c.overspent.map((o) => o.amount)), short);
+  return { owed, payment_available: c.available, shortfall: short, extra: Math.max(0, -c.shortfall), overspent, carried: c.carried };
+}
+
+/** Each figure in milliunits with its text beside it. */
+function written(ctx: InsightContext, f: Figures): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const k of FIGURES) Object.assign(out, ctx.money(k, f[k]));
+  return out;
 }
 
 function row(ctx: InsightContext, c: Coverage, full: boolean): Record<string, unknown> {
-  const base = { ...(full ? { id: c.account.id } : {}), name: c.account.name, ...figures(ctx, c) };
+  const base = { ...(full ? { id: c.account.id } : {}), name: c.account.name, ...written(ctx, figuresOf(c)) };
   if (!full) return base;
   return {
     ...base,
@@ -49,9 +54,11 @@ function row(ctx: InsightContext, c: Coverage, full: boolean): Record<string, un
 }
 
 /** The totals across the cards listed: the same figures, summed. */
-function totals(ctx: InsightContext, rows: Record<string, unknown>[]): Record<string, unknown> {
-  const sum = (name: string) => ctx.money(name, sumMilliunits(rows.map((r) => r[name] as number)));
-  return { count: rows.length, ...sum('owed'), ...sum('payment_available'), ...sum('shortfall'), ...sum('extra'), ...sum('overspent'), ...sum('carried') };
+function totals(ctx: InsightContext, cards: Coverage[]): Record<string, unknown> {
+  const each = cards.map(figuresOf);
+  const sums: Figures = { owed: 0, payment_available: 0, shortfall: 0, extra: 0, overspent: 0, carried: 0 };
+  for (const k of FIGURES) sums[k] = sumMilliunits(each.map((f) => f[k]));
+  return { count: cards.length, ...written(ctx, sums) };
 }
 
 export function creditCards(ctx: InsightContext, a: InsightArgs<typeof CREDIT_CARDS_INPUT>): InsightResult {
@@ -60,13 +67,12 @@ export function creditCards(ctx: InsightContext, a: InsightArgs<typeof CREDIT_CA
   const shown = all.filter((c) => c.account.type !== 'lineOfCredit' || a.include_lines_of_credit === true);
   // Most owed first (by name when equal: a fixed order).
   shown.sort((x, y) => x.account.balance - y.account.balance || (x.account.name < y.account.name ? -1 : 1));
-  const cards = shown.map((c) => row(ctx, c, full));
   const left = all.filter((c) => !shown.includes(c));
   return {
     structured: {
       as_of: ctx.today,
-      cards,
-      totals: totals(ctx, cards),
+      cards: shown.map((c) => row(ctx, c, full)),
+      totals: totals(ctx, shown),
       ...(left.length ? { left_out: Object.fromEntries(left.map((c) => [c.account.name, 'a line of credit: include_lines_of_credit: true lists it'])) } : {}),
     },
   };
