@@ -1,12 +1,13 @@
 /**
  * The kinds of account people total their money by, as YNAB's account list groups them: cash and
- * savings (checking, savings, cash), credit cards (credit cards and lines of credit), loans and
- * mortgages (YNAB's debt account types), and other tracking accounts (other assets and
- * liabilities). Net worth is every open account's balance, whatever its kind.
+ * savings (checking, savings, cash), credit cards, lines of credit (apart: "what do we owe on our
+ * cards" is not a home equity line's balance), loans and mortgages (YNAB's debt account types),
+ * and other tracking accounts (other assets and liabilities). Net worth is every open account's
+ * balance, whatever its kind.
  */
 import type { AccountType } from './schemas/common.js';
 
-export const ACCOUNT_KINDS = ['cash_and_savings', 'credit_cards', 'loans_and_mortgages', 'other_tracking'] as const;
+export const ACCOUNT_KINDS = ['cash_and_savings', 'credit_cards', 'lines_of_credit', 'loans_and_mortgages', 'other_tracking'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 const KIND_OF: Record<AccountType, AccountKind> = {
@@ -14,7 +15,7 @@ const KIND_OF: Record<AccountType, AccountKind> = {
   savings: 'cash_and_savings',
   cash: 'cash_and_savings',
   creditCard: 'credit_cards',
-  lineOfCredit: 'credit_cards',
+  lineOfCredit: 'lines_of_credit',
   mortgage: 'loans_and_mortgages',
   autoLoan: 'loans_and_mortgages',
   studentLoan: 'loans_and_mortgages',

@@ -72,6 +72,8 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     }
     const after = ok(await h.call('forecast', { ...ARGS, until_date: until }));
     expect(before.balance_today).toBe(after.balance_today);
-    expect(before.lowest.balance - after.lowest.balance).toBe(figure);
+    // The low within a day (a day's outflows first), named so since issue 58 item 5; `lowest`, at a day's end, when they are the same.
+    const low = (f: any) => (f.lowest_within_day ?? f.lowest).balance;
+    expect(low(before) - low(after)).toBe(figure);
   });
 });

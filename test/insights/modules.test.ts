@@ -19,6 +19,7 @@ import * as searchTransactionsFile from '../../src/insights/spending/search-tran
 import * as spendingSummaryFile from '../../src/insights/spending/spending-summary.js';
 import * as targetsSummaryFile from '../../src/insights/targets/targets-summary.js';
 import * as upcomingFile from '../../src/insights/forecast/upcoming.js';
+import * as creditCardsFile from '../../src/insights/cards/credit-cards.js';
 import { INSIGHT_TOOLS } from '../../src/mcp/tools/definitions.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
@@ -34,6 +35,7 @@ const FILES: Record<string, Record<string, unknown>> = {
   forecast: forecastFile,
   recurring: recurringFile,
   'targets-summary': targetsSummaryFile,
+  'credit-cards': creditCardsFile,
 };
 
 const camel = (name: string) => name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
@@ -87,6 +89,7 @@ describe('insight computations', () => {
     expectTypeOf(needsAttentionFile.needsAttention).parameter(1).toEqualTypeOf<z.infer<z.ZodObject<typeof needsAttentionFile.NEEDS_ATTENTION_INPUT>>>();
     expectTypeOf(cashFlowFile.cashFlow).parameter(1).toEqualTypeOf<z.infer<z.ZodObject<typeof cashFlowFile.CASH_FLOW_INPUT>>>();
     expectTypeOf(upcomingFile.upcoming).parameter(1).toEqualTypeOf<z.infer<z.ZodObject<typeof upcomingFile.UPCOMING_INPUT>>>();
+    expectTypeOf(creditCardsFile.creditCards).parameter(1).toEqualTypeOf<z.infer<z.ZodObject<typeof creditCardsFile.CREDIT_CARDS_INPUT>>>();
     expectTypeOf(cashFlowFile.cashFlow).parameter(1).not.toBeAny();
   });
 });

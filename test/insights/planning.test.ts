@@ -176,11 +176,19 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     const assigned = res.moves.filter((m: any) => m.source === 'assigned').map((m: any) => m.name);
     expect(assigned.length).toBeGreaterThan(0);
     for (const c of savings) expect(assigned).not.toContain(`assigned: ${c.name}`);
-    const ends = [res.balance_today, ...res.days.map((d: any) => d.balance)];
-    const dayEnd = res.lowest_at_day_end ?? res.lowest;
-    expect(dayEnd.balance).toBe(Math.min(...ends));
-    expect(res.lowest.balance).toBeLessThanOrEqual(dayEnd.balance);
-    expect(res.lowest.at).toBe(res.lowest_at_day_end ? 'within a day, outflows first' : "a day's end");
+    // Plain `lowest` is the day-end low, a person's "lowest balance" (issue 58 item 5): the first
+    // day whose end is least; the within-day low, a day's outflows before its inflows, is named so.
+    const ends = [{ date: today, balance: res.balance_today }, ...res.days];
+    const least = Math.min(...ends.map((d: any) => d.balance));
+    expect(res.lowest).toEqual({ date: ends.find((d: any) => d.balance === least)!.date, balance: least, balance_formatted: usd(least) });
+    expect(res).not.toHaveProperty('lowest_at_day_end');
+    if (res.lowest_within_day) expect(res.lowest_within_day.balance).toBeLessThan(least);
+    // A month's `low` is at a day's end too: the least of the month's day ends and the balance it opened with.
+    for (const [i, m] of res.months.entries()) {
+      const opened = i ? res.months[i - 1].end : res.balance_today;
+      const inMonth = ends.filter((d: any) => d.date.slice(0, 7) === m.month.slice(0, 7) && d.date > today).map((d: any) => d.balance);
+      if (res.days.length < 60) expect(m.low, m.month).toBe(Math.min(opened, ...inMonth));
+    }
     const compact = await h.call('forecast', { include: ['scheduled', 'recurring', 'assigned'] });
     expect(bytes(compact)).toBeLessThanOrEqual(2048);
     expect(ok(compact).largest_moves.length).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ const CHECKED: Record<string, Record<string, unknown>[]> = {
   spending_summary: [{}, { group_by: 'month', since_date: '2025-01-01' }, { compare_months: 3 }],
   search_transactions: [{}, { query: 'a' }],
   needs_attention: [{}],
+  credit_cards: [{ include_lines_of_credit: true }],
   targets_summary: [{}, { month: shiftMonth(`${new Date().toISOString().slice(0, 7)}-01`, 1) }],
   review_transactions: [{}],
   upcoming: [{}],

@@ -2,7 +2,8 @@
  * list_accounts totals its accounts by kind and gives the net worth (issue 43 item 3), over every
  * open account whatever page is shown, each figure in milliunits and in the budget's currency; the
  * sums are made here from the API's own accounts, with the kinds written out again from YNAB's
- * account list (cash and savings, credit cards, loans and mortgages, other tracking).
+ * account list (cash and savings, credit cards, lines of credit apart from them since issue 58
+ * item 5, loans and mortgages, other tracking).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
@@ -19,7 +20,7 @@ const KIND: Record<string, string> = {
   savings: 'cash_and_savings',
   cash: 'cash_and_savings',
   creditCard: 'credit_cards',
-  lineOfCredit: 'credit_cards',
+  lineOfCredit: 'lines_of_credit',
   otherAsset: 'other_tracking',
   otherLiability: 'other_tracking',
 };
@@ -41,6 +42,10 @@ describe('list_accounts totals', () => {
       byKind.set(kindOf(a.type), { n: k.n + 1, sum: k.sum + a.balance });
     }
     expect(byKind.size).toBeGreaterThan(usd ? 2 : 0);
+    // The demo's Home Equity Line is a line of credit: totalled apart, never among the credit cards.
+    const loc = open.filter((a: any) => a.type === 'lineOfCredit');
+    if (usd) expect(loc.map((a: any) => a.name)).toEqual(['Home Equity Line']);
+    if (loc.length) expect(res.totals.lines_of_credit).toMatchObject({ count: loc.length });
     const worth = open.reduce((s: number, a: any) => s + a.balance, 0);
     expect(res.totals.count).toBe(open.length);
     expect(res.totals.closed_accounts_left_out).toBe(accounts.length - open.length);
@@ -51,7 +56,7 @@ describe('list_accounts totals', () => {
       else expect(res.totals[kind].balance_formatted, kind).toMatch(/€/);
     }
     if (usd) expect(res.totals.net_worth_formatted).toBe(usd(worth));
-    for (const kind of ['cash_and_savings', 'credit_cards', 'loans_and_mortgages', 'other_tracking'])
+    for (const kind of ['cash_and_savings', 'credit_cards', 'lines_of_credit', 'loans_and_mortgages', 'other_tracking'])
       if (!byKind.has(kind)) expect(res.totals[kind], kind).toBeUndefined();
   });
 });

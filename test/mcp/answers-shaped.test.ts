@@ -36,17 +36,21 @@ describe('compact category lists', () => {
     expect(live.some((c: any) => c.hidden)).toBe(true);
     expect(s.categories_left_out).toBe(live.length - expected.length);
     expect(s.notices.join(' ')).toMatch(new RegExp(`${live.length - expected.length} categories are left out.*include_all: true lists them`));
-    // Each figure as YNAB's app names it, formatted beside it; a figure that is zero is left out.
+    // Each figure as YNAB's app names it, formatted beside it; a figure that is zero is left out
+    // only where it is zero on every row shown (issue 58 item 5: a payment category at $0.00 says so).
+    const shownRows = s.month.categories.map((row: any) => live.find((x: any) => x.id === row.id));
+    const somewhere = (api: string) => shownRows.some((c: any) => c[api] !== 0);
+    expect(shownRows.some((c: any) => c.balance === 0)).toBe(true);
     for (const row of s.month.categories) {
       const c = live.find((x: any) => x.id === row.id);
-      const figure = (name: string, api: string) => (c[api] === 0 ? {} : { [name]: c[api], [`${name}_formatted`]: c[`${api}_formatted`] });
+      const figure = (name: string, api: string) => (c[api] === 0 && !somewhere(api) ? {} : { [name]: c[api], [`${name}_formatted`]: c[`${api}_formatted`] });
       expect(row).toEqual({
         id: c.id,
         name: c.name,
         ...figure('assigned', 'budgeted'),
         ...figure('activity', 'activity'),
         ...figure('available', 'balance'),
-        ...(c.goal_under_funded ? figure('goal_under_funded', 'goal_under_funded') : {}),
+        ...(c.goal_under_funded != null ? figure('goal_under_funded', 'goal_under_funded') : {}),
       });
     }
     expect(s.month).toMatchObject({ ready_to_assign: month.to_be_budgeted, ready_to_assign_formatted: month.to_be_budgeted_formatted });

@@ -20,7 +20,16 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { INSPECTOR, skipWithoutInspector } from '../helpers/inspector.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../helpers/tools-list.js';
 
-const INSIGHTS = ['spending_summary', 'search_transactions', 'needs_attention', 'cash_flow', 'upcoming', 'review_transactions', 'targets_summary'];
+const INSIGHTS = [
+  'spending_summary',
+  'search_transactions',
+  'needs_attention',
+  'credit_cards',
+  'cash_flow',
+  'upcoming',
+  'review_transactions',
+  'targets_summary',
+];
 /** The planning toolset (issue 35) outside the insight tools above; targets_summary and forecast are in core. */
 const PLANNING = ['forecast', 'recurring', 'debt_payoff'];
 const TASKS = [

@@ -166,7 +166,7 @@ describe('modes', () => {
   it('--read-only registers no write tools, and says so', async () => {
     h = await mcpHarness({ flags: { readOnly: true } });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
-    expect(names).toHaveLength(41);
+    expect(names).toHaveLength(42);
     expect(names.some((n) => /^(create|update|delete|import|set)_/.test(n))).toBe(false);
     const res = ok(await h.call('list_accounts'));
     expect(res.read_only).toMatch(/--read-only/);
@@ -174,7 +174,7 @@ describe('modes', () => {
 
   it('YNAB_READ_ONLY=1 does the same', async () => {
     h = await mcpHarness({ env: { YNAB_READ_ONLY: '1' } });
-    expect((await h.client.listTools()).tools).toHaveLength(41);
+    expect((await h.client.listTools()).tools).toHaveLength(42);
   });
 
   it('a read-only token turns the server read-only when YNAB refuses a change (403.3)', async () => {
@@ -192,7 +192,7 @@ describe('modes', () => {
     expect(after.read_only).toMatch(/403\.3/);
     // The write tools are gone from the list.
     await new Promise((r) => setTimeout(r, 50));
-    expect((await h.client.listTools()).tools).toHaveLength(41);
+    expect((await h.client.listTools()).tools).toHaveLength(42);
     expect(changed).toBeGreaterThan(0);
   });
 

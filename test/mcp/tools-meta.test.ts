@@ -58,6 +58,7 @@ const EXPECTED = [
   'spending_summary',
   'search_transactions',
   'needs_attention',
+  'credit_cards',
   'cash_flow',
   'upcoming',
   'debt_payoff',
@@ -176,7 +177,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(68);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(69);
   });
 });
 

@@ -36,9 +36,18 @@ const plain = (t: any) => !t.transfer_account_id && !(t.subtransactions ?? []).s
 describe('set_rule, list_rules, delete_rule', () => {
   it('makes rules from names, says how many transactions each would change, and lists them in order as data', async () => {
     const shell = ok(await h.call('set_rule', { match: { text: { kind: 'prefix', value: 'shell oil' } }, set: { memo: 'Fuel stop' } }));
-    const expectedShell = raw.filter((t) => (t.import_payee_name_original ?? '').toLowerCase().startsWith('shell oil') && t.memo !== 'Fuel stop');
-    expect(expectedShell.length).toBeGreaterThan(5);
+    // Counted as apply_rules changes by default: reconciled ones apart (issue 58 item 5).
+    const matchedShell = raw.filter((t) => (t.import_payee_name_original ?? '').toLowerCase().startsWith('shell oil') && t.memo !== 'Fuel stop');
+    const expectedShell = matchedShell.filter((t) => t.cleared !== 'reconciled');
+    expect(matchedShell.length).toBeGreaterThan(5);
+    expect(expectedShell.length).toBeGreaterThan(0);
     expect(shell).toMatchObject({ rule: { id: 'r1', set: { memo: 'Fuel stop' }, applied_count: 0 }, position: 1, would_change: expectedShell.length });
+    const reconciledShell = matchedShell.length - expectedShell.length;
+    expect(reconciledShell).toBeGreaterThan(0);
+    expect(shell.reconciled_left_out).toBe(reconciledShell);
+    expect(shell.notices.join(' ')).toContain(
+      `${reconciledShell} reconciled transactions it matches are left out: apply_rules changes them with include_reconciled: true.`,
+    );
     expect(shell.examples.length).toBeGreaterThan(0);
 
     const amazon = ok(
@@ -50,10 +59,12 @@ describe('set_rule, list_rules, delete_rule', () => {
       set: { category_id: categoryId('Groceries') },
     });
     expect(amazon.names).toEqual({ [payeeId('Amazon')]: 'Amazon', [categoryId('Groceries')]: 'Groceries' });
-    const expectedAmazon = raw.filter(
+    const matchedAmazon = raw.filter(
       (t) => t.payee_name === 'Amazon' && t.amount < 0 && ((plain(t) && t.category_name !== 'Groceries') || t.flag_color !== 'blue'),
     );
+    const expectedAmazon = matchedAmazon.filter((t) => t.cleared !== 'reconciled');
     expect(amazon.would_change).toBe(expectedAmazon.length);
+    expect(amazon.reconciled_left_out).toBe(matchedAmazon.length - expectedAmazon.length || undefined);
 
     const result = await h.call('list_rules', {});
     const listed = ok(result);

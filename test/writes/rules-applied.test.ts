@@ -165,6 +165,38 @@ describe('apply_rules', () => {
     await rules.remove(budget, r.id);
   });
 
+  it("set_rule's count is what apply_rules changes by default, and it names the reconciled ones it leaves out (issue 58 item 5)", async () => {
+    const memo = `reconciled ${u}`;
+    const texts = [0, 1, 2].map((i) => `RECON ${u} #${i}`);
+    // Three bank rows, two of them reconciled: as the issue found them (set_rule said 3, apply_rules changed 1).
+    sandboxDirect(h, 'POST', `/budgets/${budget}/transactions`, {
+      transactions: texts.map((text, i) => ({
+        account_id: checking,
+        date: addDays(today, -1 - i),
+        amount: -(12_340 + i * 10),
+        payee_name: text,
+        memo,
+        cleared: i ? 'reconciled' : 'cleared',
+        approved: true,
+        import_id: `rules-${u}-recon-${i}`,
+      })),
+    });
+    await new Promise((done) => setTimeout(done, 1_100));
+    const raws = (await allRaw()).filter((t) => t.memo === memo);
+    const open = raws.filter((t) => t.cleared !== 'reconciled').length;
+    const reconciled = raws.length - open;
+    expect([open, reconciled]).toEqual([1, 2]);
+
+    const set = ok(await h.call('set_rule', { match: { text: { kind: 'prefix', value: `RECON ${u}` } }, set: { memo: `Recon rule ${u}` } }));
+    const preview = ok(await h.call('apply_rules', {}));
+    expect(set.would_change).toBe(open);
+    expect(set.would_change).toBe(preview.by_rule[set.rule.id]);
+    expect(set.reconciled_left_out).toBe(reconciled);
+    expect(set.notices.join(' ')).toContain(`${reconciled} reconciled transactions it matches are left out`);
+    expect(preview.reconciled_left_out).toBe(reconciled);
+    await rules.remove(budget, set.rule.id);
+  });
+
   it('with no rule that changes anything, says so and changes nothing', async () => {
     const res = ok(await h.call('apply_rules', { account_id: 'Rainy Day Savings', since_date: today, until_date: today }));
     expect(res.updated).toBe(0);

@@ -15,7 +15,7 @@ export interface Coverage {
   account: E.Account;
   paymentName: string;
   available: number;
-  /** What the payment category is short of the balance owed. */
+  /** What the payment category is short of the balance owed (zero or less: it holds enough, and the rest is extra). */
   shortfall: number;
   /** This month's credit overspending on the card, by category (worst first). */
   overspent: { category: string; amount: number }[];
@@ -55,8 +55,13 @@ function creditOverspending(view: BudgetView, categories: E.CategoryBase[], mont
   return out;
 }
 
-/** Every open on-budget card whose payment category holds less than it owes, largest shortfall first. */
-export function cardCoverage(view: BudgetView, today: string): Coverage[] {
+/**
+ * Every open on-budget card (and line of credit) with a payment category, short or not: what it
+ * owes, what its category holds, the shortfall (at most zero when it holds enough) and why; the
+ * moves for the short ones, largest shortfall first, each category's money used once. One
+ * computation for needs_attention's shortfalls and credit_cards' glance, so they never disagree.
+ */
+export function cardStates(view: BudgetView, today: string): Coverage[] {
   const month = currentMonth(new Date(`${today}T00:00:00Z`));
   const categories = view.replica.months.get(month)?.categories.filter((c) => !c.deleted) ?? [];
   const byId = new Map(categories.map((c) => [c.id, c]));
@@ -64,19 +69,19 @@ export function cardCoverage(view: BudgetView, today: string): Coverage[] {
   const found: Coverage[] = [];
   for (const a of view.replica.accounts.values()) {
     const payment = view.paymentCategoryOf(a.id);
-    if (a.closed || a.deleted || a.balance >= 0 || !payment) continue;
+    if (a.closed || a.deleted || !payment) continue;
     const available = byId.get(payment)?.balance ?? 0;
-    const shortfall = -a.balance - available;
-    if (shortfall <= 0) continue;
+    // A card in credit owes nothing: whatever its category holds is extra.
+    const shortfall = Math.max(0, -a.balance) - available;
     const mine = [...(overspent.get(a.id) ?? new Map<string, number>()).entries()]
       .map(([category, amount]) => ({ category, amount }))
       .sort((x, y) => y.amount - x.amount || (x.category < y.category ? -1 : 1));
     const explained = Math.min(
-      shortfall,
+      Math.max(0, shortfall),
       mine.reduce((s, x) => s + x.amount, 0),
     );
     const name = byId.get(payment)?.name ?? view.replica.categories.get(payment)?.name ?? a.name;
-    found.push({ account: a, paymentName: name, available, shortfall, overspent: mine, carried: shortfall - explained, moves: [] });
+    found.push({ account: a, paymentName: name, available, shortfall, overspent: mine, carried: Math.max(0, shortfall - explained), moves: [] });
   }
   found.sort((x, y) => y.shortfall - x.shortfall || (x.account.name < y.account.name ? -1 : 1));
   // Sources: what other categories hold, most first; each one's money goes to one card after another.
@@ -85,7 +90,8 @@ export function cardCoverage(view: BudgetView, today: string): Coverage[] {
     .sort((x, y) => y.balance - x.balance || (x.name < y.name ? -1 : 1))
     .map((c) => ({ name: c.name, left: c.balance }));
   for (const f of found) {
-    let need = f.shortfall;
+    // Only what a card owes is covered (needs_attention's cards: a card in credit owes nothing).
+    let need = f.account.balance < 0 ? f.shortfall : 0;
     for (const s of sources) {
       if (need <= 0) break;
       const amount = Math.min(need, s.left);
@@ -96,4 +102,9 @@ export function cardCoverage(view: BudgetView, today: string): Coverage[] {
     }
   }
   return found;
+}
+
+/** Every open on-budget card whose payment category holds less than it owes, largest shortfall first. */
+export function cardCoverage(view: BudgetView, today: string): Coverage[] {
+  return cardStates(view, today).filter((c) => c.account.balance < 0 && c.shortfall > 0);
 }

@@ -162,15 +162,16 @@ export function forecastAnswer(ctx: InsightContext, f: Forecasted): InsightResul
 }
 
 /**
- * The lowest point: within a day, a day's outflows counted before its inflows, and at a day's end
- * (what the day list shows); both when they differ.
+ * The lowest point: `lowest` at a day's end (what the day list shows, and what "lowest balance"
+ * means to a person: read first, it must not be the other), and, when lower, the low within a day
+ * (a day's outflows counted before its inflows) under a name that says so.
  */
 function lowestOf(ctx: InsightContext, sim: Simulation, full: boolean): Record<string, unknown> {
   const fig = rowMoney(ctx.money, full);
   const same = sim.lowest.balance === sim.lowestDayEnd.balance;
   return {
-    lowest: { date: sim.lowest.date, ...ctx.money('balance', sim.lowest.balance), at: same ? "a day's end" : 'within a day, outflows first' },
-    ...(same ? {} : { lowest_at_day_end: { date: sim.lowestDayEnd.date, ...fig('balance', sim.lowestDayEnd.balance) } }),
+    lowest: { date: sim.lowestDayEnd.date, ...ctx.money('balance', sim.lowestDayEnd.balance) },
+    ...(same ? {} : { lowest_within_day: { date: sim.lowest.date, ...fig('balance', sim.lowest.balance) } }),
   };
 }
 
@@ -214,7 +215,7 @@ function moves(ctx: InsightContext, f: Forecasted): { largest_moves?: unknown[][
 /**
  * Compact past its share (a long horizon's months take room): the daily points leave from the
  * last, then the largest moves from the smallest (one stays), then the recurring items named (all
- * are counted, and `more` says how many are not named) and the rule they follow, then the largest moves and the lowest point at a day's end.
+ * are counted, and `more` says how many are not named) and the rule they follow, then the largest moves and the low within a day.
  */
 function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days: Record<string, number>, said: unknown[], moves: unknown[]): void {
   // Each day's balance as text: written again after each cut.
@@ -237,6 +238,6 @@ function fitDays(ctx: InsightContext, structured: Record<string, unknown>, days:
   }
   if (recurring && over()) delete recurring.rule;
   if (over()) delete structured.largest_moves;
-  // A long horizon's month ends, each with its text, leave no room for the second lowest point (full has it).
-  if (over()) delete structured.lowest_at_day_end;
+  // A long horizon's month ends, each with its text, leave no room for the within-day low (full has it).
+  if (over()) delete structured.lowest_within_day;
 }

@@ -21,6 +21,7 @@ export interface Simulation {
   end: number;
   /** The total after each day whose events changed it, through the horizon. */
   days: Point[];
+  /** Each month's end and its low at a day's end (the balance it opened with counted). */
   months: { month: string; end: number; low: number; accounts: Map<string, number> }[];
   /** The least the accounts hold together at any moment (a day's outflows counted before its inflows). */
   lowest: Point;
@@ -68,13 +69,18 @@ export function simulate(view: BudgetView, accounts: string[], today: string, un
     if (lastDay?.date === e.date) lastDay.balance = total;
     else days.push({ date: e.date, balance: total });
     month.end = total;
-    month.low = Math.min(month.low, total);
     month.accounts = new Map(bal);
   }
   closeMonth(until);
   months.push(month);
   let lowestDayEnd: Point = { date: today, balance: start };
   for (const d of days) if (d.balance < lowestDayEnd.balance) lowestDayEnd = d;
+  // A month's low at its days' ends, as `lowest` is (its opening balance is month.low already).
+  const byMonth = new Map(months.map((m) => [m.month, m]));
+  for (const d of days) {
+    const m = byMonth.get(monthOf(d.date));
+    if (m) m.low = Math.min(m.low, d.balance);
+  }
   const changed = days.filter((d, i) => d.balance !== (i ? days[i - 1]!.balance : start));
   return { start, end: total, days: changed, months, lowest, lowestDayEnd: { ...lowestDayEnd }, belowZero, nextIncome };
 }

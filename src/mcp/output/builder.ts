@@ -154,6 +154,26 @@ function accountTotals(items: Record<string, unknown>[], ctx: CompactContext): R
   };
 }
 
+/** Kinds whose compact rows leave out zero figures (compact.ts's lean rows). */
+const LEAN_KINDS: ReadonlySet<OutputKind> = new Set(['category', 'category_group']);
+
+/**
+ * The builder's rule for zeros: a money field that is not zero on some row of the answer is kept
+ * at zero on every row (a payment category holding $0.00 still says so), for lean rows, which
+ * otherwise leave zeros out. The keys are the API's, looked for in the rows and the lists inside them.
+ */
+function nonZeroKeys(rows: readonly Record<string, unknown>[]): Set<string> {
+  const keys = new Set<string>();
+  const walk = (e: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(e)) {
+      if (typeof v === 'number' && v !== 0) keys.add(k);
+      else if (Array.isArray(v)) for (const x of v) if (isRecord(x)) walk(x);
+    }
+  };
+  for (const r of rows) walk(r);
+  return keys;
+}
+
 export interface BuiltOutput {
   structured: Record<string, unknown>;
   /** The structured answer as JSON. */
@@ -202,7 +222,10 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   const assemble = (n: number) => {
     const end = Math.min(offset + n, all.length);
     const page: Record<string, unknown>[] = [];
-    for (let i = offset; i < end; i++) page.push(render(itemKind, item(i), o, ctx, true));
+    const rows: Record<string, unknown>[] = [];
+    for (let i = offset; i < end; i++) rows.push(item(i));
+    const rowCtx = LEAN_KINDS.has(itemKind) ? { ...ctx, keepZero: nonZeroKeys(rows) } : ctx;
+    for (const row of rows) page.push(render(itemKind, row, o, rowCtx, true));
     const more = end < all.length;
     const listValue = parent
       ? { ...(o.detail === 'full' ? parent : compact(shape.kind, { ...parent, categories: [] }, ctx)), [shape.nestedList!]: page }

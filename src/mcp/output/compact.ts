@@ -130,6 +130,8 @@ export interface Names {
 export interface CompactContext {
   format: CurrencyFormat | null;
   names?: Names;
+  /** Money fields (API names) non-zero on some row of the answer: a lean row keeps them at zero too. */
+  keepZero?: ReadonlySet<string>;
 }
 
 /** An entity (or any JSON object) of an answer, as opposed to a value or a list. */
@@ -200,14 +202,15 @@ export function compact(kind: OutputKind, e: Record<string, unknown>, ctx: Compa
     };
   }
   // Rows and groups say only what is not the usual: hidden, internal, a figure that is not zero
-  // (a month's list reads in a few kilobytes with every figure formatted).
+  // (a month's list reads in a few kilobytes with every figure formatted), unless the figure is
+  // not zero on another row of the answer (keepZero): a missing field there reads as unknown.
   const lean = kind === 'category_row' || kind === 'category_group';
   for (const key of spec.plain) {
     const value = key in extra ? extra[key] : e[key];
     if (lean && (key === 'hidden' || key === 'internal') && !value) continue;
     put(out, key, value);
   }
-  for (const key of spec.money ?? []) if (!(lean && e[key] === 0)) moneyPair(e, key, ctx, out, nameOf(kind, key));
+  for (const key of spec.money ?? []) if (!(lean && e[key] === 0 && !ctx.keepZero?.has(key))) moneyPair(e, key, ctx, out, nameOf(kind, key));
   // A deleted entity (the answer of a delete) says so.
   if (e.deleted === true) out.deleted = true;
   // Nested collections in their own compact form; a group's categories need not repeat its name.

@@ -117,6 +117,7 @@ const ROWS: Record<string, Row> = {
   totals: ['group', 'Totals of the answer.'],
   cash_and_savings: ['group', 'Cash and savings accounts: their count and balance.'],
   credit_cards: ['group', 'Credit card accounts: their count and balance.'],
+  lines_of_credit: ['group', 'Line of credit accounts: their count and balance.'],
   loans_and_mortgages: ['group', 'Loan and mortgage accounts: their count and balance.'],
   other_tracking: ['group', 'Other tracking accounts (assets, liabilities): their count and balance.'],
   net_worth: ['money', 'Net worth: the balances of the accounts counted.'],

@@ -65,8 +65,8 @@ accounted for and the next one planned. Change nothing without the user's yes.
 2. needs_attention: overspent categories, card payments not covered, Ready to
    Assign. Negative Ready to Assign means more was assigned than there is: fix that first, with
    move_money or update_month_category.
-3. Credit cards: each card's payment category should hold the card's balance. needs_attention
-   names the shortfall and which categories overspent on the card; move_money covers it.
+3. Credit cards: each card's payment category should hold the card's balance. credit_cards
+   gives every card, short or extra and why; move_money covers a shortfall.
 4. Overspending in cash: cover each overspent category from one with room (move_money). Left
    uncovered, YNAB takes it from next month's Ready to Assign.
 5. Targets: targets_summary shows what each target needs next month and the total against Ready to

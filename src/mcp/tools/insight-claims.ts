@@ -76,4 +76,13 @@ export const INSIGHT_CLAIMS = {
   ],
   forecast: [{ says: 'first day below 0; next income', check: (a) => hasMembers('next_income.date')(a) ?? ('below_zero' in a ? undefined : 'no below_zero') }],
   recurring: [{ says: 'monthly cost, price rises, totals', check: hasMembers('totals', 'price_rose') }],
+  credit_cards: [
+    {
+      says: 'each open card: owed, payment available, short or extra and why',
+      check: everyRow('cards', 'with every figure', (c) =>
+        ['owed', 'payment_available', 'shortfall', 'extra', 'overspent', 'carried'].every((k) => typeof c[k] === 'number'),
+      ),
+    },
+    { says: 'totals', check: hasMembers('totals.owed', 'totals.payment_available', 'totals.shortfall', 'totals.extra') },
+  ],
 } satisfies Record<string, readonly Claim[]>;

@@ -19,6 +19,7 @@ import { REVIEW_TRANSACTIONS_INPUT, reviewTransactions } from '../../insights/re
 import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/targets-summary.js';
 import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
+import { CREDIT_CARDS_INPUT, creditCards } from '../../insights/cards/credit-cards.js';
 import type { McpToolset } from '../toolsets.js';
 import type { Claim } from '../../api/operations/claims.js';
 import { INSIGHT_CLAIMS } from './insight-claims.js';
@@ -58,6 +59,15 @@ export const INSIGHTS: readonly InsightRow[] = [
     output: { attention: rows },
     reconciled: true,
     compute: needsAttention,
+  },
+  {
+    name: 'credit_cards',
+    claims: INSIGHT_CLAIMS.credit_cards,
+    title: 'Credit cards',
+    description: `Use for "what do our cards owe, what is set aside": each open card: owed, payment available, short or extra and why; totals. ${MONEY}`,
+    input: CREDIT_CARDS_INPUT,
+    output: { cards: rows, totals: object },
+    compute: creditCards,
   },
   {
     name: 'cash_flow',

@@ -2,33 +2,89 @@
  * What list_rules, set_rule and delete_rule do (their schemas are in rule-tasks.ts; this loads
  * with the first call). Rules live in this server's state store (src/rules/store.ts), not in
  * YNAB: setting or deleting one sends no request and is not a change of the undo journal. What
- * set_rule says it would change is counted on the budget's copy with the same function every
- * place that applies rules uses (transactionChanges), the new rule in its place among the others.
+ * set_rule says it would change is counted on the budget's copy as apply_rules counts it by default
+ * (transactionChanges, then ruleChanger: what a transaction can take), the new rule in its place
+ * among the others, so the two never give two counts: reconciled transactions, which apply_rules
+ * leaves out unless asked, and those that cannot take what it sets are counted apart and named.
  */
-import type { Rule } from '../../rules/types.js';
+import type { Rule, RuleField } from '../../rules/types.js';
 import { compileRules, transactionChanges, type CompiledRules } from '../../rules/match.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { ruleTransactions } from '../../insights/review/rule-subjects.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
 import type { TaskPlan } from '../pipeline/task.js';
+import { ruleChanger } from './rule-changes.js';
 
 /** The transactions a change is shown by in set_rule's answer, at most. */
 const EXAMPLES = 3;
 
-/** How many of the copy's transactions the rules would change, and how (a few, newest first). */
-export function wouldChange(ctx: PlanContext, compiled: CompiledRules, ruleIds?: ReadonlySet<string>): { count: number; examples: string[] } {
+/** What the rules would change on the copy, as apply_rules by default changes it; what it leaves out, apart. */
+export interface WouldChange {
+  count: number;
+  examples: string[];
+  /** Reconciled transactions they would change: apply_rules changes them only with include_reconciled. */
+  reconciled: number;
+  /** Transactions that keep a field a rule sets, which they cannot take (a category in a tracking account). */
+  left: number;
+}
+
+/** How many of the copy's transactions the rules (or only `ruleIds`) would change, and how (a few, newest first). */
+export function wouldChange(ctx: PlanContext, compiled: CompiledRules, ruleIds?: ReadonlySet<string>): WouldChange {
   const found: { date: string; text: string }[] = [];
+  const change = ruleChanger(ctx.replica);
+  const mine = (id: string) => !ruleIds || ruleIds.has(id);
   let count = 0;
+  let reconciled = 0;
+  let left = 0;
   for (const { tx, subject } of ruleTransactions(ctx.replica)) {
-    const changes = Object.entries(transactionChanges(compiled, subject)).filter(([, o]) => !ruleIds || ruleIds.has(o.rule_id));
-    if (!changes.length) continue;
+    const outcome = transactionChanges(compiled, subject);
+    if (!Object.keys(outcome).length) continue;
+    const rc = change(tx, outcome);
+    const fields = Object.entries(rc.by).filter(([, id]) => mine(id));
+    if (!fields.length) {
+      if (rc.left.some((l) => Object.values(outcome).some((o) => mine(o.rule_id) && l.includes(`(rule ${o.rule_id})`)))) left++;
+      continue;
+    }
+    if (tx.cleared === 'reconciled') {
+      reconciled++;
+      continue;
+    }
     count++;
-    const what = changes.map(([f, o]) => `${f} ${JSON.stringify(f === 'category_id' ? (ctx.shown.category(o.value) ?? o.value) : o.value)}`).join(', ');
+    const what = fields
+      .map(([f]) => {
+        const v = outcome[f as RuleField]!.value;
+        return `${f} ${JSON.stringify(f === 'category_id' ? (ctx.shown.category(v as string) ?? v) : v)}`;
+      })
+      .join(', ');
     const label = subject.import_payee_name_original || subject.payee_name || '(no payee)';
     found.push({ date: tx.date, text: `${tx.date} ${label} ${ctx.shown.money(tx.amount)}: ${what}` });
   }
   found.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-  return { count, examples: found.slice(0, EXAMPLES).map((f) => f.text) };
+  return { count, examples: found.slice(0, EXAMPLES).map((f) => f.text), reconciled, left };
+}
+
+/** The count's fields of an answer, and a line for each thing the count leaves out. */
+function counted(change: WouldChange, it: string): { fields: Record<string, unknown>; notices: string[] } {
+  const notices = [
+    ...(change.count ? [`apply_rules changes the ${change.count} existing transactions (one change, undoable); new ones get ${it} where rules apply.`] : []),
+    ...(change.reconciled
+      ? [
+          `${change.reconciled} reconciled transactions ${it === 'it' ? 'it matches' : 'they match'} are left out: apply_rules changes them with include_reconciled: true.`,
+        ]
+      : []),
+    ...(change.left
+      ? [`${change.left} transactions keep a field ${it === 'it' ? 'it sets' : 'they set'}, which they cannot take (a category in a tracking account).`]
+      : []),
+  ];
+  return {
+    fields: {
+      would_change: change.count,
+      ...(change.reconciled ? { reconciled_left_out: change.reconciled } : {}),
+      ...(change.left ? { left_alone: change.left } : {}),
+      examples: change.examples,
+    },
+    notices,
+  };
 }
 
 /** The names of the ids rules hold, so an answer can be read without looking them up. */
@@ -67,8 +123,8 @@ function planImport(ctx: PlanContext, a: SetRuleArgs & { rules: unknown[] }): Ta
     ...planBase(ctx, a, `Import ${a.rules.length} rules (${mode})`),
     apply: async () => {
       const rules = await ctx.rules.importJson(ctx.budgetId, a.rules, mode);
-      const change = wouldChange(ctx, compileRules(rules));
-      return { result: { imported: a.rules.length, count: rules.length, would_change: change.count, examples: change.examples } };
+      const change = counted(wouldChange(ctx, compileRules(rules)), 'them');
+      return { result: { imported: a.rules.length, count: rules.length, ...change.fields }, notices: change.notices };
     },
   };
 }
@@ -94,12 +150,9 @@ export async function planSetRule(ctx: PlanContext, a: SetRuleArgs): Promise<Tas
     apply: async () => {
       const rule = await ctx.rules.put(ctx.budgetId, { id: a.id, match: match as Rule['match'], set: set as Rule['set'] }, { position: a.position });
       const rules = await ctx.rules.list(ctx.budgetId);
-      const change = wouldChange(ctx, compileRules(rules), new Set([rule.id]));
+      const change = counted(wouldChange(ctx, compileRules(rules), new Set([rule.id])), 'it');
       const position = rules.findIndex((r) => r.id === rule.id) + 1;
-      const notices = change.count
-        ? [`apply_rules changes the ${change.count} existing transactions (one change, undoable); new ones get it where rules apply.`]
-        : [];
-      return { result: { rule, position, would_change: change.count, examples: change.examples, names: namesOf(ctx, [rule]) }, notices };
+      return { result: { rule, position, ...change.fields, names: namesOf(ctx, [rule]) }, notices: change.notices };
     },
   };
 }
