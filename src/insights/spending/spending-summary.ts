@@ -11,6 +11,7 @@ import { divFloor, sumMilliunits } from '../../api/money.js';
 import { MONTH_ARG } from '../../shared/arg-schemas.js';
 import { DETAIL_ARG } from '../core/args.js';
 import { lineFilter, OFF_BUDGET_ARG, SCOPE_ARGS, WINDOW_ARGS } from '../core/filter.js';
+import { payeesLeftOut } from '../core/payees-left-out.js';
 import { flows, present, rowMoney } from '../core/format.js';
 import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type GroupBy } from '../core/group.js';
 import { monthSoFar } from '../core/partial-month.js';
@@ -139,8 +140,17 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
         ...ctx.money(comparedName, compared(previousTotal.net)),
       },
     },
-    ...beforeStart(ctx.view, previous),
+    ...notices(ctx, a, current, previous),
   };
+}
+
+/** What the answer says besides its figures: a comparison before the budget began, payees the filter left out. */
+function notices(ctx: InsightContext, a: InsightArgs<typeof SPENDING_SUMMARY_INPUT>, current: Period, previous: Period): { notices?: string[] } {
+  const { since_date: _since, until_date: _until, ...scope } = a;
+  const period = { ...scope, since_date: current.since, until_date: current.until };
+  const left = payeesLeftOut(ctx.view, period, ctx.digits, ctx.view.activity(a.include_off_budget));
+  const all = [...(beforeStart(ctx.view, previous).notices ?? []), ...(left ? [left] : [])];
+  return all.length ? { notices: all } : {};
 }
 
 /** A comparison that reaches before the budget's first month says so: nothing there was tracked. */
