@@ -7,7 +7,9 @@
  *              from it: what would change, entity by entity, before and after (plan.ts). An API
  *              write's plan: api-plan.ts with the operation's row of api-writes.ts; a task's:
  *              transfer.ts, move-money.ts, bulk.ts, split.ts, undo-task.ts (task.ts types them
- *              from their schemas). Closed accounts it puts money in are noted (checks.ts).
+ *              from their schemas). Closed accounts it puts money in are noted (checks.ts);
+ *              money it files under a hidden category makes it wait for confirmation
+ *              (hidden-categories.ts).
  *   2. guard   A payee_name that is a near miss of a payee the budget has is held (new-payees.ts);
  *              an inflow at a payee only ever paid is held (inflows.ts); a create that looks
  *              like a transaction already there is held (duplicates.ts).
@@ -28,6 +30,7 @@ import { BudgetView } from '../../insights/core/view.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { YnabService } from '../../sync/service.js';
 import { closedAccountNotices } from './checks.js';
+import { hiddenCategoryNotices } from './hidden-categories.js';
 import type { ConfirmTokens } from './confirm-tokens.js';
 import { holdDuplicates, type DuplicateGuard } from './duplicates.js';
 import { holdNewPayees, type PayeeName } from './new-payees.js';
@@ -167,6 +170,9 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   const closed = closedAccountNotices(replica, plan.entities);
   if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];
   if (plan.answer) return { stop: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };
+  // Money filed under a hidden category waits for confirmation, saying it is hidden (hidden-categories.ts).
+  const hidden = hiddenCategoryNotices(replica, plan.entities);
+  if (hidden.length) Object.assign(plan, { kinds: [...plan.kinds, 'hidden'], notices: [...(plan.notices ?? []), ...hidden] });
   // 2. guard
   const misnamed = plan.payeeNames ? holdNewPayees(replica, plan.payeeNames) : undefined;
   if (misnamed) return { stop: misnamed };
