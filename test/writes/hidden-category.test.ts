@@ -50,6 +50,8 @@ describe.each(['test', 'hidden-a', 'hidden-b'])('a write to a hidden category, s
     const { preview, result } = await confirmed(h, 'create_scheduled_transaction', args);
     expect(preview.notices).toContain(said());
     expect(preview.message).toMatch(/filing money under a hidden category is confirmed first/);
+    // The summary names it too: it is what the client's confirmation dialog asks.
+    expect(preview.summary).toMatch(new RegExp(`\\(into hidden "${hidden.name}"\\)$`));
     const made = ok(result).scheduled_transaction;
     const after = await scheduledNow();
     expect(after).toHaveLength(before.length + 1);

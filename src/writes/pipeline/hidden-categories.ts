@@ -4,7 +4,8 @@
  * split line, an assignment or a move of money filed there is most likely a mistake nobody would
  * see. The pipeline (pipeline.ts) adds the kind 'hidden' to such a plan, so the gate answers with
  * a preview and a confirm_token (policy.ts), with one notice per hidden category saying it is
- * hidden; the same call with the token writes it. What counts as filing money there:
+ * hidden, and the summary (what the client's dialog asks) naming it; the same call with the
+ * token writes it. What counts as filing money there:
  *  - a transaction or scheduled transaction created in it, or moved into it (its category, or a
  *    split line's, that was not there before);
  *  - a month's category whose assigned amount goes up (an assignment, the receiving side of a
@@ -25,16 +26,20 @@ function filedUnder(e: EntityChange): unknown[] {
   return [e.after.category_id, ...lineCategories(e.after)].filter((id) => !before.has(id));
 }
 
-/** One notice per hidden category the change files money under (none when it files under none). */
-export function hiddenCategoryNotices(r: BudgetReplica, entities: readonly EntityChange[]): string[] {
+/**
+ * The hidden categories the change files money under (none when it files under none): their
+ * names for the summary (which the client's dialog shows too), and one notice per category.
+ */
+export function hiddenCategoriesOf(r: BudgetReplica, entities: readonly EntityChange[]): { names: string[]; notices: string[] } {
   const ids = new Set(entities.flatMap(filedUnder).filter((id): id is string => typeof id === 'string'));
-  const out: string[] = [];
+  const out = { names: [] as string[], notices: [] as string[] };
   for (const id of ids) {
     const c = r.categories.get(id);
     const group = c ? r.categoryGroups.get(c.category_group_id) : undefined;
     if (!c || c.deleted || !(c.hidden || group?.hidden)) continue;
     const where = group ? ` (in ${group.name}${group.hidden ? ', a hidden group' : ''})` : '';
-    out.push(`${JSON.stringify(c.name)} is a hidden category${where}: confirm only if the user means to file money there.`);
+    out.names.push(JSON.stringify(c.name));
+    out.notices.push(`${JSON.stringify(c.name)} is a hidden category${where}: confirm only if the user means to file money there.`);
   }
   return out;
 }

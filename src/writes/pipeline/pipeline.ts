@@ -30,7 +30,7 @@ import { BudgetView } from '../../insights/core/view.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { YnabService } from '../../sync/service.js';
 import { closedAccountNotices } from './checks.js';
-import { hiddenCategoryNotices } from './hidden-categories.js';
+import { hiddenCategoriesOf } from './hidden-categories.js';
 import type { ConfirmTokens } from './confirm-tokens.js';
 import { holdDuplicates, type DuplicateGuard } from './duplicates.js';
 import { holdNewPayees, type PayeeName } from './new-payees.js';
@@ -171,8 +171,13 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];
   if (plan.answer) return { stop: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };
   // Money filed under a hidden category waits for confirmation, saying it is hidden (hidden-categories.ts).
-  const hidden = hiddenCategoryNotices(replica, plan.entities);
-  if (hidden.length) Object.assign(plan, { kinds: [...plan.kinds, 'hidden'], notices: [...(plan.notices ?? []), ...hidden] });
+  const hidden = hiddenCategoriesOf(replica, plan.entities);
+  if (hidden.names.length)
+    Object.assign(plan, {
+      kinds: [...plan.kinds, 'hidden'],
+      summary: `${plan.summary} (into hidden ${hidden.names.join(', ')})`,
+      notices: [...(plan.notices ?? []), ...hidden.notices],
+    });
   // 2. guard
   const misnamed = plan.payeeNames ? holdNewPayees(replica, plan.payeeNames) : undefined;
   if (misnamed) return { stop: misnamed };
