@@ -1,8 +1,11 @@
 /**
  * Names wherever ids go: an argument that takes the id of a budget, account, category, category
  * group or payee also takes its exact name (case-insensitive), since that is what people say and
- * what an assistant has at hand. A name is never guessed: an unknown name, or one that several
- * things share, is an error listing the closest candidates with their ids.
+ * what an assistant has at hand. An account, category, group or payee may also be given as people
+ * say it: a word of its name or the start of one ("the Visa" for "Visa Rewards"), when that is the
+ * only one it can mean; the answer then says which was used (spokenMatches). A name is never
+ * guessed: an unknown name, or one that several things share, is an error listing the closest
+ * candidates with their ids.
  *
  * Which arguments these are is decided by name (`account_id`, and any `…_account_id` such as a
  * transfer's `from_account_id`), so that new tools get names for free.
@@ -11,7 +14,7 @@ import { checkPathParam } from '../api/argument-check.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { escapeText } from './output/sanitize.js';
-import { closest } from '../shared/text.js';
+import { closest, foldText } from '../shared/text.js';
 
 export type NamedKind = 'account' | 'category' | 'category_group' | 'payee';
 
@@ -71,12 +74,36 @@ const describe = (e: Named) => `${JSON.stringify(e.name)} (id ${e.id}${e.detail 
 /** Which budget was searched, for "not found" errors: a name found in another budget is no help. */
 const searched = (budget: string | undefined) => (budget === undefined ? '' : ` Searched the budget ${JSON.stringify(budget)} (budget_id picks another).`);
 
+/** Words people put before a name ("the Visa", "my checking"), left out when matching. */
+const LEADING = /^(the|my|our)\s+/;
+
+/**
+ * The entries a name as people say it can mean: those whose name, or one of whose words, starts
+ * with it (case and accents aside, "the"/"my"/"our" before it left out), at least 3 letters. A
+ * name ending in a digit does not stop inside a number ("Shop 1" is not "Shop 12"), and a
+ * transfer payee ("Transfer : Savings") is never meant by a word: paying it makes a transfer.
+ * Exact names first: "Visa" is the account "Visa" when there is one, not also "Visa Rewards".
+ */
+export function spokenMatches(entries: readonly Named[], value: string): Named[] {
+  const q = foldText(value.normalize('NFC').trim()).replace(LEADING, '').trim();
+  if (q.length < 3) return [];
+  const exact = entries.filter((e) => foldText(e.name.trim()) === q);
+  if (exact.length) return exact;
+  // Where the name's words start: its start, and after each space or punctuation run.
+  const starts = (name: string) => [0, ...[...name.matchAll(/[\s\-:/&(),.]+/g)].map((m) => m.index + m[0].length)];
+  return entries.filter((e) => {
+    const name = foldText(e.name.trim());
+    if (name.startsWith('transfer : ')) return false;
+    return starts(name).some((at) => name.startsWith(q, at) && !(/\d$/.test(q) && /\d/.test(name[at + q.length] ?? '')));
+  });
+}
+
 /**
  * The id an argument stands for: itself when it looks like an id, else the one entry with that
  * exact name. `label` names the argument in errors (`transactions[0].category_id`), `budget` the
  * budget the entries are of.
  */
-export function resolveName(entries: readonly Named[], value: string, label: string, what: string, budget?: string): string {
+export function resolveName(entries: readonly Named[], value: string, label: string, what: string, budget?: string, used?: (note: string) => void): string {
   // What can never be an id or a name (half a character, "." or "..") is refused as such first.
   checkPathParam(label, value);
   if (looksLikeId(value)) return value;
@@ -87,6 +114,17 @@ export function resolveName(entries: readonly Named[], value: string, label: str
     throw new ArgumentError(
       `${label} ${JSON.stringify(value)}: ${matches.length} ${plural(what)} have that name: ${matches.slice(0, 10).map(describe).join(', ')}. Give the id of the one you mean.`,
     );
+  }
+  if (used) {
+    const spoken = spokenMatches(entries, value);
+    if (spoken.length === 1) {
+      used(`${label} ${JSON.stringify(value)} taken as ${JSON.stringify(spoken[0]!.name)}.`);
+      return spoken[0]!.id;
+    }
+    if (spoken.length > 1)
+      throw new ArgumentError(
+        `${label} ${JSON.stringify(value)}: ${spoken.length} ${plural(what)} have a name it starts or a word in it starts: ${spoken.slice(0, 10).map(describe).join(', ')}. Give the id or exact name of the one you mean.`,
+      );
   }
   const near = closest(entries, value);
   throw new ArgumentError(
@@ -166,8 +204,8 @@ export function namesIn(args: unknown, path = ''): { path: string; kind: NamedKi
   return out;
 }
 
-/** A copy of the arguments with every name of `kinds` replaced by its id in the replica. */
-export function replaceNames(args: Record<string, unknown>, replica: BudgetReplica): Record<string, unknown> {
+/** A copy of the arguments with every name replaced by its id in the replica; `used` hears each name taken as people say it. */
+export function replaceNames(args: Record<string, unknown>, replica: BudgetReplica, used?: (note: string) => void): Record<string, unknown> {
   const cache = new Map<NamedKind, Named[]>();
   const budget = replica.summary.name;
   const entries = (kind: NamedKind) => {
@@ -185,9 +223,12 @@ export function replaceNames(args: Record<string, unknown>, replica: BudgetRepli
       const map = mapValues(k, v);
       if (map)
         out[k] = Object.fromEntries(
-          map.entries.map(([key, x]) => [key, typeof x === 'string' ? resolveName(entries(map.kind), x, `${here}.${key}`, KIND_WORD[map.kind], budget) : x]),
+          map.entries.map(([key, x]) => [
+            key,
+            typeof x === 'string' ? resolveName(entries(map.kind), x, `${here}.${key}`, KIND_WORD[map.kind], budget, used) : x,
+          ]),
         );
-      else out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind], budget) : walk(v, here);
+      else out[k] = kind && typeof v === 'string' ? resolveName(entries(kind), v, here, KIND_WORD[kind], budget, used) : walk(v, here);
     }
     return out;
   };

@@ -32,6 +32,8 @@ export interface Target {
   replica?: BudgetReplica;
   /** Which budget this session took as its default, on the call that took it. */
   notice?: string;
+  /** Names given as people say them, each with the one it was taken as (names.ts, spokenMatches). */
+  taken?: string[];
 }
 
 /** The user's budgets (the cached list: one request at most every few minutes). */
@@ -154,8 +156,10 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
   const checkIds = def.kind === 'insight' || (def.kind === 'task' && def.access === 'write');
   if (!replica && (names.length || checkIds || hasDecimalMoney(args))) replica = await copyOf(state, budget.id);
   let resolved = { ...args, ...(given ? { budget_id: budget.id } : {}) };
+  let taken: string[] = [];
   const resolveIn = (r: BudgetReplica) => {
-    const out = names.length ? replaceNames(resolved, r) : resolved;
+    taken = [];
+    const out = names.length ? replaceNames(resolved, r, (note) => taken.push(note)) : resolved;
     if (checkIds) checkIdsKnown(out, r);
     return out;
   };
@@ -175,5 +179,5 @@ export async function resolveTarget(def: ToolDefinition, args: Record<string, un
       resolved = resolveIn(replica);
     }
   }
-  return { args: resolved, budgetId: budget.id, named, replica, ...(notice ? { notice } : {}) };
+  return { args: resolved, budgetId: budget.id, named, replica, ...(notice ? { notice } : {}), ...(taken.length ? { taken } : {}) };
 }

@@ -57,7 +57,7 @@ function instructions(state: ServerState): string {
     'YNAB budgets: accounts, categories, months, payees, transactions and scheduled transactions.',
     "Money is given as milliunits (integers, 1000 = one unit) with the amount formatted in the budget's currency beside every figure; when writing, give either the decimal amount (currency units) or the _milliunits integer.",
     `Tools use the budget ${state.config.defaultBudget === 'last-used' ? 'last used in YNAB when this session started (it stays for the session)' : JSON.stringify(state.config.defaultBudget)} unless budget_id is given (a budget's id or name); list_budgets lists them.`,
-    'Accounts, categories, category groups and payees may be given by id or by exact name.',
+    'Accounts, categories, category groups and payees may be given by id, exact name, or a word only one of them has (notices say which it took).',
     insights
       ? 'spending_summary, search_transactions, needs_attention, cash_flow and upcoming answer common questions in one call, computed exactly from the local copy; their rows name things without ids where a name serves and say cleared or approved only when not (detail "full" gives every field).'
       : undefined,

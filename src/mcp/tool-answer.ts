@@ -307,7 +307,9 @@ export async function answer(def: ToolDefinition, rawArgs: Record<string, unknow
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
   const built = 'answer' in result ? result.answer : result.body;
   // The call that took the session's default budget says which (resolve.ts).
-  const body = target.notice ? { ...built, notices: [target.notice, ...((built.notices as string[] | undefined) ?? [])] } : built;
+  // Names taken as people say them: the answer says which each was taken as (names.ts).
+  const told = [...(target.notice ? [target.notice] : []), ...(target.taken ?? [])];
+  const body = told.length ? { ...built, notices: [...told, ...((built.notices as string[] | undefined) ?? [])] } : built;
   const budget = await budgetNamed(state, target);
   // A budget's name is text its owner typed: an answer that names the budget is marked too.
   const userText = budget !== undefined || def.kind !== 'api' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');

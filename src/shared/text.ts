@@ -78,3 +78,23 @@ export function nearName(typed: string, name: string): boolean {
   const differ = [...x.filter((w) => !y.includes(w)), ...y.filter((w) => !x.includes(w))];
   return differ.every((w) => w.length >= 3) && distance(a, b) <= 1;
 }
+
+/** A name's words, case and accents folded: "Trader Joe's" → trader, joe, s. */
+const wordsOf = (name: string) =>
+  foldText(name)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/**
+ * Whether one name extends or abbreviates the other, as people lengthen or shorten a payee's
+ * name: each word of the one with fewer words starts the word in the same place of the other
+ * ("Costco" and "Costco Wholesale", "Trader J" and "Trader Joe's"). Not when their numbers differ
+ * ("Shop 1", "Shop 12"), nor when the shorter has under 4 letters ("Bar", "Bart's").
+ */
+export function extendsName(typed: string, name: string): boolean {
+  if (typed.trim().toLowerCase() === name.trim().toLowerCase()) return false;
+  const [a, b] = [wordsOf(typed), wordsOf(name)];
+  if (a.join('').replace(/\D/g, '') !== b.join('').replace(/\D/g, '')) return false;
+  const starts = (s: string[], l: string[]) => s.length <= l.length && s.join('').length >= 4 && s.every((w, i) => l[i]!.startsWith(w));
+  return starts(a, b) || starts(b, a);
+}

@@ -187,6 +187,9 @@ describe('--writes modes', () => {
     expect(takes).toEqual([
       'apply_rules',
       'approve_transactions',
+      // Money filed under a hidden category is held (issue 58 item 7).
+      'create_scheduled_transaction',
+      'create_transactions',
       'delete_scheduled_transaction',
       'delete_transaction',
       'fund_targets',
@@ -198,6 +201,8 @@ describe('--writes modes', () => {
       'split_transaction',
       'undo_change',
       // A first split is held as split_transaction's (issue 57, item 10).
+      'update_month_category',
+      'update_scheduled_transaction',
       'update_transaction',
       'update_transactions',
     ]);

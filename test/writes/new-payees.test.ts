@@ -1,14 +1,15 @@
 /**
  * The new-payee guard, through a real MCP client against the sandbox: a payee_name that is no
  * payee of the budget but a near miss of one (a typing slip, case and spacing, punctuation) is
- * held with `held: "new_payee"` naming the close payee, and nothing is written; allow_new_payee:
+ * held with `held: "new_payee"` naming the close payee, and nothing is written (so is one that
+ * extends or shortens a payee's name: "Costco Wholesale" beside Costco); allow_new_payee:
  * true writes it. The same for update_transaction(s), the scheduled writes and split_transaction's
  * lines. A payee's own name in another case is that payee; a name close to nothing is a new
  * payee, not held. The sandbox's records say what was written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
-import { nearName } from '../../src/shared/text.js';
+import { extendsName, nearName } from '../../src/shared/text.js';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -90,12 +91,45 @@ describe('a payee_name close to a payee the budget has', () => {
     expect(ok(result).transaction.id).toBe(id);
   });
 
+  it('a name that extends or shortens a payee is held too: "Costco Wholesale" beside Costco, "Whole Foods" beside Whole Foods Market', async () => {
+    const n = live().length;
+    for (const [name, payee] of [
+      ['Costco Wholesale', 'Costco'],
+      ['Whole Foods', 'Whole Foods Market'],
+    ]) {
+      const existing = payeeNamed(payee!)[0]!;
+      expect(existing, `the demo budget has ${payee}`).toBeTruthy();
+      const held = ok(await create({ payee_name: name, amount: -8.88 }));
+      expect(held, name).toMatchObject({ held: 'new_payee', payee_candidates: [{ payee_name: name }] });
+      expect(held.payee_candidates[0].candidates).toContainEqual({ id: existing.id, name: payee });
+      expect(payeeNamed(name!)).toHaveLength(0);
+    }
+    expect(live()).toHaveLength(n);
+    const made = ok(await create({ payee_name: 'Costco Wholesale', amount: -8.88 }, { allow_new_payee: true }));
+    expect(made.transaction_ids).toHaveLength(1);
+    expect(payeeNamed('Costco Wholesale')).toHaveLength(1);
+  });
+
   it('a transfer payee typed as payee_name is held, naming the transfer payee', async () => {
     const transfer = [...rec().payees.values()].find((p) => !p.deleted && p.transfer_account_id)!;
     const held = ok(await create({ payee_name: transfer.name, amount: -7.77 }));
     expect(held.held).toBe('new_payee');
     expect(held.payee_candidates[0].candidates).toContainEqual({ id: transfer.id, name: transfer.name });
   });
+});
+
+describe('extendsName', () => {
+  it.each([
+    ['Costco Wholesale', 'Costco', true],
+    ['Costco', 'Costco Wholesale', true],
+    ['Trader J', "Trader Joe's", true],
+    ['Amazon Prime', 'Amazon', true],
+    ['Costco', 'COSTCO', false],
+    ['Shop 1', 'Shop 12', false],
+    ['Bar', "Bart's", false],
+    ['Wholesale Costco', 'Costco', false],
+    ['Quokka Quilts', 'Safeway', false],
+  ])('%s ~ %s: %s', (a, b, held) => expect(extendsName(a, b)).toBe(held));
 });
 
 describe('nearName', () => {

@@ -136,7 +136,7 @@ export const CATEGORIES_OPERATIONS = [
     member: 'category',
     delta: false,
     access: 'write',
-    write: { makes: 'update', followUp: 'ready-to-assign', exactlyOnce: 'resend' },
+    write: { makes: 'update', followUp: 'ready-to-assign', filesUnder: true, exactlyOnce: 'resend' },
     output: { kind: 'category' },
     toolset: 'categories',
     tool: {

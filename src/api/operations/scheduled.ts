@@ -48,7 +48,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'create', inflowGuard: true, newPayees: true, exactlyOnce: 'identity' },
+    write: { makes: 'create', inflowGuard: true, newPayees: true, filesUnder: true, exactlyOnce: 'identity' },
     output: { kind: 'scheduled_transaction' },
     toolset: 'scheduled',
     tool: {
@@ -88,7 +88,7 @@ export const SCHEDULED_OPERATIONS = [
     member: 'scheduled_transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'update', newPayees: true, exactlyOnce: 'resend' },
+    write: { makes: 'update', newPayees: true, filesUnder: true, exactlyOnce: 'resend' },
     output: { kind: 'scheduled_transaction' },
     toolset: 'scheduled',
     tool: {

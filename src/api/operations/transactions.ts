@@ -51,7 +51,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'create', duplicateGuard: true, inflowGuard: true, newPayees: true, renamesByRules: true, exactlyOnce: 'identity-list' },
+    write: { makes: 'create', duplicateGuard: true, inflowGuard: true, newPayees: true, renamesByRules: true, filesUnder: true, exactlyOnce: 'identity-list' },
     output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
@@ -85,7 +85,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transactions',
     delta: false,
     access: 'write',
-    write: { makes: 'update', batch: true, newPayees: true, firstSplit: true, exactlyOnce: 'compare' },
+    write: { makes: 'update', batch: true, newPayees: true, firstSplit: true, filesUnder: true, exactlyOnce: 'compare' },
     output: { kind: 'transaction', list: true, totals: 'transactions' },
     toolset: 'transactions',
     tool: {
@@ -148,7 +148,7 @@ export const TRANSACTIONS_OPERATIONS = [
     member: 'transaction',
     delta: false,
     access: 'write',
-    write: { makes: 'update', newPayees: true, firstSplit: true, exactlyOnce: 'compare' },
+    write: { makes: 'update', newPayees: true, firstSplit: true, filesUnder: true, exactlyOnce: 'compare' },
     output: { kind: 'transaction' },
     toolset: 'transactions',
     tool: {

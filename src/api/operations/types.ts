@@ -155,6 +155,8 @@ export interface WriteFacts {
   newPayees?: true;
   /** Makes transactions from a model's amounts: an inflow at a payee only ever paid is held; allow_inflow: true makes it (src/writes/pipeline/inflows.ts). */
   inflowGuard?: true;
+  /** Files money under a category: under a hidden one it is held for confirmation (kind 'hidden', src/writes/pipeline/hidden-categories.ts). */
+  filesUnder?: true;
   /** Takes subtransactions: a first split is held for confirmation as split_transaction's is (kind 'split', src/writes/pipeline/policy.ts). */
   firstSplit?: true;
   /** A payee_name a house rule renames is sent as the rule's payee, with a notice (src/writes/rules/create-rules.ts). */

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { decodeCursor, encodeCursor } from '../../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from '../core/args.js';
 import { FILTER_ARGS, lineFilter } from '../core/filter.js';
+import { payeesLeftOut } from '../core/payees-left-out.js';
 import { flows, present, type Money } from '../core/format.js';
 import { fullLine } from '../core/full-row.js';
 import { sums } from '../core/group.js';
@@ -59,7 +60,7 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
   const total = sums(matches);
   const full = a.detail === 'full';
   const money = quotable(ctx.money);
-  const left = leftInTracking(ctx, a, lines) ?? trackingNotSpending(ctx, a);
+  const left = [leftInTracking(ctx, a, lines) ?? trackingNotSpending(ctx, a), payeesLeftOut(ctx.view, a, ctx.digits, lines)].filter((x) => x !== undefined);
   return {
     structured: {
       transactions: page.map((l) => (full ? fullLine(ctx, l) : searchRow(ctx, l))),
@@ -70,7 +71,7 @@ export function searchTransactions(ctx: InsightContext, a: InsightArgs<typeof SE
       ...money('total', total.net),
       ...flows(money, total.outflow, total.inflow, full),
     },
-    ...(left ? { notices: [left] } : {}),
+    ...(left.length ? { notices: left } : {}),
   };
 }
 

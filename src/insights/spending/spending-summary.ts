@@ -11,6 +11,7 @@ import { divFloor, sumMilliunits } from '../../api/money.js';
 import { MONTH_ARG } from '../../shared/arg-schemas.js';
 import { DETAIL_ARG } from '../core/args.js';
 import { lineFilter, OFF_BUDGET_ARG, SCOPE_ARGS, WINDOW_ARGS } from '../core/filter.js';
+import { payeesLeftOut } from '../core/payees-left-out.js';
 import { flows, present, rowMoney } from '../core/format.js';
 import { combined, GROUP_BY, groupLines, sums, topGroups, type Group, type GroupBy } from '../core/group.js';
 import { monthSoFar } from '../core/partial-month.js';
@@ -90,9 +91,13 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
   // Compact rows carry each figure's text (issue 43): seven of them fit a typical answer (2 KB).
   const groups = withEarlier(groupLines(ctx.view, now, by), earlier, by, key);
   const months = monthsOf(current).length > 1 ? averagedMonths(ctx.view, current) : undefined;
-  const notices = [months?.notice, baseline.notice, uncategorizedInflow(ctx, now), ...(beforeStart(ctx.view, previous).notices ?? [])].filter(
-    (x): x is string => x !== undefined,
-  );
+  const notices = [
+    months?.notice,
+    baseline.notice,
+    uncategorizedInflow(ctx, now),
+    ...(beforeStart(ctx.view, previous).notices ?? []),
+    payeesLeftOutNote(ctx, a, current),
+  ].filter((x): x is string => x !== undefined);
   // Compact: a row fewer when a line is said, so that the answer stays within 2 KB.
   const top = a.top ?? (full ? 10 : notices.length ? 6 : 7);
   const { rows: kept, others } = by === 'month' ? topGroups(groups, by, top) : keptRows(groups, new Map(earlier.map((g) => [key(g), g.outflow])), key, top);
@@ -153,6 +158,13 @@ export function spendingSummary(ctx: InsightContext, a: InsightArgs<typeof SPEND
     },
     ...(notices.length ? { notices } : {}),
   };
+}
+
+/** The payees a payee filter left out although their names contain it, over the current period. */
+function payeesLeftOutNote(ctx: InsightContext, a: InsightArgs<typeof SPENDING_SUMMARY_INPUT>, current: Period): string | undefined {
+  const { since_date: _since, until_date: _until, ...scope } = a;
+  const period = { ...scope, since_date: current.since, until_date: current.until };
+  return payeesLeftOut(ctx.view, period, ctx.digits, ctx.view.activity(a.include_off_budget));
 }
 
 /** A comparison that reaches before the budget's first month says so: nothing there was tracked. */

@@ -176,7 +176,13 @@ const WRITE_KIND: Record<WriteFacts['makes'], WriteKind> = { create: 'create', i
 function writeKinds(op: Operation): WriteKind[] {
   if (!op.write) return [];
   // A first split is held as split_transaction's is, so the tool takes confirm_token in every mode.
-  return [WRITE_KIND[op.write.makes], ...(op.write.batch ? ['bulk' as const] : []), ...(op.write.firstSplit ? ['split' as const] : [])];
+  // Money filed under a hidden category is held as well (src/writes/pipeline/hidden-categories.ts).
+  return [
+    WRITE_KIND[op.write.makes],
+    ...(op.write.batch ? ['bulk' as const] : []),
+    ...(op.write.firstSplit ? ['split' as const] : []),
+    ...(op.write.filesUnder ? ['hidden' as const] : []),
+  ];
 }
 
 /** An insight tool from its row of the table: budget_id first, read-only, answered from the replica. */

@@ -12,6 +12,7 @@
 import * as z from 'zod';
 import type * as E from '../../api/schemas/entities.js';
 import { FILTER_ARGS_AS_SEARCH, matchingTransactions, type FilterArgs } from '../../insights/core/filter.js';
+import { payeesLeftOut } from '../../insights/core/payees-left-out.js';
 import { guardedString, NameOrId } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { approvalQueue, byCategory } from '../pipeline/after-state.js';
@@ -155,6 +156,8 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void,
         ? `${counted} lines match (as search_transactions counts them), in ${ids.length} transaction${ids.length === 1 ? '' : 's'}`
         : `${ids.length} transaction${ids.length === 1 ? '' : 's'} match${ids.length === 1 ? 'es' : ''}`;
     const notices = expected !== counted ? [`expected_count ${expected} does not hold: ${matchedText}. Check the list before confirming.`] : [];
+    const left = a.transaction_ids ? undefined : payeesLeftOut(ctx.view, filter, ctx.digits, ctx.view.lines);
+    if (left) notices.push(left);
     const args = { ...(a.transaction_ids ? { transaction_ids: ids } : { filter }), expected_count: expected, ...extra };
     const base = { tool: ctx.tool, budgetId: ctx.budgetId, args, summary, kinds, entities, details, notices };
     if (!entities.length) {

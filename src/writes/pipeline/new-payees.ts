@@ -1,7 +1,8 @@
 /**
  * The new-payee guard: a `payee_name` that no payee of the budget has makes a new payee in YNAB.
  * When it is a near miss of a payee the budget has (the same but for case, accents, spacing or
- * punctuation, or a typing slip: nearName, ../shared/text.ts), the write is held, like a likely
+ * punctuation, or a typing slip: nearName, ../shared/text.ts), or extends or shortens one's name
+ * ("Costco Wholesale" beside "Costco": extendsName), the write is held, like a likely
  * duplicate (duplicates.ts), and nothing is written: the answer is `held: "new_payee"` with each
  * name and the payees it is close to. `allow_new_payee: true` writes it anyway.
  *  - A name that is a payee's name but for case is that payee: YNAB resolves payee_name so, and
@@ -13,7 +14,7 @@
  * sends (`payeeNames`): create_transactions, update_transaction(s), the scheduled creates and
  * updates (their rows' `newPayees`), split_transaction's lines.
  */
-import { closest, nearName } from '../../shared/text.js';
+import { closest, extendsName, nearName } from '../../shared/text.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 
 /** A payee name a write sends: where (the argument's path) and the name. */
@@ -50,7 +51,11 @@ export function holdNewPayees(r: BudgetReplica, names: readonly PayeeName[]): Re
   const held: { path: string; payee_name: string; candidates: { id: string; name: string }[] }[] = [];
   for (const n of names) {
     if (known.has(n.name.trim().toLowerCase())) continue;
-    const close = payees.filter((p) => nearName(n.name, p.name) || (p.transfer_account_id && p.name.trim().toLowerCase() === n.name.trim().toLowerCase()));
+    const close = payees.filter((p) =>
+      p.transfer_account_id
+        ? p.name.trim().toLowerCase() === n.name.trim().toLowerCase() || nearName(n.name, p.name)
+        : nearName(n.name, p.name) || extendsName(n.name, p.name),
+    );
     if (close.length) held.push({ path: n.path, payee_name: n.name, candidates: closest(close, n.name).map((p) => ({ id: p.id, name: p.name })) });
   }
   if (!held.length) return undefined;

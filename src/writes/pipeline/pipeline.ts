@@ -7,7 +7,9 @@
  *              from it: what would change, entity by entity, before and after (plan.ts). An API
  *              write's plan: api-plan.ts with the operation's row of api-writes.ts; a task's:
  *              transfer.ts, move-money.ts, bulk.ts, split.ts, undo-task.ts (task.ts types them
- *              from their schemas). Closed accounts it puts money in are noted (checks.ts).
+ *              from their schemas). Closed accounts it puts money in are noted (checks.ts);
+ *              money it files under a hidden category makes it wait for confirmation
+ *              (hidden-categories.ts).
  *   2. guard   A payee_name that is a near miss of a payee the budget has is held (new-payees.ts);
  *              an inflow at a payee only ever paid is held (inflows.ts); a create that looks
  *              like a transaction already there is held (duplicates.ts).
@@ -30,6 +32,7 @@ import type { BudgetReplica } from '../../sync/replica.js';
 import type { YnabService } from '../../sync/service.js';
 import { afterStateOf, readyBefore, touchedBy } from './after-state.js';
 import { closedAccountNotices } from './checks.js';
+import { hiddenCategoriesOf } from './hidden-categories.js';
 import type { ConfirmTokens } from './confirm-tokens.js';
 import { holdDuplicates, type DuplicateGuard } from './duplicates.js';
 import { holdNewPayees, type PayeeName } from './new-payees.js';
@@ -171,6 +174,14 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   const closed = closedAccountNotices(replica, plan.entities);
   if (closed.length) plan.notices = [...(plan.notices ?? []), ...closed];
   if (plan.answer) return { stop: { ...plan.answer, ...(plan.notices?.length ? { notices: plan.notices } : {}) } };
+  // Money filed under a hidden category waits for confirmation, saying it is hidden (hidden-categories.ts).
+  const hidden = hiddenCategoriesOf(replica, plan.entities);
+  if (hidden.names.length)
+    Object.assign(plan, {
+      kinds: [...plan.kinds, 'hidden'],
+      summary: `${plan.summary} (into hidden ${hidden.names.join(', ')})`,
+      notices: [...(plan.notices ?? []), ...hidden.notices],
+    });
   // 2. guard
   const misnamed = plan.payeeNames ? holdNewPayees(replica, plan.payeeNames) : undefined;
   if (misnamed) return { stop: misnamed };
