@@ -1,7 +1,8 @@
 /**
  * Answers shaped for reading, through a real MCP client and checked against the API's raw
  * answers: compact get_month and list_categories leave out hidden, internal and all-zero
- * categories and say how many (at most 9 KB on the demo budget, every figure formatted), include_all lists them all;
+ * categories and say how many (at most 12 KB on the demo budget, every figure formatted: 9 KB until
+ * issue 58 item 5 kept a zero figure wherever another row's is not zero), include_all lists them all;
  * update_month_category answers with the month's new Ready to Assign; a deleted entity says
  * deleted: true; import_transactions answers with the imported transactions.
  */
@@ -26,7 +27,7 @@ const shown = (c: any) =>
 const bytes = (res: any) => Buffer.byteLength(res.content[0].text, 'utf8');
 
 describe('compact category lists', () => {
-  it('get_month leaves out hidden, internal and all-zero categories, says how many, and stays within 9 KB', async () => {
+  it('get_month leaves out hidden, internal and all-zero categories, says how many, and stays within 12 KB', async () => {
     const month = (await h.sb.get(`/budgets/${demo.id}/months/current`)).body.data.month;
     const live = month.categories.filter((c: any) => !c.deleted);
     const res = await h.call('get_month', { month: 'current' });
@@ -55,7 +56,7 @@ describe('compact category lists', () => {
     }
     expect(s.month).toMatchObject({ ready_to_assign: month.to_be_budgeted, ready_to_assign_formatted: month.to_be_budgeted_formatted });
     // Formatted figures on every row (issue 43.2) took the lean list from 6 KB to about 7.5 KB.
-    expect(bytes(res)).toBeLessThanOrEqual(9 * 1024);
+    expect(bytes(res)).toBeLessThanOrEqual(12 * 1024);
     const all = ok(await h.call('get_month', { month: 'current', include_all: true, limit: 500 }));
     expect(all.month.categories.map((c: any) => c.id).sort()).toEqual(live.map((c: any) => c.id).sort());
     expect(all).not.toHaveProperty('categories_left_out');
@@ -64,7 +65,7 @@ describe('compact category lists', () => {
     expect(picked.month.categories[0]).toEqual({ id: expected[0].id, name: expected[0].name, available_formatted: expected[0].balance_formatted });
   });
 
-  it('list_categories does the same per group, and stays within 9 KB', async () => {
+  it('list_categories does the same per group, and stays within 12 KB', async () => {
     const groups = (await h.sb.get(`/budgets/${demo.id}/categories`)).body.data.category_groups.filter((g: any) => !g.deleted);
     const res = await h.call('list_categories');
     const s = ok(res);
@@ -75,7 +76,7 @@ describe('compact category lists', () => {
     const total = groups.reduce((n: number, g: any) => n + g.categories.filter((c: any) => !c.deleted).length, 0);
     expect(s.categories_left_out).toBe(total - expected.reduce((n: number, g: any) => n + g.ids.length, 0));
     // About 8.4 KB with every figure formatted (6 KB before issue 43.2).
-    expect(bytes(res)).toBeLessThanOrEqual(9 * 1024);
+    expect(bytes(res)).toBeLessThanOrEqual(12 * 1024);
     const all = ok(await h.call('list_categories', { include_all: true }));
     expect(all.category_groups.flatMap((g: any) => g.categories).length).toBe(total);
   });
