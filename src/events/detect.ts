@@ -69,7 +69,7 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
   for (const r of rows(ctx, 'unreconciled'))
     add('account.reconcile_due', r.id, r.last_reconciled_on, { account_id: r.id, account: payloadName(r.name), last_reconciled_on: r.last_reconciled_on });
   for (const r of rows(ctx, 'price_increase'))
-    add('price.increased', r.id, r.date, { payee_id: r.id, payee: payloadName(r.name), date: r.date, old: -r.old, amount: -r.new });
+    add('price.increased', r.id, r.date, { payee_id: r.id, payee: payloadName(r.name), date: r.date, old: r.old, amount: r.new });
 
   for (const o of project(view, today, BILL_DAYS)) {
     const s = o.scheduled;

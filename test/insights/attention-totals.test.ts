@@ -126,7 +126,7 @@ describe('needs_attention totals', () => {
     const sums: Record<string, [string, (e: any) => number]> = {
       underfunded: ['underfunded_total', (e) => e.underfunded],
       upcoming_shortfall: ['shortfall_total', (e) => -e.lowest_balance],
-      price_increase: ['increase_total', (e) => e.old - e.new],
+      price_increase: ['increase_total', (e) => e.new - e.old],
     };
     for (const [k, [field, of]] of Object.entries(sums)) {
       if (!kind(full, k)) continue;

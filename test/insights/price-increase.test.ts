@@ -79,13 +79,13 @@ describe('needs_attention price_increase', () => {
     expect(all.examples.find((e: any) => e.name === rise)).toMatchObject({
       id: payee.id,
       date: today,
-      old,
-      old_formatted: '-$15.49',
-      new: latest,
-      new_formatted: '-$16.99',
+      old: -old,
+      old_formatted: '$15.49',
+      new: -latest,
+      new_formatted: '$16.99',
     });
     // Compact: named, each figure with its formatted text.
     const compact = ok(await h.call('needs_attention', { kind: 'price_increase' })).attention[0].examples.find((e: any) => e.name === rise);
-    expect(compact).toEqual({ name: rise, old, old_formatted: '-$15.49', new: latest, new_formatted: '-$16.99' });
+    expect(compact).toEqual({ name: rise, old: -old, old_formatted: '$15.49', new: -latest, new_formatted: '$16.99' });
   });
 });

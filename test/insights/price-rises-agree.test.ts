@@ -122,7 +122,7 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
   /** Each surface's rises as payee name → [old, new], positive milliunits. */
   async function surfaces() {
     const attention = ok(await h.call('needs_attention', { kind: 'price_increase', detail: 'full' })).attention[0]?.examples ?? [];
-    const na = Object.fromEntries(attention.map((e: any) => [e.name, [-e.old, -e.new]]));
+    const na = Object.fromEntries(attention.map((e: any) => [e.name, [e.old, e.new]]));
     const full = ok(await h.call('recurring', { detail: 'full' }));
     const rows = [...(full.subscriptions ?? []), ...(full.bills ?? [])];
     const rec = Object.fromEntries(rows.filter((x: any) => x.price_change).map((x: any) => [x.payee_name, [x.price_change.old, x.price_change.new]]));

@@ -273,11 +273,12 @@ export const CHECKS = [
       priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => ({
         ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),
         name: ctx.view.payeeName(p.payee_id),
-        ...ctx.money('old', -p.old),
-        ...ctx.money('new', -p.new),
+        // Prices, as recurring and the price.increased alert give them: positive (issue 58 item 5).
+        ...ctx.money('old', p.old),
+        ...ctx.money('new', p.new),
       })),
-    // What the rises add, one charge of each (old and new are outflows, below zero).
-    total: (ctx, items) => ctx.money('increase_total', sumOf(items, 'old') - sumOf(items, 'new')),
+    // What the rises add, one charge of each.
+    total: (ctx, items) => ctx.money('increase_total', sumOf(items, 'new') - sumOf(items, 'old')),
   },
   {
     kind: 'ready_to_assign',
