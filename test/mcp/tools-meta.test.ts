@@ -70,6 +70,7 @@ const EXPECTED = [
   'fund_targets',
   'approve_transactions',
   'recategorize_transactions',
+  'delete_transactions',
   'split_transaction',
   'import_statement',
   'reconcile_account',
@@ -176,7 +177,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(68);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(69);
   });
 });
 

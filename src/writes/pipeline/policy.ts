@@ -2,7 +2,7 @@
  * Which writes answer with a preview (and a confirm_token) before anything changes, by
  * `--writes` mode:
  *  - always (direct and confirm): deletes, updates of more than 5 transactions at once, splits
- *    (a first split, whichever tool makes it, and split rewrites), undo, writes whose expected count does not hold, a bank statement's import or
+ *    (a first split, whichever tool makes it, and split rewrites), undo, writes whose expected count does not hold (or, by filter, is not given), a bank statement's import or
  *    an account's reconciliation (many rows at once, matched by this server's judgement), rules
  *    applied to the past (apply_rules), fund_targets (up to 60 categories at once), a payees' merge
  *    (merge_payees), and a
@@ -23,12 +23,13 @@
 export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
 export type WriteMode = (typeof WRITE_MODES)[number];
 
-export type WriteKind = 'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count' | 'statement' | 'overspend' | 'rules' | 'merge' | 'targets';
+export type WriteKind =
+  'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count' | 'statement' | 'overspend' | 'rules' | 'merge' | 'targets' | 'filter';
 
 /** More transactions than this in one update is a bulk update. */
 export const BULK_LIMIT = 5;
 
-const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count', 'statement', 'overspend', 'rules', 'merge', 'targets']);
+const ALWAYS: ReadonlySet<WriteKind> = new Set(['delete', 'bulk', 'split', 'undo', 'count', 'statement', 'overspend', 'rules', 'merge', 'targets', 'filter']);
 
 export function mustConfirm(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
   if (kinds.some((k) => ALWAYS.has(k))) return true;
@@ -43,6 +44,7 @@ export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string
     split: 'a first split and split rewrites are confirmed first',
     undo: 'undoing is confirmed first',
     count: 'the expected count does not hold',
+    filter: 'a write by filter without expected_count is confirmed first',
     statement: 'statement imports and reconciliations are confirmed first',
     overspend: 'a move that leaves its source category overspent is confirmed first (allow_overspend: true moves it without asking)',
     rules: 'applying rules to transactions already there is confirmed first',
