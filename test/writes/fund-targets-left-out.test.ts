@@ -29,7 +29,7 @@ describe.each(SEEDS.flatMap((seed) => DATES.map((date) => [seed, date] as const)
 
   /** The visible categories of visible groups, not YNAB's own, as the month has them, in group order. */
   const inScope = async () => {
-    const byId = new Map((await r.month(month)).categories.map((c: any) => [c.id, c]));
+    const byId = new Map<string, any>((await r.month(month)).categories.map((c: any) => [c.id, c]));
     return r.groups
       .filter((g: any) => !g.deleted && !g.hidden)
       .flatMap((g: any) => g.categories.filter((c: any) => !c.deleted && !c.internal && !c.hidden))
