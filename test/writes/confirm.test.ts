@@ -189,6 +189,7 @@ describe('--writes modes', () => {
       'approve_transactions',
       'delete_scheduled_transaction',
       'delete_transaction',
+      'delete_transactions',
       'fund_targets',
       'import_statement',
       'merge_payees',
