@@ -303,7 +303,7 @@ describe('review_transactions marks uncategorized rows (issue 58 item 8)', () =>
     expect(queue.some((t) => uncat.has(t.id)) && queue.some((t) => !uncat.has(t.id))).toBe(true);
     const full = await everyRow({ status: 'both' });
     for (const row of full.transactions) expect([row.id, row.flags?.uncategorized === true]).toEqual([row.id, uncat.has(row.id)]);
-    expect(full.summary.uncategorized).toBe(queue.filter((t) => uncat.has(t.id)).length);
+    expect(full.summary.uncategorized_count).toBe(queue.filter((t) => uncat.has(t.id)).length);
     const compact = ok(await h.call('review_transactions', { status: 'both', limit: 500 }));
     const flagsAt = compact.columns.indexOf('flags');
     const rows = Object.values(compact.transactions).flat() as any[][];

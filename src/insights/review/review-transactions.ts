@@ -159,7 +159,7 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
       // The whole queue: its count (and the transfers counted on both sides), its total (and the transfers in it, apart).
       summary: {
         count: all.length,
-        uncategorized: all.filter((t) => uncat.has(t.id)).length,
+        uncategorized_count: all.filter((t) => uncat.has(t.id)).length,
         ...queueCount(v, all, money),
         ...(full ? flows(money, outflow, inflow, full) : {}),
         high_confidence: high,
