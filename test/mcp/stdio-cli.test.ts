@@ -31,7 +31,7 @@ describe('serve over stdio', () => {
   it('starts without side effects and asks for a token only when a tool needs one', async () => {
     const { client, transport } = await cliMcp(['serve'], env());
     const tools = await client.listTools();
-    expect(tools.tools).toHaveLength(70);
+    expect(tools.tools).toHaveLength(71);
     await client.listPrompts();
     // Nothing was created by starting, initializing and listing.
     expect(existsSync(join(root, 'state'))).toBe(false);
