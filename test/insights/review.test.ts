@@ -273,7 +273,7 @@ describe('review_transactions flags', () => {
 
     const rows = new Map((await everyRow()).transactions.map((t: any) => [t.id, t]));
     const flags = (id: string | undefined) => (rows.get(id!) as any)?.flags ?? {};
-    expect(flags(dupA)).toEqual({ possible_duplicate: dupB });
+    expect(flags(dupA)).toEqual({ uncategorized: true, possible_duplicate: dupB });
     expect(flags(dupB).possible_duplicate).toBe(dupA);
     expect(flags(unusual).unusual_amount).toBe(-median);
     expect(flags(unusual).unusual_amount_formatted).toBe(usd(-median));
@@ -288,5 +288,25 @@ describe('review_transactions flags', () => {
     const [fresh] = await create([{ account_id: 'Everyday Checking', amount: -9.99, payee_name: `Brand New ${u}` }]);
     expect((await rowOf(fresh!)).flags).toMatchObject({ new_payee: true });
     expect(flags(unusual).new_payee).toBeUndefined();
+  });
+});
+
+describe('review_transactions marks uncategorized rows (issue 58 item 8)', () => {
+  it('flags each row that counts as uncategorized, and only those, in full and compact detail; the summary counts them', async () => {
+    await create([
+      { account_id: 'Everyday Checking', amount: -4.25, payee_name: `Mark A ${u}` },
+      { account_id: 'Everyday Checking', amount: -5.5, payee_name: `Mark B ${u}`, category_id: 'Groceries' },
+    ]);
+    const r = await raw(h.sb);
+    const uncat = new Set(uncategorized(r).map((t) => t.id));
+    const queue = [...new Map([...r.transactions.filter((t) => !t.approved), ...uncategorized(r)].map((t) => [t.id, t])).values()];
+    expect(queue.some((t) => uncat.has(t.id)) && queue.some((t) => !uncat.has(t.id))).toBe(true);
+    const full = await everyRow({ status: 'both' });
+    for (const row of full.transactions) expect([row.id, row.flags?.uncategorized === true]).toEqual([row.id, uncat.has(row.id)]);
+    expect(full.summary.uncategorized_count).toBe(queue.filter((t) => uncat.has(t.id)).length);
+    const compact = ok(await h.call('review_transactions', { status: 'both', limit: 500 }));
+    const flagsAt = compact.columns.indexOf('flags');
+    const rows = Object.values(compact.transactions).flat() as any[][];
+    for (const row of rows) expect([row[0], row[flagsAt]?.uncategorized === true]).toEqual([row[0], uncat.has(row[0])]);
   });
 });

@@ -38,6 +38,7 @@ const TASKS = [
   'move_money',
   'approve_transactions',
   'recategorize_transactions',
+  'delete_transactions',
   'split_transaction',
   'list_recent_changes',
   'undo_change',

@@ -71,6 +71,7 @@ const EXPECTED = [
   'fund_targets',
   'approve_transactions',
   'recategorize_transactions',
+  'delete_transactions',
   'split_transaction',
   'import_statement',
   'reconcile_account',

@@ -192,6 +192,7 @@ describe('--writes modes', () => {
       'create_transactions',
       'delete_scheduled_transaction',
       'delete_transaction',
+      'delete_transactions',
       'fund_targets',
       'import_statement',
       'merge_payees',

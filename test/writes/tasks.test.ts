@@ -6,8 +6,8 @@
  *    tracking → budget;
  *  - move_money: both assignments; when the second is refused, the first is put back (and when
  *    that fails too, the result says where the money is);
- *  - approve_transactions / recategorize_transactions: ids or the search filter with
- *    expected_count; a count that does not hold previews and writes nothing; splits and
+ *  - approve_transactions / recategorize_transactions: ids or the search filter (without
+ *    expected_count, a preview); a count that does not hold previews and writes nothing; splits and
  *    transfers are skipped with the reason;
  *  - split_transaction: a plain transaction becomes a split keeping its id; a split is rewritten
  *    (delete + create) keeping date, cleared, approved, flag and import id, preview first; an
@@ -183,11 +183,12 @@ describe('approve_transactions and recategorize_transactions', () => {
     for (const id of ids) expect((await raw(id)).approved).toBe(true);
   });
 
-  it('by filter: the count must be given; more than 5 preview first; the token applies', async () => {
+  it('by filter: without the count a preview (issue 58 item 8); more than 5 preview first; the token applies', async () => {
     const ids = await unapproved('filtered', 7, -70);
     const filter = { query: 'Approve filtered', approved: false };
-    const missing = await h.call('approve_transactions', filter);
-    expect(missing.content[0].text).toMatch(/expected_count is needed with a filter/);
+    const missing = ok(await h.call('approve_transactions', filter));
+    expect(missing).toMatchObject({ preview: true, matched: 7, count: 7 });
+    expect(missing.message).toMatch(/a write by filter without expected_count is confirmed first/);
     const count = ok(await h.call('search_transactions', filter)).count;
     expect(count).toBe(7);
     const { preview, result } = await confirmed(h, 'approve_transactions', { ...filter, expected_count: count });

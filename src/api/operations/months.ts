@@ -19,13 +19,13 @@ export const MONTHS_OPERATIONS = [
     delta: true,
     access: 'read',
     read: { replica: true, cache: 'budget' },
-    output: { kind: 'month_summary', list: true },
+    output: { kind: 'month_summary', list: true, newestFirst: true },
     toolset: 'months',
     tool: {
       name: 'list_months',
       claims: [moneyClaim()],
       title: 'List budget months',
-      description: `Use for trends: every month's income, assigned, activity, Ready to Assign and age of money. ${MONEY_NOTE}`,
+      description: `Use for trends: every month's income, assigned, activity, Ready to Assign and age of money, newest first. ${MONEY_NOTE}`,
     },
   },
   {

@@ -96,6 +96,8 @@ export interface OutputFacts {
   totals?: 'transactions' | 'accounts';
   /** The member the tool answers with, where not `member`: an import answers with the transactions it made (read back: write.followUp). */
   member?: string;
+  /** A list of months shown newest first (the API's order is oldest first: last month would be on a later page). */
+  newestFirst?: true;
   /** Too small to have a compact form worth choosing: the tool takes neither `detail` nor `fields`. */
   plain?: true;
   /**

@@ -3,12 +3,14 @@
  * projected balance, paged, with the inflow and outflow of them all (the outflow split into money
  * moved to on-budget accounts and money leaving the budget), and what is past its date and not
  * entered (overdue), its inflows and outflows totalled apart. A window before today answers what
- * was due in it. The answer states its window, both days inclusive.
+ * was due in it. The answer states its window, both days inclusive, and each account's count,
+ * inflow and outflow over it (by_account); `account_id` narrows it to one account's schedules.
  */
 import * as z from 'zod';
 import { addDays, daysBetween } from '../../api/dates.js';
 import { sumMilliunits } from '../../api/money.js';
 import { IsoDate } from '../../api/schemas/common.js';
+import { NameOrId } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import { decodeCursor, encodeCursor } from '../../shared/paging.js';
 import { DETAIL_ARG, pagingArgs } from '../core/args.js';
@@ -25,6 +27,7 @@ export const UPCOMING_INPUT = {
   days: z.int().min(1).max(366).optional().describe('Days ahead (default 30).'),
   from: IsoDate.optional().describe('YYYY-MM-DD; default today.'),
   to: IsoDate.optional().describe('YYYY-MM-DD, or give days.'),
+  account_id: NameOrId.optional(),
   ...OFF_BUDGET_ARG,
   ...pagingArgs(`${UPCOMING_ROWS.compact}, full ${UPCOMING_ROWS.full}`),
   ...DETAIL_ARG,
@@ -33,7 +36,9 @@ export const UPCOMING_INPUT = {
 export function upcoming(ctx: InsightContext, a: InsightArgs<typeof UPCOMING_INPUT>): InsightResult {
   const r = ctx.view.replica;
   const { from, to } = windowOf(ctx.today, a);
-  const listed = (o: { scheduled: { account_id: string } }) => ctx.view.onBudget(o.scheduled.account_id) || a.include_off_budget;
+  // One account's schedules when named (a tracking account's too), else the budget accounts' (and tracking ones when asked).
+  const listed = (o: { scheduled: { account_id: string } }) =>
+    a.account_id !== undefined ? o.scheduled.account_id === a.account_id : ctx.view.onBudget(o.scheduled.account_id) || a.include_off_budget;
   // Balances are carried from today, so occurrences before the window still count in them.
   const all = to < ctx.today ? [] : project(ctx.view, ctx.today, daysBetween(ctx.today, to)).filter((o) => o.date >= from && listed(o));
   // A window that starts before today: what was due in it and is not entered yet.
@@ -69,6 +74,7 @@ export function upcoming(ctx: InsightContext, a: InsightArgs<typeof UPCOMING_INP
       ...ctx.money('inflow', sumMilliunits(amounts.filter((x) => x > 0))),
       ...ctx.money('outflow', sumMilliunits(amounts.filter((x) => x < 0))),
       ...outflowSplit(ctx, all),
+      by_account: byAccount(ctx, all, full),
       // Past their date and not entered: apart, since today's balances do not hold them yet.
       ...(late.length
         ? {
@@ -90,6 +96,25 @@ export function upcoming(ctx: InsightContext, a: InsightArgs<typeof UPCOMING_INP
         : {}),
     },
   };
+}
+
+/**
+ * Each account's outflow over the whole window (not only the page), in the order they first come;
+ * its count and inflow too in full detail (compact answers stay within 2 KB).
+ */
+function byAccount(ctx: InsightContext, all: readonly Occurrence[], full: boolean): Record<string, Record<string, unknown>> {
+  const sums = new Map<string, { count: number; inflow: number; outflow: number }>();
+  for (const o of all) {
+    const name = ctx.view.accountName(o.scheduled.account_id);
+    const row = sums.get(name) ?? { count: 0, inflow: 0, outflow: 0 };
+    sums.set(name, row);
+    row.count += 1;
+    if (o.scheduled.amount > 0) row.inflow += o.scheduled.amount;
+    else row.outflow += o.scheduled.amount;
+  }
+  return Object.fromEntries(
+    [...sums].map(([name, v]) => [name, { ...(full ? { count: v.count, ...ctx.money('inflow', v.inflow) } : {}), ...ctx.money('outflow', v.outflow) }]),
+  );
 }
 
 /**

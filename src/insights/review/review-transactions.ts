@@ -47,13 +47,16 @@ export const REVIEW_TRANSACTIONS_INPUT = {
 
 type Args = InsightArgs<typeof REVIEW_TRANSACTIONS_INPUT>;
 
-/** The transactions of the queue: unapproved (any account), uncategorized (as needs_attention counts it), or either. */
-function queue(ctx: InsightContext, a: Args): E.TransactionSummaryBase[] {
+/** The transactions that count as uncategorized, as needs_attention counts them (a line without a category). */
+const uncategorizedIds = (ctx: InsightContext) => new Set(ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l)).map((l) => l.transaction.id));
+
+/** The transactions of the queue: unapproved (any account), uncategorized (`uncat`), or either. */
+function queue(ctx: InsightContext, a: Args, uncat: ReadonlySet<string>): E.TransactionSummaryBase[] {
   const r = ctx.view.replica;
   const status = a.status ?? 'unapproved';
   const ids = new Set<string>();
   if (status !== 'uncategorized') for (const t of r.transactions.values()) if (!t.approved) ids.add(t.id);
-  if (status !== 'unapproved') for (const l of ctx.view.lines) if (uncategorizedLine(ctx.view, l)) ids.add(l.transaction.id);
+  if (status !== 'unapproved') for (const id of uncat) ids.add(id);
   return [...ids]
     .map((id) => r.transactions.get(id)!)
     .filter((t) => (a.account_id === undefined || t.account_id === a.account_id) && (a.since_date === undefined || t.date >= a.since_date))
@@ -96,7 +99,8 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const full = a.detail === 'full';
   // Every figure with its formatted text (the answer vocabulary), full rows too.
   const money = quotable(ctx.format);
-  const all = queue(ctx, a);
+  const uncat = uncategorizedIds(ctx);
+  const all = queue(ctx, a, uncat);
   const suggest = categorySuggester(v);
   // A house rule's category comes first (rule-suggest.ts), then the history's.
   const ruled = ruleSuggester(v, ctx.rules);
@@ -122,8 +126,9 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const categoryName = (id: string | null | undefined) => (id ? (v.replica.categories.get(id)?.name ?? null) : null);
   // The payee's usual amount: in full detail with its formatted text beside it, as every figure;
   // in compact rows the text in its place, as the row's amount (25 rows stay within 4 KB).
+  // A row that counts as uncategorized says so (issue 58 item 8): the queue mixes both kinds.
   const flagged = page.map((t) => {
-    const f: Record<string, unknown> = flagsOf(t);
+    const f: Record<string, unknown> = { ...(uncat.has(t.id) ? { uncategorized: true } : {}), ...flagsOf(t) };
     if (typeof f.unusual_amount !== 'number') return f;
     const text = formatMilliunits(f.unusual_amount, ctx.format);
     return full ? { ...f, unusual_amount_formatted: text } : { ...f, unusual_amount: text };
@@ -154,6 +159,7 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
       // The whole queue: its count (and the transfers counted on both sides), its total (and the transfers in it, apart).
       summary: {
         count: all.length,
+        uncategorized_count: all.filter((t) => uncat.has(t.id)).length,
         ...queueCount(v, all, money),
         ...(full ? flows(money, outflow, inflow, full) : {}),
         high_confidence: high,

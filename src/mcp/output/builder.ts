@@ -28,6 +28,8 @@ export interface OutputShape {
   nestedList?: string;
   /** What the answer totals over every row (the operation's output facts). */
   totals?: 'transactions' | 'accounts';
+  /** A list of months, paged newest first. */
+  newestFirst?: boolean;
 }
 
 export interface OutputOptions {
@@ -204,7 +206,8 @@ export function buildOutput(input: OutputInput): BuiltOutput {
   const list = shape.nestedList ? parent?.[shape.nestedList] : value;
   // A lazy list is counted and totalled from its rows; only the items shown are built (once).
   const lazy = list instanceof LazyList ? list : undefined;
-  const all = live(lazy ? lazy.rows : Array.isArray(list) ? list : []);
+  const rows = live(lazy ? lazy.rows : Array.isArray(list) ? list : []);
+  const all = shape.newestFirst ? rows.sort((x, y) => String(y.month).localeCompare(String(x.month))) : rows;
   const shown = new Map<number, Record<string, unknown>>();
   const item = (i: number): Record<string, unknown> => {
     if (!lazy) return all[i]!;

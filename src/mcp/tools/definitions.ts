@@ -94,6 +94,7 @@ function shapeOf(op: Operation): OutputShape {
     list: out.list === true,
     nestedList: out.nestedList,
     totals: out.totals,
+    ...(out.newestFirst ? { newestFirst: true } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { ALERTS } from '../../writes/alerts/alerts-task.js';
 import { APPLY_RULES } from '../../writes/rules/apply-rules.js';
 import { APPROVE_TRANSACTIONS, RECATEGORIZE_TRANSACTIONS } from '../../writes/bulk/bulk.js';
+import { DELETE_TRANSACTIONS } from '../../writes/bulk/bulk-delete.js';
 import { FUND_TARGETS } from '../../writes/targets/fund-targets.js';
 import { IMPORT_STATEMENT } from '../../writes/statement/import-statement.js';
 import { MERGE_PAYEES } from '../../writes/payees/merge-payees.js';
@@ -105,7 +106,7 @@ export const TASKS: readonly TaskSpec[] = [
     description: 'Use to approve transactions by id or by filter; categories and payees also set those.',
     toolset: 'transactions',
     access: 'write',
-    kinds: ['update', 'bulk', 'count'],
+    kinds: ['update', 'bulk', 'count', 'filter'],
     destructive: true,
     output: { updated: z.int().optional() },
     task: APPROVE_TRANSACTIONS,
@@ -116,10 +117,21 @@ export const TASKS: readonly TaskSpec[] = [
     description: 'Use to set the category of transactions by id or by filter.',
     toolset: 'transactions',
     access: 'write',
-    kinds: ['update', 'bulk', 'count'],
+    kinds: ['update', 'bulk', 'count', 'filter'],
     destructive: true,
     output: { updated: z.int().optional() },
     task: RECATEGORIZE_TRANSACTIONS,
+  },
+  {
+    name: 'delete_transactions',
+    title: 'Delete transactions',
+    description: 'Use to delete several transactions by id or by filter, in one change.',
+    toolset: 'transactions',
+    access: 'write',
+    kinds: ['delete', 'count'],
+    destructive: true,
+    output: { deleted: z.int().optional() },
+    task: DELETE_TRANSACTIONS,
   },
   {
     name: 'split_transaction',

@@ -108,7 +108,7 @@ export function firstSplits(call: CallArgs, r?: BudgetReplica): string[] {
 }
 
 /** A transfer's other side, when it is a transaction of its own (not a split line's). */
-function pairOf(r: BudgetReplica, id: string): EntityChange | undefined {
+export function pairOf(r: BudgetReplica, id: string): EntityChange | undefined {
   const t = r.transactions.get(id);
   const pair = t?.transfer_transaction_id ? r.transactions.get(t.transfer_transaction_id) : undefined;
   if (!pair || pair.deleted) return undefined;

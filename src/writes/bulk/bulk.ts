@@ -1,8 +1,8 @@
 /**
  * approve_transactions and recategorize_transactions: the transactions named by id, or every
  * one matching the search_transactions filter (the shared filter of src/insights/core/filter.ts),
- * with expected_count. A count that does not hold, or more than 5 to change, answers with a
- * preview first; what is already as asked is left alone, and what cannot be changed so (a split,
+ * with expected_count. A count that does not hold, a filter without one, or more than 5 to change,
+ * answers with a preview first (its token binds the set it previewed); what is already as asked is left alone, and what cannot be changed so (a split,
  * a transfer between budget accounts, a tracking account) is listed as skipped with the reason.
  * approve_transactions may set categories and payees too (`categories`, `payees`: transaction id →
  * category, payee): each such transaction is approved and changed in the same request, and the
@@ -27,13 +27,13 @@ import { taskWrite, type TaskPlan } from '../pipeline/task.js';
 
 export const MAX_SELECTED = 1000;
 
-const SELECTION = {
+export const SELECTION = {
   transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as search_transactions takes it.'),
   ...FILTER_ARGS_AS_SEARCH,
-  expected_count: z.int().min(0).optional().describe("Needed with a filter: search_transactions' count for it (split lines count)."),
+  expected_count: z.int().min(0).optional().describe("With a filter: search_transactions' count (split lines count); without it, a preview."),
 };
 
-type Selection = z.infer<z.ZodObject<typeof SELECTION>>;
+export type Selection = z.infer<z.ZodObject<typeof SELECTION>>;
 
 type Decide = (t: E.TransactionSummaryBase, split: boolean) => { change: Record<string, unknown> } | { unchanged: string } | { skip: string };
 
@@ -42,16 +42,14 @@ type Decide = (t: E.TransactionSummaryBase, split: boolean) => { change: Record<
  * is what expected_count is compared with: the number of transactions given, or for a filter the
  * count search_transactions gives for it (matching lines: a split counts by its lines).
  */
-function selected(ctx: PlanContext, a: Selection): { ids: string[]; counted: number; filter: FilterArgs } {
+export function selected(ctx: PlanContext, a: Selection): { ids: string[]; counted: number; filter: FilterArgs } {
   const r = ctx.replica;
-  const { transaction_ids, expected_count, ...filter } = a;
+  const { transaction_ids, expected_count: _count, ...filter } = a;
   const given = Object.entries(filter)
     .filter(([, v]) => v !== undefined)
     .map(([k]) => k);
   if (transaction_ids && given.length) throw new ArgumentError(`give transaction_ids or a filter (${given.join(', ')}), not both`);
-  if (!transaction_ids && !given.length) throw new ArgumentError('give transaction_ids, or a filter as search_transactions takes it (with expected_count)');
-  if (given.length && expected_count === undefined)
-    throw new ArgumentError('expected_count is needed with a filter: the count search_transactions gave for it, so that nothing else is changed');
+  if (!transaction_ids && !given.length) throw new ArgumentError('give transaction_ids, or a filter as search_transactions takes it');
   if (!transaction_ids) {
     const found = matchingTransactions(ctx.view, filter, ctx.digits);
     return { ids: found.ids, counted: found.lines, filter };
@@ -158,7 +156,14 @@ function planBulk(verb: string, decide: Decide, check?: (ids: string[]) => void,
     const notices = expected !== counted ? [`expected_count ${expected} does not hold: ${matchedText}. Check the list before confirming.`] : [];
     const left = a.transaction_ids ? undefined : payeesLeftOut(ctx.view, filter, ctx.digits, ctx.view.lines);
     if (left) notices.push(left);
-    const args = { ...(a.transaction_ids ? { transaction_ids: ids } : { filter }), expected_count: expected, ...extra };
+    // A filter without expected_count is previewed (kind 'filter'); the token binds the entities it
+    // showed, so a set that changed since is refused (confirm-tokens.ts), never written instead.
+    const unbound = !a.transaction_ids && a.expected_count === undefined;
+    if (unbound) {
+      kinds.push('filter');
+      notices.push(`${matchedText}; confirm_token applies to exactly these.`);
+    }
+    const args = { ...(a.transaction_ids ? { transaction_ids: ids } : { filter }), ...(unbound ? {} : { expected_count: expected }), ...extra };
     const base = { tool: ctx.tool, budgetId: ctx.budgetId, args, summary, kinds, entities, details, notices };
     if (!entities.length) {
       return {

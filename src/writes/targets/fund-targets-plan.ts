@@ -71,15 +71,25 @@ function inOrder(changes: Change[], rta: number): { funded: Change[]; left: Chan
   return { funded: funded.filter((ch) => ch.to !== ch.c.budgeted), left };
 }
 
+/** Why a category of the scope is left as it is, by reason: the answer names each (issue 58 item 8). */
+type LeftOut = Record<string, string[]>;
+
+function leave(out: LeftOut, why: string, c: E.CategoryBase): void {
+  (out[why] ??= []).push(c.name);
+}
+
 /** Underfunded YNAB's way: each category's need and the overspending it covers, in YNAB's order while Ready to Assign lasts. */
-function underfunded(ctx: PlanContext, tm: TargetMonth, a: Args): { changes: Change[]; left: Change[] } {
+function underfunded(ctx: PlanContext, tm: TargetMonth, a: Args): { changes: Change[]; left: Change[]; leftOut: LeftOut } {
   const rows = underfundedRows(ctx.replica, tm, a);
+  const leftOut: LeftOut = {};
+  for (const x of rows) if (x.need + x.cover <= 0) leave(leftOut, x.c.goal_type ? 'already funded' : 'no target', x.c);
   const all = rows.filter((x) => x.need + x.cover > 0);
   const wanted = all.reduce((s, x) => s + x.need + x.cover, 0);
   const { given, short } = fundInOrder(all, wanted <= tm.rta ? wanted : tm.rta);
   return {
     changes: all.filter((x) => given.has(x.c.id)).map((x) => ({ c: x.c, to: x.c.budgeted + given.get(x.c.id)! })),
     left: short.map((x) => ({ c: x.c, to: x.c.budgeted + x.need + x.cover })),
+    leftOut,
   };
 }
 
@@ -97,11 +107,13 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
   const categories = categoriesOf(ctx, tm, a);
   let changes: Change[] = [];
   let left: Change[] = [];
-  if (a.option === 'underfunded') ({ changes, left } = underfunded(ctx, tm, a));
+  let leftOut: LeftOut = {};
+  if (a.option === 'underfunded') ({ changes, left, leftOut } = underfunded(ctx, tm, a));
   else {
     for (const c of categories) {
       const to = assignedBy(a.option, r, month, c, unit);
       if (to !== null && to !== c.budgeted) changes.push({ c, to });
+      else leave(leftOut, to === null ? 'no history to average' : `already as ${a.option} asks`, c);
     }
     if (total(changes) > 0 && total(changes) > tm.rta) ({ funded: changes, left } = inOrder(changes, tm.rta));
   }
@@ -124,6 +136,7 @@ export async function planFundTargets(ctx: PlanContext, a: Args): Promise<TaskPl
       ...money(ctx, 'available', ch.c.balance + ch.to - ch.c.budgeted),
     })),
     ...(left.length ? { not_funded: left.map((ch) => ch.c.name) } : {}),
+    ...(Object.keys(leftOut).length ? { left_out: leftOut } : {}),
   };
   if (!changes.length)
     return {
