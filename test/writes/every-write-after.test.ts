@@ -73,6 +73,11 @@ const CASES: Record<string, Case> = {
     accounts: ['Visa Rewards'],
     categories: ['Groceries', 'Visa Rewards'],
   },
+  delete_transactions: {
+    args: async (c) => ({ transaction_ids: [await c.txn('Visa Rewards', -11.5, 'Groceries'), await c.txn('Everyday Checking', -7.25, 'Dining Out')] }),
+    accounts: ['Visa Rewards', 'Everyday Checking'],
+    categories: ['Groceries', 'Dining Out', 'Visa Rewards'],
+  },
   create_scheduled_transaction: {
     args: async (c) => ({
       account_id: 'Visa Rewards',
