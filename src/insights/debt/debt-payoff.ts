@@ -23,9 +23,7 @@ export const DEBT_PAYOFF_INPUT = {
   extra_per_month_milliunits: z.int().optional().describe(MILLIUNITS_DOC),
   target_debt: NameOrId.optional().describe('Debt the extra pays first.'),
   apr: z.record(z.string(), z.number()).optional(),
-  // The other insights' detail, unexplained: full adds the monthly schedule (the description of
-  // DETAIL_ARG would put this tool over its share of tools/list).
-  detail: DETAIL_ARG.detail.unwrap().optional(),
+  detail: DETAIL_ARG.detail.unwrap().optional().describe('compact (default) or full: with the monthly schedule.'),
 };
 
 export async function debtPayoff(ctx: InsightContext, a: InsightArgs<typeof DEBT_PAYOFF_INPUT>): Promise<InsightResult> {
