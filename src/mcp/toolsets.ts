@@ -59,7 +59,6 @@ export const DEFAULT_LISTED: ReadonlySet<string> = new Set([
   'approve_transactions',
   'recategorize_transactions',
   'split_transaction',
-  'reconcile_account',
   'list_recent_changes',
   'undo_change',
   'set_rule',
