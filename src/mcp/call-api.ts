@@ -41,7 +41,12 @@ const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', t
  * one of them as tools/list would show it. Runs each call through the server's
  * tools/call handler as it stands once registration ends (withheld writes answered first).
  */
-export function registerCallApi(server: McpServer, names: () => readonly string[], describeTool: (name: string) => Record<string, unknown>): void {
+export function registerCallApi(
+  server: McpServer,
+  names: () => readonly string[],
+  describeTool: (name: string) => Record<string, unknown>,
+  readOnly: boolean,
+): void {
   const protocol = server.server as unknown as Protocol;
   server.registerTool(
     CALL_API,
@@ -49,7 +54,8 @@ export function registerCallApi(server: McpServer, names: () => readonly string[
       title: 'Run an API operation',
       description: CALL_API_DESCRIPTION(),
       inputSchema: toolSchema(CALL_API_INPUT),
-      annotations: { readOnlyHint: false },
+      // On a read-only server it runs reads only (a write is refused as by name).
+      annotations: { readOnlyHint: readOnly },
     },
     async (input, ctx) => {
       const { operation, args, describe } = input as z.output<typeof CALL_API_INPUT>;

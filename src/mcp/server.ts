@@ -208,7 +208,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
         .filter((t) => selected(state.config.toolsets, t))
         .map((t) => t.name);
     const describe = (name: string) => describeCard(offeredTools(state).find((t) => t.name === name)!);
-    registerCallApi(server, names, describe);
+    registerCallApi(server, names, describe, state.readOnly);
   }
   // A write tool called by name on a read-only server: why it is refused, not "Tool … not found".
   answerWithheldWrites(server, state);
