@@ -41,11 +41,13 @@ const names = (tools: Listed[]) => tools.map((t) => code(t.name)).join(', ');
 async function toolsetsTable(): Promise<string> {
   const access = new Map(TOOL_DEFINITIONS.map((t) => [t.name, t.access]));
   const rows: string[][] = [];
-  for (const set of [...MCP_TOOLSETS, 'core'] as const) {
+  for (const set of [...MCP_TOOLSETS, 'default', 'core'] as const) {
+    const profile = set === 'core' || set === 'default';
     // list_budgets is offered under every selection; it is listed under its own toolset only.
-    const tools = ((await listed(set)) as Listed[]).filter((t) => set === 'budgets' || set === 'core' || t.name !== 'list_budgets');
-    const label = set === 'core' ? `${code('core')} (a profile)` : code(set);
-    rows.push([label, names(tools.filter((t) => access.get(t.name) === 'read')), names(tools.filter((t) => access.get(t.name) === 'write'))]);
+    const tools = ((await listed(set)) as Listed[]).filter((t) => set === 'budgets' || profile || t.name !== 'list_budgets');
+    const label = profile ? `${code(set)} (a profile)` : code(set);
+    // call_api (the profiles') runs reads and writes: listed with the writes.
+    rows.push([label, names(tools.filter((t) => access.get(t.name) === 'read')), names(tools.filter((t) => access.get(t.name) !== 'read'))]);
   }
   return table(['Toolset', 'Reads', 'Writes'], rows);
 }
@@ -80,13 +82,12 @@ export const COUNTS: Readonly<Record<string, number>> = {
 const TASK_COUNT = TOOL_DEFINITIONS.filter((t) => t.kind === 'task').length;
 
 const SELECTIONS: Selection[] = [
-  { label: `the ${COUNTS['api-tools']} API tools`, only: 'api', budget: DEFINITION_BUDGETS.api },
+  { label: `the ${COUNTS['api-tools']} API tools`, only: 'api', toolsets: 'all', budget: DEFINITION_BUDGETS.api },
   { label: `the ${TASK_COUNT} task tools`, only: 'task', toolsets: 'all' },
-  { label: 'default (all but `alerts`)', budget: DEFINITION_BUDGETS.all },
+  { label: 'default (a few tools and `call_api`)', budget: DEFINITION_BUDGETS.all },
+  { label: '`all` (one tool per operation)', toolsets: 'all' },
   { label: code('core'), toolsets: 'core', budget: DEFINITION_BUDGETS.core },
   { label: code('insights'), toolsets: 'insights' },
-  { label: code('transactions'), toolsets: 'transactions' },
-  { label: code('changes'), toolsets: 'changes' },
 ];
 
 /** Bytes of tools/list per selection and mode, against the budgets. */

@@ -6,6 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
+import { CALL_API_DESCRIPTION } from '../src/mcp/call-api.js';
+import { CALL_API } from '../src/mcp/toolsets.js';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -92,7 +94,8 @@ export function manifest(): Record<string, unknown> {
         required: false,
       },
     },
-    tools: TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })),
+    // call_api too: the bundle serves the default list, which lists it (src/mcp/call-api.ts).
+    tools: [...TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })), { name: CALL_API, description: CALL_API_DESCRIPTION() }],
     keywords: pkg.keywords,
     compatibility: { platforms: [...PLATFORMS], runtimes: { node: '>=20.18.1' } },
   };

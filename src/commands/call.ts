@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { withheldWrite } from '../mcp/withheld-writes.js';
+import { offeredTools } from '../mcp/server.js';
 import { connectInProcess } from '../transport/in-process.js';
 import { parseCommand, UsageError } from '../shared/cli-flags.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP } from './server-setup.js';
@@ -80,7 +81,8 @@ export async function callCommand(argv: string[]): Promise<void> {
   try {
     const connection = await connectInProcess(opened.state);
     try {
-      const names = (await connection.client.listTools()).tools.map((t) => t.name);
+      // What the server answers by name: its list, and the tools a profile leaves off it (mcp/toolsets.ts).
+      const names = [...new Set([...(await connection.client.listTools()).tools.map((t) => t.name), ...offeredTools(opened.state).map((t) => t.name)])];
       // A write withheld by read-only mode is called anyway: the server answers why it is refused.
       if (!names.includes(tool) && !withheldWrite(opened.state, tool)) {
         const near = nearest(tool, names);

@@ -17,7 +17,7 @@ export interface McpConfig {
   defaultBudgetFrom?: '--budget' | 'YNAB_BUDGET_ID';
   /** Serving the sandbox's demo budgets: writes change only throwaway local data. */
   demo: boolean;
-  /** Toolsets and/or the `core` profile (see toolsets.ts). */
+  /** Toolsets and/or the `default` or `core` profile (see toolsets.ts). */
   toolsets: Selection;
   /** Configured read-only (--read-only / YNAB_READ_ONLY=1, or --writes off). */
   readOnly: boolean;
@@ -47,7 +47,7 @@ export interface McpConfig {
   localFiles: boolean;
 }
 
-const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core'];
+const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core', 'default'];
 
 export function parseToolsets(value: string | undefined): Selection {
   if (!value || value.trim() === '') return new Set(DEFAULT_TOOLSETS);
@@ -59,10 +59,10 @@ export function parseToolsets(value: string | undefined): Selection {
   const unknown = names.filter((n) => !CHOICES.includes(n));
   if (unknown.length) {
     throw new ConfigError(
-      `unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${MCP_TOOLSETS.join(', ')}, or the profile "core" (or "all")`,
+      `unknown toolset${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; expected a comma-separated list of ${MCP_TOOLSETS.join(', ')}, or the profile "default" or "core" (or "all")`,
     );
   }
-  return new Set(names as ((typeof MCP_TOOLSETS)[number] | 'core')[]);
+  return new Set(names as ((typeof MCP_TOOLSETS)[number] | 'core' | 'default')[]);
 }
 
 export function parseWriteMode(value: string | undefined, source: string): WriteMode {

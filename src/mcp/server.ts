@@ -7,7 +7,15 @@
  * they share (replicas, ledger, read-only mode) lives in ServerState.
  */
 import { readFileSync } from 'node:fs';
-import { isInputRequiredResult, McpServer, type ClientCapabilities, type RegisteredTool } from '@modelcontextprotocol/server';
+import {
+  isInputRequiredResult,
+  McpServer,
+  type ClientCapabilities,
+  type JSONRPCRequest,
+  type ListToolsResult,
+  type RegisteredTool,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { registerMethodPrompts } from './method-prompts.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
@@ -19,7 +27,9 @@ import { registerWebhooks } from './events-webhook.js';
 import type { ServerState } from './state.js';
 import { CONFIRM_FLOW } from '../writes/pipeline/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
-import { selected } from './toolsets.js';
+import { CALL_API, listed, selected } from './toolsets.js';
+import { registerCallApi } from './call-api.js';
+import { JSON_SCHEMA_TARGET } from './tool-schemas-file.js';
 import { registerTool, registerViews } from './views/register.js';
 import { answerWithheldWrites } from './withheld-writes.js';
 
@@ -41,6 +51,26 @@ export function offeredTools(state: ServerState): ToolCard[] {
   const tools = toolCards(config.writes).filter((t) => selected(config.toolsets, t) && !(readOnly && t.access === 'write'));
   OFFERED.set(state, { made, tools });
   return tools;
+}
+
+/** Whether the selection lists call_api (the profiles: toolsets.ts). */
+export const listsCallApi = (state: ServerState) => state.config.toolsets.has('default') || state.config.toolsets.has('core');
+
+/** The names tools/list shows: the selection's listed tools (toolsets.ts), and call_api with a profile. */
+export function listedNames(state: ServerState): Set<string> {
+  const names = new Set(
+    offeredTools(state)
+      .filter((t) => listed(state.config.toolsets, t))
+      .map((t) => t.name),
+  );
+  if (listsCallApi(state)) names.add(CALL_API);
+  return names;
+}
+
+/** A tool as tools/list would show it, for call_api's describe. */
+function describeCard(card: ToolCard): Record<string, unknown> {
+  const inputSchema = card.schemas().input['~standard'].jsonSchema.input({ target: JSON_SCHEMA_TARGET });
+  return { name: card.name, description: card.description, inputSchema, annotations: card.annotations };
 }
 
 /** A tool call's code (tools/call.ts): loaded with the first call, or while the host is idle, not with the list. */
@@ -72,6 +102,24 @@ function instructions(state: ServerState): string {
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<unknown>;
+
+/**
+ * tools/list shows only `names` (the others still answer when called by name). The SDK offers no
+ * public way to wrap its handler, so it is taken through the protocol's accessor, as views do.
+ */
+function listOnly(server: McpServer, names: () => Set<string>): void {
+  const protocol = server.server as unknown as { _getRequestHandler(method: string): StoredHandler | undefined };
+  const inner = protocol._getRequestHandler('tools/list');
+  if (!inner) throw new Error('ynab-mcp: no tools/list handler to narrow (has the MCP SDK changed?)');
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler('tools/list', async (request, ctx) => {
+    const result = (await inner(request as unknown as JSONRPCRequest, ctx)) as ListToolsResult;
+    const show = names();
+    return { ...result, tools: result.tools.filter((t) => show.has(t.name)) } as never;
+  });
 }
 
 export interface BuildOptions {
@@ -134,7 +182,8 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   const declared = () => initialized() ?? opts.declared;
   const writes: RegisteredTool[] = [];
   const offered = offeredTools(state);
-  const one = opts.onlyTool === undefined ? undefined : offered.find((t) => t.name === opts.onlyTool);
+  // call_api runs the others through the SDK's handler, so they are all registered for it.
+  const one = opts.onlyTool === undefined || (opts.onlyTool === CALL_API && listsCallApi(state)) ? undefined : offered.find((t) => t.name === opts.onlyTool);
   const call = { state, initialized, declared, offered };
   for (const card of one ? [one] : offered) {
     const schemas = card.schemas();
@@ -151,6 +200,15 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
       (args, ctx) => observed(card.name, opts.onToolCall, async () => (await loadCall()).callTool(card, args as Record<string, unknown>, ctx, call)),
     );
     if (card.access === 'write') writes.push(tool);
+  }
+  if (!one && listsCallApi(state)) {
+    // Withheld writes too: the call is then refused as the tool called by name is (withheld-writes.ts).
+    const names = () =>
+      toolCards(state.config.writes)
+        .filter((t) => selected(state.config.toolsets, t))
+        .map((t) => t.name);
+    const describe = (name: string) => describeCard(offeredTools(state).find((t) => t.name === name)!);
+    registerCallApi(server, names, describe, state.readOnly);
   }
   // A write tool called by name on a read-only server: why it is refused, not "Tool … not found".
   answerWithheldWrites(server, state);
@@ -174,7 +232,9 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   // Once a client has connected, load what its first tool call needs while it is idle (a server
   // that listed its tools from the build's file alone has loaded none of it: tools/cards.ts).
   server.server.oninitialized = () => state.warmUp(loadCalls);
-  // Last: it narrows the lists the SDK answers for clients without the MCP Apps extension.
+  // It narrows the lists the SDK answers for clients without the MCP Apps extension.
   registerViews(server, offered, declared);
+  // Last: the profiles list a few tools and answer the rest by name (toolsets.ts).
+  listOnly(server, () => listedNames(state));
   return server;
 }

@@ -19,7 +19,6 @@ export const FIELD_DOCS: Record<string, string> = {
   id: 'Transaction id (or give import_id).',
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = the whole target each period; false = refill up to it.',
-  goal_frequency: 'Repeat it (needs goal_target, not goal_target_date).',
   type: 'Only uncategorized or unapproved.',
   limit: 'Default 50; fewer past the size cap.',
   include_all: 'Also hidden and all-zero categories.',
@@ -41,3 +40,28 @@ export const MONEY_DOCS: Record<string, string> = {
 
 /** Said of every `<field>_milliunits` twin. */
 export const MILLIUNITS_DOC = 'Or in milliunits.';
+
+/**
+ * Enum arguments: each value named, with what it does (issue 58 item 9), where the model reads
+ * the argument. Terse: the default list's tools pay for every byte.
+ */
+export const ENUM_DOCS = {
+  cleared: 'cleared: at the bank; uncleared: not yet; reconciled: cleared, locked.',
+  /** The API's flag (create and update): "" or null clears it. */
+  flag_color: 'red, orange, yellow, green, blue or purple; "" or null: no flag.',
+  /** A filter's flag. */
+  flag_filter: 'red, orange, yellow, green, blue or purple; none: unflagged.',
+  /** A rule's flag: null clears it. */
+  flag_rule: 'red, orange, yellow, green, blue or purple; null: no flag.',
+  direction: 'outflow: money out; inflow: money in.',
+  goal_frequency: 'monthly, weekly or yearly: repeat it (needs goal_target, not goal_target_date).',
+  frequency:
+    'never: once; daily, weekly, everyOtherWeek, twiceAMonth, every4Weeks, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly, everyOtherYear.',
+  account_type: 'checking, savings, cash: on budget; creditCard: on budget, with a payment category; otherAsset, otherLiability: tracking.',
+  detail: 'compact or full (every field).',
+  text_kind: 'exact: all of it; prefix: its start; contains: any part; regex: a regular expression.',
+  format: 'auto (default): from the content; csv, ofx, qfx, qif, camt053/camt052/camt054 (ISO 20022), mt940/mt942 (SWIFT).',
+  date_format: "The CSV's dates: YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY, DD.MM.YYYY or YYYYMMDD.",
+  amount_sign: 'outflow-negative: spending is negative; outflow-positive: spending is positive.',
+  decimal_separator: 'The decimal mark: "." or ",".',
+} as const;

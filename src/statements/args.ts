@@ -4,6 +4,7 @@
  * (they load with the first file read, src/writes/statement/statement-rows.ts).
  */
 import * as z from 'zod';
+import { ENUM_DOCS } from '../shared/field-docs.js';
 import { DATE_FORMATS, READ_FORMATS, STATEMENT_LIMITS } from './types.js';
 
 // Column names are not bounded here (each bound costs the tool definition bytes): columns.ts
@@ -17,9 +18,9 @@ const ColumnsArg = z.strictObject({
   outflow: z.string().optional(),
   debit: z.string().optional(),
   credit: z.string().optional(),
-  date_format: z.enum(DATE_FORMATS).optional(),
-  amount_sign: z.enum(['outflow-negative', 'outflow-positive']).optional(),
-  decimal_separator: z.enum(['.', ',']).optional(),
+  date_format: z.enum(DATE_FORMATS).optional().describe(ENUM_DOCS.date_format),
+  amount_sign: z.enum(['outflow-negative', 'outflow-positive']).optional().describe(ENUM_DOCS.amount_sign),
+  decimal_separator: z.enum(['.', ',']).optional().describe(ENUM_DOCS.decimal_separator),
   direction: z.string().optional(),
   status: z.string().optional(),
 });
@@ -31,7 +32,7 @@ export const STATEMENT_FILE_ARGS = {
   format: z
     .enum(['auto', ...READ_FORMATS])
     .optional()
-    .describe('Default auto'),
+    .describe(ENUM_DOCS.format),
   columns: ColumnsArg.optional().describe('CSV columns: header names or 1-based numbers; direction "col:debit/credit", status "col:pending"'),
   // Not bounded here either: a value longer than any account's number or name names none (statement-account.ts).
   statement_account: z.string().optional().describe('Which account of a multi-account file: number or name'),

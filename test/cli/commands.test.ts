@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliMcp } from '../helpers/cli-mcp.js';
 import { killAllCli, REPO_ROOT, runCli, startCli } from '../helpers/cli.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+import { defaultListCounts } from '../helpers/tools-list.js';
 
 /** Every tool: what a server with the default options lists. */
 // Offered by default: every tool but the alerts toolset's (asked for by name, or --toolsets all).
-const ALL = TOOL_DEFINITIONS.filter((t) => t.toolset !== 'alerts').length;
+// The default list: its few tools and call_api (test/helpers/tools-list.ts).
+const { all: ALL } = await defaultListCounts();
 
 let root: string;
 beforeAll(() => {

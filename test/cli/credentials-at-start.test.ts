@@ -14,14 +14,12 @@ import { authorize } from '../auth/oauth-fixtures.js';
 import { cliMcp } from '../helpers/cli-mcp.js';
 import { childEnv } from '../helpers/cli.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
-import { DEFAULT_TOOLSETS, selected } from '../../src/mcp/toolsets.js';
+import { defaultListCounts } from '../helpers/tools-list.js';
 
 /** Every tool, and the read-only ones: what a default and a read-only server list. */
 /** What the default toolsets offer (src/mcp/toolsets.ts). */
-const OFFERED = TOOL_DEFINITIONS.filter((t) => selected(new Set(DEFAULT_TOOLSETS), t));
-const ALL = OFFERED.length;
-const READS = OFFERED.filter((t) => t.access === 'read').length;
+// The default list: its few tools and call_api (test/helpers/tools-list.ts).
+const { all: ALL, reads: READS } = await defaultListCounts();
 
 let sb: TestSandbox;
 const dirs = cliSuite((started) => {

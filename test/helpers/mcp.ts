@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { mcpConfig } from '../../src/mcp/config.js';
+import { MCP_TOOLSETS } from '../../src/mcp/toolsets.js';
 import { buildServer } from '../../src/mcp/server.js';
 import type { SessionBudget } from '../../src/mcp/session-budget.js';
 import { ServerState } from '../../src/mcp/state.js';
@@ -39,6 +40,13 @@ export interface HarnessOptions {
   session?: SessionBudget;
 }
 
+/**
+ * Every toolset but alerts, listed: what the default offered before issue 59 item 3. The harness
+ * lists it unless a test names its toolsets, so suites about the tools themselves see every one
+ * of them (the default list, a few tools and call_api, is test/mcp/call-api.test.ts's).
+ */
+export const EVERY_TOOLSET = MCP_TOOLSETS.filter((t) => t !== 'alerts').join(',');
+
 export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness> {
   // Strict: the server's own requests must send only fields the API defines (the sandbox's
   // default ignores the others, as the service does, and would hide a client bug).
@@ -47,7 +55,7 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
   const token = opts.token === 'read-only' ? sb.readOnlyToken : sb.accessToken;
   const baseUrl = opts.via ? await opts.via(sb.baseUrl) : sb.baseUrl;
   const state = new ServerState(
-    mcpConfig(opts.flags ?? {}, opts.env ?? {}),
+    mcpConfig({ toolsets: EVERY_TOOLSET, ...opts.flags }, opts.env ?? {}),
     async () => ({ credentials: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl }),
     { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, ...opts.stack },
     undefined,

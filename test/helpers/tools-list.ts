@@ -10,29 +10,29 @@ import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps
 import { mcpConfig } from '../../src/mcp/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { ServerState } from '../../src/mcp/state.js';
+import { DEFAULT_TOOLSETS, listed as listedTool } from '../../src/mcp/toolsets.js';
 
 export const KB = 1000;
 
 /**
  * What tools/list may cost at most, in bytes of its JSON `tools` array (KB = 1,000 bytes): as a
- * host gets it by default (`--writes direct`, no views; issue 35 item 12; issue 44 item 6 holds it
- * to 60 KB and core to 18 KB, "as today", with descriptions that say what every argument means
- * since issue 43 item 5), and with any `--writes` mode and views (confirm_token on every write and
- * a view's `_meta` on its tool cost up to 2 KB more); and every definition of the default list, on
- * average.
+ * host gets it by default (`--writes direct`, no views; issue 59 item 3: the default list within
+ * 30,000 bytes and core within 15,000, the server's instructions counted apart), and with any
+ * `--writes` mode and views (confirm_token on every write and a view's `_meta` on its tool cost up
+ * to 2 KB more); and, listed by toolset, every definition on average and the 44 API tools.
  */
 export const DEFINITION_BUDGETS = {
-  /** The 44 API tools, with every operation, argument and unit statement kept, in any mode. */
+  /** The 44 API tools (`--toolsets all`), with every operation, argument and unit statement kept, in any mode. */
   api: 40 * KB,
-  /** The default list: every tool but the alerts toolset's. 60 KB = 60,000 bytes (issue 44 item 6). */
-  all: 60_000,
-  /** The `core` profile: 18 KB = 18,000 bytes (issue 44 item 6). */
-  core: 18_000,
-  /** Every tool, whatever the `--writes` mode and views: 2 KB over the default list, as core's is 600 bytes over core. */
-  allAnyMode: 62 * KB,
-  /** The `core` profile, whatever the `--writes` mode and views. */
-  coreAnyMode: 18.6 * KB,
-  /** One tool of the default list, on average. */
+  /** The default list: a few tools and call_api (issue 59 item 3). */
+  all: 30_000,
+  /** The `core` profile (issue 59 item 3). */
+  core: 15_000,
+  /** The default list, whatever the `--writes` mode and views: 2 KB over it. */
+  allAnyMode: 32 * KB,
+  /** The `core` profile, whatever the `--writes` mode and views: 600 bytes over it. */
+  coreAnyMode: 15.6 * KB,
+  /** One tool of every toolset but alerts (what the default listed before issue 59), on average. */
   perTool: 950,
 } as const;
 
@@ -57,3 +57,10 @@ export async function listed(toolsets?: string, readOnly = false, ui = false, wr
 
 /** What a definition (or a list of them) costs: the bytes of its JSON, as `ynab-mcp tools` counts them. */
 export const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/** How many tools the default list shows (call_api with them), and how many a read-only server shows. */
+export async function defaultListCounts(): Promise<{ all: number; reads: number }> {
+  const { TOOL_DEFINITIONS } = await import('../../src/mcp/tools/definitions.js');
+  const shown = TOOL_DEFINITIONS.filter((t) => listedTool(new Set(DEFAULT_TOOLSETS), t));
+  return { all: shown.length + 1, reads: shown.filter((t) => t.access === 'read').length + 1 };
+}

@@ -17,14 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYCHAIN_PLATFORMS, PLATFORMS } from '../../scripts/manifest.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
-import { DEFAULT_TOOLSETS, selected } from '../../src/mcp/toolsets.js';
+import { defaultListCounts } from '../helpers/tools-list.js';
 
 /** Every tool, and the read-only ones: what a default and a read-only server list. */
 /** What the default toolsets offer (src/mcp/toolsets.ts). */
-const OFFERED = TOOL_DEFINITIONS.filter((t) => selected(new Set(DEFAULT_TOOLSETS), t));
-const ALL = OFFERED.length;
-const READS = OFFERED.filter((t) => t.access === 'read').length;
+// The default list: its few tools and call_api (test/helpers/tools-list.ts).
+const { all: ALL, reads: READS } = await defaultListCounts();
 
 const run = promisify(execFile);
 

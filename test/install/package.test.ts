@@ -15,13 +15,12 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
-import { DEFAULT_TOOLSETS, selected } from '../../src/mcp/toolsets.js';
+import { defaultListCounts } from '../helpers/tools-list.js';
 
 /** Every tool: what a server with the default options lists. */
 /** What the default toolsets offer (src/mcp/toolsets.ts). */
-const OFFERED = TOOL_DEFINITIONS.filter((t) => selected(new Set(DEFAULT_TOOLSETS), t));
-const ALL = OFFERED.length;
+// The default list: its few tools and call_api (test/helpers/tools-list.ts).
+const { all: ALL } = await defaultListCounts();
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

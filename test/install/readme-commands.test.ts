@@ -14,8 +14,7 @@ import { delimiter, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
-import { DEFAULT_TOOLSETS, selected } from '../../src/mcp/toolsets.js';
+import { defaultListCounts } from '../helpers/tools-list.js';
 import { childEnv, REPO_ROOT } from '../helpers/cli.js';
 import { skipWithoutInspector } from '../helpers/inspector.js';
 
@@ -122,7 +121,7 @@ describe.skipIf(skip)("the README's MCP Inspector commands, as written", () => {
       const r = await sh(line);
       expect(r.code, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout);
-      if (line.includes('tools/list')) expect(out.tools).toHaveLength(TOOL_DEFINITIONS.filter((t) => selected(new Set(DEFAULT_TOOLSETS), t)).length);
+      if (line.includes('tools/list')) expect(out.tools).toHaveLength((await defaultListCounts()).all);
       else {
         expect(out.isError, r.stdout).toBeFalsy();
         expect(out.structuredContent).toBeTypeOf('object');

@@ -3,6 +3,7 @@
  * twice to negotiate): initialize and tools/list read no keychain, write no file and make no
  * request. Without a token, a tool call says how to get one. `--sandbox` works out of the box.
  */
+import { defaultListCounts } from '../helpers/tools-list.js';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ describe('serve over stdio', () => {
   it('starts without side effects and asks for a token only when a tool needs one', async () => {
     const { client, transport } = await cliMcp(['serve'], env());
     const tools = await client.listTools();
-    expect(tools.tools).toHaveLength(71);
+    expect(tools.tools).toHaveLength((await defaultListCounts()).all);
     await client.listPrompts();
     // Nothing was created by starting, initializing and listing.
     expect(existsSync(join(root, 'state'))).toBe(false);

@@ -13,7 +13,8 @@ import { convertToolSchemas, signatureOf } from '../../src/mcp/tool-schemas.js';
 import { TOOL_DEFINITIONS, withConfirm } from '../../src/mcp/tools/definitions.js';
 import { WRITE_MODES } from '../../src/writes/pipeline/policy.js';
 import { REPO_ROOT } from '../helpers/cli.js';
-import { mcpHarness, type McpHarness } from '../helpers/mcp.js';
+import { EVERY_TOOLSET, mcpHarness, type McpHarness } from '../helpers/mcp.js';
+import { listed } from '../helpers/tools-list.js';
 
 const BUILT = join(REPO_ROOT, 'dist', 'mcp', 'tool-schemas.json');
 let h: McpHarness;
@@ -36,11 +37,11 @@ it.each(WRITE_MODES)('with --writes %s, every tool is offered in a form the buil
   expect(missing.map((def) => def.name)).toEqual([]);
 });
 
-/** tools/list of the built server at `dist`. */
-async function builtList(dist: string) {
+/** tools/list of the built server at `dist` (null: its default list). */
+async function builtList(dist: string, toolsets: string | null = EVERY_TOOLSET) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(dist, 'cli.js'), 'serve'],
+    args: [join(dist, 'cli.js'), 'serve', ...(toolsets ? ['--toolsets', toolsets] : [])],
     env: { PATH: process.env.PATH!, YNAB_MCP_STATE_DIR: join(tmpdir(), 'ynab-mcp-tool-schemas-unused') },
   });
   const client = new Client({ name: 'built', version: '1.0.0' });
@@ -52,8 +53,9 @@ async function builtList(dist: string) {
   }
 }
 
-it('the built server lists exactly what the sources list', async () => {
+it('the built server lists exactly what the sources list: every tool, and the default list with call_api', async () => {
   expect(await builtList(join(REPO_ROOT, 'dist'))).toEqual((await h.client.listTools()).tools);
+  expect(await builtList(join(REPO_ROOT, 'dist'), null)).toEqual(await listed());
 });
 
 it('a tool-schemas.json changed after the bundle was built is checked tool by tool, and a stale entry is not used', async () => {

@@ -11,6 +11,7 @@ import { IsoDate, TransactionClearedStatus } from '../../api/schemas/common.js';
 import { foldText } from '../../shared/text.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
 import { NameOrId } from '../../shared/arg-schemas.js';
+import { ENUM_DOCS } from '../../shared/field-docs.js';
 import type { BudgetView, Line } from './view.js';
 
 const FLAGS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'none'] as const;
@@ -39,12 +40,12 @@ export const FILTER_ARGS = {
   query: QUERY.describe('Text in payee, memo, category or account name (case and accents ignored).'),
   min_amount: SIZE.describe('At least this size, in currency units.'),
   max_amount: SIZE.describe('At most this size, in currency units.'),
-  direction: z.enum(['outflow', 'inflow']).optional(),
+  direction: z.enum(['outflow', 'inflow']).optional().describe(ENUM_DOCS.direction),
   ...WINDOW_ARGS,
   ...SCOPE_ARGS,
-  cleared: TransactionClearedStatus.optional(),
+  cleared: TransactionClearedStatus.optional().describe(ENUM_DOCS.cleared),
   approved: z.boolean().optional(),
-  flag_color: z.enum(FLAGS).optional(),
+  flag_color: z.enum(FLAGS).optional().describe(ENUM_DOCS.flag_filter),
   ...OFF_BUDGET_ARG,
 };
 

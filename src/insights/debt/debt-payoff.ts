@@ -25,9 +25,7 @@ export const DEBT_PAYOFF_INPUT = {
   // The Loan Planner's question (issue 58 item 1): the extra on this debt alone, beside the plans.
   target_debt: NameOrId.optional().describe('Only this debt; extra on it alone (no rollover), first in plans.'),
   apr: z.record(z.string(), z.number()).optional(),
-  // The other insights' detail, unexplained: full adds the monthly schedule (the description of
-  // DETAIL_ARG would put this tool over its share of tools/list).
-  detail: DETAIL_ARG.detail.unwrap().optional(),
+  detail: DETAIL_ARG.detail.unwrap().optional().describe('compact (default) or full: with the monthly schedule.'),
 };
 
 export async function debtPayoff(ctx: InsightContext, a: InsightArgs<typeof DEBT_PAYOFF_INPUT>): Promise<InsightResult> {

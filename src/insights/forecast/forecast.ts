@@ -19,7 +19,7 @@ export const FORECAST_INPUT = {
     .array(z.enum(['scheduled', 'recurring', 'assigned', 'irregular_income']))
     .optional()
     .describe('Default scheduled, recurring (from history); assigned: assigned, still to spend; irregular_income: varying pay.'),
-  detail: DETAIL_ARG.detail.unwrap().optional(),
+  detail: DETAIL_ARG.detail,
 };
 
 export async function forecast(ctx: InsightContext, a: InsightArgs<typeof FORECAST_INPUT>): Promise<InsightResult> {

@@ -14,7 +14,7 @@ import { formatMilliunits, sumMilliunits } from '../../api/money.js';
 import { LazyList } from '../../api/read/lazy-list.js';
 import type { OutputKind } from '../../api/operations/index.js';
 import { VOCABULARY } from './vocabulary.js';
-import { compact, compactFieldNames, debtTerms, isRecord, live, project, ROW_KIND, type CompactContext } from './compact.js';
+import { compact, compactFieldNames, debtTerms, isRecord, live, project, renamedFields, ROW_KIND, type CompactContext } from './compact.js';
 import { DEFAULT_LIMIT, decodeCursor, encodeCursor, PagingError } from '../../shared/paging.js';
 
 export interface OutputShape {
@@ -55,7 +55,7 @@ export interface OutputInput {
 export class OutputTooLargeError extends Error {}
 
 /** In a list of category groups, `fields` picks fields of the categories inside them. */
-const FIELDS_APPLY_TO: Partial<Record<OutputKind, { kind: OutputKind; member: string }>> = {
+export const FIELDS_APPLY_TO: Partial<Record<OutputKind, { kind: OutputKind; member: string }>> = {
   category_group: { kind: 'category', member: 'categories' },
 };
 
@@ -119,8 +119,11 @@ function checkFields(kind: OutputKind, o: OutputOptions, sample: Record<string, 
   const known = new Set(o.detail === 'full' && sample ? Object.keys(isRecord(nestedSample) ? nestedSample : sample) : compactFieldNames(nested?.kind ?? kind));
   const unknown = o.fields.filter((f) => !known.has(f));
   if (unknown.length) {
+    // YNAB's own name of a field called otherwise here (budgeted is assigned): said, not left to guess.
+    const renamed = renamedFields(nested?.kind ?? kind);
+    const ours = unknown.filter((f) => renamed[f] && known.has(renamed[f])).map((f) => `YNAB's ${JSON.stringify(f)} is ${JSON.stringify(renamed[f])} here`);
     throw new PagingError(
-      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => JSON.stringify(f)).join(', ')}; available${o.detail === 'full' ? '' : ' in compact detail'}: ${[...known].join(', ')}`,
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => JSON.stringify(f)).join(', ')}${ours.length ? ` (${ours.join('; ')})` : ''}; available${o.detail === 'full' ? '' : ' in compact detail'}: ${[...known].join(', ')}`,
     );
   }
 }

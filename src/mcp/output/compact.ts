@@ -162,6 +162,23 @@ export function moneyPair(e: Record<string, unknown>, key: string, ctx: CompactC
 /** The answer's name of an API field of this kind. */
 const nameOf = (kind: OutputKind, key: string): string => COMPACT[kind].rename?.[key] ?? key;
 
+/**
+ * What `fields` accepts for this kind, as its description says it (issue 58 item 9): the compact
+ * names, and YNAB's names that are called otherwise here (budgeted is assigned, ...).
+ */
+export function fieldsDoc(kind: OutputKind): string {
+  const c = COMPACT[kind];
+  // id and name are always kept (the instructions say so); a figure's twin is its name with _formatted.
+  const names = [...c.plain, ...(c.money ?? []).map((m) => nameOf(kind, m)), ...nestedMembers(kind)].filter((n) => n !== 'id' && n !== 'name');
+  const renamed = Object.entries(c.rename ?? {}).map(([api, ours]) => `${api} is ${ours}`);
+  return `${names.join(', ')}${renamed.length ? `; YNAB's ${renamed.join(', ')}` : ''}`;
+}
+
+/** YNAB's names of this kind's fields that are called otherwise here, to ours. */
+export function renamedFields(kind: OutputKind): Record<string, string> {
+  return { ...(COMPACT[kind].rename ?? {}) };
+}
+
 /** Every field a compact entity of this kind can have (for `fields` validation). */
 export function compactFieldNames(kind: OutputKind): string[] {
   const c = COMPACT[kind];

@@ -14,7 +14,7 @@ import { namedKindOf } from '../names.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
 import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING, signedAmount } from '../../shared/arg-schemas.js';
 import { moneyArg } from '../../shared/money-args.js';
-import { FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS, UPDATE_DOCS } from '../../shared/field-docs.js';
+import { ENUM_DOCS, FIELD_DOCS, MILLIUNITS_DOC, MONEY_DOCS, UPDATE_DOCS } from '../../shared/field-docs.js';
 
 type Def = { type?: string; innerType?: z.ZodType; element?: z.ZodType };
 const def = (s: z.ZodType) => (s as unknown as { def: Def }).def;
@@ -62,6 +62,15 @@ function argumentSchema(key: string, field: z.ZodType, optional: boolean, nullab
   return optional ? base.optional() : base;
 }
 
+/** The body fields that are enums (a body's `type` is an account's). */
+const BODY_ENUM_DOCS: Record<string, string> = {
+  cleared: ENUM_DOCS.cleared,
+  flag_color: ENUM_DOCS.flag_color,
+  frequency: ENUM_DOCS.frequency,
+  goal_frequency: ENUM_DOCS.goal_frequency,
+  type: ENUM_DOCS.account_type,
+};
+
 /**
  * Flattens a body object schema into tool argument fields, remembering how to convert back.
  * `nested` (split lines): fields carry no description, the parent's says what each means.
@@ -86,7 +95,8 @@ function flatten(schema: z.ZodObject, forceOptional: boolean, creating: boolean,
       continue;
     }
     const arg = argumentSchema(key, field, optional, nullable);
-    const doc = nested || key === 'type' ? undefined : (FIELD_DOCS[key] ?? (creating ? undefined : UPDATE_DOCS[key]));
+    // An enum names its values wherever it is, split lines too (issue 58 item 9).
+    const doc = BODY_ENUM_DOCS[key] ?? (nested ? undefined : (FIELD_DOCS[key] ?? (creating ? undefined : UPDATE_DOCS[key])));
     const described = doc ? arg.describe(doc) : arg;
     shape[key] = forceOptional && !optional ? described.optional() : described;
     plan.fields.push({ kind: 'plain', key });
@@ -148,7 +158,7 @@ const FIELDS = z.array(guardedString(64)).refine((v) => v.length <= 50, { messag
  * its row's facts (definitions.ts).
  */
 export const CONTROLS = {
-  detail: z.enum(['compact', 'full']).optional(),
+  detail: z.enum(['compact', 'full']).optional().describe(ENUM_DOCS.detail),
   fields: FIELDS.optional(),
   include_all: z.boolean().optional().describe(FIELD_DOCS.include_all!),
   ...PAGING,

@@ -12,7 +12,8 @@
 import * as z from 'zod';
 import { memberName, OPERATIONS, type Access, type Operation, type WriteFacts } from '../../api/operations/index.js';
 import type { Claim } from '../../api/operations/claims.js';
-import type { OutputShape } from '../output/builder.js';
+import { FIELDS_APPLY_TO, type OutputShape } from '../output/builder.js';
+import { fieldsDoc } from '../output/compact.js';
 import type { McpToolset } from '../toolsets.js';
 import { canHold, PREVIEW_HINT, type WriteKind, type WriteMode } from '../../writes/pipeline/policy.js';
 import type { Task } from '../../writes/pipeline/task.js';
@@ -124,7 +125,7 @@ function define(op: Operation): ApiTool {
   const paged = op.access === 'read' && (shape.list || !!shape.nestedList);
   // Which of the controls (args.ts) the tool takes, from its row's facts.
   const controls: Partial<typeof CONTROLS> = {};
-  if (op.access === 'read' && !op.output.plain) Object.assign(controls, { detail: CONTROLS.detail, fields: CONTROLS.fields });
+  if (op.access === 'read' && !op.output.plain) Object.assign(controls, { detail: CONTROLS.detail, fields: fieldsArg(op.tool.name, shape) });
   if (op.output.categories) controls.include_all = CONTROLS.include_all;
   if (paged) Object.assign(controls, { limit: CONTROLS.limit, cursor: CONTROLS.cursor });
   // The duplicate guard holds a create that looks like one already there (src/writes/pipeline/duplicates.ts).
@@ -155,6 +156,17 @@ function define(op: Operation): ApiTool {
   lazily(api, 'args', () => toolArgs(op));
   lazily(api, 'input', (self) => z.strictObject({ ...self.args.shape, ...controls }));
   return api;
+}
+
+/** The first tool whose `fields` takes each list of names: a later one says "As in <that tool>." (40 KB for the 44 tools). */
+const FIELDS_FIRST = new Map<string, string>();
+
+/** `fields`, naming what it accepts for the kind it picks from (a group's categories: builder.ts). */
+function fieldsArg(tool: string, shape: OutputShape) {
+  const doc = fieldsDoc(FIELDS_APPLY_TO[shape.kind]?.kind ?? shape.kind);
+  const first = FIELDS_FIRST.get(doc) ?? (FIELDS_FIRST.set(doc, tool), tool);
+  const same = `As in ${first}.`;
+  return CONTROLS.fields.describe(first === tool || doc.length <= same.length ? doc : same);
 }
 
 /** Makes `obj[key]` on its first read (then a plain property), for whatever object it is read from. */

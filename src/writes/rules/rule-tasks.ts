@@ -11,6 +11,7 @@
  */
 import * as z from 'zod';
 import { guardedString, PAGE_SIZE } from '../../shared/arg-schemas.js';
+import { ENUM_DOCS } from '../../shared/field-docs.js';
 import { taskRead, taskWrite } from '../pipeline/task.js';
 
 const RULE_ID = guardedString(20);
@@ -18,13 +19,13 @@ const RULE_ID = guardedString(20);
 /** What a rule matches: the keys of src/rules/types.ts's RuleMatch. */
 const MATCH = z.looseObject({
   text: z
-    .looseObject({ kind: z.enum(['exact', 'prefix', 'contains', 'regex']), value: z.string() })
+    .looseObject({ kind: z.enum(['exact', 'prefix', 'contains', 'regex']).describe(ENUM_DOCS.text_kind), value: z.string() })
     .optional()
     .describe("The bank's text (import payee name), else the payee name; case ignored."),
   payee_id: z.string().optional(),
   account_id: z.string().optional(),
   amount: z.looseObject({ min: z.int().optional(), max: z.int().optional() }).optional().describe('Milliunits, inclusive; outflows negative.'),
-  direction: z.enum(['inflow', 'outflow']).optional(),
+  direction: z.enum(['inflow', 'outflow']).optional().describe(ENUM_DOCS.direction),
 });
 
 /** What a rule sets: RuleSet's keys (flag_color null clears the flag). */
@@ -32,7 +33,7 @@ const SET = z.looseObject({
   payee_name: z.string().optional(),
   category_id: z.string().optional(),
   memo: z.string().optional(),
-  flag_color: z.enum(['red', 'orange', 'yellow', 'green', 'blue', 'purple']).nullable().optional(),
+  flag_color: z.enum(['red', 'orange', 'yellow', 'green', 'blue', 'purple']).nullable().optional().describe(ENUM_DOCS.flag_rule),
   approved: z.boolean().optional(),
 });
 
