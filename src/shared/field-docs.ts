@@ -15,7 +15,7 @@ export const FIELD_DOCS: Record<string, string> = {
   date: 'YYYY-MM-DD.',
   payee_name: 'If no payee_id (made if new).',
   import_id: 'Unique per account; a repeat is a duplicate.',
-  subtransactions: 'Split lines summing to amount (no category_id), in currency units or milliunits.',
+  subtransactions: 'Split lines summing to amount (no category_id), in units or milliunits.',
   id: 'Transaction id (or give import_id).',
   goal_target_date: 'Target date (YYYY-MM-DD); null clears it.',
   goal_needs_whole_amount: 'NEED targets: true = the whole target each period; false = refill up to it.',
@@ -32,7 +32,7 @@ export const UPDATE_DOCS: Record<string, string> = {
 
 /** What each money field means; the argument pair is `<field>` (decimal units) or `<field>_milliunits`. */
 export const MONEY_DOCS: Record<string, string> = {
-  amount: 'In currency units, e.g. -12.34 (negative = outflow).',
+  amount: 'In currency units, e.g. -12.34 (an outflow).',
   balance: 'Starting balance in currency units (negative for debt).',
   budgeted: 'Assigned in the month, in currency units.',
   goal_target: 'Target in currency units; null removes it.',
@@ -46,11 +46,11 @@ export const MILLIUNITS_DOC = 'Or in milliunits.';
  * the argument. Terse: the default list's tools pay for every byte.
  */
 export const ENUM_DOCS = {
-  cleared: 'cleared: at the bank; uncleared: not yet; reconciled: cleared, locked.',
+  cleared: 'cleared: the bank has it; uncleared: not yet; reconciled: locked.',
   /** The API's flag (create and update): "" or null clears it. */
   flag_color: 'red, orange, yellow, green, blue or purple; "" or null: no flag.',
   /** A filter's flag. */
-  flag_filter: 'red, orange, yellow, green, blue or purple; none: unflagged.',
+  flag_filter: 'red, orange, yellow, green, blue or purple; none: no flag.',
   /** A rule's flag: null clears it. */
   flag_rule: 'red, orange, yellow, green, blue or purple; null: no flag.',
   direction: 'outflow: money out; inflow: money in.',
@@ -58,7 +58,7 @@ export const ENUM_DOCS = {
   frequency:
     'never: once; daily, weekly, everyOtherWeek, twiceAMonth, every4Weeks, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly, everyOtherYear.',
   account_type: 'checking, savings, cash: on budget; creditCard: on budget, with a payment category; otherAsset, otherLiability: tracking.',
-  detail: 'compact or full (every field).',
+  detail: 'compact or full.',
   text_kind: 'exact: all of it; prefix: its start; contains: any part; regex: a regular expression.',
   format: 'auto (default): from the content; csv, ofx, qfx, qif, camt053/camt052/camt054 (ISO 20022), mt940/mt942 (SWIFT).',
   date_format: "The CSV's dates: YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY, DD.MM.YYYY or YYYYMMDD.",

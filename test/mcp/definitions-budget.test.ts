@@ -175,7 +175,20 @@ describe('schema portability', () => {
     it('finds no problem at all with --strict: no errors, no warnings', () => {
       const run = spawnSync(
         INSPECTOR,
-        ['--cli', '--method', 'tools/list', '--strict', process.execPath, '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'serve', '--sandbox'],
+        [
+          '--cli',
+          '--method',
+          'tools/list',
+          '--strict',
+          process.execPath,
+          '--import',
+          'tsx',
+          join(REPO_ROOT, 'src', 'cli.ts'),
+          'serve',
+          '--sandbox',
+          '--toolsets',
+          'all',
+        ],
         { cwd: REPO_ROOT, encoding: 'utf8', timeout: 90_000 },
       );
       expect(run.status, run.stderr).toBe(0);

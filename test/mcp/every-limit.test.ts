@@ -19,9 +19,15 @@ const REQUIRED: Record<string, unknown> = {
 
 /** The list in an answer: the first array member (rows grouped by account count as their rows). */
 function rowsOf(body: Record<string, unknown>): unknown[] {
-  for (const v of Object.values(body)) {
+  // The answer's lines, not its notices; a month's rows are its categories (get_month: month.categories).
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'notices') continue;
     if (Array.isArray(v)) return v;
-    if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every(Array.isArray)) return Object.values(v).flat() as unknown[];
+    if (v && typeof v === 'object' && Object.values(v).every(Array.isArray)) return Object.values(v).flat() as unknown[];
+    if (v && typeof v === 'object') {
+      const nested = Object.values(v).find((x) => Array.isArray(x) && x.some((y) => y && typeof y === 'object'));
+      if (nested) return nested as unknown[];
+    }
   }
   return [];
 }

@@ -178,7 +178,7 @@ describe('the tool surface', () => {
     for (const t of tools) {
       if (t.inputSchema.properties.budget_id) expect(t.inputSchema.required ?? []).not.toContain('budget_id');
     }
-    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(69);
+    expect(tools.filter((t) => t.inputSchema.properties.budget_id)).toHaveLength(70);
   });
 });
 

@@ -78,7 +78,7 @@ export function moneyFormatted(answer: Row): string | undefined {
   return bare.length ? `${bare.length} figures without their formatted text, e.g. ${bare.slice(0, 3).join(', ')}` : undefined;
 }
 
-/** "In milliunits, also formatted." (shared.ts: MONEY_NOTE), shown by a call with `args`. */
+/** "In milliunits." (shared.ts: MONEY_NOTE), shown by a call with `args`: every figure with its formatted text too (the instructions say so). */
 export const moneyClaim = (args?: Record<string, unknown>): Claim => ({ says: MONEY_NOTE, args, check: moneyFormatted });
 
 /** "split lines as their own rows": no row is a whole split (category "Split"), and some row is a line. */

@@ -80,7 +80,7 @@ export const MONTHS_OPERATIONS = [
       name: 'list_money_movements',
       claims: [moneyClaim()],
       title: 'List money movements',
-      description: `Use to see how money was reassigned: moves between categories or from Ready to Assign (no category). ${MONEY_NOTE}`,
+      description: `Use to see how money was reassigned between categories or from Ready to Assign (no category). ${MONEY_NOTE}`,
     },
   },
   {

@@ -31,7 +31,7 @@ export const SCHEDULED_OPERATIONS = [
         },
       ],
       title: 'List scheduled transactions',
-      description: `Use to see recurring and future transactions with next date and frequency (upcoming expands what is due soon). ${MONEY_NOTE}`,
+      description: `Use to see recurring and future transactions with next date and frequency (upcoming: what is due soon). ${MONEY_NOTE}`,
     },
   },
   {

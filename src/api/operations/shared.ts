@@ -7,4 +7,4 @@ export const TXN_FILTERS = ['since_date', 'until_date', 'type', 'last_knowledge_
 export const LEGACY_TXN_LIST = { query: ['since_date', 'type', 'last_knowledge_of_server'], sinceDateDefault: false } as const;
 
 /** Said by every tool whose answer holds amounts. */
-export const MONEY_NOTE = 'In milliunits, also formatted.';
+export const MONEY_NOTE = 'In milliunits.';

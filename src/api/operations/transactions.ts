@@ -33,7 +33,7 @@ export const TRANSACTIONS_OPERATIONS = [
         },
       ],
       title: 'List transactions',
-      description: `Use to list transactions by date, or only uncategorized or unapproved ones; search_transactions searches text, amounts and payees. ${MONEY_NOTE}`,
+      description: `Use to list transactions by date, or only uncategorized or unapproved ones; search_transactions filters more. ${MONEY_NOTE}`,
     },
   },
   {

@@ -273,8 +273,7 @@ export const CHECKS = [
       priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => ({
         ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),
         name: ctx.view.payeeName(p.payee_id),
-        // Prices, as recurring and the price.increased alert give them: positive (issue 58 item 5).
-        ...ctx.money('old', p.old),
+        ...ctx.money('old', p.old), // a price, positive, as recurring and the alert give it
         ...ctx.money('new', p.new),
       })),
     // What the rises add, one charge of each.

@@ -136,8 +136,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'split_transaction',
     title: 'Split a transaction',
-    description:
-      "Use to make a transaction a split or change a split's lines (or total). A split is deleted and created again; the preview says what survives.",
+    description: "Use to make a transaction a split or change a split's lines (or total). A split is recreated; the preview says what survives.",
     toolset: 'transactions',
     access: 'write',
     kinds: ['split'],
@@ -181,8 +180,7 @@ export const TASKS: readonly TaskSpec[] = [
   {
     name: 'merge_payees',
     title: 'Merge payees',
-    description:
-      "Use to merge a payee into another: moves its transactions and scheduled ones as one change; the emptied payee stays (the API can't delete payees).",
+    description: 'Use to merge a payee into another: moves its transactions and scheduled ones as one change; the emptied payee stays.',
     toolset: 'payees',
     access: 'write',
     kinds: ['merge'],
@@ -252,7 +250,7 @@ export const TASKS: readonly TaskSpec[] = [
     claims: [{ says: 'with evidence', check: everyRow('suggestions', 'with evidence', (s) => s.evidence !== undefined) }],
     title: 'Suggest house rules',
     description:
-      'Use to find rules the history already follows (a bank text always renamed to one payee, a payee always in one category), with evidence. Offer them; set_rule makes one.',
+      'Use to find rules the history already follows (a bank text always one payee, a payee always one category), with evidence; set_rule makes one.',
     toolset: 'rules',
     access: 'read',
     kinds: [],

@@ -28,9 +28,9 @@ import { taskWrite, type TaskPlan } from '../pipeline/task.js';
 export const MAX_SELECTED = 1000;
 
 export const SELECTION = {
-  transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as search_transactions takes it.'),
+  transaction_ids: z.array(guardedString(100)).min(1).max(MAX_SELECTED).optional().describe('Or a filter, as in search_transactions.'),
   ...FILTER_ARGS_AS_SEARCH,
-  expected_count: z.int().min(0).optional().describe("With a filter: search_transactions' count (split lines count); without it, a preview."),
+  expected_count: z.int().min(0).optional().describe("With a filter: search_transactions' count; else a preview."),
 };
 
 export type Selection = z.infer<z.ZodObject<typeof SELECTION>>;

@@ -78,7 +78,7 @@ export function canHold(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
 }
 
 /** Said in every tool that may answer with a preview (the flow in full is in the server's instructions). */
-export const PREVIEW_HINT = 'May preview: confirm_token only if the user agrees.';
+export const PREVIEW_HINT = 'May preview: confirm only if user agrees.';
 
 /** The confirm flow as the server's instructions say it, once, rather than in every write tool. */
 export const CONFIRM_FLOW =
