@@ -139,7 +139,7 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
     expect(rec.price_rose).toContain(name);
     expect(rec.subscriptions_per_month_formatted[name]).toBe(usd(-mine[5].amount));
     const att = ok(await h.call('needs_attention', { kind: 'price_increase', detail: 'full' })).attention[0];
-    expect(att.examples.find((e: any) => e.name === name)).toMatchObject({ old: usual, new: mine[5].amount, date: mine[4].date });
+    expect(att.examples.find((e: any) => e.name === name)).toMatchObject({ old: -usual, new: -mine[5].amount, date: mine[4].date });
   });
 
   it('upcoming splits money moved to budget accounts from money leaving the budget and states its window', async () => {

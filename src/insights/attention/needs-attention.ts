@@ -1,7 +1,7 @@
 /** needs_attention: what the attention checks (./attention.ts) found: the first of each kind, or every item. */
 import * as z from 'zod';
 import { DETAIL_ARG } from '../core/args.js';
-import { attention, ATTENTION_KINDS, type Found } from './attention.js';
+import { attention, ATTENTION_KINDS } from './attention.js';
 import { OFF_BUDGET_ARG } from '../core/filter.js';
 import { firstItem } from './first-item.js';
 import { quotable } from './quotable.js';
@@ -28,16 +28,16 @@ export function needsAttention(ctx: InsightContext, a: InsightArgs<typeof NEEDS_
     overview ? 1 : listed,
     a.kind,
   );
-  for (const k of found.attention) {
+  const kinds: Record<string, unknown>[] = found.attention.map((k) => {
+    // The overview names the first item of each kind with its figure, in place of the rows.
     if (overview) {
-      // The overview names the first item of each kind with its figure, in place of the rows.
       const { examples, ...rest } = k;
-      Object.assign(k, rest, { first: firstItem(k.kind, examples[0]) });
-      delete (k as Partial<Found>).examples;
-    } else if (k.count > k.examples.length) Object.assign(k, { more: k.count - k.examples.length, rest: restOf(k.kind, !!a.kind) });
-  }
-  if (overview) fit(found.attention, COMPACT_BYTES);
-  return { structured: { as_of: ctx.today, ...found } };
+      return { ...rest, first: firstItem(k.kind, examples[0]) };
+    }
+    return k.count > k.examples.length ? { ...k, more: k.count - k.examples.length, rest: restOf(k.kind, !!a.kind) } : k;
+  });
+  if (overview) fit(kinds, COMPACT_BYTES);
+  return { structured: { as_of: ctx.today, attention: kinds, clear: found.clear } };
 }
 
 /** Where the items past the list are: the kind alone lists up to 100; the review queue, every transaction. */
@@ -50,7 +50,7 @@ function restOf(kind: string, asked: boolean): string {
  * Fits the overview in `bytes`: drops the reasons, the last kind's first (not Ready to Assign's:
  * it says the month and the state), then, if still too long, the first items the same way.
  */
-function fit(kinds: Found[], bytes: number): void {
+function fit(kinds: Record<string, unknown>[], bytes: number): void {
   const size = () => Buffer.byteLength(JSON.stringify(kinds), 'utf8');
   for (const field of ['reason', 'first'] as const)
     for (let i = kinds.length - 1; i >= 0 && size() > bytes; i--) if (kinds[i]!.kind !== 'ready_to_assign') delete kinds[i]![field];
