@@ -44,6 +44,7 @@ export const CORE_LISTED: ReadonlySet<string> = new Set([
 export const DEFAULT_LISTED: ReadonlySet<string> = new Set([
   'list_budgets',
   'create_transactions',
+  'get_month',
   'spending_summary',
   'search_transactions',
   'needs_attention',

@@ -14,6 +14,7 @@ import { delimiter, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
 import { defaultListCounts } from '../helpers/tools-list.js';
 import { childEnv, REPO_ROOT } from '../helpers/cli.js';
 import { skipWithoutInspector } from '../helpers/inspector.js';
@@ -121,7 +122,8 @@ describe.skipIf(skip)("the README's MCP Inspector commands, as written", () => {
       const r = await sh(line);
       expect(r.code, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout);
-      if (line.includes('tools/list')) expect(out.tools).toHaveLength((await defaultListCounts()).all);
+      if (line.includes('tools/list'))
+        expect(out.tools).toHaveLength(line.includes('--toolsets all') ? TOOL_DEFINITIONS.length : (await defaultListCounts()).all);
       else {
         expect(out.isError, r.stdout).toBeFalsy();
         expect(out.structuredContent).toBeTypeOf('object');
