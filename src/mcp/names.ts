@@ -14,7 +14,7 @@ import { checkPathParam } from '../api/argument-check.js';
 import type { BudgetReplica } from '../sync/replica.js';
 import { ArgumentError } from '../shared/argument-error.js';
 import { escapeText } from './output/sanitize.js';
-import { closest, foldText } from '../shared/text.js';
+import { closest, foldText, wordStarts } from '../shared/text.js';
 
 export type NamedKind = 'account' | 'category' | 'category_group' | 'payee';
 
@@ -89,12 +89,11 @@ export function spokenMatches(entries: readonly Named[], value: string): Named[]
   if (q.length < 3) return [];
   const exact = entries.filter((e) => foldText(e.name.trim()) === q);
   if (exact.length) return exact;
-  // Where the name's words start: its start, and after each space or punctuation run.
-  const starts = (name: string) => [0, ...[...name.matchAll(/[\s\-:/&(),.]+/g)].map((m) => m.index + m[0].length)];
   return entries.filter((e) => {
     const name = foldText(e.name.trim());
     if (name.startsWith('transfer : ')) return false;
-    return starts(name).some((at) => name.startsWith(q, at) && !(/\d$/.test(q) && /\d/.test(name[at + q.length] ?? '')));
+    // Words start after a space or punctuation run (not inside "joe's").
+    return wordStarts(name, /[\s\-:/&(),.]+/g).some((at) => name.startsWith(q, at) && !(/\d$/.test(q) && /\d/.test(name[at + q.length] ?? '')));
   });
 }
 

@@ -57,6 +57,12 @@ export function closest<T extends { name: string }>(entries: readonly T[], typed
 /** A name as letters and digits only, case and accents folded: "Trader Joe's" and "trader joes" read alike. */
 const compact = (name: string) => foldText(name).replace(/[^\p{L}\p{N}]+/gu, '');
 
+/** A name's words, case and accents folded: "Trader Joe's" → trader, joe, s. */
+const wordsOf = (name: string) =>
+  foldText(name)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
 /**
  * Whether a typed name is a near miss of another: not the same name (case aside) but the same once
  * case, accents, spacing and punctuation are set aside, or one typing slip apart in a word of
@@ -70,20 +76,19 @@ export function nearName(typed: string, name: string): boolean {
   if (!a || !b) return false;
   if (a === b) return true;
   if (Math.min(a.length, b.length) < 4 || a.replace(/\D/g, '') !== b.replace(/\D/g, '')) return false;
-  const words = (x: string) =>
-    foldText(x)
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean);
-  const [x, y] = [words(typed), words(name)];
+  const [x, y] = [wordsOf(typed), wordsOf(name)];
   const differ = [...x.filter((w) => !y.includes(w)), ...y.filter((w) => !x.includes(w))];
   return differ.every((w) => w.length >= 3) && distance(a, b) <= 1;
 }
 
-/** A name's words, case and accents folded: "Trader Joe's" → trader, joe, s. */
-const wordsOf = (name: string) =>
-  foldText(name)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+/**
+ * Where the words of a name start: at 0 and after each run of characters matching `between`
+ * (by default anything but a letter or digit). The name given as it is (fold it first to match
+ * folded text).
+ */
+export function wordStarts(name: string, between: RegExp = /[^\p{L}\p{N}]+/gu): number[] {
+  return [0, ...[...name.matchAll(between)].map((m) => m.index + m[0].length)];
+}
 
 /**
  * Whether one name extends or abbreviates the other, as people lengthen or shorten a payee's

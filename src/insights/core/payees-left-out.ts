@@ -5,14 +5,14 @@
  * of the filter matches: "also: REWE City, 13 transactions, not counted". Every tool that takes
  * the filter (search_transactions, spending_summary, the filter writes) says it with this.
  */
-import { foldText } from '../../shared/text.js';
+import { foldText, wordStarts } from '../../shared/text.js';
 import { lineFilter, type FilterArgs } from './filter.js';
 import type { BudgetView, Line } from './view.js';
 
 /** Whether `name` holds `word` at the start of one of its words (case and accents aside). */
 function holds(name: string, word: string): boolean {
   const n = foldText(name);
-  return [0, ...[...n.matchAll(/[^\p{L}\p{N}]+/gu)].map((m) => m.index + m[0].length)].some((at) => n.startsWith(word, at));
+  return wordStarts(n).some((at) => n.startsWith(word, at));
 }
 
 /** The line, or undefined when the filter names no payee or no other payee's name holds its name. `lines`: what the tool counts from. */
