@@ -1,6 +1,9 @@
 /**
  * The webhook profile SEP-3415 and ChatGPT's guide share, to receivers on loopback that verify every
  * signature on their own (receiver.ts):
+ *  - the secret is the client's, `whsec_` and the base64 of 24 to 64 bytes (23, 65, none, not base64
+ *    or without the prefix refused), and the URL https (plain http to loopback only under the
+ *    operator's flag); the first subscribe to a URL is verified with a signed challenge;
  *  - 410 and 413 end one body, not the subscription: each POSTed once, never retried, the refresh
  *    says `lastError: "http_4xx"` with the subscription active, and the next occurrence is delivered;
  *  - a body over 256 KiB is never sent;
@@ -12,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post } from '../../src/events/webhook-send.js';
+import { post, urlProblem } from '../../src/events/webhook-send.js';
 import { mcpConfig } from '../../src/mcp/config.js';
 import { ServerState } from '../../src/mcp/state.js';
 import { serveHttp } from '../../src/transport/http.js';
@@ -97,6 +100,43 @@ describe('the webhook profile', () => {
       expect(rx.events()[2]!.status).toBe(200);
       expect(JSON.parse(rx.events()[2]!.body).data.category_id).toBe(third);
       await request(ep.client, 'events/unsubscribe', { name: 'category.overspent', arguments: {}, delivery: { url: rx.url } });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it("takes only the client's secret, whsec_ and 24 to 64 bytes, and https (loopback http only under the operator's flag)", async () => {
+    const rx = await receiver([]);
+    try {
+      const secretOf = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64')}`;
+      const sub = (secret: string | undefined, url = rx.url) =>
+        request(ep.client, 'events/subscribe', {
+          name: 'category.overspent',
+          arguments: {},
+          delivery: { url, ...(secret === undefined ? {} : { secret }) },
+          cursor: null,
+        });
+      for (const bad of [
+        undefined,
+        secretOf(23),
+        secretOf(65),
+        `whsec_${'!'.repeat(40)}`,
+        `whsec${randomBytes(32).toString('base64')}`,
+        randomBytes(32).toString('hex'),
+      ])
+        await expect(sub(bad)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/whsec_.*24 to 64/) });
+      expect(rx.got).toHaveLength(0);
+      for (const bytes of [24, 64]) {
+        const secret = secretOf(bytes);
+        rx.state.secrets.push(secret);
+        await sub(secret);
+        await request(ep.client, 'events/unsubscribe', { name: 'category.overspent', arguments: {}, delivery: { url: rx.url } });
+      }
+      // The first subscribe to the URL was verified with a signed challenge, and only it (cached per principal and URL).
+      expect(rx.controls('verification').map((v) => v.valid)).toEqual([true]);
+      await expect(sub(secretOf(32), 'http://example.com/hook')).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/must be https/) });
+      expect(urlProblem(rx.url, false)).toMatch(/must be https/);
+      expect(urlProblem(rx.url, true)).toBeUndefined();
     } finally {
       await rx.close();
     }
