@@ -52,11 +52,11 @@ function message(text: string, type: string | null): any {
 }
 
 /** One request as ChatGPT sends it at 2026-07-28: the envelope in `_meta`, its headers, no SDK. */
-async function chatgpt(method: string, params: Record<string, unknown> = {}): Promise<any> {
+async function chatgpt(method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Promise<any> {
   const _meta = {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientInfo': CHATGPT,
-    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
   };
   const res = await fetch(ep.http.url, {
     method: 'POST',
@@ -187,6 +187,8 @@ describe('Events in each host dialect', () => {
       expect((await chatgpt('events/subscribe', { ...subscribeParams(rx.chatgpt.url, secrets.chatgpt), name: 'nope.nothing' })).error.code).toBe(-32011);
       await expect(poll(legacy, 'nope.nothing', null)).rejects.toMatchObject({ code: -32011 });
       await expect(poll(sep, 'nope.nothing', null)).rejects.toMatchObject({ code: -32023 });
+      // A client that declares the extension has said it follows the SEP, whatever its name.
+      expect((await chatgpt('events/poll', { name: 'nope.nothing', cursor: null }, { extensions: { [EXT]: {} } })).error.code).toBe(-32023);
     } finally {
       await Promise.all([rx.chatgpt.close(), rx.legacy.close(), rx.sep.close()]);
       await legacy.close();
