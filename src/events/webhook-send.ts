@@ -10,7 +10,9 @@
  *    and unspecified ranges are refused; the connection goes to the checked address, with the
  *    host's name in the Host header and TLS SNI;
  *  - no redirect is followed (a 3xx is a failure), the answer is read up to 64 KB, and the whole
- *    exchange has a time limit.
+ *    exchange has a time limit;
+ *  - a body over 256 KiB is never sent (the SEP's delivery profile; ChatGPT's MUST): `too_large`,
+ *    as a 413 would be.
  * The secret is never logged, shown, nor put in an outcome.
  */
 import { createHmac } from 'node:crypto';
@@ -87,10 +89,13 @@ export async function checkedAddress(url: URL, opts: SendOptions): Promise<{ add
 }
 
 const MAX_ANSWER = 64 * 1024;
+/** The largest body sent (SEP-3415's delivery profile, ChatGPT's guide). */
+export const MAX_BODY_BYTES = 256 * 1024;
 
 /** POSTs `body` with `headers` to the checked address of `url`; answers the outcome and, on 2xx, the answer's text. */
 export async function post(raw: string, headers: Record<string, string>, body: string, opts: SendOptions = {}): Promise<{ outcome: Outcome; text?: string }> {
   if (urlProblem(raw, opts.allowLoopback)) return { outcome: 'blocked' };
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) return { outcome: 'too_large' };
   const url = new URL(raw);
   const target = await checkedAddress(url, opts);
   if (!target) return { outcome: 'blocked' };

@@ -7,7 +7,7 @@
  * error's category) until a refresh reactivates it. Unsubscribing deletes the record, and every
  * attempt reads it first, so delivery stops at once. Quiet hours hold deliveries until they end.
  * The SEP's control envelopes (§Non-event webhook bodies): `gap` when the position fell out of what
- * the log keeps, `terminated` when the budget can no longer be read (webhook-control.ts); a new secret on
+ * the log keeps, `terminated` when the budget can no longer be read (webhook-control.ts), to a subscriber whose dialect takes them; a new secret on
  * refresh is dual-signed with the old one for a grace window (§Webhook security, Secret rotation).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -22,6 +22,7 @@ import type { EventsService } from './service.js';
 import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
 import { controlId, endingOf, gapBody, terminatedBody, type Ending } from './webhook-control.js';
 import { subscriptionIds } from './webhook-ids.js';
+import { codeIn, takesControlEnvelopes, type Dialect } from './dialect.js';
 import type { IdList } from '../storage/id-list.js';
 import type { BudgetReplica } from '../sync/replica.js';
 
@@ -46,6 +47,9 @@ interface Subscription {
   secret: string;
   /** The secret a refresh replaced, still signed with until `until` (ms). */
   previous?: { secret: string; until: number };
+  /** Its dialect (dialect.ts: envelopes, codes; older records `sep`), and a gap it was not told for want of a gap envelope (its next refresh says `truncated`). */
+  dialect?: Dialect;
+  gapped?: boolean;
   budgetId: string;
   epoch: string;
   /** Delivered (or abandoned) through this sequence number of the budget's log. */
@@ -272,7 +276,8 @@ export class Webhooks {
     const kept = (state.events[0]?.seq ?? state.seq + 1) - 1;
     if (s.epoch !== state.epoch || through < kept) {
       const moved = (x: Subscription) => ({ ...x, epoch: state.epoch, through: kept });
-      if (!(await this.attempt(id, controlId('gap'), gapBody(cursorOf(state, kept)), moved))) return;
+      if (!takesControlEnvelopes(s.dialect)) await this.change(id, (x) => ({ ...moved(x), gapped: true }));
+      else if (!(await this.attempt(id, controlId('gap'), gapBody(cursorOf(state, kept)), moved))) return;
       through = kept;
     }
     const pending = state.events.filter((o) => o.seq > through && o.name === s.name && (!replica || matches(o, s.arguments, replica)));
@@ -297,8 +302,9 @@ export class Webhooks {
       ({ outcome } = await this.send(s, messageId, body));
       if (outcome === 'ok' || outcome === 'gone' || outcome === 'too_large') {
         const at = new Date(this.now()).toISOString();
-        const status = { active: true, lastDeliveryAt: at, lastError: null };
-        const recorded = (await this.change(id, (x) => ({ ...done(x), status }))) !== undefined;
+        // 410 and 413 are final for this body only (SEP-3415): it is abandoned, the subscription goes on.
+        const status = (x: Subscription) => (outcome === 'ok' ? { active: true, lastDeliveryAt: at, lastError: null } : { ...x.status, lastError: 'http_4xx' });
+        const recorded = (await this.change(id, (x) => ({ ...done(x), status: status(x) }))) !== undefined;
         // Told once the position has moved past it: a delivery counted is one no instance sends again.
         this.onDelivery?.(outcome);
         return recorded;
@@ -319,10 +325,11 @@ export class Webhooks {
   async terminate(id: string, ending: Ending): Promise<void> {
     const s = await this.read(id);
     if (!s || !(await this.remove(id))) return;
+    if (!takesControlEnvelopes(s.dialect)) return; // ChatGPT takes none: its next refresh is a fresh subscribe
     const messageId = controlId('terminated');
     const delays = this.opts.retryDelaysMs ?? [1_000, 5_000, 25_000];
     for (let i = 0; i <= delays.length; i++) {
-      const { outcome } = await this.send(s, messageId, terminatedBody(ending));
+      const { outcome } = await this.send(s, messageId, terminatedBody({ ...ending, code: codeIn(s.dialect ?? 'sep', ending.code) }));
       this.onDelivery?.(outcome);
       if (outcome === 'ok' || outcome === 'gone' || outcome === 'too_large') return;
       if (i < delays.length) await new Promise((r) => setTimeout(r, delays[i]).unref());

@@ -17,6 +17,7 @@ import * as z from 'zod';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 import { checked, eventsOf, PollParams, wire } from './events.js';
+import { onEvents } from './events-dialect.js';
 import { MAX_EVENTS } from '../events/limits.js';
 
 export const HEARTBEAT_MS = 25_000;
@@ -24,7 +25,7 @@ export const HEARTBEAT_MS = 25_000;
 const StreamParams = PollParams.omit({ maxEvents: true }).extend({ cursor: z.string().max(200).nullable().optional() });
 
 export function registerStream(server: McpServer, state: ServerState): void {
-  server.server.setRequestHandler('events/stream', { params: StreamParams }, async (params, ctx) => {
+  onEvents(server.server, 'events/stream', { params: StreamParams }, async (params, ctx) => {
     const { name, args } = checked(params);
     const events = await eventsOf(state);
     const budget = await sessionBudgetParam(state, args.budget_id);

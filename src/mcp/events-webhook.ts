@@ -14,6 +14,7 @@ import { cursorOf } from '../events/log.js';
 import { checkedAddress, secretBytes, urlProblem } from '../events/webhook-send.js';
 import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId } from '../events/webhooks.js';
 import { checked, ERR } from './events.js';
+import { onEvents } from './events-dialect.js';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 
@@ -44,7 +45,7 @@ function startAt(epoch: string, head: number, cursor: string | null | undefined)
 
 export function registerWebhooks(server: McpServer, state: ServerState, principal: string | undefined): void {
   const s = server.server;
-  s.setRequestHandler('events/subscribe', { params: SubscribeParams }, async (params) => {
+  onEvents(s, 'events/subscribe', { params: SubscribeParams }, async (params, _ctx, dialect) => {
     if (!principal) forbidden();
     const { name, args } = checked(params);
     const stack = await state.ready();
@@ -80,6 +81,8 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
       arguments: args,
       url,
       secret,
+      // Which envelopes (gap, terminated) and codes its deliveries use (events-dialect.ts).
+      dialect,
       budgetId: replica.summary.id,
       epoch: log.epoch,
       // A live subscription keeps its position (a cursor at or behind it changes nothing).
@@ -94,11 +97,12 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
       id,
       refreshBefore: new Date(expiresAt).toISOString(),
       cursor: cursorOf(log, kept.through),
-      truncated: !live && start.truncated,
+      // A gap found since the last refresh of a subscriber that takes no gap envelope (ChatGPT) is told here.
+      truncated: (!live && start.truncated) || existing?.gapped === true,
       ...(existing ? { deliveryStatus: { ...existing.status, lastError: existing.status.lastError } } : {}),
     };
   });
-  s.setRequestHandler('events/unsubscribe', { params: UnsubscribeParams }, async (params) => {
+  onEvents(s, 'events/unsubscribe', { params: UnsubscribeParams }, async (params) => {
     if (!principal) forbidden();
     const { name, args } = checked(params);
     const removed = await (await state.ready()).webhooks.remove(subscriptionId(principal, params.delivery.url, name, args));

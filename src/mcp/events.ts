@@ -1,11 +1,13 @@
 /**
  * The Events extension (SEP-3415, `io.modelcontextprotocol/events`) on an MCP server: declared in
- * the capabilities `server/discover` answers with, and its methods registered through the SDK's
+ * the capabilities `server/discover` and `initialize` answer with (under `extensions`, and at the
+ * top-level `events` as ChatGPT and the design sketch read it), and its methods registered through the SDK's
  * custom request handlers (the SDK has no Events support of its own): `events/list`, `events/poll`,
  * `events/stream` (events-stream.ts), `events/subscribe` and `events/unsubscribe` (webhooks,
  * events-webhook.ts). The events themselves are src/events: detection after each sync, the
  * occurrence logs, cursors and replay. Errors are the SEP's: NotFound -32023, Forbidden -32024,
- * ResourceExhausted -32025, Unsupported -32026, CallbackEndpointError -32027, InvalidParams -32602.
+ * ResourceExhausted -32025, Unsupported -32026, CallbackEndpointError -32027, InvalidParams -32602;
+ * renumbered for a session of another dialect (events-dialect.ts).
  */
 import { ProtocolError, type McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
@@ -13,6 +15,7 @@ import { ArgumentsSchema, eventDescriptors, isEventName, type EventArguments, ty
 import type { Occurrence } from '../events/log.js';
 import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from '../events/limits.js';
 import type { EventsService } from '../events/service.js';
+import { onEvents } from './events-dialect.js';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 
@@ -67,13 +70,14 @@ export interface EventsRegistration {
 /** Declares the extension on `server` and registers its methods (before it connects). */
 export function registerEvents(server: McpServer, state: ServerState, reg: EventsRegistration = {}): void {
   const s = server.server;
-  s.registerCapabilities({ extensions: { [EVENTS_EXTENSION_ID]: {} } } as never);
-  s.setRequestHandler('events/list', { params: ListParams.optional() }, async (params) => {
+  // Both declarations (SEP-3415's Backward Compatibility: a deployed client, ChatGPT, reads the top-level key).
+  s.registerCapabilities({ events: {}, extensions: { [EVENTS_EXTENSION_ID]: {} } } as never);
+  onEvents(s, 'events/list', { params: ListParams.optional() }, async (params) => {
     // One page: a cursor can only be stale or forged.
     if (params?.cursor) throw new ProtocolError(ERR.invalidParams, 'events/list has one page; call it without a cursor.');
     return { events: eventDescriptors() };
   });
-  s.setRequestHandler('events/poll', { params: PollParams }, async (params) => {
+  onEvents(s, 'events/poll', { params: PollParams }, async (params) => {
     const { name, args } = checked(params);
     const events = await eventsOf(state);
     const budget = await sessionBudgetParam(state, args.budget_id);

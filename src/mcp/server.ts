@@ -142,8 +142,8 @@ export interface BuildOptions {
    */
   onlyTool?: string;
   /**
-   * Serve the Events extension (events.ts): 2026-07-28 clients over Streamable HTTP, and stdio
-   * (where events/list and the rest answer whatever the era). Default true.
+   * Serve the Events extension (events.ts) to clients of either era, over Streamable HTTP and
+   * stdio, each in its dialect (events-dialect.ts). Default true.
    */
   events?: boolean;
   /** Who is asking, when authenticated (hosted mode's user, or the bearer token's holder): webhooks need one. */

@@ -86,8 +86,8 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
         declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
         onToolCall: opts.observer?.onToolCall,
         onlyTool: calledTool(),
-        // The Events extension is defined for 2026-07-28 only (SEP-3415).
-        events: ctx.era === 'modern',
+        // Events in both eras: SEP-3415 at 2026-07-28, the design sketch (top-level `events`) before it (events-dialect.ts).
+        events: true,
         principal: hosted && ctx.authInfo ? `user:${hosted.userOf(ctx.authInfo)}` : settings.token !== undefined ? 'bearer' : undefined,
       }),
     {

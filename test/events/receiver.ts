@@ -4,7 +4,7 @@
  * server's code) against the secrets it holds (several during a rotation: a delivery passes when any
  * `v1,` signature in the header verifies under any of them), rejects a timestamp more than 5 minutes
  * off, echoes a verification challenge, and answers what the test sets: failing (500), a redirect,
- * or a failure decided per request (the fault test's 20 %).
+ * a failure decided per request (the fault test's 20 %), or a status of the test's (410, 413).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -39,6 +39,8 @@ export interface ReceiverState {
   redirect: string;
   /** Decides per event POST whether to answer 500 (after checking the signature). */
   fail?: (r: Received) => boolean;
+  /** The status to answer an event POST with instead of 200 (410, 413), when it gives one. */
+  answer?: (r: Received) => number | undefined;
 }
 
 export async function receiver(secret: string | string[]) {
@@ -57,7 +59,7 @@ export async function receiver(secret: string | string[]) {
       if (state.redirect) r.status = 302;
       else if (!r.valid) r.status = 401;
       else if (state.failing || (!parsed.type && state.fail?.(r))) r.status = 500;
-      else r.status = 200;
+      else r.status = (!parsed.type && state.answer?.(r)) || 200;
       for (const w of waiters) w();
       if (r.status === 302) return res.writeHead(302, { location: state.redirect }).end();
       if (r.status !== 200) return res.writeHead(r.status).end();
