@@ -25,6 +25,8 @@ export interface Replay {
   month: any;
   /** events/list's answer, for a client that reads Events. */
   events?: any;
+  /** A first events/poll, from now (a null cursor), for the SEP client. */
+  poll?: any;
   stderr: string;
 }
 
@@ -229,10 +231,11 @@ async function sdkClient(o: Opening, home: string): Promise<Replay> {
     const call: any = await client.callTool(FIRST_CALL);
     if (call.isError) throw new Error(`get_month failed: ${JSON.stringify(call.content)}`);
     const events = await client.request({ method: 'events/list', params: {} } as never, z.any());
+    const poll = await client.request({ method: 'events/poll', params: { name: 'price.increased', cursor: null } } as never, z.any());
     const declared = { protocolVersion: client.getNegotiatedProtocolVersion(), capabilities: client.getServerCapabilities() };
     await client.close();
     const record = readRecord(log);
-    return { first: record.sent[0], declared, tools, month: call.structuredContent, events, stderr: record.stderr };
+    return { first: record.sent[0], declared, tools, month: call.structuredContent, events, poll, stderr: record.stderr };
   } finally {
     await client.close();
   }

@@ -118,11 +118,14 @@ describe('Events, where each client reads them', () => {
   );
 
   it.each(byEvents('extension'))(
-    '%s reads them under extensions, as SEP-3415 defines them, and lists them',
+    '%s reads them under extensions, as SEP-3415 defines them, lists them and polls from now',
     async (_client, o) => {
       const r = await replayed(o);
       expect(r.declared.capabilities.extensions[EVENTS_ID]).toBeTypeOf('object');
       expect(r.events.events.map((e: any) => e.name)).toContain('price.increased');
+      // A first poll starts from now: nothing yet, and a cursor to ask again with.
+      expect(r.poll.events).toEqual([]);
+      expect(r.poll.cursor).toBeTypeOf('string');
     },
     180_000,
   );
