@@ -106,7 +106,7 @@ const byEvents = (where: Opening['events']) => OPENINGS.filter((o) => o.events =
 
 describe('Events, where each client reads them', () => {
   it.each(byEvents('top-level'))(
-    '%s reads them at the top-level capabilities.events, as ChatGPT does, and can subscribe by webhook',
+    '%s reads them at the top-level capabilities.events, as ChatGPT does, and is offered webhook delivery',
     async (_client, o) => {
       const r = await replayed(o);
       expect(r.declared.supportedVersions).toContain('2026-07-28');
