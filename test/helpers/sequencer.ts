@@ -18,6 +18,7 @@ const ESTIMATES_S: Record<string, number> = {
   'test/run/layering.test.ts': 65,
   'test/writes/statement-faults.test.ts': 63,
   'test/install/inspector.test.ts': 59,
+  'test/mcp/openings.test.ts': 60,
   'test/run/services.test.ts': 59,
   'test/statements/generator.test.ts': 54,
   'test/insights/targets-month.test.ts': 52,
