@@ -44,13 +44,13 @@ function exactOrigin(entry: string): string {
   return url.origin;
 }
 
-const YNAB_USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_FORMAT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function accessOptions(flags: AccessFlags, env: Env): AccessOptions {
   const extra = listFlag(flags['allowed-origins'] ?? env.YNAB_MCP_ALLOWED_ORIGINS).map((e) => exactOrigin(e.toLowerCase()));
   const users = listFlag(flags['allowed-users'] ?? env.YNAB_MCP_ALLOWED_USERS);
   for (const id of users) {
-    if (!YNAB_USER_ID.test(id))
+    if (!UUID_FORMAT.test(id))
       throw new UsageError(
         `--allowed-users takes YNAB user ids (the id GET /user answers, a UUID; a refused user's page shows theirs); ${JSON.stringify(id)} is not one`,
       );

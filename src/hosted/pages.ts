@@ -61,15 +61,15 @@ export function notAllowedPage(res: ServerResponse, ynabUserId: string): void {
  * YNAB's API Terms of Service, "Attribution & Intellectual Property", item 2 (https://api.ynab.com/#terms,
  * last updated May 28, 2025): the language every app shows, word for word.
  */
-export const YNAB_NOTICE = [
+export const NOT_AFFILIATED_NOTICE = [
   'We are not affiliated, associated, or in any way officially connected with YNAB or any of its subsidiaries or affiliates. The official YNAB website can be found at https://www.ynab.com.',
   'The names YNAB and You Need A Budget, as well as related names, tradenames, marks, trademarks, emblems, and images are registered trademarks of YNAB.',
 ];
 
 const NOTICE_HTML =
   `<footer style="margin-top:2rem;font-size:.85rem;color:#555">` +
-  `<p>${escapeHtml(YNAB_NOTICE[0]!).replace('https://www.ynab.com', '<a href="https://www.ynab.com">https://www.ynab.com</a>')}</p>` +
-  `<p>${escapeHtml(YNAB_NOTICE[1]!)}</p></footer>`;
+  `<p>${escapeHtml(NOT_AFFILIATED_NOTICE[0]!).replace('https://www.ynab.com', '<a href="https://www.ynab.com">https://www.ynab.com</a>')}</p>` +
+  `<p>${escapeHtml(NOT_AFFILIATED_NOTICE[1]!)}</p></footer>`;
 
 export interface ConsentView {
   clientName: string;

@@ -8,7 +8,7 @@
  */
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { YNAB_NOTICE } from '../../src/hosted/pages.js';
+import { NOT_AFFILIATED_NOTICE } from '../../src/hosted/pages.js';
 import { DataKey, parseDataKey } from '../../src/hosted/sealing.js';
 import { grantKey, identityOf } from '../../src/hosted/ynab-grants.js';
 import type { SandboxUser } from '../../src/sandbox/state.js';
@@ -196,6 +196,30 @@ describe('the read-only endpoint', () => {
     await own.body?.cancel();
     expect((await post('/mcp/read-only', { origin: 'http://evil.example.com' }, roToken)).status).toBe(403);
   });
+
+  it('refreshes its tokens for itself only: a refresh naming the full endpoint is invalid_target, and the token still works', async () => {
+    const refresh = (resource: string) =>
+      fetch(`${d.proxy.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: ro.provider.tokens()!.refresh_token!,
+          client_id: ro.provider.clientInformation()!.client_id,
+          resource,
+        }),
+      });
+    const wrong = await refresh(d.mcpUrl);
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_target' });
+    const right = await refresh(`${d.proxy.url}/mcp/read-only`);
+    expect(right.status).toBe(200);
+    const tokens = (await right.json()) as { access_token: string };
+    const res = await post('/mcp/read-only', {}, tokens.access_token);
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    expect((await post('/mcp', {}, tokens.access_token)).status).toBe(401);
+  });
 });
 
 describe('the consent page', () => {
@@ -209,7 +233,7 @@ describe('the consent page', () => {
     expect(text).toContain(
       'The names YNAB and You Need A Budget, as well as related names, tradenames, marks, trademarks, emblems, and images are registered trademarks of YNAB.',
     );
-    expect(YNAB_NOTICE.every((line) => text.includes(line))).toBe(true);
+    expect(NOT_AFFILIATED_NOTICE.every((line) => text.includes(line))).toBe(true);
   });
 });
 
