@@ -42,6 +42,11 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            watching users with webhooks does not count against it)
   --concurrent-requests N  MCP requests an instance works on at once (default 8; 0: no limit); the
                            rest wait in arrival order, so a crowd's calls each wait behind a few
+  --allowed-origins LIST   browser Origins allowed on /mcp beside https://claude.ai, https://claude.com and
+                           https://chatgpt.com (each scheme://host[:port]); any other Origin gets 403
+  --registration-limit N   client registrations one address may make per window (default 20); then 429
+  --registration-window S  that window, in seconds (default 3600)
+  --allowed-users LIST     the YNAB user ids that may sign in (or YNAB_MCP_ALLOWED_USERS); default anyone
   --log-format text|json   one line per request on stderr, as text (default) or JSON
   --metrics-token-file PATH  serve Prometheus metrics at /metrics to "Authorization: Bearer <token in PATH>"
   --metrics-port N         serve /metrics without a token on 127.0.0.1:N only
@@ -74,6 +79,9 @@ const HOSTED_ONLY_FLAGS = [
   'drain-seconds',
   'replica-cache-mb',
   'concurrent-requests',
+  'registration-limit',
+  'registration-window',
+  'allowed-users',
   'metrics-token-file',
   'metrics-port',
   'log-format',
@@ -97,6 +105,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'drain-seconds': { type: 'string' },
     'replica-cache-mb': { type: 'string' },
     'concurrent-requests': { type: 'string' },
+    'registration-limit': { type: 'string' },
+    'registration-window': { type: 'string' },
+    'allowed-users': { type: 'string' },
     'log-format': { type: 'string' },
     'metrics-token-file': { type: 'string' },
     'metrics-port': { type: 'string' },

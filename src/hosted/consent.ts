@@ -10,6 +10,7 @@ import { authorizeUrl } from '../auth/oauth-login.js';
 import { isLoopbackHost } from '../shared/addresses.js';
 import type { HostedOptions } from './options.js';
 import { consentPage, errorPage, redirect } from './pages.js';
+import { asksReadOnly } from './resource-binding.js';
 import type { SigninBinding } from './signin-binding.js';
 
 export interface ConsentDeps {
@@ -79,6 +80,7 @@ export async function showConsent(deps: ConsentDeps, req: IncomingMessage, res: 
     redirectUri,
     localRedirect,
     action: `/interaction/${encodeURIComponent(uid)}`,
+    readOnlyEndpoint: asksReadOnly(deps.opts, interaction.params.resource),
   });
 }
 
@@ -110,7 +112,8 @@ export async function decideConsent(deps: ConsentDeps, req: IncomingMessage, res
   }
   if (decision !== 'allow' && decision !== 'read-only')
     return errorPage(res, 400, 'invalid_request', 'Choose "Continue to YNAB", "Read-only access" or "Cancel".');
-  const readOnly = decision === 'read-only';
+  // The read-only endpoint asks YNAB for read-only access whatever the form says.
+  const readOnly = decision === 'read-only' || asksReadOnly(opts, interaction.params.resource);
   const { state, cookie } = await deps.signins.begin({ uid, readOnly });
   redirect(
     res,

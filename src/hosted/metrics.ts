@@ -34,7 +34,7 @@ const MCP_METHODS = new Set([
   'notifications/roots/list_changed',
 ]);
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const SIGN_IN_OUTCOMES = new Set(['ok', 'refused', 'access_denied', 'server_error', 'temporarily_unavailable']);
+const SIGN_IN_OUTCOMES = new Set(['ok', 'refused', 'not_allowed', 'access_denied', 'server_error', 'temporarily_unavailable']);
 
 /** Seconds, from a millisecond cache hit to a request near its 60 s deadline. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

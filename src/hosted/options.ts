@@ -23,14 +23,17 @@ import { checkBaseUrl } from '../api/client/transport.js';
 import { DEFAULT_APP_URL } from '../auth/oauth-login.js';
 import { intFlag, UsageError } from '../shared/cli-flags.js';
 import { clusterSeeds, clusterUrl } from '../storage/redis-url.js';
+import { accessOptions, type AccessFlags, type AccessOptions } from './access-options.js';
 import { LOG_FORMATS, type LogFormat } from './request-log.js';
 import { DataKey, parseDataKey } from './sealing.js';
 
 export interface HostedOptions {
   /** The public origin, without a trailing slash: https://mcp.example.com */
   publicUrl: string;
-  /** The MCP endpoint and the audience of every token issued: <publicUrl>/mcp */
+  /** The MCP endpoint and the audience of every token issued for it: <publicUrl>/mcp */
   resource: string;
+  /** The read-only MCP endpoint, a resource of its own: <publicUrl>/mcp/read-only */
+  readOnlyResource: string;
   /** Where YNAB sends the browser back: <publicUrl>/oauth/callback (register it in the YNAB app). */
   ynabRedirectUri: string;
   /** True when the public URL is plain http on loopback: tests only (CIMD documents may be local too). */
@@ -44,6 +47,8 @@ export interface HostedOptions {
   replicaCacheBytes: number;
   /** MCP requests (POSTs) worked on at once; 0: every one at once. */
   concurrentRequests: number;
+  /** Browser origins, client registrations per address, the YNAB users who may sign in (access-options.ts). */
+  access: AccessOptions;
 }
 
 type Env = Record<string, string | undefined>;
@@ -176,7 +181,7 @@ export function redisUrlFrom(flag: string | string[] | undefined, env: Env, warn
   return url.toString();
 }
 
-export interface HostedFlags {
+export interface HostedFlags extends AccessFlags {
   'public-url'?: string;
   /** One URL, or (given more than once) the seeds of a Redis Cluster. */
   redis?: string | string[];
@@ -227,6 +232,7 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
   return {
     publicUrl: origin,
     resource: `${origin}/mcp`,
+    readOnlyResource: `${origin}/mcp/read-only`,
     ynabRedirectUri: `${origin}/oauth/callback`,
     loopbackTest: loopback,
     redisUrl,
@@ -235,6 +241,7 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     drainSeconds: intFlag(flags['drain-seconds'], 'drain-seconds', 0, 3600) ?? DEFAULT_DRAIN_SECONDS,
     replicaCacheBytes: (intFlag(flags['replica-cache-mb'], 'replica-cache-mb', 16, 1_048_576) ?? DEFAULT_REPLICA_CACHE_MB) * 1024 * 1024,
     concurrentRequests: intFlag(flags['concurrent-requests'], 'concurrent-requests', 0, 10_000) ?? DEFAULT_CONCURRENT_REQUESTS,
+    access: accessOptions(flags, env),
   };
 }
 

@@ -46,6 +46,31 @@ export function errorPage(res: ServerResponse, status: number, error: string, de
   );
 }
 
+/** A sign-in the operator's list of YNAB users does not let in: why, and what to send the operator. */
+export function notAllowedPage(res: ServerResponse, ynabUserId: string): void {
+  sendPage(
+    res,
+    403,
+    'Sign-in refused',
+    `<h1>Sign-in refused</h1><p>This server lets in only the YNAB accounts its operator has named, and yours is not one of them. Nothing of your account was kept.</p>` +
+      `<p>If you should have access, send the operator your YNAB user id: <code>${escapeHtml(ynabUserId)}</code></p>`,
+  );
+}
+
+/**
+ * YNAB's API Terms of Service, "Attribution & Intellectual Property", item 2 (https://api.ynab.com/#terms,
+ * last updated May 28, 2025): the language every app shows, word for word.
+ */
+export const NOT_AFFILIATED_NOTICE = [
+  'We are not affiliated, associated, or in any way officially connected with YNAB or any of its subsidiaries or affiliates. The official YNAB website can be found at https://www.ynab.com.',
+  'The names YNAB and You Need A Budget, as well as related names, tradenames, marks, trademarks, emblems, and images are registered trademarks of YNAB.',
+];
+
+const NOTICE_HTML =
+  `<footer style="margin-top:2rem;font-size:.85rem;color:#555">` +
+  `<p>${escapeHtml(NOT_AFFILIATED_NOTICE[0]!).replace('https://www.ynab.com', '<a href="https://www.ynab.com">https://www.ynab.com</a>')}</p>` +
+  `<p>${escapeHtml(NOT_AFFILIATED_NOTICE[1]!)}</p></footer>`;
+
 export interface ConsentView {
   clientName: string;
   clientId: string;
@@ -55,6 +80,8 @@ export interface ConsentView {
   /** The application only sends the browser back to this machine (a desktop or command-line app). */
   localRedirect: boolean;
   action: string;
+  /** The sign-in is for the read-only endpoint: read-only access is the only choice. */
+  readOnlyEndpoint: boolean;
 }
 
 export function consentPage(res: ServerResponse, view: ConsentView): void {
@@ -66,13 +93,17 @@ export function consentPage(res: ServerResponse, view: ConsentView): void {
     200,
     'Connect to YNAB',
     `<h1>Connect ${escapeHtml(view.clientName)} to your YNAB budgets?</h1>` +
-      `<p><strong>${escapeHtml(view.clientName)}</strong> asks to use ynab-mcp with your YNAB account. After you sign in to YNAB, it can read your budgets and, unless you choose read-only, add and change transactions, categories and payees.</p>` +
+      (view.readOnlyEndpoint
+        ? `<p><strong>${escapeHtml(view.clientName)}</strong> asks to use ynab-mcp's read-only endpoint with your YNAB account. After you sign in to YNAB, it can read your budgets and change nothing: YNAB is asked for read-only access.</p>`
+        : `<p><strong>${escapeHtml(view.clientName)}</strong> asks to use ynab-mcp with your YNAB account. After you sign in to YNAB, it can read your budgets and, unless you choose read-only, add and change transactions, categories and payees.</p>`) +
       `<p>It will be sent back to <strong>${escapeHtml(view.redirectHost)}</strong> (<code>${escapeHtml(view.redirectUri)}</code>).</p>` +
       (view.clientName !== view.clientId ? `<p>Application id: <code>${escapeHtml(view.clientId)}</code></p>` : '') +
       local +
       `<form method="post" action="${escapeHtml(view.action)}">` +
-      `<button class="primary" name="decision" value="allow">Continue to YNAB</button>` +
-      `<button name="decision" value="read-only">Read-only access</button>` +
-      `<button name="decision" value="deny">Cancel</button></form>`,
+      (view.readOnlyEndpoint
+        ? `<button class="primary" name="decision" value="read-only">Continue to YNAB (read-only)</button>`
+        : `<button class="primary" name="decision" value="allow">Continue to YNAB</button><button name="decision" value="read-only">Read-only access</button>`) +
+      `<button name="decision" value="deny">Cancel</button></form>` +
+      NOTICE_HTML,
   );
 }

@@ -1,7 +1,8 @@
 /**
- * Every token the hosted authorization server issues is bound to this server's MCP endpoint
- * (resource indicators, RFC 8707): a request naming another resource is refused, and a token
- * always carries the canonical one. Kept out of the provider's configuration because the refresh
+ * Every token the hosted authorization server issues is bound to one of this server's two MCP
+ * endpoints (resource indicators, RFC 8707): the full one (/mcp) or the read-only one
+ * (/mcp/read-only). A request naming another resource is refused, a token always carries the
+ * canonical name of its endpoint, and each endpoint refuses the other's tokens (resource-server.ts). Kept out of the provider's configuration because the refresh
  * case needs a check of its own, made before the library spends the refresh token.
  */
 import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -13,10 +14,17 @@ export const ACCESS_TOKEN_TTL_S = 3600;
 
 type ResourceIndicators = NonNullable<NonNullable<Configuration['features']>['resourceIndicators']>;
 
-/** The resource indicators that name this server; tokens always carry the canonical one. */
-export function acceptsResource(opts: HostedOptions, indicator: string): boolean {
-  const trimmed = indicator.replace(/\/+$/, '');
-  return trimmed.toLowerCase() === opts.resource.toLowerCase() || trimmed.toLowerCase() === opts.publicUrl.toLowerCase();
+/** The endpoint a resource indicator names (the origin alone names the full one), canonical; undefined: not this server's. */
+export function resourceNamed(opts: HostedOptions, indicator: string): string | undefined {
+  const trimmed = indicator.replace(/\/+$/, '').toLowerCase();
+  if (trimmed === opts.resource.toLowerCase() || trimmed === opts.publicUrl.toLowerCase()) return opts.resource;
+  if (trimmed === opts.readOnlyResource.toLowerCase()) return opts.readOnlyResource;
+  return undefined;
+}
+
+/** Whether a sign-in asked for the read-only endpoint (its authorization request's `resource`). */
+export function asksReadOnly(opts: HostedOptions, resource: unknown): boolean {
+  return typeof resource === 'string' && resourceNamed(opts, resource) === opts.readOnlyResource;
 }
 
 /** The provider's `resourceIndicators` feature: this server's resource only, with short-lived opaque access tokens. */
@@ -26,8 +34,9 @@ export function resourceIndicators(opts: HostedOptions): ResourceIndicators {
     defaultResource: () => opts.resource,
     useGrantedResource: () => true,
     getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
-      if (!acceptsResource(opts, indicator)) throw new errors.InvalidTarget(`this server only issues tokens for ${opts.resource}`);
-      return { scope: MCP_SCOPE, audience: opts.resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_S };
+      const audience = resourceNamed(opts, indicator);
+      if (!audience) throw new errors.InvalidTarget(`this server only issues tokens for ${opts.resource} and ${opts.readOnlyResource}`);
+      return { scope: MCP_SCOPE, audience, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_S };
     },
   };
 }
@@ -43,7 +52,8 @@ export function refuseBeforeRotation(ctx: KoaContextWithOIDC, opts: HostedOption
   if (resource === undefined) return; // the resource the token was issued for
   if (Array.isArray(resource)) throw new errors.InvalidTarget('a refresh asks for one resource only');
   const token = ctx.oidc.entities.RefreshToken;
-  if (!acceptsResource(opts, resource) || !token?.resourceIndicators.has(resource)) {
-    throw new errors.InvalidTarget(`this refresh token was issued for ${opts.resource} only; the refresh token is still valid`);
+  const issuedFor = [...(token?.resourceIndicators ?? [])].join(', ') || opts.resource;
+  if (!resourceNamed(opts, resource) || !token?.resourceIndicators.has(resource)) {
+    throw new errors.InvalidTarget(`this refresh token was issued for ${issuedFor} only; the refresh token is still valid`);
   }
 }

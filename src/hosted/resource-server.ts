@@ -10,6 +10,9 @@
  *    again. Tokens in the query string are never read.
  *  - A valid token names the user (the account of the grant): the request is served with that
  *    user's state and nobody else's.
+ *  - The read-only endpoint, /mcp/read-only, is a resource of its own (metadata at
+ *    /.well-known/oauth-protected-resource/mcp/read-only): its tokens are refused on /mcp and
+ *    /mcp's on it, by audience.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
@@ -20,15 +23,41 @@ import { MCP_SCOPE } from './resource-binding.js';
 import type { HostedOptions } from './options.js';
 import type { YnabGrant, YnabGrants } from './ynab-grants.js';
 
-export const PRM_PATHS = ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'];
+const PRM = '/.well-known/oauth-protected-resource';
+/** The read-only endpoint's path. */
+export const READ_ONLY_PATH = '/mcp/read-only';
 
-export function protectedResourceMetadata(opts: HostedOptions): Record<string, unknown> {
-  return {
-    resource: opts.resource,
+/** Protected resource metadata by path: the full endpoint's at the root and /mcp, the read-only one's at /mcp/read-only. */
+export function protectedResourceMetadata(opts: HostedOptions): Map<string, Record<string, unknown>> {
+  const of = (resource: string, name: string) => ({
+    resource,
     authorization_servers: [opts.publicUrl],
     scopes_supported: [MCP_SCOPE],
     bearer_methods_supported: ['header'],
-    resource_name: 'YNAB budgets (ynab-mcp)',
+    resource_name: name,
+  });
+  const full = of(opts.resource, 'YNAB budgets (ynab-mcp)');
+  return new Map([
+    [PRM, full],
+    [`${PRM}/mcp`, full],
+    [`${PRM}${READ_ONLY_PATH}`, of(opts.readOnlyResource, 'YNAB budgets, read-only (ynab-mcp)')],
+  ]);
+}
+
+/** Answers GET of the protected resource metadata paths (any origin may read them); false for any other path. */
+export function metadataRoute(opts: HostedOptions): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
+  const metadata = protectedResourceMetadata(opts);
+  return (req, res, url) => {
+    const prm = metadata.get(url.pathname);
+    if (!prm) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET' });
+      res.end();
+      return true;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
+    res.end(JSON.stringify(prm));
+    return true;
   };
 }
 
@@ -36,29 +65,31 @@ export function protectedResourceMetadata(opts: HostedOptions): Record<string, u
 export interface HostedAuth {
   identity: string;
   grant: YnabGrant;
+  /** Came in on the read-only endpoint: served read-only whatever the grant says. */
+  readOnly?: boolean;
 }
 
-function challenge(opts: HostedOptions, error?: { code: string; description: string }): string {
-  const parts = [`resource_metadata="${opts.publicUrl}/.well-known/oauth-protected-resource/mcp"`, `scope="${MCP_SCOPE}"`];
+function challenge(opts: HostedOptions, resource: string, error?: { code: string; description: string }): string {
+  const path = resource === opts.readOnlyResource ? READ_ONLY_PATH : '/mcp';
+  const parts = [`resource_metadata="${opts.publicUrl}${PRM}${path}"`, `scope="${MCP_SCOPE}"`];
   if (error) parts.push(`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, '')}"`);
   return `Bearer ${parts.join(', ')}`;
 }
 
-function unauthorized(res: ServerResponse, opts: HostedOptions, message: string, error?: { code: string; description: string }): undefined {
-  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': challenge(opts, error), 'cache-control': 'no-store' });
+function unauthorized(res: ServerResponse, opts: HostedOptions, resource: string, message: string, error?: { code: string; description: string }): undefined {
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': challenge(opts, resource, error), 'cache-control': 'no-store' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
   return undefined;
 }
 
 export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts: HostedOptions) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> => {
+    const readOnly = (req.url ?? '/').split('?')[0] === READ_ONLY_PATH;
+    const resource = readOnly ? opts.readOnlyResource : opts.resource;
     const presented = bearerToken(req.headers.authorization);
     if (presented === undefined) {
-      return unauthorized(
-        res,
-        opts,
-        `Unauthorized: sign in first; this server's protected resource metadata is at ${opts.publicUrl}/.well-known/oauth-protected-resource/mcp`,
-      );
+      const where = `${opts.publicUrl}${PRM}${readOnly ? READ_ONLY_PATH : '/mcp'}`;
+      return unauthorized(res, opts, resource, `Unauthorized: sign in first; this endpoint's protected resource metadata is at ${where}`);
     }
     let token: InstanceType<Provider['AccessToken']> | undefined;
     let grant: YnabGrant | undefined;
@@ -81,21 +112,21 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
       );
       return undefined;
     }
-    const invalid = (description: string) => unauthorized(res, opts, `Unauthorized: ${description}`, { code: 'invalid_token', description });
+    const invalid = (description: string) => unauthorized(res, opts, resource, `Unauthorized: ${description}`, { code: 'invalid_token', description });
     if (!token || token.isExpired) return invalid('the access token is not valid (unknown, expired or revoked)');
     // Audience (RFC 8707): a token issued for another resource is refused, whoever issued it.
     const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
-    if (!audiences.includes(opts.resource)) return invalid(`the access token was not issued for ${opts.resource}`);
+    if (!audiences.includes(resource)) return invalid(`the access token was not issued for ${resource}`);
     if (!token.scopes.has(MCP_SCOPE)) return invalid(`the access token does not carry the ${MCP_SCOPE} scope`);
     const identity = token.accountId;
     if (!identity || !grant) return invalid('the YNAB sign-in behind this token is gone (revoked or expired); sign in again');
-    const extra: HostedAuth = { identity, grant };
+    const extra: HostedAuth = { identity, grant, ...(readOnly ? { readOnly } : {}) };
     return {
       token: presented,
       clientId: token.clientId ?? '',
       scopes: [...token.scopes],
       expiresAt: token.exp,
-      resource: new URL(opts.resource),
+      resource: new URL(resource),
       extra: extra as unknown as Record<string, unknown>,
     };
   };

@@ -4,7 +4,8 @@
  * data key and YNAB OAuth application.
  *
  *   /mcp                                         MCP (Streamable HTTP), bearer tokens only
- *   /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata
+ *   /mcp/read-only                               the same, read tools only, its own tokens (resource-server.ts)
+ *   /.well-known/oauth-protected-resource[/mcp[/read-only]]  RFC 9728 metadata
  *   /.well-known/oauth-authorization-server      RFC 8414 metadata (and openid-configuration)
  *   /oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke, /oauth/jwks
  *                                                the authorization server (oidc-provider)
@@ -28,7 +29,8 @@ import { metricsRoute, type MetricsServer } from './metrics-endpoint.js';
 import { watching } from './observe.js';
 import type { HostedOptions, ObservabilityOptions } from './options.js';
 import { hostedLog, type HostedLog } from './request-log.js';
-import { bearerAuthenticator, PRM_PATHS, protectedResourceMetadata, type HostedAuth } from './resource-server.js';
+import { bearerAuthenticator, metadataRoute, READ_ONLY_PATH, type HostedAuth } from './resource-server.js';
+import { registrationLimit } from './registration-limit.js';
 import { HostedUsers, maxUsersHeld } from './users.js';
 import { readiness } from './readiness.js';
 import { YnabGrants } from './ynab-grants.js';
@@ -91,11 +93,6 @@ export interface HostedServer extends HttpServer {
   metricsUrl?: string;
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
 export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> {
   const { hosted: opts, log } = o;
   const seen = o.observability ?? { logFormat: 'text' };
@@ -127,7 +124,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
     const interactions = interactionRoutes({ provider, store, grants, opts, log, onSignIn: watch.onSignIn });
     const authorizationServer = provider.callback();
     const publicUrl = new URL(opts.publicUrl);
-    const metadata = protectedResourceMetadata(opts);
+    const metadata = metadataRoute(opts);
+    const registrations = registrationLimit(store, opts);
 
     const route = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
       const url = new URL(req.url ?? '/', opts.publicUrl);
@@ -135,15 +133,10 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       // terminator: secure cookies, https URLs), whatever the terminator passed on.
       req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
       req.headers['x-forwarded-host'] = publicUrl.host;
-      if (PRM_PATHS.includes(url.pathname)) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          res.writeHead(405, { allow: 'GET' });
-          res.end();
-        } else json(res, 200, metadata, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
-        return true;
-      }
+      if (metadata(req, res, url)) return true;
       if (await metricsRoute(watch.metrics, seen.metricsToken, req, res)) return true;
       if (await interactions(req, res, url)) return true;
+      if (await registrations(req, res, url)) return true;
       // Everything else is the authorization server's. It never sees a browser session: each
       // sign-in goes through consent and YNAB again.
       if (req.headers.cookie) {
@@ -164,6 +157,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       readiness: readiness(store, opts),
       observer: watch.observer,
       hosted: {
+        origins: opts.access.origins,
+        paths: [READ_ONLY_PATH],
         route,
         authenticate,
         stateFor: (auth) => held.stateFor(auth.extra as unknown as HostedAuth),

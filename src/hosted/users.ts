@@ -131,7 +131,8 @@ export class HostedUsers {
     const signedInAt = auth.grant.signed_in_at ?? '';
     const known = this.held.get(auth.identity) ?? this.revive(auth.identity, signedInAt);
     if (known && known.signedInAt === signedInAt) return known.state;
-    const state = this.create(auth.identity, auth.grant.token_scope);
+    // The read-only endpoint's sign-ins are identities of their own (ynab-callback.ts): read-only whatever the grant.
+    const state = this.create(auth.identity, auth.readOnly ? 'read-only' : auth.grant.token_scope);
     this.held.set(auth.identity, { state, signedInAt });
     return state;
   }

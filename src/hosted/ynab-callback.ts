@@ -17,8 +17,10 @@ import { verifyToken, VerifyError } from '../auth/verify.js';
 import type { StateStore } from '../storage/store.js';
 import { INTERACTION_TTL_S } from './authorization-server.js';
 import type { HostedOptions } from './options.js';
-import { errorPage, redirect } from './pages.js';
-import { MCP_SCOPE } from './resource-binding.js';
+import { errorPage, notAllowedPage, redirect } from './pages.js';
+import { asksReadOnly, MCP_SCOPE } from './resource-binding.js';
+import { ledgerKey } from '../storage/keys.js';
+import { tokenKey } from '../quota/ledger.js';
 import type { PendingLogin, SigninBinding } from './signin-binding.js';
 import { identityOf, type YnabGrants } from './ynab-grants.js';
 
@@ -33,7 +35,8 @@ export interface CallbackDeps {
   onSignIn?: (outcome: string) => void;
 }
 
-type InteractionResult = { error: string; error_description: string } | { login: { accountId: string; remember: boolean }; consent: { grantId: string } };
+type InteractionResult =
+  { error: string; error_description: string } | { login: { accountId: string; remember: boolean }; consent: { grantId: string } } | { notAllowed: string };
 type Interaction = InstanceType<Provider['Interaction']>;
 
 /** YNAB's answer, told to onSignIn. */
@@ -68,6 +71,10 @@ async function callback(deps: CallbackDeps, req: IncomingMessage, res: ServerRes
   const interaction = await deps.provider.Interaction.find(pending.uid);
   if (!interaction) return refuse(res, 400, 'invalid_request', `The sign-in took longer than ${INTERACTION_TTL_S / 60} minutes and has expired.`);
   const result = await signInResult(deps, url.searchParams, pending, interaction);
+  if ('notAllowed' in result) {
+    notAllowedPage(res, result.notAllowed);
+    return 'not_allowed';
+  }
   interaction.result = result;
   await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
   redirect(res, interaction.returnTo, [deps.signins.clearCookie(state)]);
@@ -96,9 +103,18 @@ async function signInResult(deps: CallbackDeps, params: URLSearchParams, pending
   if ('error' in signedIn) return signedIn;
   const { answer, ynabUserId } = signedIn;
   const { opts } = deps;
-  const identity = identityOf(opts.dataKey, ynabUserId);
-  const scope = answer.scope ? (answer.scope.split(/\s+/).includes('read-only') ? 'read-only' : 'full') : pending.readOnly ? 'read-only' : 'full';
-  const grantId = await mcpGrant(deps.provider, opts, identity, interaction);
+  const allowed = opts.access.allowedUsers;
+  if (allowed && !allowed.has(ynabUserId.toLowerCase())) {
+    // Nothing of theirs is kept: no grant, no MCP grant, and the request ledger GET /user wrote for their token goes too.
+    await deps.store.delete(ledgerKey(tokenKey(answer.access_token)));
+    deps.log('ynab-mcp: a sign-in by a YNAB user not on --allowed-users was refused');
+    return { notAllowed: ynabUserId };
+  }
+  const readOnlyEndpoint = asksReadOnly(opts, interaction.params.resource);
+  const identity = identityOf(opts.dataKey, ynabUserId, readOnlyEndpoint ? 'read-only' : 'full');
+  const ynabScope = answer.scope ? (answer.scope.split(/\s+/).includes('read-only') ? 'read-only' : 'full') : pending.readOnly ? 'read-only' : 'full';
+  const scope = readOnlyEndpoint ? 'read-only' : ynabScope;
+  const grantId = await mcpGrant(deps.provider, readOnlyEndpoint ? opts.readOnlyResource : opts.resource, identity, interaction);
   // The YNAB grant waits beside it and replaces the user's only when the authorization server
   // issues the client its code (authorization-server.ts): a sign-in that fails from here on (an
   // expired or lost resume, a store error) leaves the user's grant as it was.
@@ -149,12 +165,12 @@ async function ynabSignIn(
 }
 
 /** The MCP grant: this client, this user, the scopes asked for on this resource only. */
-async function mcpGrant(provider: Provider, opts: HostedOptions, identity: string, interaction: Interaction): Promise<string> {
+async function mcpGrant(provider: Provider, resource: string, identity: string, interaction: Interaction): Promise<string> {
   const grant = new provider.Grant({ accountId: identity, clientId: String(interaction.params.client_id) });
   const asked = String(interaction.params.scope ?? MCP_SCOPE)
     .split(/\s+/)
     .filter((s) => s === MCP_SCOPE || s === 'offline_access' || s === 'openid');
   grant.addOIDCScope([...new Set([MCP_SCOPE, ...asked])].join(' '));
-  grant.addResourceScope(opts.resource, MCP_SCOPE);
+  grant.addResourceScope(resource, MCP_SCOPE);
   return grant.save();
 }

@@ -37,8 +37,11 @@ export interface YnabApp {
  * so it is an HMAC under a key derived from the data key: someone with Redis alone (a dump, a
  * backup) cannot check whether a given YNAB user id has data there.
  */
-export function identityOf(key: DataKey, ynabUserId: string): string {
-  return createHmac('sha256', key.subkey('identities')).update(`ynab-user\n${ynabUserId}`).digest('hex').slice(0, 24);
+export function identityOf(key: DataKey, ynabUserId: string, endpoint: 'full' | 'read-only' = 'full'): string {
+  // The read-only endpoint's sign-ins are another identity of the same user: their own YNAB grant
+  // (read-only), copies and tokens, so that signing in there never replaces the full endpoint's grant.
+  const message = endpoint === 'full' ? `ynab-user\n${ynabUserId}` : `ynab-user read-only\n${ynabUserId}`;
+  return createHmac('sha256', key.subkey('identities')).update(message).digest('hex').slice(0, 24);
 }
 
 export const grantKey = (identity: string): string => `grants/${identity}.json`;

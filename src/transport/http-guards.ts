@@ -129,6 +129,16 @@ export function originCheck(header: string | undefined, allowList: string[]): { 
   return result.ok ? { ok: true } : { ok: false, message: result.message };
 }
 
+/**
+ * Hosted mode's Origin rule: a request without Origin (a non-browser client) passes; one with an
+ * Origin passes only when it is one of `allowed`, exactly (scheme, host and port), as browsers send it.
+ */
+export function exactOriginCheck(header: string | undefined, allowed: readonly string[]): { ok: true } | { ok: false; message: string } {
+  if (header === undefined || header === '') return { ok: true };
+  if (allowed.includes(header.toLowerCase())) return { ok: true };
+  return { ok: false, message: `the Origin ${JSON.stringify(header)} is not allowed here (the server's operator can add it with --allowed-origins)` };
+}
+
 /** The token of an `Authorization: Bearer <token>` header, if that is what it is. */
 export function bearerToken(header: string | undefined): string | undefined {
   const m = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);

@@ -43,8 +43,9 @@ export interface HttpServeOptions {
   /**
    * Hosted mode (src/hosted): many users, OAuth. Replaces the single state and the static token:
    * requests outside the MCP endpoint go to `route` first, and `authenticate` decides whose state
-   * an MCP request is served with. Host and Origin are not checked (a public server behind a TLS
-   * terminator; bearer tokens, not cookies, authenticate), nor is binding beyond loopback refused.
+   * an MCP request is served with. Host is not checked (a public server behind a TLS terminator),
+   * nor is binding beyond loopback refused; Origin is checked on the MCP endpoints against the
+   * routing's own list (`origins`).
    */
   hosted?: HostedRouting;
   /** What /readyz checks besides the drain: undefined when ready, else why not (http-health.ts). */
@@ -80,6 +81,10 @@ export interface HttpObserver {
 }
 
 export interface HostedRouting {
+  /** Browser origins allowed on the MCP endpoints, exactly; a request without Origin passes. */
+  origins: readonly string[];
+  /** MCP endpoints served beside `path` (the read-only endpoint), authenticated the same way. */
+  paths?: readonly string[];
   /** Answers a request outside the MCP endpoint (OAuth, metadata, consent); true when it did. */
   route(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** The user an MCP request is for, or undefined after answering it (401 with a challenge). */

@@ -1,7 +1,8 @@
 /**
  * One HTTP request to the MCP server (http.ts), through its checks in this order: /healthz and
  * /readyz answered first, with no check (http-health.ts); during a drain, 503; Host (DNS
- * rebinding) and Origin (browser pages) → 403, unless hosted; the endpoint path → 404 (hosted
+ * rebinding) → 403, unless hosted; Origin (browser pages) → 403 (hosted: on its MCP endpoints,
+ * against its own list; its OAuth routes serve clients from any origin); the endpoint path → 404 (hosted
  * mode's own routes first); a method other than POST → 405 with Allow (http-methods.ts); the
  * bearer token, or hosted mode's authentication → 401 (hosted: a POST first waits its turn, http-admission.ts); then the body, read under its size limit
  * (413, http-body.ts), and the SDK handler under a deadline (http-deadline.ts). Every request is logged in one line when there is a log (never its
@@ -14,7 +15,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonBody, readBody } from './http-body.js';
 import { answerWithin, type Exchange } from './http-deadline.js';
 import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
-import { bearerToken, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
+import { bearerToken, exactOriginCheck, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
 import { refuseMethod, methodServed } from './http-methods.js';
 import type { HttpSettings } from './http-options.js';
 import type { UserScopedBus } from './scoped-bus.js';
@@ -31,6 +32,11 @@ export interface RequestDeps {
   drain: Drain;
 }
 
+/** The MCP endpoint, or (hosted) one of the endpoints beside it. */
+function isEndpoint(settings: HttpSettings, pathname: string): boolean {
+  return pathname === settings.path || (settings.hosted?.paths ?? []).includes(pathname);
+}
+
 export function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
@@ -42,13 +48,18 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   if (await answerHealth(req, res, deps.drain, readiness)) return;
   deps.drain.track(res);
   if (deps.drain.draining) return refuseDraining(res);
+  const pathname = (req.url ?? '/').split('?')[0]!;
+  const endpoint = isEndpoint(deps.settings, pathname);
   if (!hosted) {
     if (!hostAllowed(req.headers.host, deps.hosts())) return reject(res, 403, 'Forbidden: this Host is not allowed (DNS rebinding protection)');
     const origin = originCheck(req.headers.origin, origins);
     if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
+  } else if (endpoint) {
+    // The 2025-11-25 transport: a present Origin that is not allowed is refused, hosted or not.
+    const origin = exactOriginCheck(req.headers.origin, hosted.origins);
+    if (!origin.ok) return reject(res, 403, `Forbidden: ${origin.message}`);
   }
-  const pathname = (req.url ?? '/').split('?')[0];
-  if (pathname !== path) {
+  if (!endpoint) {
     if (hosted && (await hosted.route(req, res))) return;
     return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
   }
@@ -105,7 +116,7 @@ export function requestListener(deps: RequestDeps): (req: IncomingMessage, res: 
     const observing = observer?.begin(req, res);
     if (observing || log) {
       res.on('close', () => {
-        const endpoint = (req.url ?? '/').split('?')[0] === path;
+        const endpoint = isEndpoint(deps.settings, (req.url ?? '/').split('?')[0]!);
         const ms = Math.round(performance.now() - started);
         if (observing) {
           const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
@@ -124,7 +135,7 @@ export function requestListener(deps: RequestDeps): (req: IncomingMessage, res: 
           return;
         }
         const what = [exchange.rpc, exchange.timedOut ? 'timed out' : undefined, res.writableFinished ? undefined : 'aborted'].filter(Boolean).join(', ');
-        log!(`http: ${req.method} ${endpoint ? path : '(other path)'} ${res.statusCode} ${ms}ms${what ? ` (${what})` : ''}`);
+        log!(`http: ${req.method} ${endpoint ? (req.url ?? '/').split('?')[0] : '(other path)'} ${res.statusCode} ${ms}ms${what ? ` (${what})` : ''}`);
       });
     }
     const serving = () => serve(deps, req, res, exchange);

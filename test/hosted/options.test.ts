@@ -117,6 +117,28 @@ describe('hosted options', () => {
   });
 });
 
+describe('who may come in: origins, registrations, YNAB users', () => {
+  it('allows Claude and ChatGPT by default, adds exact origins, and refuses what is not an origin', () => {
+    const o = hostedOptions(flags(), env(), () => undefined);
+    expect(o.access).toEqual({ origins: ['https://claude.ai', 'https://claude.com', 'https://chatgpt.com'], registrationLimit: 20, registrationWindowS: 3600 });
+    const more = hostedOptions(flags({ 'allowed-origins': 'https://App.example.com, http://localhost:6274' }), env(), () => undefined);
+    expect(more.access.origins.slice(3)).toEqual(['https://app.example.com', 'http://localhost:6274']);
+    expect(hostedOptions(flags(), env({ YNAB_MCP_ALLOWED_ORIGINS: 'https://x.example' }), () => undefined).access.origins).toContain('https://x.example');
+    for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://app.example.com'])
+      expect(refused(() => hostedOptions(flags({ 'allowed-origins': bad }), env(), () => undefined))).toMatch(/--allowed-origins takes origins/);
+  });
+
+  it('takes the registration limit and window as whole numbers, and YNAB user ids as UUIDs', () => {
+    const id = '0b0b6f4e-3c5a-4d0e-9a7e-1f2d3c4b5a69';
+    const o = hostedOptions(flags({ 'registration-limit': '3', 'registration-window': '60', 'allowed-users': id.toUpperCase() }), env(), () => undefined);
+    expect(o.access).toMatchObject({ registrationLimit: 3, registrationWindowS: 60, allowedUsers: new Set([id]) });
+    expect(refused(() => hostedOptions(flags({ 'registration-limit': '0' }), env(), () => undefined))).toMatch(/--registration-limit must be between 1/);
+    expect(refused(() => hostedOptions(flags({ 'allowed-users': 'someone@example.com' }), env(), () => undefined))).toMatch(
+      /--allowed-users takes YNAB user ids/,
+    );
+  });
+});
+
 describe('hosted logs and metrics flags', () => {
   it('--log-format is text or json (text by default); --metrics-port a port; --metrics-token-file a readable file of one long token', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-obs-'));
