@@ -7,6 +7,7 @@ import { bankFilesSection } from './bank-files.bench.js';
 import { applyRulesSection } from './apply-rules.bench.js';
 import { debtSection } from './debt.bench.js';
 import { eventsSection } from './events.bench.js';
+import { exportLoadSection } from './export-load.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
@@ -26,6 +27,7 @@ import type { BenchSection } from './section.js';
 export const SECTIONS: readonly BenchSection[] = [
   footprintSection,
   sandboxSection,
+  exportLoadSection,
   replicaSection,
   loadSection,
   stateSection,

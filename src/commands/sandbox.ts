@@ -32,6 +32,9 @@ Options:
                          /oauth/authorize?login=EMAIL signs in as one of them
   --data FILE            load the sandbox from FILE if present; save it there (every
                          answered change is on disk first, in FILE.journal)
+  --from FILE            serve the budget in FILE, the JSON of GET /budgets/{id} (or its
+                         data.budget), with YNAB's figures; stderr says where the sandbox's
+                         own arithmetic differs (docs/sandbox.md#a-budget-from-an-export)
   --transactions N       transactions in the first demo budget (default ~1500, up to 200000)
   --rate-limit N         requests per token per hour (default 200)
   --faults SPEC          inject faults, e.g. "500=0.05,503=0.05,reset=0.02,silent=0.01,slow=0.02,echo-auth=0.01"
@@ -55,6 +58,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     seed: { type: 'string' },
     users: { type: 'string' },
     data: { type: 'string' },
+    from: { type: 'string' },
     transactions: { type: 'string' },
     'rate-limit': { type: 'string' },
     faults: { type: 'string' },
@@ -95,6 +99,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
     seed: flags.seed ?? SERVE_SANDBOX_SEED,
     users: intFlag(flags.users, 'users', 1, 100),
     dataFile: flags.data,
+    from: flags.from,
     transactions: intFlag(flags.transactions, 'transactions', 0, 200_000),
     rateLimit: intFlag(flags['rate-limit'], 'rate-limit', 1, 1_000_000),
     faults: flags.faults,

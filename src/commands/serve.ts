@@ -194,6 +194,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
  * (docs/sandbox.md), and without it the URL is of no use; `ynab-mcp sandbox` serves the v1 API with its tokens.
  */
 function firstLines(opened: OpenedServer): string[] {
+  if (opened.sandbox && opened.from) return [`ynab-mcp: serving the budget exported in ${opened.from} from a local sandbox (nothing is sent to YNAB)`];
   if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
   return opened.noTokenYet && process.stdin.isTTY ? [NO_TOKEN_HINT] : [];
 }

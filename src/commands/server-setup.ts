@@ -27,6 +27,7 @@ import { baseUrlFlag } from './secret-flags.js';
 export const SERVER_FLAGS = {
   sandbox: { type: 'boolean' },
   seed: { type: 'string' },
+  from: { type: 'string' },
   budget: { type: 'string' },
   toolsets: { type: 'string' },
   'read-only': { type: 'boolean' },
@@ -43,6 +44,7 @@ export const SERVER_FLAGS = {
 
 export const SERVER_FLAGS_HELP = `  --sandbox                serve the local demo budgets (no account needed)
   --seed S                 with --sandbox: demo data seed
+  --from FILE              with --sandbox: serve the budget export in FILE (GET /budgets/{id}) instead
   --budget ID|NAME         default budget for tools, by id or name (or YNAB_BUDGET_ID; default "last-used")
   --toolsets LIST          user,budgets,accounts,categories,months,payees,money_movements,transactions,scheduled,
                            insights,planning,changes,rules, or the profile core (default all; list_budgets always)
@@ -83,6 +85,8 @@ export interface OpenedServer {
   state: ServerState;
   /** The in-process sandbox, with --sandbox. */
   sandbox?: RunningSandbox;
+  /** With --sandbox --from: the export file it serves. */
+  from?: string;
   /** The state directory kept across runs (none for the throwaway sandbox). */
   stateDir?: string;
   /**
@@ -174,12 +178,14 @@ export async function openServer(
   if (!flags.sandbox && sandboxWanted(flags, env)) flags = { ...flags, sandbox: true };
   const { config, maxStalenessMs, baseUrl, watch } = serverOptions(flags, env, localFiles);
   if (flags.seed !== undefined && !flags.sandbox) throw new UsageError('--seed only applies with --sandbox');
+  if (flags.from !== undefined && !flags.sandbox) throw new UsageError('--from only applies with --sandbox');
+  if (flags.from !== undefined && keep) throw new UsageError('--from serves a sandbox for one run; call keeps its sandbox between calls (use serve or tools)');
 
   if (flags.sandbox) {
     const seed = flags.seed ?? SERVE_SANDBOX_SEED;
     const kept = keep ? await (await import('./sandbox-home.js')).openKeptSandbox({ stateDir: stateDir(env), seed, fresh: keep.fresh, log }) : undefined;
     // Otherwise the demo is local and throwaway: its own state directory, nothing saved.
-    const sandbox = kept?.sandbox ?? (await (await import('../sandbox/app.js')).startSandbox({ seed, log, rateLimit: 1_000_000 }));
+    const sandbox = kept?.sandbox ?? (await (await import('../sandbox/app.js')).startSandbox({ seed, log, rateLimit: 1_000_000, from: flags.from }));
     const connection: Connection = {
       credentials: { token: async () => sandbox.accessToken },
       info: { source: 'sandbox', kind: 'personal' },
@@ -201,6 +207,7 @@ export async function openServer(
     return {
       state,
       sandbox,
+      from: flags.from,
       async close() {
         try {
           await state.close();

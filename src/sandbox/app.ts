@@ -29,6 +29,8 @@ export interface SandboxOptions {
   /** Users, each with their own demo budgets and tokens (default 1). */
   users?: number;
   dataFile?: string;
+  /** A budget export (the JSON of GET /budgets/{id}) served as the only budget (src/sandbox/export/). */
+  from?: string;
   /** Approximate transaction count of the first demo budget. */
   transactions?: number;
   /** Each new user's demo budgets: 'full' (default) or 'small' (one smaller budget, for benchmarks of many users). */

@@ -6,6 +6,7 @@
 import { createDemoBudgets, type DemoSize } from './demo/index.js';
 import { Random } from './demo/random.js';
 import { userEmail, type PersistedUser } from './persistence.js';
+import type { BudgetRec } from './store/records.js';
 import { newSecret } from './tokens.js';
 
 export interface NewUsers {
@@ -14,6 +15,8 @@ export interface NewUsers {
   transactions?: number;
   /** Each user's demo (default 'full'). */
   demo?: DemoSize;
+  /** User 1's budgets instead of demo ones (a budget loaded from an export, `--from`). */
+  budgets?: BudgetRec[];
 }
 
 /** The demo seed of the n-th user (1-based): user 1 keeps the sandbox's seed. */
@@ -32,13 +35,16 @@ export function newUsers(opts: NewUsers, from: number, to: number): PersistedUse
       read_only_token: newSecret('sbx_pat_ro_'),
       last_used_budget_id: null,
       // Only the first user's first budget takes --transactions (it is for benchmarks).
-      budgets: createDemoBudgets({
-        seed,
-        now: opts.now,
-        userId: id,
-        transactions: n === 1 ? opts.transactions : undefined,
-        size: opts.demo,
-      }),
+      budgets:
+        n === 1 && opts.budgets
+          ? opts.budgets
+          : createDemoBudgets({
+              seed,
+              now: opts.now,
+              userId: id,
+              transactions: n === 1 ? opts.transactions : undefined,
+              size: opts.demo,
+            }),
     });
   }
   return users;

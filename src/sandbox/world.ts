@@ -12,7 +12,8 @@ import type { PersistedUser, SandboxData } from './persistence.js';
 import { sandboxState, type SandboxState, type SandboxUser } from './state.js';
 import { BudgetStore } from './store/budget-store.js';
 import { exportSegments } from './store/export-segments.js';
-import type { Versioned } from './store/records.js';
+import type { BudgetRec, Versioned } from './store/records.js';
+import { ExportError, loadExport, loadLines } from './export/load-export.js';
 import { newSecret, TokenRegistry } from './tokens.js';
 import type { DemoSize } from './demo/index.js';
 import { newUsers } from './users.js';
@@ -26,6 +27,8 @@ export interface WorldOptions {
   transactions?: number;
   demo?: DemoSize;
   oauthTokenTtl?: number;
+  /** A budget export to serve as user 1's only budget (src/sandbox/export/). */
+  from?: string;
 }
 
 export interface WorldEnv {
@@ -48,14 +51,24 @@ export interface SandboxWorld {
 function usersToServe(opts: WorldOptions, saved: SandboxData | undefined, env: WorldEnv): PersistedUser[] {
   const persistedUsers = saved?.users ?? [];
   const wanted = Math.max(opts.users ?? 1, 1);
+  const budgets = opts.from ? fromExport(opts.from, env) : undefined;
   if (persistedUsers.length < wanted)
-    persistedUsers.push(...newUsers({ seed: env.seed, now: env.clock(), transactions: opts.transactions, demo: opts.demo }, persistedUsers.length + 1, wanted));
+    persistedUsers.push(
+      ...newUsers({ seed: env.seed, now: env.clock(), transactions: opts.transactions, demo: opts.demo, budgets }, persistedUsers.length + 1, wanted),
+    );
   else if (opts.users !== undefined && persistedUsers.length > wanted) {
     env.log(`sandbox: ${opts.dataFile} holds ${persistedUsers.length} users; all are kept (--users ${wanted} only adds users)`);
   }
   if (opts.token) persistedUsers[0]!.access_token = opts.token;
   if (opts.readOnlyToken) persistedUsers[0]!.read_only_token = opts.readOnlyToken;
   return persistedUsers;
+}
+
+/** `--from FILE`: the export's budget, what the load found logged; a file that cannot be loaded throws ExportError. */
+function fromExport(file: string, env: WorldEnv): BudgetRec[] {
+  const loaded = loadExport(file, { now: env.clock() });
+  for (const line of loadLines(file, loaded)) env.log(line);
+  return [loaded.budget];
 }
 
 /** A user as served, each budget telling `budgetChanged` of its every change. */
@@ -79,6 +92,8 @@ export function openWorld(opts: WorldOptions, env: WorldEnv): SandboxWorld {
   const { clock, log } = env;
   const tokens = new TokenRegistry(() => clock().getTime(), opts.oauthTokenTtl ?? 7200);
 
+  // An export is served fresh each start: saving it (--data) would serve the saved copy next time instead.
+  if (opts.from && opts.dataFile) throw new ExportError(`--from ${opts.from} cannot be combined with --data: a loaded export is served fresh each start`);
   // The saved state (snapshot and write-ahead log), or new users with new demo budgets.
   const loaded = opts.dataFile ? loadDurable(opts.dataFile, log) : undefined;
   const saved = loaded?.data;

@@ -11,7 +11,8 @@
  */
 import { currentMonth, daysBetween, monthOf, monthRange, addMonths, addDays } from '../../api/dates.js';
 import { budgetShape, closeMonth, collectFlows, emptyStart, type CashMove, type ClosedMonth } from './budget-math.js';
-import { goalFigures, type CategoryFigures, type GoalFigures } from './goals.js';
+import { withExportFigures } from './export-figures.js';
+import { goalFigures, type CategoryFigures, type GoalFigures, type GoalView } from './goals.js';
 import type { BudgetRec, CategoryRec } from './records.js';
 import { nextOccurrence } from '../../api/schedule.js';
 
@@ -41,10 +42,19 @@ export interface Derived {
   months: MonthFigures[];
   monthIndex: Map<string, MonthFigures>;
   dateNext: Map<string, string>;
-  goal(category: CategoryRec, month: string): GoalFigures | null;
+  goal(category: CategoryRec, month: string): GoalView | null;
 }
 
+export type { GoalView };
+
+/** The figures the API shows: the sandbox's own, or for a budget loaded from an export, YNAB's (export-figures.ts). */
 export function computeDerived(b: BudgetRec, now: Date): Derived {
+  const own = computeOwn(b, now);
+  return b.export_figures ? withExportFigures(own, b.export_figures) : own;
+}
+
+/** The sandbox's own arithmetic over the budget's facts. */
+export function computeOwn(b: BudgetRec, now: Date): Derived {
   const today = now.toISOString().slice(0, 10);
   const thisMonth = currentMonth(now);
 

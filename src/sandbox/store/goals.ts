@@ -28,6 +28,9 @@ export interface GoalFigures {
   overall_left: number;
 }
 
+/** A target's figures as answered: a budget loaded from an export may show none (null) for some. */
+export type GoalView = { [K in keyof GoalFigures]: GoalFigures[K] | null };
+
 const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
 
 /** How many times weekday `day` (0 = Sunday) occurs in a month. */

@@ -75,6 +75,7 @@ export interface GoalRec {
   /** 0 none, 1 monthly, 2 weekly, 13 yearly (see the spec's goal_cadence). */
   cadence: number | null;
   cadence_frequency: number | null;
+  /** '' when a loaded export does not say (an older target): the API then shows null. */
   creation_month: string;
   snoozed_at: string | null;
 }
@@ -222,6 +223,42 @@ export interface BudgetRec {
    * restarted sandbox still answers deltas correctly.
    */
   derived_state: Map<string, { fp: string; knowledge: number }>;
+  /**
+   * A budget loaded from an export (`--from`): what YNAB computed, kept as its differences from
+   * the sandbox's own figures at load, so answers give the export's figures (export-figures.ts).
+   */
+  export_figures?: ExportFigures;
+}
+
+/** [assigned, activity, available] differences, export less sandbox. */
+export type FigureDiff = [number, number, number];
+
+/** Per target field: the difference, or null where the export shows none. */
+export interface GoalDiff {
+  percentage_complete: number | null;
+  months_to_budget: number | null;
+  under_funded: number | null;
+  overall_funded: number | null;
+  overall_left: number | null;
+}
+
+export interface MonthDiff {
+  income: number;
+  budgeted: number;
+  activity: number;
+  to_be_budgeted: number;
+  /** The export's own age of money (not a difference). */
+  age_of_money: number | null;
+  categories: Record<string, FigureDiff>;
+  goals: Record<string, GoalDiff>;
+}
+
+/** What YNAB computed for a budget loaded from an export, as differences from the sandbox's own figures (export-figures.ts). */
+export interface ExportFigures {
+  last_month: string;
+  months: Record<string, MonthDiff>;
+  /** Per account: [balance, cleared, uncleared] differences. */
+  accounts: Record<string, [number, number, number]>;
 }
 
 export function emptyBudget(init: {

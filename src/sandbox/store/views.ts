@@ -82,7 +82,7 @@ export function categoryBase(s: BudgetStore, c: CategoryRec, month?: string): E.
     goal_day: g?.day ?? null,
     goal_cadence: g?.cadence ?? null,
     goal_cadence_frequency: g?.cadence_frequency ?? null,
-    goal_creation_month: g?.creation_month ?? null,
+    goal_creation_month: g?.creation_month || null,
     goal_target: g?.target ?? null,
     goal_target_date: g?.target_date ?? null,
     goal_percentage_complete: progress?.percentage_complete ?? null,
