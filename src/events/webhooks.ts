@@ -19,15 +19,18 @@ import { cursorOf } from './log.js';
 import { isQuiet } from './settings.js';
 import { matches } from './filter.js';
 import type { EventsService } from './service.js';
-import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
+import { post, secretBytes, signature, type Outcome, type SendOptions, type Sent } from './webhook-send.js';
 import { controlId, endingOf, gapBody, terminatedBody, type Ending } from './webhook-control.js';
 import { subscriptionIds } from './webhook-ids.js';
 import type { IdList } from '../storage/id-list.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { HANDSHAKE } from './webhook-deadline.js';
 
 export interface WebhookOptions extends SendOptions {
   /** Waits between attempts of one delivery (default 1 s, 5 s, 25 s: four attempts). */
   retryDelaysMs?: number[];
+  /** Per-principal caps (principal-caps.ts); the rest default. */
+  caps?: Partial<import('./principal-caps.js').Caps>;
 }
 
 export interface DeliveryStatus {
@@ -212,7 +215,7 @@ export class Webhooks {
    * signature header holds both `v1,` signatures, the new secret's first (Standard Webhooks
    * multi-signature: the receiver accepts the delivery if any verifies).
    */
-  async send(s: Pick<Subscription, 'id' | 'url' | 'secret' | 'previous'>, messageId: string, body: string): Promise<{ outcome: Outcome; text?: string }> {
+  async send(s: Pick<Subscription, 'id' | 'url' | 'secret' | 'previous'>, messageId: string, body: string, how: SendOptions = {}): Promise<Sent> {
     const timestamp = Math.floor(this.now() / 1000);
     const secrets = [s.secret, ...(s.previous && s.previous.until > this.now() ? [s.previous.secret] : [])];
     const headers = {
@@ -221,13 +224,14 @@ export class Webhooks {
       'webhook-signature': secrets.map((x) => signature(secretBytes(x)!, messageId, timestamp, body)).join(' '),
       'x-mcp-subscription-id': s.id,
     };
-    return post(s.url, headers, body, this.opts);
+    return post(s.url, headers, body, { ...this.opts, ...how });
   }
 
   /** The verification handshake: the endpoint echoes a nonce in a 2xx body; undefined when it did, else why not. */
   async verify(s: Pick<Subscription, 'id' | 'url' | 'secret'>): Promise<string | undefined> {
     const challenge = randomBytes(18).toString('base64url');
-    const { outcome, text } = await this.send(s, `msg_verification_${randomBytes(8).toString('hex')}`, JSON.stringify({ type: 'verification', challenge }));
+    const id = `msg_verification_${randomBytes(8).toString('hex')}`;
+    const { outcome, text } = await this.send(s, id, JSON.stringify({ type: 'verification', challenge }), HANDSHAKE);
     if (outcome !== 'ok') return outcome === 'blocked' ? 'connection_refused' : outcome === 'gone' || outcome === 'too_large' ? 'http_4xx' : outcome;
     let echoed = '';
     try {
