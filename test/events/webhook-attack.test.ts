@@ -13,8 +13,7 @@
  * No assertion on how long anything took: that a cut exchange ended, and what came after.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer, type Socket } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { post } from '../../src/events/webhook-send.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { budgetFacts, endpoint, lasting, poll, request, spend, type Endpoint } from './helpers.js';
 import { receiver, whsec } from './receiver.js';
+import { trickle, trickler, type Trickle } from './trickler.js';
 
 let sb: TestSandbox;
 const dirs: ReturnType<typeof lasting>[] = [];
@@ -58,58 +58,6 @@ async function overspend(): Promise<string> {
   const target = facts.categories.find((c) => c.balance >= 0 && !facts.overspent.has(c.id))!;
   await spend(sb, facts.id, { account_id: facts.checking.id, category_id: target.id, amount: -(target.balance + 3_000) });
   return target.id;
-}
-
-/** How a trickling exchange went: the bytes it got out before its socket closed, and whether it closed. */
-interface Trickle {
-  bytes: number;
-  closed: boolean;
-}
-
-/** Writes `first`, then one byte a second for up to 90 s, until the peer closes the socket. */
-function trickle(socket: Socket, first: string, write: (s: string) => void = (s) => socket.write(s)): Trickle {
-  const t: Trickle = { bytes: 0, closed: false };
-  write(first);
-  const timer = setInterval(() => {
-    if (t.bytes >= 90) return clearInterval(timer);
-    t.bytes += 1;
-    write('x');
-  }, 1_000);
-  socket.on('close', () => {
-    t.closed = true;
-    clearInterval(timer);
-  });
-  socket.on('error', () => undefined);
-  return t;
-}
-
-/** An HTTP receiver that echoes the challenge (or trickles it: `slowHandshake`) and answers the event POSTs `slow` says to trickle with 200 and a trickled body. */
-async function trickler(opts: { slowHandshake?: boolean; slow?: (n: number) => boolean }) {
-  const trickles: Trickle[] = [];
-  const events: string[] = [];
-  const server: Server = createHttpServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (body.type === 'verification') {
-        if (!opts.slowHandshake) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: body.challenge }));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return trickles.push(trickle(res.socket!, '{"challenge":"', (s) => res.write(s)));
-      }
-      events.push(body.data?.category_id);
-      if (!opts.slow?.(events.length)) return res.writeHead(200).end('{}');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      trickles.push(trickle(res.socket!, '{', (s) => res.write(s)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  const close = () => {
-    server.closeAllConnections();
-    return new Promise<void>((r) => server.close(() => r()));
-  };
-  return { url, trickles, events, close };
 }
 
 describe('a delivery has a deadline, not an idle timer', () => {
