@@ -105,6 +105,8 @@ export class Webhooks {
 
   /** The ids of the subscriptions, kept beside them (webhook-ids.ts). */
   private readonly ids: IdList;
+  /** Those ids as kept, in the order kept; none pruned (a subscribe lists its id before its record: all() would drop it). */
+  listed = (): Promise<string[]> => this.ids.all();
 
   /** Deliveries started by what fired, until they end (settled()). */
   private readonly pending = new Set<Promise<void>>();

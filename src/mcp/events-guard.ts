@@ -43,15 +43,32 @@ function exhausted(limit: string, max: number, message: string, extra: Record<st
   throw new ProtocolError(ERR.exhausted, message, { limit, max, ...extra });
 }
 
+const overCap = (max: number) =>
+  exhausted(
+    'subscriptions',
+    max,
+    `You hold ${max} webhook subscriptions, the most this server keeps per user; events/unsubscribe one you no longer need, then subscribe again.`,
+  );
+
 /** Refuses a new webhook subscription past the principal's cap (a refresh of one it holds always passes). */
 export async function checkWebhookCap(hooks: Webhooks): Promise<void> {
   const max = capsOf(hooks).webhooks;
-  if ((await hooks.all()).length >= max)
-    exhausted(
-      'subscriptions',
-      max,
-      `You hold ${max} webhook subscriptions, the most this server keeps per user; events/unsubscribe one you no longer need, then subscribe again.`,
-    );
+  // Counted from the ids list; at the cap, once more after all() removes the expired.
+  if ((await hooks.listed()).length >= max && (await hooks.all()).length >= max) overCap(max);
+}
+
+/**
+ * After a new subscription is kept: subscribes at once all pass checkWebhookCap before any is
+ * kept (one shared handshake lets a burst through together), so each looks again: the first `max`
+ * in the order they were kept stay, and one after them removes itself and is refused. Never over
+ * the cap once they end.
+ */
+export async function keepWithinCap(hooks: Webhooks, id: string): Promise<void> {
+  const max = capsOf(hooks).webhooks;
+  const at = (await hooks.listed()).indexOf(id);
+  if (at >= 0 && at < max) return;
+  await hooks.remove(id);
+  overCap(max);
 }
 
 const streams = new WeakMap<EventsService, Slots>();

@@ -14,7 +14,7 @@ import { cursorOf } from '../events/log.js';
 import { checkedAddress, secretBytes, urlProblem } from '../events/webhook-send.js';
 import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId } from '../events/webhooks.js';
 import { checked, ERR } from './events.js';
-import { checkWebhookCap, readable, verifyOnce } from './events-guard.js';
+import { checkWebhookCap, keepWithinCap, readable, verifyOnce } from './events-guard.js';
 import { cursorParts } from '../events/cursor.js';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
@@ -88,6 +88,7 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
     };
     if (record.status.active) delete (record.status as { failedSince?: string }).failedSince;
     const kept = await hooks.upsert(record);
+    if (!existing) await keepWithinCap(hooks, id);
     void hooks.deliver(id);
     return {
       id,

@@ -168,6 +168,35 @@ describe('per-principal caps', () => {
     }
   });
 
+  it('a burst of subscribes at once keeps no more than the cap', async () => {
+    const burst = await own({ webhooks: 3 });
+    const secret = whsec();
+    const rx = await receiver(secret);
+    try {
+      const tried = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => subscribe(burst.client, rx.url, secret, { arguments: { min_milliunits: i } })),
+      );
+      const refused = tried.filter((t) => t.status === 'rejected').map((t) => (t as PromiseRejectedResult).reason);
+      expect(refused.every((e) => e.code === -32025 && e.data.limit === 'subscriptions')).toBe(true);
+      expect(tried.filter((t) => t.status === 'fulfilled')).toHaveLength(3);
+      // What the server holds: each of the ten unsubscribed, and only the kept are found.
+      let held = 0;
+      for (let i = 0; i < 10; i++)
+        held += await request(burst.client, 'events/unsubscribe', {
+          name: 'category.overspent',
+          arguments: { min_milliunits: i },
+          delivery: { url: rx.url },
+        }).then(
+          () => 1,
+          () => 0,
+        );
+      expect(held).toBe(3);
+    } finally {
+      await rx.close();
+      await burst.close();
+    }
+  });
+
   it('refuses an events/stream past the cap; closing one makes room', async () => {
     let active = 0;
     capped.client.setNotificationHandler(
