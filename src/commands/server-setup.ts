@@ -77,6 +77,9 @@ export const ENVIRONMENT_HELP = `Environment (a flag wins over its variable):
   YNAB_MCP_KEYCHAIN=off    never use the OS keychain (the 0600 secrets file instead)
   YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK=1  alert webhooks may call back to plain http on this host (tests, local use)
   YNAB_MCP_WATCH_SHORT=1   --watch-interval may be given in seconds ("20s"; tests and demos only)
+  YNAB_MCP_MAX_WEBHOOKS, YNAB_MCP_MAX_STREAMS, YNAB_MCP_WEBHOOK_VERIFY_PER_HOST
+                           Events limits per user: webhook subscriptions (default 50), open streams (20),
+                           verification handshakes to one host a minute (20)
 `;
 
 export type ServerFlags = { [K in keyof typeof SERVER_FLAGS]?: (typeof SERVER_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };

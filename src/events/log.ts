@@ -17,6 +17,7 @@ import { segment } from '../storage/keys.js';
 import type { StateStore } from '../storage/store.js';
 import type { EventName } from './catalog.js';
 import type { Condition } from './detect.js';
+import { cursorParts } from './cursor.js';
 
 export const EVENTS_MAGIC = Buffer.from('YMCPE1\n');
 
@@ -151,9 +152,8 @@ export interface Page {
 
 /** The position a cursor names in this log; undefined for a cursor of another log, or forged. */
 export function seqOf(state: LogState, cursor: string): number | undefined {
-  const [epoch, seqText] = cursor.split('.');
-  const seq = Number(seqText);
-  return epoch === state.epoch && Number.isInteger(seq) && seq >= 0 && seq <= state.seq ? seq : undefined;
+  const parts = cursorParts(cursor);
+  return parts && parts.epoch === state.epoch && parts.seq <= state.seq ? parts.seq : undefined;
 }
 
 /** Just before the oldest occurrence kept: a first call from here shows every occurrence the log holds. */

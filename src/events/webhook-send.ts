@@ -10,7 +10,7 @@
  *    and unspecified ranges are refused; the connection goes to the checked address, with the
  *    host's name in the Host header and TLS SNI;
  *  - no redirect is followed (a 3xx is a failure), the answer is read up to 64 KB, and the whole
- *    exchange has a time limit;
+ *    exchange has a total time limit (webhook-deadline.ts), not an idle timer;
  *  - a body over 256 KiB is never sent (the SEP's delivery profile; ChatGPT's MUST): `too_large`,
  *    as a 413 would be.
  * The secret is never logged, shown, nor put in an outcome.
@@ -21,6 +21,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { isSpecialUseAddress } from '../shared/addresses.js';
+import { aborted, deadline, DELIVERY_DEADLINE_MS } from './webhook-deadline.js';
 
 /** Resolves a host name to its addresses (the DNS seam: tests give their own). */
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -30,11 +31,17 @@ export const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verba
 export interface SendOptions {
   lookup?: Lookup;
   allowLoopback?: boolean;
+  /** The whole exchange's time limit (default DELIVERY_DEADLINE_MS). */
   timeoutMs?: number;
+  /** The 2xx answer must be read whole (the handshake's echo). */
+  needAnswer?: boolean;
 }
 
 /** The SEP's delivery error categories (deliveryStatus.lastError), plus `blocked` for an address refused here. */
 export type Outcome = 'ok' | 'gone' | 'too_large' | 'blocked' | 'connection_refused' | 'timeout' | 'tls_error' | 'http_4xx' | 'http_5xx';
+
+/** An attempt's outcome, and on 2xx the answer's text. */
+export type Sent = { outcome: Outcome; text?: string };
 
 const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 
@@ -92,15 +99,38 @@ const MAX_ANSWER = 64 * 1024;
 /** The largest body sent (SEP-3415's delivery profile, ChatGPT's guide). */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/** POSTs `body` with `headers` to the checked address of `url`; answers the outcome and, on 2xx, the answer's text. */
+/**
+ * POSTs `body` with `headers` to the checked address of `url`; answers the outcome and, on 2xx, the
+ * answer's text. The whole exchange ends at `timeoutMs` (webhook-deadline.ts): a delivery whose 2xx
+ * head came is delivered though its answer is cut there; `needAnswer` (the handshake) also needs
+ * the answer whole, else it timed out.
+ */
 export async function post(raw: string, headers: Record<string, string>, body: string, opts: SendOptions = {}): Promise<{ outcome: Outcome; text?: string }> {
   if (urlProblem(raw, opts.allowLoopback)) return { outcome: 'blocked' };
   if (Buffer.byteLength(body) > MAX_BODY_BYTES) return { outcome: 'too_large' };
-  const url = new URL(raw);
-  const target = await checkedAddress(url, opts);
-  if (!target) return { outcome: 'blocked' };
+  const limit = deadline(opts.timeoutMs ?? DELIVERY_DEADLINE_MS);
+  try {
+    const url = new URL(raw);
+    const found = await Promise.race([checkedAddress(url, opts).then((t) => ({ t })), aborted(limit.signal)]);
+    if (!found) return { outcome: 'timeout' };
+    if (!found.t) return { outcome: 'blocked' };
+    return await exchange(url, found.t, headers, body, limit.signal, opts.needAnswer ?? false);
+  } finally {
+    limit.clear();
+  }
+}
+
+function exchange(
+  url: URL,
+  target: { address: string; family: number },
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  needAnswer: boolean,
+): Promise<{ outcome: Outcome; text?: string }> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
+    let answered = false;
     const req = send(
       url,
       {
@@ -111,10 +141,11 @@ export async function post(raw: string, headers: Record<string, string>, body: s
           (options as { all?: boolean }).all
             ? (cb as any)(null, [{ address: target.address, family: target.family }])
             : (cb as any)(null, target.address, target.family),
-        timeout: opts.timeoutMs ?? 5_000,
+        signal,
         agent: false,
       },
       (res) => {
+        answered = true;
         const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         let size = 0;
@@ -123,18 +154,21 @@ export async function post(raw: string, headers: Record<string, string>, body: s
           if (size <= MAX_ANSWER) chunks.push(c);
           else res.destroy();
         });
+        res.on('error', () => undefined); // the deadline's abort; 'close' tells the outcome
         res.on('close', () => {
-          if (status >= 200 && status < 300) resolve({ outcome: 'ok', text: Buffer.concat(chunks).toString('utf8') });
+          const cut = !res.complete && size <= MAX_ANSWER;
+          if (status >= 200 && status < 300)
+            resolve(cut && needAnswer ? { outcome: 'timeout' } : { outcome: 'ok', text: Buffer.concat(chunks).toString('utf8') });
           else if (status === 410) resolve({ outcome: 'gone' });
           else if (status === 413) resolve({ outcome: 'too_large' });
           else resolve({ outcome: status >= 500 ? 'http_5xx' : 'http_4xx' });
         });
       },
     );
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
     req.on('error', (e: NodeJS.ErrnoException) => {
+      if (answered) return; // the answer's 'close' tells the outcome
       const code = e.code ?? '';
-      resolve({ outcome: code === 'ETIMEDOUT' ? 'timeout' : /CERT|TLS|SSL|EPROTO/.test(code + e.message) ? 'tls_error' : 'connection_refused' });
+      resolve({ outcome: signal.aborted ? 'timeout' : /CERT|TLS|SSL|EPROTO/.test(code + e.message) ? 'tls_error' : 'connection_refused' });
     });
     req.end(body);
   });

@@ -19,16 +19,19 @@ import { cursorOf } from './log.js';
 import { isQuiet } from './settings.js';
 import { matches } from './filter.js';
 import type { EventsService } from './service.js';
-import { post, secretBytes, signature, type Outcome, type SendOptions } from './webhook-send.js';
+import { post, secretBytes, signature, type Outcome, type SendOptions, type Sent } from './webhook-send.js';
 import { controlId, endingOf, gapBody, terminatedBody, type Ending } from './webhook-control.js';
-import { subscriptionIds } from './webhook-ids.js';
+import { canonical, subscriptionIds } from './webhook-ids.js';
 import { codeIn, takesControlEnvelopes, type Dialect } from './dialect.js';
 import type { IdList } from '../storage/id-list.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import { HANDSHAKE } from './webhook-deadline.js';
 
 export interface WebhookOptions extends SendOptions {
   /** Waits between attempts of one delivery (default 1 s, 5 s, 25 s: four attempts). */
   retryDelaysMs?: number[];
+  /** Per-principal caps (principal-caps.ts); the rest default. */
+  caps?: Partial<import('./principal-caps.js').Caps>;
 }
 
 export interface DeliveryStatus {
@@ -58,6 +61,7 @@ interface Subscription {
   status: DeliveryStatus;
 }
 
+export { subscriptionId } from './webhook-ids.js';
 export const DEFAULT_TTL_MS = 60 * 60_000;
 export const MIN_TTL_MS = 60_000;
 export const MAX_TTL_MS = 24 * 60 * 60_000;
@@ -66,24 +70,6 @@ export const MAX_TTL_MS = 24 * 60 * 60_000;
  * server): well past one delivery's whole retry schedule (1 s + 5 s + 25 s of waits, 5 s each try).
  */
 export const ROTATION_GRACE_MS = 15 * 60_000;
-
-/** JSON with keys sorted: arguments compare equal however they were written. */
-const canonical = (v: unknown): string =>
-  Array.isArray(v)
-    ? `[${v.map(canonical).join(',')}]`
-    : v && typeof v === 'object'
-      ? `{${Object.keys(v)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-          .join(',')}}`
-      : JSON.stringify(v);
-
-export function subscriptionId(principal: string, url: string, name: string, args: EventArguments): string {
-  return `sub_${createHash('sha256')
-    .update(canonical([principal, url, name, args]))
-    .digest('hex')
-    .slice(0, 16)}`;
-}
 
 const enc = (s: Subscription) => Buffer.from(JSON.stringify(s));
 
@@ -106,6 +92,8 @@ export class Webhooks {
 
   /** The ids of the subscriptions, kept beside them (webhook-ids.ts). */
   private readonly ids: IdList;
+  /** Those ids as kept, in the order kept; none pruned (a subscribe lists its id before its record: all() would drop it). */
+  listed = (): Promise<string[]> => this.ids.all();
 
   /** Deliveries started by what fired, until they end (settled()). */
   private readonly pending = new Set<Promise<void>>();
@@ -176,7 +164,7 @@ export class Webhooks {
     await this.ids.add(s.id);
     const key = await this.key(s.id);
     const sealKey = await this.sealer.key();
-    return this.store.update(key, (bytes) => {
+    const kept = await this.store.update(key, (bytes) => {
       const was = bytes ? (JSON.parse(this.sealer.openSync(sealKey, bytes, key).toString('utf8')) as Subscription) : undefined;
       const next: Subscription = was && was.epoch === s.epoch ? { ...s, through: was.through } : { ...s };
       // §Webhook security, Secret rotation: the old secret keeps signing alongside for the grace window.
@@ -185,6 +173,10 @@ export class Webhooks {
       else delete next.previous;
       return { value: this.sealer.sealSync(sealKey, enc(next), key), result: next };
     });
+    // Listed again now the record is written: an all() between the first add and the write found
+    // the id without its record and dropped it, which hid the subscription from listing and delivery.
+    await this.ids.add(s.id);
+    return kept;
   }
 
   async remove(id: string): Promise<boolean> {
@@ -216,7 +208,7 @@ export class Webhooks {
    * signature header holds both `v1,` signatures, the new secret's first (Standard Webhooks
    * multi-signature: the receiver accepts the delivery if any verifies).
    */
-  async send(s: Pick<Subscription, 'id' | 'url' | 'secret' | 'previous'>, messageId: string, body: string): Promise<{ outcome: Outcome; text?: string }> {
+  async send(s: Pick<Subscription, 'id' | 'url' | 'secret' | 'previous'>, messageId: string, body: string, how: SendOptions = {}): Promise<Sent> {
     const timestamp = Math.floor(this.now() / 1000);
     const secrets = [s.secret, ...(s.previous && s.previous.until > this.now() ? [s.previous.secret] : [])];
     const headers = {
@@ -225,13 +217,14 @@ export class Webhooks {
       'webhook-signature': secrets.map((x) => signature(secretBytes(x)!, messageId, timestamp, body)).join(' '),
       'x-mcp-subscription-id': s.id,
     };
-    return post(s.url, headers, body, this.opts);
+    return post(s.url, headers, body, { ...this.opts, ...how });
   }
 
   /** The verification handshake: the endpoint echoes a nonce in a 2xx body; undefined when it did, else why not. */
   async verify(s: Pick<Subscription, 'id' | 'url' | 'secret'>): Promise<string | undefined> {
     const challenge = randomBytes(18).toString('base64url');
-    const { outcome, text } = await this.send(s, `msg_verification_${randomBytes(8).toString('hex')}`, JSON.stringify({ type: 'verification', challenge }));
+    const id = `msg_verification_${randomBytes(8).toString('hex')}`;
+    const { outcome, text } = await this.send(s, id, JSON.stringify({ type: 'verification', challenge }), HANDSHAKE);
     if (outcome !== 'ok') return outcome === 'blocked' ? 'connection_refused' : outcome === 'gone' || outcome === 'too_large' ? 'http_4xx' : outcome;
     let echoed = '';
     try {

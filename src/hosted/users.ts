@@ -28,6 +28,7 @@ import type { YnabGrants } from './ynab-grants.js';
 import type { WatchFlags } from '../shared/watch.js';
 import type { WatchSettings } from '../events/watcher-loop.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
+import { capsFromEnv } from '../events/principal-caps.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
@@ -85,6 +86,7 @@ export class HostedUsers {
   private readonly readOnlyListeners = new Set<(identity: string) => void>();
 
   constructor(private readonly deps: HostedUsersOptions) {
+    capsFromEnv(); // an operator's bad Events cap stops the start, naming the variable (each state reads the caps again)
     this.held = new LRUCache<string, Held>({
       max: deps.maxHeld ?? MAX_USERS_HELD,
       dispose: (h, identity, reason) => {

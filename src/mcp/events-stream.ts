@@ -16,8 +16,9 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
-import { checked, eventsOf, PollParams, wire } from './events.js';
+import { checked, PollParams, wire } from './events.js';
 import { onEvents } from './events-dialect.js';
+import { readable, takeStream } from './events-guard.js';
 import { MAX_EVENTS } from '../events/limits.js';
 
 export const HEARTBEAT_MS = 25_000;
@@ -27,16 +28,24 @@ const StreamParams = PollParams.omit({ maxEvents: true }).extend({ cursor: z.str
 export function registerStream(server: McpServer, state: ServerState): void {
   onEvents(server.server, 'events/stream', { params: StreamParams }, async (params, ctx) => {
     const { name, args } = checked(params);
-    const events = await eventsOf(state);
+    const { events, webhooks } = await state.ready();
     const budget = await sessionBudgetParam(state, args.budget_id);
     const signal = ctx.mcpReq.signal;
     const _meta = { 'io.modelcontextprotocol/subscriptionId': ctx.mcpReq.id };
     const notify = (method: string, p: Record<string, unknown>) => ctx.mcpReq.notify({ method, params: { ...p, _meta } } as never);
 
-    let first = await events.poll(budget, name, args, params.cursor ?? null, MAX_EVENTS, params.cursor ? params.maxAgeMs : undefined);
+    // One of the principal's open-stream places (events-guard.ts), given back when the stream ends or fails to start.
+    const release = takeStream(events, webhooks);
+    let first: Awaited<ReturnType<typeof events.poll>>;
+    try {
+      first = await readable(() => events.poll(budget, name, args, params.cursor ?? null, MAX_EVENTS, params.cursor ? params.maxAgeMs : undefined));
+      await notify('notifications/events/active', { cursor: params.cursor && !first.truncated ? params.cursor : first.cursor, truncated: first.truncated });
+    } catch (e) {
+      release();
+      throw e;
+    }
     const epoch = first.cursor.split('.')[0];
     let cursor = first.cursor;
-    await notify('notifications/events/active', { cursor: params.cursor && !first.truncated ? params.cursor : first.cursor, truncated: first.truncated });
     // Replay first, page by page, then new occurrences as they are recorded; one drain at a time.
     let draining: Promise<void> = (async () => {
       for (;;) {
@@ -69,6 +78,7 @@ export function registerStream(server: McpServer, state: ServerState): void {
       await draining;
       await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     } finally {
+      release();
       stop();
       clearInterval(heartbeat);
       unwatch();

@@ -15,6 +15,8 @@ import { checkedAddress, secretBytes, urlProblem } from '../events/webhook-send.
 import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId } from '../events/webhooks.js';
 import { checked, ERR } from './events.js';
 import { onEvents } from './events-dialect.js';
+import { checkWebhookCap, keepWithinCap, readable, verifyOnce } from './events-guard.js';
+import { cursorParts } from '../events/cursor.js';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
 
@@ -38,9 +40,8 @@ function forbidden(): never {
 /** Where delivery starts: the given cursor when this log has it, else now (truncated). */
 function startAt(epoch: string, head: number, cursor: string | null | undefined): { through: number; truncated: boolean } {
   if (!cursor) return { through: head, truncated: false };
-  const [e, n] = cursor.split('.');
-  const seq = Number(n);
-  return e === epoch && Number.isInteger(seq) && seq >= 0 && seq <= head ? { through: seq, truncated: false } : { through: head, truncated: true };
+  const at = cursorParts(cursor);
+  return at && at.epoch === epoch && at.seq <= head ? { through: at.seq, truncated: false } : { through: head, truncated: true };
 }
 
 export function registerWebhooks(server: McpServer, state: ServerState, principal: string | undefined): void {
@@ -64,12 +65,10 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
     const id = subscriptionId(principal, url, name, args);
     const existing = await hooks.get(id);
     const secret = params.delivery.secret;
-    if (!(await hooks.isVerified(principal, url))) {
-      const failed = await hooks.verify({ id, url, secret });
-      if (failed) throw new ProtocolError(ERR.callback, `The callback endpoint did not confirm the subscription (${failed}).`, { reason: failed });
-      await hooks.markVerified(principal, url);
-    }
-    const { replica, state: log } = await stack.events.refresh(await sessionBudgetParam(state, args.budget_id));
+    if (!existing) await checkWebhookCap(hooks);
+    if (!(await hooks.isVerified(principal, url))) await verifyOnce(hooks, principal, { id, url, secret });
+    const budget = await sessionBudgetParam(state, args.budget_id);
+    const { replica, state: log } = await readable(() => stack.events.refresh(budget));
     const start = startAt(log.epoch, log.seq, params.cursor);
     const live = existing && existing.epoch === log.epoch;
     const ttl = params.ttlMs === null ? MAX_TTL_MS : Math.min(MAX_TTL_MS, Math.max(MIN_TTL_MS, params.ttlMs ?? DEFAULT_TTL_MS));
@@ -92,6 +91,7 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
     };
     if (record.status.active) delete (record.status as { failedSince?: string }).failedSince;
     const kept = await hooks.upsert(record);
+    if (!existing) await keepWithinCap(hooks, id);
     void hooks.deliver(id);
     return {
       id,

@@ -17,11 +17,13 @@ import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from '../events/limits.js';
 import type { EventsService } from '../events/service.js';
 import { onEvents } from './events-dialect.js';
 import { sessionBudgetParam } from './resolve.js';
+import { checkCursor, readable } from './events-guard.js';
+import { ERR } from './events-errors.js';
 import type { ServerState } from './state.js';
 
 export const EVENTS_EXTENSION_ID = 'io.modelcontextprotocol/events';
 
-export const ERR = { invalidParams: -32602, notFound: -32023, forbidden: -32024, exhausted: -32025, unsupported: -32026, callback: -32027 } as const;
+export { ERR };
 
 /** How long a poll client should wait before the next poll when nothing is pending: the budget's copy is synced at most this often for it. */
 export const NEXT_POLL_MS = 60_000;
@@ -39,7 +41,8 @@ export const PollParams = z.object({
 export const ListParams = z.object({ cursor: z.string().optional() });
 
 /** The event type and its arguments, checked: a specific error for what is wrong. */
-export function checked(params: { name: string; arguments?: Record<string, unknown> }): { name: EventName; args: EventArguments } {
+export function checked(params: { name: string; arguments?: Record<string, unknown>; cursor?: string | null }): { name: EventName; args: EventArguments } {
+  checkCursor(params.cursor);
   if (!isEventName(params.name)) throw new ProtocolError(ERR.notFound, `Unknown event type "${params.name}"; events/list lists them.`, { kind: 'event' });
   const parsed = ArgumentsSchema.safeParse(params.arguments ?? {});
   if (!parsed.success) {
@@ -81,14 +84,8 @@ export function registerEvents(server: McpServer, state: ServerState, reg: Event
     const { name, args } = checked(params);
     const events = await eventsOf(state);
     const budget = await sessionBudgetParam(state, args.budget_id);
-    const page = await events.poll(
-      budget,
-      name,
-      args,
-      params.cursor,
-      Math.min(params.maxEvents ?? DEFAULT_MAX_EVENTS, MAX_EVENTS),
-      params.cursor ? params.maxAgeMs : undefined,
-    );
+    const max = Math.min(params.maxEvents ?? DEFAULT_MAX_EVENTS, MAX_EVENTS);
+    const page = await readable(() => events.poll(budget, name, args, params.cursor, max, params.cursor ? params.maxAgeMs : undefined));
     return {
       events: page.events.map((o) => wire(o)),
       cursor: page.cursor,

@@ -43,7 +43,8 @@ export interface ReceiverState {
   answer?: (r: Received) => number | undefined;
 }
 
-export async function receiver(secret: string | string[]) {
+/** `host`: the loopback address it listens on (127.0.0.1, or another of 127/8 for a host of its own). */
+export async function receiver(secret: string | string[], host = '127.0.0.1') {
   const got: Received[] = [];
   const state: ReceiverState = { secrets: typeof secret === 'string' ? [secret] : [...secret], failing: false, redirect: '' };
   const waiters = new Set<() => void>();
@@ -66,8 +67,8 @@ export async function receiver(secret: string | string[]) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(parsed.type === 'verification' ? JSON.stringify({ challenge: parsed.challenge }) : '{}');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  await new Promise<void>((r) => server.listen(0, host, r));
+  const url = `http://${host}:${(server.address() as AddressInfo).port}/hook`;
   /** Event deliveries (bodies without a `type`). */
   const events = () => got.filter((g) => !JSON.parse(g.body).type);
   /** Control envelopes of one type. */

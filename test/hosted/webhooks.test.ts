@@ -10,6 +10,7 @@
  * synced; her record in Redis sits under her identity, sealed (her secret is nowhere in plain).
  */
 import { createClient, RESP_TYPES } from 'redis';
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
@@ -23,7 +24,17 @@ let sbAlice: SandboxUser;
 let sbBob: SandboxUser;
 
 beforeAll(async () => {
-  d = await startDeployment({ instances: 2, sandbox: { users: 2 }, args: ['--max-staleness', '0'], env: { YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK: '1' } });
+  d = await startDeployment({
+    instances: 2,
+    sandbox: { users: 2 },
+    args: ['--max-staleness', '0'],
+    env: {
+      YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK: '1',
+      // The operator's caps (principal-caps.ts): two webhook subscriptions a user, one open stream a user on each instance.
+      YNAB_MCP_MAX_WEBHOOKS: '2',
+      YNAB_MCP_MAX_STREAMS: '1',
+    },
+  });
   [sbAlice, sbBob] = d.sandbox.state.users as [SandboxUser, SandboxUser];
   alice = await signIn(d.mcpUrl, new MemoryOAuthProvider("Alice's assistant"), { login: sbAlice.email, era: 'modern' });
   bob = await signIn(d.mcpUrl, new MemoryOAuthProvider("Bob's assistant", 'http://127.0.0.1:7779/callback'), { login: sbBob.email, era: 'modern' });
@@ -131,4 +142,58 @@ describe('hosted webhooks', () => {
       await rx.close();
     }
   }, 120_000);
+
+  it("another user's budget is Forbidden in subscribe, poll and stream, never an internal error", async () => {
+    const aliceBudget = sbAlice.budgets[0]!.id;
+    const args = { budget_id: aliceBudget };
+    const forbidden = { code: -32024, data: { reason: 'budget_unavailable' } };
+    await expect(request(bob.client, 'events/poll', { name: 'category.overspent', arguments: args, cursor: null })).rejects.toMatchObject(forbidden);
+    await expect(request(bob.client, 'events/stream', { name: 'category.overspent', arguments: args, cursor: null })).rejects.toMatchObject(forbidden);
+    const secret = whsec();
+    const rx = await receiver(secret);
+    try {
+      await expect(
+        request(bob.client, 'events/subscribe', { name: 'category.overspent', arguments: args, delivery: { url: rx.url, secret }, cursor: null }),
+      ).rejects.toMatchObject(forbidden);
+      // Her own budget is hers to poll.
+      expect((await request(alice.client, 'events/poll', { name: 'category.overspent', arguments: args, cursor: null })).truncated).toBe(false);
+    } finally {
+      await rx.close();
+    }
+  }, 60_000);
+
+  it("the operator's caps hold: webhook subscriptions across instances, open streams on each", async () => {
+    const secret = whsec();
+    const rx = await receiver(secret);
+    try {
+      const sub = (name: string) => request(alice.client, 'events/subscribe', { name, arguments: {}, delivery: { url: rx.url, secret }, cursor: null });
+      await sub('category.overspent');
+      await sub('review.queue_grew');
+      // Kept in Redis: whichever instance answers counts both.
+      for (let i = 0; i < 2; i++) await expect(sub('bill.uncovered')).rejects.toMatchObject({ code: -32025, data: { limit: 'subscriptions', max: 2 } });
+      for (const name of ['category.overspent', 'review.queue_grew'])
+        await request(alice.client, 'events/unsubscribe', { name, arguments: {}, delivery: { url: rx.url } });
+    } finally {
+      await rx.close();
+    }
+    // Two instances, one stream each: of three streams at once, one at least is refused, at most two open.
+    const controllers = [0, 1, 2].map(() => new AbortController());
+    const outcomes = controllers.map((ac) =>
+      alice.client
+        .request({ method: 'events/stream', params: { name: 'category.overspent', arguments: {}, cursor: null } } as never, z.any(), { signal: ac.signal })
+        .then(
+          () => 'ended',
+          (e: { code?: number; data?: { limit?: string } }) => (e.code === -32025 && e.data?.limit === 'streams' ? 'refused' : 'closed'),
+        ),
+    );
+    const refused = await Promise.race([
+      Promise.any(outcomes.map((o) => o.then((x) => (x === 'refused' ? x : Promise.reject(x))))),
+      new Promise((r) => setTimeout(() => r('none'), 20_000)),
+    ]);
+    expect(refused).toBe('refused');
+    for (const ac of controllers) ac.abort();
+    const settled = await Promise.all(outcomes);
+    expect(settled.filter((x) => x === 'refused').length).toBeGreaterThanOrEqual(1);
+    expect(settled.filter((x) => x === 'refused').length).toBeLessThanOrEqual(2);
+  }, 60_000);
 });
