@@ -200,7 +200,7 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
 }
 
 /** An insight tool: computed from the budget's copy, synced first when not fresh enough. */
-async function insightAnswer(def: InsightTool, target: Target, state: ServerState): Promise<Outcome> {
+async function insightAnswer(def: InsightTool, target: Target, state: ServerState, caller?: string): Promise<Outcome> {
   const service = await state.service();
   const { replica, notice } = await service.replicas.fresh(target.budgetId!);
   const format = replica.summary.currency_format ?? null;
@@ -233,6 +233,8 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     ...(notices.length ? { notices } : {}),
   };
   if (state.readOnly) structured.read_only = state.readOnlyReason();
+  // needs_attention: the alerts new to the asking client (pull-alerts.ts; loaded with the first such call).
+  if (def.alerts && caller) Object.assign(structured, await (await import('./pull-alerts.js')).pulledAlerts((await state.ready()).events, replica, caller));
   const size = JSON.stringify(structured).length;
   if (size > state.config.maxResultChars) {
     throw new OutputTooLargeError(
@@ -295,14 +297,25 @@ async function budgetNamed(state: ServerState, target: Target): Promise<{ id: st
  * Throws what resolution, the service or the builder throw; callers turn that into their own
  * kind of error (an isError tool result, a resources/read error).
  */
-export async function answer(def: ToolDefinition, rawArgs: Record<string, unknown>, state: ServerState, confirm: ConfirmInput = NO_CONFIRM): Promise<Answer> {
+export async function answer(
+  def: ToolDefinition,
+  rawArgs: Record<string, unknown>,
+  state: ServerState,
+  confirm: ConfirmInput = NO_CONFIRM,
+  /** The client asking, for the alerts it pulls (pull-alerts.ts). */
+  caller?: string,
+): Promise<Answer> {
   // The token is the gate's business, not an argument of the request (nor part of what it binds).
   const { confirm_token: token, ...args } = rawArgs;
   // Resolving names writes nothing, whatever the tool.
   const target = await fromCopy(state, typeof args.budget_id === 'string' ? args.budget_id : state.config.defaultBudget, () => resolveTarget(def, args, state));
   const asked = { ...confirm, token: typeof token === 'string' ? token : confirm.token };
   const run = () =>
-    def.kind === 'api' ? apiAnswer(def, target, state, asked) : def.kind === 'task' ? taskAnswer(def, target, state, asked) : insightAnswer(def, target, state);
+    def.kind === 'api'
+      ? apiAnswer(def, target, state, asked)
+      : def.kind === 'task'
+        ? taskAnswer(def, target, state, asked)
+        : insightAnswer(def, target, state, caller);
   const result = reads(def) ? await fromCopy(state, target.budgetId, run) : await run();
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
   const built = 'answer' in result ? result.answer : result.body;

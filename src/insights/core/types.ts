@@ -49,6 +49,8 @@ export interface InsightSpec<S extends InsightShape = InsightShape> {
   rules?: true;
   /** Reads when this server reconciled each account (loaded into its context): YNAB's API cannot set last_reconciled_at. */
   reconciled?: true;
+  /** Its answer carries the alerts fired since the asking client last asked (issue 59 item 2; added by the protocol layer). */
+  alerts?: true;
   /**
    * Method syntax on purpose: the table holds rows of different inputs, and a method's parameter
    * is compared both ways, so each row fits `InsightSpec` without a cast. Each compute declares
