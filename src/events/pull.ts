@@ -14,9 +14,7 @@ import { cursorOf, MAX_KEPT, seqOf, type LogState, type Occurrence } from './log
 import type { AlertSettings } from './settings.js';
 
 /** At most this many alerts in one pull answer (the rest: ask again). */
-export const PULL_PAGE = 10;
-/** A client's first ask shows what fired in these last days (older alerts: the alerts resource). */
-export const FIRST_DAYS = 7;
+export const PULL_PAGE = 20;
 
 interface PullRecord {
   cursor?: string;
@@ -75,32 +73,28 @@ export interface PullPage {
   /** Passed over: delivered to the client by Events, or left out by the alert settings. */
   delivered: number;
   hidden: number;
-  /** A first ask (no cursor of this log): older alerts the log keeps, not shown. */
-  older?: number;
+  /** A first ask (no place in this log): it starts from now; how many alerts the log keeps from before. */
+  earlier?: number;
 }
 
 const shownBy = (s: AlertSettings) => (o: Occurrence) =>
   (!s.types || s.types.includes(o.name)) && (s.min_milliunits === undefined || typeof o.data.amount !== 'number' || o.data.amount >= s.min_milliunits);
 
 /**
- * The client's next page: after its cursor, or on a first ask (no cursor, or one of a log made
- * anew) from FIRST_DAYS before `nowMs`; what Events delivered to it and what the settings leave
- * out are passed over (and counted).
+ * The client's next page after its place. A first ask (no place, or one of a log made anew) starts
+ * from now, as the SEP's null cursor does: what is open then is in the answer's own kinds, and
+ * "since you last asked" begins there. What Events delivered to the client and what the settings
+ * leave out are passed over (and counted).
  */
-export function pullPage(state: LogState, record: PullRecord, settings: AlertSettings, nowMs: number): PullPage {
+export function pullPage(state: LogState, record: PullRecord, settings: AlertSettings): PullPage {
+  const head = cursorOf(state, state.seq);
   const at = record.cursor === undefined ? undefined : seqOf(state, record.cursor);
-  const floor = nowMs - FIRST_DAYS * 86_400_000;
-  let after = state.events.filter((o) => o.seq > (at ?? 0));
-  let older: number | undefined;
-  if (at === undefined) {
-    const recent = after.filter((o) => Date.parse(o.timestamp) >= floor);
-    older = after.length - recent.length;
-    after = recent;
-  }
+  if (at === undefined) return { events: [], cursor: head, remaining: 0, delivered: 0, hidden: 0, earlier: state.events.length };
+  const after = state.events.filter((o) => o.seq > at);
   const delivered = new Set(record.delivered);
   const shown = shownBy(settings);
-  const page: PullPage = { events: [], cursor: cursorOf(state, state.seq), remaining: 0, delivered: 0, hidden: 0, ...(older === undefined ? {} : { older }) };
-  let last = at ?? (after[0]?.seq ?? state.seq + 1) - 1;
+  const page: PullPage = { events: [], cursor: head, remaining: 0, delivered: 0, hidden: 0 };
+  let last = at;
   for (const [i, o] of after.entries()) {
     if (delivered.has(o.eventId)) page.delivered++;
     else if (!shown(o)) page.hidden++;

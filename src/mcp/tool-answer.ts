@@ -204,6 +204,11 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
   const service = await state.service();
   const { replica, notice } = await service.replicas.fresh(target.budgetId!);
   const format = replica.summary.currency_format ?? null;
+  // needs_attention's overview: the alerts new to the asking client (pull-alerts.ts), room left for them.
+  const pulled =
+    def.alerts && caller && target.args.kind === undefined
+      ? await (await import('./pull-alerts.js')).pulledAlerts((await state.ready()).events, replica, caller, target.args.detail === 'full')
+      : undefined;
   const ctx = {
     view: BudgetView.of(replica),
     today: new Date().toISOString().slice(0, 10),
@@ -215,6 +220,7 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     ...(def.rules ? { rules: await (await state.ready()).rules.list(replica.summary.id) } : {}),
     // When this server reconciled each account, for an insight that counts it (needs_attention).
     ...(def.reconciled ? { reconciled: await (await state.ready()).events.reconciled.get(replica.summary.id) } : {}),
+    ...(pulled ? { room: JSON.stringify(pulled.fields).length } : {}),
   };
   // A paged insight too large for one answer holds fewer rows and says how to get the rest.
   const said = new Map<Record<string, unknown>, string[]>();
@@ -231,16 +237,16 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     ...fit.body,
     freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)),
     ...(notices.length ? { notices } : {}),
+    ...pulled?.fields,
   };
   if (state.readOnly) structured.read_only = state.readOnlyReason();
-  // needs_attention: the alerts new to the asking client (pull-alerts.ts; loaded with the first such call).
-  if (def.alerts && caller) Object.assign(structured, await (await import('./pull-alerts.js')).pulledAlerts((await state.ready()).events, replica, caller));
   const size = JSON.stringify(structured).length;
   if (size > state.config.maxResultChars) {
     throw new OutputTooLargeError(
       `the answer is ${size} characters, over the limit of ${state.config.maxResultChars}; narrow the question (fewer days, a shorter period, filters)`,
     );
   }
+  await pulled?.commit();
   return { body: structured };
 }
 

@@ -24,6 +24,8 @@ export interface InsightContext {
   rules?: readonly Rule[];
   /** When this server reconciled each account (ISO date-time by account id), for an insight that reads it (`reconciled: true`). */
   reconciled?: ReconciledAt;
+  /** Bytes the protocol layer adds beside the answer (needs_attention's alerts): a compact answer leaves room for them. */
+  room?: number;
 }
 
 export interface InsightResult {
