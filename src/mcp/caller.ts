@@ -10,6 +10,8 @@ import { CLIENT_INFO_META_KEY, type McpServer, type ServerContext } from '@model
 export function callerOf(server: McpServer, ctx: ServerContext, principal: string | undefined): string {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
-  const name = typeof info?.name === 'string' ? info.name : server.server.getClientVersion()?.name;
-  return JSON.stringify([principal ?? 'local', name ?? '']);
+  return clientKey(principal, typeof info?.name === 'string' ? info.name : server.server.getClientVersion()?.name);
 }
+
+/** The key of a principal's client of this name. */
+export const clientKey = (principal: string | undefined, name: string | undefined): string => JSON.stringify([principal ?? 'local', name ?? '']);

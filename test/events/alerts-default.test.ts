@@ -7,15 +7,18 @@
  * A second client on the same server that declares Events gets an alert by events/poll, and its
  * own needs_attention does not give it again, while the first client's still does; the same for
  * a ChatGPT-like client over HTTP whose webhook (a receiver on loopback that checks the signature)
- * got the alert: each alert reaches each client once. Its cursor is kept in the state store, per client, so a reconnect
+ * got the alert, and for a client that had it pushed on an events/stream: each alert reaches each
+ * client once. Its cursor is kept in the state store, per client, so a reconnect
  * (a new server instance on the same state) resumes it: in the file store, and in a real
  * redis-server as hosted mode keeps it. The date is a Monday, so the weekly digest comes due
  * (08:00 UTC) during the test.
  */
 import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { buildServer } from '../../src/mcp/server.js';
+import { clientKey } from '../../src/mcp/caller.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { budgetFacts, endpoint, lasting, poll, request, spend, type Endpoint } from './helpers.js';
@@ -207,7 +210,7 @@ describe('alerts by default, for hosts without Events: kept in Redis', { tags: [
   suite(async () => (s = await RedisStateStore.connect(redis.url, { prefix: `t${randomBytes(4).toString('hex')}:` })));
 });
 
-describe('alerts by default: a webhook delivery is not pulled again by the client that subscribed', () => {
+describe('alerts by default: what a webhook or a stream delivered is not pulled again by that client', () => {
   let sb: TestSandbox;
   let ep: Endpoint;
   let keep: ReturnType<typeof lasting>;
@@ -281,5 +284,49 @@ describe('alerts by default: a webhook delivery is not pulled again by the clien
         .filter((id) => id !== rise.event_id)
         .sort(),
     );
+  });
+  it('an alert pushed on an events/stream is not in the needs_attention of the client that opened it; another client gets it', async () => {
+    const ask = async (c: Client) => ok(await c.callTool({ name: 'needs_attention', arguments: { detail: 'full' } }));
+    const streamer = new Client({ name: 'stream-host', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await streamer.connect(new StreamableHTTPClientTransport(new URL(ep.http.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    try {
+      await askAll(() => ask(streamer));
+      await askAll(() => ask(other));
+      const pushed: any[] = [];
+      let wake: () => void = () => {};
+      streamer.setNotificationHandler(
+        'notifications/events/event' as never,
+        { params: z.record(z.string(), z.any()) } as never,
+        ((params: any) => {
+          pushed.push(params);
+          wake();
+        }) as never,
+      );
+      const start = await poll(streamer, 'category.overspent', null);
+      void request(streamer, 'events/stream', { name: 'category.overspent', arguments: {}, cursor: start.cursor }).catch(() => 'closed with the client');
+      const facts = await budgetFacts(sb);
+      const target = facts.categories.find((c) => c.balance >= 0 && !facts.overspent.has(c.id))!;
+      await spend(sb, facts.id, { account_id: facts.checking.id, category_id: target.id, amount: -(target.balance + 4_000) });
+      const otherRows: any[] = [];
+      let over: any;
+      for (let i = 0; i < 5 && !over; i++) {
+        otherRows.push(...(await askAll(() => ask(other))));
+        over = otherRows.find((r) => r.type === 'category.overspent' && r.category_id === target.id);
+      }
+      expect(over).toMatchObject({ amount: 4_000 });
+      await new Promise<void>((resolve) => {
+        wake = () => pushed.some((p) => p.eventId === over.event_id) && resolve();
+        wake();
+      });
+      // The stream notes what it sent once it has sent it: wait for that note, not for the time it takes.
+      const pulls = (await ep.state.ready()).events.pulls;
+      for (let i = 0; i < 100 && !(await pulls.get(facts.id, clientKey('bearer', 'stream-host'))).delivered.includes(over.event_id); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const answer = await ask(streamer);
+      expect(answer.alerts.map((r: any) => r.event_id)).not.toContain(over.event_id);
+      expect(answer.alerts_left_out).toMatch(/^1 delivered to this client by Events/);
+    } finally {
+      await streamer.close();
+    }
   });
 });
