@@ -34,7 +34,7 @@ export interface AlertsArgs {
  * payload's fields (without the per-payload notice). `still_open`, not `open`: the digest's
  * payload has an `open` of its own (the open alerts by type).
  */
-function row(o: Occurrence, open: ReadonlySet<string>): Record<string, unknown> {
+export function alertRow(o: Occurrence, open: ReadonlySet<string>): Record<string, unknown> {
   const { data_notice: _notice, budget_id: _budget, ...data } = o.data;
   return { event_id: o.eventId, type: o.name, at: o.timestamp, still_open: open.has(o.eventId), ...data };
 }
@@ -56,7 +56,7 @@ function alertsPage(state: LogState, since: string | undefined, settings: AlertS
   const foreign = !first && seqOf(state, since) === undefined;
   const page = pageAfter(state, first || foreign ? logStart(state) : since, shown(settings), ALERTS_PAGE);
   const open = new Set(Object.values(state.open));
-  const rows = page.events.map((o) => row(o, open));
+  const rows = page.events.map((o) => alertRow(o, open));
   const answer = {
     alerts: rows,
     count: rows.length,

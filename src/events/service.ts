@@ -17,6 +17,7 @@ import { OccurrenceLog, pageAfter, type LogState, type Occurrence, type Page } f
 import { AlertSettingsStore, digestOf } from './settings.js';
 import { matches } from './filter.js';
 import { LogFollower } from './follow.js';
+import { PullRecords } from './pull.js';
 
 export interface EventsOptions {
   store: StateStore;
@@ -38,6 +39,8 @@ export type FiredListener = (budgetId: string, fired: readonly Occurrence[]) => 
 export class EventsService {
   readonly log: OccurrenceLog;
   readonly settings: AlertSettingsStore;
+  /** Each client's place in the alerts it pulls (needs_attention), and what Events delivered to it (pull.ts). */
+  readonly pulls: PullRecords;
   /** When this server reconciled each account (reconcile_account records it): account.reconcile_due counts it. */
   readonly reconciled: ReconciledDates;
   private readonly listeners = new Set<FiredListener>();
@@ -50,6 +53,7 @@ export class EventsService {
   constructor(private readonly opts: EventsOptions) {
     this.log = new OccurrenceLog(opts.store, opts.sealer, opts.identity);
     this.settings = new AlertSettingsStore(opts.store, opts.identity);
+    this.pulls = new PullRecords(opts.store, opts.identity);
     this.reconciled = new ReconciledDates(opts.store, opts.identity);
     this.now = opts.now ?? Date.now;
     this.follower =

@@ -59,6 +59,8 @@ interface Subscription {
   through: number;
   expiresAt: number;
   status: DeliveryStatus;
+  /** The client that subscribed (src/mcp/caller.ts): what is delivered to it is not pulled again (pull.ts). */
+  client?: string;
 }
 
 export { subscriptionId } from './webhook-ids.js';
@@ -277,6 +279,7 @@ export class Webhooks {
     for (const o of pending) {
       const body = JSON.stringify({ eventId: o.eventId, name: o.name, timestamp: o.timestamp, data: o.data, cursor: cursorOf(state, o.seq) });
       if (!(await this.attempt(id, o.eventId, body, (x) => ({ ...x, through: Math.max(x.through, o.seq) })))) return;
+      if (s.client) await this.events.pulls.delivered(s.budgetId, s.client, [o.eventId]);
     }
     // Nothing pending for it past the head: the position moves to the head (the watermark).
     await this.change(id, (x) => (x.epoch === state.epoch ? { ...x, through: Math.max(x.through, state.seq) } : x));

@@ -12,7 +12,7 @@
  * watcher's; in hosted mode another instance's too, read from the shared log: src/events/follow.ts); while the stream is open its budget is watched, so the interval
  * watcher syncs it once per interval (src/events/watcher.ts).
  */
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { sessionBudgetParam } from './resolve.js';
 import type { ServerState } from './state.js';
@@ -20,12 +20,13 @@ import { checked, PollParams, wire } from './events.js';
 import { onEvents } from './events-dialect.js';
 import { readable, takeStream } from './events-guard.js';
 import { MAX_EVENTS } from '../events/limits.js';
+import type { Occurrence } from '../events/log.js';
 
 export const HEARTBEAT_MS = 25_000;
 
 const StreamParams = PollParams.omit({ maxEvents: true }).extend({ cursor: z.string().max(200).nullable().optional() });
 
-export function registerStream(server: McpServer, state: ServerState): void {
+export function registerStream(server: McpServer, state: ServerState, caller?: (ctx: ServerContext) => string): void {
   onEvents(server.server, 'events/stream', { params: StreamParams }, async (params, ctx) => {
     const { name, args } = checked(params);
     const { events, webhooks } = await state.ready();
@@ -45,11 +46,22 @@ export function registerStream(server: McpServer, state: ServerState): void {
       throw e;
     }
     const epoch = first.cursor.split('.')[0];
+    // Delivered to this client by Events: its needs_attention does not show them again.
+    const client = caller?.(ctx);
+    const send = async (page: { events: Occurrence[] }) => {
+      for (const o of page.events) await notify('notifications/events/event', wire(o, `${epoch}.${o.seq}`));
+      if (client)
+        await events.pulls.delivered(
+          first.budgetId,
+          client,
+          page.events.map((o) => o.eventId),
+        );
+    };
     let cursor = first.cursor;
     // Replay first, page by page, then new occurrences as they are recorded; one drain at a time.
     let draining: Promise<void> = (async () => {
       for (;;) {
-        for (const o of first.events) await notify('notifications/events/event', wire(o, `${epoch}.${o.seq}`));
+        await send(first);
         cursor = first.cursor;
         if (!first.hasMore || signal.aborted) return;
         first = await events.poll(budget, name, args, cursor, MAX_EVENTS);
@@ -60,7 +72,7 @@ export function registerStream(server: McpServer, state: ServerState): void {
         .then(async () => {
           for (let more = true; more && !signal.aborted;) {
             const page = await events.poll(budget, name, args, cursor, MAX_EVENTS);
-            for (const o of page.events) await notify('notifications/events/event', wire(o, `${epoch}.${o.seq}`));
+            await send(page);
             cursor = page.cursor;
             more = page.hasMore;
           }

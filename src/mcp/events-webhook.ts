@@ -8,7 +8,7 @@
  * 1 hour; no-expiry is not granted), and answers `{id, refreshBefore, cursor, truncated,
  * deliveryStatus}`. A refresh reactivates a failing subscription.
  */
-import { ProtocolError, type McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { cursorOf } from '../events/log.js';
 import { checkedAddress, secretBytes, urlProblem } from '../events/webhook-send.js';
@@ -44,9 +44,9 @@ function startAt(epoch: string, head: number, cursor: string | null | undefined)
   return at && at.epoch === epoch && at.seq <= head ? { through: at.seq, truncated: false } : { through: head, truncated: true };
 }
 
-export function registerWebhooks(server: McpServer, state: ServerState, principal: string | undefined): void {
+export function registerWebhooks(server: McpServer, state: ServerState, principal: string | undefined, caller?: (ctx: ServerContext) => string): void {
   const s = server.server;
-  onEvents(s, 'events/subscribe', { params: SubscribeParams }, async (params, _ctx, dialect) => {
+  onEvents(s, 'events/subscribe', { params: SubscribeParams }, async (params, ctx, dialect) => {
     if (!principal) forbidden();
     const { name, args } = checked(params);
     const stack = await state.ready();
@@ -88,6 +88,8 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
       through: live ? existing.through : start.through,
       expiresAt,
       status: { ...(existing?.status ?? { lastDeliveryAt: null, lastError: null }), active: true },
+      // What its webhook delivers is not pulled again by this client (pull-alerts.ts).
+      ...(caller ? { client: caller(ctx) } : {}),
     };
     if (record.status.active) delete (record.status as { failedSince?: string }).failedSince;
     const kept = await hooks.upsert(record);

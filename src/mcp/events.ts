@@ -9,7 +9,7 @@
  * ResourceExhausted -32025, Unsupported -32026, CallbackEndpointError -32027, InvalidParams -32602;
  * renumbered for a session of another dialect (events-dialect.ts).
  */
-import { ProtocolError, type McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { ArgumentsSchema, eventDescriptors, isEventName, type EventArguments, type EventName } from '../events/catalog.js';
 import type { Occurrence } from '../events/log.js';
@@ -68,6 +68,8 @@ export async function eventsOf(state: ServerState): Promise<EventsService> {
 export interface EventsRegistration {
   /** Webhooks need an authenticated principal (hosted mode's user, or the bearer token of `serve`). */
   principal?: () => string | undefined;
+  /** The client asking (caller.ts): what a poll delivers to it is not pulled again (pull-alerts.ts). */
+  caller?: (ctx: ServerContext) => string;
 }
 
 /** Declares the extension on `server` and registers its methods (before it connects). */
@@ -80,12 +82,19 @@ export function registerEvents(server: McpServer, state: ServerState, reg: Event
     if (params?.cursor) throw new ProtocolError(ERR.invalidParams, 'events/list has one page; call it without a cursor.');
     return { events: eventDescriptors() };
   });
-  onEvents(s, 'events/poll', { params: PollParams }, async (params) => {
+  onEvents(s, 'events/poll', { params: PollParams }, async (params, ctx) => {
     const { name, args } = checked(params);
     const events = await eventsOf(state);
     const budget = await sessionBudgetParam(state, args.budget_id);
     const max = Math.min(params.maxEvents ?? DEFAULT_MAX_EVENTS, MAX_EVENTS);
     const page = await readable(() => events.poll(budget, name, args, params.cursor, max, params.cursor ? params.maxAgeMs : undefined));
+    // Delivered to this client by Events: its needs_attention does not show them again.
+    if (reg.caller)
+      await events.pulls.delivered(
+        page.budgetId,
+        reg.caller(ctx),
+        page.events.map((o) => o.eventId),
+      );
     return {
       events: page.events.map((o) => wire(o)),
       cursor: page.cursor,
@@ -96,5 +105,4 @@ export function registerEvents(server: McpServer, state: ServerState, reg: Event
       nextPollMs: NEXT_POLL_MS,
     };
   });
-  void reg;
 }

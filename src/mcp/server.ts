@@ -32,6 +32,7 @@ import { registerCallApi } from './call-api.js';
 import { JSON_SCHEMA_TARGET } from './tool-schemas-file.js';
 import { registerTool, registerViews } from './views/register.js';
 import { answerWithheldWrites } from './withheld-writes.js';
+import { callerOf } from './caller.js';
 
 // Read as a file: a CommonJS require here cost a cold start ~0.1 s of module resolution.
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -184,7 +185,7 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   const offered = offeredTools(state);
   // call_api runs the others through the SDK's handler, so they are all registered for it.
   const one = opts.onlyTool === undefined || (opts.onlyTool === CALL_API && listsCallApi(state)) ? undefined : offered.find((t) => t.name === opts.onlyTool);
-  const call = { state, initialized, declared, offered };
+  const call = { state, initialized, declared, offered, caller: (ctx: ServerContext) => callerOf(server, ctx, opts.principal) };
   for (const card of one ? [one] : offered) {
     const schemas = card.schemas();
     const tool = registerTool(
@@ -225,9 +226,10 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   registerMethodPrompts(server, state);
   registerSkills(server);
   if (opts.events !== false) {
-    registerEvents(server, state);
-    registerStream(server, state);
-    registerWebhooks(server, state, opts.principal);
+    const caller = (ctx: ServerContext) => callerOf(server, ctx, opts.principal);
+    registerEvents(server, state, { caller });
+    registerStream(server, state, caller);
+    registerWebhooks(server, state, opts.principal, caller);
   }
   // Once a client has connected, load what its first tool call needs while it is idle (a server
   // that listed its tools from the build's file alone has loaded none of it: tools/cards.ts).

@@ -200,10 +200,15 @@ async function apiAnswer(def: ApiTool, target: Target, state: ServerState, confi
 }
 
 /** An insight tool: computed from the budget's copy, synced first when not fresh enough. */
-async function insightAnswer(def: InsightTool, target: Target, state: ServerState): Promise<Outcome> {
+async function insightAnswer(def: InsightTool, target: Target, state: ServerState, caller?: string): Promise<Outcome> {
   const service = await state.service();
   const { replica, notice } = await service.replicas.fresh(target.budgetId!);
   const format = replica.summary.currency_format ?? null;
+  // needs_attention's overview: the alerts new to the asking client (pull-alerts.ts), room left for them.
+  const pulled =
+    def.alerts && caller && target.args.kind === undefined
+      ? await (await import('./pull-alerts.js')).pulledAlerts((await state.ready()).events, replica, caller, target.args.detail === 'full')
+      : undefined;
   const ctx = {
     view: BudgetView.of(replica),
     today: new Date().toISOString().slice(0, 10),
@@ -215,6 +220,7 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     ...(def.rules ? { rules: await (await state.ready()).rules.list(replica.summary.id) } : {}),
     // When this server reconciled each account, for an insight that counts it (needs_attention).
     ...(def.reconciled ? { reconciled: await (await state.ready()).events.reconciled.get(replica.summary.id) } : {}),
+    ...(pulled ? { room: JSON.stringify(pulled.fields).length } : {}),
   };
   // A paged insight too large for one answer holds fewer rows and says how to get the rest.
   const said = new Map<Record<string, unknown>, string[]>();
@@ -231,6 +237,7 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
     ...fit.body,
     freshness: answerFreshness(service.replicas.freshnessOf(replica, notice)),
     ...(notices.length ? { notices } : {}),
+    ...pulled?.fields,
   };
   if (state.readOnly) structured.read_only = state.readOnlyReason();
   const size = JSON.stringify(structured).length;
@@ -239,6 +246,7 @@ async function insightAnswer(def: InsightTool, target: Target, state: ServerStat
       `the answer is ${size} characters, over the limit of ${state.config.maxResultChars}; narrow the question (fewer days, a shorter period, filters)`,
     );
   }
+  await pulled?.commit();
   return { body: structured };
 }
 
@@ -295,14 +303,25 @@ async function budgetNamed(state: ServerState, target: Target): Promise<{ id: st
  * Throws what resolution, the service or the builder throw; callers turn that into their own
  * kind of error (an isError tool result, a resources/read error).
  */
-export async function answer(def: ToolDefinition, rawArgs: Record<string, unknown>, state: ServerState, confirm: ConfirmInput = NO_CONFIRM): Promise<Answer> {
+export async function answer(
+  def: ToolDefinition,
+  rawArgs: Record<string, unknown>,
+  state: ServerState,
+  confirm: ConfirmInput = NO_CONFIRM,
+  /** The client asking, for the alerts it pulls (pull-alerts.ts). */
+  caller?: string,
+): Promise<Answer> {
   // The token is the gate's business, not an argument of the request (nor part of what it binds).
   const { confirm_token: token, ...args } = rawArgs;
   // Resolving names writes nothing, whatever the tool.
   const target = await fromCopy(state, typeof args.budget_id === 'string' ? args.budget_id : state.config.defaultBudget, () => resolveTarget(def, args, state));
   const asked = { ...confirm, token: typeof token === 'string' ? token : confirm.token };
   const run = () =>
-    def.kind === 'api' ? apiAnswer(def, target, state, asked) : def.kind === 'task' ? taskAnswer(def, target, state, asked) : insightAnswer(def, target, state);
+    def.kind === 'api'
+      ? apiAnswer(def, target, state, asked)
+      : def.kind === 'task'
+        ? taskAnswer(def, target, state, asked)
+        : insightAnswer(def, target, state, caller);
   const result = reads(def) ? await fromCopy(state, target.budgetId, run) : await run();
   if ('input' in result) return { structured: {}, userText: false, input: result.input };
   const built = 'answer' in result ? result.answer : result.body;

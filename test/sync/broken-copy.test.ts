@@ -89,6 +89,8 @@ const savedNotices = (answer: { notices?: string[] }) => (answer.notices ?? []).
 const same = (answer: Record<string, unknown>) => ({
   ...answer,
   freshness: undefined,
+  // The client's own place in the alerts (needs_attention: a first ask says it starts from now), not the budget's answer.
+  alerts_since: undefined,
   notices: ((answer.notices as string[] | undefined) ?? []).filter((n) => !/saved copy|stays the default for this session/.test(n)),
 });
 

@@ -24,6 +24,8 @@ export interface InsightContext {
   rules?: readonly Rule[];
   /** When this server reconciled each account (ISO date-time by account id), for an insight that reads it (`reconciled: true`). */
   reconciled?: ReconciledAt;
+  /** Bytes the protocol layer adds beside the answer (needs_attention's alerts): a compact answer leaves room for them. */
+  room?: number;
 }
 
 export interface InsightResult {
@@ -49,6 +51,8 @@ export interface InsightSpec<S extends InsightShape = InsightShape> {
   rules?: true;
   /** Reads when this server reconciled each account (loaded into its context): YNAB's API cannot set last_reconciled_at. */
   reconciled?: true;
+  /** Its answer carries the alerts fired since the asking client last asked (issue 59 item 2; added by the protocol layer). */
+  alerts?: true;
   /**
    * Method syntax on purpose: the table holds rows of different inputs, and a method's parameter
    * is compared both ways, so each row fits `InsightSpec` without a cast. Each compute declares

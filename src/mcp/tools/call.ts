@@ -21,6 +21,8 @@ export interface CallContext {
   declared: Declared;
   /** The tools offered with it (a view offers drill-downs only into those). */
   offered: readonly { name: string }[];
+  /** The client asking, for the alerts it pulls (../pull-alerts.ts). */
+  caller: (ctx: ServerContext) => string;
 }
 
 export async function callTool(
@@ -40,6 +42,7 @@ export async function callTool(
     (confirm) =>
       runTool(def, args, state, {
         confirm,
+        caller: call.caller(ctx),
         ...(view && showsViews(call.declared, ctx) ? { resultMeta: (answer) => viewMeta(answer, call.offered) } : {}),
       }),
   );

@@ -74,6 +74,8 @@ export interface InsightTool extends ToolBase {
   rules?: true;
   /** Reads when this server reconciled each account (its context holds them). */
   reconciled?: true;
+  /** Its answer carries the alerts fired since the client last asked (../pull-alerts.ts). */
+  alerts?: true;
 }
 
 /** A task-shaped write (or the undo journal's list) of tasks.ts: its handler is in src/writes/. */
@@ -216,6 +218,7 @@ function defineInsight(spec: InsightRow): InsightTool {
     compute: spec.compute,
     ...(spec.rules ? { rules: true as const } : {}),
     ...(spec.reconciled ? { reconciled: true as const } : {}),
+    ...(spec.alerts ? { alerts: true as const } : {}),
   };
 }
 

@@ -54,10 +54,11 @@ export const INSIGHTS: readonly InsightRow[] = [
     name: 'needs_attention',
     claims: INSIGHT_CLAIMS.needs_attention,
     title: 'What needs attention',
-    description: `Use for "what needs my attention", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled, price_increase, ready_to_assign. ${MONEY}`,
+    description: `Use for "what needs my attention", "anything new", by kind: unapproved, uncategorized, overspent, underfunded, card_payment_shortfall, upcoming_shortfall (bills not covered), unreconciled, price_increase, ready_to_assign; new alerts since last asked. ${MONEY}`,
     input: NEEDS_ATTENTION_INPUT,
     output: { attention: rows },
     reconciled: true,
+    alerts: true,
     compute: needsAttention,
   },
   {

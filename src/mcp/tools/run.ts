@@ -24,6 +24,8 @@ export interface RunOptions {
   resultMeta?: (answer: Answer) => Record<string, unknown>;
   /** What the request says about confirming a held write (../dialog.ts). */
   confirm?: ConfirmInput;
+  /** The client asking (../caller.ts): needs_attention answers with the alerts new to it. */
+  caller?: string;
 }
 
 export async function runTool(
@@ -42,7 +44,7 @@ export async function runTool(
     }
     const service = await state.service();
     scrub = (text) => service.client.scrub(text);
-    const answered = await answer(def, args, state, opts.confirm ?? NO_CONFIRM);
+    const answered = await answer(def, args, state, opts.confirm ?? NO_CONFIRM, opts.caller);
     // A held write asks the user in the client's dialog; the SDK runs this call again with the answer.
     if (answered.input) return answered.input;
     const { structured } = answered;

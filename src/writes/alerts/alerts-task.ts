@@ -34,7 +34,9 @@ export const ALERTS = taskRead({
   read: async (ctx, a) => {
     if (!ctx.alerts) throw new Error('alerts are not served here');
     const answer = await ctx.alerts.answer(ctx.budgetId, a);
-    return Array.isArray(answer.alerts) ? { ...answer, alerts: answer.alerts.map((row: Record<string, unknown>) => quotable(ctx.shown.money, row)) } : answer;
+    return Array.isArray(answer.alerts)
+      ? { ...answer, alerts: answer.alerts.map((row: Record<string, unknown>) => quotableAlert(ctx.shown.money, row)) }
+      : answer;
   },
 });
 
@@ -42,7 +44,7 @@ export const ALERTS = taskRead({
  * An alert's money beside its text in the budget's currency: the occurrence keeps milliunits (its
  * webhooks' payload), the answer a model quotes from gives both (issue 43).
  */
-function quotable(money: (m: number) => string, row: Record<string, unknown>): Record<string, unknown> {
+export function quotableAlert(money: (m: number) => string, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
     out[k] = v;
