@@ -8,6 +8,7 @@ import { oauthIdentity } from './credentials.js';
 import { oauthProvider } from './oauth-provider.js';
 import { accessTokenFromEnv } from './token-source.js';
 import { openSecretStore } from './secret-store.js';
+import { commandName } from '../shared/cli-flags.js';
 
 export interface ConnectionOptions {
   configDir: string;
@@ -18,19 +19,18 @@ export interface ConnectionOptions {
   warn?: (line: string) => void;
 }
 
-export const NO_TOKEN_MESSAGE =
-  'No YNAB access token: run "ynab-mcp login" (a personal access token, or --oauth), set YNAB_ACCESS_TOKEN, or start with --sandbox to try the demo budgets.';
-
 /**
- * The same, for the MCPB bundle (its manifest sets YNAB_MCP_BUNDLE=1): its user has the host's
- * settings of the extension, not a shell, so it names those settings (their titles in manifest.json).
+ * For the MCPB bundle (its manifest sets YNAB_MCP_BUNDLE=1): its user has the host's settings of
+ * the extension, not a shell, so it names those settings (their titles in manifest.json).
  */
 export const BUNDLE_NO_TOKEN_MESSAGE =
   'No YNAB access token: in your host\'s settings for this extension (YNAB), paste a token in "YNAB personal access token" (from YNAB: Account Settings → Developer Settings → New Token), or turn on "Try the demo budgets".';
 
-/** The no-token message for where the server runs: the bundle's settings, or the command line. */
+/** What to do without a token, where the server runs: the bundle's settings, or the command line. */
 export const noTokenMessage = (env: Record<string, string | undefined>): string =>
-  env.YNAB_MCP_BUNDLE?.trim() === '1' ? BUNDLE_NO_TOKEN_MESSAGE : NO_TOKEN_MESSAGE;
+  env.YNAB_MCP_BUNDLE?.trim() === '1'
+    ? BUNDLE_NO_TOKEN_MESSAGE
+    : `No YNAB access token: run "${commandName(env)} login" (a personal access token, or --oauth), set YNAB_ACCESS_TOKEN, or start with --sandbox to try the demo budgets.`;
 
 export async function resolveConnection(opts: ConnectionOptions): Promise<Connection> {
   const env = opts.env ?? process.env;
