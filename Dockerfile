@@ -3,8 +3,8 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY . .
-# npm ci runs `prepare`, which builds dist/; the dev dependencies go afterwards.
-RUN npm ci && npm prune --omit=dev
+# npm ci builds nothing (the package has no install scripts): build dist/, then drop the dev dependencies.
+RUN npm ci && npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production

@@ -52,6 +52,8 @@ export function manifest(): Record<string, unknown> {
           YNAB_READ_ONLY: '${user_config.read_only}',
           YNAB_MCP_WRITES: '${user_config.writes}',
           YNAB_MCP_SANDBOX: '${user_config.demo}',
+          // Tells the server it runs from the bundle: with no token, it names these settings.
+          YNAB_MCP_BUNDLE: '1',
         },
       },
     },

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { HttpServer } from '../transport/http.js';
 import { isLoopbackHost } from '../transport/http-guards.js';
 import { ConfigError } from '../api/client/errors.js';
-import { intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
+import { commandName, intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { watchAfterStart } from './serve-watch.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
@@ -65,8 +65,8 @@ const WAITING_ON_A_TERMINAL =
  * At a terminal with no token known: how to get one, at start rather than at the first tool call
  * (a host's user sees that call's error in the conversation; a person at a terminal sees this).
  */
-export const NO_TOKEN_HINT =
-  'ynab-mcp: no YNAB token yet (YNAB_ACCESS_TOKEN is not set, and `ynab-mcp login` recorded no sign-in): run `ynab-mcp login`, set YNAB_ACCESS_TOKEN, or add --sandbox to serve the demo budgets';
+export const noTokenHint = (env: NodeJS.ProcessEnv): string =>
+  `ynab-mcp: no YNAB token yet (YNAB_ACCESS_TOKEN is not set, and \`ynab-mcp login\` recorded no sign-in): run \`${commandName(env)} login\`, set YNAB_ACCESS_TOKEN, or add --sandbox to serve the demo budgets`;
 
 /** Flags that only mean something when serving over HTTP. */
 const HTTP_ONLY = ['port', 'host', 'http-token-file', 'allowed-hosts', 'allowed-origins'] as const;
@@ -196,7 +196,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 function firstLines(opened: OpenedServer): string[] {
   if (opened.sandbox && opened.from) return [`ynab-mcp: serving the budget exported in ${opened.from} from a local sandbox (nothing is sent to YNAB)`];
   if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
-  return opened.noTokenYet && process.stdin.isTTY ? [NO_TOKEN_HINT] : [];
+  return opened.noTokenYet && process.stdin.isTTY ? [noTokenHint(process.env)] : [];
 }
 
 /** --transport, checked with the flags that only HTTP takes. */

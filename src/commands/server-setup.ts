@@ -72,6 +72,7 @@ export const ENVIRONMENT_HELP = `Environment (a flag wins over its variable):
   YNAB_BASE_URL            as --base-url           YNAB_MCP_TOOLSETS    as --toolsets
   YNAB_MCP_WRITES          as --writes             YNAB_MCP_ELICITATION as --elicitation
   YNAB_MCP_SANDBOX=1       as --sandbox
+  YNAB_MCP_BUNDLE=1        set by the MCPB bundle: with no token, the first call names the bundle's settings
   YNAB_MCP_STATE_DIR       request ledger and saved budget copies (default: the platform's state directory)
   YNAB_MCP_CONFIG_DIR      where the secrets file lives when there is no OS keychain
   YNAB_MCP_KEYCHAIN=off    never use the OS keychain (the 0600 secrets file instead)

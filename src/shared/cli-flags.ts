@@ -57,3 +57,12 @@ export function listenError(e: unknown, host: string, port: number): Error {
 export function warningLine(message: string): string {
   return message.startsWith('ynab-mcp:') ? message : `ynab-mcp: warning: ${message}`;
 }
+
+/**
+ * How the user runs this command again, for the lines that tell them what to type: a host
+ * configured with `npx -y ynab-mcp` puts no `ynab-mcp` on the PATH. npx marks what it runs with
+ * npm_lifecycle_event=npx and the bin it ran, shell-quoted, in npm_lifecycle_script (a process
+ * started under another npx command, such as `npx vitest`, inherits that one's script).
+ */
+export const commandName = (env: Record<string, string | undefined>): string =>
+  env.npm_lifecycle_event === 'npx' && /^'?ynab-mcp'?(\s|$)/.test(env.npm_lifecycle_script ?? '') ? 'npx -y ynab-mcp' : 'ynab-mcp';

@@ -183,12 +183,18 @@ describe("without this platform's keychain binary", () => {
     expect(stderr()).not.toMatch(/Error:|at .*\.js:\d+/);
   });
 
-  it('without a token setting, says once why the keychain is not used and how to give a token', async () => {
+  it("without a token setting, says once why the keychain is not used, and how to give a token in the host's settings", async () => {
     const { client, stderr } = await startLikeAHost({ access_token: '' }, 'no-keychain-no-token');
     try {
       const res: any = await client.callTool({ name: 'list_accounts', arguments: {} });
       expect(res.isError).toBe(true);
-      expect(res.content[0].text).toMatch(/No YNAB access token: run "ynab-mcp login".*set YNAB_ACCESS_TOKEN/);
+      // The bundle's user has the extension's settings, not a shell: the message names those
+      // settings by their titles, and no command or environment variable.
+      const text: string = res.content[0].text;
+      expect(text).toMatch(/^No YNAB access token: in your host's settings for this extension/);
+      expect(text).toContain(`"${manifest.user_config.access_token.title}"`);
+      expect(text).toContain(`"${manifest.user_config.demo.title}"`);
+      expect(text).not.toMatch(/ynab-mcp login|YNAB_ACCESS_TOKEN|--sandbox/);
       await client.callTool({ name: 'list_payees', arguments: {} });
     } finally {
       await client.close();

@@ -1,13 +1,16 @@
 /**
- * The npm package as a user gets it: `npm pack` ships the built server, README and LICENSE and no
- * sources, tests, source maps or build scripts; installed from the tarball into a temporary prefix
- * without dev dependencies (as `npm install -g ./ynab-mcp-X.tgz` does; offline from the npm cache
- * when it has everything), its `ynab-mcp` serves over stdio to a real MCP client; and the README's
- * `npx --package ./ynab-mcp-X.tgz ynab-mcp` runs it too. Packs the current dist/ (the build step
- * comes first, as in CI).
+ * The npm package as a user gets it. `npm pack` ships exactly what runs: the bundled server
+ * (dist/cli.js and dist/bundle/), the tool schemas and views it reads beside it, the MCPB manifest,
+ * README, LICENSE and package.json; no sources, tests, benchmarks, fixtures, scripts, source maps or
+ * the per-module build the bundle replaced. `npm publish --dry-run` warns of nothing. Installed
+ * from the tarball into an empty prefix (offline from the npm cache when it has everything) it
+ * prints no warning and runs nothing of its own, and `npx -y ynab-mcp` there runs it the way a
+ * host's configuration does: --help, `serve --sandbox` answering a real MCP client over stdio, and
+ * `serve` with no token saying how to sign in. Packs the current dist/ (the build comes first, as
+ * in CI).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,8 +20,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { defaultListCounts } from '../helpers/tools-list.js';
 
-/** Every tool: what a server with the default options lists. */
-/** What the default toolsets offer (src/mcp/toolsets.ts). */
 // The default list: its few tools and call_api (test/helpers/tools-list.ts).
 const { all: ALL } = await defaultListCounts();
 
@@ -26,79 +27,138 @@ const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+/** Every file the tarball may hold; each pattern must match at least one. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^manifest\.json$/,
+  /^dist\/cli\.js$/,
+  /^dist\/bundle\/[\w-]+\.js$/,
+  /^dist\/mcp\/tool-schemas\.json$/,
+  /^dist\/views\/[a-z-]+\.html$/,
+];
+
 let dir: string;
 let tarball: string;
-let files: string[];
+let packed: { files: { path: string; size: number }[]; size: number; unpackedSize: number };
 
 /** npm without this test runner's environment tweaks; quiet. */
 function npmEnv(): NodeJS.ProcessEnv {
   return { ...process.env, NODE_OPTIONS: '', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 }
+/** The warning lines of npm's, node's or the server's output (not a file name holding the word). */
+const warnings = (text: string) => text.split('\n').filter((l) => /^npm warn\b|\w*Warning:|^ynab-mcp: warning/i.test(l));
 
 beforeAll(async () => {
   if (!existsSync(join(REPO_ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run "npm run build" before this test');
   dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-pack-'));
-  // --ignore-scripts: pack the dist/ built before the tests (the prepack/prepare rebuild would
-  // replace it under the feet of other test files).
+  // --ignore-scripts: pack the dist/ built before the tests (prepack's build would replace it under
+  // the feet of other test files).
   const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: REPO_ROOT, env: npmEnv() });
-  const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+  const [info] = JSON.parse(stdout) as [typeof packed & { filename: string }];
   tarball = join(dir, info.filename);
-  files = info.files.map((f) => f.path);
+  packed = info;
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {
-  it('ships the built server, README, LICENSE and package.json, and nothing for building or testing', () => {
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/mcp/server.js']));
-    const unwanted = files.filter((f) => /\.map$|\.ts$|^(src|test|bench|scripts|assets)\/|^tsconfig|^vitest|^manifest\.json$|^\.mcpbignore$|^\.ci\//.test(f));
-    expect(unwanted).toEqual([]);
-    expect(files.every((f) => f.startsWith('dist/') || ['LICENSE', 'README.md', 'package.json'].includes(f))).toBe(true);
+  it('holds exactly what runs: the bundled server, its schemas and views, the manifest, README, LICENSE', () => {
+    const files = packed.files.map((f) => f.path).sort();
+    // The list, printed: what a user downloads.
+    console.log(`tarball: ${files.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked\n${files.join('\n')}`);
+    expect(files.filter((f) => !ALLOWED.some((p) => p.test(f)))).toEqual([]);
+    for (const p of ALLOWED)
+      expect(
+        files.some((f) => p.test(f)),
+        String(p),
+      ).toBe(true);
+    expect(files.filter((f) => /^dist\/views\//.test(f))).toHaveLength(readdirSync(join(REPO_ROOT, 'dist', 'views')).length);
   });
+
+  it('runs nothing when installed: no install or prepare script; the build runs at prepack', () => {
+    const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts[hook], hook).toBeUndefined();
+    expect(scripts.prepack).toBe('npm run build');
+  });
+
+  it('npm publish --dry-run prints no warning', async () => {
+    // A placeholder token: without any, npm warns that publishing needs a login, which depends on
+    // who runs it, not on the package (a dry run sends nothing). --ignore-scripts as above.
+    const { stdout, stderr } = await run(npm, ['publish', '--dry-run', '--ignore-scripts', '--//registry.npmjs.org/:_authToken=dry-run-placeholder'], {
+      cwd: REPO_ROOT,
+      env: npmEnv(),
+      timeout: 120_000,
+    });
+    expect(warnings(stdout + stderr)).toEqual([]);
+    expect(stdout + stderr).toMatch(/ynab-mcp@\d+\.\d+\.\d+/);
+  }, 130_000);
 });
 
-describe('installed from the tarball without dev dependencies', () => {
+describe('installed into an empty prefix, and run with npx -y as a host does', () => {
   let prefix: string;
+  let install: { stdout: string; stderr: string };
   beforeAll(async () => {
     prefix = join(dir, 'prefix');
-    await run(npm, ['install', '--global', '--prefix', prefix, '--omit=dev', '--prefer-offline', tarball], { cwd: dir, env: npmEnv(), timeout: 300_000 });
+    mkdirSync(prefix);
+    install = await run(npm, ['install', '--prefix', prefix, '--prefer-offline', tarball], { cwd: dir, env: npmEnv(), timeout: 300_000 });
   }, 320_000);
 
-  const bin = () => join(prefix, process.platform === 'win32' ? 'ynab-mcp.cmd' : join('bin', 'ynab-mcp'));
-  const installed = () => join(prefix, process.platform === 'win32' ? '' : 'lib', 'node_modules', 'ynab-mcp');
-
-  it('has its dependencies and none of the dev dependencies', () => {
-    const deps = readdirSync(join(installed(), 'node_modules'));
-    expect(deps).toEqual(expect.arrayContaining(['@modelcontextprotocol', 'zod', 'undici']));
-    for (const dev of ['vitest', 'typescript', 'tsx', 'ynab', '@anthropic-ai']) expect(deps, dev).not.toContain(dev);
+  /** A host's environment: PATH and a home of its own, nothing of this machine's sign-in. */
+  const hostEnv = (name: string): Record<string, string> => ({
+    PATH: process.env.PATH!,
+    HOME: join(dir, name, 'home'),
+    YNAB_MCP_STATE_DIR: join(dir, name, 'state'),
+    YNAB_MCP_CONFIG_DIR: join(dir, name, 'config'),
+    YNAB_MCP_KEYCHAIN: 'off',
   });
-
-  it('the installed bin prints its version and serves tools/list to a real MCP client over stdio', async () => {
-    expect((await run(bin(), ['--version'], { env: npmEnv() })).stdout).toMatch(/^ynab-mcp \d+\.\d+\.\d+\n$/);
-    const transport = new StdioClientTransport({
-      command: bin(),
-      args: ['serve', '--sandbox'],
-      env: { PATH: process.env.PATH!, HOME: dir, YNAB_MCP_STATE_DIR: join(dir, 'state'), YNAB_MCP_CONFIG_DIR: join(dir, 'config') },
-      stderr: 'pipe',
-    });
+  /** `npx -y ynab-mcp ARGS` over stdio, as the host's config runs it, with a real MCP client. */
+  async function connect(args: string[], name: string) {
+    const transport = new StdioClientTransport({ command: npx, args: ['-y', 'ynab-mcp', ...args], cwd: prefix, env: hostEnv(name), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     const client = new Client({ name: 'install-test', version: '1.0.0' });
     await client.connect(transport);
+    return { client, stderr: () => stderr };
+  }
+
+  it('prints no warning, and installs the dependencies and none of the dev dependencies', () => {
+    expect(warnings(install.stdout + install.stderr)).toEqual([]);
+    const deps = readdirSync(join(prefix, 'node_modules'));
+    expect(deps).toEqual(expect.arrayContaining(['ynab-mcp', '@modelcontextprotocol', 'zod', 'undici']));
+    for (const dev of ['vitest', 'typescript', 'tsx', 'ynab', '@anthropic-ai', 'ajv']) expect(deps, dev).not.toContain(dev);
+  });
+
+  it('npx -y ynab-mcp --help lists the commands; --version gives the version', async () => {
+    const help = await run(npx, ['-y', 'ynab-mcp', '--help'], { cwd: prefix, env: { ...npmEnv(), ...hostEnv('help') } });
+    expect(help.stdout).toMatch(/^Usage: ynab-mcp <command>/);
+    expect(help.stdout).toMatch(/^ {2}serve /m);
+    expect(warnings(help.stderr)).toEqual([]);
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await run(npx, ['-y', 'ynab-mcp', '--version'], { cwd: prefix, env: npmEnv() })).stdout).toBe(`ynab-mcp ${version}\n`);
+  }, 60_000);
+
+  it('npx -y ynab-mcp serve --sandbox answers tools/list and a call over stdio', async () => {
+    const { client, stderr } = await connect(['serve', '--sandbox'], 'sandbox');
     try {
-      const tools = (await client.listTools()).tools;
-      expect(tools).toHaveLength(ALL);
+      expect((await client.listTools()).tools).toHaveLength(ALL);
       const res: any = await client.callTool({ name: 'list_budgets', arguments: {} });
       expect(res.isError, res.content?.[0]?.text).toBeFalsy();
       expect(res.structuredContent.budgets.map((b: any) => b.name)).toEqual(['Demo Household', 'Haushalt Berlin']);
     } finally {
       await client.close();
     }
+    expect(warnings(stderr())).toEqual([]);
   }, 120_000);
 
-  it('npx --package ./ynab-mcp-X.tgz ynab-mcp runs it, as the README says', async () => {
-    const { stdout } = await run(npx, ['--yes', '--prefer-offline', '--package', tarball, 'ynab-mcp', '--version'], {
-      cwd: dir,
-      env: npmEnv(),
-      timeout: 300_000,
-    });
-    expect(stdout.trim().split('\n').at(-1)).toMatch(/^ynab-mcp \d+\.\d+\.\d+$/);
-  }, 320_000);
+  it('npx -y ynab-mcp serve with no token says, at the first call, how to sign in: with npx, as no ynab-mcp is on the PATH', async () => {
+    const { client } = await connect(['serve'], 'no-token');
+    try {
+      const res: any = await client.callTool({ name: 'list_budgets', arguments: {} });
+      expect(res.isError).toBe(true);
+      expect(res.content[0].text).toMatch(/^No YNAB access token: run "npx -y ynab-mcp login".*set YNAB_ACCESS_TOKEN.*--sandbox/);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
  * over stdio, and the web UI), and the stdio setups of the demo budgets for Claude Desktop (its JSON)
  * and for `claude mcp add` (what follows its `--`), each started as the host would and answering a
  * real MCP client with the demo budgets, no token anywhere. `ynab-mcp` is the built dist/cli.js, on
- * PATH as `npm install -g .` puts it there. The Inspector is installed apart (test/helpers/inspector.ts).
+ * PATH as `npm install -g .` puts it there, and stands in for `npx -y ynab-mcp`. The Inspector is installed apart (test/helpers/inspector.ts).
  */
 import { spawn, execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,8 +51,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+/**
+ * `npx -y ynab-mcp ARGS` is the published package, which this clone's build stands in for until
+ * it is published (test/install/package.test.ts runs `npx -y ynab-mcp` on the packed tarball).
+ */
+function asInstalled(cmd: string, args: string[]): [string, string[]] {
+  if (cmd === 'npx' && args[0] === '-y' && args[1] === 'ynab-mcp') return ['ynab-mcp', args.slice(2)];
+  return [cmd, args];
+}
+
 /** Connects a real MCP client to `command args` over stdio, as a host starts it, and lists the demo budgets. */
-async function demoBudgetsOf(cmd: string, args: string[]): Promise<string[]> {
+async function demoBudgetsOf(...given: [string, string[]]): Promise<string[]> {
+  const [cmd, args] = asInstalled(...given);
   const clean = Object.fromEntries(Object.entries(childEnv(env)).filter((e): e is [string, string] => e[1] !== undefined));
   const client = new Client({ name: 'host', version: '1.0.0' });
   try {
@@ -81,6 +91,29 @@ describe('the demo budgets over stdio, as the README sets them up', () => {
     const [cmd, ...args] = line[0]!.split(' -- ')[1]!.split(' ');
     expect(await demoBudgetsOf(cmd!, args)).toEqual(['Demo Household', 'Haushalt Berlin']);
   }, 60_000);
+});
+
+describe("the README's install section", () => {
+  const section = README.slice(README.indexOf('## Install in hosts'), README.indexOf('\n## ', README.indexOf('## Install in hosts') + 1));
+  /** The paragraph that begins with a bold title, up to the next one. */
+  const paragraph = (title: string) => {
+    const start = section.indexOf(`**${title}`);
+    expect(start, title).toBeGreaterThanOrEqual(0);
+    return section.slice(start, section.indexOf('\n**', start + 1));
+  };
+
+  it('leads with the one-line npx -y ynab-mcp configuration and the MCPB bundle, then a clone', () => {
+    const first = /^```json\n([\s\S]*?)^```/m.exec(section)![1]!;
+    expect(Object.values(JSON.parse(first).mcpServers)).toEqual([{ command: 'npx', args: ['-y', 'ynab-mcp'], env: { YNAB_ACCESS_TOKEN: '…' } }]);
+    const order = ['**Desktop hosts', '**MCPB bundle**', '**Agents.**', '### From a clone'].map((t) => section.indexOf(t));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('says which lines need the first release to be published', () => {
+    for (const title of ['Desktop hosts', 'MCPB bundle**']) expect(paragraph(title), title).toMatch(/first release.*not published yet/s);
+    expect(section.slice(section.indexOf('### From a clone'))).toMatch(/^Until the first release is published\./m);
+  });
 });
 
 /** Runs a README line with the shell, from the clone's root. */

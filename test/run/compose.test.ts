@@ -85,6 +85,8 @@ describe('compose.yaml', () => {
     // The image runs the package's own bin.
     const bin = JSON.parse(read('package.json')).bin['ynab-mcp'] as string;
     expect(read('Dockerfile')).toMatch(new RegExp(`ENTRYPOINT \\["node", "${bin.replace('.', '\\.')}"\\]`));
+    // npm ci builds nothing (the package has no install scripts): the image builds dist/ itself.
+    expect(read('Dockerfile')).toMatch(/^RUN npm ci && npm run build && npm prune --omit=dev$/m);
   });
 
   it('checks each instance at /readyz, and the terminator sends to exactly the instances and checks /readyz too', () => {

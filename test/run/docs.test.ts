@@ -97,6 +97,8 @@ describe('the README and docs/', () => {
       root = mkdtempSync(join(tmpdir(), 'docs-check-'));
       for (const f of ['README.md', 'package.json', 'docs', 'src', 'test', 'scripts', 'views', 'bench', 'assets', 'compose.yaml', 'Dockerfile', 'deploy'])
         cpSync(join(REPO_ROOT, f), join(root, f), { recursive: true });
+      // What the README's install section links to.
+      for (const f of ['CHANGELOG.md', 'server.json']) cpSync(join(REPO_ROOT, f), join(root, f));
     });
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
