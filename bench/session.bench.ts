@@ -34,6 +34,8 @@ interface Tally {
   requests: number;
   listBytes: number;
   tools: number;
+  /** From the first intent to the last answer. */
+  elapsed: number;
   /** Calls and bytes by tool. */
   byTool: Map<string, { calls: number; bytes: number }>;
   /** Our answers by intent index (parsed JSON), for the checks. */
@@ -133,7 +135,7 @@ async function resolveArgs(args: Record<string, unknown> | undefined, lookup: Lo
 /** One session: connect, list, ask every intent in order, close. */
 async function runSession(which: 'ours' | 'peer', transport: StdioClientTransport, sb: Counted): Promise<Tally> {
   const client = new Client({ name: 'bench-session', version: '1' });
-  const t: Tally = { calls: 0, bytes: 0, errors: [], times: [], requests: 0, listBytes: 0, tools: 0, byTool: new Map(), answers: new Map() };
+  const t: Tally = { calls: 0, bytes: 0, errors: [], times: [], requests: 0, listBytes: 0, tools: 0, elapsed: 0, byTool: new Map(), answers: new Map() };
   const before = sb.requests();
   await client.connect(transport);
   try {
@@ -156,10 +158,12 @@ async function runSession(which: 'ours' | 'peer', transport: StdioClientTranspor
       return text;
     };
     const lookup = peerLookup(call);
+    const started = performance.now();
     for (const [i, intent] of SESSION_INTENTS.entries()) {
       if (which === 'ours') t.answers.set(i, parsed(await call(intent.ours)));
       else for (const [name, args] of intent.peer) await call([name, await resolveArgs(args, lookup)]);
     }
+    t.elapsed = performance.now() - started;
   } finally {
     await client.close();
   }
@@ -284,6 +288,7 @@ async function sessionBench(report: Reporter): Promise<void> {
         'bytes to the model': t.bytes,
         'tool errors': t.errors.length,
         'median call': ms(median(t.times)),
+        'session time': ms(t.elapsed),
         'tools/list bytes': t.listBytes,
         tools: t.tools,
       });
@@ -309,7 +314,7 @@ async function sessionBench(report: Reporter): Promise<void> {
         "A failed call answers with a short error, so the peer's failures make its bytes smaller and the ratio an upper bound. With ynab@4.1.0 in place of ^4.5.0, review_unapproved fails (4.1's getTransactions has no untilDate parameter, so \"unapproved\" lands in last_knowledge_of_server) and so does get_money_movements_by_month (4.1 has no money_movements API); get_month of next month fails because the sandbox's months end at the current one.",
       );
     report.note(
-      'Requests are counted at the sandbox (its request log), from the session opening to its close. Bytes to the model are the text content of every tool result (tools/list apart). The peer takes ids: a name an intent needs is looked up once with its own search tool (search_categories, search_payees, list_accounts) and remembered, those calls counted. Our server runs with its defaults (60 s staleness bound); the peer with its client-side rate limiter off (YNAB_RATE_LIMIT_PER_HOUR=0) and no agent-config fallback.',
+      "Requests are counted at the sandbox (its request log), from the session opening to its close. Bytes to the model are the text content of every tool result (tools/list apart). The peer takes ids: a name an intent needs is looked up once with its own search tool (search_categories, search_payees, list_accounts) and remembered, those calls counted. Our server runs with its defaults; the intents follow each other within its 60 s staleness bound, so its copy is loaded once (the budget list and the full export, plus one request for the month's money movements, which the copy does not hold); a conversation with longer pauses pays one delta request for the first read after each. The peer runs with its client-side rate limiter off (YNAB_RATE_LIMIT_PER_HOUR=0) and no agent-config fallback.",
     );
   } finally {
     await sb.close();
