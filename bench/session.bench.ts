@@ -276,7 +276,11 @@ async function sessionBench(report: Reporter): Promise<void> {
   const peerHome = mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-peer-'));
   try {
     const tallies: [string, Tally][] = [['ynab-mcp (default toolsets)', await runSession('ours', ours(sb, home), counted)]];
-    const entry = installPeer(peerHome, (s) => report.note(s));
+    let pinned = false;
+    const entry = installPeer(peerHome, (s) => {
+      pinned ||= s.includes('npm override');
+      report.note(s);
+    });
     if (entry) tallies.push([PEER, await runSession('peer', peer(sb, entry, peerHome), counted)]);
     else process.stderr.write(`bench: session: the peer's half skipped (npm could not fetch ${PEER})\n`);
     for (const [server, t] of tallies)
@@ -311,7 +315,7 @@ async function sessionBench(report: Reporter): Promise<void> {
     for (const [server, t] of tallies) for (const e of t.errors.slice(0, 5)) report.note(`${server} tool error: ${e}`);
     if (p?.errors.length)
       report.note(
-        "A failed call answers with a short error, so the peer's failures make its bytes smaller and the ratio an upper bound. With ynab@4.1.0 in place of ^4.5.0, review_unapproved fails (4.1's getTransactions has no untilDate parameter, so \"unapproved\" lands in last_knowledge_of_server) and so does get_money_movements_by_month (4.1 has no money_movements API); get_month of next month fails because the sandbox's months end at the current one.",
+        `A failed call answers with a short error, so the peer's failures make its bytes smaller and the ratio an upper bound.${pinned ? ' With the older SDK, review_unapproved fails (4.1\'s getTransactions has no untilDate parameter, so "unapproved" lands in last_knowledge_of_server) and so does get_money_movements_by_month (4.1 has no money_movements API).' : ''} get_month of next month fails because the sandbox's months end at the current one.`,
       );
     report.note(
       "Requests are counted at the sandbox (its request log), from the session opening to its close. Bytes to the model are the text content of every tool result (tools/list apart). The peer takes ids: a name an intent needs is looked up once with its own search tool (search_categories, search_payees, list_accounts) and remembered, those calls counted. Our server runs with its defaults; the intents follow each other within its 60 s staleness bound, so its copy is loaded once (the budget list and the full export, plus one request for the month's money movements, which the copy does not hold); a conversation with longer pauses pays one delta request for the first read after each. The peer runs with its client-side rate limiter off (YNAB_RATE_LIMIT_PER_HOUR=0) and no agent-config fallback.",
