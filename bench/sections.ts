@@ -16,6 +16,7 @@ import { priceRiseSection } from './price-rise.bench.js';
 import { replicaSection } from './replica.bench.js';
 import { reviewSection } from './review.bench.js';
 import { sandboxSection } from './sandbox.bench.js';
+import { sessionSection } from './session.bench.js';
 import { stateSection } from './state.bench.js';
 import { statementSection } from './statement.bench.js';
 import { suggestRulesSection } from './suggest-rules.bench.js';
@@ -32,6 +33,7 @@ export const SECTIONS: readonly BenchSection[] = [
   loadSection,
   stateSection,
   answersSection,
+  sessionSection,
   debtSection,
   writesSection,
   reviewSection,
