@@ -16,7 +16,7 @@ import { OPERATIONS } from '../src/api/operations/index.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 import { VOCABULARY } from '../src/mcp/output/vocabulary.js';
 import { BANK_LAYOUTS } from '../src/statements/bank-layouts.js';
-import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
+import { MCP_TOOLSETS } from '../src/mcp/tools/toolsets.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../test/helpers/tools-list.js';
 
 const root = join(import.meta.dirname, '..');

@@ -18,7 +18,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { defaultListCounts } from '../helpers/tools-list.js';
 
 /** Every tool: what a server with the default options lists. */
-/** What the default toolsets offer (src/mcp/toolsets.ts). */
+/** What the default toolsets offer (src/mcp/tools/toolsets.ts). */
 // The default list: its few tools and call_api (test/helpers/tools-list.ts).
 const { all: ALL } = await defaultListCounts();
 

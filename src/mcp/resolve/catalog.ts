@@ -6,13 +6,13 @@
  * are escaped here (output/sanitize.ts), so resource lists, completions and prompts that quote
  * them get them clean.
  */
-import { scrub } from '../api/client/scrub.js';
-import { currentMonth } from '../api/dates.js';
-import { formatMilliunits } from '../api/money.js';
-import type { BudgetReplica } from '../sync/replica.js';
-import { escapeBoundary, escapeControls, escapeText } from './output/sanitize.js';
+import { scrub } from '../../api/client/scrub.js';
+import { currentMonth } from '../../api/dates.js';
+import { formatMilliunits } from '../../api/money.js';
+import type { BudgetReplica } from '../../sync/replica.js';
+import { escapeBoundary, escapeControls, escapeText } from '../output/sanitize.js';
 import { sessionBudgetParam } from './resolve.js';
-import type { ServerState } from './state.js';
+import type { ServerState } from '../state/state.js';
 
 export type EntityType = 'account' | 'category' | 'payee' | 'month' | 'scheduled_transaction';
 

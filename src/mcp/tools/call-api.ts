@@ -8,9 +8,9 @@
  */
 import type { CallToolResult, JSONRPCRequest, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { guardedString } from '../shared/arg-schemas.js';
-import { OPERATIONS } from '../api/operations/index.js';
-import { escapeText } from './output/sanitize.js';
+import { guardedString } from '../../shared/arg-schemas.js';
+import { OPERATIONS } from '../../api/operations/index.js';
+import { escapeText } from '../output/sanitize.js';
 import { toolSchema } from './schema.js';
 import { CALL_API } from './toolsets.js';
 

@@ -6,11 +6,11 @@
  * split's date, account and status, the line's amount, payee, category and memo), and the answer
  * says how much of the total moved to other accounts, and what is left without it.
  */
-import { formatMilliunits, sumMilliunits } from '../api/money.js';
-import { hybridFromLine } from '../api/read/transactions.js';
-import type * as E from '../api/schemas/entities.js';
-import type { BudgetReplica } from '../sync/replica.js';
-import type { CompactContext } from './output/compact.js';
+import { formatMilliunits, sumMilliunits } from '../../api/money.js';
+import { hybridFromLine } from '../../api/read/transactions.js';
+import type * as E from '../../api/schemas/entities.js';
+import type { BudgetReplica } from '../../sync/replica.js';
+import type { CompactContext } from '../output/compact.js';
 
 export interface SplitLines {
   data: Record<string, unknown>;

@@ -7,14 +7,14 @@
  * connections that keep one server) through resources/subscribe here; over Streamable HTTP's
  * 2026-07-28 `subscriptions/listen` through the handler's bus (http.ts).
  */
-import { escapeText } from './output/sanitize.js';
+import { escapeText } from '../output/sanitize.js';
 import { ResourceTemplate, type McpServer, type Variables } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { completeBudget } from './resources.js';
-import { sessionBudgetParam } from './resolve.js';
-import { sanitize } from './output/sanitize.js';
-import { ANSWER_MIME_TYPE as MIME, answerText, USER_DATA_NOTICE } from './output/untrusted.js';
-import type { ServerState } from './state.js';
+import { sessionBudgetParam } from '../resolve/resolve.js';
+import { sanitize } from '../output/sanitize.js';
+import { ANSWER_MIME_TYPE as MIME, answerText, USER_DATA_NOTICE } from '../output/untrusted.js';
+import type { ServerState } from '../state/state.js';
 
 export const alertsUri = (budgetId: string) => `ynab://budgets/${budgetId}/alerts`;
 
@@ -37,7 +37,7 @@ export function registerAlertsResource(server: McpServer, state: ServerState): v
     const raw = one(vars.budget_id);
     const cursor = one(vars.cursor);
     const events = (await state.ready()).events;
-    const { alertsRead } = await import('../events/alerts.js');
+    const { alertsRead } = await import('../../events/alerts.js');
     const budget = await sessionBudgetParam(state, decodeURIComponent(raw ?? ''));
     const answer = sanitize(await alertsRead(events, budget, cursor === undefined ? undefined : decodeURIComponent(cursor)));
     return { contents: [{ uri: uri.href, mimeType: MIME, text: answerText({ ...answer, data_notice: USER_DATA_NOTICE }) }] };

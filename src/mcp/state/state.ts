@@ -5,13 +5,13 @@
  * network (hosts may start it twice to negotiate), and does not even load that code; the first
  * tool call does.
  */
-import type { Connection, TokenInfo } from '../auth/session.js';
-import type { Stack, StackOptions } from '../stack/stack.js';
-import type { YnabService } from '../sync/service.js';
+import type { Connection, TokenInfo } from '../../auth/session.js';
+import type { Stack, StackOptions } from '../../stack/stack.js';
+import type { YnabService } from '../../sync/service.js';
 import type { McpConfig, ReadOnlySource } from './config.js';
 import { SessionBudget } from './session-budget.js';
 
-export { NoTokenError, type Connection, type TokenInfo } from '../auth/session.js';
+export { NoTokenError, type Connection, type TokenInfo } from '../../auth/session.js';
 
 const READ_ONLY_REASONS: Record<ReadOnlySource, string> = {
   '--read-only': 'started with --read-only',
@@ -115,7 +115,7 @@ export class ServerState {
     setTimeout(() => {
       void load?.().catch(() => {});
       if (this.stack) return;
-      void import('../stack/stack.js').catch(() => {});
+      void import('../../stack/stack.js').catch(() => {});
       void this.prepare?.().catch(() => {});
     }, WARM_UP_DELAY_MS).unref();
   }
@@ -135,7 +135,7 @@ export class ServerState {
     if (this.closed) throw new Error('The server has closed; this call was still running and ends here, with nothing written.');
     this.stack ??= (async () => {
       // The HTTP client, replicas and ledger are loaded with the first call: tools/list needs none.
-      const [connection, { createStack }] = await Promise.all([this.connect(), import('../stack/stack.js')]);
+      const [connection, { createStack }] = await Promise.all([this.connect(), import('../../stack/stack.js')]);
       const wasReadOnly = this.readOnly;
       this.connection = connection;
       const stack = createStack({

@@ -10,12 +10,12 @@
  */
 import { ProtocolError, type McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { cursorOf } from '../events/log.js';
-import { checkedAddress, secretBytes, urlProblem } from '../events/webhook-send.js';
-import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId } from '../events/webhooks.js';
+import { cursorOf } from '../../events/log.js';
+import { checkedAddress, secretBytes, urlProblem } from '../../events/webhook-send.js';
+import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId } from '../../events/webhooks.js';
 import { checked, ERR } from './events.js';
-import { sessionBudgetParam } from './resolve.js';
-import type { ServerState } from './state.js';
+import { sessionBudgetParam } from '../resolve/resolve.js';
+import type { ServerState } from '../state/state.js';
 
 const Delivery = z.object({ mode: z.literal('webhook').optional(), url: z.string().max(2048), secret: z.string().max(200).optional() });
 

@@ -6,10 +6,10 @@
  * change that, before anything is asked of YNAB.
  */
 import type { CallToolResult, JSONRPCRequest, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import type { ServerState } from './state.js';
-import { toolCards } from './tools/cards.js';
+import type { ServerState } from '../state/state.js';
+import { toolCards } from './cards.js';
 import { selected } from './toolsets.js';
-import { escapeText } from './output/sanitize.js';
+import { escapeText } from '../output/sanitize.js';
 
 type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<unknown>;
 

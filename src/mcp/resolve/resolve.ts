@@ -9,14 +9,14 @@
  * memory, brought up to date with one delta only when a name is not found in it (something
  * created since), and budget names through the cached budget list.
  */
-import { checkPathParam } from '../api/argument-check.js';
-import { ConfigError, InvalidArgumentError } from '../api/client/errors.js';
-import { ArgumentError } from '../shared/argument-error.js';
-import type { BudgetReplica } from '../sync/replica.js';
+import { checkPathParam } from '../../api/argument-check.js';
+import { ConfigError, InvalidArgumentError } from '../../api/client/errors.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import type { BudgetReplica } from '../../sync/replica.js';
 import { checkIdsKnown, looksLikeId, namesIn, replaceNames, resolveName } from './names.js';
 import { refuseOtherBudgetsIds } from './other-budget.js';
-import type { ServerState } from './state.js';
-import type { ToolDefinition } from './tools/definitions.js';
+import type { ServerState } from '../state/state.js';
+import type { ToolDefinition } from '../tools/definitions.js';
 
 /** A copy synced this recently is not asked again for a name it does not know. */
 const REFRESH_AFTER_MS = 1000;

@@ -12,30 +12,30 @@
  * output/untrusted.ts), so a resource and the tool it mirrors can never disagree.
  */
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
-import type { OperationId } from '../api/operations/index.js';
-import type { CurrencyFormat } from '../api/schemas/common.js';
-import { BudgetView } from '../insights/core/view.js';
-import { moneyWriter } from '../insights/core/format.js';
-import { readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../insights/core/ready-to-assign.js';
-import { formatMilliunits } from '../api/money.js';
-import type { BudgetReplica } from '../sync/replica.js';
-import type { ServiceResult } from '../sync/service.js';
-import { isWriteOperation, runApiWrite, type ApiWritten } from '../writes/api-tools/api-plan.js';
-import { NO_CONFIRM, type ConfirmInput } from '../writes/pipeline/gate.js';
-import type { WriteOutcome, WriteSetting } from '../writes/pipeline/pipeline.js';
-import { readTask, runTask } from '../writes/pipeline/task-run.js';
+import type { OperationId } from '../../api/operations/index.js';
+import type { CurrencyFormat } from '../../api/schemas/common.js';
+import { BudgetView } from '../../insights/core/view.js';
+import { moneyWriter } from '../../insights/core/format.js';
+import { readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../../insights/core/ready-to-assign.js';
+import { formatMilliunits } from '../../api/money.js';
+import type { BudgetReplica } from '../../sync/replica.js';
+import type { ServiceResult } from '../../sync/service.js';
+import { isWriteOperation, runApiWrite, type ApiWritten } from '../../writes/api-tools/api-plan.js';
+import { NO_CONFIRM, type ConfirmInput } from '../../writes/pipeline/gate.js';
+import type { WriteOutcome, WriteSetting } from '../../writes/pipeline/pipeline.js';
+import { readTask, runTask } from '../../writes/pipeline/task-run.js';
 import { askUser } from './dialog.js';
-import { budgetList, resolveTarget, type Target } from './resolve.js';
-import { leaveOutCategories } from './output/categories.js';
-import { buildOutput, OutputTooLargeError } from './output/builder.js';
-import { fitPage } from './output/fit.js';
-import type { CompactContext, Names } from './output/compact.js';
-import { MAX_LIMIT, queryKey } from '../shared/paging.js';
-import { sanitize } from './output/sanitize.js';
-import { USER_DATA_NOTICE } from './output/untrusted.js';
-import type { ServerState } from './state.js';
-import type { ApiTool, InsightTool, TaskTool, ToolDefinition } from './tools/definitions.js';
-import { apiToolArgs, type ApiToolArgs } from './tools/args.js';
+import { budgetList, resolveTarget, type Target } from '../resolve/resolve.js';
+import { leaveOutCategories } from '../output/categories.js';
+import { buildOutput, OutputTooLargeError } from '../output/builder.js';
+import { fitPage } from '../output/fit.js';
+import type { CompactContext, Names } from '../output/compact.js';
+import { MAX_LIMIT, queryKey } from '../../shared/paging.js';
+import { sanitize } from '../output/sanitize.js';
+import { USER_DATA_NOTICE } from '../output/untrusted.js';
+import type { ServerState } from '../state/state.js';
+import type { ApiTool, InsightTool, TaskTool, ToolDefinition } from '../tools/definitions.js';
+import { apiToolArgs, type ApiToolArgs } from '../tools/args.js';
 
 /** Room kept in an answer's size limit for what is added around the built output: the data notice and the budget's name. */
 const ENVELOPE = JSON.stringify({ data_notice: USER_DATA_NOTICE }).length + 300;
@@ -121,7 +121,7 @@ async function writeSetting(state: ServerState): Promise<WriteSetting> {
     changes: stack.changes,
     rules: stack.rules,
     reconciled: stack.events.reconciled,
-    alerts: { answer: async (budgetId, args) => (await import('../events/alerts.js')).alertsAnswer(stack.events, budgetId, args) },
+    alerts: { answer: async (budgetId, args) => (await import('../../events/alerts.js')).alertsAnswer(stack.events, budgetId, args) },
     mode: state.config.writes,
     localFiles: state.config.localFiles,
   };

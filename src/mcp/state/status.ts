@@ -5,9 +5,9 @@
  * and the server's mode. Reading it starts nothing: before the first tool call or resource read
  * there is no token, ledger or replica yet, and it says so.
  */
-import { formatNextSlot } from '../quota/format.js';
-import type { Stack } from '../stack/stack.js';
-import { USER_DATA_NOTICE } from './output/untrusted.js';
+import { formatNextSlot } from '../../quota/format.js';
+import type { Stack } from '../../stack/stack.js';
+import { USER_DATA_NOTICE } from '../output/untrusted.js';
 import type { ServerState } from './state.js';
 
 async function quota(stack: Stack, now: number): Promise<Record<string, unknown>> {

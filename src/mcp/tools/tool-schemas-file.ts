@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Access } from '../api/operations/types.js';
-import type { WriteKind } from '../writes/pipeline/policy.js';
-import type { ToolAnnotations } from './tools/definitions.js';
+import type { Access } from '../../api/operations/types.js';
+import type { WriteKind } from '../../writes/pipeline/policy.js';
+import type { ToolAnnotations } from './definitions.js';
 import type { McpToolset } from './toolsets.js';
 
 type Json = Record<string, unknown>;
@@ -52,7 +52,7 @@ let built: BuiltTools | null | undefined;
 export function builtTools(): BuiltTools | null {
   if (built === undefined) {
     try {
-      const text = readFileSync(new URL('./tool-schemas.json', import.meta.url), 'utf8');
+      const text = readFileSync(new URL('../tool-schemas.json', import.meta.url), 'utf8');
       const trusted = BUNDLED_DIGEST !== undefined && createHash('sha256').update(text).digest('hex') === BUNDLED_DIGEST;
       built = { tools: JSON.parse(text) as Record<string, ToolSchemaEntry[]>, trusted };
     } catch {

@@ -13,8 +13,8 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { deferredToolSchema, toolSchema } from './schema.js';
 import { builtTools, JSON_SCHEMA_TARGET, type ToolSchemaEntry } from './tool-schemas-file.js';
-import { WRITE_MODES } from '../writes/pipeline/policy.js';
-import { withConfirm, type ToolDefinition } from './tools/definitions.js';
+import { WRITE_MODES } from '../../writes/pipeline/policy.js';
+import { withConfirm, type ToolDefinition } from './definitions.js';
 
 export { JSON_SCHEMA_TARGET, type ToolSchemaEntry } from './tool-schemas-file.js';
 

@@ -6,8 +6,8 @@
 import type { GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { availability, budgetArg, budgetPhrase, CONFIRM, held, message } from './prompts.js';
-import { METHOD_TEXTS, type MethodText } from './skills/texts.js';
-import type { ServerState } from './state.js';
+import { METHOD_TEXTS, type MethodText } from '../skills/texts.js';
+import type { ServerState } from '../state/state.js';
 
 function methodPrompt(state: ServerState, text: MethodText) {
   return async ({ budget_id }: { budget_id?: string }): Promise<GetPromptResult> => {

@@ -9,12 +9,12 @@
  */
 import { ProtocolError, type McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { ArgumentsSchema, eventDescriptors, isEventName, type EventArguments, type EventName } from '../events/catalog.js';
-import type { Occurrence } from '../events/log.js';
-import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from '../events/limits.js';
-import type { EventsService } from '../events/service.js';
-import { sessionBudgetParam } from './resolve.js';
-import type { ServerState } from './state.js';
+import { ArgumentsSchema, eventDescriptors, isEventName, type EventArguments, type EventName } from '../../events/catalog.js';
+import type { Occurrence } from '../../events/log.js';
+import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from '../../events/limits.js';
+import type { EventsService } from '../../events/service.js';
+import { sessionBudgetParam } from '../resolve/resolve.js';
+import type { ServerState } from '../state/state.js';
 
 export const EVENTS_EXTENSION_ID = 'io.modelcontextprotocol/events';
 

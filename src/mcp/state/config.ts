@@ -3,9 +3,9 @@
  * confirmed, output limits. Read from flags with environment fallbacks, so hosts that only pass
  * env (MCPB) can configure it.
  */
-import { ConfigError } from '../api/client/errors.js';
-import { WRITE_MODES, type WriteMode } from '../writes/pipeline/policy.js';
-import { DEFAULT_TOOLSETS, MCP_TOOLSETS, type Selection } from './toolsets.js';
+import { ConfigError } from '../../api/client/errors.js';
+import { WRITE_MODES, type WriteMode } from '../../writes/pipeline/policy.js';
+import { DEFAULT_TOOLSETS, MCP_TOOLSETS, type Selection } from '../tools/toolsets.js';
 
 /** Where a configured read-only mode comes from. */
 export type ReadOnlySource = '--read-only' | 'YNAB_READ_ONLY' | '--writes off' | 'YNAB_MCP_WRITES';

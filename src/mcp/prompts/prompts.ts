@@ -10,13 +10,13 @@
  */
 import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { addMonths, currentMonth, todayUtc } from '../api/dates.js';
-import type { BudgetReplica } from '../sync/replica.js';
-import { bestEffort, budgetEntries, completionValues, entityEntries, matching, monthLabel, replicaOf, type Entry } from './catalog.js';
-import { escapeText } from './output/sanitize.js';
-import type { ServerState } from './state.js';
-import { toolCards } from './tools/cards.js';
-import { selected } from './toolsets.js';
+import { addMonths, currentMonth, todayUtc } from '../../api/dates.js';
+import type { BudgetReplica } from '../../sync/replica.js';
+import { bestEffort, budgetEntries, completionValues, entityEntries, matching, monthLabel, replicaOf, type Entry } from '../resolve/catalog.js';
+import { escapeText } from '../output/sanitize.js';
+import type { ServerState } from '../state/state.js';
+import { toolCards } from '../tools/cards.js';
+import { selected } from '../tools/toolsets.js';
 
 export const UNITS =
   "Money: the tools give amounts in milliunits (integers; 1000 = one unit of the budget's currency, so -12340 is -12.34) next to a *_formatted text in the budget's currency. Quote the formatted amounts to me; do arithmetic on the milliunits only.";

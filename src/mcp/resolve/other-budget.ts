@@ -5,8 +5,8 @@
  * request. The copies the server already holds in memory tell which budget owns it; an id that is
  * in none of them is passed on as before (no copy is synced to look).
  */
-import { ArgumentError } from '../shared/argument-error.js';
-import type { BudgetReplica } from '../sync/replica.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import type { BudgetReplica } from '../../sync/replica.js';
 import { looksLikeId, NAMED_MAPS } from './names.js';
 
 /** What a budget's copy holds by id, and how an error names each kind. */

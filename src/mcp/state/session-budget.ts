@@ -13,9 +13,9 @@
  *    choice is kept in the state store (`replicas/<identity>/session-budget.json`), and lapses a
  *    day after it was last used, so the next day starts from `last-used` again.
  */
-import type { StateStore } from '../storage/store.js';
-import { jsonBytes, parseJsonBytes } from '../storage/store.js';
-import { sessionBudgetKey } from '../storage/keys.js';
+import type { StateStore } from '../../storage/store.js';
+import { jsonBytes, parseJsonBytes } from '../../storage/store.js';
+import { sessionBudgetKey } from '../../storage/keys.js';
 
 export interface ChosenBudget {
   id: string;

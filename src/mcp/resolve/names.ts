@@ -10,11 +10,11 @@
  * Which arguments these are is decided by name (`account_id`, and any `…_account_id` such as a
  * transfer's `from_account_id`), so that new tools get names for free.
  */
-import { checkPathParam } from '../api/argument-check.js';
-import type { BudgetReplica } from '../sync/replica.js';
-import { ArgumentError } from '../shared/argument-error.js';
-import { escapeText } from './output/sanitize.js';
-import { closest, foldText, wordStarts } from '../shared/text.js';
+import { checkPathParam } from '../../api/argument-check.js';
+import type { BudgetReplica } from '../../sync/replica.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import { escapeText } from '../output/sanitize.js';
+import { closest, foldText, wordStarts } from '../../shared/text.js';
 
 export type NamedKind = 'account' | 'category' | 'category_group' | 'payee';
 

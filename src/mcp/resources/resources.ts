@@ -16,10 +16,10 @@ import {
   type ListResourcesResult,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { bestEffort, budgetEntries, completionValues, entityEntries, matching, replicaOf, type EntityType, type Entry } from './catalog.js';
-import { ANSWER_MIME_TYPE as MIME } from './output/untrusted.js';
-import type { ServerState } from './state.js';
-import { toolCards } from './tools/cards.js';
+import { bestEffort, budgetEntries, completionValues, entityEntries, matching, replicaOf, type EntityType, type Entry } from '../resolve/catalog.js';
+import { ANSWER_MIME_TYPE as MIME } from '../output/untrusted.js';
+import type { ServerState } from '../state/state.js';
+import { toolCards } from '../tools/cards.js';
 
 /** Reading a resource answers it as its tool does: that code loads with the first read, not at start. */
 const reading = () => import('./resource-read.js');

@@ -13,7 +13,7 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
-import { describeIssues } from '../api/issues.js';
+import { describeIssues } from '../../api/issues.js';
 
 type Json = Record<string, unknown>;
 type JsonOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];

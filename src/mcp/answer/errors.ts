@@ -2,7 +2,7 @@
  * Every failure a tool can meet, as a message that says what happened and what to do next.
  * Messages pass through the client's scrubber, so no token can reach a result.
  */
-import { DEFAULT_BASE_URL } from '../api/client/base-url.js';
+import { DEFAULT_BASE_URL } from '../../api/client/base-url.js';
 import {
   ApiError,
   ConfigError,
@@ -13,17 +13,17 @@ import {
   ReadOnlyError,
   UncertainWriteError,
   UnsupportedChangeError,
-} from '../api/client/errors.js';
-import { StateStoreError } from '../storage/store.js';
-import { CreateRecordsBusyError } from '../sync/create-records.js';
-import { StepError } from '../writes/pipeline/steps.js';
-import { ConfirmRefusedError } from '../writes/pipeline/confirm-tokens.js';
-import { UndoConflictError } from '../writes/undo/undo.js';
-import { ArgumentError } from '../shared/argument-error.js';
-import { OutputTooLargeError } from './output/builder.js';
-import { PagingError } from '../shared/paging.js';
-import { NoTokenError, type ServerState } from './state.js';
-import type { ToolDefinition } from './tools/definitions.js';
+} from '../../api/client/errors.js';
+import { StateStoreError } from '../../storage/store.js';
+import { CreateRecordsBusyError } from '../../sync/create-records.js';
+import { StepError } from '../../writes/pipeline/steps.js';
+import { ConfirmRefusedError } from '../../writes/pipeline/confirm-tokens.js';
+import { UndoConflictError } from '../../writes/undo/undo.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import { OutputTooLargeError } from '../output/builder.js';
+import { PagingError } from '../../shared/paging.js';
+import { NoTokenError, type ServerState } from '../state/state.js';
+import type { ToolDefinition } from '../tools/definitions.js';
 
 const DEFAULT_API_HOST = new URL(DEFAULT_BASE_URL).host;
 

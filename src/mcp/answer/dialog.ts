@@ -18,9 +18,9 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Ask, ConfirmInput } from '../writes/pipeline/gate.js';
-import { dialogText } from '../writes/pipeline/plan.js';
-import { escapeControls } from './output/sanitize.js';
+import type { Ask, ConfirmInput } from '../../writes/pipeline/gate.js';
+import { dialogText } from '../../writes/pipeline/plan.js';
+import { escapeControls } from '../output/sanitize.js';
 
 /** The key of the dialog's answer in a multi-round-trip retry. */
 const KEY = 'confirm';

@@ -4,16 +4,16 @@
  * the first read: it imports the definitions and everything that answers them.
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ReadResourceResult } from '@modelcontextprotocol/server';
-import { ApiError, InvalidArgumentError, scrub } from '../api/client/errors.js';
-import { answer } from './tool-answer.js';
-import { describeError } from './errors.js';
-import { ArgumentError } from '../shared/argument-error.js';
-import { MAX_LIMIT } from '../shared/paging.js';
-import { sanitize } from './output/sanitize.js';
-import { ANSWER_MIME_TYPE as MIME, answerText } from './output/untrusted.js';
-import type { ServerState } from './state.js';
-import { serverStatus } from './status.js';
-import { apiTool, TOOL_DEFINITIONS, type ToolDefinition } from './tools/definitions.js';
+import { ApiError, InvalidArgumentError, scrub } from '../../api/client/errors.js';
+import { answer } from '../answer/tool-answer.js';
+import { describeError } from '../answer/errors.js';
+import { ArgumentError } from '../../shared/argument-error.js';
+import { MAX_LIMIT } from '../../shared/paging.js';
+import { sanitize } from '../output/sanitize.js';
+import { ANSWER_MIME_TYPE as MIME, answerText } from '../output/untrusted.js';
+import type { ServerState } from '../state/state.js';
+import { serverStatus } from '../state/status.js';
+import { apiTool, TOOL_DEFINITIONS, type ToolDefinition } from '../tools/definitions.js';
 
 function tool(name: string): ToolDefinition {
   const def = apiTool(name) ?? TOOL_DEFINITIONS.find((t) => t.name === name);

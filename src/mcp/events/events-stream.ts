@@ -14,10 +14,10 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { sessionBudgetParam } from './resolve.js';
-import type { ServerState } from './state.js';
+import { sessionBudgetParam } from '../resolve/resolve.js';
+import type { ServerState } from '../state/state.js';
 import { checked, eventsOf, PollParams, wire } from './events.js';
-import { MAX_EVENTS } from '../events/limits.js';
+import { MAX_EVENTS } from '../../events/limits.js';
 
 export const HEARTBEAT_MS = 25_000;
 

@@ -8,7 +8,7 @@
  * `list_budgets` is offered under every selection: whatever else is chosen, the assistant can
  * always find the budgets (and their ids) it may name.
  */
-import { TOOLSETS } from '../api/operations/types.js';
+import { TOOLSETS } from '../../api/operations/types.js';
 
 export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'planning', 'changes', 'rules', 'alerts'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];
@@ -68,7 +68,7 @@ export const DEFAULT_LISTED: ReadonlySet<string> = new Set([
   'set_rule',
 ]);
 
-/** The tool that runs any other tool of the server by name (mcp/call-api.ts), listed with `default` and `core`. */
+/** The tool that runs any other tool of the server by name (mcp/tools/call-api.ts), listed with `default` and `core`. */
 export const CALL_API = 'call_api';
 
 /** The selection when none is named: the `default` profile. */
