@@ -5,7 +5,8 @@
  *
  *   cli.ts, commands/, hosted/   the command line and hosted wiring
  *   transport/                   stdio and Streamable HTTP, sessions
- *   mcp/                         the protocol: tool, resource and prompt tables, output, dialogs
+ *   mcp/                         the protocol, a folder per surface (tools, answer, resolve, resources,
+ *                                prompts, events, state, output, skills, views) and server.ts
  *   stack/                       the composition root: builds the client side from configuration
  *   events/                      alerts: detection after each sync, occurrence logs, webhooks
  *   writes/, insights/           the write pipeline and task writes; exact insight computations

@@ -13,7 +13,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
+import { MCP_TOOLSETS } from '../src/mcp/tools/toolsets.js';
 import { INSIGHT_TOOLS, TASK_TOOLS } from '../src/mcp/tools/definitions.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
 import { countingClient } from './counting-client.js';

@@ -5,9 +5,9 @@
  * the server only lists (a call that needs YNAB fails).
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { mcpConfig } from '../src/mcp/config.js';
+import { mcpConfig } from '../src/mcp/state/config.js';
 import { buildServer } from '../src/mcp/server.js';
-import { ServerState } from '../src/mcp/state.js';
+import { ServerState } from '../src/mcp/state/state.js';
 import type { RunningSandbox } from '../src/sandbox/app.js';
 
 export interface CountingClient {

@@ -32,7 +32,7 @@ const ownUrl = {
 
 // The digest of the tool schemas written by the step before (scripts/tool-schemas.mjs) from the
 // very modules bundled here: a server finding that file unchanged uses it without comparing each
-// tool's signature (src/mcp/tool-schemas.ts).
+// tool's signature (src/mcp/tools/tool-schemas.ts).
 const schemas = readFileSync(join(dist, 'mcp', 'tool-schemas.json'));
 const schemasDigest = createHash('sha256').update(schemas).digest('hex');
 

@@ -7,9 +7,10 @@
  *  - every repository path a document names in backticks (`src/…`, `test/…`, …) exists, so a map
  *    of the code cannot point at files that moved;
  *  - every package of package.json is explained in docs/dependencies.md;
- *  - the README states no count of tools, operations or banks by hand: each is `<!-- count:NAME -->N`,
- *    which `npm run docs` writes from the definitions (outside the generated tables), and the MCPB
- *    bundle's size as the limit scripts/pack-mcpb.ts holds it to (a measured size would go stale).
+ *  - the README and docs/ state no count of tools, operations, banks, views (and their `ui://`
+ *    resources), toolsets or event types by hand: each is `<!-- count:NAME -->N`, which `npm run
+ *    docs` writes from the code (outside the generated tables); the README states the MCPB bundle's
+ *    size as the limit scripts/pack-mcpb.ts holds it to (a measured size would go stale).
  * The generated tables and counts are checked by scripts/docs-tables.ts.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,21 +21,26 @@ export const MAX_README_LINES = 400;
 /** The MCPB bundle's size limit, in MB (scripts/pack-mcpb.ts fails above it). */
 export const MCPB_MAX_MB = 8;
 
-const NUMBER = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)`;
-/** A count of tools, operations or banks' layouts in prose, as `(marker?)(number) (what)`. */
-const COUNTED = new RegExp(String.raw`(<!-- count:[a-z-]+ -->)?\b(${NUMBER}) ((?:API |insight |task(?:-shaped)? )?(?:tools|writes|operations)|banks)\b`, 'gi');
+const NUMBER = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)`;
+/** What the documents count about the code: tools, operations, banks' layouts, views and their `ui://` resources, toolsets, event types. */
+const WHAT = String.raw`(?:API |insight |task(?:-shaped)? |view )?(?:tools|writes|operations)|banks|views|(?:code )?resources|toolsets|event types`;
+/** A count of one of them in prose, as `(marker?)(number) (what)` (a code span reads as "code"). */
+const COUNTED = new RegExp(String.raw`(<!-- count:[a-z-]+ -->)?\b(${NUMBER}) (${WHAT})\b`, 'gi');
 
-/** Counts the README writes by hand, and sizes other than the bundle's limit (`file:line what`). */
-export function countProblems(readme: string): string[] {
+/** Counts a document (the README, or one of docs/) writes by hand, and in the README sizes other than the bundle's limit (`file:line what`). */
+export function countProblems(file: string, doc: string): string[] {
   const problems: string[] = [];
   // The generated tables are written by docs-tables.ts, counts and all.
-  const text = readme.replace(/<!-- generated:([a-z-]+) -->[\s\S]*?<!-- \/generated:\1 -->/g, (block) => block.replace(/[^\n]/g, ' '));
+  const text = doc.replace(/<!-- generated:([a-z-]+) -->[\s\S]*?<!-- \/generated:\1 -->/g, (block) => block.replace(/[^\n]/g, ' '));
   for (const { line, text: t } of prose(text)) {
     for (const m of withoutCode(t).matchAll(COUNTED))
       if (!m[1])
         problems.push(
-          `README.md:${line} states "${m[2]} ${m[3]}" by hand: write <!-- count:NAME -->N (scripts/docs-tables.ts COUNTS), which npm run docs keeps true`,
+          `${file}:${line} states "${m[2]} ${m[3]}" by hand: write <!-- count:NAME -->N (scripts/docs-tables.ts COUNTS), which npm run docs keeps true`,
         );
+    // A line that opens with a comment is an HTML block in Markdown: the count and the rest of the line would show as raw text.
+    if (/^\s*<!-- count:/.test(t)) problems.push(`${file}:${line} starts with a count's marker, which Markdown reads as HTML: put a word before it`);
+    if (file !== 'README.md') continue;
     for (const m of withoutCode(t).matchAll(/(\d+(?:\.\d+)?) MB\b/g))
       if (Number(m[1]) !== MCPB_MAX_MB) problems.push(`README.md:${line} says ${m[0]}: the bundle's size goes stale; state its limit, ${MCPB_MAX_MB} MB`);
   }
@@ -103,7 +109,8 @@ export function codePaths(text: string): { path: string; line: number }[] {
   return out;
 }
 
-function markdownUnder(root: string, dir: string): string[] {
+/** Every Markdown file under `dir` of `root`, as a path from `root`. */
+export function markdownUnder(root: string, dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? markdownUnder(root, join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
   );
@@ -118,7 +125,6 @@ export function docProblems(root: string): string[] {
   // As `wc -l` counts (scripts/check-sizes.ts counts the same way).
   const lines = readme.split('\n').length - 1;
   if (lines > MAX_README_LINES) problems.push(`README.md has ${lines} lines, over ${MAX_README_LINES}: move the detail to docs/`);
-  problems.push(...countProblems(readme));
   const linked = new Map<string, Set<string>>();
   for (const [file, t] of text) {
     const to = new Set<string>();
@@ -137,6 +143,7 @@ export function docProblems(root: string): string[] {
         problems.push(`${file}:${line} links to ${target}: ${dest} has no heading #${anchor}`);
     }
     for (const { path, line } of codePaths(t)) if (!existsSync(join(root, path))) problems.push(`${file}:${line} names ${path}, which does not exist`);
+    problems.push(...countProblems(file.replaceAll('\\', '/'), t));
   }
   // Every document is reachable from the README.
   const reached = new Set(['README.md']);

@@ -7,9 +7,9 @@
  * Prints the rows of bench/RESULTS.md's table. `npx tsx scripts/definition-tokens.ts`
  */
 import { bytes, listed } from '../test/helpers/tools-list.js';
-import { mcpConfig } from '../src/mcp/config.js';
+import { mcpConfig } from '../src/mcp/state/config.js';
 import { buildServer } from '../src/mcp/server.js';
-import { ServerState } from '../src/mcp/state.js';
+import { ServerState } from '../src/mcp/state/state.js';
 
 // A devDependency, loaded by name at run time (GPT_TOKENIZER may name the module's file instead).
 const tokenizer: string = process.env.GPT_TOKENIZER ?? 'gpt-tokenizer';

@@ -7,8 +7,8 @@
  * the answer vocabulary (docs/vocabulary.md, from src/mcp/output/vocabulary.ts).
  * Each table sits between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in its file;
  * test/run/docs.test.ts fails when the committed text differs from what this writes.
- * Counts in prose are written as `<!-- count:NAME -->N` (COUNTS), and rewritten here the same way;
- * scripts/check-docs.ts finds a count of tools or operations written without its marker.
+ * Counts in prose, in the README and in docs/, are written as `<!-- count:NAME -->N` (COUNTS), and
+ * rewritten here the same way; scripts/check-docs.ts finds a count written without its marker.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +16,12 @@ import { OPERATIONS } from '../src/api/operations/index.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 import { VOCABULARY } from '../src/mcp/output/vocabulary.js';
 import { BANK_LAYOUTS } from '../src/statements/bank-layouts.js';
-import { MCP_TOOLSETS } from '../src/mcp/toolsets.js';
+import { MCP_TOOLSETS } from '../src/mcp/tools/toolsets.js';
+import { VIEWS } from '../src/mcp/views/table.js';
+import { EVENT_NAMES } from '../src/events/catalog.js';
+import { REPLICA_OPERATIONS } from '../src/sync/replica-reads.js';
 import { bytes, DEFINITION_BUDGETS, listed } from '../test/helpers/tools-list.js';
+import { markdownUnder } from './check-docs.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -76,6 +80,10 @@ export const COUNTS: Readonly<Record<string, number>> = {
   'insight-tools': ofKind('insight'),
   'task-tools': ofKind('task'),
   'bank-layouts': BANK_LAYOUTS.length,
+  views: VIEWS.length,
+  'event-types': EVENT_NAMES.length,
+  'replica-operations': REPLICA_OPERATIONS.size,
+  toolsets: MCP_TOOLSETS.length,
 };
 
 /** The task-shaped tools (their table's rows), the alerts tool's toolset included. */
@@ -170,11 +178,14 @@ export function fillCounts(file: string, text: string): string {
   });
 }
 
+/** The files `npm run docs` writes: those with generated tables, and every document under docs/ (its counts). */
+const writtenFiles = () => [...new Set([...Object.keys(GENERATED), ...markdownUnder(root, 'docs')])];
+
 /** Each file's text as `npm run docs` would write it. */
 export async function generatedDocs(): Promise<Record<string, { current: string; generated: string }>> {
   const tables = await generatedTables();
   const out: Record<string, { current: string; generated: string }> = {};
-  for (const file of Object.keys(GENERATED)) {
+  for (const file of writtenFiles()) {
     const current = readFileSync(join(root, file), 'utf8');
     out[file] = { current, generated: fillCounts(file, fillTables(file, current, tables)) };
   }

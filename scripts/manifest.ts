@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
-import { CALL_API_DESCRIPTION } from '../src/mcp/call-api.js';
-import { CALL_API } from '../src/mcp/toolsets.js';
+import { CALL_API_DESCRIPTION } from '../src/mcp/tools/call-api.js';
+import { CALL_API } from '../src/mcp/tools/toolsets.js';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -96,7 +96,7 @@ export function manifest(): Record<string, unknown> {
         required: false,
       },
     },
-    // call_api too: the bundle serves the default list, which lists it (src/mcp/call-api.ts).
+    // call_api too: the bundle serves the default list, which lists it (src/mcp/tools/call-api.ts).
     tools: [...TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })), { name: CALL_API, description: CALL_API_DESCRIPTION() }],
     keywords: pkg.keywords,
     compatibility: { platforms: [...PLATFORMS], runtimes: { node: '>=20.18.1' } },

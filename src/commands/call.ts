@@ -4,7 +4,7 @@
  * structured result as JSON on stdout. A tool error exits 1 with its message on stderr.
  */
 import { readFileSync } from 'node:fs';
-import { withheldWrite } from '../mcp/withheld-writes.js';
+import { withheldWrite } from '../mcp/tools/withheld-writes.js';
 import { offeredTools } from '../mcp/server.js';
 import { connectInProcess } from '../transport/in-process.js';
 import { parseCommand, UsageError } from '../shared/cli-flags.js';
@@ -81,7 +81,7 @@ export async function callCommand(argv: string[]): Promise<void> {
   try {
     const connection = await connectInProcess(opened.state);
     try {
-      // What the server answers by name: its list, and the tools a profile leaves off it (mcp/toolsets.ts).
+      // What the server answers by name: its list, and the tools a profile leaves off it (mcp/tools/toolsets.ts).
       const names = [...new Set([...(await connection.client.listTools()).tools.map((t) => t.name), ...offeredTools(opened.state).map((t) => t.name)])];
       // A write withheld by read-only mode is called anyway: the server answers why it is refused.
       if (!names.includes(tool) && !withheldWrite(opened.state, tool)) {

@@ -7,7 +7,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServerState } from '../mcp/state.js';
+import type { ServerState } from '../mcp/state/state.js';
 
 const TICK_MS = 60_000;
 

@@ -1,7 +1,7 @@
 /**
  * The three documented ways of speaking Events, which differ in their error codes and in the
  * control envelopes a webhook subscriber takes (docs/alerts.md, "Dialects"; which session speaks
- * which is decided in src/mcp/events-dialect.ts):
+ * which is decided in src/mcp/events/events-dialect.ts):
  *  - `sep`: SEP-3415 (`extensions["io.modelcontextprotocol/events"]`, 2026-07-28): NotFound -32023
  *    … CallbackEndpointError -32027; `gap`, `terminated` and `verification` envelopes;
  *  - `sketch`: the working group's design sketch before it (top-level `capabilities.events`, any

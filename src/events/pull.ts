@@ -2,7 +2,7 @@
  * Alerts pulled by hosts without the Events extension (issue 59 item 2): what fired in a budget
  * since this client last asked, answered by needs_attention in the default list. One record per
  * (identity, budget, client) in the state store, `alerts/<identity>/<budget>.<client>.pull` (the
- * client a hash of its key, src/mcp/caller.ts): the client's cursor in the budget's occurrence log,
+ * client a hash of its key, src/mcp/state/caller.ts): the client's cursor in the budget's occurrence log,
  * and the events Events delivered to that client (in an events/poll answer, on an events/stream,
  * or by a webhook of a subscription it made), which its pull answers leave out: each alert reaches
  * a client once, by Events or by the pull. No budget data: kept unsealed.

@@ -3,7 +3,7 @@
  * in its occurrence log (log.ts) after every sync that reaches it, pages of occurrences after a
  * cursor filtered by a subscription's arguments, and the listeners that hear of new occurrences
  * (push streams, the alerts resource's subscribers, webhook delivery). The protocol side
- * (src/mcp/events.ts) and the alerts tool answer from here.
+ * (src/mcp/events/events.ts) and the alerts tool answer from here.
  */
 import { DEFAULT_MAX_EVENTS, MAX_EVENTS } from './limits.js';
 import type { BudgetReplica } from '../sync/replica.js';

@@ -59,7 +59,7 @@ interface Subscription {
   through: number;
   expiresAt: number;
   status: DeliveryStatus;
-  /** The client that subscribed (src/mcp/caller.ts): what is delivered to it is not pulled again (pull.ts). */
+  /** The client that subscribed (src/mcp/state/caller.ts): what is delivered to it is not pulled again (pull.ts). */
   client?: string;
 }
 

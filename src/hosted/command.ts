@@ -4,7 +4,7 @@
  * src/commands/serve.ts only when --hosted is given.
  */
 import { intFlag, UsageError, warningLine } from '../shared/cli-flags.js';
-import type { McpConfig } from '../mcp/config.js';
+import type { McpConfig } from '../mcp/state/config.js';
 import { hostedOptions, observabilityOptions } from './options.js';
 import { hostedLog } from './request-log.js';
 import { withoutRuntimeWarning } from './oidc-load.js';

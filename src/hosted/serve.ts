@@ -17,7 +17,7 @@
  * picks the user's state per request instead of one state for the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpConfig } from '../mcp/config.js';
+import type { McpConfig } from '../mcp/state/config.js';
 import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore, type RedisStoreOptions } from '../storage/redis-store.js';
 import { completeIdLists } from '../storage/id-list.js';

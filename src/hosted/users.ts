@@ -15,9 +15,9 @@
 import { LRUCache } from 'lru-cache';
 import type { TokenProvider } from '../api/client/client.js';
 import { OAuthRefreshError, oauthProvider, type OAuthProviderOptions } from '../auth/oauth-provider.js';
-import type { McpConfig } from '../mcp/config.js';
-import { ServerState, type Connection } from '../mcp/state.js';
-import { SessionBudget, storeKeeper } from '../mcp/session-budget.js';
+import type { McpConfig } from '../mcp/state/config.js';
+import { ServerState, type Connection } from '../mcp/state/state.js';
+import { SessionBudget, storeKeeper } from '../mcp/state/session-budget.js';
 import type { StackOptions } from '../stack/stack.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { leaseOf, startWatchLoop, tickOf, type WatchLoop } from '../events/watcher-loop.js';
-import type { ServerState } from '../mcp/state.js';
+import type { ServerState } from '../mcp/state/state.js';
 import type { StateStore } from '../storage/store.js';
 import type { HostedUsers } from './users.js';
 import { subsFingerprint, WatchSchedule } from './watch-schedule.js';

@@ -16,23 +16,23 @@ import {
   type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { registerMethodPrompts } from './method-prompts.js';
-import { registerPrompts } from './prompts.js';
-import { registerResources } from './resources.js';
+import { registerMethodPrompts } from './prompts/method-prompts.js';
+import { registerPrompts } from './prompts/prompts.js';
+import { registerResources } from './resources/resources.js';
 import { registerSkills } from './skills/skills.js';
-import { registerAlertsResource } from './alerts-resource.js';
-import { registerEvents } from './events.js';
-import { registerStream } from './events-stream.js';
-import { registerWebhooks } from './events-webhook.js';
-import type { ServerState } from './state.js';
+import { registerAlertsResource } from './resources/alerts-resource.js';
+import { registerEvents } from './events/events.js';
+import { registerStream } from './events/events-stream.js';
+import { registerWebhooks } from './events/events-webhook.js';
+import type { ServerState } from './state/state.js';
 import { CONFIRM_FLOW } from '../writes/pipeline/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
-import { CALL_API, listed, selected } from './toolsets.js';
-import { registerCallApi } from './call-api.js';
-import { JSON_SCHEMA_TARGET } from './tool-schemas-file.js';
+import { CALL_API, listed, selected } from './tools/toolsets.js';
+import { registerCallApi } from './tools/call-api.js';
+import { JSON_SCHEMA_TARGET } from './tools/tool-schemas-file.js';
 import { registerTool, registerViews } from './views/register.js';
-import { answerWithheldWrites } from './withheld-writes.js';
-import { callerOf } from './caller.js';
+import { answerWithheldWrites } from './tools/withheld-writes.js';
+import { callerOf } from './state/caller.js';
 
 // Read as a file: a CommonJS require here cost a cold start ~0.1 s of module resolution.
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

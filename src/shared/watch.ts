@@ -1,4 +1,4 @@
-/** How often an open events stream looks at its budget itself (src/mcp/events-stream.ts; the 'watch' read of src/writes/pipeline/reads.ts). */
+/** How often an open events stream looks at its budget itself (src/mcp/events/events-stream.ts; the 'watch' read of src/writes/pipeline/reads.ts). */
 export const WATCH_MS = 15 * 60_000;
 
 /** The interval watcher's settings as serve's flags and their variables give them (src/events/watcher.ts). */

@@ -6,7 +6,7 @@
  *   quota/<token key>.json                 the request ledger of a token (src/quota)
  *   replicas/<identity>/<budget>.replica   a saved, encrypted replica (src/sync/persist.ts)
  *   replicas/<identity>/aliases.json       which budget `last-used` / `default` named
- *   replicas/<identity>/session-budget.json hosted mode: the user's default budget for now (src/mcp/session-budget.ts)
+ *   replicas/<identity>/session-budget.json hosted mode: the user's default budget for now (src/mcp/state/session-budget.ts)
  *   replicas/<identity>/<budget>.feed      the last syncs' changes, sealed (hosted mode only; src/sync/replica-feed.ts)
  *   journal/<identity>/<budget>.json       the create records of a budget (src/sync/create-records.ts; the
  *                                          folder keeps its first name, for the files already written)

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { ConfigError } from '../api/client/errors.js';
 import type { BuildOptions } from '../mcp/server.js';
-import type { ServerState } from '../mcp/state.js';
+import type { ServerState } from '../mcp/state/state.js';
 import { hostAllowList, isLoopbackHost, originAllowList } from './http-guards.js';
 import type { Readiness } from './http-health.js';
 

@@ -28,9 +28,9 @@ import { httpSettings, type HostedRouting, type HttpServeOptions } from './http-
 import { requestListener } from './http-requests.js';
 import { Drain, type DrainOutcome } from './http-health.js';
 import { calledTool } from './http-deadline.js';
-import { alertsUri } from '../mcp/alerts-resource.js';
+import { alertsUri } from '../mcp/resources/alerts-resource.js';
 import { buildServer } from '../mcp/server.js';
-import type { ServerState } from '../mcp/state.js';
+import type { ServerState } from '../mcp/state/state.js';
 
 export { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from './http-options.js';
 export type { HostedRouting, HttpObserver, HttpServeOptions, ServedRequest } from './http-options.js';

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { VERSION, buildServer } from '../mcp/server.js';
-import type { ServerState } from '../mcp/state.js';
+import type { ServerState } from '../mcp/state/state.js';
 
 export interface InProcessConnection {
   client: Client;

@@ -11,8 +11,8 @@
  */
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { alertsUri } from '../mcp/alerts-resource.js';
-import type { ServerState } from '../mcp/state.js';
+import { alertsUri } from '../mcp/resources/alerts-resource.js';
+import type { ServerState } from '../mcp/state/state.js';
 
 const ALERTS = /^ynab:\/\/budgets\/([^/]+)\/alerts$/;
 /** A listen request names at most this many alerts URIs that are acted on (each budget is watched). */

@@ -6,7 +6,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { buildServer } from '../mcp/server.js';
-import type { ServerState } from '../mcp/state.js';
+import type { ServerState } from '../mcp/state/state.js';
 
 export interface StdioServeOptions {
   /** Out-of-band errors (a malformed line, a closed pipe). */

@@ -18,7 +18,7 @@ import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { buildServer } from '../../src/mcp/server.js';
-import { clientKey } from '../../src/mcp/caller.js';
+import { clientKey } from '../../src/mcp/state/caller.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { budgetFacts, endpoint, lasting, poll, request, spend, type Endpoint } from './helpers.js';

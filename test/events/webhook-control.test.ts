@@ -9,8 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpConfig } from '../../src/mcp/config.js';
-import { ServerState } from '../../src/mcp/state.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
+import { ServerState } from '../../src/mcp/state/state.js';
 import type { Condition } from '../../src/events/detect.js';
 import { serveHttp } from '../../src/transport/http.js';
 import { connect } from '../mcp/http-harness.js';

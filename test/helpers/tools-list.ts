@@ -7,10 +7,10 @@
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { buildServer } from '../../src/mcp/server.js';
-import { ServerState } from '../../src/mcp/state.js';
-import { DEFAULT_TOOLSETS, listed as listedTool } from '../../src/mcp/toolsets.js';
+import { ServerState } from '../../src/mcp/state/state.js';
+import { DEFAULT_TOOLSETS, listed as listedTool } from '../../src/mcp/tools/toolsets.js';
 
 export const KB = 1000;
 

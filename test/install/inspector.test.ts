@@ -16,7 +16,7 @@ import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
 import { INSPECTOR, skipWithoutInspector } from '../helpers/inspector.js';
 
 /** Every tool: what a server with the default options lists. */
-/** What the default toolsets offer (src/mcp/toolsets.ts). */
+/** What the default toolsets offer (src/mcp/tools/toolsets.ts). */
 // The default list: its few tools and call_api (test/helpers/tools-list.ts).
 /** Every tool, one per operation: what `--toolsets all` lists. */
 const ALL = TOOL_DEFINITIONS.length;

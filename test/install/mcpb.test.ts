@@ -20,7 +20,7 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { defaultListCounts } from '../helpers/tools-list.js';
 
 /** Every tool, and the read-only ones: what a default and a read-only server list. */
-/** What the default toolsets offer (src/mcp/toolsets.ts). */
+/** What the default toolsets offer (src/mcp/tools/toolsets.ts). */
 // The default list: its few tools and call_api (test/helpers/tools-list.ts).
 const { all: ALL, reads: READS } = await defaultListCounts();
 

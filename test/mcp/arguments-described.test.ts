@@ -8,7 +8,7 @@
  * transactions without a category; set_rule says what its text matches.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MCP_TOOLSETS } from '../../src/mcp/toolsets.js';
+import { MCP_TOOLSETS } from '../../src/mcp/tools/toolsets.js';
 import { listed } from '../helpers/tools-list.js';
 
 const MONEY = /milliunits|currency units/i;
@@ -74,9 +74,9 @@ describe('every argument says what to give it', () => {
   });
 
   it('the instructions say what compact and full detail are', async () => {
-    const { mcpConfig } = await import('../../src/mcp/config.js');
+    const { mcpConfig } = await import('../../src/mcp/state/config.js');
     const { buildServer } = await import('../../src/mcp/server.js');
-    const { ServerState } = await import('../../src/mcp/state.js');
+    const { ServerState } = await import('../../src/mcp/state/state.js');
     const state = new ServerState(mcpConfig({}, {}), async () => {
       throw new Error('no token needed');
     });

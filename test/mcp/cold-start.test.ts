@@ -76,6 +76,6 @@ it('serve answers tools/list from the bundle, without loading a statement parser
     .flatMap((f) => [...readFileSync(join(REPO_ROOT, f), 'utf8').matchAll(/^\/\/ (dist\/\S+\.js)$/gm)].map((m) => m[1]!));
   expect(modules).toContain('dist/mcp/server.js');
   // (The write modes' policy, a page of constants, is what the server's configuration is made of.)
-  const answering = /^dist\/(mcp\/tools\/(definitions|run|call)|mcp\/tool-answer|writes\/(?!pipeline\/policy\.js)|insights\/|sync\/)/;
+  const answering = /^dist\/(mcp\/tools\/(definitions|run|call)\.js|mcp\/answer\/tool-answer|writes\/(?!pipeline\/policy\.js)|insights\/|sync\/)/;
   expect(modules.filter((m) => answering.test(m))).toEqual([]);
 });

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, type Operation } from '../../src/api/operations/index.js';
-import { MCP_TOOLSETS } from '../../src/mcp/toolsets.js';
+import { MCP_TOOLSETS } from '../../src/mcp/tools/toolsets.js';
 import { VIEWS } from '../../src/mcp/views/table.js';
 import { MONEY_DOCS } from '../../src/shared/field-docs.js';
 import { REPO_ROOT } from '../helpers/cli.js';

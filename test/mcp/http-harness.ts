@@ -7,9 +7,9 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { serveHttp, type HttpServeOptions, type HttpServer } from '../../src/transport/http.js';
-import { ServerState, type TokenInfo } from '../../src/mcp/state.js';
+import { ServerState, type TokenInfo } from '../../src/mcp/state/state.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 
 export interface StateOptions {

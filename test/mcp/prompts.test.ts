@@ -7,10 +7,10 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMonths, currentMonth } from '../../src/api/dates.js';
-import { monthLabel } from '../../src/mcp/catalog.js';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { monthLabel } from '../../src/mcp/resolve/catalog.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { buildServer } from '../../src/mcp/server.js';
-import { NoTokenError, ServerState } from '../../src/mcp/state.js';
+import { NoTokenError, ServerState } from '../../src/mcp/state/state.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 
 async function text(client: Client, name: string, args: Record<string, string> = {}): Promise<string> {

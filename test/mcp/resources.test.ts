@@ -6,10 +6,10 @@
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { USER_DATA_NOTICE } from '../../src/mcp/output/untrusted.js';
 import { buildServer } from '../../src/mcp/server.js';
-import { NoTokenError, ServerState } from '../../src/mcp/state.js';
+import { NoTokenError, ServerState } from '../../src/mcp/state/state.js';
 import { readAnswerText } from '../helpers/answer-text.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 

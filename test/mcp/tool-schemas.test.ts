@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { convertToolSchemas, signatureOf } from '../../src/mcp/tool-schemas.js';
+import { convertToolSchemas, signatureOf } from '../../src/mcp/tools/tool-schemas.js';
 import { TOOL_DEFINITIONS, withConfirm } from '../../src/mcp/tools/definitions.js';
 import { WRITE_MODES } from '../../src/writes/pipeline/policy.js';
 import { REPO_ROOT } from '../helpers/cli.js';

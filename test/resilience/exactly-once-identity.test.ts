@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError, PartialWriteError, UncertainWriteError } from '../../src/api/client/errors.js';
-import { describeError } from '../../src/mcp/errors.js';
+import { describeError } from '../../src/mcp/answer/errors.js';
 import { createStack, type Stack } from '../../src/stack/stack.js';
 import { cutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { runTogether, startChild } from '../helpers/go-child.js';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { buildServer } from '../../src/mcp/server.js';
-import { ServerState } from '../../src/mcp/state.js';
+import { ServerState } from '../../src/mcp/state/state.js';
 import { tokenKey } from '../../src/quota/ledger.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
 import type { RequestInfo } from '../../src/api/client/transport.js';
@@ -84,7 +84,7 @@ const fromSync = (requests: RequestInfo[]) => requests.filter((r) => /\/plans\/[
 const savedNotices = (answer: { notices?: string[] }) => (answer.notices ?? []).filter((n) => /saved copy/.test(n));
 /**
  * An answer without what differs from call to call: how old its data is, the notice, and the
- * session's first answer saying which budget it took as the default (src/mcp/session-budget.ts).
+ * session's first answer saying which budget it took as the default (src/mcp/state/session-budget.ts).
  */
 const same = (answer: Record<string, unknown>) => ({
   ...answer,

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { buildServer } from '../../src/mcp/server.js';
-import { ServerState } from '../../src/mcp/state.js';
+import { ServerState } from '../../src/mcp/state/state.js';
 import { VIEW_META_KEY, VIEWS } from '../../src/mcp/views/table.js';
 import { cliMcp } from '../helpers/cli-mcp.js';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
@@ -55,7 +55,7 @@ async function expectViews(client: Client): Promise<void> {
 /** What every other client must see: no view metadata, no ui:// resources, no reading them. */
 async function expectNoViews(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  // The default list: a few tools and call_api (src/mcp/toolsets.ts).
+  // The default list: a few tools and call_api (src/mcp/tools/toolsets.ts).
   expect(tools.length).toBeGreaterThan(20);
   for (const t of tools) expect(t._meta, t.name).toBeUndefined();
   expect(JSON.stringify(tools)).not.toContain('ui://');

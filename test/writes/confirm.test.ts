@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { confirmed, mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { ConfigError } from '../../src/api/client/errors.js';
-import { mcpConfig } from '../../src/mcp/config.js';
+import { mcpConfig } from '../../src/mcp/state/config.js';
 import { buildServer } from '../../src/mcp/server.js';
 import { PREVIEW_HINT } from '../../src/writes/pipeline/policy.js';
 import { UI_CAPABILITIES } from '../helpers/views.js';

@@ -24,7 +24,7 @@
  *   delta         accepts last_knowledge_of_server (the same as `query` listing it; said for the reader).
  *   sinceDateDefault
  *                 false where a list's since_date has no one-year default (a month bounds it):
- *                 `noticesFor` in mcp/tool-answer.ts says the default window only where it applies.
+ *                 `noticesFor` in mcp/answer/tool-answer.ts says the default window only where it applies.
  *   access        read or write: sync/service.ts (writes go through sync/writes.ts), the policy
  *                 (src/writes), the tools' annotations (mcp/tools/definitions.ts).
  *   read.replica  the budget's replica answers it (unless a delta is asked for): sync/service.ts
@@ -41,7 +41,7 @@
  *                 detail, fields and include_all arguments), mcp/output/categories.ts (category lists).
  *   toolset, tool the tool's toolset, name, title, description and the claims the description makes
  *                 of its answer (claims.ts; checked by test/mcp/tool-claims.test.ts): mcp/tools/definitions.ts,
- *                 mcp/toolsets.ts, api/client (a refused write names its tool).
+ *                 mcp/tools/toolsets.ts, api/client (a refused write names its tool).
  *
  * test/api/operations-facts.test.ts checks that the facts agree with each other.
  */
@@ -108,7 +108,7 @@ export interface OutputFacts {
   /**
    * A split the API lists whole (a payee's list gives a split whose payee it is as one row, category
    * "Split") is shown as its lines, each its own row, and the answer says how much of its total
-   * went to other accounts (src/mcp/split-lines.ts).
+   * went to other accounts (src/mcp/answer/split-lines.ts).
    */
   splitLines?: true;
 }

@@ -36,7 +36,7 @@ export function needsAttention(ctx: InsightContext, a: InsightArgs<typeof NEEDS_
     }
     return k.count > k.examples.length ? { ...k, more: k.count - k.examples.length, rest: restOf(k.kind, !!a.kind) } : k;
   });
-  // The alerts beside the overview (src/mcp/pull-alerts.ts) take their room from it.
+  // The alerts beside the overview (src/mcp/events/pull-alerts.ts) take their room from it.
   if (overview) fit(kinds, COMPACT_BYTES - (ctx.room ?? 0));
   return { structured: { as_of: ctx.today, attention: kinds, clear: found.clear } };
 }

@@ -5,12 +5,12 @@
  * which must be given. Ids of budgets, accounts, categories, category groups and payees are
  * plain strings here: each takes an id or an exact name, turned into the id before the call
  * (../resolve.ts). Converting back produces the API's request (params, query, body).
- * Schemas are strict (an unknown argument is an error) and free of oneOf/allOf (a nullable field is the one anyOf, src/mcp/schema.ts).
+ * Schemas are strict (an unknown argument is an error) and free of oneOf/allOf (a nullable field is the one anyOf, src/mcp/tools/schema.ts).
  */
 import * as z from 'zod';
 import type { Operation } from '../../api/operations/index.js';
 import { QUERY_PARAMS } from '../../api/query.js';
-import { namedKindOf } from '../names.js';
+import { namedKindOf } from '../resolve/names.js';
 import { ArgumentError, checkDateRange } from '../../shared/argument-error.js';
 import { guardedString, MONTH_ARG, NameOrId, BUDGET_ARG, PAGING, signedAmount } from '../../shared/arg-schemas.js';
 import { moneyArg } from '../../shared/money-args.js';

@@ -5,8 +5,8 @@
  * connecting), not at start: it imports the definitions and everything that answers them.
  */
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
-import { confirmInput, withDialog } from '../dialog.js';
-import type { ServerState } from '../state.js';
+import { confirmInput, withDialog } from '../answer/dialog.js';
+import type { ServerState } from '../state/state.js';
 import { showsViews, type Declared } from '../views/register.js';
 import { viewOf } from '../views/table.js';
 import { viewMeta } from '../views/view-meta.js';

@@ -11,9 +11,9 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Access } from '../../api/operations/types.js';
 import { canHold, type WriteKind, type WriteMode } from '../../writes/pipeline/policy.js';
-import { deferredToolSchema } from '../schema.js';
-import { builtTools, JSON_SCHEMA_TARGET, type ToolSchemaEntry } from '../tool-schemas-file.js';
-import type { McpToolset } from '../toolsets.js';
+import { deferredToolSchema } from './schema.js';
+import { builtTools, JSON_SCHEMA_TARGET, type ToolSchemaEntry } from './tool-schemas-file.js';
+import type { McpToolset } from './toolsets.js';
 import type { ToolAnnotations, ToolDefinition } from './definitions.js';
 
 export interface ToolCard {
@@ -74,7 +74,7 @@ function builtCards(tools: Record<string, ToolSchemaEntry[]>, mode: WriteMode): 
 
 /** What making cards from the definitions needs, loaded only where the build's file cannot serve. */
 async function definitionSource() {
-  const [{ TOOL_DEFINITIONS, withConfirm }, { sdkSchemas }] = await Promise.all([loadDefinitions(), import('../tool-schemas.js')]);
+  const [{ TOOL_DEFINITIONS, withConfirm }, { sdkSchemas }] = await Promise.all([loadDefinitions(), import('./tool-schemas.js')]);
   return (mode: WriteMode): ToolCard[] =>
     TOOL_DEFINITIONS.map((base) => {
       const def = withConfirm(base, mode);

@@ -14,7 +14,7 @@ import { memberName, OPERATIONS, type Access, type Operation, type WriteFacts } 
 import type { Claim } from '../../api/operations/claims.js';
 import { FIELDS_APPLY_TO, type OutputShape } from '../output/builder.js';
 import { fieldsDoc } from '../output/compact.js';
-import type { McpToolset } from '../toolsets.js';
+import type { McpToolset } from './toolsets.js';
 import { canHold, PREVIEW_HINT, type WriteKind, type WriteMode } from '../../writes/pipeline/policy.js';
 import type { Task } from '../../writes/pipeline/task.js';
 import { CONTROLS, toolArgs, type ToolArgs } from './args.js';

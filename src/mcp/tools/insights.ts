@@ -20,7 +20,7 @@ import { TARGETS_SUMMARY_INPUT, targetsSummary } from '../../insights/targets/ta
 import type { InsightSpec } from '../../insights/core/types.js';
 import { UPCOMING_INPUT, upcoming } from '../../insights/forecast/upcoming.js';
 import { CREDIT_CARDS_INPUT, creditCards } from '../../insights/cards/credit-cards.js';
-import type { McpToolset } from '../toolsets.js';
+import type { McpToolset } from './toolsets.js';
 import type { Claim } from '../../api/operations/claims.js';
 import { INSIGHT_CLAIMS } from './insight-claims.js';
 

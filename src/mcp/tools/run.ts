@@ -6,12 +6,12 @@
  */
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { scrub as scrubText } from '../../api/client/scrub.js';
-import { answer, type Answer } from '../tool-answer.js';
-import { configuredBudgetOf, describeError } from '../errors.js';
+import { answer, type Answer } from '../answer/tool-answer.js';
+import { configuredBudgetOf, describeError } from '../answer/errors.js';
 import { NO_CONFIRM, type ConfirmInput } from '../../writes/pipeline/gate.js';
 import { escapeText } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
-import type { ServerState } from '../state.js';
+import type { ServerState } from '../state/state.js';
 import type { ToolDefinition } from './definitions.js';
 
 /** Errors may quote what the service or the caller sent back: escaped like any answer. */

@@ -22,7 +22,7 @@ import { SPLIT_TRANSACTION } from '../../writes/split/split.js';
 import type { Task } from '../../writes/pipeline/task.js';
 import { CREATE_TRANSFER } from '../../writes/transfer/transfer.js';
 import { LIST_RECENT_CHANGES, UNDO_CHANGE } from '../../writes/undo/undo-task.js';
-import type { McpToolset } from '../toolsets.js';
+import type { McpToolset } from './toolsets.js';
 import { everyRow, hasMembers, type Claim } from '../../api/operations/claims.js';
 
 export interface TaskSpec {

@@ -8,7 +8,7 @@
  *  - Without one, when the mode and the kind of write call for confirmation (policy.ts): a
  *    write that would update or delete what the budget does not hold is refused (checks.ts);
  *    else a token is issued, and the client is asked when it can be (the dialog itself is the
- *    protocol's business: src/mcp/dialog.ts), or the preview answered. A declined, cancelled or
+ *    protocol's business: src/mcp/answer/dialog.ts), or the preview answered. A declined, cancelled or
  *    failed dialog answers with the preview and its token, so the token path always works.
  * The decision says nothing of the protocol: mcp/ turns `ask` into the client's dialog.
  */

@@ -1,6 +1,6 @@
 /**
  * The write pipeline: every write, an API tool's or a task tool's, runs this one path. A call
- * comes from src/mcp/tool-answer.ts: an API write tool's through api-plan.ts (runApiWrite, which
+ * comes from src/mcp/answer/tool-answer.ts: an API write tool's through api-plan.ts (runApiWrite, which
  * checks its arguments once), a task tool's through task-run.ts (runTask).
  *
  *   1. plan    The budget's copy, read as fresh as the write needs (reads.ts), and the plan made
@@ -14,14 +14,14 @@
  *              an inflow at a payee only ever paid is held (inflows.ts); a create that looks
  *              like a transaction already there is held (duplicates.ts).
  *   3. gate    Confirmation (gate.ts): a preview and a confirm_token (plan.ts, confirm-tokens.ts),
- *              the client's dialog (asked by src/mcp/dialog.ts), or go, as the mode says (policy.ts).
+ *              the client's dialog (asked by src/mcp/answer/dialog.ts), or go, as the mode says (policy.ts).
  *   4. apply   The plan's requests through the service, each exactly once (steps.ts, then
  *              src/sync/service.ts, src/sync/writes.ts and creates.ts, then the API client).
  *   5. record  What was done, in the undo journal (undo-journal.ts), while 6 reads back; an undo
  *              settles the change it undid. A task that failed part way journals the part it
  *              could not put back.
  *   6. answer  The write's answer: a task's result (task-run.ts), or the API's answer with what is
- *              read back after it (api-plan.ts, follow-ups.ts), which src/mcp/tool-answer.ts
+ *              read back after it (api-plan.ts, follow-ups.ts), which src/mcp/answer/tool-answer.ts
  *              shapes through the output builder. Every write's answer also gives the state after
  *              it of what it touched (after-state.ts, afterStateOf), made here from its entities.
  * A write that stops early answers with where it stopped (a preview, held duplicates, nothing to
@@ -57,7 +57,7 @@ export interface WriteSetting {
   /** When this server reconciled each account (src/sync/reconciled.ts): reconcile_account records it. */
   reconciled?: ReconciledDates;
   mode: WriteMode;
-  /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/config.ts). */
+  /** The server runs for one local user: a tool may read a file of theirs by path (src/mcp/state/config.ts). */
   localFiles?: boolean;
   /** The alerts tool's answers (src/events/alerts.ts, given by the protocol layer). */
   alerts?: AlertsPort;

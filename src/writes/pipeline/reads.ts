@@ -12,7 +12,7 @@
  *  - read-back: what a write just did, read from YNAB now (a transfer's other side, whether a
  *    lost assignment was made);
  *  - watch: an open events stream's own look at the budget, every WATCH_MS, for a copy no older
- *    than that (src/mcp/events-stream.ts).
+ *    than that (src/mcp/events/events-stream.ts).
  */
 import { WATCH_MS } from '../../shared/watch.js';
 import type { BudgetReplica } from '../../sync/replica.js';

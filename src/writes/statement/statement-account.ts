@@ -6,7 +6,7 @@
  * name, or the number's last four digits written there); else the only one of the account's type
  * (the card statement for a credit card account). Where nothing decides, the call is refused,
  * listing the file's accounts and the argument that picks one, as an ambiguous name is
- * (src/mcp/names.ts): a guess would import one account's rows into another.
+ * (src/mcp/resolve/names.ts): a guess would import one account's rows into another.
  */
 import type * as E from '../../api/schemas/entities.js';
 import { ArgumentError } from '../../shared/argument-error.js';
