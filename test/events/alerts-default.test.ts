@@ -130,14 +130,21 @@ function suite(store: () => Promise<RedisStateStore | undefined>) {
     expect(answer.alerts.map((r: any) => r.type)).toEqual(fired.map((o) => o.name));
     const byType = (t: string) => answer.alerts.filter((r: any) => r.type === t);
 
-    expect(byType('price.increased')).toEqual([{ type: 'price.increased', payee: 'Streamly', date: DATE, old: usd(15_000), amount: usd(16_500) }]);
+    expect(byType('price.increased')).toEqual([
+      { type: 'price.increased', payee: 'Streamly', date: DATE, old_formatted: usd(15_000), amount_formatted: usd(16_500) },
+    ]);
     const uncovered = byType('bill.uncovered').find((r: any) => r.payee === 'Big Bill');
-    expect(uncovered).toMatchObject({ account: 'Everyday Checking', date: addDays(DATE, 3), bill: usd(balance + 25_000_000) });
-    expect(uncovered.amount).toBe(usd(fired.find((o) => o.name === 'bill.uncovered' && o.data.payee === 'Big Bill')!.data.amount as number));
+    expect(uncovered).toMatchObject({ account: 'Everyday Checking', date: addDays(DATE, 3), bill_formatted: usd(balance + 25_000_000) });
+    expect(uncovered.amount_formatted).toBe(usd(fired.find((o) => o.name === 'bill.uncovered' && o.data.payee === 'Big Bill')!.data.amount as number));
 
     const [digest] = byType('digest.weekly');
     const [week, weekBefore] = await apiSpending(h.sb, budgetId, addDays(DATE, -7), 2);
-    expect(digest).toMatchObject({ since: addDays(DATE, -7), until: addDays(DATE, -1), spending: usd(week!), spending_week_before: usd(weekBefore!) });
+    expect(digest).toMatchObject({
+      since: addDays(DATE, -7),
+      until: addDays(DATE, -1),
+      spending_formatted: usd(week!),
+      spending_week_before_formatted: usd(weekBefore!),
+    });
     // The overview made room for them: the alerts take at most 1,000 bytes of the answer.
     expect(Buffer.byteLength(JSON.stringify(answer.alerts))).toBeLessThanOrEqual(1_000);
 

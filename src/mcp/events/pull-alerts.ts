@@ -20,12 +20,14 @@ import { quotableAlert } from '../../writes/alerts/alerts-task.js';
 /** What the overview's alerts may take (the rest: ask again); the overview gives up its reasons and first items to make room. */
 export const ALERTS_BYTES = 1_000;
 
-/** An alert in the overview: its type, names, dates and figures as text (no ids, no milliunits, no counts by type). */
+/** An alert in the overview: its type, names, dates and figures as text (`old_formatted`; no ids, no milliunits, no counts by type). */
 function compact(row: Record<string, unknown>, money: (m: number) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
     if (k === 'event_id' || k === 'at' || k === 'open' || k.endsWith('_id') || k.endsWith('_formatted') || (k === 'still_open' && v === true)) continue;
-    out[k] = EVENT_MONEY_FIELDS.includes(k) && typeof v === 'number' ? money(v) : v;
+    // A figure keeps its one name across tools: as text it is the field's `_formatted` companion.
+    if (EVENT_MONEY_FIELDS.includes(k) && typeof v === 'number') out[`${k}_formatted`] = money(v);
+    else out[k] = v;
   }
   return out;
 }

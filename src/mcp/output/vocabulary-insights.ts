@@ -179,4 +179,9 @@ export const INSIGHT_ROWS: Record<string, Row> = {
   subscriptions_more: ['count', 'Subscriptions not listed.'],
   bills_more: ['count', 'Bills not listed.'],
   incomes_more: ['count', 'Recurring incomes not listed.'],
+  // needs_attention's alerts for hosts without Events (src/mcp/events/pull-alerts.ts)
+  alerts: ['group', 'Alerts fired since this client last asked, oldest first.'],
+  alerts_since: ['text', 'Where the alerts start (a first ask starts from now).'],
+  alerts_more: ['text', 'More alerts than shown, and how to get them.'],
+  alerts_left_out: ['text', 'Alerts left out, and why (Events delivered them to this client).'],
 };
