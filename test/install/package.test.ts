@@ -113,11 +113,11 @@ describe('installed into an empty prefix, and run with npx -y as a host does', (
     YNAB_MCP_KEYCHAIN: 'off',
   });
   /** `npx -y ynab-mcp ARGS` over stdio, as the host's config runs it, with a real MCP client. */
-  async function connect(args: string[], name: string) {
+  async function connect(args: string[], name: string, capabilities: Record<string, unknown> = {}) {
     const transport = new StdioClientTransport({ command: npx, args: ['-y', 'ynab-mcp', ...args], cwd: prefix, env: hostEnv(name), stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const client = new Client({ name: 'install-test', version: '1.0.0' });
+    const client = new Client({ name: 'install-test', version: '1.0.0' }, { capabilities } as never);
     await client.connect(transport);
     return { client, stderr: () => stderr };
   }
@@ -145,6 +145,22 @@ describe('installed into an empty prefix, and run with npx -y as a host does', (
       const res: any = await client.callTool({ name: 'list_budgets', arguments: {} });
       expect(res.isError, res.content?.[0]?.text).toBeFalsy();
       expect(res.structuredContent.budgets.map((b: any) => b.name)).toEqual(['Demo Household', 'Haushalt Berlin']);
+    } finally {
+      await client.close();
+    }
+    expect(warnings(stderr())).toEqual([]);
+  }, 120_000);
+
+  it('npx -y ynab-mcp serve --sandbox serves every view from the package to a host that shows them', async () => {
+    const ui = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+    const { client, stderr } = await connect(['serve', '--sandbox'], 'views', ui);
+    try {
+      const views = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
+      expect(views).toHaveLength(readdirSync(join(REPO_ROOT, 'dist', 'views')).length);
+      for (const v of views) {
+        const read: any = await client.readResource({ uri: v.uri });
+        expect(read.contents[0].text, v.uri).toMatch(/^<!doctype html>/i);
+      }
     } finally {
       await client.close();
     }

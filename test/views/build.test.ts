@@ -91,6 +91,8 @@ describe('the published package', () => {
     expect(pack.status, pack.stderr).toBe(0);
     const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     for (const v of VIEWS) expect(files, 'run "npm run build" before the tests').toContain(`dist/views/${v.name}.html`);
-    expect(files).toContain('dist/mcp/views/html.js');
+    // Their reader ships inside the bundle, which finds dist/views as dist/mcp/views/html.js would
+    // (scripts/bundle.mjs); test/install/package.test.ts reads every view from an installed package.
+    expect(files).toContain('dist/bundle/cli.js');
   });
 });
