@@ -92,6 +92,9 @@ describe('serve --rehearse', () => {
       const found: any = await client.callTool({ name: 'search_transactions', arguments: { query: 'rehearsed purchase' } });
       expect(found.structuredContent.rehearsal).toMatch(NOTICE);
       expect(JSON.stringify(found.structuredContent)).toContain('rehearsed purchase');
+      const refused: any = await client.callTool({ name: 'get_transaction', arguments: { transaction_id: '00000000-0000-4000-8000-000000000000' } });
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0].text).toMatch(/\(rehearsal copy of ".+" taken .+ UTC; nothing changes in YNAB\)$/);
       expect(transport.stderr).toContain(`ynab-mcp: serving a new rehearsal copy of ${JSON.stringify(budget.name)}`);
     });
     expect(requests).toEqual([`GET /v1/budgets/${budget.id}`]);
