@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
 import { cliMcp } from '../helpers/cli-mcp.js';
-import { killAllCli, runCli } from '../helpers/cli.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { killAllCli, runCli, startCli } from '../helpers/cli.js';
 
 let real: RunningSandbox;
 /** Every API request "YNAB" got, as `GET /v1/budgets/...` (the client names them /plans, the same endpoints). */
@@ -131,6 +132,29 @@ describe('serve --rehearse', () => {
       expect(created.structuredContent.rehearsal).toMatch(NOTICE);
     });
     expect(requests).toEqual(['GET /v1/budgets', `GET /v1/budgets/${budget.id}`]);
+  }, 120_000);
+
+  it('over HTTP too: the copy in one request, answers with the notice, nothing more sent', async () => {
+    const dir = mkdtempSync(join(root, 'http-'));
+    requests.length = 0;
+    const p = startCli(['serve', '--rehearse', '--budget', budget.id, '--transport', 'http', '--port', '0'], { env: envOf(dir, real.accessToken) });
+    try {
+      const [line] = await p.waitFor('stderr', /^ynab-mcp: MCP endpoint at \S+/m);
+      const client = new Client({ name: 'rehearse-http', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(line.split(' ').at(-1)!)));
+      try {
+        const created = await logPurchase(client, 'over http');
+        expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+        expect(created.structuredContent.rehearsal).toMatch(NOTICE);
+        const listed: any = await client.callTool({ name: 'rehearsal_changes', arguments: {} });
+        expect(listed.structuredContent.changes.map((c: any) => c.tool)).toEqual(['create_transactions']);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await p.stop();
+    }
+    expect(requests).toEqual([`GET /v1/budgets/${budget.id}`]);
   }, 120_000);
 
   it('--budget naming no budget: a usage error listing the budgets, nothing served', async () => {
