@@ -132,6 +132,8 @@ describe('serve --rehearse', () => {
       expect(created.structuredContent.rehearsal).toMatch(NOTICE);
     });
     expect(requests).toEqual(['GET /v1/budgets', `GET /v1/budgets/${budget.id}`]);
+    // Counted in the token's request ledger, as every request to YNAB is (this token made no others).
+    expect((await runCli(['status'], { env: envOf(dir, real.readOnlyToken) })).stdout).toMatch(/Quota:\s+2 of \d+ requests used in the last hour/);
   }, 120_000);
 
   it('over HTTP too: the copy in one request, answers with the notice, nothing more sent', async () => {
