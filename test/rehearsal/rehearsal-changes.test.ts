@@ -119,6 +119,8 @@ describe('rehearsal_changes', () => {
     expect([assigned.before.budgeted, assigned.after.budgeted]).toEqual([cat.budgeted, cat.budgeted + 50_000]);
     const recategorized = answer.changes[2].entities.find((e: any) => e.id === moved.id);
     expect([recategorized.before.category_id, recategorized.after.category_id]).toEqual([moved.category_id, other.id]);
+    const names = new Map(((await raw('GET', '/categories')).category_groups as any[]).flatMap((g) => g.categories.map((c: any) => [c.id, c.name])));
+    expect(recategorized.change).toBe(`category is now ${JSON.stringify(names.get(other.id))} (it was ${JSON.stringify(names.get(moved.category_id))})`);
     const deleted = answer.changes[3].entities.find((e: any) => e.id === gone.id);
     expect([deleted.action, deleted.before.amount, deleted.after]).toEqual(['delete', gone.amount, null]);
     expect(answer.totals).toMatchObject({

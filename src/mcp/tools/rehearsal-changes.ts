@@ -8,6 +8,7 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { formatMilliunits } from '../../api/money.js';
 import { latestMonthOf } from '../../insights/core/ready-to-assign.js';
+import { shownBy } from '../../writes/pipeline/entities.js';
 import { MAX_CHANGES } from '../../writes/pipeline/undo-journal.js';
 import { rehearsalChanges, rehearsalTotals } from '../../writes/rehearsal/changes.js';
 import { describeError } from '../answer/errors.js';
@@ -34,7 +35,7 @@ async function changesAnswer(state: ServerState, copy: RehearsalCopy): Promise<R
   const after = latest ? replica.months.get(latest)!.to_be_budgeted : copy.ready_to_assign.amount;
   return {
     rehearsal: rehearsalNotice(copy),
-    changes: rehearsalChanges(records),
+    changes: rehearsalChanges(records, shownBy(replica)),
     totals: {
       transactions_created: totals.transactions_created,
       transactions_changed: totals.transactions_changed,

@@ -5,7 +5,7 @@
  * journal's records, so that applying a rehearsal reads the same list the rehearsal shows.
  */
 import type { ChangeRecord } from '../pipeline/undo-journal.js';
-import type { EntityChange, State } from '../pipeline/entities.js';
+import { describeEntity, differenceText, type EntityChange, type Shown, type State } from '../pipeline/entities.js';
 
 /** One entity a change touched: for an update, only the fields it changed. */
 export interface TouchedEntity {
@@ -14,6 +14,9 @@ export interface TouchedEntity {
   action: EntityChange['action'];
   before: State | null;
   after: State | null;
+  /** With names for ids (given a Shown): the entity in words, and for an update what changed. */
+  what?: string;
+  change?: string;
 }
 
 export interface RehearsalChange {
@@ -43,16 +46,22 @@ export function changesInEffect(records: readonly ChangeRecord[]): ChangeRecord[
 }
 
 /** An update's fields that changed, before and after; a create's or delete's whole state. */
-function touched(e: EntityChange): TouchedEntity {
-  if (e.action !== 'update' || !e.before || !e.after) return { kind: e.kind, id: e.id, action: e.action, before: e.before, after: e.after };
+function touched(e: EntityChange, shown?: Shown): TouchedEntity {
+  const words = shown
+    ? {
+        what: describeEntity(e.kind, e.id, e.after ?? e.before, shown),
+        ...(e.action === 'update' ? { change: differenceText(e.kind, e.before, e.after, shown) } : {}),
+      }
+    : {};
+  if (e.action !== 'update' || !e.before || !e.after) return { kind: e.kind, id: e.id, action: e.action, before: e.before, after: e.after, ...words };
   const keys = Object.keys({ ...e.before, ...e.after }).filter((k) => JSON.stringify(e.before![k]) !== JSON.stringify(e.after![k]));
   const pick = (s: State) => Object.fromEntries(keys.map((k) => [k, s[k] ?? null]));
-  return { kind: e.kind, id: e.id, action: e.action, before: pick(e.before), after: pick(e.after) };
+  return { kind: e.kind, id: e.id, action: e.action, before: pick(e.before), after: pick(e.after), ...words };
 }
 
-/** The rehearsal's rows, oldest first. */
-export function rehearsalChanges(records: readonly ChangeRecord[]): RehearsalChange[] {
-  return changesInEffect(records).map((r) => ({ change_id: r.id, at: r.at, tool: r.tool, did: r.summary, entities: r.entities.map(touched) }));
+/** The rehearsal's rows, oldest first; `shown` (the copy's names and currency) adds each entity in words. */
+export function rehearsalChanges(records: readonly ChangeRecord[], shown?: Shown): RehearsalChange[] {
+  return changesInEffect(records).map((r) => ({ change_id: r.id, at: r.at, tool: r.tool, did: r.summary, entities: r.entities.map((e) => touched(e, shown)) }));
 }
 
 /**
