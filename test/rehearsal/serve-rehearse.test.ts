@@ -117,6 +117,12 @@ describe('serve --rehearse', () => {
     });
     expect(requests).toEqual([`GET /v1/budgets/${budget.id}`]);
 
+    // One copy is kept at a time: another budget named while it is kept is refused, saying how to replace it.
+    const other = await runCli(['serve', '--rehearse', '--budget', 'Haushalt Berlin'], { env: envOf(dir, real.accessToken) });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`a rehearsal copy of ${JSON.stringify(budget.name)} taken`);
+    expect(other.stderr).toContain('is kept, not of "Haushalt Berlin": add --rehearse-new to discard it and copy "Haushalt Berlin"');
+
     const discarded = await runCli(['serve', '--rehearse-discard'], { env: envOf(dir, real.accessToken) });
     expect(discarded.code).toBe(0);
     expect(discarded.stderr).toContain(`ynab-mcp: discarded the rehearsal copy of ${JSON.stringify(budget.name)}`);
