@@ -11,7 +11,7 @@
  * copy and undo journal are never read or written. `--rehearse` reopens a kept copy (or takes one),
  * `--rehearse-new` discards it and takes a new one, `--rehearse-discard` discards it and ends.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { YnabClient } from '../api/client/client.js';
@@ -116,7 +116,8 @@ export async function openRehearsal(
     const kept = flags['rehearse-new'] ? undefined : reopened(dir, flags);
     const taken = kept ? undefined : await takeCopy(flags, env, log);
     if (taken) {
-      for (const f of ['sandbox.json', 'copy.json', 'server']) rmSync(join(dir, f), { recursive: true, force: true });
+      // Everything of the copy before (the data file's write-ahead log too); the lock is beside the directory.
+      for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
       writeFileSync(join(dir, 'copy.json'), JSON.stringify(taken.copy), { mode: 0o600 });
     }
     const copy = (kept ?? taken?.copy)!;
