@@ -171,4 +171,14 @@ describe('serve --rehearse', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`--budget "No Such Budget" names no budget; the budgets: ${JSON.stringify(budget.name)} (${budget.id})`);
   }, 60_000);
+
+  it('--rehearse with --sandbox or --hosted: a usage error, nothing read', async () => {
+    const dir = mkdtempSync(join(root, 'mixed-'));
+    requests.length = 0;
+    const sandbox = await runCli(['serve', '--rehearse', '--sandbox'], { env: envOf(dir, real.accessToken) });
+    expect([sandbox.code, sandbox.stderr]).toEqual([2, expect.stringContaining('--rehearse copies a real budget: it cannot be combined with --sandbox')]);
+    const hosted = await runCli(['serve', '--rehearse', '--hosted', '--transport', 'http'], { env: envOf(dir, real.accessToken) });
+    expect([hosted.code, hosted.stderr]).toEqual([2, expect.stringContaining("--rehearse serves one user's copy: it cannot be combined with --hosted")]);
+    expect(requests).toEqual([]);
+  }, 60_000);
 });
