@@ -76,6 +76,7 @@ async function takeCopy(flags: ServerFlags, env: NodeJS.ProcessEnv, log: (line: 
     const copy: RehearsalCopy = {
       budget: { id: plan.id, name: plan.name },
       taken_at: takenAt.toISOString(),
+      server_knowledge: res.data.server_knowledge as number,
       ready_to_assign: { month: latest.month, amount: latest.to_be_budgeted },
     };
     return { loaded, copy };

@@ -54,6 +54,8 @@ export interface RehearsalCopy {
   budget: { id: string; name: string };
   /** When the copy was taken (ISO, UTC). */
   taken_at: string;
+  /** YNAB's server_knowledge in the export read: what applying the rehearsal compares against (a change in YNAB since). */
+  server_knowledge: number;
   /** The latest month's Ready to Assign in the copy as taken, in milliunits. */
   ready_to_assign: { month: string; amount: number };
 }
