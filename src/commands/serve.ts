@@ -10,6 +10,7 @@ import { ConfigError } from '../api/client/errors.js';
 import { commandName, intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { watchAfterStart } from './serve-watch.js';
+import { rehearsalNotice, type RehearsalCopy } from '../mcp/state/config.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
 export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
@@ -17,7 +18,11 @@ export const SERVE_USAGE = `Usage: ynab-mcp serve [options]
 Serves YNAB to MCP clients over stdio (default) or Streamable HTTP.
 
 Options:
-${SERVER_FLAGS_HELP}
+${SERVER_FLAGS_HELP}  --rehearse               serve a private copy of the budget (--budget), read in one request, kept
+                           and reopened; writes change only the copy (docs/rehearsal.md)
+  --rehearse-new           discard the kept copy and take a new one
+  --rehearse-discard       discard the kept copy and exit
+
 HTTP (with --transport http):
   --transport stdio|http   how to serve (default stdio)
   --port N / --host H      where to listen (default 127.0.0.1, port 8787; 0 = a free port; 0.0.0.0 = every interface)
@@ -87,39 +92,50 @@ const HOSTED_ONLY_FLAGS = [
   'log-format',
 ] as const;
 
+/** serve's flags: the server's, and those of HTTP, hosted mode and rehearsals. */
+const SERVE_FLAGS = {
+  ...SERVER_FLAGS,
+  transport: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  // Only to refuse it with a message that says what to use instead.
+  'http-token': { type: 'string' },
+  'http-token-file': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  hosted: { type: 'boolean' },
+  'public-url': { type: 'string' },
+  redis: { type: 'string', multiple: true },
+  'app-url': { type: 'string' },
+  'drain-seconds': { type: 'string' },
+  'replica-cache-mb': { type: 'string' },
+  'concurrent-requests': { type: 'string' },
+  'registration-limit': { type: 'string' },
+  'registration-window': { type: 'string' },
+  'allowed-users': { type: 'string' },
+  'log-format': { type: 'string' },
+  'metrics-token-file': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  rehearse: { type: 'boolean' },
+  'rehearse-new': { type: 'boolean' },
+  'rehearse-discard': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function serveCommand(argv: string[]): Promise<void> {
-  const flags = parseFlags(argv, {
-    ...SERVER_FLAGS,
-    transport: { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    // Only to refuse it with a message that says what to use instead.
-    'http-token': { type: 'string' },
-    'http-token-file': { type: 'string' },
-    'allowed-hosts': { type: 'string' },
-    'allowed-origins': { type: 'string' },
-    hosted: { type: 'boolean' },
-    'public-url': { type: 'string' },
-    redis: { type: 'string', multiple: true },
-    'app-url': { type: 'string' },
-    'drain-seconds': { type: 'string' },
-    'replica-cache-mb': { type: 'string' },
-    'concurrent-requests': { type: 'string' },
-    'registration-limit': { type: 'string' },
-    'registration-window': { type: 'string' },
-    'allowed-users': { type: 'string' },
-    'log-format': { type: 'string' },
-    'metrics-token-file': { type: 'string' },
-    'metrics-port': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const flags = parseFlags(argv, SERVE_FLAGS);
   if (flags.help) {
     process.stdout.write(SERVE_USAGE);
     return;
   }
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (flags['rehearse-discard']) {
+    log((await import('./rehearse.js')).discardRehearsal(process.env));
+    return;
+  }
   const transport = transportOf(flags);
   const port = intFlag(flags.port, 'port', 0, 65535) ?? 8787;
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (flags.hosted && (flags.rehearse || flags['rehearse-new'])) throw new UsageError("--rehearse serves one user's copy: it cannot be combined with --hosted");
   if (flags.hosted) {
     // Loaded only here: the single-user server never loads Redis or the authorization server.
     const { hostedCommand } = await import('../hosted/command.js');
@@ -131,7 +147,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   // A tool may read the user's files by path only when this server is theirs alone: over stdio, or
   // HTTP bound to loopback (beyond it, a path would read this machine's files for someone else).
-  const opened = await openServer(flags, process.env, transport === 'stdio' || isLoopbackHost(flags.host ?? '127.0.0.1'));
+  const local = transport === 'stdio' || isLoopbackHost(flags.host ?? '127.0.0.1');
+  const opened: OpenedServer =
+    flags.rehearse || flags['rehearse-new']
+      ? await (await import('./rehearse.js')).openRehearsal(flags, process.env, local, log)
+      : await openServer(flags, process.env, local);
   const { state } = opened;
   for (const line of firstLines(opened)) log(line);
 
@@ -193,7 +213,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
  * sandbox's own URL is not printed: its token is made for this run and kept off the output
  * (docs/sandbox.md), and without it the URL is of no use; `ynab-mcp sandbox` serves the v1 API with its tokens.
  */
-function firstLines(opened: OpenedServer): string[] {
+function firstLines(opened: OpenedServer & { copy?: RehearsalCopy; taken?: boolean }): string[] {
+  if (opened.copy) return [`ynab-mcp: serving a ${opened.taken ? 'new' : 'kept'} ${rehearsalNotice(opened.copy)} (--rehearse-new takes a new one)`];
   if (opened.sandbox && opened.from) return [`ynab-mcp: serving the budget exported in ${opened.from} from a local sandbox (nothing is sent to YNAB)`];
   if (opened.sandbox) return [`ynab-mcp: serving the sandbox's demo budgets (no account needed; nothing is sent to YNAB)`];
   return opened.noTokenYet && process.stdin.isTTY ? [noTokenHint(process.env)] : [];

@@ -16,6 +16,7 @@ import { RateLimiter } from './rate-limit.js';
 import { routeRequests } from './requests.js';
 import { SendBuffers } from './send-buffers.js';
 import type { SandboxState } from './state.js';
+import type { BudgetRec } from './store/records.js';
 import type { TokenRegistry } from './tokens.js';
 import { openWorld } from './world.js';
 
@@ -31,6 +32,8 @@ export interface SandboxOptions {
   dataFile?: string;
   /** A budget export (the JSON of GET /budgets/{id}) served as the only budget (src/sandbox/export/). */
   from?: string;
+  /** User 1's budgets, already loaded (a rehearsal's copy); with dataFile, used only when the file is new. */
+  budgets?: BudgetRec[];
   /** Approximate transaction count of the first demo budget. */
   transactions?: number;
   /** Each new user's demo budgets: 'full' (default) or 'small' (one smaller budget, for benchmarks of many users). */

@@ -29,6 +29,8 @@ export interface WorldOptions {
   oauthTokenTtl?: number;
   /** A budget export to serve as user 1's only budget (src/sandbox/export/). */
   from?: string;
+  /** User 1's budgets, already loaded (a rehearsal's copy: commands/rehearse.ts); with --data, only when its file is new. */
+  budgets?: BudgetRec[];
 }
 
 export interface WorldEnv {
@@ -51,7 +53,7 @@ export interface SandboxWorld {
 function usersToServe(opts: WorldOptions, saved: SandboxData | undefined, env: WorldEnv): PersistedUser[] {
   const persistedUsers = saved?.users ?? [];
   const wanted = Math.max(opts.users ?? 1, 1);
-  const budgets = opts.from ? fromExport(opts.from, env) : undefined;
+  const budgets = opts.budgets ?? (opts.from ? fromExport(opts.from, env) : undefined);
   if (persistedUsers.length < wanted)
     persistedUsers.push(
       ...newUsers({ seed: env.seed, now: env.clock(), transactions: opts.transactions, demo: opts.demo, budgets }, persistedUsers.length + 1, wanted),

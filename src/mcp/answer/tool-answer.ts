@@ -34,6 +34,7 @@ import { MAX_LIMIT, queryKey } from '../../shared/paging.js';
 import { sanitize } from '../output/sanitize.js';
 import { USER_DATA_NOTICE } from '../output/untrusted.js';
 import type { ServerState } from '../state/state.js';
+import { rehearsalNotice } from '../state/config.js';
 import type { ApiTool, InsightTool, TaskTool, ToolDefinition } from '../tools/definitions.js';
 import { apiToolArgs, type ApiToolArgs } from '../tools/args.js';
 
@@ -332,7 +333,9 @@ export async function answer(
   const budget = await budgetNamed(state, target);
   // A budget's name is text its owner typed: an answer that names the budget is marked too.
   const userText = budget !== undefined || def.kind !== 'api' || (!NO_USER_TEXT.has(def.shape.kind) && def.shape.member !== 'transaction_ids');
-  const marked = { ...(budget ? { budget } : {}), ...body, ...(userText ? { data_notice: USER_DATA_NOTICE } : {}) };
+  // A rehearsal says so first, on every answer (docs/rehearsal.md).
+  const rehearsal = state.config.rehearsal ? { rehearsal: rehearsalNotice(state.config.rehearsal) } : {};
+  const marked = { ...rehearsal, ...(budget ? { budget } : {}), ...body, ...(userText ? { data_notice: USER_DATA_NOTICE } : {}) };
   const service = await state.service();
   const held = target.budgetId ? service.replicas.peek(target.budgetId) : undefined;
   return {

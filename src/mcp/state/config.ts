@@ -45,7 +45,24 @@ export interface McpConfig {
    * path would read the server's files, not the user's.
    */
   localFiles: boolean;
+  /** Serving a rehearsal copy of a real budget (`serve --rehearse`, docs/rehearsal.md): every answer says so. */
+  rehearsal?: RehearsalCopy;
 }
+
+/** The rehearsal copy served: which budget, when it was taken, its Ready to Assign then. */
+export interface RehearsalCopy {
+  budget: { id: string; name: string };
+  /** When the copy was taken (ISO, UTC). */
+  taken_at: string;
+  /** YNAB's server_knowledge in the export read: what applying the rehearsal compares against (a change in YNAB since). */
+  server_knowledge: number;
+  /** The latest month's Ready to Assign in the copy as taken, in milliunits. */
+  ready_to_assign: { month: string; amount: number };
+}
+
+/** The one notice every answer of a rehearsal carries: short, so that it can be quoted. */
+export const rehearsalNotice = (r: RehearsalCopy): string =>
+  `rehearsal copy of ${JSON.stringify(r.budget.name)} taken ${r.taken_at.slice(0, 16).replace('T', ' ')} UTC; nothing changes in YNAB`;
 
 const CHOICES: readonly string[] = [...MCP_TOOLSETS, 'core', 'default'];
 

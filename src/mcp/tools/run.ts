@@ -12,6 +12,7 @@ import { NO_CONFIRM, type ConfirmInput } from '../../writes/pipeline/gate.js';
 import { escapeText } from '../output/sanitize.js';
 import { answerText } from '../output/untrusted.js';
 import type { ServerState } from '../state/state.js';
+import { rehearsalNotice } from '../state/config.js';
 import type { ToolDefinition } from './definitions.js';
 
 /** Errors may quote what the service or the caller sent back: escaped like any answer. */
@@ -57,6 +58,8 @@ export async function runTool(
     if (!(e instanceof Error) || e.constructor === Error || e instanceof TypeError || e instanceof RangeError) {
       process.stderr.write(`ynab-mcp: ${def.name} failed: ${scrub((e as Error)?.stack ?? String(e))}\n`);
     }
-    return errorResult(scrub(describeError(e, def.name, write, await configuredBudgetOf(state, def, args))));
+    const message = describeError(e, def.name, write, await configuredBudgetOf(state, def, args));
+    // A rehearsal's errors say so too: nothing in them happened in YNAB either.
+    return errorResult(scrub(state.config.rehearsal ? `${message} (${rehearsalNotice(state.config.rehearsal)})` : message));
   }
 }
