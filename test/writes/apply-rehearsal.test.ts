@@ -9,20 +9,10 @@
  * applied), and undo_change on A puts every entity back as it was. Figures are read from the two
  * sandboxes' raw API, never from the code under test.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
+import { ok, type McpHarness } from '../helpers/mcp.js';
+import { rehearsalPair, write, type RehearsalPair } from './rehearsal-pair.js';
 import type { RehearsalSource } from '../../src/writes/pipeline/pipeline.js';
-
-/** A write, confirmed when it answers with a preview; fails on anything held. */
-async function write(h: McpHarness, name: string, args: Record<string, unknown>): Promise<any> {
-  const first = ok(await h.call(name, args));
-  if (first.held || (!first.confirm_token && /^Nothing was changed/.test(first.message ?? '')))
-    throw new Error(`${name} held: ${JSON.stringify(first).slice(0, 400)}`);
-  return first.confirm_token ? ok(await h.call(name, { ...args, confirm_token: first.confirm_token })) : first;
-}
 
 /** A transaction's fields a person sees, from a raw answer (lines in a stable order). */
 function shape(t: any): Record<string, unknown> {
@@ -55,32 +45,18 @@ const fundedCategory = (journal: { tool: string; entities: { kind: string; id: s
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 describe('apply_rehearsal: a rehearsal on a copy, applied to the real budget', () => {
+  let pair: RehearsalPair;
   let A: McpHarness;
   let B: McpHarness;
-  let dir: string;
   let budgetId: string;
-  const requests: string[] = [];
-  const source: RehearsalSource = {
-    budgetId: '',
-    knowledge: 0,
-    takenAt: '',
-    changes: async () => (await B.state.ready()).changes.recent(budgetId, 100),
-  };
+  let requests: string[];
+  let source: RehearsalSource;
 
   beforeAll(async () => {
-    A = await mcpHarness({ stack: { rehearsal: source, onRequest: (r) => requests.push(`${r.method} ${r.path}`) } });
-    budgetId = (await A.sb.get('/budgets')).body.data.budgets[0].id;
-    const exported = (await A.sb.get(`/budgets/${budgetId}`)).body.data;
-    Object.assign(source, { budgetId, knowledge: exported.server_knowledge, takenAt: new Date().toISOString() });
-    dir = mkdtempSync(join(tmpdir(), 'rehearsal-'));
-    writeFileSync(join(dir, 'export.json'), JSON.stringify({ data: exported }));
-    B = await mcpHarness({ sandbox: { from: join(dir, 'export.json') } });
+    pair = await rehearsalPair();
+    ({ A, B, budgetId, requests, source } = pair);
   });
-  afterAll(async () => {
-    await B?.close();
-    await A?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.close());
 
   it('applies what was kept as one change, leaves out the conflict naming both values, and undo_change restores the start', async () => {
     const raw = async (h: McpHarness, path: string) => (await h.sb.get(`/budgets/${budgetId}${path}`)).body.data;
