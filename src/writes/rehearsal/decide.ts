@@ -14,7 +14,7 @@
  */
 import type { BudgetReplica } from '../../sync/replica.js';
 import { unknownReferences } from '../pipeline/checks.js';
-import { duplicateCandidates } from '../pipeline/duplicates.js';
+import { likelyDuplicate, type NewItem } from '../pipeline/duplicates.js';
 import { changedFields, currentState, describeEntity, differenceText, type EntityChange, type Shown, type State } from '../pipeline/entities.js';
 import type { ChangeRecord } from '../pipeline/undo-journal.js';
 
@@ -65,10 +65,10 @@ function problemOf(
       if (unknown.length) problems.push(`${describeEntity(e.kind, e.id, e.after, s)} names what YNAB does not hold: ${unknown.join('; ')}`);
       // A split rewritten (deleted and made again) is not a new purchase: only true creates are guarded.
       else if (e.kind === 'transaction' && e.after && !rewritten.has('transaction')) {
-        const [found] = duplicateCandidates(r, [e.after as { account_id: string; date: string; amount: number; payee_id: string | null }]);
+        const found = likelyDuplicate(r, e.after as unknown as NewItem);
         if (found)
           problems.push(
-            `held as a likely duplicate: ${describeEntity(e.kind, e.id, e.after, s)} looks like ${describeEntity('transaction', found.candidates[0]!.id, currentState(r, 'transaction', found.candidates[0]!.id), s)}, already in YNAB`,
+            `held as a likely duplicate: ${describeEntity(e.kind, e.id, e.after, s)} looks like ${describeEntity('transaction', found.id, currentState(r, 'transaction', found.id), s)}, already in YNAB`,
           );
       }
       continue;
