@@ -174,6 +174,10 @@ describe('apply_rehearsal: a rehearsal on a copy, applied to the real budget', (
     expect(applyRequests).toBe(6);
     expect(applied.applied).toBe(kept.length);
     expect(applied.change_id).toBeTruthy();
+    // The state after, as every write gives it: each account it touched with its balance as A's raw API has it.
+    expect(applied.accounts.length).toBeGreaterThan(0);
+    for (const row of applied.accounts)
+      expect([row.account_name, row.balance]).toEqual([row.account_name, (await raw(A, `/accounts/${row.account_id}`)).account.balance]);
     const ids: Record<string, string> = applied.ids ?? {};
     expect(ids[madeId]).toBeTruthy();
 
