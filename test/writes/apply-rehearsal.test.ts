@@ -98,7 +98,10 @@ describe('apply_rehearsal: a rehearsal on a copy, applied to the real budget', (
     await write(B, 'fund_targets', { ...bud, option: 'underfunded', month: nextMonth });
     const made = await write(B, 'create_transactions', {
       ...bud,
-      transactions: [{ account_id: plain[0].account_id, date: today, amount: -12.34, payee_id: p3, category_id: c1.id, memo: 'rehearsed' }],
+      transactions: [
+        { account_id: plain[0].account_id, date: today, amount: -12.34, payee_id: p3, category_id: c1.id, memo: 'rehearsed' },
+        { account_id: plain[0].account_id, date: today, amount: -56.78, payee_id: p2, category_id: c1.id, memo: 'rehearsed too' },
+      ],
     });
     const madeId = made.transactions?.[0]?.id ?? made.transaction_ids?.[0];
     expect(madeId).toBeTruthy();
@@ -180,6 +183,7 @@ describe('apply_rehearsal: a rehearsal on a copy, applied to the real budget', (
       expect([row.account_name, row.balance]).toEqual([row.account_name, (await raw(A, `/accounts/${row.account_id}`)).account.balance]);
     const ids: Record<string, string> = applied.ids ?? {};
     expect(ids[madeId]).toBeTruthy();
+    expect(Object.keys(ids)).toHaveLength(2); // both purchases, made in one request (the one POST above)
 
     // The rest equals the rehearsal's end state, raw answer by raw answer.
     for (const key of touched.keys()) {
