@@ -67,6 +67,20 @@ describe('apply_rehearsal guards', () => {
     expect(unknown.content[0].text).toContain('ch-nope is not a change of this rehearsal');
   });
 
+  it("leaves out a change to what YNAB changed since the copy, even where YNAB's change was put back (its server_knowledge)", async () => {
+    pair = await rehearsalPair();
+    const { A, B, budgetId } = pair;
+    const { other } = await purchaseIn(pair);
+    const rehearsed = await write(B, 'update_transaction', { budget_id: budgetId, transaction_id: other.id, memo: 'rehearsed' });
+    const path = `/budgets/${budgetId}/transactions/${other.id}`;
+    expect((await A.sb.call('PUT', path, { transaction: { memo: 'changed in YNAB' } })).status).toBe(200);
+    expect((await A.sb.call('PUT', path, { transaction: { memo: other.memo } })).status).toBe(200);
+    const res = ok(await A.call('apply_rehearsal', { budget_id: budgetId }));
+    expect(res.applied).toBe(0);
+    expect(res.left_out.map((l: any) => l.change_id)).toEqual([rehearsed.change_id]);
+    expect(res.left_out[0].why).toContain('was changed in YNAB since the copy was taken');
+  });
+
   it.each([
     ['a read-only server', { flags: { readOnly: true } }],
     // A token's scope is known as granted (OAuth) or once YNAB refused a change (403.3), as the server learns it.
