@@ -16,7 +16,7 @@ import { OPERATIONS } from '../src/api/operations/index.js';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 import { VOCABULARY } from '../src/mcp/output/vocabulary.js';
 import { BANK_LAYOUTS } from '../src/statements/bank-layouts.js';
-import { MCP_TOOLSETS } from '../src/mcp/tools/toolsets.js';
+import { MCP_TOOLSETS, REHEARSAL_ONLY } from '../src/mcp/tools/toolsets.js';
 import { VIEWS } from '../src/mcp/views/table.js';
 import { EVENT_NAMES } from '../src/events/catalog.js';
 import { REPLICA_OPERATIONS } from '../src/sync/replica-reads.js';
@@ -71,7 +71,8 @@ interface Selection {
   budget?: number;
 }
 
-const ofKind = (kind: string) => TOOL_DEFINITIONS.filter((t) => t.kind === kind).length;
+// A tool offered only with a rehearsal to apply (REHEARSAL_ONLY) is in no list these count.
+const ofKind = (kind: string) => TOOL_DEFINITIONS.filter((t) => t.kind === kind && !REHEARSAL_ONLY.has(t.name)).length;
 
 /** The counts prose states, by the name of their `<!-- count:NAME -->` marker. */
 export const COUNTS: Readonly<Record<string, number>> = {
@@ -87,7 +88,7 @@ export const COUNTS: Readonly<Record<string, number>> = {
 };
 
 /** The task-shaped tools (their table's rows), the alerts tool's toolset included. */
-const TASK_COUNT = TOOL_DEFINITIONS.filter((t) => t.kind === 'task').length;
+const TASK_COUNT = ofKind('task');
 
 const SELECTIONS: Selection[] = [
   { label: `the ${COUNTS['api-tools']} API tools`, only: 'api', toolsets: 'all', budget: DEFINITION_BUDGETS.api },

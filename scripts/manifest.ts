@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_DEFINITIONS } from '../src/mcp/tools/definitions.js';
 import { CALL_API_DESCRIPTION } from '../src/mcp/tools/call-api.js';
-import { CALL_API } from '../src/mcp/tools/toolsets.js';
+import { CALL_API, REHEARSAL_ONLY } from '../src/mcp/tools/toolsets.js';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -97,7 +97,10 @@ export function manifest(): Record<string, unknown> {
       },
     },
     // call_api too: the bundle serves the default list, which lists it (src/mcp/tools/call-api.ts).
-    tools: [...TOOL_DEFINITIONS.map((t) => ({ name: t.name, description: t.description })), { name: CALL_API, description: CALL_API_DESCRIPTION() }],
+    tools: [
+      ...TOOL_DEFINITIONS.filter((t) => !REHEARSAL_ONLY.has(t.name)).map((t) => ({ name: t.name, description: t.description })),
+      { name: CALL_API, description: CALL_API_DESCRIPTION() },
+    ],
     keywords: pkg.keywords,
     compatibility: { platforms: [...PLATFORMS], runtimes: { node: '>=20.18.1' } },
   };

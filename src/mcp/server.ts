@@ -27,7 +27,7 @@ import { registerWebhooks } from './events/events-webhook.js';
 import type { ServerState } from './state/state.js';
 import { CONFIRM_FLOW } from '../writes/pipeline/policy.js';
 import { loadDefinitions, toolCards, type ToolCard } from './tools/cards.js';
-import { CALL_API, listed, selected } from './tools/toolsets.js';
+import { CALL_API, listed, REHEARSAL_ONLY, selected } from './tools/toolsets.js';
 import { registerCallApi } from './tools/call-api.js';
 import { JSON_SCHEMA_TARGET } from './tools/tool-schemas-file.js';
 import { registerTool, registerViews } from './views/register.js';
@@ -48,10 +48,12 @@ const OFFERED = new WeakMap<ServerState, { made: readonly unknown[]; tools: Tool
  */
 export function offeredTools(state: ServerState): ToolCard[] {
   const { config, readOnly } = state;
-  const made = [config.toolsets, config.writes, readOnly];
+  const made = [config.toolsets, config.writes, readOnly, state.rehearsing];
   const last = OFFERED.get(state);
   if (last && last.made.every((x, i) => x === made[i])) return last.tools;
-  const tools = toolCards(config.writes).filter((t) => selected(config.toolsets, t) && !(readOnly && t.access === 'write'));
+  const tools = toolCards(config.writes).filter(
+    (t) => selected(config.toolsets, t) && !(readOnly && t.access === 'write') && (state.rehearsing || !REHEARSAL_ONLY.has(t.name)),
+  );
   OFFERED.set(state, { made, tools });
   return tools;
 }

@@ -20,6 +20,7 @@ import { segment } from '../storage/keys.js';
 import { CreateRecords } from '../sync/create-records.js';
 import { ReplicaManager, type ReplicaManagerOptions, type SharedReplicas } from '../sync/manager.js';
 import { UndoJournal } from '../writes/pipeline/undo-journal.js';
+import type { RehearsalSource } from '../writes/pipeline/pipeline.js';
 import { RULES_MAGIC, RuleStore } from '../rules/store.js';
 import { EVENTS_MAGIC } from '../events/log.js';
 import { EventsService } from '../events/service.js';
@@ -81,6 +82,8 @@ export interface StackOptions {
   sharedAnswers?: SharedAnswers;
   /** The clock of confirm tokens and the undo journal (tests move it past a token's validity). */
   now?: () => number;
+  /** A rehearsal to apply to this budget (apply_rehearsal is offered only then: src/writes/rehearsal/). */
+  rehearsal?: RehearsalSource;
 }
 
 export interface Stack {

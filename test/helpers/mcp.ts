@@ -30,6 +30,8 @@ export interface HarnessOptions {
   flags?: Parameters<typeof mcpConfig>[0];
   env?: Record<string, string | undefined>;
   token?: 'full' | 'read-only';
+  /** The scope the token was granted (an OAuth grant's), as the connection reports it. */
+  scope?: 'full' | 'read-only';
   maxStalenessMs?: number;
   stack?: Partial<StackOptions>;
   /** Where the server reaches the sandbox, given the sandbox's base URL (e.g. through a proxy). Default: directly. */
@@ -56,7 +58,11 @@ export async function mcpHarness(opts: HarnessOptions = {}): Promise<McpHarness>
   const baseUrl = opts.via ? await opts.via(sb.baseUrl) : sb.baseUrl;
   const state = new ServerState(
     mcpConfig({ toolsets: EVERY_TOOLSET, ...opts.flags }, opts.env ?? {}),
-    async () => ({ credentials: { token: async () => token }, info: { source: 'sandbox', kind: 'personal' }, baseUrl }),
+    async () => ({
+      credentials: { token: async () => token },
+      info: { source: 'sandbox', kind: 'personal', ...(opts.scope ? { scope: opts.scope } : {}) },
+      baseUrl,
+    }),
     { stateDir: dir, persist: false, maxStalenessMs: opts.maxStalenessMs ?? 60_000, ...opts.stack },
     undefined,
     opts.session,

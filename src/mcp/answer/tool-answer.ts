@@ -122,6 +122,7 @@ async function writeSetting(state: ServerState): Promise<WriteSetting> {
     changes: stack.changes,
     rules: stack.rules,
     reconciled: stack.events.reconciled,
+    rehearsal: state.rehearsal,
     alerts: { answer: async (budgetId, args) => (await import('../../events/alerts.js')).alertsAnswer(stack.events, budgetId, args) },
     mode: state.config.writes,
     localFiles: state.config.localFiles,

@@ -120,6 +120,16 @@ export class ServerState {
     }, WARM_UP_DELAY_MS).unref();
   }
 
+  /** The rehearsal apply_rehearsal applies (src/writes/rehearsal/), when one is configured. */
+  get rehearsal(): StackOptions['rehearsal'] {
+    return this.stackOptions.rehearsal;
+  }
+
+  /** A rehearsal to apply is configured: apply_rehearsal is offered (src/mcp/server.ts). */
+  get rehearsing(): boolean {
+    return this.stackOptions.rehearsal !== undefined;
+  }
+
   /** Set by close(): a call still running then (one past its HTTP deadline) starts no stack. */
   private closed = false;
   private readonly stackListeners = new Set<(stack: Stack) => void>();

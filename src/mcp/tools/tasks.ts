@@ -22,6 +22,7 @@ import { SPLIT_TRANSACTION } from '../../writes/split/split.js';
 import type { Task } from '../../writes/pipeline/task.js';
 import { CREATE_TRANSFER } from '../../writes/transfer/transfer.js';
 import { LIST_RECENT_CHANGES, UNDO_CHANGE } from '../../writes/undo/undo-task.js';
+import { APPLY_REHEARSAL } from '../../writes/rehearsal/apply-rehearsal.js';
 import type { McpToolset } from './toolsets.js';
 import { everyRow, hasMembers, type Claim } from '../../api/operations/claims.js';
 
@@ -210,6 +211,17 @@ export const TASKS: readonly TaskSpec[] = [
     destructive: true,
     output: { restored: rows },
     task: UNDO_CHANGE,
+  },
+  {
+    name: 'apply_rehearsal',
+    title: 'Apply a rehearsal',
+    description: "Use to apply the rehearsal's changes (all, or change_ids) to the real budget as one change. Changes to what YNAB changed since are left out.",
+    toolset: 'changes',
+    access: 'write',
+    kinds: ['rehearsal'],
+    destructive: true,
+    output: { applies: rows, left_out: rows },
+    task: APPLY_REHEARSAL,
   },
   {
     name: 'list_rules',

@@ -13,6 +13,12 @@ import { TOOLSETS } from '../../api/operations/types.js';
 export const MCP_TOOLSETS = [...TOOLSETS, 'insights', 'planning', 'changes', 'rules', 'alerts'] as const;
 export type McpToolset = (typeof MCP_TOOLSETS)[number];
 
+/**
+ * Offered only by a server given a rehearsal to apply (ServerState.rehearsing): no other list, nor
+ * the README's counts or the MCPB manifest, pays for them.
+ */
+export const REHEARSAL_ONLY: ReadonlySet<string> = new Set(['apply_rehearsal']);
+
 /** A selection: toolsets, and/or the `core` profile. */
 export type Selection = ReadonlySet<McpToolset | 'core' | 'default'>;
 

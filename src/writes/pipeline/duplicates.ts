@@ -96,6 +96,11 @@ export function duplicateCandidates(r: BudgetReplica, items: readonly NewItem[])
   return out;
 }
 
+/** The transaction already in the budget that one new item looks like, if any (the latest): one guard for every create, a rehearsal's too. */
+export function likelyDuplicate(r: BudgetReplica, item: NewItem): E.TransactionSummaryBase | undefined {
+  return duplicateCandidates(r, [item])[0]?.candidates[0];
+}
+
 /** A create the guard held: its position among the plan's items, and the transactions it looks like, as rows. */
 export interface HeldItem {
   index: number;

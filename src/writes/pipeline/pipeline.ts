@@ -43,7 +43,7 @@ import type { Draft, Plan } from './plan.js';
 import type { WriteMode } from './policy.js';
 import { planPurpose, readFor } from './reads.js';
 import { StepError, Writer } from './steps.js';
-import type { UndoJournal } from './undo-journal.js';
+import type { ChangeRecord, UndoJournal } from './undo-journal.js';
 import type { RuleStore } from '../../rules/store.js';
 import type { ReconciledDates } from '../../sync/reconciled.js';
 
@@ -61,6 +61,20 @@ export interface WriteSetting {
   localFiles?: boolean;
   /** The alerts tool's answers (src/events/alerts.ts, given by the protocol layer). */
   alerts?: AlertsPort;
+  /** A rehearsal whose changes apply_rehearsal applies to this budget (src/writes/rehearsal/). */
+  rehearsal?: RehearsalSource;
+}
+
+/** A rehearsal's journal, and when its copy was taken (declared here, below rehearsal mode). */
+export interface RehearsalSource {
+  /** The real budget the copy was taken of. */
+  budgetId: string;
+  /** The export's server_knowledge: what YNAB changed since is read as one delta. */
+  knowledge: number;
+  /** When the copy was taken (ISO). */
+  takenAt: string;
+  /** The rehearsal's undo journal: every change made in it (undone ones marked). */
+  changes(): Promise<ChangeRecord[]>;
 }
 
 /** What the alerts tool asks of the events (declared here, below them: ARCHITECTURE.md, layers). */
@@ -88,12 +102,13 @@ export interface PlanContext {
   alerts?: AlertsPort;
   /** When this server reconciled each account (src/sync/reconciled.ts). */
   reconciled?: ReconciledDates;
+  rehearsal?: RehearsalSource;
 }
 
 export function planContext(
   tool: string,
   replica: BudgetReplica,
-  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts' | 'reconciled'>,
+  s: Pick<WriteSetting, 'changes' | 'service' | 'rules' | 'localFiles' | 'alerts' | 'reconciled' | 'rehearsal'>,
 ): PlanContext {
   return {
     localFiles: s.localFiles === true,
@@ -101,6 +116,7 @@ export function planContext(
     changes: s.changes,
     rules: s.rules,
     reconciled: s.reconciled,
+    rehearsal: s.rehearsal,
     service: s.service,
     budgetId: replica.summary.id,
     replica,

@@ -25,7 +25,21 @@ export const WRITE_MODES = ['direct', 'confirm', 'off'] as const;
 export type WriteMode = (typeof WRITE_MODES)[number];
 
 export type WriteKind =
-  'create' | 'update' | 'delete' | 'bulk' | 'split' | 'undo' | 'count' | 'statement' | 'overspend' | 'rules' | 'merge' | 'targets' | 'hidden' | 'filter';
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'bulk'
+  | 'split'
+  | 'undo'
+  | 'count'
+  | 'statement'
+  | 'overspend'
+  | 'rules'
+  | 'merge'
+  | 'targets'
+  | 'hidden'
+  | 'filter'
+  | 'rehearsal';
 
 /** More transactions than this in one update is a bulk update. */
 export const BULK_LIMIT = 5;
@@ -43,6 +57,7 @@ const ALWAYS: ReadonlySet<WriteKind> = new Set([
   'targets',
   'hidden',
   'filter',
+  'rehearsal',
 ]);
 
 export function mustConfirm(mode: WriteMode, kinds: readonly WriteKind[]): boolean {
@@ -65,6 +80,7 @@ export function whyConfirm(mode: WriteMode, kinds: readonly WriteKind[]): string
     merge: "merging payees moves a payee's whole history and is confirmed first",
     targets: 'funding targets (up to 60 categories at once) is confirmed first',
     hidden: 'filing money under a hidden category is confirmed first',
+    rehearsal: 'applying a rehearsal is confirmed first',
     create: 'this server confirms every change (--writes confirm)',
     update: 'this server confirms every change (--writes confirm)',
   };
