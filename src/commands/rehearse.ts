@@ -134,6 +134,17 @@ export async function openRehearsal(
     };
     const keySource = fileKey(join(serverDir, 'replica.key'), warn, 'rehearsal key file');
     const state = new ServerState(config, async () => connection, { stateDir: serverDir, keySource, maxStalenessMs, watch, log });
+    // apply_rehearsal runs on the real budget, given the copy's journal; it connects to YNAB only
+    // when the apply is asked for, so nothing else reaches YNAB (docs/rehearsal.md).
+    const real = await openServer({ ...flags, sandbox: false, budget: copy.budget.id }, { ...env, YNAB_MCP_SANDBOX: undefined }, localFiles, undefined, {
+      rehearsal: {
+        budgetId: copy.budget.id,
+        knowledge: copy.server_knowledge,
+        takenAt: copy.taken_at,
+        changes: async () => (await state.ready()).changes.recent(copy.budget.id),
+      },
+    });
+    state.applyState = real.state;
     return {
       state,
       sandbox,
@@ -142,6 +153,7 @@ export async function openRehearsal(
       async close() {
         try {
           await state.close();
+          await real.close();
           await sandbox.close();
         } finally {
           await release().catch(() => undefined);

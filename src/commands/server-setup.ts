@@ -18,6 +18,7 @@ import { mcpConfig, type McpConfig } from '../mcp/state/config.js';
 import { ServerState, type Connection } from '../mcp/state/state.js';
 import { configDir, stateDir } from '../paths.js';
 import type { RunningSandbox } from '../sandbox/app.js';
+import type { StackOptions } from '../stack/stack.js';
 import { intFlag, UsageError, warningLine } from '../shared/cli-flags.js';
 import { watchFlags, type WatchFlags } from '../shared/watch.js';
 import { SERVE_SANDBOX_SEED } from './sandbox-seed.js';
@@ -178,6 +179,8 @@ export async function openServer(
   localFiles = true,
   /** `call`: the sandbox and the server's state are kept between runs (sandbox-home.ts); `fresh` starts them again. */
   keep?: { fresh: boolean },
+  /** More of the real server's stack options (rehearse.ts: the rehearsal apply_rehearsal applies). */
+  extra: Partial<StackOptions> = {},
 ): Promise<OpenedServer> {
   if (!flags.sandbox && sandboxWanted(flags, env)) flags = { ...flags, sandbox: true };
   const { config, maxStalenessMs, baseUrl, watch } = serverOptions(flags, env, localFiles);
@@ -233,7 +236,7 @@ export async function openServer(
       const { resolveConnection } = await import('../auth/connection.js');
       return resolveConnection({ configDir: config_, stateDir: state_, profile: flags.profile, baseUrl, warn, env });
     },
-    { stateDir: state_, configDir: config_, maxStalenessMs, watch, log, onRequest: flags.verbose ? requestLog : undefined },
+    { stateDir: state_, configDir: config_, maxStalenessMs, watch, log, onRequest: flags.verbose ? requestLog : undefined, ...extra },
     startScope,
   );
   state.prepare = () => import('../auth/connection.js');

@@ -70,8 +70,13 @@ export function listedNames(state: ServerState): Set<string> {
   );
   if (listsCallApi(state)) names.add(CALL_API);
   if (state.config.rehearsal) names.add(REHEARSAL_CHANGES);
+  if (state.applyState && applyCard(state)) names.add(APPLY_REHEARSAL);
   return names;
 }
+
+const APPLY_REHEARSAL = 'apply_rehearsal';
+/** `serve --rehearse`: apply_rehearsal as the real budget's state offers it (none on a read-only one). */
+const applyCard = (state: ServerState): ToolCard | undefined => state.applyState && offeredTools(state.applyState).find((t) => t.name === APPLY_REHEARSAL);
 
 /** A tool as tools/list would show it, for call_api's describe. */
 function describeCard(card: ToolCard): Record<string, unknown> {
@@ -193,7 +198,11 @@ export function buildServer(state: ServerState, opts: BuildOptions = {}): McpSer
   // call_api runs the others through the SDK's handler, so they are all registered for it.
   const one = opts.onlyTool === undefined || (opts.onlyTool === CALL_API && listsCallApi(state)) ? undefined : offered.find((t) => t.name === opts.onlyTool);
   const call = { state, initialized, declared, offered, caller: (ctx: ServerContext) => callerOf(server, ctx, opts.principal) };
-  for (const card of one ? [one] : offered) {
+  // serve --rehearse: apply_rehearsal beside the copy's tools, run by the real budget's state.
+  const apply = !one || one.name === APPLY_REHEARSAL ? applyCard(state) : undefined;
+  const cards: [ToolCard, typeof call][] = [...(one ? [one] : offered).map((c): [ToolCard, typeof call] => [c, call])];
+  if (apply && state.applyState) cards.push([apply, { ...call, state: state.applyState, offered: [apply] }]);
+  for (const [card, call] of cards) {
     const schemas = card.schemas();
     const tool = registerTool(
       server,

@@ -130,6 +130,13 @@ export class ServerState {
     return this.stackOptions.rehearsal !== undefined;
   }
 
+  /**
+   * `serve --rehearse`: the real budget's state, given the copy's journal as its rehearsal. The
+   * copy's server offers apply_rehearsal and runs it there (src/mcp/server.ts); it connects to
+   * YNAB only when the apply is asked for.
+   */
+  applyState?: ServerState;
+
   /** Set by close(): a call still running then (one past its HTTP deadline) starts no stack. */
   private closed = false;
   private readonly stackListeners = new Set<(stack: Stack) => void>();
