@@ -105,7 +105,15 @@ async function run(report: Reporter): Promise<void> {
         met: worst <= BEFORE_ALERTS_MB * 2 ** 20,
       });
   }
+  for (const line of PROFILE) report.note(line);
 }
+
+/** What held the bytes (issue 61 item 1): profiled once by hand, 2026-11-26, the figures as measured then. */
+const PROFILE = [
+  "Where the memory went (2026-11-26, main at e6ff962, the same steps, VmHWM of serve: 262 and 266 MB at a 1-minute load of 6-12). An allocation profile of the whole run (the inspector's sampling heap profiler, objects collected by either GC counted) gives 548 MB allocated: the export read as it arrives 225 MB (as before the alerts), the alerts' scan 136 MB (the price-rise series 65 MB, the view's lines 36 MB), the saved copy's columnar encoding 77 MB, the answers 23 MB. A heap snapshot at the peak (old space capped at 100 MB so V8 writes one near its limit, during the scan) holds 131 MB: strings 31 MB, the 100,003 transactions 17 MB, the view's 112,211 lines 13 MB, the series' charges 13 MB (a wrapper and a charge object each, and 171,345 joined 'transaction|payee' ids), and brotli's encoder 23 MB (native, the saved copy).",
+  "Switched off one at a time in the built server (the same steps, one run each): the scan off 226 MB, the save off 226 MB, both off 181 MB, so each adds about 45 MB to the 180 MB before the alerts work, the two together about 85 MB. Not the cause: the young generation (--max-semi-space-size 2 or 4 MB: 255-261 MB), brotli's window (16-18 bits: unchanged), the view kept after the scan (a view not kept: unchanged), the scan run after the save instead of beside it (249-251 MB against 253-257, within the runs' spread, not kept). V8 grows the old space well past the live data: capped at 130 MB the same run peaks at 226 MB.",
+  "Taken back so far: each charge of the price-rise series is one object naming the copy's own strings (262-267 -> 250-257 MB, the same steps, runs of this bench included); a sync that changed no transaction, account or payee reuses the scan's checks over every transaction (events bench: detection per sync that changed no transaction). Left: the first sync's full scan (the view's lines, the series) and the saved copy's encoding still add about 35 MB each.",
+];
 
 export const memorySection: BenchSection = {
   name: 'memory',
