@@ -11,6 +11,7 @@ import { exportLoadSection } from './export-load.bench.js';
 import { footprintSection } from './footprint.bench.js';
 import { hostedSection } from './hosted.bench.js';
 import { loadSection } from './load.bench.js';
+import { memorySection } from './memory.bench.js';
 import { planningSection } from './planning.bench.js';
 import { priceRiseSection } from './price-rise.bench.js';
 import { replicaSection } from './replica.bench.js';
@@ -27,6 +28,7 @@ import type { BenchSection } from './section.js';
 
 export const SECTIONS: readonly BenchSection[] = [
   footprintSection,
+  memorySection,
   sandboxSection,
   exportLoadSection,
   replicaSection,

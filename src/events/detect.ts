@@ -13,6 +13,7 @@ import { CHECKS, type AttentionContext } from '../insights/attention/attention.j
 import { project } from '../insights/core/schedule.js';
 import type { BudgetView } from '../insights/core/view.js';
 import type { ReconciledAt } from '../sync/reconciled.js';
+import type { BudgetReplica } from '../sync/replica.js';
 import type { EventName } from './catalog.js';
 import { payload, payloadName } from './payload.js';
 
@@ -34,6 +35,28 @@ function rows(ctx: AttentionContext, kind: (typeof CHECKS)[number]['kind']): Row
   return CHECKS.find((c) => c.kind === kind)!.find(ctx) as Row[];
 }
 
+/** The checks that read every transaction, and nothing a merge changes without changing the lines' version but today and the currency. */
+const OVER_LINES = ['unapproved', 'uncategorized', 'price_increase'] as const;
+type OverLines = Record<(typeof OVER_LINES)[number], Row[]>;
+
+/** Each copy's rows of the checks over every transaction, with what they were computed at. */
+const overLines = new WeakMap<BudgetReplica, { at: string; rows: OverLines }>();
+
+/**
+ * The checks over every transaction, computed again only when a merge changed the lines (a sync
+ * after a move of money between categories reuses them: at 100,000 transactions, most of a scan's
+ * time and of the memory it takes while it runs, issue 61).
+ */
+function rowsOverLines(ctx: AttentionContext): OverLines {
+  const r = ctx.view.replica;
+  const at = `${r.linesVersion}|${ctx.today}|${r.summary.currency_format?.decimal_digits ?? ''}`;
+  const kept = overLines.get(r);
+  if (kept?.at === at) return kept.rows;
+  const computed = Object.fromEntries(OVER_LINES.map((k) => [k, rows(ctx, k)])) as OverLines;
+  overLines.set(r, { at, rows: computed });
+  return computed;
+}
+
 /**
  * Every condition of the budget now. `now` decides the month, the window and the digest's week;
  * `reconciled`, when this server reconciled each account (YNAB's last_reconciled_at cannot say).
@@ -47,8 +70,8 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
   const add = (name: EventName, entity: string, period: string, fields: Record<string, unknown>, level?: number) =>
     out.push({ name, key: `${name}|${entity}|${period}`, data: payload(budget, fields), ...(level === undefined ? {} : { level }) });
 
-  const unapproved = rows(ctx, 'unapproved');
-  const uncategorized = rows(ctx, 'uncategorized');
+  const lines = rowsOverLines(ctx);
+  const { unapproved, uncategorized } = lines;
   const queue = new Set([...unapproved, ...uncategorized].map((r) => r.id as string)).size;
   if (queue > 0)
     add('review.queue_grew', budget, String(queue), { queue_size: queue, unapproved: unapproved.length, uncategorized: uncategorized.length }, queue);
@@ -68,7 +91,7 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
     });
   for (const r of rows(ctx, 'unreconciled'))
     add('account.reconcile_due', r.id, r.last_reconciled_on, { account_id: r.id, account: payloadName(r.name), last_reconciled_on: r.last_reconciled_on });
-  for (const r of rows(ctx, 'price_increase'))
+  for (const r of lines.price_increase)
     add('price.increased', r.id, r.date, { payee_id: r.id, payee: payloadName(r.name), date: r.date, old: r.old, amount: r.new });
 
   for (const o of project(view, today, BILL_DAYS)) {

@@ -53,13 +53,19 @@ function scaled(tags: ByteWriter, nums: ByteWriter, tag: typeof T.Int | typeof T
   nums.int(n);
 }
 
+/** `YYYY-MM-DD`: no other string is a date (dayOf). */
+const DATE_LENGTH = 10;
+
 class ColumnWriter {
   readonly tags = new ByteWriter();
   readonly nums = new ByteWriter();
   readonly bytes = new ByteWriter();
   private readonly strings = new Map<string, number>();
   private lastDay = 0;
-  /** Strings already found to be a date (their day) or not (undefined). */
+  /**
+   * Strings of a date's length already found to be a date (their day) or not (undefined). Only
+   * those: a map of every memo and import id held every one while a copy was saved (issue 61).
+   */
   private readonly days = new Map<string, number | undefined>();
   child?: TableWriter;
 
@@ -98,8 +104,8 @@ class ColumnWriter {
 
   private string(v: string): void {
     if (v.length === 36 && (this.shared.uuids.index.has(v) || isUuid(v))) return this.shared.uuids.write(this.tags, this.nums, v);
-    let day = this.days.get(v);
-    if (day === undefined && !this.days.has(v)) this.days.set(v, (day = dayOf(v)));
+    let day = v.length === DATE_LENGTH ? this.days.get(v) : undefined;
+    if (v.length === DATE_LENGTH && day === undefined && !this.days.has(v)) this.days.set(v, (day = dayOf(v)));
     if (day !== undefined) {
       this.tags.byte(T.Date);
       this.nums.int(day - this.lastDay);

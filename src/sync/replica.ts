@@ -85,6 +85,12 @@ export class BudgetReplica {
    */
   version = 0;
   /**
+   * Rises with every merge that may change a transaction's lines or what they are (transactions,
+   * their lines, accounts, payees): what is computed over every transaction may be reused while it
+   * stays (the alerts' scan after a sync that only moved money between categories, events/detect.ts).
+   */
+  linesVersion = 0;
+  /**
    * Read from a saved copy rather than built by a full export: what it holds was not checked
    * entity by entity when it is of this build's shape (snapshot-check.ts), and a delta keeps it.
    */
@@ -150,6 +156,7 @@ export class BudgetReplica {
     for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
     mergeLines(this.scheduledLines, budget.scheduled_subtransactions, (x) => x.scheduled_transaction_id);
     this.version += 1;
+    if ([budget.transactions, budget.subtransactions, budget.accounts, budget.payees].some((l) => l?.length)) this.linesVersion += 1;
     if (opts.gap) {
       this.dirty = true;
       return;
@@ -237,6 +244,7 @@ export class BudgetReplica {
     }
     this.dirty = true;
     this.version += 1;
+    this.linesVersion += 1;
   }
 
   /** A category as of a month (from that month's categories), or the current one. */

@@ -171,7 +171,7 @@ function detectAll(view: BudgetView, today: string, includeOffBudget: boolean): 
     const d = detectOne(charges, today, !!risen, digits);
     if (!d) continue;
     const rise = risen ? { payee_id, ...risen } : null;
-    const latest = view.replica.transactions.get(charges[charges.length - 1]!.id.split('|')[0]!);
+    const latest = view.replica.transactions.get(charges[charges.length - 1]!.transaction_id);
     found.push({
       ...d,
       // A price that went up: the new one is what comes next.
