@@ -13,13 +13,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllCli, REPO_ROOT, startCli, type CliProcess } from '../helpers/cli.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
+import { REHEARSAL_ONLY } from '../../src/mcp/tools/toolsets.js';
 import { INSPECTOR, skipWithoutInspector } from '../helpers/inspector.js';
 
 /** Every tool: what a server with the default options lists. */
 /** What the default toolsets offer (src/mcp/tools/toolsets.ts). */
 // The default list: its few tools and call_api (test/helpers/tools-list.ts).
 /** Every tool, one per operation: what `--toolsets all` lists. */
-const ALL = TOOL_DEFINITIONS.length;
+// Every tool --toolsets all offers: apply_rehearsal only with a rehearsal (toolsets.ts REHEARSAL_ONLY).
+const ALL = TOOL_DEFINITIONS.filter((t) => !REHEARSAL_ONLY.has(t.name)).length;
 
 const skip = skipWithoutInspector();
 
