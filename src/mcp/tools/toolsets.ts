@@ -62,7 +62,6 @@ export const DEFAULT_LISTED: ReadonlySet<string> = new Set([
   'forecast',
   'recurring',
   'debt_payoff',
-  'credit_cards',
   'create_transfer',
   'move_money',
   'fund_targets',

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { monthOf } from '../../api/dates.js';
 import type { CurrencyFormat, DateFormat } from '../../api/schemas/common.js';
+import { emptyBudget } from '../store/records.js';
 import type * as R from '../store/records.js';
 import type { CheckedExport } from './check-export.js';
 import type { Json } from './read-export.js';
@@ -235,27 +236,16 @@ export function toRecords(e: CheckedExport, knowledge: number, now: Date): { bud
   const ctx: Ctx = { knowledge, notes: [] };
   const first = str(e.first_month) ?? [...e.months.map((m) => String(m.month))].sort()[0] ?? monthOf(now.toISOString().slice(0, 10));
   const b: R.BudgetRec = {
-    id: e.id,
-    name: e.name,
-    split_category_id: '',
-    last_modified_on: str(e.last_modified_on) ?? now.toISOString(),
-    first_month: first,
-    date_format: (e.date_format ?? null) as DateFormat | null,
-    currency_format: e.currency_format as CurrencyFormat,
+    ...emptyBudget({
+      id: e.id,
+      name: e.name,
+      split_category_id: '',
+      first_month: first,
+      now: str(e.last_modified_on) ?? now.toISOString(),
+      date_format: (e.date_format ?? null) as DateFormat | null,
+      currency_format: e.currency_format as CurrencyFormat,
+    }),
     knowledge,
-    next_seq: 1,
-    accounts: new Map(),
-    payees: new Map(),
-    payee_locations: new Map(),
-    category_groups: new Map(),
-    categories: new Map(),
-    months: new Map(),
-    transactions: new Map(),
-    scheduled_transactions: new Map(),
-    money_movements: [],
-    money_movement_groups: [],
-    pending_imports: [],
-    derived_state: new Map(),
   };
   accounts(e, b, ctx);
   categories(e, b, ctx);
