@@ -17,6 +17,9 @@ import type { ChangeRecord } from '../pipeline/undo-journal.js';
 import { applyNet } from './apply.js';
 import { changedInDelta, decide } from './decide.js';
 
+/** Where the apply can be undone: its change_id is the real budget's, and serve --rehearse routes it there (src/mcp/tools/rehearsal-undo.ts). */
+const UNDO_NOTICE = "change_id is a change of the real budget: undo_change with it puts everything back in YNAB, from this rehearsal's session too.";
+
 const INPUT = { change_ids: z.array(guardedString(100)).min(1).max(100).optional().describe('Default: all.') };
 
 /** The changes to apply, oldest first: those named, or every one the rehearsal kept (not undone, not an undo). */
@@ -78,7 +81,7 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
       return {
         result: { applied: d.kept.length, count: done.entities.length, ...details, ...(Object.keys(done.ids).length ? { ids: done.ids } : {}) },
         draft: { summary, entities: done.entities },
-        notices: left,
+        notices: [...left, UNDO_NOTICE],
       };
     },
   };
