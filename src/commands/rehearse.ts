@@ -21,6 +21,7 @@ import { stateDir } from '../paths.js';
 import { UsageError, warningLine } from '../shared/cli-flags.js';
 import { fileKey } from '../storage/key-file.js';
 import { privateDir } from '../storage/safe-fs.js';
+import { REHEARSAL_MAX_CHANGES } from '../writes/rehearsal/changes.js';
 import { openServer, serverOptions, type OpenedServer, type ServerFlags } from './server-setup.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -133,7 +134,14 @@ export async function openRehearsal(
       baseUrl: sandbox.baseUrl,
     };
     const keySource = fileKey(join(serverDir, 'replica.key'), warn, 'rehearsal key file');
-    const state = new ServerState(config, async () => connection, { stateDir: serverDir, keySource, maxStalenessMs, watch, log });
+    const state = new ServerState(config, async () => connection, {
+      stateDir: serverDir,
+      keySource,
+      maxStalenessMs,
+      watch,
+      log,
+      changesKept: REHEARSAL_MAX_CHANGES,
+    });
     // apply_rehearsal runs on the real budget, given the copy's journal; it connects to YNAB only
     // when the apply is asked for, so nothing else reaches YNAB (docs/rehearsal.md).
     const real = await openServer({ ...flags, sandbox: false, budget: copy.budget.id }, { ...env, YNAB_MCP_SANDBOX: undefined }, localFiles, undefined, {
@@ -142,6 +150,7 @@ export async function openRehearsal(
         knowledge: copy.server_knowledge,
         takenAt: copy.taken_at,
         changes: async () => (await state.ready()).changes.recent(copy.budget.id),
+        limit: REHEARSAL_MAX_CHANGES,
       },
     });
     state.applyState = real.state;

@@ -27,7 +27,8 @@ export async function rehearsalPair(real: HarnessOptions = {}): Promise<Rehearsa
     budgetId: '',
     knowledge: 0,
     takenAt: '',
-    changes: async () => (await B!.state.ready()).changes.recent(source.budgetId, 100),
+    changes: async () => (await B!.state.ready()).changes.recent(source.budgetId),
+    limit: 100, // B's journal keeps a budget's last 100
   };
   const A = await mcpHarness({ ...real, stack: { ...real.stack, rehearsal: source, onRequest: (r) => requests.push(`${r.method} ${r.path}`) } });
   const budgetId = (await A.sb.get('/budgets')).body.data.budgets[0].id as string;

@@ -75,6 +75,8 @@ export interface RehearsalSource {
   takenAt: string;
   /** The rehearsal's undo journal: every change made in it (undone ones marked). */
   changes(): Promise<ChangeRecord[]>;
+  /** The most changes that journal keeps: holding that many, it may have dropped the earliest. */
+  limit: number;
 }
 
 /** What the alerts tool asks of the events (declared here, below them: ARCHITECTURE.md, layers). */

@@ -39,7 +39,12 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
   const source = ctx.rehearsal;
   if (!source) throw new ArgumentError('apply_rehearsal applies a rehearsal: start the server with the rehearsal to apply (serve --rehearse)');
   if (source.budgetId !== ctx.budgetId) throw new ArgumentError(`budget_id: the rehearsal is a copy of budget ${source.budgetId}; apply it to that budget`);
-  const changes = chosen(await source.changes(), a.change_ids);
+  const all = await source.changes();
+  if (all.length >= source.limit)
+    throw new ArgumentError(
+      `the rehearsal holds ${all.length} changes, and its journal keeps at most ${source.limit} changes: the earliest may have been dropped, so none is applied. Rehearse in parts: apply each part, then serve --rehearse-new for the next`,
+    );
+  const changes = chosen(all, a.change_ids);
   // One request: what YNAB changed since the copy was taken (merged into the copy too).
   const { delta } = await ctx.service.replicas.changesSince(ctx.budgetId, source.knowledge);
   const d = decide(changes, ctx.replica, changedInDelta(delta), ctx.shown);
