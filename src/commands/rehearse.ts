@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { YnabClient } from '../api/client/client.js';
+import type { BudgetReplica } from '../sync/replica.js';
 import type { RehearsalCopy } from '../mcp/state/config.js';
 import { ServerState, type Connection } from '../mcp/state/state.js';
 import { stateDir } from '../paths.js';
@@ -25,6 +26,9 @@ import { REHEARSAL_MAX_CHANGES } from '../writes/rehearsal/changes.js';
 import { openServer, serverOptions, type OpenedServer, type ServerFlags } from './server-setup.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The copy's payees by id: those YNAB does not hold were made in the rehearsal (apply_rehearsal makes them by name). */
+export const payeeNames = (r: BudgetReplica): Map<string, string> => new Map([...r.payees].map(([id, p]) => [id, p.name]));
 
 /** Where the rehearsal copy is kept. */
 export const rehearsalDir = (env: NodeJS.ProcessEnv): string => join(stateDir(env), 'rehearsal');
@@ -151,6 +155,7 @@ export async function openRehearsal(
         takenAt: copy.taken_at,
         changes: async () => (await state.ready()).changes.recent(copy.budget.id),
         limit: REHEARSAL_MAX_CHANGES,
+        payees: async () => payeeNames((await (await state.ready()).service.replicas.fresh(copy.budget.id)).replica),
       },
     });
     state.applyState = real.state;

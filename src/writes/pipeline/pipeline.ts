@@ -77,6 +77,8 @@ export interface RehearsalSource {
   changes(): Promise<ChangeRecord[]>;
   /** The most changes that journal keeps: holding that many, it may have dropped the earliest. */
   limit: number;
+  /** The copy's payees (id → name): those YNAB does not hold were made in the rehearsal, and are made by name. */
+  payees?(): Promise<ReadonlyMap<string, string>>;
 }
 
 /** What the alerts tool asks of the events (declared here, below them: ARCHITECTURE.md, layers). */

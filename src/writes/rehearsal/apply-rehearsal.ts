@@ -47,12 +47,15 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
   const changes = chosen(all, a.change_ids);
   // One request: what YNAB changed since the copy was taken (merged into the copy too).
   const { delta } = await ctx.service.replicas.changesSince(ctx.budgetId, source.knowledge);
-  const d = decide(changes, ctx.replica, changedInDelta(delta), ctx.shown);
+  const d = decide(changes, ctx.replica, changedInDelta(delta), ctx.shown, (await source.payees?.()) ?? new Map());
   const details = {
     applies: d.kept.map((c) => ({ change_id: c.id, tool: c.tool, summary: c.summary })),
     ...(d.left_out.length ? { left_out: d.left_out } : {}),
   };
-  const left = d.left_out.length ? [`${d.left_out.length} of ${changes.length} changes left out (left_out says why): never applied over newer data.`] : [];
+  const left = [
+    ...(d.left_out.length ? [`${d.left_out.length} of ${changes.length} changes left out (left_out says why): never applied over newer data.`] : []),
+    ...(d.payees.size ? [`Makes in YNAB, by name, the payees the rehearsal made: ${[...d.payees.values()].map((n) => JSON.stringify(n)).join(', ')}.`] : []),
+  ];
   const summary = `Apply ${d.kept.length} of ${changes.length} rehearsal changes (copy of ${source.takenAt})`;
   if (!d.net.length)
     return {
@@ -77,7 +80,7 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
     details,
     notices: left,
     apply: async (w) => {
-      const done = await applyNet(d.net, w).catch((e: unknown) => {
+      const done = await applyNet(d.net, w, d.payees).catch((e: unknown) => {
         const partial = (e as { doneSoFar?: typeof d.net }).doneSoFar;
         throw partial
           ? new StepError(`applying the rehearsal stopped part way: ${(e as Error).message}`, { summary: `Part of: ${summary}`, entities: partial })
@@ -85,7 +88,7 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
       });
       return {
         result: { applied: d.kept.length, count: done.entities.length, ...details, ...(Object.keys(done.ids).length ? { ids: done.ids } : {}) },
-        draft: { summary, entities: done.entities },
+        draft: { summary, entities: done.entities, ...(done.payees.length ? { payees_created: done.payees } : {}) },
         notices: [...left, UNDO_NOTICE],
       };
     },
