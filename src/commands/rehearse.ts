@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { YnabClient } from '../api/client/client.js';
 import type { BudgetReplica } from '../sync/replica.js';
+import type { RehearsalSource } from '../writes/pipeline/pipeline.js';
 import type { RehearsalCopy } from '../mcp/state/config.js';
 import { ServerState, type Connection } from '../mcp/state/state.js';
 import { stateDir } from '../paths.js';
@@ -148,15 +149,17 @@ export async function openRehearsal(
     });
     // apply_rehearsal runs on the real budget, given the copy's journal; it connects to YNAB only
     // when the apply is asked for, so nothing else reaches YNAB (docs/rehearsal.md).
+    const source: RehearsalSource = {
+      budgetId: copy.budget.id,
+      knowledge: copy.server_knowledge,
+      takenAt: copy.taken_at,
+      changes: async () => (await state.ready()).changes.recent(copy.budget.id),
+      limit: REHEARSAL_MAX_CHANGES,
+      payees: async () => payeeNames((await (await state.ready()).service.replicas.fresh(copy.budget.id)).replica),
+      scope: () => (real.state.readOnly ? 'read-only' : real.state.tokenInfo()?.scope),
+    };
     const real = await openServer({ ...flags, sandbox: false, budget: copy.budget.id }, { ...env, YNAB_MCP_SANDBOX: undefined }, localFiles, undefined, {
-      rehearsal: {
-        budgetId: copy.budget.id,
-        knowledge: copy.server_knowledge,
-        takenAt: copy.taken_at,
-        changes: async () => (await state.ready()).changes.recent(copy.budget.id),
-        limit: REHEARSAL_MAX_CHANGES,
-        payees: async () => payeeNames((await (await state.ready()).service.replicas.fresh(copy.budget.id)).replica),
-      },
+      rehearsal: source,
     });
     state.applyState = real.state;
     return {

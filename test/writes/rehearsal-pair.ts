@@ -31,6 +31,7 @@ export async function rehearsalPair(real: HarnessOptions = {}): Promise<Rehearsa
     changes: async () => (await B!.state.ready()).changes.recent(source.budgetId),
     limit: 100, // B's journal keeps a budget's last 100
     payees: async () => payeeNames((await (await B!.state.ready()).service.replicas.fresh(source.budgetId)).replica),
+    scope: () => (A.state.readOnly ? 'read-only' : A.state.tokenInfo()?.scope),
   };
   const A = await mcpHarness({ ...real, stack: { ...real.stack, rehearsal: source, onRequest: (r) => requests.push(`${r.method} ${r.path}`) } });
   const budgetId = (await A.sb.get('/budgets')).body.data.budgets[0].id as string;

@@ -7,6 +7,7 @@
  * entities as they were, so a change in YNAB between preview and confirm spends it.
  */
 import * as z from 'zod';
+import { ApiError } from '../../api/client/errors.js';
 import { guardedString } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
@@ -16,6 +17,18 @@ import type { WriteKind } from '../pipeline/policy.js';
 import type { ChangeRecord } from '../pipeline/undo-journal.js';
 import { applyNet } from './apply.js';
 import { changedInDelta, decide } from './decide.js';
+
+/**
+ * YNAB's API tells a token's access only by refusing a change, and a personal access token records
+ * none: where it is not known, the preview says what a read-only one would do (apply.ts sends
+ * nothing more once the first request is refused, so nothing is changed).
+ */
+const UNKNOWN_SCOPE =
+  "this token's access (read-only or full) is not known: YNAB says a personal access token is read-only only by refusing a change. If it is, the confirm's first request is refused and nothing is changed.";
+
+/** The apply's first request refused for a read-only token: nothing was sent after it. */
+const READ_ONLY_REFUSED =
+  'YNAB refused its first request: this token only has read-only access (403.3 unauthorized_scope). Nothing was changed and nothing more was sent; the server now works read-only. To apply the rehearsal, start the server with a token with full access (ynab-mcp login)';
 
 /** Where the apply can be undone: its change_id is the real budget's, and serve --rehearse routes it there (src/mcp/tools/rehearsal-undo.ts). */
 const UNDO_NOTICE = "change_id is a change of the real budget: undo_change with it puts everything back in YNAB, from this rehearsal's session too.";
@@ -54,6 +67,7 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
   };
   const left = [
     ...(d.left_out.length ? [`${d.left_out.length} of ${changes.length} changes left out (left_out says why): never applied over newer data.`] : []),
+    ...(source.scope?.() === undefined ? [UNKNOWN_SCOPE] : []),
     ...(d.payees.size ? [`Makes in YNAB, by name, the payees the rehearsal made: ${[...d.payees.values()].map((n) => JSON.stringify(n)).join(', ')}.`] : []),
   ];
   const summary = `Apply ${d.kept.length} of ${changes.length} rehearsal changes (copy of ${source.takenAt})`;
@@ -82,6 +96,7 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
     apply: async (w) => {
       const done = await applyNet(d.net, w, d.payees).catch((e: unknown) => {
         const partial = (e as { doneSoFar?: typeof d.net }).doneSoFar;
+        if (!partial && e instanceof ApiError && e.isReadOnlyScope) throw new StepError(READ_ONLY_REFUSED);
         throw partial
           ? new StepError(`applying the rehearsal stopped part way: ${(e as Error).message}`, { summary: `Part of: ${summary}`, entities: partial })
           : e;
