@@ -3,15 +3,16 @@
  * a real child process (its copy in its own in-process sandbox), and the real MCP client drives the
  * whole path as a model would, every write previewed and then confirmed (--writes confirm):
  *  1. the rehearsal starts with exactly one request to "YNAB";
- *  2. six kinds of change: a logged purchase, a recategorization by filter, a split, move_money,
- *     fund_targets for next month, apply_rules to the past;
+ *  2. six kinds of change: a logged purchase (at a payee new to the budget), a recategorization by
+ *     filter, a split, move_money, fund_targets for next month, apply_rules to the past;
  *  3. one is undone in the rehearsal;
  *  4. rehearsal_changes lists the rest, and its totals equal what the test recomputes from the copy's
  *     raw API against YNAB's (the copy's data file served by a sandbox of the test's own);
  *  5. one transaction the rehearsal touched is changed directly in YNAB (a raw PUT);
  *  6. apply_rehearsal (preview, then confirm, in a reopened rehearsal) names that conflict with both
  *     values and leaves it out; the rest equals the rehearsal's end state, entity by entity, in
- *     YNAB's raw API: the transactions touched, next month's assigned figures, Ready to Assign;
+ *     YNAB's raw API: the transactions touched, next month's assigned figures, Ready to Assign
+ *     (the new payee made once, by name); the apply costs 2 requests to preview and 6 to confirm;
  *  7. undo_change of the apply, asked in the same rehearsal session, runs on the real budget and
  *     puts back the start (all but the direct edit of step 5, which is not ours).
  * Nothing reaches YNAB between the start and the apply: the test counts the requests. The server
@@ -31,6 +32,7 @@ let real: RunningSandbox;
 const requests: string[] = [];
 const root = mkdtempSync(join(tmpdir(), 'rehearse-e2e-'));
 let budgetId: string;
+const NEW_PAYEE = 'Rehearsal Corner Shop';
 
 beforeAll(async () => {
   // The seed the other write tests use (a budget with money to assign); strict: the server sends only fields the API defines.
@@ -196,7 +198,8 @@ it('a rehearsal of six kinds of change, one undone, listed, applied around a con
     const funded = await write(c, 'fund_targets', { ...bud, option: 'underfunded', month: nextMonth });
     const made = await write(c, 'create_transactions', {
       ...bud,
-      transactions: [{ account_id: plain[0].account_id, date: today, amount: -12.34, payee_id: p3, category_id: c1.id, memo: 'rehearsed purchase' }],
+      // At a shop new to the budget: the payee is made in the copy, and by the apply in YNAB.
+      transactions: [{ account_id: plain[0].account_id, date: today, amount: -12.34, payee_name: NEW_PAYEE, category_id: c1.id, memo: 'rehearsed purchase' }],
     });
     const recat = await write(c, 'recategorize_transactions', {
       ...bud,
@@ -273,7 +276,18 @@ it('a rehearsal of six kinds of change, one undone, listed, applied around a con
     expect(preview.left_out.map((l: any) => [l.change_id, l.tool])).toEqual([[listed.split.change_id, 'split_transaction']]);
     expect(preview.left_out[0].why).toContain('"changed in YNAB"');
     expect(preview.left_out[0].why).toMatch(/the copy had/);
+    const afterPreview = requests.length;
     const applied = await call(c, 'apply_rehearsal', { ...bud, confirm_token: preview.confirm_token });
+    // What the apply cost: the preview 2 reads (the budget, the delta since the copy); the confirm
+    // those 2 again, 3 writes (the purchase, every transaction update in one, next month's category)
+    // and 1 read back.
+    const writes = requests.slice(afterPreview).filter((r) => !r.startsWith('GET '));
+    expect([afterPreview - 1, requests.length - afterPreview]).toEqual([2, 6]);
+    expect(writes.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')).sort()).toEqual([
+      `PATCH /v1/plans/:id/months/${nextMonth}/categories/:id`,
+      'PATCH /v1/plans/:id/transactions',
+      'POST /v1/plans/:id/transactions',
+    ]);
     expect(applied.applied).toBe(4);
     expect(applied.rehearsal).toBeUndefined(); // about the real budget
 
@@ -281,13 +295,20 @@ it('a rehearsal of six kinds of change, one undone, listed, applied around a con
     const after = await snapshot(real, months);
     const realId = (id: string) => applied.ids?.[id] ?? id;
     expect(applied.ids?.[listed.madeId]).toBeTruthy();
+    const payees = (await rawGet(real, `/budgets/${budgetId}/payees`)).payees.filter((p: any) => p.name === NEW_PAYEE);
+    expect(payees).toHaveLength(1);
+    expect(after.transactions.get(applied.ids[listed.madeId])!.payee_id).toBe(payees[0].id);
     for (const id of ids) {
       if (id === splitTarget.id) continue;
       if (JSON.stringify(start.transactions.get(id)) === JSON.stringify(copy.transactions.get(id))) continue;
-      expect([id, after.transactions.get(realId(id)) ?? null]).toEqual([id, copy.transactions.get(id) ?? null]);
+      const rehearsed = copy.transactions.get(id);
+      expect([id, after.transactions.get(realId(id)) ?? null]).toEqual([
+        id,
+        rehearsed ? { ...rehearsed, payee_id: realId(rehearsed.payee_id as string) } : null,
+      ]);
     }
     expect(after.transactions.get(splitTarget.id)).toEqual(edited); // left out: YNAB's change stands
-    expect([...after.transactions.keys()].sort()).toEqual([...start.transactions.keys(), ...Object.values(applied.ids as Record<string, string>)].sort());
+    expect([...after.transactions.keys()].sort()).toEqual([...start.transactions.keys(), applied.ids[listed.madeId]].sort());
     expect([...after.assigned].filter(([k]) => k.startsWith(nextMonth))).toEqual([...copy.assigned].filter(([k]) => k.startsWith(nextMonth)));
     expect(after.rta).toEqual(copy.rta);
 
