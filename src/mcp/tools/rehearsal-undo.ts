@@ -14,5 +14,10 @@ export async function undoStateOf(state: ServerState, args: Record<string, unkno
   const id = args.change_id;
   if (!real || !copy || typeof id !== 'string') return state;
   if (await (await state.ready()).changes.get(copy.budget.id, id)) return state;
-  return (await (await real.ready()).changes.get(copy.budget.id, id)) ? real : state;
+  // A real state that cannot start (no token now) holds no change to undo: the copy's answer says so.
+  const held = await real
+    .ready()
+    .then((stack) => stack.changes.get(copy.budget.id, id))
+    .catch(() => undefined);
+  return held ? real : state;
 }
