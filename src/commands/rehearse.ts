@@ -15,15 +15,21 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { YnabClient } from '../api/client/client.js';
+import type { BudgetReplica } from '../sync/replica.js';
+import type { RehearsalSource } from '../writes/pipeline/pipeline.js';
 import type { RehearsalCopy } from '../mcp/state/config.js';
 import { ServerState, type Connection } from '../mcp/state/state.js';
 import { stateDir } from '../paths.js';
 import { UsageError, warningLine } from '../shared/cli-flags.js';
 import { fileKey } from '../storage/key-file.js';
 import { privateDir } from '../storage/safe-fs.js';
+import { REHEARSAL_MAX_CHANGES } from '../writes/rehearsal/changes.js';
 import { openServer, serverOptions, type OpenedServer, type ServerFlags } from './server-setup.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The copy's payees by id: those YNAB does not hold were made in the rehearsal (apply_rehearsal makes them by name). */
+export const payeeNames = (r: BudgetReplica): Map<string, string> => new Map([...r.payees].map(([id, p]) => [id, p.name]));
 
 /** Where the rehearsal copy is kept. */
 export const rehearsalDir = (env: NodeJS.ProcessEnv): string => join(stateDir(env), 'rehearsal');
@@ -133,16 +139,27 @@ export async function openRehearsal(
       baseUrl: sandbox.baseUrl,
     };
     const keySource = fileKey(join(serverDir, 'replica.key'), warn, 'rehearsal key file');
-    const state = new ServerState(config, async () => connection, { stateDir: serverDir, keySource, maxStalenessMs, watch, log });
+    const state = new ServerState(config, async () => connection, {
+      stateDir: serverDir,
+      keySource,
+      maxStalenessMs,
+      watch,
+      log,
+      changesKept: REHEARSAL_MAX_CHANGES,
+    });
     // apply_rehearsal runs on the real budget, given the copy's journal; it connects to YNAB only
     // when the apply is asked for, so nothing else reaches YNAB (docs/rehearsal.md).
+    const source: RehearsalSource = {
+      budgetId: copy.budget.id,
+      knowledge: copy.server_knowledge,
+      takenAt: copy.taken_at,
+      changes: async () => (await state.ready()).changes.recent(copy.budget.id),
+      limit: REHEARSAL_MAX_CHANGES,
+      payees: async () => payeeNames((await (await state.ready()).service.replicas.fresh(copy.budget.id)).replica),
+      scope: () => (real.state.readOnly ? 'read-only' : real.state.tokenInfo()?.scope),
+    };
     const real = await openServer({ ...flags, sandbox: false, budget: copy.budget.id }, { ...env, YNAB_MCP_SANDBOX: undefined }, localFiles, undefined, {
-      rehearsal: {
-        budgetId: copy.budget.id,
-        knowledge: copy.server_knowledge,
-        takenAt: copy.taken_at,
-        changes: async () => (await state.ready()).changes.recent(copy.budget.id),
-      },
+      rehearsal: source,
     });
     state.applyState = real.state;
     return {

@@ -63,6 +63,8 @@ export interface StackOptions {
   replicaCache?: ReplicaManagerOptions['cache'];
   quotaLimit?: number;
   writeReserve?: number;
+  /** How many changes of a budget the undo journal keeps (default 100; a rehearsal's: writes/rehearsal/changes.ts). */
+  changesKept?: number;
   /** Save replicas to the state directory (default true). */
   persist?: boolean;
   keySource?: KeySource;
@@ -227,7 +229,7 @@ export function createStack(opts: StackOptions): Stack {
     replicas,
     service,
     confirmTokens: new ConfirmTokens(store, keys, identity, opts.now),
-    changes: new UndoJournal(store, keys, identity, opts.now),
+    changes: new UndoJournal(store, keys, identity, opts.now, opts.changesKept),
     rules: new RuleStore(store, identity, opts.now, new Sealer(keys, RULES_MAGIC)),
     events,
     webhooks,

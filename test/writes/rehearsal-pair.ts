@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mcpHarness, ok, type HarnessOptions, type McpHarness } from '../helpers/mcp.js';
 import type { RehearsalSource } from '../../src/writes/pipeline/pipeline.js';
+import { payeeNames } from '../../src/commands/rehearse.js';
 
 export interface RehearsalPair {
   A: McpHarness;
@@ -27,7 +28,10 @@ export async function rehearsalPair(real: HarnessOptions = {}): Promise<Rehearsa
     budgetId: '',
     knowledge: 0,
     takenAt: '',
-    changes: async () => (await B!.state.ready()).changes.recent(source.budgetId, 100),
+    changes: async () => (await B!.state.ready()).changes.recent(source.budgetId),
+    limit: 100, // B's journal keeps a budget's last 100
+    payees: async () => payeeNames((await (await B!.state.ready()).service.replicas.fresh(source.budgetId)).replica),
+    scope: () => (A.state.readOnly ? 'read-only' : A.state.tokenInfo()?.scope),
   };
   const A = await mcpHarness({ ...real, stack: { ...real.stack, rehearsal: source, onRequest: (r) => requests.push(`${r.method} ${r.path}`) } });
   const budgetId = (await A.sb.get('/budgets')).body.data.budgets[0].id as string;

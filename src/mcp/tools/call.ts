@@ -11,6 +11,7 @@ import { showsViews, type Declared } from '../views/register.js';
 import { viewOf } from '../views/table.js';
 import { viewMeta } from '../views/view-meta.js';
 import type { ToolCard } from './cards.js';
+import { undoStateOf } from './rehearsal-undo.js';
 import { runTool } from './run.js';
 
 export interface CallContext {
@@ -31,7 +32,8 @@ export async function callTool(
   ctx: ServerContext,
   call: CallContext,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const { state } = call;
+  // serve --rehearse: undo_change of the apply runs on the real budget (rehearsal-undo.ts).
+  const state = card.name === 'undo_change' && call.state.applyState ? await undoStateOf(call.state, args) : call.state;
   const { config } = state;
   const def = await card.definition();
   const view = viewOf(def.name);

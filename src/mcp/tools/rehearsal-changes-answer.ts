@@ -5,7 +5,6 @@
 import { formatMilliunits } from '../../api/money.js';
 import { latestMonthOf } from '../../insights/core/ready-to-assign.js';
 import { shownBy } from '../../writes/pipeline/entities.js';
-import { MAX_CHANGES } from '../../writes/pipeline/undo-journal.js';
 import { rehearsalChanges, rehearsalTotals } from '../../writes/rehearsal/changes.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describeError } from '../answer/errors.js';
@@ -35,8 +34,14 @@ export async function changesAnswer(state: ServerState, copy: RehearsalCopy): Pr
       ready_to_assign_before: { month: copy.ready_to_assign.month.slice(0, 7), ...money(copy.ready_to_assign.amount) },
       ready_to_assign_after: { month: (latest ?? copy.ready_to_assign.month).slice(0, 7), ...money(after) },
     },
-    // The journal keeps a budget's last 100 changes (undo-journal.ts): an older one is not listed.
-    ...(records.length >= MAX_CHANGES ? { notices: [`Only the last ${MAX_CHANGES} changes are kept in the journal; earlier ones are not listed.`] } : {}),
+    // The rehearsal's journal keeps its last REHEARSAL_MAX_CHANGES (writes/rehearsal/changes.ts): an older one is not listed.
+    ...(records.length >= stack.changes.max
+      ? {
+          notices: [
+            `Only the last ${stack.changes.max} changes are kept in the journal; earlier ones are not listed, and apply_rehearsal refuses this rehearsal.`,
+          ],
+        }
+      : {}),
     data_notice: USER_DATA_NOTICE,
   };
 }

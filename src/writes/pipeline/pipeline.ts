@@ -75,6 +75,12 @@ export interface RehearsalSource {
   takenAt: string;
   /** The rehearsal's undo journal: every change made in it (undone ones marked). */
   changes(): Promise<ChangeRecord[]>;
+  /** The most changes that journal keeps: holding that many, it may have dropped the earliest. */
+  limit: number;
+  /** The copy's payees (id → name): those YNAB does not hold were made in the rehearsal, and are made by name. */
+  payees?(): Promise<ReadonlyMap<string, string>>;
+  /** The real budget's token's access as known: a personal token's only once YNAB refused a change (403.3). */
+  scope?(): 'full' | 'read-only' | undefined;
 }
 
 /** What the alerts tool asks of the events (declared here, below them: ARCHITECTURE.md, layers). */

@@ -1,6 +1,6 @@
 /**
  * The undo journal: every change this server applies to a budget, with each entity before and
- * after, the last 100 per budget. One sealed value per change in the state store
+ * after, the last 100 per budget (a rehearsal's keeps more: `max`). One sealed value per change in the state store
  * (`changes/<identity>/<budget>/<id>.change`, encrypted like the replicas, since it holds budget
  * data), so that every process and hosted instance sharing the store sees the same history, and
  * appending one change writes one small value. Change ids sort by time. The ids are kept in one key
@@ -50,7 +50,14 @@ function newId(now: number): string {
 }
 
 export class UndoJournal extends SealedRecords {
-  constructor(store: StateStore, keys: KeySource, identity: () => Promise<string>, now: () => number = Date.now) {
+  constructor(
+    store: StateStore,
+    keys: KeySource,
+    identity: () => Promise<string>,
+    now: () => number = Date.now,
+    /** How many changes of a budget are kept (a rehearsal keeps more: writes/rehearsal/changes.ts). */
+    readonly max: number = MAX_CHANGES,
+  ) {
     super(store, keys, identity, now, MAGIC);
   }
 
@@ -63,16 +70,16 @@ export class UndoJournal extends SealedRecords {
     return new IdList(this.store, changeFamily, async () => changesPrefix(await this.identity(), budgetId).slice(0, -1));
   }
 
-  /** Records a change; returns it with its id. Keeps the last 100 of the budget. */
+  /** Records a change; returns it with its id. Keeps the last `max` of the budget. */
   async append(budgetId: string, change: Omit<ChangeRecord, 'id' | 'at'>): Promise<ChangeRecord> {
     const now = this.now();
     const record: ChangeRecord = { id: newId(now), at: new Date(now).toISOString(), ...change };
     const key = await this.keyOf(budgetId, record.id);
     const listed = await this.idList(budgetId).add(record.id); // before the record: a record is never unlisted
     await this.store.set(key, await this.sealer.seal(Buffer.from(JSON.stringify(record)), key));
-    // Pruned only when the list says there are more than MAX_CHANGES (no read of it otherwise);
+    // Pruned only when the list says there are more than `max` (no read of it otherwise);
     // more than that kept only costs space.
-    if (listed > MAX_CHANGES) await this.prune(budgetId).catch(() => undefined);
+    if (listed > this.max) await this.prune(budgetId).catch(() => undefined);
     return record;
   }
 
@@ -84,7 +91,7 @@ export class UndoJournal extends SealedRecords {
 
   private async prune(budgetId: string): Promise<void> {
     const all = await this.ids(budgetId);
-    const old = all.slice(0, Math.max(0, all.length - MAX_CHANGES));
+    const old = all.slice(0, Math.max(0, all.length - this.max));
     if (old.length === 0) return;
     for (const o of old) await this.store.delete(o.key);
     await this.idList(budgetId).remove(...old.map((o) => o.id)); // after the records: none is left unlisted
@@ -101,7 +108,7 @@ export class UndoJournal extends SealedRecords {
   }
 
   /** The most recent changes first. */
-  async recent(budgetId: string, limit = MAX_CHANGES): Promise<ChangeRecord[]> {
+  async recent(budgetId: string, limit = this.max): Promise<ChangeRecord[]> {
     const all = (await this.ids(budgetId)).reverse().slice(0, limit);
     const out: ChangeRecord[] = [];
     for (const { key } of all) {
@@ -133,7 +140,7 @@ export class UndoJournal extends SealedRecords {
       if (!bytes)
         return {
           value: undefined,
-          result: { refused: `no change ${id} is in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them` },
+          result: { refused: `no change ${id} is in this budget's undo journal (it keeps the last ${this.max}); list_recent_changes lists them` },
         };
       let r: ChangeRecord;
       try {

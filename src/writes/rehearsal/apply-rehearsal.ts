@@ -7,6 +7,7 @@
  * entities as they were, so a change in YNAB between preview and confirm spends it.
  */
 import * as z from 'zod';
+import { ApiError } from '../../api/client/errors.js';
 import { guardedString } from '../../shared/arg-schemas.js';
 import { ArgumentError } from '../../shared/argument-error.js';
 import type { PlanContext } from '../pipeline/pipeline.js';
@@ -16,6 +17,21 @@ import type { WriteKind } from '../pipeline/policy.js';
 import type { ChangeRecord } from '../pipeline/undo-journal.js';
 import { applyNet } from './apply.js';
 import { changedInDelta, decide } from './decide.js';
+
+/**
+ * YNAB's API tells a token's access only by refusing a change, and a personal access token records
+ * none: where it is not known, the preview says what a read-only one would do (apply.ts sends
+ * nothing more once the first request is refused, so nothing is changed).
+ */
+const UNKNOWN_SCOPE =
+  "this token's access (read-only or full) is not known: YNAB says a personal access token is read-only only by refusing a change. If it is, the confirm's first request is refused and nothing is changed.";
+
+/** The apply's first request refused for a read-only token: nothing was sent after it. */
+const READ_ONLY_REFUSED =
+  'YNAB refused its first request: this token only has read-only access (403.3 unauthorized_scope). Nothing was changed and nothing more was sent; the server now works read-only. To apply the rehearsal, start the server with a token with full access (ynab-mcp login)';
+
+/** Where the apply can be undone: its change_id is the real budget's, and serve --rehearse routes it there (src/mcp/tools/rehearsal-undo.ts). */
+const UNDO_NOTICE = "change_id is a change of the real budget: undo_change with it puts everything back in YNAB, from this rehearsal's session too.";
 
 const INPUT = { change_ids: z.array(guardedString(100)).min(1).max(100).optional().describe('Default: all.') };
 
@@ -36,15 +52,24 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
   const source = ctx.rehearsal;
   if (!source) throw new ArgumentError('apply_rehearsal applies a rehearsal: start the server with the rehearsal to apply (serve --rehearse)');
   if (source.budgetId !== ctx.budgetId) throw new ArgumentError(`budget_id: the rehearsal is a copy of budget ${source.budgetId}; apply it to that budget`);
-  const changes = chosen(await source.changes(), a.change_ids);
+  const all = await source.changes();
+  if (all.length >= source.limit)
+    throw new ArgumentError(
+      `the rehearsal holds ${all.length} changes, and its journal keeps at most ${source.limit} changes: the earliest may have been dropped, so none is applied. Rehearse in parts: apply each part, then serve --rehearse-new for the next`,
+    );
+  const changes = chosen(all, a.change_ids);
   // One request: what YNAB changed since the copy was taken (merged into the copy too).
   const { delta } = await ctx.service.replicas.changesSince(ctx.budgetId, source.knowledge);
-  const d = decide(changes, ctx.replica, changedInDelta(delta), ctx.shown);
+  const d = decide(changes, ctx.replica, changedInDelta(delta), ctx.shown, (await source.payees?.()) ?? new Map());
   const details = {
     applies: d.kept.map((c) => ({ change_id: c.id, tool: c.tool, summary: c.summary })),
     ...(d.left_out.length ? { left_out: d.left_out } : {}),
   };
-  const left = d.left_out.length ? [`${d.left_out.length} of ${changes.length} changes left out (left_out says why): never applied over newer data.`] : [];
+  const left = [
+    ...(d.left_out.length ? [`${d.left_out.length} of ${changes.length} changes left out (left_out says why): never applied over newer data.`] : []),
+    ...(source.scope?.() === undefined ? [UNKNOWN_SCOPE] : []),
+    ...(d.payees.size ? [`Makes in YNAB, by name, the payees the rehearsal made: ${[...d.payees.values()].map((n) => JSON.stringify(n)).join(', ')}.`] : []),
+  ];
   const summary = `Apply ${d.kept.length} of ${changes.length} rehearsal changes (copy of ${source.takenAt})`;
   if (!d.net.length)
     return {
@@ -69,16 +94,17 @@ async function planApply(ctx: PlanContext, a: z.infer<z.ZodObject<typeof INPUT>>
     details,
     notices: left,
     apply: async (w) => {
-      const done = await applyNet(d.net, w).catch((e: unknown) => {
+      const done = await applyNet(d.net, w, d.payees).catch((e: unknown) => {
         const partial = (e as { doneSoFar?: typeof d.net }).doneSoFar;
+        if (!partial && e instanceof ApiError && e.isReadOnlyScope) throw new StepError(READ_ONLY_REFUSED);
         throw partial
           ? new StepError(`applying the rehearsal stopped part way: ${(e as Error).message}`, { summary: `Part of: ${summary}`, entities: partial })
           : e;
       });
       return {
         result: { applied: d.kept.length, count: done.entities.length, ...details, ...(Object.keys(done.ids).length ? { ids: done.ids } : {}) },
-        draft: { summary, entities: done.entities },
-        notices: left,
+        draft: { summary, entities: done.entities, ...(done.payees.length ? { payees_created: done.payees } : {}) },
+        notices: [...left, UNDO_NOTICE],
       };
     },
   };

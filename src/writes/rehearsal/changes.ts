@@ -7,6 +7,13 @@
 import type { ChangeRecord } from '../pipeline/undo-journal.js';
 import { describeEntity, differenceText, type EntityChange, type Shown, type State } from '../pipeline/entities.js';
 
+/**
+ * How many changes a rehearsal's undo journal keeps (a real budget's keeps 100): a session as long
+ * as a cleanup of years of transactions is listed and applied whole. Past it the journal drops the
+ * earliest, and apply_rehearsal refuses the rehearsal rather than apply what is left of it.
+ */
+export const REHEARSAL_MAX_CHANGES = 10_000;
+
 /** One entity a change touched: for an update, only the fields it changed. */
 export interface TouchedEntity {
   kind: EntityChange['kind'];

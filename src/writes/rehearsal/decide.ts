@@ -6,7 +6,8 @@
  *    the delta since the export's server_knowledge); else the change is left out, naming the
  *    entity with both values. Never applied over newer data.
  *  - a transaction a change creates is held when one like it is already in YNAB (the duplicate
- *    guard's test), and when it names what YNAB does not hold (a payee made in the rehearsal);
+ *    guard's test), and when it names what YNAB does not hold; a payee made in the rehearsal is
+ *    not that: the copy names it, and the apply makes it in YNAB by that name (apply.ts);
  *  - a change that touches what a left-out change made or changed is left out too (its "before"
  *    no longer matches what would be there).
  * The kept changes are then folded into one net change per entity (first before, last after), so
@@ -31,7 +32,13 @@ export interface Decided {
   left_out: LeftOut[];
   /** One entity change per entity, ids as the rehearsal has them (created ones get YNAB's at apply). */
   net: EntityChange[];
+  /** Payees made in the rehearsal that the net changes name (rehearsal id → name): made in YNAB by name. */
+  payees: Map<string, string>;
 }
+
+/** A payee YNAB does not hold that the copy names: made in the rehearsal. */
+const madeHere = (r: BudgetReplica, named: ReadonlyMap<string, string>, id: unknown): id is string =>
+  typeof id === 'string' && !r.payees.has(id) && named.has(id);
 
 const keyOf = (e: { kind: string; id: string }) => `${e.kind}:${e.id}`;
 
@@ -50,6 +57,7 @@ function problemOf(
   planned: Map<string, State | null>,
   left: Set<string>,
   s: Shown,
+  named: ReadonlyMap<string, string>,
 ): string | undefined {
   const own = c.entities.filter((e) => !e.linked);
   const problems: string[] = [];
@@ -61,7 +69,8 @@ function problemOf(
       continue;
     }
     if (e.action === 'create') {
-      const unknown = e.kind === 'transaction' && e.after ? unknownReferences(r, e.after) : [];
+      const after = e.after && madeHere(r, named, e.after.payee_id) ? { ...e.after, payee_id: null } : e.after;
+      const unknown = e.kind === 'transaction' && after ? unknownReferences(r, after) : [];
       if (unknown.length) problems.push(`${describeEntity(e.kind, e.id, e.after, s)} names what YNAB does not hold: ${unknown.join('; ')}`);
       // A split rewritten (deleted and made again) is not a new purchase: only true creates are guarded.
       else if (e.kind === 'transaction' && e.after && !rewritten.has('transaction')) {
@@ -84,14 +93,23 @@ function problemOf(
   return problems.length ? problems.join('; ') : undefined;
 }
 
-/** Decides each change in order (oldest first) and folds the kept ones into net entity changes. */
-export function decide(changes: readonly ChangeRecord[], r: BudgetReplica, since: ReadonlySet<string>, s: Shown): Decided {
+/**
+ * Decides each change in order (oldest first) and folds the kept ones into net entity changes.
+ * `named`: the copy's payees by id, which name the payees made in the rehearsal.
+ */
+export function decide(
+  changes: readonly ChangeRecord[],
+  r: BudgetReplica,
+  since: ReadonlySet<string>,
+  s: Shown,
+  named: ReadonlyMap<string, string> = new Map(),
+): Decided {
   const planned = new Map<string, State | null>();
   const left = new Set<string>();
   const net = new Map<string, EntityChange>();
-  const out: Decided = { kept: [], left_out: [], net: [] };
+  const out: Decided = { kept: [], left_out: [], net: [], payees: new Map() };
   for (const c of changes) {
-    const why = problemOf(c, r, since, planned, left, s);
+    const why = problemOf(c, r, since, planned, left, s, named);
     const own = c.entities.filter((e) => !e.linked);
     if (why) {
       for (const e of own) left.add(keyOf(e));
@@ -115,6 +133,8 @@ export function decide(changes: readonly ChangeRecord[], r: BudgetReplica, since
     else if (!e.after) out.net.push({ ...e, action: 'delete' });
     else if (changedFields(e.kind, e.before, e.after).length) out.net.push({ ...e, action: 'update' });
   }
+  for (const e of out.net)
+    if (e.kind === 'transaction' && madeHere(r, named, e.after?.payee_id)) out.payees.set(e.after!.payee_id as string, named.get(e.after!.payee_id as string)!);
   return out;
 }
 

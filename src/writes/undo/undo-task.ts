@@ -64,7 +64,7 @@ async function planUndo(ctx: PlanContext, a: z.infer<z.ZodObject<typeof UNDO_INP
   const change = await ctx.changes.get(ctx.budgetId, a.change_id);
   if (!change)
     throw new ArgumentError(
-      `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${MAX_CHANGES}); list_recent_changes lists them`,
+      `change_id ${a.change_id}: no such change in this budget's undo journal (it keeps the last ${ctx.changes.max}); list_recent_changes lists them`,
     );
   const refused = await undoRefusal(ctx, change);
   if (refused) throw refused;
