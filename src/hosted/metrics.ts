@@ -60,6 +60,8 @@ export class HostedMetrics {
   private readonly replicaCache: Counter<'result'>;
   private readonly catchUps: Counter<'via'>;
   private readonly redisSeconds: Histogram<'command'>;
+  private readonly redisTrips: Counter;
+  private readonly turnsExpired: Counter;
   private readonly signIns: Counter<'outcome'>;
   private readonly events = eventMetrics(this.registry);
 
@@ -150,6 +152,16 @@ export class HostedMetrics {
       buckets: REDIS_BUCKETS,
       registers,
     });
+    this.redisTrips = new Counter({
+      name: 'ynab_mcp_redis_round_trips_total',
+      help: "Waits on Redis: commands sent while no other command of the same MCP request (or of the instance's background work) awaited its answer; commands sent together count once",
+      registers,
+    });
+    this.turnsExpired = new Counter({
+      name: 'ynab_mcp_admission_expired_total',
+      help: 'MCP requests that held their slot (--concurrent-requests) past 1 s at a stretch and passed it on for good: a dialog, or a wait that does not hand the slot on',
+      registers,
+    });
     this.signIns = new Counter({
       name: 'ynab_mcp_sign_ins_total',
       help: 'YNAB sign-ins coming back to /oauth/callback, by outcome (ok, refused: not a sign-in of ours, or an OAuth error)',
@@ -193,6 +205,14 @@ export class HostedMetrics {
   /** Command names come from the store's own code (GET, SET, EVALSHA, …). */
   redisCommand(command: string, seconds: number): void {
     this.redisSeconds.observe({ command: /^[A-Z]{1,16}$/i.test(command) ? command.toUpperCase() : 'other' }, seconds);
+  }
+
+  redisRoundTrip(): void {
+    this.redisTrips.inc();
+  }
+
+  admissionExpired(): void {
+    this.turnsExpired.inc();
   }
 
   /** `type`: an event type of the catalog (src/events/catalog.ts); anything else is "other". */

@@ -21,6 +21,7 @@ import type { McpConfig } from '../mcp/state/config.js';
 import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore, type RedisStoreOptions } from '../storage/redis-store.js';
 import { completeIdLists } from '../storage/id-list.js';
+import type { IoAside } from '../storage/store.js';
 import { subscriptionFamily } from '../events/webhook-ids.js';
 import { changeFamily } from '../writes/pipeline/undo-journal.js';
 import { createAuthorizationServer } from './authorization-server.js';
@@ -57,8 +58,8 @@ export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replica
  * The Redis store, with every subscription and change in its id list (once, before serving), so
  * that a new user's lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
  */
-async function connectStore(url: string, log: (line: string) => void, onCommand: RedisStoreOptions['onCommand']): Promise<RedisStateStore> {
-  const store = await RedisStateStore.connect(url, { log, retention: RETENTION, onCommand });
+async function connectStore(url: string, log: (line: string) => void, hooks: Pick<RedisStoreOptions, 'onCommand' | 'aside'>): Promise<RedisStateStore> {
+  const store = await RedisStateStore.connect(url, { log, retention: RETENTION, ...hooks });
   try {
     const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
     if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
@@ -67,6 +68,13 @@ async function connectStore(url: string, log: (line: string) => void, onCommand:
     await store.close().catch(() => undefined);
     throw e;
   }
+}
+
+/** --concurrent-requests: the admission, and the wait on Redis and YNAB that hands a request's slot on (http-admission.ts). */
+function admitting(slots: number, onExpired: () => void): { admission?: Admission; aside?: IoAside; queued: () => number } {
+  const admission = slots > 0 ? new Admission(slots, ADMISSION_HOLD_MS) : undefined;
+  if (admission) admission.onExpired = onExpired;
+  return { admission, aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io)), queued: () => admission?.queued ?? 0 };
 }
 
 export interface HostedServeOptions {
@@ -97,10 +105,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const { hosted: opts, log } = o;
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
-  const admission = opts.concurrentRequests > 0 ? new Admission(opts.concurrentRequests, ADMISSION_HOLD_MS) : undefined;
-  const queued = () => admission?.queued ?? 0;
+  const { admission, aside, queued } = admitting(opts.concurrentRequests, () => watch.metrics?.admissionExpired());
   const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
-  const store = await connectStore(opts.redisUrl, log, watch.onCommand);
+  const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside });
   let metricsServer: MetricsServer | undefined;
   try {
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
@@ -118,6 +125,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       log,
       watch: watch.users,
       watcher: o.watch,
+      aside,
     });
     const watchers = watchUsers(store, held, o.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS, log);
     const authenticate = bearerAuthenticator(provider, grants, opts);

@@ -50,6 +50,13 @@ export interface StateStore {
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * Awaits I/O (a Redis command, a request to YNAB) as a wait, not as work: hosted mode's admission
+ * hands the request's slot on meanwhile (src/transport/http-admission.ts). Declared here, the
+ * lowest layer, so the store and the client take it without knowing who gives it.
+ */
+export type IoAside = <T>(io: () => Promise<T>) => Promise<T>;
+
 /** Why a store could not do what was asked, naming the file (or key) concerned. */
 export type StoreFailure = 'read' | 'write' | 'lock';
 

@@ -222,8 +222,11 @@ export class ReplicaManager {
         this.syncing.delete(key),
       );
       this.syncing.set(key, pending);
+      return pending;
     }
-    return pending;
+    // Another caller's sync: a wait (hosted: the request's admission slot goes on meanwhile).
+    const joined = pending;
+    return this.opts.aside ? this.opts.aside(() => joined) : joined;
   }
 
   /** A sync no other instance runs at the same time, starting from the best copy there is. */
