@@ -6,7 +6,7 @@
  * only, never the token.
  */
 import { ledgerKey } from '../storage/keys.js';
-import { jsonBytes, type StateStore, textOf } from '../storage/store.js';
+import { jsonBytes, type SetOptions, type StateStore, textOf } from '../storage/store.js';
 
 export interface ProbeHolder {
   /** Names the request holding the probe (random). */
@@ -110,12 +110,16 @@ export class LedgerStore {
    * reports that it changed it. Returns what `change` returned. `change` may run more than once
    * (a Redis store retries on conflict), so it must only compute.
    */
-  update<T>(change: (state: LedgerState) => { result: T; changed: boolean }): Promise<T> {
-    return this.store.update(this.key, (bytes) => {
-      const state = this.decode(bytes);
-      const { result, changed } = change(state);
-      return { value: changed ? serializeState(state) : undefined, result };
-    });
+  update<T>(change: (state: LedgerState) => { result: T; changed: boolean }, opts?: SetOptions): Promise<T> {
+    return this.store.update(
+      this.key,
+      (bytes) => {
+        const state = this.decode(bytes);
+        const { result, changed } = change(state);
+        return { value: changed ? serializeState(state) : undefined, result };
+      },
+      opts,
+    );
   }
 
   private decode(bytes: Uint8Array | undefined): LedgerState {

@@ -247,7 +247,7 @@ export class RedisStateStore implements StateStore {
           remembered = undefined;
           const { value, result } = change(current);
           if (value === undefined) {
-            if (fromKnown) continue; // nothing written: judged again on the value read
+            if (fromKnown && !opts.noWriteFromKnown) continue; // nothing written: judged again on the value read
             return result;
           }
           const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');

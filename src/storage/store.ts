@@ -23,6 +23,12 @@
 export interface SetOptions {
   /** The value disappears this long after it was written (confirm tokens, leases). */
   ttlMs?: number;
+  /**
+   * update: a `change` that writes nothing may be judged on the value this process last read or
+   * wrote (Redis: no read to confirm it first). For what a later update corrects anyway (a
+   * ledger's settle after an answer), to save a round trip.
+   */
+  noWriteFromKnown?: boolean;
 }
 
 /**
