@@ -10,6 +10,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatchUp } from '../sync/manager.js';
 import { deliveryOutcome, EVENT_TYPES, eventMetrics } from './metrics-events.js';
+import { loadMetrics, WARM_UP_STEPS } from './metrics-load.js';
+import type { WarmUpReport } from './warm-up.js';
 
 /** JSON-RPC methods MCP clients send; anything else is "other". */
 const MCP_METHODS = new Set([
@@ -60,8 +62,7 @@ export class HostedMetrics {
   private readonly replicaCache: Counter<'result'>;
   private readonly catchUps: Counter<'via'>;
   private readonly redisSeconds: Histogram<'command'>;
-  private readonly redisTrips: Counter;
-  private readonly turnsExpired: Counter;
+  private readonly load = loadMetrics(this.registry);
   private readonly signIns: Counter<'outcome'>;
   private readonly events = eventMetrics(this.registry);
 
@@ -152,16 +153,6 @@ export class HostedMetrics {
       buckets: REDIS_BUCKETS,
       registers,
     });
-    this.redisTrips = new Counter({
-      name: 'ynab_mcp_redis_round_trips_total',
-      help: "Waits on Redis: commands sent while no other command of the same MCP request (or of the instance's background work) awaited its answer; commands sent together count once",
-      registers,
-    });
-    this.turnsExpired = new Counter({
-      name: 'ynab_mcp_admission_expired_total',
-      help: 'MCP requests that held their slot (--concurrent-requests) past 1 s at a stretch and passed it on for good: a dialog, or a wait that does not hand the slot on',
-      registers,
-    });
     this.signIns = new Counter({
       name: 'ynab_mcp_sign_ins_total',
       help: 'YNAB sign-ins coming back to /oauth/callback, by outcome (ok, refused: not a sign-in of ours, or an OAuth error)',
@@ -208,11 +199,16 @@ export class HostedMetrics {
   }
 
   redisRoundTrip(): void {
-    this.redisTrips.inc();
+    this.load.redisTrips.inc();
+  }
+
+  warmedUp(report: WarmUpReport): void {
+    this.load.warmUpSeconds.set(report.readyAtMs / 1000);
+    for (const s of report.steps) this.load.warmUpSteps.set({ step: pick(s.name, WARM_UP_STEPS), outcome: s.failed ? 'failed' : 'ok' }, s.ms / 1000);
   }
 
   admissionExpired(): void {
-    this.turnsExpired.inc();
+    this.load.turnsExpired.inc();
   }
 
   /** `type`: an event type of the catalog (src/events/catalog.ts); anything else is "other". */

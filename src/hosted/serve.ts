@@ -10,7 +10,7 @@
  *   /oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke, /oauth/jwks
  *                                                the authorization server (oidc-provider)
  *   /interaction/<uid>, /oauth/callback          consent, and the round trip to YNAB
- *   /healthz, /readyz                            up; ready (Redis answers, the data key opens its records, not draining)
+ *   /healthz, /readyz                            up; ready (warmed up: warm-up.ts; Redis answers, the data key opens its records, not draining)
  *   /metrics                                     Prometheus, with --metrics-token-file (metrics-endpoint.ts)
  *
  * The MCP serving itself is src/transport/http.ts, as in the single-user server, with a router that
@@ -34,6 +34,7 @@ import { bearerAuthenticator, metadataRoute, READ_ONLY_PATH, type HostedAuth } f
 import { registrationLimit } from './registration-limit.js';
 import { HostedUsers, maxUsersHeld } from './users.js';
 import { readiness } from './readiness.js';
+import { Warming } from './warm-up.js';
 import { YnabGrants } from './ynab-grants.js';
 import { SharedReplicaCache } from '../sync/replica-cache.js';
 import { DEFAULT_WATCH_INTERVAL_MS } from '../events/watcher-loop.js';
@@ -109,6 +110,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
   const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside });
   let metricsServer: MetricsServer | undefined;
+  const warming = new Warming();
   try {
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
@@ -162,7 +164,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       host: o.host,
       port: o.port,
       log: o.verbose ? log : undefined,
-      readiness: readiness(store, opts),
+      readiness: readiness(store, opts, warming),
       observer: watch.observer,
       hosted: {
         origins: opts.access.origins,
@@ -178,6 +180,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         admission,
       },
     });
+    warming.start(store, log, (r) => watch.metrics?.warmedUp(r));
     return {
       url: http.url,
       urls: http.urls,

@@ -316,6 +316,15 @@ export class RedisStateStore implements StateStore {
     );
   }
 
+  /** A PING to every master (one Redis, or each of a cluster's), opening their connections: an instance's warm-up. Returns how many answered. */
+  async warm(): Promise<number> {
+    try {
+      return (await Promise.all((await this.client.masters()).map((master) => this.wait(() => master(['PING']))))).length;
+    } catch (e) {
+      throw this.error('read', 'state', e);
+    }
+  }
+
   /** Memory Redis reports for the keys under `prefix` (MEMORY USAGE), for the bench. */
   async memoryUsage(prefix = ''): Promise<number> {
     let total = 0;
