@@ -56,7 +56,7 @@ export class ReplicaManager {
     this.now = opts.now ?? Date.now;
     this.maxStalenessMs = opts.maxStalenessMs ?? 60_000;
     this.cache = opts.cache ?? ownReplicaCache(opts.maxBytes ?? 256 * 1024 * 1024);
-    this.saved = new SavedCopies(opts.files, opts.tokenKey, opts.log);
+    this.saved = new SavedCopies(opts.files, opts.tokenKey, opts.log, opts.aside);
   }
 
   /** Replicas held in memory. */

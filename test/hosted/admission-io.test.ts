@@ -5,8 +5,11 @@
  * to YNAB is held (the recording proxy in front of the sandbox holds it: a slow YNAB) does not keep
  * a read that arrives meanwhile waiting: the read is answered while the write still waits, and no
  * slot was held past its longest hold (ynab_mcp_admission_expired_total stays 0: before, the read
- * got in only when the write's slot ran out after 1 s). The write then lands once. That no more
- * than the limit compute at once is test/mcp/http-admission.test.ts.
+ * got in only when the write's slot ran out after 1 s). The write then lands once. And a request
+ * that waits on another's work (two calls at once of a user whose copy is read for the first time:
+ * the second joins the first's sync) hands its slot on too, so the first, back from YNAB, is not
+ * kept out by it until a slot runs out. That no more than the limit compute at once is
+ * test/mcp/http-admission.test.ts.
  */
 import { createServer } from 'node:net';
 import parsePrometheus from 'parse-prometheus-text-format';
@@ -38,7 +41,7 @@ beforeAll(async () => {
   metricsPort = await freePort();
   d = await startDeployment({
     instances: 1,
-    sandbox: { users: 2 },
+    sandbox: { users: 3 },
     args: ['--concurrent-requests', '1', '--metrics-port', String(metricsPort)],
     env: { YNAB_MCP_WRITES: 'direct' },
   });
@@ -89,5 +92,28 @@ describe('--concurrent-requests 1: a write waiting on YNAB', () => {
     const found = ((await api('GET', `/budgets/${budget}/transactions?since_date=${since}`)).transactions as any[]).filter((t) => t.memo === memo);
     expect(found).toHaveLength(1);
     expect(found[0].amount).toBe(-6500);
+  });
+
+  it("a call that joins another's sync (a user's first two calls at once) hands its slot on: no slot runs out, both answer", async () => {
+    const third = users[2]!;
+    const before = await expired();
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => (letGo = r));
+    // YNAB holds the user's first sync until both calls are at the instance and the second has
+    // joined the first's (it waits on it from then on).
+    d.upstream.hold = (r) => (r.method === 'GET' && r.url.startsWith('/v1/') && !r.url.startsWith('/v1/user') ? held : undefined);
+    let forwarded = 0;
+    d.proxy.onForward = (_target, body) => {
+      if (body.toString('utf8').includes('"tools/call"') && ++forwarded === 2) setTimeout(letGo, 300);
+    };
+    try {
+      const answers = await Promise.all([third.call('list_accounts'), third.call('list_accounts')]);
+      for (const a of answers) expect((ok(a).accounts as any[]).length).toBeGreaterThan(0);
+    } finally {
+      letGo();
+      d.upstream.hold = undefined;
+      d.proxy.onForward = undefined;
+    }
+    expect(await expired(), 'no slot ran out: the joining call did not hold the slot the first needed back').toBe(before);
   });
 });
