@@ -11,24 +11,16 @@
  * kept out by it until a slot runs out. That no more than the limit compute at once is
  * test/mcp/http-admission.test.ts.
  */
-import { createServer } from 'node:net';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { ok } from '../helpers/mcp.js';
+import { freePort } from '../helpers/redis.js';
 import { sandboxApi } from '../helpers/watched-budget.js';
 
 let d: Deployment;
 let metricsPort = 0;
 const users: SignedIn[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function expired(): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();

@@ -8,11 +8,11 @@
  * each on a budget whose copy the instance holds, written directly: their counts are pinned here,
  * so that a step added to the write path shows (the figures are in bench/RESULTS.md too).
  */
-import { createServer } from 'node:net';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { ok } from '../helpers/mcp.js';
+import { freePort } from '../helpers/redis.js';
 
 /**
  * The pinned counts: at most these waits on Redis. Before the write path sent its undo record with
@@ -25,14 +25,6 @@ const UPDATE_TRIPS = 6;
 let d: Deployment;
 let s: SignedIn;
 let metricsPort = 0;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 beforeAll(async () => {
   metricsPort = await freePort();

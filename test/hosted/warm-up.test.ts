@@ -7,21 +7,13 @@
  * process's start; /metrics has the same (ynab_mcp_warmup_seconds, ynab_mcp_warmup_step_seconds).
  * How long it takes is the bench's to say (a figure, never a timed assertion here).
  */
-import { createServer } from 'node:net';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeployment, startInstance, type Deployment, type Instance } from '../helpers/hosted.js';
+import { freePort } from '../helpers/redis.js';
 
 let d: Deployment;
 let instance: Instance | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 beforeAll(async () => {
   d = await startDeployment({ instances: 1, sandbox: { users: 1 } });
