@@ -141,6 +141,11 @@ export class RedisStateStore implements StateStore {
   /** A wait on Redis: hosted mode's admission hands the request's slot on meanwhile. */
   private readonly wait: IoAside = (io) => (this.opts.aside ? this.opts.aside(io) : io());
 
+  /** Callers of this instance take turns per key; waiting for one's turn is a wait on Redis too. */
+  private inTurn<T>(full: string, task: () => Promise<T>): Promise<T> {
+    return inTurn(`redis:${this.location}:${full}`, task, this.wait);
+  }
+
   /** Every command goes through here: routed (in a cluster) by the Redis name `route`, timed for `onCommand`. */
   private async send<T>(route: string | undefined, readOnly: boolean, args: (string | Buffer)[]): Promise<T> {
     const ended = this.opts.onCommand?.(String(args[0]));
@@ -236,84 +241,76 @@ export class RedisStateStore implements StateStore {
 
   update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts: SetOptions = {}): Promise<T> {
     const full = this.full(key);
-    return inTurn(
-      `redis:${this.location}:${full}`,
-      async () => {
-        // The first round from the value this instance last saw, when it has one (see the header).
-        let remembered = this.known.get(full);
-        for (let round = 1; ; round++) {
-          const fromKnown = remembered !== undefined;
-          const current = fromKnown ? (remembered === 'absent' ? undefined : remembered) : await this.get(key);
-          remembered = undefined;
-          const { value, result } = change(current);
-          if (value === undefined) {
-            if (fromKnown && !opts.noWriteFromKnown) continue; // nothing written: judged again on the value read
-            return result;
-          }
-          const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
-          this.known.delete(full); // until the script's answer says what the key holds
-          const written = await this.script<number>(
-            'write',
-            key,
-            CAS_SHA,
-            CAS_SCRIPT,
-            [full],
-            [
-              current === undefined ? '' : sha1(current),
-              value === null ? '' : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
-              value === null ? 'del' : 'set',
-              ttl,
-            ],
-          );
-          if (written === 1) {
-            this.remember(full, value === null ? undefined : value);
-            return result;
-          }
-          if (fromKnown) continue; // what this instance remembered had changed: read it now
-          if (round >= MAX_UPDATE_ROUNDS) {
-            throw new StateStoreError('write', this.describe(key), `${labelOf(key)} ${this.describe(key)} kept changing under this update; try again`);
-          }
-          // Another instance wrote in between: read again after a short, jittered pause.
-          await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, round * 2)));
+    return this.inTurn(full, async () => {
+      // The first round from the value this instance last saw, when it has one (see the header).
+      let remembered = this.known.get(full);
+      for (let round = 1; ; round++) {
+        const fromKnown = remembered !== undefined;
+        const current = fromKnown ? (remembered === 'absent' ? undefined : remembered) : await this.get(key);
+        remembered = undefined;
+        const { value, result } = change(current);
+        if (value === undefined) {
+          if (fromKnown && !opts.noWriteFromKnown) continue; // nothing written: judged again on the value read
+          return result;
         }
-      },
-      this.wait,
-    );
+        const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
+        this.known.delete(full); // until the script's answer says what the key holds
+        const written = await this.script<number>(
+          'write',
+          key,
+          CAS_SHA,
+          CAS_SCRIPT,
+          [full],
+          [
+            current === undefined ? '' : sha1(current),
+            value === null ? '' : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+            value === null ? 'del' : 'set',
+            ttl,
+          ],
+        );
+        if (written === 1) {
+          this.remember(full, value === null ? undefined : value);
+          return result;
+        }
+        if (fromKnown) continue; // what this instance remembered had changed: read it now
+        if (round >= MAX_UPDATE_ROUNDS) {
+          throw new StateStoreError('write', this.describe(key), `${labelOf(key)} ${this.describe(key)} kept changing under this update; try again`);
+        }
+        // Another instance wrote in between: read again after a short, jittered pause.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, round * 2)));
+      }
+    });
   }
 
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const key = `locks/${name}`;
     const full = this.full(key);
-    return inTurn(
-      `redis:${this.location}:${full}`,
-      async () => {
-        const token = randomBytes(16).toString('hex');
-        const started = Date.now();
-        for (;;) {
-          const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)], full);
-          if (got !== null) break;
-          if (Date.now() - started > LOCK_WAIT_MS) {
-            throw new StateStoreError(
-              'lock',
-              this.describe(key),
-              `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`,
-            );
-          }
-          await this.wait(() => new Promise((r) => setTimeout(r, 10 + Math.random() * 40)));
+    return this.inTurn(full, async () => {
+      const token = randomBytes(16).toString('hex');
+      const started = Date.now();
+      for (;;) {
+        const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)], full);
+        if (got !== null) break;
+        if (Date.now() - started > LOCK_WAIT_MS) {
+          throw new StateStoreError(
+            'lock',
+            this.describe(key),
+            `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`,
+          );
         }
-        const renew = setInterval(() => {
-          void this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, String(LEASE_MS)]).catch(() => undefined);
-        }, LEASE_MS / 3);
-        renew.unref();
-        try {
-          return await fn();
-        } finally {
-          clearInterval(renew);
-          await this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, 'release']).catch(() => undefined); // lapses on its own otherwise
-        }
-      },
-      this.wait,
-    );
+        await this.wait(() => new Promise((r) => setTimeout(r, 10 + Math.random() * 40)));
+      }
+      const renew = setInterval(() => {
+        void this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, String(LEASE_MS)]).catch(() => undefined);
+      }, LEASE_MS / 3);
+      renew.unref();
+      try {
+        return await fn();
+      } finally {
+        clearInterval(renew);
+        await this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, 'release']).catch(() => undefined); // lapses on its own otherwise
+      }
+    });
   }
 
   /** A PING to every master (one Redis, or each of a cluster's), opening their connections: an instance's warm-up. Returns how many answered. */
