@@ -78,28 +78,24 @@ export class ColdStart {
     if (!outcome.header && !probe) return; // nothing learnt, nothing held: no write
     if (probe) this.stopRenewing(probe);
     try {
-      await this.deps.store.update(
-        (state) => {
-          const now = this.deps.now();
-          let changed = this.deps.prune(state, now);
-          const ours = probe !== undefined && state.probe?.id === probe;
-          const learnt = outcome.header !== null || (ours && outcome.answered && !outcome.rateLimited);
-          if (outcome.header) changed = this.deps.reconcile(state, outcome.header.used, outcome.header.limit, slot.at, now) || changed;
-          if (learnt && (state.reconciledAt === null || now - state.reconciledAt > REFRESH_RECONCILED_MS || this.cold(state, now))) {
-            state.reconciledAt = now;
-            changed = true;
-          }
-          if (ours) {
-            state.probe = null;
-            changed = true;
-          }
-          return { result: undefined, changed };
-          // Nothing to change, judged on the ledger as this process last saw it: no read to confirm
-          // it (one round trip fewer after each answer); what another instance changed meanwhile is
-          // aligned by the next answer's settle.
-        },
-        { noWriteFromKnown: true },
-      );
+      // A settle that changes nothing is judged on the ledger as this process last saw it, with no
+      // read to confirm it (one round trip fewer after each answer): LedgerStore.settle.
+      await this.deps.store.settle((state) => {
+        const now = this.deps.now();
+        let changed = this.deps.prune(state, now);
+        const ours = probe !== undefined && state.probe?.id === probe;
+        const learnt = outcome.header !== null || (ours && outcome.answered && !outcome.rateLimited);
+        if (outcome.header) changed = this.deps.reconcile(state, outcome.header.used, outcome.header.limit, slot.at, now) || changed;
+        if (learnt && (state.reconciledAt === null || now - state.reconciledAt > REFRESH_RECONCILED_MS || this.cold(state, now))) {
+          state.reconciledAt = now;
+          changed = true;
+        }
+        if (ours) {
+          state.probe = null;
+          changed = true;
+        }
+        return { result: undefined, changed };
+      });
     } finally {
       signal(this.deps.store.location);
     }
