@@ -10,6 +10,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatchUp } from '../sync/manager.js';
 import { deliveryOutcome, EVENT_TYPES, eventMetrics } from './metrics-events.js';
+import { loadMetrics, WARM_UP_STEPS } from './metrics-load.js';
+import type { WarmUpReport } from './warm-up.js';
 
 /** JSON-RPC methods MCP clients send; anything else is "other". */
 const MCP_METHODS = new Set([
@@ -60,6 +62,7 @@ export class HostedMetrics {
   private readonly replicaCache: Counter<'result'>;
   private readonly catchUps: Counter<'via'>;
   private readonly redisSeconds: Histogram<'command'>;
+  private readonly load = loadMetrics(this.registry);
   private readonly signIns: Counter<'outcome'>;
   private readonly events = eventMetrics(this.registry);
 
@@ -193,6 +196,19 @@ export class HostedMetrics {
   /** Command names come from the store's own code (GET, SET, EVALSHA, …). */
   redisCommand(command: string, seconds: number): void {
     this.redisSeconds.observe({ command: /^[A-Z]{1,16}$/i.test(command) ? command.toUpperCase() : 'other' }, seconds);
+  }
+
+  redisRoundTrip(): void {
+    this.load.redisTrips.inc();
+  }
+
+  warmedUp(report: WarmUpReport): void {
+    this.load.warmUpSeconds.set(report.readyAtMs / 1000);
+    for (const s of report.steps) this.load.warmUpSteps.set({ step: pick(s.name, WARM_UP_STEPS), outcome: s.failed ? 'failed' : 'ok' }, s.ms / 1000);
+  }
+
+  admissionExpired(): void {
+    this.load.turnsExpired.inc();
   }
 
   /** `type`: an event type of the catalog (src/events/catalog.ts); anything else is "other". */

@@ -43,20 +43,34 @@ function outcomeOf(s: ServedRequest): RequestOutcome {
   return s.status < 400 ? 'ok' : 'error';
 }
 
+/** What one request (or the background work) asked of YNAB and Redis. */
+interface Counts {
+  upstream: number;
+  redisCommands: number;
+  /** Waits on Redis: commands sent while none of the same flow was awaiting an answer. */
+  redisRoundTrips: number;
+  redisOutstanding: number;
+}
+const counts = (): Counts => ({ upstream: 0, redisCommands: 0, redisRoundTrips: 0, redisOutstanding: 0 });
+
 export interface HostedWatch {
   observer: HttpObserver;
+  /** For the Redis store's onCommand: a command sent, counted for the request it is part of. */
+  onCommand(command: string): (seconds: number) => void;
   /** For the stack's onRequest: a request to YNAB ended. */
   onUpstream(info: RequestInfo): void;
 }
 
 export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined): HostedWatch {
-  const current = new AsyncLocalStorage<{ upstream: number }>();
+  const current = new AsyncLocalStorage<Counts>();
+  // Commands outside any request (the watchers, the feed) are counted as one background flow.
+  const background = counts();
   return {
     observer: {
       begin(req, res) {
         const id = randomUUID();
         res.setHeader('x-request-id', id);
-        const context = { upstream: 0 };
+        const context = counts();
         return {
           run: (serve) => current.run(context, serve),
           end(s) {
@@ -70,6 +84,7 @@ export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined):
               status: s.status,
               duration_ms: s.ms,
               upstream_requests: context.upstream,
+              ...(context.redisCommands ? { redis_round_trips: context.redisRoundTrips, redis_commands: context.redisCommands } : {}),
               ...(s.user ? { user: s.user } : {}),
               ...(s.timedOut || s.aborted ? { note: s.timedOut ? 'timed out' : 'aborted' } : {}),
             });
@@ -77,6 +92,22 @@ export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined):
         };
       },
       onToolCall: metrics && ((tool, outcome, seconds) => metrics.toolCall(tool, outcome, seconds)),
+    },
+    onCommand(command) {
+      const context = current.getStore() ?? background;
+      // A command sent while another of the same flow awaits its answer shares its round trip
+      // (the client pipelines them): only the first of a batch waits on Redis.
+      const trip = context.redisOutstanding === 0;
+      context.redisOutstanding += 1;
+      context.redisCommands += 1;
+      if (trip) {
+        context.redisRoundTrips += 1;
+        metrics?.redisRoundTrip();
+      }
+      return (seconds) => {
+        context.redisOutstanding -= 1;
+        metrics?.redisCommand(command, seconds);
+      };
     },
     onUpstream(info) {
       const context = current.getStore();
@@ -90,7 +121,6 @@ export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined):
 export interface Watching extends HostedWatch {
   /** Present when metrics are served somewhere (they are only counted then). */
   metrics: HostedMetrics | undefined;
-  onCommand: ((command: string, seconds: number) => void) | undefined;
   users: {
     onRequest: (info: RequestInfo) => void;
     onReplicaCache?: (result: 'hit' | 'saved' | 'miss') => void;
@@ -113,7 +143,6 @@ export function watching(seen: ObservabilityOptions, log: HostedLog, replicaByte
   return {
     ...watch,
     metrics,
-    onCommand: metrics && ((command, seconds) => metrics.redisCommand(command, seconds)),
     users: {
       onRequest: (info) => watch.onUpstream(info),
       onReplicaCache: metrics && ((result) => metrics.replica(result)),

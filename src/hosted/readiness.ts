@@ -1,6 +1,7 @@
 /**
  * What /readyz checks in hosted mode (the drain is checked by the transport, http-health.ts): that
- * Redis answers, within READY_TIMEOUT_MS (a probe must not hang on a Redis that does not), and
+ * the instance's warm-up is over (warm-up.ts: a crowd is not sent to an instance still loading its
+ * code), that Redis answers, within READY_TIMEOUT_MS (a probe must not hang on a Redis that does not), and
  * that this instance's data key opens the deployment's sealed signing key there. One GET does
  * both. An instance whose Redis is someone else's, or was swapped under it, is then not ready
  * instead of answering every user with errors. The record missing (a Redis emptied since the
@@ -9,11 +10,13 @@
 import type { StateStore } from '../storage/store.js';
 import type { HostedOptions } from './options.js';
 import { SIGNING_KEYS } from './authorization-server.js';
+import type { Warming } from './warm-up.js';
 
 export const READY_TIMEOUT_MS = 1_000;
 
-export function readiness(store: StateStore, opts: HostedOptions): () => Promise<string | undefined> {
+export function readiness(store: StateStore, opts: HostedOptions, warming?: Warming): () => Promise<string | undefined> {
   return async () => {
+    if (warming && !warming.report) return 'warming up (loading code, opening Redis connections, building a first answer)';
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), READY_TIMEOUT_MS)));
     try {

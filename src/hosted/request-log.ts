@@ -27,6 +27,10 @@ export interface RequestLine {
   status: number;
   duration_ms: number;
   upstream_requests: number;
+  /** Waits on Redis for it (commands sent together count once), when it sent any. */
+  redis_round_trips?: number;
+  /** Redis commands sent for it, when any. */
+  redis_commands?: number;
   /** The keyed hash of the user, once authenticated. */
   user?: string;
   /** timed out, aborted */
@@ -56,6 +60,7 @@ export function hostedLog(format: LogFormat, fd = 2): HostedLog {
         const what = [r.rpc, r.tool].filter(Boolean).join(' ');
         write(
           `http: ${r.method} ${r.route} ${r.status} ${r.duration_ms}ms${what ? ` ${what}` : ''} upstream=${r.upstream_requests}` +
+            `${r.redis_commands ? ` redis=${r.redis_round_trips}/${r.redis_commands}` : ''}` +
             `${r.user ? ` user=${r.user}` : ''} id=${r.request_id}${r.note ? ` (${r.note})` : ''}`,
         );
       },

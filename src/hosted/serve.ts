@@ -10,7 +10,7 @@
  *   /oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke, /oauth/jwks
  *                                                the authorization server (oidc-provider)
  *   /interaction/<uid>, /oauth/callback          consent, and the round trip to YNAB
- *   /healthz, /readyz                            up; ready (Redis answers, the data key opens its records, not draining)
+ *   /healthz, /readyz                            up; ready (warmed up: warm-up.ts; Redis answers, the data key opens its records, not draining)
  *   /metrics                                     Prometheus, with --metrics-token-file (metrics-endpoint.ts)
  *
  * The MCP serving itself is src/transport/http.ts, as in the single-user server, with a router that
@@ -21,6 +21,7 @@ import type { McpConfig } from '../mcp/state/config.js';
 import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore, type RedisStoreOptions } from '../storage/redis-store.js';
 import { completeIdLists } from '../storage/id-list.js';
+import type { IoAside } from '../storage/store.js';
 import { subscriptionFamily } from '../events/webhook-ids.js';
 import { changeFamily } from '../writes/pipeline/undo-journal.js';
 import { createAuthorizationServer } from './authorization-server.js';
@@ -33,6 +34,7 @@ import { bearerAuthenticator, metadataRoute, READ_ONLY_PATH, type HostedAuth } f
 import { registrationLimit } from './registration-limit.js';
 import { HostedUsers, maxUsersHeld } from './users.js';
 import { readiness } from './readiness.js';
+import { Warming } from './warm-up.js';
 import { YnabGrants } from './ynab-grants.js';
 import { SharedReplicaCache } from '../sync/replica-cache.js';
 import { DEFAULT_WATCH_INTERVAL_MS } from '../events/watcher-loop.js';
@@ -57,8 +59,8 @@ export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replica
  * The Redis store, with every subscription and change in its id list (once, before serving), so
  * that a new user's lists are known empty without a SCAN of the whole keyspace (storage/id-list.ts).
  */
-async function connectStore(url: string, log: (line: string) => void, onCommand: RedisStoreOptions['onCommand']): Promise<RedisStateStore> {
-  const store = await RedisStateStore.connect(url, { log, retention: RETENTION, onCommand });
+async function connectStore(url: string, log: (line: string) => void, hooks: Pick<RedisStoreOptions, 'onCommand' | 'aside'>): Promise<RedisStateStore> {
+  const store = await RedisStateStore.connect(url, { log, retention: RETENTION, ...hooks });
   try {
     const listed = await completeIdLists(store, [subscriptionFamily, changeFamily]);
     if (listed > 0) log(`ynab-mcp: ${listed} webhook subscriptions and undo changes added to their id lists`);
@@ -67,6 +69,13 @@ async function connectStore(url: string, log: (line: string) => void, onCommand:
     await store.close().catch(() => undefined);
     throw e;
   }
+}
+
+/** --concurrent-requests: the admission, and the wait on Redis and YNAB that hands a request's slot on (http-admission.ts). */
+function admitting(slots: number, onExpired: () => void): { admission?: Admission; aside?: IoAside; queued: () => number } {
+  const admission = slots > 0 ? new Admission(slots, ADMISSION_HOLD_MS) : undefined;
+  if (admission) admission.onExpired = onExpired;
+  return { admission, aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io)), queued: () => admission?.queued ?? 0 };
 }
 
 export interface HostedServeOptions {
@@ -97,11 +106,11 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const { hosted: opts, log } = o;
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
-  const admission = opts.concurrentRequests > 0 ? new Admission(opts.concurrentRequests, ADMISSION_HOLD_MS) : undefined;
-  const queued = () => admission?.queued ?? 0;
+  const { admission, aside, queued } = admitting(opts.concurrentRequests, () => watch.metrics?.admissionExpired());
   const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
-  const store = await connectStore(opts.redisUrl, log, watch.onCommand);
+  const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside });
   let metricsServer: MetricsServer | undefined;
+  const warming = new Warming();
   try {
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
@@ -118,6 +127,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       log,
       watch: watch.users,
       watcher: o.watch,
+      aside,
     });
     const watchers = watchUsers(store, held, o.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS, log);
     const authenticate = bearerAuthenticator(provider, grants, opts);
@@ -154,7 +164,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       host: o.host,
       port: o.port,
       log: o.verbose ? log : undefined,
-      readiness: readiness(store, opts),
+      readiness: readiness(store, opts, warming),
       observer: watch.observer,
       hosted: {
         origins: opts.access.origins,
@@ -170,6 +180,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         admission,
       },
     });
+    warming.start(store, log, (r) => watch.metrics?.warmedUp(r));
     return {
       url: http.url,
       urls: http.urls,

@@ -79,6 +79,8 @@ export interface HostedUsersOptions {
   };
   /** The interval watcher's interval and share (--watch-interval, --watch-share). */
   watcher?: WatchFlags;
+  /** The admission's wait on YNAB (src/transport/http-admission.ts): the request's slot goes on meanwhile. */
+  aside?: StackOptions['aside'];
 }
 
 export class HostedUsers {
@@ -214,6 +216,7 @@ export class HostedUsers {
         baseUrl: opts.ynab.baseUrl,
         log,
         onRequest: this.deps.watch?.onRequest,
+        aside: this.deps.aside,
         onReplicaCache: this.deps.watch?.onReplicaCache,
         onReplicaCatchUp: this.deps.watch?.onReplicaCatchUp,
         onDetected: this.deps.watch?.onDetected,

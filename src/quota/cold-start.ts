@@ -78,7 +78,9 @@ export class ColdStart {
     if (!outcome.header && !probe) return; // nothing learnt, nothing held: no write
     if (probe) this.stopRenewing(probe);
     try {
-      await this.deps.store.update((state) => {
+      // A settle that changes nothing is judged on the ledger as this process last saw it, with no
+      // read to confirm it (one round trip fewer after each answer): LedgerStore.settle.
+      await this.deps.store.settle((state) => {
         const now = this.deps.now();
         let changed = this.deps.prune(state, now);
         const ours = probe !== undefined && state.probe?.id === probe;

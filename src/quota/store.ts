@@ -6,7 +6,7 @@
  * only, never the token.
  */
 import { ledgerKey } from '../storage/keys.js';
-import { jsonBytes, type StateStore, textOf } from '../storage/store.js';
+import { jsonBytes, type SetOptions, type StateStore, textOf } from '../storage/store.js';
 
 export interface ProbeHolder {
   /** Names the request holding the probe (random). */
@@ -110,12 +110,25 @@ export class LedgerStore {
    * reports that it changed it. Returns what `change` returned. `change` may run more than once
    * (a Redis store retries on conflict), so it must only compute.
    */
-  update<T>(change: (state: LedgerState) => { result: T; changed: boolean }): Promise<T> {
-    return this.store.update(this.key, (bytes) => {
-      const state = this.decode(bytes);
-      const { result, changed } = change(state);
-      return { value: changed ? serializeState(state) : undefined, result };
-    });
+  update<T>(change: (state: LedgerState) => { result: T; changed: boolean }, opts?: SetOptions): Promise<T> {
+    return this.store.update(
+      this.key,
+      (bytes) => {
+        const state = this.decode(bytes);
+        const { result, changed } = change(state);
+        return { value: changed ? serializeState(state) : undefined, result };
+      },
+      opts,
+    );
+  }
+
+  /**
+   * `update` after an answer (a settle): a change that writes nothing is judged on the ledger as
+   * this process last read or wrote it, without a read to confirm it (Redis: one round trip fewer).
+   * What another instance changed meanwhile is aligned by the next answer's settle.
+   */
+  settle<T>(change: (state: LedgerState) => { result: T; changed: boolean }): Promise<T> {
+    return this.update(change, { noWriteFromKnown: true });
   }
 
   private decode(bytes: Uint8Array | undefined): LedgerState {

@@ -70,6 +70,8 @@ export interface StackOptions {
   keySource?: KeySource;
   log?: (line: string) => void;
   onRequest?: TransportOptions['onRequest'];
+  /** Hosted mode's admission: waits on YNAB (and on another caller's sync) hand the request's slot on. */
+  aside?: TransportOptions['aside'];
   /** Told how each answer's budget copy was had (hit, saved, miss): for metrics. */
   onReplicaCache?: ReplicaManagerOptions['onCache'];
   onReplicaCatchUp?: ReplicaManagerOptions['onCatchUp'];
@@ -164,7 +166,7 @@ export function createStack(opts: StackOptions): Stack {
     return l;
   };
   const client = new YnabClient({
-    transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL, onRequest: opts.onRequest },
+    transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL, onRequest: opts.onRequest, aside: opts.aside },
     credentials: opts.credentials,
     quota: ledger,
     era: opts.era,
@@ -199,9 +201,9 @@ export function createStack(opts: StackOptions): Stack {
     shared,
     onCache: opts.onReplicaCache,
     onCatchUp: opts.onReplicaCatchUp,
-    // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events);
-    // a copy caught up from another instance's sync was scanned there (manager.ts doSync).
-    // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
+    aside: opts.aside,
+    // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events); a copy caught up from another instance's sync
+    // was scanned there (manager.ts doSync). A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
     onSynced: (r) =>
       scans.track(events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`)))),
   });

@@ -25,13 +25,14 @@
  * a StateStoreError naming the Redis location (never its password), so callers degrade as they
  * do for an unwritable state directory: reads answered from a copy in memory, with a notice.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { checkKey, clusterName, clusterPrefix, keyOfClusterName, labelOf } from './keys.js';
 import { openLink, type RedisLink } from './redis-link.js';
 import { redisLocation } from './redis-url.js';
-import { type Change, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
+import { type Change, type IoAside, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
 import { inTurn } from './turns.js';
+import { CAS_SCRIPT, CAS_SHA, LEASE_SCRIPT, LEASE_SHA, sha1 } from './redis-scripts.js';
 
 /** A lease on a lock lapses this long after its holder stopped renewing it. */
 const LEASE_MS = 15_000;
@@ -39,31 +40,6 @@ const LEASE_MS = 15_000;
 const LOCK_WAIT_MS = 60_000;
 /** Conflicting updates from other instances are retried this many times before giving up. */
 const MAX_UPDATE_ROUNDS = 200;
-
-/** Writes ARGV[2] (or deletes when ARGV[3] is 'del') only if the value's digest is still ARGV[1] ('' = absent). */
-const CAS_SCRIPT = `
-local cur = redis.call('GET', KEYS[1])
-local digest = ''
-if cur then digest = redis.sha1hex(cur) end
-if digest ~= ARGV[1] then return 0 end
-if ARGV[3] == 'del' then
-  redis.call('DEL', KEYS[1])
-elseif ARGV[4] ~= '' then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[4])
-else
-  redis.call('SET', KEYS[1], ARGV[2])
-end
-return 1`;
-
-/** Renews (ARGV[2] = ms) or releases (ARGV[2] = 'release') a lease, only if it is still ours (ARGV[1]). */
-const LEASE_SCRIPT = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == 'release' then return redis.call('DEL', KEYS[1]) end
-return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
-
-const sha1 = (text: string | Uint8Array) => createHash('sha1').update(text).digest('hex');
-const CAS_SHA = sha1(CAS_SCRIPT);
-const LEASE_SHA = sha1(LEASE_SCRIPT);
 
 /** Values this instance remembers for its updates' first rounds: small ones (16 kB), 8 MB in all. */
 const [KNOWN_MAX_VALUE, KNOWN_MAX_BYTES] = [16 * 1024, 8 * 1024 * 1024];
@@ -81,8 +57,13 @@ export interface RedisStoreOptions {
    * `{ 'replicas/': 35 days }`), so that what belongs to users who stopped coming goes by itself.
    */
   retention?: Record<string, number>;
-  /** Told the time of every command sent (its name, e.g. GET or EVALSHA; never a key): for metrics. */
-  onCommand?: (command: string, seconds: number) => void;
+  /**
+   * Told of every command as it is sent (its name, e.g. GET or EVALSHA; never a key), and told its
+   * time by the function it returns when the answer is back: for metrics and round-trip counts.
+   */
+  onCommand?: (command: string) => (seconds: number) => void;
+  /** Wraps every wait on Redis (commands, a lock's retry pause): hosted mode's admission. */
+  aside?: IoAside;
 }
 
 export { redisLocation };
@@ -157,15 +138,22 @@ export class RedisStateStore implements StateStore {
     return this.prefix + (this.client.cluster ? clusterName(checkKey(key)) : checkKey(key));
   }
 
+  /** A wait on Redis: hosted mode's admission hands the request's slot on meanwhile. */
+  private readonly wait: IoAside = (io) => (this.opts.aside ? this.opts.aside(io) : io());
+
+  /** Callers of this instance take turns per key; waiting for one's turn is a wait on Redis too. */
+  private inTurn<T>(full: string, task: () => Promise<T>): Promise<T> {
+    return inTurn(`redis:${this.location}:${full}`, task, this.wait);
+  }
+
   /** Every command goes through here: routed (in a cluster) by the Redis name `route`, timed for `onCommand`. */
   private async send<T>(route: string | undefined, readOnly: boolean, args: (string | Buffer)[]): Promise<T> {
-    const observe = this.opts.onCommand;
-    if (!observe) return this.client.send<T>(route, readOnly, args);
+    const ended = this.opts.onCommand?.(String(args[0]));
     const started = performance.now();
     try {
-      return await this.client.send<T>(route, readOnly, args);
+      return await this.wait(() => this.client.send<T>(route, readOnly, args));
     } finally {
-      observe(String(args[0]), (performance.now() - started) / 1000);
+      ended?.((performance.now() - started) / 1000);
     }
   }
 
@@ -253,7 +241,7 @@ export class RedisStateStore implements StateStore {
 
   update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts: SetOptions = {}): Promise<T> {
     const full = this.full(key);
-    return inTurn(`redis:${this.location}:${full}`, async () => {
+    return this.inTurn(full, async () => {
       // The first round from the value this instance last saw, when it has one (see the header).
       let remembered = this.known.get(full);
       for (let round = 1; ; round++) {
@@ -262,7 +250,7 @@ export class RedisStateStore implements StateStore {
         remembered = undefined;
         const { value, result } = change(current);
         if (value === undefined) {
-          if (fromKnown) continue; // nothing written: judged again on the value read
+          if (fromKnown && !opts.noWriteFromKnown) continue; // nothing written: judged again on the value read
           return result;
         }
         const ttl = value === null ? '' : String(this.ttlFor(key, opts) ?? '');
@@ -297,7 +285,7 @@ export class RedisStateStore implements StateStore {
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const key = `locks/${name}`;
     const full = this.full(key);
-    return inTurn(`redis:${this.location}:${full}`, async () => {
+    return this.inTurn(full, async () => {
       const token = randomBytes(16).toString('hex');
       const started = Date.now();
       for (;;) {
@@ -310,7 +298,7 @@ export class RedisStateStore implements StateStore {
             `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`,
           );
         }
-        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+        await this.wait(() => new Promise((r) => setTimeout(r, 10 + Math.random() * 40)));
       }
       const renew = setInterval(() => {
         void this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, String(LEASE_MS)]).catch(() => undefined);
@@ -323,6 +311,15 @@ export class RedisStateStore implements StateStore {
         await this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, 'release']).catch(() => undefined); // lapses on its own otherwise
       }
     });
+  }
+
+  /** A PING to every master (one Redis, or each of a cluster's), opening their connections: an instance's warm-up. Returns how many answered. */
+  async warm(): Promise<number> {
+    try {
+      return (await Promise.all((await this.client.masters()).map((master) => this.wait(() => master(['PING']))))).length;
+    } catch (e) {
+      throw this.error('read', 'state', e);
+    }
   }
 
   /** Memory Redis reports for the keys under `prefix` (MEMORY USAGE), for the bench. */

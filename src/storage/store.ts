@@ -23,6 +23,12 @@
 export interface SetOptions {
   /** The value disappears this long after it was written (confirm tokens, leases). */
   ttlMs?: number;
+  /**
+   * update: a `change` that writes nothing may be judged on the value this process last read or
+   * wrote (Redis: no read to confirm it first). For what a later update corrects anyway (a
+   * ledger's settle after an answer), to save a round trip.
+   */
+  noWriteFromKnown?: boolean;
 }
 
 /**
@@ -49,6 +55,13 @@ export interface StateStore {
   /** Runs `fn` while holding the named lock, shared by every process using this store. */
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
+
+/**
+ * Awaits I/O (a Redis command, a request to YNAB) as a wait, not as work: hosted mode's admission
+ * hands the request's slot on meanwhile (src/transport/http-admission.ts). Declared here, the
+ * lowest layer, so the store and the client take it without knowing who gives it.
+ */
+export type IoAside = <T>(io: () => Promise<T>) => Promise<T>;
 
 /** Why a store could not do what was asked, naming the file (or key) concerned. */
 export type StoreFailure = 'read' | 'write' | 'lock';

@@ -94,14 +94,16 @@ export class Creates {
     return { intent, before: preexisting(kind, items, this.deps.replicas.peek(budgetId)) };
   }
 
-  private async end(intent: OpenIntent, knowledge: number | undefined, made: string[]): Promise<void> {
-    await intent
-      .end(knowledge, made)
-      .catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the create records: ${(e as Error).message}`));
+  /** Ends the intent; `applied` (writes.ts) runs beside it, in the same round trip. */
+  private async end(intent: OpenIntent, knowledge: number | undefined, made: string[], applied?: () => Promise<void>): Promise<void> {
+    await Promise.all([
+      intent.end(knowledge, made).catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the create records: ${(e as Error).message}`)),
+      applied?.(),
+    ]);
   }
 
   /** Transactions, one or a batch (the row's `write.exactlyOnce`: identity-list): only what did not arrive is sent again. */
-  async transactions(id: OperationId, budgetId: string, args: CallArgs): Promise<WriteResult> {
+  async transactions(id: OperationId, budgetId: string, args: CallArgs, applied?: () => Promise<void>): Promise<WriteResult> {
     const kind = createKindOf(id);
     const body = args.body as { transactions?: Item[]; transaction?: Item };
     const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
@@ -170,7 +172,7 @@ export class Creates {
         }
       }
     } finally {
-      await this.end(intent, knowledge, ids(found.values()));
+      await this.end(intent, knowledge, ids(found.values()), applied);
     }
     const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
     if (failure !== undefined) {
@@ -191,7 +193,7 @@ export class Creates {
   }
 
   /** Payees, category groups, categories, accounts and scheduled transactions (`write.exactlyOnce`: identity): one entity per call. */
-  async one(id: OperationId, budgetId: string, args: CallArgs): Promise<WriteResult> {
+  async one(id: OperationId, budgetId: string, args: CallArgs, applied?: () => Promise<void>): Promise<WriteResult> {
     const kind = createKindOf(id);
     const op = operation(id);
     const sent = (args.body as Record<string, Item>)[op.bodyMembers![0]!]!;
@@ -235,7 +237,7 @@ export class Creates {
         }
       }
     } finally {
-      await this.end(intent, knowledge, made);
+      await this.end(intent, knowledge, made, applied);
     }
   }
 }

@@ -7,6 +7,7 @@ import type { ReplicaFiles } from './persist.js';
 import type { BudgetReplica } from './replica.js';
 import type { ReplicaCache } from './replica-cache.js';
 import type { CatchUp } from './replica-feed.js';
+import type { IoAside } from '../storage/store.js';
 
 export interface ReplicaManagerOptions {
   client: YnabClient;
@@ -33,6 +34,8 @@ export interface ReplicaManagerOptions {
   onCache?: (result: 'hit' | 'saved' | 'miss') => void;
   /** Shared replicas: told how a copy that was not fresh enough was brought up to date (see CatchUp). For metrics. */
   onCatchUp?: (via: CatchUp) => void;
+  /** Wraps a wait on another caller's sync of the same budget: hosted mode's admission. */
+  aside?: IoAside;
 }
 
 export interface SharedReplicas {

@@ -56,7 +56,7 @@ export class ReplicaManager {
     this.now = opts.now ?? Date.now;
     this.maxStalenessMs = opts.maxStalenessMs ?? 60_000;
     this.cache = opts.cache ?? ownReplicaCache(opts.maxBytes ?? 256 * 1024 * 1024);
-    this.saved = new SavedCopies(opts.files, opts.tokenKey, opts.log);
+    this.saved = new SavedCopies(opts.files, opts.tokenKey, opts.log, opts.aside);
   }
 
   /** Replicas held in memory. */
@@ -222,8 +222,11 @@ export class ReplicaManager {
         this.syncing.delete(key),
       );
       this.syncing.set(key, pending);
+      return pending;
     }
-    return pending;
+    // Another caller's sync: a wait (hosted: the request's admission slot goes on meanwhile).
+    const joined = pending;
+    return this.opts.aside ? this.opts.aside(() => joined) : joined;
   }
 
   /** A sync no other instance runs at the same time, starting from the best copy there is. */

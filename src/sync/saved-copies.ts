@@ -5,7 +5,7 @@
  * concerns, and listed by status. Apart from the manager because none of this decides when to
  * sync; it only keeps what a sync made.
  */
-import { KeyUnavailableError, StateStoreError } from '../storage/store.js';
+import { type IoAside, KeyUnavailableError, StateStoreError } from '../storage/store.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
 import { catchUp, type Feed } from './replica-feed.js';
@@ -36,6 +36,8 @@ export class SavedCopies {
     /** Key of the current token (a hash), separating saved replicas of different users. */
     private readonly tokenKey: () => Promise<string>,
     private readonly log?: (line: string) => void,
+    /** Wraps a wait on another caller's read of the same copy: hosted mode's admission. */
+    private readonly aside?: IoAside,
   ) {}
 
   /**
@@ -55,8 +57,10 @@ export class SavedCopies {
         return replica;
       })().finally(() => this.reading.delete(key));
       this.reading.set(key, pending);
+      return pending;
     }
-    return pending;
+    const joined = pending;
+    return this.aside ? this.aside(() => joined) : joined;
   }
 
   private async readWhole(id: string): Promise<BudgetReplica | undefined> {

@@ -115,11 +115,11 @@ export class YnabService {
       if (this.opts.client.readOnly) return this.opts.client.call(id, args); // refused, with the reason
       // Split edits the API cannot make are refused before anything is sent.
       const verify = await checkTransactionUpdate(id, args, this.opts.replicas);
-      const res = await this.writes.write(id, args);
-      if (params.budget_id) {
-        this.opts.replicas.applyWrite(params.budget_id, res.data);
-        await this.forgetBudget(params.budget_id);
-      }
+      // Cached answers about the budget are forgotten once YNAB answered, in the same round trip
+      // as the write's records (writes.ts), not in one of their own after them.
+      const budget = params.budget_id;
+      const res = await this.writes.write(id, args, budget ? () => this.forgetBudget(budget) : undefined);
+      if (budget) this.opts.replicas.applyWrite(budget, res.data);
       // What the service ignored is reported (or refused when nothing took effect).
       const report = verify?.(res.data);
       if (report?.notApplied.length)

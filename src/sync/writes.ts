@@ -77,22 +77,29 @@ export class WriteCoordinator {
     resend: (id, _base, args) => this.retrying(id, args),
   };
 
-  async write(id: OperationId, args: CallArgs): Promise<WriteResult> {
+  /** `applied`: run once YNAB has answered, beside the write's records (the caller's cached answers forgotten). */
+  async write(id: OperationId, args: CallArgs, applied?: () => Promise<void>): Promise<WriteResult> {
     const op = operation(id);
     const budget = args.params?.budget_id;
-    if (!op.write || !budget || op.scope !== 'budget') return { ...(await this.client.call(id, args)), notices: [] };
+    if (!op.write || !budget || op.scope !== 'budget') {
+      const res = await this.client.call(id, args);
+      await applied?.();
+      return { ...res, notices: [] };
+    }
     const base = await this.replicas.baseline(budget);
     const once = op.write.exactlyOnce;
     // Creates keep their own create records (creates.ts).
-    if (once === 'identity-list') return this.creates.transactions(id, base.id, args);
-    if (once === 'identity') return this.creates.one(id, base.id, args);
+    if (once === 'identity-list') return this.creates.transactions(id, base.id, args, applied);
+    if (once === 'identity') return this.creates.one(id, base.id, args, applied);
     const result = await this.paths[once](id, base, args);
     const knowledge = result.data.server_knowledge;
-    if (typeof knowledge === 'number') {
-      await this.createRecords
-        .record(base.id, knowledge)
-        .catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the create records: ${(e as Error).message}`));
-    }
+    await Promise.all([
+      typeof knowledge === 'number' &&
+        this.createRecords
+          .record(base.id, knowledge)
+          .catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the create records: ${(e as Error).message}`)),
+      applied?.(),
+    ]);
     return result;
   }
 

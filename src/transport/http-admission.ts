@@ -8,40 +8,139 @@
  * mode). Admitted in order, each call's steps wait behind a few others only, and what a crowd adds
  * is the same wait in the queue for every call.
  *
- * A slot is held at most `holdMaxMs`: a call that waits on the person (a confirmation dialog) or
- * on a slow YNAB hands its slot on, so no number of such calls stops the instance, and the answer
- * to a dialog, itself a request, is never queued behind the call that asked it.
+ * A slot is for computing, not for waiting: while a request waits on YNAB or Redis (`aside`, which
+ * the client's transport and the Redis store wrap their I/O in), its slot goes to the next request,
+ * and when the I/O is back the request takes a slot again ahead of new arrivals (so it is not
+ * starved). So reads queued behind a burst of writes do not wait for the writes' round trips, and
+ * no more than `slots` requests compute at once. The request's turn is carried by an
+ * AsyncLocalStorage context (`Turn.run`), so the layers below need no handle.
+ *
+ * A slot is held at most `holdMaxMs` at a stretch: a call that waits on the person (a confirmation
+ * dialog) or on anything not wrapped hands its slot on for good, so no number of such calls stops
+ * the instance, and the answer to a dialog, itself a request, is never queued behind the call that
+ * asked it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A request's slot: computing (held), waiting on I/O (out), waiting to compute again (queued), or done with (gone). */
+interface Slot {
+  state: 'held' | 'out' | 'queued' | 'gone';
+  /** I/O of the request under way (a request may await several at once). */
+  io: number;
+  timer?: NodeJS.Timeout;
+  /** Wakes the request queued to compute again. */
+  wake?: () => void;
+}
+
+/** The release of a request's slot (once; later calls do nothing), and its context. */
+export interface Turn {
+  (): void;
+  /** Runs `fn` (the request's work) with this turn as the one its I/O hands on. */
+  run<T>(fn: () => T): T;
+}
+
 export class Admission {
   private busy = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Requests back from I/O: they take a free slot before any new arrival. */
+  private readonly resuming: (() => void)[] = [];
+  private readonly current = new AsyncLocalStorage<Slot>();
+  /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
+  onExpired?: () => void;
 
   constructor(
     private readonly slots: number,
     private readonly holdMaxMs: number,
   ) {}
 
-  /** How many requests wait for a slot now. */
+  /** How many requests wait for a slot now (new ones and ones back from I/O). */
   get queued(): number {
-    return this.waiting.length;
+    return this.waiting.length + this.resuming.length;
   }
 
-  /** Resolves when the request may go on, with the release of its slot (once; later calls do nothing). */
-  async enter(): Promise<() => void> {
+  /** How many requests hold a slot now (compute, not wait on I/O). */
+  get computing(): number {
+    return this.busy;
+  }
+
+  /** Resolves when the request may go on, with its turn: the release of its slot. */
+  async enter(): Promise<Turn> {
     if (this.busy < this.slots) this.busy += 1;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    let held = true;
+    const slot: Slot = { state: 'held', io: 0 };
+    this.hold(slot);
     const release = () => {
-      if (!held) return;
-      held = false;
-      clearTimeout(timer);
-      const next = this.waiting.shift();
-      if (next)
-        next(); // the slot passes straight on
-      else this.busy -= 1;
+      const was = slot.state;
+      slot.state = 'gone';
+      clearTimeout(slot.timer);
+      if (was === 'held') this.passOn();
+      else if (was === 'queued') {
+        this.resuming.splice(this.resuming.indexOf(slot.wake!), 1);
+        slot.wake!();
+      }
     };
-    const timer = setTimeout(release, this.holdMaxMs);
-    timer.unref();
-    return release;
+    return Object.assign(release, { run: <T>(fn: () => T): T => this.current.run(slot, fn) });
+  }
+
+  /**
+   * Awaits `io` (a request to YNAB, a Redis command) without holding the slot of the request it is
+   * part of, and takes a slot again before going on. Outside an admitted request, just `io()`.
+   */
+  async aside<T>(io: () => Promise<T>): Promise<T> {
+    const slot = this.current.getStore();
+    if (!slot || slot.state === 'gone') return io();
+    slot.io += 1;
+    if (slot.state === 'held') {
+      slot.state = 'out';
+      clearTimeout(slot.timer);
+      this.passOn();
+    }
+    try {
+      return await io();
+    } finally {
+      slot.io -= 1;
+      if (slot.io === 0 && slot.state === 'out') await this.resume(slot);
+    }
+  }
+
+  /** Starts the slot's longest hold: past it, the slot passes on for good. */
+  private hold(slot: Slot): void {
+    slot.state = 'held';
+    slot.timer = setTimeout(() => {
+      slot.state = 'gone';
+      this.onExpired?.();
+      this.passOn();
+    }, this.holdMaxMs);
+    slot.timer.unref();
+  }
+
+  /** A slot given up: it passes straight on, first to a request back from I/O. */
+  private passOn(): void {
+    const next = this.resuming.shift() ?? this.waiting.shift();
+    if (next) next();
+    else this.busy -= 1;
+  }
+
+  private async resume(slot: Slot): Promise<void> {
+    if (this.busy < this.slots) {
+      this.busy += 1;
+      this.hold(slot);
+    } else {
+      slot.state = 'queued';
+      await new Promise<void>((resolve) => {
+        slot.wake = () => {
+          // Given a slot by passOn, unless the request was released while it waited.
+          if (slot.state === 'queued') this.hold(slot);
+          resolve();
+        };
+        this.resuming.push(slot.wake);
+      });
+    }
+    // Another I/O of the request began while it waited for the slot: the slot goes on again.
+    if (slot.state === 'held' && slot.io > 0) {
+      slot.state = 'out';
+      clearTimeout(slot.timer);
+      this.passOn();
+    }
   }
 }

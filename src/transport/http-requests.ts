@@ -43,7 +43,7 @@ export function reject(res: ServerResponse, status: number, message: string, hea
 }
 
 async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
-  const { hosted, token, path, origins, log, requestTimeoutMs, maxBodyBytes, readiness } = deps.settings;
+  const { hosted, path, origins, readiness } = deps.settings;
   // Before the Host, Origin and token checks: probes come by address and carry nothing (http-health.ts).
   if (await answerHealth(req, res, deps.drain, readiness)) return;
   deps.drain.track(res);
@@ -64,20 +64,28 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
     return reject(res, 404, `Not found: the MCP endpoint is ${path}`);
   }
   if (!methodServed(req.method)) return refuseMethod(req, res);
-  if (hosted) {
+  if (hosted?.admission && req.method === 'POST') {
     // Before authentication, which reads Redis: the queue orders a request's every step.
-    if (hosted.admission && req.method === 'POST') {
-      const release = await hosted.admission.enter();
-      if (res.destroyed || req.socket.destroyed) return release(); // the client left while it waited
-      // The drain began while it waited: nothing of it has been served, so it is refused as a new
-      // request is (503, Retry-After), for the load balancer to send to another instance, rather
-      // than started on an instance about to close (whose drain could end before it did).
-      if (deps.drain.draining) {
-        release();
-        return refuseDraining(res);
-      }
-      res.once('close', release);
+    const turn = await hosted.admission.enter();
+    if (res.destroyed || req.socket.destroyed) return turn(); // the client left while it waited
+    // The drain began while it waited: nothing of it has been served, so it is refused as a new
+    // request is (503, Retry-After), for the load balancer to send to another instance, rather
+    // than started on an instance about to close (whose drain could end before it did).
+    if (deps.drain.draining) {
+      turn();
+      return refuseDraining(res);
     }
+    res.once('close', turn);
+    // Its work runs in its turn: its waits on YNAB and Redis hand the slot on (http-admission.ts).
+    return turn.run(() => authorized(deps, req, res, exchange));
+  }
+  return authorized(deps, req, res, exchange);
+}
+
+/** The request from its authentication on: the token, the body, the SDK's answer. */
+async function authorized(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
+  const { hosted, token, log, requestTimeoutMs, maxBodyBytes } = deps.settings;
+  if (hosted) {
     const auth = await hosted.authenticate(req, res);
     if (!auth) return;
     // Read by the SDK's node adapter and handed to the server factory (ctx.authInfo).

@@ -86,3 +86,85 @@ describe('Admission', () => {
     expect(a.queued).toBe(0);
   });
 });
+
+describe('Admission: a slot is for computing, not for waiting on I/O (aside)', () => {
+  const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+  it('a request waiting on I/O lets the next one in, and when its I/O is back it computes again before any new arrival', async () => {
+    const a = new Admission(1, 60_000);
+    const order: string[] = [];
+    let answer!: () => void;
+    const io = new Promise<void>((r) => (answer = r));
+    const write = a.enter().then((turn) =>
+      turn.run(async () => {
+        order.push('write computes');
+        await a.aside(() => io);
+        order.push('write computes again');
+        turn();
+      }),
+    );
+    await settle();
+    const read = a.enter().then((turn) => {
+      order.push('read computes');
+      return turn; // keeps its slot until released below
+    });
+    const readTurn = await read;
+    expect(order).toEqual(['write computes', 'read computes']);
+    const later = a.enter().then((turn) => (order.push('new arrival computes'), turn()));
+    answer();
+    await settle();
+    // Back from its I/O, the write waits for the read's slot, ahead of the new arrival.
+    expect(a.queued).toBe(2);
+    readTurn();
+    await write;
+    await later;
+    expect(order).toEqual(['write computes', 'read computes', 'write computes again', 'new arrival computes']);
+    expect(a.computing).toBe(0);
+  });
+
+  it('no more than `slots` requests compute at once, however many wait on I/O; every one finishes', async () => {
+    const a = new Admission(2, 60_000);
+    let computing = 0;
+    let most = 0;
+    let finished = 0;
+    const request = async (i: number) => {
+      const turn = await a.enter();
+      await turn.run(async () => {
+        for (let step = 0; step < 4; step++) {
+          // Computing, across a turn of the event loop (as a long answer is built).
+          computing += 1;
+          most = Math.max(most, computing);
+          await new Promise((r) => setImmediate(r));
+          computing -= 1;
+          // Two waits at once sometimes (a request may await several commands together).
+          if (step % 2) await Promise.all([a.aside(() => pause((i % 3) + 1)), a.aside(() => pause(1))]);
+          else await a.aside(() => pause((i % 5) + 1));
+        }
+      });
+      turn();
+      finished += 1;
+    };
+    await Promise.all(Array.from({ length: 12 }, (_, i) => request(i)));
+    expect(finished).toBe(12);
+    expect(most).toBe(2);
+    expect(a.computing).toBe(0);
+    expect(a.queued).toBe(0);
+  });
+
+  it('a request released while it waits to compute again (its client left) goes on without a slot, and takes none from others', async () => {
+    const a = new Admission(1, 60_000);
+    const left = await a.enter();
+    let back = false;
+    const leaving = left.run(() => a.aside(() => pause(1)).then(() => (back = true)));
+    const other = await a.enter();
+    await pause(5);
+    expect(a.queued).toBe(1); // the first, back from its I/O, waits to compute again
+    left();
+    await leaving;
+    expect(back).toBe(true);
+    expect(a.queued).toBe(0);
+    expect(a.computing).toBe(1); // the other's slot, still held
+    other();
+    expect(a.computing).toBe(0);
+  });
+});

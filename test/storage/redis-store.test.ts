@@ -96,7 +96,7 @@ describe('Redis store', () => {
   it("an update after this instance's own read or write is one command, and still sees another instance's change", async () => {
     const prefix = `k${randomBytes(4).toString('hex')}:`;
     const sent: string[] = [];
-    const a = await RedisStateStore.connect(redis.url, { prefix, onCommand: (c) => sent.push(c) });
+    const a = await RedisStateStore.connect(redis.url, { prefix, onCommand: (c) => (sent.push(c), () => undefined) });
     const b = await RedisStateStore.connect(redis.url, { prefix });
     const append = (n: number) => (cur: Uint8Array | undefined) => ({ value: bytes(`${text(cur) ?? ''}${n}`), result: text(cur) });
     try {

@@ -8,6 +8,7 @@ import { JsonStreamParser } from '../json-stream.js';
 import { checkApiBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
 import { errors, Pool } from './http.js';
 import { NetworkError } from './errors.js';
+import type { IoAside } from '../../storage/store.js';
 
 export { checkApiBaseUrl, checkBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
 
@@ -20,6 +21,8 @@ export interface TransportOptions {
   userAgent?: string;
   /** Told about every request after it ends (no headers, so never the token): for logs and tests. */
   onRequest?: (info: RequestInfo) => void;
+  /** Wraps the wait for each answer: hosted mode's admission hands the request's slot on meanwhile. */
+  aside?: IoAside;
 }
 
 export interface RequestInfo {
@@ -176,14 +179,17 @@ export class Transport {
     const report = (outcome: number | string) =>
       this.opts.onRequest?.({ method: req.method, path: req.path, query: req.query ?? {}, outcome, ms: Date.now() - started });
     try {
-      const res = await this.pool.request({
-        method: req.method as 'GET',
-        path: `${this.basePath}${req.path}${qs}`,
-        headers,
-        body: payload,
-        headersTimeout: this.responseTimeoutMs,
-        bodyTimeout: this.responseTimeoutMs,
-      });
+      const asking = () =>
+        this.pool.request({
+          method: req.method as 'GET',
+          path: `${this.basePath}${req.path}${qs}`,
+          headers,
+          body: payload,
+          headersTimeout: this.responseTimeoutMs,
+          bodyTimeout: this.responseTimeoutMs,
+        });
+      // The wait for YNAB's answer is a wait (hosted: the slot goes on); reading its body is work.
+      const res = await (this.opts.aside ? this.opts.aside(asking) : asking());
       sent = true;
       answered = res.statusCode;
       const body = await readBody(res.body);

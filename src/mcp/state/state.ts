@@ -147,9 +147,15 @@ export class ServerState {
     return () => this.stackListeners.delete(listener);
   }
 
+  /** Whether the stack's start is over (ready() then waits on nothing). */
+  private stackUp = false;
+
   /** The API stack, created on first use. */
   async ready(): Promise<Stack> {
     if (this.closed) throw new Error('The server has closed; this call was still running and ends here, with nothing written.');
+    // Another call's start of the stack: a wait (hosted: the request's admission slot goes on meanwhile).
+    const starting = this.stack && !this.stackUp ? this.stack : undefined;
+    if (starting && this.stackOptions.aside) return this.stackOptions.aside(() => starting);
     this.stack ??= (async () => {
       // The HTTP client, replicas and ledger are loaded with the first call: tools/list needs none.
       const [connection, { createStack }] = await Promise.all([this.connect(), import('../../stack/stack.js')]);
@@ -170,6 +176,7 @@ export class ServerState {
       // Learned only now (a sign-in recorded before the scope was): one change, told once.
       if (this.readOnly && !wasReadOnly) for (const l of this.readOnlyListeners) l();
       for (const l of this.stackListeners) l(stack);
+      this.stackUp = true;
       return stack;
     })().catch((e: unknown) => {
       // A failed start (no token yet) is retried on the next call, e.g. after `ynab-mcp login`.

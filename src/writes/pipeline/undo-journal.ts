@@ -75,8 +75,11 @@ export class UndoJournal extends SealedRecords {
     const now = this.now();
     const record: ChangeRecord = { id: newId(now), at: new Date(now).toISOString(), ...change };
     const key = await this.keyOf(budgetId, record.id);
-    const listed = await this.idList(budgetId).add(record.id); // before the record: a record is never unlisted
-    await this.store.set(key, await this.sealer.seal(Buffer.from(JSON.stringify(record)), key));
+    const sealed = await this.sealer.seal(Buffer.from(JSON.stringify(record)), key);
+    // Listed and kept in one round trip, not two (sent together, pipelined). A failure of the
+    // listing alone leaves the record unlisted: it is then never shown, and goes with its
+    // retention (hosted: 35 days) instead of with the pruning.
+    const [listed] = await Promise.all([this.idList(budgetId).add(record.id), this.store.set(key, sealed)]);
     // Pruned only when the list says there are more than `max` (no read of it otherwise);
     // more than that kept only costs space.
     if (listed > this.max) await this.prune(budgetId).catch(() => undefined);

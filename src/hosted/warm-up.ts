@@ -1,0 +1,122 @@
+/**
+ * An instance's warm-up: the work its first calls would otherwise pay for, done before /readyz
+ * says ready (readiness.ts), so that a crowd arriving with the instance (a rolling deploy under
+ * load, a morning rush after a restart) is not served by an instance still loading its code
+ * (bench/RESULTS.md: the first 1.5 s of each instance were its slowest calls). Its steps:
+ *  - code: the modules the first tool calls, reads and writes load when first asked (the tool
+ *    handlers, the answer path and builders, the write pipeline, the copies' decoding, alerts);
+ *  - redis: a PING to every master, opening their connections (a cluster's too);
+ *  - answers: a made-up budget of a few entities (warm-budget.ts) saved, read back (sealed,
+ *    compressed, columnar) and answered from once, in memory: the copies' and answers' code runs.
+ * A step that fails costs a warning, not the start: it only makes the first calls slower.
+ * The time from the process's start to the end is logged and kept for /metrics.
+ */
+import type { RedisStateStore } from '../storage/redis-store.js';
+import type { Change, StateStore } from '../storage/store.js';
+
+export interface WarmUpReport {
+  /** Milliseconds from the process's start (performance.now's origin) to the warm-up's end. */
+  readyAtMs: number;
+  /** Each step that ran, with its time; a failed one with why. */
+  steps: { name: string; ms: number; failed?: string }[];
+}
+
+const IDENTITY = '000000000000000000000000';
+
+/** The modules a first call would load (each is also what the first of its kind loads lazily). */
+const loadCode = () =>
+  Promise.all([
+    import('../mcp/tools/call.js'),
+    import('../mcp/tools/definitions.js'),
+    import('../mcp/tools/tool-schemas.js'),
+    import('../mcp/tools/run.js'),
+    import('../mcp/answer/tool-answer.js'),
+    import('../mcp/output/builder.js'),
+    import('../mcp/resources/resource-read.js'),
+    import('../stack/stack.js'),
+    import('../writes/pipeline/pipeline.js'),
+    import('../writes/pipeline/after-state.js'),
+    import('../writes/api-tools/api-plan.js'),
+    import('../sync/creates.js'),
+    import('../sync/replica-reads.js'),
+    import('../events/alerts.js'),
+  ]);
+
+/** A store in memory, for the made-up budget's copy alone. */
+class MemoryStore implements StateStore {
+  readonly location = 'memory (warm-up)';
+  private readonly values = new Map<string, Uint8Array>();
+  describe = (key: string) => key;
+  get = async (key: string) => this.values.get(key);
+  set = async (key: string, value: Uint8Array) => void this.values.set(key, value);
+  delete = async (key: string) => void this.values.delete(key);
+  list = async (prefix: string) => [...this.values.keys()].filter((k) => k.startsWith(prefix));
+  async update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>): Promise<T> {
+    const { value, result } = change(this.values.get(key));
+    if (value === null) this.values.delete(key);
+    else if (value !== undefined) this.values.set(key, value);
+    return result;
+  }
+  withLock = <T>(_name: string, fn: () => Promise<T>) => fn();
+}
+
+async function warmAnswers(): Promise<void> {
+  const [{ BudgetReplica }, { ReplicaFiles }, { ephemeralKey }, { answerFromReplica }, { warmBudget, WARM_BUDGET_ID }] = await Promise.all([
+    import('../sync/replica.js'),
+    import('../sync/persist.js'),
+    import('../sync/seal.js'),
+    import('../sync/replica-reads.js'),
+    import('./warm-budget.js'),
+  ]);
+  const now = new Date();
+  const files = new ReplicaFiles(new MemoryStore(), ephemeralKey(), () => undefined);
+  await files.save(IDENTITY, BudgetReplica.fromExport(warmBudget(now.toISOString().slice(0, 10)), 1, now.getTime()).snapshot());
+  const loaded = await files.load(IDENTITY, WARM_BUDGET_ID, { monthsLater: true });
+  if (!loaded.snapshot) throw new Error(`its copy did not read back (${loaded.discarded ?? 'none'})`);
+  const copy = BudgetReplica.fromSnapshot(loaded.snapshot, loaded.shared, loaded.months);
+  const params = { budget_id: WARM_BUDGET_ID, month: 'current' };
+  for (const id of ['getAccounts', 'getCategories', 'getPayees', 'getTransactions', 'getPlanMonth', 'getScheduledTransactions'] as const) {
+    answerFromReplica(copy, id, params, {}, now);
+  }
+}
+
+/** Runs the steps in turn; resolves with what ran (never rejects). */
+export async function warmUp(store: RedisStateStore, warn: (line: string) => void): Promise<WarmUpReport> {
+  const steps: WarmUpReport['steps'] = [];
+  const run: [string, () => Promise<unknown>][] = [
+    ['code', loadCode],
+    ['redis', () => store.warm()],
+    ['answers', warmAnswers],
+  ];
+  for (const [name, step] of run) {
+    const started = performance.now();
+    try {
+      await step();
+      steps.push({ name, ms: Math.round(performance.now() - started) });
+    } catch (e) {
+      const failed = (e as Error).message ?? String(e);
+      steps.push({ name, ms: Math.round(performance.now() - started), failed });
+      warn(`ynab-mcp: warning: the warm-up's ${name} step failed (${failed}); the first calls will do that work`);
+    }
+  }
+  return { readyAtMs: Math.round(performance.now()), steps };
+}
+
+/** An instance's warm-up, started once it listens: /readyz waits for its end (readiness.ts). */
+export class Warming {
+  report: WarmUpReport | undefined;
+
+  start(store: RedisStateStore, log: (line: string) => void, onDone?: (r: WarmUpReport) => void): void {
+    void warmUp(store, log).then((r) => {
+      this.report = r;
+      log(warmUpLine(r));
+      onDone?.(r);
+    });
+  }
+}
+
+/** The log line of a finished warm-up. */
+export function warmUpLine(r: WarmUpReport): string {
+  const steps = r.steps.map((s) => `${s.name} ${s.ms} ms${s.failed ? ' (failed)' : ''}`).join(', ');
+  return `ynab-mcp: warmed up ${r.readyAtMs} ms after the process started (${steps}); ready`;
+}

@@ -1,0 +1,72 @@
+// @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
+/**
+ * An instance is ready when it is fast (src/hosted/warm-up.ts): a hosted instance, probed on
+ * /readyz from the moment it is started, answers 503 "warming up" until its warm-up is over (its
+ * code loaded, its Redis connections open, a first answer built over a made-up budget) and 200
+ * from then on. Its log says the warm-up ran, step by step, none failed, and when it ended after the
+ * process's start; /metrics has the same (ynab_mcp_warmup_seconds, ynab_mcp_warmup_step_seconds).
+ * How long it takes is the bench's to say (a figure, never a timed assertion here).
+ */
+import parsePrometheus from 'parse-prometheus-text-format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeployment, startInstance, type Deployment, type Instance } from '../helpers/hosted.js';
+import { freePort } from '../helpers/redis.js';
+
+let d: Deployment;
+let instance: Instance | undefined;
+
+beforeAll(async () => {
+  d = await startDeployment({ instances: 1, sandbox: { users: 1 } });
+});
+
+afterAll(async () => {
+  await instance?.proc.stop();
+  await d?.close();
+});
+
+interface Probe {
+  status: number;
+  reason?: string;
+}
+
+/** /readyz, asked every few milliseconds from before the instance listens until it said ready `after` times. */
+async function probeUntilReady(url: string, after: number): Promise<Probe[]> {
+  const answers: Probe[] = [];
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && answers.filter((a) => a.status === 200).length < after) {
+    try {
+      const res = await fetch(url);
+      const body = (await res.json()) as { reason?: string };
+      answers.push({ status: res.status, reason: body.reason });
+    } catch {
+      await new Promise((r) => setTimeout(r, 2)); // not listening yet
+    }
+  }
+  return answers;
+}
+
+describe('an instance warms up before /readyz says ready', () => {
+  it('503 "warming up" until the warm-up ends, 200 after; the log and /metrics say which steps ran', async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const probing = probeUntilReady(`http://127.0.0.1:${port}/readyz`, 5);
+    instance = await startInstance({ ...d.env, port, args: ['--metrics-port', String(metricsPort)] });
+    const answers = await probing;
+
+    const firstReady = answers.findIndex((a) => a.status === 200);
+    expect(firstReady, JSON.stringify(answers.slice(0, 5))).toBeGreaterThan(0);
+    // Before: not ready, because it was warming up; from the first 200 on: ready every time.
+    for (const a of answers.slice(0, firstReady)) expect(a).toEqual({ status: 503, reason: expect.stringMatching(/^warming up/) });
+    for (const a of answers.slice(firstReady)) expect(a.status).toBe(200);
+
+    const line = await instance.proc.waitFor('stderr', /ynab-mcp: warmed up (\d+) ms after the process started \(([^)]*)\); ready/, 10_000);
+    expect(line[2]).toMatch(/^code \d+ ms, redis \d+ ms, answers \d+ ms$/);
+    expect(instance.proc.stderr).not.toMatch(/warm-up's \w+ step failed/);
+
+    const families = parsePrometheus(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+    const gauge = (name: string) => families.find((f) => f.name === name)?.metrics ?? [];
+    expect(Number(gauge('ynab_mcp_warmup_seconds')[0]?.value)).toBeCloseTo(Number(line[1]) / 1000, 3);
+    const steps = gauge('ynab_mcp_warmup_step_seconds').map((m) => `${m.labels?.step} ${m.labels?.outcome}`);
+    expect(steps.sort()).toEqual(['answers ok', 'code ok', 'redis ok']);
+    process.stderr.write(`warm-up: ready ${line[1]} ms after the process started (${line[2]}); /readyz answered 503 ${firstReady} times first\n`);
+  });
+});
