@@ -19,7 +19,7 @@ import { project, type Occurrence } from '../core/schedule.js';
 import { targetMonth } from '../targets/target-month.js';
 import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
 import { underfundedRows } from '../targets/underfunded.js';
-import type { BudgetView, Line } from '../core/view.js';
+import { isActivity, type BudgetView, type Line } from '../core/view.js';
 import { lastReconciled, type ReconciledAt } from '../../sync/reconciled.js';
 
 export interface AttentionContext {
@@ -78,9 +78,12 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
     return s + (typeof v === 'number' ? v : 0);
   }, 0);
 
-/** The unapproved transactions the check counts, newest first. */
-const unapprovedOf = (ctx: AttentionContext) =>
-  [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst);
+/** The unapproved transactions the check counts, newest first (read one by one: no list of every transaction, issue 61). */
+export function unapprovedOf(ctx: AttentionContext): E.TransactionSummaryBase[] {
+  const out: E.TransactionSummaryBase[] = [];
+  for (const t of ctx.view.replica.transactions.values()) if (!t.approved && counted(ctx, t.account_id)) out.push(t);
+  return out.sort(newestFirst);
+}
 
 /** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
 function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
@@ -92,7 +95,7 @@ function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
 }
 
 /** The transactions YNAB shows as uncategorized (reconciled ones too: reconciling sets no category), and their lines without a category. */
-function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
+export function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
   const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l));
   const ids = new Set(lines.map((l) => l.transaction.id));
   return { transactions: [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst), lines };
@@ -111,8 +114,8 @@ function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
 /** What was spent in each category in a month from cash accounts and on cards (each net of refunds, never below zero). */
 function spendingBySource(ctx: AttentionContext, month: string): (categoryId: string) => { cash: number; credit: number } {
   const sums = new Map<string, { cash: number; credit: number }>();
-  for (const l of ctx.view.activity()) {
-    if (!l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
+  for (const l of ctx.view.lines) {
+    if (!isActivity(l) || !l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
     let s = sums.get(l.category_id);
     if (!s) sums.set(l.category_id, (s = { cash: 0, credit: 0 }));
     if (ctx.view.isCredit(l.account_id)) s.credit += l.amount;
@@ -251,7 +254,8 @@ export const CHECKS = [
     reason: `Not reconciled for ${STALE_DAYS}+ days.`,
     find: (ctx) => {
       const cutoff = addDays(ctx.today, -STALE_DAYS);
-      const used = new Set([...ctx.view.replica.transactions.values()].map((t) => t.account_id));
+      const used = new Set<string>();
+      for (const t of ctx.view.replica.transactions.values()) used.add(t.account_id);
       // The later of YNAB's date and this server's reconcile: YNAB's app keeps showing its own.
       const last = (a: E.Account) => lastReconciled(a.last_reconciled_at, ctx.reconciled?.[a.id])?.slice(0, 10);
       return [...ctx.view.replica.accounts.values()]
