@@ -62,7 +62,7 @@ function rowsOverLines(ctx: AttentionContext): OverLines {
   if (kept?.at === at) return kept.rows;
   const computed: OverLines = {
     unapproved: unapprovedOf(ctx).map((t) => t.id),
-    uncategorized: uncategorizedOf(ctx).transactions.map((t) => t.id),
+    uncategorized: uncategorizedOf(ctx.view).transactions.map((t) => t.id),
     price_increase: rows(ctx, 'price_increase'),
   };
   overLines.set(r, { at, rows: computed });

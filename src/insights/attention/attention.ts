@@ -13,6 +13,9 @@ import { transactionDetail } from '../../api/read/transactions.js';
 import type { Money } from '../core/format.js';
 import { present } from '../core/format.js';
 import { queueCount } from './queue-count.js';
+import { unapprovedIn, uncategorizedOf } from './queue.js';
+
+export { uncategorizedLine, uncategorizedOf } from './queue.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from '../recurring/price-rises.js';
 import { project, type Occurrence } from '../core/schedule.js';
@@ -78,12 +81,8 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
     return s + (typeof v === 'number' ? v : 0);
   }, 0);
 
-/** The unapproved transactions the check counts, newest first (read one by one: no list of every transaction, issue 61). */
-export function unapprovedOf(ctx: AttentionContext): E.TransactionSummaryBase[] {
-  const out: E.TransactionSummaryBase[] = [];
-  for (const t of ctx.view.replica.transactions.values()) if (!t.approved && counted(ctx, t.account_id)) out.push(t);
-  return out.sort(newestFirst);
-}
+/** The unapproved transactions the check counts, newest first. */
+export const unapprovedOf = (ctx: AttentionContext) => unapprovedIn(ctx.view, (id) => counted(ctx, id));
 
 /** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
 function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
@@ -94,17 +93,8 @@ function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
   return { tracking_left_out: `${left.length} more in tracking accounts (${names.join(', ')}): include_off_budget: true counts them.` };
 }
 
-/** The transactions YNAB shows as uncategorized (reconciled ones too: reconciling sets no category), and their lines without a category. */
-export function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
-  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l));
-  const ids = new Set(lines.map((l) => l.transaction.id));
-  return { transactions: [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst), lines };
-}
-
 /** A category's or account's id, in full detail only (compact rows name them; every tool takes names). */
 const idOf = (ctx: AttentionContext, id: string) => (ctx.full ? { id } : {});
-
-const newestFirst = (a: E.TransactionSummaryBase, b: E.TransactionSummaryBase) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0);
 
 /** The month's categories, as the API's month view has them. */
 function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
@@ -133,10 +123,6 @@ function why(c: Coverage): string {
   return [over, c.carried > 0 ? 'debt carried' : ''].filter(Boolean).join('; ');
 }
 
-/** A line YNAB shows as uncategorized: budget activity without a category (transfers and starting balances never are). */
-export const uncategorizedLine = (view: BudgetView, l: Line) =>
-  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === view.uncategorizedId);
-
 export const CHECKS = [
   {
     kind: 'unapproved',
@@ -148,12 +134,12 @@ export const CHECKS = [
   {
     kind: 'uncategorized',
     reason: 'Without a category.',
-    find: (ctx) => uncategorizedOf(ctx).transactions.map((t) => txnRow(ctx, t)),
+    find: (ctx) => uncategorizedOf(ctx.view).transactions.map((t) => txnRow(ctx, t)),
     // What has no category: the lines without one (a split's categorized lines are not in it; transfers never are).
     total: (ctx) =>
       ctx.money(
         'total',
-        uncategorizedOf(ctx).lines.reduce((s, l) => s + l.amount, 0),
+        uncategorizedOf(ctx.view).lines.reduce((s, l) => s + l.amount, 0),
       ),
   },
   {
