@@ -9,7 +9,7 @@
 import { DEFAULT_DIGEST, type DigestTime } from './digest-time.js';
 import { digestDue, digestReadyToAssign, digestSpending } from './digest.js';
 import { currentMonth } from '../api/dates.js';
-import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
+import { CHECKS, type AttentionContext, unapprovedOf, uncategorizedOf } from '../insights/attention/attention.js';
 import { project } from '../insights/core/schedule.js';
 import type { BudgetView } from '../insights/core/view.js';
 import type { ReconciledAt } from '../sync/reconciled.js';
@@ -35,9 +35,17 @@ function rows(ctx: AttentionContext, kind: (typeof CHECKS)[number]['kind']): Row
   return CHECKS.find((c) => c.kind === kind)!.find(ctx) as Row[];
 }
 
-/** The checks that read every transaction, and nothing a merge changes without changing the lines' version but today and the currency. */
-const OVER_LINES = ['unapproved', 'uncategorized', 'price_increase'] as const;
-type OverLines = Record<(typeof OVER_LINES)[number], Row[]>;
+/**
+ * What the checks that read every transaction find, and nothing a merge changes without changing
+ * the lines' version but today and the currency: the review queue's transactions by id (its alert
+ * counts them; an answer's rows, each a transaction's detail, were built for nothing: issue 61),
+ * and the price rises' rows.
+ */
+interface OverLines {
+  unapproved: string[];
+  uncategorized: string[];
+  price_increase: Row[];
+}
 
 /** Each copy's rows of the checks over every transaction, with what they were computed at. */
 const overLines = new WeakMap<BudgetReplica, { at: string; rows: OverLines }>();
@@ -52,7 +60,11 @@ function rowsOverLines(ctx: AttentionContext): OverLines {
   const at = `${r.linesVersion}|${ctx.today}|${r.summary.currency_format?.decimal_digits ?? ''}`;
   const kept = overLines.get(r);
   if (kept?.at === at) return kept.rows;
-  const computed = Object.fromEntries(OVER_LINES.map((k) => [k, rows(ctx, k)])) as OverLines;
+  const computed: OverLines = {
+    unapproved: unapprovedOf(ctx).map((t) => t.id),
+    uncategorized: uncategorizedOf(ctx.view).transactions.map((t) => t.id),
+    price_increase: rows(ctx, 'price_increase'),
+  };
   overLines.set(r, { at, rows: computed });
   return computed;
 }
@@ -72,7 +84,7 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
 
   const lines = rowsOverLines(ctx);
   const { unapproved, uncategorized } = lines;
-  const queue = new Set([...unapproved, ...uncategorized].map((r) => r.id as string)).size;
+  const queue = new Set([...unapproved, ...uncategorized]).size;
   if (queue > 0)
     add('review.queue_grew', budget, String(queue), { queue_size: queue, unapproved: unapproved.length, uncategorized: uncategorized.length }, queue);
 

@@ -5,6 +5,8 @@
  * process of this user; hosted mode passes a Redis store instead and nothing else changes.
  */
 import { KeyUnavailableError } from '../storage/store.js';
+import { collectOnce } from '../sync/collect.js';
+import type { BudgetReplica } from '../sync/replica.js';
 import { readFor } from '../writes/pipeline/reads.js';
 import { join } from 'node:path';
 import { YnabClient, type TokenProvider } from '../api/client/client.js';
@@ -133,6 +135,24 @@ export function defaultKeySource(stateDir: string, configDir: string, warn: (lin
   return { key: async () => (await (chosen ??= choose())).key() };
 }
 
+/**
+ * A sync's alerts scan, after the copy's save and a turn, never beside it: at 100,000 transactions
+ * each takes tens of MB while it runs, and run together their peaks added (issue 61). After the
+ * first sync of a large budget, the export read's garbage is collected first (collect.ts).
+ */
+async function scanAfterSave(r: BudgetReplica, replicas: ReplicaManager, events: EventsService, log: (line: string) => void): Promise<void> {
+  try {
+    await replicas.saves();
+    await new Promise((resolve) => setImmediate(resolve));
+    // A copy built by a full export (not read from a saved copy): that export's garbage.
+    if (!r.restored) collectOnce(r, r.transactions.size);
+    await events.scan(r);
+  } catch (e) {
+    // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
+    if (!(e instanceof KeyUnavailableError)) log(`events: scan failed: ${(e as Error).message}`);
+  }
+}
+
 /** Work started and not awaited (each sync's detection), for settled() to wait for. */
 function pending(): { track(p: Promise<unknown>): void; settled(): Promise<void> } {
   const underWay = new Set<Promise<unknown>>();
@@ -147,15 +167,10 @@ function pending(): { track(p: Promise<unknown>): void; settled(): Promise<void>
   };
 }
 
-export function createStack(opts: StackOptions): Stack {
-  const state = opts.stateDir ?? defaultStateDir();
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  // Nothing reaches the store once close() has returned, not even from a call still running (closing.ts).
-  const gate = new ClosingGate();
-  const store = gate.store(opts.store ?? new FileStateStore(state, { warn: log }));
+/** One request ledger per token, made on its first request (the quota-gated client asks for it). */
+function ledgersOf(store: StateStore, opts: StackOptions, log: (line: string) => void): (token: string) => QuotaLedger {
   const ledgers = new Map<string, QuotaLedger>();
-  const scans = pending();
-  const ledger = (token: string): QuotaLedger => {
+  return (token) => {
     const key = tokenKey(token);
     let l = ledgers.get(key);
     if (!l)
@@ -165,6 +180,16 @@ export function createStack(opts: StackOptions): Stack {
       );
     return l;
   };
+}
+
+export function createStack(opts: StackOptions): Stack {
+  const state = opts.stateDir ?? defaultStateDir();
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Nothing reaches the store once close() has returned, not even from a call still running (closing.ts).
+  const gate = new ClosingGate();
+  const store = gate.store(opts.store ?? new FileStateStore(state, { warn: log }));
+  const scans = pending();
+  const ledger = ledgersOf(store, opts, log);
   const client = new YnabClient({
     transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL, onRequest: opts.onRequest, aside: opts.aside },
     credentials: opts.credentials,
@@ -202,10 +227,9 @@ export function createStack(opts: StackOptions): Stack {
     onCache: opts.onReplicaCache,
     onCatchUp: opts.onReplicaCatchUp,
     aside: opts.aside,
-    // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events); a copy caught up from another instance's sync
-    // was scanned there (manager.ts doSync). A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
-    onSynced: (r) =>
-      scans.track(events.scan(r).catch((e: unknown) => (e instanceof KeyUnavailableError ? undefined : log(`events: scan failed: ${(e as Error).message}`)))),
+    // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events);
+    // a copy caught up from another instance's sync was scanned there (manager.ts doSync).
+    onSynced: (r) => scans.track(scanAfterSave(r, replicas, events, log)),
   });
   const events: EventsService = new EventsService({
     store,

@@ -207,6 +207,11 @@ class TableWriter {
  * otherwise the reader holds every row's values until then. The reader must be told the same.
  */
 export function encodeColumnar(value: object, alone?: string): Uint8Array {
+  return Buffer.concat(encodeColumnarPieces(value, alone));
+}
+
+/** encodeColumnar's bytes in the pieces the columns hold them in, never joined: compressed one after another (saved-form.ts). */
+export function encodeColumnarPieces(value: object, alone?: string): Uint8Array[] {
   if (!isPlainObject(value)) throw new TypeError('only an object is saved in columns');
   const shared = new Shared();
   const top = new TableWriter(shared);
@@ -214,5 +219,5 @@ export function encodeColumnar(value: object, alone?: string): Uint8Array {
   const out = new ByteWriter();
   top.writeTo(out);
   shared.uuids.writeTo(out);
-  return out.view();
+  return out.pieces();
 }

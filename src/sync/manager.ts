@@ -324,6 +324,11 @@ export class ReplicaManager {
     return replica;
   }
 
+  /** Waits for the saves under way (a sync's scan runs after its copy's save, never beside it: stack.ts). */
+  saves(): Promise<void> {
+    return this.saved.settled();
+  }
+
   /** Waits for pending saves (tests, shutdown). */
   async flush(): Promise<void> {
     // A save a sync started must not land after this (e.g. after the process's last write).

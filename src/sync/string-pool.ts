@@ -6,20 +6,8 @@
  * batch is shared after the answer waiting for it has gone out, a slice at a time.
  */
 
-/** Fields of a transaction whose values repeat across many rows. */
-export const TRANSACTION_SHARED = [
-  'date',
-  'cleared',
-  'flag_color',
-  'flag_name',
-  'account_id',
-  'payee_id',
-  'category_id',
-  'transfer_account_id',
-  'debt_transaction_type',
-] as const;
-/** The same for a split line. */
-export const LINE_SHARED = ['transaction_id', 'payee_id', 'category_id', 'transfer_account_id'] as const;
+/** Fields of a transaction and of a split line whose values repeat across many rows. */
+export { LINE_SHARED, TRANSACTION_SHARED } from '../api/repeated-fields.js';
 
 /** Rows whose strings are shared at once; more are shared in slices this size, after the answer (see share). */
 const SHARE_AT_ONCE = 10_000;

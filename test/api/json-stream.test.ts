@@ -85,6 +85,23 @@ describe('JsonStreamParser', () => {
     }
   });
 
+  it("gives the same value when the rows' repeated fields are shared as they are parsed (ParserOptions.share)", () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({
+      id: `t${i}`,
+      account_id: `a${i % 3}`,
+      payee_id: i % 5 ? `p${i % 7}` : null,
+      date: '2026-11-26',
+      amount: i % 4 ? -i : { nested: `a${i % 3}` },
+      __proto__: i % 2 ? 'own' : undefined,
+    }));
+    const share = new Set(['account_id', 'payee_id', 'date', 'amount', '__proto__', 'missing']);
+    for (const doc of [...DOCS, JSON.stringify({ data: { transactions: rows, more: [[{ account_id: 'x' }], 'a0', 5] } })]) {
+      const p = new JsonStreamParser({ share });
+      for (let i = 0; i < doc.length; i += 4096) p.write(doc.slice(i, i + 4096));
+      expect(p.end(), doc.slice(0, 80)).toEqual(JSON.parse(doc));
+    }
+  });
+
   it('parses a large export in 64 kB pieces to the same value', () => {
     const doc = JSON.stringify({
       data: {

@@ -8,8 +8,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CorruptError } from '../../src/sync/byte-stream.js';
-import { encodeColumnar } from '../../src/sync/columnar-codec.js';
+import { ByteReader, ByteWriter, CorruptError } from '../../src/sync/byte-stream.js';
+import { encodeColumnar, encodeColumnarPieces } from '../../src/sync/columnar-codec.js';
 import { decodeColumnar } from '../../src/sync/columnar-reader.js';
 import type { ReplicaSnapshot } from '../../src/sync/replica.js';
 import { packValue, unpackValue } from '../../src/sync/saved-form.js';
@@ -68,6 +68,34 @@ it('reads back a generated budget of 100,000 transactions exactly', async () => 
     await big.close();
   }
 }, 180_000);
+
+it('writes bytes in chunks that read back exactly across their edges, and gives the form in pieces never joined', () => {
+  const w = new ByteWriter();
+  const ops: (() => unknown)[] = [];
+  const r = () => new ByteReader(Buffer.from(w.view()));
+  for (let i = 0; i < 40_000; i++) {
+    const s = i % 1000 === 0 ? 'é'.repeat(70_000) : `s${i}€`;
+    w.uint(i * 7919);
+    w.float(i / 3);
+    w.string(s);
+    w.int(-i - 1);
+    ops.push(() => [i * 7919, i / 3, s, -i - 1]);
+  }
+  const inner = new ByteWriter();
+  inner.bytes(Buffer.alloc(100_000, 7));
+  w.block(inner);
+  const reader = r();
+  for (const op of ops) expect([reader.uint(), reader.float(), reader.string(), reader.int()]).toEqual(op());
+  expect(Buffer.from(reader.block().buf).equals(Buffer.alloc(100_000, 7))).toBe(true);
+  expect(reader.done).toBe(true);
+  expect(w.pieces().length).toBeGreaterThan(1);
+  expect(Buffer.concat(w.pieces()).equals(Buffer.from(w.view()))).toBe(true);
+  // A copy's form: its columns' own pieces, none the whole form (issue 61: the form was copied whole beside its columns).
+  const pieces = encodeColumnarPieces(demoCopies[0]!);
+  expect(Buffer.concat(pieces).equals(Buffer.from(encodeColumnar(demoCopies[0]!)))).toBe(true);
+  const form = pieces.reduce((n, p) => n + p.length, 0);
+  expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(form);
+});
 
 it('refuses a form cut short, with bytes past its end, or not a form at all', async () => {
   const form = encodeColumnar(demoCopies[1]!);

@@ -5,6 +5,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { JsonStreamParser } from '../json-stream.js';
+import { REPEATED_FIELDS } from '../repeated-fields.js';
 import { checkApiBaseUrl, DEFAULT_BASE_URL } from './base-url.js';
 import { errors, Pool } from './http.js';
 import { NetworkError } from './errors.js';
@@ -114,7 +115,7 @@ const TEXT_KEPT = 64 * 1024;
  */
 async function readBody(stream: AsyncIterable<Buffer>): Promise<unknown> {
   const decoder = new StringDecoder('utf8');
-  const parser = new JsonStreamParser();
+  const parser = new JsonStreamParser({ share: REPEATED_FIELDS });
   let json = true;
   let text = '';
   let empty = true;

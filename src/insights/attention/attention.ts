@@ -13,13 +13,16 @@ import { transactionDetail } from '../../api/read/transactions.js';
 import type { Money } from '../core/format.js';
 import { present } from '../core/format.js';
 import { queueCount } from './queue-count.js';
+import { unapprovedIn, uncategorizedOf } from './queue.js';
+
+export { uncategorizedLine, uncategorizedOf } from './queue.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from '../recurring/price-rises.js';
 import { project, type Occurrence } from '../core/schedule.js';
 import { targetMonth } from '../targets/target-month.js';
 import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
 import { underfundedRows } from '../targets/underfunded.js';
-import type { BudgetView, Line } from '../core/view.js';
+import { isActivity, type BudgetView, type Line } from '../core/view.js';
 import { lastReconciled, type ReconciledAt } from '../../sync/reconciled.js';
 
 export interface AttentionContext {
@@ -79,8 +82,7 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
   }, 0);
 
 /** The unapproved transactions the check counts, newest first. */
-const unapprovedOf = (ctx: AttentionContext) =>
-  [...ctx.view.replica.transactions.values()].filter((t) => !t.approved && counted(ctx, t.account_id)).sort(newestFirst);
+export const unapprovedOf = (ctx: AttentionContext) => unapprovedIn(ctx.view, (id) => counted(ctx, id));
 
 /** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
 function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
@@ -91,17 +93,8 @@ function trackingLeftOut(ctx: AttentionContext): Record<string, string> {
   return { tracking_left_out: `${left.length} more in tracking accounts (${names.join(', ')}): include_off_budget: true counts them.` };
 }
 
-/** The transactions YNAB shows as uncategorized (reconciled ones too: reconciling sets no category), and their lines without a category. */
-function uncategorizedOf(ctx: AttentionContext): { transactions: E.TransactionSummaryBase[]; lines: Line[] } {
-  const lines = ctx.view.lines.filter((l) => uncategorizedLine(ctx.view, l));
-  const ids = new Set(lines.map((l) => l.transaction.id));
-  return { transactions: [...ids].map((id) => ctx.view.replica.transactions.get(id)!).sort(newestFirst), lines };
-}
-
 /** A category's or account's id, in full detail only (compact rows name them; every tool takes names). */
 const idOf = (ctx: AttentionContext, id: string) => (ctx.full ? { id } : {});
-
-const newestFirst = (a: E.TransactionSummaryBase, b: E.TransactionSummaryBase) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0);
 
 /** The month's categories, as the API's month view has them. */
 function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
@@ -111,8 +104,8 @@ function monthCategories(ctx: AttentionContext): E.CategoryBase[] {
 /** What was spent in each category in a month from cash accounts and on cards (each net of refunds, never below zero). */
 function spendingBySource(ctx: AttentionContext, month: string): (categoryId: string) => { cash: number; credit: number } {
   const sums = new Map<string, { cash: number; credit: number }>();
-  for (const l of ctx.view.activity()) {
-    if (!l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
+  for (const l of ctx.view.lines) {
+    if (!isActivity(l) || !l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
     let s = sums.get(l.category_id);
     if (!s) sums.set(l.category_id, (s = { cash: 0, credit: 0 }));
     if (ctx.view.isCredit(l.account_id)) s.credit += l.amount;
@@ -130,10 +123,6 @@ function why(c: Coverage): string {
   return [over, c.carried > 0 ? 'debt carried' : ''].filter(Boolean).join('; ');
 }
 
-/** A line YNAB shows as uncategorized: budget activity without a category (transfers and starting balances never are). */
-export const uncategorizedLine = (view: BudgetView, l: Line) =>
-  l.kind === 'activity' && l.on_budget && (!l.category_id || l.category_id === view.uncategorizedId);
-
 export const CHECKS = [
   {
     kind: 'unapproved',
@@ -145,12 +134,12 @@ export const CHECKS = [
   {
     kind: 'uncategorized',
     reason: 'Without a category.',
-    find: (ctx) => uncategorizedOf(ctx).transactions.map((t) => txnRow(ctx, t)),
+    find: (ctx) => uncategorizedOf(ctx.view).transactions.map((t) => txnRow(ctx, t)),
     // What has no category: the lines without one (a split's categorized lines are not in it; transfers never are).
     total: (ctx) =>
       ctx.money(
         'total',
-        uncategorizedOf(ctx).lines.reduce((s, l) => s + l.amount, 0),
+        uncategorizedOf(ctx.view).lines.reduce((s, l) => s + l.amount, 0),
       ),
   },
   {
@@ -251,7 +240,8 @@ export const CHECKS = [
     reason: `Not reconciled for ${STALE_DAYS}+ days.`,
     find: (ctx) => {
       const cutoff = addDays(ctx.today, -STALE_DAYS);
-      const used = new Set([...ctx.view.replica.transactions.values()].map((t) => t.account_id));
+      const used = new Set<string>();
+      for (const t of ctx.view.replica.transactions.values()) used.add(t.account_id);
       // The later of YNAB's date and this server's reconcile: YNAB's app keeps showing its own.
       const last = (a: E.Account) => lastReconciled(a.last_reconciled_at, ctx.reconciled?.[a.id])?.slice(0, 10);
       return [...ctx.view.replica.accounts.values()]

@@ -9,7 +9,7 @@
  */
 import { currentMonth } from '../../api/dates.js';
 import type * as E from '../../api/schemas/entities.js';
-import type { BudgetView } from '../core/view.js';
+import { isActivity, type BudgetView } from '../core/view.js';
 
 export interface Coverage {
   account: E.Account;
@@ -28,8 +28,8 @@ export interface Coverage {
 /** Credit overspending per category this month, shared out among the cards that spent there. */
 function creditOverspending(view: BudgetView, categories: E.CategoryBase[], month: string): Map<string, Map<string, number>> {
   const spent = new Map<string, { cash: number; cards: Map<string, number> }>();
-  for (const l of view.activity()) {
-    if (!l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
+  for (const l of view.lines) {
+    if (!isActivity(l) || !l.category_id || !l.date.startsWith(month.slice(0, 7))) continue;
     let s = spent.get(l.category_id);
     if (!s) spent.set(l.category_id, (s = { cash: 0, cards: new Map() }));
     if (view.isCredit(l.account_id)) s.cards.set(l.account_id, (s.cards.get(l.account_id) ?? 0) - l.amount);

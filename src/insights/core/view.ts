@@ -34,6 +34,13 @@ export interface Line {
   kind: LineKind;
 }
 
+/**
+ * Whether a line is budget activity (BudgetView.activity): for a check that reads each line once,
+ * without the list of them (at 100,000 transactions, a list of 100,000 held until the next full
+ * collection, issue 61).
+ */
+export const isActivity = (l: Line, includeOffBudget = false): boolean => l.kind === 'activity' && (l.on_budget || includeOffBudget);
+
 /** Account types whose spending moves money into a payment category. */
 export const CREDIT_TYPES: ReadonlySet<string> = new Set(['creditCard', 'lineOfCredit']);
 
@@ -173,7 +180,7 @@ export class BudgetView {
    * cash_flow and the planning tools share.
    */
   activity(includeOffBudget = false): Line[] {
-    return this.lines.filter((l) => l.kind === 'activity' && (l.on_budget || includeOffBudget));
+    return this.lines.filter((l) => isActivity(l, includeOffBudget));
   }
 
   /** Spending (outflows less refunds) on budget between two dates, inclusive: minus the activity lines' sum. */
