@@ -97,7 +97,8 @@ async function runCrowd(store: Store, generator: CrowdGenerator, run: number): P
   try {
     const users = await signInAll(d);
     await generator.connect(d.mcpUrl, users);
-    const readyMs = await restart(d);
+    // BENCH_CROWD_RESTART=0: the crowd on the instances the users signed in on (as before issue 61).
+    const readyMs = process.env.BENCH_CROWD_RESTART === '0' ? 0 : await restart(d);
     const before = await scrape(d);
     const balancerCpu0 = process.cpuUsage();
     const result = await generator.go();
@@ -146,13 +147,16 @@ async function runCrowd(store: Store, generator: CrowdGenerator, run: number): P
     };
     return { row, measured, p99, errors: result.errors.length };
   } finally {
+    // With BENCH_HOSTED_NODE_OPTIONS (a CPU profile, say), the instances exit as they would (what they write at exit is kept).
+    if (process.env.BENCH_HOSTED_NODE_OPTIONS) await Promise.all(d.instances.map((i) => i?.proc.stop('SIGTERM', 30_000)));
     await d.close();
   }
 }
 
 /**
  * The crowd-only runs: per store (BENCH_CROWD_STORES, default `single,cluster`), BENCH_CROWD_RUNS
- * (default 3) times a fresh generator (cold), then the same again (warmed). The generator's
+ * (default 3) times a fresh generator (cold), then the same again (warmed; BENCH_CROWD_GENERATOR=cold
+ * for the cold runs only). The generator's
  * processes: BENCH_CROWD_GENERATORS (default 2, the bench machine's cores). Returns each store's
  * first run's figures for the capacity model.
  */
@@ -160,13 +164,15 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
   const runs = Number(process.env.BENCH_CROWD_RUNS ?? 3);
   const size = Number(process.env.BENCH_CROWD_GENERATORS ?? 2);
   const measured: CrowdMeasured[] = [];
+  // BENCH_CROWD_RUNS=0: none (e.g. BENCH_HOSTED_LOADS=100x20:single alone, the crowd as measured before issue 61).
+  if (runs === 0) return measured;
   for (const store of envList('BENCH_CROWD_STORES', 'single,cluster') as Store[]) {
     const p99s: Record<'cold' | 'warmed', number[]> = { cold: [], warmed: [] };
     let errors = 0;
     for (let run = 1; run <= runs; run++) {
       const generator = CrowdGenerator.fresh(size);
       try {
-        for (const warmth of ['cold', 'warmed'] as const) {
+        for (const warmth of envList('BENCH_CROWD_GENERATOR', 'cold,warmed') as ('cold' | 'warmed')[]) {
           const done = await runCrowd(store, generator, run);
           r.row({ ...done.row, server });
           if (run === 1 && warmth === 'cold') measured.push(done.measured);
