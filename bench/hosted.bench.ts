@@ -2,8 +2,9 @@
  * Hosted mode under load: three instances behind a round-robin proxy, the sandbox, and Redis (one
  * redis-server, or a Redis Cluster of three masters). Each user signs in through the full MCP
  * authorization flow, then all work at once (an assistant's mix: mostly questions, 2% writes).
- * Three loads: 20 users x 50 calls on one Redis (the load the latency goal is set at), the same on
- * the cluster, and 100 users x 20 calls. Reports calls/s, p50/p99, upstream requests per user,
+ * Two loads: 20 users x 50 calls on one Redis (the load the latency goal is set at) and the same on
+ * the cluster; then the crowd of 100 users x 20 calls as it arrives, on instances just restarted,
+ * three runs per store with a cold and a warmed load generator (bench/hosted-crowd.ts). Reports calls/s, p50/p99, upstream requests per user,
  * how copies not fresh enough were brought up to date, the instances' memory (their replica
  * caches and resident size, from their /metrics) and Redis memory per user. Then the watchers
  * under load (bench/hosted-watch.ts) and the capacity model's inputs and plan from this run's
@@ -255,6 +256,6 @@ export const hostedSection: BenchSection = {
   name: 'hosted',
   title: 'Hosted mode',
   about:
-    "Three instances behind a round-robin proxy and the sandbox, on one redis-server and on a Redis Cluster of three masters; users signed in through the full MCP authorization flow, working at once (20 x 50 calls, and 100 x 20): calls/s, p50/p99, upstream requests per user, how copies caught up, instance and Redis memory. Then watched budgets under load (200 at a 60 s interval: doubles, missed, requests per hour, watch lag, CPU per budget), and the capacity model's inputs from this run with the plan they give (docs/capacity.md).",
+    "Three instances behind a round-robin proxy and the sandbox, on one redis-server and on a Redis Cluster of three masters; users signed in through the full MCP authorization flow, working at once (20 x 50 calls; then 100 x 20 on instances just restarted and ready, three runs per store with the load generator cold and warmed: p50, p99 and max of each): calls/s, p50/p99, upstream requests per user, how copies caught up, instance and Redis memory. Then watched budgets under load (200 at a 60 s interval: doubles, missed, requests per hour, watch lag, CPU per budget), and the capacity model's inputs from this run with the plan they give (docs/capacity.md).",
   run: (r) => hostedBench(r),
 };
