@@ -44,13 +44,17 @@ export class CrowdGenerator {
 
   private next<T>(proc: ChildProcess, type: string): Promise<T> {
     return new Promise((resolve, reject) => {
+      // A process that dies answers nothing: the bench stops with why rather than waiting for ever.
+      const exited = (code: number | null) => reject(new Error(`crowd generator: a process exited (${code}) before answering ${type}`));
       const on = (m: { type: string; error?: string }) => {
         if (m.type !== type && m.type !== 'failed') return;
         proc.off('message', on);
+        proc.off('exit', exited);
         if (m.type === 'failed') reject(new Error(`crowd generator: ${m.error}`));
         else resolve(m as T);
       };
       proc.on('message', on);
+      proc.once('exit', exited);
     });
   }
 
