@@ -2,24 +2,23 @@
  * Hosted mode under load: three instances behind a round-robin proxy, the sandbox, and Redis (one
  * redis-server, or a Redis Cluster of three masters). Each user signs in through the full MCP
  * authorization flow, then all work at once (an assistant's mix: mostly questions, 2% writes).
- * Three loads: 20 users x 50 calls on one Redis (the load the latency goal is set at), the same on
- * the cluster, and 100 users x 20 calls. Reports calls/s, p50/p99, upstream requests per user,
+ * Two loads: 20 users x 50 calls on one Redis (the load the latency goal is set at) and the same on
+ * the cluster; then the crowd of 100 users x 20 calls as it arrives, on instances just restarted,
+ * three runs per store with a cold and a warmed load generator (bench/hosted-crowd.ts). Reports calls/s, p50/p99, upstream requests per user,
  * how copies not fresh enough were brought up to date, the instances' memory (their replica
  * caches and resident size, from their /metrics) and Redis memory per user. Then the watchers
  * under load (bench/hosted-watch.ts) and the capacity model's inputs and plan from this run's
  * figures (bench/hosted-capacity.ts).
  */
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import parsePrometheus, { type Family } from 'parse-prometheus-text-format';
-import { RedisStateStore } from '../src/storage/redis-store.js';
-import { CLI_SOURCE_ENV, REPO_ROOT } from '../test/helpers/cli.js';
-import { type Deployment, MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
 import { type CrowdMeasured, capacityReport } from './hosted-capacity.js';
+import { crowdBench, CROWD_P99_GOAL_MS } from './hosted-crowd.js';
+import { callOf, instanceArgs, instanceEnv, redisMemoryPerUser, riseOf, runBuilt, sampleSum, scrape } from './hosted-deploy.js';
 import { hostedWatchBench, type WatchLoad, watchLoadOf } from './hosted-watch.js';
 import type { BenchSection, Reporter, Row } from './section.js';
-import { kb, median, ms, percentile } from './stats.js';
+import { median, ms, percentile } from './stats.js';
 
 interface Load {
   users: number;
@@ -27,20 +26,20 @@ interface Load {
   redis: 'single' | 'cluster';
 }
 
+/** The 100 x 20 crowd runs apart, on instances that have just come up (bench/hosted-crowd.ts). */
 const LOADS: Load[] = [
   { users: 20, calls: 50, redis: 'single' },
   { users: 20, calls: 50, redis: 'cluster' },
-  { users: 100, calls: 20, redis: 'single' },
-  { users: 100, calls: 20, redis: 'cluster' },
 ];
 
 /**
- * Only some loads, e.g. `BENCH_HOSTED_LOADS=100x20:single,100x20:cluster` (to measure one lever at
- * a time on a shared machine); all of them by default.
+ * Only some loads, e.g. `BENCH_HOSTED_LOADS=20x50:single,100x20:cluster` (to measure one lever at
+ * a time on a shared machine; 100x20 here is the crowd on instances warmed by the sign-ins, as
+ * before issue 61); LOADS by default, none with HOSTED_CROWD_ONLY=1.
  */
 function chosenLoads(): Load[] {
   const wanted = process.env.BENCH_HOSTED_LOADS?.split(',').map((s) => s.trim());
-  if (!wanted?.length) return LOADS;
+  if (!wanted?.length) return process.env.HOSTED_CROWD_ONLY === '1' ? [] : LOADS;
   return wanted.map((w) => {
     const m = /^(\d+)x(\d+):(single|cluster)$/.exec(w);
     if (!m) throw new Error(`BENCH_HOSTED_LOADS: ${JSON.stringify(w)} is not <users>x<calls>:single|cluster`);
@@ -51,88 +50,6 @@ function chosenLoads(): Load[] {
 /** The goal of issue 27 at 20 x 50 on one Redis, and the figures measured before the work on it (f077c59). */
 const P99_GOAL_MS = 500;
 const BEFORE = { callsPerSecond: 112, p99: 1146 };
-
-const METRICS_TOKEN = `bench-metrics-${process.pid}-${Date.now()}`;
-
-function metricsTokenFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'ynab-mcp-bench-')), 'metrics-token');
-  writeFileSync(file, `${METRICS_TOKEN}\n`);
-  chmodSync(file, 0o600);
-  return file;
-}
-
-/** The call a user makes `n`-th: mostly questions, one write in 50. */
-function callOf(n: number, i: number, account: string): [string, Record<string, unknown>] {
-  const today = new Date().toISOString().slice(0, 10);
-  if (n % 50 === 7)
-    return ['create_transactions', { transactions: [{ account_id: account, date: today, amount: -1 - i / 100, payee_name: 'Bench', memo: `bench ${n}` }] }];
-  const pick = n % 10;
-  if (pick < 3) return ['list_transactions', { limit: 20 }];
-  if (pick < 5) return ['list_accounts', {}];
-  if (pick < 7) return ['get_month', { month: 'current', limit: 20 }];
-  if (pick < 9) return ['list_categories', {}];
-  return ['list_payees', { limit: 20 }];
-}
-
-/** Each instance's /metrics, parsed. */
-async function scrape(d: Deployment): Promise<Family[][]> {
-  return Promise.all(
-    d.instances.map(async (i) => {
-      const res = await fetch(`${i!.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-      return parsePrometheus(await res.text());
-    }),
-  );
-}
-/** The sum of a family's samples that carry `labels` (all of them when none is given). */
-const sampleSum = (families: Family[], name: string, labels: Record<string, string> = {}) =>
-  (families.find((f) => f.name === name)?.metrics ?? [])
-    .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
-    .reduce((sum, m) => sum + Number(m.value ?? 0), 0);
-
-/**
- * What each kind of key holds: a user's copy of a budget (`replicas/…/<budget>.replica`), the
- * feed of changes since it (`.feed`), the events' occurrence log of each budget read
- * (`events/…/<budget>.log`), the sign-in's OAuth records, the answers cache, and the rest (grants,
- * quota, aliases, session budget; the server's signing keys, shared by all users).
- */
-function kindOf(key: string): string {
-  if (key.startsWith('replicas/')) return key.endsWith('.feed') ? 'feeds' : key.endsWith('.replica') ? 'copies' : 'other';
-  if (key.startsWith('events/')) return 'events logs';
-  if (key.startsWith('oauth/')) return 'OAuth records';
-  if (key.startsWith('answers/')) return 'answers cache';
-  return 'other';
-}
-
-/** Redis memory per user, every key counted (MEMORY USAGE: the value, the key and the allocator's rounding). */
-async function redisMemoryPerUser(d: Deployment, users: number): Promise<{ row: Row; total: number }> {
-  const store = await RedisStateStore.connect(d.redis.url, { log: () => undefined });
-  const byKind: Record<string, number> = { copies: 0, feeds: 0, 'events logs': 0, 'OAuth records': 0, 'answers cache': 0, other: 0 };
-  try {
-    for (const key of await store.list('')) byKind[kindOf(key)]! += await store.keyMemory(key);
-  } finally {
-    await store.close();
-  }
-  const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  const row = {
-    'Redis memory per user (all keys)': kb(total / users),
-    'of which copies / feeds / events logs / OAuth / answers / other': Object.values(byKind)
-      .map((v) => kb(v / users))
-      .join(' / '),
-  };
-  return { row, total };
-}
-
-/**
- * The instances run the server as built (`npm run bench` builds it first), as a deployment runs
- * it. Run from src/ through tsx, every dynamic import() of a tool call went through tsx's loader
- * thread: about a tenth of the instances' CPU in the crowd's first seconds (2026-11-24).
- */
-function runBuilt(): string {
-  const built = join(REPO_ROOT, 'dist', 'cli.js');
-  if (process.env[CLI_SOURCE_ENV] || !existsSync(built)) return 'src (tsx)';
-  process.env[CLI_SOURCE_ENV] = built;
-  return 'dist';
-}
 
 /** Every user works at once, one call after another; the latencies (and those of each user's first call), errors and wall time. */
 async function work(
@@ -181,10 +98,8 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
     // proxy, each YNAB request waited its turn twice in this busy process (2026-11-25); YNAB
     // requests are counted from the instances' metrics.
     directUpstream: true,
-    // BENCH_HOSTED_INSTANCE_ARGS: more flags for the instances (e.g. `--concurrent-requests 0`, to measure a lever).
-    args: ['--metrics-token-file', metricsTokenFile(), ...(process.env.BENCH_HOSTED_INSTANCE_ARGS?.split(' ').filter(Boolean) ?? [])],
-    // BENCH_HOSTED_NODE_OPTIONS: the instances' NODE_OPTIONS (e.g. --require of a preload that writes a CPU profile at exit).
-    env: process.env.BENCH_HOSTED_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HOSTED_NODE_OPTIONS } : undefined,
+    args: instanceArgs(),
+    env: instanceEnv(),
   });
   const clients: SignedIn[] = [];
   try {
@@ -214,8 +129,7 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
     const benchCpu = process.cpuUsage(benchCpu0);
     const after = await scrape(d);
     // What a family's samples rose by over the crowd, all instances together.
-    const rise = (name: string, labels: Record<string, string> = {}) =>
-      after.reduce((s, f, i) => s + sampleSum(f, name, labels) - sampleSum(before[i]!, name, labels), 0);
+    const rise = riseOf(before, after);
     const upstream = rise('ynab_mcp_upstream_requests_total');
     const caughtUp = (via: string) => rise('ynab_mcp_replica_catch_ups_total', { via });
     const cpu = rise('ynab_mcp_process_cpu_seconds_total');
@@ -273,9 +187,6 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
  * Any HOSTED_WATCH_* setting but HOSTED_WATCH_ONLY sizes it instead (watchLoadOf: 1,000 budgets
  * unless told, the capacity check's run).
  */
-/** Issue 45 item 1: the crowd's tail. */
-const CROWD_P99_GOAL_MS = 1_000;
-
 const BENCH_WATCH: WatchLoad = { budgets: 200, intervalMs: 60_000, intervals: 3, demo: 'full' };
 const watchLoad = (): WatchLoad =>
   Object.keys(process.env).some((k) => k.startsWith('HOSTED_WATCH_') && k !== 'HOSTED_WATCH_ONLY') ? watchLoadOf() : BENCH_WATCH;
@@ -332,6 +243,8 @@ export async function hostedBench(r: Reporter): Promise<void> {
   r.note(
     "The crowd's seventh pass, 2026-11-25 night: the id lists completed at an instance's start (storage/id-list.ts) now hold through the closing gate every user's stack reaches the store by, so a budget's first sync and first write no longer SCAN the whole keyspace (30 users on 3 instances: 60 SCANs -> 0; at 100 users each was 2 round trips, at 10,000 users about 170); the price-rise check parses each charge's date once, not again for every run it tries (priceIncreases on a demo budget 1.88 -> 0.82 ms, in the alerts scan after every sync with YNAB). Where the slowest 1 % are now (instance logs beside the trace): the first wave, and the 40 writes (at a user's 8th or 18th call, twenty at once): each costs an instance about 20-24 ms of CPU and 25 round trips to Redis and holds an admission slot 0.4-0.7 s, and the reads queued behind a burst of them wait 0.3-0.5 s. Runs in the bench's order (the 20 x 50 load first, which warms this process's clients: 1.3-1.6 ms of CPU a call in the crowd, against 1.8-2.0 ms in a fresh process), four runs: one Redis 931, 892, 848 and 917 ms, Cluster 886, 913, 985 and 944 ms; crowd-only runs, this process fresh: 839-1,238 ms, 15 of 24 at or under 1 s. Tried and not kept (within the run-to-run spread): --concurrent-requests 4 or 2, V8's scavenger on one thread, the instances at a lower CPU priority than this process, 2026-07-28 clients (JSON answers), and 3,000 calls before the crowd to warm the instances' code (their CPU per call in the crowd did not move).",
   );
+  // The crowd as it arrives (issue 61 item 3); its rows are a table of their own.
+  if (process.env.HOSTED_WATCH_ONLY !== '1') crowd.push(...(await crowdBench(r, server)));
   // HOSTED_CROWD_ONLY=1: only the crowd's rows (to measure one lever at a time in minutes).
   if (process.env.HOSTED_CROWD_ONLY === '1') return;
   const watch = await hostedWatchBench(r, watchLoad());
@@ -343,6 +256,6 @@ export const hostedSection: BenchSection = {
   name: 'hosted',
   title: 'Hosted mode',
   about:
-    "Three instances behind a round-robin proxy and the sandbox, on one redis-server and on a Redis Cluster of three masters; users signed in through the full MCP authorization flow, working at once (20 x 50 calls, and 100 x 20): calls/s, p50/p99, upstream requests per user, how copies caught up, instance and Redis memory. Then watched budgets under load (200 at a 60 s interval: doubles, missed, requests per hour, watch lag, CPU per budget), and the capacity model's inputs from this run with the plan they give (docs/capacity.md).",
+    "Three instances behind a round-robin proxy and the sandbox, on one redis-server and on a Redis Cluster of three masters; users signed in through the full MCP authorization flow, working at once (20 x 50 calls; then 100 x 20 on instances just restarted and ready, three runs per store with the load generator cold and warmed: p50, p99 and max of each): calls/s, p50/p99, upstream requests per user, how copies caught up, instance and Redis memory. Then watched budgets under load (200 at a 60 s interval: doubles, missed, requests per hour, watch lag, CPU per budget), and the capacity model's inputs from this run with the plan they give (docs/capacity.md).",
   run: (r) => hostedBench(r),
 };

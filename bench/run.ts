@@ -9,11 +9,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { regressionBlocks } from './regression.js';
 import type { Reporter, Row } from './section.js';
 import { SECTIONS } from './sections.js';
 
 const RESULTS = join(import.meta.dirname, 'RESULTS.md');
-const names = process.argv.slice(2);
+// `regression` alone rewrites only the summary of the figures held (bench/regression.ts), from the file's blocks.
+const onlySummary = process.argv.slice(2).join(' ') === 'regression';
+const names = onlySummary ? [] : process.argv.slice(2);
 const unknown = names.filter((n) => !SECTIONS.some((s) => s.name === n));
 if (unknown.length) {
   process.stderr.write(`bench: no section ${unknown.join(', ')}; sections: ${SECTIONS.map((s) => s.name).join(', ')}\n`);
@@ -56,7 +59,7 @@ function previousBlocks(): Map<string, string> {
 }
 
 const blocks = previousBlocks();
-for (const section of SECTIONS) {
+for (const section of onlySummary ? [] : SECTIONS) {
   if (names.length && !names.includes(section.name)) continue;
   process.stderr.write(`bench: ${section.name}...\n`);
   const rows: Row[] = [];
@@ -107,17 +110,25 @@ for (const section of SECTIONS) {
   blocks.set(section.name, lines.join('\n'));
 }
 
+const regression = regressionBlocks(blocks);
+blocks.set('regression', regression.summary);
+blocks.set('regression-history', regression.history);
+const summaryBlocks = ['regression', 'regression-history'];
+
 const out = [
   '# Benchmark results',
   '',
   `Written by \`npm run bench\` (bench/run.ts); each section says when and at which commit it was measured. Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit}, on ${machine}.`,
   'Figures and ratios only: no test fails on a time. Timings on a shared machine vary between runs; ratios measured in one run are the steadier figures.',
   '',
+  ...summaryBlocks.map((name) => blocks.get(name)!),
   // A section's hand-written history (`<!-- section:NAME-history -->`: runs pasted by hand, before /
   // after) follows it and is kept as written: a run rewrites only the section's own block.
   ...SECTIONS.flatMap((s) => [blocks.get(s.name), blocks.get(`${s.name}-history`)]).filter((b) => b !== undefined),
   // Hand-written sections (figures measured otherwise, such as the test suite's time) are kept.
-  ...[...blocks].filter(([name]) => !SECTIONS.some((s) => s.name === name || `${s.name}-history` === name)).map(([, block]) => block),
+  ...[...blocks]
+    .filter(([name]) => !summaryBlocks.includes(name) && !SECTIONS.some((s) => s.name === name || `${s.name}-history` === name))
+    .map(([, block]) => block),
 ];
 writeFileSync(RESULTS, out.join('\n'));
 process.stderr.write(`bench: wrote ${RESULTS}\n`);

@@ -94,6 +94,10 @@ export async function roundRobinProxy(): Promise<RoundRobinProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => forward(req, res, Buffer.concat(chunks), 0));
   });
+  // A balancer keeps its clients' idle connections about a minute (an ALB's default is 60 s), not
+  // Node's 5 s: a client that waited a few seconds (the crowd, while the instances restart) posted
+  // on a connection the proxy was closing, and lost the call ("fetch failed").
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = () =>

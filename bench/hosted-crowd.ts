@@ -1,0 +1,198 @@
+/**
+ * The crowd as it arrives (issue 61 item 3): 100 users x 20 calls at once on three instances that
+ * have just come up. Each run has a deployment of its own (the sandbox, Redis or a Redis Cluster of
+ * three masters, three instances); the users sign in and their clients connect, then the three
+ * instances are restarted (as a rolling deploy or a restart before a morning rush leaves them:
+ * tokens and saved copies in Redis, nothing in the instances' memory), and the crowd starts once
+ * every instance answers /readyz 200, as a balancer would send it. The load generator's clients
+ * run in child processes of their own (bench/crowd-worker.mjs); "cold" is a fresh generator,
+ * "warmed" one that has just run a crowd. Three runs of each, per store: p50, p99 and max of each.
+ */
+import { loadavg } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { MemoryOAuthProvider, signIn, startDeployment, type Deployment } from '../test/helpers/hosted.js';
+import { CrowdGenerator, type CrowdResult, type CrowdUser } from './crowd-generator.js';
+import type { CrowdMeasured } from './hosted-capacity.js';
+import { callOf, instanceArgs, instanceEnv, redisMemoryPerUser, riseOf, sampleSum, scrape } from './hosted-deploy.js';
+import type { Reporter, Row } from './section.js';
+import { median, ms, percentile } from './stats.js';
+
+type Store = 'single' | 'cluster';
+const USERS = 100;
+const CALLS = 20;
+/** Issue 45 item 1, held by issue 61 item 3 in every crowd-only run. */
+export const CROWD_P99_GOAL_MS = 1_000;
+
+const storeName = (s: Store) => (s === 'single' ? 'one Redis' : 'Redis Cluster (3 masters)');
+const envList = (name: string, fallback: string) =>
+  (process.env[name] ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** GET /readyz until it answers 200 (every 20 ms, as a balancer's health check would, only faster). */
+async function ready(url: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/readyz`).catch(() => undefined);
+    await res?.arrayBuffer();
+    if (res?.status === 200) return;
+    if (Date.now() > until) throw new Error(`${url}/readyz: not ready within 60 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every instance stopped at once and started again; the ms until the slowest answered /readyz 200. */
+async function restart(d: Deployment): Promise<number> {
+  const n = d.instances.length;
+  for (let i = 0; i < n; i++) await d.kill(i);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      await d.start(i);
+      await ready(d.instances[i]!.url);
+    }),
+  );
+  return performance.now() - t0;
+}
+
+/** The users signed in (the full OAuth flow) and their crowd's calls, on a deployment. */
+async function signInAll(d: Deployment): Promise<CrowdUser[]> {
+  const people = d.sandbox.announcement().users;
+  const users: CrowdUser[] = [];
+  for (let u = 0; u < USERS; u++) {
+    const c = await signIn(d.mcpUrl, new MemoryOAuthProvider(`crowd ${u}`), { login: people[u]!.email });
+    const accounts = ((await c.call('list_accounts')) as any).structuredContent.accounts;
+    const account = accounts.find((a: any) => a.type === 'checking' && !a.closed)?.id as string;
+    users.push({ token: c.provider.tokens()!.access_token, calls: Array.from({ length: CALLS }, (_, i) => callOf(u * CALLS + i, i, account)) });
+    await c.close();
+  }
+  return users;
+}
+
+interface CrowdRun {
+  row: Row;
+  measured: CrowdMeasured;
+  p99: number;
+  errors: number;
+}
+
+function why(result: CrowdResult): void {
+  const counts = new Map<string, number>();
+  for (const e of result.errors) counts.set(e, (counts.get(e) ?? 0) + 1);
+  for (const [text, n] of counts) process.stderr.write(`hosted crowd: ${n} x ${text}\n`);
+}
+
+async function runCrowd(store: Store, generator: CrowdGenerator, run: number): Promise<CrowdRun> {
+  const warmth = generator.crowds ? 'warmed' : 'cold';
+  const d = await startDeployment({
+    instances: 3,
+    redis: store,
+    sandbox: { users: USERS, rateLimit: 100_000 },
+    sandboxProcess: true,
+    directUpstream: true,
+    args: instanceArgs(),
+    env: instanceEnv(),
+  });
+  try {
+    const users = await signInAll(d);
+    await generator.connect(d.mcpUrl, users);
+    // BENCH_CROWD_RESTART=0: the crowd on the instances the users signed in on (as before issue 61).
+    const readyMs = process.env.BENCH_CROWD_RESTART === '0' ? 0 : await restart(d);
+    const before = await scrape(d);
+    const balancerCpu0 = process.cpuUsage();
+    const result = await generator.go();
+    const balancerCpu = process.cpuUsage(balancerCpu0);
+    why(result);
+    if (process.env.BENCH_HOSTED_TRACE) writeFileSync(`${process.env.BENCH_HOSTED_TRACE}-${store}-${run}-${warmth}.json`, JSON.stringify(result.trace));
+    const after = await scrape(d);
+    const rise = riseOf(before, after);
+    const { latencies, first } = result;
+    const cpu = rise('ynab_mcp_process_cpu_seconds_total');
+    const caughtUp = (via: string) => rise('ynab_mcp_replica_catch_ups_total', { via });
+    const cacheBytes = after.map((f) => sampleSum(f, 'ynab_mcp_replica_cache_bytes'));
+    const rssBytes = after.map((f) => sampleSum(f, 'ynab_mcp_process_resident_memory_bytes'));
+    const redis = await redisMemoryPerUser(d, USERS);
+    const callsPerSecond = latencies.length / (result.wallMs / 1000);
+    const p99 = percentile(latencies, 99);
+    const measured: CrowdMeasured = {
+      users: USERS,
+      callsPerUser: CALLS,
+      redis: store,
+      calls: latencies.length,
+      callsPerSecond,
+      instanceCpuSeconds: cpu,
+      upstream: rise('ynab_mcp_upstream_requests_total'),
+      cacheBytes,
+      rssBytes,
+      redisBytes: redis.total,
+    };
+    const row: Row = {
+      run: `${USERS} users x ${CALLS} calls, ${storeName(store)}, run ${run}, generator ${warmth}`,
+      calls: latencies.length,
+      errors: result.errors.length,
+      'calls/s': Math.round(callsPerSecond),
+      p50: ms(median(latencies)),
+      p99: ms(p99),
+      max: ms(Math.max(...latencies)),
+      "each user's first call p50 / p99": `${ms(median(first))} / ${ms(percentile(first, 99))}`,
+      'instances ready after (restart to /readyz 200)': ms(readyMs),
+      'instance CPU per call': ms((cpu * 1000) / latencies.length),
+      'generator CPU per call': ms(result.cpuMs / latencies.length),
+      'balancer CPU per call': ms((balancerCpu.user + balancerCpu.system) / 1000 / latencies.length),
+      'caught up: changes / copy / request': `${caughtUp('changes')} / ${caughtUp('copy')} / ${caughtUp('request')}`,
+      'instance memory (RSS, max)': `${Math.round(Math.max(...rssBytes) / 1024 / 1024)} MB`,
+      'Redis memory per user (all keys)': redis.row['Redis memory per user (all keys)']!,
+      'load average (1 min)': loadavg()[0]!.toFixed(1),
+    };
+    return { row, measured, p99, errors: result.errors.length };
+  } finally {
+    // With BENCH_HOSTED_NODE_OPTIONS (a CPU profile, say), the instances exit as they would (what they write at exit is kept).
+    if (process.env.BENCH_HOSTED_NODE_OPTIONS) await Promise.all(d.instances.map((i) => i?.proc.stop('SIGTERM', 30_000)));
+    await d.close();
+  }
+}
+
+/**
+ * The crowd-only runs: per store (BENCH_CROWD_STORES, default `single,cluster`), BENCH_CROWD_RUNS
+ * (default 3) times a fresh generator (cold), then the same again (warmed; BENCH_CROWD_GENERATOR=cold
+ * for the cold runs only). The generator's
+ * processes: BENCH_CROWD_GENERATORS (default 2, the bench machine's cores). Returns each store's
+ * first run's figures for the capacity model.
+ */
+export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeasured[]> {
+  const runs = Number(process.env.BENCH_CROWD_RUNS ?? 3);
+  const size = Number(process.env.BENCH_CROWD_GENERATORS ?? 2);
+  const measured: CrowdMeasured[] = [];
+  // BENCH_CROWD_RUNS=0: none (e.g. BENCH_HOSTED_LOADS=100x20:single alone, the crowd as measured before issue 61).
+  if (runs === 0) return measured;
+  for (const store of envList('BENCH_CROWD_STORES', 'single,cluster') as Store[]) {
+    const p99s: Record<'cold' | 'warmed', number[]> = { cold: [], warmed: [] };
+    let errors = 0;
+    for (let run = 1; run <= runs; run++) {
+      const generator = CrowdGenerator.fresh(size);
+      try {
+        for (const warmth of envList('BENCH_CROWD_GENERATOR', 'cold,warmed') as ('cold' | 'warmed')[]) {
+          const done = await runCrowd(store, generator, run);
+          r.row({ ...done.row, server });
+          if (run === 1 && warmth === 'cold') measured.push(done.measured);
+          p99s[warmth].push(done.p99);
+          errors += done.errors;
+        }
+      } finally {
+        await generator.close();
+      }
+    }
+    const all = [...p99s.cold, ...p99s.warmed];
+    const list = (v: number[]) => v.map((p) => ms(p)).join(', ');
+    r.figure(`crowd-only p99s at ${USERS} users x ${CALLS} calls, ${storeName(store)}: generator cold / warmed`, `${list(p99s.cold)} / ${list(p99s.warmed)}`, {
+      goal: `<= ${CROWD_P99_GOAL_MS} ms in every run, 0 errors`,
+      met: all.every((p) => p <= CROWD_P99_GOAL_MS) && errors === 0,
+    });
+    r.figure(`crowd-only errors, ${storeName(store)}`, String(errors), { goal: '0', met: errors === 0 });
+  }
+  r.note(
+    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the round-robin proxy, nothing else during the crowd).`,
+  );
+  return measured;
+}
