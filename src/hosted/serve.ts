@@ -111,17 +111,17 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside });
   let metricsServer: MetricsServer | undefined;
   const warming = new Warming();
+  const config = { ...o.config, localFiles: false }; // many users, one machine: no tool reads a file here by path
   try {
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });
     // The user's YNAB grant is theirs once the sign-in succeeds: as the assistant's code is issued.
     const provider = await createAuthorizationServer(store, opts, log, (grantId) => grants.commitStaged(grantId));
-    // Many users, one machine: no tool reads a file of this machine by path, whatever was configured.
     const held = new HostedUsers({
       maxHeld: maxUsersHeld(),
       store,
       replicas,
       opts,
-      config: { ...o.config, localFiles: false },
+      config,
       grants,
       maxStalenessMs: o.maxStalenessMs,
       log,
@@ -180,7 +180,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         admission,
       },
     });
-    warming.start(store, log, (r) => watch.metrics?.warmedUp(r));
+    warming.start(store, config, log, (r) => watch.metrics?.warmedUp(r));
     return {
       url: http.url,
       urls: http.urls,

@@ -2,7 +2,8 @@
 /**
  * An instance is ready when it is fast (src/hosted/warm-up.ts): a hosted instance, probed on
  * /readyz from the moment it is started, answers 503 "warming up" until its warm-up is over (its
- * code loaded, its Redis connections open, a first answer built over a made-up budget) and 200
+ * code loaded, its Redis connections open, answers over a made-up budget and the request path run
+ * in rounds, for V8 to optimize them) and 200
  * from then on. Its log says the warm-up ran, step by step, none failed, and when it ended after the
  * process's start; /metrics has the same (ynab_mcp_warmup_seconds, ynab_mcp_warmup_step_seconds).
  * How long it takes is the bench's to say (a figure, never a timed assertion here).
@@ -11,6 +12,7 @@ import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeployment, startInstance, type Deployment, type Instance } from '../helpers/hosted.js';
 import { freePort } from '../helpers/redis.js';
+import { MIN_ROUNDS } from '../../src/hosted/warm-up.js';
 
 let d: Deployment;
 let instance: Instance | undefined;
@@ -59,14 +61,18 @@ describe('an instance warms up before /readyz says ready', () => {
     for (const a of answers.slice(firstReady)) expect(a.status).toBe(200);
 
     const line = await instance.proc.waitFor('stderr', /ynab-mcp: warmed up (\d+) ms after the process started \(([^)]*)\); ready/, 10_000);
-    expect(line[2]).toMatch(/^code \d+ ms, redis \d+ ms, answers \d+ ms$/);
+    // The answers and the request path run in rounds (for V8 to optimize them), not once.
+    const steps = line[2]!.match(/^code \d+ ms, redis \d+ ms, answers \d+ ms x(\d+), mcp \d+ ms x(\d+)$/);
+    expect(steps, line[2]).not.toBeNull();
+    expect(Number(steps![1])).toBeGreaterThanOrEqual(MIN_ROUNDS);
+    expect(Number(steps![2])).toBeGreaterThanOrEqual(MIN_ROUNDS);
     expect(instance.proc.stderr).not.toMatch(/warm-up's \w+ step failed/);
 
     const families = parsePrometheus(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
     const gauge = (name: string) => families.find((f) => f.name === name)?.metrics ?? [];
     expect(Number(gauge('ynab_mcp_warmup_seconds')[0]?.value)).toBeCloseTo(Number(line[1]) / 1000, 3);
-    const steps = gauge('ynab_mcp_warmup_step_seconds').map((m) => `${m.labels?.step} ${m.labels?.outcome}`);
-    expect(steps.sort()).toEqual(['answers ok', 'code ok', 'redis ok']);
+    const gauges = gauge('ynab_mcp_warmup_step_seconds').map((m) => `${m.labels?.step} ${m.labels?.outcome}`);
+    expect(gauges.sort()).toEqual(['answers ok', 'code ok', 'mcp ok', 'redis ok']);
     process.stderr.write(`warm-up: ready ${line[1]} ms after the process started (${line[2]}); /readyz answered 503 ${firstReady} times first\n`);
   });
 });
