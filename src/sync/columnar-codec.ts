@@ -155,10 +155,26 @@ class TableWriter {
     return (this.lastShape = shape);
   }
 
+  /**
+   * The previous row's keys when `row` has the very same, read in place: a new array of keys for
+   * each of 100,000 rows was part of the 20 MB the encoding held while it ran (issue 61).
+   */
+  private lastKeys(row: Record<string, unknown>): string[] | undefined {
+    const keys = this.shapeList[this.lastShape]?.keys;
+    if (!keys) return undefined;
+    let i = 0;
+    for (const k in row) {
+      const t = typeof row[k];
+      if (keys[i++] !== k || t === 'undefined' || t === 'function' || t === 'symbol' || !Object.hasOwn(row, k)) return undefined;
+    }
+    return i === keys.length ? keys : undefined;
+  }
+
   /** `alone`: a field of this row whose value is written referring back to no row before it (encodeColumnar). */
   row(row: Record<string, unknown>, alone?: string): void {
-    const keys = keysOf(row);
-    const shape = this.shapeOf(keys);
+    const same = this.lastKeys(row);
+    const keys = same ?? keysOf(row);
+    const shape = same ? this.lastShape : this.shapeOf(keys);
     this.shapeIds.uint(shape);
     const id = rowId(keys, row);
     const known = id === undefined || !isUuid(id) ? undefined : this.shared.uuids.index.get(id);
