@@ -17,6 +17,7 @@
  */
 import { ByteWriter } from './byte-stream.js';
 import { CONTEXT, dayOf, expectedBalance, rowId, rowOrder, T } from './columnar-tags.js';
+import { StringIndex } from './string-index.js';
 import { isUuid, UuidWriter } from './uuid-table.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -60,7 +61,7 @@ class ColumnWriter {
   readonly tags = new ByteWriter();
   readonly nums = new ByteWriter();
   readonly bytes = new ByteWriter();
-  private readonly strings = new Map<string, number>();
+  private readonly strings = new StringIndex();
   private lastDay = 0;
   /**
    * Strings of a date's length already found to be a date (their day) or not (undefined). Only
@@ -120,7 +121,7 @@ class ColumnWriter {
       this.json(v); // text UTF-8 cannot hold as is goes as JSON, which escapes it
     } else {
       this.tags.byte(T.StrNew);
-      this.strings.set(v, this.strings.size);
+      this.strings.add(v);
       this.bytes.string(v);
     }
   }
