@@ -5,6 +5,7 @@
  */
 import { BitReader, BitWriter, ByteReader, ByteWriter, CorruptError } from './byte-stream.js';
 import { T } from './columnar-tags.js';
+import { StringIndex } from './string-index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A UUID in the canonical lowercase form, the only one written as bytes (others stay strings, so read back as written). */
@@ -43,7 +44,7 @@ function textOf(b: Uint8Array, o = 0): string {
 }
 
 export class UuidWriter {
-  readonly index = new Map<string, number>();
+  readonly index = new StringIndex();
   private readonly bytes = new ByteWriter();
   private readonly bits = new BitWriter();
 
@@ -56,7 +57,7 @@ export class UuidWriter {
       nums.uint(Math.min(back, at));
       return;
     }
-    this.index.set(v, this.index.size);
+    this.index.add(v);
     const [b6, b8] = [byteAt(v, 6), byteAt(v, 8)];
     // Version 4, variant 10: the 10 bits left of bytes 6 and 8 go with the bits, the other 14 bytes whole.
     const random = b6 >> 4 === 4 && b8 >> 6 === 2;

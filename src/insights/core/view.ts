@@ -41,6 +41,46 @@ export interface Line {
  */
 export const isActivity = (l: Line, includeOffBudget = false): boolean => l.kind === 'activity' && (l.on_budget || includeOffBudget);
 
+/**
+ * The line of a transaction without a split, its fields read from the transaction itself: a plain
+ * line held a copy of twelve fields, 13 MB of 112,211 lines at 100,000 transactions on top of the
+ * copy while the alerts' scan ran (issue 61). Only what the transaction cannot say is kept.
+ */
+class WholeLine implements Line {
+  constructor(
+    readonly transaction: E.TransactionSummaryBase,
+    readonly on_budget: boolean,
+    readonly kind: LineKind,
+  ) {}
+  get id(): string {
+    return this.transaction.id;
+  }
+  get parent_id(): null {
+    return null;
+  }
+  get date(): string {
+    return this.transaction.date;
+  }
+  get amount(): number {
+    return this.transaction.amount;
+  }
+  get account_id(): string {
+    return this.transaction.account_id;
+  }
+  get payee_id(): string | null {
+    return this.transaction.payee_id ?? null;
+  }
+  get category_id(): string | null {
+    return this.transaction.category_id ?? null;
+  }
+  get transfer_account_id(): string | null {
+    return this.transaction.transfer_account_id ?? null;
+  }
+  get memo(): string | null {
+    return this.transaction.memo ?? null;
+  }
+}
+
 /** Account types whose spending moves money into a payment category. */
 export const CREDIT_TYPES: ReadonlySet<string> = new Set(['creditCard', 'lineOfCredit']);
 
@@ -100,6 +140,7 @@ export class BudgetView {
     // given straight to a category stays that category's activity, as YNAB's month counts it.
     else if (this.isOpening(transfer, payee, parent) && (!onBudget || category === this.readyToAssignId)) kind = 'starting_balance';
     else if (category && category === this.readyToAssignId) kind = 'income';
+    if (parent === null) return new WholeLine(t, onBudget, kind);
     return {
       id,
       parent_id: parent,
