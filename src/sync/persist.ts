@@ -153,6 +153,9 @@ export class ReplicaFiles {
     // 100,000-transaction budget is a few MB, where its JSON was tens.
     const shape = snapshotShape();
     const layout = { prefix: COLUMNAR, shape };
+    // The key first: one that cannot be had is told at once, not after the encoding (written in
+    // pieces over many turns since issue 61) ran for nothing, past the answers that should say so.
+    await this.keys.key();
     const sealed = await this.sealer(layout).seal(await packValue(snapshot, undefined, ALONE), this.copyAad(identity, snapshot.summary.id, layout));
     await this.store.set(replicaKey(identity, snapshot.summary.id), sealed);
   }
