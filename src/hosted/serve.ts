@@ -46,8 +46,9 @@ const DAY = 86_400_000;
 /**
  * The longest a request keeps its turn (src/transport/http-admission.ts): an answer from a copy takes
  * milliseconds; past this the request waits on the person (a dialog) or on YNAB, and the next goes.
+ * YNAB_MCP_ADMISSION_HOLD_MS sets it (a machine so loaded that computing an answer takes a second).
  */
-const ADMISSION_HOLD_MS = 1000;
+const ADMISSION_HOLD_MS = Number(process.env.YNAB_MCP_ADMISSION_HOLD_MS) || 1000;
 /**
  * What belongs to a user goes from Redis by itself once they stop coming: their grant, copies and
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
