@@ -139,7 +139,12 @@ describe('discovery', () => {
     const res = await fetch(`${d.proxy.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
-    expect((await fetch(`${d.proxy.url}/readyz`)).status).toBe(200);
+    // Ready once its warm-up has ended (503 "warming up" until then), as a balancer polls it.
+    let ready = await fetch(`${d.proxy.url}/readyz`);
+    for (const until = Date.now() + 30_000; ready.status === 503 && Date.now() < until; ready = await fetch(`${d.proxy.url}/readyz`)) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready.status).toBe(200);
   });
 
   it('an MCP request without a token gets 401 and a challenge naming the metadata and the scope', async () => {
