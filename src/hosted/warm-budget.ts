@@ -5,6 +5,7 @@
  * sandbox's demo budgets are not at hand here: the product does not depend on its test double.
  */
 import type * as E from '../api/schemas/entities.js';
+import { USD_FORMAT } from '../api/money.js';
 
 const ids = {
   budget: '0a000000-0000-4000-8000-000000000001',
@@ -38,16 +39,7 @@ export function warmBudget(today: string): E.BudgetDetail {
     first_month: month,
     last_month: month,
     date_format: { format: 'YYYY-MM-DD' },
-    currency_format: {
-      iso_code: 'USD',
-      example_format: '123,456.78',
-      decimal_digits: 2,
-      decimal_separator: '.',
-      symbol_first: true,
-      group_separator: ',',
-      currency_symbol: '$',
-      display_symbol: true,
-    },
+    currency_format: USD_FORMAT,
     accounts: [
       {
         id: ids.checking,
