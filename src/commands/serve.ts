@@ -47,6 +47,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            watching users with webhooks does not count against it)
   --concurrent-requests N  MCP requests an instance works on at once (default 8; 0: no limit); the
                            rest wait in arrival order, so a crowd's calls each wait behind a few
+                           (YNAB_MCP_ADMISSION_HOLD_MS: how long a call may compute on its slot at a
+                           stretch before it goes back in line, default 1000)
   --allowed-origins LIST   browser Origins allowed on /mcp beside https://claude.ai, https://claude.com and
                            https://chatgpt.com (each scheme://host[:port]); any other Origin gets 403
   --registration-limit N   client registrations one address may make per window (default 20); then 429
