@@ -87,3 +87,18 @@ export async function cliMcp(
   await client.connect(transport as never);
   return { client, transport };
 }
+
+/**
+ * The environment `serve` gets in these tests: the sandbox's token and URL, state and config in
+ * `dir`, no keychain (so a test never reads the machine's), and PATH alone of the parent's.
+ */
+export function sandboxEnv(sandbox: { accessToken: string; baseUrl: string }, dir: string): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    YNAB_ACCESS_TOKEN: sandbox.accessToken,
+    YNAB_BASE_URL: sandbox.baseUrl,
+    YNAB_MCP_STATE_DIR: join(dir, 'state'),
+    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
+    YNAB_MCP_KEYCHAIN: 'off',
+  };
+}

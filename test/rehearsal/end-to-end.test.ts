@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
-import { cliMcp } from '../helpers/cli-mcp.js';
+import { cliMcp, sandboxEnv } from '../helpers/cli-mcp.js';
 import { killAllCli } from '../helpers/cli.js';
 
 let real: RunningSandbox;
@@ -149,14 +149,7 @@ async function chooseEntities() {
 
 /** The tools of one `serve --rehearse` session over stdio. */
 async function session<T>(dir: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const env = {
-    PATH: process.env.PATH,
-    YNAB_ACCESS_TOKEN: real.accessToken,
-    YNAB_BASE_URL: real.baseUrl,
-    YNAB_MCP_STATE_DIR: join(dir, 'state'),
-    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
-    YNAB_MCP_KEYCHAIN: 'off',
-  };
+  const env = sandboxEnv(real, dir);
   const { client, transport } = await cliMcp(['serve', '--rehearse', '--budget', budgetId, '--writes', 'confirm'], env);
   try {
     return await fn(client);

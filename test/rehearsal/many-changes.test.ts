@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
-import { cliMcp } from '../helpers/cli-mcp.js';
+import { cliMcp, sandboxEnv } from '../helpers/cli-mcp.js';
 import { killAllCli } from '../helpers/cli.js';
 import { ok } from '../helpers/mcp.js';
 import { rehearsalPair, write } from '../writes/rehearsal-pair.js';
@@ -37,14 +37,7 @@ afterAll(async () => {
 
 it('a session of 120 changes: rehearsal_changes lists all 120, and apply_rehearsal applies all 120', async () => {
   const dir = mkdtempSync(join(root, 'session-'));
-  const env = {
-    PATH: process.env.PATH,
-    YNAB_ACCESS_TOKEN: real.accessToken,
-    YNAB_BASE_URL: real.baseUrl,
-    YNAB_MCP_STATE_DIR: join(dir, 'state'),
-    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
-    YNAB_MCP_KEYCHAIN: 'off',
-  };
+  const env = sandboxEnv(real, dir);
   const targets = (await rawGet(`/budgets/${budgetId}/transactions`)).transactions
     .filter((t: any) => !t.deleted && !t.transfer_account_id && !t.subtransactions.length)
     .slice(0, 120);

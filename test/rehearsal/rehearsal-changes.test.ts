@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
-import { cliMcp } from '../helpers/cli-mcp.js';
+import { cliMcp, sandboxEnv } from '../helpers/cli-mcp.js';
 import { killAllCli } from '../helpers/cli.js';
 import { savedToolsnap } from '../helpers/toolsnaps.js';
 
@@ -69,14 +69,7 @@ describe('rehearsal_changes', () => {
     const [moved, gone] = txs as any[];
     const rtaBefore = await readyToAssign();
 
-    const env = {
-      PATH: process.env.PATH,
-      YNAB_ACCESS_TOKEN: real.accessToken,
-      YNAB_BASE_URL: real.baseUrl,
-      YNAB_MCP_STATE_DIR: join(root, 'state'),
-      YNAB_MCP_CONFIG_DIR: join(root, 'config'),
-      YNAB_MCP_KEYCHAIN: 'off',
-    };
+    const env = sandboxEnv(real, root);
     const { client, transport } = await cliMcp(['serve', '--rehearse', '--budget', budgetId], env);
     let answer: any;
     let listedTool: any;

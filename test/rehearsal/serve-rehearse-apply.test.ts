@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
-import { cliMcp } from '../helpers/cli-mcp.js';
+import { cliMcp, sandboxEnv } from '../helpers/cli-mcp.js';
 import { killAllCli } from '../helpers/cli.js';
 
 let real: RunningSandbox;
@@ -43,14 +43,7 @@ async function realWithMemo(memo: string): Promise<any[]> {
 
 it('serve --rehearse offers apply_rehearsal: nothing reaches YNAB until it is asked, then the kept purchase is applied once', async () => {
   const dir = mkdtempSync(join(root, 'apply-'));
-  const env = {
-    PATH: process.env.PATH,
-    YNAB_ACCESS_TOKEN: real.accessToken,
-    YNAB_BASE_URL: real.baseUrl,
-    YNAB_MCP_STATE_DIR: join(dir, 'state'),
-    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
-    YNAB_MCP_KEYCHAIN: 'off',
-  };
+  const env = sandboxEnv(real, dir);
   const { client, transport } = await cliMcp(['serve', '--rehearse', '--budget', budgetId], env);
   try {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('apply_rehearsal');
