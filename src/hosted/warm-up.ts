@@ -21,7 +21,12 @@ import type { RedisStateStore } from '../storage/redis-store.js';
 import type { Change, StateStore } from '../storage/store.js';
 
 export interface WarmUpReport {
-  /** Milliseconds from the process's start (performance.now's origin) to the warm-up's end. */
+  /**
+   * Milliseconds from the process's start (performance.now's origin) to the warm-up's start, once
+   * the instance listens: the start before it (loading the code of serving, connecting to Redis).
+   */
+  startedAtMs: number;
+  /** Milliseconds from the process's start to the warm-up's end. */
   readyAtMs: number;
   /** Each step that ran, with its time; a failed one with why. */
   steps: { name: string; ms: number; rounds?: number; failed?: string }[];
@@ -97,27 +102,42 @@ async function warmAnswers(): Promise<number> {
   return rounds;
 }
 
+/** What the steps work with. */
+export interface WarmUpContext {
+  store: RedisStateStore;
+  config: McpConfig;
+}
+
+/** A step: its name (the `step` label of its metric: metrics-load.ts) and its work; a number it resolves with is its rounds. */
+export interface WarmUpStep {
+  name: string;
+  run(ctx: WarmUpContext): Promise<unknown>;
+}
+
+/** The steps, in order. Another piece of work before ready is one more row, with its own time budget. */
+export const STEPS: readonly WarmUpStep[] = [
+  { name: 'code', run: loadCode },
+  { name: 'redis', run: async ({ store }) => void (await store.warm()) },
+  { name: 'answers', run: warmAnswers },
+  { name: 'mcp', run: async ({ config }) => (await import('./warm-mcp.js')).warmRequests(config, JIT_BUDGET_MS, MIN_ROUNDS) },
+];
+
 /** Runs the steps in turn; resolves with what ran (never rejects). */
-export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (line: string) => void): Promise<WarmUpReport> {
-  const steps: WarmUpReport['steps'] = [];
-  const run: [string, () => Promise<unknown>][] = [
-    ['code', loadCode],
-    ['redis', async () => void (await store.warm())],
-    ['answers', warmAnswers],
-    ['mcp', async () => (await import('./warm-mcp.js')).warmRequests(config, JIT_BUDGET_MS, MIN_ROUNDS)],
-  ];
-  for (const [name, step] of run) {
+export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (line: string) => void, steps = STEPS): Promise<WarmUpReport> {
+  const startedAtMs = Math.round(performance.now());
+  const ran: WarmUpReport['steps'] = [];
+  for (const { name, run } of steps) {
     const started = performance.now();
     try {
-      const done = await step();
-      steps.push({ name, ms: Math.round(performance.now() - started), ...(typeof done === 'number' ? { rounds: done } : {}) });
+      const done = await run({ store, config });
+      ran.push({ name, ms: Math.round(performance.now() - started), ...(typeof done === 'number' ? { rounds: done } : {}) });
     } catch (e) {
       const failed = (e as Error).message ?? String(e);
-      steps.push({ name, ms: Math.round(performance.now() - started), failed });
+      ran.push({ name, ms: Math.round(performance.now() - started), failed });
       warn(`ynab-mcp: warning: the warm-up's ${name} step failed (${failed}); the first calls will do that work`);
     }
   }
-  return { readyAtMs: Math.round(performance.now()), steps };
+  return { startedAtMs, readyAtMs: Math.round(performance.now()), steps: ran };
 }
 
 /** An instance's warm-up, started once it listens: /readyz waits for its end (readiness.ts). */
@@ -136,5 +156,5 @@ export class Warming {
 /** The log line of a finished warm-up. */
 export function warmUpLine(r: WarmUpReport): string {
   const steps = r.steps.map((s) => `${s.name} ${s.ms} ms${s.rounds ? ` x${s.rounds}` : ''}${s.failed ? ' (failed)' : ''}`).join(', ');
-  return `ynab-mcp: warmed up ${r.readyAtMs} ms after the process started (${steps}); ready`;
+  return `ynab-mcp: warmed up ${r.readyAtMs} ms after the process started (listening at ${r.startedAtMs} ms; ${steps}); ready`;
 }

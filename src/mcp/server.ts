@@ -122,15 +122,27 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<un
 /**
  * tools/list shows only `names` (the others still answer when called by name). The SDK offers no
  * public way to wrap its handler, so it is taken through the protocol's accessor, as views do.
+ * The SDK's handler converts and scans the schemas of every tool registered: it is handed only
+ * the shown ones while it runs (a profile lists a third of them; bench: footprint), and its
+ * answer is filtered still, in case a later SDK reads its tools after a turn.
  */
 function listOnly(server: McpServer, names: () => Set<string>): void {
   const protocol = server.server as unknown as { _getRequestHandler(method: string): StoredHandler | undefined };
   const inner = protocol._getRequestHandler('tools/list');
   if (!inner) throw new Error('ynab-mcp: no tools/list handler to narrow (has the MCP SDK changed?)');
+  const held = server as unknown as { _registeredTools?: Record<string, RegisteredTool> };
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
-    const result = (await inner(request as unknown as JSONRPCRequest, ctx)) as ListToolsResult;
     const show = names();
+    const all = held._registeredTools;
+    if (all) held._registeredTools = Object.fromEntries(Object.entries(all).filter(([name]) => show.has(name)));
+    let answer: Promise<unknown>;
+    try {
+      answer = inner(request as unknown as JSONRPCRequest, ctx);
+    } finally {
+      if (all) held._registeredTools = all;
+    }
+    const result = (await answer) as ListToolsResult;
     return { ...result, tools: result.tools.filter((t) => show.has(t.name)) } as never;
   });
 }

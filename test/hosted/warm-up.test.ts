@@ -60,12 +60,22 @@ describe('an instance warms up before /readyz says ready', () => {
     for (const a of answers.slice(0, firstReady)) expect(a).toEqual({ status: 503, reason: expect.stringMatching(/^warming up/) });
     for (const a of answers.slice(firstReady)) expect(a.status).toBe(200);
 
-    const line = await instance.proc.waitFor('stderr', /ynab-mcp: warmed up (\d+) ms after the process started \(([^)]*)\); ready/, 10_000);
+    const line = await instance.proc.waitFor(
+      'stderr',
+      /ynab-mcp: warmed up (\d+) ms after the process started \(listening at (\d+) ms; ([^)]*)\); ready/,
+      10_000,
+    );
+    // Where the time went: the start until the instance listened, then each step.
+    expect(Number(line[2])).toBeGreaterThan(0);
+    expect(Number(line[2])).toBeLessThanOrEqual(Number(line[1]));
     // The answers and the request path run in rounds (for V8 to optimize them), not once.
-    const steps = line[2]!.match(/^code \d+ ms, redis \d+ ms, answers \d+ ms x(\d+), mcp \d+ ms x(\d+)$/);
+    const steps = line[3]!.match(/^code (\d+) ms, redis (\d+) ms, answers (\d+) ms x(\d+), mcp (\d+) ms x(\d+)$/);
     expect(steps, line[2]).not.toBeNull();
-    expect(Number(steps![1])).toBeGreaterThanOrEqual(MIN_ROUNDS);
-    expect(Number(steps![2])).toBeGreaterThanOrEqual(MIN_ROUNDS);
+    expect(Number(steps![4])).toBeGreaterThanOrEqual(MIN_ROUNDS);
+    expect(Number(steps![6])).toBeGreaterThanOrEqual(MIN_ROUNDS);
+    // The steps ran one after the other from the moment it listened (a millisecond of rounding each).
+    const stepsMs = [1, 2, 3, 5].reduce((sum, i) => sum + Number(steps![i]), 0);
+    expect(Math.abs(Number(line[1]) - Number(line[2]) - stepsMs)).toBeLessThanOrEqual(4);
     expect(instance.proc.stderr).not.toMatch(/warm-up's \w+ step failed/);
 
     const families = parsePrometheus(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
@@ -73,6 +83,8 @@ describe('an instance warms up before /readyz says ready', () => {
     expect(Number(gauge('ynab_mcp_warmup_seconds')[0]?.value)).toBeCloseTo(Number(line[1]) / 1000, 3);
     const gauges = gauge('ynab_mcp_warmup_step_seconds').map((m) => `${m.labels?.step} ${m.labels?.outcome}`);
     expect(gauges.sort()).toEqual(['answers ok', 'code ok', 'mcp ok', 'redis ok']);
-    process.stderr.write(`warm-up: ready ${line[1]} ms after the process started (${line[2]}); /readyz answered 503 ${firstReady} times first\n`);
+    process.stderr.write(
+      `warm-up: ready ${line[1]} ms after the process started (listening at ${line[2]} ms; ${line[3]}); /readyz answered 503 ${firstReady} times first\n`,
+    );
   });
 });

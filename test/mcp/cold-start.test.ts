@@ -78,4 +78,9 @@ it('serve answers tools/list from the bundle, without loading a statement parser
   // (The write modes' policy, a page of constants, is what the server's configuration is made of.)
   const answering = /^dist\/(mcp\/tools\/(definitions|run|call)\.js|mcp\/answer\/tool-answer|writes\/(?!pipeline\/policy\.js)|insights\/|sync\/)/;
   expect(modules.filter((m) => answering.test(m))).toEqual([]);
+  // Nor the operations table (call_api names the API tools from their cards), nor the webhooks'
+  // code and the credentials, quota ledger and HTTP client behind it (events/subscribe loads them):
+  // together they had made the code before the first tools/list 2.5 times what it was (bench: footprint).
+  const unlisted = /^dist\/(api\/operations\/index|events\/webhooks|events\/webhook-send|auth\/credentials|quota\/ledger|api\/client\/transport)\.js$/;
+  expect(modules.filter((m) => unlisted.test(m))).toEqual([]);
 });

@@ -10,9 +10,6 @@
  */
 import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { cursorOf } from '../../events/log.js';
-import { checkedAddress, secretBytes, urlProblem } from '../../events/webhook-send.js';
-import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId } from '../../events/webhooks.js';
 import { checked, ERR } from './events.js';
 import { onEvents } from './events-dialect.js';
 import { checkWebhookCap, keepWithinCap, readable, verifyOnce } from './events-guard.js';
@@ -33,6 +30,12 @@ const SubscribeParams = z.object({
 
 const UnsubscribeParams = SubscribeParams.pick({ name: true, arguments: true }).extend({ delivery: Delivery.pick({ url: true }) });
 
+/**
+ * What a subscription's handling needs, loaded with the first one: the webhooks' code (and the
+ * credentials, quota and HTTP client behind it) is not loaded to list tools (bench: footprint).
+ */
+const loadWebhooks = () => Promise.all([import('../../events/log.js'), import('../../events/webhook-send.js'), import('../../events/webhooks.js')]);
+
 function forbidden(): never {
   throw new ProtocolError(ERR.forbidden, 'Webhook subscriptions need an authenticated principal: hosted mode, or serve over HTTP with --http-token-file.');
 }
@@ -49,7 +52,10 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
   onEvents(s, 'events/subscribe', { params: SubscribeParams }, async (params, ctx, dialect) => {
     if (!principal) forbidden();
     const { name, args } = checked(params);
-    const stack = await state.ready();
+    const [stack, [{ cursorOf }, { checkedAddress, secretBytes, urlProblem }, { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, subscriptionId }]] = await Promise.all([
+      state.ready(),
+      loadWebhooks(),
+    ]);
     const hooks = stack.webhooks;
     if (!params.delivery.secret || !secretBytes(params.delivery.secret))
       throw new ProtocolError(ERR.invalidParams, 'delivery.secret must be "whsec_" followed by the base64 of 24 to 64 random bytes (Standard Webhooks).');
@@ -107,7 +113,8 @@ export function registerWebhooks(server: McpServer, state: ServerState, principa
   onEvents(s, 'events/unsubscribe', { params: UnsubscribeParams }, async (params) => {
     if (!principal) forbidden();
     const { name, args } = checked(params);
-    const removed = await (await state.ready()).webhooks.remove(subscriptionId(principal, params.delivery.url, name, args));
+    const [stack, { subscriptionId }] = await Promise.all([state.ready(), import('../../events/webhooks.js')]);
+    const removed = await stack.webhooks.remove(subscriptionId(principal, params.delivery.url, name, args));
     if (!removed) throw new ProtocolError(ERR.notFound, 'No subscription of yours has this name, arguments and delivery.url.', { kind: 'subscription' });
     return {};
   });

@@ -9,18 +9,22 @@
 import type { CallToolResult, JSONRPCRequest, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { guardedString } from '../../shared/arg-schemas.js';
-import { OPERATIONS } from '../../api/operations/index.js';
 import { escapeText } from '../output/sanitize.js';
 import { toolSchema } from './schema.js';
+import { toolCards } from './cards.js';
 import { CALL_API } from './toolsets.js';
 
 type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<unknown>;
 type Protocol = { _getRequestHandler(method: string): StoredHandler | undefined };
 
-/** The 44 operations' tools by area, as the description names them (the rest of the server's tools are in docs/tools.md). */
+/**
+ * The 44 operations' tools by area, as the description names them (the rest of the server's tools are in docs/tools.md).
+ * From the API tools' cards (in the operations' order), not the operations table: a built server
+ * lists its tools without loading that table (bench: footprint).
+ */
 function operationNames(): string {
   const byToolset = new Map<string, string[]>();
-  for (const op of OPERATIONS) byToolset.set(op.toolset, [...(byToolset.get(op.toolset) ?? []), op.tool.name]);
+  for (const card of toolCards('direct')) if (card.kind === 'api') byToolset.set(card.toolset, [...(byToolset.get(card.toolset) ?? []), card.name]);
   return [...byToolset.values()].map((names) => names.join(' ')).join('; ');
 }
 
