@@ -106,15 +106,16 @@ export class BudgetView {
       const account = [...replica.accounts.values()].find((a) => a.name === c.name && a.on_budget && CREDIT_TYPES.has(a.type));
       if (account) this.paymentCategories.set(account.id, c.id);
     }
-    for (const t of replica.transactions.values()) {
-      const split = replica.linesOf(t.id).filter((x) => !x.deleted);
-      if (!split.length)
-        this.lines.push(this.line(t, null, t.id, t.amount, t.payee_id ?? null, t.category_id ?? null, t.transfer_account_id ?? null, t.memo ?? null));
-      for (const x of split)
-        this.lines.push(
-          this.line(t, t.id, x.id, x.amount, x.payee_id ?? t.payee_id ?? null, x.category_id ?? null, x.transfer_account_id ?? null, x.memo ?? null),
-        );
-    }
+    for (const t of replica.transactions.values()) this.linesOfTransaction(t, this.lines);
+  }
+
+  /** A transaction's lines as this view has them (a split's lines, else the transaction itself), added to `out`. */
+  linesOfTransaction(t: E.TransactionSummaryBase, out: Line[] = []): Line[] {
+    const split = this.replica.linesOf(t.id).filter((x) => !x.deleted);
+    if (!split.length) out.push(this.line(t, null, t.id, t.amount, t.payee_id ?? null, t.category_id ?? null, t.transfer_account_id ?? null, t.memo ?? null));
+    for (const x of split)
+      out.push(this.line(t, t.id, x.id, x.amount, x.payee_id ?? t.payee_id ?? null, x.category_id ?? null, x.transfer_account_id ?? null, x.memo ?? null));
+    return out;
   }
 
   /** The view of a replica, rebuilt only after it changed. */
