@@ -5,7 +5,8 @@
  * the conditions a copy built from a full export at that moment gives, after transactions
  * created, approved, categorized, given another payee, repriced (a recurring charge 30% dearer),
  * split and deleted, after a move of money (months only: reused) and after an account changed
- * (everything computed again). Each transaction change went the incremental path.
+ * (everything computed again). Each transaction change went the incremental path, and the view's
+ * lines (insights/core/view.ts) kept those of unchanged transactions, equal to a full copy's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detect } from '../../src/events/detect.js';
@@ -40,6 +41,11 @@ async function fullCopy(sb: TestSandbox, id: string): Promise<BudgetReplica> {
 
 const text = (r: BudgetReplica, now: Date) => JSON.stringify(detect(BudgetView.of(r), now));
 
+const lineText = (v: BudgetView) =>
+  JSON.stringify(
+    v.lines.map((l) => [l.id, l.parent_id, l.date, l.amount, l.account_id, l.payee_id, l.category_id, l.transfer_account_id, l.memo, l.on_budget, l.kind]),
+  );
+
 describe.each(SEEDS)('scan after a delta sync, seed %s', (seed) => {
   let sb: TestSandbox;
   let id: string;
@@ -60,10 +66,15 @@ describe.each(SEEDS)('scan after a delta sync, seed %s', (seed) => {
     const write = async (method: string, path: string, body: unknown) => expect((await sb.call(method, `/plans/${id}${path}`, body)).status).toBeLessThan(300);
     /** Syncs the kept copy, scans it, and compares with a full copy's scan. */
     const step = async (path: 'changed' | 'reused' | 'whole') => {
+      const before = new Set(BudgetView.of(kept).lines);
       const delta = await exportOf(sb, id, kept.knowledge);
       kept.applyExport(delta.plan, delta.knowledge, Date.now());
-      expect(text(kept, now)).toBe(text(await fullCopy(sb, id), now));
+      const full = await fullCopy(sb, id);
+      expect(text(kept, now)).toBe(text(full, now));
       expect(overLinesPath(kept)).toBe(path);
+      // The view's lines: those of unchanged transactions kept from the view before, the same as a full copy's.
+      expect(lineText(BudgetView.of(kept))).toBe(lineText(BudgetView.of(full)));
+      expect(BudgetView.of(kept).lines.some((l) => before.has(l))).toBe(path !== 'whole');
     };
 
     const accounts = (await sb.get(`/plans/${id}/accounts`)).body.data.accounts.filter((a: any) => a.on_budget && !a.closed && !a.deleted);
