@@ -83,6 +83,11 @@ export class LineChanges {
       payee(held.transactions.get(x.transaction_id)?.payee_id);
     }
     if (entry.ids.size > MAX_IDS) entry.whole = true;
+    // A whole change needs no ids: a full export's would be held until KEPT merges later.
+    if (entry.whole) {
+      entry.ids.clear();
+      entry.payees.clear();
+    }
     this.entries.push(entry);
     if (this.entries.length > KEPT) this.entries.shift();
   }
