@@ -10,6 +10,7 @@ import { ConfigError } from '../api/client/errors.js';
 import { commandName, intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { watchAfterStart } from './serve-watch.js';
+import { capYoungSpace } from '../sync/young-space.js';
 import { rehearsalNotice, type RehearsalCopy } from '../mcp/state/config.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
@@ -144,6 +145,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     return hostedCommand(flags, { ...serverOptions(flags), log });
   }
   for (const f of HOSTED_ONLY_FLAGS) if (flags[f] !== undefined) throw new UsageError(`--${f} belongs to hosted mode: add --hosted (with --transport http)`);
+  // One user's server: its young generation kept small (young-space.ts: 32 MB less at 100,000 transactions).
+  capYoungSpace();
   // Before anything starts: a refused or unreadable token ends here with a usage error.
   const token = transport === 'http' ? httpToken(flags, process.env, (m) => log(warningLine(m))) : undefined;
 

@@ -9,11 +9,11 @@
 import { DEFAULT_DIGEST, type DigestTime } from './digest-time.js';
 import { digestDue, digestReadyToAssign, digestSpending } from './digest.js';
 import { currentMonth } from '../api/dates.js';
-import { CHECKS, type AttentionContext, unapprovedOf, uncategorizedOf } from '../insights/attention/attention.js';
+import { CHECKS, type AttentionContext } from '../insights/attention/attention.js';
+import { overLines } from './over-lines.js';
 import { project } from '../insights/core/schedule.js';
 import type { BudgetView } from '../insights/core/view.js';
 import type { ReconciledAt } from '../sync/reconciled.js';
-import type { BudgetReplica } from '../sync/replica.js';
 import type { EventName } from './catalog.js';
 import { payload, payloadName } from './payload.js';
 
@@ -36,40 +36,6 @@ function rows(ctx: AttentionContext, kind: (typeof CHECKS)[number]['kind']): Row
 }
 
 /**
- * What the checks that read every transaction find, and nothing a merge changes without changing
- * the lines' version but today and the currency: the review queue's transactions by id (its alert
- * counts them; an answer's rows, each a transaction's detail, were built for nothing: issue 61),
- * and the price rises' rows.
- */
-interface OverLines {
-  unapproved: string[];
-  uncategorized: string[];
-  price_increase: Row[];
-}
-
-/** Each copy's rows of the checks over every transaction, with what they were computed at. */
-const overLines = new WeakMap<BudgetReplica, { at: string; rows: OverLines }>();
-
-/**
- * The checks over every transaction, computed again only when a merge changed the lines (a sync
- * after a move of money between categories reuses them: at 100,000 transactions, most of a scan's
- * time and of the memory it takes while it runs, issue 61).
- */
-function rowsOverLines(ctx: AttentionContext): OverLines {
-  const r = ctx.view.replica;
-  const at = `${r.linesVersion}|${ctx.today}|${r.summary.currency_format?.decimal_digits ?? ''}`;
-  const kept = overLines.get(r);
-  if (kept?.at === at) return kept.rows;
-  const computed: OverLines = {
-    unapproved: unapprovedOf(ctx).map((t) => t.id),
-    uncategorized: uncategorizedOf(ctx.view).transactions.map((t) => t.id),
-    price_increase: rows(ctx, 'price_increase'),
-  };
-  overLines.set(r, { at, rows: computed });
-  return computed;
-}
-
-/**
  * Every condition of the budget now. `now` decides the month, the window and the digest's week;
  * `reconciled`, when this server reconciled each account (YNAB's last_reconciled_at cannot say).
  */
@@ -82,11 +48,12 @@ export function detect(view: BudgetView, now: Date, digest: DigestTime = DEFAULT
   const add = (name: EventName, entity: string, period: string, fields: Record<string, unknown>, level?: number) =>
     out.push({ name, key: `${name}|${entity}|${period}`, data: payload(budget, fields), ...(level === undefined ? {} : { level }) });
 
-  const lines = rowsOverLines(ctx);
+  // The checks over every transaction, brought up to date from what the sync changed (over-lines.ts).
+  const lines = overLines(ctx);
   const { unapproved, uncategorized } = lines;
-  const queue = new Set([...unapproved, ...uncategorized]).size;
-  if (queue > 0)
-    add('review.queue_grew', budget, String(queue), { queue_size: queue, unapproved: unapproved.length, uncategorized: uncategorized.length }, queue);
+  let queue = unapproved.size;
+  for (const id of uncategorized) if (!unapproved.has(id)) queue++;
+  if (queue > 0) add('review.queue_grew', budget, String(queue), { queue_size: queue, unapproved: unapproved.size, uncategorized: uncategorized.size }, queue);
 
   for (const r of rows(ctx, 'overspent'))
     add('category.overspent', r.id, month, { month, category_id: r.id, category: payloadName(r.name), amount: r.overspent });

@@ -15,7 +15,7 @@ import type { Era } from '../api/operations/index.js';
 import { openSecretStore } from '../auth/secret-store.js';
 import { configDir as defaultConfigDir, stateDir as defaultStateDir } from '../paths.js';
 import { QuotaLedger, tokenKey } from '../quota/ledger.js';
-import { ClosingGate } from '../storage/closing.js';
+import { ClosingGate, StoreClosedError } from '../storage/closing.js';
 import { FileStateStore } from '../storage/file-store.js';
 import type { StateStore } from '../storage/store.js';
 import { segment } from '../storage/keys.js';
@@ -148,8 +148,9 @@ async function scanAfterSave(r: BudgetReplica, replicas: ReplicaManager, events:
     if (!r.restored) collectOnce(r, r.transactions.size);
     await events.scan(r);
   } catch (e) {
-    // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here.
-    if (!(e instanceof KeyUnavailableError)) log(`events: scan failed: ${(e as Error).message}`);
+    // A key that cannot be had is told once, by the copy's own save (persist.ts), not again here;
+    // a scan the server's close cut short did not fail (issue 61: a line at every shutdown).
+    if (!(e instanceof KeyUnavailableError) && !(e instanceof StoreClosedError)) log(`events: scan failed: ${(e as Error).message}`);
   }
 }
 

@@ -10,6 +10,9 @@
 import { passesTo } from './id-list.js';
 import { type Change, type SetOptions, type StateStore, StateStoreError } from './store.js';
 
+/** What the store refuses once its server has closed: work cut short by the close, no failure of its own. */
+export class StoreClosedError extends StateStoreError {}
+
 export class ClosingGate {
   private closed = false;
   private readonly underWay = new Set<Promise<unknown>>();
@@ -18,7 +21,7 @@ export class ClosingGate {
   run<T>(what: string, failure: 'read' | 'write' | 'lock', op: () => Promise<T>): Promise<T> {
     if (this.closed) {
       return Promise.reject(
-        new StateStoreError(
+        new StoreClosedError(
           failure,
           what,
           `${what} was not ${failure === 'read' ? 'read' : 'written'}: the server had closed (a call still running then ends here)`,

@@ -21,7 +21,7 @@ import { type Feed, feedProblem } from './replica-feed.js';
 import { type KeySource, Sealer } from './seal.js';
 import { snapshotProblem, snapshotShape } from './snapshot-check.js';
 import { gunzipJson } from './snapshot-codec.js';
-import { packValue, unpackDeferring, unpackValue } from './saved-form.js';
+import { packStream, packValue, unpackDeferring, unpackValue } from './saved-form.js';
 
 /**
  * Copies are saved as `YMCPR4 <shape>\n` + the sealed columnar form (saved-form.ts), the shape
@@ -156,7 +156,8 @@ export class ReplicaFiles {
     // The key first: one that cannot be had is told at once, not after the encoding (written in
     // pieces over many turns since issue 61) ran for nothing, past the answers that should say so.
     await this.keys.key();
-    const sealed = await this.sealer(layout).seal(await packValue(snapshot, undefined, ALONE), this.copyAad(identity, snapshot.summary.id, layout));
+    // Sealed as brotli gives it: the compressed form is never joined before it is sealed (issue 61).
+    const sealed = await this.sealer(layout).sealStream(packStream(snapshot, undefined, ALONE), this.copyAad(identity, snapshot.summary.id, layout));
     await this.store.set(replicaKey(identity, snapshot.summary.id), sealed);
   }
 

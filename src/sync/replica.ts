@@ -7,6 +7,7 @@
  */
 import type { BudgetLookup } from '../api/read/lookup.js';
 import type * as E from '../api/schemas/entities.js';
+import { LineChanges } from './line-changes.js';
 import { ReplicaMonths } from './replica-months.js';
 import { LINE_SHARED, StringPool, TRANSACTION_SHARED } from './string-pool.js';
 
@@ -90,6 +91,8 @@ export class BudgetReplica {
    * stays (the alerts' scan after a sync that only moved money between categories, events/detect.ts).
    */
   linesVersion = 0;
+  /** What the last merges changed in transactions, by lines version (line-changes.ts). */
+  readonly lineChanges = new LineChanges();
   /**
    * Read from a saved copy rather than built by a full export: what it holds was not checked
    * entity by entity when it is of this build's shape (snapshot-check.ts), and a delta keeps it.
@@ -145,6 +148,10 @@ export class BudgetReplica {
       date_format: budget.date_format ?? this.summary.date_format,
       currency_format: budget.currency_format ?? this.summary.currency_format,
     };
+    if ([budget.transactions, budget.subtransactions, budget.accounts, budget.payees].some((l) => l?.length)) {
+      const merged = { transactions: budget.transactions, lines: budget.subtransactions, payees: budget.payees, accounts: budget.accounts };
+      this.lineChanges.note(this.linesVersion + 1, false, merged, this);
+    }
     merge(this.accounts, budget.accounts, this.gone);
     merge(this.payees, budget.payees, this.gone);
     merge(this.payeeLocations, budget.payee_locations);
@@ -244,6 +251,7 @@ export class BudgetReplica {
     }
     this.dirty = true;
     this.version += 1;
+    this.lineChanges.note(this.linesVersion + 1, true, {}, this);
     this.linesVersion += 1;
   }
 

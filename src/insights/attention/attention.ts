@@ -18,6 +18,7 @@ import { unapprovedIn, uncategorizedOf } from './queue.js';
 export { uncategorizedLine, uncategorizedOf } from './queue.js';
 import { cardCoverage, type Coverage } from './card-coverage.js';
 import { priceIncreases } from '../recurring/price-rises.js';
+import type { PriceIncrease } from '../recurring/price-increase.js';
 import { project, type Occurrence } from '../core/schedule.js';
 import { targetMonth } from '../targets/target-month.js';
 import { LATEST_WHY, readyToAssignFields, readyToAssignIn, readyToAssignLine } from '../core/ready-to-assign.js';
@@ -82,6 +83,17 @@ const sumOf = (items: Record<string, unknown>[], field: string) =>
   }, 0);
 
 /** The unapproved transactions the check counts, newest first. */
+/** A price rise as needs_attention and the alerts' scan give it (events/over-lines.ts). */
+export const priceRow = (ctx: AttentionContext, p: PriceIncrease) => ({
+  ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),
+  name: ctx.view.payeeName(p.payee_id),
+  ...ctx.money('old', p.old), // a price, positive, as recurring and the alert give it
+  ...ctx.money('new', p.new),
+});
+
+/** Whether a transaction is in unapprovedOf's list (the alerts' scan, for the transactions a sync changed). */
+export const isUnapproved = (ctx: AttentionContext, t: { approved: boolean; account_id: string }) => !t.approved && counted(ctx, t.account_id);
+
 export const unapprovedOf = (ctx: AttentionContext) => unapprovedIn(ctx.view, (id) => counted(ctx, id));
 
 /** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
@@ -259,13 +271,7 @@ export const CHECKS = [
   {
     kind: 'price_increase',
     reason: 'A recurring charge rose 5% or more above its steady price.',
-    find: (ctx) =>
-      priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => ({
-        ...(ctx.full ? { id: p.payee_id, date: p.date, interval_days: p.interval_days } : {}),
-        name: ctx.view.payeeName(p.payee_id),
-        ...ctx.money('old', p.old), // a price, positive, as recurring and the alert give it
-        ...ctx.money('new', p.new),
-      })),
+    find: (ctx) => priceIncreases(ctx.view, ctx.today, ctx.includeOffBudget).map((p) => priceRow(ctx, p)),
     // What the rises add, one charge of each.
     total: (ctx, items) => ctx.money('increase_total', sumOf(items, 'new') - sumOf(items, 'old')),
   },

@@ -154,10 +154,11 @@ export function detectRecurring(view: BudgetView, today: string, includeOffBudge
 
 const DETECTED = new WeakMap<BudgetView, { today: string; items: Map<string, readonly Detected[]> }>();
 
-function detectAll(view: BudgetView, today: string, includeOffBudget: boolean): Detected[] {
+/** `payees`: only their series, uncached (the alerts' scan after a sync, for the payees it touched: events/over-lines.ts). */
+export function detectAll(view: BudgetView, today: string, includeOffBudget: boolean, payees?: ReadonlySet<string>): Detected[] {
   const found: Detected[] = [];
   const digits = minorDigits(view.replica.summary.currency_format);
-  for (const { account_id, payee_id, sign, charges } of seriesOf(view, includeOffBudget)) {
+  for (const { account_id, payee_id, sign, charges } of seriesOf(view, includeOffBudget, payees)) {
     // The price-rise rule on the same charges as needs_attention (the latest 24 of the series).
     const transfer_account_id = view.replica.payees.get(payee_id)?.transfer_account_id ?? null;
     const risen =

@@ -24,7 +24,8 @@ export interface Series {
   charges: Charge[];
 }
 
-export function seriesOf(view: BudgetView, includeOffBudget: boolean): Series[] {
+/** `payees`: only their series (the alerts' scan after a sync, for the payees it touched: events/over-lines.ts). */
+export function seriesOf(view: BudgetView, includeOffBudget: boolean, payees?: ReadonlySet<string>): Series[] {
   const closed = new Set<string>();
   for (const a of view.replica.accounts.values()) if (a.closed) closed.add(a.id);
   // A transaction's lines of one payee summed. The view lists a transaction's lines together
@@ -37,6 +38,7 @@ export function seriesOf(view: BudgetView, includeOffBudget: boolean): Series[] 
   let from = 0;
   for (const l of view.lines) {
     if (!l.payee_id || !(l.on_budget || includeOffBudget) || l.kind === 'starting_balance' || closed.has(l.account_id)) continue;
+    if (payees && !payees.has(l.payee_id)) continue;
     if (l.transaction !== tx) {
       tx = l.transaction;
       from = sums.length;
