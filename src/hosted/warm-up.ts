@@ -98,11 +98,12 @@ async function warmAnswers(): Promise<number> {
 }
 
 /** Runs the steps in turn; resolves with what ran (never rejects). */
-export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (line: string) => void): Promise<WarmUpReport> {
+export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (line: string) => void, users?: () => Promise<number>): Promise<WarmUpReport> {
   const steps: WarmUpReport['steps'] = [];
   const run: [string, () => Promise<unknown>][] = [
     ['code', loadCode],
     ['redis', async () => void (await store.warm())],
+    ...(users ? [['users', users] as [string, () => Promise<number>]] : []), // the recently active users' copies (warm-users.ts)
     ['answers', warmAnswers],
     ['mcp', async () => (await import('./warm-mcp.js')).warmRequests(config, JIT_BUDGET_MS, MIN_ROUNDS)],
   ];
@@ -124,8 +125,8 @@ export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (l
 export class Warming {
   report: WarmUpReport | undefined;
 
-  start(store: RedisStateStore, config: McpConfig, log: (line: string) => void, onDone?: (r: WarmUpReport) => void): void {
-    void warmUp(store, config, log).then((r) => {
+  start(store: RedisStateStore, config: McpConfig, log: (line: string) => void, onDone?: (r: WarmUpReport) => void, users?: () => Promise<number>): void {
+    void warmUp(store, config, log, users).then((r) => {
       this.report = r;
       log(warmUpLine(r));
       onDone?.(r);

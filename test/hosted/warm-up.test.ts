@@ -62,7 +62,7 @@ describe('an instance warms up before /readyz says ready', () => {
 
     const line = await instance.proc.waitFor('stderr', /ynab-mcp: warmed up (\d+) ms after the process started \(([^)]*)\); ready/, 10_000);
     // The answers and the request path run in rounds (for V8 to optimize them), not once.
-    const steps = line[2]!.match(/^code \d+ ms, redis \d+ ms, answers \d+ ms x(\d+), mcp \d+ ms x(\d+)$/);
+    const steps = line[2]!.match(/^code \d+ ms, redis \d+ ms, users \d+ ms(?: x\d+)?, answers \d+ ms x(\d+), mcp \d+ ms x(\d+)$/);
     expect(steps, line[2]).not.toBeNull();
     expect(Number(steps![1])).toBeGreaterThanOrEqual(MIN_ROUNDS);
     expect(Number(steps![2])).toBeGreaterThanOrEqual(MIN_ROUNDS);
@@ -72,7 +72,7 @@ describe('an instance warms up before /readyz says ready', () => {
     const gauge = (name: string) => families.find((f) => f.name === name)?.metrics ?? [];
     expect(Number(gauge('ynab_mcp_warmup_seconds')[0]?.value)).toBeCloseTo(Number(line[1]) / 1000, 3);
     const gauges = gauge('ynab_mcp_warmup_step_seconds').map((m) => `${m.labels?.step} ${m.labels?.outcome}`);
-    expect(gauges.sort()).toEqual(['answers ok', 'code ok', 'mcp ok', 'redis ok']);
+    expect(gauges.sort()).toEqual(['answers ok', 'code ok', 'mcp ok', 'redis ok', 'users ok']);
     process.stderr.write(`warm-up: ready ${line[1]} ms after the process started (${line[2]}); /readyz answered 503 ${firstReady} times first\n`);
   });
 });
