@@ -103,8 +103,8 @@ export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (l
   const run: [string, () => Promise<unknown>][] = [
     ['code', loadCode],
     ['redis', async () => void (await store.warm())],
-    ...(users ? [['users', users] as [string, () => Promise<number>]] : []), // the recently active users' copies (warm-users.ts)
     ['answers', warmAnswers],
+    ...(users ? [['users', users] as [string, () => Promise<number>]] : []), // users' copies (warm-users.ts): after answers, which compiled their decoding
     ['mcp', async () => (await import('./warm-mcp.js')).warmRequests(config, JIT_BUDGET_MS, MIN_ROUNDS)],
   ];
   for (const [name, step] of run) {

@@ -62,7 +62,7 @@ describe('an instance warms up before /readyz says ready', () => {
 
     const line = await instance.proc.waitFor('stderr', /ynab-mcp: warmed up (\d+) ms after the process started \(([^)]*)\); ready/, 10_000);
     // The answers and the request path run in rounds (for V8 to optimize them), not once.
-    const steps = line[2]!.match(/^code \d+ ms, redis \d+ ms, users \d+ ms(?: x\d+)?, answers \d+ ms x(\d+), mcp \d+ ms x(\d+)$/);
+    const steps = line[2]!.match(/^code \d+ ms, redis \d+ ms, answers \d+ ms x(\d+), users \d+ ms(?: x\d+)?, mcp \d+ ms x(\d+)$/);
     expect(steps, line[2]).not.toBeNull();
     expect(Number(steps![1])).toBeGreaterThanOrEqual(MIN_ROUNDS);
     expect(Number(steps![2])).toBeGreaterThanOrEqual(MIN_ROUNDS);
