@@ -16,7 +16,7 @@
  * The single-user server has no such step: its one user's process starts with their host.
  */
 import { LRUCache } from 'lru-cache';
-import { aliasesKey, sessionBudgetKey } from '../storage/keys.js';
+import { aliasesKey, journalKey, sessionBudgetKey } from '../storage/keys.js';
 import { parseJsonBytes } from '../storage/store.js';
 import type { RedisStateStore } from '../storage/redis-store.js';
 import type { SharedReplicaCache } from '../sync/replica-cache.js';
@@ -123,8 +123,12 @@ export async function warmUsers(o: WarmUsersOptions): Promise<number> {
       const cache = o.replicas.of(identity);
       const saved = new SavedCopies(files, async () => identity, o.log);
       for (const id of await budgetsOf(o.store, identity)) {
+        // Beside the copy, its create records: read here, the store remembers them, and the user's
+        // first write updates them without a GET first (redis-store.ts; the undo ids were read at the start).
+        const records = o.store.get(journalKey(identity, id)).catch(() => undefined);
         const replica = cache.get(id) ?? (await saved.read(id, true));
         if (replica) cache.set(id, replica);
+        await records;
       }
       read++;
     }
