@@ -5,7 +5,8 @@
  * accounts, the instance is killed and started again, and once it is ready each user's first call
  * finds their copy held (ynab_mcp_replica_cache_total: hits only) and reads no copy or feed from
  * Redis (every command Redis received meanwhile, from MONITOR). With a time budget of 0 ms
- * (YNAB_MCP_WARM_USERS_MS) or a count (YNAB_MCP_WARM_USERS) the step stops there, as its log says.
+ * (YNAB_MCP_WARM_USERS_MS) or a count (YNAB_MCP_WARM_USERS) the step stops there, as its log says;
+ * a setting that is not a whole number stops the start, naming it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import parsePrometheus from 'parse-prometheus-text-format';
@@ -101,5 +102,11 @@ describe('a restarted instance holds the recently active users’ copies before 
     const two = await startInstance({ ...d.env, args: [], env: { ...d.env.env, YNAB_MCP_WARM_USERS: '2' } });
     extra.push(two);
     expect(await usersStep(two)).toBe(2);
+  });
+
+  it('a setting that is not a whole number stops the start, naming the variable', async () => {
+    await expect(startInstance({ ...d.env, args: [], env: { ...d.env.env, YNAB_MCP_WARM_USERS_MS: 'a second' } })).rejects.toThrow(
+      /YNAB_MCP_WARM_USERS_MS="a second" is not a whole number from 0 to 60000/,
+    );
   });
 });
