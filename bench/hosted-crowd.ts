@@ -105,6 +105,9 @@ async function runCrowd(store: Store, generator: CrowdGenerator, run: number): P
     const balancerCpu = process.cpuUsage(balancerCpu0);
     why(result);
     if (process.env.BENCH_HOSTED_TRACE) writeFileSync(`${process.env.BENCH_HOSTED_TRACE}-${store}-${run}-${warmth}.json`, JSON.stringify(result.trace));
+    // BENCH_HOSTED_LOGS=<prefix>: each restarted instance's log (its warm-up's line; with --log-format json, a line per request).
+    if (process.env.BENCH_HOSTED_LOGS)
+      d.instances.forEach((i, n) => writeFileSync(`${process.env.BENCH_HOSTED_LOGS}-${store}-${run}-${warmth}-${n}.log`, i!.proc.stderr));
     const after = await scrape(d);
     const rise = riseOf(before, after);
     const { latencies, first } = result;

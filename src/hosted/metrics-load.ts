@@ -7,7 +7,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** The warm-up's steps (warm-up.ts), the only values of the `step` label. */
-export const WARM_UP_STEPS = new Set(['code', 'redis', 'answers', 'mcp']);
+export const WARM_UP_STEPS = new Set(['code', 'redis', 'users', 'answers', 'mcp']);
 
 export function loadMetrics(registry: Registry) {
   const registers = [registry];
@@ -19,7 +19,7 @@ export function loadMetrics(registry: Registry) {
     }),
     warmUpSteps: new Gauge<'step' | 'outcome'>({
       name: 'ynab_mcp_warmup_step_seconds',
-      help: 'Time of each step of the warm-up (code, redis, answers, mcp), by outcome (ok, failed)',
+      help: 'Time of each step of the warm-up (code, redis, users, answers, mcp), by outcome (ok, failed)',
       labelNames: ['step', 'outcome'],
       registers,
     }),

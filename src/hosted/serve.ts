@@ -181,7 +181,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         admission,
       },
     });
-    warming.start(store, config, log, (r) => watch.metrics?.warmedUp(r));
+    warming.start(store, config, log, (r) => watch.metrics?.warmedUp(r), held.warmRecent);
     return {
       url: http.url,
       urls: http.urls,

@@ -19,7 +19,7 @@ import type { McpConfig } from '../mcp/state/config.js';
 import { ServerState, type Connection } from '../mcp/state/state.js';
 import { SessionBudget, storeKeeper } from '../mcp/state/session-budget.js';
 import type { StackOptions } from '../stack/stack.js';
-import type { StateStore } from '../storage/store.js';
+import type { RedisStateStore } from '../storage/redis-store.js';
 import type { HostedOptions } from './options.js';
 import type { HostedAuth } from './resource-server.js';
 import type { SharedReplicaCache } from '../sync/replica-cache.js';
@@ -29,6 +29,7 @@ import type { WatchFlags } from '../shared/watch.js';
 import type { WatchSettings } from '../events/watcher-loop.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
 import { capsFromEnv } from '../events/principal-caps.js';
+import { RecentUsers } from './warm-users.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
@@ -62,7 +63,7 @@ interface Held {
 }
 
 export interface HostedUsersOptions {
-  store: StateStore;
+  store: RedisStateStore;
   opts: HostedOptions;
   config: McpConfig;
   grants: YnabGrants;
@@ -86,9 +87,12 @@ export interface HostedUsersOptions {
 export class HostedUsers {
   private readonly held: LRUCache<string, Held>;
   private readonly readOnlyListeners = new Set<(identity: string) => void>();
+  /** Who called last, whose copies a starting instance reads first (warm-users.ts); checks its settings at the start. */
+  private readonly recent: RecentUsers;
 
   constructor(private readonly deps: HostedUsersOptions) {
     capsFromEnv(); // an operator's bad Events cap stops the start, naming the variable (each state reads the caps again)
+    this.recent = new RecentUsers(deps.store);
     this.held = new LRUCache<string, Held>({
       max: deps.maxHeld ?? MAX_USERS_HELD,
       dispose: (h, identity, reason) => {
@@ -133,6 +137,7 @@ export class HostedUsers {
   /** The state of the user an authenticated request is for. */
   stateFor(auth: HostedAuth): ServerState {
     const signedInAt = auth.grant.signed_in_at ?? '';
+    this.recent.seen(auth.identity);
     const known = this.held.get(auth.identity) ?? this.revive(auth.identity, signedInAt);
     if (known && known.signedInAt === signedInAt) return known.state;
     // The read-only endpoint's sign-ins are identities of their own (ynab-callback.ts): read-only whatever the grant.
@@ -151,6 +156,9 @@ export class HostedUsers {
     const grant = await this.deps.grants.read(identity);
     return grant ? this.create(identity, grant.token_scope, { manual: true, webhooks: true }) : undefined;
   }
+
+  /** The warm-up's users step (warm-users.ts): the recently active users' copies read into the replica cache; the users read. */
+  readonly warmRecent = (): Promise<number> => this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log);
 
   /** Told, with the user's identity, when a user's server became read-only. */
   onReadOnly(listener: (identity: string) => void): () => void {

@@ -28,8 +28,8 @@ export interface WarmUpReport {
   startedAtMs: number;
   /** Milliseconds from the process's start to the warm-up's end. */
   readyAtMs: number;
-  /** Each step that ran, with its time; a failed one with why. */
-  steps: { name: string; ms: number; rounds?: number; failed?: string }[];
+  /** Each step that ran, with its time (and its rounds or what it read); a failed one with why. */
+  steps: { name: string; ms: number; rounds?: number; read?: number; failed?: string }[];
 }
 
 /** Each repeated step's time budget: long enough for V8 to optimize its hot paths, short enough to keep ready under 3 s. */
@@ -106,11 +106,17 @@ async function warmAnswers(): Promise<number> {
 export interface WarmUpContext {
   store: RedisStateStore;
   config: McpConfig;
+  /** Reads the recently active users' copies (warm-users.ts); resolves with how many. */
+  users?: () => Promise<number>;
 }
 
-/** A step: its name (the `step` label of its metric: metrics-load.ts) and its work; a number it resolves with is its rounds. */
+/**
+ * A step: its name (the `step` label of its metric: metrics-load.ts) and its work. A number it
+ * resolves with is its rounds, or with `counts: 'read'` how many things it read.
+ */
 export interface WarmUpStep {
   name: string;
+  counts?: 'rounds' | 'read';
   run(ctx: WarmUpContext): Promise<unknown>;
 }
 
@@ -119,18 +125,26 @@ export const STEPS: readonly WarmUpStep[] = [
   { name: 'code', run: loadCode },
   { name: 'redis', run: async ({ store }) => void (await store.warm()) },
   { name: 'answers', run: warmAnswers },
+  // After answers, whose rounds compiled the copies' decoding.
+  { name: 'users', counts: 'read', run: async ({ users }) => (users ? users() : 0) },
   { name: 'mcp', run: async ({ config }) => (await import('./warm-mcp.js')).warmRequests(config, JIT_BUDGET_MS, MIN_ROUNDS) },
 ];
 
 /** Runs the steps in turn; resolves with what ran (never rejects). */
-export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (line: string) => void, steps = STEPS): Promise<WarmUpReport> {
+export async function warmUp(
+  store: RedisStateStore,
+  config: McpConfig,
+  warn: (line: string) => void,
+  users?: () => Promise<number>,
+  steps = STEPS,
+): Promise<WarmUpReport> {
   const startedAtMs = Math.round(performance.now());
   const ran: WarmUpReport['steps'] = [];
-  for (const { name, run } of steps) {
+  for (const { name, counts = 'rounds', run } of steps) {
     const started = performance.now();
     try {
-      const done = await run({ store, config });
-      ran.push({ name, ms: Math.round(performance.now() - started), ...(typeof done === 'number' ? { rounds: done } : {}) });
+      const done = await run({ store, config, users });
+      ran.push({ name, ms: Math.round(performance.now() - started), ...(typeof done === 'number' ? { [counts]: done } : {}) });
     } catch (e) {
       const failed = (e as Error).message ?? String(e);
       ran.push({ name, ms: Math.round(performance.now() - started), failed });
@@ -144,8 +158,8 @@ export async function warmUp(store: RedisStateStore, config: McpConfig, warn: (l
 export class Warming {
   report: WarmUpReport | undefined;
 
-  start(store: RedisStateStore, config: McpConfig, log: (line: string) => void, onDone?: (r: WarmUpReport) => void): void {
-    void warmUp(store, config, log).then((r) => {
+  start(store: RedisStateStore, config: McpConfig, log: (line: string) => void, onDone?: (r: WarmUpReport) => void, users?: () => Promise<number>): void {
+    void warmUp(store, config, log, users).then((r) => {
       this.report = r;
       log(warmUpLine(r));
       onDone?.(r);
@@ -155,6 +169,8 @@ export class Warming {
 
 /** The log line of a finished warm-up. */
 export function warmUpLine(r: WarmUpReport): string {
-  const steps = r.steps.map((s) => `${s.name} ${s.ms} ms${s.rounds ? ` x${s.rounds}` : ''}${s.failed ? ' (failed)' : ''}`).join(', ');
+  const steps = r.steps
+    .map((s) => `${s.name} ${s.ms} ms${s.rounds ? ` x${s.rounds}` : ''}${s.read !== undefined ? ` (${s.read} read)` : ''}${s.failed ? ' (failed)' : ''}`)
+    .join(', ');
   return `ynab-mcp: warmed up ${r.readyAtMs} ms after the process started (listening at ${r.startedAtMs} ms; ${steps}); ready`;
 }

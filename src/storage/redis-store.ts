@@ -334,6 +334,9 @@ export class RedisStateStore implements StateStore {
     return Number((await this.run<number | null>('read', key, ['MEMORY', 'USAGE', this.full(key), 'SAMPLES', '0'], this.full(key))) ?? 0);
   }
 
+  /** One command on `key` alone (ZADD, ZREVRANGE…: hosted mode's recently active users, src/hosted/warm-users.ts). */
+  keyed = <T>(f: StoreFailure, cmd: string, key: string, ...args: string[]) => this.run<T>(f, key, [cmd, this.full(key), ...args], this.full(key));
+
   async close(): Promise<void> {
     await this.client.close();
   }

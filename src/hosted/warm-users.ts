@@ -1,0 +1,138 @@
+/**
+ * The warm-up's users step (warm-up.ts): before /readyz says ready, an instance reads the saved
+ * copies of the users who were active last, newest first, into its replica cache, so that their
+ * first calls after a restart (a rolling deploy under load, a morning rush) find their copies held
+ * instead of each reading and decoding one while a hundred other calls wait (bench/RESULTS.md,
+ * hosted: the crowd's slowest 1 % were those first reads, about 300 on three restarted instances).
+ *
+ * Activity is one Redis sorted set, identity -> the time of their last call (`active/users`),
+ * written by each instance at most once a minute per user (RecentUsers), and pruned of users not
+ * seen for 35 days, the time their copies live. The step reads, for the newest users, the budgets
+ * their session and `last-used` name, each copy with its feed (as a first call would: caught up),
+ * until its time budget (YNAB_MCP_WARM_USERS_MS, default 1000 ms) runs out, the users are done
+ * (YNAB_MCP_WARM_USERS, default 200: the users an instance holds), or the copies fill half the
+ * replica cache (the other half is for the calls; a copy read past the bound would push out one
+ * read before it). Nothing here is needed: a copy not read now is read by its user's first call.
+ * The single-user server has no such step: its one user's process starts with their host.
+ */
+import { LRUCache } from 'lru-cache';
+import { aliasesKey, journalKey, sessionBudgetKey } from '../storage/keys.js';
+import { parseJsonBytes } from '../storage/store.js';
+import type { RedisStateStore } from '../storage/redis-store.js';
+import type { SharedReplicaCache } from '../sync/replica-cache.js';
+import type { HostedOptions } from './options.js';
+
+/** The sorted set of users by their last call. */
+export const RECENT_USERS_KEY = 'active/users';
+/** An instance writes a user's activity at most this often. */
+const WRITE_EVERY_MS = 60_000;
+/** Users not seen for this long leave the set (their copies are gone too: RETENTION in serve.ts). */
+const FORGET_AFTER_MS = 35 * 86_400_000;
+/** Users read at once: their Redis reads overlap the decoding of others'. */
+const AT_ONCE = 8;
+
+export const DEFAULT_WARM_USERS = 200;
+export const DEFAULT_WARM_USERS_MS = 1_000;
+
+/** A whole number from YNAB_MCP_WARM_USERS / YNAB_MCP_WARM_USERS_MS; anything else refused, naming the variable. */
+function envCount(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new Error(`${name}=${JSON.stringify(raw)} is not a whole number from 0 to ${max} (default ${fallback})`);
+  return Number(raw);
+}
+
+export interface WarmUsersSettings {
+  /** Users read at most (0: the step is off). */
+  users: number;
+  /** The step's time budget. */
+  budgetMs: number;
+}
+
+export function warmUsersSettings(env: NodeJS.ProcessEnv = process.env): WarmUsersSettings {
+  return {
+    users: envCount(env, 'YNAB_MCP_WARM_USERS', DEFAULT_WARM_USERS, 100_000),
+    budgetMs: envCount(env, 'YNAB_MCP_WARM_USERS_MS', DEFAULT_WARM_USERS_MS, 60_000),
+  };
+}
+
+/**
+ * The recently active users: recorded as they call, at most once a minute per user on this
+ * instance (never failing a call), and read by the warm-up's users step. Its settings are read
+ * when it is made: a bad one stops the start, naming the variable.
+ */
+export class RecentUsers {
+  private readonly written = new LRUCache<string, number>({ max: 10_000 });
+  readonly settings = warmUsersSettings();
+
+  constructor(
+    private readonly store: RedisStateStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  seen(identity: string): void {
+    const at = this.now();
+    const last = this.written.get(identity);
+    if (last !== undefined && at - last < WRITE_EVERY_MS) return;
+    this.written.set(identity, at);
+    // Pipelined: the set keeps itself small, pruned of users gone for good.
+    const sent = [
+      this.store.keyed('write', 'ZADD', RECENT_USERS_KEY, String(at), identity),
+      this.store.keyed('write', 'ZREMRANGEBYSCORE', RECENT_USERS_KEY, '-inf', `(${at - FORGET_AFTER_MS}`),
+    ];
+    void Promise.all(sent).catch(() => this.written.delete(identity));
+  }
+
+  /** The warm-up's step: their copies read into `replicas`; the users read. */
+  warm(replicas: SharedReplicaCache, opts: WarmUsersOptions['opts'], log: (line: string) => void): Promise<number> {
+    return warmUsers({ store: this.store, replicas, opts, settings: this.settings, log });
+  }
+}
+
+export interface WarmUsersOptions {
+  store: RedisStateStore;
+  replicas: SharedReplicaCache;
+  /** The replica cache's bound (--replica-cache-mb) and the data key. */
+  opts: Pick<HostedOptions, 'replicaCacheBytes' | 'dataKey'>;
+  settings: WarmUsersSettings;
+  /** Where a saved copy that could not be read is told (it is removed, as a first call would). */
+  log: (line: string) => void;
+}
+
+/** The budgets a user's first calls answer about: their session's and the one `last-used` named. */
+async function budgetsOf(store: RedisStateStore, identity: string): Promise<string[]> {
+  const [session, aliases] = await Promise.all([store.get(sessionBudgetKey(identity)), store.get(aliasesKey(identity))]);
+  const ids = [(parseJsonBytes(session) as { id?: unknown } | undefined)?.id, ...Object.values((parseJsonBytes(aliases) as object | undefined) ?? {})];
+  return [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+}
+
+/** Reads the recently active users' copies into the replica cache; resolves with the users read. */
+export async function warmUsers(o: WarmUsersOptions): Promise<number> {
+  if (o.settings.users === 0) return 0;
+  const until = performance.now() + o.settings.budgetMs;
+  const identities = (await o.store.keyed<(Buffer | string)[]>('read', 'ZREVRANGE', RECENT_USERS_KEY, '0', String(o.settings.users - 1))).map(String);
+  // Loaded here, not at the start: the copies' code is the warm-up's to load (warm-up.ts, code).
+  const [{ ReplicaFiles }, { SavedCopies }] = await Promise.all([import('../sync/persist.js'), import('../sync/saved-copies.js')]);
+  const files = new ReplicaFiles(o.store, { key: async () => o.opts.dataKey.subkey('replicas') }, o.log);
+  const more = () => performance.now() < until && o.replicas.bytes() < o.opts.replicaCacheBytes / 2;
+  let next = 0;
+  let read = 0;
+  const worker = async () => {
+    while (next < identities.length && more()) {
+      const identity = identities[next++]!;
+      const cache = o.replicas.of(identity);
+      const saved = new SavedCopies(files, async () => identity, o.log);
+      for (const id of await budgetsOf(o.store, identity)) {
+        // Beside the copy, its create records: read here, the store remembers them, and the user's
+        // first write updates them without a GET first (redis-store.ts; the undo ids were read at the start).
+        const records = o.store.get(journalKey(identity, id)).catch(() => undefined);
+        const replica = cache.get(id) ?? (await saved.read(id, true));
+        if (replica) cache.set(id, replica);
+        await records;
+      }
+      read++;
+    }
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, worker));
+  return read;
+}
