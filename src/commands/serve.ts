@@ -10,7 +10,7 @@ import { ConfigError } from '../api/client/errors.js';
 import { commandName, intFlag, listenError, listFlag, parseFlags, UsageError, warningLine } from '../shared/cli-flags.js';
 import { HTTP_TOKEN_REFUSED, httpToken } from './secret-flags.js';
 import { watchAfterStart } from './serve-watch.js';
-import { capYoungSpace } from '../sync/young-space.js';
+import { capYoungSpace } from './young-space.js';
 import { rehearsalNotice, type RehearsalCopy } from '../mcp/state/config.js';
 import { ENVIRONMENT_HELP, openServer, SERVER_FLAGS, SERVER_FLAGS_HELP, serverOptions, type OpenedServer } from './server-setup.js';
 
