@@ -233,7 +233,7 @@ export class HostedUsers {
       },
       scope,
       // The user's default budget, the same whichever instance serves a request.
-      new SessionBudget(storeKeeper(store, identity)),
+      new SessionBudget(storeKeeper(store, identity), this.deps.aside),
     );
     state.onReadOnly(() => {
       for (const l of this.readOnlyListeners) l(identity);

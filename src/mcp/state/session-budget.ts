@@ -13,7 +13,7 @@
  *    choice is kept in the state store (`replicas/<identity>/session-budget.json`), and lapses a
  *    day after it was last used, so the next day starts from `last-used` again.
  */
-import type { StateStore } from '../../storage/store.js';
+import type { IoAside, StateStore } from '../../storage/store.js';
 import { jsonBytes, parseJsonBytes } from '../../storage/store.js';
 import { sessionBudgetKey } from '../../storage/keys.js';
 
@@ -97,7 +97,15 @@ export class SessionBudget {
   /** This instance made the choice and no answer has said so yet. */
   private untold = false;
 
-  constructor(private readonly keeper: BudgetChoiceKeeper = memoryKeeper()) {}
+  /**
+   * `wait`: how a call waits on another call's resolve (hosted: its admission slot goes on
+   * meanwhile; held, the other call could not take a slot back to finish, and both stood still
+   * until the slot ran out).
+   */
+  constructor(
+    private readonly keeper: BudgetChoiceKeeper = memoryKeeper(),
+    private readonly wait?: IoAside,
+  ) {}
 
   /** The budget chosen for this session, if any yet (reads, never resolves). */
   async current(): Promise<ChosenBudget | undefined> {
@@ -111,7 +119,9 @@ export class SessionBudget {
       await this.keeper.touch(kept).catch(() => undefined);
       return kept.id;
     }
-    this.pending ??= (async () => {
+    const joining = this.pending;
+    if (joining) return this.wait ? this.wait(() => joining) : joining;
+    this.pending = (async () => {
       const choice = { id: await resolve(), at: Date.now() };
       const chosen = await this.keeper.claim(choice);
       // Another instance may have chosen first (hosted): then its choice stands, and it says so.
