@@ -7,28 +7,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, initialize, requireBuild, startSandboxProcess, startStdio } from './processes.js';
+import { STEPS } from './memory.bench.js';
+import { CLI, initialize, memoryOf, requireBuild, serveEnv, startSandboxProcess, startStdio } from './processes.js';
 
 const n = Number(process.argv[2] ?? 100_000);
-
-function status(pid: number): { rss: number; hwm: number } {
-  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (f: string) => Number(new RegExp(`${f}:\\s+(\\d+) kB`).exec(s)?.[1] ?? 0) / 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
 
 async function main(): Promise<void> {
   requireBuild();
   const sandbox = await startSandboxProcess(['--transactions', String(n)]);
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-probe-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    YNAB_MCP_STATE_DIR: join(dir, 'state'),
-    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
-    YNAB_ACCESS_TOKEN: sandbox.token,
-    YNAB_BASE_URL: sandbox.baseUrl,
-  };
-  delete env.YNAB_BUDGET_ID;
+  const env = serveEnv(sandbox, dir);
   // startStdio runs `node CLI`; node flags go in front of the script.
   const server = startStdio(CLI, ['serve'], env);
   const t0 = Date.now();
@@ -36,7 +24,7 @@ async function main(): Promise<void> {
   const marks: [number, string][] = [];
   const timer = setInterval(() => {
     try {
-      samples.push([Date.now() - t0, status(server.child.pid!).rss]);
+      samples.push([Date.now() - t0, memoryOf(server.child.pid!).rss / 2 ** 20]);
     } catch {
       // exited
     }
@@ -45,17 +33,14 @@ async function main(): Promise<void> {
     await initialize(server);
     await server.request('tools/list');
     marks.push([Date.now() - t0, 'ready']);
-    for (const [name, args] of [
-      ['list_transactions', { limit: 50 }],
-      ['list_transactions', { since_date: '2000-01-01', limit: 50 }],
-      ['list_accounts', {}],
-    ] as const) {
+    for (const [name, args] of STEPS) {
       const r = await server.request('tools/call', { name, arguments: args });
       if (r.isError) throw new Error(r.content?.[0]?.text);
       marks.push([Date.now() - t0, name]);
     }
     await new Promise((r) => setTimeout(r, 6_000));
-    const { hwm, rss } = status(server.child.pid!);
+    const now = memoryOf(server.child.pid!);
+    const [hwm, rss] = [now.peak! / 2 ** 20, now.rss / 2 ** 20];
     // utime and stime, in clock ticks (100 a second on Linux).
     const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     const cpuMs = (Number(stat[11]) + Number(stat[12])) * 10;

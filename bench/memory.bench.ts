@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, initialize, mb, requireBuild, startSandboxProcess, startStdio } from './processes.js';
+import { CLI, initialize, mb, requireBuild, serveEnv, startSandboxProcess, startStdio } from './processes.js';
 import { detect } from '../src/events/detect.js';
 import { BudgetView } from '../src/insights/core/view.js';
 import { startSandbox } from '../src/sandbox/app.js';
@@ -52,7 +52,7 @@ async function saved(stateDir: string): Promise<void> {
   throw new Error('the copy was not saved within 60 s');
 }
 
-const STEPS: [string, Record<string, unknown>][] = [
+export const STEPS: [string, Record<string, unknown>][] = [
   ['list_transactions', { limit: 50 }],
   ['list_transactions', { since_date: '2000-01-01', limit: 50 }],
   ['list_accounts', {}],
@@ -61,14 +61,7 @@ const STEPS: [string, Record<string, unknown>][] = [
 async function peakOf(n: number): Promise<{ peak: number; load: number }> {
   const sandbox = await startSandboxProcess(['--transactions', String(n)]);
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-memory-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    YNAB_MCP_STATE_DIR: join(dir, 'state'),
-    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
-    YNAB_ACCESS_TOKEN: sandbox.token,
-    YNAB_BASE_URL: sandbox.baseUrl,
-  };
-  delete env.YNAB_BUDGET_ID;
+  const env = serveEnv(sandbox, dir);
   const server = startStdio(CLI, ['serve'], env);
   try {
     await initialize(server);

@@ -26,6 +26,19 @@ export function memoryOf(pid: number): { rss: number; peak: number | undefined }
   return { rss: Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024, peak: undefined };
 }
 
+/** The environment `serve` gets against a sandbox process: its token and URL, state and config in `dir`, no budget chosen. */
+export function serveEnv(sandbox: { token: string; baseUrl: string }, dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    YNAB_MCP_STATE_DIR: join(dir, 'state'),
+    YNAB_MCP_CONFIG_DIR: join(dir, 'config'),
+    YNAB_ACCESS_TOKEN: sandbox.token,
+    YNAB_BASE_URL: sandbox.baseUrl,
+  };
+  delete env.YNAB_BUDGET_ID;
+  return env;
+}
+
 export const mb = (bytes: number | undefined) => (bytes === undefined || Number.isNaN(bytes) ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MB`);
 
 export interface StdioServer {

@@ -14,30 +14,10 @@ import { overLinesPath } from '../../src/events/over-lines.js';
 import { BudgetView } from '../../src/insights/core/view.js';
 import { detectRecurring } from '../../src/insights/recurring/recurring-detect.js';
 import { BudgetReplica } from '../../src/sync/replica.js';
+import { exportOf, fullCopy } from '../helpers/export-copy.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const SEEDS = ['test', 'cash-flow-a', 'cash-flow-b'];
-
-async function exportOf(sb: TestSandbox, id: string, since?: number): Promise<{ plan: any; knowledge: number }> {
-  const res = await sb.get(`/plans/${id}${since === undefined ? '' : `?last_knowledge_of_server=${since}`}`);
-  expect(res.status).toBe(200);
-  return { plan: res.body.data.plan, knowledge: res.body.data.server_knowledge };
-}
-
-async function fullCopy(sb: TestSandbox, id: string): Promise<BudgetReplica> {
-  const { plan, knowledge } = await exportOf(sb, id);
-  const r = new BudgetReplica({
-    id: plan.id,
-    name: plan.name,
-    last_modified_on: null,
-    first_month: null,
-    last_month: null,
-    date_format: null,
-    currency_format: null,
-  });
-  r.applyExport(plan, knowledge, Date.now());
-  return r;
-}
 
 const text = (r: BudgetReplica, now: Date) => JSON.stringify(detect(BudgetView.of(r), now));
 

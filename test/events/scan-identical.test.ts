@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { detect } from '../../src/events/detect.js';
 import { BudgetView } from '../../src/insights/core/view.js';
-import { BudgetReplica } from '../../src/sync/replica.js';
+import { copyOfExport } from '../helpers/export-copy.js';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const NOW = '2026-11-16T12:00:00Z';
@@ -37,16 +37,7 @@ describe.each(CASES)('alerts scan of seed %s (%s transactions)', (seed, transact
     const res = await sb.get(`/plans/${id}`);
     expect(res.status).toBe(200);
     const { plan, server_knowledge } = res.body.data;
-    const r = new BudgetReplica({
-      id: plan.id,
-      name: plan.name,
-      last_modified_on: null,
-      first_month: null,
-      last_month: null,
-      date_format: null,
-      currency_format: null,
-    });
-    r.applyExport(plan, server_knowledge, Date.parse(NOW));
+    const r = copyOfExport(plan, server_knowledge, Date.parse(NOW));
     const found = detect(BudgetView.of(r), new Date(NOW)).map((c) => ({ key: c.key, data: c.data, level: c.level }));
     expect(found.length).toBeGreaterThan(0);
     await expect(JSON.stringify(found, null, 1)).toMatchFileSnapshot(`__snapshots__/scan-identical.${seed}.${transactions ?? 'demo'}.json`);
