@@ -7,6 +7,7 @@
  * than MAX_IDS transactions is `whole`: everything is computed again.
  */
 import type * as E from '../api/schemas/entities.js';
+import { STARTING_BALANCE_PAYEE as STARTING } from '../api/starting-balance.js';
 
 /** Merges remembered: a scan more merges behind computes everything again. */
 const KEPT = 8;
@@ -25,9 +26,6 @@ interface Entry extends LineChange {
   version: number;
   whole: boolean;
 }
-
-/** The payee of accounts' starting balances (insights/core/view.ts startingPayees). */
-const STARTING = 'Starting Balance';
 
 export interface Merge {
   accounts?: readonly E.AccountBase[];

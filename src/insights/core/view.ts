@@ -13,6 +13,7 @@
  * every figure from these lines, the way the API's month view does.
  */
 import type * as E from '../../api/schemas/entities.js';
+import { STARTING_BALANCE_PAYEE } from '../../api/starting-balance.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 
 export type LineKind = 'activity' | 'income' | 'transfer' | 'starting_balance';
@@ -108,7 +109,7 @@ export class BudgetView {
     const internal = [...replica.categories.values()].filter((c) => c.internal);
     this.readyToAssignId = internal.find((c) => /ready to assign|to be budgeted/i.test(c.name))?.id ?? null;
     this.uncategorizedId = internal.find((c) => c.name === 'Uncategorized')?.id ?? null;
-    this.startingPayees = new Set([...replica.payees.values()].filter((p) => p.name === 'Starting Balance' && !p.transfer_account_id).map((p) => p.id));
+    this.startingPayees = new Set([...replica.payees.values()].filter((p) => p.name === STARTING_BALANCE_PAYEE && !p.transfer_account_id).map((p) => p.id));
     // A credit account's payment category: the category with its name in the internal
     // "Credit Card Payments" group (the API links them by nothing else).
     for (const c of replica.categories.values()) {

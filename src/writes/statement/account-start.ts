@@ -5,6 +5,7 @@
  * there is refused (reconcile-verdict.ts), and a statement's rows there are held apart
  * (statement-start.ts).
  */
+import { STARTING_BALANCE_PAYEE } from '../../api/starting-balance.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 
 export function accountStart(r: BudgetReplica, accountId: string): string | undefined {
@@ -14,7 +15,7 @@ export function accountStart(r: BudgetReplica, accountId: string): string | unde
     if (t.account_id !== accountId || t.deleted) continue;
     if (!earliest || t.date < earliest) earliest = t.date;
     const payee = t.payee_id ? r.payees.get(t.payee_id) : undefined;
-    if (payee?.name === 'Starting Balance' && !payee.transfer_account_id && (!starting || t.date < starting)) starting = t.date;
+    if (payee?.name === STARTING_BALANCE_PAYEE && !payee.transfer_account_id && (!starting || t.date < starting)) starting = t.date;
   }
   return starting ?? earliest;
 }
