@@ -110,6 +110,11 @@ export class CreateRecords {
     return Number.isSafeInteger(n) ? n : 0;
   }
 
+  /** Reads the budget's records (a store that remembers what it read, Redis, then opens an intent in one round trip). */
+  async read(budgetId: string): Promise<void> {
+    await this.store.get(journalKey(await this.identity(), budgetId));
+  }
+
   /**
    * The highest knowledge this process moved the written mark to (0: none), known without a read:
    * the mark only moves forward, so a copy older than this is older than the mark (manager.ts

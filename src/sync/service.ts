@@ -133,6 +133,11 @@ export class YnabService {
     return this.cached(id, op.read.cache, args);
   }
 
+  /** Reads the budget's create records ahead of a create's intent (the store remembers them; an error is the intent's to meet). */
+  readCreateRecords(budgetId: string): void {
+    this.opts.createRecords.read(budgetId).catch(() => undefined);
+  }
+
   private async cached(id: OperationId, cache: CacheClass, args: CallArgs): Promise<ServiceResult> {
     const key = JSON.stringify([id, args.params ?? {}, args.query ?? {}]);
     const ttl = this.ttlOf(cache);

@@ -14,6 +14,7 @@ import { API_WRITES, firstSplits, type ApiWrite, type Item } from './api-writes.
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { DuplicateGuard } from '../pipeline/duplicates.js';
 import type { Renamed } from '../rules/create-rules.js';
+import type { RulesAccess } from '../rules/rule-changes.js';
 import { payeeNamesIn } from '../pipeline/new-payees.js';
 import { inflowsIn } from '../pipeline/inflows.js';
 import { describeEntity, type EntityChange, type Shown } from '../pipeline/entities.js';
@@ -167,11 +168,28 @@ async function answerOf(s: WriteSetting, w: ApiWriteCall, done: Done<ServiceResu
   return { res, data, extras, notices };
 }
 
+/**
+ * What a create reads besides the plan's copy, asked for with it (one round trip to the store, not
+ * three in a row): the create records its intent opens in (the store remembers them), and the house
+ * rules its payee names are matched against (the rules, read once, for the plan).
+ */
+function readAhead(s: WriteSetting, w: ApiWriteCall): RulesAccess | undefined {
+  const once = w.op.write.exactlyOnce;
+  if (once === 'identity' || once === 'identity-list') s.service.readCreateRecords(w.budgetId);
+  const body = (w.call.body ?? {}) as Item;
+  const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
+  if (!w.op.write.renamesByRules || !items.some((t) => typeof t?.payee_name === 'string' && !t.payee_id)) return undefined;
+  const listed = s.rules.list(w.budgetId);
+  listed.catch(() => undefined); // a failure is the plan's, when it reads them
+  return { list: (b) => (b === w.budgetId ? listed : s.rules.list(b)), countApplied: (b, counts) => s.rules.countApplied(b, counts) };
+}
+
 /** Runs an API write tool's call through the pipeline. */
 export function runApiWrite(s: WriteSetting, w: ApiWriteCall): Promise<WriteOutcome<ApiWritten>> {
   // What can never be sent (half a character, "." as an id) is refused before anything is
   // planned; the service, which checks every call, then takes this one as checked.
   checkCallArguments(w.op, w.call);
+  const rules = readAhead(s, w);
   return runWrite(s, {
     tool: w.tool,
     budgetId: w.budgetId,
@@ -182,7 +200,7 @@ export function runApiWrite(s: WriteSetting, w: ApiWriteCall): Promise<WriteOutc
       // A payee_name a rename rule matches is sent as the rule's payee (create-rules.ts).
       if (!w.op.write?.renamesByRules) return planOf(w, ctx);
       // Its code loads with the first create (create-rules.ts).
-      const renamed = await (await import('../rules/create-rules.js')).renameByRules(ctx.rules, ctx.budgetId, w.call);
+      const renamed = await (await import('../rules/create-rules.js')).renameByRules(rules ?? ctx.rules, ctx.budgetId, w.call);
       return planOf({ ...w, call: renamed.call }, ctx, renamed);
     },
     answer: (done) => answerOf(s, w, done),
