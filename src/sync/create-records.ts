@@ -127,11 +127,12 @@ export class CreateRecords {
   /** Moves the written mark forward (never back), before the write's answer is returned. */
   private async markWritten(budgetId: string, knowledge: number | undefined): Promise<void> {
     if (!this.trackWritten || knowledge === undefined || !Number.isSafeInteger(knowledge)) return;
+    // Known here as it is sent: a copy of this process older than the mark syncs (manager.ts), also while it is being written.
+    if (knowledge > this.writtenHere(budgetId)) this.markedHere.set(budgetId, knowledge);
     await this.store.update(writtenKey(await this.identity(), budgetId), (bytes) => {
       const had = Number(parseJsonBytes(bytes));
       return { value: Number.isSafeInteger(had) && had >= knowledge ? undefined : jsonBytes(knowledge), result: undefined };
     });
-    if (knowledge > this.writtenHere(budgetId)) this.markedHere.set(budgetId, knowledge);
   }
 
   private prune(state: JournalState, now: number): void {

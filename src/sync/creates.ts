@@ -35,6 +35,17 @@ export interface WriteResult extends CallResult {
   notices: string[];
 }
 
+/**
+ * What runs once YNAB has answered a write, beside its records: `applied` (the caller's cached
+ * answers forgotten). `settle`: the records and `applied` are handed to it instead of awaited, so
+ * that the caller's next writes to the store go in the same round trip; it awaits them before the
+ * write's answer goes (src/writes/pipeline/pipeline.ts).
+ */
+export interface AfterWrite {
+  applied?: () => Promise<void>;
+  settle?: (records: Promise<void>) => void;
+}
+
 export interface CreateDeps {
   client: YnabClient;
   replicas: ReplicaManager;
@@ -94,16 +105,21 @@ export class Creates {
     return { intent, before: preexisting(kind, items, this.deps.replicas.peek(budgetId)) };
   }
 
-  /** Ends the intent; `applied` (writes.ts) runs beside it, in the same round trip. */
-  private async end(intent: OpenIntent, knowledge: number | undefined, made: string[], applied?: () => Promise<void>): Promise<void> {
-    await Promise.all([
+  /**
+   * Ends the intent; `after.applied` (writes.ts) runs beside it, in the same round trip. Awaited here,
+   * or handed to `after.settle`, whose caller awaits it before the write's answer goes (writes.ts).
+   */
+  private async end(intent: OpenIntent, knowledge: number | undefined, made: string[], after: AfterWrite): Promise<void> {
+    const ending = Promise.all([
       intent.end(knowledge, made).catch((e: unknown) => this.deps.log(`ynab-mcp: could not record a create in the create records: ${(e as Error).message}`)),
-      applied?.(),
-    ]);
+      after.applied?.(),
+    ]).then(() => undefined);
+    if (after.settle) after.settle(ending);
+    else await ending;
   }
 
   /** Transactions, one or a batch (the row's `write.exactlyOnce`: identity-list): only what did not arrive is sent again. */
-  async transactions(id: OperationId, budgetId: string, args: CallArgs, applied?: () => Promise<void>): Promise<WriteResult> {
+  async transactions(id: OperationId, budgetId: string, args: CallArgs, after: AfterWrite = {}): Promise<WriteResult> {
     const kind = createKindOf(id);
     const body = args.body as { transactions?: Item[]; transaction?: Item };
     const items: Item[] = body.transactions ?? (body.transaction ? [body.transaction] : []);
@@ -172,7 +188,7 @@ export class Creates {
         }
       }
     } finally {
-      await this.end(intent, knowledge, ids(found.values()), applied);
+      await this.end(intent, knowledge, ids(found.values()), after);
     }
     const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
     if (failure !== undefined) {
@@ -193,7 +209,7 @@ export class Creates {
   }
 
   /** Payees, category groups, categories, accounts and scheduled transactions (`write.exactlyOnce`: identity): one entity per call. */
-  async one(id: OperationId, budgetId: string, args: CallArgs, applied?: () => Promise<void>): Promise<WriteResult> {
+  async one(id: OperationId, budgetId: string, args: CallArgs, after: AfterWrite = {}): Promise<WriteResult> {
     const kind = createKindOf(id);
     const op = operation(id);
     const sent = (args.body as Record<string, Item>)[op.bodyMembers![0]!]!;
@@ -237,7 +253,7 @@ export class Creates {
         }
       }
     } finally {
-      await this.end(intent, knowledge, made, applied);
+      await this.end(intent, knowledge, made, after);
     }
   }
 }

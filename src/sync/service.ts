@@ -37,6 +37,11 @@ export interface ServiceResult {
   notices?: string[];
 }
 
+/** A call's options: a read's (replica-reads.ts), and for a write who awaits its records (writes.ts AfterWrite). */
+export interface CallOptions extends ReplicaAnswerOptions {
+  settle?: (records: Promise<void>) => void;
+}
+
 export interface ServiceOptions {
   client: YnabClient;
   replicas: ReplicaManager;
@@ -105,7 +110,7 @@ export class YnabService {
    * `opts.lazyLists`: transaction lists answered from a replica may come as a LazyList (built
    * when shown), for callers that show a page of them (the tools' output builder).
    */
-  async call(id: OperationId, args: CallArgs = {}, opts: ReplicaAnswerOptions = {}): Promise<ServiceResult> {
+  async call(id: OperationId, args: CallArgs = {}, opts: CallOptions = {}): Promise<ServiceResult> {
     const op = operation(id);
     const params = args.params ?? {};
     // Every call, reads the replica answers too: a malformed id gets the same error as on the
@@ -118,7 +123,7 @@ export class YnabService {
       // Cached answers about the budget are forgotten once YNAB answered, in the same round trip
       // as the write's records (writes.ts), not in one of their own after them.
       const budget = params.budget_id;
-      const res = await this.writes.write(id, args, budget ? () => this.forgetBudget(budget) : undefined);
+      const res = await this.writes.write(id, args, { applied: budget ? () => this.forgetBudget(budget) : undefined, settle: opts.settle });
       if (budget) this.opts.replicas.applyWrite(budget, res.data);
       // What the service ignored is reported (or refused when nothing took effect).
       const report = verify?.(res.data);

@@ -18,11 +18,11 @@ import { foldText } from '../shared/text.js';
 import { transactionDetail } from '../api/read/transactions.js';
 import type * as B from '../api/schemas/bodies.js';
 import type * as E from '../api/schemas/entities.js';
-import { ambiguous, Creates, MAX_ATTEMPTS, type WriteResult } from './creates.js';
+import { type AfterWrite, ambiguous, Creates, MAX_ATTEMPTS, type WriteResult } from './creates.js';
 import type { CreateRecords } from './create-records.js';
 import type { ReplicaManager } from './manager.js';
 
-export type { WriteResult } from './creates.js';
+export type { AfterWrite, WriteResult } from './creates.js';
 
 /** A change to one transaction, as an update's body holds it (the schema checked it). */
 type Change = B.SaveTransactionWithIdOrImportId;
@@ -77,29 +77,31 @@ export class WriteCoordinator {
     resend: (id, _base, args) => this.retrying(id, args),
   };
 
-  /** `applied`: run once YNAB has answered, beside the write's records (the caller's cached answers forgotten). */
-  async write(id: OperationId, args: CallArgs, applied?: () => Promise<void>): Promise<WriteResult> {
+  /** `after`: what runs once YNAB has answered, beside the write's records, and who awaits them (creates.ts AfterWrite). */
+  async write(id: OperationId, args: CallArgs, after: AfterWrite = {}): Promise<WriteResult> {
     const op = operation(id);
     const budget = args.params?.budget_id;
     if (!op.write || !budget || op.scope !== 'budget') {
       const res = await this.client.call(id, args);
-      await applied?.();
+      await after.applied?.();
       return { ...res, notices: [] };
     }
     const base = await this.replicas.baseline(budget);
     const once = op.write.exactlyOnce;
     // Creates keep their own create records (creates.ts).
-    if (once === 'identity-list') return this.creates.transactions(id, base.id, args, applied);
-    if (once === 'identity') return this.creates.one(id, base.id, args, applied);
+    if (once === 'identity-list') return this.creates.transactions(id, base.id, args, after);
+    if (once === 'identity') return this.creates.one(id, base.id, args, after);
     const result = await this.paths[once](id, base, args);
     const knowledge = result.data.server_knowledge;
-    await Promise.all([
+    const records = Promise.all([
       typeof knowledge === 'number' &&
         this.createRecords
           .record(base.id, knowledge)
           .catch((e: unknown) => this.log(`ynab-mcp: could not record a write in the create records: ${(e as Error).message}`)),
-      applied?.(),
-    ]);
+      after.applied?.(),
+    ]).then(() => undefined);
+    if (after.settle) after.settle(records);
+    else await records;
     return result;
   }
 

@@ -218,6 +218,7 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   // 4. apply
   const writer = new Writer(s.service, ctx.budgetId);
   const applied = await plan.apply(writer).catch(async (e: unknown) => {
+    await writer.settled();
     // A task that failed halfway and could not put back what it had done: journal that part,
     // so that list_recent_changes shows it and undo_change can put it back.
     if (!(e instanceof StepError) || !e.partial) throw e;
@@ -227,6 +228,10 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
       `${e.message}. What was done is recorded as change ${kept.change_id}${e.partial.not_undoable ? ' (list_recent_changes shows it; there is nothing for undo_change to put back)' : ': undo_change puts it back'}`,
     );
   });
+  // The requests' records (the create records, the written mark, the cached answers forgotten) are
+  // still being written: the undo record and the read back start beside them, in their round trip,
+  // and the answer goes once they are written.
+  const settled = writer.settled();
   // 5. record, while the answer reads back what the write left (6): the journal and the budget's
   // copy are apart, and the record's round trips to the store no longer come before the read's.
   const recorded = (async (): Promise<Recorded> => {
@@ -240,9 +245,11 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   // answer goes, also when making the answer failed.
   const after = afterStateOf(s.service.replicas, plan.budgetId, touchedBy(applied.draft?.entities ?? [], ctx.today), ready);
   try {
-    return { body: await req.answer({ plan, applied, sent: writer.notices, recorded, after }) };
+    const body = await req.answer({ plan, applied, sent: writer.notices, recorded, after });
+    await settled;
+    return { body };
   } finally {
-    await recorded;
+    await Promise.all([recorded, settled]);
   }
 }
 

@@ -82,21 +82,33 @@ function scheduledBody(s: State): Item {
 export class Writer {
   /** What happened on the way (answers lost and recovered), for the result's notices. */
   readonly notices: string[] = [];
+  /** The records of the requests made (src/sync/writes.ts), still being written: settled() awaits them. */
+  private readonly settling: Promise<void>[] = [];
+  private readonly late = { settle: (records: Promise<void>) => void this.settling.push(records) };
 
   constructor(
     private readonly service: YnabService,
     readonly budgetId: string,
   ) {}
 
+  /**
+   * Once the records of every request made are written (the create records, the written mark, the
+   * cached answers forgotten): awaited before the write's answer goes (pipeline.ts), so that the
+   * store writes after a request go with them. Never rejects (what could not be recorded was logged).
+   */
+  async settled(): Promise<void> {
+    while (this.settling.length) await Promise.all(this.settling.splice(0));
+  }
+
   private async call(id: Parameters<YnabService['call']>[0], params: Record<string, string>, body?: unknown): Promise<Item> {
-    const res = await this.service.call(id, { params: { budget_id: this.budgetId, ...params }, query: {}, body });
+    const res = await this.service.call(id, { params: { budget_id: this.budgetId, ...params }, query: {}, body }, this.late);
     this.notices.push(...(res.notices ?? []));
     return res.data;
   }
 
   /** An API write tool's one request, as the tool built it; what it met on the way stays with its result (the tool's answer lists it first). */
   async send(id: WriteOperationId, call: CallArgs): Promise<ServiceResult> {
-    return this.service.call(id, call);
+    return this.service.call(id, call, this.late);
   }
 
   /** Creates transactions; the answer's transactions and the import ids YNAB refused as duplicates. */
