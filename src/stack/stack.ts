@@ -213,7 +213,7 @@ export function createStack(opts: StackOptions): Stack {
     ? {
         written: (budgetId) => createRecords.written(budgetId),
         writtenHere: (budgetId) => createRecords.writtenHere(budgetId),
-        exclusive: async (budgetId, fn) => store.withLock(`sync-${segment(await identity())}-${segment(budgetId)}`, fn),
+        exclusive: async (budgetId, read, fn) => store.withLock(`sync-${segment(await identity())}-${segment(budgetId)}`, fn, { read }),
       }
     : undefined;
   const replicas = new ReplicaManager({

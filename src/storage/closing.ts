@@ -8,7 +8,7 @@
  * (hosted mode's Redis) stays open for the others.
  */
 import { passesTo } from './id-list.js';
-import { type Change, type SetOptions, type StateStore, StateStoreError } from './store.js';
+import { type Change, type Held, type LockOptions, type SetOptions, type StateStore, StateStoreError } from './store.js';
 
 /** What the store refuses once its server has closed: work cut short by the close, no failure of its own. */
 export class StoreClosedError extends StateStoreError {}
@@ -47,7 +47,8 @@ export class ClosingGate {
       list: (prefix) => this.run(`${inner.location} (${prefix}…)`, 'read', () => inner.list(prefix)),
       update: <T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts?: SetOptions) =>
         this.run(at(key), 'write', () => inner.update(key, change, opts)),
-      withLock: <T>(name: string, fn: () => Promise<T>) => this.run(`the lock ${name}`, 'lock', () => inner.withLock(name, fn)),
+      withLock: <T>(name: string, fn: (held?: Held) => Promise<T>, opts?: LockOptions) =>
+        this.run(`the lock ${name}`, 'lock', () => inner.withLock(name, fn, opts)),
     };
     // The id lists completed in `inner` (hosted mode, at an instance's start) are complete through this store too.
     passesTo(outer, inner);

@@ -17,7 +17,17 @@ import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { checkKey, labelOf } from './keys.js';
 import { clearLockPath, errCode, isLinkAt, noticeLink, privateDir, readNoFollow, reasonOf, removeFile, writeAtomic, type Warn } from './safe-fs.js';
-import { type Change, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
+import {
+  type Change,
+  type Held,
+  heldWith,
+  type LockOptions,
+  type OnRelease,
+  type SetOptions,
+  type StateStore,
+  StateStoreError,
+  type StoreFailure,
+} from './store.js';
 import { inTurn } from './turns.js';
 
 /**
@@ -132,10 +142,25 @@ export class FileStateStore implements StateStore {
     );
   }
 
-  withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  withLock<T>(name: string, fn: (held?: Held) => Promise<T>, opts: LockOptions = {}): Promise<T> {
     const key = `locks/${name}`;
     const lockPath = `${this.describe(key)}.lock`;
-    return inTurn(lockPath, () => this.locked(key, lockPath, () => fn()));
+    return inTurn(lockPath, () =>
+      this.locked(key, lockPath, async () => {
+        // Read once the lock is taken, written before it is released: in turn, as a file is.
+        const writes: OnRelease[] = [];
+        const result = await fn(heldWith(opts.read === undefined ? undefined : await this.get(opts.read), writes)).catch((e: unknown) => {
+          for (const w of writes) w.done(Promise.resolve(false));
+          throw e;
+        });
+        for (const w of writes) {
+          const written = this.set(w.key, w.value, w.opts).then(() => true);
+          w.done(written);
+          await written.catch(() => undefined);
+        }
+        return result;
+      }),
+    );
   }
 
   private async locked<T>(key: string, lockPath: string, fn: (held: { lost: boolean }) => Promise<T>): Promise<T> {

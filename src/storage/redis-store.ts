@@ -17,27 +17,23 @@
  *    expired) only costs the round a GET would have, and nothing is judged on it unwritten (a
  *    `change` that writes nothing is asked again with the value read). A write of the grant, the
  *    ledger or an id list is one round trip instead of two.
- *  - withLock: a lease, `SET locks/<name> <random> NX PX 15000`, renewed every 5 s while held and
- *    released by a compare-and-delete script. A crashed holder's lease lapses within 15 s.
+ *  - withLock: a lease, `SET locks/<name> <random> NX PX 15000`, renewed while held and released by
+ *    a compare-and-delete script (redis-lock.ts, with the read and the writes sent beside them).
  * A Redis Cluster (redis-link.ts) gets the same commands, each routed by its key; every script
  * touches one key, and a user's keys share a hash tag (keys.ts) so that later ones may touch more.
  * Commands fail fast when Redis cannot be reached (no offline queue, a per-command timeout), with
  * a StateStoreError naming the Redis location (never its password), so callers degrade as they
  * do for an unwritable state directory: reads answered from a copy in memory, with a notice.
  */
-import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { checkKey, clusterName, clusterPrefix, keyOfClusterName, labelOf } from './keys.js';
 import { openLink, type RedisLink } from './redis-link.js';
 import { redisLocation } from './redis-url.js';
-import { type Change, type IoAside, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
+import { type Change, type Held, type IoAside, type LockOptions, type SetOptions, type StateStore, StateStoreError, type StoreFailure } from './store.js';
+import { leased } from './redis-lock.js';
 import { inTurn } from './turns.js';
 import { CAS_SCRIPT, CAS_SHA, LEASE_SCRIPT, LEASE_SHA, sha1 } from './redis-scripts.js';
 
-/** A lease on a lock lapses this long after its holder stopped renewing it. */
-const LEASE_MS = 15_000;
-/** How long withLock waits for a lock before it gives up with an error. */
-const LOCK_WAIT_MS = 60_000;
 /** Conflicting updates from other instances are retried this many times before giving up. */
 const MAX_UPDATE_ROUNDS = 200;
 
@@ -282,35 +278,25 @@ export class RedisStateStore implements StateStore {
     });
   }
 
-  withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const key = `locks/${name}`;
-    const full = this.full(key);
-    return this.inTurn(full, async () => {
-      const token = randomBytes(16).toString('hex');
-      const started = Date.now();
-      for (;;) {
-        const got = await this.run<Buffer | string | null>('lock', key, ['SET', full, token, 'NX', 'PX', String(LEASE_MS)], full);
-        if (got !== null) break;
-        if (Date.now() - started > LOCK_WAIT_MS) {
-          throw new StateStoreError(
-            'lock',
-            this.describe(key),
-            `${labelOf(key)} ${this.describe(key)} has been held by another instance for over a minute; try again`,
-          );
-        }
-        await this.wait(() => new Promise((r) => setTimeout(r, 10 + Math.random() * 40)));
-      }
-      const renew = setInterval(() => {
-        void this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, String(LEASE_MS)]).catch(() => undefined);
-      }, LEASE_MS / 3);
-      renew.unref();
-      try {
-        return await fn();
-      } finally {
-        clearInterval(renew);
-        await this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, 'release']).catch(() => undefined); // lapses on its own otherwise
-      }
-    });
+  withLock<T>(name: string, fn: (held?: Held) => Promise<T>, opts: LockOptions = {}): Promise<T> {
+    const full = this.full(`locks/${name}`);
+    const script = (key: string, token: string, arg: string) => this.script('lock', key, LEASE_SHA, LEASE_SCRIPT, [full], [token, arg]);
+    return this.inTurn(full, () =>
+      leased(
+        {
+          inOrder: !this.client.cluster,
+          describe: (key) => this.describe(key),
+          take: (key, token, ms) => this.run('lock', key, ['SET', full, token, 'NX', 'PX', String(ms)], full),
+          lease: script,
+          get: (key) => this.get(key),
+          set: (key, value, o) => this.set(key, value, o),
+          wait: this.wait,
+        },
+        name,
+        fn,
+        opts,
+      ),
+    );
   }
 
   /** A PING to every master (one Redis, or each of a cluster's), opening their connections: an instance's warm-up. Returns how many answered. */

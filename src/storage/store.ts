@@ -52,8 +52,46 @@ export interface StateStore {
   list(prefix: string): Promise<string[]>;
   /** Atomic read-modify-write of one key (see the header: `change` may be retried). */
   update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts?: SetOptions): Promise<T>;
-  /** Runs `fn` while holding the named lock, shared by every process using this store. */
-  withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding the named lock, shared by every process using this store. `opts.read`:
+   * a key read once the lock is taken, handed to `fn` (Redis: sent with the lock, in its round trip).
+   * A store may hand no Held (a store in memory, hosted/warm-up.ts): then the holder reads and
+   * writes by itself.
+   */
+  withLock<T>(name: string, fn: (held?: Held) => Promise<T>, opts?: LockOptions): Promise<T>;
+}
+
+export interface LockOptions {
+  /** A key read once the lock is taken: `Held.read`. */
+  read?: string;
+}
+
+/** What withLock hands the holder. */
+export interface Held {
+  /** The value of LockOptions.read once the lock was taken (undefined: absent, or none asked for). */
+  readonly read?: Uint8Array;
+  /**
+   * Writes `key` as the lock is released, before the next holder can read it (Redis: sent with the
+   * release, in its round trip). True once written; false when `fn` failed (nothing written); a
+   * failure to write rejects.
+   */
+  setOnRelease(key: string, value: Uint8Array, opts?: SetOptions): Promise<boolean>;
+}
+
+/** A write kept until the lock's release (Held.setOnRelease). */
+export interface OnRelease {
+  key: string;
+  value: Uint8Array;
+  opts?: SetOptions;
+  done(written: Promise<boolean>): void;
+}
+
+/** The holder's side of a lock whose read is `read` and whose writes on release go to `writes`. */
+export function heldWith(read: Uint8Array | undefined, writes: OnRelease[]): Held {
+  return {
+    read,
+    setOnRelease: (key, value, opts) => new Promise<boolean>((resolve, reject) => writes.push({ key, value, opts, done: (w) => w.then(resolve, reject) })),
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ReplicaFiles } from './persist.js';
 import type { BudgetReplica } from './replica.js';
 import type { ReplicaCache } from './replica-cache.js';
 import type { CatchUp } from './replica-feed.js';
-import type { IoAside } from '../storage/store.js';
+import type { Held, IoAside } from '../storage/store.js';
 
 export interface ReplicaManagerOptions {
   client: YnabClient;
@@ -43,6 +43,6 @@ export interface SharedReplicas {
   written(budgetId: string): Promise<number>;
   /** The highest knowledge a write through this process moved that mark to (0: none), known without a read. */
   writtenHere?(budgetId: string): number;
-  /** Runs `fn` as the only sync of this budget across instances. */
-  exclusive<T>(budgetId: string, fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` as the only sync of this budget across instances; `read`: a key read as it starts (the store's withLock). */
+  exclusive<T>(budgetId: string, read: string | undefined, fn: (held?: Held) => Promise<T>): Promise<T>;
 }

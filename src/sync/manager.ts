@@ -28,7 +28,7 @@ import { QuotaExhaustedError } from '../api/client/errors.js';
 import type { OperationId } from '../api/operations/index.js';
 import type { TransactionQuery } from '../api/read/transactions.js';
 import type * as E from '../api/schemas/entities.js';
-import { StateStoreError } from '../storage/store.js';
+import { type Held, StateStoreError } from '../storage/store.js';
 import { CorruptError } from './byte-stream.js';
 import { canServeStale, type Freshness } from './freshness.js';
 import { answerFromReplica, type ReplicaAnswerOptions } from './replica-reads.js';
@@ -44,6 +44,8 @@ export type { ReplicaManagerOptions, SharedReplicas } from './manager-options.js
 
 const ALIASES = new Set(['last-used', 'default']);
 
+/** A shared sync's lock: the feed it read, the budget it is named by, and the lock's hold (store.ts Held). */
+type SyncUnder = { feed?: Feed; locked: string; held?: Held };
 export class ReplicaManager {
   private readonly cache: ReplicaCache;
   private readonly aliases = new Map<string, string>();
@@ -229,11 +231,15 @@ export class ReplicaManager {
     return this.opts.aside ? this.opts.aside(() => joined) : joined;
   }
 
-  /** A sync no other instance runs at the same time, starting from the best copy there is. */
-  private sharedSync(budgetParam: string, current: BudgetReplica | undefined, shared: SharedReplicas): Promise<BudgetReplica> {
+  /**
+   * A sync no other instance runs at the same time, starting from the best copy there is; the
+   * budget's feed is read as the lock is taken, and written as it is released (the store's withLock).
+   */
+  private async sharedSync(budgetParam: string, current: BudgetReplica | undefined, shared: SharedReplicas): Promise<BudgetReplica> {
     const id = current?.summary.id ?? this.aliases.get(budgetParam) ?? budgetParam;
-    return shared.exclusive(id, async () => {
-      const feed = ALIASES.has(id) ? undefined : await this.saved.feed(id);
+    const feedKey = ALIASES.has(id) ? undefined : await this.saved.feedKey(id);
+    return shared.exclusive(id, feedKey, async (held) => {
+      const feed = !feedKey ? undefined : held ? await this.saved.feedOf(id, held.read) : await this.saved.feed(id);
       // Another instance may have synced while this one waited: the changes it merged bring a copy
       // held here up to date, or else its saved copy may do.
       if (current && feed && catchUp(current, feed)) {
@@ -243,7 +249,7 @@ export class ReplicaManager {
           return current;
         }
         this.opts.onCatchUp?.('request');
-        return this.doSync(budgetParam, current, { feed, locked: id });
+        return this.doSync(budgetParam, current, { feed, locked: id, held });
       }
       const saved = ALIASES.has(id) ? undefined : await this.saved.read(id);
       if (saved && feed) catchUp(saved, feed);
@@ -255,7 +261,7 @@ export class ReplicaManager {
         return base;
       }
       this.opts.onCatchUp?.('request');
-      return this.doSync(budgetParam, base, { feed, locked: id });
+      return this.doSync(budgetParam, base, { feed, locked: id, held });
     });
   }
 
@@ -264,7 +270,7 @@ export class ReplicaManager {
    * too, under the lock named `locked`: the copy is saved before the lock is released, and the feed
    * records what was merged.
    */
-  private async doSync(budgetParam: string, current: BudgetReplica | undefined, shared?: { feed?: Feed; locked: string }): Promise<BudgetReplica> {
+  private async doSync(budgetParam: string, current: BudgetReplica | undefined, shared?: SyncUnder): Promise<BudgetReplica> {
     const replica = await this.fetchSync(budgetParam, current, shared);
     // Only a copy YNAB brought up to date is scanned (onSynced): one caught up from another
     // instance's changes or saved copy holds what that instance's sync fetched, and scanned. Each
@@ -273,7 +279,7 @@ export class ReplicaManager {
     return replica;
   }
 
-  private async fetchSync(budgetParam: string, current: BudgetReplica | undefined, shared?: { feed?: Feed; locked: string }): Promise<BudgetReplica> {
+  private async fetchSync(budgetParam: string, current: BudgetReplica | undefined, shared?: SyncUnder): Promise<BudgetReplica> {
     let from = current?.knowledge;
     let res = await this.opts.client.call('getPlanById', { params: { budget_id: budgetParam }, query: current ? { last_knowledge_of_server: from } : {} });
     let budget = res.data.plan as E.BudgetDetail;
@@ -320,7 +326,8 @@ export class ReplicaManager {
     const previous = shared.locked === id ? shared.feed : await this.saved.feed(id);
     const feed = nextFeed(previous, { from, to: knowledge, at, delta: budget });
     if (copyDue(feed) && (await this.saved.save(replica))) feed.copy = knowledge;
-    await this.saved.saveFeed(id, feed);
+    // Written as the lock is released (Redis: in the release's round trip), before the next sync reads it.
+    await this.saved.saveFeed(id, feed, shared.held);
     return replica;
   }
 

@@ -212,7 +212,11 @@ export class ReplicaFiles {
    * copies are read whole, as without feeds, and the next sync writes a new one.
    */
   async loadFeed(identity: string, budgetId: string): Promise<Feed | undefined> {
-    const bytes = await this.store.get(replicaFeedKey(identity, budgetId));
+    return this.openFeed(identity, budgetId, await this.store.get(replicaFeedKey(identity, budgetId)));
+  }
+
+  /** The feed from its bytes as the store held them (read with the sync's lock: manager.ts), as loadFeed says. */
+  async openFeed(identity: string, budgetId: string, bytes: Uint8Array | undefined): Promise<Feed | undefined> {
     if (bytes === undefined) return undefined;
     try {
       // Sealed with this build's shape (as copies are): a feed of another build does not open, and is no feed.
@@ -229,8 +233,13 @@ export class ReplicaFiles {
   }
 
   async saveFeed(identity: string, budgetId: string, feed: Feed): Promise<void> {
-    const sealed = await this.feedSealer.seal(await packValue(feed), this.feedAad(identity, budgetId));
-    await this.store.set(replicaFeedKey(identity, budgetId), sealed);
+    const { key, sealed } = await this.sealFeed(identity, budgetId, feed);
+    await this.store.set(key, sealed);
+  }
+
+  /** The feed sealed, and its key: for the sync's lock to write as it is released (manager.ts). */
+  async sealFeed(identity: string, budgetId: string, feed: Feed): Promise<{ key: string; sealed: Uint8Array }> {
+    return { key: replicaFeedKey(identity, budgetId), sealed: await this.feedSealer.seal(await packValue(feed), this.feedAad(identity, budgetId)) };
   }
 
   /** Which budget `last-used` / `default` named at the last sync, so a restart can start from its saved copy. */

@@ -5,7 +5,8 @@
  * concerns, and listed by status. Apart from the manager because none of this decides when to
  * sync; it only keeps what a sync made.
  */
-import { type IoAside, KeyUnavailableError, StateStoreError } from '../storage/store.js';
+import { replicaFeedKey } from '../storage/keys.js';
+import { type Held, type IoAside, KeyUnavailableError, StateStoreError } from '../storage/store.js';
 import type { ReplicaFiles } from './persist.js';
 import { BudgetReplica } from './replica.js';
 import { catchUp, type Feed } from './replica-feed.js';
@@ -119,13 +120,35 @@ export class SavedCopies {
     }
   }
 
-  /** Records the feed after a sync; when that fails, instances read the saved copy whole instead. */
-  async saveFeed(id: string, feed: Feed): Promise<void> {
-    if (!this.files) return;
+  /** The key of the budget's feed, read with the sync's lock (manager.ts); undefined without saved copies. */
+  async feedKey(id: string): Promise<string | undefined> {
+    return this.files ? replicaFeedKey(await this.tokenKey(), id) : undefined;
+  }
+
+  /** The budget's feed from what the sync's lock read of its key (feedKey), as feed() says. */
+  async feedOf(id: string, bytes: Uint8Array | undefined): Promise<Feed | undefined> {
+    if (!this.files) return undefined;
     try {
-      await this.files.saveFeed(await this.tokenKey(), id, feed);
+      return await this.files.openFeed(await this.tokenKey(), id, bytes);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Records the feed after a sync (`held`: written as the sync's lock is released, in its round
+   * trip); when that fails, instances read the saved copy whole instead.
+   */
+  async saveFeed(id: string, feed: Feed, held?: Held): Promise<void> {
+    if (!this.files) return;
+    const failed = (e: unknown) => this.logOnce(`ynab-mcp: could not save the recent changes of budget ${id}: ${(e as Error).message}`);
+    try {
+      const identity = await this.tokenKey();
+      if (!held) return await this.files.saveFeed(identity, id, feed);
+      const { key, sealed } = await this.files.sealFeed(identity, id, feed);
+      held.setOnRelease(key, sealed).catch(failed);
     } catch (e) {
-      this.logOnce(`ynab-mcp: could not save the recent changes of budget ${id}: ${(e as Error).message}`);
+      failed(e);
     }
   }
 

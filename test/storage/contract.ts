@@ -136,5 +136,50 @@ export function stateStoreContract(name: string, make: () => Promise<{ a: StateS
         await close();
       }
     });
+
+    it("withLock reads a key once the lock is taken and writes one as it is released: each holder reads the last one's write", async () => {
+      const { a, b, close } = await make();
+      try {
+        const key = 'replicas/id1/b1.feed';
+        const opts = { read: key };
+        // Each holder adds one to what it read, written on release: a read before the lock was
+        // taken, or a write after the release, would show as two holders reading the same count.
+        const work = (s: StateStore) =>
+          s.withLock(
+            'feed-test',
+            async (held) => {
+              const seen = Number(text(held!.read) ?? '0');
+              await new Promise((r) => setTimeout(r, 1));
+              void held!.setOnRelease(key, bytes(String(seen + 1)));
+              return seen;
+            },
+            opts,
+          );
+        const seen = await Promise.all(Array.from({ length: 20 }, (_, i) => work(i % 2 ? a : b)));
+        expect([...seen].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        expect(text(await a.get(key))).toBe('20');
+        // What the holder set is written by the time its write's promise resolves; a holder that failed writes nothing.
+        let written: Promise<boolean> | undefined;
+        await a.withLock('feed-test', async (held) => void (written = held!.setOnRelease(key, bytes('21'))), opts);
+        expect(await written).toBe(true);
+        expect(text(await b.get(key))).toBe('21');
+        await expect(
+          b.withLock(
+            'feed-test',
+            async (held) => {
+              written = held!.setOnRelease(key, bytes('lost'));
+              throw new Error('inner');
+            },
+            opts,
+          ),
+        ).rejects.toThrow('inner');
+        expect(await written).toBe(false);
+        expect(text(await a.get(key))).toBe('21');
+        // Without `read`, nothing is read.
+        expect(await a.withLock('feed-test', async (held) => held!.read)).toBeUndefined();
+      } finally {
+        await close();
+      }
+    });
   });
 }
