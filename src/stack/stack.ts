@@ -4,6 +4,7 @@
  * calls goes through one state store: by default files in the state directory, shared by every
  * process of this user; hosted mode passes a Redis store instead and nothing else changes.
  */
+import { afterAnswer } from '../sync/after-answer.js';
 import { KeyUnavailableError } from '../storage/store.js';
 import { collectOnce } from '../sync/collect.js';
 import type { BudgetReplica } from '../sync/replica.js';
@@ -230,7 +231,8 @@ export function createStack(opts: StackOptions): Stack {
     aside: opts.aside,
     // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events);
     // a copy caught up from another instance's sync was scanned there (manager.ts doSync).
-    onSynced: (r) => scans.track(scanAfterSave(r, replicas, events, log)),
+    // After the answer a write's read back is for (after-answer.ts), which need not wait for it.
+    onSynced: (r) => scans.track(afterAnswer().then(() => scanAfterSave(r, replicas, events, log))),
   });
   const events: EventsService = new EventsService({
     store,

@@ -28,6 +28,7 @@
  * change) or asks the client's dialog; nothing was changed then.
  */
 import { BudgetView } from '../../insights/core/view.js';
+import { answering } from '../../sync/after-answer.js';
 import type { BudgetReplica } from '../../sync/replica.js';
 import type { YnabService } from '../../sync/service.js';
 import { afterStateOf, readyBefore, touchedBy } from './after-state.js';
@@ -243,14 +244,17 @@ export async function runWrite<R, A>(s: WriteSetting, req: WriteRequest<R, A>): 
   })();
   // 6. answer (the record never rejects: what it could not keep is a notice); it is kept before the
   // answer goes, also when making the answer failed.
-  const after = afterStateOf(s.service.replicas, plan.budgetId, touchedBy(applied.draft?.entities ?? [], ctx.today), ready);
-  try {
-    const body = await req.answer({ plan, applied, sent: writer.notices, recorded, after });
-    await settled;
-    return { body };
-  } finally {
-    await Promise.all([recorded, settled]);
-  }
+  // The alerts' scan of the copy the read back syncs waits for this answer (src/sync/after-answer.ts).
+  return answering(async () => {
+    const after = afterStateOf(s.service.replicas, plan.budgetId, touchedBy(applied.draft?.entities ?? [], ctx.today), ready);
+    try {
+      const body = await req.answer({ plan, applied, sent: writer.notices, recorded, after });
+      await settled;
+      return { body };
+    } finally {
+      await Promise.all([recorded, settled]);
+    }
+  });
 }
 
 /** Records an applied change in the undo journal. */
