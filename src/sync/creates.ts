@@ -30,6 +30,10 @@ import type { BudgetReplica } from './replica.js';
 /** How many times a create is attempted in all. */
 export const MAX_ATTEMPTS = 6;
 
+/** An intent open after longer than this waited for another: its request's slot, taken ahead, is not used (it would be dated too early). */
+const SLOT_AHEAD_MS = 1_000;
+type Ahead = ReturnType<YnabClient['slotAhead']>;
+
 export interface WriteResult extends CallResult {
   /** What happened on the way, when it was not a plain success. */
   notices: string[];
@@ -97,12 +101,25 @@ const ids = (entities: Iterable<{ id: string }>) => [...entities].map((e) => e.i
 export class Creates {
   constructor(private readonly deps: CreateDeps) {}
 
-  /** Opens the intent; the caller must end it. */
-  private async open(kind: CreateKind, budgetId: string, items: Item[]): Promise<{ intent: OpenIntent; before: Set<string> }> {
+  /**
+   * Opens the intent; the caller must end it. The request's slot in the ledger is taken beside it
+   * (one round trip to the store): both are kept before the request is sent. An intent that waited
+   * for another's leaves its slot (still counted) and the request takes one when it is sent.
+   */
+  private async open(id: OperationId, kind: CreateKind, budgetId: string, items: Item[]): Promise<{ intent: OpenIntent; before: Set<string>; ahead?: Ahead }> {
     const replica = this.deps.replicas.peek(budgetId);
-    const intent = await this.deps.createRecords.open(budgetId, [...new Set(items.map((i) => kind.fingerprint(i)))], replica?.knowledge ?? 0);
+    const ahead = this.deps.client.slotAhead(id);
+    const started = Date.now();
+    const intent = await this.deps.createRecords
+      .open(budgetId, [...new Set(items.map((i) => kind.fingerprint(i)))], replica?.knowledge ?? 0)
+      .catch(async (e: unknown) => {
+        await ahead.drop();
+        throw e;
+      });
+    const waited = Date.now() - started > SLOT_AHEAD_MS;
+    if (waited) await ahead.drop();
     // Read after the intent opened: whatever the replica holds now existed before this create.
-    return { intent, before: preexisting(kind, items, this.deps.replicas.peek(budgetId)) };
+    return { intent, before: preexisting(kind, items, this.deps.replicas.peek(budgetId)), ...(waited ? {} : { ahead }) };
   }
 
   /**
@@ -132,12 +149,12 @@ export class Creates {
     let knowledge: number | undefined;
     // A failure after part of the batch was found made: reported with what was made, not dropped.
     let failure: unknown;
-    const { intent, before } = await this.open(kind, budgetId, items);
+    const { intent, before, ahead } = await this.open(id, kind, budgetId, items);
     try {
       for (let attempt = 1; pending.length; attempt++) {
         try {
           const sent = single ? { transaction: items[pending[0]!] } : { transactions: pending.map((i) => items[i]) };
-          const res = await this.deps.client.call(id, { ...args, body: sent });
+          const res = await this.deps.client.call(id, { ...args, body: sent }, ahead);
           knowledge = res.data.server_knowledge;
           const created: E.TransactionDetail[] = res.data.transactions ?? (res.data.transaction ? [res.data.transaction] : []);
           const taken = new Set<string>();
@@ -188,6 +205,7 @@ export class Creates {
         }
       }
     } finally {
+      await ahead?.drop();
       await this.end(intent, knowledge, ids(found.values()), after);
     }
     const ordered = items.map((_, i) => found.get(i)).filter((t): t is E.TransactionDetail => t !== undefined);
@@ -216,11 +234,11 @@ export class Creates {
     const notices: string[] = [];
     let knowledge: number | undefined;
     let made: string[] = [];
-    const { intent, before } = await this.open(kind, budgetId, [sent]);
+    const { intent, before, ahead } = await this.open(id, kind, budgetId, [sent]);
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await this.deps.client.call(id, args);
+          const res = await this.deps.client.call(id, args, ahead);
           knowledge = typeof res.data.server_knowledge === 'number' ? res.data.server_knowledge : undefined;
           made = Object.values(res.data).flatMap((v) =>
             v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? [(v as { id: string }).id] : [],
@@ -253,6 +271,7 @@ export class Creates {
         }
       }
     } finally {
+      await ahead?.drop();
       await this.end(intent, knowledge, made, after);
     }
   }

@@ -62,6 +62,17 @@ const RETRYABLE_STATUS = new Set([500, 503]);
  */
 const ignoreSettle = (): void => undefined;
 
+/** The slot a ledger of type L hands out. */
+type Slot<L extends RequestLedger> = Awaited<ReturnType<L['acquireForRequest']>>;
+
+/** A request's slot taken ahead (YnabClient.slotAhead). */
+export interface SlotAhead<S = unknown> {
+  /** The token and slot, the first time (call() uses them); undefined after. */
+  take(): Promise<{ token: string; slot: S }> | undefined;
+  /** Gives it back unused (nothing once taken). */
+  drop(): Promise<void>;
+}
+
 export class YnabClient<L extends RequestLedger = RequestLedger> {
   readonly transport: Transport;
   readonly era: Era;
@@ -94,7 +105,30 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
     return scrub(text, this.seenTokens);
   }
 
-  async call(id: OperationId, args: CallArgs = {}): Promise<CallResult> {
+  /**
+   * Takes the slot of `id`'s request now, beside other work (a create's intent: src/sync/creates.ts),
+   * so that both reach the store in one round trip; call() given it uses it for its first attempt.
+   */
+  slotAhead(id: OperationId): SlotAhead<Slot<L>> {
+    const taken = (async () => {
+      const token = await this.opts.credentials.token();
+      return { token, slot: (await this.opts.quota(token).acquireForRequest(operation(id).access)) as Slot<L> };
+    })();
+    taken.catch(ignoreSettle); // the caller meets it when it takes it
+    let used = false;
+    return {
+      take: () => (used ? undefined : ((used = true), taken)),
+      drop: async () => {
+        if (used) return;
+        used = true;
+        const t = await taken.catch(() => undefined);
+        // Settled as not answered: it stays counted (erring on the safe side), and a cold start's probe ends.
+        if (t?.slot.ok) await this.opts.quota(t.token).settle(t.slot, { answered: false, header: null }).catch(ignoreSettle);
+      },
+    };
+  }
+
+  async call(id: OperationId, args: CallArgs = {}, ahead?: SlotAhead<Slot<L>>): Promise<CallResult> {
     const op = operation(id);
     if (op.access === 'write' && this.readOnlyMode) {
       throw new ReadOnlyError(`${op.tool.name} changes the budget, and this server is in read-only mode`);
@@ -110,11 +144,12 @@ export class YnabClient<L extends RequestLedger = RequestLedger> {
     const attempts = op.access === 'read' ? (this.opts.retry?.attempts ?? 3) : 1;
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
-      const token = await this.opts.credentials.token();
+      const early = attempt === 1 ? await ahead?.take() : undefined;
+      const token = early?.token ?? (await this.opts.credentials.token());
       if (!this.seenTokens.includes(token)) this.seenTokens.push(token);
       this.lastToken = token;
       const ledger = this.opts.quota(token);
-      const slot = await ledger.acquireForRequest(op.access);
+      const slot = early?.slot ?? (await ledger.acquireForRequest(op.access));
       if (!slot.ok) throw new QuotaExhaustedError(slot.nextSlotAt, slot.message);
       let res;
       try {
