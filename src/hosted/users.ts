@@ -30,6 +30,7 @@ import type { WatchSettings } from '../events/watcher-loop.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
 import { capsFromEnv } from '../events/principal-caps.js';
 import { RecentUsers } from './warm-users.js';
+import { ReadAhead } from './read-ahead.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
@@ -89,10 +90,13 @@ export class HostedUsers {
   private readonly readOnlyListeners = new Set<(identity: string) => void>();
   /** Who called last, whose copies a starting instance reads first (warm-users.ts); checks its settings at the start. */
   private readonly recent: RecentUsers;
+  /** Reads sent with a known token's (resource-server.ts, read-ahead.ts): each user's store takes them. */
+  readonly readAhead: ReadAhead;
 
   constructor(private readonly deps: HostedUsersOptions) {
     capsFromEnv(); // an operator's bad Events cap stops the start, naming the variable (each state reads the caps again)
     this.recent = new RecentUsers(deps.store);
+    this.readAhead = new ReadAhead(deps.store);
     this.held = new LRUCache<string, Held>({
       max: deps.maxHeld ?? MAX_USERS_HELD,
       dispose: (h, identity, reason) => {
@@ -214,7 +218,7 @@ export class HostedUsers {
       this.deps.config,
       connect,
       {
-        store,
+        store: this.readAhead.storeFor(identity),
         shared: true,
         sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
         persist: true,
