@@ -11,7 +11,9 @@
  * A slot is for computing, not for waiting: while a request waits on YNAB or Redis (`aside`, which
  * the client's transport and the Redis store wrap their I/O in), its slot goes to the next request,
  * and when the I/O is back the request takes a slot again ahead of new arrivals (so it is not
- * starved). So reads queued behind a burst of writes do not wait for the writes' round trips, and
+ * starved), oldest request first: a call of many hops (a write's round trips) is not overtaken at
+ * each hop by every younger call back from its one hop, so the queue is first come, first served
+ * for the whole call, not for each hop. So reads queued behind a burst of writes do not wait for the writes' round trips, and
  * no more than `slots` requests compute at once. The request's turn is carried by an
  * AsyncLocalStorage context (`Turn.run`), so the layers below need no handle.
  *
@@ -25,6 +27,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** A request's slot: computing (held), waiting on I/O (out), waiting to compute again (queued), or done with (gone). */
 interface Slot {
   state: 'held' | 'out' | 'queued' | 'gone';
+  /** The request's place in arrival order: back from I/O, the oldest computes first. */
+  seq: number;
+  /** Where its time went, for its log line: waiting for a slot, and out on I/O (ms). */
+  queuedMs: number;
+  ioMs: number;
+  /** When it last went out on I/O, or began to wait for a slot again. */
+  since: number;
   /** I/O of the request under way (a request may await several at once). */
   io: number;
   timer?: NodeJS.Timeout;
@@ -37,13 +46,16 @@ export interface Turn {
   (): void;
   /** Runs `fn` (the request's work) with this turn as the one its I/O hands on. */
   run<T>(fn: () => T): T;
+  /** The request's time so far waiting for a slot (on arrival and back from I/O), and out on I/O, in ms. */
+  waited(): { queuedMs: number; ioMs: number };
 }
 
 export class Admission {
   private busy = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Requests back from I/O: they take a free slot before any new arrival. */
-  private readonly resuming: (() => void)[] = [];
+  /** Requests back from I/O, oldest first: they take a free slot before any new arrival. */
+  private readonly resuming: Slot[] = [];
+  private arrivals = 0;
   private readonly current = new AsyncLocalStorage<Slot>();
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
   onExpired?: () => void;
@@ -65,9 +77,15 @@ export class Admission {
 
   /** Resolves when the request may go on, with its turn: the release of its slot. */
   async enter(): Promise<Turn> {
+    const seq = this.arrivals++;
+    let queuedMs = 0;
     if (this.busy < this.slots) this.busy += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    const slot: Slot = { state: 'held', io: 0 };
+    else {
+      const arrived = performance.now();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      queuedMs = performance.now() - arrived;
+    }
+    const slot: Slot = { state: 'held', seq, io: 0, queuedMs, ioMs: 0, since: 0 };
     this.hold(slot);
     const release = () => {
       const was = slot.state;
@@ -75,11 +93,14 @@ export class Admission {
       clearTimeout(slot.timer);
       if (was === 'held') this.passOn();
       else if (was === 'queued') {
-        this.resuming.splice(this.resuming.indexOf(slot.wake!), 1);
+        this.resuming.splice(this.resuming.indexOf(slot), 1);
         slot.wake!();
       }
     };
-    return Object.assign(release, { run: <T>(fn: () => T): T => this.current.run(slot, fn) });
+    return Object.assign(release, {
+      run: <T>(fn: () => T): T => this.current.run(slot, fn),
+      waited: () => ({ queuedMs: slot.queuedMs, ioMs: slot.ioMs }),
+    });
   }
 
   /**
@@ -90,17 +111,26 @@ export class Admission {
     const slot = this.current.getStore();
     if (!slot || slot.state === 'gone') return io();
     slot.io += 1;
-    if (slot.state === 'held') {
-      slot.state = 'out';
-      clearTimeout(slot.timer);
-      this.passOn();
-    }
+    if (slot.state === 'held') this.goOut(slot);
     try {
       return await io();
     } finally {
       slot.io -= 1;
-      if (slot.io === 0 && slot.state === 'out') await this.resume(slot);
+      if (slot.io === 0 && slot.state === 'out') {
+        const back = performance.now();
+        slot.ioMs += back - slot.since;
+        slot.since = back;
+        await this.resume(slot);
+      }
     }
+  }
+
+  /** The request waits on I/O: its slot passes on. */
+  private goOut(slot: Slot): void {
+    slot.state = 'out';
+    slot.since = performance.now();
+    clearTimeout(slot.timer);
+    this.passOn();
   }
 
   /** Starts the slot's longest hold: past it, the slot passes on for good. */
@@ -116,9 +146,16 @@ export class Admission {
 
   /** A slot given up: it passes straight on, first to a request back from I/O. */
   private passOn(): void {
-    const next = this.resuming.shift() ?? this.waiting.shift();
+    const next = this.resuming.shift()?.wake ?? this.waiting.shift();
     if (next) next();
     else this.busy -= 1;
+  }
+
+  /** Queues `slot` back from I/O behind the older requests only (few wait: a scan from the end). */
+  private queueBack(slot: Slot): void {
+    let at = this.resuming.length;
+    while (at > 0 && this.resuming[at - 1]!.seq > slot.seq) at -= 1;
+    this.resuming.splice(at, 0, slot);
   }
 
   private async resume(slot: Slot): Promise<void> {
@@ -130,17 +167,16 @@ export class Admission {
       await new Promise<void>((resolve) => {
         slot.wake = () => {
           // Given a slot by passOn, unless the request was released while it waited.
-          if (slot.state === 'queued') this.hold(slot);
+          if (slot.state === 'queued') {
+            slot.queuedMs += performance.now() - slot.since;
+            this.hold(slot);
+          }
           resolve();
         };
-        this.resuming.push(slot.wake);
+        this.queueBack(slot);
       });
     }
     // Another I/O of the request began while it waited for the slot: the slot goes on again.
-    if (slot.state === 'held' && slot.io > 0) {
-      slot.state = 'out';
-      clearTimeout(slot.timer);
-      this.passOn();
-    }
+    if (slot.state === 'held' && slot.io > 0) this.goOut(slot);
   }
 }

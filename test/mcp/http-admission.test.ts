@@ -122,6 +122,51 @@ describe('Admission: a slot is for computing, not for waiting on I/O (aside)', (
     expect(a.computing).toBe(0);
   });
 
+  it('back from I/O, the oldest request computes first, not the first back: a call of many hops is not overtaken at each', async () => {
+    const a = new Admission(1, 60_000);
+    const order: string[] = [];
+    const answers: Record<string, () => void> = {};
+    const hop = (name: string) => a.aside(() => new Promise<void>((r) => (answers[name] = r)));
+    // The older call goes out on I/O first, then the younger; a third computes meanwhile.
+    const call = (name: string) =>
+      a.enter().then((turn) =>
+        turn.run(async () => {
+          await hop(name);
+          order.push(name);
+          turn();
+        }),
+      );
+    const older = call('older');
+    await settle();
+    const younger = call('younger');
+    await settle();
+    const busy = await a.enter();
+    answers.younger!(); // the younger's answer comes back first
+    await settle();
+    answers.older!();
+    await settle();
+    expect(a.queued).toBe(2);
+    busy();
+    await Promise.all([older, younger]);
+    expect(order).toEqual(['older', 'younger']);
+    expect(a.computing).toBe(0);
+  });
+
+  it('each turn says where its time went: waiting for a slot (on arrival, back from I/O) and out on I/O', async () => {
+    const a = new Admission(1, 60_000);
+    const first = await a.enter();
+    const out = first.run(() => a.aside(() => pause(5)));
+    const second = await a.enter(); // the slot passed on while the first is out
+    await pause(10);
+    expect(a.queued).toBe(1); // the first, back, waits for the second's slot
+    second();
+    await out;
+    first();
+    expect(first.waited().ioMs).toBeGreaterThan(0);
+    expect(first.waited().queuedMs).toBeGreaterThan(0);
+    expect(second.waited()).toEqual({ queuedMs: 0, ioMs: 0 });
+  });
+
   it('no more than `slots` requests compute at once, however many wait on I/O; every one finishes', async () => {
     const a = new Admission(2, 60_000);
     let computing = 0;
