@@ -14,7 +14,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';
 import { passesTo } from '../storage/id-list.js';
-import { journalPrefix } from '../storage/keys.js';
+import { journalPrefix, sessionBudgetKey } from '../storage/keys.js';
 import type { Change, SetOptions, StateStore } from '../storage/store.js';
 import type { HttpObserver } from '../transport/http.js';
 
@@ -41,15 +41,27 @@ export class ReadAhead {
 
   /**
    * Sends the reads `identity`'s next call is likely to make, for the request under way; settles
-   * when they are back (never failing: a read that failed fails again for its reader).
+   * when they are back (never failing: a read that failed fails again for its reader). `newToken`:
+   * the first call of a token here (a sign-in, a refresh, a restart), whose user's state is often
+   * new too, so their session's budget is read as well (held a minute after, session-budget.ts).
    */
-  start(identity: string): Promise<unknown> {
+  start(identity: string, newToken = false): Promise<unknown> {
     const ahead = this.scope.getStore();
-    const key = this.lastMark.get(identity);
-    if (!ahead || key === undefined || ahead.has(key)) return Promise.resolve();
-    const read = this.store.get(key);
-    ahead.set(key, read);
-    return read.catch(() => undefined);
+    if (!ahead) return Promise.resolve();
+    const mark = this.lastMark.get(identity);
+    const keys = [...(newToken ? [sessionBudgetKey(identity)] : []), ...(mark === undefined ? [] : [mark])].filter((k) => !ahead.has(k));
+    return Promise.all(
+      keys.map((key) => {
+        const read = this.store.get(key);
+        ahead.set(key, read);
+        return read.catch(() => undefined);
+      }),
+    );
+  }
+
+  /** The written mark of the budget `identity` is likely to ask about next, unless one is known (the warm-up's users step). */
+  expect(identity: string, key: string): void {
+    if (!this.lastMark.has(identity)) this.lastMark.set(identity, key);
   }
 
   /** `identity`'s view of the store: its reads take what was read ahead for the request. */

@@ -104,8 +104,10 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
     const known = users.of(presented);
     if (known === undefined) {
       const token = await provider.AccessToken.find(presented);
-      if (token?.accountId) users.seen(presented, token.accountId);
-      return [token, token?.accountId ? await grants.read(token.accountId) : undefined];
+      if (!token?.accountId) return [token, undefined];
+      users.seen(presented, token.accountId);
+      const [grant] = await Promise.all([grants.read(token.accountId), readAhead?.start(token.accountId, true)]);
+      return [token, grant];
     }
     const [token, grant] = await Promise.all([provider.AccessToken.find(presented), grants.read(known), readAhead?.start(known)]);
     if (!token?.accountId || token.accountId === known) return [token, grant];

@@ -31,6 +31,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
 import { capsFromEnv } from '../events/principal-caps.js';
 import { RecentUsers } from './warm-users.js';
 import { ReadAhead } from './read-ahead.js';
+import { writtenKey } from '../storage/keys.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
@@ -162,7 +163,8 @@ export class HostedUsers {
   }
 
   /** The warm-up's users step (warm-users.ts): the recently active users' copies read into the replica cache; the users read. */
-  readonly warmRecent = (): Promise<number> => this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log);
+  readonly warmRecent = (): Promise<number> =>
+    this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log, (identity, budget) => this.readAhead.expect(identity, writtenKey(identity, budget)));
 
   /** Told, with the user's identity, when a user's server became read-only. */
   onReadOnly(listener: (identity: string) => void): () => void {
@@ -214,11 +216,12 @@ export class HostedUsers {
         baseUrl: opts.ynab.baseUrl,
       };
     };
+    const userStore = this.readAhead.storeFor(identity);
     const state = new ServerState(
       this.deps.config,
       connect,
       {
-        store: this.readAhead.storeFor(identity),
+        store: userStore,
         shared: true,
         sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
         persist: true,
@@ -237,7 +240,7 @@ export class HostedUsers {
       },
       scope,
       // The user's default budget, the same whichever instance serves a request.
-      new SessionBudget(storeKeeper(store, identity), this.deps.aside),
+      new SessionBudget(storeKeeper(userStore, identity), this.deps.aside),
     );
     state.onReadOnly(() => {
       for (const l of this.readOnlyListeners) l(identity);

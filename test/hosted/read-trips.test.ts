@@ -15,6 +15,8 @@ import { ok } from '../helpers/mcp.js';
 
 /** The pinned count: at most this many waits on Redis for a read from a held copy (before: 3). */
 const HELD_READ_TRIPS = 1;
+/** A call of a state new here (a new sign-in's, or after a restart): the token (with the grant and the mark), its grant for YNAB, its session's budget (before: 5). */
+const NEW_TOKEN_TRIPS = 3;
 
 let d: Deployment;
 let s: SignedIn;
@@ -87,6 +89,33 @@ describe("a read's round trips to Redis", () => {
       expect(line.redis_commands).toBeGreaterThanOrEqual(3);
       expect(line.redis_round_trips).toBeLessThanOrEqual(HELD_READ_TRIPS);
     }
+  });
+
+  it("a new token of a user the instance knows (another sign-in, an hour's refresh): the grant and the written mark go with each other", async () => {
+    const other = await signIn(d.mcpUrl, new MemoryOAuthProvider('Read Trips new token', 'http://127.0.0.1:7842/callback'), {
+      login: d.sandbox.state.users[0]!.email,
+    });
+    try {
+      const seen = calls().length;
+      expect((await callWith((await other.provider.tokens())!.access_token)).status).toBe(200);
+      const line = await lineAt(seen);
+      process.stderr.write(`a new token's first call: ${line.redis_round_trips}/${line.redis_commands}\n`);
+      expect(line.upstream_requests).toBe(0);
+      expect(line.redis_round_trips).toBeLessThanOrEqual(NEW_TOKEN_TRIPS);
+    } finally {
+      await other.close().catch(() => undefined);
+    }
+  });
+
+  it("after a restart, a recently active user's first call: the grant and the written mark go with each other", async () => {
+    await d.kill(0);
+    await d.start(0);
+    await d.instances[0]!.proc.waitFor('stderr', /warmed up/, 30_000); // ready, the user's copy read (warm-users.ts)
+    const token = (await s.provider.tokens())!.access_token;
+    expect((await callWith(token)).status).toBe(200);
+    const line = await lineAt(0);
+    process.stderr.write(`first call after a restart: ${line.redis_round_trips}/${line.redis_commands}\n`);
+    expect(line.redis_round_trips).toBeLessThanOrEqual(NEW_TOKEN_TRIPS);
   });
 
   it('the token is still read on every call: a token the instance knows, revoked, is refused at its next call', async () => {
