@@ -11,9 +11,8 @@
  * A slot is for computing, not for waiting: while a request waits on YNAB or Redis (`aside`, which
  * the client's transport and the Redis store wrap their I/O in), its slot goes to the next request,
  * and when the I/O is back the request takes a slot again ahead of new arrivals (so it is not
- * starved), oldest request first: a call of many hops (a write's round trips) is not overtaken at
- * each hop by every younger call back from its one hop, so the queue is first come, first served
- * for the whole call, not for each hop. So reads queued behind a burst of writes do not wait for the writes' round trips, and
+ * starved). (The oldest request first among those back, rather than the first back, was tried in the
+ * crowd and not kept: no gain beyond the runs' spread.) So reads queued behind a burst of writes do not wait for the writes' round trips, and
  * no more than `slots` requests compute at once. The request's turn is carried by an
  * AsyncLocalStorage context (`Turn.run`), so the layers below need no handle.
  *
@@ -27,8 +26,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** A request's slot: computing (held), waiting on I/O (out), waiting to compute again (queued), or done with (gone). */
 interface Slot {
   state: 'held' | 'out' | 'queued' | 'gone';
-  /** The request's place in arrival order: back from I/O, the oldest computes first. */
-  seq: number;
   /** Where its time went, for its log line: waiting for a slot, and out on I/O (ms). */
   queuedMs: number;
   ioMs: number;
@@ -53,9 +50,8 @@ export interface Turn {
 export class Admission {
   private busy = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Requests back from I/O, oldest first: they take a free slot before any new arrival. */
+  /** Requests back from I/O: they take a free slot before any new arrival. */
   private readonly resuming: Slot[] = [];
-  private arrivals = 0;
   private readonly current = new AsyncLocalStorage<Slot>();
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
   onExpired?: () => void;
@@ -77,7 +73,6 @@ export class Admission {
 
   /** Resolves when the request may go on, with its turn: the release of its slot. */
   async enter(): Promise<Turn> {
-    const seq = this.arrivals++;
     let queuedMs = 0;
     if (this.busy < this.slots) this.busy += 1;
     else {
@@ -85,7 +80,7 @@ export class Admission {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
       queuedMs = performance.now() - arrived;
     }
-    const slot: Slot = { state: 'held', seq, io: 0, queuedMs, ioMs: 0, since: 0 };
+    const slot: Slot = { state: 'held', io: 0, queuedMs, ioMs: 0, since: 0 };
     this.hold(slot);
     const release = () => {
       const was = slot.state;
@@ -151,13 +146,6 @@ export class Admission {
     else this.busy -= 1;
   }
 
-  /** Queues `slot` back from I/O behind the older requests only (few wait: a scan from the end). */
-  private queueBack(slot: Slot): void {
-    let at = this.resuming.length;
-    while (at > 0 && this.resuming[at - 1]!.seq > slot.seq) at -= 1;
-    this.resuming.splice(at, 0, slot);
-  }
-
   private async resume(slot: Slot): Promise<void> {
     if (this.busy < this.slots) {
       this.busy += 1;
@@ -173,7 +161,7 @@ export class Admission {
           }
           resolve();
         };
-        this.queueBack(slot);
+        this.resuming.push(slot);
       });
     }
     // Another I/O of the request began while it waited for the slot: the slot goes on again.

@@ -122,36 +122,6 @@ describe('Admission: a slot is for computing, not for waiting on I/O (aside)', (
     expect(a.computing).toBe(0);
   });
 
-  it('back from I/O, the oldest request computes first, not the first back: a call of many hops is not overtaken at each', async () => {
-    const a = new Admission(1, 60_000);
-    const order: string[] = [];
-    const answers: Record<string, () => void> = {};
-    const hop = (name: string) => a.aside(() => new Promise<void>((r) => (answers[name] = r)));
-    // The older call goes out on I/O first, then the younger; a third computes meanwhile.
-    const call = (name: string) =>
-      a.enter().then((turn) =>
-        turn.run(async () => {
-          await hop(name);
-          order.push(name);
-          turn();
-        }),
-      );
-    const older = call('older');
-    await settle();
-    const younger = call('younger');
-    await settle();
-    const busy = await a.enter();
-    answers.younger!(); // the younger's answer comes back first
-    await settle();
-    answers.older!();
-    await settle();
-    expect(a.queued).toBe(2);
-    busy();
-    await Promise.all([older, younger]);
-    expect(order).toEqual(['older', 'younger']);
-    expect(a.computing).toBe(0);
-  });
-
   it('each turn says where its time went: waiting for a slot (on arrival, back from I/O) and out on I/O', async () => {
     const a = new Admission(1, 60_000);
     const first = await a.enter();
