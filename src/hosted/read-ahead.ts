@@ -9,7 +9,10 @@
  *
  * What is read ahead is used by the request that read it, once, and by no other: it was read after
  * that request arrived, which is all the written mark's check asks (a write answered before the
- * request was sent moved the mark before it). A write of the key by the request forgets it.
+ * request was sent moved the mark before it), even when the check is made under the sync's lock. A
+ * write of the key by the request forgets it. Never a record that must be read after a lock is
+ * taken: the grant, whose refresh token a refresh reads again under its lock (a read from before
+ * it may hold a token another instance has just spent).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';
