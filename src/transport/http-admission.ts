@@ -11,10 +11,11 @@
  * A slot is for computing, not for waiting: while a request waits on YNAB or Redis (`aside`, which
  * the client's transport and the Redis store wrap their I/O in), its slot goes to the next request,
  * and when the I/O is back the request takes a slot again ahead of new arrivals (so it is not
- * starved). (The oldest request first among those back, rather than the first back, was tried in the
- * crowd and not kept: no gain beyond the runs' spread.) So reads queued behind a burst of writes do not wait for the writes' round trips, and
- * no more than `slots` requests compute at once. The request's turn is carried by an
- * AsyncLocalStorage context (`Turn.run`), so the layers below need no handle.
+ * starved; the oldest first among those back, rather than the first back, was tried in the crowd
+ * and not kept: no gain beyond the runs' spread). So reads queued behind a burst of writes do not
+ * wait for the writes' round trips, and no more than `slots` requests compute at once. The
+ * request's turn is carried by an AsyncLocalStorage context (`Turn.run`), so the layers below
+ * need no handle.
  *
  * A slot is held at most `holdMaxMs` at a stretch: a call that waits on the person (a confirmation
  * dialog) or on anything not wrapped hands its slot on for good, so no number of such calls stops
@@ -51,7 +52,7 @@ export class Admission {
   private busy = 0;
   private readonly waiting: (() => void)[] = [];
   /** Requests back from I/O: they take a free slot before any new arrival. */
-  private readonly resuming: Slot[] = [];
+  private readonly resuming: (() => void)[] = [];
   private readonly current = new AsyncLocalStorage<Slot>();
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
   onExpired?: () => void;
@@ -88,7 +89,7 @@ export class Admission {
       clearTimeout(slot.timer);
       if (was === 'held') this.passOn();
       else if (was === 'queued') {
-        this.resuming.splice(this.resuming.indexOf(slot), 1);
+        this.resuming.splice(this.resuming.indexOf(slot.wake!), 1);
         slot.wake!();
       }
     };
@@ -141,7 +142,7 @@ export class Admission {
 
   /** A slot given up: it passes straight on, first to a request back from I/O. */
   private passOn(): void {
-    const next = this.resuming.shift()?.wake ?? this.waiting.shift();
+    const next = this.resuming.shift() ?? this.waiting.shift();
     if (next) next();
     else this.busy -= 1;
   }
@@ -161,7 +162,7 @@ export class Admission {
           }
           resolve();
         };
-        this.resuming.push(slot);
+        this.resuming.push(slot.wake);
       });
     }
     // Another I/O of the request began while it waited for the slot: the slot goes on again.
