@@ -86,6 +86,7 @@ export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined):
               upstream_requests: context.upstream,
               ...(context.redisCommands ? { redis_round_trips: context.redisRoundTrips, redis_commands: context.redisCommands } : {}),
               ...(s.user ? { user: s.user } : {}),
+              ...(s.waited ? { queued_ms: Math.round(s.waited.queuedMs), io_ms: Math.round(s.waited.ioMs) } : {}),
               ...(s.timedOut || s.aborted ? { note: s.timedOut ? 'timed out' : 'aborted' } : {}),
             });
           },

@@ -33,6 +33,9 @@ export interface RequestLine {
   redis_commands?: number;
   /** The keyed hash of the user, once authenticated. */
   user?: string;
+  /** Admitted MCP POSTs: ms waiting for a slot (on arrival and back from I/O), and out on I/O (YNAB, Redis); json only. */
+  queued_ms?: number;
+  io_ms?: number;
   /** timed out, aborted */
   note?: string;
 }

@@ -14,12 +14,15 @@
  *    /.well-known/oauth-protected-resource/mcp/read-only): its tokens are refused on /mcp and
  *    /mcp's on it, by audience.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
 import { bearerToken } from '../transport/http-guards.js';
 import { StateStoreError } from '../storage/store.js';
-import { MCP_SCOPE } from './resource-binding.js';
+import { ACCESS_TOKEN_TTL_S, MCP_SCOPE } from './resource-binding.js';
+import type { ReadAhead } from './read-ahead.js';
 import type { HostedOptions } from './options.js';
 import type { YnabGrant, YnabGrants } from './ynab-grants.js';
 
@@ -82,7 +85,34 @@ function unauthorized(res: ServerResponse, opts: HostedOptions, resource: string
   return undefined;
 }
 
-export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts: HostedOptions) {
+/**
+ * The user of each access token this instance has seen (by the token's digest: no token is kept).
+ * A token's user never changes, so the grant's read (and what the user's last call read first,
+ * read-ahead.ts) goes with the token's: one wait on Redis, not two in sequence. The token is still
+ * read on every call, so a token revoked or expired is refused at once.
+ */
+function tokenUsers(): { of(token: string): string | undefined; seen(token: string, identity: string): void } {
+  const users = new LRUCache<string, string>({ max: 10_000, ttl: ACCESS_TOKEN_TTL_S * 1000 });
+  const digest = (token: string) => createHash('sha256').update(token).digest('base64');
+  return { of: (token) => users.get(digest(token)), seen: (token, identity) => void users.set(digest(token), identity) };
+}
+
+export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts: HostedOptions, readAhead?: ReadAhead) {
+  const users = tokenUsers();
+  /** The token's record and its user's grant (with the reads ahead), together when the user is known. */
+  const lookUp = async (presented: string): Promise<[InstanceType<Provider['AccessToken']> | undefined, YnabGrant | undefined]> => {
+    const known = users.of(presented);
+    if (known === undefined) {
+      const token = await provider.AccessToken.find(presented);
+      if (!token?.accountId) return [token, undefined];
+      users.seen(presented, token.accountId);
+      const [grant] = await Promise.all([grants.read(token.accountId), readAhead?.start(token.accountId, true)]);
+      return [token, grant];
+    }
+    const [token, grant] = await Promise.all([provider.AccessToken.find(presented), grants.read(known), readAhead?.start(known)]);
+    if (!token?.accountId || token.accountId === known) return [token, grant];
+    return [token, await grants.read(token.accountId)]; // never: a token's user does not change
+  };
   return async (req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> => {
     const readOnly = (req.url ?? '/').split('?')[0] === READ_ONLY_PATH;
     const resource = readOnly ? opts.readOnlyResource : opts.resource;
@@ -94,8 +124,7 @@ export function bearerAuthenticator(provider: Provider, grants: YnabGrants, opts
     let token: InstanceType<Provider['AccessToken']> | undefined;
     let grant: YnabGrant | undefined;
     try {
-      token = await provider.AccessToken.find(presented);
-      grant = token?.accountId ? await grants.read(token.accountId) : undefined;
+      [token, grant] = await lookUp(presented);
     } catch (e) {
       // The store cannot be reached: nobody can be told who they are, and nobody is turned away for good.
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5', 'cache-control': 'no-store' });

@@ -131,7 +131,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       aside,
     });
     const watchers = watchUsers(store, held, o.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS, log);
-    const authenticate = bearerAuthenticator(provider, grants, opts);
+    const authenticate = bearerAuthenticator(provider, grants, opts, held.readAhead);
     const interactions = interactionRoutes({ provider, store, grants, opts, log, onSignIn: watch.onSignIn });
     const authorizationServer = provider.callback();
     const publicUrl = new URL(opts.publicUrl);
@@ -166,7 +166,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       port: o.port,
       log: o.verbose ? log : undefined,
       readiness: readiness(store, opts, warming),
-      observer: watch.observer,
+      observer: held.readAhead.observing(watch.observer),
       hosted: {
         origins: opts.access.origins,
         paths: [READ_ONLY_PATH],

@@ -30,6 +30,8 @@ import type { WatchSettings } from '../events/watcher-loop.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
 import { capsFromEnv } from '../events/principal-caps.js';
 import { RecentUsers } from './warm-users.js';
+import { ReadAhead } from './read-ahead.js';
+import { writtenKey } from '../storage/keys.js';
 
 /** Users whose state one instance keeps in memory at once; the least recently served go first. */
 export const MAX_USERS_HELD = 200;
@@ -89,10 +91,13 @@ export class HostedUsers {
   private readonly readOnlyListeners = new Set<(identity: string) => void>();
   /** Who called last, whose copies a starting instance reads first (warm-users.ts); checks its settings at the start. */
   private readonly recent: RecentUsers;
+  /** Reads sent with a known token's (resource-server.ts, read-ahead.ts): each user's store takes them. */
+  readonly readAhead: ReadAhead;
 
   constructor(private readonly deps: HostedUsersOptions) {
     capsFromEnv(); // an operator's bad Events cap stops the start, naming the variable (each state reads the caps again)
     this.recent = new RecentUsers(deps.store);
+    this.readAhead = new ReadAhead(deps.store);
     this.held = new LRUCache<string, Held>({
       max: deps.maxHeld ?? MAX_USERS_HELD,
       dispose: (h, identity, reason) => {
@@ -158,7 +163,8 @@ export class HostedUsers {
   }
 
   /** The warm-up's users step (warm-users.ts): the recently active users' copies read into the replica cache; the users read. */
-  readonly warmRecent = (): Promise<number> => this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log);
+  readonly warmRecent = (): Promise<number> =>
+    this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log, (identity, budget) => this.readAhead.expect(identity, writtenKey(identity, budget)));
 
   /** Told, with the user's identity, when a user's server became read-only. */
   onReadOnly(listener: (identity: string) => void): () => void {
@@ -210,11 +216,12 @@ export class HostedUsers {
         baseUrl: opts.ynab.baseUrl,
       };
     };
+    const userStore = this.readAhead.storeFor(identity);
     const state = new ServerState(
       this.deps.config,
       connect,
       {
-        store,
+        store: userStore,
         shared: true,
         sharedAnswers: sharedAnswers(store, opts.dataKey, identity),
         persist: true,
@@ -233,7 +240,7 @@ export class HostedUsers {
       },
       scope,
       // The user's default budget, the same whichever instance serves a request.
-      new SessionBudget(storeKeeper(store, identity), this.deps.aside),
+      new SessionBudget(storeKeeper(userStore, identity), this.deps.aside),
     );
     state.onReadOnly(() => {
       for (const l of this.readOnlyListeners) l(identity);

@@ -84,8 +84,8 @@ export class RecentUsers {
   }
 
   /** The warm-up's step: their copies read into `replicas`; the users read. */
-  warm(replicas: SharedReplicaCache, opts: WarmUsersOptions['opts'], log: (line: string) => void): Promise<number> {
-    return warmUsers({ store: this.store, replicas, opts, settings: this.settings, log });
+  warm(replicas: SharedReplicaCache, opts: WarmUsersOptions['opts'], log: (line: string) => void, onBudget?: WarmUsersOptions['onBudget']): Promise<number> {
+    return warmUsers({ store: this.store, replicas, opts, settings: this.settings, log, onBudget });
   }
 }
 
@@ -97,6 +97,8 @@ export interface WarmUsersOptions {
   settings: WarmUsersSettings;
   /** Where a saved copy that could not be read is told (it is removed, as a first call would). */
   log: (line: string) => void;
+  /** Told the budget each user's first call is likely to ask about (their session's), for its reads ahead (read-ahead.ts). */
+  onBudget?: (identity: string, budgetId: string) => void;
 }
 
 /** The budgets a user's first calls answer about: their session's and the one `last-used` named. */
@@ -122,7 +124,9 @@ export async function warmUsers(o: WarmUsersOptions): Promise<number> {
       const identity = identities[next++]!;
       const cache = o.replicas.of(identity);
       const saved = new SavedCopies(files, async () => identity, o.log);
-      for (const id of await budgetsOf(o.store, identity)) {
+      const budgets = await budgetsOf(o.store, identity);
+      if (budgets[0] !== undefined) o.onBudget?.(identity, budgets[0]);
+      for (const id of budgets) {
         // Beside the copy, its create records: read here, the store remembers them, and the user's
         // first write updates them without a GET first (redis-store.ts; the undo ids were read at the start).
         const records = o.store.get(journalKey(identity, id)).catch(() => undefined);

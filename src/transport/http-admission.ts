@@ -11,9 +11,11 @@
  * A slot is for computing, not for waiting: while a request waits on YNAB or Redis (`aside`, which
  * the client's transport and the Redis store wrap their I/O in), its slot goes to the next request,
  * and when the I/O is back the request takes a slot again ahead of new arrivals (so it is not
- * starved). So reads queued behind a burst of writes do not wait for the writes' round trips, and
- * no more than `slots` requests compute at once. The request's turn is carried by an
- * AsyncLocalStorage context (`Turn.run`), so the layers below need no handle.
+ * starved; the oldest first among those back, rather than the first back, was tried in the crowd
+ * and not kept: no gain beyond the runs' spread). So reads queued behind a burst of writes do not
+ * wait for the writes' round trips, and no more than `slots` requests compute at once. The
+ * request's turn is carried by an AsyncLocalStorage context (`Turn.run`), so the layers below
+ * need no handle.
  *
  * A slot is held at most `holdMaxMs` at a stretch: a call that waits on the person (a confirmation
  * dialog) or on anything not wrapped hands its slot on for good, so no number of such calls stops
@@ -25,6 +27,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** A request's slot: computing (held), waiting on I/O (out), waiting to compute again (queued), or done with (gone). */
 interface Slot {
   state: 'held' | 'out' | 'queued' | 'gone';
+  /** Where its time went, for its log line: waiting for a slot, and out on I/O (ms). */
+  queuedMs: number;
+  ioMs: number;
+  /** When it last went out on I/O, or began to wait for a slot again. */
+  since: number;
   /** I/O of the request under way (a request may await several at once). */
   io: number;
   timer?: NodeJS.Timeout;
@@ -37,6 +44,8 @@ export interface Turn {
   (): void;
   /** Runs `fn` (the request's work) with this turn as the one its I/O hands on. */
   run<T>(fn: () => T): T;
+  /** The request's time so far waiting for a slot (on arrival and back from I/O), and out on I/O, in ms. */
+  waited(): { queuedMs: number; ioMs: number };
 }
 
 export class Admission {
@@ -65,9 +74,14 @@ export class Admission {
 
   /** Resolves when the request may go on, with its turn: the release of its slot. */
   async enter(): Promise<Turn> {
+    let queuedMs = 0;
     if (this.busy < this.slots) this.busy += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    const slot: Slot = { state: 'held', io: 0 };
+    else {
+      const arrived = performance.now();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      queuedMs = performance.now() - arrived;
+    }
+    const slot: Slot = { state: 'held', io: 0, queuedMs, ioMs: 0, since: 0 };
     this.hold(slot);
     const release = () => {
       const was = slot.state;
@@ -79,7 +93,10 @@ export class Admission {
         slot.wake!();
       }
     };
-    return Object.assign(release, { run: <T>(fn: () => T): T => this.current.run(slot, fn) });
+    return Object.assign(release, {
+      run: <T>(fn: () => T): T => this.current.run(slot, fn),
+      waited: () => ({ queuedMs: slot.queuedMs, ioMs: slot.ioMs }),
+    });
   }
 
   /**
@@ -90,17 +107,26 @@ export class Admission {
     const slot = this.current.getStore();
     if (!slot || slot.state === 'gone') return io();
     slot.io += 1;
-    if (slot.state === 'held') {
-      slot.state = 'out';
-      clearTimeout(slot.timer);
-      this.passOn();
-    }
+    if (slot.state === 'held') this.goOut(slot);
     try {
       return await io();
     } finally {
       slot.io -= 1;
-      if (slot.io === 0 && slot.state === 'out') await this.resume(slot);
+      if (slot.io === 0 && slot.state === 'out') {
+        const back = performance.now();
+        slot.ioMs += back - slot.since;
+        slot.since = back;
+        await this.resume(slot);
+      }
     }
+  }
+
+  /** The request waits on I/O: its slot passes on. */
+  private goOut(slot: Slot): void {
+    slot.state = 'out';
+    slot.since = performance.now();
+    clearTimeout(slot.timer);
+    this.passOn();
   }
 
   /** Starts the slot's longest hold: past it, the slot passes on for good. */
@@ -130,17 +156,16 @@ export class Admission {
       await new Promise<void>((resolve) => {
         slot.wake = () => {
           // Given a slot by passOn, unless the request was released while it waited.
-          if (slot.state === 'queued') this.hold(slot);
+          if (slot.state === 'queued') {
+            slot.queuedMs += performance.now() - slot.since;
+            this.hold(slot);
+          }
           resolve();
         };
         this.resuming.push(slot.wake);
       });
     }
     // Another I/O of the request began while it waited for the slot: the slot goes on again.
-    if (slot.state === 'held' && slot.io > 0) {
-      slot.state = 'out';
-      clearTimeout(slot.timer);
-      this.passOn();
-    }
+    if (slot.state === 'held' && slot.io > 0) this.goOut(slot);
   }
 }

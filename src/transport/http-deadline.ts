@@ -30,6 +30,8 @@ export interface Exchange {
   /** "tools/call list_accounts", "initialize", …; undefined when the body is not a JSON-RPC request. */
   rpc?: string;
   timedOut?: boolean;
+  /** Hosted: its time waiting for an admission slot and out on I/O (http-admission.ts), for its log line. */
+  waited?: () => { queuedMs: number; ioMs: number };
 }
 
 /** What the request being served asked for, to the server factory below the SDK (http.ts). */

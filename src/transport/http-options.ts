@@ -71,6 +71,8 @@ export interface ServedRequest {
   aborted: boolean;
   /** Who it was served for (hosted: userOf's name), once authenticated. */
   user?: string;
+  /** Admitted (hosted POSTs): ms waiting for a slot (on arrival and back from I/O) and out on I/O. */
+  waited?: { queuedMs: number; ioMs: number };
 }
 
 export interface HttpObserver {

@@ -67,6 +67,7 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   if (hosted?.admission && req.method === 'POST') {
     // Before authentication, which reads Redis: the queue orders a request's every step.
     const turn = await hosted.admission.enter();
+    exchange.waited = turn.waited;
     if (res.destroyed || req.socket.destroyed) return turn(); // the client left while it waited
     // The drain began while it waited: nothing of it has been served, so it is refused as a new
     // request is (503, Retry-After), for the load balancer to send to another instance, rather
@@ -139,6 +140,7 @@ export function requestListener(deps: RequestDeps): (req: IncomingMessage, res: 
             timedOut: exchange.timedOut === true,
             aborted: !res.writableFinished,
             user: hosted && auth ? hosted.userOf(auth) : undefined,
+            waited: exchange.waited?.(),
           });
           return;
         }

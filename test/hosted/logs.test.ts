@@ -102,7 +102,12 @@ describe('hosted logs (--log-format json)', () => {
     for (const r of calls) {
       expect(r).toMatchObject({ method: 'POST', route: '/mcp', status: 200 });
       expect(r.user, 'the keyed hash of the user').toMatch(/^[0-9a-f]{24}$/);
+      // Where its time went: waiting for an admission slot, and out on I/O (Redis, YNAB).
+      expect(Number.isInteger(r.queued_ms) && Number.isInteger(r.io_ms), JSON.stringify(r)).toBe(true);
+      expect(r.queued_ms + r.io_ms).toBeLessThanOrEqual(r.duration_ms + 1);
     }
+    // A call that read from Redis spent time out on it.
+    expect(calls.some((r) => r.io_ms > 0)).toBe(true);
     // Ids are unique, and the one a client was given names its line.
     expect(new Set(requests().map((r) => r.request_id)).size).toBe(requests().length);
     expect(requests().find((r) => r.request_id === unauthorizedId)).toMatchObject({ route: '/mcp', status: 401 });

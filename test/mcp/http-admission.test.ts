@@ -122,6 +122,21 @@ describe('Admission: a slot is for computing, not for waiting on I/O (aside)', (
     expect(a.computing).toBe(0);
   });
 
+  it('each turn says where its time went: waiting for a slot (on arrival, back from I/O) and out on I/O', async () => {
+    const a = new Admission(1, 60_000);
+    const first = await a.enter();
+    const out = first.run(() => a.aside(() => pause(5)));
+    const second = await a.enter(); // the slot passed on while the first is out
+    await pause(10);
+    expect(a.queued).toBe(1); // the first, back, waits for the second's slot
+    second();
+    await out;
+    first();
+    expect(first.waited().ioMs).toBeGreaterThan(0);
+    expect(first.waited().queuedMs).toBeGreaterThan(0);
+    expect(second.waited()).toEqual({ queuedMs: 0, ioMs: 0 });
+  });
+
   it('no more than `slots` requests compute at once, however many wait on I/O; every one finishes', async () => {
     const a = new Admission(2, 60_000);
     let computing = 0;
