@@ -48,7 +48,8 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            watching users with webhooks does not count against it)
                            (YNAB_MCP_WARM_USERS: recently active users whose copies a starting instance
                            reads before it is ready, default 200, 0: none; YNAB_MCP_WARM_USERS_MS:
-                           the time it may take, default 1000)
+                           the time it may take, default 1000; YNAB_MCP_READY_WITHIN_MS: the whole
+                           warm-up's end, in ms from the process's start, default 2500)
   --concurrent-requests N  MCP requests an instance works on at once (default 8; 0: no limit); the
                            rest wait in arrival order, so a crowd's calls each wait behind a few
                            (YNAB_MCP_ADMISSION_HOLD_MS: how long a call may compute on its slot at a

@@ -105,13 +105,13 @@ export interface HostedServer extends HttpServer {
 
 export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> {
   const { hosted: opts, log } = o;
+  const warming = new Warming(); // before Redis: a bad YNAB_MCP_READY_WITHIN_MS stops the start with nothing open
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
   const { admission, aside, queued } = admitting(opts.concurrentRequests, () => watch.metrics?.admissionExpired());
   const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
   const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside });
   let metricsServer: MetricsServer | undefined;
-  const warming = new Warming();
   const config = { ...o.config, localFiles: false }; // many users, one machine: no tool reads a file here by path
   try {
     const grants = new YnabGrants(store, opts.dataKey, { clientId: opts.ynab.clientId, clientSecret: opts.ynab.clientSecret, appUrl: opts.ynab.appUrl });

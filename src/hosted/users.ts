@@ -29,7 +29,7 @@ import type { WatchFlags } from '../shared/watch.js';
 import type { WatchSettings } from '../events/watcher-loop.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
 import { capsFromEnv } from '../events/principal-caps.js';
-import { RecentUsers } from './warm-users.js';
+import { RecentUsers, type WarmUsersResult } from './warm-users.js';
 import { ReadAhead } from './read-ahead.js';
 import { writtenKey } from '../storage/keys.js';
 
@@ -162,9 +162,11 @@ export class HostedUsers {
     return grant ? this.create(identity, grant.token_scope, { manual: true, webhooks: true }) : undefined;
   }
 
-  /** The warm-up's users step (warm-users.ts): the recently active users' copies read into the replica cache; the users read. */
-  readonly warmRecent = (): Promise<number> =>
-    this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log, (identity, budget) => this.readAhead.expect(identity, writtenKey(identity, budget)));
+  /** The warm-up's users step (warm-users.ts): the recently active users' copies read into the replica cache, for at most `budgetMs`. */
+  readonly warmRecent = (budgetMs?: number): Promise<WarmUsersResult> =>
+    this.recent.warm(this.deps.replicas, this.deps.opts, this.deps.log, budgetMs, (identity, budget) =>
+      this.readAhead.expect(identity, writtenKey(identity, budget)),
+    );
 
   /** Told, with the user's identity, when a user's server became read-only. */
   onReadOnly(listener: (identity: string) => void): () => void {

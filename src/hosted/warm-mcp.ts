@@ -29,7 +29,7 @@ async function serveOnce(state: ServerState, messages: JSONRPCMessage[]): Promis
   await server.close();
 }
 
-/** Rounds of the request path until `budgetMs` has passed (at least `minRounds`); resolves with how many ran. */
+/** Rounds of the request path until `budgetMs` has passed (at least `minRounds`, which may be 0); resolves with how many ran. */
 export async function warmRequests(config: McpConfig, budgetMs: number, minRounds: number): Promise<number> {
   const state = new ServerState(config, () => Promise.reject(new NoTokenError('a warm-up user has no YNAB connection')), {}, 'full');
   const messages: JSONRPCMessage[] = [
@@ -39,9 +39,9 @@ export async function warmRequests(config: McpConfig, budgetMs: number, minRound
   ];
   const until = performance.now() + budgetMs;
   let rounds = 0;
-  do {
+  while (rounds < minRounds || performance.now() < until) {
     await serveOnce(state, messages);
     rounds++;
-  } while (rounds < minRounds || performance.now() < until);
+  }
   return rounds;
 }

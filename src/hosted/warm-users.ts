@@ -9,7 +9,8 @@
  * written by each instance at most once a minute per user (RecentUsers), and pruned of users not
  * seen for 35 days, the time their copies live. The step reads, for the newest users, the budgets
  * their session and `last-used` name, each copy with its feed (as a first call would: caught up),
- * until its time budget (YNAB_MCP_WARM_USERS_MS, default 1000 ms) runs out, the users are done
+ * until its time budget (YNAB_MCP_WARM_USERS_MS, default 1000 ms, or less: what the warm-up's
+ * deadline leaves it, warm-up.ts) runs out (copies being read then finish after it), the users are done
  * (YNAB_MCP_WARM_USERS, default 200: the users an instance holds), or the copies fill half the
  * replica cache (the other half is for the calls; a copy read past the bound would push out one
  * read before it). Nothing here is needed: a copy not read now is read by its user's first call.
@@ -35,7 +36,7 @@ export const DEFAULT_WARM_USERS = 200;
 export const DEFAULT_WARM_USERS_MS = 1_000;
 
 /** A whole number from YNAB_MCP_WARM_USERS / YNAB_MCP_WARM_USERS_MS; anything else refused, naming the variable. */
-function envCount(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+export function envCount(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) > max) throw new Error(`${name}=${JSON.stringify(raw)} is not a whole number from 0 to ${max} (default ${fallback})`);
@@ -83,9 +84,16 @@ export class RecentUsers {
     void Promise.all(sent).catch(() => this.written.delete(identity));
   }
 
-  /** The warm-up's step: their copies read into `replicas`; the users read. */
-  warm(replicas: SharedReplicaCache, opts: WarmUsersOptions['opts'], log: (line: string) => void, onBudget?: WarmUsersOptions['onBudget']): Promise<number> {
-    return warmUsers({ store: this.store, replicas, opts, settings: this.settings, log, onBudget });
+  /** The warm-up's step: their copies read into `replicas` for at most `budgetMs` (the setting's by default). */
+  warm(
+    replicas: SharedReplicaCache,
+    opts: WarmUsersOptions['opts'],
+    log: (line: string) => void,
+    budgetMs?: number,
+    onBudget?: WarmUsersOptions['onBudget'],
+  ): Promise<WarmUsersResult> {
+    const settings = { ...this.settings, budgetMs: Math.min(budgetMs ?? Infinity, this.settings.budgetMs) };
+    return warmUsers({ store: this.store, replicas, opts, settings, log, onBudget });
   }
 }
 
@@ -108,9 +116,18 @@ async function budgetsOf(store: RedisStateStore, identity: string): Promise<stri
   return [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
 }
 
-/** Reads the recently active users' copies into the replica cache; resolves with the users read. */
-export async function warmUsers(o: WarmUsersOptions): Promise<number> {
-  if (o.settings.users === 0) return 0;
+/** The users step's outcome: the users whose copies were read, and those not begun, left to their first calls. */
+export interface WarmUsersResult {
+  read: number;
+  left: number;
+}
+
+/**
+ * Reads the recently active users' copies into the replica cache. Resolves when they are read or
+ * the time is up: a copy being read then is finished after it, and held for its user's first call.
+ */
+export async function warmUsers(o: WarmUsersOptions): Promise<WarmUsersResult> {
+  if (o.settings.users === 0) return { read: 0, left: 0 };
   const until = performance.now() + o.settings.budgetMs;
   const identities = (await o.store.keyed<(Buffer | string)[]>('read', 'ZREVRANGE', RECENT_USERS_KEY, '0', String(o.settings.users - 1))).map(String);
   // Loaded here, not at the start: the copies' code is the warm-up's to load (warm-up.ts, code).
@@ -120,7 +137,11 @@ export async function warmUsers(o: WarmUsersOptions): Promise<number> {
   let next = 0;
   let read = 0;
   const worker = async () => {
-    while (next < identities.length && more()) {
+    // A user is begun only if one as long as this worker's last would end in time: on busy cores
+    // each takes tens of milliseconds, and those still being read at the end hold up the next step.
+    let lastMs = 0;
+    while (next < identities.length && more() && performance.now() + lastMs < until) {
+      const began = performance.now();
       const identity = identities[next++]!;
       const cache = o.replicas.of(identity);
       const saved = new SavedCopies(files, async () => identity, o.log);
@@ -135,8 +156,12 @@ export async function warmUsers(o: WarmUsersOptions): Promise<number> {
         await records;
       }
       read++;
+      lastMs = performance.now() - began;
     }
   };
-  await Promise.all(Array.from({ length: AT_ONCE }, worker));
-  return read;
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - performance.now()))));
+  await Promise.race([Promise.all(Array.from({ length: AT_ONCE }, worker)), timeUp]);
+  clearTimeout(timer);
+  return { read, left: identities.length - next };
 }

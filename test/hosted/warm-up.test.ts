@@ -18,7 +18,10 @@ let d: Deployment;
 let instance: Instance | undefined;
 
 beforeAll(async () => {
-  d = await startDeployment({ instances: 1, sandbox: { users: 1 } });
+  // The deadline far off (YNAB_MCP_READY_WITHIN_MS): on a loaded machine an instance may listen late,
+  // and the deadline would then cut the rounds this test counts (test/hosted/warm-deadline.test.ts
+  // holds the deadline itself and its default).
+  d = await startDeployment({ instances: 1, sandbox: { users: 1 }, env: { YNAB_MCP_READY_WITHIN_MS: '60000' } });
 });
 
 afterAll(async () => {
@@ -77,6 +80,18 @@ describe('an instance warms up before /readyz says ready', () => {
     const stepsMs = [1, 2, 3, 5, 7].reduce((sum, i) => sum + Number(steps![i]), 0);
     expect(Math.abs(Number(line[1]) - Number(line[2]) - stepsMs)).toBeLessThanOrEqual(4);
     expect(instance.proc.stderr).not.toMatch(/warm-up's \w+ step failed/);
+    // The deadline (YNAB_MCP_READY_WITHIN_MS, 60000 ms from the start here): what each timed step
+    // was given of its budget, never more; the rounds ran until their time given was up.
+    const given = await instance.proc.waitFor(
+      'stderr',
+      /ynab-mcp: warm-up deadline 60000 ms after the process started; answers given (\d+) of 400 ms, users (\d+) of 1000 ms \(0 read, 0 left to their first calls\), mcp (\d+) of 400 ms(: cut short)?\n/,
+      10_000,
+    );
+    expect(Number(given[1])).toBeLessThanOrEqual(400);
+    expect(Number(given[2])).toBeLessThanOrEqual(1000);
+    expect(Number(given[3])).toBeLessThanOrEqual(400);
+    expect(Number(steps![3])).toBeGreaterThanOrEqual(Number(given[1]) - 1);
+    expect(Number(steps![7])).toBeGreaterThanOrEqual(Number(given[3]) - 1);
 
     const families = parsePrometheus(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
     const gauge = (name: string) => families.find((f) => f.name === name)?.metrics ?? [];

@@ -23,7 +23,14 @@ const extra: Instance[] = [];
 
 beforeAll(async () => {
   metricsPort = await freePort();
-  d = await startDeployment({ instances: 1, sandbox: { users: USERS }, args: ['--metrics-port', String(metricsPort)] });
+  // The deadline far off (YNAB_MCP_READY_WITHIN_MS): on a loaded machine an instance may listen late,
+  // and the deadline would then cut the step these tests count; one test sets it past on purpose.
+  d = await startDeployment({
+    instances: 1,
+    sandbox: { users: USERS },
+    args: ['--metrics-port', String(metricsPort)],
+    env: { YNAB_MCP_READY_WITHIN_MS: '60000' },
+  });
   const people = d.sandbox.state.users;
   for (let u = 0; u < USERS; u++) {
     const s = await signIn(d.mcpUrl, new MemoryOAuthProvider(`Warm ${u}`, 'http://127.0.0.1:7840/callback'), { login: people[u]!.email });
@@ -104,9 +111,25 @@ describe('a restarted instance holds the recently active users’ copies before 
     expect(await usersStep(two)).toBe(2);
   });
 
+  it('with the deadline past (YNAB_MCP_READY_WITHIN_MS=1) the users step is given 0 ms and says what it left; /readyz still turns 200', async () => {
+    const late = await startInstance({ ...d.env, args: [], env: { ...d.env.env, YNAB_MCP_READY_WITHIN_MS: '1' } });
+    extra.push(late);
+    await readyz(late.url);
+    expect(await usersStep(late)).toBe(0);
+    const line = await late.proc.waitFor('stderr', /ynab-mcp: warm-up deadline (\d+) ms after the process started; (.*)\n/, 10_000);
+    expect(line[1]).toBe('1');
+    // Each step given what remained (nothing), the users not read named as left to their first calls.
+    expect(line[2]).toMatch(
+      new RegExp(`^answers given 0 of \\d+ ms, users 0 of 1000 ms \\(0 read, ${USERS} left to their first calls\\), mcp 0 of \\d+ ms: cut short$`),
+    );
+  });
+
   it('a setting that is not a whole number stops the start, naming the variable', async () => {
     await expect(startInstance({ ...d.env, args: [], env: { ...d.env.env, YNAB_MCP_WARM_USERS_MS: 'a second' } })).rejects.toThrow(
       /YNAB_MCP_WARM_USERS_MS="a second" is not a whole number from 0 to 60000/,
+    );
+    await expect(startInstance({ ...d.env, args: [], env: { ...d.env.env, YNAB_MCP_READY_WITHIN_MS: '3 s' } })).rejects.toThrow(
+      /YNAB_MCP_READY_WITHIN_MS="3 s" is not a whole number from 0 to 600000/,
     );
   });
 });
