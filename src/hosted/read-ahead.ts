@@ -18,7 +18,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';
 import { passesTo } from '../storage/id-list.js';
 import { journalPrefix, sessionBudgetKey } from '../storage/keys.js';
-import type { Change, SetOptions, StateStore } from '../storage/store.js';
+import type { Change, Held, LockOptions, SetOptions, StateStore } from '../storage/store.js';
 import type { HttpObserver } from '../transport/http.js';
 
 type Read = Promise<Uint8Array | undefined>;
@@ -87,7 +87,8 @@ export class ReadAhead {
       delete: (key) => (forget(key), inner.delete(key)),
       list: (prefix) => inner.list(prefix),
       update: <T>(key: string, change: (current: Uint8Array | undefined) => Change<T>, opts?: SetOptions) => (forget(key), inner.update(key, change, opts)),
-      withLock: <T>(name: string, fn: () => Promise<T>) => inner.withLock(name, fn),
+      // The holder and the options go through: a sync reads its feed as the lock is taken and writes it as it is released.
+      withLock: <T>(name: string, fn: (held?: Held) => Promise<T>, opts?: LockOptions) => inner.withLock(name, fn, opts),
     };
     passesTo(outer, inner);
     return outer;
