@@ -41,6 +41,7 @@ import { DEFAULT_WATCH_INTERVAL_MS } from '../events/watcher-loop.js';
 import type { WatchFlags } from '../shared/watch.js';
 import { watchUsers } from './watchers.js';
 import { Admission } from '../transport/http-admission.js';
+import { background, type Background } from '../transport/background.js';
 
 const DAY = 86_400_000;
 /**
@@ -72,11 +73,15 @@ async function connectStore(url: string, log: (line: string) => void, hooks: Pic
   }
 }
 
-/** --concurrent-requests: the admission, and the wait on Redis and YNAB that hands a request's slot on (http-admission.ts). */
-function admitting(slots: number, onExpired: () => void): { admission?: Admission; aside?: IoAside; queued: () => number } {
+/**
+ * --concurrent-requests: the admission, the wait on Redis and YNAB that hands a request's slot on
+ * (http-admission.ts), and the work no caller waits for, run when the instance is quiet (background.ts).
+ */
+function admitting(slots: number, onExpired: () => void): { admission?: Admission; users: { aside?: IoAside; background?: Background }; queued: () => number } {
   const admission = slots > 0 ? new Admission(slots, ADMISSION_HOLD_MS) : undefined;
   if (admission) admission.onExpired = onExpired;
-  return { admission, aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io)), queued: () => admission?.queued ?? 0 };
+  const users = { aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io)), background: admission && background(admission) };
+  return { admission, users, queued: () => admission?.queued ?? 0 };
 }
 
 export interface HostedServeOptions {
@@ -108,9 +113,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const warming = new Warming(); // before Redis: a bad YNAB_MCP_READY_WITHIN_MS stops the start with nothing open
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
-  const { admission, aside, queued } = admitting(opts.concurrentRequests, () => watch.metrics?.admissionExpired());
+  const { admission, users: admitted, queued } = admitting(opts.concurrentRequests, () => watch.metrics?.admissionExpired());
   const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
-  const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside });
+  const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside: admitted.aside });
   let metricsServer: MetricsServer | undefined;
   const config = { ...o.config, localFiles: false }; // many users, one machine: no tool reads a file here by path
   try {
@@ -128,7 +133,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       log,
       watch: watch.users,
       watcher: o.watch,
-      aside,
+      ...admitted, // the admission's aside and background (http-admission.ts, background.ts)
     });
     const watchers = watchUsers(store, held, o.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS, log);
     const authenticate = bearerAuthenticator(provider, grants, opts, held.readAhead);

@@ -84,6 +84,8 @@ export interface HostedUsersOptions {
   watcher?: WatchFlags;
   /** The admission's wait on YNAB (src/transport/http-admission.ts): the request's slot goes on meanwhile. */
   aside?: StackOptions['aside'];
+  /** Work no caller waits for (a sync's alerts scan), run when the instance is quiet (src/transport/background.ts). */
+  background?: StackOptions['background'];
 }
 
 export class HostedUsers {
@@ -234,6 +236,7 @@ export class HostedUsers {
         log,
         onRequest: this.deps.watch?.onRequest,
         aside: this.deps.aside,
+        background: this.deps.background,
         onReplicaCache: this.deps.watch?.onReplicaCache,
         onReplicaCatchUp: this.deps.watch?.onReplicaCatchUp,
         onDetected: this.deps.watch?.onDetected,

@@ -75,6 +75,8 @@ export interface StackOptions {
   onRequest?: TransportOptions['onRequest'];
   /** Hosted mode's admission: waits on YNAB (and on another caller's sync) hand the request's slot on. */
   aside?: TransportOptions['aside'];
+  /** Hosted mode: runs work no caller waits for (a sync's alerts scan) when the instance is quiet (src/transport/background.ts). */
+  background?: <T>(job: () => Promise<T>) => Promise<T>;
   /** Told how each answer's budget copy was had (hit, saved, miss): for metrics. */
   onReplicaCache?: ReplicaManagerOptions['onCache'];
   onReplicaCatchUp?: ReplicaManagerOptions['onCatchUp'];
@@ -191,6 +193,8 @@ export function createStack(opts: StackOptions): Stack {
   const gate = new ClosingGate();
   const store = gate.store(opts.store ?? new FileStateStore(state, { warn: log }));
   const scans = pending();
+  // Hosted: a sync's scan waits for the instance to be quiet; elsewhere it runs at once.
+  const later = opts.background ?? (<T>(job: () => Promise<T>) => job());
   const ledger = ledgersOf(store, opts, log);
   const client = new YnabClient({
     transport: { baseUrl: opts.baseUrl ?? process.env.YNAB_BASE_URL, onRequest: opts.onRequest, aside: opts.aside },
@@ -232,7 +236,7 @@ export function createStack(opts: StackOptions): Stack {
     // Every sync with YNAB, interactive or the watcher's, feeds the events' detection (src/events);
     // a copy caught up from another instance's sync was scanned there (manager.ts doSync).
     // After the answer a write's read back is for (after-answer.ts), which need not wait for it.
-    onSynced: (r) => scans.track(afterAnswer().then(() => scanAfterSave(r, replicas, events, log))),
+    onSynced: (r) => scans.track(afterAnswer().then(() => later(() => scanAfterSave(r, replicas, events, log)))),
   });
   const events: EventsService = new EventsService({
     store,

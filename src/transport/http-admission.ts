@@ -37,6 +37,8 @@ interface Slot {
   timer?: NodeJS.Timeout;
   /** Wakes the request queued to compute again. */
   wake?: () => void;
+  /** Ends the request's count among the active (once: at its release, or when its longest hold ran out). */
+  settle: () => void;
 }
 
 /** The release of a request's slot (once; later calls do nothing), and its context. */
@@ -56,6 +58,9 @@ export class Admission {
   private readonly current = new AsyncLocalStorage<Slot>();
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
   onExpired?: () => void;
+  /** Requests arrived and not yet released, less those past their longest hold (waiting on a person): quiet() waits for none. */
+  private active = 0;
+  private readonly onQuiet: (() => void)[] = [];
 
   constructor(
     private readonly slots: number,
@@ -72,8 +77,36 @@ export class Admission {
     return this.busy;
   }
 
+  /**
+   * Resolves once no request is active here (none waiting for a slot, computing or out on I/O,
+   * save those past their longest hold), or after `maxMs`: for work no caller waits for
+   * (background.ts).
+   */
+  quiet(maxMs: number): Promise<void> {
+    if (this.active === 0 || maxMs <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        const i = this.onQuiet.indexOf(done);
+        if (i >= 0) this.onQuiet.splice(i, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs);
+      timer.unref();
+      this.onQuiet.push(done);
+    });
+  }
+
   /** Resolves when the request may go on, with its turn: the release of its slot. */
   async enter(): Promise<Turn> {
+    this.active += 1;
+    let counted = true;
+    const settle = () => {
+      if (!counted) return;
+      counted = false;
+      this.active -= 1;
+      if (this.active === 0) for (const done of this.onQuiet.slice()) done();
+    };
     let queuedMs = 0;
     if (this.busy < this.slots) this.busy += 1;
     else {
@@ -81,9 +114,10 @@ export class Admission {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
       queuedMs = performance.now() - arrived;
     }
-    const slot: Slot = { state: 'held', io: 0, queuedMs, ioMs: 0, since: 0 };
+    const slot: Slot = { state: 'held', io: 0, queuedMs, ioMs: 0, since: 0, settle };
     this.hold(slot);
     const release = () => {
+      settle();
       const was = slot.state;
       slot.state = 'gone';
       clearTimeout(slot.timer);
@@ -134,6 +168,7 @@ export class Admission {
     slot.state = 'held';
     slot.timer = setTimeout(() => {
       slot.state = 'gone';
+      slot.settle(); // waiting on a person, or on anything not wrapped: no longer keeps the instance from quiet
       this.onExpired?.();
       this.passOn();
     }, this.holdMaxMs);
