@@ -37,7 +37,7 @@ export class Sealer {
    * whole plain text never exists at once. The tag, known only at the end, goes into the place
    * kept for it in the header: the same layout as seal().
    */
-  async sealStream(pieces: AsyncIterable<Uint8Array>, aad: string): Promise<Buffer> {
+  async sealStream(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, aad: string): Promise<Buffer> {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.keys.key(), iv);
     cipher.setAAD(Buffer.from(aad));

@@ -6,13 +6,14 @@
  * are not integers, keys and strings that look like something else. And it is smaller than the
  * gzip'd JSON it replaces.
  */
+import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, CorruptError } from '../../src/sync/byte-stream.js';
 import { encodeColumnar, encodeColumnarPieces } from '../../src/sync/columnar-codec.js';
 import { decodeColumnar } from '../../src/sync/columnar-reader.js';
 import type { ReplicaSnapshot } from '../../src/sync/replica.js';
-import { packValue, unpackValue } from '../../src/sync/saved-form.js';
+import { COMPRESS_ONE_STEP_BYTES, INFLATE_ONE_STEP_BYTES, packValue, unpackValue } from '../../src/sync/saved-form.js';
 import { sandboxStack, syncedCopies, type SandboxStack } from './sandbox-stack.js';
 
 let demo: SandboxStack;
@@ -103,4 +104,31 @@ it('refuses a form cut short, with bytes past its end, or not a form at all', as
   expect(() => decodeColumnar(Buffer.concat([form, Buffer.from([0])]))).toThrow(CorruptError);
   expect(() => decodeColumnar(Buffer.from('{"summary":{}}'))).toThrow(CorruptError);
   await expect(unpackValue(Buffer.from('not brotli at all'))).rejects.toThrow();
+});
+
+it("packs and reads back a demo copy without a turn of the event loop, and a large form through zlib's pool", async () => {
+  // Did a turn of the loop pass since? (zlib's pool answers in a later turn; setImmediate runs in the next.)
+  const watch = () => {
+    let turned = false;
+    setImmediate(() => (turned = true));
+    return () => turned;
+  };
+  const copy = demoCopies[0]!;
+  expect(encodeColumnar(copy).length).toBeLessThanOrEqual(COMPRESS_ONE_STEP_BYTES);
+  let turned = watch();
+  const packed = await packValue(copy);
+  expect(turned()).toBe(false);
+  turned = watch();
+  expect(text(await unpackValue(packed))).toBe(text(copy));
+  expect(turned()).toBe(false);
+
+  // Random ids do not compress: about 740 kB encoded, over 128 kB packed.
+  const large = { rows: Array.from({ length: 20_000 }, (_, n) => ({ id: randomUUID(), n })) };
+  turned = watch();
+  const largePacked = await packValue(large);
+  expect(turned()).toBe(true);
+  expect(largePacked.length).toBeGreaterThan(INFLATE_ONE_STEP_BYTES);
+  turned = watch();
+  expect(text(await unpackValue(largePacked))).toBe(text(large));
+  expect(turned()).toBe(true);
 });
