@@ -55,18 +55,18 @@ const OWN_FILES = [
   { name: 'prom-client', file: 'prom-client.js', imports: '{ collectDefaultMetrics, Counter, Gauge, Histogram, Registry }', external: [] },
   { name: 'pino', file: 'pino.js', imports: '{ default }', external: [] },
 ];
+// What every build here shares: ES modules for Node 20, npm packages bundled unless said otherwise.
+const NODE_ESM = { bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' };
+// CommonJS bundled as a module: its require() of Node's modules and of the peers, made here.
+const REQUIRE_BANNER = { js: "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);" };
+
 for (const own of OWN_FILES) {
   await build({
+    ...NODE_ESM,
     stdin: { contents: `export ${own.imports} from '${own.name}';`, resolveDir: join(import.meta.dirname, '..'), loader: 'js' },
     outfile: join(out, own.file),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
     external: own.external,
-    // CommonJS bundled as a module: its require() of Node's modules and of the peers, made here.
-    banner: { js: "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);" },
-    logLevel: 'warning',
+    banner: REQUIRE_BANNER,
   });
 }
 
@@ -94,17 +94,13 @@ const sharedEntries = {
   },
 };
 await build({
+  ...NODE_ESM,
   entryPoints: SHARED_FILES.map((f) => ({ in: `shared:${f.name}`, out: f.file.replace(/\.js$/, '') })),
   outdir: out,
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   chunkNames: 'shared-[hash]',
   plugins: [sharedEntries],
-  banner: { js: "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);" },
-  logLevel: 'warning',
+  banner: REQUIRE_BANNER,
 });
 
 const ownFiles = {
@@ -118,19 +114,15 @@ const ownFiles = {
 };
 
 await build({
+  ...NODE_ESM,
   entryPoints: [join(dist, 'cli.js')],
   outdir: out,
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   packages: 'external',
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
   plugins: [ownFiles, ownUrl],
   define: { __TOOL_SCHEMAS_SHA256__: JSON.stringify(schemasDigest) },
-  logLevel: 'warning',
 });
 
 // The command stays dist/cli.js (package.json's bin, the docs, the hosts' configurations).
