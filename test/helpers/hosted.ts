@@ -47,7 +47,14 @@ export interface RoundRobinProxy {
  * the connection) is taken out of the rotation (a passive health check), so it can finish its
  * drain undisturbed.
  */
-export async function roundRobinProxy(): Promise<RoundRobinProxy> {
+/**
+ * How the balancer picks an instance: in turn (round robin, the default), or the one with the
+ * fewest requests sent and not yet answered (least outstanding requests; ties in turn), as an
+ * ALB's least_outstanding_requests or nginx's least_conn does.
+ */
+export type Balance = 'round-robin' | 'least-outstanding';
+
+export async function roundRobinProxy(balance: Balance = 'round-robin'): Promise<RoundRobinProxy> {
   let next = 0;
   const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), inFlight: new Map(), out: new Set(), retried: 0, close: async () => undefined };
   const flight = (target: string, by: number) => proxy.inFlight.set(target, (proxy.inFlight.get(target) ?? 0) + by);
@@ -58,7 +65,14 @@ export async function roundRobinProxy(): Promise<RoundRobinProxy> {
       res.end('no instance reachable');
       return;
     }
-    const target = targets[next++ % targets.length]!;
+    const start = next++;
+    let target = targets[start % targets.length]!;
+    // A retry (a 503 that served nothing) goes on in turn, never back to the instance that refused it.
+    if (balance === 'least-outstanding' && tries === 0)
+      for (let i = 1; i < targets.length; i++) {
+        const t = targets[(start + i) % targets.length]!;
+        if ((proxy.inFlight.get(t) ?? 0) < (proxy.inFlight.get(target) ?? 0)) target = t;
+      }
     let landed = false;
     const land = () => {
       if (!landed) flight(target, -1);
@@ -450,6 +464,8 @@ export interface DeploymentOptions {
    * turn there twice. Count YNAB requests from the instances' metrics instead.
    */
   directUpstream?: boolean;
+  /** How the load balancer picks an instance (round robin by default). */
+  balance?: Balance;
 }
 
 /** `ynab-mcp sandbox` in a child process: what a deployment reaches over HTTP, and its announcement. */
@@ -490,7 +506,7 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
   const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
   const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
   const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
-  const proxy = await roundRobinProxy();
+  const proxy = await roundRobinProxy(opts.balance);
   const env: HostedEnv = {
     redisUrl: redis.url,
     publicUrl: proxy.url,
