@@ -57,8 +57,7 @@ export function packStream(value: object, quality = BROTLI_QUALITY, alone?: stri
   const pieces = encodeColumnarPieces(value, alone);
   const size = pieces.reduce((n, p) => n + p.length, 0);
   // A small form in one piece, without a turn of the loop (COMPRESS_ONE_STEP_BYTES).
-  if (size <= COMPRESS_ONE_STEP_BYTES)
-    return [brotliCompressSync(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), { params: brotliParams(quality, size) })];
+  if (size <= COMPRESS_ONE_STEP_BYTES) return [brotliCompressSync(Buffer.concat(pieces), { params: brotliParams(quality, size) })];
   const stream = createBrotliCompress({ params: brotliParams(quality, size) });
   for (const p of pieces) stream.write(p);
   stream.end();

@@ -22,7 +22,7 @@ type ClientInfo = Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
 // ---------------------------------------------------------------------------------------------
 // The load balancer
 
-export interface RoundRobinProxy {
+export interface LoadBalancer {
   url: string;
   /** Where requests go, in turn; replaced as instances come and go. */
   targets: string[];
@@ -40,23 +40,24 @@ export interface RoundRobinProxy {
 }
 
 /**
- * Forwards each request to the next target; a target that refuses the connection is skipped. A
- * 503 with Retry-After (it served nothing of the request: an instance draining, or a store it
- * cannot reach) is what a load balancer's health-aware retry handles: the request goes to the
- * next target, and the last one's answer is passed on. A draining instance (its 503 also closes
- * the connection) is taken out of the rotation (a passive health check), so it can finish its
- * drain undisturbed.
- */
-/**
  * How the balancer picks an instance: in turn (round robin, the default), or the one with the
  * fewest requests sent and not yet answered (least outstanding requests; ties in turn), as an
  * ALB's least_outstanding_requests or nginx's least_conn does.
  */
 export type Balance = 'round-robin' | 'least-outstanding';
 
-export async function roundRobinProxy(balance: Balance = 'round-robin'): Promise<RoundRobinProxy> {
+/**
+ * Forwards each request to the next target (`balance`: in turn, or the least outstanding); a
+ * target that refuses the connection is skipped. A 503 with Retry-After (it served nothing of the
+ * request: an instance draining, or a store it cannot reach) is what a load balancer's
+ * health-aware retry handles: the request goes to the next target, and the last one's answer is
+ * passed on. A draining instance (its 503 also closes
+ * the connection) is taken out of the rotation (a passive health check), so it can finish its
+ * drain undisturbed.
+ */
+export async function loadBalancer(balance: Balance = 'round-robin'): Promise<LoadBalancer> {
   let next = 0;
-  const proxy: RoundRobinProxy = { url: '', targets: [], forwarded: new Map(), inFlight: new Map(), out: new Set(), retried: 0, close: async () => undefined };
+  const proxy: LoadBalancer = { url: '', targets: [], forwarded: new Map(), inFlight: new Map(), out: new Set(), retried: 0, close: async () => undefined };
   const flight = (target: string, by: number) => proxy.inFlight.set(target, (proxy.inFlight.get(target) ?? 0) + by);
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tries: number): void => {
     const targets = proxy.targets.filter((t) => !proxy.out.has(t));
@@ -433,7 +434,7 @@ export interface Deployment {
   /** Between the instances and the sandbox: what reached YNAB. */
   upstream: RecordingProxy;
   /** The load balancer; its URL is the public URL. */
-  proxy: RoundRobinProxy;
+  proxy: LoadBalancer;
   env: HostedEnv;
   instances: (Instance | undefined)[];
   mcpUrl: string;
@@ -506,7 +507,7 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
   const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
   const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
   const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
-  const proxy = await roundRobinProxy(opts.balance);
+  const proxy = await loadBalancer(opts.balance);
   const env: HostedEnv = {
     redisUrl: redis.url,
     publicUrl: proxy.url,

@@ -1,5 +1,5 @@
 /**
- * The load balancer of the hosted tests and benches (test/helpers/hosted.ts roundRobinProxy): in
+ * The load balancer of the hosted tests and benches (test/helpers/hosted.ts loadBalancer): in
  * turn by default, and, when asked (the crowd bench's BENCH_CROWD_BALANCE=least-outstanding), to
  * the instance with the fewest requests outstanding, so that the crowd's figures can be compared
  * under both (bench/RESULTS.md, hosted). Two plain HTTP servers stand in for the instances: one
@@ -8,7 +8,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { type Balance, roundRobinProxy } from '../helpers/hosted.js';
+import { type Balance, loadBalancer } from '../helpers/hosted.js';
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -36,7 +36,7 @@ async function instance(hold: boolean): Promise<{ url: string; hits: () => numbe
 async function balancer(balance?: Balance) {
   const slow = await instance(true);
   const fast = await instance(false);
-  const proxy = await roundRobinProxy(balance);
+  const proxy = await loadBalancer(balance);
   closing.push(() => proxy.close());
   proxy.targets.push(slow.url, fast.url);
   let sent = 0;
