@@ -54,6 +54,9 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            rest wait in arrival order, so a crowd's calls each wait behind a few
                            (YNAB_MCP_ADMISSION_HOLD_MS: how long a call may compute on its slot at a
                            stretch before it goes back in line, default 1000)
+  --requests-in-loop N     of those, how many may be on the instance's event loop at once, computing
+                           or waiting on Redis (default 4; 0: no limit); one waiting on YNAB leaves
+                           its place meanwhile, and calls that write to YNAB take the next place first
   --allowed-origins LIST   browser Origins allowed on /mcp beside https://claude.ai, https://claude.com and
                            https://chatgpt.com (each scheme://host[:port]); any other Origin gets 403
   --registration-limit N   client registrations one address may make per window (default 20); then 429
@@ -91,6 +94,7 @@ const HOSTED_ONLY_FLAGS = [
   'drain-seconds',
   'replica-cache-mb',
   'concurrent-requests',
+  'requests-in-loop',
   'registration-limit',
   'registration-window',
   'allowed-users',
@@ -117,6 +121,7 @@ const SERVE_FLAGS = {
   'drain-seconds': { type: 'string' },
   'replica-cache-mb': { type: 'string' },
   'concurrent-requests': { type: 'string' },
+  'requests-in-loop': { type: 'string' },
   'registration-limit': { type: 'string' },
   'registration-window': { type: 'string' },
   'allowed-users': { type: 'string' },

@@ -54,6 +54,7 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
       'drain-seconds': flags['drain-seconds'] as string | undefined,
       'replica-cache-mb': flags['replica-cache-mb'] as string | undefined,
       'concurrent-requests': flags['concurrent-requests'] as string | undefined,
+      'requests-in-loop': flags['requests-in-loop'] as string | undefined,
       'allowed-origins': flags['allowed-origins'] as string | undefined,
       'registration-limit': flags['registration-limit'] as string | undefined,
       'registration-window': flags['registration-window'] as string | undefined,

@@ -16,6 +16,8 @@
  *    (default 512); past it the least recently used copies are dropped and read from Redis again.
  *  - --concurrent-requests: MCP requests this instance works on at once, the rest waiting in
  *    arrival order (src/transport/http-admission.ts; default 8; 0: no limit).
+ *  - --requests-in-loop: of those, how many may be on its event loop at once, computing or waiting
+ *    on Redis (default 4; 0: no limit); a request waiting on YNAB leaves its place meanwhile.
  * Every problem is a UsageError that says what is wrong and what is expected.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -47,6 +49,8 @@ export interface HostedOptions {
   replicaCacheBytes: number;
   /** MCP requests (POSTs) worked on at once; 0: every one at once. */
   concurrentRequests: number;
+  /** Requests on the event loop at once (computing, or waiting on Redis); 0: no bound but concurrentRequests. */
+  requestsInLoop: number;
   /** Browser origins, client registrations per address, the YNAB users who may sign in (access-options.ts). */
   access: AccessOptions;
 }
@@ -190,6 +194,7 @@ export interface HostedFlags extends AccessFlags {
   'drain-seconds'?: string;
   'replica-cache-mb'?: string;
   'concurrent-requests'?: string;
+  'requests-in-loop'?: string;
 }
 
 export const DEFAULT_DRAIN_SECONDS = 20;
@@ -201,6 +206,14 @@ export const DEFAULT_REPLICA_CACHE_MB = 512;
  * is refused (src/transport/http-requests.ts), so the drain loses none (test/hosted/admission-drain.test.ts).
  */
 export const DEFAULT_CONCURRENT_REQUESTS = 8;
+/**
+ * Requests on an instance's event loop at once (computing, or waiting on Redis; 0: no bound).
+ * Each of a call's waits on Redis lasts one turn of the loop, and a turn is as long as the work
+ * of every request in the loop: with a crowd all in, a turn took 100-300 ms and a write (about ten
+ * such waits) 1-3 s. Four in the loop cut a crowd's p99 at 100 x 20 from 1.9-2.6 s to 0.9-1.1 s
+ * (bench/RESULTS.md, Hosted mode); a request waiting on YNAB leaves its place meanwhile.
+ */
+export const DEFAULT_REQUESTS_IN_LOOP = 4;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
   const { origin, loopback } = publicOrigin(flags['public-url']);
@@ -241,6 +254,7 @@ export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) =>
     drainSeconds: intFlag(flags['drain-seconds'], 'drain-seconds', 0, 3600) ?? DEFAULT_DRAIN_SECONDS,
     replicaCacheBytes: (intFlag(flags['replica-cache-mb'], 'replica-cache-mb', 16, 1_048_576) ?? DEFAULT_REPLICA_CACHE_MB) * 1024 * 1024,
     concurrentRequests: intFlag(flags['concurrent-requests'], 'concurrent-requests', 0, 10_000) ?? DEFAULT_CONCURRENT_REQUESTS,
+    requestsInLoop: intFlag(flags['requests-in-loop'], 'requests-in-loop', 0, 10_000) ?? DEFAULT_REQUESTS_IN_LOOP,
     access: accessOptions(flags, env),
   };
 }

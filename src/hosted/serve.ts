@@ -22,6 +22,7 @@ import { serveHttp, type HttpServer } from '../transport/http.js';
 import { RedisStateStore, type RedisStoreOptions } from '../storage/redis-store.js';
 import { completeIdLists } from '../storage/id-list.js';
 import type { IoAside } from '../storage/store.js';
+import { TOOL_DEFINITIONS } from '../mcp/tools/definitions.js';
 import { subscriptionFamily } from '../events/webhook-ids.js';
 import { changeFamily } from '../writes/pipeline/undo-journal.js';
 import { createAuthorizationServer } from './authorization-server.js';
@@ -42,6 +43,7 @@ import type { WatchFlags } from '../shared/watch.js';
 import { watchUsers } from './watchers.js';
 import { Admission } from '../transport/http-admission.js';
 import { background, type Background } from '../transport/background.js';
+import type { HostedRouting } from '../transport/http-options.js';
 
 const DAY = 86_400_000;
 /**
@@ -55,6 +57,8 @@ const ADMISSION_HOLD_MS = Number(process.env.YNAB_MCP_ADMISSION_HOLD_MS) || 1000
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
  * after a day (they only count the last hour).
  */
+/** The tools that write to YNAB: let in ahead of reads (http-admission.ts, `enter(first)`). */
+const WRITES = new Set(TOOL_DEFINITIONS.filter((d) => d.kinds.length > 0).map((d) => d.name));
 export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
 
 /**
@@ -74,14 +78,26 @@ async function connectStore(url: string, log: (line: string) => void, hooks: Pic
 }
 
 /**
- * --concurrent-requests: the admission, the wait on Redis and YNAB that hands a request's slot on
- * (http-admission.ts), and the work no caller waits for, run when the instance is quiet (background.ts).
+ * --concurrent-requests and --requests-in-loop: the admission; the waits on Redis, which hand a
+ * request's slot on and keep its place in the loop (the store's), and those on YNAB or on another
+ * request's work, which hand both on (the users' stacks'); and the work no caller waits for, run
+ * when the instance is quiet (background.ts). All in http-admission.ts.
  */
-function admitting(slots: number, onExpired: () => void): { admission?: Admission; users: { aside?: IoAside; background?: Background }; queued: () => number } {
-  const admission = slots > 0 ? new Admission(slots, ADMISSION_HOLD_MS) : undefined;
+function admitting(
+  slots: number,
+  places: number,
+  onExpired: () => void,
+): {
+  routing: Pick<HostedRouting, 'admission' | 'firstIn'>;
+  redis?: IoAside;
+  users: { aside?: IoAside; background?: Background };
+  queued: () => number;
+} {
+  const admission = slots > 0 ? new Admission(slots, ADMISSION_HOLD_MS, places > 0 ? places : Infinity) : undefined;
   if (admission) admission.onExpired = onExpired;
-  const users = { aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io)), background: admission && background(admission) };
-  return { admission, users, queued: () => admission?.queued ?? 0 };
+  const users = { aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io, 'away')), background: admission && background(admission) };
+  const routing = { admission, firstIn: (tool: string) => WRITES.has(tool) };
+  return { routing, redis: admission && ((io, where) => admission.aside(io, where)), users, queued: () => admission?.queued ?? 0 };
 }
 
 export interface HostedServeOptions {
@@ -113,9 +129,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const warming = new Warming(); // before Redis: a bad YNAB_MCP_READY_WITHIN_MS stops the start with nothing open
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
-  const { admission, users: admitted, queued } = admitting(opts.concurrentRequests, () => watch.metrics?.admissionExpired());
+  const { routing, redis, users: admitted, queued } = admitting(opts.concurrentRequests, opts.requestsInLoop, () => watch.metrics?.admissionExpired());
   const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
-  const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside: admitted.aside });
+  const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside: redis });
   let metricsServer: MetricsServer | undefined;
   const config = { ...o.config, localFiles: false }; // many users, one machine: no tool reads a file here by path
   try {
@@ -183,7 +199,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
         // Every instance signs and reads 2025-era session ids alike; an id names its user and client.
         sessionKey: opts.dataKey.subkey('sessions'),
         sessionSubject: (auth) => `${(auth.extra as unknown as HostedAuth).identity}\n${auth.clientId}`,
-        admission,
+        ...routing, // the admission, and the calls it lets in first
       },
     });
     warming.start(store, config, log, (r) => watch.metrics?.warmedUp(r), held.warmRecent);

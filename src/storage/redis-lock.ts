@@ -49,7 +49,8 @@ export async function leased<T>(s: LeaseStore, name: string, fn: (held: Held) =>
     if (Date.now() - started > LOCK_WAIT_MS) {
       throw new StateStoreError('lock', s.describe(key), `${labelOf(key)} ${s.describe(key)} has been held by another instance for over a minute; try again`);
     }
-    await s.wait(() => new Promise((r) => setTimeout(r, 10 + Math.random() * 40)));
+    // Waiting for another holder: away from the loop (the holder may need a place to finish).
+    await s.wait(() => new Promise((r) => setTimeout(r, 10 + Math.random() * 40)), 'away');
   }
   const renew = setInterval(() => void s.lease(key, token, String(LEASE_MS)).catch(() => undefined), LEASE_MS / 3);
   renew.unref();

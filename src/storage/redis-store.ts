@@ -135,11 +135,13 @@ export class RedisStateStore implements StateStore {
   }
 
   /** A wait on Redis: hosted mode's admission hands the request's slot on meanwhile. */
-  private readonly wait: IoAside = (io) => (this.opts.aside ? this.opts.aside(io) : io());
+  private readonly wait: IoAside = (io, where) => (this.opts.aside ? this.opts.aside(io, where) : io());
+  /** A wait on another caller (its turn, its lock): away from the loop, so that the caller can come back to it. */
+  private readonly waitAway: IoAside = (io) => this.wait(io, 'away');
 
   /** Callers of this instance take turns per key; waiting for one's turn is a wait on Redis too. */
   private inTurn<T>(full: string, task: () => Promise<T>): Promise<T> {
-    return inTurn(`redis:${this.location}:${full}`, task, this.wait);
+    return inTurn(`redis:${this.location}:${full}`, task, this.waitAway);
   }
 
   /** Every command goes through here: routed (in a cluster) by the Redis name `route`, timed for `onCommand`. */

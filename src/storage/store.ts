@@ -96,10 +96,13 @@ export function heldWith(read: Uint8Array | undefined, writes: OnRelease[]): Hel
 
 /**
  * Awaits I/O (a Redis command, a request to YNAB) as a wait, not as work: hosted mode's admission
- * hands the request's slot on meanwhile (src/transport/http-admission.ts). Declared here, the
- * lowest layer, so the store and the client take it without knowing who gives it.
+ * hands the request's slot on meanwhile (src/transport/http-admission.ts). `away`: a wait that may
+ * be long, or on another request's work (YNAB; another caller's turn; a lock another holds): its
+ * place in the event loop goes on too, so that the holder can always come back (a Redis command
+ * waits `loop`, the default, keeping the place). Declared here, the lowest layer, so the store and
+ * the client take it without knowing who gives it.
  */
-export type IoAside = <T>(io: () => Promise<T>) => Promise<T>;
+export type IoAside = <T>(io: () => Promise<T>, where?: 'loop' | 'away') => Promise<T>;
 
 /** Why a store could not do what was asked, naming the file (or key) concerned. */
 export type StoreFailure = 'read' | 'write' | 'lock';

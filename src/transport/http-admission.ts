@@ -17,6 +17,16 @@
  * request's turn is carried by an AsyncLocalStorage context (`Turn.run`), so the layers below
  * need no handle.
  *
+ * A slot bounds the computing, not the turns of the loop: each wait on Redis lasts a turn, and a
+ * turn is as long as the work of every request in the loop. With a crowd all let in (each one's
+ * slot passed on at its first wait on Redis), a turn took 100-300 ms, and a write, about ten such
+ * waits, 1-3 s. So at most `loopPlaces` requests are in the loop at once, computing or waiting on
+ * Redis; a request waiting away from the loop (on YNAB, on another request's work: `aside(io,
+ * 'away')`) gives its place up meanwhile and takes one again ahead of new arrivals. New arrivals
+ * that write to YNAB (`enter(true)`) take the next place before the reads that came before them:
+ * most of a write's time is waits on YNAB, which then overlap the reads' work instead of following
+ * it (at 100 x 20, the 40 writes were the slowest calls: p50 0.8-1.0 s, after them 0.43 s).
+ *
  * A slot is held at most `holdMaxMs` at a stretch: a call that waits on the person (a confirmation
  * dialog) or on anything not wrapped hands its slot on for good, so no number of such calls stops
  * the instance, and the answer to a dialog, itself a request, is never queued behind the call that
@@ -34,6 +44,12 @@ interface Slot {
   since: number;
   /** I/O of the request under way (a request may await several at once). */
   io: number;
+  /** Of those, waits away from the loop (on YNAB, on another request's work). */
+  away: number;
+  /** Whether it holds a place in the loop (see `loopPlaces`). */
+  inLoop: boolean;
+  /** Wakes the request waiting for a place in the loop again, back from away: given one, or released. */
+  reboard?: (given: boolean) => void;
   timer?: NodeJS.Timeout;
   /** Wakes the request queued to compute again. */
   wake?: () => void;
@@ -55,6 +71,12 @@ export class Admission {
   private readonly waiting: (() => void)[] = [];
   /** Requests back from I/O: they take a free slot before any new arrival. */
   private readonly resuming: (() => void)[] = [];
+  /** Requests in the loop (admitted, not released, not away): at most `loopPlaces`. */
+  private inLoop = 0;
+  /** Waiting for a place in the loop, served in this order: back from away, new writes, new others. */
+  private readonly reboarding: ((given: boolean) => void)[] = [];
+  private readonly boardingFirst: (() => void)[] = [];
+  private readonly boarding: (() => void)[] = [];
   private readonly current = new AsyncLocalStorage<Slot>();
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
   onExpired?: () => void;
@@ -62,14 +84,20 @@ export class Admission {
   private active = 0;
   private readonly onQuiet: (() => void)[] = [];
 
+  /**
+   * `loopPlaces`: requests in the loop at once, computing or waiting on Redis (whose answer is back
+   * within a turn of a loop that is not crowded). A request waiting away from the loop (on YNAB,
+   * on another request's sync: `aside(io, 'away')`) gives its place up meanwhile.
+   */
   constructor(
     private readonly slots: number,
     private readonly holdMaxMs: number,
+    private readonly loopPlaces = Infinity,
   ) {}
 
   /** How many requests wait for a slot now (new ones and ones back from I/O). */
   get queued(): number {
-    return this.waiting.length + this.resuming.length;
+    return this.waiting.length + this.resuming.length + this.boarding.length + this.boardingFirst.length + this.reboarding.length;
   }
 
   /** How many requests hold a slot now (compute, not wait on I/O). */
@@ -97,24 +125,28 @@ export class Admission {
     });
   }
 
-  /** Resolves when the request may go on, with its turn: the release of its slot. */
-  async enter(): Promise<Turn> {
+  /**
+   * Resolves when the request may go on (a place in the loop, then a slot), with its turn: the
+   * release of both. `first`: a call that writes to YNAB, let in before other new arrivals.
+   */
+  async enter(first = false): Promise<Turn> {
     this.active += 1;
     let counted = true;
     const settle = () => {
       if (!counted) return;
       counted = false;
+      if (slot.inLoop) this.leaveLoop(slot);
       this.active -= 1;
       if (this.active === 0) for (const done of this.onQuiet.slice()) done();
     };
-    let queuedMs = 0;
+    const arrived = performance.now();
+    let waited = false;
+    if (this.inLoop < this.loopPlaces) this.inLoop += 1;
+    else waited = await new Promise<true>((resolve) => (first ? this.boardingFirst : this.boarding).push(() => resolve(true)));
     if (this.busy < this.slots) this.busy += 1;
-    else {
-      const arrived = performance.now();
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-      queuedMs = performance.now() - arrived;
-    }
-    const slot: Slot = { state: 'held', io: 0, queuedMs, ioMs: 0, since: 0, settle };
+    else waited = await new Promise<true>((resolve) => this.waiting.push(() => resolve(true)));
+    const queuedMs = waited ? performance.now() - arrived : 0;
+    const slot: Slot = { state: 'held', io: 0, away: 0, inLoop: true, queuedMs, ioMs: 0, since: 0, settle };
     this.hold(slot);
     const release = () => {
       settle();
@@ -125,6 +157,9 @@ export class Admission {
       else if (was === 'queued') {
         this.resuming.splice(this.resuming.indexOf(slot.wake!), 1);
         slot.wake!();
+      } else if (slot.reboard) {
+        this.reboarding.splice(this.reboarding.indexOf(slot.reboard), 1);
+        slot.reboard(false);
       }
     };
     return Object.assign(release, {
@@ -134,25 +169,59 @@ export class Admission {
   }
 
   /**
-   * Awaits `io` (a request to YNAB, a Redis command) without holding the slot of the request it is
-   * part of, and takes a slot again before going on. Outside an admitted request, just `io()`.
+   * Awaits `io` (a Redis command; `away`: a request to YNAB, another request's work) without
+   * holding the slot of the request it is part of, and takes a slot again before going on; away,
+   * its place in the loop goes on too, and is taken again first. Outside an admitted request, just `io()`.
    */
-  async aside<T>(io: () => Promise<T>): Promise<T> {
+  async aside<T>(io: () => Promise<T>, where: 'loop' | 'away' = 'loop'): Promise<T> {
     const slot = this.current.getStore();
     if (!slot || slot.state === 'gone') return io();
     slot.io += 1;
     if (slot.state === 'held') this.goOut(slot);
+    if (where === 'away' && ++slot.away === 1 && slot.inLoop) this.leaveLoop(slot);
     try {
       return await io();
     } finally {
       slot.io -= 1;
+      if (where === 'away') slot.away -= 1;
       if (slot.io === 0 && slot.state === 'out') {
         const back = performance.now();
         slot.ioMs += back - slot.since;
         slot.since = back;
-        await this.resume(slot);
+        // The place in the loop before the slot: a slot is never held waiting for a place.
+        if (!slot.inLoop) await this.reboard(slot);
+        if (slot.state === 'out') await this.resume(slot);
       }
     }
+  }
+
+  /** The request leaves the loop (away, or done): its place goes to one back from away, else to a new arrival. */
+  private leaveLoop(slot: Slot): void {
+    slot.inLoop = false;
+    const back = this.reboarding.shift();
+    if (back) return back(true);
+    const next = this.boardingFirst.shift() ?? this.boarding.shift();
+    if (next) next();
+    else this.inLoop -= 1;
+  }
+
+  /** Back from away: a place in the loop again, before any new arrival. */
+  private async reboard(slot: Slot): Promise<void> {
+    if (this.inLoop < this.loopPlaces) {
+      this.inLoop += 1;
+      slot.inLoop = true;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      // Given a place by leaveLoop (it holds it from then on), or released while it waited (its
+      // client left: it goes on with no place, and takes none).
+      slot.reboard = (given) => {
+        slot.reboard = undefined;
+        slot.inLoop = given;
+        resolve();
+      };
+      this.reboarding.push(slot.reboard);
+    });
   }
 
   /** The request waits on I/O: its slot passes on. */

@@ -103,6 +103,8 @@ export interface HostedRouting {
   sessionSubject(auth: AuthInfo): string;
   /** The order POSTs to the endpoint are set to work in (http-admission.ts); undefined: all at once. */
   admission?: Admission;
+  /** Tools whose calls are let in ahead of others (the writes to YNAB: most of their time is waits away from the loop). */
+  firstIn?: (tool: string) => boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

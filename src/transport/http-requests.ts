@@ -65,8 +65,12 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   }
   if (!methodServed(req.method)) return refuseMethod(req, res);
   if (hosted?.admission && req.method === 'POST') {
-    // Before authentication, which reads Redis: the queue orders a request's every step.
-    const turn = await hosted.admission.enter();
+    // The body first, under its limit (it holds no slot, and touches neither Redis nor YNAB): a
+    // call that writes to YNAB is let in ahead of reads (http-admission.ts). Then the turn, before
+    // authentication, which reads Redis: the queue orders every step that does.
+    const body = await readBody(req, res, deps.settings.maxBodyBytes);
+    if (!body) return;
+    const turn = await hosted.admission.enter(writesToYnab(jsonBody(body), hosted.firstIn));
     exchange.waited = turn.waited;
     if (res.destroyed || req.socket.destroyed) return turn(); // the client left while it waited
     // The drain began while it waited: nothing of it has been served, so it is refused as a new
@@ -78,13 +82,20 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
     }
     res.once('close', turn);
     // Its work runs in its turn: its waits on YNAB and Redis hand the slot on (http-admission.ts).
-    return turn.run(() => authorized(deps, req, res, exchange));
+    return turn.run(() => authorized(deps, req, res, exchange, body));
   }
   return authorized(deps, req, res, exchange);
 }
 
-/** The request from its authentication on: the token, the body, the SDK's answer. */
-async function authorized(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
+/** Whether a JSON-RPC body calls a tool `firstIn` names (hosted: one that writes to YNAB). */
+function writesToYnab(parsed: unknown, firstIn: ((tool: string) => boolean) | undefined): boolean {
+  if (!firstIn || !parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  const { method, params } = parsed as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' && firstIn(params.name);
+}
+
+/** The request from its authentication on: the token, the body (unless `read` already), the SDK's answer. */
+async function authorized(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange, read?: Buffer): Promise<void> {
   const { hosted, token, log, requestTimeoutMs, maxBodyBytes } = deps.settings;
   if (hosted) {
     const auth = await hosted.authenticate(req, res);
@@ -103,7 +114,7 @@ async function authorized(deps: RequestDeps, req: IncomingMessage, res: ServerRe
   // A body over the limit is answered 413 (a JSON-RPC error body, Connection: close) before
   // anything is parsed, and the rest of it read and thrown away (http-body.ts): there is no
   // request id to answer to yet, and the status is what HTTP clients surface.
-  const body = await readBody(req, res, maxBodyBytes);
+  const body = read ?? (await readBody(req, res, maxBodyBytes));
   if (!body) return;
   const answering = {
     handler: endListenOnDrain(deps.served, deps.drain, exchange),

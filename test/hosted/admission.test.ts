@@ -113,3 +113,31 @@ describe('--concurrent-requests', () => {
     expect(stray.stderr).toMatch(/--concurrent-requests belongs to hosted mode: add --hosted/);
   });
 });
+
+describe('--requests-in-loop', () => {
+  const flags = (v?: string) => ({
+    'public-url': 'https://mcp.example.com',
+    redis: 'redis://127.0.0.1:1',
+    ...(v === undefined ? {} : { 'requests-in-loop': v }),
+  });
+  const env = { YNAB_OAUTH_CLIENT_ID: 'id', YNAB_OAUTH_CLIENT_SECRET: 'secret', YNAB_MCP_DATA_KEY: Buffer.alloc(32, 7).toString('base64') };
+  const refused = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'accepted';
+  };
+  it('4 by default (0: no limit), a whole number, and only with --hosted', async () => {
+    const n = (v?: string) => hostedOptions(flags(v), env, () => undefined).requestsInLoop;
+    expect(n()).toBe(4);
+    expect(n('0')).toBe(0);
+    expect(n('16')).toBe(16);
+    expect(refused(() => n('-1'))).toMatch(/--requests-in-loop must be a whole number between 0 and 10000, got "-1"/);
+    expect(refused(() => n('four'))).toMatch(/--requests-in-loop must be a whole number between 0 and 10000, got "four"/);
+    const stray = await runCli(['serve', '--transport', 'http', '--requests-in-loop', '4'], { env });
+    expect(stray.code).not.toBe(0);
+    expect(stray.stderr).toMatch(/--requests-in-loop belongs to hosted mode: add --hosted/);
+  });
+});

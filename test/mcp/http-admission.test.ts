@@ -76,6 +76,20 @@ describe('Admission', () => {
     expect(order).toEqual([0, 1, 2]);
   });
 
+  it('a request held past the longest hold gives its place in the loop up too (places fewer than slots)', async () => {
+    const a = new Admission(4, 1000, 1);
+    const order: number[] = [];
+    const entered = arrive(a, 2, order);
+    await settle();
+    expect(order).toEqual([0]);
+    vi.advanceTimersByTime(1000);
+    await settle();
+    expect(order).toEqual([0, 1]);
+    (await entered[0]!)();
+    (await entered[1]!)();
+    expect(a.computing).toBe(0);
+  });
+
   it('with no one waiting, a released slot is free for the next to come at once', async () => {
     const a = new Admission(1, 1000);
     (await a.enter())();
@@ -181,5 +195,125 @@ describe('Admission: a slot is for computing, not for waiting on I/O (aside)', (
     expect(a.computing).toBe(1); // the other's slot, still held
     other();
     expect(a.computing).toBe(0);
+  });
+});
+
+describe('Admission: places in the loop (computing or waiting on Redis), given up only while away on YNAB', () => {
+  const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+  it('no more than `loopPlaces` requests in the loop, those waiting on Redis counted; one away gives its place up and takes one again before any new arrival', async () => {
+    const a = new Admission(4, 60_000, 2);
+    const order: string[] = [];
+    let redisBack!: () => void;
+    let ynabBack!: () => void;
+    const redis = new Promise<void>((r) => (redisBack = r));
+    const ynab = new Promise<void>((r) => (ynabBack = r));
+    const read = await a.enter();
+    const write = await a.enter();
+    const waitingOnRedis = read.run(() => a.aside(() => redis));
+    const third = a.enter().then((turn) => (order.push('third'), turn));
+    await settle();
+    // The read waits on Redis: it keeps its place, though not its slot, and the third waits.
+    expect(order).toEqual([]);
+    expect(a.computing).toBe(1);
+    expect(a.queued).toBe(1);
+    const awayOnYnab = write.run(() => a.aside(() => ynab, 'away').then(() => order.push('write back')));
+    await settle();
+    expect(order).toEqual(['third']); // the write's place, given up while it waits on YNAB
+    const fourth = a.enter().then((turn) => (order.push('fourth'), turn));
+    ynabBack();
+    await settle();
+    // Back from YNAB, the write waits for a place again, ahead of the fourth.
+    expect(order).toEqual(['third']);
+    expect(a.queued).toBe(2);
+    (await third)();
+    await awayOnYnab;
+    expect(order).toEqual(['third', 'write back']);
+    redisBack();
+    await waitingOnRedis;
+    read();
+    await settle();
+    expect(order).toEqual(['third', 'write back', 'fourth']);
+    write();
+    (await fourth)();
+    expect(a.computing).toBe(0);
+    expect(a.queued).toBe(0);
+  });
+
+  it("one that waits away on another's work (its turn, its lock) leaves its place: the other, back from YNAB, can come back and finish", async () => {
+    const a = new Admission(1, 60_000, 1);
+    let ynabBack!: () => void;
+    const ynab = new Promise<void>((r) => (ynabBack = r));
+    const holder = await a.enter();
+    let finished!: () => void;
+    const holderDone = new Promise<void>((r) => (finished = r));
+    const holding = holder.run(async () => {
+      await a.aside(() => ynab, 'away');
+      finished();
+    });
+    const joiner = await a.enter(); // the place, given up while the holder is away
+    const joining = joiner.run(() => a.aside(() => holderDone, 'away'));
+    ynabBack();
+    await holding; // it could take a place again: the joiner's wait is away too
+    holder();
+    await joining;
+    joiner();
+    expect(a.computing).toBe(0);
+    expect(a.queued).toBe(0);
+  });
+
+  it('a request released while it waits for its place back (its client left) goes on, and takes no place from others', async () => {
+    const a = new Admission(4, 60_000, 1);
+    const left = await a.enter();
+    let back = false;
+    const leaving = left.run(() => a.aside(() => pause(1), 'away').then(() => (back = true)));
+    const other = await a.enter(); // the place, given up while the first is away
+    await pause(5);
+    expect(a.queued).toBe(1); // the first, back, waits for a place
+    left();
+    await leaving;
+    expect(back).toBe(true);
+    expect(a.queued).toBe(0);
+    const next = a.enter();
+    let entered = false;
+    void next.then(() => (entered = true));
+    await settle();
+    expect(entered).toBe(false); // the one place is the other's still
+    other();
+    await settle();
+    expect(entered).toBe(true);
+    (await next)();
+    expect(a.computing).toBe(0);
+  });
+
+  it('many requests, some waiting on Redis and some away on YNAB: never more than `loopPlaces` in the loop, and every one finishes', async () => {
+    const a = new Admission(3, 60_000, 4);
+    let inLoop = 0;
+    let most = 0;
+    let finished = 0;
+    const request = async (i: number) => {
+      const turn = await a.enter();
+      inLoop += 1;
+      most = Math.max(most, inLoop);
+      await turn.run(async () => {
+        for (let step = 0; step < 4; step++) {
+          await new Promise((r) => setImmediate(r));
+          if ((i + step) % 3 === 0) {
+            inLoop -= 1;
+            await a.aside(() => pause((i % 4) + 1), 'away');
+            inLoop += 1;
+            most = Math.max(most, inLoop);
+          } else await Promise.all([a.aside(() => pause(1)), a.aside(() => pause((i % 2) + 1))]);
+        }
+      });
+      inLoop -= 1;
+      turn();
+      finished += 1;
+    };
+    await Promise.all(Array.from({ length: 16 }, (_, i) => request(i)));
+    expect(finished).toBe(16);
+    expect(most).toBe(4);
+    expect(a.computing).toBe(0);
+    expect(a.queued).toBe(0);
   });
 });
