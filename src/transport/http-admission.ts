@@ -25,8 +25,7 @@
  * 'away')`) gives its place up meanwhile and takes one again ahead of new arrivals. New arrivals
  * that write to YNAB (`enter(true)`) take the next place before the reads that came before them:
  * most of a write's time is waits on YNAB, which then overlap the reads' work instead of following
- * it (at 100 x 20, the 40 writes were the slowest calls: p50 0.8-1.0 s, after them 0.43 s). While
- * both wait, writes and reads take places in turn, so a burst of writes does not stop the reads.
+ * it (at 100 x 20, the 40 writes were the slowest calls: p50 0.8-1.0 s, after them 0.43 s).
  *
  * A slot is held at most `holdMaxMs` at a stretch: a call that waits on the person (a confirmation
  * dialog) or on anything not wrapped hands its slot on for good, so no number of such calls stops
@@ -74,11 +73,9 @@ export class Admission {
   private readonly resuming: (() => void)[] = [];
   /** Requests in the loop (admitted, not released, not away): at most `loopPlaces`. */
   private inLoop = 0;
-  /** Waiting for a place in the loop: those back from away first, then new writes and new others in turn (writes first). */
+  /** Waiting for a place in the loop, served in this order: back from away, new writes, new others. */
   private readonly reboarding: ((given: boolean) => void)[] = [];
   private readonly boardingFirst: (() => void)[] = [];
-  /** Whether the last new arrival given a place was a write (writes and reads then alternate). */
-  private lastFirst = false;
   private readonly boarding: (() => void)[] = [];
   private readonly current = new AsyncLocalStorage<Slot>();
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
@@ -203,14 +200,9 @@ export class Admission {
     slot.inLoop = false;
     const back = this.reboarding.shift();
     if (back) return back(true);
-    // A write first, unless the last new arrival let in was one and a read waits: a burst of
-    // writes takes every other place, so the reads behind it keep moving too.
-    const write = this.boardingFirst.length > 0 && (this.boarding.length === 0 || !this.lastFirst);
-    const next = write ? this.boardingFirst.shift() : this.boarding.shift();
-    if (next) {
-      this.lastFirst = write;
-      next();
-    } else this.inLoop -= 1;
+    const next = this.boardingFirst.shift() ?? this.boarding.shift();
+    if (next) next();
+    else this.inLoop -= 1;
   }
 
   /** Back from away: a place in the loop again, before any new arrival. */
