@@ -210,8 +210,9 @@ export const DEFAULT_CONCURRENT_REQUESTS = 8;
  * Requests on an instance's event loop at once (computing, or waiting on Redis; 0: no bound).
  * Each of a call's waits on Redis lasts one turn of the loop, and a turn is as long as the work
  * of every request in the loop: with a crowd all in, a turn took 100-300 ms and a write (about ten
- * such waits) 1-3 s. Four in the loop cut a crowd's p99 at 100 x 20 from 1.9-2.6 s to 0.9-1.1 s
- * (bench/RESULTS.md, Hosted mode); a request waiting on YNAB leaves its place meanwhile.
+ * such waits) 1-3 s. Four in the loop (and the writes let in first) took a crowd's p99 at 100 x 20
+ * from 1.5-3.1 s to 0.94-1.53 s, in turns (bench/RESULTS.md, Hosted mode); a request waiting on
+ * YNAB leaves its place meanwhile.
  */
 export const DEFAULT_REQUESTS_IN_LOOP = 4;
 
