@@ -140,7 +140,7 @@ export class HostedMetrics {
     });
     new Gauge({
       name: 'ynab_mcp_requests_waiting',
-      help: 'MCP requests waiting for their turn (--concurrent-requests): a queue that stays long means the instances are too few',
+      help: 'MCP requests waiting for their turn (--concurrent-requests, --requests-in-loop): a queue that stays long means the instances are too few',
       registers,
       collect() {
         this.set(waiting());

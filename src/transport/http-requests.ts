@@ -70,7 +70,10 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
     // authentication, which reads Redis: the queue orders every step that does.
     const body = await readBody(req, res, deps.settings.maxBodyBytes);
     if (!body) return;
-    const turn = await hosted.admission.enter(writesToYnab(jsonBody(body), hosted.firstIn));
+    // Parsed here only when small (a call's name is all the queue needs, and a write's body is a
+    // few kB): a large body is parsed after its token is checked, as before, and queues as a read.
+    const read = { body, parsed: body.length <= PEEK_BYTES ? jsonBody(body) : undefined };
+    const turn = await hosted.admission.enter(writesToYnab(read.parsed, hosted.firstIn));
     exchange.waited = turn.waited;
     if (res.destroyed || req.socket.destroyed) return turn(); // the client left while it waited
     // The drain began while it waited: nothing of it has been served, so it is refused as a new
@@ -82,10 +85,13 @@ async function serve(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
     }
     res.once('close', turn);
     // Its work runs in its turn: its waits on YNAB and Redis hand the slot on (http-admission.ts).
-    return turn.run(() => authorized(deps, req, res, exchange, body));
+    return turn.run(() => authorized(deps, req, res, exchange, read));
   }
   return authorized(deps, req, res, exchange);
 }
+
+/** The largest body parsed before its request queues (and before its token is checked). */
+const PEEK_BYTES = 64 * 1024;
 
 /** Whether a JSON-RPC body calls a tool `firstIn` names (hosted: one that writes to YNAB). */
 function writesToYnab(parsed: unknown, firstIn: ((tool: string) => boolean) | undefined): boolean {
@@ -94,8 +100,14 @@ function writesToYnab(parsed: unknown, firstIn: ((tool: string) => boolean) | un
   return method === 'tools/call' && typeof params?.name === 'string' && firstIn(params.name);
 }
 
-/** The request from its authentication on: the token, the body (unless `read` already), the SDK's answer. */
-async function authorized(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, exchange: Exchange, read?: Buffer): Promise<void> {
+/** The request from its authentication on: the token, the body (unless `read` already, parsed or not), the SDK's answer. */
+async function authorized(
+  deps: RequestDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  exchange: Exchange,
+  read?: { body: Buffer; parsed: unknown },
+): Promise<void> {
   const { hosted, token, log, requestTimeoutMs, maxBodyBytes } = deps.settings;
   if (hosted) {
     const auth = await hosted.authenticate(req, res);
@@ -114,15 +126,16 @@ async function authorized(deps: RequestDeps, req: IncomingMessage, res: ServerRe
   // A body over the limit is answered 413 (a JSON-RPC error body, Connection: close) before
   // anything is parsed, and the rest of it read and thrown away (http-body.ts): there is no
   // request id to answer to yet, and the status is what HTTP clients surface.
-  const body = read ?? (await readBody(req, res, maxBodyBytes));
+  const body = read?.body ?? (await readBody(req, res, maxBodyBytes));
   if (!body) return;
+  const parsed = read?.parsed !== undefined ? read.parsed : jsonBody(body);
   const answering = {
     handler: endListenOnDrain(deps.served, deps.drain, exchange),
     ms: requestTimeoutMs,
     exchange,
     onerror: log ? (e: Error) => log(`http: ${e.message}`) : undefined,
   };
-  const answer = () => answerWithin(answering, req, res, body, jsonBody(body));
+  const answer = () => answerWithin(answering, req, res, body, parsed);
   const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
   await (deps.bus && auth ? deps.bus.run(hosted!.userOf(auth), answer) : answer());
 }

@@ -1,7 +1,8 @@
 // @module-tag redis (needs redis-server: skipped without it, see test/helpers/services.ts)
 /**
- * Hosted mode's MCP endpoint has the same body limit as the local one, reached after the user's
- * bearer token is checked: a body over it gets its 413 over the connection it came on, declared
+ * Hosted mode's MCP endpoint has the same body limit as the local one, checked as the body is read
+ * (before the request queues and its bearer token is checked: src/transport/http-requests.ts, the
+ * writes let in first): a body over it gets its 413 over the connection it came on, declared
  * or streamed, never a cut connection (src/transport/http-body.ts). Straight to an instance: the
  * test proxy reads whole bodies first, as no real load balancer must be assumed to.
  */
