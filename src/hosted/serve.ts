@@ -57,7 +57,10 @@ const ADMISSION_HOLD_MS = Number(process.env.YNAB_MCP_ADMISSION_HOLD_MS) || 1000
  * journals 35 days after the last write (past the 30 days a refresh token lives), request ledgers
  * after a day (they only count the last hour).
  */
-/** The tools that write to YNAB: let in ahead of reads (http-admission.ts, `enter(first)`). */
+/**
+ * The tools that write to YNAB (those with kinds of write: a house rule's, access 'write' too, changes
+ * only this server's store and waits on no one): let in ahead of reads (http-admission.ts, `enter(first)`).
+ */
 const WRITES = new Set(TOOL_DEFINITIONS.filter((d) => d.kinds.length > 0).map((d) => d.name));
 export const RETENTION: Record<string, number> = { 'grants/': 35 * DAY, 'replicas/': 35 * DAY, 'journal/': 35 * DAY, 'changes/': 35 * DAY, 'quota/': DAY };
 

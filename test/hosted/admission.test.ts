@@ -85,23 +85,22 @@ describe('--concurrent-requests 1', () => {
   });
 });
 
+/** hostedOptions with one flag given (or not), refusals read as their message. */
+const env = { YNAB_OAUTH_CLIENT_ID: 'id', YNAB_OAUTH_CLIENT_SECRET: 'secret', YNAB_MCP_DATA_KEY: Buffer.alloc(32, 7).toString('base64') };
+const optionsWith = (flag: string, v?: string) =>
+  hostedOptions({ 'public-url': 'https://mcp.example.com', redis: 'redis://127.0.0.1:1', ...(v === undefined ? {} : { [flag]: v }) }, env, () => undefined);
+const refused = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'accepted';
+};
+
 describe('--concurrent-requests', () => {
-  const flags = (v?: string) => ({
-    'public-url': 'https://mcp.example.com',
-    redis: 'redis://127.0.0.1:1',
-    ...(v === undefined ? {} : { 'concurrent-requests': v }),
-  });
-  const env = { YNAB_OAUTH_CLIENT_ID: 'id', YNAB_OAUTH_CLIENT_SECRET: 'secret', YNAB_MCP_DATA_KEY: Buffer.alloc(32, 7).toString('base64') };
-  const refused = (f: () => unknown) => {
-    try {
-      f();
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return 'accepted';
-  };
   it('8 by default (0: no limit), a whole number, and only with --hosted', async () => {
-    const n = (v?: string) => hostedOptions(flags(v), env, () => undefined).concurrentRequests;
+    const n = (v?: string) => optionsWith('concurrent-requests', v).concurrentRequests;
     expect(n()).toBe(8);
     expect(n('0')).toBe(0);
     expect(n('32')).toBe(32);
@@ -115,22 +114,8 @@ describe('--concurrent-requests', () => {
 });
 
 describe('--requests-in-loop', () => {
-  const flags = (v?: string) => ({
-    'public-url': 'https://mcp.example.com',
-    redis: 'redis://127.0.0.1:1',
-    ...(v === undefined ? {} : { 'requests-in-loop': v }),
-  });
-  const env = { YNAB_OAUTH_CLIENT_ID: 'id', YNAB_OAUTH_CLIENT_SECRET: 'secret', YNAB_MCP_DATA_KEY: Buffer.alloc(32, 7).toString('base64') };
-  const refused = (f: () => unknown) => {
-    try {
-      f();
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return 'accepted';
-  };
   it('4 by default (0: no limit), a whole number, and only with --hosted', async () => {
-    const n = (v?: string) => hostedOptions(flags(v), env, () => undefined).requestsInLoop;
+    const n = (v?: string) => optionsWith('requests-in-loop', v).requestsInLoop;
     expect(n()).toBe(4);
     expect(n('0')).toBe(0);
     expect(n('16')).toBe(16);
