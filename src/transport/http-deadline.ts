@@ -39,9 +39,11 @@ const asked = new AsyncLocalStorage<Exchange>();
 
 /** The tool the request being served calls (`tools/call`), when its name was read; else undefined. */
 export function calledTool(): string | undefined {
-  const rpc = asked.getStore()?.rpc;
-  return rpc?.startsWith('tools/call ') ? rpc.slice('tools/call '.length) : undefined;
+  return toolIn(asked.getStore()?.rpc);
 }
+
+/** The tool of an `rpc` as inspect() names it ("tools/call list_accounts"), if it is a call. */
+const toolIn = (rpc: string | undefined) => (rpc?.startsWith('tools/call ') ? rpc.slice('tools/call '.length) : undefined);
 
 // Only names shaped like method and tool names reach the log; anything else is a client's free text.
 const LOGGABLE = /^[A-Za-z0-9_./-]{1,128}$/;
@@ -54,6 +56,11 @@ function inspect(method: string, body: unknown): Exchange {
   if (typeof rpc !== 'string' || !LOGGABLE.test(rpc)) return { id: rpcId };
   const name = rpc === 'tools/call' && typeof params?.name === 'string' && LOGGABLE.test(params.name) ? ` ${params.name}` : '';
   return { id: rpcId, rpc: `${rpc}${name}` };
+}
+
+/** The tool a POST's parsed JSON-RPC body calls (`tools/call`), when its name is one; else undefined. */
+export function toolOf(body: unknown): string | undefined {
+  return toolIn(inspect('POST', body).rpc);
 }
 
 function timeoutMessage(id: RequestId, ms: number) {

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonBody, readBody } from './http-body.js';
-import { answerWithin, type Exchange } from './http-deadline.js';
+import { answerWithin, type Exchange, toolOf } from './http-deadline.js';
 import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
 import { bearerToken, exactOriginCheck, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
 import { refuseMethod, methodServed } from './http-methods.js';
@@ -95,9 +95,9 @@ const PEEK_BYTES = 64 * 1024;
 
 /** Whether a JSON-RPC body calls a tool `firstIn` names (hosted: one that writes to YNAB). */
 function writesToYnab(parsed: unknown, firstIn: ((tool: string) => boolean) | undefined): boolean {
-  if (!firstIn || !parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
-  const { method, params } = parsed as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' && firstIn(params.name);
+  if (!firstIn) return false;
+  const tool = toolOf(parsed);
+  return tool !== undefined && firstIn(tool);
 }
 
 /** The request from its authentication on: the token, the body (unless `read` already, parsed or not), the SDK's answer. */
