@@ -5,43 +5,12 @@
  * request it needs; and at 100,000 transactions the first full sync and the resident memory once the
  * replica is loaded, queried and saved.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, initialize, mb, memoryOf, requireBuild, ROOT, type SandboxProcess, startSandboxProcess, startStdio, type StdioServer } from './processes.js';
+import { freshEnv, MINIMAL, removeDirs, stateOf, timeToToolsList } from './cold-start.js';
+import { CLI, initialize, mb, memoryOf, requireBuild, type SandboxProcess, startSandboxProcess, startStdio, type StdioServer } from './processes.js';
 import type { BenchSection, Reporter } from './section.js';
 import { median, ms } from './stats.js';
-
-const MINIMAL = join(ROOT, 'bench', 'fixtures', 'minimal-server.mjs');
-
-/** A private state and config directory per server process: every start is a fresh state. */
-function freshEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-footprint-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, YNAB_MCP_STATE_DIR: join(dir, 'state'), YNAB_MCP_CONFIG_DIR: join(dir, 'config'), ...extra };
-  delete env.YNAB_ACCESS_TOKEN;
-  delete env.YNAB_BASE_URL;
-  delete env.YNAB_BUDGET_ID;
-  return Object.assign(env, extra);
-}
-
-const stateOf = (env: NodeJS.ProcessEnv) => env.YNAB_MCP_STATE_DIR!;
-const removeDirs = (env: NodeJS.ProcessEnv) => rmSync(join(stateOf(env), '..'), { recursive: true, force: true });
-
-/** Time from spawning `node script args` to the answer of its first tools/list, and its memory then. */
-async function timeToToolsList(script: string, args: string[]): Promise<{ ms: number; rss: number }> {
-  const env = freshEnv();
-  const started = performance.now();
-  const server = startStdio(script, args, env);
-  try {
-    await initialize(server);
-    await server.request('tools/list');
-    const elapsed = performance.now() - started;
-    return { ms: elapsed, rss: memoryOf(server.child.pid!).rss };
-  } finally {
-    await server.stop();
-    removeDirs(env);
-  }
-}
 
 async function coldStart(report: Reporter): Promise<void> {
   const ours: number[] = [];

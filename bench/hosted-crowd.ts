@@ -11,6 +11,7 @@
 import { loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { type Balance, MemoryOAuthProvider, signIn, startDeployment, type Deployment } from '../test/helpers/hosted.js';
+import { machineReference } from './cold-start.js';
 import { CrowdGenerator, type CrowdResult, type CrowdUser } from './crowd-generator.js';
 import type { CrowdMeasured } from './hosted-capacity.js';
 import { callOf, instanceArgs, instanceEnv, redisMemoryPerUser, riseOf, sampleSum, scrape } from './hosted-deploy.js';
@@ -95,6 +96,8 @@ function why(result: CrowdResult): void {
 
 async function runCrowd(store: Store, generator: CrowdGenerator, run: number): Promise<CrowdRun> {
   const warmth = generator.crowds ? 'warmed' : 'cold';
+  // Before the run's deployment starts (the last one's is gone): the machine as this run found it.
+  const machine = await machineReference();
   const d = await startDeployment({
     instances: 3,
     redis: store,
@@ -158,6 +161,7 @@ async function runCrowd(store: Store, generator: CrowdGenerator, run: number): P
       'instance memory (RSS, max)': `${Math.round(Math.max(...rssBytes) / 1024 / 1024)} MB`,
       'Redis memory per user (all keys)': redis.row['Redis memory per user (all keys)']!,
       'load average (1 min)': loadavg()[0]!.toFixed(1),
+      'machine reference (minimal SDK server cold start, p50 of 5)': ms(machine),
     };
     return { row, measured, p99, errors: result.errors.length };
   } finally {
@@ -210,7 +214,7 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
     r.figure(`crowd-only errors, ${storeName(store)}${balanced()}`, String(errors), { goal: '0', met: errors === 0 });
   }
   r.note(
-    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the round-robin proxy, nothing else during the crowd).`,
+    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the round-robin proxy, nothing else during the crowd). The crowd is bound by the machine's CPU: each user has one call out at a time, so the mean latency is about the users over the calls per second (100 users at 200 calls/s: 0.5 s a call), and a machine that starts the minimal SDK server slower gives slower crowds, whatever the code: 'machine reference' is its cold start to the first tools/list (p50 of 5, measured just before the run's deployment starts, nothing else running; the footprint section measures the same).`,
   );
   return measured;
 }

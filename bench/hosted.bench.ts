@@ -13,6 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../test/helpers/hosted.js';
+import { machineReference } from './cold-start.js';
 import { type CrowdMeasured, capacityReport } from './hosted-capacity.js';
 import { crowdBench, CROWD_P99_GOAL_MS } from './hosted-crowd.js';
 import { callOf, instanceArgs, instanceEnv, redisMemoryPerUser, riseOf, runBuilt, sampleSum, scrape } from './hosted-deploy.js';
@@ -86,6 +87,8 @@ async function work(
 }
 
 async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured }> {
+  // The machine as this run found it, before its deployment starts (bench/cold-start.ts).
+  const machine = await machineReference();
   const d = await startDeployment({
     instances: 3,
     redis: load.redis,
@@ -174,6 +177,7 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
       'sign-in p50': ms(median(signInTimes)),
       ...redis.row,
       'load average (1 min)': loadavg()[0]!.toFixed(1),
+      'machine reference (minimal SDK server cold start, p50 of 5)': ms(machine),
     };
     return { row, measured };
   } finally {
@@ -220,7 +224,7 @@ export async function hostedBench(r: Reporter): Promise<void> {
     }
   }
   r.note(
-    "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting: \"each user's first call\" is that tail. 'server': the instances run the built server (dist), as deployed; before 2026-11-24 they ran src/ through tsx. 'load average' is the machine's (shared with other work) at the end of the row: latency figures are comparable only at similar load.",
+    "Memory: 'replica cache' is the bytes of budget copies an instance holds (its --replica-cache-mb bound is 512 MB), 'RSS' the instance process's resident size, both from the instances' /metrics after the run. 'caught up' counts copies that were not fresh enough, over all instances: from the changes another instance's sync recorded, by reading the saved copy whole, or by a delta request to YNAB. At 100 users the callers outnumber what two cores serve at once: the mean latency is about users / calls/s, and the slowest calls start in the first seconds, when every instance meets every user (about 200 copies read) with 100 calls waiting: \"each user's first call\" is that tail. 'server': the instances run the built server (dist), as deployed; before 2026-11-24 they ran src/ through tsx. 'load average' is the machine's (shared with other work) at the end of the row: latency figures are comparable only at similar load, and on machines alike: 'machine reference' is the minimal SDK server's cold start to its first tools/list (p50 of 5, bench/cold-start.ts), measured just before the row's deployment starts; it was 187 ms in the footprint run of 2026-11-26 18:29 UTC and 320-383 ms on the machine of 2026-11-27, where every latency here was slower with it.",
   );
   r.note(
     "Redis memory per user counts every key of the user (MEMORY USAGE: value, key and the allocator's rounding): 'copies' the user's saved copy of each budget read (`replicas/…/<budget>.replica`, columnar, brotli, sealed), 'feeds' the changes recorded since it (`.feed`, for other instances to catch up), 'events logs' each budget's occurrence log (`events/…/<budget>.log`: written after every sync; 10.4 kB a user as sealed JSON, about 1.7 kB brotli'd since 2026-11-24), 'OAuth' the sign-in's records (client, grant, session, codes, tokens), 'answers' the answers cache (expiring), 'other' grants, quota, aliases, the session budget and the server's signing keys. Of a demo copy (1,500 transactions), about 26 kB are the random ids of transactions and split lines, which nothing compresses.",
