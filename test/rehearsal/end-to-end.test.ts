@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { giveReadyToAssign } from '../helpers/sandbox.js';
 import { cliMcp, sandboxEnv } from '../helpers/cli-mcp.js';
 import { killAllCli } from '../helpers/cli.js';
 
@@ -43,6 +44,8 @@ beforeAll(async () => {
     log: (l) => void (/^sandbox: [A-Z]+ \/v1\//.test(l) && !/ \/v1\/budgets/.test(l) && requests.push(l.split(' ').slice(1, 3).join(' '))),
   });
   budgetId = (await rawGet(real, '/budgets')).budgets[0].id;
+  // Money to assign whatever the day: the rehearsal funds next month's targets.
+  await giveReadyToAssign(real, budgetId, 1_000_000);
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mcpHarness, ok, type HarnessOptions, type McpHarness } from '../helpers/mcp.js';
+import { giveReadyToAssign } from '../helpers/sandbox.js';
 import type { RehearsalSource } from '../../src/writes/pipeline/pipeline.js';
 import { payeeNames } from '../../src/commands/rehearse.js';
 
@@ -35,6 +36,8 @@ export async function rehearsalPair(real: HarnessOptions = {}): Promise<Rehearsa
   };
   const A = await mcpHarness({ ...real, stack: { ...real.stack, rehearsal: source, onRequest: (r) => requests.push(`${r.method} ${r.path}`) } });
   const budgetId = (await A.sb.get('/budgets')).body.data.budgets[0].id as string;
+  // Money to assign whatever the day, before the export: the rehearsal funds next month's targets.
+  await giveReadyToAssign(A.sb, budgetId, 1_000_000);
   const exported = (await A.sb.get(`/budgets/${budgetId}`)).body.data;
   Object.assign(source, { budgetId, knowledge: exported.server_knowledge, takenAt: new Date().toISOString() });
   const dir = mkdtempSync(join(tmpdir(), 'rehearsal-'));
