@@ -2,9 +2,10 @@
  * The MCP handler's web-standard face served on node:http, under a per-request deadline. A request
  * that is not answered in time gets a JSON-RPC error for its id (so the client's call fails with a
  * message instead of hanging), the work behind it is aborted through the request's signal, and
- * the server carries on. The deadline covers the whole answer: 2025-era requests are answered over
- * an SSE stream whose headers go out at once, so racing only the handler's promise would not bound
- * them; such a stream is ended at the deadline with the error as its last event.
+ * the server carries on. The deadline covers the whole answer: a 2025-era request that may hear
+ * something before its result (http-whole-answers.ts) is answered over an SSE stream whose headers
+ * go out at once, so racing only the handler's promise would not bound it; such a stream is ended
+ * at the deadline with the error as its last event.
  *
  * This is the SDK's node adapter (`toNodeHandler`) and the deadline in one. The deadline used to
  * wrap the adapter's web face, which meant a second Request per call (to give it the deadline's

@@ -17,8 +17,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { sessionCapabilities, withSessionIds, type SessionBinding } from './http-sessions.js';
+import { withWholeAnswers } from './http-whole-answers.js';
 import { ListenAlerts } from './listen-alerts.js';
 import { UserScopedBus } from './scoped-bus.js';
 import { SessionIds } from './session-id.js';
@@ -79,25 +80,24 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   };
   // Hosted: each listen stream belongs to the user who opened it (scoped-bus.ts).
   const bus = hosted ? new UserScopedBus(log ? (e) => log(`http: ${e.message}`) : undefined) : undefined;
-  const handler = createMcpHandler(
-    (ctx) =>
-      buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, {
-        live: false,
-        declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
-        onToolCall: opts.observer?.onToolCall,
-        onlyTool: calledTool(),
-        // Events in both eras: SEP-3415 at 2026-07-28, the design sketch (top-level `events`) before it (events-dialect.ts).
-        events: true,
-        principal: hosted && ctx.authInfo ? `user:${hosted.userOf(ctx.authInfo)}` : settings.token !== undefined ? 'bearer' : undefined,
-      }),
-    {
-      maxRequestBodySize: maxBodyBytes,
-      onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
-      ...(bus ? { bus } : {}),
-    },
-  );
-  // A listen stream naming alerts URIs watches their budgets while open (listen-alerts.ts).
-  const served = listenAlertsOf(hosted, state, bus, log).wrap(withSessionIds(handler, sessions));
+  const factory: McpServerFactory = (ctx) =>
+    buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, {
+      live: false,
+      declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
+      onToolCall: opts.observer?.onToolCall,
+      onlyTool: calledTool(),
+      // Events in both eras: SEP-3415 at 2026-07-28, the design sketch (top-level `events`) before it (events-dialect.ts).
+      events: true,
+      principal: hosted && ctx.authInfo ? `user:${hosted.userOf(ctx.authInfo)}` : settings.token !== undefined ? 'bearer' : undefined,
+    });
+  const handler = createMcpHandler(factory, {
+    maxRequestBodySize: maxBodyBytes,
+    onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
+    ...(bus ? { bus } : {}),
+  });
+  // 2025-era calls with nothing to send before their result are answered in JSON (http-whole-answers.ts);
+  // a listen stream naming alerts URIs watches their budgets while open (listen-alerts.ts).
+  const served = listenAlertsOf(hosted, state, bus, log).wrap(withSessionIds(withWholeAnswers(handler, factory, maxBodyBytes), sessions));
   // Per-request servers cannot withdraw tools from a long-lived connection as stdio does; modern
   // clients hear about it on their subscriptions/listen stream and list again. (2025-era HTTP
   // clients have no stream to hear it on: their next tools/list is already without write tools.)
