@@ -68,7 +68,8 @@ describe('2025-era requests over HTTP', () => {
     const answer = JSON.parse(data.at(-1)!.slice('data: '.length));
     expect(answer.id).toBe(6);
     const whole = (await raw(s.url, { headers: LEGACY, body: call(6, 'list_accounts') })).json();
-    expect(answer.result.structuredContent).toEqual(whole.result.structuredContent);
+    // The accounts alike: the answer's freshness (age_seconds) moves with the clock between the two calls.
+    expect(answer.result.structuredContent.accounts).toEqual(whole.result.structuredContent.accounts);
   });
 
   it('an error answers in JSON with the request id, as the stream would have carried it', async () => {
