@@ -4,8 +4,8 @@
  * and clients must take both; the 2026-07-28 era's 'auto' already answers so. The SDK's own
  * stateless 2025-era serving always opens a stream: the server wraps the one result in an event
  * stream, pumps it out and closes it, and the client parses it back out of the stream. For a call
- * that is all it sends, that is CPU on both sides for nothing (hosted: about a tenth of an
- * instance's CPU per call, and a third of a crowd's clients'; bench/RESULTS.md, hosted history).
+ * that is all it sends, that is CPU on both sides for nothing (a hosted crowd, in turns: about 8 %
+ * more calls a second, and a fifth less of its clients' CPU; bench/RESULTS.md, hosted history).
  *
  * A request keeps its stream (the SDK's serving, unchanged) when something may come before its
  * result: it asks for progress (`_meta.progressToken`), or it is a stream itself (`events/stream`,
