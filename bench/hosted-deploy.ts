@@ -40,10 +40,13 @@ export const instanceArgs = (): string[] => [
 export const instanceEnv = (): Record<string, string> | undefined =>
   process.env.BENCH_HOSTED_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HOSTED_NODE_OPTIONS } : undefined;
 
-/** The call a user makes `n`-th: mostly questions, one write in 50. */
+/**
+ * The call a user makes `n`-th: mostly questions, one write in 50 (BENCH_NO_WRITES=1: a question
+ * instead, to measure what the writes cost the crowd).
+ */
 export function callOf(n: number, i: number, account: string): [string, Record<string, unknown>] {
   const today = new Date().toISOString().slice(0, 10);
-  if (n % 50 === 7)
+  if (n % 50 === 7 && !process.env.BENCH_NO_WRITES)
     return ['create_transactions', { transactions: [{ account_id: account, date: today, amount: -1 - i / 100, payee_name: 'Bench', memo: `bench ${n}` }] }];
   const pick = n % 10;
   if (pick < 3) return ['list_transactions', { limit: 20 }];

@@ -94,7 +94,8 @@ function cpuOf<T>(step: () => T): [T, number] {
  * leaves it, kept current by the API's exports as the replica manager keeps it, its view built anew
  * as after every merge): after a first, full sync (on a second copy, the code already compiled by
  * the first); after a sync that changed three transactions (a delta); after one that changed none
- * (money moved between categories: the checks over every transaction reused).
+ * (money moved between categories: the checks over every transaction reused); after a write (its
+ * answer taken by the copy, then the read back's delta).
  */
 async function scanCost(report: Reporter, n: number): Promise<void> {
   const sb = await startSandbox({ seed: 'bench', transactions: n, rateLimit: 10_000_000, log: () => {} });
@@ -129,6 +130,13 @@ async function scanCost(report: Reporter, n: number): Promise<void> {
     const category = month.categories.find((c: any) => !c.hidden && !c.deleted && c.name !== 'Inflow: Ready to Assign' && c.name !== 'Uncategorized');
     await api('PATCH', `/budgets/${id}/months/current/categories/${category.id}`, { category: { budgeted: category.budgeted + 10_000 } });
     rows.push(['a sync that changed no transaction (money moved)', scan(await merged(replica))[1]]);
+    // A write as the pipeline makes it: the copy takes the answer, then the read back's delta.
+    const account = [...replica.accounts.values()].find((a) => a.on_budget && !a.closed && !a.deleted)!;
+    const today = now.toISOString().slice(0, 10);
+    replica.applyWrite(
+      await api('POST', `/budgets/${id}/transactions`, { transaction: { account_id: account.id, date: today, amount: -12_340, payee_name: 'Bench write' } }),
+    );
+    rows.push(['a write (one transaction created: its answer, then its read back)', scan(await merged(replica))[1]]);
     for (const [sync, cpu] of rows)
       report.row({
         transactions: n,

@@ -3,8 +3,10 @@
  * (replica.ts linesVersion): the transactions a merge brought (created, changed, deleted) and
  * the payees they and the merge's payees named before and after, so that what is computed per transaction or per payee
  * (the alerts' review queue and price rises, events/over-lines.ts) is computed again for those
- * alone. A merge that changed what lines are (an account's kind, the starting balances' payee), a write's answer, or more
- * than MAX_IDS transactions is `whole`: everything is computed again.
+ * alone. A merge that changed what lines are (an account's kind, the starting balances' payee), or more
+ * than MAX_IDS transactions is `whole`: everything is computed again. A write's answer is noted as
+ * a merge of what it names (writeChange), and the entities it held for the next export that this
+ * export removes without naming (`dropped`) as changed.
  */
 import type * as E from '../api/schemas/entities.js';
 import { STARTING_BALANCE_PAYEE as STARTING } from '../api/starting-balance.js';
@@ -32,6 +34,8 @@ export interface Merge {
   transactions?: readonly E.TransactionSummaryBase[];
   lines?: readonly E.SubTransactionBase[];
   payees?: readonly E.Payee[];
+  /** Held entities the merge removes without naming them (a write's provisional ones: replica.ts), by id. */
+  dropped?: { transactions: readonly string[]; payees: readonly string[] };
 }
 
 export interface Held {
@@ -68,6 +72,14 @@ export class LineChanges {
     for (const p of entry.whole ? [] : (merge.payees ?? [])) {
       if (p.name === STARTING || held.payees.get(p.id)?.name === STARTING) entry.whole = true;
       payee(p.id);
+    }
+    for (const id of entry.whole ? [] : (merge.dropped?.payees ?? [])) {
+      if (held.payees.get(id)?.name === STARTING) entry.whole = true;
+      payee(id);
+    }
+    for (const id of entry.whole ? [] : (merge.dropped?.transactions ?? [])) {
+      entry.ids.add(id);
+      was(id);
     }
     for (const t of entry.whole ? [] : (merge.transactions ?? [])) {
       if (entry.ids.size > MAX_IDS) break;
@@ -107,4 +119,43 @@ export class LineChanges {
     if (next !== to + 1 || out.ids.size > MAX_IDS) return undefined;
     return out;
   }
+}
+
+/**
+ * What a write's answer (replica.ts applyWrite) changes in the lines, as a merge: its transactions
+ * and their lines, the payees it learns by name (`held`: the payees before it) or changed (a
+ * rename), and its account. Its categories, months and scheduled transactions are no lines.
+ */
+export function writeChange(
+  details: readonly E.TransactionDetail[],
+  data: { payee?: E.Payee; account?: E.AccountBase },
+  held: ReadonlyMap<string, E.Payee>,
+): Merge {
+  const payees: E.Payee[] = data.payee ? [data.payee] : [];
+  const learn = (id: string | null | undefined, name: string | null | undefined) => {
+    if (id && name && !held.has(id)) payees.push({ id, name, transfer_account_id: null, deleted: false });
+  };
+  for (const t of details) {
+    learn(t.payee_id, t.payee_name);
+    for (const x of t.subtransactions ?? []) learn(x.payee_id, x.payee_name);
+  }
+  return { transactions: details, lines: details.flatMap((t) => t.subtransactions ?? []), payees, accounts: data.account ? [data.account] : [] };
+}
+
+/**
+ * What an export changes in the lines (replica.ts applyExport), as a merge, with the entities a
+ * write's answer held until it (`provisional`) that it removes: their transactions and payees
+ * changed, an account among them whole. Undefined when it changes none.
+ */
+export function exportChange(
+  budget: Pick<E.BudgetDetail, 'transactions' | 'subtransactions' | 'accounts' | 'payees'>,
+  provisional: readonly { map: unknown; id: string }[],
+  held: Held,
+): { merge: Merge; whole: boolean } | undefined {
+  const of = (map: unknown) => provisional.filter((p) => p.map === map).map((p) => p.id);
+  const dropped = { transactions: of(held.transactions), payees: of(held.payees) };
+  const lists = [budget.transactions, budget.subtransactions, budget.accounts, budget.payees, dropped.transactions, dropped.payees];
+  if (!lists.some((l) => l?.length)) return undefined;
+  const merge = { transactions: budget.transactions, lines: budget.subtransactions, payees: budget.payees, accounts: budget.accounts, dropped };
+  return { merge, whole: of(held.accounts).length > 0 };
 }

@@ -7,7 +7,7 @@
  */
 import type { BudgetLookup } from '../api/read/lookup.js';
 import type * as E from '../api/schemas/entities.js';
-import { LineChanges } from './line-changes.js';
+import { exportChange, LineChanges, writeChange } from './line-changes.js';
 import { ReplicaMonths } from './replica-months.js';
 import { LINE_SHARED, StringPool, TRANSACTION_SHARED } from './string-pool.js';
 
@@ -142,16 +142,16 @@ export class BudgetReplica {
    * whatever changed in between is not in it (entities first seen in write answers are kept too).
    */
   applyExport(budget: E.BudgetDetail, knowledge: number, at: number, opts: { gap?: boolean; shared?: boolean } = {}): void {
-    if (!opts.gap) for (const { map, id } of this.provisional.splice(0)) map.delete(id);
+    // Entities first seen in a write's answer leave (the export places those it names again): noted while still held.
+    const provisional = opts.gap ? [] : this.provisional.splice(0);
+    const change = exportChange(budget, provisional, this);
+    if (change) this.lineChanges.note(this.linesVersion + 1, change.whole, change.merge, this);
+    for (const { map, id } of provisional) map.delete(id);
     this.summary = {
       ...summaryOf(budget),
       date_format: budget.date_format ?? this.summary.date_format,
       currency_format: budget.currency_format ?? this.summary.currency_format,
     };
-    if ([budget.transactions, budget.subtransactions, budget.accounts, budget.payees].some((l) => l?.length)) {
-      const merged = { transactions: budget.transactions, lines: budget.subtransactions, payees: budget.payees, accounts: budget.accounts };
-      this.lineChanges.note(this.linesVersion + 1, false, merged, this);
-    }
     merge(this.accounts, budget.accounts, this.gone);
     merge(this.payees, budget.payees, this.gone);
     merge(this.payeeLocations, budget.payee_locations);
@@ -163,7 +163,7 @@ export class BudgetReplica {
     for (const s of budget.scheduled_transactions ?? []) if (s.deleted) this.scheduledLines.delete(s.id);
     mergeLines(this.scheduledLines, budget.scheduled_subtransactions, (x) => x.scheduled_transaction_id);
     this.version += 1;
-    if ([budget.transactions, budget.subtransactions, budget.accounts, budget.payees].some((l) => l?.length)) this.linesVersion += 1;
+    if (change) this.linesVersion += 1;
     if (opts.gap) {
       this.dirty = true;
       return;
@@ -206,6 +206,8 @@ export class BudgetReplica {
   /** Merges the entities a write answered with (details carry their split lines). */
   applyWrite(data: Record<string, any>): void {
     const details: E.TransactionDetail[] = [...(data.transaction ? [data.transaction] : []), ...(Array.isArray(data.transactions) ? data.transactions : [])];
+    // Noted before it is merged: the alerts' scan after the read back brings the queue and the price rises up to date from it.
+    this.lineChanges.note(this.linesVersion + 1, false, writeChange(details, data, this.payees), this);
     const note = <T extends Keyed>(map: Map<string, T>, item: T) => {
       if (!map.has(item.id) && !item.deleted) this.provisional.push({ map: map as Map<string, unknown>, id: item.id });
     };
@@ -251,7 +253,6 @@ export class BudgetReplica {
     }
     this.dirty = true;
     this.version += 1;
-    this.lineChanges.note(this.linesVersion + 1, true, {}, this);
     this.linesVersion += 1;
   }
 

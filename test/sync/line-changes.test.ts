@@ -60,7 +60,7 @@ describe('what merges changed', () => {
     expect(c.since(1, 2)).toEqual({ ids: new Set(), payees: new Set() });
   });
 
-  it('everything past 10,000 transactions, and for a write answer', () => {
+  it('everything past 10,000 transactions, and for a merge noted whole', () => {
     const many = new LineChanges();
     many.note(2, false, { transactions: Array.from({ length: 10_002 }, (_, i) => tx(`t${i}`, null)) }, held(first));
     expect(many.since(1, 2)).toBeUndefined();
