@@ -6,12 +6,12 @@
  * after one that added an unapproved transaction (computed again: the review queue grows by one,
  * as the raw API counts it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detect } from '../../src/events/detect.js';
 import { BudgetView } from '../../src/insights/core/view.js';
 import { BudgetReplica } from '../../src/sync/replica.js';
-import { exportOf, fullCopy } from '../helpers/export-copy.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { exportOf, fullCopy, seededPlan } from '../helpers/export-copy.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 
 const SEEDS = ['test', 'cash-flow-a', 'cash-flow-b'];
 
@@ -32,17 +32,10 @@ async function rawQueue(sb: TestSandbox, id: string): Promise<number> {
 const scan = (r: BudgetReplica, now: Date) => detect(BudgetView.of(r), now).map((c) => ({ key: c.key, data: c.data, level: c.level }));
 
 describe.each(SEEDS)('incremental scan, seed %s', (seed) => {
-  let sb: TestSandbox;
-  let id: string;
-  beforeAll(async () => {
-    sb = await testSandbox({ seed });
-    id = (await sb.get('/plans')).body.data.plans[0].id;
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const at = seededPlan(seed);
 
   it('gives what a full scan gives after a move of money and after a new transaction', async () => {
+    const { sb, id } = at;
     const now = new Date();
     const kept = await fullCopy(sb, id);
     expect(scan(kept, now)).toEqual(scan(await fullCopy(sb, id), now));

@@ -12,35 +12,23 @@
  * A transaction an answer named that the next export does not is dropped, and the scan says so.
  * An account created by a write changes what lines are: computed whole after both, and right.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detect } from '../../src/events/detect.js';
+import { describe, expect, it } from 'vitest';
 import { overLinesPath } from '../../src/events/over-lines.js';
 import { BudgetView } from '../../src/insights/core/view.js';
-import { detectRecurring } from '../../src/insights/recurring/recurring-detect.js';
 import { BudgetReplica } from '../../src/sync/replica.js';
-import { exportOf, fullCopy } from '../helpers/export-copy.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { accountAndCategory, exportOf, fullCopy, latestRecurringCharge, scanText, seededPlan } from '../helpers/export-copy.js';
 
 const SEEDS = ['test', 'cash-flow-a', 'cash-flow-b'];
 
-const text = (r: BudgetReplica, now: Date) => JSON.stringify(detect(BudgetView.of(r), now));
-
 describe.each(SEEDS)('scan after a write, seed %s', (seed) => {
-  let sb: TestSandbox;
-  let id: string;
-  beforeAll(async () => {
-    sb = await testSandbox({ seed });
-    id = (await sb.get('/plans')).body.data.plans[0].id;
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const at = seededPlan(seed);
 
   it('gives what a whole scan gives, after the answer and after the read back', async () => {
+    const { sb, id } = at;
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const kept = await fullCopy(sb, id);
-    text(kept, now);
+    scanText(kept, now);
     expect(overLinesPath(kept)).toBe('whole');
 
     /** A write as the pipeline makes it: the answer taken by the kept copy, scanned, then the read back's delta, scanned. */
@@ -49,24 +37,21 @@ describe.each(SEEDS)('scan after a write, seed %s', (seed) => {
       expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeLessThan(300);
       const before = new Set(BudgetView.of(kept).lines);
       kept.applyWrite(res.body.data);
-      const answered = text(kept, now);
+      const answered = scanText(kept, now);
       expect(overLinesPath(kept)).toBe(path2);
       const same = BudgetReplica.fromSnapshot(kept.snapshot());
-      expect(answered).toBe(text(same, now));
+      expect(answered).toBe(scanText(same, now));
       expect(overLinesPath(same)).toBe('whole');
       expect(BudgetView.of(kept).lines.some((l) => before.has(l))).toBe(path2 !== 'whole');
 
       const delta = await exportOf(sb, id, kept.knowledge);
       kept.applyExport(delta.plan, delta.knowledge, Date.now());
-      expect(text(kept, now)).toBe(text(await fullCopy(sb, id), now));
+      expect(scanText(kept, now)).toBe(scanText(await fullCopy(sb, id), now));
       expect(overLinesPath(kept)).toBe(path2);
       return res.body.data;
     };
 
-    const accounts = (await sb.get(`/plans/${id}/accounts`)).body.data.accounts.filter((a: any) => a.on_budget && !a.closed && !a.deleted);
-    const account = accounts[0];
-    const categories = (await sb.get(`/plans/${id}/months/current`)).body.data.month.categories.filter((c: any) => !c.deleted && !c.hidden);
-    const category = categories.find((c: any) => c.name !== 'Inflow: Ready to Assign' && c.name !== 'Uncategorized');
+    const { account, category } = await accountAndCategory(sb, id);
 
     const created = await write('POST', '/transactions', {
       transactions: [
@@ -90,12 +75,12 @@ describe.each(SEEDS)('scan after a write, seed %s', (seed) => {
     // meanwhile): held until that export, then dropped, and the queue without it again.
     const ghost = { ...one, id: '00000000-0000-4000-8000-00000000beef', approved: false, category_id: null, subtransactions: [] };
     kept.applyWrite({ transactions: [ghost], server_knowledge: kept.knowledge });
-    expect(JSON.parse(text(kept, now)).find((c: any) => c.name === 'review.queue_grew')).toBeDefined();
-    expect(text(kept, now)).toBe(text(BudgetReplica.fromSnapshot(kept.snapshot()), now));
+    expect(JSON.parse(scanText(kept, now)).find((c: any) => c.name === 'review.queue_grew')).toBeDefined();
+    expect(scanText(kept, now)).toBe(scanText(BudgetReplica.fromSnapshot(kept.snapshot()), now));
     const none = await exportOf(sb, id, kept.knowledge);
     kept.applyExport(none.plan, none.knowledge, Date.now());
     expect(kept.transactions.has(ghost.id)).toBe(false);
-    expect(text(kept, now)).toBe(text(await fullCopy(sb, id), now));
+    expect(scanText(kept, now)).toBe(scanText(await fullCopy(sb, id), now));
     expect(overLinesPath(kept)).toBe('changed');
 
     await write('PUT', `/transactions/${one.id}`, { transaction: { approved: true } });
@@ -103,11 +88,8 @@ describe.each(SEEDS)('scan after a write, seed %s', (seed) => {
     const moved = await write('PUT', `/transactions/${one.id}`, { transaction: { payee_name: 'Write Scan Other' } });
 
     // A recurring charge's latest 30% dearer: its payee's price rise computed again.
-    const recurring = detectRecurring(BudgetView.of(kept), today).find((d) => d.typical < 0 && !d.transfer_account_id && d.steady);
-    if (recurring) {
-      const latest = [...kept.transactions.values()]
-        .filter((t) => t.payee_id === recurring.payee_id && t.account_id === recurring.account_id && t.date === recurring.last_date)
-        .at(-1)!;
+    const latest = latestRecurringCharge(kept, today);
+    if (latest) {
       await write('PUT', `/transactions/${latest.id}`, { transaction: { amount: Math.round((latest.amount * 13) / 10) } });
     }
 

@@ -8,18 +8,12 @@
  * (everything computed again). Each transaction change went the incremental path, and the view's
  * lines (insights/core/view.ts) kept those of unchanged transactions, equal to a full copy's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detect } from '../../src/events/detect.js';
+import { describe, expect, it } from 'vitest';
 import { overLinesPath } from '../../src/events/over-lines.js';
 import { BudgetView } from '../../src/insights/core/view.js';
-import { detectRecurring } from '../../src/insights/recurring/recurring-detect.js';
-import { BudgetReplica } from '../../src/sync/replica.js';
-import { exportOf, fullCopy } from '../helpers/export-copy.js';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { accountAndCategory, exportOf, fullCopy, latestRecurringCharge, scanText, seededPlan } from '../helpers/export-copy.js';
 
 const SEEDS = ['test', 'cash-flow-a', 'cash-flow-b'];
-
-const text = (r: BudgetReplica, now: Date) => JSON.stringify(detect(BudgetView.of(r), now));
 
 const lineText = (v: BudgetView) =>
   JSON.stringify(
@@ -27,21 +21,14 @@ const lineText = (v: BudgetView) =>
   );
 
 describe.each(SEEDS)('scan after a delta sync, seed %s', (seed) => {
-  let sb: TestSandbox;
-  let id: string;
-  beforeAll(async () => {
-    sb = await testSandbox({ seed });
-    id = (await sb.get('/plans')).body.data.plans[0].id;
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const at = seededPlan(seed);
 
   it('gives what a full scan gives, after each kind of change', async () => {
+    const { sb, id } = at;
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const kept = await fullCopy(sb, id);
-    expect(text(kept, now)).toBe(text(await fullCopy(sb, id), now));
+    expect(scanText(kept, now)).toBe(scanText(await fullCopy(sb, id), now));
     expect(overLinesPath(kept)).toBe('whole');
     const write = async (method: string, path: string, body: unknown) => expect((await sb.call(method, `/plans/${id}${path}`, body)).status).toBeLessThan(300);
     /** Syncs the kept copy, scans it, and compares with a full copy's scan. */
@@ -50,17 +37,14 @@ describe.each(SEEDS)('scan after a delta sync, seed %s', (seed) => {
       const delta = await exportOf(sb, id, kept.knowledge);
       kept.applyExport(delta.plan, delta.knowledge, Date.now());
       const full = await fullCopy(sb, id);
-      expect(text(kept, now)).toBe(text(full, now));
+      expect(scanText(kept, now)).toBe(scanText(full, now));
       expect(overLinesPath(kept)).toBe(path);
       // The view's lines: those of unchanged transactions kept from the view before, the same as a full copy's.
       expect(lineText(BudgetView.of(kept))).toBe(lineText(BudgetView.of(full)));
       expect(BudgetView.of(kept).lines.some((l) => before.has(l))).toBe(path !== 'whole');
     };
 
-    const accounts = (await sb.get(`/plans/${id}/accounts`)).body.data.accounts.filter((a: any) => a.on_budget && !a.closed && !a.deleted);
-    const account = accounts[0];
-    const categories = (await sb.get(`/plans/${id}/months/current`)).body.data.month.categories.filter((c: any) => !c.deleted && !c.hidden);
-    const category = categories.find((c: any) => c.name !== 'Inflow: Ready to Assign' && c.name !== 'Uncategorized');
+    const { account, category } = await accountAndCategory(sb, id);
 
     // Created: an unapproved transaction without a category, and a split.
     const created = await sb.call('POST', `/plans/${id}/transactions`, {
@@ -92,11 +76,8 @@ describe.each(SEEDS)('scan after a delta sync, seed %s', (seed) => {
     await step('changed');
 
     // A recurring charge's latest 30% dearer: its payee's price rise computed again.
-    const recurring = detectRecurring(BudgetView.of(kept), today).find((d) => d.typical < 0 && !d.transfer_account_id && d.steady);
-    if (recurring) {
-      const latest = [...kept.transactions.values()]
-        .filter((t) => t.payee_id === recurring.payee_id && t.account_id === recurring.account_id && t.date === recurring.last_date)
-        .at(-1)!;
+    const latest = latestRecurringCharge(kept, today);
+    if (latest) {
       await write('PUT', `/transactions/${latest.id}`, { transaction: { amount: Math.round((latest.amount * 13) / 10) } });
       await step('changed');
     }
