@@ -27,6 +27,12 @@
  * most of a write's time is waits on YNAB, which then overlap the reads' work instead of following
  * it (at 100 x 20, the 40 writes were the slowest calls: p50 0.8-1.0 s, after them 0.43 s).
  *
+ * A request may wait in branches at once (Promise.all of reads, some on waits not wrapped here,
+ * such as an inflate): it comes back from its I/O once, when the last of its waits ends, and a
+ * branch whose wait ends while it comes back joins that return. (Each branch once came back on its
+ * own: two branches back at once were given two places and gave one back, and each time one place
+ * of the loop was lost for good, until the instance stopped with its requests all in line.)
+ *
  * A slot is held at most `holdMaxMs` at a stretch: a call that waits on the person (a confirmation
  * dialog) or on anything not wrapped hands its slot on for good, so no number of such calls stops
  * the instance, and the answer to a dialog, itself a request, is never queued behind the call that
@@ -51,6 +57,8 @@ interface Slot {
   /** Wakes the request waiting for a place in the loop again, back from away: given one, or released. */
   reboard?: (given: boolean) => void;
   timer?: NodeJS.Timeout;
+  /** Its return from I/O under way (a place, then a slot), which every branch back meanwhile joins. */
+  returning?: Promise<void>;
   /** Wakes the request queued to compute again. */
   wake?: () => void;
   /** Ends the request's count among the active (once: at its release, or when its longest hold ran out). */
@@ -184,15 +192,23 @@ export class Admission {
     } finally {
       slot.io -= 1;
       if (where === 'away') slot.away -= 1;
-      if (slot.io === 0 && slot.state === 'out') {
-        const back = performance.now();
-        slot.ioMs += back - slot.since;
-        slot.since = back;
-        // The place in the loop before the slot: a slot is never held waiting for a place.
-        if (!slot.inLoop) await this.reboard(slot);
-        if (slot.state === 'out') await this.resume(slot);
-      }
+      // Back once, whichever of its branches' waits ends last: a branch whose wait ends while the
+      // request comes back joins that return, so a request never asks for two places.
+      if (slot.io === 0 && slot.state === 'out') await (slot.returning ??= this.comeBack(slot).finally(() => (slot.returning = undefined)));
     }
+  }
+
+  /** The request's I/O is all back: a place in the loop, then a slot, before going on. */
+  private async comeBack(slot: Slot): Promise<void> {
+    const back = performance.now();
+    slot.ioMs += back - slot.since;
+    slot.since = back;
+    // The place in the loop before the slot: a slot is never held waiting for a place.
+    if (!slot.inLoop) await this.reboard(slot);
+    if (slot.state === 'out') await this.resume(slot);
+    // Another branch began a wait meanwhile: the slot goes on again, and the place too if it is away.
+    if (slot.state === 'held' && slot.io > 0) this.goOut(slot);
+    if (slot.away > 0 && slot.inLoop && slot.state !== 'gone') this.leaveLoop(slot);
   }
 
   /** The request leaves the loop (away, or done): its place goes to one back from away, else to a new arrival. */
@@ -269,7 +285,5 @@ export class Admission {
         this.resuming.push(slot.wake);
       });
     }
-    // Another I/O of the request began while it waited for the slot: the slot goes on again.
-    if (slot.state === 'held' && slot.io > 0) this.goOut(slot);
   }
 }
