@@ -10,8 +10,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatchUp } from '../sync/manager.js';
 import { deliveryOutcome, EVENT_TYPES, eventMetrics } from './metrics-events.js';
-import { loadMetrics, WARM_UP_STEPS } from './metrics-load.js';
+import { admissionGauges, loadMetrics, WARM_UP_STEPS } from './metrics-load.js';
 import type { WarmUpReport } from './warm-up.js';
+import type { AdmissionState } from '../transport/http-admission.js';
 
 /** JSON-RPC methods MCP clients send; anything else is "other". */
 const MCP_METHODS = new Set([
@@ -67,10 +68,10 @@ export class HostedMetrics {
   private readonly events = eventMetrics(this.registry);
 
   /**
-   * `replicaBytes`: the bytes of budget copies this instance holds; `waiting`: the MCP requests
-   * waiting their turn (src/transport/http-admission.ts). Both read at each scrape.
+   * `replicaBytes`: the bytes of budget copies this instance holds; `admission`: what the MCP
+   * requests' admission is doing (src/transport/http-admission.ts). Both read at each scrape.
    */
-  constructor(replicaBytes: () => Promise<number>, waiting: () => number = () => 0) {
+  constructor(replicaBytes: () => Promise<number>, admission: () => AdmissionState | undefined = () => undefined) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'ynab_mcp_' });
     this.requests = new Counter({
@@ -143,9 +144,10 @@ export class HostedMetrics {
       help: 'MCP requests waiting for their turn (--concurrent-requests, --requests-in-loop): a queue that stays long means the instances are too few',
       registers,
       collect() {
-        this.set(waiting());
+        this.set(admission()?.waiting ?? 0);
       },
     });
+    admissionGauges(registers, admission);
     this.redisSeconds = new Histogram({
       name: 'ynab_mcp_redis_command_duration_seconds',
       help: 'Time of a Redis command, by command',

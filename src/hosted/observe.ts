@@ -16,6 +16,7 @@ import { HostedMetrics, mcpMethodName, type RequestOutcome } from './metrics.js'
 import { serveMetrics, type MetricsServer } from './metrics-endpoint.js';
 import type { ObservabilityOptions } from './options.js';
 import type { HostedLog } from './request-log.js';
+import type { AdmissionState } from '../transport/http-admission.js';
 
 /** Routes as the log names them: fixed paths, and ids replaced by a placeholder. */
 const ROUTES: [RegExp, string][] = [
@@ -138,8 +139,13 @@ export interface Watching extends HostedWatch {
 }
 type HostedMetricsRefresh = (outcome: 'refreshed' | 'reused' | 'refused' | 'unavailable') => void;
 
-export function watching(seen: ObservabilityOptions, log: HostedLog, replicaBytes: () => Promise<number>, waiting?: () => number): Watching {
-  const metrics = seen.metricsToken !== undefined || seen.metricsPort !== undefined ? new HostedMetrics(replicaBytes, waiting) : undefined;
+export function watching(
+  seen: ObservabilityOptions,
+  log: HostedLog,
+  replicaBytes: () => Promise<number>,
+  admission?: () => AdmissionState | undefined,
+): Watching {
+  const metrics = seen.metricsToken !== undefined || seen.metricsPort !== undefined ? new HostedMetrics(replicaBytes, admission) : undefined;
   const watch = hostedWatch(log, metrics);
   return {
     ...watch,

@@ -41,7 +41,7 @@ import { SharedReplicaCache } from '../sync/replica-cache.js';
 import { DEFAULT_WATCH_INTERVAL_MS } from '../events/watcher-loop.js';
 import type { WatchFlags } from '../shared/watch.js';
 import { watchUsers } from './watchers.js';
-import { Admission } from '../transport/http-admission.js';
+import { Admission, type AdmissionState } from '../transport/http-admission.js';
 import { background, type Background } from '../transport/background.js';
 import type { HostedRouting } from '../transport/http-options.js';
 
@@ -94,13 +94,13 @@ function admitting(
   routing: Pick<HostedRouting, 'admission' | 'firstIn'>;
   redis?: IoAside;
   users: { aside?: IoAside; background?: Background };
-  queued: () => number;
+  state: () => AdmissionState | undefined;
 } {
   const admission = slots > 0 ? new Admission(slots, ADMISSION_HOLD_MS, places > 0 ? places : Infinity) : undefined;
   if (admission) admission.onExpired = onExpired;
   const users = { aside: admission && (<T>(io: () => Promise<T>) => admission.aside(io, 'away')), background: admission && background(admission) };
   const routing = { admission, firstIn: (tool: string) => WRITES.has(tool) };
-  return { routing, redis: admission && ((io, where) => admission.aside(io, where)), users, queued: () => admission?.queued ?? 0 };
+  return { routing, redis: admission && ((io, where) => admission.aside(io, where)), users, state: () => admission?.state() };
 }
 
 export interface HostedServeOptions {
@@ -132,8 +132,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
   const warming = new Warming(); // before Redis: a bad YNAB_MCP_READY_WITHIN_MS stops the start with nothing open
   const seen = o.observability ?? { logFormat: 'text' };
   const replicas = new SharedReplicaCache(opts.replicaCacheBytes);
-  const { routing, redis, users: admitted, queued } = admitting(opts.concurrentRequests, opts.requestsInLoop, () => watch.metrics?.admissionExpired());
-  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), queued);
+  const { routing, redis, users: admitted, state } = admitting(opts.concurrentRequests, opts.requestsInLoop, () => watch.metrics?.admissionExpired());
+  const watch = watching(seen, o.requestLog ?? hostedLog('text'), async () => replicas.bytes(), state);
   const store = await connectStore(opts.redisUrl, log, { onCommand: watch.onCommand, aside: redis });
   let metricsServer: MetricsServer | undefined;
   const config = { ...o.config, localFiles: false }; // many users, one machine: no tool reads a file here by path
@@ -189,7 +189,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedServer> 
       host: o.host,
       port: o.port,
       log: o.verbose ? log : undefined,
-      readiness: readiness(store, opts, warming),
+      readiness: readiness(store, opts, warming, state),
       observer: held.readAhead.observing(watch.observer),
       hosted: {
         origins: opts.access.origins,

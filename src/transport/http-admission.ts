@@ -65,6 +65,18 @@ interface Slot {
   settle: () => void;
 }
 
+/** What an instance's admission is doing now (metrics, /readyz). */
+export interface AdmissionState {
+  /** Requests waiting for a place or a slot (new ones, ones back from I/O). */
+  waiting: number;
+  /** Requests holding a slot: computing. */
+  computing: number;
+  /** Requests holding a place in the loop: computing, waiting for a slot, or waiting on Redis. */
+  inLoop: number;
+  /** How long requests have waited with none given a place or a slot (0: none waits). */
+  stalledMs: number;
+}
+
 /** The release of a request's slot (once; later calls do nothing), and its context. */
 export interface Turn {
   (): void;
@@ -91,6 +103,8 @@ export class Admission {
   /** Requests arrived and not yet released, less those past their longest hold (waiting on a person): quiet() waits for none. */
   private active = 0;
   private readonly onQuiet: (() => void)[] = [];
+  /** When a request was last given a place or a slot, or began to wait with none waiting before it. */
+  private lastMoved = performance.now();
 
   /**
    * `loopPlaces`: requests in the loop at once, computing or waiting on Redis (whose answer is back
@@ -111,6 +125,22 @@ export class Admission {
   /** How many requests hold a slot now (compute, not wait on I/O). */
   get computing(): number {
     return this.busy;
+  }
+
+  /** What a scrape and /readyz see: the requests waiting, computing and in the loop, and how long the line has stood still. */
+  state(now = performance.now()): AdmissionState {
+    return { waiting: this.queued, computing: this.busy, inLoop: this.inLoop, stalledMs: this.queued === 0 ? 0 : now - this.lastMoved };
+  }
+
+  /** A request was given a place or a slot. */
+  private moved(): void {
+    this.lastMoved = performance.now();
+  }
+
+  /** A request begins to wait in `line`: with no one waiting before it, the line's standing still starts now. */
+  private lineUp<T>(line: T[], waiter: T): void {
+    if (this.queued === 0) this.moved();
+    line.push(waiter);
   }
 
   /**
@@ -150,9 +180,10 @@ export class Admission {
     const arrived = performance.now();
     let waited = false;
     if (this.inLoop < this.loopPlaces) this.inLoop += 1;
-    else waited = await new Promise<true>((resolve) => (first ? this.boardingFirst : this.boarding).push(() => resolve(true)));
+    else waited = await new Promise<true>((resolve) => this.lineUp(first ? this.boardingFirst : this.boarding, () => resolve(true)));
     if (this.busy < this.slots) this.busy += 1;
-    else waited = await new Promise<true>((resolve) => this.waiting.push(() => resolve(true)));
+    else waited = await new Promise<true>((resolve) => this.lineUp(this.waiting, () => resolve(true)));
+    this.moved();
     const queuedMs = waited ? performance.now() - arrived : 0;
     const slot: Slot = { state: 'held', io: 0, away: 0, inLoop: true, queuedMs, ioMs: 0, since: 0, settle };
     this.hold(slot);
@@ -215,10 +246,13 @@ export class Admission {
   private leaveLoop(slot: Slot): void {
     slot.inLoop = false;
     const back = this.reboarding.shift();
-    if (back) return back(true);
-    const next = this.boardingFirst.shift() ?? this.boarding.shift();
-    if (next) next();
-    else this.inLoop -= 1;
+    const next = back ? () => back(true) : (this.boardingFirst.shift() ?? this.boarding.shift());
+    if (!next) {
+      this.inLoop -= 1;
+      return;
+    }
+    this.moved();
+    next();
   }
 
   /** Back from away: a place in the loop again, before any new arrival. */
@@ -236,7 +270,7 @@ export class Admission {
         slot.inLoop = given;
         resolve();
       };
-      this.reboarding.push(slot.reboard);
+      this.lineUp(this.reboarding, slot.reboard);
     });
   }
 
@@ -263,8 +297,12 @@ export class Admission {
   /** A slot given up: it passes straight on, first to a request back from I/O. */
   private passOn(): void {
     const next = this.resuming.shift() ?? this.waiting.shift();
-    if (next) next();
-    else this.busy -= 1;
+    if (!next) {
+      this.busy -= 1;
+      return;
+    }
+    this.moved();
+    next();
   }
 
   private async resume(slot: Slot): Promise<void> {
@@ -282,7 +320,7 @@ export class Admission {
           }
           resolve();
         };
-        this.resuming.push(slot.wake);
+        this.lineUp(this.resuming, slot.wake);
       });
     }
   }
