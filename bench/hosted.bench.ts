@@ -173,6 +173,8 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
       'caught up: changes / copy / request': `${caughtUp('changes')} / ${caughtUp('copy')} / ${caughtUp('request')}`,
       'replica cache per instance (max)': `${(Math.max(...cacheBytes) / 1024 / 1024).toFixed(1)} MB`,
       'instance memory (RSS, max)': `${Math.round(Math.max(...rss) / 1024 / 1024)} MB`,
+      // Each instance's places in the loop still held once every call is answered: 0, or places lost (issue 61's stalls).
+      'places held at rest (each instance)': after.map((f) => sampleSum(f, 'ynab_mcp_requests_in_loop')).join(' / '),
       'one user alone p50': ms(median(alone)),
       'sign-in p50': ms(median(signInTimes)),
       ...redis.row,
