@@ -9,6 +9,7 @@
  * branches came back while its place was taken was given two places and gave one back: a place
  * lost for good each time, so with one place an instance stopped serving at its first calls (this
  * test then failed at its deadline, every instance's requests in line), while /readyz said ready.
+ * The crowd's writes are then read back from the sandbox: each landed once.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { ok } from '../helpers/mcp.js';
+import { sandboxApi } from '../helpers/watched-budget.js';
 
 const METRICS_TOKEN = 'rest-metrics-token-0123456789';
 const PEOPLE = 12;
@@ -95,7 +97,7 @@ describe('an instance after a crowd', () => {
             ...calls.map(([tool, args]) => u.call(tool, args)),
             // A write: a wait away on YNAB, its lock and its feed, among the reads.
             u.call('create_transactions', {
-              transactions: [{ account_id: accounts[i], date: today, amount: -1.25, payee_name: 'Rest', memo: `rest ${round}` }],
+              transactions: [{ account_id: accounts[i], date: today, amount: -1.25 - round, payee_name: 'Rest', memo: `rest ${round}` }],
             }),
           ]),
         ),
@@ -111,6 +113,15 @@ describe('an instance after a crowd', () => {
       expect(await gauge(url, 'ynab_mcp_admission_stalled_seconds'), `${url}: the line stood still`).toBe(0);
       const ready = await fetch(new URL('/readyz', url));
       expect(ready.status, `${url}: /readyz`).toBe(200);
+    }
+    // And the crowd's writes landed once each, as YNAB (the sandbox) has them.
+    for (const person of d.sandbox.state.users) {
+      const api = sandboxApi(d.sandbox.baseUrl, () => person.accessToken);
+      const budget = (await api('GET', '/budgets/last-used')).budget.id as string;
+      const rows = ((await api('GET', `/budgets/${budget}/transactions?since_date=${today}`)).transactions as any[]).filter((t) =>
+        String(t.memo).startsWith('rest '),
+      );
+      expect(rows.map((t) => `${t.memo} ${t.amount} ${t.payee_name}`).sort()).toEqual(['rest 0 -1250 Rest', 'rest 1 -2250 Rest', 'rest 2 -3250 Rest']);
     }
   });
 });
