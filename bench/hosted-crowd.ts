@@ -14,7 +14,7 @@ import { type Balance, MemoryOAuthProvider, signIn, startDeployment, type Deploy
 import { machineReference } from './cold-start.js';
 import { CrowdGenerator, type CrowdResult, type CrowdUser } from './crowd-generator.js';
 import type { CrowdMeasured } from './hosted-capacity.js';
-import { callOf, instanceArgs, instanceEnv, redisMemoryPerUser, riseOf, sampleSum, scrape } from './hosted-deploy.js';
+import { callOf, instanceArgs, instanceEnv, placesAtRest, redisMemoryPerUser, riseOf, sampleSum, scrape } from './hosted-deploy.js';
 import type { Reporter, Row } from './section.js';
 import { median, ms, percentile } from './stats.js';
 
@@ -158,8 +158,7 @@ async function runCrowd(store: Store, generator: CrowdGenerator, run: number): P
       'generator CPU per call': ms(result.cpuMs / latencies.length),
       'balancer CPU per call': ms((balancerCpu.user + balancerCpu.system) / 1000 / latencies.length),
       'caught up: changes / copy / request': `${caughtUp('changes')} / ${caughtUp('copy')} / ${caughtUp('request')}`,
-      // Each instance's places in the loop still held once every call is answered: 0, or places lost (issue 61's stalls).
-      'places held at rest (each instance)': after.map((f) => sampleSum(f, 'ynab_mcp_requests_in_loop')).join(' / '),
+      'places held at rest (each instance)': placesAtRest(after),
       'instance memory (RSS, max)': `${Math.round(Math.max(...rssBytes) / 1024 / 1024)} MB`,
       'Redis memory per user (all keys)': redis.row['Redis memory per user (all keys)']!,
       'load average (1 min)': loadavg()[0]!.toFixed(1),

@@ -65,6 +65,9 @@ export async function scrape(d: Deployment): Promise<Family[][]> {
     }),
   );
 }
+/** Each instance's places in the loop still held once every call is answered: 0, or places lost (issue 61's stalls). */
+export const placesAtRest = (instances: Family[][]): string => instances.map((f) => sampleSum(f, 'ynab_mcp_requests_in_loop')).join(' / ');
+
 /** The sum of a family's samples that carry `labels` (all of them when none is given). */
 export const sampleSum = (families: Family[], name: string, labels: Record<string, string> = {}) =>
   (families.find((f) => f.name === name)?.metrics ?? [])

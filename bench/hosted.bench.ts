@@ -16,7 +16,7 @@ import { MemoryOAuthProvider, signIn, type SignedIn, startDeployment } from '../
 import { machineReference } from './cold-start.js';
 import { type CrowdMeasured, capacityReport } from './hosted-capacity.js';
 import { crowdBench, CROWD_P99_GOAL_MS } from './hosted-crowd.js';
-import { callOf, instanceArgs, instanceEnv, redisMemoryPerUser, riseOf, runBuilt, sampleSum, scrape } from './hosted-deploy.js';
+import { callOf, instanceArgs, instanceEnv, placesAtRest, redisMemoryPerUser, riseOf, runBuilt, sampleSum, scrape } from './hosted-deploy.js';
 import { hostedWatchBench, type WatchLoad, watchLoadOf } from './hosted-watch.js';
 import type { BenchSection, Reporter, Row } from './section.js';
 import { median, ms, percentile } from './stats.js';
@@ -173,8 +173,7 @@ async function runLoad(load: Load): Promise<{ row: Row; measured: CrowdMeasured 
       'caught up: changes / copy / request': `${caughtUp('changes')} / ${caughtUp('copy')} / ${caughtUp('request')}`,
       'replica cache per instance (max)': `${(Math.max(...cacheBytes) / 1024 / 1024).toFixed(1)} MB`,
       'instance memory (RSS, max)': `${Math.round(Math.max(...rss) / 1024 / 1024)} MB`,
-      // Each instance's places in the loop still held once every call is answered: 0, or places lost (issue 61's stalls).
-      'places held at rest (each instance)': after.map((f) => sampleSum(f, 'ynab_mcp_requests_in_loop')).join(' / '),
+      'places held at rest (each instance)': placesAtRest(after),
       'one user alone p50': ms(median(alone)),
       'sign-in p50': ms(median(signInTimes)),
       ...redis.row,
