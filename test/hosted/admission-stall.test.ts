@@ -15,15 +15,7 @@ import { ADMISSION_STALLED_MS, readiness } from '../../src/hosted/readiness.js';
 import type { HostedOptions } from '../../src/hosted/options.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
 import { Admission } from '../../src/transport/http-admission.js';
-
-const turnOfLoop = () => new Promise((r) => setImmediate(r));
-
-/** A wait that ends when told to. */
-function gate(): { wait: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const wait = new Promise<void>((r) => (open = r));
-  return { wait, open };
-}
+import { gate, turnOfLoop } from '../helpers/admission.js';
 
 describe('Admission.state', () => {
   it('at rest: no one waiting, computing or in the loop, and a line that has not stood still', () => {

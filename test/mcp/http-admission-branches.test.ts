@@ -8,43 +8,33 @@
  * waited in line for ever while /readyz said ready (bench/RESULTS.md, the stalled hosted runs).
  */
 import { describe, expect, it } from 'vitest';
-import { Admission } from '../../src/transport/http-admission.js';
+import { Admission, type Turn } from '../../src/transport/http-admission.js';
+import { gate, letIn, turnOfLoop } from '../helpers/admission.js';
 
-/** A wait that ends when told to. */
-function gate(): { wait: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const wait = new Promise<void>((r) => (open = r));
-  return { wait, open };
-}
-
-const turnOfLoop = () => new Promise((r) => setImmediate(r));
-
-/** Whether `entering` is let in within a few turns of the loop. */
-async function letIn(entering: Promise<unknown>): Promise<boolean> {
-  let entered = false;
-  void entering.then(() => (entered = true));
-  for (let i = 0; i < 5; i++) await turnOfLoop();
-  return entered;
+/**
+ * The request's work in two branches: a wait away on YNAB; and a wait on Redis, then one the
+ * admission does not see (e.g. an inflate), then `last` (on Redis, or away).
+ */
+function inTwoBranches(a: Admission, turn: Turn, last: 'loop' | 'away') {
+  const waits = { ynab: gate(), redis: gate(), unwatched: gate(), last: gate() };
+  const work = turn.run(() =>
+    Promise.all([
+      a.aside(() => waits.ynab.wait, 'away'),
+      (async () => {
+        await a.aside(() => waits.redis.wait);
+        await waits.unwatched.wait;
+        await a.aside(() => waits.last.wait, last);
+      })(),
+    ]),
+  );
+  return { ...waits, work };
 }
 
 describe('Admission: a request in branches comes back from its I/O once', () => {
   it('a branch whose wait ends while another waits for its place back takes no second place: the place is free again once both leave', async () => {
     const a = new Admission(4, 60_000, 1);
     const first = await a.enter();
-    const ynab = gate();
-    const redis = gate();
-    const unwatched = gate(); // e.g. an inflate: a wait the admission does not see
-    const secondRedis = gate();
-    const work = first.run(() =>
-      Promise.all([
-        a.aside(() => ynab.wait, 'away'),
-        (async () => {
-          await a.aside(() => redis.wait);
-          await unwatched.wait;
-          await a.aside(() => secondRedis.wait);
-        })(),
-      ]),
-    );
+    const { ynab, redis, unwatched, last: secondRedis, work } = inTwoBranches(a, first, 'loop');
     await turnOfLoop();
     const other = await a.enter(); // the one place, given up while the first is away
     redis.open(); // the second branch goes on to its unwatched wait
@@ -71,20 +61,7 @@ describe('Admission: a request in branches comes back from its I/O once', () => 
   it('a branch that starts a wait away while the request waits for its place back leaves the place again when it is given', async () => {
     const a = new Admission(4, 60_000, 1);
     const first = await a.enter();
-    const redis = gate();
-    const unwatched = gate();
-    const ynab = gate();
-    const secondYnab = gate();
-    const work = first.run(() =>
-      Promise.all([
-        a.aside(() => ynab.wait, 'away'),
-        (async () => {
-          await a.aside(() => redis.wait);
-          await unwatched.wait;
-          await a.aside(() => secondYnab.wait, 'away');
-        })(),
-      ]),
-    );
+    const { ynab, redis, unwatched, last: secondYnab, work } = inTwoBranches(a, first, 'away');
     await turnOfLoop();
     const other = await a.enter();
     redis.open();
