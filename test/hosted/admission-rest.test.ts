@@ -11,12 +11,13 @@
  * test then failed at its deadline, every instance's requests in line), while /readyz said ready.
  * The crowd's writes are then read back from the sandbox: each landed once.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { metricsTokenFile } from '../helpers/metrics-token.js';
 import { ok } from '../helpers/mcp.js';
 import { sandboxApi } from '../helpers/watched-budget.js';
 
@@ -54,9 +55,7 @@ const urls = () => d.instances.filter((i) => i !== undefined).map((i) => i.url);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-rest-'));
-  const tokenFile = join(dir, 'metrics-token');
-  writeFileSync(tokenFile, `${METRICS_TOKEN}\n`);
-  chmodSync(tokenFile, 0o600);
+  const tokenFile = metricsTokenFile(dir, METRICS_TOKEN);
   d = await startDeployment({
     instances: INSTANCES,
     sandbox: { users: PEOPLE },

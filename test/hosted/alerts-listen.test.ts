@@ -12,13 +12,14 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { metricsTokenFile } from '../helpers/metrics-token.js';
 import { ok } from '../helpers/mcp.js';
 import { metricSum, overspendOne, sandboxApi, until } from '../helpers/watched-budget.js';
 
@@ -63,9 +64,7 @@ async function listenOn(instance: number, who: SignedIn, uris: string[]) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-alerts-listen-'));
-  const tokenFile = join(dir, 'metrics-token');
-  writeFileSync(tokenFile, `${METRICS_TOKEN}\n`);
-  chmodSync(tokenFile, 0o600);
+  const tokenFile = metricsTokenFile(dir, METRICS_TOKEN);
   d = await startDeployment({
     instances: 2,
     // An interval of 20 s: the watcher ticks (and the log is followed) every 5 s.

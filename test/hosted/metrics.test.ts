@@ -7,7 +7,7 @@
  * needs the token of --metrics-token-file on the main server, is on 127.0.0.1 without one with
  * --metrics-port, and without either flag is not served at all.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import parsePrometheus, { type Family, type Sample } from 'parse-prometheus-text
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, startInstance, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { metricsTokenFile } from '../helpers/metrics-token.js';
 import { ok } from '../helpers/mcp.js';
 
 /** The sandbox's requests per token per hour: room for the calls below, and quick to spend. */
@@ -39,9 +40,7 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-metrics-'));
-  const tokenFile = join(dir, 'metrics-token');
-  writeFileSync(tokenFile, `${METRICS_TOKEN}\n`);
-  chmodSync(tokenFile, 0o600);
+  const tokenFile = metricsTokenFile(dir, METRICS_TOKEN);
   metricsPort = await freePort();
   d = await startDeployment({
     instances: 1,

@@ -9,7 +9,7 @@
  * the kills hits the lease's holder: the other instance takes the budget once the lease lapses.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, type Deployment, type SignedIn } from '../helpers/hosted.js';
+import { metricsTokenFile } from '../helpers/metrics-token.js';
 import { ok } from '../helpers/mcp.js';
 import { metricSum, overspendOne, sandboxApi, until } from '../helpers/watched-budget.js';
 
@@ -84,9 +85,7 @@ const overspend = (taken: Set<string>) =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-watch-'));
-  const tokenFile = join(dir, 'metrics-token');
-  writeFileSync(tokenFile, `${METRICS_TOKEN}\n`);
-  chmodSync(tokenFile, 0o600);
+  const tokenFile = metricsTokenFile(dir, METRICS_TOKEN);
   d = await startDeployment({
     instances: 2,
     args: ['--watch-interval', '3s', '--max-staleness', '1', '--metrics-token-file', tokenFile],
