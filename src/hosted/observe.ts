@@ -6,7 +6,6 @@
  * YNAB are also counted per HTTP request (an AsyncLocalStorage context around its serving), for
  * its log line.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { RequestInfo } from '../api/client/transport.js';
 import type { CatchUp } from '../sync/manager.js';
@@ -17,6 +16,7 @@ import { serveMetrics, type MetricsServer } from './metrics-endpoint.js';
 import type { ObservabilityOptions } from './options.js';
 import type { HostedLog } from './request-log.js';
 import type { AdmissionState } from '../transport/http-admission.js';
+import { contextSlot } from '../shared/async-context.js';
 
 /** Routes as the log names them: fixed paths, and ids replaced by a placeholder. */
 const ROUTES: [RegExp, string][] = [
@@ -63,7 +63,7 @@ export interface HostedWatch {
 }
 
 export function hostedWatch(log: HostedLog, metrics: HostedMetrics | undefined): HostedWatch {
-  const current = new AsyncLocalStorage<Counts>();
+  const current = contextSlot<Counts>('request counts');
   // Commands outside any request (the watchers, the feed) are counted as one background flow.
   const background = counts();
   return {

@@ -14,18 +14,18 @@
  * taken: the grant, whose refresh token a refresh reads again under its lock (a read from before
  * it may hold a token another instance has just spent).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';
 import { passesTo } from '../storage/id-list.js';
 import { journalPrefix, sessionBudgetKey } from '../storage/keys.js';
 import type { Change, Held, LockOptions, SetOptions, StateStore } from '../storage/store.js';
 import type { HttpObserver } from '../transport/http.js';
+import { contextSlot } from '../shared/async-context.js';
 
 type Read = Promise<Uint8Array | undefined>;
 
 export class ReadAhead {
   /** The reads sent ahead for the request under way, by key. */
-  private readonly scope = new AsyncLocalStorage<Map<string, Read>>();
+  private readonly scope = contextSlot<Map<string, Read>>('reads ahead');
   /** The written mark each user's last call read: the one their next call most likely reads. */
   private readonly lastMark = new LRUCache<string, string>({ max: 10_000 });
 

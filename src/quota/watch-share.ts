@@ -7,14 +7,14 @@
  * flag of their own; a sync an interactive call started and the watcher joined counts as the
  * call's, costing the watcher nothing.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AcquireResult } from './slot.js';
 import { formatNextSlot } from './format.js';
+import { contextSlot } from '../shared/async-context.js';
 
 export const DEFAULT_WATCH_SHARE = 0.1;
 export const MAX_WATCH_SHARE = 0.25;
 
-const context = new AsyncLocalStorage<true>();
+const context = contextSlot<true>('watcher');
 
 /** Runs `fn` as the watcher: every slot it takes counts against the watcher's share. */
 export function asWatcher<T>(fn: () => Promise<T>): Promise<T> {

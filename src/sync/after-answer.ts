@@ -5,9 +5,9 @@
  * so the answer goes first and the scan runs after it, on the same instance. Tracked from the start
  * all the same (a drain awaits it). Outside an answer being made, nothing waits.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '../shared/async-context.js';
 
-const made = new AsyncLocalStorage<Promise<void>>();
+const made = contextSlot<Promise<void>>('answer made');
 
 /** Runs `fn`, the making of an answer; what asked afterAnswer() inside it goes once it is made (the turn after). */
 export async function answering<T>(fn: () => Promise<T>): Promise<T> {

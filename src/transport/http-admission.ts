@@ -38,7 +38,7 @@
  * the instance, and the answer to a dialog, itself a request, is never queued behind the call that
  * asked it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '../shared/async-context.js';
 
 /** A request's slot: computing (held), waiting on I/O (out), waiting to compute again (queued), or done with (gone). */
 interface Slot {
@@ -97,7 +97,7 @@ export class Admission {
   private readonly reboarding: ((given: boolean) => void)[] = [];
   private readonly boardingFirst: (() => void)[] = [];
   private readonly boarding: (() => void)[] = [];
-  private readonly current = new AsyncLocalStorage<Slot>();
+  private readonly current = contextSlot<Slot>('admission slot');
   /** Told when a request kept its slot past `holdMaxMs` and passed it on for good. */
   onExpired?: () => void;
   /** Requests arrived and not yet released, less those past their longest hold (waiting on a person): quiet() waits for none. */

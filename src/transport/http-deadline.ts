@@ -18,10 +18,10 @@
  * clients hold one to hear about tool changes, and one per push subscription of the Events
  * extension), kept alive by heartbeats.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { contextSlot } from '../shared/async-context.js';
 
 type RequestId = string | number | null;
 
@@ -36,7 +36,7 @@ export interface Exchange {
 }
 
 /** What the request being served asked for, to the server factory below the SDK (http.ts). */
-const asked = new AsyncLocalStorage<Exchange>();
+const asked = contextSlot<Exchange>('exchange');
 
 /** The tool the request being served calls (`tools/call`), when its name was read; else undefined. */
 export function calledTool(): string | undefined {

@@ -9,13 +9,13 @@
  * the user is the AsyncLocalStorage value at `subscribe`. `publishTo(user, …)` reaches only the
  * streams tagged with that user; `publish` (what the SDK's own `notify` calls) reaches all.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import { contextSlot } from '../shared/async-context.js';
 
 type Listener = (event: ServerEvent) => void;
 
 export class UserScopedBus implements ServerEventBus {
-  private readonly current = new AsyncLocalStorage<string>();
+  private readonly current = contextSlot<string>('bus user');
   private readonly listeners = new Map<Listener, string | undefined>();
 
   constructor(private readonly onerror?: (e: Error) => void) {}
