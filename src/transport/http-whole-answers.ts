@@ -76,7 +76,24 @@ async function answerWhole(factory: McpServerFactory, request: Request, options:
     return await Promise.race([transport.handleRequest(request, { ...(authInfo !== undefined ? { authInfo } : {}), parsedBody }), gone]);
   } finally {
     request.signal.removeEventListener('abort', aborted!);
-    transport.close().catch(() => {});
+    closeWithoutStack(transport);
     server.close().catch(() => {});
+  }
+}
+
+/**
+ * Closes the request's transport. Its close has the SDK make a "Connection closed" error for the
+ * calls still pending, whether any are or not (answered: none), and capturing its stack was about
+ * 1.5 % of a read's CPU on a hosted instance (bench/RESULTS.md, hosted history). The error is made
+ * synchronously inside close(), so it is made here with no stack; an abort it gives a call still
+ * running (the client left) carries its message and code as before.
+ */
+function closeWithoutStack(transport: WebStandardStreamableHTTPServerTransport): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    transport.close().catch(() => {});
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
