@@ -12,7 +12,8 @@
  * signal), an `AbortSignal.any` and a second stream around every SSE answer: a tenth of a hosted
  * instance's CPU per call (3.3-3.4 -> 3.0 ms, one user's calls one after another). Here one
  * Request is built from what was read already (the body goes parsed, webRequest), with one signal
- * that the client's leaving and the deadline both abort.
+ * that the client's leaving and the deadline both abort. An answer that is not a stream goes out
+ * in one write with its length (writeWhole), not chunked.
  *
  * `subscriptions/listen` and `events/stream` are exempt: streams meant to stay open (2026-07-28
  * clients hold one to hear about tool changes, and one per push subscription of the Events
@@ -184,10 +185,12 @@ export async function answerWithin(
     response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsed) }, { status: 500 });
   }
   // Only an SSE answer is bound by the deadline once it has come: the rest is here whole.
-  const bound = deadline && response.body !== null && isEventStream(response) ? deadline : undefined;
+  const stream = response.body !== null && isEventStream(response);
+  const bound = deadline && stream ? deadline : undefined;
   if (!bound) deadline?.clear();
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
+  if (!stream) return writeWhole(res, response, headers, () => (finished = true));
   res.writeHead(response.status, headers);
   if (response.body !== null && (await pump(response.body, res, client, abort.signal, bound)) === 'expired') {
     exchange.timedOut = true;
@@ -196,6 +199,26 @@ export async function answerWithin(
   bound?.clear();
   finished = true;
   res.end();
+}
+
+/**
+ * An answer that is not a stream (a JSON body, an error, a 202), written whole with its length in
+ * one write: piped as it came, it went out chunked, its end a second write to the socket and a
+ * second segment for the client (or the load balancer) to wake up for.
+ */
+async function writeWhole(res: ServerResponse, response: Response, headers: Record<string, string>, finish: () => void): Promise<void> {
+  // A body that fails to read (the handler's stream torn down) ends the answer with nothing more, as piping it did.
+  const bytes =
+    response.body === null
+      ? undefined
+      : await response.arrayBuffer().then(
+          (b) => Buffer.from(b),
+          () => undefined,
+        );
+  if (bytes) headers['content-length'] = String(bytes.length);
+  finish();
+  res.writeHead(response.status, headers);
+  res.end(bytes);
 }
 
 /**

@@ -54,6 +54,15 @@ describe('2025-era requests over HTTP', () => {
     expect(body.result.structuredContent.accounts.length).toBeGreaterThan(0);
   });
 
+  it('a JSON answer goes out in one piece, its length given; a stream stays chunked', async () => {
+    const whole = await raw(s.url, { headers: LEGACY, body: call(11, 'list_accounts') });
+    expect(whole.headers['content-length']).toBe(String(Buffer.byteLength(whole.text)));
+    expect(whole.headers['transfer-encoding']).toBeUndefined();
+    const stream = await raw(s.url, { headers: LEGACY, body: call(12, 'list_accounts', { progressToken: 'p-12' }) });
+    expect(stream.headers['content-length']).toBeUndefined();
+    expect(stream.headers['transfer-encoding']).toBe('chunked');
+  });
+
   it('initialize too', async () => {
     const res = await raw(s.url, { headers: MCP_HEADERS, body: INITIALIZE });
     expect(res.headers['content-type']).toMatch(/^application\/json/);
