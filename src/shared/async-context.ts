@@ -4,8 +4,9 @@
  *
  * Why one: on Node 20 an AsyncLocalStorage is kept by an async_hooks init hook that, for every
  * promise and resource the process creates, copies each storage in use onto it as a property of
- * its own. With seven storages a hosted read's promises each got seven (a tenth of its CPU in
- * async_hooks; bench/RESULTS.md, hosted history). One storage of small frames costs one.
+ * its own. With seven storages a hosted read's promises each got seven (about 7 % of its CPU in
+ * async_hooks, half of that after; bench/RESULTS.md, hosted history). One storage of small frames
+ * costs one.
  *
  * A slot behaves as an AsyncLocalStorage's run() and getStore(): run() sets the slot's value for
  * `fn` and what it starts, keeping every other slot's value as it was there.
