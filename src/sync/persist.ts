@@ -17,11 +17,12 @@ import type { Warn } from '../storage/safe-fs.js';
 import { jsonBytes, KeyUnavailableError, parseJsonBytes, type StateStore } from '../storage/store.js';
 import type * as E from '../api/schemas/entities.js';
 import type { ReplicaSnapshot } from './replica.js';
+import { packFeed, unpackFeed } from './feed-form.js';
 import { type Feed, feedProblem } from './replica-feed.js';
 import { type KeySource, Sealer } from './seal.js';
 import { snapshotProblem, snapshotShape } from './snapshot-check.js';
 import { gunzipJson } from './snapshot-codec.js';
-import { packStream, packValue, unpackDeferring, unpackValue } from './saved-form.js';
+import { packStream, unpackDeferring, unpackValue } from './saved-form.js';
 
 /**
  * Copies are saved as `YMCPR4 <shape>\n` + the sealed columnar form (saved-form.ts), the shape
@@ -38,8 +39,12 @@ const COLUMNAR_MONTHS_REFER_BACK = 'YMCPR3 ';
 const ALONE = 'months';
 const SHAPED_JSON = 'YMCPR2 ';
 const LEGACY_MAGIC = Buffer.from('YMCPR1\n');
-/** Feeds: `YMCPF2` the columnar form, `YMCPF1` (earlier versions) JSON. */
-const FEED_MAGIC = Buffer.from('YMCPF2\n');
+/**
+ * Feeds: `YMCPF3` each entry packed on its own (feed-form.ts); earlier versions wrote `YMCPF2`, the
+ * whole feed in one columnar form, and `YMCPF1`, JSON. All three are read.
+ */
+const FEED_MAGIC = Buffer.from('YMCPF3\n');
+const WHOLE_FEED_MAGIC = Buffer.from('YMCPF2\n');
 const JSON_FEED_MAGIC = Buffer.from('YMCPF1\n');
 
 /** The layout a saved value's header names: its form and shape (none: the oldest layout). */
@@ -109,6 +114,7 @@ export type Loaded =
 export class ReplicaFiles {
   private readonly sealers = new Map<string, Sealer>();
   private readonly feedSealer: Sealer;
+  private readonly wholeFeedSealer: Sealer;
   private readonly jsonFeedSealer: Sealer;
 
   constructor(
@@ -118,6 +124,7 @@ export class ReplicaFiles {
     private readonly now: () => number = Date.now,
   ) {
     this.feedSealer = new Sealer(keys, FEED_MAGIC);
+    this.wholeFeedSealer = new Sealer(keys, WHOLE_FEED_MAGIC);
     this.jsonFeedSealer = new Sealer(keys, JSON_FEED_MAGIC);
   }
 
@@ -222,9 +229,10 @@ export class ReplicaFiles {
       // Sealed with this build's shape (as copies are): a feed of another build does not open, and is no feed.
       const key = await this.keys.key();
       const aad = this.feedAad(identity, budgetId);
+      if (startsWith(bytes, FEED_MAGIC)) return unpackFeed(this.feedSealer.openSync(key, bytes, aad), budgetId);
       const data: unknown = startsWith(bytes, JSON_FEED_MAGIC)
         ? JSON.parse(this.jsonFeedSealer.openSync(key, bytes, aad).toString('utf8'))
-        : await unpackValue(this.feedSealer.openSync(key, bytes, aad));
+        : await unpackValue(this.wholeFeedSealer.openSync(key, bytes, aad));
       return feedProblem(data, budgetId) === null ? (data as Feed) : undefined;
     } catch (e) {
       if (e instanceof KeyUnavailableError) throw e;
@@ -239,7 +247,7 @@ export class ReplicaFiles {
 
   /** The feed sealed, and its key: for the sync's lock to write as it is released (manager.ts). */
   async sealFeed(identity: string, budgetId: string, feed: Feed): Promise<{ key: string; sealed: Uint8Array }> {
-    return { key: replicaFeedKey(identity, budgetId), sealed: await this.feedSealer.seal(await packValue(feed), this.feedAad(identity, budgetId)) };
+    return { key: replicaFeedKey(identity, budgetId), sealed: await this.feedSealer.seal(await packFeed(feed), this.feedAad(identity, budgetId)) };
   }
 
   /** Which budget `last-used` / `default` named at the last sync, so a restart can start from its saved copy. */

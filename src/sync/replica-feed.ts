@@ -61,12 +61,29 @@ export const FEED_MAX_BYTES = 256 * 1024;
  */
 export const COPY_EVERY = 8;
 
+/**
+ * Each entry's size as the bounds count it (its JSON's length), measured once: an entry read from a
+ * saved feed comes with its size (feed-form.ts), and its delta is not decoded to measure it again.
+ */
+const measured = new WeakMap<FeedEntry, number>();
+
+export function entrySize(e: FeedEntry): number {
+  let n = measured.get(e);
+  if (n === undefined) measured.set(e, (n = JSON.stringify(e).length));
+  return n;
+}
+
+/** The size of an entry read from a saved feed, as it was measured when the entry was made. */
+export function noteEntrySize(e: FeedEntry, size: number): void {
+  measured.set(e, size);
+}
+
 /** The feed after `made`; the oldest entries go first when it grows past its bounds. */
 export function nextFeed(previous: Feed | undefined, made: SyncMade): Feed {
   if (made.from === undefined) return { knowledge: made.to, syncedAt: made.at, entries: [], copy: previous?.copy };
   const entries =
     made.to > made.from ? [...(previous?.entries ?? []), { from: made.from, to: made.to, at: made.at, delta: made.delta }] : [...(previous?.entries ?? [])];
-  const sizes = entries.map((e) => JSON.stringify(e).length);
+  const sizes = entries.map(entrySize);
   let bytes = sizes.reduce((a, b) => a + b, 0);
   while (entries.length > FEED_MAX_ENTRIES || (entries.length && bytes > FEED_MAX_BYTES)) {
     entries.shift();
@@ -108,7 +125,15 @@ export function catchUp(replica: BudgetReplica, feed: Feed): boolean {
   }
   const chain = chainFrom(feed, replica.knowledge);
   if (!chain) return false;
-  for (const e of chain) replica.applyExport(e.delta, e.to, e.at);
+  // Every delta of the chain read before any is merged: an entry of a saved feed is decoded when
+  // first read (feed-form.ts), and one that does not decode leaves the copy as it was.
+  let deltas: E.BudgetDetail[];
+  try {
+    deltas = chain.map((e) => e.delta);
+  } catch {
+    return false;
+  }
+  chain.forEach((e, i) => replica.applyExport(deltas[i]!, e.to, e.at));
   replica.syncedAt = Math.max(replica.syncedAt, feed.syncedAt);
   return true;
 }

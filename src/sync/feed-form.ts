@@ -1,0 +1,81 @@
+/**
+ * A feed as it is saved (`YMCPF3`, inside the seal: persist.ts): a header in JSON, then each
+ * entry's delta packed on its own (saved-form.ts). Why: packed as one value (`YMCPF2`), a feed of
+ * up to FEED_MAX_ENTRIES was encoded and compressed whole again by every sync that added one
+ * entry, and decoded whole by every instance that caught up from it. A demo budget's delta after a
+ * write is about 30 kB (the month comes with all its categories), so with eight entries a write
+ * spent about 6 of its 48 ms of CPU sealing them again (bench/RESULTS.md, hosted history). Here an
+ * entry is packed once, by the sync that made it, and carried as bytes from then on; a reader
+ * decodes an entry only when a copy merges it (replica-feed.ts catchUp).
+ * Layout: the header's length (4 bytes, big-endian), the header, then the entries' packed deltas
+ * in order. The header has the feed's own fields and, per entry, `from`, `to`, `at`, the
+ * entry's size as nextFeed bounds it, the budget its delta is of, and its packed length.
+ */
+import * as z from 'zod';
+import type * as E from '../api/schemas/entities.js';
+import { type Feed, type FeedEntry, noteEntrySize, entrySize } from './replica-feed.js';
+import { packValue, unpackValueSync } from './saved-form.js';
+
+/** What an entry read from a saved feed was packed as, kept so that saving the feed again does not pack it again. */
+const packedOf = new WeakMap<FeedEntry, { packed: Uint8Array; budget: string }>();
+
+const Knowledge = z.number().int().nonnegative();
+const Header = z.object({
+  knowledge: Knowledge,
+  syncedAt: z.number().int().nonnegative(),
+  copy: Knowledge.optional(),
+  entries: z.array(
+    z.object({
+      from: Knowledge,
+      to: Knowledge,
+      at: z.number().int().nonnegative(),
+      size: z.number().int().nonnegative(),
+      budget: z.string(),
+      bytes: z.number().int().nonnegative(),
+    }),
+  ),
+});
+type Header = z.infer<typeof Header>;
+
+/** The feed's plain bytes to seal: entries read from a saved feed keep the bytes they came with. */
+export async function packFeed(feed: Feed): Promise<Buffer> {
+  const packs: { packed: Uint8Array; budget: string }[] = [];
+  for (const e of feed.entries) packs.push(packedOf.get(e) ?? { packed: await packValue(e.delta), budget: String((e.delta as { id?: unknown }).id) });
+  const header: Header = {
+    knowledge: feed.knowledge,
+    syncedAt: feed.syncedAt,
+    ...(feed.copy === undefined ? {} : { copy: feed.copy }),
+    entries: feed.entries.map((e, i) => ({ from: e.from, to: e.to, at: e.at, size: entrySize(e), budget: packs[i]!.budget, bytes: packs[i]!.packed.length })),
+  };
+  const head = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(head.length);
+  return Buffer.concat([length, head, ...packs.map((p) => p.packed)]);
+}
+
+/**
+ * The feed of budget `budgetId` from its plain bytes; undefined when they are not one, or an entry
+ * is another budget's (syncs under two names of one budget can race to write a feed: persist.ts).
+ * Each entry's delta is decoded when first read.
+ */
+export function unpackFeed(plain: Buffer, budgetId: string): Feed | undefined {
+  if (plain.length < 4) return undefined;
+  const headLength = plain.readUInt32BE(0);
+  if (4 + headLength > plain.length) return undefined;
+  const parsed = Header.safeParse(JSON.parse(plain.subarray(4, 4 + headLength).toString('utf8')));
+  if (!parsed.success) return undefined;
+  const h = parsed.data;
+  if (!h.entries.every((e) => e.budget === budgetId)) return undefined;
+  if (4 + headLength + h.entries.reduce((n, e) => n + e.bytes, 0) !== plain.length) return undefined;
+  let at = 4 + headLength;
+  const entries = h.entries.map((e) => {
+    const packed = plain.subarray(at, (at += e.bytes));
+    let delta: E.BudgetDetail | undefined;
+    const entry = { from: e.from, to: e.to, at: e.at } as FeedEntry;
+    Object.defineProperty(entry, 'delta', { enumerable: true, get: () => (delta ??= unpackValueSync(packed) as unknown as E.BudgetDetail) });
+    packedOf.set(entry, { packed, budget: e.budget });
+    noteEntrySize(entry, e.size);
+    return entry;
+  });
+  return { knowledge: h.knowledge, syncedAt: h.syncedAt, entries, ...(h.copy === undefined ? {} : { copy: h.copy }) };
+}
