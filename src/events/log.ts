@@ -67,7 +67,7 @@ function logOf(bytes: Buffer): LogState {
 
 const fresh = (): LogState => ({ v: 1, epoch: randomBytes(6).toString('hex'), seq: 0, open: {}, levels: {}, events: [] });
 
-/** Applies one scan to the log: the occurrences it fires, and the log after it. Pure, so an update may retry it. */
+/** Applies one scan to the log: the occurrences it fires, and the log after it. Pure (`state` is left as it was), so an update may retry it. */
 export function applyScan(state: LogState, found: readonly Condition[], at: Date): { state: LogState; fired: Occurrence[] } {
   const next: LogState = { ...state, open: {}, levels: {}, events: [...state.events] };
   const fired: Occurrence[] = [];
@@ -116,9 +116,10 @@ export class OccurrenceLog {
     const key = await this.key(budgetId);
     const sealKey = await this.sealer.key();
     return this.store.update(key, (bytes) => {
-      const result = applyScan(this.decode(key, sealKey, bytes), found, at);
-      const before = bytes ? this.decode(key, sealKey, bytes) : undefined;
-      const same = before && !result.fired.length && sameKeys(before, result.state);
+      // Opened once: applyScan leaves the state it is given as it was (each scan opened it twice).
+      const before = this.decode(key, sealKey, bytes);
+      const result = applyScan(before, found, at);
+      const same = bytes && !result.fired.length && sameKeys(before, result.state);
       const value = same ? undefined : this.sealer.sealSync(sealKey, logBytes(result.state), key);
       return { value, result };
     });

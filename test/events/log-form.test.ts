@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENTS_MAGIC, OccurrenceLog, type LogState } from '../../src/events/log.js';
+import { applyScan, EVENTS_MAGIC, OccurrenceLog, type LogState } from '../../src/events/log.js';
 import type { Condition } from '../../src/events/detect.js';
 import { FileStateStore } from '../../src/storage/file-store.js';
 import { ephemeralKey, Sealer } from '../../src/sync/seal.js';
@@ -61,5 +61,23 @@ describe('the occurrence log as kept', () => {
     ]);
     expect(state.epoch).toBe(old.epoch);
     expect((await sealer.open((await store.get(key))!, key))[0]).not.toBe('{'.charCodeAt(0));
+  });
+
+  it('a scan leaves the log it was applied to as it was (a record opens the kept log once and compares against it), and writes nothing when nothing changed', async () => {
+    const { store, log, key } = setUp();
+    const { state } = await log.record('b1', conditions(5), new Date('2026-11-24T10:00:00Z'));
+    const before = JSON.stringify(state);
+    const { state: after, fired } = applyScan(state, conditions(7), new Date('2026-11-24T11:00:00Z'));
+    expect(fired.map((o) => o.data.transaction_id)).toEqual(['t5', 't6']);
+    expect(after.events).toHaveLength(7);
+    expect(JSON.stringify(state)).toBe(before);
+    // The same conditions again: nothing fires and the kept value is not written again.
+    const kept = await store.get(key);
+    expect((await log.record('b1', conditions(5))).fired).toEqual([]);
+    expect(Buffer.from((await store.get(key))!).equals(Buffer.from(kept!))).toBe(true);
+    // Fewer: the cleared ones are written (so they fire again when they come back).
+    await log.record('b1', conditions(3));
+    expect(Buffer.from((await store.get(key))!).equals(Buffer.from(kept!))).toBe(false);
+    expect(Object.keys((await log.read('b1')).open)).toHaveLength(3);
   });
 });
