@@ -1,20 +1,37 @@
 /**
  * A feed as it is saved (`YMCPF3`, inside the seal: persist.ts): a header in JSON, then each
- * entry's delta packed on its own (saved-form.ts). Why: packed as one value (`YMCPF2`), a feed of
- * up to FEED_MAX_ENTRIES was encoded and compressed whole again by every sync that added one
- * entry, and decoded whole by every instance that caught up from it. A demo budget's delta after a
- * write is about 30 kB (the month comes with all its categories), so with eight entries a write
- * spent about 6 of its 48 ms of CPU sealing them again (bench/RESULTS.md, hosted history). Here an
- * entry is packed once, by the sync that made it, and carried as bytes from then on; a reader
- * decodes an entry only when a copy merges it (replica-feed.ts catchUp).
- * Layout: the header's length (4 bytes, big-endian), the header, then the entries' packed deltas
- * in order. The header has the feed's own fields and, per entry, `from`, `to`, `at`, the
- * entry's size as nextFeed bounds it, the budget its delta is of, and its packed length.
+ * entry's delta compressed on its own. Why: packed as one value (`YMCPF2`), a feed of up to
+ * FEED_MAX_ENTRIES was encoded and compressed whole again by every sync that added one entry, and
+ * decoded whole by every instance that caught up from it. A demo budget's delta after a write is
+ * about 30 kB (the month comes with all its categories), so with eight entries a write spent about
+ * 6 of its 48 ms of CPU sealing them again (bench/RESULTS.md, hosted history). Here an entry is
+ * compressed once, by the sync that made it, and carried as bytes from then on; a reader decodes an
+ * entry only when a copy merges it (replica-feed.ts catchUp).
+ * An entry is its delta's JSON, brotli'd (ENTRY_QUALITY), not the columnar form of saved copies
+ * (saved-form.ts): for such a delta that form saved a tenth of the bytes (3.6 kB against 4.0 kB)
+ * for three times the CPU each way (2.3 ms to pack and 0.7 ms to read, against 0.7 and 0.23 ms).
+ * Its gains are a whole budget's thousands of rows and ids; a feed keeps no entry over
+ * FEED_MAX_BYTES of JSON.
+ * Layout: the header's length (4 bytes, big-endian), the header, then the entries' bytes in
+ * order. The header has the feed's own fields and, per entry, `from`, `to`, `at`, the entry's size
+ * as nextFeed bounds it, the budget its delta is of, and the length of its bytes.
  */
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from 'zod';
 import type * as E from '../api/schemas/entities.js';
 import { type Feed, type FeedEntry, noteEntrySize, entrySize } from './replica-feed.js';
-import { packValue, unpackValueSync } from './saved-form.js';
+
+/** brotli's quality for an entry, as the occurrence log's (events/log.ts): 4 to 6 cost about the same for a demo write's delta (0.63-0.71 ms, 4.3-3.9 kB). */
+const ENTRY_QUALITY = 5;
+/** An entry is refused past this inflated (a feed keeps none over FEED_MAX_BYTES). */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+const packEntry = (delta: E.BudgetDetail): Uint8Array => {
+  const json = Buffer.from(JSON.stringify(delta));
+  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: ENTRY_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
+};
+const readEntry = (packed: Uint8Array): E.BudgetDetail =>
+  JSON.parse(brotliDecompressSync(packed, { maxOutputLength: MAX_ENTRY_BYTES }).toString('utf8')) as E.BudgetDetail;
 
 /** What an entry read from a saved feed was packed as, kept so that saving the feed again does not pack it again. */
 const packedOf = new WeakMap<FeedEntry, { packed: Uint8Array; budget: string }>();
@@ -38,9 +55,8 @@ const Header = z.object({
 type Header = z.infer<typeof Header>;
 
 /** The feed's plain bytes to seal: entries read from a saved feed keep the bytes they came with. */
-export async function packFeed(feed: Feed): Promise<Buffer> {
-  const packs: { packed: Uint8Array; budget: string }[] = [];
-  for (const e of feed.entries) packs.push(packedOf.get(e) ?? { packed: await packValue(e.delta), budget: String((e.delta as { id?: unknown }).id) });
+export function packFeed(feed: Feed): Buffer {
+  const packs = feed.entries.map((e) => packedOf.get(e) ?? { packed: packEntry(e.delta), budget: String((e.delta as { id?: unknown }).id) });
   const header: Header = {
     knowledge: feed.knowledge,
     syncedAt: feed.syncedAt,
@@ -72,7 +88,7 @@ export function unpackFeed(plain: Buffer, budgetId: string): Feed | undefined {
     const packed = plain.subarray(at, (at += e.bytes));
     let delta: E.BudgetDetail | undefined;
     const entry = { from: e.from, to: e.to, at: e.at } as FeedEntry;
-    Object.defineProperty(entry, 'delta', { enumerable: true, get: () => (delta ??= unpackValueSync(packed) as unknown as E.BudgetDetail) });
+    Object.defineProperty(entry, 'delta', { enumerable: true, get: () => (delta ??= readEntry(packed)) });
     packedOf.set(entry, { packed, budget: e.budget });
     noteEntrySize(entry, e.size);
     return entry;

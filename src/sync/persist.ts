@@ -247,7 +247,7 @@ export class ReplicaFiles {
 
   /** The feed sealed, and its key: for the sync's lock to write as it is released (manager.ts). */
   async sealFeed(identity: string, budgetId: string, feed: Feed): Promise<{ key: string; sealed: Uint8Array }> {
-    return { key: replicaFeedKey(identity, budgetId), sealed: await this.feedSealer.seal(await packFeed(feed), this.feedAad(identity, budgetId)) };
+    return { key: replicaFeedKey(identity, budgetId), sealed: await this.feedSealer.seal(packFeed(feed), this.feedAad(identity, budgetId)) };
   }
 
   /** Which budget `last-used` / `default` named at the last sync, so a restart can start from its saved copy. */

@@ -81,11 +81,6 @@ export async function unpackValue(packed: Uint8Array, alone?: string): Promise<R
   return decodeColumnar(await inflated(packed), alone);
 }
 
-/** unpackValue in one step on the main thread, whatever its size: for small values only (a feed's entry, bounded by FEED_MAX_BYTES). */
-export function unpackValueSync(packed: Uint8Array): Record<string, unknown> {
-  return decodeColumnar(brotliDecompressSync(packed, { maxOutputLength: MAX_FORM_BYTES, chunkSize: INFLATE_CHUNK_BYTES }));
-}
-
 /** The value packValue was given, its last field `key` left to be read by `rest` (columnar-reader.ts decodeColumnarDeferring; call it once). */
 export async function unpackDeferring(packed: Uint8Array, key: string, alone?: string): Promise<{ value: Record<string, unknown>; rest?: () => unknown }> {
   return decodeColumnarDeferring(await inflated(packed), key, alone);

@@ -1,5 +1,5 @@
 /**
- * A feed's saved form (src/sync/feed-form.ts, `YMCPF3`): each entry's delta packed on its own, so
+ * A feed's saved form (src/sync/feed-form.ts, `YMCPF3`): each entry's delta compressed on its own, so
  * that a sync adding one entry packs that one and carries the others as the bytes they came with,
  * and a reader decodes an entry only when a copy merges it. Checked here: what is saved reads back
  * (through the store, sealed); the bytes of entries read are carried over verbatim and never
