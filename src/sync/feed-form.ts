@@ -78,7 +78,13 @@ export function unpackFeed(plain: Buffer, budgetId: string): Feed | undefined {
   if (plain.length < 4) return undefined;
   const headLength = plain.readUInt32BE(0);
   if (4 + headLength > plain.length) return undefined;
-  const parsed = Header.safeParse(JSON.parse(plain.subarray(4, 4 + headLength).toString('utf8')));
+  let head: unknown;
+  try {
+    head = JSON.parse(plain.subarray(4, 4 + headLength).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const parsed = Header.safeParse(head);
   if (!parsed.success) return undefined;
   const h = parsed.data;
   if (!h.entries.every((e) => e.budget === budgetId)) return undefined;

@@ -133,6 +133,8 @@ describe("a feed's saved form", () => {
     expect(unpackFeed(plain.subarray(0, 3), BUDGET)).toBeUndefined();
     const header = { knowledge: 1, syncedAt: 1, entries: [{ from: 0, to: 1, at: 1, size: 1, budget: BUDGET, bytes: -1 }] };
     expect(unpackFeed(laidOut(header, []), BUDGET)).toBeUndefined();
+    const notJson = Buffer.concat([Buffer.from([0, 0, 0, 3]), Buffer.from('{x}')]);
+    expect(unpackFeed(notJson, BUDGET)).toBeUndefined();
   });
 
   it('a feed of the earlier forms (YMCPF2: the whole feed in one columnar form) still opens', async () => {
