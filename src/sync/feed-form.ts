@@ -19,7 +19,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from 'zod';
 import type * as E from '../api/schemas/entities.js';
-import { type Feed, type FeedEntry, noteEntrySize, entrySize } from './replica-feed.js';
+import { EntryFields, type Feed, type FeedEntry, FeedFields, entrySize, noteEntrySize } from './replica-feed.js';
 
 /** brotli's quality for an entry, as the occurrence log's (events/log.ts): 4 to 6 cost about the same for a demo write's delta (0.63-0.71 ms, 4.3-3.9 kB). */
 const ENTRY_QUALITY = 5;
@@ -36,21 +36,8 @@ const readEntry = (packed: Uint8Array): E.BudgetDetail =>
 /** What an entry read from a saved feed was packed as, kept so that saving the feed again does not pack it again. */
 const packedOf = new WeakMap<FeedEntry, { packed: Uint8Array; budget: string }>();
 
-const Knowledge = z.number().int().nonnegative();
-const Header = z.object({
-  knowledge: Knowledge,
-  syncedAt: z.number().int().nonnegative(),
-  copy: Knowledge.optional(),
-  entries: z.array(
-    z.object({
-      from: Knowledge,
-      to: Knowledge,
-      at: z.number().int().nonnegative(),
-      size: z.number().int().nonnegative(),
-      budget: z.string(),
-      bytes: z.number().int().nonnegative(),
-    }),
-  ),
+const Header = FeedFields.extend({
+  entries: z.array(EntryFields.extend({ size: z.number().int().nonnegative(), budget: z.string(), bytes: z.number().int().nonnegative() })),
 });
 type Header = z.infer<typeof Header>;
 

@@ -139,12 +139,10 @@ export function catchUp(replica: BudgetReplica, feed: Feed): boolean {
 }
 
 const Knowledge = z.number().int().nonnegative();
-const Shape = z.object({
-  knowledge: Knowledge,
-  syncedAt: z.number().int().nonnegative(),
-  entries: z.array(z.object({ from: Knowledge, to: Knowledge, at: z.number().int().nonnegative(), delta: z.unknown() })),
-  copy: Knowledge.optional(),
-});
+/** A saved feed's own fields, and where each entry stands: shared by every saved form (feed-form.ts). */
+export const FeedFields = z.object({ knowledge: Knowledge, syncedAt: z.number().int().nonnegative(), copy: Knowledge.optional() });
+export const EntryFields = z.object({ from: Knowledge, to: Knowledge, at: z.number().int().nonnegative() });
+const Shape = FeedFields.extend({ entries: z.array(EntryFields.extend({ delta: z.unknown() })) });
 
 /**
  * Why `data` is not a feed of budget `budgetId` this version can merge, or null when it is. Feeds
