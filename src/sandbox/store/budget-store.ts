@@ -7,9 +7,9 @@
  * a month, a category's available) are stamped with the same knowledge. The records a write
  * stamped also keep the transaction index current and tell answer caches when names changed.
  */
-import { createHash } from 'node:crypto';
 import { todayUtc } from '../../api/dates.js';
 import { computeDerived, type Derived } from './derived.js';
+import { FingerprintMemo } from './fingerprints.js';
 import type { AccountRec, BudgetRec, CategoryRec, PayeeRec, TransactionRec, Versioned } from './records.js';
 import { TransactionIndex } from './transaction-index.js';
 
@@ -21,6 +21,8 @@ export interface StoreEnv {
 
 export class BudgetStore {
   private derivedCache: Derived | null = null;
+  /** Each computed entity's last fingerprint, with what it was made from (fingerprints.ts). */
+  private readonly fingerprints = new FingerprintMemo();
   private pending: number | null = null;
   /** Records stamped by the write in progress. */
   private stamped: Versioned[] = [];
@@ -118,9 +120,8 @@ export class BudgetStore {
     const state = this.rec.derived_state;
     const changed: string[] = [];
     const seen = new Set<string>();
-    for (const [key, value] of fingerprints(this.rec, d)) {
+    for (const [key, fp] of this.fingerprints.of(this.rec, d)) {
       seen.add(key);
-      const fp = createHash('sha1').update(value).digest('base64');
       const prior = state.get(key);
       if (!prior) state.set(key, { fp, knowledge: writeKnowledge ?? this.rec.knowledge });
       else if (prior.fp !== fp) {
@@ -174,28 +175,4 @@ export class BudgetStore {
   nextSeq(): number {
     return this.rec.next_seq++;
   }
-}
-
-/** What each computed entity's value is made of; a change in it is a change of the entity. */
-function* fingerprints(b: BudgetRec, d: Derived): Generator<[string, string]> {
-  for (const [id, bal] of d.balances) yield [`account:${id}`, `${bal.balance}|${bal.cleared}|${bal.uncleared}`];
-  const current = d.monthIndex.get(d.currentMonth);
-  const categoryVersions: string[] = [];
-  for (const c of b.categories.values()) {
-    const f = current?.categories.get(c.id);
-    const goal = d.goal(c, d.currentMonth);
-    yield [`category:${c.id}`, JSON.stringify([f, goal])];
-    categoryVersions.push(`${c.id}:${c.knowledge}`);
-  }
-  const categoryPart = categoryVersions.join(',');
-  for (const m of d.months) {
-    const parts = [m.note, m.income, m.budgeted, m.activity, m.to_be_budgeted, m.age_of_money];
-    const cats = [...m.categories].map(([id, f]) => {
-      const c = b.categories.get(id);
-      return [id, f.budgeted, f.activity, f.balance, c ? d.goal(c, m.month) : null];
-    });
-    // Category records (names, goals) appear inside every month, so their versions count too.
-    yield [`month:${m.month}`, JSON.stringify([parts, cats, categoryPart])];
-  }
-  for (const [id, next] of d.dateNext) yield [`scheduled:${id}`, next];
 }
