@@ -109,6 +109,14 @@ async function signInRetried(d: Deployment, email: string, u: number): Promise<S
   }
 }
 
+/**
+ * The instances' environment. Every watched user's webhook goes to the one loopback receiver, so
+ * the handshakes to one host a minute are raised past them, as an operator whose users' hooks share
+ * a host would (docs/hosted.md); at the default 20 the 21st subscription in a minute was refused
+ * and the bench stopped.
+ */
+const WATCH_ENV = { YNAB_MCP_WATCH_SHORT: '1', YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK: '1', YNAB_MCP_WEBHOOK_VERIFY_PER_HOST: '100000' };
+
 /** Signs user u in, finds their first budget and checking account, subscribes a webhook to it. */
 async function subscribeUser(d: Deployment, email: string, u: number, hook: string): Promise<{ client: SignedIn; budget: string; account: string }> {
   const client = await signInRetried(d, email, u);
@@ -234,10 +242,7 @@ export async function runWatchLoad(w: WatchLoad, r: Reporter): Promise<{ row: Ro
       '--max-staleness',
       String(stalenessOf(w.intervalMs)),
     ],
-    // Every watched user's webhook goes to the one loopback receiver: the handshakes to one host a
-    // minute are raised past them, as an operator whose users' hooks share a host would (docs/alerts.md);
-    // at the default 20 the 21st subscription in a minute was refused and the bench stopped.
-    env: { YNAB_MCP_WATCH_SHORT: '1', YNAB_MCP_WEBHOOK_ALLOW_LOOPBACK: '1', YNAB_MCP_WEBHOOK_VERIFY_PER_HOST: '100000' },
+    env: WATCH_ENV,
   });
   const seen: Seen[] = [];
   d.upstream.hold = (req) => void seen.push({ at: performance.now(), url: req.url });

@@ -31,6 +31,8 @@ interface CategoryEntry {
   month: string;
   figures: CategoryFigures | undefined;
   knowledge: number;
+  /** The currency's decimal digits (its goal counts in whole minor units). */
+  digits: number | undefined;
   fp: string;
 }
 
@@ -61,11 +63,13 @@ export class FingerprintMemo {
     const current = d.monthIndex.get(d.currentMonth);
     const categoryVersions: string[] = [];
     const categories = new Map<string, CategoryEntry>();
+    const digits = b.currency_format?.decimal_digits;
     for (const c of b.categories.values()) {
       const f = current?.categories.get(c.id);
       let entry = this.categories.get(c.id);
-      if (!entry || entry.month !== d.currentMonth || entry.knowledge !== c.knowledge || !sameFigures(entry.figures, f)) {
-        entry = { month: d.currentMonth, figures: f && { ...f }, knowledge: c.knowledge, fp: hash(JSON.stringify([f, d.goal(c, d.currentMonth)])) };
+      if (!entry || entry.month !== d.currentMonth || entry.knowledge !== c.knowledge || entry.digits !== digits || !sameFigures(entry.figures, f)) {
+        const fp = hash(JSON.stringify([f, d.goal(c, d.currentMonth)]));
+        entry = { month: d.currentMonth, figures: f && { ...f }, knowledge: c.knowledge, digits, fp };
       }
       categories.set(c.id, entry);
       yield [`category:${c.id}`, entry.fp];
@@ -73,7 +77,7 @@ export class FingerprintMemo {
     }
     this.categories = categories;
     const categoryPart = categoryVersions.join(',');
-    const shared = `${b.currency_format?.decimal_digits}\n${categoryPart}`;
+    const shared = `${digits}\n${categoryPart}`;
     const known = shared === this.shared ? this.months : new Map<string, MonthEntry>();
     const months = new Map<string, MonthEntry>();
     for (const m of d.months) {
