@@ -275,6 +275,14 @@ describe('review_transactions flags', () => {
     const flags = (id: string | undefined) => (rows.get(id!) as any)?.flags ?? {};
     expect(flags(dupA)).toEqual({ uncategorized: true, possible_duplicate: dupB });
     expect(flags(dupB).possible_duplicate).toBe(dupA);
+    // Compact rows name the twin by its date, which a reviewer can quote (same account, same amount).
+    const compact = ok(await h.call('review_transactions', { account_id: 'Everyday Checking', limit: 500 }));
+    const flagsAt = compact.columns.indexOf('flags');
+    const compactFlags = (id: string | undefined) => compact.transactions['Everyday Checking'].find((row: any[]) => row[0] === id)?.[flagsAt];
+    const dateOf = new Map((await raw(h.sb)).transactions.map((t) => [t.id, t.date]));
+    expect(compactFlags(dupA)).toEqual({ uncategorized: true, possible_duplicate: dateOf.get(dupB!) });
+    expect(compactFlags(dupB)).toEqual({ uncategorized: true, possible_duplicate: dateOf.get(dupA!) });
+    expect(dateOf.get(dupB!)).toBe(day(-1));
     expect(flags(unusual).unusual_amount).toBe(-median);
     expect(flags(unusual).unusual_amount_formatted).toBe(usd(-median));
     expect(flags(usual).unusual_amount).toBeUndefined();

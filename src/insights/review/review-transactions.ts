@@ -26,10 +26,11 @@ const REVIEW_LIMIT = 25;
 
 /**
  * What each value of a compact row is: confidence and basis speak for the suggested category, which
- * is given only where it is not the current one. A row stops at its last value (most rows have no
- * flags). Compact rows are grouped by account, newest first in each: 25 in under 4 KB.
+ * is given only where it is not the current one. A row stops at its last value: the flags come
+ * before the suggestion's values, so a row with no suggestion (a transfer, an uncategorized new
+ * payee) stops at its flags. Compact rows are grouped by account, newest first in each: 25 in under 4 KB.
  */
-const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'confidence', 'basis (if not the payee history)', 'suggestion (if not category)', 'flags'];
+const COLUMNS = ['id', 'date', 'payee', 'amount', 'category', 'flags', 'confidence', 'basis (if not the payee history)', 'suggestion (if not category)'];
 
 /**
  * A compact row's basis: a house rule's or a lookalike payee's; the payee's own history ("payee: 25
@@ -71,13 +72,15 @@ function trimmed(row: unknown[]): unknown[] {
 }
 
 /**
- * A compact row's flags: a possible duplicate whose twin is a row above on the page, naming this
- * one, says `true` (the pair is named once, by the row above; full detail names both ways).
+ * A compact row's flags name a possible duplicate by its date, which a reviewer can quote: the twin
+ * is in the row's account at the row's amount (./review-flags.ts), and settling it needs only this
+ * row's id. Full detail gives the twin's id. A transfer candidate, in another account and needed to
+ * link the two, keeps its id.
  */
-function pairedOnce(page: E.TransactionSummaryBase[], flags: Record<string, unknown>[], i: number): Record<string, unknown> {
-  const twin = flags[i]!.possible_duplicate;
-  const above = page.findIndex((t) => t.id === twin);
-  return above >= 0 && above < i && flags[above]!.possible_duplicate === page[i]!.id ? { ...flags[i], possible_duplicate: true } : flags[i]!;
+function twinByDate(ctx: InsightContext, flags: Record<string, unknown>): Record<string, unknown> {
+  const twin = flags.possible_duplicate;
+  const date = typeof twin === 'string' ? ctx.view.replica.transactions.get(twin)?.date : undefined;
+  return date ? { ...flags, possible_duplicate: date } : flags;
 }
 
 /** Compact rows under their account's name, in the page's order. */
@@ -135,14 +138,14 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   });
   const rows = page.map((t, i) => {
     const s = suggestions.get(t.id);
-    const flags = full ? flagged[i]! : pairedOnce(page, flagged, i);
+    const flags = full ? flagged[i]! : twinByDate(ctx, flagged[i]!);
     const split = v.replica.linesOf(t.id).some((x) => !x.deleted);
     const payee = v.payeeName(t.payee_id ?? null) ?? t.import_payee_name ?? null;
     const category = split ? 'Split' : categoryName(t.category_id);
     const shown = Object.keys(flags).length ? flags : null;
     if (!full) {
       const other = s && s.category_id !== t.category_id ? s.category : null;
-      return trimmed([t.id, t.date, payee, formatMilliunits(t.amount, ctx.format), category, s?.confidence ?? null, compactBasis(s), other, shown]);
+      return trimmed([t.id, t.date, payee, formatMilliunits(t.amount, ctx.format), category, shown, s?.confidence ?? null, compactBasis(s), other]);
     }
     // Full detail: every field the API gives the transaction (full-row.ts), then what review adds.
     return { ...fullTransaction({ view: v, money }, t), suggestion: s ?? null, flags: shown };
