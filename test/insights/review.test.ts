@@ -297,6 +297,39 @@ describe('review_transactions flags', () => {
     expect((await rowOf(fresh!)).flags).toMatchObject({ new_payee: true });
     expect(flags(unusual).new_payee).toBeUndefined();
   });
+
+  it('unusual_amount leaves alone a payee that charges two steady amounts (a loan’s interest and escrow), and still flags one far from both', async () => {
+    const payee = `Two Steady ${u}`;
+    const history = [-50, -200, -50, -200, -50, -200, -200].map((amount, i) => ({
+      account_id: 'Everyday Checking',
+      amount,
+      payee_name: payee,
+      category_id: 'Groceries',
+      approved: true,
+      date: day(-30 * (i + 1)),
+    }));
+    await create(history);
+    const [small, large, far] = await create([
+      { account_id: 'Everyday Checking', amount: -50, payee_name: payee, category_id: 'Groceries' },
+      { account_id: 'Everyday Checking', amount: -200, payee_name: payee, category_id: 'Groceries' },
+      { account_id: 'Everyday Checking', amount: -900, payee_name: payee, category_id: 'Groceries' },
+    ]);
+    // From the raw API: the payee's earlier charges, their median the usual amount.
+    const r = await raw(h.sb);
+    const earlier = r.transactions
+      .filter((t) => t.payee_name === payee && t.approved)
+      .map((t): number => -t.amount)
+      .sort((a, b) => a - b);
+    expect(earlier).toHaveLength(7);
+    const median = earlier[3]!;
+    expect(median).toBe(200_000);
+    const rows = new Map((await everyRow()).transactions.map((t: any) => [t.id, t]));
+    const flags = (id: string | undefined) => (rows.get(id!) as any)?.flags ?? {};
+    // -50 is far from the median (200) but the payee charged it three times: usual, not flagged.
+    expect(flags(small).unusual_amount).toBeUndefined();
+    expect(flags(large).unusual_amount).toBeUndefined();
+    expect(flags(far).unusual_amount).toBe(-median);
+  });
 });
 
 describe('review_transactions marks uncategorized rows (issue 58 item 8)', () => {

@@ -4,7 +4,8 @@
  *  - `new_payee`: no other transaction has its payee;
  *  - `unusual_amount` (the payee's usual amount): three or more earlier amounts of the payee in
  *    the same direction, and this one far from their median (beyond three robust deviations and
- *    a quarter of the median);
+ *    a quarter of the median), unless three of them are near this one (within a quarter of it):
+ *    a payee with two steady charges, a loan's interest and its escrow, charges both as usual;
  *  - `possible_duplicate` (the other transaction's id): the same account and amount within 3 days,
  *    with the same payee or one sharing a telling word of its name;
  *  - `matches_scheduled`: a schedule of the account for the same amount falls within 3 days of it;
@@ -69,7 +70,10 @@ export function flagger(view: BudgetView): (t: E.TransactionSummaryBase) => Flag
         const usual = median(earlier);
         const mad = median(earlier.map((a) => Math.abs(a - usual)));
         const off = Math.abs(Math.abs(t.amount) - usual);
-        if (off > Math.max(UNUSUAL.deviations * MAD_SCALE * mad, UNUSUAL.share * usual)) flags.unusual_amount = Math.sign(t.amount) * usual;
+        const amount = Math.abs(t.amount);
+        const far = off > Math.max(UNUSUAL.deviations * MAD_SCALE * mad, UNUSUAL.share * usual);
+        if (far && earlier.filter((a) => Math.abs(a - amount) <= UNUSUAL.share * amount).length < UNUSUAL.history)
+          flags.unusual_amount = Math.sign(t.amount) * usual;
       }
     }
     const twin = (byAmount.get(t.amount) ?? [])
