@@ -98,6 +98,27 @@ describe('the journal', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('orders changes made in one millisecond, or after the clock stepped back, as they were made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-changes-'));
+    try {
+      const clock = [5000, 5000, 5000, 4000, 5000].map((ms) => Date.parse('2026-01-01T00:00:00Z') + ms);
+      const log = new UndoJournal(
+        new FileStateStore(dir),
+        ephemeralKey(),
+        async () => 'me',
+        () => clock.shift()!,
+      );
+      const made = [];
+      for (let i = 0; i < 5; i++) made.push(await log.append('b1', { tool: 'update_transaction', summary: `change ${i}`, entities: [] }));
+      expect((await log.recent('b1')).map((r) => r.summary)).toEqual(['change 4', 'change 3', 'change 2', 'change 1', 'change 0']);
+      for (let i = 1; i < made.length; i++) expect(made[i]!.id > made[i - 1]!.id).toBe(true);
+      // The time each was recorded at is the clock's, as it was.
+      expect(made.map((r) => r.at.slice(17))).toEqual(['05.000Z', '05.000Z', '05.000Z', '04.000Z', '05.000Z']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('undo_change', () => {

@@ -44,9 +44,18 @@ export interface ChangeRecord {
 /** The changes as a family of records (storage/id-list.ts): `changes/<identity>/<budget>/<id>.change`. */
 export const changeFamily: IdFamily = { prefix: 'changes/', record: /^(changes\/[^/]+\/[^/]+)\/([^/]+)\.change$/ };
 
-/** A change id: time first (base 36, fixed width) so ids sort by time, then random. */
+/** The time part of the last change id this process made. */
+let lastIdMs = 0;
+
+/**
+ * A change id: time first (base 36, fixed width) so ids sort in the order the changes were made,
+ * then random. Two changes in one millisecond (or after the clock stepped back) would sort by
+ * their random part, and an undo would then miss the later change that touched the same thing
+ * (undo-task.ts): the time part is one past the last one's when the clock has not moved on.
+ */
 function newId(now: number): string {
-  return `ch-${now.toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+  lastIdMs = Math.max(now, lastIdMs + 1);
+  return `ch-${lastIdMs.toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
 }
 
 export class UndoJournal extends SealedRecords {
