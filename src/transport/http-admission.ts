@@ -40,6 +40,13 @@
  */
 import { contextSlot } from '../shared/async-context.js';
 
+/**
+ * How long an instance must have had no active request before work no caller waits for begins
+ * (quiet()): longer than the gap between one call's answer and the next call's arrival under a
+ * crowd, short beside the time a person or a model takes between calls.
+ */
+export const QUIET_FOR_MS = 200;
+
 /** A request's slot: computing (held), waiting on I/O (out), waiting to compute again (queued), or done with (gone). */
 interface Slot {
   state: 'held' | 'out' | 'queued' | 'gone';
@@ -103,6 +110,8 @@ export class Admission {
   /** Requests arrived and not yet released, less those past their longest hold (waiting on a person): quiet() waits for none. */
   private active = 0;
   private readonly onQuiet: (() => void)[] = [];
+  /** When the last active request settled (none active since), for quiet()'s stretch. */
+  private quietSince = -Infinity;
   /** When a request was last given a place or a slot, or began to wait with none waiting before it. */
   private lastMoved = performance.now();
 
@@ -144,22 +153,29 @@ export class Admission {
   }
 
   /**
-   * Resolves once no request is active here (none waiting for a slot, computing or out on I/O,
-   * save those past their longest hold), or after `maxMs`: for work no caller waits for
-   * (background.ts).
+   * Resolves once no request has been active here for `forMs` on end (none waiting for a slot,
+   * computing or out on I/O, save those past their longest hold), or after `maxMs`: for work no
+   * caller waits for (background.ts). A moment with none active is not enough: under a crowd an
+   * instance has one between a call's answer and the next call's arrival, and a scan started
+   * then held the loop from the calls arriving during it (bench/RESULTS.md, hosted).
    */
-  quiet(maxMs: number): Promise<void> {
-    if (this.active === 0 || maxMs <= 0) return Promise.resolve();
+  quiet(maxMs: number, forMs = QUIET_FOR_MS): Promise<void> {
+    const until = performance.now() + maxMs;
     return new Promise((resolve) => {
-      const done = () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const check = () => {
         clearTimeout(timer);
-        const i = this.onQuiet.indexOf(done);
+        const i = this.onQuiet.indexOf(check);
         if (i >= 0) this.onQuiet.splice(i, 1);
-        resolve();
+        const now = performance.now();
+        const left = this.active === 0 ? this.quietSince + forMs - now : Infinity;
+        if (now >= until || left <= 0) return resolve();
+        // Quiet, not yet long enough: look again when it would be. Busy: when it is quiet again.
+        if (this.active > 0) this.onQuiet.push(check);
+        timer = setTimeout(check, Math.min(left, until - now));
+        timer.unref();
       };
-      const timer = setTimeout(done, maxMs);
-      timer.unref();
-      this.onQuiet.push(done);
+      check();
     });
   }
 
@@ -175,7 +191,10 @@ export class Admission {
       counted = false;
       if (slot.inLoop) this.leaveLoop(slot);
       this.active -= 1;
-      if (this.active === 0) for (const done of this.onQuiet.slice()) done();
+      if (this.active === 0) {
+        this.quietSince = performance.now();
+        for (const done of this.onQuiet.slice()) done();
+      }
     };
     const arrived = performance.now();
     let waited = false;

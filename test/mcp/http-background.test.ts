@@ -1,12 +1,12 @@
 /**
  * Work no caller waits for, on a hosted instance (src/transport/background.ts over the admission's
- * quiet(), src/transport/http-admission.ts): it runs when no request is active (none waiting for a
- * slot, computing or out on I/O, save one past its longest hold), one job at a time, and after its
- * longest wait whatever the load. The clock is vitest's, moved by hand: nothing here depends on
+ * quiet(), src/transport/http-admission.ts): it runs when no request has been active for
+ * QUIET_FOR_MS (none waiting for a slot, computing or out on I/O, save one past its longest hold),
+ * not at a moment between two calls, one job at a time, and after its longest wait whatever the load. The clock is vitest's, moved by hand: nothing here depends on
  * real time.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Admission } from '../../src/transport/http-admission.js';
+import { Admission, QUIET_FOR_MS } from '../../src/transport/http-admission.js';
 import { background } from '../../src/transport/background.js';
 
 const settle = async () => {
@@ -43,8 +43,30 @@ describe('background work waits for a quiet instance', () => {
     await settle();
     expect(ran).toEqual(['idle']); // back and computing
     first();
+    await settle();
+    expect(ran).toEqual(['idle']); // none active, not yet for long
+    await vi.advanceTimersByTimeAsync(QUIET_FOR_MS);
     await job;
     expect(ran).toEqual(['idle', 'after both']);
+  });
+
+  it('does not start at a moment with none active between two calls: only once none has been for QUIET_FOR_MS', async () => {
+    const a = new Admission(2, 60_000);
+    const later = background(a, 10_000);
+    const ran: string[] = [];
+    const call = await a.enter();
+    const job = later(async () => void ran.push('job'));
+    call(); // answered; the next call arrives a little later, as a crowd's do
+    await vi.advanceTimersByTimeAsync(QUIET_FOR_MS - 1);
+    const next = await a.enter();
+    await vi.advanceTimersByTimeAsync(QUIET_FOR_MS * 3);
+    expect(ran).toEqual([]); // the next call is active
+    next();
+    await vi.advanceTimersByTimeAsync(QUIET_FOR_MS - 1);
+    expect(ran).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await job;
+    expect(ran).toEqual(['job']);
   });
 
   it('runs its jobs one at a time, in the order asked', async () => {
@@ -99,6 +121,7 @@ describe('background work waits for a quiet instance', () => {
     const next = later(async () => void ran.push('next'));
     await settle();
     vi.advanceTimersByTime(1_000); // the hold runs out: the slot is passed on for good
+    await vi.advanceTimersByTimeAsync(QUIET_FOR_MS);
     await expect(failing).rejects.toThrow('scan failed');
     await next;
     expect(ran).toEqual(['next']);
