@@ -24,7 +24,7 @@ import type { HostedOptions } from './options.js';
 import type { HostedAuth } from './resource-server.js';
 import type { SharedReplicaCache } from '../sync/replica-cache.js';
 import { sharedAnswers } from './answer-cache.js';
-import type { YnabGrants } from './ynab-grants.js';
+import type { YnabGrant, YnabGrants } from './ynab-grants.js';
 import type { WatchFlags } from '../shared/watch.js';
 import type { WatchSettings } from '../events/watcher-loop.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http-options.js';
@@ -59,9 +59,24 @@ const RETIRE_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 export const HOSTED_SIGN_IN_AGAIN =
   'The YNAB sign-in behind this connection has expired or was revoked. Reconnect the YNAB connector in your assistant to sign in again.';
 
+/**
+ * How long a grant a request read as it was authenticated may start the user's OAuth provider
+ * instead of a read of its own: the same request's work, under a crowd's waits. (The provider then
+ * keeps what it started from for hours anyway; a refresh reads the stored grant under its lock.)
+ */
+const FRESH_GRANT_MS = 1_000;
+
+/** The grant a request read as it was authenticated, and when (performance.now()). */
+interface SeenGrant {
+  grant: YnabGrant;
+  at: number;
+}
+
 interface Held {
   state: ServerState;
   signedInAt: string;
+  /** The grant its latest request read, for the OAuth provider's start (once, while fresh). */
+  seen: { last?: SeenGrant };
 }
 
 export interface HostedUsersOptions {
@@ -146,10 +161,15 @@ export class HostedUsers {
     const signedInAt = auth.grant.signed_in_at ?? '';
     this.recent.seen(auth.identity);
     const known = this.held.get(auth.identity) ?? this.revive(auth.identity, signedInAt);
-    if (known && known.signedInAt === signedInAt) return known.state;
+    const last = { grant: auth.grant, at: performance.now() };
+    if (known && known.signedInAt === signedInAt) {
+      known.seen.last = last;
+      return known.state;
+    }
+    const seen = { last };
     // The read-only endpoint's sign-ins are identities of their own (ynab-callback.ts): read-only whatever the grant.
-    const state = this.create(auth.identity, auth.readOnly ? 'read-only' : auth.grant.token_scope);
-    this.held.set(auth.identity, { state, signedInAt });
+    const state = this.create(auth.identity, auth.readOnly ? 'read-only' : auth.grant.token_scope, undefined, seen);
+    this.held.set(auth.identity, { state, signedInAt, seen });
     return state;
   }
 
@@ -161,7 +181,7 @@ export class HostedUsers {
    */
   async watchState(identity: string): Promise<ServerState | undefined> {
     const grant = await this.deps.grants.read(identity);
-    return grant ? this.create(identity, grant.token_scope, { manual: true, webhooks: true }) : undefined;
+    return grant ? this.create(identity, grant.token_scope, { manual: true, webhooks: true }, { last: { grant, at: performance.now() } }) : undefined;
   }
 
   /** The warm-up's users step (warm-users.ts): the recently active users' copies read into the replica cache, for at most `budgetMs`. */
@@ -183,17 +203,22 @@ export class HostedUsers {
   /**
    * `scope`: the grant's scope as YNAB gave it at sign-in, so a read-only user is never offered
    * write tools. `watching`: how its watcher runs; an interactive state's watches only what its own
-   * clients listen to (the watch jobs watch webhook subscriptions).
+   * clients listen to (the watch jobs watch webhook subscriptions). `seen`: the grant the latest
+   * request read (FRESH_GRANT_MS), which the OAuth provider starts from instead of reading it again.
    */
   private create(
     identity: string,
     scope: 'full' | 'read-only' | undefined,
     watching: Pick<WatchSettings, 'manual' | 'webhooks'> = { webhooks: false },
+    seen: { last?: SeenGrant } = {},
   ): ServerState {
     const { store, opts, grants, log } = this.deps;
     const connect = async (): Promise<Connection> => {
+      const last = seen.last;
+      seen.last = undefined; // once: a later start (after a failed one) reads the store
+      const fresh = last && performance.now() - last.at < FRESH_GRANT_MS ? last.grant : undefined;
       const provider = await oauthProvider({
-        store: grants.secretsFor(identity),
+        store: grants.secretsFor(identity, fresh),
         stateDir: '',
         state: store,
         warn: log,

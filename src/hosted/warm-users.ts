@@ -17,6 +17,7 @@
  * The single-user server has no such step: its one user's process starts with their host.
  */
 import { LRUCache } from 'lru-cache';
+import { outsideRequests } from '../shared/async-context.js';
 import { aliasesKey, journalKey, sessionBudgetKey } from '../storage/keys.js';
 import { parseJsonBytes } from '../storage/store.js';
 import type { RedisStateStore } from '../storage/redis-store.js';
@@ -76,11 +77,13 @@ export class RecentUsers {
     const last = this.written.get(identity);
     if (last !== undefined && at - last < WRITE_EVERY_MS) return;
     this.written.set(identity, at);
-    // Pipelined: the set keeps itself small, pruned of users gone for good.
-    const sent = [
+    // Pipelined: the set keeps itself small, pruned of users gone for good. Outside the request
+    // whose call it records: no caller waits for it, so it is neither that call's wait on Redis
+    // nor one its admission turn comes back from (a user's first call on an instance counted it).
+    const sent = outsideRequests(() => [
       this.store.keyed('write', 'ZADD', RECENT_USERS_KEY, String(at), identity),
       this.store.keyed('write', 'ZREMRANGEBYSCORE', RECENT_USERS_KEY, '-inf', `(${at - FORGET_AFTER_MS}`),
-    ];
+    ]);
     void Promise.all(sent).catch(() => this.written.delete(identity));
   }
 

@@ -101,8 +101,16 @@ export class YnabGrants {
     await this.store.delete(grantKey(identity));
   }
 
-  /** A user's grant under the secret names of src/auth/oauth-provider.ts. */
-  secretsFor(identity: string): {
+  /**
+   * A user's grant under the secret names of src/auth/oauth-provider.ts. `fresh`: the record as
+   * the caller has just read it (the request's authentication, a moment ago), which the reads
+   * before the event loop next turns use instead of reading it again: the provider's start on a
+   * user's first call on an instance was a Redis round trip of its own after the one that read it.
+   */
+  secretsFor(
+    identity: string,
+    fresh?: YnabGrant,
+  ): {
     get(name: string): Promise<string | null>;
     set(name: string, value: string): Promise<void>;
     delete(name: string): Promise<boolean>;
@@ -112,15 +120,15 @@ export class YnabGrants {
     // record read for the first is used by those asked for before the event loop turns, when no
     // other answer can have come in, so they see what one read would. A change forgets it.
     let held: Promise<Record<string, string> | undefined> | undefined;
-    const record = () => {
-      if (!held) {
-        const read = this.store.get(k).then((bytes) => this.key.openJson<Record<string, string>>(bytes, k));
-        held = read;
-        const forget = () => setImmediate(() => held === read && (held = undefined));
-        read.then(forget, forget);
-      }
-      return held;
+    const hold = (read: Promise<Record<string, string> | undefined>) => {
+      held = read;
+      const forget = () => setImmediate(() => held === read && (held = undefined));
+      read.then(forget, forget);
+      return read;
     };
+    // As if read just now: forgotten when the loop turns, as a read is.
+    if (fresh) hold(Promise.resolve({ ...fresh } as Record<string, string>));
+    const record = () => held ?? hold(this.store.get(k).then((bytes) => this.key.openJson<Record<string, string>>(bytes, k)));
     const change = (name: string, value: string | undefined) => {
       held = undefined;
       return this.store.update(k, (bytes) => {

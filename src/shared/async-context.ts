@@ -33,3 +33,11 @@ export function contextSlot<T>(name: string): ContextSlot<T> {
     getStore: () => frames.getStore()?.[key] as T | undefined,
   };
 }
+
+/**
+ * Runs `fn` outside every slot: what it starts belongs to no request (not counted as its Redis
+ * commands, not waited for by its admission turn). For a request's fire-and-forget bookkeeping.
+ */
+export function outsideRequests<R>(fn: () => R): R {
+  return frames.exit(fn);
+}
