@@ -55,7 +55,7 @@ Hosted mode (many users, OAuth, state in Redis; see the README's "Hosted mode"):
                            (YNAB_MCP_ADMISSION_HOLD_MS: how long a call may compute on its slot at a
                            stretch before it goes back in line, default 1000)
   --requests-in-loop N     of those, how many may be on the instance's event loop at once, computing
-                           or waiting on Redis (default 8; 0: no limit); one waiting on YNAB leaves
+                           or waiting on Redis (default 4; 0: no limit); one waiting on YNAB leaves
                            its place meanwhile, and calls that write to YNAB take the next place first
   --allowed-origins LIST   browser Origins allowed on /mcp beside https://claude.ai, https://claude.com and
                            https://chatgpt.com (each scheme://host[:port]); any other Origin gets 403

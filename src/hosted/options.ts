@@ -17,7 +17,7 @@
  *  - --concurrent-requests: MCP requests this instance works on at once, the rest waiting in
  *    arrival order (src/transport/http-admission.ts; default 8; 0: no limit).
  *  - --requests-in-loop: of those, how many may be on its event loop at once, computing or waiting
- *    on Redis (default 8; 0: no limit); a request waiting on YNAB leaves its place meanwhile.
+ *    on Redis (default 4; 0: no limit); a request waiting on YNAB leaves its place meanwhile.
  * Every problem is a UsageError that says what is wrong and what is expected.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -212,13 +212,9 @@ export const DEFAULT_CONCURRENT_REQUESTS = 8;
  * of every request in the loop: with a crowd all in, a turn took 100-300 ms and a write (about ten
  * such waits) 1-3 s. Four in the loop (and the writes let in first) took a crowd's p99 at 100 x 20
  * from 1.5-3.1 s to 0.94-1.53 s, in turns (bench/RESULTS.md, Hosted mode); a request waiting on
- * YNAB leaves its place meanwhile. Eight, since 2026-11-28: on a machine twice as fast, four
- * places were often all waiting on Redis with the instance idle and its queue growing, and the
- * instance that fell behind so in a crowd's first second stayed behind (round robin sends it a
- * third); with eight, in turns (Cluster, six runs each), the instances' own p99 went from 701-960
- * ms to 577-824 ms and no instance held the calls over 800 ms.
+ * YNAB leaves its place meanwhile.
  */
-export const DEFAULT_REQUESTS_IN_LOOP = 8;
+export const DEFAULT_REQUESTS_IN_LOOP = 4;
 
 export function hostedOptions(flags: HostedFlags, env: Env, warn: (m: string) => void): HostedOptions {
   const { origin, loopback } = publicOrigin(flags['public-url']);

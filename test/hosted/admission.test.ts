@@ -114,9 +114,9 @@ describe('--concurrent-requests', () => {
 });
 
 describe('--requests-in-loop', () => {
-  it('8 by default (0: no limit), a whole number, and only with --hosted', async () => {
+  it('4 by default (0: no limit), a whole number, and only with --hosted', async () => {
     const n = (v?: string) => optionsWith('requests-in-loop', v).requestsInLoop;
-    expect(n()).toBe(8);
+    expect(n()).toBe(4);
     expect(n('0')).toBe(0);
     expect(n('16')).toBe(16);
     expect(refused(() => n('-1'))).toMatch(/--requests-in-loop must be a whole number between 0 and 10000, got "-1"/);
