@@ -27,12 +27,17 @@ class CountingStore extends FileStateStore {
   }
 }
 
-it('the provider starts from one read of the grant; a later read or one after a change reads it again', async () => {
+/** A counting store holding `identity`'s grant (an hour left, `scope`), and the grant's key. */
+async function savedGrant(identity: string, scope: 'full' | 'read-only') {
   const store = new CountingStore(dir);
   const grants = new YnabGrants(store, new DataKey(randomBytes(32)), { clientId: 'c', clientSecret: 's', appUrl: 'http://127.0.0.1:1' });
   const expires = new Date(Date.now() + 3_600_000).toISOString();
-  await grants.save('u1', { access_token: 'at-1', refresh_token: 'rt-1', token_expires_at: expires, token_scope: 'full', signed_in_at: 'x' });
-  const key = 'grants/u1.json';
+  await grants.save(identity, { access_token: 'at-1', refresh_token: 'rt-1', token_expires_at: expires, token_scope: scope, signed_in_at: 'x' });
+  return { store, grants, key: `grants/${identity}.json` };
+}
+
+it('the provider starts from one read of the grant; a later read or one after a change reads it again', async () => {
+  const { store, grants, key } = await savedGrant('u1', 'full');
   const secrets = grants.secretsFor('u1');
   const provider = await oauthProvider({ store: secrets, stateDir: '', state: store });
   expect(await provider.token()).toBe('at-1');
@@ -51,11 +56,7 @@ it('the provider starts from one read of the grant; a later read or one after a 
 });
 
 it('a provider started from the grant its request has just read reads none; once the loop turns, it reads again', async () => {
-  const store = new CountingStore(dir);
-  const grants = new YnabGrants(store, new DataKey(randomBytes(32)), { clientId: 'c', clientSecret: 's', appUrl: 'http://127.0.0.1:1' });
-  const expires = new Date(Date.now() + 3_600_000).toISOString();
-  await grants.save('u2', { access_token: 'at-1', refresh_token: 'rt-1', token_expires_at: expires, token_scope: 'read-only', signed_in_at: 'x' });
-  const key = 'grants/u2.json';
+  const { store, grants, key } = await savedGrant('u2', 'read-only');
   const fresh = (await grants.read('u2'))!;
   const before = store.reads.get(key)!;
   const secrets = grants.secretsFor('u2', fresh);

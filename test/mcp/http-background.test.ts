@@ -2,8 +2,8 @@
  * Work no caller waits for, on a hosted instance (src/transport/background.ts over the admission's
  * quiet(), src/transport/http-admission.ts): it runs when no request has been active for
  * QUIET_FOR_MS (none waiting for a slot, computing or out on I/O, save one past its longest hold),
- * not at a moment between two calls, one job at a time, and after its longest wait whatever the load. The clock is vitest's, moved by hand: nothing here depends on
- * real time.
+ * not at a moment between two calls, one job at a time, and after its longest wait whatever the
+ * load. The clock is vitest's, moved by hand: nothing here depends on real time.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Admission, QUIET_FOR_MS } from '../../src/transport/http-admission.js';
