@@ -96,6 +96,8 @@ describe('compose.yaml', () => {
     const upstreams = /reverse_proxy ([^{]+)\{/.exec(caddyfile)![1]!.trim().split(/\s+/);
     expect(upstreams.sort()).toEqual(instances.map(([name]) => `${name}:8787`).sort());
     expect(caddyfile).toMatch(/^\s*health_uri \/readyz$/m);
+    // Each request to the instance with the fewest under way (docs/hosted.md, Deploying: the crowd behind round robin and behind this).
+    expect(caddyfile).toMatch(/^\s*lb_policy least_conn$/m);
     expect(caddyfile).toMatch(/^\s*flush_interval -1$/m);
     const caddy = compose.services.caddy!;
     expect(caddy.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
