@@ -29,13 +29,26 @@ const WATCHED: Watched[] = [
   {
     label: 'hosted crowd p99, 100 x 20 at once, one Redis',
     section: 'hosted',
-    names: ['crowd-only p99s at 100 users x 20 calls, one Redis', 'p99 at 100 users x 20 calls at once, one Redis'],
+    names: ['crowd-only p99s at 100 users x 20 calls, one Redis: ', 'p99 at 100 users x 20 calls at once, one Redis'],
     goal: '≤ 1 s in every run',
   },
   {
     label: 'hosted crowd p99, 100 x 20 at once, Redis Cluster',
     section: 'hosted',
-    names: ['crowd-only p99s at 100 users x 20 calls, Redis Cluster', 'p99 at 100 users x 20 calls at once, Redis Cluster'],
+    names: ['crowd-only p99s at 100 users x 20 calls, Redis Cluster (3 masters): ', 'p99 at 100 users x 20 calls at once, Redis Cluster'],
+    goal: '≤ 1 s in every run',
+  },
+  // The same crowd behind the balancer docs/hosted.md advises (bench/hosted-crowd.ts).
+  {
+    label: 'hosted crowd p99, 100 x 20 at once, one Redis, least-outstanding balancer',
+    section: 'hosted',
+    names: ['crowd-only p99s at 100 users x 20 calls, one Redis, balancer least-outstanding: '],
+    goal: '≤ 1 s in every run',
+  },
+  {
+    label: 'hosted crowd p99, 100 x 20 at once, Redis Cluster, least-outstanding balancer',
+    section: 'hosted',
+    names: ['crowd-only p99s at 100 users x 20 calls, Redis Cluster (3 masters), balancer least-outstanding: '],
     goal: '≤ 1 s in every run',
   },
   { label: 'peak RSS of serve at 100,000 transactions', section: 'memory', names: ['peak RSS of serve at 100,000 transactions'], goal: '≤ 180 MB' },

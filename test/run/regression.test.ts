@@ -80,4 +80,22 @@ describe('the no-regression summary', () => {
       '| hosted crowd p99, 100 x 20 at once, one Redis | hosted | ≤ 1 s in every run | **912 ms, 950 ms, 1003 ms / 880 ms, 901 ms, 940 ms** | not met | 2026-11-26 09:00 UTC at 0123456789ab | 794 ms | 2026-11-26 09:00 UTC at 0123456789ab |',
     );
   });
+
+  it('keeps the crowd behind each balancer apart: the round-robin row never reads the least-outstanding figure', () => {
+    const both = regressionBlocks(
+      new Map([
+        [
+          'hosted',
+          hosted(
+            [
+              '- crowd-only p99s at 100 users x 20 calls, one Redis, balancer least-outstanding: generator cold / warmed: **610 ms / 640 ms** (target <= 1000 ms in every run, 0 errors: met)',
+              '- crowd-only p99s at 100 users x 20 calls, one Redis: generator cold / warmed: **984 ms / 1022 ms** (target <= 1000 ms in every run, 0 errors: **not met**)',
+            ].join('\n'),
+          ),
+        ],
+      ]),
+    );
+    expect(rowOf(both.summary, 'hosted crowd p99, 100 x 20 at once, one Redis')).toContain('| **984 ms / 1022 ms** | not met |');
+    expect(rowOf(both.summary, 'hosted crowd p99, 100 x 20 at once, one Redis, least-outstanding balancer')).toContain('| **610 ms / 640 ms** | met |');
+  });
 });
