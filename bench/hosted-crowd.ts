@@ -6,7 +6,8 @@
  * tokens and saved copies in Redis, nothing in the instances' memory), and the crowd starts once
  * every instance answers /readyz 200, as a balancer would send it. The load generator's clients
  * run in child processes of their own (bench/crowd-worker.mjs); "cold" is a fresh generator,
- * "warmed" one that has just run a crowd. Three runs of each, per store: p50, p99 and max of each.
+ * "warmed" one that has just run a crowd. Three runs of each, per store and per balancer (round
+ * robin, then the fewest requests under way, which docs/hosted.md advises): p50, p99 and max of each.
  */
 import { loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
