@@ -189,7 +189,8 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
   const measured: CrowdMeasured[] = [];
   // BENCH_CROWD_RUNS=0: none (e.g. BENCH_HOSTED_LOADS=100x20:single alone, the crowd as measured before issue 61).
   if (runs === 0) return measured;
-  for (const balance of balances())
+  const order = balances();
+  for (const balance of order)
     for (const store of envList('BENCH_CROWD_STORES', 'single,cluster') as Store[]) {
       const p99s: Record<'cold' | 'warmed', number[]> = { cold: [], warmed: [] };
       let errors = 0;
@@ -200,7 +201,7 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
             const done = await runCrowd(store, balance, generator, run);
             r.row({ ...done.row, server });
             // The capacity model's figures: each store's first run behind the first balancer.
-            if (run === 1 && warmth === 'cold' && balance === balances()[0]) measured.push(done.measured);
+            if (run === 1 && warmth === 'cold' && balance === order[0]) measured.push(done.measured);
             p99s[warmth].push(done.p99);
             errors += done.errors;
           }

@@ -215,7 +215,7 @@ export class HostedUsers {
     const { store, opts, grants, log } = this.deps;
     const connect = async (): Promise<Connection> => {
       const last = seen.last;
-      seen.last = undefined; // once: a later start (after a failed one) reads the store
+      seen.last = undefined; // once: a later start (after a failed one) uses what its own request read, or reads the store
       const fresh = last && performance.now() - last.at < FRESH_GRANT_MS ? last.grant : undefined;
       const provider = await oauthProvider({
         store: grants.secretsFor(identity, fresh),
