@@ -8,10 +8,14 @@
  * run in child processes of their own (bench/crowd-worker.mjs); "cold" is a fresh generator,
  * "warmed" one that has just run a crowd. Three runs of each, per store and per balancer (round
  * robin, then the fewest requests under way, which docs/hosted.md advises): p50, p99 and max of each.
+ * Each instance and each Redis server runs in a session of its own, so that where the kernel shares
+ * the cores by session (autogroup) each has a share of its own, as each container of compose.yaml
+ * does (test/helpers/own-session.ts); BENCH_CROWD_SESSIONS=shared runs them in the bench's session.
  */
 import { loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { type Balance, MemoryOAuthProvider, signIn, startDeployment, type Deployment } from '../test/helpers/hosted.js';
+import { cpuShares } from '../test/helpers/own-session.js';
 import { machineReference } from './cold-start.js';
 import { CrowdGenerator, type CrowdResult, type CrowdUser } from './crowd-generator.js';
 import type { CrowdMeasured } from './hosted-capacity.js';
@@ -38,6 +42,21 @@ const balances = (): Balance[] =>
     return b;
   });
 const balanced = (b: Balance) => (b === 'round-robin' ? '' : `, balancer ${b}`);
+/**
+ * Where the deployment's servers run (BENCH_CROWD_SESSIONS, default own): each instance and Redis
+ * server in a session of its own, a share of the cores each as in compose.yaml; or, `shared`, all
+ * in the bench's session as every run before 2026-11-28 (a share per busy thread, beside the
+ * generator and the balancer).
+ */
+type Sessions = 'own' | 'shared';
+const sessionsList = (): Sessions[] =>
+  envList('BENCH_CROWD_SESSIONS', 'own').map((v) => {
+    if (v !== 'own' && v !== 'shared') throw new Error(`BENCH_CROWD_SESSIONS=${JSON.stringify(v)} is not own or shared`);
+    return v;
+  });
+const sessionsName = (v: Sessions) => (v === 'own' ? '' : ', one session');
+/** A run's deployment in words: its store, balancer (unless round robin) and sessions (unless their own). */
+const deploymentName = (store: Store, balance: Balance, sessions: Sessions) => `${storeName(store)}${balanced(balance)}${sessionsName(sessions)}`;
 const envList = (name: string, fallback: string) =>
   (process.env[name] ?? fallback)
     .split(',')
@@ -97,7 +116,7 @@ function why(result: CrowdResult): void {
   for (const [text, n] of counts) process.stderr.write(`hosted crowd: ${n} x ${text}\n`);
 }
 
-async function runCrowd(store: Store, balance: Balance, generator: CrowdGenerator, run: number): Promise<CrowdRun> {
+async function runCrowd(store: Store, balance: Balance, sessions: Sessions, generator: CrowdGenerator, run: number): Promise<CrowdRun> {
   const warmth = generator.crowds ? 'warmed' : 'cold';
   // Before the run's deployment starts (the last one's is gone): the machine as this run found it.
   const machine = await machineReference();
@@ -108,6 +127,7 @@ async function runCrowd(store: Store, balance: Balance, generator: CrowdGenerato
     sandboxProcess: true,
     directUpstream: true,
     balance,
+    ownSessions: sessions === 'own',
     args: instanceArgs(),
     env: instanceEnv(),
   });
@@ -122,10 +142,12 @@ async function runCrowd(store: Store, balance: Balance, generator: CrowdGenerato
     const balancerCpu = process.cpuUsage(balancerCpu0);
     why(result);
     if (process.env.BENCH_HOSTED_TRACE)
-      writeFileSync(`${process.env.BENCH_HOSTED_TRACE}-${store}-${balance}-${run}-${warmth}.json`, JSON.stringify(result.trace));
+      writeFileSync(`${process.env.BENCH_HOSTED_TRACE}-${store}-${balance}-${sessions}-${run}-${warmth}.json`, JSON.stringify(result.trace));
     // BENCH_HOSTED_LOGS=<prefix>: each restarted instance's log (its warm-up's line; with --log-format json, a line per request).
     if (process.env.BENCH_HOSTED_LOGS)
-      d.instances.forEach((i, n) => writeFileSync(`${process.env.BENCH_HOSTED_LOGS}-${store}-${balance}-${run}-${warmth}-${n}.log`, i!.proc.stderr));
+      d.instances.forEach((i, n) =>
+        writeFileSync(`${process.env.BENCH_HOSTED_LOGS}-${store}-${balance}-${sessions}-${run}-${warmth}-${n}.log`, i!.proc.stderr),
+      );
     const after = await scrape(d);
     const rise = riseOf(before, after);
     const { latencies, first } = result;
@@ -149,7 +171,7 @@ async function runCrowd(store: Store, balance: Balance, generator: CrowdGenerato
       redisBytes: redis.total,
     };
     const row: Row = {
-      run: `${USERS} users x ${CALLS} calls, ${storeName(store)}${balanced(balance)}, run ${run}, generator ${warmth}`,
+      run: `${USERS} users x ${CALLS} calls, ${deploymentName(store, balance, sessions)}, run ${run}, generator ${warmth}`,
       calls: latencies.length,
       errors: result.errors.length,
       'calls/s': Math.round(callsPerSecond),
@@ -158,6 +180,7 @@ async function runCrowd(store: Store, balance: Balance, generator: CrowdGenerato
       max: ms(Math.max(...latencies)),
       "each user's first call p50 / p99": `${ms(median(first))} / ${ms(percentile(first, 99))}`,
       'instances ready after (restart to /readyz 200)': ms(readyMs),
+      'share of the cores (instances, Redis)': cpuShares([...d.instances.map((i) => i!.proc.child.pid!), ...d.redis.pids()]),
       'instance CPU per call': ms((cpu * 1000) / latencies.length),
       'generator CPU per call': ms(result.cpuMs / latencies.length),
       'balancer CPU per call': ms((balancerCpu.user + balancerCpu.system) / 1000 / latencies.length),
@@ -190,37 +213,39 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
   // BENCH_CROWD_RUNS=0: none (e.g. BENCH_HOSTED_LOADS=100x20:single alone, the crowd as measured before issue 61).
   if (runs === 0) return measured;
   const order = balances();
-  for (const balance of order)
-    for (const store of envList('BENCH_CROWD_STORES', 'single,cluster') as Store[]) {
-      const p99s: Record<'cold' | 'warmed', number[]> = { cold: [], warmed: [] };
-      let errors = 0;
-      for (let run = 1; run <= runs; run++) {
-        const generator = CrowdGenerator.fresh(size);
-        try {
-          for (const warmth of envList('BENCH_CROWD_GENERATOR', 'cold,warmed') as ('cold' | 'warmed')[]) {
-            const done = await runCrowd(store, balance, generator, run);
-            r.row({ ...done.row, server });
-            // The capacity model's figures: each store's first run behind the first balancer.
-            if (run === 1 && warmth === 'cold' && balance === order[0]) measured.push(done.measured);
-            p99s[warmth].push(done.p99);
-            errors += done.errors;
+  const arrangements = sessionsList();
+  for (const sessions of arrangements)
+    for (const balance of order)
+      for (const store of envList('BENCH_CROWD_STORES', 'single,cluster') as Store[]) {
+        const p99s: Record<'cold' | 'warmed', number[]> = { cold: [], warmed: [] };
+        let errors = 0;
+        for (let run = 1; run <= runs; run++) {
+          const generator = CrowdGenerator.fresh(size);
+          try {
+            for (const warmth of envList('BENCH_CROWD_GENERATOR', 'cold,warmed') as ('cold' | 'warmed')[]) {
+              const done = await runCrowd(store, balance, sessions, generator, run);
+              r.row({ ...done.row, server });
+              // The capacity model's figures: each store's first run behind the first balancer, in the first arrangement.
+              if (run === 1 && warmth === 'cold' && balance === order[0] && sessions === arrangements[0]) measured.push(done.measured);
+              p99s[warmth].push(done.p99);
+              errors += done.errors;
+            }
+          } finally {
+            await generator.close();
           }
-        } finally {
-          await generator.close();
         }
+        const all = [...p99s.cold, ...p99s.warmed];
+        const list = (v: number[]) => v.map((p) => ms(p)).join(', ');
+        r.figure(
+          `crowd-only p99s at ${USERS} users x ${CALLS} calls, ${deploymentName(store, balance, sessions)}: generator cold / warmed`,
+          `${list(p99s.cold)} / ${list(p99s.warmed)}`,
+          {
+            goal: `<= ${CROWD_P99_GOAL_MS} ms in every run, 0 errors`,
+            met: all.every((p) => p <= CROWD_P99_GOAL_MS) && errors === 0,
+          },
+        );
+        r.figure(`crowd-only errors, ${deploymentName(store, balance, sessions)}`, String(errors), { goal: '0', met: errors === 0 });
       }
-      const all = [...p99s.cold, ...p99s.warmed];
-      const list = (v: number[]) => v.map((p) => ms(p)).join(', ');
-      r.figure(
-        `crowd-only p99s at ${USERS} users x ${CALLS} calls, ${storeName(store)}${balanced(balance)}: generator cold / warmed`,
-        `${list(p99s.cold)} / ${list(p99s.warmed)}`,
-        {
-          goal: `<= ${CROWD_P99_GOAL_MS} ms in every run, 0 errors`,
-          met: all.every((p) => p <= CROWD_P99_GOAL_MS) && errors === 0,
-        },
-      );
-      r.figure(`crowd-only errors, ${storeName(store)}${balanced(balance)}`, String(errors), { goal: '0', met: errors === 0 });
-    }
   r.note(
     `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the proxy, nothing else during the crowd). The runs are made behind a round-robin balancer, then behind one (BENCH_CROWD_BALANCE names either or both) that sends each request to the instance with the fewest outstanding (least outstanding requests: an ALB's least_outstanding_requests, nginx's least_conn, HAProxy's leastconn, Envoy's LEAST_REQUEST), as docs/hosted.md advises: under round robin an instance that falls behind in the first second keeps being sent a third of the calls and holds the slowest ones. The crowd is bound by the machine's CPU: each user has one call out at a time, so the mean latency is about the users over the calls per second (100 users at 200 calls/s: 0.5 s a call), and a machine that starts the minimal SDK server slower gives slower crowds, whatever the code: 'machine reference' is its cold start to the first tools/list (p50 of 5, measured just before the run's deployment starts, nothing else running; the footprint section measures the same).`,
   );

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killAtExit } from './own-session.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,6 +38,11 @@ export interface CliOptions {
   stdin?: string;
   /** Sees every chunk of output as it arrives (e.g. to collect all output of a file). */
   onOutput?: (chunk: string, stream: Stream) => void;
+  /**
+   * The child in a session of its own, with a share of the cores of its own where the kernel
+   * groups by session (own-session.ts): the benches' crowd (bench/hosted-crowd.ts).
+   */
+  ownSession?: boolean;
 }
 
 export interface CliProcess {
@@ -69,8 +75,10 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
     cwd: REPO_ROOT,
     env: childEnv(opts.env),
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: opts.ownSession === true,
   });
   running.add(child);
+  if (opts.ownSession) killAtExit(child);
   const out: Record<Stream, string> = { stdout: '', stderr: '' };
   let closed = false;
   // Pending waitFor() checks, run again on every chunk and at the exit.

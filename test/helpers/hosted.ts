@@ -138,6 +138,8 @@ export interface HostedEnv {
   args?: string[];
   /** Extra environment (e.g. NODE_EXTRA_CA_CERTS). */
   env?: Record<string, string>;
+  /** Each instance in a session of its own (CliOptions.ownSession): DeploymentOptions.ownSessions. */
+  ownSession?: boolean;
   /** Where the instance listens (default a free port). */
   port?: number;
 }
@@ -176,6 +178,7 @@ export async function startInstance(env: HostedEnv): Promise<Instance> {
         YNAB_ACCESS_TOKEN: undefined,
         ...env.env,
       },
+      ownSession: env.ownSession,
     },
   );
   const m = await proc.waitFor('stderr', /listening on (http:\/\/[^/]+)\/mcp/, 60_000);
@@ -427,7 +430,7 @@ export async function recordingProxy(targetOrigin: string): Promise<RecordingPro
 
 export interface Deployment {
   /** The Redis (or, with `redis: 'cluster'`, the cluster's URL) the instances share. */
-  redis: { url: string; stop(): Promise<void> };
+  redis: { url: string; pids(): number[]; stop(): Promise<void> };
   /** The Redis Cluster of three masters, with `redis: 'cluster'`. */
   cluster?: RunningCluster;
   sandbox: RunningSandbox;
@@ -467,6 +470,12 @@ export interface DeploymentOptions {
   directUpstream?: boolean;
   /** How the load balancer picks an instance (round robin by default). */
   balance?: Balance;
+  /**
+   * Each instance and each Redis server in a session of its own, with a share of the cores of its
+   * own (own-session.ts), as each container of compose.yaml is: the benches' crowd. Default: all
+   * children of this process, in its session.
+   */
+  ownSessions?: boolean;
 }
 
 /** `ynab-mcp sandbox` in a child process: what a deployment reaches over HTTP, and its announcement. */
@@ -501,8 +510,9 @@ async function sandboxProcess(opts: SandboxOptions): Promise<RunningSandbox> {
 }
 
 export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
-  const cluster = opts.redis === 'cluster' ? await startRedisCluster() : undefined;
-  const redis = cluster ?? (await startRedis());
+  const ownSession = opts.ownSessions === true;
+  const cluster = opts.redis === 'cluster' ? await startRedisCluster({ ownSession }) : undefined;
+  const redis = cluster ?? (await startRedis(undefined, { ownSession }));
   // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
   const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
   const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
@@ -518,6 +528,7 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
     dataKey: newDataKey(),
     args: opts.args,
     env: opts.env,
+    ownSession,
   };
   const instances: (Instance | undefined)[] = await Promise.all(Array.from({ length: opts.instances ?? 3 }, () => startInstance(env)));
   const sync = () => {

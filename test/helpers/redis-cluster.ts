@@ -11,12 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { freePort, redisAvailable } from './redis.js';
+import { killAtExit } from './own-session.js';
 import { missingMessage } from './services.js';
 
 export interface RunningCluster {
   /** redis+cluster://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3 */
   url: string;
   ports: number[];
+  /** The masters' process ids. */
+  pids(): number[];
   /** The port of the master that holds `redisKey`'s slot now. */
   masterOf(redisKey: string): Promise<number>;
   /** Kills the master on `port` (SIGKILL: nothing said to anyone). */
@@ -26,7 +29,7 @@ export interface RunningCluster {
   stop(): Promise<void>;
 }
 
-function startNode(dir: string, port: number): Promise<ChildProcess | undefined> {
+function startNode(dir: string, port: number, ownSession: boolean): Promise<ChildProcess | undefined> {
   const proc = spawn(
     'redis-server',
     [
@@ -54,8 +57,9 @@ function startNode(dir: string, port: number): Promise<ChildProcess | undefined>
       '--dir',
       dir,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: ownSession },
   );
+  if (ownSession) killAtExit(proc);
   let out = '';
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), 10_000);
@@ -89,7 +93,9 @@ async function whole(ports: number[]): Promise<void> {
   }
 }
 
-export async function startRedisCluster(): Promise<RunningCluster> {
+/** `ownSession`: each master in a session of its own, as each is a container in compose.yaml (own-session.ts: the benches' crowd). */
+export async function startRedisCluster(opts: { ownSession?: boolean } = {}): Promise<RunningCluster> {
+  const ownSession = opts.ownSession === true;
   if (!redisAvailable()) throw new Error(`redis-server is not installed: ${missingMessage('redis')}`);
   if (spawnSync('redis-cli', ['--version']).status !== 0) throw new Error(`redis-cli is not installed: ${missingMessage('redis')}`);
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-cluster-'));
@@ -98,7 +104,7 @@ export async function startRedisCluster(): Promise<RunningCluster> {
   for (let attempt = 0; ports.length < 3 && attempt < 15; attempt++) {
     const port = await freePort();
     if (ports.includes(port)) continue;
-    const proc = await startNode(dir, port);
+    const proc = await startNode(dir, port, ownSession);
     if (!proc) continue; // taken meanwhile
     procs.set(port, proc);
     ports.push(port);
@@ -129,6 +135,7 @@ export async function startRedisCluster(): Promise<RunningCluster> {
   return {
     url: `redis+cluster://${ports.map((p) => `127.0.0.1:${p}`).join(',')}`,
     ports,
+    pids: () => ports.map((p) => procs.get(p)?.pid).filter((pid): pid is number => pid !== undefined),
     async masterOf(redisKey) {
       const alive = ports.find((p) => procs.get(p)?.exitCode === null)!;
       const client = createClient({ url: `redis://127.0.0.1:${alive}` });
@@ -145,7 +152,7 @@ export async function startRedisCluster(): Promise<RunningCluster> {
     },
     stopNode: kill,
     async startNode(port) {
-      const proc = await startNode(dir, port);
+      const proc = await startNode(dir, port, ownSession);
       if (!proc) throw new Error(`redis-server did not start again on port ${port}`);
       procs.set(port, proc);
       await whole(ports);

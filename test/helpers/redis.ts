@@ -5,11 +5,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { killAtExit } from './own-session.js';
 import { missingMessage } from './services.js';
 
 export interface RunningRedis {
   url: string;
   port: number;
+  /** The server's process ids (one; a cluster's, one per master). */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -28,8 +31,11 @@ export function redisAvailable(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
-/** A redis-server on a free port, or on `port` (to bring one back where it was). */
-export async function startRedis(port?: number): Promise<RunningRedis> {
+/**
+ * A redis-server on a free port, or on `port` (to bring one back where it was); `ownSession`: in a
+ * session of its own, as a container is (own-session.ts: the benches' crowd).
+ */
+export async function startRedis(port?: number, opts: { ownSession?: boolean } = {}): Promise<RunningRedis> {
   if (!redisAvailable()) throw new Error(`redis-server is not installed: ${missingMessage('redis')}`);
   for (let attempt = 0; attempt < 5; attempt++) {
     const chosen = port ?? (await freePort());
@@ -38,8 +44,10 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
       ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: opts.ownSession === true,
       },
     );
+    if (opts.ownSession) killAtExit(proc);
     let out = '';
     const ready = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 10_000);
@@ -63,6 +71,7 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
     return {
       url: `redis://127.0.0.1:${chosen}`,
       port: chosen,
+      pids: () => [proc.pid!],
       async stop() {
         if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
         await exited;
