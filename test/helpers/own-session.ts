@@ -47,12 +47,32 @@ export function autogroupOf(pid: number | 'self'): string | undefined {
 }
 
 /**
+ * The cgroup this process's CPU is shared in ("/" at the root): the cpu controller's line of
+ * /proc/self/cgroup (cgroup v1), or else the unified hierarchy's (v2); undefined where there is none.
+ */
+export function cpuCgroup(text?: string): string | undefined {
+  let lines: string[];
+  try {
+    lines = (text ?? readFileSync('/proc/self/cgroup', 'utf8')).split('\n').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+  const parts = lines.map((l) => l.split(':'));
+  const v1 = parts.find((p) => p[1]!.split(',').includes('cpu'));
+  const v2 = parts.find((p) => p[0] === '0' && p[1] === '');
+  return (v1 ?? v2)?.slice(2).join(':');
+}
+
+/**
  * What the processes `pids` get of the cores beside this one, in words for a bench's row: a share
  * each (each in a scheduling group of its own, none this process's), or one shared with this
- * process and why.
+ * process and why. Autogroup applies only to processes at the root of the cpu cgroups (inside a
+ * container or a service's slice, that cgroup shares the cores instead, and its children with it).
  */
 export function cpuShares(pids: number[]): string {
   if (!autogroupOn()) return 'one for all (no autogroup on this kernel)';
+  const cgroup = cpuCgroup();
+  if (cgroup !== undefined && cgroup !== '/') return `one for all (this process is in cgroup ${cgroup}, where autogroup does not apply)`;
   const mine = autogroupOf('self');
   const groups = pids.map(autogroupOf);
   if (groups.some((g) => g === undefined)) return 'unknown (no /proc/<pid>/autogroup)';

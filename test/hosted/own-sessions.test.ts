@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { startDeployment, type Deployment } from '../helpers/hosted.js';
-import { autogroupOf, autogroupOn, cpuShares } from '../helpers/own-session.js';
+import { autogroupOf, autogroupOn, cpuCgroup, cpuShares } from '../helpers/own-session.js';
 import { startRedisCluster, type RunningCluster } from '../helpers/redis-cluster.js';
 
 /** The session a process belongs to (its leader's pid), as ps reads it. */
@@ -57,15 +57,26 @@ it("by default the instances and Redis stay in this process's session", async ()
   for (const pid of pids) expect(sessionOf(pid)).toBe(mine);
 });
 
-it.skipIf(!autogroupOn())("with autogroup on (Linux), own sessions are scheduling groups of their own, and the bench's row says so", async () => {
-  const own = await deployment(true);
-  const groups = own.pids.map(autogroupOf);
-  expect(new Set(groups).size).toBe(3);
-  expect(groups).not.toContain(autogroupOf('self'));
-  expect(cpuShares(own.pids)).toBe('a share each');
-  const shared = await deployment(false);
-  expect(shared.pids.map(autogroupOf)).toEqual([autogroupOf('self'), autogroupOf('self'), autogroupOf('self')]);
-  expect(cpuShares(shared.pids)).toBe('one for all (a session shared)');
+// Autogroup shares the cores only at the root of the cpu cgroups (own-session.ts cpuShares).
+it.skipIf(!autogroupOn() || (cpuCgroup() ?? '/') !== '/')(
+  "with autogroup on (Linux), own sessions are scheduling groups of their own, and the bench's row says so",
+  async () => {
+    const own = await deployment(true);
+    const groups = own.pids.map(autogroupOf);
+    expect(new Set(groups).size).toBe(3);
+    expect(groups).not.toContain(autogroupOf('self'));
+    expect(cpuShares(own.pids)).toBe('a share each');
+    const shared = await deployment(false);
+    expect(shared.pids.map(autogroupOf)).toEqual([autogroupOf('self'), autogroupOf('self'), autogroupOf('self')]);
+    expect(cpuShares(shared.pids)).toBe('one for all (a session shared)');
+  },
+);
+
+it("reads the cgroup the cores are shared in: v1's cpu controller, else the unified hierarchy", () => {
+  expect(cpuCgroup('9:name=systemd:/\n3:cpu,cpuacct:/docker/abc\n0::/\n')).toBe('/docker/abc');
+  expect(cpuCgroup('1:cpu:/\n0::/user.slice\n')).toBe('/');
+  expect(cpuCgroup('0::/system.slice/redis.service\n')).toBe('/system.slice/redis.service');
+  expect(cpuCgroup('')).toBeUndefined();
 });
 
 it('a child in a session of its own dies with the process that started it', () => {
