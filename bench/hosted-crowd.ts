@@ -36,11 +36,7 @@ const storeName = (s: Store) => (s === 'single' ? 'one Redis' : 'Redis Cluster (
  * request to the instance with the fewest outstanding, test/helpers/hosted.ts), which docs/hosted.md
  * advises for a deployment: an instance that falls behind is sent less.
  */
-const balances = (): Balance[] =>
-  envList('BENCH_CROWD_BALANCE', 'round-robin,least-outstanding').map((b) => {
-    if (b !== 'round-robin' && b !== 'least-outstanding') throw new Error(`BENCH_CROWD_BALANCE=${JSON.stringify(b)} is not round-robin or least-outstanding`);
-    return b;
-  });
+const balances = (): Balance[] => envChoices('BENCH_CROWD_BALANCE', ['round-robin', 'least-outstanding'], 'round-robin,least-outstanding');
 const balanced = (b: Balance) => (b === 'round-robin' ? '' : `, balancer ${b}`);
 /**
  * Where the deployment's servers run (BENCH_CROWD_SESSIONS, default own): each instance and Redis
@@ -49,11 +45,7 @@ const balanced = (b: Balance) => (b === 'round-robin' ? '' : `, balancer ${b}`);
  * generator and the balancer).
  */
 type Sessions = 'own' | 'shared';
-const sessionsList = (): Sessions[] =>
-  envList('BENCH_CROWD_SESSIONS', 'own').map((v) => {
-    if (v !== 'own' && v !== 'shared') throw new Error(`BENCH_CROWD_SESSIONS=${JSON.stringify(v)} is not own or shared`);
-    return v;
-  });
+const sessionsList = (): Sessions[] => envChoices('BENCH_CROWD_SESSIONS', ['own', 'shared'], 'own');
 const sessionsName = (v: Sessions) => (v === 'own' ? '' : ', one session');
 /** A run's deployment in words: its store, balancer (unless round robin) and sessions (unless their own). */
 const deploymentName = (store: Store, balance: Balance, sessions: Sessions) => `${storeName(store)}${balanced(balance)}${sessionsName(sessions)}`;
@@ -62,6 +54,13 @@ const envList = (name: string, fallback: string) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+/** `name`'s comma-separated values (or `fallback`'s), each one of `allowed`; any other refused, naming the variable. */
+function envChoices<T extends string>(name: string, allowed: readonly T[], fallback: string): T[] {
+  return envList(name, fallback).map((v) => {
+    if (!(allowed as readonly string[]).includes(v)) throw new Error(`${name}=${JSON.stringify(v)} is not ${allowed.join(' or ')}`);
+    return v as T;
+  });
+}
 
 /** GET /readyz until it answers 200 (every 20 ms, as a balancer's health check would, only faster). */
 async function ready(url: string): Promise<void> {
