@@ -47,8 +47,29 @@ const balanced = (b: Balance) => (b === 'round-robin' ? '' : `, balancer ${b}`);
 type Sessions = 'own' | 'shared';
 const sessionsList = (): Sessions[] => envChoices('BENCH_CROWD_SESSIONS', ['own', 'shared'], 'own');
 const sessionsName = (v: Sessions) => (v === 'own' ? '' : ', one session');
-/** A run's deployment in words: its store, balancer (unless round robin) and sessions (unless their own). */
-const deploymentName = (store: Store, balance: Balance, sessions: Sessions) => `${storeName(store)}${balanced(balance)}${sessionsName(sessions)}`;
+/**
+ * BENCH_CROWD_BEFORE=<users>x<calls>, a diagnostic: after the restart, the first <users> users make
+ * their first <calls> calls (a crowd as the measured one, through the same generator and balancer)
+ * before the crowd measured, which then finds instances that have served that much (their code
+ * compiled by it, those users seen) and a generator warmed by it. What a restarted instance's first
+ * crowd costs is the difference from the runs without it (bench/RESULTS.md, hosted history).
+ */
+export function crowdBefore(value = process.env.BENCH_CROWD_BEFORE): { users: number; calls: number } | undefined {
+  if (value === undefined || value === '') return undefined;
+  const m = /^(\d+)x(\d+)$/.exec(value);
+  const users = Number(m?.[1]);
+  const calls = Number(m?.[2]);
+  if (!m || users < 1 || users > USERS || calls < 1 || calls > CALLS)
+    throw new Error(`BENCH_CROWD_BEFORE=${JSON.stringify(value)} is not <users>x<calls> with 1-${USERS} users and 1-${CALLS} calls (e.g. 100x20)`);
+  return { users, calls };
+}
+const beforeName = () => {
+  const b = crowdBefore();
+  return b ? `, after a crowd of ${b.users} users x ${b.calls} calls` : '';
+};
+/** A run's deployment in words: its store, balancer (unless round robin), sessions (unless their own) and any crowd before. */
+const deploymentName = (store: Store, balance: Balance, sessions: Sessions) =>
+  `${storeName(store)}${balanced(balance)}${sessionsName(sessions)}${beforeName()}`;
 const envList = (name: string, fallback: string) =>
   (process.env[name] ?? fallback)
     .split(',')
@@ -135,6 +156,16 @@ async function runCrowd(store: Store, balance: Balance, sessions: Sessions, gene
     await generator.connect(d.mcpUrl, users);
     // BENCH_CROWD_RESTART=0: the crowd on the instances the users signed in on (as before issue 61).
     const readyMs = process.env.BENCH_CROWD_RESTART === '0' ? 0 : await restart(d);
+    const earlier = crowdBefore();
+    if (earlier) {
+      await generator.connect(
+        d.mcpUrl,
+        users.slice(0, earlier.users).map((u) => ({ ...u, calls: u.calls.slice(0, earlier.calls) })),
+      );
+      await generator.go();
+      // Its clients were closed: every user's connects again (initialize, to the restarted instances).
+      await generator.connect(d.mcpUrl, users);
+    }
     const before = await scrape(d);
     const balancerCpu0 = process.cpuUsage();
     const result = await generator.go();
@@ -211,6 +242,8 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
   const measured: CrowdMeasured[] = [];
   // BENCH_CROWD_RUNS=0: none (e.g. BENCH_HOSTED_LOADS=100x20:single alone, the crowd as measured before issue 61).
   if (runs === 0) return measured;
+  // Every setting checked before the first deployment starts: a bad one stops the bench naming it.
+  crowdBefore();
   const order = balances();
   const arrangements = sessionsList();
   for (const sessions of arrangements)
@@ -246,7 +279,7 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
         r.figure(`crowd-only errors, ${deploymentName(store, balance, sessions)}`, String(errors), { goal: '0', met: errors === 0 });
       }
   r.note(
-    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the proxy, nothing else during the crowd). Each instance and each Redis server runs in a session of its own, so that where the kernel shares the cores by session (Linux's autogroup) each has a share of its own, as each container of compose.yaml has ('share of the cores': 'a share each', or why not); BENCH_CROWD_SESSIONS=shared runs them in this process's session, as every run before 2026-11-28 09:00 UTC did. The runs are made behind a round-robin balancer, then behind one (BENCH_CROWD_BALANCE names either or both) that sends each request to the instance with the fewest outstanding (least outstanding requests: an ALB's least_outstanding_requests, nginx's least_conn, HAProxy's leastconn, Envoy's LEAST_REQUEST), as docs/hosted.md advises: under round robin an instance that falls behind in the first second keeps being sent a third of the calls and holds the slowest ones. The crowd is bound by the machine's CPU: each user has one call out at a time, so the mean latency is about the users over the calls per second (100 users at 200 calls/s: 0.5 s a call), and a machine that starts the minimal SDK server slower gives slower crowds, whatever the code: 'machine reference' is its cold start to the first tools/list (p50 of 5, measured just before the run's deployment starts, nothing else running; the footprint section measures the same).`,
+    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the proxy, nothing else during the crowd). Each instance and each Redis server runs in a session of its own, so that where the kernel shares the cores by session (Linux's autogroup) each has a share of its own, as each container of compose.yaml has ('share of the cores': 'a share each', or why not); BENCH_CROWD_SESSIONS=shared runs them in this process's session, as every run before 2026-11-28 09:00 UTC did. BENCH_CROWD_BEFORE=<users>x<calls>, a diagnostic, has that many users make that many of their calls after the restart, before the crowd measured (the generator is then warmed by it too; its rows and figures are named ', after a crowd of ...'). The runs are made behind a round-robin balancer, then behind one (BENCH_CROWD_BALANCE names either or both) that sends each request to the instance with the fewest outstanding (least outstanding requests: an ALB's least_outstanding_requests, nginx's least_conn, HAProxy's leastconn, Envoy's LEAST_REQUEST), as docs/hosted.md advises: under round robin an instance that falls behind in the first second keeps being sent a third of the calls and holds the slowest ones. The crowd is bound by the machine's CPU: each user has one call out at a time, so the mean latency is about the users over the calls per second (100 users at 200 calls/s: 0.5 s a call), and a machine that starts the minimal SDK server slower gives slower crowds, whatever the code: 'machine reference' is its cold start to the first tools/list (p50 of 5, measured just before the run's deployment starts, nothing else running; the footprint section measures the same).`,
   );
   return measured;
 }
