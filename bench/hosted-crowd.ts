@@ -63,11 +63,22 @@ export function crowdBefore(value = process.env.BENCH_CROWD_BEFORE): { users: nu
     throw new Error(`BENCH_CROWD_BEFORE=${JSON.stringify(value)} is not <users>x<calls> with 1-${USERS} users and 1-${CALLS} calls (e.g. 100x20)`);
   return { users, calls };
 }
+/**
+ * BENCH_CROWD_ROLL=<n> (1-3): a rolling restart instead of all three at once. The instances are not
+ * restarted before the crowd before (BENCH_CROWD_BEFORE, if any); after it, the first <n> are, one
+ * at a time, each once the one before answers /readyz 200, as a rolling deploy does; then the crowd.
+ */
+export function crowdRoll(value = process.env.BENCH_CROWD_ROLL): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[1-3]$/.test(value)) throw new Error(`BENCH_CROWD_ROLL=${JSON.stringify(value)} is not how many of the 3 instances to restart one at a time (1-3)`);
+  return Number(value);
+}
 const beforeName = () => {
   const b = crowdBefore();
-  return b ? `, after a crowd of ${b.users} users x ${b.calls} calls` : '';
+  const roll = crowdRoll();
+  return `${b ? `, after a crowd of ${b.users} users x ${b.calls} calls` : ''}${roll ? `, ${roll} of 3 restarted one at a time` : ''}`;
 };
-/** A run's deployment in words: its store, balancer (unless round robin), sessions (unless their own) and any crowd before. */
+/** A run's deployment in words: its store, balancer (unless round robin), sessions (unless their own), any crowd before and rolling restart. */
 const deploymentName = (store: Store, balance: Balance, sessions: Sessions) =>
   `${storeName(store)}${balanced(balance)}${sessionsName(sessions)}${beforeName()}`;
 const envList = (name: string, fallback: string) =>
@@ -106,6 +117,17 @@ async function restart(d: Deployment): Promise<number> {
       await ready(d.instances[i]!.url);
     }),
   );
+  return performance.now() - t0;
+}
+
+/** The first `n` instances restarted one at a time, each once the one before is ready: ms from the first's stop to the last's /readyz 200. */
+async function rollingRestart(d: Deployment, n: number): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    await d.kill(i);
+    await d.start(i);
+    await ready(d.instances[i]!.url);
+  }
   return performance.now() - t0;
 }
 
@@ -155,7 +177,8 @@ async function runCrowd(store: Store, balance: Balance, sessions: Sessions, gene
     const users = await signInAll(d);
     await generator.connect(d.mcpUrl, users);
     // BENCH_CROWD_RESTART=0: the crowd on the instances the users signed in on (as before issue 61).
-    const readyMs = process.env.BENCH_CROWD_RESTART === '0' ? 0 : await restart(d);
+    const roll = crowdRoll();
+    let readyMs = process.env.BENCH_CROWD_RESTART === '0' || roll ? 0 : await restart(d);
     const earlier = crowdBefore();
     if (earlier) {
       await generator.connect(
@@ -166,6 +189,7 @@ async function runCrowd(store: Store, balance: Balance, sessions: Sessions, gene
       // Its clients were closed: every user's connects again (initialize, to the restarted instances).
       await generator.connect(d.mcpUrl, users);
     }
+    if (roll) readyMs = await rollingRestart(d, roll);
     const before = await scrape(d);
     const balancerCpu0 = process.cpuUsage();
     const result = await generator.go();
@@ -244,6 +268,7 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
   if (runs === 0) return measured;
   // Every setting checked before the first deployment starts: a bad one stops the bench naming it.
   crowdBefore();
+  crowdRoll();
   const order = balances();
   const arrangements = sessionsList();
   for (const sessions of arrangements)
@@ -279,7 +304,7 @@ export async function crowdBench(r: Reporter, server: string): Promise<CrowdMeas
         r.figure(`crowd-only errors, ${deploymentName(store, balance, sessions)}`, String(errors), { goal: '0', met: errors === 0 });
       }
   r.note(
-    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the proxy, nothing else during the crowd). Each instance and each Redis server runs in a session of its own, so that where the kernel shares the cores by session (Linux's autogroup) each has a share of its own, as each container of compose.yaml has ('share of the cores': 'a share each', or why not); BENCH_CROWD_SESSIONS=shared runs them in this process's session, as every run before 2026-11-28 09:00 UTC did. BENCH_CROWD_BEFORE=<users>x<calls>, a diagnostic, has that many users make that many of their calls after the restart, before the crowd measured (the generator is then warmed by it too; its rows and figures are named ', after a crowd of ...'). The runs are made behind a round-robin balancer, then behind one (BENCH_CROWD_BALANCE names either or both) that sends each request to the instance with the fewest outstanding (least outstanding requests: an ALB's least_outstanding_requests, nginx's least_conn, HAProxy's leastconn, Envoy's LEAST_REQUEST), as docs/hosted.md advises: under round robin an instance that falls behind in the first second keeps being sent a third of the calls and holds the slowest ones. The crowd is bound by the machine's CPU: each user has one call out at a time, so the mean latency is about the users over the calls per second (100 users at 200 calls/s: 0.5 s a call), and a machine that starts the minimal SDK server slower gives slower crowds, whatever the code: 'machine reference' is its cold start to the first tools/list (p50 of 5, measured just before the run's deployment starts, nothing else running; the footprint section measures the same).`,
+    `The crowd as it arrives (issue 61 item 3): each row a deployment of its own; ${USERS} users sign in through the full flow and read their accounts, their clients connect, then the three instances are stopped and started again (tokens and saved copies stay in Redis; nothing stays in the instances' memory), and the crowd starts when every instance answers /readyz 200 ('instances ready after'). Every call of the crowd is thus the first an instance sees of its user or a later one. The users' clients run in ${size} child processes (bench/crowd-worker.mjs, plain Node): 'generator cold' is fresh processes, 'warmed' the same processes right after a crowd (their clients' code compiled hot). 'generator CPU per call' is those processes' CPU, 'balancer CPU per call' this process's (the proxy, nothing else during the crowd). Each instance and each Redis server runs in a session of its own, so that where the kernel shares the cores by session (Linux's autogroup) each has a share of its own, as each container of compose.yaml has ('share of the cores': 'a share each', or why not); BENCH_CROWD_SESSIONS=shared runs them in this process's session, as every run before 2026-11-28 09:00 UTC did. BENCH_CROWD_BEFORE=<users>x<calls>, a diagnostic, has that many users make that many of their calls after the restart, before the crowd measured (the generator is then warmed by it too; its rows and figures are named ', after a crowd of ...'); BENCH_CROWD_ROLL=<n> restarts <n> of the instances one at a time after it instead of all three before it, as a rolling deploy does ('instances ready after' is then the whole roll's). The runs are made behind a round-robin balancer, then behind one (BENCH_CROWD_BALANCE names either or both) that sends each request to the instance with the fewest outstanding (least outstanding requests: an ALB's least_outstanding_requests, nginx's least_conn, HAProxy's leastconn, Envoy's LEAST_REQUEST), as docs/hosted.md advises: under round robin an instance that falls behind in the first second keeps being sent a third of the calls and holds the slowest ones. The crowd is bound by the machine's CPU: each user has one call out at a time, so the mean latency is about the users over the calls per second (100 users at 200 calls/s: 0.5 s a call), and a machine that starts the minimal SDK server slower gives slower crowds, whatever the code: 'machine reference' is its cold start to the first tools/list (p50 of 5, measured just before the run's deployment starts, nothing else running; the footprint section measures the same).`,
   );
   return measured;
 }
