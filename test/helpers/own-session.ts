@@ -14,18 +14,31 @@ import { readFileSync } from 'node:fs';
 const ownSessions = new Set<ChildProcess>();
 let hooked = false;
 
+/** Signals that end this process without its 'exit' event (Ctrl-C, a timeout's or a runner's kill, a closed terminal). */
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * A child in a session of its own is not sent the terminal's Ctrl-C with this process: it is
- * killed when this process exits, however it exits.
+ * killed when this process exits, and when a signal ends it. A signal ends a Node process without
+ * its 'exit' event, so each of those signals is heard once: the children are killed, and then,
+ * unless something else here listens for it (its listeners decide), the signal is raised again,
+ * ending this process as it would have. (Before, a bench stopped by `timeout` left its Redis
+ * servers running.)
  */
 export function killAtExit(child: ChildProcess): void {
   ownSessions.add(child);
   child.once('exit', () => ownSessions.delete(child));
   if (hooked) return;
   hooked = true;
-  process.once('exit', () => {
+  const killAll = () => {
     for (const c of ownSessions) c.kill('SIGKILL');
-  });
+  };
+  process.once('exit', killAll);
+  for (const signal of ENDING_SIGNALS)
+    process.once(signal, () => {
+      killAll();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
 }
 
 /** Whether this kernel groups processes by session when sharing its cores (autogroup). */

@@ -7,7 +7,7 @@
  * the processes themselves: their session ids and scheduling groups from ps and /proc; and a
  * child left behind by a process that exits is killed with it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { afterEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { startDeployment, type Deployment } from '../helpers/hosted.js';
@@ -103,3 +103,40 @@ it('a child in a session of its own dies with the process that started it', () =
   if (left) process.kill(pid, 'SIGKILL'); // not this test's to leave behind when it fails
   expect(left).toBe(false);
 });
+
+it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+  'a child in a session of its own dies when %s ends the process that started it, which still ends by it',
+  async (signal) => {
+    // A process that starts a long-lived CLI child in its own session, prints its pid and waits.
+    const script = [
+      "import { startCli } from './test/helpers/cli.ts';",
+      "const p = startCli(['sandbox', '--port', '0'], { ownSession: true });",
+      "await p.waitFor('stdout', /^\\{.*\\}$/m, 60_000);",
+      "console.log('child', p.child.pid);",
+      'setInterval(() => {}, 1_000);',
+    ].join('\n');
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => parent.once('exit', (_code, sig) => resolve(sig)));
+    let out = '';
+    const pid = await new Promise<number>((resolve, reject) => {
+      parent.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /child (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      void ended.then(() => reject(new Error(`the parent ended before its child started: ${out}`)));
+    });
+    parent.kill(signal);
+    expect(await ended).toBe(signal);
+    const until = Date.now() + 5_000;
+    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const left = alive(pid);
+    if (left) process.kill(pid, 'SIGKILL'); // not this test's to leave behind when it fails
+    expect(left).toBe(false);
+  },
+  90_000,
+);
