@@ -511,26 +511,50 @@ async function sandboxProcess(opts: SandboxOptions): Promise<RunningSandbox> {
 
 export async function startDeployment(opts: DeploymentOptions = {}): Promise<Deployment> {
   const ownSession = opts.ownSessions === true;
-  const cluster = opts.redis === 'cluster' ? await startRedisCluster({ ownSession }) : undefined;
-  const redis = cluster ?? (await startRedis(undefined, { ownSession }));
-  // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
-  const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
-  const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
-  const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
-  const proxy = await loadBalancer(opts.balance);
-  const env: HostedEnv = {
-    redisUrl: redis.url,
-    publicUrl: proxy.url,
-    appUrl: opts.directUpstream ? new URL(sandbox.appUrl).origin : upstream.url,
-    baseUrl: opts.directUpstream ? `${new URL(sandbox.appUrl).origin}/v1` : `${upstream.url}/v1`,
-    clientId: sandbox.oauthClientId,
-    clientSecret: sandbox.oauthClientSecret,
-    dataKey: newDataKey(),
-    args: opts.args,
-    env: opts.env,
-    ownSession,
-  };
-  const instances: (Instance | undefined)[] = await Promise.all(Array.from({ length: opts.instances ?? 3 }, () => startInstance(env)));
+  // What has started, stopped again (last first) when a later part fails to start: a bench whose
+  // sandbox or instance would not start otherwise waited on the Redis servers it had left running.
+  const started: (() => Promise<unknown>)[] = [];
+  try {
+    const cluster = opts.redis === 'cluster' ? await startRedisCluster({ ownSession }) : undefined;
+    const redis = cluster ?? (await startRedis(undefined, { ownSession }));
+    started.push(() => redis.stop());
+    // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
+    const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
+    const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
+    started.push(() => sandbox.close());
+    const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
+    started.push(() => upstream.close());
+    const proxy = await loadBalancer(opts.balance);
+    started.push(() => proxy.close());
+    const env: HostedEnv = {
+      redisUrl: redis.url,
+      publicUrl: proxy.url,
+      appUrl: opts.directUpstream ? new URL(sandbox.appUrl).origin : upstream.url,
+      baseUrl: opts.directUpstream ? `${new URL(sandbox.appUrl).origin}/v1` : `${upstream.url}/v1`,
+      clientId: sandbox.oauthClientId,
+      clientSecret: sandbox.oauthClientSecret,
+      dataKey: newDataKey(),
+      args: opts.args,
+      env: opts.env,
+      ownSession,
+    };
+    const starting = await Promise.allSettled(Array.from({ length: opts.instances ?? 3 }, () => startInstance(env)));
+    for (const s of starting) if (s.status === 'fulfilled') started.push(() => s.value.proc.stop('SIGKILL'));
+    const failed = starting.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const instances: (Instance | undefined)[] = starting.map((s) => (s as PromiseFulfilledResult<Instance>).value);
+    return deployment({ redis, cluster, sandbox, upstream, proxy, env, instances });
+  } catch (e) {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** A deployment whose parts have all started. */
+function deployment(
+  parts: Pick<Deployment, 'redis' | 'cluster' | 'sandbox' | 'upstream' | 'proxy' | 'env'> & { instances: (Instance | undefined)[] },
+): Deployment {
+  const { redis, cluster, sandbox, upstream, proxy, env, instances } = parts;
   const sync = () => {
     proxy.targets.splice(0, proxy.targets.length, ...instances.filter((i): i is Instance => i !== undefined).map((i) => i.url));
   };
