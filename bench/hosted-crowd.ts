@@ -175,11 +175,12 @@ async function runCrowd(store: Store, balance: Balance, sessions: Sessions, gene
   });
   try {
     const users = await signInAll(d);
-    await generator.connect(d.mcpUrl, users);
+    const earlier = crowdBefore();
+    // With a crowd before, the clients connect after it (its own clients are closed at its end).
+    if (!earlier) await generator.connect(d.mcpUrl, users);
     // BENCH_CROWD_RESTART=0: the crowd on the instances the users signed in on (as before issue 61).
     const roll = crowdRoll();
     let readyMs = process.env.BENCH_CROWD_RESTART === '0' || roll ? 0 : await restart(d);
-    const earlier = crowdBefore();
     if (earlier) {
       await generator.connect(
         d.mcpUrl,
