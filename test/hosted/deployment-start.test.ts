@@ -9,16 +9,24 @@ import { execFileSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 import { startDeployment } from '../helpers/hosted.js';
 
-/** This process's redis-server children. */
-function redisChildren(): number[] {
+/** This process's children that pgrep finds with `match` (e.g. `-x redis-server`). */
+function children(...match: string[]): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'redis-server'], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(process.pid), ...match], { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
   } catch {
     return []; // pgrep exits 1 when none matches
   }
+}
+const redisChildren = () => children('-x', 'redis-server');
+
+/** Waits (up to 5 s) for this process's Redis children to be gone: what was stopped exits moments later. */
+async function redisGone(): Promise<number[]> {
+  const until = Date.now() + 5_000;
+  while (redisChildren().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return redisChildren();
 }
 
 it.each(['single', 'cluster'] as const)(
@@ -29,9 +37,7 @@ it.each(['single', 'cluster'] as const)(
     await expect(startDeployment({ redis, sandboxProcess: true, sandbox: { users: 101, rateLimit: 100_000 } })).rejects.toThrow(
       /--users must be between 1 and 100/,
     );
-    const until = Date.now() + 5_000;
-    while (redisChildren().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(redisChildren()).toEqual([]);
+    expect(await redisGone()).toEqual([]);
   },
   120_000,
 );
@@ -39,16 +45,7 @@ it.each(['single', 'cluster'] as const)(
 it('a deployment whose instances do not start stops the sandbox and Redis it started', async () => {
   expect(redisChildren()).toEqual([]);
   // An argument the server refuses: every instance exits before it listens.
-  await expect(startDeployment({ redis: 'single', sandboxProcess: true, args: ['--no-such-flag'] })).rejects.toThrow();
-  const until = Date.now() + 5_000;
-  while (redisChildren().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  expect(redisChildren()).toEqual([]);
-  const cli = (() => {
-    try {
-      return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'cli'], { encoding: 'utf8' }).trim();
-    } catch {
-      return '';
-    }
-  })();
-  expect(cli).toBe('');
+  await expect(startDeployment({ redis: 'single', sandboxProcess: true, args: ['--no-such-flag'] })).rejects.toThrow(/Unknown option '--no-such-flag'/);
+  expect(await redisGone()).toEqual([]);
+  expect(children('-f', 'cli')).toEqual([]);
 }, 120_000);
