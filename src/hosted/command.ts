@@ -8,6 +8,7 @@ import type { McpConfig } from '../mcp/state/config.js';
 import { hostedOptions, observabilityOptions } from './options.js';
 import { hostedLog } from './request-log.js';
 import { withoutRuntimeWarning } from './oidc-load.js';
+import { applyTierUp } from './tier-up.js';
 import type { HostedServer } from './serve.js';
 import type { WatchFlags } from '../shared/watch.js';
 
@@ -63,6 +64,8 @@ export async function hostedCommand(flags: Record<string, string | string[] | bo
     process.env,
     warn,
   );
+  // Before the serving code is loaded, so that all of it is optimized by the hosted budget (tier-up.ts).
+  log(applyTierUp());
   // Loaded after the console is adopted: the authorization server warns as it loads (all but
   // its runtime check, oidc-load.ts).
   const { serveHosted } = await withoutRuntimeWarning(() => import('./serve.js'));

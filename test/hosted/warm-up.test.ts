@@ -80,6 +80,8 @@ describe('an instance warms up before /readyz says ready', () => {
     const stepsMs = [1, 2, 3, 5, 7].reduce((sum, i) => sum + Number(steps![i]), 0);
     expect(Math.abs(Number(line[1]) - Number(line[2]) - stepsMs)).toBeLessThanOrEqual(4);
     expect(instance.proc.stderr).not.toMatch(/warm-up's \w+ step failed/);
+    // Before the serving code loaded, the hosted budget of V8's optimizing (src/hosted/tier-up.ts): said once.
+    expect(instance.proc.stderr.match(/V8 optimizes a function after 4 times its default work \(--interrupt-budget=270336\)/g)).toHaveLength(1);
     // The deadline (YNAB_MCP_READY_WITHIN_MS, 60000 ms from the start here): what each timed step
     // was given of its budget, never more; the rounds ran until their time given was up.
     const given = await instance.proc.waitFor(
