@@ -1,10 +1,11 @@
 /**
  * When V8 optimizes a hosted instance's code (src/hosted/tier-up.ts): four times later than its
  * default, unless node was given its own --interrupt-budget. Measured in a child node with V8's
- * own answer (%GetOptimizationStatus, --allow-natives-syntax) and the optimizing compiler on the
- * main thread (--no-concurrent-recompilation), so that the count of calls before a function is
- * optimized is exact and the same every run: no time is measured. That the instance sets it before
- * its serving code loads is test/hosted/warm-up.test.ts's (its log line).
+ * own answer (%GetOptimizationStatus, --allow-natives-syntax), the optimizing compiler on the main
+ * thread (--no-concurrent-recompilation) and no Maglev (the tier newer Node runs first), so that
+ * the count of calls before a function is optimized is exact and the same every run: no time is
+ * measured. That the instance sets it before its serving code loads is
+ * test/hosted/warm-up.test.ts's (its log line).
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ function callsBeforeOptimized(mode: 'none' | 'applied' | 'operator'): { calls: n
     console.log(JSON.stringify({ calls: n, line }));`;
   const child = spawnSync(
     process.execPath,
-    ['--allow-natives-syntax', '--no-concurrent-recompilation', '--import', 'tsx', '--input-type=module', '-e', script, mode],
+    ['--allow-natives-syntax', '--no-concurrent-recompilation', '--no-maglev', '--import', 'tsx', '--input-type=module', '-e', script, mode],
     { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
   );
   expect(child.status, child.stderr).toBe(0);
