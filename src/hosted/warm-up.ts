@@ -27,8 +27,8 @@
  */
 import type { McpConfig } from '../mcp/state/config.js';
 import type { RedisStateStore } from '../storage/redis-store.js';
+import type { Change, StateStore } from '../storage/store.js';
 import { envCount, warmUsersSettings, type WarmUsersResult } from './warm-users.js';
-import { MemoryStore, WARM_IDENTITY } from './warm-store.js';
 
 export interface WarmUpReport {
   /**
@@ -71,6 +71,8 @@ export const DEFAULT_READY_WITHIN_MS = 2_500;
 /** YNAB_MCP_READY_WITHIN_MS, or the default; anything but a whole number stops the start, naming it. */
 export const readyWithinMs = (env: NodeJS.ProcessEnv = process.env): number => envCount(env, 'YNAB_MCP_READY_WITHIN_MS', DEFAULT_READY_WITHIN_MS, 600_000);
 
+const IDENTITY = '000000000000000000000000';
+
 /** The modules a first call would load (each is also what the first of its kind loads lazily). */
 const loadCode = () =>
   Promise.all([
@@ -90,6 +92,24 @@ const loadCode = () =>
     import('../events/alerts.js'),
   ]);
 
+/** A store in memory, for the made-up budget's copy alone. */
+class MemoryStore implements StateStore {
+  readonly location = 'memory (warm-up)';
+  private readonly values = new Map<string, Uint8Array>();
+  describe = (key: string) => key;
+  get = async (key: string) => this.values.get(key);
+  set = async (key: string, value: Uint8Array) => void this.values.set(key, value);
+  delete = async (key: string) => void this.values.delete(key);
+  list = async (prefix: string) => [...this.values.keys()].filter((k) => k.startsWith(prefix));
+  async update<T>(key: string, change: (current: Uint8Array | undefined) => Change<T>): Promise<T> {
+    const { value, result } = change(this.values.get(key));
+    if (value === null) this.values.delete(key);
+    else if (value !== undefined) this.values.set(key, value);
+    return result;
+  }
+  withLock = <T>(_name: string, fn: () => Promise<T>) => fn();
+}
+
 async function warmAnswers(budgetMs: number): Promise<StepResult> {
   const [{ BudgetReplica }, { ReplicaFiles }, { ephemeralKey }, { answerFromReplica }, { warmBudget, WARM_BUDGET_ID }] = await Promise.all([
     import('../sync/replica.js'),
@@ -101,13 +121,11 @@ async function warmAnswers(budgetMs: number): Promise<StepResult> {
   const now = new Date();
   const files = new ReplicaFiles(new MemoryStore(), ephemeralKey(), () => undefined);
   const params = { budget_id: WARM_BUDGET_ID, month: 'current' };
-  const replica = BudgetReplica.fromExport(warmBudget(now.toISOString().slice(0, 10)), 1, now.getTime());
   const until = performance.now() + budgetMs;
   let rounds = 0;
   while (rounds < leastRounds(budgetMs) || performance.now() < until) {
-    // Saving (a write's path) every fourth round: reading and answering are what every first call does.
-    if (rounds % 4 === 0) await files.save(WARM_IDENTITY, replica.snapshot());
-    const loaded = await files.load(WARM_IDENTITY, WARM_BUDGET_ID, { monthsLater: true });
+    await files.save(IDENTITY, BudgetReplica.fromExport(warmBudget(now.toISOString().slice(0, 10)), 1, now.getTime()).snapshot());
+    const loaded = await files.load(IDENTITY, WARM_BUDGET_ID, { monthsLater: true });
     if (!loaded.snapshot) throw new Error(`its copy did not read back (${loaded.discarded ?? 'none'})`);
     const copy = BudgetReplica.fromSnapshot(loaded.snapshot, loaded.shared, loaded.months);
     for (const id of ['getAccounts', 'getCategories', 'getPayees', 'getTransactions', 'getPlanMonth', 'getScheduledTransactions'] as const) {
