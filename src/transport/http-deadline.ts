@@ -23,6 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { contextSlot } from '../shared/async-context.js';
+import { answerDirect, directRequest, type DirectAnswer, type LegacyServerFor } from './http-direct-answers.js';
 
 type RequestId = string | number | null;
 
@@ -130,6 +131,8 @@ class Deadline {
 
 export interface Answering {
   handler: FetchLikeMcpHandler;
+  /** The server for a 2025-era call answered whole without the web face, when it qualifies (http-direct-answers.ts). */
+  direct?: LegacyServerFor;
   /** How long an answer may take, whole. */
   ms: number;
   /** Filled in with what the request asked for and whether it timed out, for the caller's log line. */
@@ -164,14 +167,17 @@ export async function answerWithin(
   const open = exchange.rpc === 'subscriptions/listen' || exchange.rpc === 'events/stream';
   const deadline = open ? undefined : new Deadline(a.ms, abort);
 
-  let response: Response | 'expired';
+  let response: Response | DirectAnswer | 'expired';
   try {
     const options = { ...(req.auth !== undefined ? { authInfo: req.auth } : {}), ...(parsed !== undefined ? { parsedBody: parsed } : {}) };
-    const pending = asked.run(exchange, () => a.handler.fetch(webRequest(req, body, parsed, abort.signal), options));
+    const request = a.direct ? directRequest(req, parsed) : undefined;
+    const pending: Promise<Response | DirectAnswer> = asked.run(exchange, () =>
+      request ? answerDirect(a.direct!, req, request, abort.signal) : a.handler.fetch(webRequest(req, body, parsed, abort.signal), options),
+    );
     response = deadline ? await Promise.race([pending, deadline.expired]) : await pending;
     if (response === 'expired') {
       // The late answer, if one still comes, is discarded.
-      pending.then((late) => late.body?.cancel()).catch(() => {});
+      pending.then((late) => (late instanceof Response ? late.body?.cancel() : undefined)).catch(() => {});
       exchange.timedOut = true;
       response = Response.json(timeoutMessage(exchange.id, a.ms), { status: 200 });
     }
@@ -183,6 +189,10 @@ export async function answerWithin(
       // An observer's failure is not the request's.
     }
     response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsed) }, { status: 500 });
+  }
+  if (!(response instanceof Response)) {
+    deadline?.clear();
+    return writeDirect(res, response, () => (finished = true));
   }
   // Only an SSE answer is bound by the deadline once it has come: the rest is here whole.
   const stream = response.body !== null && isEventStream(response);
@@ -218,6 +228,14 @@ async function writeWhole(res: ServerResponse, response: Response, headers: Reco
   if (bytes) headers['content-length'] = String(bytes.length);
   finish();
   res.writeHead(response.status, headers);
+  res.end(bytes);
+}
+
+/** An answer served straight from node:http (http-direct-answers.ts), written as writeWhole writes the same answer's Response. */
+function writeDirect(res: ServerResponse, answer: DirectAnswer, finish: () => void): void {
+  const bytes = answer.json === undefined ? undefined : Buffer.from(answer.json, 'utf8');
+  finish();
+  res.writeHead(answer.status, bytes ? { 'content-type': 'application/json', 'content-length': String(bytes.length) } : {});
   res.end(bytes);
 }
 

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonBody, readBody } from './http-body.js';
+import type { LegacyServerFor } from './http-direct-answers.js';
 import { answerWithin, type Exchange, toolOf } from './http-deadline.js';
 import { answerHealth, endListenOnDrain, refuseDraining, type Drain } from './http-health.js';
 import { bearerToken, exactOriginCheck, hostAllowed, originCheck, tokenMatches, type hostAllowList } from './http-guards.js';
@@ -26,6 +27,8 @@ export interface RequestDeps {
   hosts: () => ReturnType<typeof hostAllowList>;
   /** The SDK's handler, with session ids. */
   served: FetchLikeMcpHandler;
+  /** The server for a 2025-era call answered whole straight from node:http (http-direct-answers.ts). */
+  direct?: LegacyServerFor;
   /** Hosted: each listen stream belongs to the user who opened it. */
   bus: UserScopedBus | undefined;
   /** The graceful drain: refuses new requests once started, and counts those in flight. */
@@ -131,6 +134,7 @@ async function authorized(
   const parsed = read?.parsed !== undefined ? read.parsed : jsonBody(body);
   const answering = {
     handler: endListenOnDrain(deps.served, deps.drain, exchange),
+    direct: deps.direct,
     ms: requestTimeoutMs,
     exchange,
     onerror: log ? (e: Error) => log(`http: ${e.message}`) : undefined,

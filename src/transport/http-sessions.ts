@@ -19,6 +19,7 @@
 import { getUiCapability, EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
+import type { HeaderOf } from './http-direct-answers.js';
 import type { SessionClaims, SessionIds } from './session-id.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -71,12 +72,12 @@ export function withSessionIds(handler: FetchLikeMcpHandler, sessions: SessionBi
   };
 }
 
-/** The client capabilities the session id on this request vouches for, or undefined. */
-export function sessionCapabilities(request: Request | undefined, auth: AuthInfo | undefined, sessions: SessionBinding): ClientCapabilities | undefined {
-  const claims = sessions.ids.read(request?.headers.get(SESSION_HEADER), sessions.subject(auth));
+/** The client capabilities the session id on a request (its headers: `header`) vouches for, or undefined. */
+export function sessionCapabilities(header: HeaderOf | undefined, auth: AuthInfo | undefined, sessions: SessionBinding): ClientCapabilities | undefined {
+  const claims = sessions.ids.read(header?.(SESSION_HEADER), sessions.subject(auth));
   if (!claims?.uiMimeTypes?.length) return undefined;
   // An id minted for another protocol version than the one this request speaks is not this conversation's.
-  const speaks = request?.headers.get('mcp-protocol-version');
+  const speaks = header?.('mcp-protocol-version');
   if (claims.protocolVersion && speaks && speaks !== claims.protocolVersion) return undefined;
   return { extensions: { [EXTENSION_ID]: { mimeTypes: claims.uiMimeTypes } } };
 }

@@ -88,7 +88,7 @@ async function answerWhole(factory: McpServerFactory, request: Request, options:
  * synchronously inside close(), so it is made here with no stack; an abort it gives a call still
  * running (the client left) carries its message and code as before.
  */
-function closeWithoutStack(transport: WebStandardStreamableHTTPServerTransport): void {
+export function closeWithoutStack(transport: { close(): Promise<void> }): void {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

@@ -17,7 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import type { HeaderOf } from './http-direct-answers.js';
 import { sessionCapabilities, withSessionIds, type SessionBinding } from './http-sessions.js';
 import { withWholeAnswers } from './http-whole-answers.js';
 import { ListenAlerts } from './listen-alerts.js';
@@ -80,16 +81,18 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
   };
   // Hosted: each listen stream belongs to the user who opened it (scoped-bus.ts).
   const bus = hosted ? new UserScopedBus(log ? (e) => log(`http: ${e.message}`) : undefined) : undefined;
-  const factory: McpServerFactory = (ctx) =>
-    buildServer(hosted && ctx.authInfo ? hosted.stateFor(ctx.authInfo) : state!, {
+  // A 2025-era request's server reads what its session id vouches for from the request's headers.
+  const serverFor = (auth: AuthInfo | undefined, legacyHeader: HeaderOf | undefined) =>
+    buildServer(hosted && auth ? hosted.stateFor(auth) : state!, {
       live: false,
-      declared: ctx.era === 'legacy' ? sessionCapabilities(ctx.requestInfo, ctx.authInfo, sessions) : undefined,
+      declared: legacyHeader ? sessionCapabilities(legacyHeader, auth, sessions) : undefined,
       onToolCall: opts.observer?.onToolCall,
       onlyTool: calledTool(),
       // Events in both eras: SEP-3415 at 2026-07-28, the design sketch (top-level `events`) before it (events-dialect.ts).
       events: true,
-      principal: hosted && ctx.authInfo ? `user:${hosted.userOf(ctx.authInfo)}` : settings.token !== undefined ? 'bearer' : undefined,
+      principal: hosted && auth ? `user:${hosted.userOf(auth)}` : settings.token !== undefined ? 'bearer' : undefined,
     });
+  const factory: McpServerFactory = (ctx) => serverFor(ctx.authInfo, ctx.era === 'legacy' ? (name) => ctx.requestInfo?.headers.get(name) ?? null : undefined);
   const handler = createMcpHandler(factory, {
     maxRequestBodySize: maxBodyBytes,
     onerror: log ? (e) => log(`http: ${e.message}`) : undefined,
@@ -122,7 +125,7 @@ export async function serveHttp(state: ServerState | undefined, opts: HttpServeO
       // client hold on far past them).
       connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
     },
-    requestListener({ settings, hosts: () => hosts, served, bus, drain }),
+    requestListener({ settings, hosts: () => hosts, served, direct: serverFor, bus, drain }),
   );
 
   answerUnservedMethods(server);
