@@ -8,8 +8,9 @@
  *  - redis: a PING to every master, opening their connections (a cluster's too);
  *  - answers: a made-up budget of a few entities (warm-budget.ts) saved, read back (sealed,
  *    compressed, columnar) and answered from, in memory: the copies' and answers' code runs;
- *  - mcp: the request path (the SDK's checks of an initialize and a tools/call, a server built for
- *    the one tool, our call path), in process (warm-mcp.ts).
+ *  - mcp: the request path (a 2025-era tools/call's checks, served straight from node:http as a
+ *    call is: the SDK's checks, a server built for the one tool, our call path), in process
+ *    (warm-mcp.ts).
  * The answers and mcp steps run in rounds for a time budget each (JIT_BUDGET_MS), not once: code
  * run once is still interpreted, and a restarted instance's first wave paid for its compiling
  * (bench/RESULTS.md: p99 2.4 s against 0.8-1.0 s on instances that had served before).
