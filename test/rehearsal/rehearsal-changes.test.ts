@@ -61,7 +61,10 @@ describe('rehearsal_changes', () => {
     const today = new Date().toISOString().slice(0, 10);
     const accounts = (await raw('GET', '/accounts')).accounts;
     const checking = accounts.find((a: any) => a.type === 'checking' && !a.closed && !a.deleted);
-    const categories = (await raw('GET', `/months/${month}-01`)).month.categories.filter((c: any) => !c.hidden && !c.deleted && c.balance > 100_000);
+    // Categories money can be assigned to: not the internal ones (Ready to Assign holds a balance on some days).
+    const categories = (await raw('GET', `/months/${month}-01`)).month.categories.filter(
+      (c: any) => !c.hidden && !c.deleted && c.balance > 100_000 && c.category_group_name !== 'Internal Master Category',
+    );
     const [cat, other] = categories as any[];
     const txs = (await raw('GET', `/accounts/${checking.id}/transactions`)).transactions.filter(
       (t: any) => !t.deleted && !t.transfer_account_id && !t.subtransactions.length && t.category_id && t.category_id !== cat.id && t.amount < 0,
