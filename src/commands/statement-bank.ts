@@ -76,9 +76,13 @@ export function bankView(budget: BudgetRec, account: AccountRec, opts: { from: s
     d.differing = { transaction_id: inPeriod[di]!.id, budget_amount: rows[di]!.amount, bank_amount: rows[di]!.amount - tip };
     rows[di]!.amount -= tip;
     balance -= tip;
-    // One budget row the bank never had (entered twice, or never went through).
+    // One budget row the bank never had (entered twice, or never went through), one YNAB shows
+    // cleared: so it is in YNAB's cleared balance, and a reconciliation has it to explain (an
+    // uncleared one the bank lacks may yet come through, and a statement does not settle it).
     const rest = candidates.filter((i) => i !== di);
-    const mi = rest[rand.int(0, rest.length - 1)]!;
+    const cleared = rest.filter((i) => inPeriod[i]!.cleared !== 'uncleared');
+    const pool = cleared.length ? cleared : rest;
+    const mi = pool[rand.int(0, pool.length - 1)]!;
     d.missing = { transaction_id: inPeriod[mi]!.id, date: rows[mi]!.date, amount: inPeriod[mi]!.amount };
     balance -= inPeriod[mi]!.amount;
     rows.splice(mi, 1);

@@ -20,6 +20,17 @@ beforeAll(async () => {
   h = await mcpHarness({ sandbox: { seed: 'reconcile' } });
   budget = h.sb.state.budgets[0]!.id;
   account = [...h.sb.state.budgets[0]!.rec.accounts.values()].find((a) => a.name === 'Everyday Checking')!.id;
+  // Two purchases the bank has not cleared yet, whatever the demo's last few days hold (on some
+  // dates it has only one such in this account). Made before the server's first read of the budget.
+  for (const [days, amount] of [
+    [-1, -23_450],
+    [0, -8_760],
+  ] as const) {
+    const made = await h.sb.call('POST', `/budgets/${budget}/transactions`, {
+      transaction: { account_id: account, date: addDays(today, days), amount, payee_name: 'Corner Store', cleared: 'uncleared', approved: true },
+    });
+    expect(made.status).toBe(201);
+  }
 }, 60_000);
 afterAll(() => h.close());
 
