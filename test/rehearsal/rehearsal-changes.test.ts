@@ -61,13 +61,28 @@ describe('rehearsal_changes', () => {
     const today = new Date().toISOString().slice(0, 10);
     const accounts = (await raw('GET', '/accounts')).accounts;
     const checking = accounts.find((a: any) => a.type === 'checking' && !a.closed && !a.deleted);
-    // Categories money can be assigned to: not the internal ones (Ready to Assign holds a balance on some days).
+    // The user's own categories: money can be assigned to them and transactions put in them. Not the
+    // internal ones (Ready to Assign holds a balance on some days), nor a card's payment category
+    // (YNAB leaves a transaction put there uncategorized).
     const categories = (await raw('GET', `/months/${month}-01`)).month.categories.filter(
-      (c: any) => !c.hidden && !c.deleted && c.balance > 100_000 && c.category_group_name !== 'Internal Master Category',
+      (c: any) =>
+        !c.hidden &&
+        !c.deleted &&
+        c.balance > 100_000 &&
+        c.category_group_name !== 'Internal Master Category' &&
+        c.category_group_name !== 'Credit Card Payments',
     );
     const [cat, other] = categories as any[];
+    // Purchases in neither: the recategorization to `other` is a change whatever the day.
     const txs = (await raw('GET', `/accounts/${checking.id}/transactions`)).transactions.filter(
-      (t: any) => !t.deleted && !t.transfer_account_id && !t.subtransactions.length && t.category_id && t.category_id !== cat.id && t.amount < 0,
+      (t: any) =>
+        !t.deleted &&
+        !t.transfer_account_id &&
+        !t.subtransactions.length &&
+        t.category_id &&
+        t.category_id !== cat.id &&
+        t.category_id !== other.id &&
+        t.amount < 0,
     );
     const [moved, gone] = txs as any[];
     const rtaBefore = await readyToAssign();
