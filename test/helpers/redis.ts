@@ -1,12 +1,14 @@
 /**
- * A real redis-server for one test file: started on a free loopback port (found by binding port 0
- * and releasing it), with nothing saved to disk, and killed by stop(). Files that use it are tagged
- * "redis" (services.ts): without redis-server they skip, or fail saying so when the run requires it.
+ * A real redis-server for one test file: started on a free loopback port (freePort), with nothing
+ * saved to disk, and killed by stop(). Files that use it are tagged "redis" (services.ts): without
+ * redis-server they skip, or fail saying so when the run requires it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 import { killAtExit } from './own-session.js';
 import { missingMessage } from './services.js';
+
+export { freePort };
 
 export interface RunningRedis {
   url: string;
@@ -14,17 +16,6 @@ export interface RunningRedis {
   /** The server's process ids (one; a cluster's, one per master). */
   pids(): number[];
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export function redisAvailable(): boolean {

@@ -8,7 +8,6 @@
  * --metrics-port, and without either flag is not served at all.
  */
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheus, { type Family, type Sample } from 'parse-prometheus-text-format';
@@ -17,6 +16,7 @@ import type { SandboxUser } from '../../src/sandbox/state.js';
 import { MemoryOAuthProvider, signIn, startDeployment, startInstance, type Deployment, type SignedIn } from '../helpers/hosted.js';
 import { metricsTokenFile } from '../helpers/metrics-token.js';
 import { ok } from '../helpers/mcp.js';
+import { freePort } from '../helpers/free-port.js';
 
 /** The sandbox's requests per token per hour: room for the calls below, and quick to spend. */
 const RATE_LIMIT = 40;
@@ -29,14 +29,6 @@ let user: SandboxUser;
 let s: SignedIn;
 let metricsPort = 0;
 let signedInAt = 0;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ynab-mcp-metrics-'));

@@ -8,7 +8,6 @@
  */
 import { spawn, execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -18,6 +17,7 @@ import { TOOL_DEFINITIONS } from '../../src/mcp/tools/definitions.js';
 import { REHEARSAL_ONLY } from '../../src/mcp/tools/toolsets.js';
 import { defaultListCounts } from '../helpers/tools-list.js';
 import { childEnv, REPO_ROOT } from '../helpers/cli.js';
+import { freePort } from '../helpers/free-port.js';
 import { skipWithoutInspector } from '../helpers/inspector.js';
 
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
@@ -126,16 +126,6 @@ function sh(line: string, extra: Record<string, string> = {}): Promise<{ code: n
       { cwd: REPO_ROOT, env: childEnv({ ...env, ...extra }), timeout: 120_000, maxBuffer: 32 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
   });
 }
 
