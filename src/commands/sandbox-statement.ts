@@ -17,7 +17,7 @@ export const STATEMENT_USAGE = `Usage: ynab-mcp sandbox statement --account NAME
 Writes a bank statement file for a demo account, as its bank would: the account's
 transactions in the period with bank-style payee text, plus the differences a real
 statement has: N rows the budget does not have yet, one amount that differs, one
-budget row the bank never had, and the statement (closing) balance.
+cleared budget row the bank never had, and the statement (closing) balance.
 
 Options:
   --account NAME       the account (an unknown name lists the accounts)

@@ -1,8 +1,9 @@
 /**
  * The bank's side of a sandbox account, for `ynab-mcp sandbox statement`: the account's
  * transactions in a period as a bank lists them, with the differences a real statement has from
- * a budget (rows the budget does not have yet, one amount that differs, one budget row the bank
- * never had), and the bank's closing balance. Deterministic for the same budget, seed and dates.
+ * a budget (rows the budget does not have yet, one amount that differs, one cleared budget row
+ * the bank never had), and the bank's closing balance. Deterministic for the same budget, seed
+ * and dates.
  */
 import { createHash } from 'node:crypto';
 import { Random } from '../sandbox/demo/random.js';
