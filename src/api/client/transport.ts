@@ -145,7 +145,13 @@ async function readBody(stream: AsyncIterable<Buffer>): Promise<unknown> {
 
 export class Transport {
   readonly baseUrl: URL;
-  private readonly pool: Pool;
+  /**
+   * Made at the first request, not with the transport: a hosted instance makes a stack, and so a
+   * transport, for each user it serves, and most of their calls are answered from copies without
+   * a request to YNAB (a pool's making was a fifth of a restarted instance's first call of a user).
+   */
+  private made: Pool | undefined;
+  private closed = false;
   private readonly basePath: string;
   private readonly responseTimeoutMs: number;
   private readonly connectTimeoutMs: number;
@@ -155,11 +161,16 @@ export class Transport {
     this.basePath = this.baseUrl.pathname.replace(/\/$/, '');
     this.responseTimeoutMs = opts.responseTimeoutMs ?? 40_000;
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
-    this.pool = new Pool(this.baseUrl.origin, {
-      connections: opts.connections ?? 8,
+  }
+
+  private get pool(): Pool {
+    // Closed before any request: refused as a closed pool refuses one.
+    if (this.closed && !this.made) throw new errors.ClientDestroyedError();
+    return (this.made ??= new Pool(this.baseUrl.origin, {
+      connections: this.opts.connections ?? 8,
       keepAliveTimeout: 30_000,
       connect: { timeout: this.connectTimeoutMs },
-    });
+    }));
   }
 
   async request(req: RawRequest): Promise<RawResponse> {
@@ -180,7 +191,8 @@ export class Transport {
     const report = (outcome: number | string) =>
       this.opts.onRequest?.({ method: req.method, path: req.path, query: req.query ?? {}, outcome, ms: Date.now() - started });
     try {
-      const asking = () =>
+      // Async: a pool closed before any request refuses as a rejection, as undici's own does.
+      const asking = async () =>
         this.pool.request({
           method: req.method as 'GET',
           path: `${this.basePath}${req.path}${qs}`,
@@ -206,7 +218,8 @@ export class Transport {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.made?.close();
   }
 }
