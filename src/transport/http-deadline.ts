@@ -167,19 +167,24 @@ export async function answerWithin(
   const open = exchange.rpc === 'subscriptions/listen' || exchange.rpc === 'events/stream';
   const deadline = open ? undefined : new Deadline(a.ms, abort);
 
+  // A call served straight from node:http (`direct`) is answered with a DirectAnswer, its timeout and
+  // its failure too: that path never touches the global Response, whose first use loads Node's
+  // fetch (about 40 ms, once per process, paid by a restarted instance's first wave of calls).
   let response: Response | DirectAnswer | 'expired';
+  let direct = false;
   try {
     const options = { ...(req.auth !== undefined ? { authInfo: req.auth } : {}), ...(parsed !== undefined ? { parsedBody: parsed } : {}) };
     const request = a.direct ? directRequest(req, parsed) : undefined;
+    direct = request !== undefined;
     const pending: Promise<Response | DirectAnswer> = asked.run(exchange, () =>
       request ? answerDirect(a.direct!, req, request, abort.signal) : a.handler.fetch(webRequest(req, body, parsed, abort.signal), options),
     );
     response = deadline ? await Promise.race([pending, deadline.expired]) : await pending;
     if (response === 'expired') {
       // The late answer, if one still comes, is discarded.
-      pending.then((late) => (late instanceof Response ? late.body?.cancel() : undefined)).catch(() => {});
+      if (!direct) pending.then((late) => (late as Response).body?.cancel()).catch(() => {});
       exchange.timedOut = true;
-      response = Response.json(timeoutMessage(exchange.id, a.ms), { status: 200 });
+      response = jsonAnswer(direct, timeoutMessage(exchange.id, a.ms), 200);
     }
   } catch (e) {
     deadline?.clear();
@@ -188,12 +193,13 @@ export async function answerWithin(
     } catch {
       // An observer's failure is not the request's.
     }
-    response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsed) }, { status: 500 });
+    response = jsonAnswer(direct, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(parsed) }, 500);
   }
-  if (!(response instanceof Response)) {
+  if (direct) {
     deadline?.clear();
-    return writeDirect(res, response, () => (finished = true));
+    return writeDirect(res, response as DirectAnswer, () => (finished = true));
   }
+  response = response as Response;
   // Only an SSE answer is bound by the deadline once it has come: the rest is here whole.
   const stream = response.body !== null && isEventStream(response);
   const bound = deadline && stream ? deadline : undefined;
@@ -229,6 +235,11 @@ async function writeWhole(res: ServerResponse, response: Response, headers: Reco
   finish();
   res.writeHead(response.status, headers);
   res.end(bytes);
+}
+
+/** A JSON answer: a DirectAnswer on the direct path, else a Response (the same bytes and headers, once written). */
+function jsonAnswer(direct: boolean, body: unknown, status: number): Response | DirectAnswer {
+  return direct ? { status, json: JSON.stringify(body) } : Response.json(body, { status });
 }
 
 /** An answer served straight from node:http (http-direct-answers.ts), written as writeWhole writes the same answer's Response. */

@@ -125,6 +125,8 @@ describe('2025-era requests over HTTP', () => {
     try {
       const res = await raw(slow.url, { headers: LEGACY, body: call(10, 'list_accounts', meta) });
       expect(res.headers['content-type']).toMatch(type);
+      // Whole: one body of the length it says (the direct path's timeout, as the web path's Response).
+      if (!meta) expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
       const last = meta
         ? JSON.parse(
             res.text
