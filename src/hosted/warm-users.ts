@@ -9,7 +9,7 @@
  * written by each instance at most once a minute per user (RecentUsers), and pruned of users not
  * seen for 35 days, the time their copies live. The step reads, for the newest users, the budgets
  * their session and `last-used` name, each copy with its feed (as a first call would: caught up),
- * until its time budget (YNAB_MCP_WARM_USERS_MS, default 1000 ms, or less: what the warm-up's
+ * until its time budget (YNAB_MCP_WARM_USERS_MS, default 3000 ms, or less: what the warm-up's
  * deadline leaves it, warm-up.ts) runs out (copies being read then finish after it), the users are done
  * (YNAB_MCP_WARM_USERS, default 200: the users an instance holds), or the copies fill half the
  * replica cache (the other half is for the calls; a copy read past the bound would push out one
@@ -34,7 +34,15 @@ const FORGET_AFTER_MS = 35 * 86_400_000;
 const AT_ONCE = 8;
 
 export const DEFAULT_WARM_USERS = 200;
-export const DEFAULT_WARM_USERS_MS = 1_000;
+/**
+ * The users step's budget, and so its weight in the deadline's shares (warm-up.ts): three times
+ * its first 1000 ms, so that on busy cores it is given about four fifths of what the deadline leaves
+ * the timed steps rather than five ninths. A copy it does not read is decoded by its user's first
+ * call, while the crowd waits; the other steps' rounds only compile code sooner. With 1000 ms,
+ * three instances restarted at once on two cores read 32-100 of 100 users' copies each, and the
+ * runs whose instances left the most had the slowest first calls (bench/RESULTS.md, hosted).
+ */
+export const DEFAULT_WARM_USERS_MS = 3_000;
 
 /** A whole number from YNAB_MCP_WARM_USERS / YNAB_MCP_WARM_USERS_MS; anything else refused, naming the variable. */
 export function envCount(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {

@@ -120,7 +120,7 @@ describe('a restarted instance holds the recently active users’ copies before 
     expect(line[1]).toBe('1');
     // Each step given what remained (nothing), the users not read named as left to their first calls.
     expect(line[2]).toMatch(
-      new RegExp(`^answers given 0 of \\d+ ms, users 0 of 1000 ms \\(0 read, ${USERS} left to their first calls\\), mcp 0 of \\d+ ms: cut short$`),
+      new RegExp(`^answers given 0 of \\d+ ms, users 0 of 3000 ms \\(0 read, ${USERS} left to their first calls\\), mcp 0 of \\d+ ms: cut short$`),
     );
   });
 
