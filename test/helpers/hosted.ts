@@ -472,16 +472,17 @@ export interface DeploymentOptions {
   balance?: Balance;
   /**
    * Each instance and each Redis server in a session of its own, with a share of the cores of its
-   * own (own-session.ts), as each container of compose.yaml is: the benches' crowd. Default: all
-   * children of this process, in its session.
+   * own (own-session.ts), as each container of compose.yaml is: the benches' crowd; the sandbox
+   * too when it runs in a process of its own (`sandboxProcess`), as YNAB is a service apart.
+   * Default: all children of this process, in its session.
    */
   ownSessions?: boolean;
 }
 
 /** `ynab-mcp sandbox` in a child process: what a deployment reaches over HTTP, and its announcement. */
-async function sandboxProcess(opts: SandboxOptions): Promise<RunningSandbox> {
+async function sandboxProcess(opts: SandboxOptions, ownSession: boolean): Promise<RunningSandbox> {
   const args = ['sandbox', '--port', '0', '--seed', String(opts.seed), '--users', String(opts.users ?? 1), '--rate-limit', String(opts.rateLimit)];
-  const proc = startCli([...args, ...(opts.strict ? ['--strict'] : [])]);
+  const proc = startCli([...args, ...(opts.strict ? ['--strict'] : [])], { ownSession });
   const line = (await proc.waitFor('stdout', /^\{.*\}$/m, 600_000))[0];
   const a = JSON.parse(line) as Announcement;
   const absent = (what: string): never => {
@@ -520,7 +521,7 @@ export async function startDeployment(opts: DeploymentOptions = {}): Promise<Dep
     started.push(() => redis.stop());
     // Strict: the servers' requests must send only fields the API defines (see mcpHarness).
     const sandboxOptions: SandboxOptions = { seed: 'hosted', log: () => {}, rateLimit: 100_000, strict: true, ...opts.sandbox };
-    const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions) : await startSandbox(sandboxOptions);
+    const sandbox = opts.sandboxProcess ? await sandboxProcess(sandboxOptions, ownSession) : await startSandbox(sandboxOptions);
     started.push(() => sandbox.close());
     const upstream = await recordingProxy(new URL(sandbox.appUrl).origin);
     started.push(() => upstream.close());

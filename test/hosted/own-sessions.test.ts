@@ -1,7 +1,7 @@
 // @module-tag redis (needs redis-server and redis-cli: skipped without them, see test/helpers/services.ts)
 /**
- * The benches' crowd deployment (bench/hosted-crowd.ts): each instance and each Redis server in a
- * session of its own, as each container of compose.yaml is a group of its own, so that where the
+ * The benches' crowd deployment (bench/hosted-crowd.ts): each instance, each Redis server and the
+ * sandbox in a process of its own (YNAB's stand-in) in a session of its own, as each container of compose.yaml is a group of its own, so that where the
  * kernel shares its cores by session (autogroup) each has a share of its own rather than one per
  * busy thread beside the bench's generator and balancer (test/helpers/own-session.ts). Asked of
  * the processes themselves: their session ids and scheduling groups from ps and /proc; and a
@@ -41,6 +41,24 @@ it('own sessions: each instance and the Redis server lead a session of their own
     expect(sessionOf(pid)).toBe(pid);
     expect(sessionOf(pid)).not.toBe(mine);
   }
+});
+
+it("own sessions: the sandbox in a process of its own (YNAB's stand-in) leads a session of its own too; by default it stays in this one", async () => {
+  /** This process's child serving the sandbox (ps: parent and command line). */
+  const sandboxPid = (): number => {
+    const rows = execFileSync('ps', ['-o', 'pid=,ppid=,args=', '-e'], { encoding: 'utf8' }).split('\n');
+    const mine = rows.map((r) => r.trim().split(/\s+/)).filter((c) => Number(c[1]) === process.pid && c.join(' ').includes('sandbox --port 0 --seed hosted'));
+    expect(mine).toHaveLength(1);
+    return Number(mine[0]![0]);
+  };
+  const own = await startDeployment({ instances: 1, sandbox: { users: 1 }, sandboxProcess: true, ownSessions: true });
+  closing.push(() => own.close());
+  const pid = sandboxPid();
+  expect(sessionOf(pid)).toBe(pid);
+  await closing.pop()!();
+  const shared = await startDeployment({ instances: 1, sandbox: { users: 1 }, sandboxProcess: true });
+  closing.push(() => shared.close());
+  expect(sessionOf(sandboxPid())).toBe(sessionOf(process.pid));
 });
 
 it("own sessions: each of a cluster's masters leads a session of its own", async () => {
