@@ -88,6 +88,7 @@ const loadCode = () =>
     import('../writes/pipeline/pipeline.js'),
     import('../writes/pipeline/after-state.js'),
     import('../writes/api-tools/api-plan.js'),
+    import('../writes/rules/create-rules.js'),
     import('../sync/creates.js'),
     import('../sync/replica-reads.js'),
     import('../events/alerts.js'),
