@@ -148,7 +148,8 @@ export class Transport {
   /**
    * Made at the first request, not with the transport: a hosted instance makes a stack, and so a
    * transport, for each user it serves, and most of their calls are answered from copies without
-   * a request to YNAB (a pool's making was a fifth of a restarted instance's first call of a user).
+   * a request to YNAB (making the pool was two thirds of making a user's stack in a restarted
+   * instance's first wave of calls, profiled: bench/RESULTS.md, hosted).
    */
   private made: Pool | undefined;
   private closed = false;
