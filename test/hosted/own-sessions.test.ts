@@ -1,11 +1,12 @@
 // @module-tag redis (needs redis-server and redis-cli: skipped without them, see test/helpers/services.ts)
 /**
  * The benches' crowd deployment (bench/hosted-crowd.ts): each instance, each Redis server and the
- * sandbox in a process of its own (YNAB's stand-in) in a session of its own, as each container of compose.yaml is a group of its own, so that where the
- * kernel shares its cores by session (autogroup) each has a share of its own rather than one per
- * busy thread beside the bench's generator and balancer (test/helpers/own-session.ts). Asked of
- * the processes themselves: their session ids and scheduling groups from ps and /proc; and a
- * child left behind by a process that exits is killed with it.
+ * sandbox in a process of its own (YNAB's stand-in) in a session of its own, as each container of
+ * compose.yaml is a group of its own, so that where the kernel shares its cores by session
+ * (autogroup) each has a share of its own rather than one per busy thread beside the bench's
+ * generator and balancer (test/helpers/own-session.ts). Asked of the processes themselves: their
+ * session ids and scheduling groups from ps and /proc; and a child left behind by a process that
+ * exits is killed with it.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { afterEach, expect, it } from 'vitest';
