@@ -53,6 +53,7 @@ export interface StepResult {
   rounds?: number;
   read?: number;
   left?: number;
+  months?: number;
 }
 
 /** Each repeated step's time budget: long enough for V8 to optimize its hot paths, short enough to keep ready under 3 s. */
@@ -224,7 +225,7 @@ export function warmUpLine(r: WarmUpReport): string {
   const steps = r.steps
     .map(
       (s) =>
-        `${s.name} ${s.ms} ms${s.rounds !== undefined ? ` x${s.rounds}` : ''}${s.read !== undefined ? ` (${s.read} read)` : ''}${s.failed ? ' (failed)' : ''}`,
+        `${s.name} ${s.ms} ms${s.rounds !== undefined ? ` x${s.rounds}` : ''}${s.read !== undefined ? ` (${s.read} read${s.months !== undefined ? `, ${s.months} with their months` : ''})` : ''}${s.failed ? ' (failed)' : ''}`,
     )
     .join(', ');
   return `ynab-mcp: warmed up ${r.readyAtMs} ms after the process started (listening at ${r.startedAtMs} ms; ${steps}); ready`;

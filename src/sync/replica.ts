@@ -178,6 +178,11 @@ export class BudgetReplica {
     return this.monthsHeld.map;
   }
 
+  /** Whether a saved copy's months are still unread (they are read at the first ask of `months`). */
+  get monthsUnread(): boolean {
+    return this.monthsHeld.pending;
+  }
+
   /** Whether this copy saw the entity with this id deleted (see gone). */
   wasDeleted(id: string): boolean {
     return this.gone.has(id);
