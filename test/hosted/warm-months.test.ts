@@ -52,7 +52,8 @@ describe("the warm-up's users step reads the users' months with the time the cop
     // The saved form leaves them unread: what a first call would find without the step's second pass.
     const files = new ReplicaFiles(store, { key: async () => dataKey.subkey('replicas') }, () => undefined);
     const loaded = await files.load(identities[0]!, WARM_BUDGET_ID, { monthsLater: true });
-    const lazy = BudgetReplica.fromSnapshot(loaded.snapshot!, loaded.shared, loaded.months);
+    if (!loaded.snapshot) throw new Error(`the saved copy did not read back (${loaded.discarded ?? 'none'})`);
+    const lazy = BudgetReplica.fromSnapshot(loaded.snapshot, loaded.shared, loaded.months);
     expect(lazy.monthsUnread).toBe(true);
     const months = [...lazy.months.keys()];
     expect(months.length).toBeGreaterThan(0);
