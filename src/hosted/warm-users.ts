@@ -152,14 +152,16 @@ export async function warmUsers(o: WarmUsersOptions): Promise<WarmUsersResult> {
   const more = () => performance.now() < until && o.replicas.bytes() < o.opts.replicaCacheBytes / 2;
   let next = 0;
   let read = 0;
-  const held: BudgetReplica[] = [];
+  // The copies read, each with its user's place in the list (newest first): workers finish out of order.
+  const held: { place: number; replica: BudgetReplica }[] = [];
   const worker = async () => {
     // A user is begun only if one as long as this worker's last would end in time: on busy cores
     // each takes tens of milliseconds, and those still being read at the end hold up the next step.
     let lastMs = 0;
     while (next < identities.length && more() && performance.now() + lastMs < until) {
       const began = performance.now();
-      const identity = identities[next++]!;
+      const place = next++;
+      const identity = identities[place]!;
       const cache = o.replicas.of(identity);
       const saved = new SavedCopies(files, async () => identity, o.log);
       const budgets = await budgetsOf(o.store, identity);
@@ -171,7 +173,7 @@ export async function warmUsers(o: WarmUsersOptions): Promise<WarmUsersResult> {
         const replica = cache.get(id) ?? (await saved.read(id, true));
         if (replica) {
           cache.set(id, replica);
-          held.push(replica);
+          held.push({ place, replica });
         }
         await records;
       }
@@ -183,7 +185,14 @@ export async function warmUsers(o: WarmUsersOptions): Promise<WarmUsersResult> {
   const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - performance.now()))));
   await Promise.race([Promise.all(Array.from({ length: AT_ONCE }, worker)), timeUp]);
   clearTimeout(timer);
-  return { read, left: identities.length - next, months: await readMonths(held, until) };
+  return {
+    read,
+    left: identities.length - next,
+    months: await readMonths(
+      held.sort((a, b) => a.place - b.place).map((h) => h.replica),
+      until,
+    ),
+  };
 }
 
 /**
