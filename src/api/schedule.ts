@@ -1,8 +1,9 @@
 /**
  * Occurrences of scheduled transactions, by the API's frequencies: the sandbox computes
  * `date_next` with them, and the insight tools expand what is due in the coming days.
- * `date_next` is the first occurrence on or after today (UTC); a one-off (`never`) schedule's
- * next date is its first date.
+ * `date_next` is the first occurrence on or after today (UTC), or after today when the register
+ * already holds today's (the sandbox: store/derived.ts scheduleDates); a one-off (`never`)
+ * schedule's next date is its first date.
  */
 import type { ScheduledTransactionFrequency } from './schemas/common.js';
 import { addDays, addMonths, daysInMonth } from './dates.js';

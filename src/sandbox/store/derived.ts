@@ -7,7 +7,8 @@
  *  - per month: income (inflows to Ready to Assign), assigned, activity, Ready to Assign (a past
  *    month as it closed; the current and future months less what is assigned after them, as
  *    "assigned in future" does in the app, down to zero: see readyToAssign) and age of money;
- *  - goal progress per category and month, and each scheduled transaction's next date.
+ *  - goal progress per category and month, and each scheduled transaction's next date
+ *    (scheduleDates).
  */
 import { currentMonth, daysBetween, monthOf, monthRange, addMonths, addDays } from '../../api/dates.js';
 import { budgetShape, closeMonth, collectFlows, emptyStart, type CashMove, type ClosedMonth } from './budget-math.js';
@@ -117,10 +118,7 @@ export function computeOwn(b: BudgetRec, now: Date): Derived {
     monthIndex.set(month, mf);
   });
 
-  const dateNext = new Map<string, string>();
-  for (const s of b.scheduled_transactions.values()) {
-    if (!s.deleted) dateNext.set(s.id, nextOccurrence(s.date_first, s.frequency, today));
-  }
+  const dateNext = scheduleDates(b, today);
 
   const goalCache = new Map<string, GoalFigures | null>();
   // The currency's minor unit in milliunits (10 for cents): targets ask whole units of it.
@@ -206,4 +204,28 @@ function computeAgeOfMoney(cash: CashMove[], months: string[], today: string): M
     if (window.length) result.set(month, Math.round(window.reduce((s, a) => s + a, 0) / window.length));
   }
   return result;
+}
+
+/**
+ * Each scheduled transaction's next date: its first occurrence on or after today, except that an
+ * occurrence today already in the register (a transaction today in the schedule's account, to its
+ * payee) is past: YNAB enters a scheduled transaction on its day and moves the next date on, so
+ * its state never has a payment both entered and still scheduled. The demo's history enters its
+ * bills and paychecks up to today, and a budget loaded from an export holds what YNAB entered: on
+ * the 1st, the demo's rent and payroll were both entered and scheduled for the day, and a
+ * projection from the API counted them twice. An occurrence today that nothing entered (the
+ * sandbox does not enter schedules itself) stays scheduled for today, as in YNAB before its run.
+ * A one-time schedule keeps its date.
+ */
+export function scheduleDates(b: BudgetRec, today: string): Map<string, string> {
+  const enteredToday = new Set<string>();
+  for (const t of b.transactions.values()) if (!t.deleted && t.date === today) enteredToday.add(`${t.account_id} ${t.payee_id}`);
+  const dates = new Map<string, string>();
+  for (const s of b.scheduled_transactions.values()) {
+    if (s.deleted) continue;
+    const next = nextOccurrence(s.date_first, s.frequency, today);
+    const entered = next === today && s.frequency !== 'never' && enteredToday.has(`${s.account_id} ${s.payee_id}`);
+    dates.set(s.id, entered ? nextOccurrence(s.date_first, s.frequency, addDays(today, 1)) : next);
+  }
+  return dates;
 }
