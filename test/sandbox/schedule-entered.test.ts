@@ -29,18 +29,18 @@ describe('scheduled transactions on their day (sandbox demo budgets)', () => {
       for (const b of createDemoBudgets({ seed: `schedules ${day}`, now, userId: USER })) {
         const store = storeOf(b, now);
         const txns = live(b.transactions);
-        const entered = (accountId: string, payeeId: string | null, date: string) =>
-          txns.some((t) => t.account_id === accountId && t.payee_id === payeeId && t.date === date);
+        const entered = (s: { account_id: string; payee_id: string | null; amount: number }, date: string) =>
+          txns.some((t) => t.account_id === s.account_id && t.payee_id === s.payee_id && t.amount === s.amount && t.date === date);
         for (const s of live(b.scheduled_transactions)) {
           if (s.frequency === 'never') continue;
           const next = V.scheduledDetail(store, s).date_next;
           const where = `${b.name} ${day} ${s.frequency} ${s.date_first} ${s.memo ?? ''}`;
           expect(next >= day, where).toBe(true);
           // Scheduled for today: nothing in the register for it yet.
-          if (next === day) expect(entered(s.account_id, s.payee_id, day), where).toBe(false);
+          if (next === day) expect(entered(s, day), where).toBe(false);
           // A payment due today (by its calendar) is in one place: entered, or still to come today.
           if (nextOccurrence(s.date_first, s.frequency, day) === day && next !== day) {
-            expect(entered(s.account_id, s.payee_id, day), where).toBe(true);
+            expect(entered(s, day), where).toBe(true);
             expect(next, where).toBe(nextOccurrence(s.date_first, s.frequency, addDays(day, 1)));
             enteredToday += 1;
           }
@@ -89,6 +89,22 @@ describe('scheduled transactions on their day (sandbox demo budgets)', () => {
           account_id: other.id,
           date: '2026-12-16',
           amount: -25_000,
+          payee_id: payee.id,
+          memo: null,
+          category_id: null,
+          cleared: 'uncleared',
+          approved: true,
+        }),
+    );
+    expect(nextOn(on)).toBe('2026-12-16');
+    // Nor is one of another amount from its account (a second, different charge).
+    write(
+      on,
+      (st) =>
+        void insertTransaction(st, {
+          account_id: account.id,
+          date: '2026-12-16',
+          amount: -9_000,
           payee_id: payee.id,
           memo: null,
           category_id: null,

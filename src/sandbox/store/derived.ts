@@ -209,7 +209,7 @@ function computeAgeOfMoney(cash: CashMove[], months: string[], today: string): M
 /**
  * Each scheduled transaction's next date: its first occurrence on or after today, except that an
  * occurrence today already in the register (a transaction today in the schedule's account, to its
- * payee) is past: YNAB enters a scheduled transaction on its day and moves the next date on, so
+ * payee, of its amount) is past: YNAB enters a scheduled transaction on its day and moves the next date on, so
  * its state never has a payment both entered and still scheduled. The demo's history enters its
  * bills and paychecks up to today, and a budget loaded from an export holds what YNAB entered: on
  * the 1st, the demo's rent and payroll were both entered and scheduled for the day, and a
@@ -219,12 +219,12 @@ function computeAgeOfMoney(cash: CashMove[], months: string[], today: string): M
  */
 export function scheduleDates(b: BudgetRec, today: string): Map<string, string> {
   const enteredToday = new Set<string>();
-  for (const t of b.transactions.values()) if (!t.deleted && t.date === today) enteredToday.add(`${t.account_id} ${t.payee_id}`);
+  for (const t of b.transactions.values()) if (!t.deleted && t.date === today) enteredToday.add(`${t.account_id} ${t.payee_id} ${t.amount}`);
   const dates = new Map<string, string>();
   for (const s of b.scheduled_transactions.values()) {
     if (s.deleted) continue;
     const next = nextOccurrence(s.date_first, s.frequency, today);
-    const entered = next === today && s.frequency !== 'never' && enteredToday.has(`${s.account_id} ${s.payee_id}`);
+    const entered = next === today && s.frequency !== 'never' && enteredToday.has(`${s.account_id} ${s.payee_id} ${s.amount}`);
     dates.set(s.id, entered ? nextOccurrence(s.date_first, s.frequency, addDays(today, 1)) : next);
   }
   return dates;
