@@ -209,13 +209,13 @@ function computeAgeOfMoney(cash: CashMove[], months: string[], today: string): M
 /**
  * Each scheduled transaction's next date: its first occurrence on or after today, except that an
  * occurrence today already in the register (a transaction today in the schedule's account, to its
- * payee, of its amount) is past: YNAB enters a scheduled transaction on its day and moves the next date on, so
- * its state never has a payment both entered and still scheduled. The demo's history enters its
- * bills and paychecks up to today, and a budget loaded from an export holds what YNAB entered: on
- * the 1st, the demo's rent and payroll were both entered and scheduled for the day, and a
- * projection from the API counted them twice. An occurrence today that nothing entered (the
- * sandbox does not enter schedules itself) stays scheduled for today, as in YNAB before its run.
- * A one-time schedule keeps its date.
+ * payee, of its amount) is past: YNAB enters a scheduled transaction on its day and moves the next
+ * date on, so its state never has a payment both entered and still scheduled. The demo's history
+ * enters its bills and paychecks up to today, and a budget loaded from an export holds what YNAB
+ * entered: on the 1st, the demo's rent and payroll were both entered and scheduled for the day,
+ * and a projection from the API counted them twice. An occurrence today that nothing entered (the
+ * sandbox does not enter schedules itself) stays scheduled for today, as in YNAB before it enters
+ * it. A one-time schedule keeps its date.
  */
 export function scheduleDates(b: BudgetRec, today: string): Map<string, string> {
   const enteredToday = new Set<string>();
