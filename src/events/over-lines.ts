@@ -1,7 +1,9 @@
 /**
  * What the alerts' checks over every transaction find (detect.ts): the review queue's
- * transactions by id (its alert counts them) and the price rises' rows. Kept per copy and brought
- * up to date after a sync from what it changed (sync/line-changes.ts), where the result allows it:
+ * transactions by id (its alert counts them: unapproved in any account, tracking ones too, as
+ * review_transactions has the queue, or uncategorized) and the price rises' rows. Kept per copy
+ * and brought up to date after a sync from what it changed (sync/line-changes.ts), where the
+ * result allows it:
  * - the queue: whether a transaction is in it depends on that transaction alone (its approval, its
  *   lines, its account), so only the transactions the sync brought are looked at again;
  * - price rises: a payee's rise depends on its own charges and name alone, so only the payees
@@ -13,7 +15,7 @@
  * the forecast, reconciling) read the months, accounts and schedules a sync may change anywhere:
  * they run whole each scan.
  */
-import { isUnapproved, priceRow, unapprovedOf, uncategorizedOf, type AttentionContext } from '../insights/attention/attention.js';
+import { priceRow, uncategorizedOf, type AttentionContext } from '../insights/attention/attention.js';
 import { uncategorizedLine } from '../insights/attention/queue.js';
 import type { PriceIncrease } from '../insights/recurring/price-increase.js';
 import { priceIncreasesOf, ranked } from '../insights/recurring/price-rises.js';
@@ -23,6 +25,10 @@ import type { BudgetReplica } from '../sync/replica.js';
 type Row = Record<string, any>;
 
 export interface OverLines {
+  /**
+   * Unapproved in any account. Before, budget accounts only: with one waiting in a tracking
+   * account, the digest's queue_size said one number and review_transactions another.
+   */
   unapproved: ReadonlySet<string>;
   uncategorized: ReadonlySet<string>;
   price_increase: Row[];
@@ -63,10 +69,12 @@ export function overLines(ctx: AttentionContext): OverLines {
 
 function whole(ctx: AttentionContext): Kept {
   const rises = priceIncreasesOf(ctx.view, ctx.today, ctx.includeOffBudget);
+  const unapproved = new Set<string>();
+  for (const t of ctx.view.replica.transactions.values()) if (!t.approved) unapproved.add(t.id);
   return {
     at: '',
     linesVersion: 0,
-    unapproved: new Set(unapprovedOf(ctx).map((t) => t.id)),
+    unapproved,
     uncategorized: new Set(uncategorizedOf(ctx.view).transactions.map((t) => t.id)),
     rises,
     rows: { unapproved: new Set(), uncategorized: new Set(), price_increase: [] },
@@ -81,7 +89,7 @@ function changed(ctx: AttentionContext, had: Kept, change: LineChange): Kept {
     had.uncategorized.delete(id);
     const t = view.replica.transactions.get(id);
     if (!t) continue; // deleted
-    if (isUnapproved(ctx, t)) had.unapproved.add(id);
+    if (!t.approved) had.unapproved.add(id);
     if (view.linesOfTransaction(t).some((l) => uncategorizedLine(view, l))) had.uncategorized.add(id);
   }
   if (change.payees.size) {

@@ -4,7 +4,7 @@
  * exports and scanned after each gives the same conditions as a copy built from a full export at
  * that moment and scanned once, after a sync that only moved money between categories (reused) and
  * after one that added an unapproved transaction (computed again: the review queue grows by one,
- * as the raw API counts it).
+ * as the raw API counts it), and after one that added an unapproved transaction to a tracking account.
  */
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../src/events/detect.js';
@@ -15,7 +15,10 @@ import type { TestSandbox } from '../helpers/sandbox.js';
 
 const SEEDS = ['test', 'cash-flow-a', 'cash-flow-b'];
 
-/** The review queue as the raw API has it: transactions unapproved or without a category, deleted ones out. */
+/**
+ * The review queue as the raw API has it, as review_transactions has it: transactions unapproved
+ * (in any account, a tracking account's too) or, in a budget account, without a category; deleted ones out.
+ */
 async function rawQueue(sb: TestSandbox, id: string): Promise<number> {
   const txns = (await sb.get(`/plans/${id}/transactions?since_date=1990-01-01`)).body.data.transactions.filter((t: any) => !t.deleted);
   const groups = (await sb.get(`/plans/${id}/categories`)).body.data.category_groups;
@@ -24,8 +27,8 @@ async function rawQueue(sb: TestSandbox, id: string): Promise<number> {
   const onBudget = new Set(accounts.filter((a: any) => a.on_budget && !a.closed).map((a: any) => a.id));
   return txns.filter(
     (t: any) =>
-      onBudget.has(t.account_id) &&
-      (!t.approved || ((!t.category_id || t.category_id === uncategorized) && !t.transfer_account_id && !t.subtransactions?.length)),
+      !t.approved ||
+      (onBudget.has(t.account_id) && (!t.category_id || t.category_id === uncategorized) && !t.transfer_account_id && !t.subtransactions?.length),
   ).length;
 }
 
@@ -66,5 +69,19 @@ describe.each(SEEDS)('incremental scan, seed %s', (seed) => {
     expect(after).toEqual(scan(await fullCopy(sb, id), now));
     const queue = after.find((c) => c.key.startsWith('review.queue_grew|'));
     expect(queue?.level).toBe(queueBefore + 1);
+
+    // One waiting in a tracking account: in the queue too, as review_transactions lists it (before,
+    // the alerts' queue left tracking accounts out and said one number less than the tool).
+    const tracking = (await sb.get(`/plans/${id}/accounts`)).body.data.accounts.find((a: any) => !a.on_budget && !a.closed && !a.deleted);
+    const waiting = await sb.call('POST', `/plans/${id}/transactions`, {
+      transaction: { account_id: tracking.id, date: now.toISOString().slice(0, 10), amount: -7_890, payee_name: 'Incremental Scan Tracking', approved: false },
+    });
+    expect(waiting.status).toBe(201);
+    expect(await rawQueue(sb, id)).toBe(queueBefore + 2);
+    delta = await exportOf(sb, id, kept.knowledge);
+    kept.applyExport(delta.plan, delta.knowledge, Date.now());
+    const later = scan(kept, now);
+    expect(later).toEqual(scan(await fullCopy(sb, id), now));
+    expect(later.find((c) => c.key.startsWith('review.queue_grew|'))).toMatchObject({ level: queueBefore + 2, data: { queue_size: queueBefore + 2 } });
   });
 });

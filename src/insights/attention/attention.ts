@@ -91,9 +91,6 @@ export const priceRow = (ctx: AttentionContext, p: PriceIncrease) => ({
   ...ctx.money('new', p.new),
 });
 
-/** Whether a transaction is in unapprovedOf's list (the alerts' scan, for the transactions a sync changed). */
-export const isUnapproved = (ctx: AttentionContext, t: { approved: boolean; account_id: string }) => !t.approved && counted(ctx, t.account_id);
-
 export const unapprovedOf = (ctx: AttentionContext) => unapprovedIn(ctx.view, (id) => counted(ctx, id));
 
 /** What the unapproved count leaves in tracking accounts (without include_off_budget), in one line: review_transactions counts them. */
