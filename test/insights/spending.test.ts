@@ -108,9 +108,12 @@ describe('spending_summary by category for a month', () => {
     const compact = ok(await h.call('spending_summary', { month, top: 10 }));
     expect(compact.rows).toEqual(res.rows.map(compactOf));
     expect(compact.rows[10]).toMatchObject({ name: 'everything else', groups: all.length - 10 });
+    // By default, 6 when the answer says a line of its own (what some days' data needs said).
     const seven = ok(await h.call('spending_summary', { month }));
-    expect(seven.rows.slice(0, 7).map((x: any) => x.name)).toEqual(byOutflow.slice(0, 7).map((x: any) => x.name));
-    expect(seven.rows[7]).toMatchObject({ name: 'everything else', groups: all.length - 7 });
+    const said = (seven.notices ?? []).some((x: string) => !x.startsWith('Calls without budget_id'));
+    const n = said ? 6 : 7;
+    expect(seven.rows.slice(0, n).map((x: any) => x.name)).toEqual(byOutflow.slice(0, n).map((x: any) => x.name));
+    expect(seven.rows[n]).toMatchObject({ name: 'everything else', groups: all.length - n });
   });
 });
 
