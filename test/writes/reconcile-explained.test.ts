@@ -248,16 +248,30 @@ describe('reconcile_account: what a statement leaves, explained', () => {
       1,
     );
     const seen = open.filter((t) => t.date >= first);
-    const mark = async (cleared: string) => {
-      const args = { transactions: seen.map((t) => ({ id: t.id, cleared })) };
-      const answer = ok(await h.call('update_transactions', args));
-      return answer.confirm_token ? ok(await h.call('update_transactions', { ...args, confirm_token: answer.confirm_token })) : answer;
+    // A row of those days with a twin a few days before it (the same payee and amount: around the
+    // 1st, the demo's savings moves of the month's last day and of today) is either one to the
+    // bank's eye, which the answer rightly asks about: a cent off for the test, put back after.
+    const twinned = before.filter(
+      (t) =>
+        t.date >= first &&
+        t.date <= today &&
+        before.some((e) => e.id !== t.id && e.payee_name === t.payee_name && e.amount === t.amount && e.date <= t.date && e.date >= addDays(t.date, -10)),
+    );
+    const changed = [...new Map([...seen, ...twinned].map((t) => [t.id, t])).values()];
+    const mark = async (clear: boolean) => {
+      const transactions = changed.map((t) => ({
+        id: t.id,
+        ...(seen.includes(t) ? { cleared: clear ? 'cleared' : t.cleared } : {}),
+        ...(twinned.includes(t) ? { amount_milliunits: clear ? t.amount - 10 : t.amount } : {}),
+      }));
+      const answer = ok(await h.call('update_transactions', { transactions }));
+      return answer.confirm_token ? ok(await h.call('update_transactions', { transactions, confirm_token: answer.confirm_token })) : answer;
     };
-    if (seen.length) await mark('cleared');
+    if (changed.length) await mark(true);
     try {
       await beforeItsDays(first);
     } finally {
-      if (seen.length) await mark('uncleared');
+      if (changed.length) await mark(false);
     }
     expect(await rawTransactions(h, budget, account)).toEqual(before);
   }, 60_000);
