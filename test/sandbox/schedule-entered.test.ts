@@ -77,56 +77,33 @@ describe('scheduled transactions on their day (sandbox demo budgets)', () => {
     });
     const nextOn = (now: Date) => V.scheduledDetail(storeOf(b!, now), b!.scheduled_transactions.get(id)!).date_next;
     const on = new Date('2026-12-16T08:00:00.000Z');
+    /** A payment to the schedule's payee on its day. */
+    const pay = (accountId: string, amount: number) =>
+      write(
+        on,
+        (st) =>
+          void insertTransaction(st, {
+            account_id: accountId,
+            date: '2026-12-16',
+            amount,
+            payee_id: payee.id,
+            memo: null,
+            category_id: null,
+            cleared: 'uncleared',
+            approved: true,
+          }),
+      );
     expect(nextOn(new Date('2026-12-15T23:00:00.000Z'))).toBe('2026-12-16');
     // Its day came and the sandbox entered nothing: still to come today, as in YNAB before it enters it.
     expect(nextOn(on)).toBe('2026-12-16');
     // A payment to the payee that day from another account is not this schedule's entry.
     const other = live(b!.accounts).find((a) => a.type === 'savings' && !a.closed)!;
-    write(
-      on,
-      (st) =>
-        void insertTransaction(st, {
-          account_id: other.id,
-          date: '2026-12-16',
-          amount: -25_000,
-          payee_id: payee.id,
-          memo: null,
-          category_id: null,
-          cleared: 'uncleared',
-          approved: true,
-        }),
-    );
+    pay(other.id, -25_000);
     expect(nextOn(on)).toBe('2026-12-16');
     // Nor is one of another amount from its account (a second, different charge).
-    write(
-      on,
-      (st) =>
-        void insertTransaction(st, {
-          account_id: account.id,
-          date: '2026-12-16',
-          amount: -9_000,
-          payee_id: payee.id,
-          memo: null,
-          category_id: null,
-          cleared: 'uncleared',
-          approved: true,
-        }),
-    );
+    pay(account.id, -9_000);
     expect(nextOn(on)).toBe('2026-12-16');
-    write(
-      on,
-      (st) =>
-        void insertTransaction(st, {
-          account_id: account.id,
-          date: '2026-12-16',
-          amount: -25_000,
-          payee_id: payee.id,
-          memo: 'Parking',
-          category_id: null,
-          cleared: 'uncleared',
-          approved: true,
-        }),
-    );
+    pay(account.id, -25_000);
     expect(nextOn(on)).toBe('2027-01-16');
     // A month on, nothing entered yet for that day: due that day.
     expect(nextOn(new Date('2027-01-16T08:00:00.000Z'))).toBe('2027-01-16');
