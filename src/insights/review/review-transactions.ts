@@ -127,14 +127,13 @@ export function reviewTransactions(ctx: InsightContext, a: Args): InsightResult 
   const end = offset + page.length;
   const flagsOf = flagger(v);
   const categoryName = (id: string | null | undefined) => (id ? (v.replica.categories.get(id)?.name ?? null) : null);
-  // The payee's usual amount: in full detail with its formatted text beside it, as every figure;
-  // in compact rows the text in its place, as the row's amount (25 rows stay within 4 KB).
-  // A row that counts as uncategorized says so (issue 58 item 8): the queue mixes both kinds.
+  // The payee's usual amount is money as every figure: milliunits with its formatted text beside
+  // it, in compact rows too (a keyed field of the vocabulary holds one kind; the flag is rare, so
+  // 25 rows stay within 4 KB). A row that counts as uncategorized says so (issue 58 item 8): the
+  // queue mixes both kinds.
   const flagged = page.map((t) => {
     const f: Record<string, unknown> = { ...(uncat.has(t.id) ? { uncategorized: true } : {}), ...flagsOf(t) };
-    if (typeof f.unusual_amount !== 'number') return f;
-    const text = formatMilliunits(f.unusual_amount, ctx.format);
-    return full ? { ...f, unusual_amount_formatted: text } : { ...f, unusual_amount: text };
+    return typeof f.unusual_amount === 'number' ? { ...f, unusual_amount_formatted: formatMilliunits(f.unusual_amount, ctx.format) } : f;
   });
   const rows = page.map((t, i) => {
     const s = suggestions.get(t.id);
