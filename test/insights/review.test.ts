@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpHarness, ok, type McpHarness } from '../helpers/mcp.js';
 import { plantQueue } from '../helpers/review-queue.js';
+import { lookUp } from '../../src/mcp/output/vocabulary.js';
 import { raw, rawLines, todayUtc, usd, type Raw } from './raw.js';
 
 let h: McpHarness;
@@ -292,6 +293,17 @@ describe('review_transactions flags', () => {
     expect(flags(out).transfer_candidate).toBe(into);
     expect(flags(into).transfer_candidate).toBe(out);
     expect(flags(far).transfer_candidate).toBeUndefined();
+    // Compact rows give the usual amount as every figure, the number with its text beside it, and
+    // every flag, compact or full, is a name of the answer vocabulary (one name, one kind).
+    const visa = ok(await h.call('review_transactions', { account_id: 'Visa Rewards', limit: 500 }));
+    const unusualRow = visa.transactions['Visa Rewards'].find((row: any[]) => row[0] === unusual);
+    expect(unusualRow[visa.columns.indexOf('flags')]).toMatchObject({ unusual_amount: -median, unusual_amount_formatted: usd(-median) });
+    const flagNames = new Set<string>();
+    for (const row of rows.values()) Object.keys((row as any).flags ?? {}).forEach((k) => flagNames.add(k));
+    for (const rowsOf of [compact, visa].flatMap((c) => Object.values(c.transactions) as any[][]))
+      for (const row of rowsOf) Object.keys(row[flagsAt] ?? {}).forEach((k) => flagNames.add(k));
+    for (const k of ['new_payee', 'unusual_amount', 'possible_duplicate', 'matches_scheduled', 'transfer_candidate']) expect(flagNames).toContain(k);
+    expect([...flagNames].filter((k) => !lookUp(k))).toEqual([]);
     // A payee seen once is new; one with history is not.
     const [fresh] = await create([{ account_id: 'Everyday Checking', amount: -9.99, payee_name: `Brand New ${u}` }]);
     expect((await rowOf(fresh!)).flags).toMatchObject({ new_payee: true });
