@@ -20,7 +20,7 @@ const NOT_MONEY = new RegExp(
       'count|[a-z_]*_count|[a-z_]*_sides|[a-z_]*_more|more|returned|updated|created|reconciled|deleted|skipped|matched|unchanged|checked|would_change|reconciled_left_out|left_alone',
       'rows|new|conflict|to_clear|cleared|groups|dates|transactions|agreeing|queue_size|unapproved|uncategorized|old|payments',
       'position|open|fully_funded|overspent_categories|unapproved_left|unapproved_uncategorized|moved_transactions|moved_scheduled|queue_grew',
-      'overspent|due_underfunded|payment_short|reconcile_due|increased',
+      'overspent|due_underfunded|payment_short|reconcile_due|increased|by_rule|before_this_month',
       // time and positions
       'age_seconds|age_of_money|line|day|days|[a-z_]*_days|[a-z_]*_weeks|months|[a-z_]*_months|months_saved|digest_day|digest_hour',
       // shares and rates
@@ -148,7 +148,14 @@ async function picks(budget: string) {
   const used = new Map<string, number>();
   for (const t of txns) if (t.payee_id) used.set(t.payee_id, (used.get(t.payee_id) ?? 0) + 1);
   const merged = payees.filter((p: any) => used.has(p.id)).sort((a: any, b: any) => used.get(a.id)! - used.get(b.id)!);
-  const unapproved = txns.find((t: any) => !t.approved && !t.transfer_account_id);
+  // A transaction waiting for approval: the demo's own, or (on days its queue holds only transfers) one made here, uncleared.
+  const unapproved =
+    txns.find((t: any) => !t.approved && !t.transfer_account_id) ??
+    (
+      await h.sb.call('POST', `/budgets/${budget}/transactions`, {
+        transaction: { account_id: accounts[0].id, date: new Date().toISOString().slice(0, 10), amount: -4_560, payee_name: 'Quotable Cafe', approved: false },
+      })
+    ).body.data.transaction;
   return { accounts, categories, plain, unapproved, merged, cleared: accounts[0].cleared_balance as number };
 }
 
@@ -200,6 +207,10 @@ describe('every task write reports quotable money', () => {
       await write(L, 'reconcile_account', at({ account_id: a.id, statement_balance_milliunits: p.cleared - 12_340, content }), false);
       const cleared = (await h.sb.get(`/budgets/${b.id}/accounts/${a2.id}`)).body.data.account.cleared_balance;
       await write(L, 'reconcile_account', at({ account_id: a2.id, statement_balance_milliunits: cleared }));
+      // Something the rule changes on any day (the imported kiosk row is reconciled by now): a row of last month's, uncleared.
+      const lastMonth = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+      const corner = { account_id: a2.id, date: lastMonth, amount: -2_180, payee_name: 'Quotable Corner' };
+      expect((await h.sb.call('POST', `/budgets/${b.id}/transactions`, { transaction: corner })).status).toBe(201);
       await walked(L, 'set_rule', at({ match: { text: { kind: 'contains', value: 'Quotable' } }, set: { memo: 'quoted' } }));
       const rules = await walked(L, 'list_rules', at({}));
       await write(L, 'apply_rules', at({}), false);
