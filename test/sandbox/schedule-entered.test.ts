@@ -2,7 +2,8 @@
  * Scheduled transactions on their day, as YNAB leaves them: YNAB enters a schedule's transaction on
  * its date and moves the next date on, so a payment is never both in the register and still
  * scheduled for the same day (a projection from the API would count it twice). Before, on the 1st
- * the demo's rent and payroll were both (its history enters bills up to today).
+ * the demo's rent and payroll were both (its history enters bills up to today), and every day the
+ * month's savings transfer was both made (today, by the history) and scheduled at the month's end.
  */
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/api/dates.js';
@@ -50,6 +51,31 @@ describe('scheduled transactions on their day (sandbox demo budgets)', () => {
     // In December: the rent and the paycheck on the 1st, the cabin loan on the 5th, Netflix on the
     // 7th, the second paycheck on the 16th, each entered by the demo's history and moved on.
     expect(enteredToday).toBeGreaterThanOrEqual(5);
+  });
+
+  it("has the month's move between checking and savings in one place: made, and scheduled from next month's end", () => {
+    let seen = 0;
+    for (const day of DAYS) {
+      const now = new Date(`${day}T09:00:00.000Z`);
+      for (const b of createDemoBudgets({ seed: `savings ${day}`, now, userId: USER })) {
+        const plan = live(b.scheduled_transactions).find((s) => s.memo === 'Monthly savings');
+        if (!plan) continue;
+        const store = storeOf(b, now);
+        const savings = live(b.payees).find((p) => p.id === plan.payee_id)!.transfer_account_id!;
+        const month = day.slice(0, 7);
+        // The history's end-of-month move of this month (its checking side), made today: to savings, or from it when checking ran low.
+        const moves = live(b.transactions).filter((t) => t.date.startsWith(month) && t.account_id === plan.account_id && t.transfer_account_id === savings);
+        const where = `${b.name} ${day}`;
+        expect(
+          moves.map((t) => t.date),
+          where,
+        ).toEqual([day]);
+        // So the plan's next one is next month's (a projection counts this month's once).
+        expect(V.scheduledDetail(store, plan).date_next.slice(0, 7) > month, where).toBe(true);
+        seen += 1;
+      }
+    }
+    expect(seen).toBe(DAYS.length);
   });
 
   it("keeps a schedule nothing entered due today, and moves it on once the day's payment is in the register", () => {

@@ -42,10 +42,10 @@ export function addHouseholdScheduled(h: Household): void {
     memo: 'Auto policy, 3 months',
   });
   s('twiceAYear', dayIn(addMonths(firstMonth, 4), 15), { account: acc.checking, payee: h.payee('State Farm'), amount: -780 * U, category: cat.home_ins });
-  // The end-of-month savings transfer (household-months.ts), as the household plans it: this month's
-  // is still to come unless today is the last day (it was made today).
-  const monthEnd = dayIn(monthOf(today), 31);
-  s('monthly', monthEnd > today ? monthEnd : dayIn(nextMonth, 31), {
+  // The end-of-month savings transfer (household-months.ts), as the household plans it: next
+  // month's is the next one, since this month's move between checking and savings is already in
+  // the register, made today (a projection would otherwise count this month's twice).
+  s('monthly', dayIn(nextMonth, 31), {
     account: acc.checking,
     payee: h.transferTo(acc.savings),
     amount: -600 * U,
