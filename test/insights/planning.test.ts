@@ -143,8 +143,22 @@ describe.each(CASES)('seed $seed on $now', ({ seed, now }) => {
   });
 
   it('upcoming splits money moved to budget accounts from money leaving the budget and states its window', async () => {
-    const r = await raw(h.sb);
     const to = shift(today, 30);
+    // A scheduled move to a budget account in the window: the demo's (its savings transfer at a
+    // month's end, the next one after the month's made), or on days it falls beyond, one made here.
+    const before = await raw(h.sb);
+    const savings = before.accounts.find((a) => a.on_budget && a.type === 'savings' && !a.closed && !a.deleted);
+    if (!before.scheduled.some((s) => s.transfer_account_id && before.account.get(s.transfer_account_id)?.on_budget && occurrences(s, today, to).length))
+      ok(
+        await h.call('create_scheduled_transaction', {
+          account_id: 'Everyday Checking',
+          date: shift(today, 10),
+          amount: -75,
+          payee_id: savings.transfer_payee_id,
+          frequency: 'monthly',
+        }),
+      );
+    const r = await raw(h.sb);
     const res = ok(await h.call('upcoming', { detail: 'full', limit: 100 }));
     expect(res.window).toEqual({ first_day: today, last_day: to });
     const credit = new Set(['creditCard', 'lineOfCredit']);
