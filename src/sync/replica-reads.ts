@@ -11,6 +11,7 @@ import { LazyList } from '../api/read/lazy-list.js';
 import type { BudgetLookup } from '../api/read/lookup.js';
 import {
   listTransactions,
+  byDateOnly,
   selectTransactions,
   subtransactionBase,
   transactionDetail,
@@ -90,8 +91,11 @@ interface Read {
 const REPLICA_READS: Record<ReplicaOperationId, (q: Read) => Record<string, unknown>> = {
   getPlanById: ({ r, k }) => ({ plan: exportOf(r), server_knowledge: k }),
   getPlanSettingsById: ({ r }) => ({ settings: { date_format: r.summary.date_format, currency_format: r.summary.currency_format } }),
-  getAccounts: ({ r, l, k }) => ({ accounts: [...r.accounts.values()].map((a) => R.account(l, a)), server_knowledge: k }),
-  getAccountById: ({ r, l, params }) => ({ account: R.account(l, need(r.accounts.get(params.account_id!), `account ${params.account_id}`)) }),
+  getAccounts: ({ r, l, k }) => ({ accounts: [...r.accounts.values()].map((a) => r.memo(a, () => R.account(l, a))), server_knowledge: k }),
+  getAccountById: ({ r, l, params }) => {
+    const a = need(r.accounts.get(params.account_id!), `account ${params.account_id}`);
+    return { account: r.memo(a, () => R.account(l, a)) };
+  },
   getCategories: ({ r, l, k }) => ({
     category_groups: [...r.categoryGroups.values()].map((g) => ({
       ...R.categoryGroup(g),
@@ -172,7 +176,10 @@ export function answerFromReplica(
   const today = now.toISOString().slice(0, 10);
   // Details are built for each answer, not kept: kept for every transaction listed, they cost as
   // much memory as the replica itself, and building one takes about a microsecond.
-  const source = () => ({ transactions: r.transactions.values(), linesOf: (t: E.TransactionSummaryBase) => r.linesOf(t.id), include: () => true });
+  // In date order, sorted once a merge (the sort is stable, so a list filtered from it is the
+  // list each answer sorted for itself before: about a tenth of a list_transactions call's CPU).
+  const byDate = () => r.memo(r.transactions, () => [...r.transactions.values()].sort(byDateOnly));
+  const source = () => ({ transactions: byDate(), inDateOrder: true, linesOf: (t: E.TransactionSummaryBase) => r.linesOf(t.id), include: () => true });
   const list = (scope: TransactionScope) => {
     if (opts.lazyLists && (scope.kind === 'all' || scope.kind === 'account' || scope.kind === 'month')) {
       return new LazyList(selectTransactions(l, source(), query, scope, today), (t) => transactionDetail(l, t, r.linesOf(t.id)));

@@ -178,6 +178,8 @@ export function hybridFromLine(l: BudgetLookup, x: LineLike, t: E.TransactionSum
 
 export interface TransactionSource<T extends E.TransactionSummaryBase> {
   transactions: Iterable<T>;
+  /** `transactions` come in date order (dates compared as text, stably sorted), so a selection needs no sort of its own. */
+  inDateOrder?: boolean;
   /** The lines to consider and show for a transaction (a tombstone shows the lines it had). */
   linesOf(t: T): readonly LineLike[];
   /** The caller's own filter, applied after the window and before the type (e.g. a delta filter). */
@@ -210,11 +212,15 @@ function select<T extends E.TransactionSummaryBase>(l: BudgetLookup, src: Transa
   for (const t of src.transactions) {
     if (!inWindow(t.date, q) || !where(t) || !src.include(t)) continue;
     // A tombstone is reported whatever its type was.
-    if (!t.deleted && !matchesType(l, t, src.linesOf(t), q.type)) continue;
+    // The lines only when the type needs them (a replica's linesOf makes an array each time).
+    if (!t.deleted && q.type !== undefined && !matchesType(l, t, src.linesOf(t), q.type)) continue;
     out.push(t);
   }
-  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return src.inDateOrder ? out : out.sort(byDateOnly);
 }
+
+/** Transactions by date alone (Array.prototype.sort is stable: equal dates keep their order). */
+export const byDateOnly = (a: { date: string }, b: { date: string }): number => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
 
 const isSplit = (lines: readonly LineLike[]) => lines.some((x) => !x.deleted);
 
