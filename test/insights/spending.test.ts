@@ -122,9 +122,19 @@ describe('other groupings and periods', () => {
     const r = await raw(h.sb);
     const since = shiftMonth(thisMonth(), -3);
     const until = todayUtc();
+    // The previous period by the rules docs/insights.md gives (since is a month's first day here):
+    // from January 1 within its year, the same dates a year earlier; to a month's last day, as
+    // many whole months before; else as many days before. Today decides which.
     const days = Math.round((Date.parse(until) - Date.parse(since)) / 86_400_000) + 1;
-    const prevUntil = new Date(Date.parse(since) - 86_400_000).toISOString().slice(0, 10);
-    const prevSince = new Date(Date.parse(since) - days * 86_400_000).toISOString().slice(0, 10);
+    const yearEarlier = (d: string) => `${Number(d.slice(0, 4)) - 1}${d.slice(4)}`.replace(/-02-29$/, '-02-28');
+    const toYearAgo = since.slice(5) === '01-01';
+    const wholeMonths = until === lastDay(until.slice(0, 7) + '-01');
+    const prevSince = toYearAgo
+      ? yearEarlier(since)
+      : wholeMonths
+        ? shiftMonth(since, -4) // this month and the three before it, whole
+        : new Date(Date.parse(since) - days * 86_400_000).toISOString().slice(0, 10);
+    const prevUntil = toYearAgo ? yearEarlier(until) : new Date(Date.parse(since) - 86_400_000).toISOString().slice(0, 10);
     const lines = activityLines(r, since, until);
     const previous = activityLines(r, prevSince, prevUntil);
     const keyOf: Record<string, (l: any) => string | null> = {
@@ -186,12 +196,16 @@ describe('other groupings and periods', () => {
       expect(compact.rows, by).toEqual(res.rows.map(compactRow));
       expect(compact.totals.net).toBe(sumsOf(lines).net);
     }
-    // Whole months compare with as many whole months before.
+    // Whole months compare with as many whole months before (in April, from January 1: a year to
+    // date, with the same dates a year earlier).
     // A month row is named by its month (its id too, in full detail).
     const months = [0, 1, 2, 3].map((i) => shiftMonth(since, i));
+    const wholePrevious = toYearAgo
+      ? { since: yearEarlier(since), until: yearEarlier(lastDay(thisMonth())) }
+      : { since: shiftMonth(since, -4), until: lastDay(shiftMonth(since, -1)) };
     for (const detail of ['compact', 'full'] as const) {
       const byMonth = ok(await h.call('spending_summary', { since_date: since, until_date: lastDay(thisMonth()), group_by: 'month', detail }));
-      expect(byMonth.previous_period).toEqual({ since: shiftMonth(since, -4), until: lastDay(shiftMonth(since, -1)) });
+      expect(byMonth.previous_period).toEqual(wholePrevious);
       expect(byMonth.rows.map((x: any) => x.name)).toEqual(months);
       expect(byMonth.rows.map((x: any) => x.id)).toEqual(detail === 'full' ? months : months.map(() => undefined));
       for (const row of byMonth.rows) {
