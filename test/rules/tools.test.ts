@@ -21,8 +21,8 @@ beforeAll(async () => {
   budget = h.sb.state.budgets[0]!.id;
   const read = async () => (await h.sb.get(`/budgets/${budget}/transactions`)).body.data.transactions.filter((t: any) => !t.deleted);
   raw = await read();
-  // The shell rule's test needs a row it changes and one it leaves out as reconciled. Early in a
-  // month (2027-01-01) the demo has reconciled every Shell row: the newest is then made cleared.
+  // The shell rule's test needs a row it changes and one it leaves out as reconciled. On some days
+  // (2027-01-01) the demo has reconciled every Shell row: the newest is then made cleared.
   const shellRows = raw.filter((t) => (t.import_payee_name_original ?? '').toLowerCase().startsWith('shell oil'));
   if (shellRows.length && shellRows.every((t) => t.cleared === 'reconciled')) {
     const newest = shellRows.reduce((a, b) => (b.date > a.date ? b : a));
